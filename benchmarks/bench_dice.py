@@ -1,0 +1,173 @@
+"""Dice benchmark: fracas.dice against the d20 library (rolling) and icepool (exact odds).
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_dice.py          # full run
+    .venv/bin/python benchmarks/bench_dice.py --quick  # a few seconds
+
+Rolling: both sides roll the same expression string (each side's parse cache warm), read the
+total and the kept dice from the roll tree; no string formatting. d20 has no success-count
+operator, so for ``10d10>=7`` it rolls ``10d10`` and counts kept dice >= 7 from its roll tree.
+
+Odds: each exact query the rulesets need, through fracas.dice and through icepool used
+directly, with icepool's caches cleared before every query on both sides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import sys
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+try:
+    import fracas.dice  # noqa: F401
+except ImportError:  # running from a checkout without an installed package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import d20
+import icepool
+
+from fracas.dice import DiceRng, distribution, roll
+from fracas.dice.odds import pair_odds
+
+
+def best_of(fn: Callable[[], object], number: int, repeat: int) -> float:
+    """Best mean seconds per call over ``repeat`` runs of ``number`` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+# -- rolling ----------------------------------------------------------------------------------
+
+
+def fracas_keep() -> Callable[[], object]:
+    rng = DiceRng.derive("bench", 1)
+
+    def work() -> object:
+        r = roll("4d6kh3+2", rng)
+        return r.total, r.kept()
+
+    return work
+
+
+def d20_keep() -> Callable[[], object]:
+    def work() -> object:
+        r = d20.roll("4d6kh3+2")
+        dice = r.expr.roll.left
+        return r.total, [d.number for d in dice.keptset]
+
+    return work
+
+
+def fracas_count() -> Callable[[], object]:
+    rng = DiceRng.derive("bench", 2)
+
+    def work() -> object:
+        r = roll("10d10>=7", rng)
+        return r.total, r.kept()
+
+    return work
+
+
+def d20_count() -> Callable[[], object]:
+    def work() -> object:
+        r = d20.roll("10d10")
+        kept = [d.number for d in r.expr.roll.keptset]
+        return sum(1 for v in kept if v >= 7), kept
+
+    return work
+
+
+# -- exact odds -------------------------------------------------------------------------------
+
+
+def fu_classify(a: int, b: int) -> str:
+    """Fabula Ultima {d8+d10}+1 vs DL 13: fumble on double 1s, crit on doubles of 6+."""
+    if a == b == 1:
+        return "fumble"
+    if a == b and a >= 6:
+        return "crit"
+    return "success" if a + b + 1 >= 13 else "failure"
+
+
+def fracas_etherscope() -> object:
+    dist = distribution("5d6>=5")
+    return [dist.p_at_least(d) for d in range(1, 6)]
+
+
+def icepool_etherscope() -> object:
+    die = 5 @ icepool.d6.map(lambda v: 1 if v >= 5 else 0)
+    return [Fraction(die.probability(">=", d)) for d in range(1, 6)]
+
+
+def fracas_fabula() -> object:
+    return pair_odds(8, 10, fu_classify), distribution("{d8+d10}+1").p_at_least(13)
+
+
+def icepool_fabula() -> object:
+    labels = icepool.map(fu_classify, icepool.d8, icepool.d10)
+    total = icepool.d8 + icepool.d10 + 1
+    return dict(labels.items()), total.probability(">=", 13)
+
+
+def fracas_vers() -> object:
+    dist = distribution("3d6")
+    return [dist.p_at_most(tn) for tn in range(3, 19)]
+
+
+def icepool_vers() -> object:
+    die = 3 @ icepool.d6
+    return [Fraction(die.probability("<=", tn)) for tn in range(3, 19)]
+
+
+def uncached(fn: Callable[[], object]) -> Callable[[], object]:
+    def run() -> object:
+        icepool.Pool.clear_cache()
+        return fn()
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    args = parser.parse_args()
+    rolls, repeat, queries = (20_000, 3, 30) if args.quick else (200_000, 5, 300)
+
+    print(f"fracas dice benchmark ({'quick' if args.quick else 'full'}; best of {repeat})")
+    d20_version = importlib.metadata.version("d20")
+    print(f"python {sys.version.split()[0]}, d20 {d20_version}, icepool {icepool.__version__}")
+    print()
+    header = f"{'work':<36} {'fracas µs':>10} {'baseline µs':>12} {'baseline':>9} {'ratio':>7}"
+    print(header)
+    print("-" * len(header))
+    rows = [
+        ("roll 4d6kh3+2, total + kept", fracas_keep(), d20_keep(), "d20", rolls),
+        ("roll 10d10>=7, successes + kept", fracas_count(), d20_count(), "d20", rolls),
+        ("odds Etherscope 5d6 5-6 vs 1..5", fracas_etherscope, icepool_etherscope, "icepool", 0),
+        ("odds Fabula {d8+d10}+1≥13 crit/fumble", fracas_fabula, icepool_fabula, "icepool", 0),
+        ("odds VERS 3d6 ≤ TN, TN 3..18", fracas_vers, icepool_vers, "icepool", 0),
+    ]
+    for label, ours, theirs, base, number in rows:
+        if number == 0:  # odds: clear icepool's caches before each query, on both sides
+            ours, theirs, number = uncached(ours), uncached(theirs), queries
+        ours()
+        theirs()
+        a = best_of(ours, number, repeat) * 1e6
+        b = best_of(theirs, number, repeat) * 1e6
+        print(f"{label:<36} {a:>10.2f} {b:>12.2f} {base:>9} {b / a:>6.2f}x")
+    print()
+    print("ratio = baseline time / fracas time (above 1: fracas is faster)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""The ``fracas`` command: run scenarios, print rules, roll dice, answer odds, keep conflicts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from fracas import __version__
+from fracas.dice.rng import new_seed
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
+from fracas.render import print_log, print_state
+from fracas.rulesets import available, get_ruleset
+from fracas.scenario import Scenario, load_scenario
+
+app = typer.Typer(
+    name="fracas",
+    help="Run tabletop role-playing conflicts by the rules (unofficial): "
+         "Etherscope, Fabula Ultima and VERS.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+RUN_FORMAT = "fracas.run/1"
+
+
+def fail(error: FracasError | str, code: int = 2) -> NoReturn:
+    """Print an error on stderr and exit with ``code`` (never a traceback)."""
+    err_console.print(f"[bold red]error:[/] {error}", markup=True)
+    raise typer.Exit(code)
+
+
+def viewer_for(player: str | None) -> Viewer:
+    """The viewer of ``--as NAME`` (the GM without it; ``public`` for an onlooker)."""
+    if player is None or player == "gm":
+        return Viewer.gm()
+    if player == "public":
+        return Viewer.public()
+    return Viewer.of_player(player)
+
+
+def play_script(scenario: Scenario, seed: str) -> Conflict:
+    """Create the conflict of a scenario and play its script; errors name file and line."""
+    ruleset = get_ruleset(scenario.setup.ruleset)
+    conflict = Conflict.create(ruleset, scenario.setup, seed, time="")
+    for line in scenario.script:
+        try:
+            conflict.execute(line.text, time="")
+        except FracasError as exc:
+            exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
+            exc.rule = None
+            raise
+    return conflict
+
+
+def run_data(conflict: Conflict, scenario: Scenario, seed: str, viewer: Viewer) -> dict[str, Any]:
+    """The documented JSON form of ``fracas run`` (see docs/json.md)."""
+    out: dict[str, Any] = {
+        "format": RUN_FORMAT,
+        "scenario": scenario.path,
+        "ruleset": conflict.ruleset.name,
+        "version": conflict.version,
+        "log": log_view(conflict, viewer),
+        "state": view(conflict, viewer),
+    }
+    if viewer.is_gm:
+        out["seed"] = seed
+    return out
+
+
+@app.command()
+def run(
+    scenario: Annotated[Path, typer.Argument(help="a scenario file (TOML)")],
+    seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
+    as_player: Annotated[str | None, typer.Option("--as", help="show what PLAYER sees")] = None,
+) -> None:
+    """Play a scenario's script and print the log and the final state."""
+    try:
+        sc = load_scenario(scenario)
+        the_seed = seed or sc.seed or new_seed()
+        conflict = play_script(sc, the_seed)
+    except FracasError as exc:
+        fail(exc)
+    viewer = viewer_for(as_player)
+    if as_json:
+        sys.stdout.write(json.dumps(run_data(conflict, sc, the_seed, viewer), indent=2) + "\n")
+        return
+    if viewer.is_gm:
+        console.print(f"[dim]seed {the_seed} (secret; --seed {the_seed} replays these rolls)[/]")
+    print_log(console, conflict, viewer)
+    console.print()
+    print_state(console, conflict, viewer)
+
+
+@app.command()
+def rules(
+    ruleset: Annotated[str | None, typer.Argument(help="etherscope, fabula-ultima or vers")]
+    = None,
+    rule_id: Annotated[str | None, typer.Option("--id", help="only this rule")] = None,
+) -> None:
+    """Print a ruleset's numbered rules (ID and text)."""
+    names = [ruleset] if ruleset else available()
+    try:
+        for name in names:
+            rs = get_ruleset(name)
+            console.print(f"[bold]{rs.title}[/] ({rs.name})")
+            section = None
+            for r in rs.rules():
+                if rule_id and r.id != rule_id.upper():
+                    continue
+                if r.section != section and not rule_id:
+                    section = r.section
+                    console.print(f"\n[underline]{section}[/]")
+                console.print(f"[bold cyan]{r.id}[/] [dim]\\[{r.mark}][/] {r.text}")
+            console.print()
+    except FracasError as exc:
+        fail(exc)
+
+
+@app.command()
+def version() -> None:
+    """Print fracas's version."""
+    console.print(f"fracas {__version__}")
+
+
+def _register_optional() -> None:
+    from fracas.dice.cli import register as register_dice
+
+    register_dice(app)
+    try:
+        from fracas.store.cli import register as register_store
+    except ImportError:  # pragma: no cover - during development only
+        return
+    register_store(app)
+
+
+_register_optional()
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    app()
+
+
+__all__ = ["app", "fail", "main", "play_script", "print_log", "print_state", "viewer_for"]

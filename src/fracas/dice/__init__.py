@@ -1,0 +1,44 @@
+"""fracas dice: expression grammar → syntax tree → roll tree → text; exact odds; seeded RNG.
+
+>>> from fracas.dice import DiceRng, roll
+>>> r = roll("4d6kh3+2", DiceRng.derive("my secret seed", 1))
+>>> r.total, r.dice, r.to_text()  # doctest: +SKIP
+"""
+
+from fracas.dice.errors import DiceBudgetError, DiceSyntaxError, OddsBudgetError, TableDiceError
+from fracas.dice.odds import Distribution, OddsReport, distribution, odds_of, pair_odds
+from fracas.dice.rng import DiceRng, new_seed
+from fracas.dice.roller import (
+    CheckDice,
+    DieResult,
+    Expression,
+    GroupResult,
+    Roll,
+    from_table,
+    parse,
+    parse_dice_list,
+    roll,
+)
+
+__all__ = [
+    "CheckDice",
+    "DiceBudgetError",
+    "DiceRng",
+    "DiceSyntaxError",
+    "DieResult",
+    "Distribution",
+    "Expression",
+    "GroupResult",
+    "OddsBudgetError",
+    "OddsReport",
+    "Roll",
+    "TableDiceError",
+    "distribution",
+    "from_table",
+    "new_seed",
+    "odds_of",
+    "pair_odds",
+    "parse",
+    "parse_dice_list",
+    "roll",
+]

@@ -1,0 +1,97 @@
+"""The ``fracas roll`` and ``fracas odds`` commands, added to the main Typer app."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from fracas.errors import FracasError
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(message, err=True)
+    raise typer.Exit(2)
+
+
+def _console() -> Console:
+    return Console(file=sys.stdout)
+
+
+def roll_command(
+    expr: Annotated[str, typer.Argument(help="Dice expression, e.g. 4d6kh3+2 or 10d10>=7.")],
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Seed for a repeatable roll (default: fresh).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Roll a dice expression and show every die."""
+    from fracas.dice.rng import DiceRng, new_seed
+    from fracas.dice.roller import roll
+
+    used_seed = seed if seed is not None else new_seed()
+    try:
+        result = roll(expr, DiceRng.derive(used_seed, 0))
+    except FracasError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps({**result.to_data(), "seed": used_seed}))
+        return
+    console = _console()
+    if console.is_terminal:
+        console.print(result.to_rich())
+    else:
+        typer.echo(result.to_text())
+
+
+def odds_command(
+    expr: Annotated[str, typer.Argument(help="Dice expression, or a ruleset query.")],
+    vs: Annotated[
+        int | None, typer.Option("--vs", help="Difficulty: chance that the total is at least DL.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", help="Ask a ruleset's own odds query instead.")
+    ] = None,
+) -> None:
+    """Show the exact odds of a dice expression (or of a ruleset's check)."""
+    from fracas.dice.odds import OddsReport, odds_of
+
+    try:
+        if ruleset is not None:
+            report: Any = _ruleset_odds(ruleset, expr)
+            if not isinstance(report, OddsReport):
+                _fail(f"ruleset '{ruleset}' did not answer the odds query '{expr}'")
+        else:
+            report = odds_of(expr, vs)
+    except FracasError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(report.to_data()))
+        return
+    console = _console()
+    if console.is_terminal:
+        console.print(report.to_rich())
+    else:
+        typer.echo(report.to_text())
+
+
+def _ruleset_odds(name: str, query: str) -> Any:
+    try:
+        from fracas.rulesets import get_ruleset  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        _fail(f"rulesets are not available, so '--ruleset {name}' cannot answer odds")
+    found = get_ruleset(name)
+    odds = getattr(found, "odds", None)
+    if not callable(odds):
+        _fail(f"ruleset '{name}' has no odds queries")
+    return odds(query)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``roll`` and ``odds`` commands to the main ``fracas`` Typer app."""
+    app.command("roll")(roll_command)
+    app.command("odds")(odds_command)

@@ -1,0 +1,41 @@
+"""The errors of the dice library: typed sentences that say what and where."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.errors import InvalidInput
+
+
+class DiceSyntaxError(InvalidInput):
+    """A dice expression that does not parse; ``position`` is the 0-based offending offset."""
+
+    code = "dice_syntax"
+
+    def __init__(self, message: str, *, position: int, expression: str, **values: Any) -> None:
+        self.position = position
+        self.expression = expression
+        super().__init__(message, position=position, expression=expression, **values)
+
+
+class DiceBudgetError(InvalidInput):
+    """A dice expression too large to roll safely (too many dice, faces, nesting, length...)."""
+
+    code = "dice_budget"
+
+    def __init__(self, message: str, *, position: int, expression: str, **values: Any) -> None:
+        self.position = position
+        self.expression = expression
+        super().__init__(message, position=position, expression=expression, **values)
+
+
+class TableDiceError(InvalidInput):
+    """Dice rolled at the table that do not fit the expression (wrong count or faces)."""
+
+    code = "table_dice"
+
+
+class OddsBudgetError(InvalidInput):
+    """An odds query too large to answer exactly in reasonable time."""
+
+    code = "odds_budget"

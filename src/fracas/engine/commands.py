@@ -1,0 +1,309 @@
+"""Commands and their text notation.
+
+Every command has a text form that round-trips (DESIGN.md principle 9)::
+
+    [ACTOR:] VERB [POSITIONAL ...] [NAME=VALUE ...]
+
+``ada: declare 7,1`` · ``gm: end "goal achieved"`` · ``bruno: attack ada dice=5,6,2``.
+The actor is a participant id (``gm`` or no prefix: the game master). Values with spaces are
+quoted. The JSON form is ``{"actor": …, "verb": …, "args": {…}}``. A ruleset declares its
+commands as :class:`CommandSpec` data; parsing, validation, the JSON form and the text form
+are generic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.errors import InvalidInput
+
+GM = "gm"
+_IDENT = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+_VERB = re.compile(r"^[a-z][a-z0-9\-]*$")
+
+#: Parameter kinds and what their values look like in the text form.
+KINDS = {
+    "int": "a whole number",
+    "ints": "whole numbers separated by commas (7,1)",
+    "id": "a participant id",
+    "ids": "participant ids separated by commas",
+    "word": "a single word",
+    "choice": "one of the listed words",
+    "text": "free text (quote it, or put it last)",
+    "dice": "dice faces rolled at the table, separated by commas (5,6,2)",
+    "bool": "yes or no",
+    "value": "a number, true/false/null, a JSON value, or text",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One argument of a command."""
+
+    name: str
+    kind: str = "word"
+    required: bool = True
+    positional: bool = True
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    help: str = ""
+
+    def convert(self, raw: str, verb: str) -> Any:
+        """Turn the text of this argument into its value, or refuse it clearly."""
+        def bad(what: str) -> InvalidInput:
+            return InvalidInput(
+                f"{verb}: {self.name} must be {what}, got {raw!r}", param=self.name, value=raw
+            )
+
+        kind = self.kind
+        if kind == "int":
+            try:
+                return int(raw)
+            except ValueError:
+                raise bad("a whole number") from None
+        if kind in ("ints", "dice"):
+            parts = [p.strip() for p in raw.split(",") if p.strip()]
+            try:
+                values = [int(p) for p in parts]
+            except ValueError:
+                raise bad(KINDS[kind]) from None
+            if not values:
+                raise bad(KINDS[kind])
+            return values
+        if kind == "id":
+            value = raw.strip().lower()
+            if not _IDENT.match(value):
+                raise bad("a participant id (letters, digits, - and _)")
+            return value
+        if kind == "ids":
+            ids = [p.strip().lower() for p in raw.split(",") if p.strip()]
+            if not ids or not all(_IDENT.match(i) for i in ids):
+                raise bad(KINDS["ids"])
+            return ids
+        if kind == "choice":
+            value = raw.strip().lower()
+            if value not in self.choices:
+                raise bad("one of " + ", ".join(self.choices))
+            return value
+        if kind == "bool":
+            value = raw.strip().lower()
+            if value in ("yes", "true", "on", "1"):
+                return True
+            if value in ("no", "false", "off", "0"):
+                return False
+            raise bad("yes or no")
+        if kind == "value":
+            try:
+                return json.loads(raw)
+            except ValueError:
+                return raw
+        if kind == "word":
+            if not raw or any(c.isspace() for c in raw):
+                raise bad("a single word")
+            return raw
+        return raw  # text
+
+    def check_value(self, value: Any, verb: str) -> Any:
+        """Validate a value given in the JSON form (same rules as the text form)."""
+        if self.kind == "text":
+            if not isinstance(value, str):
+                raise InvalidInput(f"{verb}: {self.name} must be text", param=self.name)
+            return value
+        if self.kind == "value":
+            return value
+        if self.kind in ("ints", "dice", "ids") and isinstance(value, list):
+            return self.convert(",".join(str(v) for v in value), verb)
+        if self.kind == "bool" and isinstance(value, bool):
+            return value
+        if self.kind == "int" and isinstance(value, bool):
+            raise InvalidInput(f"{verb}: {self.name} must be a whole number", param=self.name)
+        return self.convert(str(value), verb)
+
+    def render(self, value: Any) -> str:
+        """The text form of a value of this parameter."""
+        if self.kind in ("ints", "dice", "ids"):
+            return ",".join(str(v) for v in value)
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        if self.kind == "value":
+            return shlex.quote(json.dumps(value))
+        return shlex.quote(str(value))
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """What a command is called, what it takes, who may give it and which rule it serves."""
+
+    verb: str
+    params: tuple[Param, ...] = ()
+    summary: str = ""
+    actor: str = "required"  # "required": an actor acts; "gm": GM only; "optional"
+    rule: str | None = None
+
+    def usage(self) -> str:
+        """A one-line usage pattern, e.g. ``ACTOR: declare SCORES``."""
+        parts = ["ACTOR:"] if self.actor == "required" else []
+        if self.actor == "optional":
+            parts.append("[ACTOR:]")
+        parts.append(self.verb)
+        for p in self.params:
+            token = p.name.upper() if p.positional else f"{p.name}={p.kind.upper()}"
+            parts.append(token if p.required else f"[{token}]")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A request to change a conflict, in structured form."""
+
+    verb: str
+    actor: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"actor": self.actor, "verb": self.verb, "args": dict(self.args)}
+
+
+class CommandSet:
+    """The commands a ruleset understands (its own plus the engine's), by verb."""
+
+    def __init__(self, specs: Iterable[CommandSpec]) -> None:
+        self.specs: dict[str, CommandSpec] = {}
+        for spec in specs:
+            if spec.verb in self.specs:
+                raise ValueError(f"duplicate command verb {spec.verb!r}")
+            self.specs[spec.verb] = spec
+
+    def spec(self, verb: str) -> CommandSpec:
+        """The spec of ``verb`` or an error listing the known verbs."""
+        try:
+            return self.specs[verb]
+        except KeyError:
+            known = ", ".join(sorted(self.specs))
+            raise InvalidInput(
+                f"unknown command {verb!r}; known commands: {known}", verb=verb
+            ) from None
+
+    def parse(self, text: str) -> Command:
+        """Parse the text notation; refuse anything malformed with :class:`InvalidInput`."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput("empty command", text=text)
+        if len(text) > 4000:
+            raise InvalidInput("command text is longer than 4000 characters", length=len(text))
+        try:
+            tokens = shlex.split(text, comments=False, posix=True)
+        except ValueError as exc:
+            raise InvalidInput(f"cannot read command {text!r}: {exc}", text=text) from None
+        if not tokens:
+            raise InvalidInput("empty command", text=text)
+        actor: str | None = None
+        head = tokens[0]
+        if ":" in head and not head.startswith(("'", '"')):
+            who, _, rest = head.partition(":")
+            who = who.strip().lower()
+            if not _IDENT.match(who):
+                raise InvalidInput(f"{who!r} is not a participant id", text=text)
+            actor = None if who == GM else who
+            tokens = ([rest] if rest else []) + tokens[1:]
+            if not tokens:
+                raise InvalidInput(f"no command after {head!r}", text=text)
+        verb = tokens[0].lower()
+        if not _VERB.match(verb):
+            raise InvalidInput(f"{tokens[0]!r} is not a command", text=text)
+        spec = self.spec(verb)
+        positional = [p for p in spec.params if p.positional]
+        by_name = {p.name: p for p in spec.params}
+        args: dict[str, Any] = {}
+        rest_tokens = tokens[1:]
+        free: list[str] = []
+        for token in rest_tokens:
+            name, eq, raw = token.partition("=")
+            if eq and name in by_name:
+                if name in args:
+                    raise InvalidInput(f"{verb}: {name} given twice", param=name)
+                args[name] = by_name[name].convert(raw, verb)
+            else:
+                free.append(token)
+        for param in positional:
+            if param.name in args:
+                continue
+            if not free:
+                break
+            if param.kind == "text" and param is positional[-1]:
+                args[param.name] = " ".join(free)
+                free = []
+            else:
+                args[param.name] = param.convert(free.pop(0), verb)
+        if free:
+            raise InvalidInput(
+                f"{verb}: unexpected {' '.join(free)!r}; usage: {spec.usage()}", extra=free
+            )
+        return self._complete(spec, Command(verb, actor, args))
+
+    def from_data(self, data: Any) -> Command:
+        """Validate the JSON form of a command."""
+        if not isinstance(data, dict):
+            raise InvalidInput("a command must be a JSON object with verb, actor and args")
+        verb = data.get("verb")
+        if not isinstance(verb, str):
+            raise InvalidInput("a command needs a verb", data=data)
+        spec = self.spec(verb.lower())
+        actor = data.get("actor")
+        if actor is not None and (not isinstance(actor, str) or not _IDENT.match(actor.lower())):
+            raise InvalidInput(f"{actor!r} is not a participant id", actor=actor)
+        actor = None if actor is None or actor.lower() == GM else actor.lower()
+        raw_args = data.get("args", {})
+        if not isinstance(raw_args, dict):
+            raise InvalidInput(f"{verb}: args must be an object")
+        by_name = {p.name: p for p in spec.params}
+        args: dict[str, Any] = {}
+        for name, value in raw_args.items():
+            if name not in by_name:
+                raise InvalidInput(f"{verb}: unknown argument {name!r}; usage: {spec.usage()}")
+            if value is None:
+                continue
+            args[name] = by_name[name].check_value(value, verb)
+        return self._complete(spec, Command(spec.verb, actor, args))
+
+    def _complete(self, spec: CommandSpec, cmd: Command) -> Command:
+        args = dict(cmd.args)
+        for p in spec.params:
+            if p.name not in args:
+                if p.required:
+                    raise InvalidInput(
+                        f"{spec.verb}: missing {p.name}; usage: {spec.usage()}", param=p.name
+                    )
+                if p.default is not None:
+                    args[p.name] = p.default
+        if spec.actor == "required" and cmd.actor is None:
+            raise InvalidInput(
+                f"{spec.verb} needs an actor: write it as '{spec.usage()}'", verb=spec.verb
+            )
+        if spec.actor == "gm" and cmd.actor is not None:
+            raise InvalidInput(f"{spec.verb} is a GM command; write it without an actor")
+        return Command(spec.verb, cmd.actor, args)
+
+    def to_text(self, cmd: Command) -> str:
+        """The canonical text form of ``cmd``; ``parse(to_text(cmd)) == cmd``."""
+        spec = self.spec(cmd.verb)
+        parts = [f"{cmd.actor}:"] if cmd.actor else []
+        parts.append(spec.verb)
+        named: list[str] = []
+        positional_ok = True
+        for p in spec.params:
+            value = cmd.args.get(p.name)
+            if p.name not in cmd.args or (not p.required and value == p.default):
+                positional_ok = False
+                continue
+            if p.positional and positional_ok and "=" not in str(value):
+                parts.append(p.render(value))
+            else:
+                positional_ok = positional_ok and not p.positional
+                named.append(f"{p.name}={p.render(value)}")
+        return " ".join(parts + named)

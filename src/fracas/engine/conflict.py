@@ -1,0 +1,383 @@
+"""A live conflict: its append-only log, the state folded from it, undo and redo.
+
+The path of a command: text or JSON → :class:`~fracas.engine.commands.Command` →
+``decide`` (engine-level or the ruleset's) → events in a :class:`Record` → appended to the log →
+``evolve`` folds them into the state. Undo and redo are records too: markers the fold reads to
+leave records out or bring them back (DESIGN.md principle 1). Versions only grow.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from fracas.engine import effects as fx
+from fracas.engine.commands import Command, CommandSet
+from fracas.engine.context import DecideContext
+from fracas.engine.events import (
+    CONFLICT_CREATED,
+    REDONE,
+    ROUND_ENDED,
+    UNDONE,
+    ZOOM_CLOSED,
+    Event,
+    Record,
+)
+from fracas.engine.generic import (
+    AFTER_END_VERBS,
+    GENERIC_COMMANDS,
+    GENERIC_VERBS,
+    decide_generic,
+    evolve_generic,
+)
+from fracas.engine.model import ConflictState, Status, Viewer
+from fracas.engine.ruleset import Ruleset
+from fracas.engine.setup import Setup
+from fracas.errors import IllegalCommand, InvalidInput, NotAllowed, StaleVersion
+
+_COMMAND_SETS: dict[str, CommandSet] = {}
+
+
+def command_set(ruleset: Ruleset) -> CommandSet:
+    """The engine's commands plus the ruleset's, by verb."""
+    cs = _COMMAND_SETS.get(ruleset.name)
+    if cs is None:
+        cs = CommandSet((*GENERIC_COMMANDS, *ruleset.commands))
+        _COMMAND_SETS[ruleset.name] = cs
+    return cs
+
+
+def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
+    """Apply one event to the conflict (routed to the zoomed-in one being played)."""
+    chain = root.chain()
+    target = chain[-2] if event.type == ZOOM_CLOSED and len(chain) > 1 else chain[-1]
+    evolve_generic(ruleset, target, event)
+    ruleset.evolve(target, event)
+    return root
+
+
+def fold(ruleset: Ruleset, records: Iterable[Record]) -> ConflictState:
+    """The state of a log: its counting records' events applied in order."""
+    state = ConflictState()
+    for record in counting_records(records):
+        for event in record.events:
+            evolve(ruleset, state, event)
+    return state
+
+
+def counting_records(records: Iterable[Record]) -> list[Record]:
+    """The records that count after every undo and redo marker, in version order."""
+    active: list[Record] = []
+    redo: list[Record] = []
+    by_version: dict[int, Record] = {}
+    for record in records:
+        by_version[record.version] = record
+        if record.is_meta:
+            marker = record.events[0]
+            versions = marker.data["versions"]
+            if marker.type == UNDONE:
+                gone = set(versions)
+                active = [r for r in active if r.version not in gone]
+                redo.extend(by_version[v] for v in versions)
+            else:
+                back = set(versions)
+                redo = [r for r in redo if r.version not in back]
+                active.extend(by_version[v] for v in versions)
+        else:
+            active.append(record)
+            redo.clear()
+    return active
+
+
+class Conflict:
+    """One conflict: ruleset, secret seed, log and the live state."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seed: str,
+        records: Sequence[Record] = (),
+        *,
+        snapshot: tuple[int, ConflictState] | None = None,
+    ) -> None:
+        """Load a conflict from its log; ``snapshot`` (version, state) is an optional cache
+        used when no undo or redo came after it."""
+        self.ruleset = ruleset
+        self.seed = seed
+        self.commands = command_set(ruleset)
+        self.records: list[Record] = []
+        self.state = ConflictState()
+        self._active: list[int] = []
+        self._redo: list[int] = []
+        self._keys: dict[str, Record] = {}
+        for record in records:
+            self._append(record, rebuild=False)
+        if snapshot is not None and not any(
+            r.is_meta for r in self.records if r.version > snapshot[0]
+        ):
+            self.state = copy.deepcopy(snapshot[1])
+            for record in self.records:
+                if record.version > snapshot[0]:
+                    for event in record.events:
+                        evolve(ruleset, self.state, event)
+        else:
+            self.state = fold(ruleset, self.records)
+
+    # --- creation ---------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        ruleset: Ruleset,
+        setup: Setup,
+        seed: str,
+        *,
+        author: str = "gm",
+        time: str | None = None,
+    ) -> Conflict:
+        """A new conflict whose first record (version 1) holds the validated set-up."""
+        if setup.ruleset != ruleset.name:
+            raise InvalidInput(f"the set-up is for {setup.ruleset!r}, not {ruleset.name!r}")
+        setup = ruleset.validate_setup(setup)
+        conflict = cls(ruleset, seed)
+        event = Event(CONFLICT_CREATED, setup.model_dump(mode="json"))
+        record = Record(1, "create", (event,), author, time or _now(), None)
+        conflict._commit(record)
+        return conflict
+
+    # --- reading ----------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """The version of the last record (0 for an empty log)."""
+        return self.records[-1].version if self.records else 0
+
+    def parse(self, text: str) -> Command:
+        """Read a command in text notation."""
+        return self.commands.parse(text)
+
+    def text(self, command: Command) -> str:
+        """The canonical text notation of a command."""
+        return self.commands.to_text(command)
+
+    def replay(self, version: int | None = None) -> ConflictState:
+        """The state as it was at ``version`` (default: now), folded from the log."""
+        upto = [r for r in self.records if version is None or r.version <= version]
+        return fold(self.ruleset, upto)
+
+    def undoable(self) -> list[int]:
+        """Versions that undo would take back, most recent first (never the set-up)."""
+        return [v for v in reversed(self._active) if v != 1]
+
+    def redoable(self) -> list[int]:
+        """Versions that redo would bring back, next first."""
+        return list(reversed(self._redo))
+
+    # --- deciding ---------------------------------------------------------------------
+    def to_command(self, command: str | Command | dict[str, Any]) -> Command:
+        """Any accepted form of a command (text, JSON object, Command) as a Command."""
+        if isinstance(command, Command):
+            return self.commands.from_data(command.to_data())
+        if isinstance(command, dict):
+            return self.commands.from_data(command)
+        if isinstance(command, str):
+            return self.commands.parse(command)
+        raise InvalidInput(f"not a command: {command!r}")
+
+    def check_author(self, cmd: Command, author: Viewer) -> None:
+        """Refuse a command its author may not give."""
+        if author.is_gm:
+            return
+        spec = self.commands.spec(cmd.verb)
+        if author.role != "player" or author.player is None:
+            raise NotAllowed("only the GM and players may give commands")
+        if spec.actor == "gm":
+            raise NotAllowed(f"{cmd.verb} is for the GM only", verb=cmd.verb)
+        if cmd.actor is None:
+            raise NotAllowed(f"{cmd.verb}: say which of your characters acts (NAME: …)")
+        state = self.state.innermost
+        owner = state.participants[cmd.actor].owner if cmd.actor in state.participants else None
+        if owner != author.player:
+            raise NotAllowed(
+                f"{author.player} does not play {cmd.actor!r}", actor=cmd.actor,
+                player=author.player,
+            )
+
+    def decide(self, command: Command, author: Viewer | None = None) -> list[Event]:
+        """The events ``command`` would add now; raises (changing nothing) if it is refused."""
+        author = author or Viewer.gm()
+        self.check_author(command, author)
+        if not self.records:
+            raise IllegalCommand("the conflict has not been created yet")
+        if command.verb == "undo":
+            return [self._decide_undo(int(command.args.get("steps", 1)))]
+        if command.verb == "redo":
+            return [self._decide_redo(int(command.args.get("steps", 1)))]
+        state = self.state.innermost
+        root = self.state
+        if root.status == Status.ENDED.value and command.verb not in AFTER_END_VERBS:
+            raise IllegalCommand(
+                f"the conflict has ended ({root.end_reason}); undo the end to play on",
+                verb=command.verb,
+            )
+        if command.actor is not None:
+            state.participant(command.actor)
+        ctx = DecideContext(self.seed, self.version + 1, author)
+        if command.verb in GENERIC_VERBS:
+            events = decide_generic(self.ruleset, state, command, ctx)
+        else:
+            events = self.ruleset.decide(state, command, ctx)
+        return self._post_process(state, events)
+
+    def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
+        events = fx.with_expiries(state.effects, events)
+        if state.depth > 0 and state.round_limit is not None and not any(
+            e.type == ZOOM_CLOSED for e in events
+        ):
+            for e in events:
+                if e.type == ROUND_ENDED and int(e.data.get("round", 0)) >= state.round_limit:
+                    events.append(
+                        Event(ZOOM_CLOSED, {"reason": f"{state.round_limit} rounds played"})
+                    )
+                    break
+        return events
+
+    def _decide_undo(self, steps: int) -> Event:
+        can = self.undoable()
+        if steps < 1:
+            raise InvalidInput("undo takes a positive number of steps", steps=steps)
+        if not can:
+            raise IllegalCommand("there is nothing to undo")
+        if steps > len(can):
+            raise IllegalCommand(
+                f"only {len(can)} command(s) can be undone, not {steps}", steps=steps
+            )
+        return Event(UNDONE, {"versions": can[:steps]})
+
+    def _decide_redo(self, steps: int) -> Event:
+        can = self.redoable()
+        if steps < 1:
+            raise InvalidInput("redo takes a positive number of steps", steps=steps)
+        if not can:
+            raise IllegalCommand("there is nothing to redo")
+        if steps > len(can):
+            raise IllegalCommand(
+                f"only {len(can)} command(s) can be redone, not {steps}", steps=steps
+            )
+        return Event(REDONE, {"versions": can[:steps]})
+
+    # --- executing --------------------------------------------------------------------
+    def prepare(
+        self,
+        command: str | Command | dict[str, Any],
+        author: Viewer | None = None,
+        *,
+        expected_version: int | None = None,
+        key: str | None = None,
+        time: str | None = None,
+    ) -> Record:
+        """Validate a command and return the record it would append (nothing changes)."""
+        author = author or Viewer.gm()
+        if expected_version is not None and expected_version != self.version:
+            raise StaleVersion(
+                f"the conflict is at version {self.version}, not {expected_version}: "
+                "someone else acted first; reload and try again",
+                expected=expected_version, actual=self.version,
+            )
+        cmd = self.to_command(command)
+        events = self.decide(cmd, author)
+        name = author.player if author.role == "player" and author.player else author.role
+        return Record(self.version + 1, self.text(cmd), tuple(events), name,
+                      time or _now(), key)
+
+    def execute(
+        self,
+        command: str | Command | dict[str, Any],
+        author: Viewer | None = None,
+        *,
+        expected_version: int | None = None,
+        key: str | None = None,
+        time: str | None = None,
+    ) -> Record:
+        """Decide a command and append its record; a refused command changes nothing.
+
+        A retried command with the same idempotency ``key`` returns the record already made.
+        """
+        if key is not None and key in self._keys:
+            done = self._keys[key]
+            text = self.text(self.to_command(command))
+            if text != done.command:
+                raise InvalidInput(
+                    f"idempotency key {key!r} was used for another command ({done.command!r})",
+                    key=key,
+                )
+            return done
+        record = self.prepare(
+            command, author, expected_version=expected_version, key=key, time=time
+        )
+        self._commit(record)
+        return record
+
+    def _commit(self, record: Record) -> None:
+        """Append a decided record and fold it into the state."""
+        try:
+            self._append(record, rebuild=True)
+        except Exception as exc:  # a ruleset bug: evolve must never fail
+            self.records.pop()
+            self._reindex()
+            raise IllegalCommand(
+                f"internal error while applying {record.command!r}: {exc!r}; nothing changed"
+            ) from exc
+
+    def append_record(self, record: Record) -> None:
+        """Append a record decided elsewhere (a store, another process) and fold it."""
+        if record.version != self.version + 1:
+            raise StaleVersion(
+                f"record {record.version} does not follow version {self.version}",
+                expected=self.version + 1, actual=record.version,
+            )
+        self._commit(record)
+
+    def _append(self, record: Record, *, rebuild: bool) -> None:
+        self.records.append(record)
+        if record.key is not None:
+            self._keys[record.key] = record
+        if record.is_meta:
+            marker = record.events[0]
+            versions = list(marker.data["versions"])
+            if marker.type == UNDONE:
+                gone = set(versions)
+                self._active = [v for v in self._active if v not in gone]
+                self._redo.extend(versions)
+                if rebuild:
+                    self.state = fold(self.ruleset, self.records)
+            else:
+                back = set(versions)
+                self._redo = [v for v in self._redo if v not in back]
+                self._active.extend(versions)
+                if rebuild:
+                    by_version = {r.version: r for r in self.records}
+                    for v in versions:
+                        for event in by_version[v].events:
+                            evolve(self.ruleset, self.state, event)
+        else:
+            self._active.append(record.version)
+            self._redo.clear()
+            if rebuild:
+                for event in record.events:
+                    evolve(self.ruleset, self.state, event)
+
+    def _reindex(self) -> None:
+        records, self.records = self.records, []
+        self._active, self._redo, self._keys = [], [], {}
+        for record in records:
+            self._append(record, rebuild=False)
+        self.state = fold(self.ruleset, self.records)
+
+    def snapshot_state(self) -> ConflictState:
+        """A deep copy of the live state (for caches and comparisons)."""
+        return copy.deepcopy(self.state)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

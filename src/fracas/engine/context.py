@@ -1,0 +1,36 @@
+"""What ``decide`` may use besides the state: the command's dice and who gave it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from fracas.dice import DiceRng, Roll, from_table, roll
+from fracas.engine.model import Viewer
+
+
+@dataclass(slots=True)
+class DecideContext:
+    """The generator of one command and its author.
+
+    The generator is derived from the conflict's secret seed and the command's version, so
+    the same command at the same version always rolls the same dice (DESIGN.md principle 2).
+    """
+
+    seed: str
+    version: int
+    author: Viewer = field(default_factory=Viewer.gm)
+    _rng: DiceRng | None = None
+
+    @property
+    def rng(self) -> DiceRng:
+        """This command's generator (created on first use)."""
+        if self._rng is None:
+            self._rng = DiceRng.derive(self.seed, self.version)
+        return self._rng
+
+    def roll(self, expression: str, table: Sequence[int] | None = None) -> Roll:
+        """Roll ``expression``, or take the dice rolled at the table when ``table`` is given."""
+        if table is not None:
+            return from_table(expression, table)
+        return roll(expression, self.rng)

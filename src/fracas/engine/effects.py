@@ -1,0 +1,66 @@
+"""Timed effects and reminders: when a turn or round boundary makes them expire.
+
+An effect watches one kind of boundary (``round_end``, ``turn_start`` or ``turn_end`` of a
+named participant) and expires at the ``remaining``-th such boundary after it was added. The
+same :func:`matches` decides expiry in ``decide`` (which logs an ``effect_expired`` event) and
+the count-down in ``evolve``, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from fracas.engine.events import (
+    EFFECT_ADDED,
+    EFFECT_EXPIRED,
+    ROUND_ENDED,
+    TURN_ENDED,
+    TURN_STARTED,
+    Event,
+)
+from fracas.engine.model import TimedEffect
+
+TRIGGERS = ("round_end", "turn_start", "turn_end")
+_BOUNDARY = {ROUND_ENDED: "round_end", TURN_STARTED: "turn_start", TURN_ENDED: "turn_end"}
+
+
+def matches(effect: TimedEffect, event: Event) -> bool:
+    """Whether ``event`` is a boundary that counts for ``effect``."""
+    trigger = _BOUNDARY.get(event.type)
+    if trigger is None or trigger != effect.trigger:
+        return False
+    if trigger == "round_end":
+        return True
+    return event.data.get("participant") == effect.participant
+
+
+def tick(effects: list[TimedEffect], event: Event) -> None:
+    """Count one boundary down on every effect it matches (``evolve``; never raises)."""
+    for effect in effects:
+        if matches(effect, event) and effect.remaining > 0:
+            effect.remaining -= 1
+
+
+def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event]:
+    """``events`` with an ``effect_expired`` event after each boundary that ends an effect."""
+    live = copy.deepcopy(effects)
+    out: list[Event] = []
+    for event in events:
+        out.append(event)
+        if event.type == EFFECT_ADDED:
+            live.append(TimedEffect(**event.data))
+        elif event.type == EFFECT_EXPIRED:
+            live = [e for e in live if e.id != event.data["id"]]
+        elif event.type in _BOUNDARY:
+            tick(live, event)
+            for effect in [e for e in live if e.remaining <= 0]:
+                out.append(
+                    Event(
+                        EFFECT_EXPIRED,
+                        {"id": effect.id, "text": effect.text, "reason": event.type},
+                        actor=effect.owner,
+                        visibility=effect.visibility,
+                    )
+                )
+                live.remove(effect)
+    return out

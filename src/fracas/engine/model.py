@@ -1,0 +1,178 @@
+"""The conflict state every ruleset shares: participants, sides, rounds, status and effects.
+
+The state is a plain fold over the event log (DESIGN.md principle 1). Its fields are JSON
+friendly so that snapshots can be written with :mod:`fracas.engine.serialize`. A ruleset keeps
+its own part of the state in :attr:`ConflictState.ext`, a dataclass of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Visibility(StrEnum):
+    """Who may see a roll, note, narration or stat."""
+
+    PUBLIC = "public"
+    GM = "gm"
+    OWNER = "owner"  # the owning player(s) and the GM
+
+    @classmethod
+    def parse(cls, text: str) -> Visibility:
+        """Read a visibility from its text form (``public``, ``gm``, ``owner``)."""
+        from fracas.errors import InvalidInput
+
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise InvalidInput(
+                f"unknown visibility {text!r}; use public, gm or owner", value=text
+            ) from None
+
+
+class Kind(StrEnum):
+    """What a participant is."""
+
+    PC = "pc"
+    NPC = "npc"
+    GROUP = "group"  # several GM-controlled characters acting as one
+
+
+class Status(StrEnum):
+    """Where a conflict is in its life."""
+
+    SETUP = "setup"
+    RUNNING = "running"
+    ENDED = "ended"
+
+
+@dataclass(slots=True)
+class Participant:
+    """A character (or GM-controlled group) taking part in a conflict."""
+
+    id: str
+    name: str
+    kind: str = Kind.NPC.value
+    side: str | None = None
+    owner: str | None = None  # the player who controls it; None: the GM
+    stats: dict[str, Any] = field(default_factory=dict)
+    gm_only: list[str] = field(default_factory=list)  # stat keys players never see
+    present: bool = True  # False once it has left the conflict
+    out: str | None = None  # why it is out of the conflict (taken out, fled, …)
+    data: dict[str, Any] = field(default_factory=dict)  # ruleset-specific per-participant data
+
+    @property
+    def active(self) -> bool:
+        """Still taking part: present and not out."""
+        return self.present and self.out is None
+
+    def public_stats(self) -> dict[str, Any]:
+        """The stats a player may see."""
+        return {k: v for k, v in self.stats.items() if k not in self.gm_only}
+
+
+@dataclass(slots=True)
+class TimedEffect:
+    """A reminder or effect that expires at a turn or round boundary.
+
+    ``trigger`` is ``round_end``, ``turn_start`` or ``turn_end``; ``participant`` names whose
+    turn it watches (turn triggers only); ``remaining`` counts matching boundaries still to come
+    — the effect expires when it reaches 0.
+    """
+
+    id: str
+    text: str
+    trigger: str
+    remaining: int = 1
+    participant: str | None = None
+    visibility: str = Visibility.PUBLIC.value
+    owner: str | None = None  # participant the effect belongs to (for owner visibility)
+
+
+@dataclass(slots=True)
+class ConflictState:
+    """Everything a conflict is at one version of its log."""
+
+    ruleset: str = ""
+    title: str = ""
+    scene: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    status: str = Status.SETUP.value
+    end_reason: str | None = None
+    outcome: str | None = None
+    participants: dict[str, Participant] = field(default_factory=dict)
+    sides: list[str] = field(default_factory=list)
+    round: int = 0
+    round_limit: int | None = None
+    effects: list[TimedEffect] = field(default_factory=list)
+    effect_serial: int = 0
+    depth: int = 0  # 0 for a top-level conflict, 1+ for a zoomed-in one
+    zoom: ConflictState | None = None  # the nested conflict being played inside this one
+    zoom_origin: str | None = None  # who opened this nested conflict, and why
+    ext: Any = None  # the ruleset's own state
+
+    def participant(self, pid: str) -> Participant:
+        """The participant with id ``pid`` or a NotFound error naming the known ids."""
+        from fracas.errors import NotFound
+
+        try:
+            return self.participants[pid]
+        except KeyError:
+            known = ", ".join(self.participants) or "none"
+            raise NotFound(f"no participant {pid!r} in this conflict (known: {known})",
+                           participant=pid) from None
+
+    def active_ids(self) -> list[str]:
+        """Ids of the participants still taking part, in set-up order."""
+        return [p.id for p in self.participants.values() if p.active]
+
+    def owned_by(self, player: str) -> list[str]:
+        """Ids of the characters a player controls."""
+        return [p.id for p in self.participants.values() if p.owner == player]
+
+    @property
+    def innermost(self) -> ConflictState:
+        """The conflict being played now: this one, or a zoomed-in one inside it."""
+        state = self
+        while state.zoom is not None:
+            state = state.zoom
+        return state
+
+    def chain(self) -> list[ConflictState]:
+        """This conflict and every zoomed-in one inside it, outermost first."""
+        out = [self]
+        while out[-1].zoom is not None:
+            zoom = out[-1].zoom
+            assert zoom is not None
+            out.append(zoom)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: the GM, one player, or the public."""
+
+    role: str  # "gm" | "player" | "public"
+    player: str | None = None
+
+    @classmethod
+    def gm(cls) -> Viewer:
+        """The game master, who sees everything."""
+        return cls("gm")
+
+    @classmethod
+    def of_player(cls, name: str) -> Viewer:
+        """A player, who sees what their characters may see."""
+        return cls("player", name)
+
+    @classmethod
+    def public(cls) -> Viewer:
+        """An onlooker with no characters."""
+        return cls("public")
+
+    @property
+    def is_gm(self) -> bool:
+        """True for the game master."""
+        return self.role == "gm"

@@ -1,0 +1,143 @@
+"""The plug a ruleset fills: data (rules, commands, settings) plus small hooks.
+
+The engine knows conflicts, participants, sides, rounds, turns, notes, effects, undo and
+zooming in; a ruleset adds its turn order, positioning, harm, checks and action catalogue by
+subclassing :class:`Ruleset` (DESIGN.md principle 3).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from fracas.engine.commands import CommandSpec
+from fracas.engine.events import Event
+from fracas.engine.model import ConflictState, Viewer
+from fracas.errors import IllegalCommand, InvalidInput
+
+if TYPE_CHECKING:
+    from fracas.dice.odds import OddsReport
+    from fracas.engine.context import DecideContext
+    from fracas.engine.setup import Setup
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One numbered rule as packaged with its ruleset."""
+
+    id: str
+    mark: str  # seed, core, default or decision
+    text: str
+    section: str = ""
+
+
+def load_rules(package: str, filename: str = "rules.toml") -> tuple[Rule, ...]:
+    """Read a ruleset's packaged rules (``[[rule]]`` tables with id, mark, section, text)."""
+    raw = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
+    data = tomllib.loads(raw)
+    return tuple(
+        Rule(id=r["id"], mark=r.get("mark", ""), text=r["text"].strip(),
+             section=r.get("section", ""))
+        for r in data.get("rule", [])
+    )
+
+
+class Ruleset:
+    """Base of every ruleset. Override the hooks that the game needs; defaults are inert."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    package: ClassVar[str] = ""
+    commands: ClassVar[tuple[CommandSpec, ...]] = ()
+    #: The dataclass of :attr:`ConflictState.ext`, for snapshots; None if the ruleset has none.
+    ext_type: ClassVar[type[Any] | None] = None
+
+    _rules_cache: tuple[Rule, ...] | None = None
+
+    # --- data -------------------------------------------------------------------------
+    def rules(self) -> tuple[Rule, ...]:
+        """The ruleset's numbered rules, from its packaged ``rules.toml``."""
+        if self._rules_cache is None:
+            self._rules_cache = load_rules(self.package) if self.package else ()
+        return self._rules_cache
+
+    def rule(self, rule_id: str) -> Rule:
+        """One rule by ID."""
+        for r in self.rules():
+            if r.id == rule_id:
+                return r
+        raise InvalidInput(f"{self.name} has no rule {rule_id}", rule_id=rule_id)
+
+    # --- set-up -----------------------------------------------------------------------
+    def validate_setup(self, setup: Setup) -> Setup:
+        """Check and normalise a scenario's settings and stats; raise InvalidInput if wrong."""
+        return setup
+
+    def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> Any:
+        """Build :attr:`ConflictState.ext` when the conflict is created."""
+        return None
+
+    # --- decide / evolve ---------------------------------------------------------------
+    def decide(self, state: ConflictState, command: Any, ctx: DecideContext) -> list[Event]:
+        """Validate a ruleset command against ``state`` and return its events."""
+        raise IllegalCommand(f"{self.name} has no command {command.verb!r}")
+
+    def evolve(self, state: ConflictState, event: Event) -> None:
+        """Apply an event to the ruleset's part of the state. Never raises."""
+
+    def check_end(self, state: ConflictState, reason: str) -> None:
+        """Refuse an ending the rules do not allow (default: any reason)."""
+
+    def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
+        """Extra events when a participant joins mid-conflict."""
+        return []
+
+    # --- zoom in ----------------------------------------------------------------------
+    def check_zoom(self, state: ConflictState, actor: str | None, who: list[str]) -> None:
+        """Refuse a zoom-in the rules do not allow (default: zooming is not supported)."""
+        raise IllegalCommand(f"{self.title or self.name} has no nested conflicts")
+
+    def zoom_state(self, parent: ConflictState, data: dict[str, Any]) -> ConflictState:
+        """Build the nested conflict opened by a ``zoom_opened`` event."""
+        raise NotImplementedError
+
+    def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
+        """Carry a nested conflict's effects back into its parent. Never raises."""
+
+    # --- views ------------------------------------------------------------------------
+    def can_see(self, state: ConflictState, viewer: Viewer, pid: str) -> bool:
+        """Whether ``viewer`` may know participant ``pid`` exists (default: yes)."""
+        return True
+
+    def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
+        """The ruleset's part of a viewer's view (turn order, positions, harm…)."""
+        return {}
+
+    def view_participant(
+        self, state: ConflictState, viewer: Viewer, pid: str
+    ) -> dict[str, Any]:
+        """Ruleset details of one visible participant (harm tracks, pools…)."""
+        return {}
+
+    def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
+        """The event as ``viewer`` may see it, or None to hide it (beyond visibility)."""
+        return event
+
+    def describe(self, event: Event, state: ConflictState) -> str | None:
+        """A sentence for the log, or None to use the engine's generic text."""
+        return None
+
+    def legal_commands(self, state: ConflictState, actor: str | None) -> list[str]:
+        """Text templates of what ``actor`` (None: the GM) may do now."""
+        return []
+
+    def status_lines(self, state: ConflictState) -> list[str]:
+        """Short lines for a terminal: whose turn, positions, harm."""
+        return []
+
+    # --- odds -------------------------------------------------------------------------
+    def odds(self, query: str) -> OddsReport:
+        """Answer an odds query in this ruleset's documented syntax."""
+        raise InvalidInput(f"{self.name} has no odds queries")

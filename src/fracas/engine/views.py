@@ -1,0 +1,129 @@
+"""What each viewer may see: the state projection and the redacted log.
+
+Nothing leaves fracas except through :func:`view` and :func:`log_view` (DESIGN.md principle 6):
+a player never receives hidden characters, GM-only notes, stats or secret rolls. Records a
+player may not see collapse into a single "the GM acts" entry, so no count gives them away.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from fracas.engine.conflict import Conflict, evolve
+from fracas.engine.events import GM_ACTS, META_EVENTS, Event, Record
+from fracas.engine.model import ConflictState, Viewer, Visibility
+
+
+def may_see_event(state: ConflictState, event: Event, viewer: Viewer) -> bool:
+    """The visibility check every event passes before the ruleset's own redaction."""
+    if viewer.is_gm or event.visibility == Visibility.PUBLIC.value:
+        return True
+    if event.visibility == Visibility.OWNER.value and viewer.player is not None:
+        actor = state.participants.get(event.actor or "")
+        return actor is not None and actor.owner == viewer.player
+    return False
+
+
+def redact(
+    conflict: Conflict, event: Event, viewer: Viewer, then: ConflictState
+) -> Event | None:
+    """``event`` as ``viewer`` may see it (None: hidden), judged on the state ``then``."""
+    if event.type in META_EVENTS:
+        return event
+    state = then.innermost
+    if not may_see_event(state, event, viewer):
+        return None
+    if viewer.is_gm:
+        return event
+    return conflict.ruleset.redact(state, event, viewer)
+
+
+def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, as JSON-native data."""
+    root = conflict.state
+    ruleset = conflict.ruleset
+    levels = []
+    for state in root.chain():
+        participants = []
+        for p in state.participants.values():
+            if not viewer.is_gm and not ruleset.can_see(state, viewer, p.id):
+                continue
+            stats = p.stats if viewer.is_gm else p.public_stats()
+            entry: dict[str, Any] = {
+                "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
+                "player": p.owner, "stats": dict(stats), "present": p.present, "out": p.out,
+                "mine": viewer.player is not None and p.owner == viewer.player,
+            }
+            if viewer.is_gm and p.gm_only:
+                entry["gm_only"] = list(p.gm_only)
+            entry.update(ruleset.view_participant(state, viewer, p.id))
+            participants.append(entry)
+        effects = [
+            dataclasses.asdict(e) for e in state.effects
+            if may_see_event(state, Event("effect", {}, e.owner, e.visibility), viewer)
+            and (e.participant is None or viewer.is_gm
+                 or ruleset.can_see(state, viewer, e.participant))
+        ]
+        levels.append({
+            "depth": state.depth, "title": state.title, "scene": state.scene,
+            "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
+            "round": state.round, "round_limit": state.round_limit, "sides": list(state.sides),
+            "settings": dict(state.settings) if viewer.is_gm else _public_settings(state),
+            "participants": participants, "effects": effects,
+            "ruleset": ruleset.view_ext(state, viewer),
+        })
+    out = {"ruleset": ruleset.name, "version": conflict.version, "viewer": _viewer(viewer),
+           "conflict": levels[0], "zoom": levels[1:]}
+    return out
+
+
+def _public_settings(state: ConflictState) -> dict[str, Any]:
+    hidden = set(state.settings.get("gm_only_settings", []))
+    return {k: v for k, v in state.settings.items() if k not in hidden and k != "gm_only_settings"}
+
+
+def _viewer(viewer: Viewer) -> dict[str, Any]:
+    return {"role": viewer.role, "player": viewer.player}
+
+
+def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
+    """The log as ``viewer`` may see it: each record with its visible events, hidden ones
+    collapsed into "the GM acts" (never with a count)."""
+    out: list[dict[str, Any]] = []
+    partial = Conflict(conflict.ruleset, conflict.seed)
+    for record in conflict.records:
+        then = partial.state
+        visible = [e for e in (redact(conflict, ev, viewer, then) for ev in record.events)
+                   if e is not None]
+        whole = len(visible) == len(record.events) and all(
+            a is b for a, b in zip(visible, record.events, strict=True)
+        )
+        partial.append_record(record)
+        if not visible:
+            if out and out[-1]["events"] and out[-1]["events"][0]["type"] == GM_ACTS:
+                out[-1]["version"] = record.version
+                continue
+            out.append({"version": record.version, "command": "the GM acts",
+                        "events": [{"type": GM_ACTS, "data": {}}]})
+            continue
+        entry: dict[str, Any] = {
+            "version": record.version,
+            "command": record.command if whole else "the GM acts",
+            "events": [e.to_data() for e in visible],
+        }
+        if viewer.is_gm:
+            entry.update({"author": record.author, "time": record.time})
+        out.append(entry)
+    return out
+
+
+def record_view(
+    conflict: Conflict, record: Record, viewer: Viewer, then: ConflictState
+) -> list[Event]:
+    """The events of one new record as ``viewer`` may see them (for live updates)."""
+    return [e for e in (redact(conflict, ev, viewer, then) for ev in record.events)
+            if e is not None]
+
+
+__all__ = ["evolve", "log_view", "may_see_event", "record_view", "redact", "view"]

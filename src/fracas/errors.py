@@ -1,0 +1,82 @@
+"""The one error family of fracas: typed sentences with a stable code.
+
+Every error a user can cause is a :class:`FracasError`. Each carries a stable ``code``, the
+offending ``values``, the ``rule`` ID that refused it (when a rule did) and a message a GM
+understands. A rejected command changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class FracasError(Exception):
+    """Root of every error fracas raises on purpose."""
+
+    code = "fracas_error"
+
+    def __init__(self, message: str, *, rule: str | None = None, **values: Any) -> None:
+        self.message = message
+        self.rule = rule
+        self.values = values
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if self.rule and self.rule not in self.message:
+            return f"{self.message} ({self.rule})"
+        return self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of the error, for tools and the web client."""
+        return {
+            "code": self.code,
+            "message": str(self),
+            "rule": self.rule,
+            "values": {k: _plain(v) for k, v in self.values.items()},
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
+
+
+class InvalidInput(FracasError):
+    """Input from outside that is malformed: a bad command text, file, value or dice."""
+
+    code = "invalid_input"
+
+
+class IllegalCommand(FracasError):
+    """A well-formed command that the rules forbid in the current state."""
+
+    code = "illegal_command"
+
+
+class NotYourTurn(IllegalCommand):
+    """A command by a participant who is not the one acting now."""
+
+    code = "not_your_turn"
+
+
+class StaleVersion(FracasError):
+    """An append that expected another version of the log: someone else wrote first."""
+
+    code = "stale_version"
+
+
+class NotAllowed(FracasError):
+    """A viewer asked for something its role may not do or see."""
+
+    code = "not_allowed"
+
+
+class NotFound(FracasError):
+    """A conflict, participant or other named thing that does not exist."""
+
+    code = "not_found"

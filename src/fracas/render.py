@@ -1,0 +1,72 @@
+"""Text of a conflict for the terminal: the log and the state, as a viewer may see them.
+
+Rich on a terminal, plain text when piped (Rich drops colour and styles by itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.describe import describe
+from fracas.engine.events import Event
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+
+
+def log_lines(conflict: Conflict, viewer: Viewer) -> list[tuple[int, str, list[str]]]:
+    """(version, command, event sentences) for each record the viewer may see."""
+    state = conflict.state
+    out = []
+    for entry in log_view(conflict, viewer):
+        events = [Event.from_data(e) for e in entry["events"]]
+        out.append((entry["version"], entry["command"],
+                    [describe(conflict.ruleset, e, state) for e in events]))
+    return out
+
+
+def print_log(console: Console, conflict: Conflict, viewer: Viewer) -> None:
+    """The log, one command a line and its events indented under it."""
+    for version, command, sentences in log_lines(conflict, viewer):
+        console.print(f"[bold cyan]v{version:<4}[/] [bold]{_esc(command)}[/]")
+        for sentence in sentences:
+            console.print(f"       {_esc(sentence)}")
+
+
+def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:
+    """The state: status, round, participants with their harm, and the ruleset's lines."""
+    data = view(conflict, viewer)
+    for level in [data["conflict"], *data["zoom"]]:
+        _print_level(console, level, conflict, viewer)
+
+
+def _print_level(console: Console, level: dict[str, Any], conflict: Conflict,
+                 viewer: Viewer) -> None:
+    depth = level["depth"]
+    head = "zoomed-in conflict" if depth else (level["title"] or conflict.ruleset.title)
+    status = level["status"]
+    if level["end_reason"]:
+        status += f": {level['end_reason']}"
+    limit = f"/{level['round_limit']}" if level["round_limit"] else ""
+    console.print(f"[bold]{_esc(head)}[/] — {status}, round {level['round']}{limit}")
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for col in ("who", "side", "player", "state"):
+        table.add_column(col)
+    for p in level["participants"]:
+        state = "out: " + p["out"] if p["out"] else ("left" if not p["present"] else "in")
+        summary = p.get("summary")
+        if summary:
+            state += f" · {summary}"
+        table.add_row(_esc(p["name"]), p["side"] or "", p["player"] or "GM", _esc(state))
+    console.print(table)
+    for line in level["ruleset"].get("lines", []):
+        console.print(f"  {_esc(line)}")
+    for effect in level["effects"]:
+        console.print(f"  effect {effect['id']}: {_esc(effect['text'])}")
+
+
+def _esc(text: str) -> str:
+    return text.replace("[", "\\[")

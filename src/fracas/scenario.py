@@ -1,0 +1,133 @@
+"""Scenario files: a conflict's set-up and an optional script of commands, in TOML.
+
+See ``docs/scenarios.md`` for the format. Every error names the file, the line (where it can
+be found) and the key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from fracas.engine.setup import Setup
+from fracas.errors import InvalidInput
+
+_TOP_KEYS = {"ruleset", "title", "scene", "seed", "sides", "settings", "participants", "script"}
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptLine:
+    """One scripted command and the file line it is on."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A parsed scenario file."""
+
+    path: str
+    setup: Setup
+    seed: str | None = None
+    script: tuple[ScriptLine, ...] = field(default_factory=tuple)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file."""
+    p = Path(path)
+    try:
+        raw = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidInput(f"{p}: no such scenario file", path=str(p)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{p}: cannot read it: {exc}", path=str(p)) from None
+    return parse_scenario(raw, str(p))
+
+
+def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
+    """Validate the text of a scenario file (``name`` is used in error messages)."""
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{name}: not valid TOML: {exc}", path=name) from None
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        key = unknown[0]
+        raise InvalidInput(
+            f"{name}:{_line_of(raw, [key])}: unknown key {key!r}; "
+            f"known keys: {', '.join(sorted(_TOP_KEYS))}", path=name, key=key,
+        )
+    seed = data.pop("seed", None)
+    if seed is not None and not isinstance(seed, str | int):
+        raise InvalidInput(f"{name}:{_line_of(raw, ['seed'])}: seed must be text or a number")
+    script_raw = data.pop("script", "")
+    if not isinstance(script_raw, str):
+        raise InvalidInput(f"{name}:{_line_of(raw, ['script'])}: script must be a string of "
+                           "commands, one per line", path=name, key="script")
+    try:
+        setup = Setup.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [str(x) for x in err["loc"]]
+        key = ".".join(loc) or "(top)"
+        raise InvalidInput(
+            f"{name}:{_line_of(raw, loc)}: {key}: {err['msg']}", path=name, key=key
+        ) from None
+    return Scenario(name, setup, None if seed is None else str(seed),
+                    tuple(_script_lines(raw, script_raw)))
+
+
+def _script_lines(raw: str, script: str) -> list[ScriptLine]:
+    first = 1
+    match = re.search(r"^\s*script\s*=", raw, re.M)
+    if match:
+        first = raw.count("\n", 0, match.start()) + 1
+        after = raw[match.end():].lstrip(" \t")
+        if after.startswith(('"""', "'''")) and after[3:4] == "\n":
+            first += 1  # TOML drops a newline right after the opening quotes
+    out = []
+    for offset, text in enumerate(script.splitlines()):
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#"):
+            out.append(ScriptLine(first + offset, stripped))
+    return out
+
+
+def _line_of(raw: str, loc: list[str]) -> int:
+    """Best-effort line number of a key path such as ``participants.2.stats`` (1 if unknown)."""
+    lines = raw.splitlines()
+    pos = 0
+    i = 0
+    while i < len(loc):
+        part = loc[i]
+        if i + 1 < len(loc) and loc[i + 1].isdigit():
+            # the n-th [[part]] array table
+            wanted, seen = int(loc[i + 1]), -1
+            for n in range(pos, len(lines)):
+                if re.match(rf"^\s*\[\[\s*{re.escape(part)}\s*\]\]", lines[n]):
+                    seen += 1
+                    if seen == wanted:
+                        pos = n
+                        break
+            i += 2
+            continue
+        for n in range(pos, len(lines)):
+            text = lines[n]
+            if re.match(rf"^\s*\[\s*([\w.\-]*\.)?{re.escape(part)}\s*\]", text) or re.match(
+                rf"^\s*\"?{re.escape(part)}\"?\s*=", text
+            ):
+                pos = n
+                break
+        i += 1
+    return pos + 1
+
+
+def scenario_data(scenario: Scenario) -> dict[str, Any]:
+    """The set-up as JSON-native data."""
+    return scenario.setup.model_dump(mode="json")

@@ -1,0 +1,22 @@
+"""Shared test set-up: the Hypothesis profiles and the ``rule`` marker.
+
+A test that covers a numbered rule says so with ``@pytest.mark.rule("ES-ROUND-3")`` (several
+IDs allowed); ``tests/test_rule_coverage.py`` fails when a packaged rule is named by no test.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    max_examples=60,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile("dev", deadline=None, max_examples=40)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
