@@ -9,6 +9,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from fracas import __version__
 from fracas.dice.rng import new_seed
@@ -18,7 +19,7 @@ from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
 from fracas.render import print_log, print_state
 from fracas.rulesets import available, get_ruleset
-from fracas.scenario import Scenario, load_scenario
+from fracas.scenario import Scenario, bundled_scenarios, load_scenario
 
 app = typer.Typer(
     name="fracas",
@@ -80,7 +81,9 @@ def run_data(conflict: Conflict, scenario: Scenario, seed: str, viewer: Viewer) 
 
 @app.command()
 def run(
-    scenario: Annotated[Path, typer.Argument(help="a scenario file (TOML)")],
+    scenario: Annotated[
+        Path, typer.Argument(help="a scenario file (TOML) or a bundled scenario's name")
+    ],
     seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
     as_player: Annotated[str | None, typer.Option("--as", help="show what PLAYER sees")] = None,
@@ -126,6 +129,15 @@ def rules(
             console.print()
     except FracasError as exc:
         fail(exc)
+
+
+@app.command()
+def scenarios() -> None:
+    """List the example scenarios that ship with fracas (run one with ``fracas run NAME``)."""
+    for name, title in bundled_scenarios().items():
+        console.print(f"[bold]{name}[/]  {escape(title)}")
+
+
 
 
 @app.command()

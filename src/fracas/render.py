@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from fracas.engine.conflict import Conflict
@@ -31,9 +32,9 @@ def log_lines(conflict: Conflict, viewer: Viewer) -> list[tuple[int, str, list[s
 def print_log(console: Console, conflict: Conflict, viewer: Viewer) -> None:
     """The log, one command a line and its events indented under it."""
     for version, command, sentences in log_lines(conflict, viewer):
-        console.print(f"[bold cyan]v{version:<4}[/] [bold]{_esc(command)}[/]")
+        console.print(f"[bold cyan]v{version:<4}[/] [bold]{escape(command)}[/]")
         for sentence in sentences:
-            console.print(f"       {_esc(sentence)}")
+            console.print(f"       {escape(sentence)}")
 
 
 def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:
@@ -51,7 +52,7 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict,
     if level["end_reason"]:
         status += f": {level['end_reason']}"
     limit = f"/{level['round_limit']}" if level["round_limit"] else ""
-    console.print(f"[bold]{_esc(head)}[/] — {status}, round {level['round']}{limit}")
+    console.print(f"[bold]{escape(head)}[/] — {status}, round {level['round']}{limit}")
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("who", "side", "player", "state"):
         table.add_column(col)
@@ -60,13 +61,9 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict,
         summary = p.get("summary")
         if summary:
             state += f" · {summary}"
-        table.add_row(_esc(p["name"]), p["side"] or "", p["player"] or "GM", _esc(state))
+        table.add_row(escape(p["name"]), p["side"] or "", p["player"] or "GM", escape(state))
     console.print(table)
     for line in level["ruleset"].get("lines", []):
-        console.print(f"  {_esc(line)}")
+        console.print(f"  {escape(line)}")
     for effect in level["effects"]:
-        console.print(f"  effect {effect['id']}: {_esc(effect['text'])}")
-
-
-def _esc(text: str) -> str:
-    return text.replace("[", "\\[")
+        console.print(f"  effect {effect['id']}: {escape(effect['text'])}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +39,33 @@ class Scenario:
     script: tuple[ScriptLine, ...] = field(default_factory=tuple)
 
 
+def bundled_scenarios() -> dict[str, str]:
+    """Name → title of the example scenarios that ship with fracas."""
+    out = {}
+    for entry in sorted(resources.files("fracas.scenarios").iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            text = entry.read_text(encoding="utf-8")
+            try:
+                title = str(tomllib.loads(text).get("title", ""))
+            except tomllib.TOMLDecodeError:
+                title = "(unreadable)"
+            out[entry.name.removesuffix(".toml")] = title
+    return out
+
+
 def load_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file."""
+    """Read and validate a scenario file, or a bundled scenario given by name."""
     p = Path(path)
+    if not p.exists() and p.suffix == "" and str(path) in bundled_scenarios():
+        entry = resources.files("fracas.scenarios").joinpath(f"{path}.toml")
+        return parse_scenario(entry.read_text(encoding="utf-8"), str(path))
     try:
         raw = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InvalidInput(f"{p}: no such scenario file", path=str(p)) from None
+        names = ", ".join(bundled_scenarios()) or "none"
+        raise InvalidInput(
+            f"{p}: no such scenario file (bundled scenarios: {names})", path=str(p)
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{p}: cannot read it: {exc}", path=str(p)) from None
     return parse_scenario(raw, str(p))
@@ -67,17 +88,24 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     if seed is not None and not isinstance(seed, str | int):
         raise InvalidInput(f"{name}:{_line_of(raw, ['seed'])}: seed must be text or a number")
     script_raw = data.pop("script", "")
+    if isinstance(script_raw, dict) and set(script_raw) <= {"commands"}:
+        script_raw = script_raw.get("commands", "")
     if not isinstance(script_raw, str):
         raise InvalidInput(f"{name}:{_line_of(raw, ['script'])}: script must be a string of "
-                           "commands, one per line", path=name, key="script")
+                           "commands, one per line (or a [script] table with commands = …)",
+                           path=name, key="script")
     try:
         setup = Setup.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = [str(x) for x in err["loc"]]
         key = ".".join(loc) or "(top)"
+        hint = ""
+        if loc and loc[-1] in _TOP_KEYS and len(loc) > 1:
+            hint = (f" (a top-level {loc[-1]!r} must come before the first [table]; "
+                    f"or write it as a [{loc[-1]}] table)")
         raise InvalidInput(
-            f"{name}:{_line_of(raw, loc)}: {key}: {err['msg']}", path=name, key=key
+            f"{name}:{_line_of(raw, loc)}: {key}: {err['msg']}{hint}", path=name, key=key
         ) from None
     return Scenario(name, setup, None if seed is None else str(seed),
                     tuple(_script_lines(raw, script_raw)))
@@ -85,9 +113,11 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
 
 def _script_lines(raw: str, script: str) -> list[ScriptLine]:
     first = 1
-    match = re.search(r"^\s*script\s*=", raw, re.M)
+    match = re.search(r"^\s*script\s*=", raw, re.M) or re.search(
+        r"^\s*\[\s*script\s*\][^\n]*\n(?:\s*(?:#[^\n]*)?\n)*\s*commands\s*=", raw, re.M
+    )
     if match:
-        first = raw.count("\n", 0, match.start()) + 1
+        first = raw.count("\n", 0, match.end()) + 1
         after = raw[match.end():].lstrip(" \t")
         if after.startswith(('"""', "'''")) and after[3:4] == "\n":
             first += 1  # TOML drops a newline right after the opening quotes

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ from fracas.engine.events import (
     ROUND_STARTED,
     TURN_ENDED,
     TURN_STARTED,
+    ZOOM_OPENED,
 )
 from fracas.errors import IllegalCommand
 
@@ -48,7 +50,35 @@ class Toy(Ruleset):
         CommandSpec("hit", (Param("target", "id"), Param("dice", "dice", required=False,
                                                             positional=False)), "hit someone"),
         CommandSpec("done", (Param("to", "id", required=False),), "end your go, hand off"),
+        CommandSpec("zoom", (Param("who", "ids"), Param("rounds", "int", required=False,
+                                                          default=2)),
+                    "play a nested conflict with WHO for ROUNDS rounds", actor="gm"),
     )
+
+    def check_zoom(self, state: ConflictState, actor: str | None, who: list[str]) -> None:
+        for pid in who:
+            state.participant(pid)
+        if len(who) < 2:
+            raise IllegalCommand("a nested conflict needs at least two participants")
+
+    def zoom_state(self, parent: ConflictState, data: dict[str, Any]) -> ConflictState:
+        child = ConflictState(
+            ruleset=parent.ruleset, title=f"{parent.title} (zoomed in)",
+            participants={p: copy.deepcopy(parent.participants[p]) for p in data["who"]},
+            status="running", round_limit=int(data["rounds"]), depth=parent.depth + 1,
+        )
+        ext = ToyExt()
+        for pid in data["who"]:
+            ext.turns.join(pid)
+            ext.hp[pid] = copy.deepcopy(parent.ext.hp[pid])
+        child.ext = ext
+        return child
+
+    def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
+        for pid, pool in child.ext.hp.items():
+            parent.ext.hp[pid] = copy.deepcopy(pool)
+            if child.participants[pid].out:
+                parent.participants[pid].out = child.participants[pid].out
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> ToyExt:
         ext = ToyExt()
@@ -61,6 +91,10 @@ class Toy(Ruleset):
     def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
         ext: ToyExt = state.ext
         a = command.args
+        if command.verb == "zoom":
+            self.check_zoom(state, None, a["who"])
+            return [Event(ZOOM_OPENED, {"who": a["who"], "rounds": a["rounds"],
+                                        "reason": "a closer look"})]
         if command.verb == "start":
             if ext.turns.round_opened:
                 raise IllegalCommand("the round is still going")
@@ -70,7 +104,7 @@ class Toy(Ruleset):
                     Event(TURN_STARTED, {"participant": a["first"]})]
         actor = command.actor
         assert actor is not None
-        ext.turns.check_action(actor, "TOY-2", "TOY-3")
+        ext.turns.check_action(actor, "TOY-2", "TOY-3", n=1 if command.verb == "hit" else 0)
         if command.verb == "hit":
             target = state.participant(a["target"])
             if not target.active:

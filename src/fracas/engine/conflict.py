@@ -173,6 +173,29 @@ class Conflict:
         """Versions that redo would bring back, next first."""
         return list(reversed(self._redo))
 
+    def legal_commands(self, actor: str | None = None) -> list[str]:
+        """What ``actor`` (None: the GM) may do now, as text (DESIGN.md principle 5).
+
+        Concrete commands come first; templates with UPPER-CASE placeholders (``note TEXT``)
+        stand for commands whose values the user picks.
+        """
+        state = self.state.innermost
+        ended = self.state.status == Status.ENDED.value
+        out: list[str] = []
+        if actor is None:
+            if self.undoable():
+                out.append("undo")
+            if self.redoable():
+                out.append("redo")
+        if not ended:
+            out.extend(self.ruleset.legal_commands(state, actor))
+        prefix = f"{actor}: " if actor else ""
+        out += [f"{prefix}note TEXT", f"{prefix}narrate TEXT", f"{prefix}roll EXPRESSION"]
+        if actor is None and not ended:
+            out += ["effect TEXT", "override PATH VALUE", "join ID", "leave ID", "out ID",
+                    "end REASON"]
+        return out
+
     # --- deciding ---------------------------------------------------------------------
     def to_command(self, command: str | Command | dict[str, Any]) -> Command:
         """Any accepted form of a command (text, JSON object, Command) as a Command."""

@@ -201,9 +201,13 @@ def _step(node: Any, part: str) -> Any:
         raise KeyError(part)
     if isinstance(node, list):
         return node[int(part)]
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        if part in {f.name for f in dataclasses.fields(node)} and part not in ("zoom",):
-            return getattr(node, part)
+    if (
+        dataclasses.is_dataclass(node)
+        and not isinstance(node, type)
+        and part in {f.name for f in dataclasses.fields(node)}
+        and part != "zoom"
+    ):
+        return getattr(node, part)
     raise KeyError(part)
 
 

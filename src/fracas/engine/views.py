@@ -11,7 +11,14 @@ import dataclasses
 from typing import Any
 
 from fracas.engine.conflict import Conflict, evolve
-from fracas.engine.events import GM_ACTS, META_EVENTS, Event, Record
+from fracas.engine.events import (
+    CONFLICT_CREATED,
+    GM_ACTS,
+    META_EVENTS,
+    PARTICIPANT_JOINED,
+    Event,
+    Record,
+)
 from fracas.engine.model import ConflictState, Viewer, Visibility
 
 
@@ -36,7 +43,40 @@ def redact(
         return None
     if viewer.is_gm:
         return event
+    if event.type in (CONFLICT_CREATED, PARTICIPANT_JOINED):
+        event = _redact_setup(conflict, event, viewer)
+        if event.type == PARTICIPANT_JOINED and not event.data:
+            return None
     return conflict.ruleset.redact(state, event, viewer)
+
+
+def _public_participant(data: dict[str, Any]) -> dict[str, Any]:
+    hidden = set(data.get("gm_only", []))
+    out = {k: v for k, v in data.items() if k != "gm_only"}
+    out["stats"] = {k: v for k, v in data.get("stats", {}).items() if k not in hidden}
+    return out
+
+
+def _redact_setup(conflict: Conflict, event: Event, viewer: Viewer) -> Event:
+    """Set-up data without GM-only stats and settings, or characters the viewer cannot know
+    (judged on the current state: a character hidden now was never seen)."""
+    now = conflict.state.innermost
+    ruleset = conflict.ruleset
+
+    def visible(pid: str) -> bool:
+        return pid not in now.participants or ruleset.can_see(now, viewer, pid)
+
+    data = dict(event.data)
+    if event.type == PARTICIPANT_JOINED:
+        data = _public_participant(data) if visible(data["id"]) else {}
+    else:
+        data["participants"] = [
+            _public_participant(p) for p in data.get("participants", []) if visible(p["id"])
+        ]
+        hidden = set(data.get("settings", {}).get("gm_only_settings", []))
+        data["settings"] = {k: v for k, v in data.get("settings", {}).items()
+                            if k not in hidden and k != "gm_only_settings"}
+    return Event(event.type, data, event.actor, event.visibility)
 
 
 def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:

@@ -1,0 +1,114 @@
+"""Timed effects expire exactly at their boundary; nested conflicts run their rounds and return."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.engine import Conflict
+from fracas.errors import IllegalCommand, InvalidInput
+from tests.support.helpers import toy_conflict
+
+
+def play(c: Conflict, *lines: str) -> None:
+    for line in lines:
+        c.execute(line, time="")
+
+
+def effect_ids(c: Conflict) -> list[str]:
+    return [e.id for e in c.state.innermost.effects]
+
+
+def finish_round(c: Conflict, first: str = "ada") -> None:
+    """Everyone goes in the order first → the rest, then the round ends."""
+    order = [first] + [p for p in ("ada", "bruno", "gob") if p != first]
+    for who, nxt in zip(order, order[1:], strict=False):
+        c.execute(f"{who}: done {nxt}")
+    c.execute(f"{order[-1]}: done")
+
+
+def test_an_effect_until_the_end_of_the_round_lasts_the_whole_round() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "effect 'smoke fills the room'")
+    play(c, "ada: done bruno", "bruno: done gob")
+    assert effect_ids(c) == ["e1"]
+    c.execute("gob: done")
+    assert effect_ids(c) == []
+    expired = c.records[-1].events[-1]
+    assert expired.type == "effect_expired" and expired.data["text"] == "smoke fills the room"
+
+
+def test_an_effect_for_two_rounds_survives_the_first_round_end() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "effect 'bless' count=2")
+    finish_round(c)
+    assert effect_ids(c) == ["e1"]
+    c.execute("start bruno")
+    finish_round(c, "bruno")
+    assert effect_ids(c) == []
+
+
+def test_an_effect_until_the_start_of_adas_turn_skips_the_turn_she_is_in() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "effect 'shield up' until=turn_start who=ada")
+    play(c, "ada: done bruno", "bruno: done gob", "gob: done")
+    assert effect_ids(c) == ["e1"], "still up across the round boundary"
+    c.execute("start bruno")
+    assert effect_ids(c) == ["e1"]
+    c.execute("bruno: done ada")
+    assert effect_ids(c) == [], "gone as Ada's next turn starts"
+
+
+def test_an_effect_until_the_end_of_a_turn_ends_with_that_turn() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "effect 'parry' until=turn_end who=gob")
+    c.execute("ada: done gob")
+    assert effect_ids(c) == ["e1"]
+    c.execute("gob: done bruno")
+    assert effect_ids(c) == []
+
+
+def test_undoing_an_expiry_brings_the_effect_back() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "effect 'smoke'", "ada: done bruno", "bruno: done gob", "gob: done")
+    assert effect_ids(c) == []
+    c.execute("undo")
+    assert effect_ids(c) == ["e1"]
+
+
+def test_effects_are_checked_before_they_are_added() -> None:
+    c = toy_conflict()
+    with pytest.raises(InvalidInput, match="needs who="):
+        c.execute("effect 'x' until=turn_start")
+    with pytest.raises(InvalidInput, match="at least 1"):
+        c.execute("effect 'x' count=0")
+    with pytest.raises(InvalidInput, match="no timed effect"):
+        c.execute("expire e9")
+    c.execute("effect 'x'")
+    c.execute("expire e1")
+    assert effect_ids(c) == []
+
+
+def test_a_nested_conflict_runs_its_round_limit_and_carries_harm_back() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "zoom ada,gob rounds=1")
+    assert c.state.innermost.depth == 1
+    assert set(c.state.innermost.participants) == {"ada", "gob"}
+    play(c, "start gob", "gob: hit ada dice=4", "gob: done ada")
+    c.execute("ada: done")
+    assert c.state.zoom is None, "closed after its one round"
+    assert c.records[-1].events[-1].data["reason"] == "1 rounds played"
+    assert c.state.ext.hp["ada"].current == 2
+    c.execute("ada: hit gob dice=1")  # back in the parent, Ada's turn goes on
+    assert c.state.ext.hp["gob"].current == 5
+
+
+def test_nested_conflicts_nest_and_the_gm_may_end_one_early() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "zoom ada,bruno,gob", "zoom ada,gob")
+    assert [s.depth for s in c.state.chain()] == [0, 1, 2]
+    c.execute("end 'the scuffle is over'")
+    assert [s.depth for s in c.state.chain()] == [0, 1]
+    c.execute("end 'back to the big picture'")
+    assert c.state.zoom is None and c.state.status == "running"
+    with pytest.raises(IllegalCommand, match="at least two"):
+        c.execute("zoom ada")

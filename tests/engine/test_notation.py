@@ -1,0 +1,82 @@
+"""Every command has a text form and a JSON form that round-trip; junk is refused clearly."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fracas.engine import Command
+from fracas.engine.conflict import command_set
+from fracas.errors import FracasError, InvalidInput
+from tests.support.helpers import TOY, toy_conflict
+
+COMMANDS = command_set(TOY)
+ids = st.sampled_from(["ada", "bruno", "gob"])
+texts = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1,
+                max_size=30).filter(lambda s: s.strip() == s and s != "")
+
+
+def commands() -> st.SearchStrategy[Command]:
+    return st.one_of(
+        st.builds(lambda t, d: Command("hit", "ada", {"target": t, **d}), ids,
+                  st.one_of(st.just({}), st.builds(lambda v: {"dice": [v]},
+                                                   st.integers(1, 6)))),
+        st.builds(lambda t: Command("done", "bruno", {"to": t}), ids),
+        st.builds(lambda t, v: Command("note", None, {"text": t, "visibility": v}), texts,
+                  st.sampled_from(["public", "gm"])),
+        st.builds(lambda n: Command("undo", None, {"steps": n}), st.integers(1, 99)),
+        st.builds(lambda p, v: Command("override", None, {"path": p, "value": v}),
+                  st.sampled_from(["ada.stats.hp", "ext.hp.gob.current"]),
+                  st.one_of(st.integers(-5, 50), texts, st.booleans())),
+    )
+
+
+@given(commands())
+def test_text_form_round_trips(cmd: Command) -> None:
+    parsed = COMMANDS.parse(COMMANDS.to_text(cmd))
+    assert COMMANDS.to_text(parsed) == COMMANDS.to_text(cmd)
+    assert parsed == COMMANDS.from_data(cmd.to_data())
+
+
+@given(st.text(max_size=60))
+def test_any_string_either_parses_or_is_refused_with_the_engines_error(text: str) -> None:
+    c = toy_conflict()
+    try:
+        c.parse(text)
+    except FracasError as exc:
+        assert str(exc)
+
+
+@given(st.text(max_size=40))
+def test_any_string_given_as_a_command_is_applied_or_refused_cleanly(text: str) -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    try:
+        c.execute(text)
+    except FracasError:
+        assert c.version == 2
+
+
+def test_parse_errors_say_what_is_wrong() -> None:
+    with pytest.raises(InvalidInput, match="unknown command 'fly'"):
+        COMMANDS.parse("ada: fly")
+    with pytest.raises(InvalidInput, match="needs an actor"):
+        COMMANDS.parse("hit gob")
+    with pytest.raises(InvalidInput, match="dice must be dice faces"):
+        COMMANDS.parse("ada: hit gob dice=x")
+    with pytest.raises(InvalidInput, match="missing target"):
+        COMMANDS.parse("ada: hit")
+    with pytest.raises(InvalidInput, match="GM command"):
+        COMMANDS.parse("ada: undo")
+    with pytest.raises(InvalidInput, match="cannot read"):
+        COMMANDS.parse("note 'unclosed")
+
+
+def test_json_form_is_validated_like_the_text_form() -> None:
+    assert COMMANDS.from_data({"actor": "ada", "verb": "hit", "args": {"target": "gob"}}) == \
+        COMMANDS.parse("ada: hit gob")
+    with pytest.raises(InvalidInput, match="unknown argument"):
+        COMMANDS.from_data({"actor": "ada", "verb": "hit", "args": {"target": "gob", "x": 1}})
+    with pytest.raises(InvalidInput, match="must be a JSON object"):
+        COMMANDS.from_data(["hit"])

@@ -1,0 +1,47 @@
+"""Scenario files: valid ones load with their script; invalid ones name file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fracas.errors import InvalidInput
+from fracas.scenario import load_scenario, parse_scenario
+
+TOY_FILE = Path(__file__).parent.parent / "support" / "toy-brawl.toml"
+
+
+def test_a_scenario_loads_with_its_script_and_line_numbers() -> None:
+    sc = load_scenario(TOY_FILE)
+    assert sc.setup.ruleset == "toy"
+    assert [p.id for p in sc.setup.participants] == ["ada", "gob"]
+    lines = TOY_FILE.read_text().splitlines()
+    for step in sc.script:
+        assert lines[step.line - 1].strip() == step.text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('ruleset = "toy"\ncolour = 3\n', r"x\.toml:2: unknown key 'colour'"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\n\n[[participants]]\n'
+         'id = "Bad Id"\nname = "B"\n', r"x\.toml:7: participants\.1\.id"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\nkind = "dragon"\n',
+         r"x\.toml:5: participants\.0\.kind"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\n[[participants]]\n'
+         'id = "ada"\nname = "Twin"\n', "used twice"),
+        ("ruleset = \n", "not valid TOML"),
+        ('ruleset = "toy"\nscript = 5\n', r"x\.toml:2: script must be a string"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\ngm_only = ["hp"]\n',
+         "gm_only names stats ada does not have"),
+    ],
+)
+def test_invalid_files_name_the_file_line_and_key(text: str, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        parse_scenario(text, "x.toml")
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="no such scenario file"):
+        load_scenario(tmp_path / "nope.toml")

@@ -1,0 +1,65 @@
+"""Secrets stay secret: GM-only notes, stats and secret rolls never reach a player."""
+
+from __future__ import annotations
+
+import json
+
+from fracas.engine import Viewer
+from fracas.engine.views import log_view, view
+from tests.support.helpers import toy_conflict
+
+ALICE = Viewer.of_player("alice")
+BOB = Viewer.of_player("bob")
+
+
+def test_gm_only_stats_are_hidden_from_players_and_shown_to_the_gm() -> None:
+    c = toy_conflict()
+    gob = {p["id"]: p for p in view(c, ALICE)["conflict"]["participants"]}["gob"]
+    assert "weakness" not in gob["stats"]
+    gm_gob = {p["id"]: p for p in view(c, Viewer.gm())["conflict"]["participants"]}["gob"]
+    assert gm_gob["stats"]["weakness"] == "fire"
+    assert "fire" not in json.dumps(view(c, ALICE))
+
+
+def test_secret_notes_and_rolls_collapse_into_one_gm_acts_entry() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("note 'the goblin plans to flee' visibility=gm")
+    c.execute("roll 1d20 visibility=gm why=morale")
+    c.execute("gob: roll 2d6 visibility=gm")
+    c.execute("note 'Ada hears footsteps'")
+    entries = log_view(c, ALICE)
+    text = json.dumps(entries)
+    assert "flee" not in text and "morale" not in text and "2d6" not in text
+    assert [e["command"] for e in entries][-2:] == ["the GM acts", "note 'Ada hears footsteps'"]
+    gm_text = json.dumps(log_view(c, Viewer.gm()))
+    assert "flee" in gm_text and "morale" in gm_text
+
+
+def test_owner_visibility_reaches_the_owner_and_the_gm_only() -> None:
+    c = toy_conflict()
+    c.execute("ada: note 'I suspect Bruno' visibility=owner")
+    assert "suspect" in json.dumps(log_view(c, ALICE))
+    assert "suspect" not in json.dumps(log_view(c, BOB))
+    assert "suspect" in json.dumps(log_view(c, Viewer.gm()))
+
+
+def test_the_view_never_contains_the_seed() -> None:
+    c = toy_conflict("very-secret-seed")
+    c.execute("start ada")
+    for viewer in (Viewer.gm(), ALICE, Viewer.public()):
+        assert "very-secret-seed" not in json.dumps(view(c, viewer))
+        assert "very-secret-seed" not in json.dumps(log_view(c, viewer))
+
+
+def test_a_player_sees_which_characters_are_theirs() -> None:
+    c = toy_conflict()
+    mine = [p["id"] for p in view(c, ALICE)["conflict"]["participants"] if p["mine"]]
+    assert mine == ["ada"]
+
+
+def test_gm_only_effects_are_hidden_from_players() -> None:
+    c = toy_conflict()
+    c.execute("effect 'ambush ready' visibility=gm")
+    assert view(c, ALICE)["conflict"]["effects"] == []
+    assert view(c, Viewer.gm())["conflict"]["effects"][0]["text"] == "ambush ready"

@@ -1,0 +1,56 @@
+"""The command line: fracas run, rules, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fracas.cli import RUN_FORMAT, app
+from tests.support import helpers  # noqa: F401  (registers the toy ruleset)
+
+TOY_FILE = str(Path(__file__).parent / "support" / "toy-brawl.toml")
+runner = CliRunner()
+
+
+def test_run_prints_the_log_and_the_final_state() -> None:
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7"])
+    assert result.exit_code == 0, result.output
+    assert "v3    ada: hit gob dice=4" in result.output
+    assert "Brawl in the mill" in result.output
+    assert "HP 1/5" in result.output
+
+
+def test_run_json_is_the_documented_stable_form() -> None:
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--json"])
+    data = json.loads(result.output)
+    assert data["format"] == RUN_FORMAT
+    assert data["version"] == 6
+    assert [e["command"] for e in data["log"]][:3] == ["create", "start ada", "ada: hit gob dice=4"]
+    assert data["state"]["conflict"]["round"] == 1
+    again = json.loads(runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--json"]).output)
+    assert again == data, "same seed, same script: same output"
+
+
+def test_run_as_a_player_hides_gm_secrets() -> None:
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--as", "alice", "--json"])
+    text = result.output
+    assert "eyes the door" not in text and "fire" not in text and '"seed"' not in text
+
+
+def test_a_bad_script_line_names_the_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(TOY_FILE).read_text().replace("ada: done gob", "gob: hit ada"))
+    result = runner.invoke(app, ["run", str(bad)])
+    assert result.exit_code == 2
+    assert f"{bad}:33" in result.output or "bad.toml:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_unknown_ruleset_is_refused_with_the_available_ones(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('ruleset = "chess"\n')
+    result = runner.invoke(app, ["run", str(bad)])
+    assert result.exit_code == 2
+    assert "unknown ruleset 'chess'" in result.output
