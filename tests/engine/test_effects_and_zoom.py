@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from fracas.engine import Conflict
@@ -21,7 +23,7 @@ def effect_ids(c: Conflict) -> list[str]:
 def finish_round(c: Conflict, first: str = "ada") -> None:
     """Everyone goes in the order first → the rest, then the round ends."""
     order = [first] + [p for p in ("ada", "bruno", "gob") if p != first]
-    for who, nxt in zip(order, order[1:], strict=False):
+    for who, nxt in itertools.pairwise(order):
         c.execute(f"{who}: done {nxt}")
     c.execute(f"{order[-1]}: done")
 
