@@ -22,9 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fracas.engine import Conflict, Setup, fold  # noqa: E402
-from fracas.engine.components import Popcorn, ResourcePool  # noqa: E402
-from tests.support.toy import Toy  # noqa: E402
+from tests.support.toy import Toy
+
+from fracas.engine import Conflict, Setup, fold
+from fracas.engine.components import Popcorn, ResourcePool
 
 PEOPLE = ["ada", "bruno", "gob"]
 

@@ -10,7 +10,10 @@ icepool is imported lazily, so ``import fracas.dice`` stays quick for the roller
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import bisect
+import itertools
+import math
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -32,39 +35,83 @@ TRUNCATION_TARGET = Fraction(1, 10**9)
 
 
 class Distribution:
-    """An exact probability distribution of integer totals."""
+    """An exact probability distribution of integer totals.
 
-    __slots__ = ("_items", "explode_depth", "expression", "truncated")
+    Held as integer quantities over one denominator with prefix sums, so ``p_at_least`` and
+    ``p_at_most`` are a bisection and one Fraction each.
+    """
+
+    __slots__ = (
+        "_cum",
+        "_den",
+        "_outcomes",
+        "_quantities",
+        "explode_depth",
+        "expression",
+        "truncated",
+    )
 
     def __init__(
         self,
-        probabilities: dict[int, Fraction],
+        probabilities: Mapping[int, Fraction],
         *,
         expression: str = "",
         truncated: Fraction = Fraction(0),
         explode_depth: int | None = None,
     ) -> None:
-        self._items = dict(sorted(probabilities.items()))
+        den = math.lcm(*(p.denominator for p in probabilities.values())) if probabilities else 1
+        pairs = sorted(probabilities.items())
+        self._set([o for o, _ in pairs], [int(p * den) for _, p in pairs], den)
         self.expression = expression
         self.truncated = truncated
         self.explode_depth = explode_depth
 
+    def _set(self, outcomes: list[int], quantities: list[int], denominator: int) -> None:
+        self._outcomes = outcomes
+        self._quantities = quantities
+        self._den = denominator
+        self._cum = [0, *itertools.accumulate(quantities)]
+
+    @classmethod
+    def _from_quantities(
+        cls,
+        outcomes: list[int],
+        quantities: list[int],
+        denominator: int,
+        *,
+        expression: str,
+        truncated: Fraction,
+        explode_depth: int | None,
+    ) -> Distribution:
+        self = cls.__new__(cls)
+        self._set(outcomes, quantities, denominator)
+        self.expression = expression
+        self.truncated = truncated
+        self.explode_depth = explode_depth
+        return self
+
     def items(self) -> list[tuple[int, Fraction]]:
         """(total, probability) pairs in increasing total."""
-        return list(self._items.items())
+        den = self._den
+        return [
+            (o, Fraction(q, den)) for o, q in zip(self._outcomes, self._quantities, strict=True)
+        ]
 
     def to_dict(self) -> dict[int, Fraction]:
-        """A copy as a plain dict total → probability."""
-        return dict(self._items)
+        """A plain dict total → probability."""
+        return dict(self.items())
 
     def __getitem__(self, total: int) -> Fraction:
-        return self._items.get(total, Fraction(0))
+        i = bisect.bisect_left(self._outcomes, total)
+        if i < len(self._outcomes) and self._outcomes[i] == total:
+            return Fraction(self._quantities[i], self._den)
+        return Fraction(0)
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._outcomes)
 
     def __iter__(self) -> Iterator[int]:
-        return iter(self._items)
+        return iter(self._outcomes)
 
     def p_exactly(self, x: int) -> Fraction:
         """P(total = x)."""
@@ -72,26 +119,28 @@ class Distribution:
 
     def p_at_least(self, x: int) -> Fraction:
         """P(total ≥ x)."""
-        return sum((p for t, p in self._items.items() if t >= x), Fraction(0))
+        i = bisect.bisect_left(self._outcomes, x)
+        return Fraction(self._cum[-1] - self._cum[i], self._den)
 
     def p_at_most(self, x: int) -> Fraction:
         """P(total ≤ x)."""
-        return sum((p for t, p in self._items.items() if t <= x), Fraction(0))
+        return Fraction(self._cum[bisect.bisect_right(self._outcomes, x)], self._den)
 
     @property
     def mean(self) -> Fraction:
         """The expected total."""
-        return sum((t * p for t, p in self._items.items()), Fraction(0))
+        weighted = sum(o * q for o, q in zip(self._outcomes, self._quantities, strict=True))
+        return Fraction(weighted, self._den)
 
     @property
     def min(self) -> int:
         """The least possible total."""
-        return next(iter(self._items))
+        return self._outcomes[0]
 
     @property
     def max(self) -> int:
         """The greatest possible total."""
-        return next(reversed(self._items))
+        return self._outcomes[-1]
 
     def __repr__(self) -> str:
         return f"Distribution({self.expression!r}, {len(self)} outcomes)"
@@ -135,7 +184,7 @@ def _estimate(node: Node, depth: int) -> tuple[int, int]:
         if node.keep is None:
             return n * (k - 1) + 1, n * n * k * k // 2
         m = node.kept_count
-        return m * (k - 1) + 1, n * k * (m * k + 1)
+        return m * (k - 1) + 1, 3 * n * k * (m * k + 1)
     if isinstance(node, BinOp):
         a, wa = _estimate(node.left, depth)
         b, wb = _estimate(node.right, depth)
@@ -144,6 +193,19 @@ def _estimate(node: Node, depth: int) -> tuple[int, int]:
     if isinstance(node, Neg):
         return _estimate(node.operand, depth)
     return _estimate(node.inner, depth)
+
+
+def _sum_of(die: Any, count: int) -> Any:
+    """The sum of ``count`` copies of ``die`` by doubling (icepool's ``@`` recurses per die)."""
+    result: Any = None
+    power = die
+    while count:
+        if count & 1:
+            result = power if result is None else result + power
+        count >>= 1
+        if count:
+            power = power + power
+    return result
 
 
 def _build(node: Node, depth: int) -> Any:
@@ -164,7 +226,7 @@ def _build(node: Node, depth: int) -> Any:
                 die = die.map(lambda v: 1 if v <= target else 0)
                 highest = not highest  # a high face is a low indicator
         if node.keep is None:
-            return node.count @ die
+            return _sum_of(die, node.count)
         pool = die.pool(node.count)
         kept = pool.highest(node.kept_count) if highest else pool.lowest(node.kept_count)
         return kept.sum()
@@ -199,25 +261,28 @@ def distribution(expr: str | Expression, *, explode_depth: int | None = None) ->
         )
     else:
         depth = explode_depth
-    outcomes, work = _estimate(e.tree, depth)
-    if work > ODDS_BUDGET or outcomes > MAX_OUTCOMES:
+    size, work = _estimate(e.tree, depth)
+    if work > ODDS_BUDGET or size > MAX_OUTCOMES:
         raise OddsBudgetError(
             f"the exact odds of {e.text} are too large to compute quickly "
-            f"(about {max(outcomes, 1):,} totals and {work:,} steps; the budget is "
+            f"(about {size:,} totals and {work:,} steps; the budget is "
             f"{MAX_OUTCOMES:,} totals and {ODDS_BUDGET:,} steps); try fewer dice or faces",
             expression=e.text,
         )
     result = _build(e.tree, depth)
+    quantities: list[int]
     if isinstance(result, int):
-        probabilities = {result: Fraction(1)}
+        outcomes, quantities, denominator = [result], [1], 1
     else:
         die = icepool.Die(result) if not isinstance(result, icepool.Die) else result
-        denominator = die.denominator()
-        probabilities = {
-            int(outcome): Fraction(quantity, denominator) for outcome, quantity in die.items()
-        }
-    return Distribution(
-        probabilities,
+        pairs = sorted((int(o), int(q)) for o, q in die.items() if q)
+        outcomes = [o for o, _ in pairs]
+        quantities = [q for _, q in pairs]
+        denominator = sum(quantities)
+    return Distribution._from_quantities(
+        outcomes,
+        quantities,
+        denominator,
         expression=e.text,
         truncated=_truncated(e.groups, depth) if e.explodes else Fraction(0),
         explode_depth=depth if e.explodes else None,

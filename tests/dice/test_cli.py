@@ -1,0 +1,94 @@
+"""The ``roll`` and ``odds`` commands through Typer's test runner."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from fractions import Fraction
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from fracas.dice import DiceRng, OddsReport, roll
+from fracas.dice.cli import register
+
+runner = CliRunner()
+
+
+def make_app() -> typer.Typer:
+    app = typer.Typer()
+    register(app)
+    return app
+
+
+def test_roll_with_seed_is_repeatable_and_plain_when_piped() -> None:
+    result = runner.invoke(make_app(), ["roll", "4d6kh3+2", "--seed", "table-1"])
+    assert result.exit_code == 0
+    expected = roll("4d6kh3+2", DiceRng.derive("table-1", 0)).to_text()
+    assert result.stdout.strip() == expected
+
+
+def test_roll_json_includes_seed() -> None:
+    result = runner.invoke(make_app(), ["roll", "3d6", "--seed", "7", "--json"])
+    data = json.loads(result.stdout)
+    assert data["seed"] == "7"
+    assert data["expression"] == "3d6"
+    assert len(data["dice"]) == 3 and sum(data["dice"]) == data["total"]
+
+
+def test_roll_without_seed_uses_a_fresh_seed() -> None:
+    a = json.loads(runner.invoke(make_app(), ["roll", "d6", "--json"]).stdout)
+    b = json.loads(runner.invoke(make_app(), ["roll", "d6", "--json"]).stdout)
+    assert a["seed"] != b["seed"]
+
+
+def test_bad_expression_exits_2_with_message_not_traceback() -> None:
+    result = runner.invoke(make_app(), ["roll", "2d6+)"])
+    assert result.exit_code == 2
+    assert "position 4" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_odds_text_and_json() -> None:
+    result = runner.invoke(make_app(), ["odds", "2d6+1", "--vs", "8"])
+    assert result.exit_code == 0
+    assert "58.33%" in result.stdout
+    data = json.loads(runner.invoke(make_app(), ["odds", "3d6", "--json"]).stdout)
+    assert len(data["rows"]) == 16
+
+
+def test_odds_budget_error_exits_2() -> None:
+    result = runner.invoke(make_app(), ["odds", "1000d1000"])
+    assert result.exit_code == 2
+    assert "too large" in result.stderr
+
+
+def test_unknown_ruleset_exits_2_with_a_clear_message() -> None:
+    result = runner.invoke(make_app(), ["odds", "anything", "--ruleset", "no-such-game"])
+    assert result.exit_code == 2
+    assert "no-such-game" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_ruleset_odds_are_asked_of_the_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+
+    class WithOdds:
+        def odds(self, query: str) -> OddsReport:
+            return OddsReport(f"Check {query}", [("P(crit)", Fraction(3, 80))])
+
+    class WithoutOdds:
+        pass
+
+    fake = types.ModuleType("fracas.rulesets")
+    fake.__dict__["get_ruleset"] = lambda name: WithOdds() if name == "game" else WithoutOdds()
+    monkeypatch.setitem(sys.modules, "fracas.rulesets", fake)
+
+    result = runner.invoke(make_app(), ["odds", "DEX+INS vs 13", "--ruleset", "game"])
+    assert result.exit_code == 0
+    assert "Check DEX+INS vs 13" in result.stdout and "3.75%" in result.stdout
+
+    result = runner.invoke(make_app(), ["odds", "x", "--ruleset", "plain"])
+    assert result.exit_code == 2
+    assert "has no odds" in result.stderr

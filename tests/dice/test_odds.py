@@ -1,0 +1,112 @@
+"""Exact odds: known values, agreement with the roller, budget, reports."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import pytest
+
+from fracas.dice import (
+    DiceRng,
+    OddsBudgetError,
+    OddsReport,
+    distribution,
+    odds_of,
+    parse,
+    roll,
+)
+from fracas.dice.odds import pair_odds
+
+
+def test_known_exact_values() -> None:
+    assert distribution("2d6")[7] == Fraction(1, 6)
+    assert distribution("3d6").p_at_most(10) == Fraction(1, 2)
+    assert distribution("{d8+d10}+1").p_at_least(13) == Fraction(7, 20)
+    assert distribution("4d6kh3").mean == Fraction(15869, 1296)
+    assert distribution("5d6>=5").p_at_least(1) == 1 - Fraction(2, 3) ** 5
+    assert distribution("2d20kl1").p_at_least(20) == Fraction(1, 400)
+    assert distribution("7").items() == [(7, Fraction(1))]
+    assert distribution("-d4").min == -4
+
+
+def test_exploding_odds_report_truncation() -> None:
+    full = distribution("d6!", explode_depth=20)
+    assert full.truncated == 0
+    assert full[3] == Fraction(1, 6)
+    assert full[6 + 2] == Fraction(1, 36)
+    shallow = distribution("d6!", explode_depth=2)
+    assert shallow.truncated == Fraction(1, 6) ** 3
+    auto = distribution("3d6!")
+    assert 0 < auto.truncated <= Fraction(1, 10**9)
+    assert "cut there" in odds_of("3d6!").to_text()
+
+
+@pytest.mark.parametrize(
+    ("expr", "seed"),
+    [("4d6kh3", "a"), ("10d10>=7", "b"), ("3d6!", "c"), ("{d8+d10}+1", "d"), ("4d6dl1-d4", "e")],
+)
+def test_exact_odds_agree_with_a_seeded_sample(expr: str, seed: str) -> None:
+    n = 20_000
+    e = parse(expr)
+    rng = DiceRng.derive(seed, 0)
+    totals = [roll(e, rng).total for _ in range(n)]
+    dist = distribution(e)
+    for threshold in sorted(set(totals))[:: max(1, len(set(totals)) // 12)]:
+        p = float(dist.p_at_least(threshold))
+        observed = sum(1 for t in totals if t >= threshold) / n
+        bound = 4 * math.sqrt(p * (1 - p) / n) + 1e-9
+        assert abs(observed - p) < bound, (expr, threshold, observed, p)
+
+
+def test_pair_odds_for_a_fabula_style_check() -> None:
+    def classify(a: int, b: int) -> str:
+        if a == b == 1:
+            return "fumble"
+        if a == b and a >= 6:
+            return "crit"
+        return "hit" if a + b + 1 >= 13 else "miss"
+
+    odds = pair_odds(8, 10, classify)
+    assert odds["fumble"] == Fraction(1, 80)
+    assert odds["crit"] == Fraction(3, 80)
+    assert sum(odds.values()) == 1
+
+
+@pytest.mark.parametrize("expr", ["1000d1000", "100d20kh50", "(2d100)*(2d100)"])
+def test_odds_budget_refuses_large_queries(expr: str) -> None:
+    with pytest.raises(OddsBudgetError, match="too large"):
+        distribution(expr)
+
+
+def test_explode_depth_is_bounded() -> None:
+    with pytest.raises(OddsBudgetError):
+        distribution("d6!", explode_depth=50)
+
+
+def test_odds_of_with_a_difficulty() -> None:
+    report = odds_of("2d6+1", vs=8)
+    assert report.figures[0] == ("P(total ≥ 8)", Fraction(7, 12))
+    assert report.rows[0] == (3, Fraction(1, 36))
+    text = report.to_text()
+    assert "58.33%" in text and "(7/12)" in text
+    assert "█" in text
+    assert "P(successes ≥ 2)" in odds_of("5d6>=5", vs=2).to_text()
+
+
+def test_report_data_is_json_native_and_exact() -> None:
+    data = json.loads(json.dumps(odds_of("3d6", vs=10).to_data()))
+    assert data["figures"][0]["fraction"] == "5/8"
+    assert len(data["rows"]) == 16
+    assert Fraction(data["rows"][0]["fraction"]) == Fraction(1, 216)
+
+
+def test_report_renders_in_rich() -> None:
+    from rich.console import Console
+
+    console = Console(record=True, width=80)
+    report = OddsReport("Custom", [("P(win)", Fraction(1, 4))], [(1, Fraction(1, 4))], ["a note"])
+    console.print(report.to_rich())
+    out = console.export_text()
+    assert "P(win)" in out and "25.00%" in out and "a note" in out

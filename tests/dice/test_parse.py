@@ -1,0 +1,109 @@
+"""Parsing: grammar, canonical text, error positions and the budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.dice import DiceBudgetError, DiceSyntaxError, parse
+from fracas.errors import InvalidInput
+
+
+@pytest.mark.parametrize(
+    ("source", "canonical", "low", "high"),
+    [
+        ("d6", "d6", 1, 6),
+        ("1d6", "1d6", 1, 6),
+        ("2d6 + 3", "2d6+3", 5, 15),
+        ("4d6kh3", "4d6kh3", 3, 18),
+        ("4d6KL", "4d6kl1", 1, 6),
+        ("4d6dh1", "4d6dh1", 3, 18),
+        ("4d6dl1", "4d6dl1", 3, 18),
+        ("10d10>=7", "10d10>=7", 0, 10),
+        ("10d10<=3", "10d10<=3", 0, 10),
+        ("3d6!", "3d6!", 3, 3 * 6 * 21),
+        ("3d6!>=5", "3d6!>=5", 3, 3 * 6 * 21),
+        ("10d10!>=10>=8", "10d10!>=10>=8", 0, 10),
+        ("{d8 + d10} + 1", "{d8+d10}+1", 3, 19),
+        ("2*(d4-1)", "2*(d4-1)", 0, 6),
+        ("-d6", "-d6", -6, -1),
+        ("3 - 2d6", "3-2d6", -9, 1),
+        ("7", "7", 7, 7),
+    ],
+)
+def test_parses_to_canonical_text_and_bounds(
+    source: str, canonical: str, low: int, high: int
+) -> None:
+    e = parse(source)
+    assert e.text == canonical
+    assert (e.minimum, e.maximum) == (low, high)
+    assert parse(e.text) == e
+
+
+def test_precedence_multiplication_binds_tighter() -> None:
+    assert parse("1+2*3").maximum == 7
+    assert parse("(1+2)*3").maximum == 9
+    assert parse("10-2-3").maximum == 5
+
+
+def test_parse_is_cached() -> None:
+    assert parse("4d6kh3+2") is parse("4d6kh3+2")
+
+
+@pytest.mark.parametrize(
+    ("source", "position", "fragment"),
+    [
+        ("2d6+)", 4, "unexpected ')'"),
+        ("", 0, "empty"),
+        ("2d", 2, "number of sides"),
+        ("2d6 3", 4, "unexpected '3'"),
+        ("(2d6", 4, "expected ')'"),
+        ("{d8+d10)", 7, "expected '}'"),
+        ("2d6)", 3, "nothing to close"),
+        ("2d6>7", 3, "'>=N' or '<=N'"),
+        ("3d6kh4", 3, "keep between 1 and 3"),
+        ("3d6dl3", 3, "drop between 1 and 2"),
+        ("0d6", 0, "at least one die"),
+        ("2d0", 2, "at least one face"),
+        ("3d6!>=7", 3, "never explodes"),
+        ("2d6+x", 4, "unexpected 'x'"),
+        ("4d6kh3+", 7, "unexpected end"),
+    ],
+)
+def test_syntax_errors_say_where_and_what(source: str, position: int, fragment: str) -> None:
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(source)
+    assert info.value.position == position
+    assert f"at position {position}" in str(info.value)
+    assert fragment in str(info.value)
+    assert isinstance(info.value, InvalidInput)
+
+
+def test_example_message_from_the_issue() -> None:
+    with pytest.raises(DiceSyntaxError, match=r"unexpected '\)'.* at position 4 in '2d6\+\)'"):
+        parse("2d6+)")
+
+
+@pytest.mark.parametrize(
+    ("source", "fragment"),
+    [
+        ("1000000d1000000", "at most 1000"),
+        ("600d6+600d6", "at most 1000 in all"),
+        ("d1001", "at most 1000"),
+        ("(" * 40 + "1" + ")" * 40, "deeper than 32"),
+        ("-" * 40 + "1", "deeper than 32"),
+        ("1+" * 300 + "1", "at most 500"),
+        ("99999999", "too large"),
+        ("3d1!", "never end"),
+    ],
+)
+def test_budget_refuses_hostile_expressions(source: str, fragment: str) -> None:
+    with pytest.raises(DiceBudgetError) as info:
+        parse(source)
+    assert fragment in str(info.value)
+    assert 0 <= info.value.position <= len(source)
+    assert isinstance(info.value, InvalidInput)
+
+
+def test_budget_limits_are_inclusive() -> None:
+    assert parse("1000d1000").dice_count == 1000
+    assert parse("(" * 32 + "1" + ")" * 32).maximum == 1
