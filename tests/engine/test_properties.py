@@ -24,7 +24,8 @@ def games(draw: st.DrawFn) -> tuple[str, list[str]]:
     played: list[str] = []
     for _ in range(draw(st.integers(1, 25))):
         options = [c for a in ACTORS for c in concrete(conflict.legal_commands(a))]
-        extra = ["note 'a note'", "effect 'smoke' count=2", "roll 2d6 visibility=gm"]
+        extra = ["note 'a note'", "effect 'smoke' count=2", "roll 2d6 visibility=gm why=SECRET-1",
+                 "note SECRET-2 visibility=gm", "effect SECRET-3 visibility=gm"]
         choice = draw(st.sampled_from(options + extra))
         conflict.execute(choice, time="")  # a legal command never raises
         played.append(choice)
@@ -80,3 +81,20 @@ def test_snapshots_load_to_the_same_state(game: tuple[str, list[str]]) -> None:
     for line in played[half:]:
         c.execute(line, time="")
     assert Conflict(TOY, seed, c.records, snapshot=snap).state == c.state
+
+
+@given(games(), st.sampled_from(["alice", "bob"]))
+def test_no_view_leaks_gm_secrets_to_a_player(game: tuple[str, list[str]], player: str) -> None:
+    import json
+
+    from fracas.engine import Viewer
+    from fracas.engine.views import log_view, view
+
+    seed, played = game
+    c = toy_conflict(seed)
+    for line in played:
+        c.execute(line, time="")
+    who = Viewer.of_player(player)
+    seen = json.dumps(view(c, who)) + json.dumps(log_view(c, who))
+    assert "SECRET-" not in seen and "fire" not in seen
+    assert '"visibility": "gm"' not in seen
