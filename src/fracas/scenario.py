@@ -18,7 +18,10 @@ from pydantic import ValidationError
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 
-_TOP_KEYS = {"ruleset", "title", "scene", "seed", "sides", "settings", "participants", "script"}
+_TOP_KEYS = {
+    "ruleset", "title", "scene", "seed", "sides", "round_limit", "settings", "participants",
+    "script",
+}
 
 
 @dataclass(frozen=True, slots=True)

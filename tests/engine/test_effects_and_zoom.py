@@ -114,3 +114,16 @@ def test_nested_conflicts_nest_and_the_gm_may_end_one_early() -> None:
     assert c.state.zoom is None and c.state.status == "running"
     with pytest.raises(IllegalCommand, match="at least two"):
         c.execute("zoom ada")
+
+
+def test_a_conflict_with_a_round_limit_ends_when_the_last_round_ends() -> None:
+    from fracas.engine import Conflict
+    from tests.support.helpers import TOY, toy_setup
+
+    c = Conflict.create(TOY, toy_setup(round_limit=2), "seed", time="")
+    c.execute("start ada")
+    finish_round(c)
+    assert c.state.status == "running"
+    c.execute("start gob")
+    finish_round(c, "gob")
+    assert c.state.status == "ended" and c.state.end_reason == "2 rounds played"

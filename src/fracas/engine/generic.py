@@ -286,6 +286,7 @@ def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None
         state.title = d.get("title", "")
         state.scene = d.get("scene", "")
         state.settings = dict(d.get("settings", {}))
+        state.round_limit = d.get("round_limit")
         state.sides = list(d.get("sides", []))
         state.participants = {p["id"]: _participant_from(p) for p in d.get("participants", [])}
         state.ext = ruleset.init_ext(state, d)
