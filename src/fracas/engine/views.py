@@ -136,8 +136,9 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
         then = partial.state
         visible = [e for e in (redact(conflict, ev, viewer, then) for ev in record.events)
                    if e is not None]
-        whole = len(visible) == len(record.events) and all(
-            a is b for a, b in zip(visible, record.events, strict=True)
+        whole = record.command == "create" or (
+            len(visible) == len(record.events)
+            and all(a is b for a, b in zip(visible, record.events, strict=True))
         )
         partial.append_record(record)
         if not visible:

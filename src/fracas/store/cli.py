@@ -1,0 +1,304 @@
+"""The store's commands of ``fracas``: new, list, show, do, undo, redo, export, import, play, db.
+
+Every command takes ``--db URL`` (default ``$FRACAS_DB``, else the SQLite file in the user's
+data directory). Errors are printed as one sentence with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from sqlalchemy.exc import SQLAlchemyError
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.describe import describe
+from fracas.engine.events import Record
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, record_view, view
+from fracas.errors import FracasError, InvalidInput
+from fracas.store.exchange import dumps, export_conflict, import_conflict
+from fracas.store.port import DEFAULT_CAMPAIGN
+from fracas.store.service import ConflictService
+from fracas.store.sql import SqlEventStore, _safe, default_url
+
+SHOW_FORMAT = "fracas.show/1"
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="database URL (default: $FRACAS_DB or the SQLite file in your data dir)")]
+AsOption = Annotated[str | None, typer.Option("--as", help="act or look as PLAYER")]
+
+
+def _cli() -> Any:
+    from fracas import cli
+
+    return cli
+
+
+@contextmanager
+def _guard() -> Iterator[None]:
+    """Turn fracas and database errors into a clear message and exit code 2."""
+    try:
+        yield
+    except FracasError as exc:
+        _cli().fail(exc)
+    except SQLAlchemyError as exc:
+        _cli().fail(f"database error: {getattr(exc, 'orig', None) or exc}")
+    except OSError as exc:
+        _cli().fail(str(exc))
+
+
+@contextmanager
+def open_service(db: str | None) -> Iterator[ConflictService]:
+    """The service over the store at ``db`` (closed afterwards)."""
+    store = SqlEventStore(db or default_url())
+    try:
+        yield ConflictService(store)
+    finally:
+        store.close()
+
+
+def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str = "") -> None:
+    """One record as ``viewer`` may see it."""
+    console = _cli().console
+    console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{_esc(record.command)}[/]{note}")
+    for event in record_view(conflict, record, viewer, conflict.state):
+        console.print(f"       {_esc(describe(conflict.ruleset, event, conflict.state))}")
+
+
+def _esc(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def new(
+    scenario: Annotated[Path, typer.Argument(help="a scenario file (TOML)")],
+    campaign: Annotated[str, typer.Option(help="the campaign it belongs to")]
+    = DEFAULT_CAMPAIGN,
+    seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
+    db: DbOption = None,
+) -> None:
+    """Store a new conflict from a scenario file (its script is played too); prints its id."""
+    from fracas.scenario import load_scenario
+
+    with _guard(), open_service(db) as service:
+        sc = load_scenario(scenario)
+        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign)
+        _cli().err_console.print(
+            f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
+            f"in campaign {campaign!r}")
+        _cli().console.print(cid)
+
+
+def list_(
+    campaign: Annotated[str | None, typer.Option(help="only this campaign")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
+    db: DbOption = None,
+) -> None:
+    """List the stored conflicts."""
+    with _guard(), open_service(db) as service:
+        infos = service.store.list(campaign)
+    if as_json:
+        sys.stdout.write(json.dumps([{
+            "id": i.id, "campaign": i.campaign, "ruleset": i.ruleset, "title": i.title,
+            "version": i.version, "created": i.created, "updated": i.updated,
+        } for i in infos], indent=2) + "\n")
+        return
+    if not infos:
+        _cli().console.print("no stored conflicts; `fracas new SCENARIO` makes one")
+        return
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for col in ("id", "campaign", "ruleset", "title", "version", "updated"):
+        table.add_column(col)
+    for i in infos:
+        table.add_row(i.id, _esc(i.campaign), i.ruleset, _esc(i.title), str(i.version),
+                      i.updated)
+    _cli().console.print(table)
+
+
+def show(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    as_player: AsOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
+    db: DbOption = None,
+) -> None:
+    """Print a conflict's state and log as the GM, or as PLAYER sees it (--as)."""
+    cli = _cli()
+    viewer = cli.viewer_for(as_player)
+    with _guard(), open_service(db) as service:
+        conflict = service.load(conflict_id)
+        if as_json:
+            data = {"format": SHOW_FORMAT, "id": conflict_id, "ruleset": conflict.ruleset.name,
+                    "version": conflict.version, "log": log_view(conflict, viewer),
+                    "state": view(conflict, viewer)}
+            sys.stdout.write(json.dumps(data, indent=2) + "\n")
+            return
+        cli.print_log(cli.console, conflict, viewer)
+        cli.console.print()
+        cli.print_state(cli.console, conflict, viewer)
+
+
+def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
+         expect: int | None, key: str | None) -> None:
+    cli = _cli()
+    viewer = cli.viewer_for(as_player)
+    with _guard(), open_service(db) as service:
+        out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key)
+        note = " [dim](already applied: same idempotency key)[/]" if out.duplicate else ""
+        print_record(out.conflict, out.record, viewer, note)
+
+
+def do(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    command: Annotated[str, typer.Argument(help='one command in text notation, e.g. '
+                                                '"ada: hit bruno"')],
+    as_player: AsOption = None,
+    expect: Annotated[int | None, typer.Option(
+        "--expect", help="refuse unless the conflict is at this VERSION")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", help="idempotency key: a retry with the same key applies once")] = None,
+    dice: Annotated[str | None, typer.Option(
+        "--dice", help="dice rolled at the table, e.g. 5,6,2")] = None,
+    db: DbOption = None,
+) -> None:
+    """Apply one command to a stored conflict and store it."""
+    if dice:
+        command = f"{command} dice={dice.replace(' ', '')}"
+    _run(db, conflict_id, command, as_player, expect, key)
+
+
+def undo(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    steps: Annotated[int, typer.Argument(help="how many commands")] = 1,
+    expect: Annotated[int | None, typer.Option("--expect", help="expected VERSION")] = None,
+    db: DbOption = None,
+) -> None:
+    """Take back the last N commands (stored as an undo event; versions only grow)."""
+    _run(db, conflict_id, f"undo {steps}", None, expect, None)
+
+
+def redo(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    steps: Annotated[int, typer.Argument(help="how many commands")] = 1,
+    expect: Annotated[int | None, typer.Option("--expect", help="expected VERSION")] = None,
+    db: DbOption = None,
+) -> None:
+    """Bring back the last N undone commands (stored as a redo event)."""
+    _run(db, conflict_id, f"redo {steps}", None, expect, None)
+
+
+def export(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    output: Annotated[Path | None, typer.Option("-o", "--output",
+                                                help="write to FILE (default: stdout)")] = None,
+    db: DbOption = None,
+) -> None:
+    """Write a conflict as a fracas.export/1 JSON file (it holds the secret seed)."""
+    with _guard(), open_service(db) as service:
+        text = dumps(export_conflict(service, conflict_id))
+        if output is None:
+            sys.stdout.write(text)
+            return
+        tmp = output.with_name(output.name + ".part")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(output)
+        _cli().err_console.print(f"exported {conflict_id} to {output}")
+
+
+def import_(
+    file: Annotated[Path, typer.Argument(help="a fracas.export/1 file ('-': stdin)")],
+    new_id: Annotated[bool, typer.Option(
+        "--new-id", help="store it under a fresh id (when the id is taken)")] = False,
+    campaign: Annotated[str | None, typer.Option(help="put it in this campaign")] = None,
+    db: DbOption = None,
+) -> None:
+    """Check an export file (checksum, and a replay of every record) and store it."""
+    with _guard():
+        if str(file) == "-":
+            text, name = sys.stdin.read(), "<stdin>"
+        else:
+            try:
+                text, name = file.read_text(encoding="utf-8"), str(file)
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InvalidInput(f"{file}: cannot read it: {exc}") from None
+        with open_service(db) as service:
+            try:
+                cid, conflict = import_conflict(service, text, name, new_id=new_id,
+                                                campaign=campaign)
+            except InvalidInput as exc:
+                if "already exists" in exc.message:
+                    exc.message += "; use --new-id to import a copy"
+                raise
+        _cli().err_console.print(f"imported conflict {cid} (version {conflict.version})")
+        _cli().console.print(cid)
+
+
+def play(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    as_player: AsOption = None,
+    db: DbOption = None,
+) -> None:
+    """Run a conflict at the table: a live state panel, commands with completion, undo keys."""
+    from fracas.store.play import run_play
+
+    with _guard(), open_service(db) as service:
+        run_play(service, conflict_id, _cli().viewer_for(as_player))
+
+
+db_app = typer.Typer(help="The database: schema upgrade, information, snapshots.",
+                     no_args_is_help=True)
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: DbOption = None) -> None:
+    """Create or migrate the database schema to this fracas's version."""
+    with _guard():
+        store = SqlEventStore(db or default_url(), migrate=False)
+        try:
+            rev = store.upgrade()
+        finally:
+            store.close()
+        _cli().console.print(f"{_safe(store.url)}: schema {rev} (up to date)")
+
+
+@db_app.command("info")
+def db_info(db: DbOption = None) -> None:
+    """Print the database URL, its schema revision and whether this fracas can use it."""
+    with _guard():
+        store = SqlEventStore(db or default_url(), migrate=False)
+        try:
+            state, rev = store.schema_state(), store.schema_revision()
+        finally:
+            store.close()
+        _cli().console.print(f"database {_safe(store.url)}\nschema   {rev or '(none)'}\n"
+                             f"status   {state}")
+
+
+@db_app.command("snapshot")
+def db_snapshot(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    db: DbOption = None,
+) -> None:
+    """Rebuild a conflict's snapshot from its log (snapshots are only a cache)."""
+    with _guard(), open_service(db) as service:
+        version = service.rebuild_snapshot(conflict_id)
+        _cli().console.print(f"snapshot of {conflict_id} rebuilt at version {version}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the store's commands to the ``fracas`` app."""
+    app.command("new")(new)
+    app.command("list")(list_)
+    app.command("show")(show)
+    app.command("do")(do)
+    app.command("undo")(undo)
+    app.command("redo")(redo)
+    app.command("export")(export)
+    app.command("import")(import_)
+    app.command("play")(play)
+    app.add_typer(db_app, name="db")

@@ -1,0 +1,135 @@
+"""The export file ``fracas.export/1``: a stored conflict as one JSON document.
+
+See ``docs/store.md`` for the format. The checksum is the SHA-256 of the document's canonical
+JSON (keys sorted, no spaces, UTF-8) without the ``checksum`` member. Import checks the format,
+the checksum and every record — it re-decides each command with the engine and compares the
+events — before it writes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from fracas import __version__
+from fracas.engine.conflict import Conflict
+from fracas.engine.events import Record
+from fracas.engine.setup import Setup
+from fracas.errors import FracasError, InvalidInput
+from fracas.rulesets import get_ruleset
+from fracas.store.port import DEFAULT_CAMPAIGN
+from fracas.store.service import ConflictService, author_viewer
+
+EXPORT_FORMAT = "fracas.export/1"
+
+
+def canonical(data: Any) -> bytes:
+    """The canonical JSON bytes the checksum is taken over."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+                      ).encode("utf-8")
+
+
+def checksum(doc: dict[str, Any]) -> str:
+    """``sha256:HEX`` of the document without its checksum member."""
+    body = {k: v for k, v in doc.items() if k != "checksum"}
+    return "sha256:" + hashlib.sha256(canonical(body)).hexdigest()
+
+
+def export_conflict(service: ConflictService, conflict_id: str) -> dict[str, Any]:
+    """The export document of a stored conflict (it holds the secret seed)."""
+    stored = service.store.load(conflict_id)
+    info = stored.info
+    doc: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "fracas": __version__,
+        "conflict": {
+            "id": info.id, "campaign": info.campaign, "ruleset": info.ruleset,
+            "title": info.title, "created": info.created, "seed": stored.seed,
+        },
+        "records": [r.to_data() for r in stored.records],
+    }
+    doc["checksum"] = checksum(doc)
+    return doc
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """The text of an export file."""
+    return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], list[Record]]:
+    """Check an export file's text; return its conflict member and records (or raise)."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
+    if not isinstance(doc, dict):
+        raise InvalidInput(f"{name}: not a fracas export (no JSON object)")
+    fmt = doc.get("format")
+    if fmt != EXPORT_FORMAT:
+        if isinstance(fmt, str) and fmt.startswith("fracas.export/"):
+            raise InvalidInput(f"{name}: unknown export format {fmt!r}; this fracas "
+                               f"({__version__}) reads {EXPORT_FORMAT!r} — upgrade fracas",
+                               format=fmt)
+        raise InvalidInput(f"{name}: not a fracas export (format {fmt!r}, expected "
+                           f"{EXPORT_FORMAT!r})", format=fmt)
+    if doc.get("checksum") != checksum(doc):
+        raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
+                           "edited by hand; nothing was imported")
+    meta = doc.get("conflict")
+    raw = doc.get("records")
+    if not isinstance(meta, dict) or not isinstance(raw, list) or not raw:
+        raise InvalidInput(f"{name}: the export has no conflict or no records")
+    for k in ("id", "ruleset", "seed"):
+        if not isinstance(meta.get(k), str) or not meta[k]:
+            raise InvalidInput(f"{name}: conflict.{k} is missing or not text")
+    try:
+        records = [Record.from_data(r) for r in raw]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(f"{name}: a record is malformed: {exc!r}") from None
+    return meta, records
+
+
+def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conflict:
+    """Re-decide every record with the engine and compare; the rebuilt conflict or raise."""
+    ruleset = get_ruleset(meta["ruleset"])
+    seed = meta["seed"]
+    first = records[0]
+    try:
+        if first.version != 1 or first.command != "create" or len(first.events) != 1:
+            raise InvalidInput("record 1 is not the creation of the conflict")
+        setup = Setup.model_validate(first.events[0].data)
+        conflict = Conflict.create(ruleset, setup, seed, author=first.author, time=first.time)
+        if conflict.records[0].payload() != first.payload():
+            raise InvalidInput("record 1 does not match its set-up")
+        for rec in records[1:]:
+            if rec.version != conflict.version + 1:
+                raise InvalidInput(f"record {rec.version} does not follow {conflict.version}")
+            again = conflict.prepare(rec.command, author_viewer(rec.author), key=rec.key,
+                                     time=rec.time)
+            if again.payload() != rec.payload():
+                raise InvalidInput(f"record {rec.version} ({rec.command!r}) is not what the "
+                                   "engine decides for it")
+            conflict.append_record(rec)
+    except FracasError as exc:
+        raise InvalidInput(f"{name}: the log does not replay: {exc}; nothing was imported"
+                           ) from None
+    except Exception as exc:
+        raise InvalidInput(f"{name}: the log does not replay ({exc!r}); nothing was imported"
+                           ) from None
+    return conflict
+
+
+def import_conflict(service: ConflictService, text: str, name: str = "<export>", *,
+                    new_id: bool = False, campaign: str | None = None) -> tuple[str, Conflict]:
+    """Validate an export file entirely, then store it in one transaction."""
+    meta, records = parse_export(text, name)
+    conflict = replay_check(meta, records, name)
+    cid = service.store.create(
+        ruleset=conflict.ruleset.name, seed=meta["seed"],
+        title=str(meta.get("title") or ""), campaign=campaign or
+        str(meta.get("campaign") or DEFAULT_CAMPAIGN),
+        records=conflict.records, conflict_id=None if new_id else meta["id"],
+    )
+    return cid, conflict

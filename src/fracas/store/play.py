@@ -1,0 +1,157 @@
+"""``fracas play ID``: run a stored conflict at the table from a terminal.
+
+A Rich panel shows the state (whose turn, positions, harm, the ruleset's lines) before each
+prompt; the prompt (prompt_toolkit) completes commands from ``legal_commands`` and the engine's
+verbs. Ctrl-Z undoes, Ctrl-Y redoes; ``:undo [N]``, ``:redo [N]``, ``:reload``, ``:help`` and
+``:quit`` (or Ctrl-D) do the same by name. Every command is stored as it is made, with the
+version it was decided on: if someone else acted meanwhile, the prompt reloads and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.errors import FracasError, StaleVersion
+from fracas.render import print_state
+from fracas.store.service import ConflictService
+
+HELP = ("commands in text notation (Tab completes), e.g. 'ada: hit bruno'; "
+        ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D)")
+META = (":undo", ":redo", ":reload", ":help", ":quit")
+
+
+def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
+    """What the prompt offers: legal commands for the GM (or the player's characters),
+    then the engine's verbs and the prompt's own commands."""
+    state = conflict.state.innermost
+    if viewer.is_gm:
+        actors: list[str | None] = [None, *state.participants]
+    elif viewer.player:
+        actors = list(state.owned_by(viewer.player))
+    else:
+        actors = []
+    out: list[str] = []
+    for actor in actors:
+        for text in conflict.legal_commands(actor):
+            if text not in out:
+                out.append(text)
+    return out + list(META)
+
+
+class PlayCompleter(Completer):
+    """Completes the whole line from :func:`suggestions`; a template such as ``note TEXT``
+    completes up to its first UPPER-CASE placeholder."""
+
+    def __init__(self, conflict: Conflict, viewer: Viewer) -> None:
+        """Complete for ``viewer`` on ``conflict`` (read afresh at each keystroke)."""
+        self.conflict = conflict
+        self.viewer = viewer
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        """The suggestions that start with the text before the cursor."""
+        typed = document.text_before_cursor
+        seen: set[str] = set()
+        for text in suggestions(self.conflict, self.viewer):
+            words = text.split(" ")
+            cut = next((i for i, w in enumerate(words) if w.isupper() and len(w) > 1), None)
+            target = " ".join(words[:cut]) + " " if cut else text
+            if target.lower().startswith(typed.lower()) and target != typed \
+                    and target not in seen:
+                seen.add(target)
+                yield Completion(target, start_position=-len(typed), display=text)
+
+
+def render_panel(console: Console, conflict: Conflict, viewer: Viewer, cid: str) -> None:
+    """The state panel: the engine's view of the conflict for ``viewer``."""
+    inner = Console(width=max(40, console.width - 4), record=True, force_terminal=False,
+                    color_system=None, highlight=False)
+    with inner.capture() as cap:
+        print_state(inner, conflict, viewer)
+    who = "GM" if viewer.is_gm else (viewer.player or "public")
+    title = f"{cid} · v{conflict.version} · {conflict.ruleset.title} · as {who}"
+    console.print(Panel(Text(cap.get().rstrip()), title=title, title_align="left"))
+
+
+def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
+             console: Console | None = None) -> None:
+    """The interactive loop (returns on :quit, Ctrl-D or Ctrl-C)."""
+    from fracas.store.cli import print_record
+
+    console = console or Console(highlight=False)
+    conflict = service.load(conflict_id)
+    kb = KeyBindings()
+
+    @kb.add("c-z")
+    def _undo(event: KeyPressEvent) -> None:
+        event.app.current_buffer.text = ":undo"
+        event.app.current_buffer.validate_and_handle()
+
+    @kb.add("c-y")
+    def _redo(event: KeyPressEvent) -> None:
+        event.app.current_buffer.text = ":redo"
+        event.app.current_buffer.validate_and_handle()
+
+    completer = PlayCompleter(conflict, viewer)
+    session: PromptSession[str] = PromptSession(
+        history=InMemoryHistory(), completer=completer, key_bindings=kb,
+        complete_while_typing=False,
+    )
+    console.print(f"[dim]{HELP}[/]")
+    redraw = True
+    while True:
+        if service.store.info(conflict_id).version != conflict.version:
+            conflict = service.load(conflict_id)
+            console.print("[yellow]the conflict changed elsewhere; reloaded[/]")
+            redraw = True
+        completer.conflict = conflict
+        if redraw:
+            render_panel(console, conflict, viewer, conflict_id)
+        redraw = False
+        try:
+            line = session.prompt(f"v{conflict.version}> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            break
+        if not line:
+            redraw = True
+            continue
+        word, _, rest = line.partition(" ")
+        if word in (":quit", ":q", ":exit"):
+            break
+        if word == ":help":
+            console.print(HELP)
+            continue
+        if word == ":reload":
+            conflict = service.load(conflict_id)
+            redraw = True
+            continue
+        command = line
+        if word in (":undo", ":redo"):
+            command = f"{word[1:]} {rest.strip() or 1}"
+        try:
+            out = service.execute(conflict_id, command, viewer,
+                                  expected_version=conflict.version, conflict=conflict)
+        except StaleVersion as exc:
+            console.print(f"[bold red]not stored:[/] {exc}")
+            conflict = service.load(conflict_id)
+            redraw = True
+            continue
+        except FracasError as exc:
+            console.print(f"[bold red]refused:[/] {exc}")
+            continue
+        conflict = out.conflict
+        print_record(conflict, out.record, viewer)
+        redraw = True
+    console.print(f"[dim]stored at version {conflict.version}; bye[/]")

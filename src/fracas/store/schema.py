@@ -1,0 +1,68 @@
+"""The tables of the event store (SQLAlchemy Core), shared by SQLite and PostgreSQL.
+
+``records`` is the append-only log: one row per command, its JSON in ``data``; the primary key
+(conflict, version) and the version column of ``conflicts`` make an append all-or-nothing.
+``snapshots`` is only a cache of folded states.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+campaigns = Table(
+    "campaigns",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("created", String(40), nullable=False),
+)
+
+conflicts = Table(
+    "conflicts",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("campaign_id", Integer, ForeignKey("campaigns.id"), nullable=False, index=True),
+    Column("ruleset", String(60), nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("seed", String(200), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("updated", String(40), nullable=False),
+)
+
+records = Table(
+    "records",
+    metadata,
+    Column("conflict_id", String(40), ForeignKey("conflicts.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("command", Text, nullable=False),
+    Column("author", String(80), nullable=False),
+    Column("time", String(40), nullable=False),
+    Column("key", String(200), nullable=True),
+    Column("data", Text, nullable=False),
+    PrimaryKeyConstraint("conflict_id", "version", name="pk_records"),
+)
+Index("ix_records_key", records.c.conflict_id, records.c.key, unique=True)
+
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("conflict_id", String(40), ForeignKey("conflicts.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("format", String(200), nullable=False),
+    Column("state", Text, nullable=False),
+    Column("created", String(40), nullable=False),
+    PrimaryKeyConstraint("conflict_id", "version", name="pk_snapshots"),
+)

@@ -1,0 +1,191 @@
+"""The service layer the CLI (and later the web server) uses: load, decide, append.
+
+It joins the engine and an :class:`~fracas.store.port.EventStore`: a command is decided on the
+loaded conflict, appended with the version it was decided on (and its idempotency key), and
+only then folded in. A :class:`~fracas.errors.StaleVersion` means another writer came first;
+retrying is the caller's business. Snapshots are written every ``snapshot_every`` versions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from fracas import __version__
+from fracas.dice.rng import new_seed
+from fracas.engine.commands import Command
+from fracas.engine.conflict import Conflict
+from fracas.engine.events import Record
+from fracas.engine.model import Viewer
+from fracas.engine.serialize import state_from_data, state_to_data
+from fracas.errors import FracasError, InvalidInput, StaleVersion
+from fracas.rulesets import get_ruleset
+from fracas.scenario import Scenario
+from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
+
+#: Snapshot every this many versions unless ``FRACAS_SNAPSHOT_EVERY`` or the caller says.
+SNAPSHOT_EVERY = 100
+
+
+def snapshot_format(ruleset: str) -> str:
+    """The tag a snapshot is written with; a snapshot with another tag is ignored."""
+    return f"fracas.state/1 fracas={__version__} ruleset={ruleset}"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What executing a command gave: its record, the conflict after it, and whether the
+    record was already there (a retried idempotency key)."""
+
+    record: Record
+    conflict: Conflict
+    duplicate: bool = False
+
+
+def author_name(viewer: Viewer) -> str:
+    """The author name a record stores for ``viewer``."""
+    return viewer.player if viewer.role == "player" and viewer.player else viewer.role
+
+
+def author_viewer(name: str) -> Viewer:
+    """The viewer a stored author name stands for."""
+    if name == "gm":
+        return Viewer.gm()
+    if name == "public":
+        return Viewer.public()
+    return Viewer.of_player(name)
+
+
+class ConflictService:
+    """Load, create and play stored conflicts."""
+
+    def __init__(self, store: EventStore, *, snapshot_every: int | None = None) -> None:
+        """Use ``store``; snapshot every ``snapshot_every`` versions (0: never)."""
+        self.store = store
+        if snapshot_every is None:
+            snapshot_every = int(os.environ.get("FRACAS_SNAPSHOT_EVERY", SNAPSHOT_EVERY))
+        self.snapshot_every = snapshot_every
+
+    # --- creating -----------------------------------------------------------------------
+    def new_from_scenario(
+        self, scenario: Scenario, *, seed: str | None = None, campaign: str = DEFAULT_CAMPAIGN,
+        conflict_id: str | None = None,
+    ) -> tuple[str, Conflict]:
+        """Create a conflict from a scenario and play its script; stored all at once, so a
+        script error (named by file and line) stores nothing."""
+        ruleset = get_ruleset(scenario.setup.ruleset)
+        the_seed = seed or scenario.seed or new_seed()
+        conflict = Conflict.create(ruleset, scenario.setup, the_seed, time=_now())
+        for line in scenario.script:
+            try:
+                conflict.execute(line.text)
+            except FracasError as exc:
+                exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
+                exc.rule = None
+                raise
+        cid = self.store.create(
+            ruleset=ruleset.name, seed=the_seed, title=scenario.setup.title or ruleset.title,
+            campaign=campaign, records=conflict.records, conflict_id=conflict_id,
+        )
+        self._maybe_snapshot(cid, conflict, force=conflict.version >= self.snapshot_every > 0)
+        return cid, conflict
+
+    # --- loading ------------------------------------------------------------------------
+    def load(self, conflict_id: str) -> Conflict:
+        """The conflict, from its latest usable snapshot plus the records after it."""
+        stored = self.store.load(conflict_id)
+        ruleset = get_ruleset(stored.info.ruleset)
+        snap = None
+        if stored.snapshot is not None:
+            version, fmt, data = stored.snapshot
+            if fmt == snapshot_format(ruleset.name):
+                try:
+                    snap = (version, state_from_data(ruleset, data))
+                except Exception:  # an unusable cache is ignored: the log is the truth
+                    snap = None
+        return Conflict(ruleset, stored.seed, stored.records, snapshot=snap)
+
+    def rebuild_snapshot(self, conflict_id: str) -> int:
+        """Drop the cached snapshots and write one folded from the whole log; its version."""
+        self.store.delete_snapshots(conflict_id)
+        conflict = self.load(conflict_id)
+        self._maybe_snapshot(conflict_id, conflict, force=True)
+        return conflict.version
+
+    # --- playing ------------------------------------------------------------------------
+    def execute(
+        self,
+        conflict_id: str,
+        command: str | Command | dict[str, Any],
+        author: Viewer | None = None,
+        *,
+        expected_version: int | None = None,
+        key: str | None = None,
+        conflict: Conflict | None = None,
+    ) -> Outcome:
+        """Decide ``command`` and append its record.
+
+        ``expected_version`` is the version the caller saw (default: the one loaded now);
+        ``key`` makes a retried command apply once; ``conflict`` is a conflict already
+        loaded (kept in step by this call). Raises StaleVersion if another writer came first.
+        """
+        author = author or Viewer.gm()
+        if conflict is None:
+            conflict = self.load(conflict_id)
+        if key is not None:
+            done = next((r for r in conflict.records if r.key == key), None) \
+                or self.store.find_key(conflict_id, key)
+            if done is not None:
+                return self._duplicate(conflict_id, conflict, command, done)
+        record = conflict.prepare(command, author, expected_version=expected_version, key=key,
+                                  time=_now())
+        try:
+            self.store.append(conflict_id, record, record.version - 1)
+        except StaleVersion:
+            if key is not None:
+                done = self.store.find_key(conflict_id, key)
+                if done is not None:
+                    return self._duplicate(conflict_id, self.load(conflict_id), command, done)
+            raise
+        conflict.append_record(record)
+        self._maybe_snapshot(conflict_id, conflict)
+        return Outcome(record, conflict)
+
+    def _duplicate(self, conflict_id: str, conflict: Conflict,
+                   command: str | Command | dict[str, Any], done: Record) -> Outcome:
+        text = conflict.text(conflict.to_command(command))
+        if text != done.command:
+            raise InvalidInput(
+                f"idempotency key {done.key!r} was already used for another command "
+                f"({done.command!r} at version {done.version})", key=done.key,
+            )
+        if conflict.version < done.version:
+            conflict = self.load(conflict_id)
+        return Outcome(done, conflict, duplicate=True)
+
+    def undo(self, conflict_id: str, steps: int = 1, author: Viewer | None = None,
+             **kwargs: Any) -> Outcome:
+        """Append an undo marker (versions only grow)."""
+        return self.execute(conflict_id, f"undo {int(steps)}", author, **kwargs)
+
+    def redo(self, conflict_id: str, steps: int = 1, author: Viewer | None = None,
+             **kwargs: Any) -> Outcome:
+        """Append a redo marker."""
+        return self.execute(conflict_id, f"redo {int(steps)}", author, **kwargs)
+
+    def _maybe_snapshot(self, conflict_id: str, conflict: Conflict, *, force: bool = False
+                        ) -> None:
+        every = self.snapshot_every
+        if force or (every > 0 and conflict.version % every == 0):
+            # a snapshot is only a cache: failing to write one leaves the append standing
+            with contextlib.suppress(Exception):
+                self.store.save_snapshot(conflict_id, conflict.version,
+                                         snapshot_format(conflict.ruleset.name),
+                                         state_to_data(conflict.state))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,383 @@
+"""The two adapters of the event store, on SQLAlchemy 2 Core: SQLite and PostgreSQL.
+
+SQLite (the default) is a file in the user's data directory, in WAL mode with foreign keys
+on and ``synchronous=FULL``: a command acknowledged to the user has reached the disk, even if
+the machine loses power right after (``NORMAL`` in WAL mode would only survive a process
+crash). Writes open with ``BEGIN IMMEDIATE`` so two writers queue on the lock instead of
+failing mid-transaction. PostgreSQL is chosen by a ``postgresql+psycopg://`` URL.
+
+An append is one transaction: ``UPDATE conflicts SET version = v+1 WHERE version = v`` (the
+optimistic check: zero rows means someone came first) then the INSERT of the record; the
+(conflict, version) primary key backs the check up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command as alembic_command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select
+from sqlalchemy import update as sql_update
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.pool import NullPool
+
+from fracas.engine.events import Record
+from fracas.errors import InvalidInput, NotFound, StaleVersion
+from fracas.store.port import (
+    DEFAULT_CAMPAIGN,
+    ConflictInfo,
+    SchemaMismatch,
+    StoredConflict,
+)
+from fracas.store.schema import campaigns, conflicts, records, snapshots
+
+ENV_DB = "FRACAS_DB"
+
+
+def default_url() -> str:
+    """``$FRACAS_DB`` or the SQLite file in the user's data directory."""
+    env = os.environ.get(ENV_DB)
+    if env:
+        return env
+    path = Path(platformdirs.user_data_dir("fracas", appauthor=False)) / "fracas.db"
+    return f"sqlite:///{path}"
+
+
+def record_json(record: Record) -> str:
+    """The stored JSON text of a record (compact, keys sorted)."""
+    return json.dumps(record.to_data(), separators=(",", ":"), sort_keys=True,
+                      ensure_ascii=False)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def alembic_config() -> Config:
+    """An Alembic config pointing at the packaged migrations."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("fracas.store") / "migrations"))
+    return cfg
+
+
+class SqlEventStore:
+    """An :class:`~fracas.store.port.EventStore` on SQLite or PostgreSQL."""
+
+    def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
+        """Open the database at ``url`` (default: :func:`default_url`).
+
+        A fresh database is migrated on first use when ``migrate``; one from a newer fracas,
+        or an older one that needs ``fracas db upgrade``, raises :class:`SchemaMismatch`.
+        """
+        self.url = url or default_url()
+        self.engine = _make_engine(self.url)
+        self.dialect = self.engine.dialect.name
+        try:
+            state = self.schema_state()
+            if state == "fresh" and migrate:
+                self.upgrade()
+            elif state != "current" and migrate:
+                raise SchemaMismatch(state)
+        except OperationalError as exc:
+            self.engine.dispose()
+            raise InvalidInput(f"cannot open the database {_safe(self.url)}: "
+                               f"{exc.orig or exc}", url=_safe(self.url)) from None
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    # --- schema -------------------------------------------------------------------------
+    def schema_state(self) -> str:
+        """``fresh``, ``current``, or a sentence saying why this fracas cannot use it."""
+        script = ScriptDirectory.from_config(alembic_config())
+        head = script.get_current_head()
+        with self.engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
+            tables = set(self.engine.dialect.get_table_names(conn))
+        if current is None:
+            if tables & {"conflicts", "records"}:
+                return ("this database has fracas tables but no schema version; "
+                        "it was not made by fracas or is damaged")
+            return "fresh"
+        if current == head:
+            return "current"
+        try:
+            script.get_revision(current)
+        except CommandError:
+            return (f"this database was written by a newer fracas (schema {current}; this "
+                    f"fracas knows up to {head}); upgrade fracas to use it")
+        return (f"this database has the older schema {current} (this fracas needs {head}); "
+                "run `fracas db upgrade`")
+
+    def upgrade(self) -> str:
+        """Run the migrations up to the newest schema; return the schema revision."""
+        state = self.schema_state()
+        if "newer fracas" in state or "not made by fracas" in state:
+            raise SchemaMismatch(state)
+        cfg = alembic_config()
+        with self._write() as conn:
+            cfg.attributes["connection"] = conn
+            alembic_command.upgrade(cfg, "head")
+        head = ScriptDirectory.from_config(cfg).get_current_head()
+        return head or ""
+
+    def schema_revision(self) -> str | None:
+        """The schema revision stored in the database."""
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    # --- transactions -------------------------------------------------------------------
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A write transaction (``BEGIN IMMEDIATE`` on SQLite)."""
+        with self.engine.connect() as conn:
+            conn = conn.execution_options(fracas_write=True)
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """A read transaction seeing one consistent state of the database."""
+        with self.engine.connect() as conn:
+            if self.dialect == "postgresql":
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
+
+    # --- writing ------------------------------------------------------------------------
+    def create(
+        self,
+        *,
+        ruleset: str,
+        seed: str,
+        title: str,
+        campaign: str = DEFAULT_CAMPAIGN,
+        records: Sequence[Record],
+        conflict_id: str | None = None,
+    ) -> str:
+        """Store a new conflict with its first records, all in one transaction."""
+        if not records or [r.version for r in records] != list(range(1, len(records) + 1)):
+            raise InvalidInput("a new conflict needs its records numbered 1, 2, … in order")
+        cid = conflict_id or secrets.token_hex(4)
+        now = _now()
+        try:
+            with self._write() as conn:
+                camp = self._campaign_id(conn, campaign or DEFAULT_CAMPAIGN, now)
+                conn.execute(insert(conflicts).values(
+                    id=cid, campaign_id=camp, ruleset=ruleset, title=title[:200], seed=seed,
+                    version=records[-1].version, created=now, updated=now,
+                ))
+                self._insert_records(conn, cid, records)
+        except IntegrityError:
+            raise InvalidInput(f"a conflict {cid!r} already exists in this database",
+                               conflict=cid) from None
+        return cid
+
+    def _campaign_id(self, conn: Connection, name: str, now: str) -> int:
+        found = conn.execute(select(campaigns.c.id).where(campaigns.c.name == name)).scalar()
+        if found is not None:
+            return int(found)
+        new = conn.execute(insert(campaigns).values(name=name, created=now)
+                           .returning(campaigns.c.id)).scalar_one()
+        return int(new)
+
+    @staticmethod
+    def _insert_records(conn: Connection, cid: str, recs: Sequence[Record]) -> None:
+        conn.execute(insert(records), [
+            {"conflict_id": cid, "version": r.version, "command": r.command,
+             "author": r.author, "time": r.time, "key": r.key, "data": record_json(r)}
+            for r in recs
+        ])
+
+    def append(self, conflict_id: str, record: Record, expected_version: int) -> None:
+        """Append one record if the log is still at ``expected_version``."""
+        if record.version != expected_version + 1:
+            raise InvalidInput(f"record {record.version} cannot follow version "
+                               f"{expected_version}")
+        try:
+            with self._write() as conn:
+                done = conn.execute(
+                    sql_update(conflicts)
+                    .where(conflicts.c.id == conflict_id,
+                           conflicts.c.version == expected_version)
+                    .values(version=record.version, updated=_now())
+                )
+                if done.rowcount != 1:
+                    actual = conn.execute(select(conflicts.c.version)
+                                          .where(conflicts.c.id == conflict_id)).scalar()
+                    if actual is None:
+                        raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
+                    raise _stale(expected_version, int(actual))
+                self._insert_records(conn, conflict_id, [record])
+        except IntegrityError:
+            # the same version or idempotency key written by someone else first
+            raise _stale(expected_version, None) from None
+
+    def save_snapshot(
+        self, conflict_id: str, version: int, fmt: str, state: dict[str, Any]
+    ) -> None:
+        """Cache a folded state (replacing one at the same version)."""
+        text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+        with self._write() as conn:
+            conn.execute(delete(snapshots).where(snapshots.c.conflict_id == conflict_id,
+                                                 snapshots.c.version == version))
+            conn.execute(insert(snapshots).values(conflict_id=conflict_id, version=version,
+                                                  format=fmt, state=text, created=_now()))
+            # keep the two newest: one is enough, the second covers a torn cache
+            old = conn.execute(
+                select(snapshots.c.version).where(snapshots.c.conflict_id == conflict_id)
+                .order_by(snapshots.c.version.desc()).offset(2)
+            ).scalars().all()
+            if old:
+                conn.execute(delete(snapshots).where(snapshots.c.conflict_id == conflict_id,
+                                                     snapshots.c.version.in_(old)))
+
+    def delete_snapshots(self, conflict_id: str) -> int:
+        """Drop the cached snapshots of a conflict."""
+        with self._write() as conn:
+            return int(conn.execute(delete(snapshots)
+                                    .where(snapshots.c.conflict_id == conflict_id)).rowcount)
+
+    # --- reading ------------------------------------------------------------------------
+    def _info_query(self) -> Any:
+        return select(conflicts.c.id, campaigns.c.name, conflicts.c.ruleset, conflicts.c.title,
+                      conflicts.c.version, conflicts.c.created, conflicts.c.updated,
+                      conflicts.c.seed).join(campaigns,
+                                             campaigns.c.id == conflicts.c.campaign_id)
+
+    @staticmethod
+    def _info(row: Any) -> ConflictInfo:
+        return ConflictInfo(id=row[0], campaign=row[1], ruleset=row[2], title=row[3],
+                            version=int(row[4]), created=row[5], updated=row[6])
+
+    def info(self, conflict_id: str) -> ConflictInfo:
+        """One conflict's listing entry."""
+        with self._read() as conn:
+            row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
+        if row is None:
+            raise NotFound(f"no conflict {conflict_id!r} in {_safe(self.url)}; "
+                           "`fracas list` shows the stored ones", conflict=conflict_id)
+        return self._info(row)
+
+    def list(self, campaign: str | None = None) -> list[ConflictInfo]:
+        """The stored conflicts, most recently changed first."""
+        query = self._info_query().order_by(conflicts.c.updated.desc(), conflicts.c.id)
+        if campaign is not None:
+            query = query.where(campaigns.c.name == campaign)
+        with self._read() as conn:
+            return [self._info(row) for row in conn.execute(query)]
+
+    def load(self, conflict_id: str) -> StoredConflict:
+        """Log, seed and the newest snapshot no undo/redo came after, in one read."""
+        with self._read() as conn:
+            row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
+            if row is None:
+                raise NotFound(f"no conflict {conflict_id!r} in {_safe(self.url)}; "
+                               "`fracas list` shows the stored ones", conflict=conflict_id)
+            info = self._info(row)
+            recs = [Record.from_data(json.loads(text)) for text in conn.execute(
+                select(records.c.data).where(records.c.conflict_id == conflict_id)
+                .order_by(records.c.version)).scalars()]
+            last_meta = max((r.version for r in recs if r.is_meta), default=0)
+            top = recs[-1].version if recs else 0
+            snap_row = conn.execute(
+                select(snapshots.c.version, snapshots.c.format, snapshots.c.state)
+                .where(snapshots.c.conflict_id == conflict_id,
+                       snapshots.c.version >= last_meta, snapshots.c.version <= top)
+                .order_by(snapshots.c.version.desc()).limit(1)
+            ).first()
+        snapshot = None
+        if snap_row is not None:
+            try:
+                snapshot = (int(snap_row[0]), str(snap_row[1]), json.loads(snap_row[2]))
+            except ValueError:
+                snapshot = None  # a torn cache: ignored, the log is the truth
+        return StoredConflict(info, str(row[7]), recs, snapshot)
+
+    def find_key(self, conflict_id: str, key: str) -> Record | None:
+        """The record stored with idempotency ``key``."""
+        with self._read() as conn:
+            text = conn.execute(select(records.c.data).where(
+                records.c.conflict_id == conflict_id, records.c.key == key)).scalar()
+        return None if text is None else Record.from_data(json.loads(text))
+
+    def count_records(self, conflict_id: str) -> int:
+        """How many records a conflict's log holds (for checks and tests)."""
+        with self._read() as conn:
+            return int(conn.execute(select(func.count()).select_from(records)
+                                    .where(records.c.conflict_id == conflict_id)).scalar_one())
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+
+def _stale(expected: int, actual: int | None) -> StaleVersion:
+    now = f"at version {actual}" if actual is not None else "further along"
+    return StaleVersion(
+        f"the conflict is {now}, not {expected}: someone else acted first; "
+        "reload and try again", expected=expected, actual=actual,
+    )
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<bad database URL>"
+
+
+def _make_engine(url: str) -> Engine:
+    try:
+        if url.startswith("sqlite"):
+            return _sqlite_engine(url)
+        if url.startswith("postgresql"):
+            return create_engine(url, pool_pre_ping=True)
+    except (ArgumentError, ImportError) as exc:
+        raise InvalidInput(f"bad database URL {_safe(url)}: {exc}") from None
+    raise InvalidInput(
+        f"unsupported database URL {_safe(url)}: use sqlite:///PATH or "
+        "postgresql+psycopg://USER@HOST:PORT/DB"
+    )
+
+
+def _sqlite_engine(url: str) -> Engine:
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": 60})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA busy_timeout = 60000")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = FULL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get("fracas_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine

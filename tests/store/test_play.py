@@ -1,0 +1,59 @@
+"""``fracas play`` driven through a pseudo-terminal (pexpect): panel, completion, undo key,
+every command stored as it is made."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from fracas.scenario import load_scenario
+from fracas.store import ConflictService, SqlEventStore
+from tests.store.conftest import TOY_SCENARIO
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.timeout(90)
+def test_play_through_a_terminal(sqlite_url: str) -> None:
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    child = pexpect.spawn(
+        sys.executable, [str(ROOT / "tests/store/toy_fracas.py"), "play", cid,
+                         "--db", sqlite_url],
+        cwd=str(ROOT), encoding="utf-8", timeout=20, dimensions=(40, 100),
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "HOME": str(ROOT),
+             "PROMPT_TOOLKIT_NO_CPR": "1"},
+    )
+    try:
+        child.expect("HP 30/30")  # the state panel
+        child.expect("v2>")
+        child.send("ada: h\t")  # completes to the only legal hit
+        child.expect("hit bruno")
+        child.send(" dice=4\r")
+        child.expect("damage")
+        child.expect("HP 26/30")
+        child.expect("v3>")
+        assert store.info(cid).version == 3  # stored as it was made
+        child.send("\x1a")  # Ctrl-Z: undo
+        child.expect("undo")
+        child.expect("HP 30/30")
+        child.expect("v4>")
+        child.send("\x19")  # Ctrl-Y: redo
+        child.expect("HP 26/30")
+        child.expect("v5>")
+        child.send("bruno: hit ada\r")
+        child.expect("refused")
+        child.expect("v5>")
+        child.send(":quit\r")
+        child.expect("stored at version 5")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    loaded = service.load(cid)
+    assert [r.command for r in loaded.records[2:]] == \
+        ["ada: hit bruno dice=4", "undo", "redo"]
+    store.close()

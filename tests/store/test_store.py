@@ -1,0 +1,150 @@
+"""The event store and the service, on SQLite and PostgreSQL: append, versions, keys,
+undo/redo as events, snapshots as a cache, schema checks."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text, update
+
+from fracas.engine.conflict import fold
+from fracas.engine.serialize import state_to_data
+from fracas.errors import InvalidInput, NotFound, StaleVersion
+from fracas.scenario import load_scenario
+from fracas.store import ConflictService, SchemaMismatch, SqlEventStore
+from fracas.store.schema import snapshots
+from tests.store.conftest import TOY_SCENARIO
+
+
+def _new(service: ConflictService, campaign: str = "default") -> str:
+    cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO), campaign=campaign)
+    return cid
+
+
+def test_create_load_list(service: ConflictService) -> None:
+    cid = _new(service, "autumn")
+    other = _new(service, "winter")
+    conflict = service.load(cid)
+    assert conflict.version == 2 and conflict.records[1].command == "start ada"
+    assert conflict.seed == "store-tests"
+    assert {i.id for i in service.store.list()} == {cid, other}
+    assert [i.id for i in service.store.list("autumn")] == [cid]
+    info = service.store.info(cid)
+    assert (info.campaign, info.ruleset, info.title, info.version) == \
+        ("autumn", "toy", "Tavern brawl", 2)
+    with pytest.raises(NotFound):
+        service.load("nope")
+
+
+def test_stale_append_refused_whole(service: ConflictService) -> None:
+    cid = _new(service)
+    a = service.load(cid)
+    b = service.load(cid)
+    service.execute(cid, "ada: hit bruno dice=3", conflict=a, expected_version=2)
+    with pytest.raises(StaleVersion):
+        service.execute(cid, "ada: hit bruno dice=6", conflict=b, expected_version=2)
+    record = b.prepare("ada: hit bruno dice=6")
+    with pytest.raises(StaleVersion):
+        service.store.append(cid, record, 2)
+    loaded = service.load(cid)
+    assert loaded.version == 3 and loaded.records[-1].command == "ada: hit bruno dice=3"
+    assert service.store.info(cid).version == 3
+
+
+def test_refused_command_writes_nothing(service: ConflictService) -> None:
+    cid = _new(service)
+    with pytest.raises(Exception, match="not acting now"):
+        service.execute(cid, "bruno: hit ada")
+    assert service.load(cid).version == 2
+
+
+def test_idempotency_key_applies_once(service: ConflictService) -> None:
+    cid = _new(service)
+    first = service.execute(cid, "ada: hit bruno", key="k-1")
+    again = service.execute(cid, "ada: hit bruno", key="k-1")
+    assert again.duplicate and again.record == first.record
+    assert service.load(cid).version == 3
+    with pytest.raises(InvalidInput, match="already used"):
+        service.execute(cid, "ada: done", key="k-1")
+    # a retry decided on an old version still finds the key instead of being stale
+    old = service.load(cid)
+    service.execute(cid, 'note "x"')
+    retry = service.execute(cid, "ada: hit bruno", key="k-1", conflict=old)
+    assert retry.duplicate and retry.record.version == 3
+
+
+def test_undo_redo_are_events(service: ConflictService) -> None:
+    cid = _new(service)
+    service.execute(cid, "ada: hit bruno dice=4")
+    before = state_to_data(service.load(cid).state)
+    service.execute(cid, "ada: hit bruno dice=2")
+    undo = service.undo(cid)
+    assert undo.record.version == 5 and undo.record.is_meta
+    redo = service.redo(cid)
+    assert redo.record.version == 6
+    service.undo(cid)
+    loaded = service.load(cid)
+    assert [r.version for r in loaded.records] == list(range(1, 8))
+    assert state_to_data(loaded.state) == before
+
+
+def test_snapshots_are_a_cache(service: ConflictService, store: SqlEventStore) -> None:
+    cid = _new(service)
+    for i in range(12):
+        service.execute(cid, f'note "n{i}"')
+    with store.engine.connect() as conn:
+        versions = sorted(conn.execute(text(
+            "SELECT version FROM snapshots WHERE conflict_id = :c"), {"c": cid}).scalars())
+    assert versions == [5, 10]
+    loaded = service.load(cid)
+    assert state_to_data(loaded.state) == state_to_data(fold(loaded.ruleset, loaded.records))
+    # a damaged or foreign snapshot is ignored
+    with store.engine.begin() as conn:
+        conn.execute(update(snapshots).values(state='{"participants": 5}'))
+    assert state_to_data(service.load(cid).state) == state_to_data(loaded.state)
+    with store.engine.begin() as conn:
+        conn.execute(update(snapshots).values(state="{not json", format="other"))
+    assert state_to_data(service.load(cid).state) == state_to_data(loaded.state)
+    assert service.rebuild_snapshot(cid) == loaded.version
+    assert state_to_data(service.load(cid).state) == state_to_data(loaded.state)
+
+
+def test_snapshot_before_undo_is_not_used(service: ConflictService) -> None:
+    cid = _new(service)
+    service.execute(cid, "ada: hit bruno dice=6")
+    service.execute(cid, "ada: hit bruno dice=6")  # v4
+    service.execute(cid, 'note "five"')  # v5: snapshot
+    service.undo(cid, 2)
+    loaded = service.load(cid)
+    assert loaded.state.innermost.ext.hp["bruno"].current == 24
+    assert state_to_data(loaded.state) == state_to_data(fold(loaded.ruleset, loaded.records))
+
+
+def test_newer_schema_refused_nothing_written(db_url: str) -> None:
+    store = SqlEventStore(db_url)
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
+    store.close()
+    with pytest.raises(SchemaMismatch, match="newer fracas"):
+        SqlEventStore(db_url)
+    probe = SqlEventStore(db_url, migrate=False)
+    with pytest.raises(SchemaMismatch, match="newer fracas"):
+        probe.upgrade()
+    assert probe.schema_revision() == "9999_future"
+    assert probe.list() == []
+    probe.close()
+
+
+def test_fresh_database_is_migrated(db_url: str) -> None:
+    store = SqlEventStore(db_url)
+    assert store.schema_state() == "current" and store.schema_revision() == "0001"
+    assert store.upgrade() == "0001"  # idempotent
+    store.close()
+
+
+def test_sqlite_pragmas(sqlite_url: str) -> None:
+    store = SqlEventStore(sqlite_url)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    store.close()
