@@ -129,6 +129,10 @@ class SqlEventStore:
             raise SchemaMismatch(state)
         cfg = alembic_config()
         with self._write() as conn:
+            if self.dialect == "postgresql":
+                # two processes opening a fresh database at once: one migrates, one waits
+                # (and then finds the schema current: upgrading to head is a no-op)
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext('fracas-migrate'))")
             cfg.attributes["connection"] = conn
             alembic_command.upgrade(cfg, "head")
         head = ScriptDirectory.from_config(cfg).get_current_head()
