@@ -1,0 +1,472 @@
+"""Decide: Fabula Ultima's commands turned into events (pure; raises typed errors)."""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import asdict
+from typing import Any
+
+from fracas.dice import Roll
+from fracas.engine.commands import Command
+from fracas.engine.components import AlternatingSides
+from fracas.engine.context import DecideContext
+from fracas.engine.events import (
+    CONFLICT_STARTED,
+    PARTICIPANT_OUT,
+    ROUND_ENDED,
+    ROUND_STARTED,
+    TURN_ENDED,
+    TURN_STARTED,
+    Event,
+)
+from fracas.engine.model import ConflictState, Kind, Participant, Status
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+from fracas.rulesets.fabula_ultima.state import (
+    ATTRIBUTES,
+    STATUSES,
+    FabulaExt,
+    Item,
+    affinity,
+    check_die,
+    defense,
+    die,
+    in_crisis,
+    init_modifier,
+    is_extra,
+    make_item,
+    npc_initiative,
+    settle,
+    unassigned,
+)
+
+SUPPORT_DL = 10
+UNARMED = Item(kind="weapon", name="unarmed strike", accuracy=["dex", "mig"], damage=0)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def roll_check(
+    ctx: DecideContext, sizes: tuple[int, int], mod: int, dice: list[int] | None
+) -> Roll:
+    """Roll ``{dA + dB} + mod`` (or read the table dice) (FU-CHK-1)."""
+    expr = f"{{d{sizes[0]}+d{sizes[1]}}}" + (f"{mod:+d}" if mod else "")
+    return ctx.roll(expr, dice)
+
+
+def outcome(roll: Roll, dl: int) -> dict[str, Any]:
+    """A check's result: total, High Roll, critical, fumble, success (FU-CHK-1..4)."""
+    a, b = roll.check().faces[:2]
+    critical = a == b and a >= 6
+    fumble = a == 1 and b == 1
+    success = critical or (not fumble and roll.total >= dl)
+    return {"roll": roll.to_data(), "text": roll.to_text(), "dl": dl, "total": roll.total,
+            "hr": max(a, b), "critical": critical, "fumble": fumble, "success": success}
+
+
+def parse_attributes(ext: FabulaExt, p: Participant, text: str) -> tuple[int, int]:
+    """``dex+ins`` (current dice of ``p``) or ``d8+d10`` → two die sizes (FU-CHK-1)."""
+    parts = [x for x in re.split(r"[+,]", text.strip().strip("{}").lower()) if x]
+    if len(parts) != 2:
+        raise InvalidInput(f"a check names two attributes like dex+ins, not {text!r}",
+                           rule="FU-CHK-1", value=text)
+    sizes: list[int] = []
+    for part in parts:
+        part = part.strip()
+        if part in ATTRIBUTES:
+            sizes.append(die(ext, p, part))
+        elif part.startswith("d"):
+            sizes.append(check_die(p.id, "a check die", part))
+        else:
+            raise InvalidInput(
+                f"{part!r} is not an attribute (dex, ins, mig, wlp) or a die (d6-d12)",
+                rule="FU-CHK-1", value=text)
+    return sizes[0], sizes[1]
+
+
+def fumble_fp(ext: FabulaExt, p: Participant, result: dict[str, Any]) -> list[Event]:
+    """A PC who fumbles gains 1 Fabula Point (FU-CHK-4)."""
+    if result["fumble"] and p.kind == Kind.PC.value and p.id in ext.fp:
+        return [Event("fabula_changed", {"participant": p.id, "delta": 1,
+                                         "fp_after": ext.fp[p.id] + 1, "why": "fumble"})]
+    return []
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _running(state: ConflictState, what: str) -> None:
+    if state.status != Status.RUNNING.value or state.ext.order is None:
+        raise IllegalCommand(
+            f"{what} needs the conflict under way: a PC leads the Initiative Group Check "
+            "first (LEADER: initiative)", rule="FU-CON-3")
+
+
+def _setup_only(state: ConflictState, what: str, rule: str) -> None:
+    if state.status != Status.SETUP.value:
+        raise IllegalCommand(f"{what} happens before the conflict starts; it has started",
+                             rule=rule)
+
+
+def _active(state: ConflictState, pid: str) -> Participant:
+    p = state.participant(pid)
+    if not p.active:
+        raise IllegalCommand(f"{p.name} is no longer in the conflict ({p.out or 'left'})",
+                             rule="FU-CON-12", participant=pid)
+    return p
+
+
+def _names(state: ConflictState) -> dict[str, str]:
+    return {p.id: p.name for p in state.participants.values()}
+
+
+def damage_events(state: ConflictState, target: Participant, raw: int, dtype: str,
+                  source: str | None = None) -> list[Event]:
+    """Damage after affinities (FU-RES-3), HP kept in 0..max (FU-RES-1), Crisis (FU-RES-2),
+    and the target out of the conflict at 0 HP (FU-CON-12)."""
+    ext: FabulaExt = state.ext
+    pool = ext.hp[target.id]
+    aff = affinity(target, dtype)
+    data: dict[str, Any] = {"target": target.id, "raw": raw, "type": dtype, "affinity": aff}
+    if source:
+        data["source"] = source
+    if aff == "absorb":
+        after = min(pool.maximum, pool.current + raw)
+        data.update(amount=0, healed=after - pool.current)
+    else:
+        amount = raw * 2 if aff == "vulnerable" else raw // 2 if aff == "resistant" else \
+            0 if aff == "immune" else raw
+        after = max(0, pool.current - amount)
+        data.update(amount=amount, healed=0)
+    data.update(hp_after=after, crisis=after <= pool.maximum // 2,
+                entered_crisis=not in_crisis(pool) and after <= pool.maximum // 2)
+    events = [Event("damage", data)]
+    if after == 0 and target.active:
+        events.append(Event(PARTICIPANT_OUT, {"participant": target.id,
+                                              "reason": "defeated (0 HP)"}))
+    return events
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], AlternatingSides, int]:
+    """Check that ``actor`` may take a turn now (FU-CON-6/8/9/12) and return the events that
+    must come first (a round left over after a defeat is closed), a copy of the order with
+    the new round applied, and the round number."""
+    _running(state, "taking a turn")
+    ext: FabulaExt = state.ext
+    assert ext.order is not None
+    order = copy.deepcopy(ext.order)
+    pre: list[Event] = []
+    rnd = state.round
+    if order.round_over:
+        pre = [Event(ROUND_ENDED, {"round": rnd}), Event(ROUND_STARTED, {"round": rnd + 1})]
+        rnd += 1
+        order.new_round()
+    names = _names(state)
+    p = state.participant(actor)
+    if p.id in ext.extras:
+        raise IllegalCommand(f"{p.name} is an extra and takes no turns", rule="FU-CON-1")
+    if actor not in order.side_of:
+        raise IllegalCommand(f"{p.name} is on no side of the turn order; assign them to "
+                             f"{ext.pc_side} or {ext.foe_side}", rule="FU-CON-13")
+    if actor in order.out or not p.active:
+        raise IllegalCommand(f"{p.name} is out of the conflict and takes no more turns",
+                             rule="FU-CON-12", participant=actor)
+    if order.turns_left(actor) == 0:
+        n = order.turns_per_round.get(actor, 1)
+        raise IllegalCommand(
+            f"{p.name} has taken {'their only turn' if n == 1 else f'all {n} turns'} this "
+            f"round; someone else on side {order.side_of[actor]} with a turn left acts",
+            rule="FU-CON-9", participant=actor)
+    if order.side_of[actor] != order.side_on_turn:
+        waiting = [names.get(a, a) for a in order.who_may_act()]
+        raise NotYourTurn(
+            f"It is side {order.side_on_turn}'s turn ({', '.join(waiting)} may act), "
+            f"not {p.name}'s side {order.side_of[actor]}; the sides alternate",
+            rule="FU-CON-6", participant=actor, side_on_turn=order.side_on_turn)
+    order.check_take_turn(actor, "FU-CON-8", "FU-CON-9", names=names)
+    return pre, order, rnd
+
+
+def finish_turn(order: AlternatingSides, rnd: int, actor: str, pre: list[Event],
+                body: list[Event]) -> list[Event]:
+    """Wrap ``body`` in the turn's boundary events; close the round when nobody has a turn
+    left and open the next (FU-CON-10)."""
+    order.take_turn(actor)
+    for e in body:
+        if e.type == PARTICIPANT_OUT:
+            order.leave(e.data["participant"])
+    order.end_turn()
+    settle(order)
+    events = [*pre, Event(TURN_STARTED, {"participant": actor}), *body,
+              Event(TURN_ENDED, {"participant": actor})]
+    if order.round_over:
+        events += [Event(ROUND_ENDED, {"round": rnd}), Event(ROUND_STARTED, {"round": rnd + 1})]
+    return events
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """The PCs' {DEX + INS} Initiative Group Check (FU-CON-3/4/5, FU-CHK-1..5)."""
+    ext: FabulaExt = state.ext
+    a = cmd.args
+    assert cmd.actor is not None
+    if state.status != Status.SETUP.value:
+        first = ext.initiative["first_side"] if ext.initiative else "?"
+        raise IllegalCommand(f"the Initiative Group Check is made once; side {first} opens "
+                             "every round", rule="FU-CON-5")
+    leader = _active(state, cmd.actor)
+    if leader.kind != Kind.PC.value or leader.side != ext.pc_side or is_extra(ext, leader):
+        raise IllegalCommand(f"{leader.name} cannot lead the Initiative Group Check: the "
+                             f"leader is a PC on side {ext.pc_side}", rule="FU-CON-3")
+    loose = unassigned(state)
+    if loose:
+        raise IllegalCommand(
+            "turn order has exactly two sides; assign " + ", ".join(
+                f"{p.name} (side {p.side or 'none'})" for p in loose)
+            + f" to {ext.pc_side} or {ext.foe_side} first (assign ID SIDE)", rule="FU-CON-13")
+    foes = [p for p in state.participants.values()
+            if p.active and p.side == ext.foe_side and not is_extra(ext, p)]
+    pcs_side = [p for p in state.participants.values()
+                if p.active and p.side == ext.pc_side and not is_extra(ext, p)]
+    if not foes and a.get("dl") is None:
+        raise IllegalCommand(f"side {ext.foe_side} has nobody taking part; add adversaries "
+                             "or give dl=N", rule="FU-CON-3")
+    if not pcs_side:
+        raise IllegalCommand(f"side {ext.pc_side} has nobody taking part", rule="FU-CON-3")
+    if a.get("dl") is not None:
+        if not ctx.author.is_gm:
+            raise IllegalCommand("only the GM sets the DL of the Initiative Group Check",
+                                 rule="FU-CON-3")
+        dl, dl_from = int(a["dl"]), "given"
+        initiatives: dict[str, int] = {}
+    else:
+        initiatives = {p.id: npc_initiative(ext, p) for p in foes}
+        dl_from = max(initiatives, key=lambda k: initiatives[k])
+        dl = initiatives[dl_from]
+    pcs = [p for p in pcs_side if p.kind == Kind.PC.value and p.id != leader.id]
+    if a.get("supporters") is not None:
+        chosen = []
+        for sid in a["supporters"]:
+            s = _active(state, sid)
+            if s not in pcs:
+                raise IllegalCommand(f"{s.name} cannot support {leader.name}: supporters are "
+                                     f"other PCs on side {ext.pc_side}", rule="FU-CHK-5")
+            if s in chosen:
+                raise InvalidInput(f"{s.name} is listed twice as a supporter", rule="FU-CHK-5")
+            chosen.append(s)
+        pcs = chosen
+    dice = a.get("dice")
+    if dice is not None and len(dice) != 2 * (len(pcs) + 1):
+        raise InvalidInput(
+            f"initiative needs {2 * (len(pcs) + 1)} dice: two for each supporter "
+            f"({', '.join(p.id for p in pcs) or 'none'}) in order, then the leader's two; "
+            f"got {len(dice)}", rule="FU-CHK-5", dice=dice)
+    events: list[Event] = []
+    supporters: list[dict[str, Any]] = []
+    helpers = 0
+    bond = 0
+    for i, s in enumerate(pcs):
+        r = roll_check(ctx, (die(ext, s, "dex"), die(ext, s, "ins")), init_modifier(ext, s),
+                       dice[2 * i: 2 * i + 2] if dice else None)
+        res = outcome(r, SUPPORT_DL)
+        res["participant"] = s.id
+        res["bond"] = int((s.stats.get("bonds") or {}).get(leader.id, 0))
+        supporters.append(res)
+        events += fumble_fp(ext, s, res)
+        if res["success"]:
+            helpers += 1
+            bond = max(bond, res["bond"])
+    mod = init_modifier(ext, leader) + helpers + bond
+    r = roll_check(ctx, (die(ext, leader, "dex"), die(ext, leader, "ins")), mod,
+                   dice[-2:] if dice else None)
+    res = outcome(r, dl)
+    first = ext.pc_side if res["success"] else ext.foe_side
+    data = {"leader": leader.id, "dl": dl, "dl_from": dl_from, "initiatives": initiatives,
+            "own_modifier": init_modifier(ext, leader), "support": helpers, "bond": bond,
+            "supporters": supporters, "check": res, "success": res["success"],
+            "first_side": first}
+    events = [Event("initiative_checked", data, actor=leader.id), *events,
+              *fumble_fp(ext, leader, res)]
+    return [Event(CONFLICT_STARTED), *events, Event(ROUND_STARTED, {"round": 1})]
+
+
+def _weapon(ext: FabulaExt, p: Participant, name: str | None) -> Item:
+    weapons = [i for i in ext.equipment.get(p.id, []) if i.kind == "weapon"]
+    if name is None:
+        return weapons[0] if weapons else UNARMED
+    for w in weapons:
+        if w.name.lower() == name.strip().lower():
+            return w
+    if name.strip().lower() in ("unarmed", UNARMED.name):
+        return UNARMED
+    known = ", ".join(w.name for w in weapons) or "none"
+    raise InvalidInput(f"{p.name} has no weapon {name!r} equipped (equipped: {known})",
+                       rule="FU-CON-2", weapon=name)
+
+
+def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """A weapon attack: accuracy check vs Defense, damage HR + weapon (FU-RES-3)."""
+    ext: FabulaExt = state.ext
+    assert cmd.actor is not None
+    p = state.participant(cmd.actor)
+    pre, order, rnd = begin_turn(state, cmd.actor)
+    target = _active(state, cmd.args["target"])
+    w = _weapon(ext, p, cmd.args.get("weapon"))
+    sizes = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]))
+    res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice")),
+                  defense(ext, target, False))
+    hit = res["success"]
+    body = [Event("attack", {"target": target.id, "weapon": w.name, **res, "hit": hit,
+                             "magic": False}, actor=p.id)]
+    body += fumble_fp(ext, p, res)
+    if hit:
+        body += damage_events(state, target, res["hr"] + w.damage, w.type, p.id)
+    return finish_turn(order, rnd, p.id, pre, body)
+
+
+def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """A spell: spend MP; with a target, a magic check vs Magic Defense (FU-RES-1/3)."""
+    ext: FabulaExt = state.ext
+    a = cmd.args
+    assert cmd.actor is not None
+    p = state.participant(cmd.actor)
+    pre, order, rnd = begin_turn(state, cmd.actor)
+    mp = int(a.get("mp", 0))
+    ext.mp[p.id].check_spend(mp, "FU-RES-1", what="MP", owner=p.id, names=_names(state))
+    data: dict[str, Any] = {"name": a["name"], "mp": mp,
+                            "mp_after": ext.mp[p.id].current - mp}
+    body: list[Event] = []
+    if a.get("target") is None:
+        if a.get("damage") is not None or a.get("dice") is not None:
+            raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")
+        return finish_turn(order, rnd, p.id, pre, [Event("spell", data, actor=p.id)])
+    target = _active(state, a["target"])
+    acc = parse_attributes(ext, p, a.get("accuracy") or "ins+wlp")
+    res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice")),
+                  defense(ext, target, True))
+    data.update(target=target.id, **res, hit=res["success"], magic=True)
+    body = [Event("spell", data, actor=p.id), *fumble_fp(ext, p, res)]
+    if res["success"] and a.get("damage") is not None:
+        body += damage_events(state, target, res["hr"] + int(a["damage"]),
+                              a.get("type") or "physical", p.id)
+    return finish_turn(order, rnd, p.id, pre, body)
+
+
+def decide_check(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """A check of two attributes against a DL (FU-CHK-1..4), as a turn or outside turns."""
+    ext: FabulaExt = state.ext
+    a = cmd.args
+    assert cmd.actor is not None
+    p = state.participant(cmd.actor)
+    sizes = parse_attributes(ext, p, a["attributes"])
+    if a["dl"] < 0:
+        raise InvalidInput(f"a DL cannot be negative ({a['dl']})", rule="FU-CHK-1")
+    take_turn = bool(a.get("turn", True))
+    if take_turn:
+        pre, order, rnd = begin_turn(state, p.id)
+    res = outcome(roll_check(ctx, sizes, int(a.get("bonus", 0)), a.get("dice")), a["dl"])
+    body = [Event("check", {"attributes": a["attributes"], **res}, actor=p.id),
+            *fumble_fp(ext, p, res)]
+    return finish_turn(order, rnd, p.id, pre, body) if take_turn else body
+
+
+def decide_act(state: ConflictState, cmd: Command) -> list[Event]:
+    """A free-text action that takes the turn (FU-CON-6)."""
+    assert cmd.actor is not None
+    pre, order, rnd = begin_turn(state, cmd.actor)
+    body = [Event("action", {"text": cmd.args.get("text") or "acts"}, actor=cmd.actor)]
+    return finish_turn(order, rnd, cmd.actor, pre, body)
+
+
+def decide_pass(state: ConflictState, cmd: Command) -> list[Event]:
+    """Always refused: a character with a turn available cannot pass (FU-CON-6)."""
+    ext: FabulaExt = state.ext
+    assert cmd.actor is not None
+    p = state.participant(cmd.actor)
+    if ext.order is not None and p.id in ext.order.side_of:
+        ext.order.check_pass(ext.order.side_of[p.id], "FU-CON-6")
+    raise IllegalCommand(f"{p.name} cannot pass: in Fabula Ultima nobody passes a turn; "
+                         "take an action (act TEXT) when your side is on turn",
+                         rule="FU-CON-6")
+
+
+def decide_equip(state: ConflictState, cmd: Command) -> list[Event]:
+    """Declare an equipped item before the start (FU-CON-2)."""
+    assert cmd.actor is not None
+    p = state.participant(cmd.actor)
+    _setup_only(state, f"{p.name} declaring equipment", "FU-CON-2")
+    data = {k: v for k, v in cmd.args.items() if v is not None}
+    item = make_item(p.id, data)
+    return [Event("item_equipped", {"participant": p.id, "item": asdict(item)}, actor=p.id)]
+
+
+def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
+    """damage, recover, spend, status and fabula (FU-RES-1..4, FU-CHK-4)."""
+    ext: FabulaExt = state.ext
+    a = cmd.args
+    verb = cmd.verb
+    if verb == "damage":
+        target = _active(state, a["target"])
+        if a["amount"] < 0:
+            raise InvalidInput(f"damage cannot be negative ({a['amount']})", rule="FU-RES-1")
+        return damage_events(state, target, a["amount"], a.get("type") or "physical")
+    if verb == "recover":
+        target = _active(state, a["target"])
+        pools = {"hp": ext.hp, "mp": ext.mp, "ip": ext.ip}[a["pool"]]
+        if target.id not in pools:
+            raise IllegalCommand(f"{target.name} has no {a['pool'].upper()} (IP is for PCs)",
+                                 rule="FU-RES-1")
+        pool = pools[target.id]
+        pool.check_amount(a["amount"], "FU-RES-1")
+        after = min(pool.maximum, pool.current + a["amount"])
+        return [Event("recovered", {"target": target.id, "pool": a["pool"],
+                                    "amount": after - pool.current, "after": after})]
+    if verb == "spend":
+        assert cmd.actor is not None
+        p = _active(state, cmd.actor)
+        pools = {"hp": ext.hp, "mp": ext.mp, "ip": ext.ip}[a["pool"]]
+        if p.id not in pools:
+            raise IllegalCommand(f"{p.name} has no {a['pool'].upper()} (IP is for PCs)",
+                                 rule="FU-RES-1")
+        pools[p.id].check_spend(a["amount"], "FU-RES-1", what=a["pool"].upper(), owner=p.id,
+                                names=_names(state))
+        after = pools[p.id].current - a["amount"]
+        data = {"participant": p.id, "pool": a["pool"], "amount": a["amount"], "after": after}
+        if a.get("why"):
+            data["why"] = a["why"]
+        events = [Event("spent", data, actor=p.id)]
+        if a["pool"] == "hp" and after == 0:
+            events.append(Event(PARTICIPANT_OUT, {"participant": p.id,
+                                                  "reason": "defeated (0 HP)"}))
+        return events
+    if verb == "status":
+        target = _active(state, a["target"])
+        has = a["effect"] in ext.statuses.get(target.id, [])
+        on = bool(a.get("on", True))
+        if on == has:
+            raise IllegalCommand(
+                f"{target.name} is {'already' if has else 'not'} {a['effect'].title()}",
+                rule="FU-RES-4", effect=a["effect"])
+        return [Event("status_changed", {"target": target.id, "effect": a["effect"],
+                                         "on": on, "attributes": list(STATUSES[a["effect"]])})]
+    # fabula
+    assert cmd.actor is not None
+    p = state.participant(cmd.actor)
+    if p.id not in ext.fp:
+        raise IllegalCommand(f"{p.name} is not a PC and has no Fabula Points", rule="FU-CHK-4")
+    delta = int(a["delta"])
+    if delta == 0:
+        raise InvalidInput("fabula needs a change such as +1 or -1", rule="FU-CHK-4")
+    if ext.fp[p.id] + delta < 0:
+        raise IllegalCommand(f"{p.name} has {ext.fp[p.id]} Fabula Points, not enough to spend "
+                             f"{-delta}", rule="FU-CHK-4", fp=ext.fp[p.id])
+    data = {"participant": p.id, "delta": delta, "fp_after": ext.fp[p.id] + delta}
+    if a.get("why"):
+        data["why"] = a["why"]
+    return [Event("fabula_changed", data, actor=p.id)]

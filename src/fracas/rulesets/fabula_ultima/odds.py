@@ -1,0 +1,153 @@
+"""Exact odds of Fabula Ultima checks (icepool via ``pair_odds``, combined with Fractions).
+
+Query syntax::
+
+    {dA + dB} [+|- N] vs DL
+    group {dA + dB} [+|- N] vs DL [supporters {dA+dB}[+|-N], ...] [bonds N, ...]
+
+The first gives P(success), P(critical), P(fumble) of one check (FU-CHK-1..4). The second
+gives the leader's chances on a group check (FU-CHK-5): each supporter rolls its check
+against DL 10; each success gives +1 and the highest Bond (listed in supporter order) among
+the successful supporters is added.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from fractions import Fraction
+
+from fracas.dice.odds import OddsReport, pair_odds
+from fracas.errors import InvalidInput
+from fracas.rulesets.fabula_ultima.state import DIE_SIZES
+
+_CHECK = r"\{?\s*d(\d+)\s*\+\s*d(\d+)\s*\}?\s*(?:([+-])\s*(\d+))?"
+_SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I)
+_GROUP = re.compile(
+    rf"^\s*group\s+{_CHECK}\s+vs\s+(-?\d+)"
+    r"(?:\s+supporters\s+(?P<sup>.+?))?(?:\s+bonds\s+(?P<bonds>[\d,\s]+))?\s*$", re.I)
+_ONE = re.compile(rf"^{_CHECK}$", re.I)
+SUPPORT_DL = 10
+MAX_SUPPORTERS = 10
+USAGE = ("queries: '{d8+d10}+1 vs 13' or "
+         "'group {d8+d8}+1 vs 12 supporters {d8+d6},{d10+d10} bonds 2,0'")
+
+
+Check = tuple[int, int, int]
+
+
+def _check(a: str, b: str, sign: str | None, n: str | None) -> Check:
+    sizes = (int(a), int(b))
+    for s in sizes:
+        if s not in DIE_SIZES:
+            raise InvalidInput(f"a check die is a d6, d8, d10 or d12, not d{s}",
+                               rule="FU-CHK-1", sides=s)
+    mod = int(n or 0) * (-1 if sign == "-" else 1)
+    return sizes[0], sizes[1], mod
+
+
+def check_odds(check: Check, dl: int) -> dict[str, Fraction]:
+    """P of critical, fumble, plain success and plain failure of one check (exact)."""
+    a, b, mod = check
+
+    def classify(x: int, y: int) -> str:
+        if x == y and x >= 6:
+            return "critical"
+        if x == 1 and y == 1:
+            return "fumble"
+        return "success" if x + y + mod >= dl else "failure"
+
+    got = pair_odds(a, b, classify)
+    return {k: got.get(k, Fraction(0)) for k in ("critical", "fumble", "success", "failure")}
+
+
+def _text(check: Check) -> str:
+    a, b, mod = check
+    return f"{{d{a}+d{b}}}" + (f"{mod:+d}" if mod else "")
+
+
+def single(check: Check, dl: int) -> OddsReport:
+    """The odds of one check against a DL."""
+    o = check_odds(check, dl)
+    win = o["critical"] + o["success"]
+    return OddsReport(
+        f"Fabula Ultima check {_text(check)} vs DL {dl}",
+        [("P(success)", win), ("P(critical)", o["critical"]), ("P(fumble)", o["fumble"]),
+         ("P(failure)", 1 - win)],
+        notes=["a critical (doubles of 6 or more) always succeeds; a fumble (double 1s) "
+               "always fails (FU-CHK-3, FU-CHK-4)"])
+
+
+def support_distribution(
+    supporters: list[Check], bonds: list[int]
+) -> dict[int, Fraction]:
+    """Distribution of the leader's bonus: successes + the highest Bond among them."""
+    ps = []
+    for s in supporters:
+        o = check_odds(s, SUPPORT_DL)
+        ps.append(o["critical"] + o["success"])
+    dist: dict[int, Fraction] = {}
+    for mask in itertools.product((False, True), repeat=len(supporters)):
+        p = Fraction(1)
+        for ok, q in zip(mask, ps, strict=True):
+            p *= q if ok else 1 - q
+        bonus = sum(mask) + max((b for ok, b in zip(mask, bonds, strict=True) if ok),
+                                default=0)
+        dist[bonus] = dist.get(bonus, Fraction(0)) + p
+    return dist
+
+
+def group(leader: Check, dl: int, supporters: list[Check], bonds: list[int]) -> OddsReport:
+    """The leader's odds on a group check (FU-CHK-5)."""
+    if len(supporters) > MAX_SUPPORTERS:
+        raise InvalidInput(f"at most {MAX_SUPPORTERS} supporters, not {len(supporters)}")
+    if len(bonds) > len(supporters):
+        raise InvalidInput(f"{len(bonds)} bonds for {len(supporters)} supporters; give one "
+                           "bond per supporter, in the same order")
+    bonds = bonds + [0] * (len(supporters) - len(bonds))
+    dist = support_distribution(supporters, bonds)
+    win = crit = fumble = Fraction(0)
+    a, b, mod = leader
+    for bonus, p in dist.items():
+        o = check_odds((a, b, mod + bonus), dl)
+        win += p * (o["critical"] + o["success"])
+        crit += p * o["critical"]
+        fumble += p * o["fumble"]
+    figures = [("P(leader succeeds)", win), ("P(critical)", crit), ("P(fumble)", fumble)]
+    figures += [(f"P(bonus +{k})", dist[k]) for k in sorted(dist)]
+    sup = ", ".join(_text(s) + (f" bond {bd}" if bd else "")
+                    for s, bd in zip(supporters, bonds, strict=True)) or "none"
+    return OddsReport(
+        f"Group check: leader {_text(leader)} vs DL {dl}; supporters {sup}", figures,
+        notes=[f"each supporter checks against DL {SUPPORT_DL}: +1 per success, plus the "
+               "highest Bond among the successful supporters (FU-CHK-5)"])
+
+
+def _split_checks(text: str) -> list[Check]:
+    parts = re.findall(r"\{[^}]*\}\s*(?:[+-]\s*\d+)?|[^,{}]+", text)
+    out = []
+    for part in (p.strip().strip(",").strip() for p in parts):
+        if not part:
+            continue
+        m = _ONE.match(part)
+        if not m:
+            raise InvalidInput(f"{part!r} is not a check like {{d8+d6}} or {{d8+d6}}-1; "
+                               + USAGE)
+        out.append(_check(*m.groups()))
+    return out
+
+
+def answer(query: str) -> OddsReport:
+    """Answer an odds query (see the module's docstring)."""
+    m = _GROUP.match(query)
+    if m:
+        leader = _check(*m.groups()[:4])
+        dl = int(m.group(5))
+        supporters = _split_checks(m.group("sup")) if m.group("sup") else []
+        bonds_text = m.group("bonds") or ""
+        bonds = [int(x) for x in re.split(r"[,\s]+", bonds_text.strip()) if x]
+        return group(leader, dl, supporters, bonds)
+    m = _SINGLE.match(query)
+    if m:
+        return single(_check(*m.groups()[:4]), int(m.group(5)))
+    raise InvalidInput(f"cannot read the odds query {query!r}; {USAGE}", query=query)

@@ -1,0 +1,310 @@
+"""Fabula Ultima's part of the conflict state, participant stats and the check arithmetic.
+
+Stats (``Participant.stats``, lower-case keys): ``dex ins mig wlp`` die sizes (6/8/10/12),
+``hp mp ip`` maxima, ``fp`` starting Fabula Points (PCs, default 3), ``rank`` (soldier, elite,
+champion with ``replaces`` N, or ``"champion 3"``), ``defense``/``mdef`` (default: the current
+DEX / INS die size), ``init_mod``, ``initiative`` (an NPC sheet value, wins over FU-CON-4),
+``affinities`` (damage type → vulnerable/resistant/immune/absorb), ``equipment`` (items),
+``bonds`` (PC id → strength), ``extra`` (takes no turns, FU-CON-1) and ``goal``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from fracas.engine.components import AlternatingSides, ResourcePool
+from fracas.engine.model import ConflictState, Kind, Participant
+from fracas.errors import InvalidInput
+
+ATTRIBUTES = ("dex", "ins", "mig", "wlp")
+DIE_SIZES = (6, 8, 10, 12)
+DAMAGE_TYPES = ("physical", "air", "bolt", "dark", "earth", "fire", "ice", "light", "poison")
+AFFINITIES = {"vulnerable": "vulnerable", "vu": "vulnerable", "resistant": "resistant",
+              "rs": "resistant", "immune": "immune", "im": "immune", "absorb": "absorb",
+              "ab": "absorb"}
+#: FU-RES-4: which attributes each status effect steps down.
+STATUSES: dict[str, tuple[str, ...]] = {
+    "dazed": ("ins",), "shaken": ("wlp",), "slow": ("dex",), "weak": ("mig",),
+    "enraged": ("dex", "ins"), "poisoned": ("mig", "wlp"),
+}
+ITEM_KINDS = ("armor", "shield", "weapon", "accessory")
+STAT_KEYS = frozenset({
+    *ATTRIBUTES, "hp", "mp", "ip", "fp", "rank", "replaces", "defense", "mdef", "init_mod",
+    "initiative", "affinities", "equipment", "bonds", "extra", "goal",
+})
+_RANK = re.compile(r"^(soldier|elite|champion)\s*\(?\s*(\d+)?\s*\)?$")
+
+
+@dataclass(slots=True)
+class Item:
+    """An equipped item: armor/shield (initiative modifier, defense bonuses) or a weapon."""
+
+    kind: str
+    name: str
+    init: int = 0
+    defense: int = 0
+    mdef: int = 0
+    accuracy: list[str] = field(default_factory=lambda: ["dex", "mig"])
+    bonus: int = 0
+    damage: int = 0
+    type: str = "physical"
+
+    def text(self) -> str:
+        """``Iron sword (weapon, {DEX+MIG}+1, HR+6 physical)``."""
+        if self.kind == "weapon":
+            acc = "+".join(a.upper() for a in self.accuracy)
+            bonus = f"{self.bonus:+d}" if self.bonus else ""
+            return f"{self.name} (weapon, {{{acc}}}{bonus}, HR+{self.damage} {self.type})"
+        extra = f", initiative {self.init:+d}" if self.init else ""
+        return f"{self.name} ({self.kind}{extra})"
+
+
+@dataclass
+class FabulaExt:
+    """The ruleset's state: sides, turn order, pools, statuses, Fabula Points, goals, gear."""
+
+    pc_side: str = "pcs"
+    foe_side: str = "foes"
+    order: AlternatingSides | None = None
+    hp: dict[str, ResourcePool] = field(default_factory=dict)
+    mp: dict[str, ResourcePool] = field(default_factory=dict)
+    ip: dict[str, ResourcePool] = field(default_factory=dict)
+    fp: dict[str, int] = field(default_factory=dict)
+    statuses: dict[str, list[str]] = field(default_factory=dict)
+    goals: dict[str, str] = field(default_factory=dict)
+    equipment: dict[str, list[Item]] = field(default_factory=dict)
+    extras: list[str] = field(default_factory=list)
+    initiative: dict[str, Any] | None = None  # the group check's outcome
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def bad(pid: str, message: str, rule: str | None = None, **values: Any) -> InvalidInput:
+    """An InvalidInput about participant ``pid``'s stats."""
+    return InvalidInput(f"{pid}: {message}", rule=rule, participant=pid, **values)
+
+
+def check_die(pid: str, what: str, value: Any) -> int:
+    """A die size of d6, d8, d10 or d12, else InvalidInput (FU-CHK-1)."""
+    if isinstance(value, str) and value.lower().startswith("d"):
+        value = value[1:]
+    try:
+        size = int(value)
+    except (TypeError, ValueError):
+        size = -1
+    if size not in DIE_SIZES or isinstance(value, bool):
+        raise bad(pid, f"{what.upper()} must be a d6, d8, d10 or d12, not d{value}",
+                  "FU-CHK-1", value=value)
+    return size
+
+
+def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
+    """(rank, N) where N is the turns per round: soldier 1, elite 2, champion N (FU-CON-9)."""
+    raw = str(stats.get("rank", "soldier")).strip().lower()
+    m = _RANK.match(raw)
+    if not m:
+        raise bad(pid, f"rank must be soldier, elite or champion N, not {raw!r}", "FU-CON-9")
+    rank = m.group(1)
+    if rank == "soldier":
+        return rank, 1
+    if rank == "elite":
+        return rank, 2
+    n = m.group(2) or stats.get("replaces")
+    try:
+        count = int(n) if n is not None else 0
+    except (TypeError, ValueError):
+        count = 0
+    if count < 1:
+        raise bad(pid, "a champion needs the number of soldiers it replaces "
+                       "(rank = \"champion 3\" or replaces = 3)", "FU-CON-9")
+    return rank, count
+
+
+def make_item(pid: str, data: Any) -> Item:
+    """An Item from its JSON form (a table in a scenario), checked."""
+    if not isinstance(data, dict):
+        raise bad(pid, f"an equipment entry must be a table, not {data!r}", "FU-CON-2")
+    kind = str(data.get("kind", "weapon")).lower()
+    if kind not in ITEM_KINDS:
+        raise bad(pid, f"item kind must be one of {', '.join(ITEM_KINDS)}, not {kind!r}",
+                  "FU-CON-2")
+    name = str(data.get("name", "")).strip() or kind
+    acc = data.get("accuracy", ["dex", "mig"])
+    if isinstance(acc, str):
+        acc = [a for a in re.split(r"[+, ]+", acc.lower()) if a]
+    acc = [str(a).lower() for a in acc]
+    if len(acc) != 2 or any(a not in ATTRIBUTES for a in acc):
+        raise bad(pid, f"{name}: accuracy must name two attributes like dex+mig, not {acc}",
+                  "FU-CHK-1")
+    dtype = str(data.get("type", "physical")).lower()
+    if dtype not in DAMAGE_TYPES:
+        raise bad(pid, f"{name}: damage type must be one of {', '.join(DAMAGE_TYPES)}",
+                  "FU-RES-3")
+    try:
+        return Item(kind=kind, name=name, init=int(data.get("init", 0)),
+                    defense=int(data.get("defense", 0)), mdef=int(data.get("mdef", 0)),
+                    accuracy=acc, bonus=int(data.get("bonus", 0)),
+                    damage=int(data.get("damage", 0)), type=dtype)
+    except (TypeError, ValueError):
+        raise bad(pid, f"{name}: init, defense, mdef, bonus and damage are whole numbers",
+                  "FU-CON-2") from None
+
+
+def check_stats(pid: str, kind: str, stats: dict[str, Any]) -> None:
+    """Refuse stats a Fabula Ultima participant cannot have (names the key and value)."""
+    unknown = sorted(set(stats) - STAT_KEYS)
+    if unknown:
+        raise bad(pid, f"unknown stat {unknown[0]!r}; known: {', '.join(sorted(STAT_KEYS))}")
+    extra = bool(stats.get("extra", False))
+    for attr in ATTRIBUTES:
+        if attr in stats or not extra:
+            if attr not in stats:
+                raise bad(pid, f"needs {attr.upper()} (a die size: 6, 8, 10 or 12)", "FU-CHK-1")
+            check_die(pid, attr, stats[attr])
+    for key in ("hp", "mp", "ip", "fp", "defense", "mdef", "init_mod", "initiative", "replaces"):
+        if key in stats and (isinstance(stats[key], bool) or not isinstance(stats[key], int)):
+            raise bad(pid, f"{key} must be a whole number, not {stats[key]!r}", "FU-RES-1")
+    for key in ("hp", "mp", "ip", "fp"):
+        if stats.get(key, 0) < 0:
+            raise bad(pid, f"{key} cannot be negative ({stats[key]})", "FU-RES-1")
+    if not extra and stats.get("hp", 0) < 1:
+        raise bad(pid, "needs hp (its maximum Hit Points, at least 1)", "FU-RES-1")
+    parse_rank(pid, stats)
+    aff = stats.get("affinities", {})
+    if not isinstance(aff, dict):
+        raise bad(pid, "affinities must be a table such as {fire = \"vulnerable\"}", "FU-RES-3")
+    for dtype, value in aff.items():
+        if dtype not in DAMAGE_TYPES or str(value).lower() not in AFFINITIES:
+            raise bad(pid, f"affinity {dtype} = {value!r}: use a damage type "
+                           f"({', '.join(DAMAGE_TYPES)}) and vulnerable, resistant, immune "
+                           "or absorb", "FU-RES-3")
+    for item in stats.get("equipment", []) or []:
+        make_item(pid, item)
+    bonds = stats.get("bonds", {})
+    if not isinstance(bonds, dict) or any(
+        isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in bonds.values()
+    ):
+        raise bad(pid, "bonds must be a table of PC id = strength (0 or more)", "FU-CHK-5")
+
+
+# --------------------------------------------------------------------------- derived values
+
+
+def is_extra(ext: FabulaExt, p: Participant) -> bool:
+    """Whether ``p`` is an extra who takes no turns (FU-CON-1)."""
+    return p.id in ext.extras
+
+
+def die(ext: FabulaExt, p: Participant, attr: str) -> int:
+    """The current die size of ``attr``: the sheet's, stepped down once per status effect
+    that touches it, never below d6 (FU-RES-4)."""
+    base = int(p.stats.get(attr, 8))
+    steps = sum(1 for s in ext.statuses.get(p.id, []) if attr in STATUSES.get(s, ()))
+    size = base - 2 * steps
+    return max(6, min(12, size))
+
+
+def equipment_init(ext: FabulaExt, pid: str) -> int:
+    """The sum of the initiative modifiers of ``pid``'s equipped armor and shields."""
+    return sum(i.init for i in ext.equipment.get(pid, []))
+
+
+def init_modifier(ext: FabulaExt, p: Participant) -> int:
+    """A PC's own initiative modifier: ``init_mod`` plus its armor and shields (FU-CON-3)."""
+    return int(p.stats.get("init_mod", 0)) + equipment_init(ext, p.id)
+
+
+def npc_initiative(ext: FabulaExt, p: Participant) -> int:
+    """An NPC's Initiative (FU-CON-4): the sheet's value, else (DEX + INS die sizes) / 2,
+    +2 elite, +N champion, plus ``init_mod`` and armor/shield modifiers. Uses the sheet's
+    dice, not ones stepped down by status effects."""
+    if "initiative" in p.stats:
+        return int(p.stats["initiative"])
+    base = (int(p.stats.get("dex", 8)) + int(p.stats.get("ins", 8))) // 2
+    rank, n = parse_rank(p.id, p.stats)
+    bonus = 2 if rank == "elite" else n if rank == "champion" else 0
+    return base + bonus + init_modifier(ext, p)
+
+
+def turns_per_round(p: Participant) -> int:
+    """Turns per round: PCs 1, NPCs by rank (FU-CON-9)."""
+    if p.kind == Kind.PC.value:
+        return 1
+    return parse_rank(p.id, p.stats)[1]
+
+
+def defense(ext: FabulaExt, p: Participant, magic: bool) -> int:
+    """Defense (or Magic Defense): the sheet's value, else the current DEX (INS) die size;
+    plus equipped bonuses."""
+    key = "mdef" if magic else "defense"
+    base = p.stats.get(key)
+    value = int(base) if base is not None else die(ext, p, "ins" if magic else "dex")
+    return value + sum(i.mdef if magic else i.defense for i in ext.equipment.get(p.id, []))
+
+
+def affinity(p: Participant, dtype: str) -> str | None:
+    """``p``'s affinity to a damage type (normalised), or None."""
+    raw = (p.stats.get("affinities") or {}).get(dtype)
+    return AFFINITIES.get(str(raw).lower()) if raw is not None else None
+
+
+def in_crisis(pool: ResourcePool) -> bool:
+    """Crisis: HP at most half the maximum, rounded down (FU-RES-2)."""
+    return pool.current <= pool.maximum // 2
+
+
+def roster(state: ConflictState) -> tuple[dict[str, str], dict[str, int]]:
+    """(id → side, id → turns) of the active non-extra participants on the two sides."""
+    ext: FabulaExt = state.ext
+    members: dict[str, str] = {}
+    turns: dict[str, int] = {}
+    for p in state.participants.values():
+        if p.active and not is_extra(ext, p) and p.side in (ext.pc_side, ext.foe_side):
+            members[p.id] = p.side
+            turns[p.id] = turns_per_round(p)
+    return members, turns
+
+
+def unassigned(state: ConflictState) -> list[Participant]:
+    """Active non-extras on neither of the two sides (FU-CON-13)."""
+    ext: FabulaExt = state.ext
+    return [p for p in state.participants.values()
+            if p.active and not is_extra(ext, p) and p.side not in (ext.pc_side, ext.foe_side)]
+
+
+def settle(order: AlternatingSides) -> None:
+    """Between turns, hand the turn to the other side when this one has none left."""
+    if order.current is None and order.side_turns_left(order.side_on_turn) == 0:
+        other = order.other_side(order.side_on_turn)
+        if order.side_turns_left(other) > 0:
+            order.side_on_turn = other
+
+
+def add_participant(ext: FabulaExt, p: Participant) -> None:
+    """Set up pools, Fabula Points, gear and the extra flag of a new participant."""
+    s = p.stats
+    hp = int(s.get("hp", 0))
+    ext.hp[p.id] = ResourcePool(current=hp, maximum=hp)
+    mp = int(s.get("mp", 0))
+    ext.mp[p.id] = ResourcePool(current=mp, maximum=mp)
+    if p.kind == Kind.PC.value:
+        ip = int(s.get("ip", 0))
+        ext.ip[p.id] = ResourcePool(current=ip, maximum=ip)
+        ext.fp[p.id] = int(s.get("fp", 3))
+    ext.statuses.setdefault(p.id, [])
+    try:
+        ext.equipment[p.id] = [make_item(p.id, i) for i in s.get("equipment", []) or []]
+    except InvalidInput:
+        ext.equipment[p.id] = []
+    if s.get("goal"):
+        ext.goals[p.id] = str(s["goal"])
+    if s.get("extra") and p.id not in ext.extras:
+        ext.extras.append(p.id)
+
+
+def item_data(item: Item) -> dict[str, Any]:
+    """The JSON form of an item."""
+    return asdict(item)

@@ -1,0 +1,115 @@
+"""Checks: two attribute dice vs a DL, High Roll, criticals, fumbles, group checks."""
+
+from __future__ import annotations
+
+import pytest
+from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run, seed_example
+
+from fracas.errors import IllegalCommand, InvalidInput
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_check_succeeds_at_or_above_the_dl() -> None:
+    c = make(pc("ada", dex=10, ins=8))
+    run(c, "ada: check dex+ins 13 bonus=1 turn=no dice=6,6")
+    ev = events(c, "check")[0]
+    assert ev.data["roll"]["expression"] == "{d10+d8}+1"
+    assert ev.data["total"] == 13 and ev.data["success"]
+    run(c, "ada: check dex+ins 13 bonus=1 turn=no dice=7,4")
+    assert events(c, "check")[0].data["success"] is False  # 12 < 13
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_d7_is_refused_in_a_check_and_in_stats() -> None:
+    c = make(pc("ada"))
+    refused(c, "ada: check d8+d7 10 turn=no", "FU-CHK-1", InvalidInput)
+    with pytest.raises(InvalidInput) as info:
+        make(pc("ada", dex=7))
+    assert info.value.rule == "FU-CHK-1" and "d7" in str(info.value)
+    seed = seed_example()
+    refused(seed, "join imp side=foes stats='{\"dex\": 7, \"ins\": 8, \"mig\": 8, "
+                  "\"wlp\": 8, \"hp\": 5}'", "FU-CHK-1", InvalidInput)
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_table_dice_must_fit_the_check() -> None:
+    c = make(pc("ada"))
+    before = c.version
+    with pytest.raises(InvalidInput):
+        c.execute("ada: check dex+ins 10 turn=no dice=9,1")  # a d8 shows no 9
+    assert c.version == before
+
+
+@pytest.mark.rule("FU-CHK-2", "FU-RES-3")
+def test_high_roll_is_the_higher_die_and_sets_damage() -> None:
+    c = seed_example()
+    run(c, "ada: attack orc1 dice=3,7")  # unarmed: HR + 0
+    att = events(c, "attack")[0]
+    assert att.data["hr"] == 7
+    assert events(c, "damage")[0].data["amount"] == 7
+
+
+@pytest.mark.rule("FU-CHK-3")
+def test_critical_is_doubles_of_six_or_more_and_always_succeeds() -> None:
+    c = make(pc("ada"))
+    run(c, "ada: check dex+ins 20 turn=no dice=6,6")
+    ev = events(c, "check")[0].data
+    assert ev["critical"] and ev["success"] and ev["total"] == 12
+    run(c, "ada: check dex+ins 20 turn=no dice=5,5")
+    ev = events(c, "check")[0].data
+    assert not ev["critical"] and not ev["success"]
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_fumble_always_fails_and_gives_a_pc_a_fabula_point() -> None:
+    c = make(pc("ada"), npc("orc"))
+    run(c, "ada: check dex+ins 2 bonus=5 turn=no dice=1,1")
+    ev = events(c, "check")[0].data
+    assert ev["fumble"] and not ev["success"]
+    assert c.state.ext.fp["ada"] == 4
+    assert events(c, "fabula_changed")[0].data["why"] == "fumble"
+    run(c, "orc: check dex+ins 2 turn=no dice=1,1")
+    assert not events(c, "fabula_changed")  # NPCs have no Fabula Points
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_fabula_points_are_spent_but_never_below_zero() -> None:
+    c = make(pc("ada", fp=1), npc("orc"))
+    run(c, "ada: fabula -1 why=reroll")
+    assert c.state.ext.fp["ada"] == 0
+    refused(c, "ada: fabula -1", "FU-CHK-4", IllegalCommand)
+    refused(c, "orc: fabula 1", "FU-CHK-4", IllegalCommand)
+
+
+@pytest.mark.rule("FU-CHK-5", "FU-CON-3")
+def test_group_check_adds_successes_and_the_highest_bond() -> None:
+    c = make(pc("ada"), pc("bruno", bonds={"ada": 2}), pc("cara", bonds={"ada": 3}),
+             pc("dan", bonds={"ada": 1}), npc("orc", initiative=14))
+    # bruno 5+5=10 succeeds (bond 2), cara 2+3 fails (bond 3 ignored), dan 6+6 critical
+    # (a success, bond 1); ada 4+5 = 9 + 2 successes + bond 2 = 13 < 14
+    run(c, "ada: initiative dice=5,5,2,3,6,6,4,5")
+    ev = events(c, "initiative_checked")[0].data
+    assert [s["success"] for s in ev["supporters"]] == [True, False, True]
+    assert all(s["dl"] == 10 for s in ev["supporters"])
+    assert ev["support"] == 2 and ev["bond"] == 2
+    assert ev["check"]["total"] == 13 and not ev["success"]
+    assert ev["first_side"] == "foes"
+
+
+@pytest.mark.rule("FU-CHK-5", "FU-CHK-4")
+def test_group_check_supporter_fumble_fails_and_earns_a_point() -> None:
+    c = make(pc("ada"), pc("bruno"), npc("orc", initiative=5))
+    run(c, "ada: initiative dice=1,1,3,3")
+    ev = events(c, "initiative_checked")[0].data
+    assert ev["supporters"][0]["fumble"] and ev["support"] == 0
+    assert c.state.ext.fp["bruno"] == 4
+    assert ev["success"]  # 6 vs 5
+
+
+@pytest.mark.rule("FU-CHK-5")
+def test_supporters_can_be_chosen_and_dice_count_checked() -> None:
+    c = make(pc("ada"), pc("bruno"), pc("cara"), npc("orc"))
+    refused(c, "ada: initiative supporters=bruno dice=4,4,4,4,4,4", "FU-CHK-5", InvalidInput)
+    refused(c, "ada: initiative supporters=orc", "FU-CHK-5", IllegalCommand)
+    run(c, "ada: initiative supporters=bruno dice=5,5,4,4")
+    assert len(events(c, "initiative_checked")[0].data["supporters"]) == 1

@@ -1,0 +1,265 @@
+"""The conflict procedure: participants, goals, initiative, alternating rounds, the end."""
+
+from __future__ import annotations
+
+import pytest
+from tests.rulesets.fabula_ultima.support import (
+    events,
+    make,
+    npc,
+    pc,
+    refused,
+    run,
+    seed_example,
+    turn_log,
+)
+
+from fracas.engine import Viewer
+from fracas.engine.views import view
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+
+
+@pytest.mark.rule("FU-CON-7", "FU-CON-6", "FU-CON-5")
+def test_seed_example_pc_npc_pc_npc_npc() -> None:
+    c = seed_example()
+    run(c, "ada: act a", "orc1: act b", "bruno: act c", "orc2: act d", "orc3: act e")
+    assert turn_log(c) == ["ada", "orc1", "bruno", "orc2", "orc3"]
+    kinds = [c.state.participants[p].kind for p in turn_log(c)]
+    assert kinds == ["pc", "npc", "pc", "npc", "npc"]
+    assert c.state.round == 2  # the round ended and the next began
+
+
+@pytest.mark.rule("FU-CON-6", "FU-CON-8")
+def test_acting_on_the_other_sides_turn_is_refused() -> None:
+    c = seed_example()
+    err = refused(c, "orc1: attack ada", "FU-CON-6", NotYourTurn)
+    assert "side pcs" in str(err)
+    run(c, "bruno: act x")
+    refused(c, "ada: act y", "FU-CON-6", NotYourTurn)
+
+
+@pytest.mark.rule("FU-CON-6")
+def test_nobody_passes() -> None:
+    c = seed_example()
+    refused(c, "ada: pass", "FU-CON-6", IllegalCommand)
+    run(c, "ada: act x")
+    refused(c, "ada: pass", "FU-CON-6", IllegalCommand)  # even with no turn left
+
+
+@pytest.mark.rule("FU-CON-8")
+def test_the_side_chooses_which_member_acts() -> None:
+    c = seed_example()
+    run(c, "bruno: act first", "orc3: act", "ada: act second")
+    assert turn_log(c) == ["bruno", "orc3", "ada"]
+    gm = view(c, Viewer.gm())["conflict"]["ruleset"]["tracker"]
+    assert gm["may_act"] == ["orc1", "orc2"]
+
+
+@pytest.mark.rule("FU-CON-9")
+def test_a_second_turn_for_someone_with_none_left_is_refused() -> None:
+    c = seed_example()
+    run(c, "ada: act x", "orc1: act y")
+    refused(c, "ada: act again", "FU-CON-9", IllegalCommand)
+    run(c, "bruno: act z")
+    refused(c, "orc1: act again", "FU-CON-9", IllegalCommand)
+
+
+@pytest.mark.rule("FU-CON-9", "FU-CON-7")
+def test_a_champion_takes_several_turns_each_counted_in_the_alternation() -> None:
+    c = make(pc("ada"), pc("bruno"), pc("cara"), npc("wyrm", rank="champion 3", initiative=5))
+    run(c, "ada: initiative dice=5,5,5,5,5,5")
+    run(c, "ada: act", "wyrm: act", "bruno: act", "wyrm: act", "cara: act", "wyrm: act")
+    assert turn_log(c) == ["ada", "wyrm", "bruno", "wyrm", "cara", "wyrm"]
+    assert c.state.round == 2
+
+
+@pytest.mark.rule("FU-CON-9", "FU-CON-7")
+def test_an_elite_takes_two_turns_and_the_larger_side_finishes() -> None:
+    c = make(pc("ada"), npc("boss", rank="elite", initiative=3), npc("orc", initiative=3))
+    run(c, "ada: initiative dice=5,5")
+    run(c, "ada: act", "boss: act", "boss: act")
+    refused(c, "boss: act", "FU-CON-9", IllegalCommand)
+    run(c, "orc: act")
+    assert turn_log(c) == ["ada", "boss", "boss", "orc"] and c.state.round == 2
+
+
+@pytest.mark.rule("FU-CON-10", "FU-CON-5")
+def test_each_round_starts_with_the_side_holding_initiative() -> None:
+    c = seed_example(first="foes")
+    run(c, "orc1: act", "ada: act", "orc2: act", "bruno: act", "orc3: act")
+    ends = [e for e in c.records[-1].events if e.type in ("round_ended", "round_started")]
+    assert [(e.type, e.data["round"]) for e in ends] == [("round_ended", 1),
+                                                          ("round_started", 2)]
+    refused(c, "ada: act", "FU-CON-6", NotYourTurn)
+    run(c, "orc2: act")
+    assert turn_log(c)[-1] == "orc2"
+
+
+@pytest.mark.rule("FU-CON-5", "FU-CON-3")
+def test_pcs_failing_initiative_give_their_foes_every_first_turn() -> None:
+    c = seed_example(first="foes")
+    ev = events(c, "initiative_checked")[0].data
+    assert not ev["success"] and ev["first_side"] == "foes"
+    refused(c, "ada: act", "FU-CON-6", NotYourTurn)
+    lines = view(c, Viewer.gm())["conflict"]["ruleset"]["lines"]
+    assert any("the PCs failed" in line for line in lines)
+
+
+@pytest.mark.rule("FU-CON-3", "FU-CON-4")
+def test_initiative_dl_is_the_highest_adversary_initiative() -> None:
+    c = make(pc("ada"), npc("orc"), npc("boss", rank="elite", dex=10),
+             npc("ally", side="pcs", initiative=20))
+    run(c, "ada: initiative dice=3,4")
+    ev = events(c, "initiative_checked")[0].data
+    assert ev["initiatives"] == {"orc": 8, "boss": 11}  # allies are not adversaries
+    assert ev["dl"] == 11 and ev["dl_from"] == "boss"
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_each_pc_applies_its_own_initiative_modifier() -> None:
+    c = make(pc("ada", init_mod=1), pc("bruno"), npc("orc", initiative=9))
+    run(c, "bruno: equip armor Plate init=-2", "ada: equip shield Buckler init=-1")
+    run(c, "ada: initiative dice=5,5,4,4")
+    ev = events(c, "initiative_checked")[0].data
+    assert ev["supporters"][0]["total"] == 8 and not ev["supporters"][0]["success"]
+    assert ev["check"]["total"] == 8 and ev["own_modifier"] == 0
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_only_a_pc_leads_and_only_once() -> None:
+    c = make(pc("ada"), npc("orc"))
+    refused(c, "orc: initiative", "FU-CON-3", IllegalCommand)
+    refused(c, "ada: act x", "FU-CON-3", IllegalCommand)
+    player = Viewer.of_player("ada")
+    before = c.version
+    with pytest.raises(IllegalCommand):
+        c.execute("ada: initiative dl=2", player)
+    assert c.version == before
+    run(c, "ada: initiative dice=5,5")
+    refused(c, "ada: initiative", "FU-CON-5", IllegalCommand)
+
+
+@pytest.mark.rule("FU-CON-4")
+def test_npc_initiative_from_stats() -> None:
+    from fracas.rulesets.fabula_ultima.state import npc_initiative
+
+    c = make(npc("s", dex=10, ins=6), npc("e", rank="elite"),
+             npc("ch", rank="champion", replaces=4, dex=12, ins=10),
+             npc("armored", init_mod=-1, equipment=[{"kind": "armor", "name": "Mail",
+                                                     "init": -2}]),
+             npc("sheet", rank="elite", initiative=15))
+    ext = c.state.ext
+    got = {p.id: npc_initiative(ext, p) for p in c.state.participants.values()}
+    assert got == {"s": 8, "e": 10, "ch": 15, "armored": 5, "sheet": 15}
+
+
+@pytest.mark.rule("FU-CON-1")
+def test_extras_are_listed_but_take_no_turns() -> None:
+    c = make(pc("ada"), npc("orc"), npc("mule", extra=True), npc("cook"))
+    run(c, "extra cook")
+    run(c, "ada: initiative dice=5,5")
+    assert set(c.state.ext.order.side_of) == {"ada", "orc"}
+    run(c, "ada: act")
+    refused(c, "mule: act", "FU-CON-1", IllegalCommand)
+    refused(c, "extra orc", "FU-CON-1", IllegalCommand)  # settled before the start
+    gm = view(c, Viewer.gm())["conflict"]
+    assert any("extras (no turns): Mule, Cook" in line for line in gm["ruleset"]["lines"])
+
+
+@pytest.mark.rule("FU-CON-2")
+def test_goals_and_equipment_are_recorded_before_the_start() -> None:
+    c = make(pc("ada"), npc("orc"))
+    run(c, "ada: goal 'save the village'", "orc: goal 'loot'",
+        "ada: equip weapon 'Iron sword' accuracy=dex+mig bonus=1 damage=6",
+        "ada: equip armor Leather init=-1", "ada: equip armor Plate init=-2")
+    ext = c.state.ext
+    assert ext.goals == {"ada": "save the village", "orc": "loot"}
+    assert [i.name for i in ext.equipment["ada"]] == ["Iron sword", "Plate"]
+    ada = next(p for p in view(c, Viewer.gm())["conflict"]["participants"] if p["id"] == "ada")
+    assert ada["goal"] == "save the village" and ada["init_mod"] == -2
+    refused(c, "ada: equip weapon Bow accuracy=dex+str", "FU-CHK-1", InvalidInput)
+    run(c, "ada: initiative dice=6,6")
+    refused(c, "ada: equip armor Robe", "FU-CON-2", IllegalCommand)
+
+
+@pytest.mark.rule("FU-CON-11")
+def test_end_records_one_of_the_seeds_reasons() -> None:
+    c = seed_example()
+    refused(c, "end 'bored'", "FU-CON-11", InvalidInput)
+    run(c, "end 'compromise: the orcs take the toll'")
+    assert c.state.status == "ended"
+    assert c.state.end_reason == "compromise: the orcs take the toll"
+    refused(c, "ada: act", None, IllegalCommand)
+
+
+@pytest.mark.rule("FU-CON-11")
+@pytest.mark.parametrize("reason", ["goal achieved", "the orcs are unable or unwilling "
+                                    "to continue", "note: the bridge collapses"])
+def test_end_accepts_goal_unable_unwilling_and_notes(reason: str) -> None:
+    c = run(seed_example(), f"end '{reason}'")
+    assert c.state.end_reason == reason
+
+
+@pytest.mark.rule("FU-CON-12")
+def test_a_side_losing_members_mid_round() -> None:
+    c = make(pc("ada", dex=12, mig=12), pc("bruno"), npc("orc1", hp=5), npc("orc2"),
+             npc("orc3"))
+    run(c, "ada: initiative dice=6,5,4,5")
+    run(c, "ada: attack orc1 dice=8,9")  # 17 vs 8, 9 damage: orc1 out before its turn
+    assert c.state.participants["orc1"].out == "defeated (0 HP)"
+    refused(c, "orc1: act", "FU-CON-12", IllegalCommand)
+    run(c, "orc2: act", "bruno: act")
+    run(c, "out orc3 'surrenders'")  # the last turn of the round vanishes
+    refused(c, "orc3: act", "FU-CON-12", IllegalCommand)
+    run(c, "ada: act")  # the left-over round closes and round 2 opens with the PCs
+    assert c.state.round == 2
+    types = [e.type for e in c.records[-1].events][:3]
+    assert types == ["round_ended", "round_started", "turn_started"]
+
+
+@pytest.mark.rule("FU-CON-12", "FU-CON-7")
+def test_the_alternation_counts_only_the_turns_left() -> None:
+    c = seed_example()
+    run(c, "ada: act", "orc1: act", "out bruno 'knocked out'")
+    # the PCs have no turn left: the orcs take the rest of the round
+    run(c, "orc2: act", "orc3: act")
+    assert c.state.round == 2
+    run(c, "ada: act", "orc1: act", "orc2: act", "orc3: act")
+    assert turn_log(c)[-4:] == ["ada", "orc1", "orc2", "orc3"]
+
+
+@pytest.mark.rule("FU-CON-13")
+def test_a_third_side_is_refused_until_assigned() -> None:
+    c = make(pc("ada"), npc("orc"), npc("ghost", side="spirits"))
+    err = refused(c, "ada: initiative dice=5,5", "FU-CON-13", IllegalCommand)
+    assert "Ghost (side spirits)" in str(err)
+    refused(c, "assign ghost spirits", "FU-CON-13", InvalidInput)
+    run(c, "assign ghost foes", "ada: initiative dice=5,5")
+    assert c.state.ext.order.side_of["ghost"] == "foes"
+    refused(c, "join imp side=demons stats='{\"dex\":8,\"ins\":8,\"mig\":8,\"wlp\":8,"
+               "\"hp\":5}'", "FU-CON-13", InvalidInput)
+
+
+@pytest.mark.rule("FU-CON-13")
+def test_an_npc_can_change_sides_mid_conflict() -> None:
+    c = seed_example()
+    run(c, "assign orc3 pcs")
+    run(c, "ada: act", "orc1: act", "orc3: act 'turns on its friends'", "orc2: act",
+        "bruno: act")
+    assert c.state.round == 2
+
+
+@pytest.mark.rule("FU-CON-14")
+def test_joining_mid_round_acts_this_round_and_leaving_drops_turns() -> None:
+    c = seed_example()
+    run(c, "ada: act", "orc1: act")
+    run(c, "join ogre side=foes stats='{\"dex\":8,\"ins\":8,\"mig\":8,\"wlp\":8,"
+           "\"hp\":30,\"rank\":\"elite\"}'")
+    joined = events(c)
+    assert [e.type for e in joined] == ["participant_joined", "joined_turns"]
+    assert joined[1].data["turns"] == 2
+    run(c, "leave orc2 'runs off'")
+    run(c, "bruno: act", "ogre: act", "orc3: act", "ogre: act")
+    assert turn_log(c)[-4:] == ["bruno", "ogre", "orc3", "ogre"] and c.state.round == 2
+    gm = view(c, Viewer.gm())["conflict"]["ruleset"]["tracker"]
+    assert gm["sides"]["foes"]["out"] == ["orc2"]

@@ -1,0 +1,58 @@
+"""Exact odds of checks and group checks."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from tests.rulesets.fabula_ultima.support import RULESET
+from typer.testing import CliRunner
+
+from fracas.cli import app
+from fracas.errors import InvalidInput
+
+
+def _brute(a: int, b: int, mod: int, dl: int) -> tuple[Fraction, Fraction, Fraction]:
+    win = crit = fum = 0
+    for x in range(1, a + 1):
+        for y in range(1, b + 1):
+            c = x == y and x >= 6
+            f = x == y == 1
+            crit += c
+            fum += f
+            win += c or (not f and x + y + mod >= dl)
+    n = a * b
+    return Fraction(win, n), Fraction(crit, n), Fraction(fum, n)
+
+
+@pytest.mark.rule("FU-CHK-1", "FU-CHK-3", "FU-CHK-4")
+def test_check_odds_are_exact() -> None:
+    report = RULESET.odds("{d8 + d10} + 1 vs 13")
+    figures = dict(report.figures)
+    assert (figures["P(success)"], figures["P(critical)"], figures["P(fumble)"]) == \
+        _brute(8, 10, 1, 13)
+    assert figures["P(critical)"] == Fraction(3, 80)
+
+
+@pytest.mark.rule("FU-CHK-5")
+def test_group_odds_combine_supporters_and_bonds() -> None:
+    report = RULESET.odds("group {d8+d8}+1 vs 12 supporters {d8+d6},{d10+d10} bonds 2,0")
+    figures = dict(report.figures)
+    p1 = _brute(8, 6, 0, 10)[0]
+    p2 = _brute(10, 10, 0, 10)[0]
+    dist = {0: (1 - p1) * (1 - p2), 3: p1 * (1 - p2), 1: (1 - p1) * p2, 4: p1 * p2}
+    win = sum(p * _brute(8, 8, 1 + bonus, 12)[0] for bonus, p in dist.items())
+    assert figures["P(leader succeeds)"] == win
+    assert figures["P(bonus +3)"] == dist[3]
+
+
+def test_odds_through_the_cli_and_bad_queries() -> None:
+    result = CliRunner().invoke(app, ["odds", "--ruleset", "fabula-ultima", "--json",
+                                      "{d8+d10}+1 vs 13"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["figures"][0]["fraction"] == "7/20"
+    with pytest.raises(InvalidInput):
+        RULESET.odds("{d8+d7} vs 10")
+    with pytest.raises(InvalidInput):
+        RULESET.odds("3d6 vs 10")

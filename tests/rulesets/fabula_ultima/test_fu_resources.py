@@ -1,0 +1,125 @@
+"""HP/MP/IP, Crisis, attacks and affinities, status effects stepping dice down."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
+
+from fracas.engine import Conflict
+from fracas.errors import IllegalCommand
+
+
+def _fight(**foe_stats: Any) -> Conflict:
+    c = make(pc("ada", dex=10, mig=10, mp=20), npc("orc", defense=9, mdef=8, hp=40,
+                                                    **foe_stats))
+    return run(c, "ada: initiative dice=6,6")
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_pools_stay_between_zero_and_maximum() -> None:
+    c = make(pc("ada", hp=40, mp=20, ip=6), npc("orc"))
+    run(c, "damage ada 15", "recover ada 100")
+    assert c.state.ext.hp["ada"].current == 40
+    run(c, "ada: spend mp 12 why=spell", "ada: spend ip 2")
+    assert c.state.ext.mp["ada"].current == 8 and c.state.ext.ip["ada"].current == 4
+    err = refused(c, "ada: spend mp 9", "FU-RES-1", IllegalCommand)
+    assert "only 8 MP" in str(err)
+    refused(c, "recover orc 3 pool=ip", "FU-RES-1", IllegalCommand)  # IP is for PCs
+
+
+@pytest.mark.rule("FU-RES-2")
+def test_crisis_at_half_maximum_hp_rounded_down() -> None:
+    c = make(pc("ada", hp=41), npc("orc"))
+    run(c, "damage ada 20")  # 21 > 20
+    assert not events(c, "damage")[0].data["crisis"]
+    run(c, "damage ada 1")  # 20 <= 41 // 2
+    ev = events(c, "damage")[0].data
+    assert ev["crisis"] and ev["entered_crisis"]
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+    ada = view(c, Viewer.of_player("ada"))["conflict"]["participants"][0]
+    assert ada["crisis"] and "CRISIS" in ada["summary"]
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_attack_hits_at_defense_and_deals_hr_plus_weapon() -> None:
+    c = make(pc("ada", equipment=[{"kind": "weapon", "name": "Sword", "accuracy": "dex+mig",
+                                   "bonus": 1, "damage": 6}]), npc("orc", defense=9))
+    run(c, "ada: initiative dice=6,6")
+    run(c, "ada: attack orc dice=4,4")  # 9 vs 9: hit, 4 + 6
+    assert events(c, "attack")[0].data["hit"]
+    assert events(c, "damage")[0].data["amount"] == 10
+    assert c.state.ext.hp["orc"].current == 10
+
+
+@pytest.mark.rule("FU-RES-3", "FU-CHK-3", "FU-CHK-4")
+def test_critical_always_hits_and_fumble_always_misses() -> None:
+    c = make(pc("ada"), pc("bruno"), npc("orc", defense=20, hp=50), npc("orc2"))
+    run(c, "ada: initiative dice=6,6,6,6")
+    run(c, "ada: attack orc dice=6,6")
+    assert events(c, "attack")[0].data["hit"]
+    run(c, "orc: attack ada dice=1,1", "bruno: attack orc2 dice=1,1")
+    assert not events(c, "attack")[0].data["hit"]
+    assert c.state.ext.fp["bruno"] == 4
+
+
+@pytest.mark.rule("FU-RES-3")
+@pytest.mark.parametrize(("affinity", "hp_after"), [
+    ("vulnerable", 40 - 24), ("resistant", 40 - 6), ("immune", 40), ("absorb", 40)])
+def test_affinities(affinity: str, hp_after: int) -> None:
+    c = _fight(affinities={"fire": affinity})
+    run(c, "damage orc 5", "damage orc 12 type=fire")
+    ev = events(c, "damage")[0].data
+    expected = hp_after - 5 if affinity != "absorb" else 40
+    assert c.state.ext.hp["orc"].current == expected
+    if affinity == "absorb":
+        assert ev["healed"] == 5
+
+
+@pytest.mark.rule("FU-RES-3", "FU-RES-1")
+def test_spell_spends_mp_and_checks_magic_defense() -> None:
+    c = _fight(affinities={"ice": "vulnerable"})
+    run(c, "ada: spell Frost mp=10 target=orc damage=5 type=ice dice=5,3")
+    sp = events(c, "spell")[0].data
+    assert sp["dl"] == 8 and sp["hit"] and sp["roll"]["expression"] == "{d8+d8}"
+    assert c.state.ext.mp["ada"].current == 10
+    assert c.state.ext.hp["orc"].current == 40 - 2 * (5 + 5)
+    run(c, "orc: act")
+    refused(c, "ada: spell Frost mp=11 target=orc", "FU-RES-1", IllegalCommand)
+
+
+@pytest.mark.rule("FU-RES-4")
+def test_status_effects_step_dice_down_never_below_d6() -> None:
+    c = make(pc("ada", dex=10, ins=8, mig=6, wlp=12), npc("orc"))
+    run(c, "status ada slow", "status ada enraged", "status ada weak", "status ada shaken")
+    run(c, "ada: check dex+ins 10 turn=no dice=5,5")
+    assert events(c, "check")[0].data["roll"]["expression"] == "{d6+d6}"
+    run(c, "ada: check mig+wlp 10 turn=no dice=5,5")
+    assert events(c, "check")[0].data["roll"]["expression"] == "{d6+d10}"
+    refused(c, "status ada slow", "FU-RES-4", IllegalCommand)
+    run(c, "status ada slow no", "ada: check dex+ins 10 turn=no dice=5,5")
+    assert events(c, "check")[0].data["roll"]["expression"] == "{d8+d6}"
+
+
+@pytest.mark.rule("FU-RES-4", "FU-CON-3")
+def test_status_effects_change_the_initiative_check_and_defense() -> None:
+    c = make(pc("ada", dex=10, ins=10), npc("orc", initiative=10))
+    run(c, "status ada dazed")
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+    ada = view(c, Viewer.gm())["conflict"]["participants"][0]
+    assert ada["dice"]["ins"] == 8 and ada["mdef"] == 8 and ada["defense"] == 10
+    run(c, "ada: initiative dice=5,4")
+    ev = events(c, "initiative_checked")[0].data
+    assert ev["check"]["roll"]["expression"] == "{d10+d8}" and not ev["success"]
+
+
+@pytest.mark.rule("FU-RES-1", "FU-CON-12")
+def test_zero_hp_takes_a_participant_out() -> None:
+    c = _fight()
+    run(c, "damage orc 45")
+    assert [e.type for e in events(c)] == ["damage", "participant_out"]
+    assert c.state.ext.hp["orc"].current == 0
+    refused(c, "damage orc 1", "FU-CON-12", IllegalCommand)

@@ -1,0 +1,118 @@
+"""Undo across rounds and champion turns, snapshots, projection, legal commands, replay."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.rulesets.fabula_ultima.support import RULESET, make, npc, pc, run, seed_example
+
+from fracas.engine import Viewer
+from fracas.engine.conflict import fold
+from fracas.engine.serialize import state_from_data, state_to_data
+from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
+
+
+@pytest.mark.rule("FU-CON-10")
+def test_undo_across_a_round_boundary_returns_the_earlier_state() -> None:
+    c = seed_example()
+    run(c, "ada: act", "orc1: act", "bruno: act", "orc2: act")
+    before = state_to_data(c.state)
+    run(c, "orc3: act")  # closes round 1, opens round 2
+    assert c.state.round == 2
+    run(c, "ada: act")
+    run(c, "undo 2")
+    assert state_to_data(c.state) == before
+    assert c.state.round == 1
+    run(c, "redo 2")
+    assert c.state.round == 2 and c.state.ext.order.taken["ada"] == 1
+
+
+@pytest.mark.rule("FU-CON-9")
+def test_undo_across_a_champions_turns_returns_the_earlier_state() -> None:
+    c = make(pc("ada"), pc("bruno"), npc("wyrm", rank="champion 3", initiative=5))
+    run(c, "ada: initiative dice=5,5,5,5", "ada: act")
+    before = state_to_data(c.state)
+    run(c, "wyrm: act", "bruno: act", "wyrm: act", "wyrm: act", "ada: act")
+    run(c, "undo 5")
+    assert state_to_data(c.state) == before
+    assert c.state.ext.order.turns_left("wyrm") == 3
+
+
+def test_state_round_trips_through_snapshots() -> None:
+    c = seed_example()
+    run(c, "status ada slow", "ada: attack orc1 dice=4,4", "orc1: act", "damage orc2 30")
+    data = state_to_data(c.state)
+    back = state_from_data(RULESET, data)
+    assert state_to_data(back) == data
+    assert back.ext.order.turns_left("bruno") == 1
+    assert state_to_data(fold(RULESET, c.records)) == data
+
+
+def test_player_view_hides_gm_only_pools() -> None:
+    cap = npc("cap", hp=60, mp=20)
+    cap["gm_only"] = ["hp", "mp"]
+    c = make(pc("ada"), cap)
+    run(c, "ada: initiative dice=6,6", "ada: attack cap dice=5,5")
+    gm = view(c, Viewer.gm())["conflict"]["participants"][1]
+    player = view(c, Viewer.of_player("ada"))["conflict"]["participants"][1]
+    assert gm["hp"] == {"current": 55, "max": 60} and "HP 55/60" in gm["summary"]
+    assert "hp" not in player and "mp" not in player and "55" not in player["summary"]
+    assert "hp" not in player["stats"]
+    log = log_view(c, Viewer.of_player("ada"))
+    damage = next(e for r in log for e in r["events"] if e["type"] == "damage")
+    assert "hp_after" not in damage["data"] and damage["data"]["amount"] == 5
+    gm_log = log_view(c, Viewer.gm())
+    assert next(e for r in gm_log for e in r["events"] if e["type"] == "damage")["data"][
+        "hp_after"] == 55
+
+
+@pytest.mark.rule("FU-CON-8")
+def test_tracker_shows_who_acted_and_who_has_turns_left() -> None:
+    c = make(pc("ada"), pc("bruno"), npc("boss", rank="elite"), npc("orc"))
+    run(c, "ada: initiative dice=6,6,6,6", "ada: act", "boss: act")
+    r = view(c, Viewer.of_player("bruno"))["conflict"]["ruleset"]
+    t = r["tracker"]
+    assert t["sides"]["pcs"] == {"acted": ["ada"], "turns_left": {"bruno": 1}, "out": []}
+    assert t["sides"]["foes"]["acted"] == ["boss"]
+    assert t["sides"]["foes"]["turns_left"] == {"boss": 1, "orc": 1}
+    assert "pcs: acted Ada · turns left Bruno" in r["lines"]
+    assert "foes: acted Boss · turns left Boss, Orc" in r["lines"]
+    assert "round 1: side pcs on turn — may act: Bruno" in r["lines"]
+
+
+def test_legal_commands_follow_the_turn() -> None:
+    c = seed_example()
+    assert "ada: attack orc1" in RULESET.legal_commands(c.state, "ada")
+    assert not any("attack" in x for x in RULESET.legal_commands(c.state, "orc1"))
+    gm = RULESET.legal_commands(c.state, None)
+    assert "bruno: act TEXT" in gm and "orc1: act TEXT" not in gm
+    fill = {"TEXT": "x", "NAME": "Bolt", "mp=N": "mp=5", "ATTR+ATTR": "dex+ins", "DL": "10",
+            "target=ID": "target=orc1", "TARGET": "orc1", "AMOUNT": "3", "EFFECT": "slow",
+            "REASON": "goal", " ID": " orc1"}
+    for text in RULESET.legal_commands(c.state, "ada") + gm:
+        for k, v in fill.items():
+            text = text.replace(k, v)
+        c.parse(text)
+    setup = make(pc("ada"), npc("orc"))
+    assert "ada: initiative" in RULESET.legal_commands(setup.state, None)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["ada", "bruno", "orc1", "orc2", "orc3"]),
+                          st.sampled_from(["act", "attack ada", "attack orc1", "attack orc2",
+                                           "pass", "check dex+ins 9"])), max_size=25))
+def test_random_commands_never_break_and_replay_matches(steps: list[tuple[str, str]]) -> None:
+    c = seed_example()
+    for who, what in steps:
+        before = copy.deepcopy(state_to_data(c.state))
+        try:
+            c.execute(f"{who}: {what}", time="")
+        except FracasError:
+            assert state_to_data(c.state) == before
+    assert state_to_data(fold(RULESET, c.records)) == state_to_data(c.state)
+    order = c.state.ext.order
+    for pid in order.side_of:
+        assert 0 <= order.taken[pid] <= order.turns_per_round[pid]
