@@ -22,10 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.support.toy import Toy
-
 from fracas.engine import Conflict, Setup, fold
 from fracas.engine.components import Popcorn, ResourcePool
+from tests.support.toy import Toy
 
 PEOPLE = ["ada", "bruno", "gob"]
 

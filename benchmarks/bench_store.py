@@ -27,7 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert, select, text  # noqa: E402
-from tests.support.toy import Toy  # noqa: E402
 
 from fracas.engine.conflict import Conflict, fold  # noqa: E402
 from fracas.engine.events import Record  # noqa: E402
@@ -36,6 +35,7 @@ from fracas.scenario import load_scenario  # noqa: E402
 from fracas.store import ConflictService, SqlEventStore  # noqa: E402
 from fracas.store.schema import records  # noqa: E402
 from fracas.store.sql import record_json  # noqa: E402
+from tests.support.toy import Toy  # noqa: E402
 
 SCENARIO = ROOT / "tests/store/toy.toml"
 

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.rulesets.fabula_ultima.support import make, npc, pc
 from typer.testing import CliRunner
 
 from fracas.cli import app
+from tests.rulesets.fabula_ultima.support import make, npc, pc
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "fabula-ultima.md"
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run, seed_example
 
 from fracas.errors import IllegalCommand, InvalidInput
+from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run, seed_example
 
 
 @pytest.mark.rule("FU-CHK-1")

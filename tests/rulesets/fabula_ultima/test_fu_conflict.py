@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import pytest
+
+from fracas.engine import Viewer
+from fracas.engine.views import view
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from tests.rulesets.fabula_ultima.support import (
     events,
     make,
@@ -13,10 +17,6 @@ from tests.rulesets.fabula_ultima.support import (
     seed_example,
     turn_log,
 )
-
-from fracas.engine import Viewer
-from fracas.engine.views import view
-from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
 
 @pytest.mark.rule("FU-CON-7", "FU-CON-6", "FU-CON-5")

@@ -6,11 +6,11 @@ import json
 from fractions import Fraction
 
 import pytest
-from tests.rulesets.fabula_ultima.support import RULESET
 from typer.testing import CliRunner
 
 from fracas.cli import app
 from fracas.errors import InvalidInput
+from tests.rulesets.fabula_ultima.support import RULESET
 
 
 def _brute(a: int, b: int, mod: int, dl: int) -> tuple[Fraction, Fraction, Fraction]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
 
 from fracas.engine import Conflict
 from fracas.errors import IllegalCommand
+from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
 
 
 def _fight(**foe_stats: Any) -> Conflict:

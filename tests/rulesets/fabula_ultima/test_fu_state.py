@@ -7,13 +7,13 @@ import copy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.rulesets.fabula_ultima.support import RULESET, make, npc, pc, run, seed_example
 
 from fracas.engine import Viewer
 from fracas.engine.conflict import fold
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
+from tests.rulesets.fabula_ultima.support import RULESET, make, npc, pc, run, seed_example
 
 
 @pytest.mark.rule("FU-CON-10")
