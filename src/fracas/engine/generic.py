@@ -140,7 +140,8 @@ def decide_generic(
         if not p.active:
             raise IllegalCommand(f"{p.name} is no longer in the conflict", participant=p.id)
         kind = PARTICIPANT_LEFT if verb == "leave" else PARTICIPANT_OUT
-        return [Event(kind, {"participant": p.id, "reason": a.get("reason") or verb})]
+        event = Event(kind, {"participant": p.id, "reason": a.get("reason") or verb})
+        return [event, *ruleset.on_leave(state, p.id, ctx)]
     if verb == "end":
         if state.depth > 0:
             return [Event(ZOOM_CLOSED, {"reason": a["reason"], "early": True})]

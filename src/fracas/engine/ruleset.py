@@ -91,7 +91,14 @@ class Ruleset:
         """Refuse an ending the rules do not allow (default: any reason)."""
 
     def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
-        """Extra events when a participant joins mid-conflict."""
+        """Extra events when a participant joins mid-conflict (``state`` includes it)."""
+        return []
+
+    def on_leave(
+        self, state: ConflictState, pid: str, ctx: DecideContext
+    ) -> list[Event]:
+        """Extra events after a participant leaves or is out (``state`` is from before), e.g.
+        the end of a round whose remaining turns were all theirs."""
         return []
 
     # --- zoom in ----------------------------------------------------------------------

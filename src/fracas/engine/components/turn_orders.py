@@ -240,7 +240,7 @@ class AlternatingSides:
     def __post_init__(self) -> None:
         if not self.side_on_turn:
             self.side_on_turn = self.first_side
-            self._settle()
+            self.settle()
 
     @classmethod
     def setup(
@@ -290,7 +290,7 @@ class AlternatingSides:
             order.turns_per_round[actor] = turns.get(actor, 1)
             order.taken[actor] = 0
         order.side_on_turn = first_side
-        order._settle()
+        order.settle()
         return order
 
     # -- queries and checks
@@ -411,14 +411,14 @@ class AlternatingSides:
         other = self.other_side(self.side_on_turn)
         if self.side_turns_left(other) > 0:
             self.side_on_turn = other
-        self._settle()
+        self.settle()
 
     def new_round(self) -> None:
         """Reset turns taken; ``first_side`` opens (or the other, if it has no turns)."""
         self.taken = {a: 0 for a in self.side_of}
         self.current = None
         self.side_on_turn = self.first_side
-        self._settle()
+        self.settle()
 
     def join(self, actor: str, side: str, turns: int = 1) -> None:
         """Add ``actor`` to ``side``; its ``turns`` count from this round (mutator)."""
@@ -429,7 +429,7 @@ class AlternatingSides:
         self.side_of[actor] = side
         self.turns_per_round[actor] = max(0, turns)
         self.taken[actor] = 0
-        self._settle()
+        self.settle()
 
     def leave(self, actor: str) -> None:
         """``actor`` leaves (or is defeated): its remaining turns vanish (mutator).
@@ -438,14 +438,21 @@ class AlternatingSides:
         """
         if actor in self.side_of and actor not in self.out:
             self.out.append(actor)
-        self._settle()
+        self.settle()
 
     def defeat(self, actor: str) -> None:
         """``actor`` is defeated: as :meth:`leave` (mutator)."""
         self.leave(actor)
 
-    def _settle(self) -> None:
-        """Between turns, hand the turn to the other side when this one has no turns left."""
+    def move(self, actor: str, side: str) -> None:
+        """``actor`` changes sides; turns it has taken this round stay taken (mutator)."""
+        if side in self.sides and actor in self.side_of:
+            self.side_of[actor] = side
+            self.settle()
+
+    def settle(self) -> None:
+        """Between turns, hand the turn to the other side when this one has no turns left
+        (mutator; every other mutator calls it)."""
         if self.current is not None or self.side_on_turn not in self.sides:
             return
         if self.side_turns_left(self.side_on_turn) == 0:

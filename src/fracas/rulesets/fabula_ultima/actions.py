@@ -36,7 +36,6 @@ from fracas.rulesets.fabula_ultima.state import (
     is_extra,
     make_item,
     npc_initiative,
-    settle,
     unassigned,
 )
 
@@ -200,7 +199,7 @@ def finish_turn(order: AlternatingSides, rnd: int, actor: str, pre: list[Event],
         if e.type == PARTICIPANT_OUT:
             order.leave(e.data["participant"])
     order.end_turn()
-    settle(order)
+    order.settle()
     events = [*pre, Event(TURN_STARTED, {"participant": actor}), *body,
               Event(TURN_ENDED, {"participant": actor})]
     if order.round_over:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from fracas.dice.odds import OddsReport
@@ -12,6 +13,7 @@ from fracas.engine.events import (
     PARTICIPANT_JOINED,
     PARTICIPANT_LEFT,
     PARTICIPANT_OUT,
+    ROUND_ENDED,
     ROUND_STARTED,
     TURN_ENDED,
     TURN_STARTED,
@@ -30,7 +32,6 @@ from fracas.rulesets.fabula_ultima.state import (
     check_stats,
     is_extra,
     roster,
-    settle,
     turns_per_round,
 )
 
@@ -145,6 +146,22 @@ class FabulaUltima(Ruleset):
         return [Event("joined_turns", {"participant": pid, "side": p.side,
                                        "turns": turns_per_round(p), "round": state.round})]
 
+    def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
+        """Close the round at once when the turns still to come this round were all the
+        leaver's (FU-CON-10, FU-CON-12, FU-CON-14)."""
+        ext: FabulaExt = state.ext
+        if ext.order is None or state.status != Status.RUNNING.value or state.round == 0:
+            return []
+        order = copy.deepcopy(ext.order)
+        if order.round_over or order.current is not None:
+            return []
+        order.leave(pid)
+        order.settle()
+        if not order.round_over:
+            return []
+        rnd = state.round
+        return [Event(ROUND_ENDED, {"round": rnd}), Event(ROUND_STARTED, {"round": rnd + 1})]
+
     def check_end(self, state: ConflictState, reason: str) -> None:
         """Refuse an ending that names none of the seed's reasons (FU-CON-11)."""
         text = reason.strip().lower()
@@ -174,7 +191,7 @@ class FabulaUltima(Ruleset):
                 new.side_of[pid] = side
                 new.turns_per_round[pid] = turns[pid]
                 new.taken[pid] = 0
-            settle(new)
+            new.settle()
             ext.order = new
         elif t == ROUND_STARTED and order is not None:
             order.new_round()
@@ -182,10 +199,10 @@ class FabulaUltima(Ruleset):
             order.take_turn(d["participant"])
         elif t == TURN_ENDED and order is not None:
             order.end_turn()
-            settle(order)
+            order.settle()
         elif t in (PARTICIPANT_LEFT, PARTICIPANT_OUT) and order is not None:
             order.leave(d["participant"])
-            settle(order)
+            order.settle()
         elif t == PARTICIPANT_JOINED:
             p = state.participants.get(d["id"])
             if p is None:
@@ -193,7 +210,7 @@ class FabulaUltima(Ruleset):
             add_participant(ext, p)
             if order is not None and not is_extra(ext, p) and p.side in order.sides:
                 order.join(p.id, p.side, turns_per_round(p))
-                settle(order)
+                order.settle()
         elif t == "goal_set":
             ext.goals[d["participant"]] = d["text"]
         elif t == "item_equipped":
@@ -244,10 +261,9 @@ class FabulaUltima(Ruleset):
         if order is None or is_extra(ext, p) or not p.active:
             return
         if pid in order.side_of:
-            order.side_of[pid] = side
+            order.move(pid, side)
         else:
             order.join(pid, side, turns_per_round(p))
-        settle(order)
 
     # --- views ------------------------------------------------------------------------
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:

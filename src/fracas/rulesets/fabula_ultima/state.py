@@ -275,14 +275,6 @@ def unassigned(state: ConflictState) -> list[Participant]:
             if p.active and not is_extra(ext, p) and p.side not in (ext.pc_side, ext.foe_side)]
 
 
-def settle(order: AlternatingSides) -> None:
-    """Between turns, hand the turn to the other side when this one has none left."""
-    if order.current is None and order.side_turns_left(order.side_on_turn) == 0:
-        other = order.other_side(order.side_on_turn)
-        if order.side_turns_left(other) > 0:
-            order.side_on_turn = other
-
-
 def add_participant(ext: FabulaExt, p: Participant) -> None:
     """Set up pools, Fabula Points, gear and the extra flag of a new participant."""
     s = p.stats
