@@ -37,14 +37,17 @@ def dice_terms() -> st.SearchStrategy[str]:
         count = draw(st.integers(1, 6))
         sides = draw(st.sampled_from([2, 4, 6, 8, 10, 12, 20]))
         text = f"{count}d{sides}" if count > 1 or draw(st.booleans()) else f"d{sides}"
-        if draw(st.booleans()):
-            text += draw(st.sampled_from(["!", f"!>={max(2, sides - 1)}"]))
+        explode = draw(st.sampled_from(["", "!", f"!>={max(2, sides - 1)}"]))
+        keep = ""
         if count > 1 and draw(st.booleans()):
             kind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
-            n = draw(st.integers(1, count - 1))
-            text += f"{kind}{n}"
+            keep = f"{kind}{draw(st.integers(1, count - 1))}"
+        success = ""
         if draw(st.integers(0, 3)) == 0:
-            text += draw(st.sampled_from([">=", "<="])) + str(draw(st.integers(1, sides)))
+            success = draw(st.sampled_from([">=", "<="])) + str(draw(st.integers(1, sides)))
+            if explode == "!" and not keep:
+                explode = f"!>={sides}"  # a bare '!' then '>=' would read as the explode face
+        text += explode + keep + success
         return text
 
     return term()

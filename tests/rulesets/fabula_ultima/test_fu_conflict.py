@@ -215,7 +215,7 @@ def test_a_side_losing_members_mid_round() -> None:
     assert c.state.round == 2
     refused(c, "orc3: act", "FU-CON-12", IllegalCommand)
     run(c, "ada: act")  # round 2 opens with the PCs
-    assert [e.type for e in c.records[-1].events][0] == "turn_started"
+    assert c.records[-1].events[0].type == "turn_started"
 
 
 @pytest.mark.rule("FU-CON-12", "FU-CON-7")

@@ -1,0 +1,188 @@
+"""Etherscope (unofficial): split-initiative countdown, range bands with a directional Hidden,
+condensers as harm, nested zoom-in conflicts. Rules in ``rules.toml``."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from fracas.dice import OddsReport
+from fracas.engine.commands import Command
+from fracas.engine.components import RangeBands
+from fracas.engine.context import DecideContext
+from fracas.engine.events import Event
+from fracas.engine.model import ConflictState, Status, Viewer
+from fracas.engine.ruleset import Ruleset
+from fracas.engine.setup import Setup
+from fracas.errors import InvalidInput
+from fracas.rulesets.etherscope import logic, views
+from fracas.rulesets.etherscope import state as ph
+from fracas.rulesets.etherscope.commands import COMMANDS
+from fracas.rulesets.etherscope.evolve import CONDENSERS, evolve, init_ext
+from fracas.rulesets.etherscope.odds import odds
+from fracas.rulesets.etherscope.settings import condenser_of, normalise
+from fracas.rulesets.etherscope.state import EsExt
+
+__all__ = ["EsExt", "Etherscope"]
+
+_ACTIONS = {"push", "attack", "move", "hide", "search", "recover", "act"}
+
+
+class Etherscope(Ruleset):
+    """The Etherscope conflict system."""
+
+    name = "etherscope"
+    title = "Etherscope"
+    package = "fracas.rulesets.etherscope"
+    commands = COMMANDS
+    ext_type = EsExt
+
+    # --- set-up
+    def validate_setup(self, setup: Setup) -> Setup:
+        """Check settings (naming the key) and every character's condensers and skills."""
+        ids = [p.id for p in setup.participants]
+        settings = normalise(dict(setup.settings), ids)
+        kind = condenser_of(settings)
+        for p in setup.participants:
+            for c in CONDENSERS:
+                v = p.stats.get(c)
+                if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                    raise InvalidInput(f"{p.id}.stats.{c} must be a whole number ≥ 0, not {v!r}",
+                                       key=f"{p.id}.stats.{c}")
+            if not isinstance(p.stats.get(kind), int) or p.stats[kind] < 1:
+                raise InvalidInput(
+                    f"{p.id}.stats.{kind} is needed: the {kind} condenser is this conflict's "
+                    "base initiative (ES-ROUND-1)", key=f"{p.id}.stats.{kind}",
+                    rule="ES-ROUND-1")
+            skills = p.stats.get("skills", {})
+            if not isinstance(skills, dict) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                    for v in skills.values()):
+                raise InvalidInput(f"{p.id}.stats.skills must map skill names to ratings ≥ 0",
+                                   key=f"{p.id}.stats.skills")
+            for k in ("awareness", "pool"):
+                v = p.stats.get(k)
+                if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                    raise InvalidInput(f"{p.id}.stats.{k} must be a rating ≥ 0, not {v!r}",
+                                       key=f"{p.id}.stats.{k}")
+        return setup.model_copy(update={"settings": settings})
+
+    def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> EsExt:
+        """Ranges, groups, condensers and lurking ambushers from the set-up."""
+        return init_ext(state)
+
+    # --- decide / evolve
+    def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
+        """Validate an Etherscope command and return its events."""
+        v = command.verb
+        if v == "awareness":
+            return logic.decide_awareness(state, command, ctx)
+        if v == "ambush":
+            return logic.decide_ambush(state, command, ctx)
+        if v == "set-range":
+            return logic.decide_set_range(state, command)
+        if v in ("group", "ungroup"):
+            return logic.decide_group(state, command)
+        if v == "reveal":
+            return logic.decide_reveal(state, command)
+        if v == "moves":
+            return logic.decide_moves(state, ctx)
+        if v == "step":
+            return logic.decide_step(state, command)
+        if v == "done":
+            return logic.decide_done(state, command)
+        if v == "round":
+            return logic.decide_round(state)
+        if v == "declare":
+            return logic.decide_declare(state, command)
+        if v == "countdown":
+            return logic.decide_countdown(state, ctx)
+        if v in _ACTIONS:
+            return logic.decide_action(state, command, ctx)
+        if v == "zoom":
+            return logic.decide_zoom(state, command, ctx)
+        if v == "damage":
+            return logic.decide_damage(state, command)
+        return super().decide(state, command, ctx)
+
+    def evolve(self, state: ConflictState, event: Event) -> None:
+        """Apply an event to the Etherscope state."""
+        evolve(state, event)
+
+    # --- zoom
+    def check_zoom(self, state: ConflictState, actor: str | None, who: list[str]) -> None:
+        """Refuse zooming from Fast (ES-ACT-2) or off one's turn."""
+        logic.check_zoom(state, actor, who)
+
+    def zoom_state(self, parent: ConflictState, data: dict[str, Any]) -> ConflictState:
+        """The nested conflict: chosen participants, one time scale faster, five rounds."""
+        who = [p for p in data["participants"] if p in parent.participants]
+        child = ConflictState(
+            ruleset=parent.ruleset, title=f"{parent.title} — zoomed in".strip(" —"),
+            scene=str(data.get("reason", "")), settings=copy.deepcopy(data["settings"]),
+            status=Status.RUNNING.value,
+            participants={p: copy.deepcopy(parent.participants[p]) for p in who},
+            sides=list(parent.sides), round_limit=int(data["round_limit"]),
+            depth=int(data["depth"]), zoom_origin=data.get("opened_by"),
+        )
+        pext = logic.ext_of(parent)
+        ext = EsExt(phase=ph.START if data.get("start") else ph.READY)
+        ext.ranges = RangeBands(actors=list(who), bands=dict(data["bands"]),
+                                hidden={k: list(v) for k, v in data["hidden"].items()})
+        ext.condenser = {p: copy.deepcopy(pext.condenser[p]) for p in who}
+        if not data.get("start"):
+            ext.awareness = {p: int(v) for p, v in data["awareness"].items()}
+        child.ext = ext
+        return child
+
+    def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
+        """Damage (condensers) and outs carry back; ranges too when the scaling is the same."""
+        pext, cext = logic.ext_of(parent), logic.ext_of(child)
+        for pid, pools in cext.condenser.items():
+            pext.condenser[pid] = copy.deepcopy(pools)
+            cp = child.participants.get(pid)
+            if cp is not None and cp.out and pid in parent.participants:
+                parent.participants[pid].out = f"{cp.out} (in the zoomed-in conflict)"
+                pext.countdown.remove(pid)
+        if child.settings.get("range_scaling") == parent.settings.get("range_scaling"):
+            pext.ranges.bands.update(cext.ranges.bands)
+            for pid in cext.ranges.actors:
+                for other in cext.ranges.actors:
+                    if cext.ranges.is_hidden(pid, other):
+                        pext.ranges.hide(pid, other)
+                    else:
+                        pext.ranges.reveal(pid, other)
+
+    # --- views
+    def can_see(self, state: ConflictState, viewer: Viewer, pid: str) -> bool:
+        """Whether ``viewer`` may know ``pid`` exists (ES-RNG-6)."""
+        return views.can_see(state, viewer, pid)
+
+    def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
+        """The event as ``viewer`` may see it (ES-RNG-6)."""
+        return views.redact(state, event, viewer)
+
+    def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
+        """Table line, phase, whose turn or move, visible ranges and groups."""
+        return views.view_ext(state, viewer)
+
+    def view_participant(self, state: ConflictState, viewer: Viewer, pid: str
+                         ) -> dict[str, Any]:
+        """Condensers and awareness at a glance."""
+        return views.view_participant(state, viewer, pid)
+
+    def describe(self, event: Event, state: ConflictState) -> str | None:
+        """One log line per event."""
+        return views.describe(event, state)
+
+    def legal_commands(self, state: ConflictState, actor: str | None) -> list[str]:
+        """What ``actor`` (None: the GM) may do now."""
+        return views.legal_commands(state, actor)
+
+    def status_lines(self, state: ConflictState) -> list[str]:
+        """The GM's view lines."""
+        return views.view_lines(state, Viewer.gm()) if state.ext is not None else []
+
+    def odds(self, query: str) -> OddsReport:
+        """``pool N vs D [die S] [threshold T]``: exact odds of an Etherscope roll."""
+        return odds(query)

@@ -1,0 +1,51 @@
+"""Odds of an Etherscope roll, exact (icepool via fracas.dice), from the same settings.
+
+Query syntax: ``pool N vs D [die S] [threshold T]`` — N dice, difficulty D (default 1), die
+size and threshold defaulting to the ruleset's defaults (d6, 5+). ``pool 5 vs 2``,
+``pool 4 vs 1 die 10 threshold 8``.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from fracas.dice import OddsReport, distribution
+from fracas.errors import InvalidInput
+from fracas.rulesets.etherscope.settings import NUMBERS
+
+_QUERY = re.compile(
+    r"^\s*pool\s+(?P<pool>\d+)(?:\s+vs\s+(?P<diff>\d+))?(?:\s+die\s+d?(?P<die>\d+))?"
+    r"(?:\s+threshold\s+(?P<thr>\d+))?\s*$", re.I)
+
+
+def odds(query: str) -> OddsReport:
+    """P(success), the distribution of successes and the expected extra successes."""
+    m = _QUERY.match(query)
+    if not m:
+        raise InvalidInput(
+            f"cannot read {query!r}; write 'pool N vs DIFFICULTY [die SIZE] [threshold T]', "
+            "e.g. 'pool 5 vs 2'", query=query, rule="ES-ACT-4")
+    pool = int(m["pool"])
+    diff = int(m["diff"]) if m["diff"] else NUMBERS["default_difficulty"]
+    die = int(m["die"]) if m["die"] else NUMBERS["die_size"]
+    thr = int(m["thr"]) if m["thr"] else NUMBERS["threshold"]
+    if die < 2 or not 1 <= thr <= die:
+        raise InvalidInput(f"a d{die} with threshold {thr} cannot be rolled", rule="ES-ACT-4")
+    if pool > 200:
+        raise InvalidInput(f"a pool of {pool} dice is too large (at most 200)", rule="ES-ACT-4")
+    probs: dict[int, Fraction] = (
+        {0: Fraction(1)} if pool == 0 else dict(distribution(f"{pool}d{die}>={thr}").items()))
+    p_success = sum((p for k, p in probs.items() if k >= diff), Fraction(0))
+    expected_extra = sum((p * (k - diff) for k, p in probs.items() if k > diff), Fraction(0))
+    mean = sum((p * k for k, p in probs.items()), Fraction(0))
+    return OddsReport(
+        title=f"Etherscope: {pool}d{die}, {thr}+ a success, difficulty {diff}",
+        figures=[("P(success)", p_success), ("P(failure)", 1 - p_success)]
+        + [(f"P({k}+ extra)", sum((p for s, p in probs.items() if s >= diff + k), Fraction(0)))
+           for k in (1, 2, 3) if diff + k <= pool],
+        rows=sorted(probs.items()),
+        notes=[f"expected successes: {float(mean):.3f} ({mean})",
+               f"expected extra successes: {float(expected_extra):.3f} ({expected_extra})",
+               "rows: number of successes (ES-ACT-4)"],
+    )

@@ -1,0 +1,106 @@
+"""Etherscope rolls: the success-counting pool (ES-ACT-4) and tie roll-offs (ES-ROUND-5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.engine.context import DecideContext
+from fracas.engine.model import ConflictState
+from fracas.errors import InvalidInput
+
+
+def expression(settings: dict[str, Any], pool: int) -> str:
+    """The dice expression of a pool: ``5d6>=5``."""
+    return f"{pool}d{settings['die_size']}>={settings['threshold']}"
+
+
+def pool_size(state: ConflictState, pid: str, skill: str | None) -> int:
+    """Dice in ``pid``'s pool for ``skill``: its rating, else ``pool``, else the default."""
+    p = state.participants[pid]
+    skills = p.stats.get("skills", {})
+    if skill and isinstance(skills, dict) and skill in skills:
+        return int(skills[skill])
+    if skill and skill in p.stats and isinstance(p.stats[skill], int):
+        return int(p.stats[skill])
+    return int(p.stats.get("pool", state.settings["default_pool"]))
+
+
+def pool_roll(
+    state: ConflictState, ctx: DecideContext, pid: str, skill: str | None, args: dict[str, Any],
+) -> dict[str, Any]:
+    """Roll (or take from the table) ``pid``'s pool: {pool, skill, successes, roll?}."""
+    pool = args.get("pool")
+    if pool is None:
+        pool = pool_size(state, pid, skill)
+    if pool < 0:
+        raise InvalidInput(f"a pool has at least 0 dice, not {pool}", rule="ES-ACT-4")
+    out: dict[str, Any] = {"pool": pool, "skill": skill or ""}
+    if args.get("successes") is not None:
+        if args.get("dice") is not None:
+            raise InvalidInput("give dice= or successes=, not both", rule="ES-ACT-4")
+        n = int(args["successes"])
+        if n < 0:
+            raise InvalidInput(f"successes cannot be negative ({n})", rule="ES-ACT-4")
+        out["successes"] = n
+        out["table"] = True
+        return out
+    if pool == 0:
+        if args.get("dice"):
+            raise InvalidInput("a pool of 0 dice takes no dice", rule="ES-ACT-4")
+        out["successes"] = 0
+        return out
+    roll = ctx.roll(expression(state.settings, pool), args.get("dice"))
+    out["roll"] = roll.to_data()
+    out["text"] = roll.to_text()
+    out["successes"] = roll.total
+    return out
+
+
+def awareness_pool(state: ConflictState, pid: str) -> int:
+    """The awareness roll's pool (stat ``awareness`` or the awareness skill)."""
+    return pool_size(state, pid, state.settings["awareness_skill"])
+
+
+def break_ties(
+    state: ConflictState, ctx: DecideContext, tied: list[str], awareness: dict[str, int],
+    score: int | None,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Order ``tied`` by awareness, then roll-offs of the awareness roll (ES-ROUND-5).
+
+    Returns the roll-off records (for ``tie_rolloff`` events) and the order, best first.
+    The roll-offs never change the kept awareness scores.
+    """
+    records: list[dict[str, Any]] = []
+    by_score: dict[int, list[str]] = {}
+    for pid in tied:
+        by_score.setdefault(awareness.get(pid, 0), []).append(pid)
+    order: list[str] = []
+    for aw in sorted(by_score, reverse=True):
+        order.extend(_roll_off(state, ctx, by_score[aw], score, aw, records))
+    return records, order
+
+
+def _roll_off(
+    state: ConflictState, ctx: DecideContext, group: list[str], score: int | None, aw: int,
+    records: list[dict[str, Any]],
+) -> list[str]:
+    if len(group) < 2:
+        return list(group)
+    for _attempt in range(20):
+        rolls: dict[str, Any] = {}
+        result: dict[str, int] = {}
+        for pid in group:
+            pool = max(1, awareness_pool(state, pid))
+            roll = ctx.roll(expression(state.settings, pool))
+            rolls[pid] = roll.to_data()
+            result[pid] = roll.total
+        records.append({"score": score, "awareness": aw, "participants": list(group),
+                        "rolls": rolls, "successes": result})
+        levels = sorted(set(result.values()), reverse=True)
+        if len(levels) > 1:
+            out: list[str] = []
+            for lv in levels:
+                out.extend(_roll_off(state, ctx, [p for p in group if result[p] == lv],
+                                     score, aw, records))
+            return out
+    return sorted(group)  # pragma: no cover - twenty ties in a row

@@ -1,0 +1,278 @@
+"""Etherscope set-up: nature, reality, time scale, range scaling and the [default] numbers.
+
+:func:`normalise` checks a scenario's ``[settings]`` and fills in every default, so the state's
+settings always hold the full, validated set (shown to the GM; ``fracas rules etherscope``
+lists the rules they configure).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.errors import InvalidInput
+
+NATURES = ("physical", "mental", "social")
+REALITIES = ("prime", "ether")
+TIME_SCALES = ("fast", "quick", "tactical", "strategic", "logistic")  # fastest first
+TIME_TEXT = {
+    "fast": "a few seconds a round",
+    "quick": "about a minute a round",
+    "tactical": "about 10 minutes a round",
+    "strategic": "about an hour and a half a round",
+    "logistic": "a day a round",
+}
+BANDS = ("close", "near", "distant")
+
+#: Range scalings of the seed (ES-SET-6): close, near, distant meanings.
+SCALINGS: dict[str, tuple[str, str, str]] = {
+    "restricted": (
+        "about 2-3 inches away",
+        "about a foot away",
+        "anything beyond about 5 feet",
+    ),
+    "battlefield": (
+        "melee fighting distance, about 5 feet",
+        "up to one move in the time scale (say 30 feet in a Quick conflict)",
+        "beyond that, yet still within range of perception",
+    ),
+    "chase": (
+        "alongside each other",
+        "quite close, one behind the other",
+        "further away than the distance moved in one round",
+    ),
+    "global": (
+        "in physical perceptible range",
+        "in the same city, region or domain (if in the scope)",
+        "as far away as another country or scope city",
+    ),
+    "familiarity": (
+        "very close: immediate family or a close friend",
+        "known to some extent: an acquaintance or an enemy",
+        "unknown, or met only once or twice",
+    ),
+    "status": (
+        "the same social circles: same town, similar levels (within one) in the same "
+        "Standing gear as their highest",
+        "a shared Standing gear, at any level",
+        "no shared Standing gear",
+    ),
+}
+
+#: The [default] numbers of the rules file, all settings.
+NUMBERS: dict[str, int] = {
+    "die_size": 6,  # ES-ACT-4 pool die
+    "threshold": 5,  # ES-ACT-4 a die this high or higher is a success
+    "default_pool": 2,  # ES-ACT-4 dice when a character has no rating for the skill
+    "default_difficulty": 1,  # ES-ACT-4
+    "extra_cost": 1,  # ES-ACT-5 extra successes per extra
+    "push_two_cost": 1,  # ES-ACT-5 Push Back's second category
+    "push_damage_per_extra": 1,  # ES-ACT-5 Push Back's damage per extra spent
+    "attack_damage": 1,  # ES-DMG-2 damage of a successful attack
+    "off_nature_damage": 1,  # ES-SET-3
+    "recover_amount": 1,  # Recover [default]
+    "min_gap": 5,  # ES-ROUND-3
+    "zoom_rounds": 5,  # ES-ACT-1
+}
+
+#: Default actions: their default skill and difficulty ([default], configurable under
+#: ``[settings.actions.NAME]``).
+ACTIONS: dict[str, dict[str, Any]] = {
+    "push": {"skill": "", "difficulty": None},
+    "attack": {"skill": "", "difficulty": None},
+    "move": {"skill": "", "difficulty": None},
+    "hide": {"skill": "", "difficulty": None},
+    "search": {"skill": "", "difficulty": None},
+    "recover": {"skill": "", "difficulty": None},
+}
+
+GM_ONLY = ["lurking", "ranges", "groups"]
+
+_KNOWN = {
+    "nature", "reality", "time_scale", "range_scaling", "custom_scaling", "awareness_skill",
+    "ranges", "groups", "lurking", "actions", "gm_only_settings", *NUMBERS,
+}
+
+
+def _choice(settings: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
+    raw = settings.get(key, default)
+    value = str(raw).strip().lower()
+    if value not in choices:
+        raise InvalidInput(
+            f"settings.{key} is {raw!r}; use one of {', '.join(choices)}", key=key, value=raw
+        )
+    return value
+
+
+def band_of(raw: Any, key: str) -> int:
+    """A band name (close/near/distant) or 0..2 as its number; InvalidInput naming ``key``."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 2:
+        return raw
+    text = str(raw).strip().lower()
+    if text in BANDS:
+        return BANDS.index(text)
+    raise InvalidInput(f"{key} is {raw!r}; use close, near or distant", key=key, value=raw)
+
+
+def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
+    """The settings checked and completed with every default (InvalidInput names the key)."""
+    unknown = sorted(set(settings) - _KNOWN)
+    if unknown:
+        raise InvalidInput(
+            f"settings.{unknown[0]} is not an Etherscope setting; known: "
+            + ", ".join(sorted(_KNOWN)), key=unknown[0],
+        )
+    out: dict[str, Any] = {
+        "nature": _choice(settings, "nature", NATURES, "physical"),
+        "reality": _choice(settings, "reality", REALITIES, "prime"),
+        "time_scale": _choice(settings, "time_scale", TIME_SCALES, "quick"),
+        "range_scaling": _choice(settings, "range_scaling", (*SCALINGS, "custom"),
+                                 "battlefield"),
+    }
+    if out["range_scaling"] == "custom":
+        custom = settings.get("custom_scaling")
+        if not isinstance(custom, dict) or not all(
+            isinstance(custom.get(b), str) and custom.get(b) for b in BANDS
+        ):
+            raise InvalidInput(
+                "settings.custom_scaling needs close, near and distant texts for a custom "
+                "range scaling (ES-SET-6)", key="custom_scaling")
+        out["custom_scaling"] = {
+            "name": str(custom.get("name", "custom")), **{b: str(custom[b]) for b in BANDS}}
+    elif "custom_scaling" in settings:
+        raise InvalidInput("settings.custom_scaling is only for range_scaling = \"custom\"",
+                           key="custom_scaling")
+    for key, default in NUMBERS.items():
+        value = settings.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidInput(f"settings.{key} must be a whole number, not {value!r}", key=key)
+        low = 2 if key == "die_size" else 1 if key in ("threshold", "zoom_rounds") else 0
+        if value < low:
+            raise InvalidInput(f"settings.{key} must be at least {low}, not {value}", key=key)
+        out[key] = value
+    if out["threshold"] > out["die_size"]:
+        raise InvalidInput(
+            f"settings.threshold {out['threshold']} is higher than the die size "
+            f"{out['die_size']}: no die could succeed", key="threshold")
+    out["awareness_skill"] = str(settings.get("awareness_skill", "awareness"))
+    out["actions"] = _actions(settings.get("actions", {}))
+    out["ranges"] = _ranges(settings.get("ranges", {}), ids)
+    out["groups"] = _groups(settings.get("groups", {}), ids)
+    out["lurking"] = _lurking(settings.get("lurking", {}), ids)
+    extra = settings.get("gm_only_settings", [])
+    if not isinstance(extra, list):
+        raise InvalidInput("settings.gm_only_settings must be a list of setting names",
+                           key="gm_only_settings")
+    out["gm_only_settings"] = sorted({*GM_ONLY, *map(str, extra)})
+    return out
+
+
+def _actions(raw: Any) -> dict[str, dict[str, Any]]:
+    if not isinstance(raw, dict):
+        raise InvalidInput("settings.actions must be a table of actions", key="actions")
+    out = {name: dict(spec) for name, spec in ACTIONS.items()}
+    for name, spec in raw.items():
+        if name not in ACTIONS or not isinstance(spec, dict):
+            raise InvalidInput(
+                f"settings.actions.{name}: configure one of {', '.join(ACTIONS)} with skill "
+                "and difficulty", key=f"actions.{name}")
+        for k, v in spec.items():
+            if k == "skill" and isinstance(v, str):
+                out[name]["skill"] = v
+            elif k == "difficulty" and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+                out[name]["difficulty"] = v
+            else:
+                raise InvalidInput(
+                    f"settings.actions.{name}.{k} = {v!r}: use skill (text) or difficulty "
+                    "(a whole number, 0 or more)", key=f"actions.{name}.{k}")
+    return out
+
+
+def _known(pid: Any, ids: list[str], key: str) -> str:
+    if pid not in ids:
+        raise InvalidInput(f"{key} names {pid!r}, who is not a participant", key=key)
+    return str(pid)
+
+
+def _ranges(raw: Any, ids: list[str]) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise InvalidInput("settings.ranges must be a table (default, pairs)", key="ranges")
+    for k in raw:
+        if k not in ("default", "pairs"):
+            raise InvalidInput(f"settings.ranges.{k}: use default or pairs", key=f"ranges.{k}")
+    default = band_of(raw.get("default", "near"), "settings.ranges.default")
+    pairs = []
+    for i, pair in enumerate(raw.get("pairs", [])):
+        key = f"settings.ranges.pairs[{i}]"
+        if not isinstance(pair, list) or len(pair) != 3:
+            raise InvalidInput(f"{key} must be [A, B, BAND]", key=key)
+        a, b = _known(pair[0], ids, key), _known(pair[1], ids, key)
+        if a == b:
+            raise InvalidInput(f"{key} pairs {a} with itself", key=key)
+        pairs.append([a, b, band_of(pair[2], key)])
+    return {"default": default, "pairs": pairs}
+
+
+def _groups(raw: Any, ids: list[str]) -> dict[str, list[str]]:
+    if not isinstance(raw, dict):
+        raise InvalidInput("settings.groups must be a table NAME = [ids]", key="groups")
+    out: dict[str, list[str]] = {}
+    for name, members in raw.items():
+        key = f"settings.groups.{name}"
+        if name in ids:
+            raise InvalidInput(f"{key}: a group cannot share a participant's id", key=key)
+        if not isinstance(members, list) or len(members) < 2:
+            raise InvalidInput(f"{key} needs at least two members", key=key)
+        out[str(name)] = [_known(m, ids, key) for m in members]
+    return out
+
+
+def _lurking(raw: Any, ids: list[str]) -> dict[str, list[str]]:
+    if not isinstance(raw, dict):
+        raise InvalidInput("settings.lurking must be a table AMBUSHER = [targets]",
+                           key="lurking")
+    out: dict[str, list[str]] = {}
+    for pid, targets in raw.items():
+        key = f"settings.lurking.{pid}"
+        _known(pid, ids, key)
+        if not isinstance(targets, list) or not targets:
+            raise InvalidInput(f"{key} must list the characters it is hidden from", key=key)
+        out[str(pid)] = [_known(t, ids, key) for t in targets if t != pid]
+    return out
+
+
+def condenser_of(settings: dict[str, Any]) -> str:
+    """The conflict's condenser (ES-ROUND-1): physical, ether or society."""
+    if settings["nature"] == "social":
+        return "society"
+    if settings["nature"] == "mental" or settings["reality"] == "ether":
+        return "ether"
+    return "physical"
+
+
+def scaling_meanings(settings: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """The scaling's name and what Close, Near and Distant mean in it (ES-SET-6)."""
+    name = settings["range_scaling"]
+    if name == "custom":
+        custom = settings["custom_scaling"]
+        return custom["name"], {b: custom[b] for b in BANDS}
+    return name, dict(zip(BANDS, SCALINGS[name], strict=True))
+
+
+def table_line(settings: dict[str, Any]) -> str:
+    """The line the GM reads to the table (ES-SET-7)."""
+    name, _ = scaling_meanings(settings)
+    article = "an" if settings["reality"][0] in "aeiou" else "a"
+    return (f"This is {article} {settings['reality']}, {settings['nature']}, "
+            f"{settings['time_scale']}, {name} scale conflict.")
+
+
+def meaning_lines(settings: dict[str, Any]) -> list[str]:
+    """One line per band: what it means in this scaling."""
+    _, meanings = scaling_meanings(settings)
+    return [f"{b.capitalize()}: {meanings[b]}" for b in BANDS]
+
+
+def faster(time_scale: str) -> str | None:
+    """The time scale one step faster, or None for Fast (ES-ACT-1, ES-ACT-2)."""
+    i = TIME_SCALES.index(time_scale)
+    return TIME_SCALES[i - 1] if i > 0 else None

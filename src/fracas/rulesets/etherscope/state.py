@@ -1,0 +1,32 @@
+"""The Etherscope part of a conflict's state (``ConflictState.ext``): JSON-friendly fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fracas.engine.components import Countdown, RangeBands, ResourcePool
+
+# Phases of a conflict
+START = "start"  # awareness rolls, ambushes, starting ranges
+MOVES = "moves"  # awareness moves in descending order (ES-START-5)
+READY = "ready"  # between rounds: the GM starts the next one
+DECLARE = "declare"  # acting initiatives are being declared (ES-ROUND-2, ES-ROUND-7)
+COUNTDOWN = "countdown"  # actions resolve counting down (ES-ROUND-4)
+
+
+@dataclass(slots=True)
+class EsExt:
+    """Etherscope state: phase, awareness, ranges, groups, condensers and the countdown."""
+
+    phase: str = START
+    awareness: dict[str, int] = field(default_factory=dict)  # kept successes (ES-START-1)
+    ambushed: dict[str, list[str]] = field(default_factory=dict)  # ambusher -> tried targets
+    ranges: RangeBands = field(default_factory=RangeBands)
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    condenser: dict[str, dict[str, ResourcePool]] = field(default_factory=dict)
+    move_order: list[str] = field(default_factory=list)  # awareness move order
+    mover: int = -1  # index in move_order of the character moving now
+    stepped: list[str] = field(default_factory=list)  # whom the mover has stepped against
+    base: dict[str, int] = field(default_factory=dict)  # this round's base initiative
+    countdown: Countdown = field(default_factory=Countdown)
+    acted: bool = False  # the current slot's action is resolved (only `done` is left)

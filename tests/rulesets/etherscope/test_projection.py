@@ -1,0 +1,111 @@
+"""The hidden band as players see it (ES-RNG-1, ES-RNG-5, ES-RNG-6)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from fracas.rulesets.etherscope import events as ev
+
+from .helpers import ES, make, pc
+
+ALICE = Viewer.of_player("alice")
+
+
+def hidden_carl_conflict() -> Conflict:
+    """Carl (GM) ambushes Ada (alice); Bruno (bob) sees him. Every event type happens."""
+    people = [pc("ada", "alice", skills={"hunt": 2}), pc("bruno", "bob"), pc("carl"),
+              pc("dora")]
+    c = make({"time_scale": "tactical", "ranges": {"default": "near"},
+              "lurking": {"carl": ["ada"]}}, people, [
+        "ada: awareness successes=1", "bruno: awareness successes=1",
+        "carl: awareness successes=3", "dora: awareness successes=0",
+        "carl: ambush ada,bruno dice=6,6 counter=ada:1,2/bruno:6,6",
+        "set-range carl ada distant", "set-range carl bruno close",
+        "group gang carl,dora", "moves",
+    ])
+    mover = c.state.ext.move_order[0]
+    assert mover == "carl"
+    c.execute("carl: step bruno away")
+    c.execute("carl: done")
+    while c.state.ext.phase == "moves":
+        c.execute(f"{c.state.ext.move_order[c.state.ext.mover]}: done")
+    c.execute("round")
+    c.execute("ada: declare 10")
+    c.execute("carl: declare 10")
+    c.execute("bruno: declare 10")
+    c.execute("countdown")
+    for _ in range(8):
+        cur = c.state.ext.countdown.current
+        if cur is None:
+            break
+        who = cur.actor
+        if who == "carl":
+            c.execute("carl: attack ada successes=2 say='a shot from nowhere'")
+        elif who == "bruno":
+            c.execute("bruno: hide successes=1 from=carl,dora")
+        elif who == "dora":
+            c.execute("dora: push ada successes=1 away=carl")
+        else:
+            c.execute("ada: recover successes=1")
+    c.execute("reveal bruno from=carl")
+    c.execute("round")
+    c.execute("countdown")
+    while c.state.ext.countdown.current.actor != "carl":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("carl: zoom dora reason='carl and dora plot'")
+    c.execute("end 'plotted'")
+    c.execute("carl: done")
+    c.execute("group pair carl,dora")
+    c.execute("ungroup pair")
+    c.execute("damage dora 10")
+    return c
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-4", "ES-RNG-1")
+def test_a_character_hidden_from_all_of_a_players_characters_does_not_exist_for_them() -> None:
+    c = hidden_carl_conflict()
+    gm_types = {e.type for r in c.records for e in r.events}
+    assert set(ev.ALL) - gm_types == set(), set(ev.ALL) - gm_types
+    log = log_view(c, ALICE)
+    state = view(c, ALICE)
+    text = json.dumps(log) + json.dumps(state)
+    assert "carl" not in text.lower()
+    assert "a shot from nowhere" not in text
+    # Ada did feel the damage, without a source
+    damage = [e for r in log for e in r["events"] if e["type"] == "damage"]
+    assert damage and all(e["data"]["source"] is None for e in damage
+                          if e["data"]["participant"] == "ada")
+    # her counter roll is shown without the ambusher
+    assert any(e["type"] == "counter_rolled" for r in log for e in r["events"])
+    # Bruno (bob) sees carl, but not the band between carl and ada (ES-RNG-1)
+    bob = json.dumps(view(c, Viewer.of_player("bob")))
+    assert "carl" in bob
+    assert not any({"ada", "carl"} <= set(r[:2])
+                   for r in view(c, Viewer.of_player("bob"))["conflict"]["ruleset"]["ranges"])
+
+
+@pytest.mark.rule("ES-RNG-6")
+def test_lurking_character_absent_from_the_set_up_and_legal_commands() -> None:
+    c = make({"lurking": {"carl": ["ada"]}})
+    created = log_view(c, ALICE)[0]
+    assert "carl" not in json.dumps(created).lower()
+    assert "carl" in json.dumps(log_view(c, Viewer.gm())[0])
+    c.execute("ada: awareness successes=1")
+    assert all("carl" not in cmd for cmd in ES.legal_commands(c.state, "ada"))
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-ROUND-5")
+def test_roll_offs_and_turns_of_a_hidden_character_are_the_gms() -> None:
+    c = make({"lurking": {"carl": ["ada"]}}, script=[
+        "ada: awareness successes=2", "bruno: awareness successes=1",
+        "carl: awareness successes=2", "moves"])
+    log = log_view(c, ALICE)
+    assert "tie_rolloff" not in json.dumps(log)
+    assert "carl" not in json.dumps(log).lower()
+    gm = log_view(c, Viewer.gm())
+    assert "tie_rolloff" in json.dumps(gm)

@@ -1,0 +1,259 @@
+"""Rounds (ES-ROUND-*), ranges (ES-RNG-*), actions (ES-ACT-*), damage (ES-DMG-*), zoom."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.describe import describe
+from fracas.engine.model import ConflictState
+from fracas.engine.serialize import state_from_data, state_to_data
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+
+from .helpers import ES, make, pc, refused, started
+
+
+def z(c: Conflict) -> ConflictState:
+    assert c.state.zoom is not None
+    return c.state.zoom
+
+
+def ether_people() -> list[dict[str, Any]]:
+    return [pc("ada", "alice", physical=14, ether=8), pc("bruno", "bob", physical=6, ether=12),
+            pc("carl", physical=9, ether=7)]
+
+
+@pytest.mark.rule("ES-ROUND-1")
+def test_base_initiative_is_the_conflict_condenser() -> None:
+    c = started({"reality": "ether"}, ether_people())
+    assert c.state.ext.base == {"ada": 8, "bruno": 12, "carl": 7}
+    c = started({"reality": "prime"}, ether_people())
+    assert c.state.ext.base == {"ada": 14, "bruno": 6, "carl": 9}
+    c = started({"nature": "mental"}, ether_people())
+    assert c.state.ext.base["bruno"] == 12
+
+
+@pytest.mark.rule("ES-ROUND-2", "ES-ROUND-3")
+def test_declarations_are_validated_with_numbers_and_rule() -> None:
+    c = started()
+    msg = refused(c, "ada: declare 6,4", IllegalCommand, "ES-ROUND-3")
+    assert "6 and 4 are 2 apart" in msg and "at least 5 apart" in msg
+    msg = refused(c, "ada: declare 8,3", IllegalCommand, "ES-ROUND-2")
+    assert "11" in msg and "10" in msg
+    refused(c, "ada: declare 0", IllegalCommand, "ES-ROUND-2")
+    refused(c, "ada: declare 6,-1", IllegalCommand, "ES-ROUND-2")
+    c.execute("ada: declare 7,1")
+    assert c.state.ext.countdown.declarations["ada"] == [7, 1]
+
+
+@pytest.mark.rule("ES-ROUND-4", "ES-ROUND-7")
+def test_countdown_from_the_highest_and_undeclared_act_at_base() -> None:
+    c = started(people=[pc("ada", "alice", physical=8), pc("bruno", "bob", physical=9),
+                        pc("carl", physical=4)])
+    c.execute("ada: declare 7,1")
+    c.execute("countdown")
+    assert [(s.actor, s.score) for s in c.state.ext.countdown.queue] == [
+        ("bruno", 9), ("ada", 7), ("carl", 4), ("ada", 1)]
+    refused(c, "ada: attack carl", NotYourTurn, "ES-ROUND-4")
+    refused(c, "bruno: declare 3", IllegalCommand, "ES-ROUND-7")
+    c.execute("bruno: done")
+    assert c.state.ext.countdown.current.actor == "ada"
+
+
+@pytest.mark.rule("ES-ROUND-5")
+def test_ties_go_to_awareness_then_roll_offs_logged() -> None:
+    c = started(people=[pc("ada", "alice"), pc("bruno", "bob"), pc("carl")])
+    c.execute("ada: declare 9")
+    c.execute("bruno: declare 9")
+    c.execute("carl: declare 9")
+    c.execute("countdown")
+    assert [s.actor for s in c.state.ext.countdown.queue] == ["ada", "bruno", "carl"]
+    c2 = make(script=["ada: awareness successes=2", "bruno: awareness successes=2",
+                      "carl: awareness successes=2", "moves"], seed="x")
+    ties = [e for e in c2.records[-1].events if e.type == "tie_rolloff"]
+    assert ties and all(t.data["rolls"] for t in ties)
+    assert c2.state.ext.awareness == {"ada": 2, "bruno": 2, "carl": 2}
+
+
+@pytest.mark.rule("ES-ROUND-6", "ES-DMG-1")
+def test_mid_round_damage_keeps_declarations_and_lowers_next_base() -> None:
+    c = started()
+    c.execute("ada: declare 8,2")
+    c.execute("countdown")
+    c.execute("damage ada 4")
+    assert c.state.ext.countdown.declarations["ada"] == [8, 2]
+    assert [s.actor for s in c.state.ext.countdown.queue].count("ada") == 2
+    assert c.state.ext.condenser["ada"]["physical"].current == 6
+    for _ in range(4):
+        who = c.state.ext.countdown.current.actor
+        c.execute(f"{who}: done")
+    c.execute("round")
+    assert c.state.ext.base["ada"] == 6
+    refused(c, "ada: declare 8", IllegalCommand, "ES-ROUND-2")
+
+
+@pytest.mark.rule("ES-DMG-1", "ES-DMG-2", "ES-ACT-4")
+def test_attack_damage_extras_and_out_at_zero() -> None:
+    c = started(people=[pc("ada", "alice", physical=12), pc("bruno", "bob", physical=3),
+                        pc("carl", physical=1)])
+    c.execute("countdown")
+    c.execute("ada: attack bruno successes=2")  # 1 extra: 1 + 1 damage
+    assert c.state.ext.condenser["bruno"]["physical"].current == 1
+    action = c.records[-1].events[0].data
+    assert (action["success"], action["extra"], action["difficulty"]) == (True, 1, 1)
+    c.execute("bruno: attack ada successes=0")
+    assert c.records[-1].events[0].data["success"] is False
+    c.execute("carl: attack bruno dice=5,1")
+    assert c.state.participants["bruno"].out
+    assert "bruno" not in c.state.active_ids()
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_pool_from_skill_and_table_dice_validated() -> None:
+    c = started(people=[pc("ada", "alice", skills={"shoot": 4}), pc("bruno", "bob"),
+                        pc("carl")])
+    c.execute("ada: declare 10")
+    c.execute("countdown")
+    refused(c, "ada: attack bruno skill=shoot dice=5,6", InvalidInput, None)
+    c.execute("ada: attack bruno skill=shoot difficulty=3 dice=5,6,6,1")
+    d = c.records[-1].events[0].data
+    assert (d["pool"], d["successes"], d["success"], d["extra"]) == (4, 3, True, 0)
+    assert d["roll"]["dice"] == [5, 6, 6, 1]
+
+
+@pytest.mark.rule("ES-ACT-3", "ES-ACT-6")
+def test_description_and_effect_are_kept_in_the_log() -> None:
+    c = started()
+    c.execute("countdown")
+    c.execute('ada: act charm skill=wit difficulty=2 successes=3 extras="+1 per extra" '
+              'say="Ada smiles" effect="Bruno blushes" target=bruno hurt=1')
+    text = describe(ES, c.records[-1].events[0], c.state)
+    assert "Ada smiles" in text and "Bruno blushes" in text and "+1 per extra" in text
+    assert c.state.ext.condenser["bruno"]["physical"].current == 9
+
+
+@pytest.mark.rule("ES-ACT-5", "ES-RNG-4")
+def test_push_back_one_category_two_with_an_extra_and_damage() -> None:
+    c = started({"ranges": {"default": "close"}})
+    c.execute("countdown")
+    c.execute("ada: push bruno successes=1")
+    assert c.state.ext.ranges.get("ada", "bruno") == 1  # away from the actor only
+    assert c.state.ext.ranges.get("bruno", "carl") == 0
+    c.execute("bruno: push carl successes=3 two=yes damage=1 away=ada,bruno")
+    assert c.state.ext.ranges.get("carl", "bruno") == 2
+    assert c.state.ext.ranges.get("carl", "ada") == 2
+    assert c.state.ext.condenser["carl"]["physical"].current == 9
+    assert c.records[-1].events[0].data["spent"] == {"two": 1, "damage": 1}
+
+
+@pytest.mark.rule("ES-RNG-4", "ES-RNG-5", "ES-RNG-2")
+def test_steps_stay_on_the_scale_and_hidden_cannot_be_targeted() -> None:
+    c = started({"ranges": {"default": "distant"}})
+    c.execute("countdown")
+    refused(c, "ada: move bruno away successes=1", IllegalCommand, "ES-RNG-4")
+    c.execute("ada: hide successes=1 from=bruno")
+    assert c.state.ext.ranges.is_hidden("ada", "bruno")
+    refused(c, "bruno: attack ada successes=3", IllegalCommand, "ES-RNG-2")
+    refused(c, "bruno: move ada toward successes=3", IllegalCommand, "ES-RNG-2")
+    assert "bruno: attack ada" not in ES.legal_commands(c.state, "bruno")
+
+
+@pytest.mark.rule("ES-RNG-5")
+def test_hidden_character_steps_its_underlying_band() -> None:
+    c = make({"ranges": {"default": "near"}, "lurking": {"carl": ["ada"]}},
+             script=["ada: awareness successes=1", "bruno: awareness successes=2",
+                     "carl: awareness successes=3", "moves"])
+    c.execute("carl: step ada toward")  # carl is hidden from ada: it may step
+    assert c.state.ext.ranges.get("ada", "carl") == 0
+    c.execute("carl: done")
+    assert c.state.ext.move_order[1] == "bruno"
+
+
+@pytest.mark.rule("ES-RNG-3")
+def test_search_reveals_into_a_band_and_gm_reveal_keeps_the_band() -> None:
+    c = make({"ranges": {"default": "distant"}, "lurking": {"carl": ["ada", "bruno"]}},
+             script=["ada: awareness successes=3", "bruno: awareness successes=2",
+                     "carl: awareness successes=1", "moves", "ada: done", "bruno: done",
+                     "round", "countdown"])
+    c.execute("ada: search successes=1 band=near")
+    assert not c.state.ext.ranges.is_hidden("carl", "ada")
+    assert c.state.ext.ranges.get("ada", "carl") == 1
+    c.execute("reveal carl")
+    assert not c.state.ext.ranges.is_hidden("carl", "bruno")
+    assert c.state.ext.ranges.get("bruno", "carl") == 2
+    refused(c, "reveal carl", IllegalCommand, "ES-RNG-3")
+
+
+@pytest.mark.rule("ES-SET-3")
+def test_acting_off_nature_damages_the_actor() -> None:
+    c = started({"nature": "social"})
+    c.execute("countdown")
+    c.execute("ada: attack bruno nature=physical successes=0")
+    assert c.state.ext.condenser["ada"]["society"].current == 9
+    c2 = started({"nature": "social", "off_nature_damage": 3})
+    c2.execute("countdown")
+    c2.execute("ada: attack bruno nature=physical successes=0")
+    assert c2.state.ext.condenser["ada"]["society"].current == 7
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_zoom_in_is_one_step_faster_five_rounds_and_carries_damage_back() -> None:
+    c = started({"time_scale": "tactical"})
+    c.execute("countdown")
+    c.execute("ada: zoom bruno reason=duel")
+    zs = c.state.zoom
+    assert zs is not None and zs.settings["time_scale"] == "quick" and zs.round_limit == 5
+    assert set(zs.participants) == {"ada", "bruno"} and zs.ext.awareness["ada"] == 3
+    for _ in range(5):
+        c.execute("round")
+        c.execute("countdown")
+        if z(c).ext.countdown.current.actor == "ada":
+            c.execute("ada: attack bruno successes=1")
+        else:
+            c.execute("bruno: done")
+        while c.state.zoom is not None and z(c).ext.phase == "countdown":
+            c.execute(f"{z(c).ext.countdown.current.actor}: done")
+    assert c.state.zoom is None
+    assert c.state.ext.condenser["bruno"]["physical"].current == 5
+    assert c.state.ext.countdown.current.actor == "ada"
+    c.execute("ada: done")
+
+
+@pytest.mark.rule("ES-ACT-2", "ES-ACT-1")
+def test_zoom_nests_and_fast_cannot_zoom() -> None:
+    c = started({"time_scale": "quick"})
+    c.execute("countdown")
+    c.execute("ada: zoom bruno")
+    c.execute("round")
+    c.execute("countdown")
+    assert z(c).settings["time_scale"] == "fast"
+    first = z(c).ext.countdown.current.actor
+    msg = refused(c, f"{first}: zoom ada,bruno", IllegalCommand, "ES-ACT-2")
+    assert "Fast" in msg
+    c2 = started({"time_scale": "tactical"})
+    c2.execute("countdown")
+    c2.execute("ada: zoom bruno")
+    c2.execute("round")
+    c2.execute("countdown")
+    first = z(c2).ext.countdown.current.actor
+    c2.execute(f"{first}: zoom ada,bruno")
+    inner = z(c2).zoom
+    assert inner is not None and inner.depth == 2
+    c2.execute("end enough")
+    assert z(c2).zoom is None and c2.state.zoom is not None
+    data = state_to_data(c2.state)
+    assert state_to_data(state_from_data(ES, data)) == data
+
+
+def test_state_round_trips_after_a_scripted_conflict() -> None:
+    c = started()
+    c.execute("ada: declare 7,1")
+    c.execute("countdown")
+    c.execute("bruno: attack carl successes=2")
+    data = state_to_data(c.state)
+    back = state_from_data(ES, data)
+    assert state_to_data(back) == data
+    assert back.ext.countdown.current == c.state.ext.countdown.current
+    assert c.replay() is not None and state_to_data(c.replay()) == data

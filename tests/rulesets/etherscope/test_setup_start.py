@@ -1,0 +1,135 @@
+"""Set-up (ES-SET-*) and the start of a conflict (ES-START-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.engine.describe import describe
+from fracas.engine.model import Viewer
+from fracas.engine.views import view
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+
+from .helpers import make, refused, started
+
+
+@pytest.mark.rule("ES-SET-1", "ES-SET-2", "ES-SET-4")
+@pytest.mark.parametrize("key,value", [("nature", "spiritual"), ("reality", "dream"),
+                                       ("time_scale", "slow"), ("range_scaling", "orbital")])
+def test_bad_setting_is_refused_naming_the_key(key: str, value: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        make({key: value})
+    assert f"settings.{key}" in str(info.value)
+    assert value in str(info.value)
+
+
+@pytest.mark.rule("ES-SET-1", "ES-SET-2", "ES-SET-4", "ES-SET-7", "ES-SET-6", "ES-SET-5")
+def test_table_line_and_band_meanings_in_view_and_log() -> None:
+    c = make({"nature": "physical", "reality": "prime", "time_scale": "quick",
+              "range_scaling": "chase"})
+    lines = view(c, Viewer.of_player("alice"))["conflict"]["ruleset"]["lines"]
+    assert lines[0] == "This is a prime, physical, quick, chase scale conflict."
+    assert lines[1:4] == ["Close: alongside each other", "Near: quite close, one behind the other",
+                          "Distant: further away than the distance moved in one round"]
+    created = describe(c.ruleset, c.records[0].events[0], c.state)
+    assert "This is a prime, physical, quick, chase scale conflict." in created
+    assert "Close: alongside each other" in created
+
+
+@pytest.mark.rule("ES-SET-6")
+def test_custom_scaling_needs_its_texts_and_shows_them() -> None:
+    with pytest.raises(InvalidInput, match="custom_scaling"):
+        make({"range_scaling": "custom"})
+    c = make({"range_scaling": "custom", "custom_scaling": {
+        "name": "orbit", "close": "docked", "near": "same orbit", "distant": "another planet"}})
+    lines = view(c, Viewer.gm())["conflict"]["ruleset"]["lines"]
+    assert "scale conflict" in lines[0] and "orbit" in lines[0]
+    assert "Close: docked" in lines
+
+
+@pytest.mark.rule("ES-SET-4")
+def test_default_numbers_are_settings() -> None:
+    with pytest.raises(InvalidInput, match=r"settings\.threshold"):
+        make({"die_size": 6, "threshold": 7})
+    c = make({"default_difficulty": 3, "die_size": 10, "threshold": 8})
+    assert c.state.settings["default_difficulty"] == 3
+
+
+@pytest.mark.rule("ES-START-1")
+def test_awareness_is_kept_and_rolled_once() -> None:
+    c = make(script=["ada: awareness dice=5,6"])
+    assert c.state.ext.awareness["ada"] == 2
+    refused(c, "ada: awareness dice=5,5", IllegalCommand, "ES-START-1")
+    msg = refused(c, "moves", IllegalCommand, "ES-START-1")
+    assert "Bruno" in msg and "Carl" in msg
+    c.execute("bruno: awareness successes=4")
+    assert c.state.ext.awareness["bruno"] == 4
+
+
+@pytest.mark.rule("ES-START-2", "ES-START-4")
+def test_ambush_succeeds_only_when_successes_exceed_the_counter() -> None:
+    c = make(script=["carl: ambush ada,bruno dice=5,6 counter=ada:5,1/bruno:6,6"])
+    ev = c.records[-1].events[0]
+    assert [r["ambushed"] for r in ev.data["targets"]] == [True, False]
+    assert c.state.ext.ranges.is_hidden("carl", "ada")
+    assert not c.state.ext.ranges.is_hidden("carl", "bruno")
+    refused(c, "carl: ambush ada", IllegalCommand, "ES-START-2")
+
+
+@pytest.mark.rule("ES-START-3", "ES-START-6")
+def test_gm_sets_starting_ranges_for_pairs_and_groups() -> None:
+    c = make({"ranges": {"default": "distant", "pairs": [["ada", "bruno", "close"]]}},
+             script=["group duo bruno,carl", "set-range ada duo near"])
+    r = c.state.ext.ranges
+    assert r.get("ada", "bruno") == 1 and r.get("ada", "carl") == 1
+    refused(c, "set-range ada ada close", InvalidInput, "ES-START-3")
+
+
+@pytest.mark.rule("ES-START-5")
+def test_awareness_moves_in_descending_order_against_those_yet_to_move() -> None:
+    c = make(script=["ada: awareness successes=1", "bruno: awareness successes=3",
+                     "carl: awareness successes=2", "moves"])
+    assert c.state.ext.move_order == ["bruno", "carl", "ada"]
+    assert c.ruleset.view_ext(c.state, Viewer.gm())["mover"] == "bruno"
+    refused(c, "ada: step bruno toward", NotYourTurn, "ES-START-5")
+    c.execute("bruno: step carl,ada toward")
+    refused(c, "bruno: step ada away", IllegalCommand, "ES-START-5")
+    c.execute("bruno: done")
+    refused(c, "carl: step bruno away", IllegalCommand, "ES-START-5")
+    refused(c, "bruno: step carl away", NotYourTurn, "ES-START-5")
+    assert c.ruleset.legal_commands(c.state, "carl") == ["carl: step ada toward",
+                                                          "carl: step ada away", "carl: done"]
+    c.execute("carl: step ada away")
+    c.execute("carl: done")  # ada moves last, against nobody: the moves are over
+    assert c.state.ext.phase == "ready"
+
+
+@pytest.mark.rule("ES-START-5", "ES-ROUND-5")
+def test_awareness_ties_are_rolled_off_in_the_log() -> None:
+    c = make(script=["ada: awareness successes=2", "bruno: awareness successes=2",
+                     "carl: awareness successes=0", "moves"])
+    types = [e.type for e in c.records[-1].events]
+    assert "tie_rolloff" in types
+    assert set(c.state.ext.move_order[:2]) == {"ada", "bruno"}
+    assert c.state.ext.awareness == {"ada": 2, "bruno": 2, "carl": 0}
+
+
+@pytest.mark.rule("ES-START-6")
+def test_group_must_be_moved_against_together_and_a_lone_move_leaves_it() -> None:
+    c = make({"groups": {"duo": ["bruno", "carl"]}},
+             script=["ada: awareness successes=3", "bruno: awareness successes=2",
+                     "carl: awareness successes=1", "moves"])
+    msg = refused(c, "ada: step bruno toward", IllegalCommand, "ES-START-6")
+    assert "duo" in msg
+    c.execute("ada: step duo toward")
+    c.execute("ada: done")
+    c.execute("bruno: step carl away")
+    assert "duo" not in c.state.ext.groups
+    assert c.records[-1].events[-1].type == "group_left"
+
+
+@pytest.mark.rule("ES-ROUND-1")
+def test_missing_conflict_condenser_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="society"):
+        make({"nature": "social"}, [{"id": "ada", "name": "Ada", "stats": {"physical": 3}}])
+    c = started()
+    assert c.state.round == 1

@@ -1,0 +1,135 @@
+"""Attack rolls, range, engaged targets, thrown weapons, reach and cover (VR-ROLL-*, VR-ATK-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.errors import InvalidInput
+from fracas.rulesets.vers.views import attack_preview
+
+from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
+
+
+def shooter(**stats):
+    base = {"zone": "a", "tn": {"ranged_combat": 14, "athletics": 14, "close_combat": 12},
+            "weapons": {"bow": {"ev": 5, "kind": "ranged"}, "axe": {"ev": 4, "kind": "thrown"}}}
+    return pc("ada", **{**base, **stats})
+
+
+@pytest.mark.rule("VR-ROLL-1")
+def test_tn_from_sheet_or_base_plus_attribute_plus_ranks():
+    c = make(pc("ada", agility=2, skills={"athletics": 3}, tn={"stealth": 15}))
+    p = c.state.participants["ada"]
+    from fracas.rulesets.vers.state import skill_tn
+    assert skill_tn(c.state, p, "athletics") == 15
+    assert skill_tn(c.state, p, "stealth") == 15
+    c2 = make(pc("ada", agility=2, skills={"athletics": 3}), base_tn=8)
+    assert skill_tn(c2.state, c2.state.participants["ada"], "athletics") == 13
+
+
+@pytest.mark.rule("VR-ROLL-1")
+def test_roll_under_with_degrees_and_table_dice():
+    c = make(pc("ada", tn={"close_combat": 12}), npc("thug"))
+    do(c, "open ada")
+    with pytest.raises(InvalidInput):
+        c.execute("ada: attack thug dice=7,1,1")
+    events = do(c, "ada: attack thug dice=4,4,2")
+    att = of(events, "attack")[0]
+    assert att["total"] == 10 and att["success"] and att["dos"] == 2
+    events = do(c, "ada: attack thug dice=6,4,5")
+    att = of(events, "attack")[0]
+    assert not att["success"] and att["dof"] == 3
+    assert att["roll"]["dice"] == [6, 4, 5]
+
+
+@pytest.mark.rule("VR-ROLL-2")
+def test_defender_penalty_and_net_ev_against_armor():
+    c = make(pc("ada", tn={"close_combat": 14}, weapons={"sword": {"ev": 5}}),
+             npc("thug", agility=1, intuition=1, rv=2, skills={"close_combat": 3}))
+    events = do(c, "open ada", "ada: attack thug dice=3,3,3")
+    att = of(events, "attack")[0]
+    assert att["mods"] == [["Thug's close combat", -3]]  # ranks 3 beat dodge 2
+    assert att["net"] == 3
+    assert of(events, "condition")[0]["level"] == "wounded"
+    c2 = make(pc("ada", tn={"close_combat": 14}, weapons={"fist": {"ev": 1}}), npc("k", rv=3))
+    events = do(c2, "open ada", "ada: attack k dice=1,1,1")
+    assert of(events, "attack")[0]["net"] == -2
+    assert of(events, "condition") == []
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_ranged_penalty_by_zone_distance():
+    expected = {"a": [["same zone", -2]], "b": [], "c": [["2 zones away", -2]],
+                "d": [["3 zones away", -4]], "e": [["4 zones away", -6]]}
+    for zone, mods in expected.items():
+        c = make(shooter(), npc("orc", zone=zone), **ZONES)
+        plan = attack_preview(ruleset(), c.state, "ada", "orc", "bow")
+        assert plan["mods"][1:] == mods, zone
+
+
+@pytest.mark.rule("VR-ATK-2", "VR-ATK-1")
+def test_shot_three_zones_away_at_target_engaged_with_two_is_minus_8():
+    c = make(shooter(), npc("orc", zone="d"), npc("x", zone="d", tn={"close_combat": 3}),
+             npc("y", zone="d", tn={"close_combat": 3}), **ZONES)
+    do(c, "open x", "x: attack orc dice=6,6,6", "x: handoff y", "y: attack orc dice=6,6,6",
+       "y: handoff ada")
+    events = do(c, "ada: attack orc weapon=bow dice=2,2,2")
+    att = of(events, "attack")[0]
+    assert att["mods"] == [["3 zones away", -4], ["target engaged with 2", -4]]
+    assert att["modifier"] == -8 and att["target_number"] == 6
+    assert att["breakdown"] == "−4 3 zones away, −4 target engaged with 2: −8"
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_thrown_weapon_two_zones_needs_3_dos():
+    c = make(shooter(), npc("orc", zone="c"), **ZONES)
+    do(c, "open ada")
+    att = of(do(c, "ada: attack orc weapon=axe dice=3,3,3"), "attack")[0]
+    assert att["skill"] == "athletics" and att["target_number"] == 12
+    assert att["dos"] == 3 and att["hit"]
+    att = of(do(c, "ada: attack orc weapon=axe dice=3,3,4"), "attack")[0]
+    assert att["success"] and att["dos"] == 2 and not att["hit"]
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_thrown_same_zone_and_next_zone():
+    c = make(shooter(), npc("orc", zone="a"), npc("elf", zone="b"), **ZONES)
+    plan = attack_preview(ruleset(), c.state, "ada", "orc", "axe")
+    assert plan["mods"][1:] == [["same zone", -2]] and plan["min_dos"] == 0
+    plan = attack_preview(ruleset(), c.state, "ada", "elf", "axe")
+    assert plan["mods"][1:] == [] and plan["min_dos"] == 0
+
+
+@pytest.mark.rule("VR-ATK-4")
+def test_reach_bonus_and_penalty_in_close_combat_only():
+    c = make(pc("ada", reach=2, zone="a", weapons={"spear": {"ev": 4}}),
+             npc("orc", zone="a", weapons={"dagger": {"ev": 2}}), **ZONES)
+    assert attack_preview(ruleset(), c.state, "ada", "orc")["mods"][-1] == ["reach", 2]
+    assert attack_preview(ruleset(), c.state, "orc", "ada")["mods"][-1] == ["reach", -2]
+    c2 = make(shooter(reach=2), npc("orc", zone="b"), **ZONES)
+    assert ["reach", 2] not in attack_preview(ruleset(), c2.state, "ada", "orc", "bow")["mods"]
+
+
+@pytest.mark.rule("VR-ATK-5", "VR-OBJ-2")
+def test_cover_penalty_and_a_miss_by_the_cover_strikes_it():
+    c = make(shooter(), npc("orc", zone="b"), **ZONES,
+             objects=[{"id": "crate", "material": "wood"}],
+             cover=[{"who": "orc", "value": 3, "object": "crate"}])
+    do(c, "open ada")
+    events = do(c, "ada: attack orc weapon=bow dice=4,4,4")  # 12 > 11, ≤ 14
+    att = of(events, "attack")[0]
+    assert att["mods"] == [["cover", -3]] and not att["hit"] and att["cover_hit"]
+    dmg = of(events, "object_damaged")[0]
+    assert dmg["object"] == "crate" and dmg["net"] == 3 and dmg["level"] == "damaged"
+    assert of(events, "condition") == []
+    events = do(c, "ada: attack orc weapon=bow dice=5,5,5")  # 15: a plain miss
+    assert not of(events, "attack")[0]["cover_hit"] and of(events, "object_damaged") == []
+
+
+@pytest.mark.rule("VR-ATK-5")
+def test_gm_sets_cover_values():
+    c = make(shooter(), npc("orc", zone="b"), **ZONES)
+    do(c, "cover orc 5")
+    assert c.state.ext.cover["orc"] == -5
+    refused(c, "cover orc 2", "VR-ATK-5")
+    refused(c, "cover orc 1 object=nothing", "VR-ATK-5")

@@ -1,0 +1,146 @@
+"""Chases: pursuit scale, rolls, interposing, escape, tracking and contact (VR-CHASE-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.errors import IllegalCommand
+
+from .helpers import do, make, npc, of, pc, refused
+
+
+def runners(**extra):
+    ada = pc("ada", tn={"athletics": 12, "survival": 12, "investigation": 10, "stealth": 12},
+             skills={"athletics": 2})
+    thief = npc("thief", skills={"athletics": 1, "stealth": 2, "survival": 1})
+    return make(ada, thief, **extra)
+
+
+@pytest.mark.rule("VR-CHASE-1", "VR-CHASE-2")
+@pytest.mark.parametrize(("length", "positions", "start"), [(2, 5, 3), (6, 13, 7)])
+def test_pursuit_scale_from_length(length, positions, start):
+    c = runners()
+    do(c, f"chase c1 hunter=ada quarry=thief length={length}")
+    chase = c.state.ext.chases["c1"]
+    assert (chase.track.length, chase.track.position, chase.stage) == (positions, start,
+                                                                      "pursuit")
+
+
+@pytest.mark.rule("VR-CHASE-2")
+def test_length_outside_2_to_6_is_refused_and_start_may_be_set():
+    c = runners()
+    refused(c, "chase c1 hunter=ada quarry=thief length=7", "VR-CHASE-2")
+    refused(c, "chase c1 hunter=ada quarry=thief length=2 start=6", "VR-CHASE-2")
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=2")
+    assert c.state.ext.chases["c1"].track.position == 2
+
+
+@pytest.mark.rule("VR-CHASE-3")
+def test_hunter_success_moves_down_quarry_success_moves_up():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2")
+    roll = of(do(c, "ada: run c1 dice=3,3,3"), "chase_roll")[0]
+    assert roll["check"]["mods"] == [["Thief's athletics", -1]]
+    assert (roll["from"], roll["to"]) == (3, 2)
+    assert of(do(c, "ada: run c1 dice=6,6,6"), "chase_roll")[0]["to"] == 3
+    c2 = runners()
+    do(c2, "chase c1 hunter=thief quarry=ada length=2")
+    assert of(do(c2, "ada: run c1 dice=3,3,3"), "chase_roll")[0]["to"] == 4
+    assert of(do(c2, "ada: run c1 dice=6,6,6"), "chase_roll")[0]["to"] == 3
+
+
+@pytest.mark.rule("VR-CHASE-4")
+def test_position_1_means_interpose_top_means_escape():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2", "ada: run c1 dice=1,1,1",
+       "ada: run c1 dice=1,1,1")
+    refused(c, "ada: run c1 dice=1,1,1", "VR-CHASE-4")
+    c2 = runners()
+    do(c2, "chase c1 hunter=ada quarry=thief length=2")
+    refused(c2, "ada: interpose c1 dice=1,1,1", "VR-CHASE-4")
+    refused(c2, "track c1", "VR-CHASE-4")
+    roll = of(do(c2, "ada: run c1 dice=6,6,6", "ada: run c1 dice=6,6,6"), "chase_roll")[0]
+    assert roll["to"] == 5 and roll["new_stage"] == "escaped"
+
+
+@pytest.mark.rule("VR-CHASE-5")
+def test_gm_tactics_modifier_and_narration_kept_in_the_log():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3")
+    events = do(c, 'ada: run c1 mod=-2 why="bookshelves pulled down" dice=4,4,3')
+    roll = of(events, "chase_roll")[0]
+    assert ["tactics", -2] in roll["check"]["mods"] and roll["check"]["target_number"] == 9
+    assert not roll["check"]["success"] and roll["why"] == "bookshelves pulled down"
+    assert c.records[-1].command.endswith("dice=4,4,3")
+    assert "bookshelves pulled down" in c.records[-1].command
+
+
+@pytest.mark.rule("VR-CHASE-6")
+def test_failed_interpose_back_to_2_and_success_captures():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=1")
+    ip = of(do(c, "ada: interpose c1 dice=6,6,6"), "chase_interpose")[0]
+    assert (ip["to"], ip["new_stage"]) == (2, "pursuit")
+    do(c, "ada: run c1 dice=1,1,1")
+    ip = of(do(c, "ada: interpose c1 dice=1,1,1"), "chase_interpose")[0]
+    assert ip["new_stage"] == "captured"
+    with pytest.raises(IllegalCommand):
+        c.execute("ada: run c1 dice=1,1,1")
+
+
+@pytest.mark.rule("VR-CHASE-6")
+def test_quarry_interpose_evades_or_is_caught_and_prize_race():
+    c = runners()
+    do(c, "chase c1 hunter=thief quarry=ada length=2 start=1")
+    assert of(do(c, "ada: interpose c1 dice=1,1,1"), "chase_interpose")[0]["to"] == 2
+    c2 = runners()
+    do(c2, "chase c1 hunter=thief quarry=ada length=2 start=1")
+    ip = of(do(c2, "ada: interpose c1 dice=6,6,6"), "chase_interpose")[0]
+    assert ip["new_stage"] == "captured"
+    c3 = runners()
+    do(c3, 'chase idol hunter=ada quarry=thief prize="the idol"')
+    assert of(do(c3, "ada: interpose idol dice=2,2,2"), "chase_interpose")[0]["new_stage"] \
+        == "won"
+
+
+@pytest.mark.rule("VR-CHASE-7")
+def test_escape_turns_to_tracking_and_contact_back_to_pursuit():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=4", "ada: run c1 dice=6,6,6",
+       "track c1 length=3")
+    chase = c.state.ext.chases["c1"]
+    assert (chase.stage, chase.track.length, chase.track.position) == ("tracking", 7, 4)
+    roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
+    assert roll["check"]["skill"] == "survival" and roll["hours"] == 1
+    assert roll["check"]["mods"] == [["Thief's stealth", -2]]
+    do(c, "ada: run c1 dice=2,2,2")
+    roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
+    assert roll["new_stage"] == "contact"
+    refused(c, "ada: run c1 dice=1,1,1", "VR-CHASE-1")
+    do(c, "pursue c1 length=2")
+    assert (chase := c.state.ext.chases["c1"]).stage == "pursuit"
+    assert (chase.track.length, chase.track.position) == (5, 3)
+
+
+@pytest.mark.rule("VR-CHASE-7")
+def test_quarry_tracking_rolls_stealth_and_top_is_completely_away():
+    c = runners()
+    do(c, "chase c1 hunter=thief quarry=ada length=2 stage=tracking start=4")
+    roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
+    assert roll["check"]["skill"] == "stealth"
+    assert roll["check"]["mods"] == [["Thief's survival", -1]]
+    assert roll["new_stage"] == "away"
+    refused(c, "pursue c1", "VR-CHASE-7")
+
+
+@pytest.mark.rule("VR-CHASE-8")
+def test_one_roll_is_one_action_and_the_pc_rolls():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3", "open ada", "ada: run c1 dice=3,3,3",
+       "ada: run c1 dice=3,3,3")
+    refused(c, "ada: run c1 dice=3,3,3", "VR-TURN-4")
+    refused(c, "thief: run c1 dice=3,3,3", "VR-CHASE-8")
+    c2 = make(npc("a"), npc("b"))
+    refused(c2, "chase c1 hunter=a quarry=b", "VR-CHASE-8")
+    do(c2, "chase c1 hunter=a quarry=b roller=b")
+    assert c2.state.ext.chases["c1"].roller == "b"

@@ -1,0 +1,104 @@
+"""Condition ladders: bands, slots, upgrades, penalties, consciousness, recovery (VR-INJ-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.engine.model import Viewer
+
+from .helpers import do, make, npc, of, pc, refused, ruleset
+
+
+def victim(**stats):
+    return make(pc("ada", tn={"close_combat": 12, "discipline": 12, "medicine": 12}, **stats),
+                npc("thug", tn={"close_combat": 12}))
+
+
+@pytest.mark.rule("VR-INJ-1")
+@pytest.mark.parametrize(("ev", "level"), [(0, "grazed"), (2, "grazed"), (3, "wounded"),
+                                           (5, "wounded"), (6, "impaired"), (8, "impaired"),
+                                           (9, "disabled"), (14, "disabled")])
+def test_net_ev_bands_and_9_reads_as_disabled(ev, level):
+    c = victim()
+    events = do(c, f"harm ada {ev}")
+    assert of(events, "condition")[0]["level"] == level
+
+
+@pytest.mark.rule("VR-INJ-2")
+def test_third_graze_upgrades_to_wounded():
+    c = victim()
+    do(c, "harm ada 1", "harm ada 2")
+    cond = of(do(c, "harm ada 0"), "condition")[0]
+    assert cond["level"] == "wounded" and cond["landed"] == "grazed" and cond["upgraded"]
+
+
+@pytest.mark.rule("VR-INJ-2")
+def test_full_disabled_level_takes_the_character_out():
+    c = victim()
+    do(c, "harm ada 9", "ada: endure dice=1,1,1", "harm ada 6")
+    assert c.state.participants["ada"].active  # impaired is free
+    events = do(c, "harm ada 7")  # impaired and disabled full
+    assert of(events, "condition")[0]["taken_out"]
+    assert of(events, "participant_out")[0]["reason"] == "taken out (injury)"
+    assert not c.state.participants["ada"].active
+
+
+@pytest.mark.rule("VR-INJ-3")
+def test_penalties_add_up_on_every_later_roll():
+    c = victim()
+    do(c, "harm ada 3", "harm ada 4", "harm ada 6", "open ada")
+    att = of(do(c, "ada: attack thug dice=1,1,1"), "attack")[0]
+    assert att["mods"] == [["wounded ×2", -2], ["impaired", -2]]
+    view = ruleset().view_participant(c.state, Viewer.gm(), "ada")
+    assert view["penalty"] == -4 and "wounded ×2" in view["summary"]
+
+
+@pytest.mark.rule("VR-INJ-3")
+def test_disabled_rolls_discipline_to_stay_conscious():
+    c = victim()
+    do(c, "harm ada 10")
+    assert "ada" in c.state.ext.pending_discipline
+    do(c, "open ada")
+    refused(c, "ada: attack thug dice=1,1,1", "VR-INJ-3")
+    end = of(do(c, "ada: endure dice=2,2,2"), "endured")[0]
+    assert end["mods"] == [["disabled", -4]] and end["success"]
+    att = of(do(c, "ada: attack thug dice=1,1,1"), "attack")[0]
+    assert ["disabled", -4] in att["mods"]
+    c2 = victim()
+    events = do(c2, "harm ada 9", "ada: endure dice=5,5,5")
+    assert of(events, "participant_out")[0]["reason"] == "unconscious"
+    refused(c, "ada: endure dice=1,1,1", "VR-INJ-3")
+
+
+@pytest.mark.rule("VR-INJ-4")
+def test_recovery_penalty_by_highest_level_removes_highest():
+    c = victim()
+    do(c, "harm ada 1", "harm ada 7", "open ada")
+    rec = of(do(c, "ada: recover dice=4,4,2 skill=medicine"), "recovered")[0]
+    assert rec["check"]["mods"] == [["Ada impaired", -2]] and rec["level"] == "impaired"
+    held = c.state.ext.harm["ada"]["injury"]
+    assert held.highest_name() == "grazed"
+    rec = of(do(c, "ada: recover dice=6,6,6"), "recovered")[0]
+    assert rec["level"] is None and held.highest_name() == "grazed"
+
+
+@pytest.mark.rule("VR-INJ-4")
+def test_recovery_with_no_condition_is_refused():
+    c = victim()
+    do(c, "open ada")
+    refused(c, "ada: recover dice=1,1,1", "VR-INJ-4")
+    refused(c, "ada: recover thug dice=1,1,1", "VR-INJ-4")
+
+
+@pytest.mark.rule("VR-INJ-5")
+def test_focus_and_morale_tracks():
+    c = victim()
+    events = do(c, "harm ada 4 track=focus", "harm ada 4 track=focus")
+    assert of(events, "condition")[0]["level"] == "flustered"
+    events = do(c, "harm ada 4 track=focus")
+    assert of(events, "condition")[0]["level"] == "disoriented"  # upgraded
+    assert of(do(c, "harm ada 9 track=morale"), "condition")[0]["level"] == "demoralized"
+    assert c.state.ext.harm_penalty("ada") == -1 * 2 - 2 - 4
+    do(c, "open ada")
+    rec = of(do(c, "ada: recover track=focus dice=1,1,1"), "recovered")[0]
+    assert rec["level"] == "disoriented"

@@ -1,0 +1,109 @@
+"""Breakable objects: hardness, conditions, penalties to users, broken items, repair (VR-OBJ-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.errors import InvalidInput
+
+from .helpers import do, make, npc, of, pc, refused
+
+
+def smith(**settings):
+    objects = [{"id": "blade", "material": "iron"}, {"id": "door", "material": "wood"},
+               {"id": "gem", "hardness": 8, "penalty": 2},
+               {"id": "wall", "material": "stone", "slots": 2}]
+    ada = pc("ada", tn={"close_combat": 14, "repair": 12},
+             weapons={"sword": {"ev": 8, "object": "blade"}, "hammer": {"ev": 10}})
+    return make(ada, npc("thug"), objects=objects, **settings)
+
+
+@pytest.mark.rule("VR-OBJ-1")
+def test_hardness_from_material_table_or_custom_rank():
+    c = smith()
+    objs = c.state.ext.objects
+    assert (objs["blade"].hardness, objs["door"].hardness, objs["gem"].hardness) == (5, 2, 8)
+    do(c, "object pillow material=cloth", "object cup material=pottery hardness=3")
+    assert objs["pillow"].hardness == -1 and objs["cup"].hardness == 3
+    refused(c, "object brick material=brick", "VR-OBJ-1")
+    refused(c, "object cup material=glass", "VR-OBJ-1")
+
+
+@pytest.mark.rule("VR-OBJ-2")
+def test_attack_on_object_net_ev_minus_hardness_penalty_only_if_small():
+    c = smith()
+    do(c, "open ada")
+    events = do(c, "ada: attack door weapon=hammer dice=3,3,3")
+    att = of(events, "attack")[0]
+    assert att["mods"] == [] and att["hit"]
+    assert of(events, "object_damaged")[0]["net"] == 8
+    att = of(do(c, "ada: attack gem weapon=hammer dice=6,6,6"), "attack")[0]
+    assert att["mods"] == [["small or moving", -2]]
+
+
+@pytest.mark.rule("VR-OBJ-2", "VR-OBJ-3")
+def test_large_object_has_extra_slots_per_level():
+    c = smith()
+    do(c, "open ada", "ada: attack wall weapon=hammer dice=1,1,1",
+       "ada: attack wall weapon=hammer dice=1,1,1")
+    wall = c.state.ext.objects["wall"].ladder
+    assert wall.count(1) == 2  # two "damaged" slots before upgrading
+
+
+@pytest.mark.rule("VR-OBJ-3")
+def test_object_levels_one_slot_each_and_upgrade():
+    c = smith()
+    do(c, "open ada")
+    first = of(do(c, "ada: attack door weapon=hammer dice=1,1,1"), "object_damaged")[0]
+    assert first["level"] == "tattered"  # 10 - 2 = 8
+    second = of(do(c, "ada: attack door weapon=hammer dice=1,1,1"), "object_damaged")[0]
+    assert second["level"] == "broken" and second["upgraded"] and second["broken"]
+
+
+@pytest.mark.rule("VR-OBJ-4")
+def test_damaged_weapon_penalises_its_user_and_broken_stops_working():
+    c = smith()
+    do(c, "open thug")
+    c.execute("thug: handoff ada")
+    do(c, "ada: attack blade weapon=hammer dice=1,1,1")  # 10 - 5 = 5: damaged
+    att = of(do(c, "ada: attack thug weapon=sword dice=1,1,1"), "attack")[0]
+    assert ["sword damaged", -1] in att["mods"]
+    c2 = smith()
+    do(c2, "object anvil material=iron")
+    do(c2, "open ada", "ada: attack blade weapon=hammer dice=1,1,1")  # damaged
+    assert c2.state.ext.objects["blade"].ladder.total_penalty() == -1
+    c3 = smith()
+    do(c3, "open ada", "ada: attack blade weapon=hammer dice=1,1,1",
+       "ada: attack blade weapon=hammer dice=1,1,1", "ada: handoff thug", "thug: handoff",
+       "open ada")
+    # damaged, then damaged again → upgraded to tattered: −1 −2
+    att = of(do(c3, "ada: attack thug weapon=sword dice=1,1,1"), "attack")[0]
+    assert ["sword tattered", -3] in att["mods"]
+    do(c3, "ada: attack blade weapon=hammer dice=1,1,1")  # broken
+    do(c3, "ada: handoff thug", "thug: handoff", "open ada")
+    refused(c3, "ada: attack thug weapon=sword dice=1,1,1", "VR-OBJ-4")
+
+
+@pytest.mark.rule("VR-OBJ-5")
+def test_repair_penalty_and_refusals():
+    c = smith()
+    do(c, "open ada")
+    refused(c, "ada: repair door dice=1,1,1", "VR-OBJ-5")  # no condition
+    do(c, "ada: attack door weapon=hammer dice=1,1,1")  # tattered
+    rep = of(do(c, "ada: repair door dice=3,3,3"), "repaired")[0]
+    assert rep["check"]["mods"] == [["door tattered", -2]] and rep["level"] == "tattered"
+    assert c.state.ext.objects["door"].ladder.highest() is None
+    with pytest.raises(InvalidInput):
+        c.execute("ada: repair nothing")
+
+
+@pytest.mark.rule("VR-OBJ-5")
+def test_broken_object_is_not_repaired_by_action_but_gm_restores_it():
+    c = smith()
+    do(c, "open ada", "ada: attack door weapon=hammer dice=1,1,1",
+       "ada: attack door weapon=hammer dice=1,1,1", "ada: handoff thug", "thug: handoff",
+       "open ada")
+    assert c.state.ext.objects["door"].broken
+    refused(c, "ada: repair door dice=1,1,1", "VR-OBJ-5")
+    do(c, "restore door")
+    assert not c.state.ext.objects["door"].broken

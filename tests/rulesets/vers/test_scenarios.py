@@ -1,0 +1,95 @@
+"""Bundled scenarios through the CLI, snapshots, projection and legal commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.cli import app, play_script
+from fracas.engine.model import Viewer
+from fracas.engine.serialize import state_from_data, state_to_data
+from fracas.engine.views import view
+from fracas.scenario import load_scenario
+
+from .helpers import ZONES, do, make, npc, pc, ruleset
+
+SCENARIOS = sorted((Path(__file__).parents[3] / "src/fracas/scenarios").glob("vers-*.toml"))
+
+
+def run_json(path: Path, *extra: str) -> dict:
+    result = CliRunner().invoke(app, ["run", str(path), "--seed", "s", "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_there_are_bundled_scenarios():
+    names = {p.name for p in SCENARIOS}
+    assert {"vers-tavern-brawl.toml", "vers-chase.toml"} <= names
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_scenario_runs_and_round_trips(path):
+    data = run_json(path)
+    assert data["ruleset"] == "vers" and data["version"] > 1
+    sc = load_scenario(path)
+    conflict = play_script(sc, "s")
+    snap = state_to_data(conflict.state)
+    again = state_from_data(ruleset(), snap)
+    assert state_to_data(again) == snap
+    assert state_to_data(conflict.replay()) == snap
+
+
+@pytest.mark.rule("VR-ATK-5", "VR-TURN-2", "VR-MOVE-5")
+def test_tavern_brawl_log():
+    data = run_json(Path(SCENARIOS[0]).with_name("vers-tavern-brawl.toml"))
+    types = [e["type"] for r in data["log"] for e in r["events"]]
+    assert "object_damaged" in types and "condition" in types
+    says = [e["data"].get("say") for r in data["log"] for e in r["events"]
+            if e["type"] == "turn_started"]
+    assert "Thorbjorn, give me a hand!" in says
+    lines = data["state"]["conflict"]["ruleset"]["lines"]
+    assert any("Guarded way door–street: Bouncer" in line for line in lines)
+
+
+@pytest.mark.rule("VR-CHASE-7")
+def test_chase_scenario_ends_in_capture_after_tracking():
+    data = run_json(Path(SCENARIOS[0]).with_name("vers-chase.toml"))
+    chases = data["state"]["conflict"]["ruleset"]["chases"]
+    assert chases["c1"]["stage"] == "captured"
+    stages = [e["data"]["new_stage"] for r in data["log"] for e in r["events"]
+              if e["type"] == "chase_roll"]
+    assert "escaped" in stages and "contact" in stages
+
+
+def test_player_view_hides_gm_only_stats_and_attack_options():
+    path = Path(SCENARIOS[0]).with_name("vers-tavern-brawl.toml")
+    conflict = play_script(load_scenario(path), "s")
+    do(conflict, "open ada")
+    mine = view(conflict, Viewer.of_player("alice"))
+    thug = next(p for p in mine["conflict"]["participants"] if p["id"] == "thug")
+    assert "skills" not in thug["stats"]
+    assert mine["conflict"]["ruleset"]["options"] == []
+    assert "close_combat" not in json.dumps(thug)
+    gm = view(conflict, Viewer.gm())
+    assert gm["conflict"]["ruleset"]["options"]
+    hidden = run_json(path, "--as", "alice")
+    assert all("skills" not in p["stats"] for p in hidden["state"]["conflict"]["participants"]
+               if p["id"] == "thug")
+
+
+def test_legal_commands_parse_and_follow_the_go():
+    c = make(pc("ada", zone="a", weapons={"bow": {"ev": 4, "kind": "ranged"}}),
+             npc("orc", zone="c"), **ZONES)
+    gm = ruleset().legal_commands(c.state, None)
+    assert "open ada" in gm
+    do(c, "open ada")
+    cmds = ruleset().legal_commands(c.state, "ada")
+    assert "ada: move b" in cmds and "ada: move c dice=DICE" in cmds
+    assert "ada: attack orc weapon=bow dice=DICE" in cmds
+    assert "ada: handoff orc say=TEXT" in cmds
+    assert ruleset().legal_commands(c.state, "orc") == []
+    for text in cmds:
+        c.parse(text.replace("DICE", "1,1,1").replace("TEXT", "hi"))

@@ -1,0 +1,115 @@
+"""Popcorn turns: opener, hand-off, two actions, end of turn, joining and leaving."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.engine.model import Viewer
+from fracas.errors import NotYourTurn
+
+from .helpers import do, make, npc, of, pc, refused, ruleset
+
+
+def trio():
+    return make(pc("ada", tn={"close_combat": 12}, weapons={"sword": {"ev": 4}}),
+                pc("bruno"), npc("thug"))
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_gm_records_opener_and_tracker_shows_earlier_openers():
+    c = trio()
+    events = do(c, "open bruno")
+    assert [e.type for e in events][:3] == ["conflict_started", "round_started", "turn_started"]
+    do(c, "bruno: handoff ada", "ada: handoff thug", "thug: handoff", "open thug")
+    lines = ruleset().view_ext(c.state, Viewer.gm())["lines"]
+    assert "opened by Bruno (turn 1), Thug (turn 2)" in lines[0]
+    assert c.state.ext.turns.openers == ["bruno", "thug"]
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_opening_a_turn_under_way_is_refused():
+    c = trio()
+    do(c, "open ada")
+    refused(c, "open bruno", "VR-TURN-1")
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_handoff_carries_a_line_of_speech_into_the_log():
+    c = trio()
+    events = do(c, "open ada", 'ada: handoff bruno say="Thorbjorn, give me a hand!"')
+    started = of(events, "turn_started")[0]
+    assert started["say"] == "Thorbjorn, give me a hand!"
+    line = ruleset().describe(events[-1], c.state)
+    assert line is not None and "Thorbjorn, give me a hand!" in line
+    assert c.state.ext.turns.current == "bruno"
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_handoff_to_someone_who_already_went_is_refused():
+    c = trio()
+    do(c, "open ada", "ada: handoff bruno")
+    err = refused(c, "bruno: handoff ada", "VR-TURN-2")
+    assert "already gone" in str(err)
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_handoff_to_an_npc_and_only_by_the_one_acting():
+    c = trio()
+    do(c, "open ada")
+    with pytest.raises(NotYourTurn):
+        c.execute("bruno: handoff thug")
+    do(c, "ada: handoff thug")
+    assert c.state.ext.turns.current == "thug"
+
+
+@pytest.mark.rule("VR-TURN-3")
+def test_turn_ends_when_everyone_has_gone_and_next_opener_is_chosen():
+    c = trio()
+    do(c, "open ada", "ada: handoff bruno")
+    refused(c, "bruno: handoff", "VR-TURN-2")  # thug has not gone
+    events = do(c, "bruno: handoff thug", "thug: handoff")
+    assert [e.type for e in events] == ["turn_ended", "round_ended"]
+    assert not c.state.ext.turns.round_opened
+    do(c, "open ada")
+    assert c.state.round == 2 and c.state.ext.turns.gone == ["ada"]
+
+
+@pytest.mark.rule("VR-TURN-3")
+def test_setting_last_to_act_chooses_next_opener():
+    c = make(pc("ada"), pc("bruno"), last_chooses_opener=True)
+    do(c, "open ada", "ada: handoff bruno")
+    events = do(c, "bruno: handoff bruno")
+    assert [e.type for e in events] == ["turn_ended", "round_ended", "round_started",
+                                        "turn_started"]
+    assert c.state.round == 2 and c.state.ext.turns.current == "bruno"
+
+
+@pytest.mark.rule("VR-TURN-4")
+def test_two_actions_then_a_third_is_refused():
+    c = make(pc("ada", tn={"close_combat": 12}), npc("thug"), **{})
+    do(c, "open ada", "ada: attack thug dice=6,6,6", "ada: attack thug dice=6,6,6")
+    assert c.state.ext.turns.actions_left == 0
+    refused(c, "ada: attack thug dice=1,1,1", "VR-TURN-4")
+
+
+@pytest.mark.rule("VR-TURN-4")
+def test_disabled_character_gets_one_action():
+    c = make(pc("ada"), npc("thug", tn={"discipline": 18}))
+    do(c, "harm thug 9", "thug: endure dice=1,1,1", "open thug")
+    assert c.state.ext.turns.actions_left == 1
+    do(c, "thug: endure dice=1,1,1", "thug: attack ada dice=6,6,6")
+    refused(c, "thug: attack ada dice=6,6,6", "VR-TURN-4")
+
+
+@pytest.mark.rule("VR-TURN-5")
+def test_join_mid_turn_has_not_gone_and_leave_is_logged():
+    c = trio()
+    do(c, "open ada", 'join zed name="Zed" kind=npc')
+    assert "zed" in c.state.ext.turns.not_gone()
+    do(c, "ada: handoff zed")
+    assert c.state.ext.turns.current == "zed"
+    events = do(c, 'leave bruno "ran home"')
+    assert events[0].type == "participant_left"
+    assert "bruno" not in c.state.ext.turns.members
+    do(c, "zed: handoff thug", "thug: handoff")  # bruno no longer awaited
+    assert not c.state.ext.turns.round_opened

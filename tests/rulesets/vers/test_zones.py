@@ -1,0 +1,127 @@
+"""Zones, dashes, engagement, disengaging and guarded ways (VR-MOVE-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import ZONES, do, make, npc, of, pc, refused
+
+
+def field(**extra):
+    ada = pc("ada", zone="a", tn={"athletics": 12, "close_combat": 12},
+             weapons={"sword": {"ev": 5}})
+    thug = npc("thug", zone="a", tn={"close_combat": 12}, weapons={"club": {"ev": 4}})
+    return make(ada, thug, npc("guard", zone="c", tn={"close_combat": 12},
+                                skills={"close_combat": 3}, weapons={"pike": {"ev": 3}}),
+                **{**ZONES, **extra})
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_move_one_zone_and_distance_is_shortest_path():
+    c = field()
+    do(c, "open ada", "ada: move b")
+    assert c.state.ext.zones.zone_of("ada") == "b"
+    assert c.state.ext.zones.distance("a", "e") == 4
+    refused(c, "ada: move e", "VR-MOVE-1")
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_gm_draws_zones_links_and_places():
+    c = field()
+    do(c, 'zone cellar "The cellar"', "link cellar a", "place thug cellar")
+    assert c.state.ext.zones.zone_of("thug") == "cellar"
+    assert c.state.ext.zones.distance("cellar", "b") == 2
+    refused(c, "link cellar nowhere", "VR-MOVE-1")
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_dash_two_zones_with_athletics():
+    c = field()
+    events = do(c, "open ada", "ada: move c dice=3,3,3")
+    moved = of(events, "moved")[0]
+    assert moved["check"]["success"] and moved["to"] == "c"
+    assert c.state.ext.turns.actions_left == 1
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_failed_dash_falls_short_or_takes_both_actions():
+    c = field()
+    do(c, "open ada", "ada: move c dice=6,6,6")
+    assert c.state.ext.zones.zone_of("ada") == "b"
+    c2 = field()
+    do(c2, "open ada", "ada: move c onfail=both dice=6,6,6")
+    assert c2.state.ext.zones.zone_of("ada") == "c"
+    assert c2.state.ext.turns.actions_left == 0
+    c3 = field()
+    do(c3, "open ada", "ada: move b")
+    refused(c3, "ada: move d onfail=both dice=6,6,6", "VR-MOVE-2")
+
+
+@pytest.mark.rule("VR-MOVE-3")
+def test_close_attack_engages_hit_or_miss_and_ends_apart():
+    c = field()
+    do(c, "open ada", "ada: attack thug dice=6,6,6")  # a miss
+    assert c.state.ext.engaged_with("ada") == ["thug"]
+    do(c, "ada: disengage dice=1,1,1", "ada: handoff thug")
+    assert c.state.ext.engaged_with("ada") == []
+
+
+@pytest.mark.rule("VR-MOVE-3")
+def test_close_attack_needs_the_same_zone():
+    c = field()
+    do(c, "open ada", "ada: move b")
+    refused(c, "ada: attack thug", "VR-MOVE-3")
+
+
+@pytest.mark.rule("VR-MOVE-4")
+def test_moving_while_engaged_without_disengaging_is_refused():
+    c = field()
+    do(c, "open ada", "ada: attack thug dice=6,6,6")
+    err = refused(c, "ada: move b", "VR-MOVE-4")
+    assert "disengage" in str(err)
+
+
+@pytest.mark.rule("VR-MOVE-4")
+def test_disengage_penalty_per_extra_opponent_and_free_attacks_on_failure():
+    c = field()
+    do(c, "join rat kind=npc side=npcs", "place rat a", "open ada",
+       "ada: attack thug dice=6,6,6", "ada: handoff rat", "rat: attack ada dice=6,6,6",
+       "rat: handoff thug", "thug: handoff guard", "guard: handoff", "open ada")
+    events = do(c, "ada: disengage dice=5,5,2 free=1,1,1,1,1,1")
+    dis = of(events, "disengaged")[0]
+    assert ["1 more opponent(s)", -2] in dis["check"]["mods"]
+    assert not dis["check"]["success"]  # 12 > 12 - 2
+    free = of(events, "attack")
+    assert [f["free"] for f in free] == [True, True]
+    assert {e.actor for e in events if e.type == "attack"} == {"thug", "rat"}
+    assert c.state.ext.zones.zone_of("ada") == "a"
+    assert c.state.ext.turns.actions_left == 1
+    do(c, "ada: disengage dice=1,1,1")
+    assert c.state.ext.engaged_with("ada") == []
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_moving_past_a_guard_without_the_roll_is_refused():
+    c = field()
+    do(c, "guard guard b c", "open ada", "ada: move b")
+    err = refused(c, "ada: move c", "VR-MOVE-5")
+    assert "slip" in str(err)
+    refused(c, "ada: move d dice=1,1,1", "VR-MOVE-5")
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_slip_past_guards_penalty_and_damage_on_failure():
+    c = field()
+    do(c, "join guard2 kind=npc side=npcs", "place guard2 c",
+       "guard guard b c", "guard guard2 b c", "open ada", "ada: move b")
+    events = do(c, "ada: slip c dice=4,4,1 free=1,1,1")
+    slip = of(events, "slipped")[0]
+    assert slip["check"]["mods"] == [["guarded by Guard, Guard2", -5]]  # 3 ranks + 2
+    assert not slip["check"]["success"]
+    hit = of(events, "attack")[0]
+    assert hit["free"] and hit["ev"] == 5  # pike 3 + 2 for the second guard
+    assert c.state.ext.zones.zone_of("ada") == "b"
+    assert of(events, "condition")[0]["level"] == "wounded"
+    c2 = field()
+    do(c2, "guard guard b c", "open ada", "ada: move b", "ada: slip c dice=2,2,2")
+    assert c2.state.ext.zones.zone_of("ada") == "c"
