@@ -41,6 +41,18 @@ KINDS = {
 }
 
 
+def quote(text: str) -> str:
+    """``text`` as one token of the notation, quoted only as much as needed and readably:
+    ``'goal achieved'``, ``"Ada's car"``."""
+    if text and not any(c.isspace() or c in "'\"\\#;&|<>()$`*?[]{}~!" for c in text):
+        return text
+    if "'" not in text:
+        return f"'{text}'"
+    if not any(c in text for c in '"\\$`'):
+        return f'"{text}"'
+    return shlex.quote(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One argument of a command."""
@@ -131,8 +143,8 @@ class Param:
         if self.kind == "bool":
             return "yes" if value else "no"
         if self.kind == "value":
-            return shlex.quote(json.dumps(value))
-        return shlex.quote(str(value))
+            return quote(json.dumps(value))
+        return quote(str(value))
 
 
 @dataclass(frozen=True, slots=True)
