@@ -65,5 +65,7 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict,
     console.print(table)
     for line in level["ruleset"].get("lines", []):
         console.print(f"  {escape(line)}")
+    for line in level.get("odds", []):
+        console.print(f"  [magenta]odds[/] {escape(line)}")
     for effect in level["effects"]:
         console.print(f"  effect {effect['id']}: {escape(effect['text'])}")

@@ -140,6 +140,11 @@ class Ruleset:
         """Text templates of what ``actor`` (None: the GM) may do now."""
         return []
 
+    def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
+        """Exact odds of the roll(s) the character acting now is about to make, as lines
+        (only those ``viewer`` may know: a player sees odds for their own characters)."""
+        return []
+
     def status_lines(self, state: ConflictState) -> list[str]:
         """Short lines for a terminal: whose turn, positions, harm."""
         return []

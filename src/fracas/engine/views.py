@@ -112,6 +112,7 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
             "settings": dict(state.settings) if viewer.is_gm else _public_settings(state),
             "participants": participants, "effects": effects,
             "ruleset": ruleset.view_ext(state, viewer),
+            "odds": ruleset.pending_odds(state, viewer) if state.status == "running" else [],
         })
     out = {"ruleset": ruleset.name, "version": conflict.version, "viewer": _viewer(viewer),
            "conflict": levels[0], "zoom": levels[1:]}

@@ -19,7 +19,7 @@ from fracas.rulesets.etherscope import logic, views
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, evolve, init_ext
-from fracas.rulesets.etherscope.odds import odds
+from fracas.rulesets.etherscope.odds import odds, pending_odds
 from fracas.rulesets.etherscope.settings import condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
 
@@ -161,6 +161,10 @@ class Etherscope(Ruleset):
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         """The event as ``viewer`` may see it (ES-RNG-6)."""
         return views.redact(state, event, viewer)
+
+    def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
+        """The acting character's pool odds (ES-ACT-4)."""
+        return pending_odds(state, viewer)
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """Table line, phase, whose turn or move, visible ranges and groups."""

@@ -11,8 +11,11 @@ import re
 from fractions import Fraction
 
 from fracas.dice import OddsReport, distribution
+from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import InvalidInput
+from fracas.rulesets.etherscope.rolls import pool_size
 from fracas.rulesets.etherscope.settings import NUMBERS
+from fracas.rulesets.etherscope.state import COUNTDOWN, EsExt
 
 _QUERY = re.compile(
     r"^\s*pool\s+(?P<pool>\d+)(?:\s+vs\s+(?P<diff>\d+))?(?:\s+die\s+d?(?P<die>\d+))?"
@@ -49,3 +52,21 @@ def odds(query: str) -> OddsReport:
                f"expected extra successes: {float(expected_extra):.3f} ({expected_extra})",
                "rows: number of successes (ES-ACT-4)"],
     )
+
+
+def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
+    """The acting character's pool odds at difficulties 1 to 3 (GM and its player only)."""
+    ext: EsExt = state.ext
+    slot = ext.countdown.current if ext.phase == COUNTDOWN and not ext.acted else None
+    if slot is None or slot.actor not in state.participants:
+        return []
+    p = state.participants[slot.actor]
+    if not (viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)):
+        return []
+    s = state.settings
+    pool = pool_size(state, p.id, None)
+    if pool == 0:
+        return [f"{p.name} has no dice in the pool: every roll fails"]
+    dist = distribution(f"{pool}d{s['die_size']}>={s['threshold']}")
+    chances = ", ".join(f"≥{d} {float(dist.p_at_least(d)):.0%}" for d in (1, 2, 3) if d <= pool)
+    return [f"{p.name} rolls {pool}d{s['die_size']} ({s['threshold']}+ a success): {chances}"]

@@ -26,7 +26,6 @@ from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
     STATUSES,
     FabulaExt,
-    Item,
     affinity,
     check_die,
     defense,
@@ -37,10 +36,10 @@ from fracas.rulesets.fabula_ultima.state import (
     make_item,
     npc_initiative,
     unassigned,
+    weapon_of,
 )
 
 SUPPORT_DL = 10
-UNARMED = Item(kind="weapon", name="unarmed strike", accuracy=["dex", "mig"], damage=0)
 
 
 # --------------------------------------------------------------------------- checks
@@ -295,20 +294,6 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     return [Event(CONFLICT_STARTED), *events, Event(ROUND_STARTED, {"round": 1})]
 
 
-def _weapon(ext: FabulaExt, p: Participant, name: str | None) -> Item:
-    weapons = [i for i in ext.equipment.get(p.id, []) if i.kind == "weapon"]
-    if name is None:
-        return weapons[0] if weapons else UNARMED
-    for w in weapons:
-        if w.name.lower() == name.strip().lower():
-            return w
-    if name.strip().lower() in ("unarmed", UNARMED.name):
-        return UNARMED
-    known = ", ".join(w.name for w in weapons) or "none"
-    raise InvalidInput(f"{p.name} has no weapon {name!r} equipped (equipped: {known})",
-                       rule="FU-CON-2", weapon=name)
-
-
 def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """A weapon attack: accuracy check vs Defense, damage HR + weapon (FU-RES-3)."""
     ext: FabulaExt = state.ext
@@ -316,7 +301,7 @@ def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> lis
     p = state.participant(cmd.actor)
     pre, order, rnd = begin_turn(state, cmd.actor)
     target = _active(state, cmd.args["target"])
-    w = _weapon(ext, p, cmd.args.get("weapon"))
+    w = weapon_of(ext, p, cmd.args.get("weapon"))
     sizes = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]))
     res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice")),
                   defense(ext, target, False))

@@ -18,8 +18,9 @@ import re
 from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, pair_odds
+from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import InvalidInput
-from fracas.rulesets.fabula_ultima.state import DIE_SIZES
+from fracas.rulesets.fabula_ultima.state import DIE_SIZES, FabulaExt, defense, die, weapon_of
 
 _CHECK = r"\{?\s*d(\d+)\s*\+\s*d(\d+)\s*\}?\s*(?:([+-])\s*(\d+))?"
 _SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I)
@@ -151,3 +152,33 @@ def answer(query: str) -> OddsReport:
     if m:
         return single(_check(*m.groups()[:4]), int(m.group(5)))
     raise InvalidInput(f"cannot read the odds query {query!r}; {USAGE}", query=query)
+
+
+def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
+    """For each member of the side on turn who may act: the exact chance that an attack with
+    their first weapon hits each foe (FU-RES-3). A player sees only their own characters'
+    odds, and only against foes whose Defense is not GM-only."""
+    ext: FabulaExt = state.ext
+    order = ext.order
+    if order is None or order.current is not None:
+        return []
+    lines = []
+    for pid in order.who_may_act():
+        p = state.participants[pid]
+        mine = viewer.player is not None and p.owner == viewer.player
+        if not (viewer.is_gm or mine):
+            continue
+        w = weapon_of(ext, p, None)
+        check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
+        foes = [f for f in state.participants.values()
+                if f.active and f.id in order.side_of and f.id not in order.out
+                and order.side_of[f.id] != order.side_of[pid]
+                and (viewer.is_gm or "defense" not in f.gm_only)]
+        parts = []
+        for f in foes:
+            got = check_odds(check, defense(ext, f, False))
+            parts.append(f"{f.name} {float(got['critical'] + got['success']):.0%}")
+        if parts:
+            lines.append(f"{p.name} attacks with {w.name} ({_text(check)}): hit "
+                         + ", ".join(parts))
+    return lines

@@ -24,6 +24,7 @@ from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.fabula_ultima import actions, views
+from fracas.rulesets.fabula_ultima import odds as fu_odds
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
@@ -266,6 +267,10 @@ class FabulaUltima(Ruleset):
             order.join(pid, side, turns_per_round(p))
 
     # --- views ------------------------------------------------------------------------
+    def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
+        """The chance each member who may act now hits each foe (FU-RES-3)."""
+        return fu_odds.pending_odds(state, viewer)
+
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The tracker: per side who has acted and who has turns left."""
         return views.view_ext(state, viewer)
@@ -330,6 +335,4 @@ class FabulaUltima(Ruleset):
     def odds(self, query: str) -> OddsReport:
         """``{d8+d10}+1 vs 13`` or ``group {d8+d8}+1 vs 12 supporters {d8+d6},{d10+d10}
         bonds 2,0`` (see docs/fabula-ultima.md, "Odds")."""
-        from fracas.rulesets.fabula_ultima.odds import answer
-
-        return answer(query)
+        return fu_odds.answer(query)

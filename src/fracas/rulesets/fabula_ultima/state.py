@@ -300,3 +300,21 @@ def add_participant(ext: FabulaExt, p: Participant) -> None:
 def item_data(item: Item) -> dict[str, Any]:
     """The JSON form of an item."""
     return asdict(item)
+
+
+UNARMED = Item(kind="weapon", name="unarmed strike", accuracy=["dex", "mig"], damage=0)
+
+
+def weapon_of(ext: FabulaExt, p: Participant, name: str | None) -> Item:
+    """The equipped weapon called ``name`` (None: the first equipped, or an unarmed strike)."""
+    weapons = [i for i in ext.equipment.get(p.id, []) if i.kind == "weapon"]
+    if name is None:
+        return weapons[0] if weapons else UNARMED
+    for w in weapons:
+        if w.name.lower() == name.strip().lower():
+            return w
+    if name.strip().lower() in ("unarmed", UNARMED.name):
+        return UNARMED
+    known = ", ".join(w.name for w in weapons) or "none"
+    raise InvalidInput(f"{p.name} has no weapon {name!r} equipped (equipped: {known})",
+                       rule="FU-CON-2", weapon=name)

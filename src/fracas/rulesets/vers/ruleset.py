@@ -258,6 +258,10 @@ class Vers(Ruleset):
         """Harm at a glance plus the tracks, zone, engagement and cover."""
         return views.view_participant(state, viewer, pid)
 
+    def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
+        """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
+        return views.pending_odds(state, viewer)
+
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """Turn tracker, battlefield, objects and chases as lines and data."""
         return views.view_ext(state, viewer)

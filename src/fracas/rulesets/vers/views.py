@@ -11,6 +11,7 @@ from fracas.engine.events import ROUND_STARTED, TURN_STARTED, Event
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import FracasError
 from fracas.rulesets.vers.checks import breakdown, check_text
+from fracas.rulesets.vers.odds import p_success
 from fracas.rulesets.vers.state import VersExt, weapons_of
 
 if TYPE_CHECKING:
@@ -179,7 +180,6 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         lines.append(f"Chase {cid} [{chase.stage}]: {n(chase.hunter)} → {n(chase.quarry)} "
                      f"{scale} {chase.track.position}/{chase.track.length}")
     options = attack_options(state) if viewer.is_gm else []
-    lines += [f"Option: {o['text']}" for o in options]
     data: dict[str, Any] = {
         "options": options,
         "lines": lines, "turn": state.round, "current": turns.current,
@@ -239,6 +239,18 @@ def attack_options(state: ConflictState) -> list[dict[str, Any]]:
             out.append({"target": t, "weapon": w, "tn": plan["tn"],
                         "mods": plan["mods"], "target_number": plan["target_number"],
                         "text": text})
+    return out
+
+
+def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
+    """Each attack the acting character could make, with its breakdown and exact chance to
+    succeed on 3d6 (GM only: the numbers can come from GM-only stats)."""
+    if not viewer.is_gm:
+        return []
+    out = []
+    for o in attack_options(state):
+        p = float(p_success(o["target_number"]))
+        out.append(f"{o['text']}: success {p:.0%}")
     return out
 
 

@@ -1,0 +1,60 @@
+"""The state shows the exact odds of the roll the acting character is about to make, to the GM
+and that character's player only."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from fracas.cli import play_script
+from fracas.dice import distribution
+from fracas.engine import Viewer
+from fracas.engine.views import view
+from fracas.rulesets.fabula_ultima.odds import check_odds
+from fracas.scenario import load_scenario, parse_scenario
+
+
+def cut_script(name: str, keep: int) -> str:
+    """A bundled scenario's text with only the first ``keep`` commands of its script."""
+    from importlib import resources
+
+    text = resources.files("fracas.scenarios").joinpath(f"{name}.toml").read_text()
+    drop = {step.line for step in load_scenario(name).script[keep:]}
+    return "\n".join(line for i, line in enumerate(text.splitlines(), 1) if i not in drop)
+
+
+def odds_lines(text: str, viewer: Viewer) -> list[str]:
+    conflict = play_script(parse_scenario(text, "cut.toml"), "seed")
+    return list(view(conflict, viewer)["conflict"]["odds"])
+
+
+def test_etherscope_shows_the_acting_pool_odds() -> None:
+    sc = load_scenario("etherscope-car-chase")
+    n = next(i for i, s in enumerate(sc.script) if s.text == "countdown") + 1
+    text = cut_script("etherscope-car-chase", n)
+    lines = odds_lines(text, Viewer.gm())
+    p = distribution("2d6>=5").p_at_least(1)
+    assert lines == [f"The zepcar driver rolls 2d6 (5+ a success): ≥1 {float(p):.0%}, "
+                     f"≥2 {float(distribution('2d6>=5').p_at_least(2)):.0%}"]
+    assert odds_lines(text, Viewer.of_player("alice")) == [], "not Alice's character"
+
+
+def test_fabula_ultima_shows_hit_chances_of_the_side_on_turn() -> None:
+    sc = load_scenario("fabula-ultima-ambush")
+    n = next(i for i, s in enumerate(sc.script) if " initiative " in s.text) + 1
+    text = cut_script("fabula-ultima-ambush", n)  # up to the initiative check
+    lines = odds_lines(text, Viewer.of_player("alice"))
+    assert [line.split(" attacks")[0] for line in lines] == ["Ada"]
+    hit = check_odds((10, 8, 1), 10)
+    assert f"Cutthroat 1 {float(hit['success'] + hit['critical']):.0%}" in lines[0]
+    assert len(odds_lines(text, Viewer.gm())) == 2
+
+
+def test_vers_shows_each_attack_with_its_breakdown_and_chance_to_the_gm() -> None:
+    text = cut_script("vers-tavern-brawl", 1)  # Ada opens the turn
+    lines = odds_lines(text, Viewer.gm())
+    thug = next(line for line in lines if "Thug (sword)" in line)
+    assert "+1 reach" in thug
+    target = int(thug.split("→ ")[-1].split(":")[0])
+    assert thug.endswith(f"success {float(distribution('3d6').p_at_most(target)):.0%}")
+    assert odds_lines(text, Viewer.of_player("alice")) == []
+    assert Fraction(0) <= distribution("3d6").p_at_most(target) <= 1
