@@ -43,11 +43,7 @@ def fail(error: FracasError | str, code: int = 2) -> NoReturn:
 
 def viewer_for(player: str | None) -> Viewer:
     """The viewer of ``--as NAME`` (the GM without it; ``public`` for an onlooker)."""
-    if player is None or player == "gm":
-        return Viewer.gm()
-    if player == "public":
-        return Viewer.public()
-    return Viewer.of_player(player)
+    return Viewer.gm() if player is None else Viewer.named(player)
 
 
 def play_script(scenario: Scenario, seed: str) -> Conflict:

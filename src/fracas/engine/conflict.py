@@ -269,28 +269,23 @@ class Conflict:
         return events
 
     def _decide_undo(self, steps: int) -> Event:
-        can = self.undoable()
-        if steps < 1:
-            raise InvalidInput("undo takes a positive number of steps", steps=steps)
-        if not can:
-            raise IllegalCommand("there is nothing to undo")
-        if steps > len(can):
-            raise IllegalCommand(
-                f"only {len(can)} command(s) can be undone, not {steps}", steps=steps
-            )
-        return Event(UNDONE, {"versions": can[:steps]})
+        return self._marker(UNDONE, "undo", "undone", steps, self.undoable())
 
     def _decide_redo(self, steps: int) -> Event:
-        can = self.redoable()
+        return self._marker(REDONE, "redo", "redone", steps, self.redoable())
+
+    @staticmethod
+    def _marker(kind: str, verb: str, done: str, steps: int, can: list[int]) -> Event:
+        """An undo or redo marker for the first ``steps`` of the versions in ``can``."""
         if steps < 1:
-            raise InvalidInput("redo takes a positive number of steps", steps=steps)
+            raise InvalidInput(f"{verb} takes a positive number of steps", steps=steps)
         if not can:
-            raise IllegalCommand("there is nothing to redo")
+            raise IllegalCommand(f"there is nothing to {verb}")
         if steps > len(can):
             raise IllegalCommand(
-                f"only {len(can)} command(s) can be redone, not {steps}", steps=steps
+                f"only {len(can)} command(s) can be {done}, not {steps}", steps=steps
             )
-        return Event(REDONE, {"versions": can[:steps]})
+        return Event(kind, {"versions": can[:steps]})
 
     # --- executing --------------------------------------------------------------------
     def prepare(
@@ -312,8 +307,7 @@ class Conflict:
             )
         cmd = self.to_command(command)
         events = self.decide(cmd, author)
-        name = author.player if author.role == "player" and author.player else author.role
-        return Record(self.version + 1, self.text(cmd), tuple(events), name,
+        return Record(self.version + 1, self.text(cmd), tuple(events), author.name,
                       time or _now(), key)
 
     def execute(

@@ -176,3 +176,15 @@ class Viewer:
     def is_gm(self) -> bool:
         """True for the game master."""
         return self.role == "gm"
+
+    @property
+    def name(self) -> str:
+        """The name a record stores as its author: the player's name, or ``gm`` / ``public``."""
+        return self.player if self.role == "player" and self.player else self.role
+
+    @classmethod
+    def named(cls, name: str) -> Viewer:
+        """The viewer a stored author name (or ``--as NAME``) stands for."""
+        if name in ("gm", "public"):
+            return cls(name)
+        return cls.of_player(name)

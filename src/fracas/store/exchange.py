@@ -15,11 +15,12 @@ from typing import Any
 from fracas import __version__
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
+from fracas.engine.model import Viewer
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.store.port import DEFAULT_CAMPAIGN
-from fracas.store.service import ConflictService, author_viewer
+from fracas.store.service import ConflictService
 
 EXPORT_FORMAT = "fracas.export/1"
 
@@ -106,7 +107,7 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
         for rec in records[1:]:
             if rec.version != conflict.version + 1:
                 raise InvalidInput(f"record {rec.version} does not follow {conflict.version}")
-            again = conflict.prepare(rec.command, author_viewer(rec.author), key=rec.key,
+            again = conflict.prepare(rec.command, Viewer.named(rec.author), key=rec.key,
                                      time=rec.time)
             if again.payload() != rec.payload():
                 raise InvalidInput(f"record {rec.version} ({rec.command!r}) is not what the "

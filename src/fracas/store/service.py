@@ -45,20 +45,6 @@ class Outcome:
     duplicate: bool = False
 
 
-def author_name(viewer: Viewer) -> str:
-    """The author name a record stores for ``viewer``."""
-    return viewer.player if viewer.role == "player" and viewer.player else viewer.role
-
-
-def author_viewer(name: str) -> Viewer:
-    """The viewer a stored author name stands for."""
-    if name == "gm":
-        return Viewer.gm()
-    if name == "public":
-        return Viewer.public()
-    return Viewer.of_player(name)
-
-
 class ConflictService:
     """Load, create and play stored conflicts."""
 
