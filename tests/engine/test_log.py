@@ -198,3 +198,30 @@ def test_an_internal_error_in_evolve_leaves_the_conflict_as_it_was(
         c.execute("ada: hit gob")
     monkeypatch.undo()
     assert snapshot(c) == before
+
+
+def test_a_log_read_back_lazily_loads_to_the_same_conflict() -> None:
+    import json
+
+    from fracas.engine.events import LazyEvents, Record
+
+    c = toy_conflict()
+    play(c, "start ada", "ada: hit gob", "undo", "ada: hit bruno dice=2")
+    stored = [Record(r.version, r.command, LazyEvents(json.dumps(r.to_data())), r.author,
+                     r.time, r.key) for r in c.records]
+    assert stored == c.records
+    loaded = Conflict(TOY, c.seed, stored, snapshot=(c.version, c.snapshot_state()))
+    assert loaded.state == c.state
+    loaded.execute("undo")
+    assert loaded.state == c.replay(2)
+
+
+def test_a_record_whose_command_and_markers_disagree_is_refused() -> None:
+    from fracas.engine.events import Event, Record
+
+    c = toy_conflict()
+    with pytest.raises(InvalidInput, match="does not match its events"):
+        c.append_record(Record(2, "note hi", (Event("undone", {"versions": [1]}),)))
+    with pytest.raises(InvalidInput, match="does not match its events"):
+        c.append_record(Record(2, "undo", (Event("note", {"text": "x"}),)))
+    assert c.version == 1

@@ -119,6 +119,20 @@ def test_snapshot_before_undo_is_not_used(service: ConflictService) -> None:
     assert state_to_data(loaded.state) == state_to_data(fold(loaded.ruleset, loaded.records))
 
 
+def test_undo_past_a_snapshot_after_loading_from_it(service: ConflictService) -> None:
+    cid = _new(service)
+    service.execute(cid, "ada: hit bruno dice=6")  # v3
+    service.execute(cid, "ada: hit bruno dice=5")  # v4
+    service.execute(cid, 'note "five"')  # v5: snapshot
+    before_hits = service.load(cid).replay(2)
+    loaded = service.load(cid)  # from the snapshot: the older records are read only if needed
+    assert loaded.state.innermost.ext.hp["bruno"].current == 30 - 11
+    service.execute(cid, "undo 3", conflict=loaded)
+    again = service.load(cid)
+    assert state_to_data(again.state) == state_to_data(before_hits)
+    assert [r.command for r in again.records][-1] == "undo 3"
+
+
 def test_newer_schema_refused_nothing_written(db_url: str) -> None:
     store = SqlEventStore(db_url)
     with store.engine.begin() as conn:

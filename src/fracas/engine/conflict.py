@@ -19,6 +19,7 @@ from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     CONFLICT_CREATED,
     CONFLICT_ENDED,
+    META_EVENTS,
     REDONE,
     ROUND_ENDED,
     UNDONE,
@@ -355,6 +356,13 @@ class Conflict:
             raise StaleVersion(
                 f"record {record.version} does not follow version {self.version}",
                 expected=self.version + 1, actual=record.version,
+            )
+        markers = sum(e.type in META_EVENTS for e in record.events)
+        if markers != (1 if record.is_meta else 0) or (record.is_meta and len(record.events) > 1):
+            raise InvalidInput(
+                f"record {record.version} ({record.command!r}) does not match its events: "
+                "only undo and redo records hold (exactly one) undo/redo marker",
+                version=record.version,
             )
         self._commit(record)
 

@@ -7,8 +7,10 @@ time, idempotency key), which is kept apart from the payload (DESIGN.md principl
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from fracas.engine.model import Visibility
 
@@ -37,6 +39,8 @@ GM_ACTS = "gm_acts"  # what a player sees in place of an event hidden from them
 
 #: Log markers that the fold reads to decide which records count; they change no state.
 META_EVENTS = frozenset({UNDONE, REDONE})
+#: The verbs whose records are log markers (and the only ones that make marker events).
+META_VERBS = frozenset({"undo", "redo"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,21 +72,66 @@ class Event:
         )
 
 
+class LazyEvents(Sequence["Event"]):
+    """The events of a stored record, read from the record's JSON only when first used.
+
+    Loading a long conflict from a snapshot then decodes only the records after the snapshot;
+    the others are decoded if undo, redo or the log view needs them.
+    """
+
+    __slots__ = ("_items", "_raw")
+
+    def __init__(self, raw: str) -> None:
+        self._raw = raw
+        self._items: tuple[Event, ...] | None = None
+
+    def _load(self) -> tuple[Event, ...]:
+        if self._items is None:
+            data = json.loads(self._raw)
+            self._items = tuple(Event.from_data(e) for e in data["events"])
+            self._raw = ""
+        return self._items
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        return self._load()[index]
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._load())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyEvents | tuple | list):
+            return self._load() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._load())
+
+    def __repr__(self) -> str:
+        return repr(self._load()) if self._items is not None else "LazyEvents(…)"
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """One command's entry in the log: its version, text, events and envelope."""
 
     version: int
     command: str
-    events: tuple[Event, ...]
+    events: Sequence[Event]  # a tuple, or LazyEvents for records read from a store
     author: str = "gm"
     time: str = ""
     key: str | None = None
 
     @property
     def is_meta(self) -> bool:
-        """True for undo and redo markers."""
-        return bool(self.events) and self.events[0].type in META_EVENTS
+        """True for undo and redo markers (known from the command, without the events)."""
+        return self.command.partition(" ")[0] in META_VERBS
 
     def payload(self) -> dict[str, Any]:
         """The deterministic part: version, command and events (no envelope)."""

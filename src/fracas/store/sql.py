@@ -34,7 +34,7 @@ from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
-from fracas.engine.events import Record
+from fracas.engine.events import LazyEvents, Record
 from fracas.errors import InvalidInput, NotFound, StaleVersion
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
@@ -292,9 +292,15 @@ class SqlEventStore:
                 raise NotFound(f"no conflict {conflict_id!r} in {_safe(self.url)}; "
                                "`fracas list` shows the stored ones", conflict=conflict_id)
             info = self._info(row)
-            recs = [Record.from_data(json.loads(text)) for text in conn.execute(
-                select(records.c.data).where(records.c.conflict_id == conflict_id)
-                .order_by(records.c.version)).scalars()]
+            # events are decoded lazily: with a snapshot only the records after it are read
+            recs = [
+                Record(int(v), str(command), LazyEvents(data), str(author), str(time), key)
+                for v, command, author, time, key, data in conn.execute(
+                    select(records.c.version, records.c.command, records.c.author,
+                           records.c.time, records.c.key, records.c.data)
+                    .where(records.c.conflict_id == conflict_id)
+                    .order_by(records.c.version))
+            ]
             last_meta = max((r.version for r in recs if r.is_meta), default=0)
             top = recs[-1].version if recs else 0
             snap_row = conn.execute(
