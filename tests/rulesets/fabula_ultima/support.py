@@ -77,3 +77,8 @@ def turn_log(conflict: Conflict) -> list[str]:
 
     return [e.data["participant"] for r in counting_records(conflict.records)
             for e in r.events if e.type == "turn_started"]
+
+
+def round_over(conflict: Conflict, rnd: int) -> bool:
+    """Round ``rnd`` has ended and the next has not begun (it begins with the next turn)."""
+    return conflict.state.round == rnd and conflict.state.ext.round_closed

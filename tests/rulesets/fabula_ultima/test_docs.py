@@ -46,3 +46,23 @@ def test_text_lines_parse() -> None:
     assert lines
     for line in lines:
         c.parse(line)
+
+
+@pytest.mark.rule("FU-CON-14", "FU-CON-13", "FU-CON-1")
+def test_every_command_example_runs_and_keeps_gm_only_stats_from_players(
+        tmp_path: Path) -> None:
+    block = next(b for b in _blocks("toml") if "Siege of the mill" in b)
+    path = tmp_path / "full.toml"
+    path.write_text(block, encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(path), "--seed", "doc", "--json",
+                                      "--as", "alice"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    evs = [e for r in data["log"] for e in r["events"]]
+    joined = next(e for e in evs if e["type"] == "joined_turns")
+    assert joined["data"]["round"] == 2
+    golem = [e["data"] for e in evs if e["type"] == "damage" and e["data"]["target"] == "golem"]
+    assert golem and all("hp_after" not in d for d in golem)
+    parts = {p["id"]: p for p in data["state"]["conflict"]["participants"]}
+    assert "hp" not in parts["golem"] and "defense" not in parts["sorceress"]
+    assert data["state"]["conflict"]["status"] == "ended"

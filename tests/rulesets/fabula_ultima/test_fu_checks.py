@@ -113,3 +113,38 @@ def test_supporters_can_be_chosen_and_dice_count_checked() -> None:
     refused(c, "ada: initiative supporters=orc", "FU-CHK-5", IllegalCommand)
     run(c, "ada: initiative supporters=bruno dice=5,5,4,4")
     assert len(events(c, "initiative_checked")[0].data["supporters"]) == 1
+
+
+@pytest.mark.rule("FU-CHK-1")
+@pytest.mark.parametrize("command", ["ada: check dex+ins 10 dice=9,1",
+                                     "ada: check dex+ins 10 dice=4",
+                                     "ada: attack orc1 dice=0,3"])
+def test_table_dice_that_do_not_fit_are_refused_with_the_rule(command: str) -> None:
+    c = seed_example()
+    err = refused(c, command, "FU-CHK-1", InvalidInput)
+    assert "Ada's check rolls {d8+d8}" in str(err)
+
+
+@pytest.mark.rule("FU-CHK-1", "FU-CHK-5")
+def test_initiative_table_dice_name_whose_pair_is_wrong() -> None:
+    c = make(pc("ada"), pc("bruno", dex=6), npc("orc"))
+    err = refused(c, "ada: initiative dice=7,1,4,4", "FU-CHK-1", InvalidInput)
+    assert "Bruno's check rolls {d6+d8}" in str(err)
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_a_negative_initiative_dl_is_refused() -> None:
+    c = make(pc("ada"), npc("orc"))
+    refused(c, "ada: initiative dl=-5 dice=3,3", "FU-CON-3", InvalidInput)
+
+
+@pytest.mark.rule("FU-CHK-3", "FU-CHK-4", "FU-CON-5")
+def test_the_leaders_critical_wins_and_fumble_loses_the_initiative() -> None:
+    crit = make(pc("ada", dex=6, ins=6), npc("boss", initiative=20))
+    run(crit, "ada: initiative dice=6,6")  # 12 < 20, but a critical succeeds
+    assert events(crit, "initiative_checked")[0].data["first_side"] == "pcs"
+    fumble = make(pc("ada"), npc("orc", initiative=1))
+    run(fumble, "ada: initiative dice=1,1")  # 2 >= 1, but a fumble fails
+    ev = events(fumble, "initiative_checked")[0].data
+    assert not ev["success"] and ev["first_side"] == "foes"
+    assert fumble.state.ext.fp["ada"] == 4

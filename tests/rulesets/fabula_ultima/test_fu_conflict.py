@@ -8,11 +8,13 @@ from fracas.engine import Viewer
 from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from tests.rulesets.fabula_ultima.support import (
+    RULESET,
     events,
     make,
     npc,
     pc,
     refused,
+    round_over,
     run,
     seed_example,
     turn_log,
@@ -26,7 +28,7 @@ def test_seed_example_pc_npc_pc_npc_npc() -> None:
     assert turn_log(c) == ["ada", "orc1", "bruno", "orc2", "orc3"]
     kinds = [c.state.participants[p].kind for p in turn_log(c)]
     assert kinds == ["pc", "npc", "pc", "npc", "npc"]
-    assert c.state.round == 2  # the round ended and the next began
+    assert round_over(c, 1)  # the round ended; the next begins with the next turn
 
 
 @pytest.mark.rule("FU-CON-6", "FU-CON-8")
@@ -70,7 +72,7 @@ def test_a_champion_takes_several_turns_each_counted_in_the_alternation() -> Non
     run(c, "ada: initiative dice=5,5,5,5,5,5")
     run(c, "ada: act", "wyrm: act", "bruno: act", "wyrm: act", "cara: act", "wyrm: act")
     assert turn_log(c) == ["ada", "wyrm", "bruno", "wyrm", "cara", "wyrm"]
-    assert c.state.round == 2
+    assert round_over(c, 1)
 
 
 @pytest.mark.rule("FU-CON-9", "FU-CON-7")
@@ -80,7 +82,7 @@ def test_an_elite_takes_two_turns_and_the_larger_side_finishes() -> None:
     run(c, "ada: act", "boss: act", "boss: act")
     refused(c, "boss: act", "FU-CON-9", IllegalCommand)
     run(c, "orc: act")
-    assert turn_log(c) == ["ada", "boss", "boss", "orc"] and c.state.round == 2
+    assert turn_log(c) == ["ada", "boss", "boss", "orc"] and round_over(c, 1)
 
 
 @pytest.mark.rule("FU-CON-10", "FU-CON-5")
@@ -88,11 +90,12 @@ def test_each_round_starts_with_the_side_holding_initiative() -> None:
     c = seed_example(first="foes")
     run(c, "orc1: act", "ada: act", "orc2: act", "bruno: act", "orc3: act")
     ends = [e for e in c.records[-1].events if e.type in ("round_ended", "round_started")]
-    assert [(e.type, e.data["round"]) for e in ends] == [("round_ended", 1),
-                                                          ("round_started", 2)]
+    assert [(e.type, e.data["round"]) for e in ends] == [("round_ended", 1)]
     refused(c, "ada: act", "FU-CON-6", NotYourTurn)
     run(c, "orc2: act")
     assert turn_log(c)[-1] == "orc2"
+    ends = [e for e in c.records[-1].events if e.type in ("round_ended", "round_started")]
+    assert [(e.type, e.data["round"]) for e in ends] == [("round_started", 2)]
 
 
 @pytest.mark.rule("FU-CON-5", "FU-CON-3")
@@ -211,11 +214,11 @@ def test_a_side_losing_members_mid_round() -> None:
     run(c, "orc2: act", "bruno: act")
     run(c, "out orc3 'surrenders'")  # the last turn of the round vanishes: the round ends
     assert [e.type for e in c.records[-1].events] == [
-        "participant_out", "round_ended", "round_started"]
-    assert c.state.round == 2
+        "participant_out", "round_ended"]
+    assert round_over(c, 1)
     refused(c, "orc3: act", "FU-CON-12", IllegalCommand)
     run(c, "ada: act")  # round 2 opens with the PCs
-    assert c.records[-1].events[0].type == "turn_started"
+    assert [e.type for e in c.records[-1].events][:2] == ["round_started", "turn_started"]
 
 
 @pytest.mark.rule("FU-CON-12", "FU-CON-7")
@@ -224,7 +227,7 @@ def test_the_alternation_counts_only_the_turns_left() -> None:
     run(c, "ada: act", "orc1: act", "out bruno 'knocked out'")
     # the PCs have no turn left: the orcs take the rest of the round
     run(c, "orc2: act", "orc3: act")
-    assert c.state.round == 2
+    assert round_over(c, 1)
     run(c, "ada: act", "orc1: act", "orc2: act", "orc3: act")
     assert turn_log(c)[-4:] == ["ada", "orc1", "orc2", "orc3"]
 
@@ -247,7 +250,7 @@ def test_an_npc_can_change_sides_mid_conflict() -> None:
     run(c, "assign orc3 pcs")
     run(c, "ada: act", "orc1: act", "orc3: act 'turns on its friends'", "orc2: act",
         "bruno: act")
-    assert c.state.round == 2
+    assert round_over(c, 1)
 
 
 @pytest.mark.rule("FU-CON-14")
@@ -261,6 +264,69 @@ def test_joining_mid_round_acts_this_round_and_leaving_drops_turns() -> None:
     assert joined[1].data["turns"] == 2
     run(c, "leave orc2 'runs off'")
     run(c, "bruno: act", "ogre: act", "orc3: act", "ogre: act")
-    assert turn_log(c)[-4:] == ["bruno", "ogre", "orc3", "ogre"] and c.state.round == 2
+    assert turn_log(c)[-4:] == ["bruno", "ogre", "orc3", "ogre"] and round_over(c, 1)
     gm = view(c, Viewer.gm())["conflict"]["ruleset"]["tracker"]
     assert gm["sides"]["foes"]["out"] == ["orc2"]
+
+
+@pytest.mark.rule("FU-CON-10", "FU-CON-11")
+def test_after_the_end_the_tracker_claims_no_open_round() -> None:
+    c = seed_example()
+    run(c, "ada: act", "orc1: act", "bruno: act", "orc2: act", "orc3: act")
+    # the round has ended; the next begins only if the conflict goes on
+    t = view(c, Viewer.gm())["conflict"]["ruleset"]
+    assert t["tracker"]["round_over"] and t["tracker"]["next_round"] == 2
+    assert t["tracker"]["may_act"] == ["ada", "bruno"]
+    assert any("round 1 has ended" in line for line in t["lines"])
+    run(c, "end 'goal achieved'")
+    v = view(c, Viewer.gm())["conflict"]
+    assert v["round"] == 1
+    t = v["ruleset"]["tracker"]
+    assert t["ended"] and t["may_act"] == [] and t["next_round"] is None
+    assert all(s["turns_left"] == {} for s in t["sides"].values())
+    assert not any("turn" in p["summary"] for p in v["participants"])
+    assert RULESET.legal_commands(c.state, None) == ["undo"]
+    assert not any(e.type == "round_started" and e.data["round"] == 2
+                   for r in c.records for e in r.events)
+
+
+@pytest.mark.rule("FU-CON-11")
+def test_ending_mid_round_leaves_no_turns_on_the_tracker() -> None:
+    c = seed_example()
+    run(c, "ada: act", "end 'the orcs are unwilling to go on'")
+    v = view(c, Viewer.of_player("bruno"))["conflict"]
+    assert v["ruleset"]["tracker"]["may_act"] == []
+    assert v["ruleset"]["tracker"]["side_on_turn"] is None
+    bruno = next(p for p in v["participants"] if p["id"] == "bruno")
+    assert bruno["turns_left"] == 0 and "turn" not in bruno["summary"]
+
+
+@pytest.mark.rule("FU-CON-14", "FU-CON-10")
+def test_joining_after_the_round_ended_counts_from_the_next_round() -> None:
+    c = seed_example()
+    run(c, "ada: act", "orc1: act", "bruno: act", "orc2: act", "orc3: act")
+    run(c, "join ogre side=foes stats='{\"dex\":8,\"ins\":8,\"mig\":8,\"wlp\":8,\"hp\":30}'")
+    assert events(c, "joined_turns")[0].data["round"] == 2
+    refused(c, "ogre: act", "FU-CON-6", NotYourTurn)  # the PCs open round 2
+    run(c, "ada: act", "ogre: act")
+    assert c.state.round == 2 and turn_log(c)[-2:] == ["ada", "ogre"]
+
+
+@pytest.mark.rule("FU-CON-12", "FU-CON-10")
+def test_a_defeat_by_gm_damage_ends_the_round_once() -> None:
+    c = seed_example()
+    run(c, "ada: act", "orc1: act", "bruno: act", "orc2: act")
+    run(c, "damage orc3 50")
+    assert [e.type for e in c.records[-1].events] == ["damage", "participant_out",
+                                                      "round_ended"]
+    run(c, "ada: act")
+    assert [e.type for e in c.records[-1].events][:2] == ["round_started", "turn_started"]
+    ends = [e for r in c.records for e in r.events if e.type == "round_ended"]
+    assert len(ends) == 1
+
+
+@pytest.mark.rule("FU-CON-6")
+def test_pass_refusal_names_who_still_has_a_turn() -> None:
+    c = seed_example()
+    err = refused(c, "ada: pass", "FU-CON-6", IllegalCommand)
+    assert "Ada, Bruno have a turn left this round on side pcs" in str(err)

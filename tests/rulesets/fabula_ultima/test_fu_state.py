@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from fracas.engine import Viewer
 from fracas.engine.conflict import fold
+from fracas.engine.events import Event
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
@@ -21,9 +22,10 @@ def test_undo_across_a_round_boundary_returns_the_earlier_state() -> None:
     c = seed_example()
     run(c, "ada: act", "orc1: act", "bruno: act", "orc2: act")
     before = state_to_data(c.state)
-    run(c, "orc3: act")  # closes round 1, opens round 2
+    run(c, "orc3: act")  # closes round 1
+    assert c.state.round == 1 and c.state.ext.round_closed
+    run(c, "ada: act")  # opens round 2
     assert c.state.round == 2
-    run(c, "ada: act")
     run(c, "undo 2")
     assert state_to_data(c.state) == before
     assert c.state.round == 1
@@ -116,3 +118,77 @@ def test_random_commands_never_break_and_replay_matches(steps: list[tuple[str, s
     order = c.state.ext.order
     for pid in order.side_of:
         assert 0 <= order.taken[pid] <= order.turns_per_round[pid]
+
+
+@pytest.mark.rule("FU-CON-4", "FU-RES-3")
+def test_player_view_hides_gm_only_dice_defense_initiative_and_mp() -> None:
+    boss = npc("boss", initiative=12, defense=11, mdef=9, hp=80, mp=30, ins=10)
+    boss["gm_only"] = ["hp", "mp", "initiative", "defense", "ins", "mdef"]
+    orc = npc("orc", dex=10, ins=10)
+    orc["gm_only"] = ["dex", "ins"]
+    c = make(pc("ada"), boss, orc)
+    run(c, "ada: initiative dice=6,6", "ada: attack boss dice=4,5", "boss: spell Heal mp=10",
+        "recover boss 100")
+    player = Viewer.of_player("ada")
+    parts = {p["id"]: p for p in view(c, player)["conflict"]["participants"]}
+    assert parts["boss"]["dice"] == {"dex": 8, "mig": 8, "wlp": 8}
+    assert not {"defense", "mdef", "initiative", "hp", "mp"} & set(parts["boss"])
+    assert parts["orc"]["dice"] == {"mig": 8, "wlp": 8}
+    assert not {"defense", "mdef", "initiative"} & set(parts["orc"])  # derived from DEX/INS
+    gm_parts = {p["id"]: p for p in view(c, Viewer.gm())["conflict"]["participants"]}
+    assert gm_parts["boss"]["defense"] == 11 and gm_parts["orc"]["initiative"] == 10
+    log = [e for r in log_view(c, player) for e in r["events"]]
+    init = next(e["data"] for e in log if e["type"] == "initiative_checked")
+    assert init["initiatives"] == {} and "dl_from" not in init
+    attack = next(e["data"] for e in log if e["type"] == "attack")
+    assert "dl" not in attack
+    spell = next(e["data"] for e in log if e["type"] == "spell")
+    assert "mp_after" not in spell and spell["mp"] == 10
+    healed = next(e["data"] for e in log if e["type"] == "recovered")
+    assert "amount" not in healed and "after" not in healed
+    text = "\n".join(RULESET.describe(Event(e["type"], e["data"], e.get("actor")), c.state)
+                     or "" for e in log)
+    assert "vs 11" not in text and "Boss's Initiative" not in text
+    assert "attacks with unarmed strike against Boss: {d8+d8} → {[4] + [5]} = 9 vs Defense" \
+        in text
+
+
+def test_pending_odds_hide_a_defense_derived_from_a_gm_only_dex() -> None:
+    orc = npc("orc", dex=10)
+    orc["gm_only"] = ["dex"]
+    c = make(pc("ada"), orc, npc("imp"))
+    run(c, "ada: initiative dice=6,6")
+    mine = view(c, Viewer.of_player("ada"))["conflict"]["odds"]
+    assert mine and "Orc" not in mine[0] and "Imp" in mine[0]
+    assert "Orc" in view(c, Viewer.gm())["conflict"]["odds"][0]
+
+
+_STEPS = ["ada: act", "bruno: act", "orc1: act", "orc2: act", "boss: act", "boss: attack ada",
+          "ada: attack boss", "bruno: attack orc1", "damage orc1 30", "damage bruno 99",
+          "out orc2", "leave boss", "status ada slow", "assign orc2 pcs",
+          "join imp side=foes stats='{\"dex\":8,\"ins\":8,\"mig\":8,\"wlp\":8,\"hp\":9,"
+          "\"rank\":\"elite\"}'", "end 'goal achieved'", "ada: spend hp 40"]
+
+
+@pytest.mark.rule("FU-CON-9", "FU-CON-10", "FU-CON-14")
+@given(st.lists(st.sampled_from(_STEPS), max_size=20))
+def test_every_command_undoes_to_exactly_the_earlier_state(steps: list[str]) -> None:
+    c = make(pc("ada"), pc("bruno"), npc("orc1"), npc("orc2"),
+             npc("boss", rank="champion 3", initiative=9))
+    run(c, "ada: initiative dice=6,6,6,6")
+    for text in steps:
+        before = state_to_data(c.state)
+        try:
+            c.execute(text, time="")
+        except FracasError:
+            assert state_to_data(c.state) == before
+            continue
+        after = state_to_data(c.state)
+        c.execute("undo", time="")
+        assert state_to_data(c.state) == before
+        c.execute("redo", time="")
+        assert state_to_data(c.state) == after
+        assert state_to_data(fold(RULESET, c.records)) == after
+        order = c.state.ext.order
+        # the round has ended exactly when nobody has a turn left
+        assert c.state.ext.round_closed == order.round_over or c.state.status == "ended"

@@ -8,11 +8,13 @@ from dataclasses import asdict
 from typing import Any
 
 from fracas.dice import Roll
+from fracas.dice.errors import TableDiceError
 from fracas.engine.commands import Command
 from fracas.engine.components import AlternatingSides
 from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     CONFLICT_STARTED,
+    PARTICIPANT_LEFT,
     PARTICIPANT_OUT,
     ROUND_ENDED,
     ROUND_STARTED,
@@ -34,6 +36,7 @@ from fracas.rulesets.fabula_ultima.state import (
     init_modifier,
     is_extra,
     make_item,
+    next_order,
     npc_initiative,
     unassigned,
     weapon_of,
@@ -46,11 +49,18 @@ SUPPORT_DL = 10
 
 
 def roll_check(
-    ctx: DecideContext, sizes: tuple[int, int], mod: int, dice: list[int] | None
+    ctx: DecideContext, sizes: tuple[int, int], mod: int, dice: list[int] | None,
+    who: str = "",
 ) -> Roll:
-    """Roll ``{dA + dB} + mod`` (or read the table dice) (FU-CHK-1)."""
+    """Roll ``{dA + dB} + mod`` (or read the table dice, refused with FU-CHK-1 when they do
+    not fit the two dice)."""
     expr = f"{{d{sizes[0]}+d{sizes[1]}}}" + (f"{mod:+d}" if mod else "")
-    return ctx.roll(expr, dice)
+    try:
+        return ctx.roll(expr, dice)
+    except TableDiceError as exc:
+        whose = f"{who}'s " if who else ""
+        raise TableDiceError(f"{whose}check rolls {expr}: {exc.message}", rule="FU-CHK-1",
+                             dice=dice, expression=expr) from None
 
 
 def outcome(roll: Roll, dl: int) -> dict[str, Any]:
@@ -138,7 +148,7 @@ def damage_events(state: ConflictState, target: Participant, raw: int, dtype: st
         after = max(0, pool.current - amount)
         data.update(amount=amount, healed=0)
     data.update(hp_after=after, crisis=after <= pool.maximum // 2,
-                entered_crisis=not in_crisis(pool) and after <= pool.maximum // 2)
+                entered_crisis=not in_crisis(pool) and 0 < after <= pool.maximum // 2)
     events = [Event("damage", data)]
     if after == 0 and target.active:
         events.append(Event(PARTICIPANT_OUT, {"participant": target.id,
@@ -160,8 +170,11 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
     pre: list[Event] = []
     rnd = state.round
     if order.round_over:
-        pre = [Event(ROUND_ENDED, {"round": rnd}), Event(ROUND_STARTED, {"round": rnd + 1})]
+        # The round has ended (FU-CON-10) and the conflict goes on: this turn opens the next.
+        if not ext.round_closed:
+            pre.append(Event(ROUND_ENDED, {"round": rnd}))
         rnd += 1
+        pre.append(Event(ROUND_STARTED, {"round": rnd}))
         order.new_round()
     names = _names(state)
     p = state.participant(actor)
@@ -191,8 +204,8 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
 
 def finish_turn(order: AlternatingSides, rnd: int, actor: str, pre: list[Event],
                 body: list[Event]) -> list[Event]:
-    """Wrap ``body`` in the turn's boundary events; close the round when nobody has a turn
-    left and open the next (FU-CON-10)."""
+    """Wrap ``body`` in the turn's boundary events; end the round when nobody has a turn
+    left (FU-CON-10). The next round begins with the next turn, if the conflict goes on."""
     order.take_turn(actor)
     for e in body:
         if e.type == PARTICIPANT_OUT:
@@ -202,7 +215,27 @@ def finish_turn(order: AlternatingSides, rnd: int, actor: str, pre: list[Event],
     events = [*pre, Event(TURN_STARTED, {"participant": actor}), *body,
               Event(TURN_ENDED, {"participant": actor})]
     if order.round_over:
-        events += [Event(ROUND_ENDED, {"round": rnd}), Event(ROUND_STARTED, {"round": rnd + 1})]
+        events.append(Event(ROUND_ENDED, {"round": rnd}))
+    return events
+
+
+def close_round(state: ConflictState, events: list[Event]) -> list[Event]:
+    """``events`` (given outside a turn) plus ``round_ended`` when they leave nobody with a
+    turn this round: a defeat, a departure or a change of sides (FU-CON-10, FU-CON-12)."""
+    ext: FabulaExt = state.ext
+    if (ext.order is None or state.status != Status.RUNNING.value or ext.round_closed
+            or any(e.type == ROUND_ENDED for e in events)):
+        return events
+    order = copy.deepcopy(ext.order)
+    if order.round_over:
+        return events
+    for e in events:
+        if e.type in (PARTICIPANT_OUT, PARTICIPANT_LEFT):
+            order.leave(e.data["participant"])
+        elif e.type == "side_assigned" and e.data["participant"] in order.side_of:
+            order.move(e.data["participant"], e.data["side"])
+    if order.round_over:
+        return [*events, Event(ROUND_ENDED, {"round": state.round})]
     return events
 
 
@@ -242,6 +275,8 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
             raise IllegalCommand("only the GM sets the DL of the Initiative Group Check",
                                  rule="FU-CON-3")
         dl, dl_from = int(a["dl"]), "given"
+        if dl < 0:
+            raise InvalidInput(f"a DL cannot be negative ({dl})", rule="FU-CON-3", dl=dl)
         initiatives: dict[str, int] = {}
     else:
         initiatives = {p.id: npc_initiative(ext, p) for p in foes}
@@ -271,7 +306,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     bond = 0
     for i, s in enumerate(pcs):
         r = roll_check(ctx, (die(ext, s, "dex"), die(ext, s, "ins")), init_modifier(ext, s),
-                       dice[2 * i: 2 * i + 2] if dice else None)
+                       dice[2 * i: 2 * i + 2] if dice else None, s.name)
         res = outcome(r, SUPPORT_DL)
         res["participant"] = s.id
         res["bond"] = int((s.stats.get("bonds") or {}).get(leader.id, 0))
@@ -282,7 +317,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
             bond = max(bond, res["bond"])
     mod = init_modifier(ext, leader) + helpers + bond
     r = roll_check(ctx, (die(ext, leader, "dex"), die(ext, leader, "ins")), mod,
-                   dice[-2:] if dice else None)
+                   dice[-2:] if dice else None, leader.name)
     res = outcome(r, dl)
     first = ext.pc_side if res["success"] else ext.foe_side
     data = {"leader": leader.id, "dl": dl, "dl_from": dl_from, "initiatives": initiatives,
@@ -303,7 +338,7 @@ def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> lis
     target = _active(state, cmd.args["target"])
     w = weapon_of(ext, p, cmd.args.get("weapon"))
     sizes = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]))
-    res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice")),
+    res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice"), p.name),
                   defense(ext, target, False))
     hit = res["success"]
     body = [Event("attack", {"target": target.id, "weapon": w.name, **res, "hit": hit,
@@ -332,7 +367,7 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
         return finish_turn(order, rnd, p.id, pre, [Event("spell", data, actor=p.id)])
     target = _active(state, a["target"])
     acc = parse_attributes(ext, p, a.get("accuracy") or "ins+wlp")
-    res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice")),
+    res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice"), p.name),
                   defense(ext, target, True))
     data.update(target=target.id, **res, hit=res["success"], magic=True)
     body = [Event("spell", data, actor=p.id), *fumble_fp(ext, p, res)]
@@ -354,7 +389,8 @@ def decide_check(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     take_turn = bool(a.get("turn", True))
     if take_turn:
         pre, order, rnd = begin_turn(state, p.id)
-    res = outcome(roll_check(ctx, sizes, int(a.get("bonus", 0)), a.get("dice")), a["dl"])
+    res = outcome(roll_check(ctx, sizes, int(a.get("bonus", 0)), a.get("dice"), p.name),
+                  a["dl"])
     body = [Event("check", {"attributes": a["attributes"], **res}, actor=p.id),
             *fumble_fp(ext, p, res)]
     return finish_turn(order, rnd, p.id, pre, body) if take_turn else body
@@ -373,11 +409,18 @@ def decide_pass(state: ConflictState, cmd: Command) -> list[Event]:
     ext: FabulaExt = state.ext
     assert cmd.actor is not None
     p = state.participant(cmd.actor)
-    if ext.order is not None and p.id in ext.order.side_of:
-        ext.order.check_pass(ext.order.side_of[p.id], "FU-CON-6")
-    raise IllegalCommand(f"{p.name} cannot pass: in Fabula Ultima nobody passes a turn; "
-                         "take an action (act TEXT) when your side is on turn",
-                         rule="FU-CON-6")
+    order = next_order(ext)
+    waiting = ""
+    if order is not None and p.id in order.side_of and state.status == Status.RUNNING.value:
+        names = _names(state)
+        left = [names.get(a, a) for a in order.members(order.side_of[p.id])
+                if order.turns_left(a) > 0]
+        if left:
+            waiting = (f" ({', '.join(left)} {'has' if len(left) == 1 else 'have'} a turn "
+                       f"left this round on side {order.side_of[p.id]})")
+    raise IllegalCommand(f"{p.name} cannot pass: nobody passes a turn{waiting}; take an "
+                         "action (act TEXT) when your side is on turn", rule="FU-CON-6",
+                         participant=p.id)
 
 
 def decide_equip(state: ConflictState, cmd: Command) -> list[Event]:
@@ -399,7 +442,8 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
         target = _active(state, a["target"])
         if a["amount"] < 0:
             raise InvalidInput(f"damage cannot be negative ({a['amount']})", rule="FU-RES-1")
-        return damage_events(state, target, a["amount"], a.get("type") or "physical")
+        return close_round(state, damage_events(state, target, a["amount"],
+                                                a.get("type") or "physical"))
     if verb == "recover":
         target = _active(state, a["target"])
         pools = {"hp": ext.hp, "mp": ext.mp, "ip": ext.ip}[a["pool"]]
@@ -428,7 +472,7 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
         if a["pool"] == "hp" and after == 0:
             events.append(Event(PARTICIPANT_OUT, {"participant": p.id,
                                                   "reason": "defeated (0 HP)"}))
-        return events
+        return close_round(state, events)
     if verb == "status":
         target = _active(state, a["target"])
         has = a["effect"] in ext.statuses.get(target.id, [])

@@ -20,7 +20,15 @@ from fractions import Fraction
 from fracas.dice.odds import OddsReport, pair_odds
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import InvalidInput
-from fracas.rulesets.fabula_ultima.state import DIE_SIZES, FabulaExt, defense, die, weapon_of
+from fracas.rulesets.fabula_ultima.state import (
+    DIE_SIZES,
+    FabulaExt,
+    defense,
+    die,
+    next_order,
+    weapon_of,
+)
+from fracas.rulesets.fabula_ultima.views import defense_hidden
 
 _CHECK = r"\{?\s*d(\d+)\s*\+\s*d(\d+)\s*\}?\s*(?:([+-])\s*(\d+))?"
 _SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I)
@@ -159,7 +167,7 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     their first weapon hits each foe (FU-RES-3). A player sees only their own characters'
     odds, and only against foes whose Defense is not GM-only."""
     ext: FabulaExt = state.ext
-    order = ext.order
+    order = next_order(ext)
     if order is None or order.current is not None:
         return []
     lines = []
@@ -173,7 +181,7 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
         foes = [f for f in state.participants.values()
                 if f.active and f.id in order.side_of and f.id not in order.out
                 and order.side_of[f.id] != order.side_of[pid]
-                and (viewer.is_gm or "defense" not in f.gm_only)]
+                and not defense_hidden(state, viewer, f.id, False)]
         parts = []
         for f in foes:
             got = check_odds(check, defense(ext, f, False))

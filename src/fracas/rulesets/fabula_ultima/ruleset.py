@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from fracas.dice.odds import OddsReport
@@ -32,6 +31,7 @@ from fracas.rulesets.fabula_ultima.state import (
     add_participant,
     check_stats,
     is_extra,
+    next_order,
     roster,
     turns_per_round,
 )
@@ -128,8 +128,8 @@ class FabulaUltima(Ruleset):
                 raise IllegalCommand(f"{p.name} is already on side {p.side}", rule="FU-CON-13")
             if not p.active:
                 raise IllegalCommand(f"{p.name} is no longer in the conflict", rule="FU-CON-12")
-            return [Event("side_assigned", {"participant": p.id, "side": a["side"],
-                                            "was": p.side})]
+            return actions.close_round(state, [Event(
+                "side_assigned", {"participant": p.id, "side": a["side"], "was": p.side})])
         raise IllegalCommand(f"{self.name} has no command {verb!r}")  # pragma: no cover
 
     def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
@@ -144,24 +144,15 @@ class FabulaUltima(Ruleset):
             raise InvalidInput(
                 f"{p.name} would be on side {p.side or 'none'}; turn order has exactly two "
                 f"sides: join with side={ext.pc_side} or side={ext.foe_side}", rule="FU-CON-13")
+        rnd = state.round + 1 if ext.round_closed else state.round
         return [Event("joined_turns", {"participant": pid, "side": p.side,
-                                       "turns": turns_per_round(p), "round": state.round})]
+                                       "turns": turns_per_round(p), "round": rnd})]
 
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
-        """Close the round at once when the turns still to come this round were all the
-        leaver's (FU-CON-10, FU-CON-12, FU-CON-14)."""
-        ext: FabulaExt = state.ext
-        if ext.order is None or state.status != Status.RUNNING.value or state.round == 0:
-            return []
-        order = copy.deepcopy(ext.order)
-        if order.round_over or order.current is not None:
-            return []
-        order.leave(pid)
-        order.settle()
-        if not order.round_over:
-            return []
-        rnd = state.round
-        return [Event(ROUND_ENDED, {"round": rnd}), Event(ROUND_STARTED, {"round": rnd + 1})]
+        """End the round at once when the turns still to come this round were all the
+        leaver's (FU-CON-10, FU-CON-12, FU-CON-14); the next turn opens the next round."""
+        gone = Event(PARTICIPANT_LEFT, {"participant": pid})
+        return actions.close_round(state, [gone])[1:]
 
     def check_end(self, state: ConflictState, reason: str) -> None:
         """Refuse an ending that names none of the seed's reasons (FU-CON-11)."""
@@ -196,6 +187,9 @@ class FabulaUltima(Ruleset):
             ext.order = new
         elif t == ROUND_STARTED and order is not None:
             order.new_round()
+            ext.round_closed = False
+        elif t == ROUND_ENDED:
+            ext.round_closed = True
         elif t == TURN_STARTED and order is not None:
             order.take_turn(d["participant"])
         elif t == TURN_ENDED and order is not None:
@@ -210,8 +204,7 @@ class FabulaUltima(Ruleset):
                 return
             add_participant(ext, p)
             if order is not None and not is_extra(ext, p) and p.side in order.sides:
-                order.join(p.id, p.side, turns_per_round(p))
-                order.settle()
+                self._join_order(ext, p.id, p.side, turns_per_round(p))
         elif t == "goal_set":
             ext.goals[d["participant"]] = d["text"]
         elif t == "item_equipped":
@@ -264,7 +257,17 @@ class FabulaUltima(Ruleset):
         if pid in order.side_of:
             order.move(pid, side)
         else:
-            order.join(pid, side, turns_per_round(p))
+            FabulaUltima._join_order(ext, pid, side, turns_per_round(p))
+
+    @staticmethod
+    def _join_order(ext: FabulaExt, pid: str, side: str, turns: int) -> None:
+        """Add ``pid`` to the turn order; after the round has ended its turns count from the
+        next round, so it does not reopen the finished one (FU-CON-14)."""
+        assert ext.order is not None
+        ext.order.join(pid, side, turns)
+        if ext.round_closed:
+            ext.order.taken[pid] = ext.order.turns_per_round[pid]
+        ext.order.settle()
 
     # --- views ------------------------------------------------------------------------
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
@@ -309,12 +312,10 @@ class FabulaUltima(Ruleset):
             out = [f"{actor}: goal TEXT", f"{actor}: equip weapon NAME accuracy=dex+mig "
                                           "damage=N", f"{actor}: equip armor NAME init=N"]
             return out + ([f"{actor}: initiative"] if actor in leaders else [])
-        order = ext.order
+        order = next_order(ext)
         if order is None:
             return []
-        may = order.who_may_act() if not order.round_over else [
-            a for a in order.side_of if a not in order.out and order.side_of[a] ==
-            order.first_side]
+        may = order.who_may_act()
         targets = [p.id for p in active if p.id in order.side_of]
 
         def turn(pid: str) -> list[str]:

@@ -10,6 +10,7 @@ DEX / INS die size), ``init_mod``, ``initiative`` (an NPC sheet value, wins over
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -77,6 +78,9 @@ class FabulaExt:
     equipment: dict[str, list[Item]] = field(default_factory=dict)
     extras: list[str] = field(default_factory=list)
     initiative: dict[str, Any] | None = None  # the group check's outcome
+    #: The current round has ended (``round_ended`` logged) and the next has not begun: it
+    #: begins with the next turn taken, only if the conflict goes on (FU-CON-10).
+    round_closed: bool = False
 
 
 # --------------------------------------------------------------------------- stats
@@ -96,7 +100,8 @@ def check_die(pid: str, what: str, value: Any) -> int:
     except (TypeError, ValueError):
         size = -1
     if size not in DIE_SIZES or isinstance(value, bool):
-        raise bad(pid, f"{what.upper()} must be a d6, d8, d10 or d12, not d{value}",
+        label = what.upper() if what in ATTRIBUTES else what
+        raise bad(pid, f"{label} must be a d6, d8, d10 or d12, not d{value}",
                   "FU-CHK-1", value=value)
     return size
 
@@ -227,6 +232,16 @@ def npc_initiative(ext: FabulaExt, p: Participant) -> int:
     rank, n = parse_rank(p.id, p.stats)
     bonus = 2 if rank == "elite" else n if rank == "champion" else 0
     return base + bonus + init_modifier(ext, p)
+
+
+def next_order(ext: FabulaExt) -> AlternatingSides | None:
+    """The turn order as the next turn will find it: a copy with the next round begun when
+    nobody has a turn left in this one (FU-CON-10); None before the start."""
+    if ext.order is None or not ext.order.round_over:
+        return ext.order
+    order = copy.deepcopy(ext.order)
+    order.new_round()
+    return order
 
 
 def turns_per_round(p: Participant) -> int:

@@ -13,6 +13,7 @@ from fracas.rulesets.fabula_ultima.state import (
     die,
     in_crisis,
     init_modifier,
+    next_order,
     npc_initiative,
     unassigned,
 )
@@ -26,20 +27,29 @@ def _name(state: ConflictState, pid: str | None) -> str:
 
 
 def tracker(state: ConflictState) -> dict[str, Any]:
-    """Per side: who has acted this round and who has how many turns left; who may act."""
+    """Per side: who has acted this round and who has how many turns left; who may act next.
+
+    Between rounds (``round_over``) ``may_act`` names who may open the next round; once the
+    conflict has ended nobody may act and no turns are left (FU-CON-10, FU-CON-11)."""
     ext: FabulaExt = state.ext
     order = ext.order
     if order is None:
         return {"started": False}
+    ended = state.status == Status.ENDED.value
+    nxt = next_order(ext)
+    assert nxt is not None
     sides: dict[str, Any] = {}
     for side, st in order.status().items():
-        sides[side] = {"acted": st.acted, "turns_left": dict(st.turns_left),
+        sides[side] = {"acted": st.acted, "turns_left": {} if ended else dict(st.turns_left),
                        "out": [a for a in order.side_of if order.side_of[a] == side
                                and a in order.out]}
-    return {"started": True, "round": state.round, "first_side": order.first_side,
-            "side_on_turn": order.side_on_turn, "may_act": order.who_may_act(),
-            "round_over": order.round_over, "sides": sides,
-            "turns_per_round": dict(order.turns_per_round)}
+    return {"started": True, "ended": ended, "round": state.round,
+            "first_side": order.first_side,
+            "side_on_turn": None if ended else nxt.side_on_turn,
+            "may_act": [] if ended else nxt.who_may_act(),
+            "round_over": order.round_over,
+            "next_round": state.round + 1 if order.round_over and not ended else None,
+            "sides": sides, "turns_per_round": dict(order.turns_per_round)}
 
 
 def tracker_lines(state: ConflictState) -> list[str]:
@@ -65,8 +75,10 @@ def tracker_lines(state: ConflictState) -> list[str]:
         lines.append(f"ended: {state.end_reason}")
         return lines
     if t["round_over"]:
-        lines.append(f"round {state.round}: nobody has a turn left; the next turn opens "
-                     f"round {state.round + 1}")
+        may = ", ".join(_name(state, a) for a in t["may_act"]) or "nobody"
+        lines.append(f"round {state.round} has ended; if the conflict goes on, the next turn "
+                     f"opens round {t['next_round']} with side {t['side_on_turn']} — may act: "
+                     f"{may}")
     else:
         may = ", ".join(_name(state, a) for a in t["may_act"]) or "nobody"
         lines.append(f"round {state.round}: side {t['side_on_turn']} on turn — may act: {may}")
@@ -100,6 +112,29 @@ def _hidden(state: ConflictState, viewer: Viewer, pid: str, key: str) -> bool:
     return not viewer.is_gm and p is not None and key in p.gm_only
 
 
+def defense_hidden(state: ConflictState, viewer: Viewer, pid: str, magic: bool) -> bool:
+    """Whether ``viewer`` may not learn ``pid``'s Defense (Magic Defense): the stat is
+    GM-only, or it is not on the sheet and the DEX (INS) die it comes from is."""
+    p = state.participants.get(pid)
+    if p is None or viewer.is_gm:
+        return False
+    key = "mdef" if magic else "defense"
+    if key in p.stats:
+        return key in p.gm_only
+    return ("ins" if magic else "dex") in p.gm_only
+
+
+def initiative_hidden(state: ConflictState, viewer: Viewer, pid: str) -> bool:
+    """Whether ``viewer`` may not learn an NPC's Initiative: GM-only on its sheet, or computed
+    (FU-CON-4) from a GM-only DEX, INS or ``init_mod``."""
+    p = state.participants.get(pid)
+    if p is None or viewer.is_gm:
+        return False
+    if "initiative" in p.stats:
+        return "initiative" in p.gm_only
+    return any(k in p.gm_only for k in ("dex", "ins", "init_mod", "rank", "replaces"))
+
+
 def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str, Any]:
     """Pools, Crisis, Fabula Points, status effects and current dice, turns left, gear, goal;
     GM-only stats stay hidden from players."""
@@ -125,23 +160,26 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     if pid in ext.fp:
         out["fp"] = ext.fp[pid]
         parts.append(f"FP {ext.fp[pid]}")
-    if not _hidden(state, viewer, pid, "dex"):
-        out["dice"] = {a: die(ext, p, a) for a in ATTRIBUTES if a in p.stats}
-        if not out["extra"] and all(a in p.stats for a in ("dex", "ins")):
+    out["dice"] = {a: die(ext, p, a) for a in ATTRIBUTES
+                   if a in p.stats and not _hidden(state, viewer, pid, a)}
+    if not out["extra"] and all(a in p.stats for a in ("dex", "ins")):
+        if not defense_hidden(state, viewer, pid, False):
             out["defense"] = defense(ext, p, False)
+        if not defense_hidden(state, viewer, pid, True):
             out["mdef"] = defense(ext, p, True)
-            if p.kind == Kind.PC.value:
+        if p.kind == Kind.PC.value:
+            if not _hidden(state, viewer, pid, "init_mod"):
                 out["init_mod"] = init_modifier(ext, p)
-            elif not _hidden(state, viewer, pid, "initiative"):
-                out["initiative"] = npc_initiative(ext, p)
+        elif not initiative_hidden(state, viewer, pid):
+            out["initiative"] = npc_initiative(ext, p)
     if out["statuses"]:
         parts.append(", ".join(s.title() for s in out["statuses"]))
     out["equipment"] = [i.text() for i in ext.equipment.get(pid, [])]
     if ext.order is not None and pid in ext.order.side_of:
-        left = ext.order.turns_left(pid)
+        left = ext.order.turns_left(pid) if state.status == Status.RUNNING.value else 0
         out["turns_left"] = left
         out["turns_per_round"] = ext.order.turns_per_round.get(pid, 1)
-        if p.active:
+        if p.active and state.status == Status.RUNNING.value:
             parts.append(f"{left} turn{'s' if left != 1 else ''} left")
     if out["extra"]:
         parts.append("extra")
@@ -150,28 +188,42 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
 
 
 def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-    """Hide pool values a player may not see (GM-only hp/mp/ip stats)."""
-    d = event.data
-    who = d.get("target") or d.get("participant")
-    if not isinstance(who, str):
+    """Hide from a player what GM-only stats would give away: pool values (hp, mp, ip),
+    an NPC's Initiative, a target's Defense or Magic Defense."""
+    if viewer.is_gm:
         return event
-    keys = {"damage": ("hp", "hp_after"), "recovered": (d.get("pool"), "after"),
-            "spent": (d.get("pool"), "after")}
-    if event.type in keys:
-        stat, field = keys[event.type]
-        if isinstance(stat, str) and _hidden(state, viewer, who, stat):
-            data = {k: v for k, v in d.items() if k != field}
-            return Event(event.type, data, event.actor, event.visibility)
-    if event.type == "spell" and _hidden(state, viewer, event.actor or "", "mp"):
-        data = {k: v for k, v in d.items() if k != "mp_after"}
-        return Event(event.type, data, event.actor, event.visibility)
-    return event
+    d = dict(event.data)
+    t = event.type
+    who = d.get("target") or d.get("participant")
+    drop: set[str] = set()
+    if t == "damage" and _hidden(state, viewer, str(who), "hp"):
+        drop |= {"hp_after", "healed"}
+    elif t in ("recovered", "spent") and isinstance(d.get("pool"), str) \
+            and _hidden(state, viewer, str(who), d["pool"]):
+        drop |= {"after"} if t == "spent" else {"after", "amount"}
+    elif t in ("attack", "spell"):
+        if t == "spell" and _hidden(state, viewer, event.actor or "", "mp"):
+            drop.add("mp_after")
+        if "target" in d and defense_hidden(state, viewer, d["target"], bool(d.get("magic"))):
+            drop.add("dl")
+    elif t == "initiative_checked":
+        inits = {k: v for k, v in d.get("initiatives", {}).items()
+                 if not initiative_hidden(state, viewer, k)}
+        if inits != d.get("initiatives", {}):
+            d["initiatives"] = inits
+            if d.get("dl_from") not in inits and d.get("dl_from") != "given":
+                drop.add("dl_from")
+    if not drop and d == event.data:
+        return event
+    data = {k: v for k, v in d.items() if k not in drop}
+    return Event(event.type, data, event.actor, event.visibility)
 
 
 def _check_text(d: dict[str, Any]) -> str:
     tag = " — critical success!" if d.get("critical") else " — fumble!" if d.get("fumble") \
         else ""
-    return f"{d.get('text')} vs {d.get('dl')}, HR {d.get('hr')}{tag}"
+    vs = d["dl"] if "dl" in d else "Magic Defense" if d.get("magic") else "Defense"
+    return f"{d.get('text')} vs {vs}, HR {d.get('hr')}{tag}"
 
 
 def describe(event: Event, state: ConflictState) -> str | None:
@@ -193,7 +245,9 @@ def describe(event: Event, state: ConflictState) -> str | None:
         support = ", ".join(
             f"{_name(state, s['participant'])} {s['total']} "
             f"{'succeeds' if s['success'] else 'fails'}" for s in d["supporters"])
-        src = "given" if d["dl_from"] == "given" else f"{_name(state, d['dl_from'])}'s Initiative"
+        src = ("given" if d.get("dl_from") == "given" else
+               f"{_name(state, d['dl_from'])}'s Initiative" if d.get("dl_from") else
+               "the highest Initiative among the foes")
         verdict = "the PCs act first" if d["success"] else "their foes act first"
         return (f"{who} leads the Initiative Group Check: {_check_text(d['check'])} (DL = "
                 f"{src}; support +{d['support']}, bond +{d['bond']}"
@@ -217,11 +271,13 @@ def describe(event: Event, state: ConflictState) -> str | None:
         hp = f", HP {d['hp_after']}" if "hp_after" in d else ""
         crisis = " — in Crisis" if d.get("entered_crisis") else ""
         if d.get("affinity") == "absorb":
-            return f"{target} absorbs {d['raw']} {d['type']} damage and heals {d['healed']}{hp}"
+            heals = f" and heals {d['healed']}" if "healed" in d else ""
+            return f"{target} absorbs {d['raw']} {d['type']} damage{heals}{hp}"
         return f"{target} takes {d['amount']} {d['type']} damage{aff}{hp}{crisis}"
     if t == "recovered":
         after = f" ({d['after']})" if "after" in d else ""
-        return f"{_name(state, d['target'])} recovers {d['amount']} {d['pool'].upper()}{after}"
+        amount = f"{d['amount']} " if "amount" in d else ""
+        return f"{_name(state, d['target'])} recovers {amount}{d['pool'].upper()}{after}"
     if t == "spent":
         why = f" for {d['why']}" if d.get("why") else ""
         after = f" ({d['after']} left)" if "after" in d else ""
@@ -240,6 +296,7 @@ def describe(event: Event, state: ConflictState) -> str | None:
         return f"{_name(state, d['participant'])} {verb} {n} Fabula Point{'s' if n != 1 else ''}" \
                f"{why}: {d['fp_after']}"
     if t == "joined_turns":
-        return f"{_name(state, d['participant'])} takes {d['turns']} turn(s) per round on " \
-               f"side {d['side']}, from this round"
+        n = d["turns"]
+        return (f"{_name(state, d['participant'])} takes {n} turn{'s' if n != 1 else ''} per "
+                f"round on side {d['side']}, from round {d['round']}")
     return None
