@@ -63,8 +63,10 @@ def test_parse_errors_say_what_is_wrong() -> None:
         COMMANDS.parse("ada: fly")
     with pytest.raises(InvalidInput, match="needs an actor"):
         COMMANDS.parse("hit gob")
-    with pytest.raises(InvalidInput, match="dice must be dice faces"):
+    with pytest.raises(InvalidInput, match=r"dice must be dice faces.*\(TOY-5\)"):
         COMMANDS.parse("ada: hit gob dice=x")
+    with pytest.raises(InvalidInput, match=r"\(TOY-5\)"):
+        COMMANDS.from_data({"actor": "ada", "verb": "hit", "args": {"target": "gob", "x": 1}})
     with pytest.raises(InvalidInput, match="missing target"):
         COMMANDS.parse("ada: hit")
     with pytest.raises(InvalidInput, match="GM command"):

@@ -48,7 +48,8 @@ class Toy(Ruleset):
     commands = (
         CommandSpec("start", (Param("first", "id"),), "open a round", actor="gm"),
         CommandSpec("hit", (Param("target", "id"), Param("dice", "dice", required=False,
-                                                            positional=False)), "hit someone"),
+                                                            positional=False)), "hit someone",
+                    rule="TOY-5"),
         CommandSpec("done", (Param("to", "id", required=False),), "end your go, hand off"),
         CommandSpec("zoom", (Param("who", "ids"), Param("rounds", "int", required=False,
                                                           default=2)),

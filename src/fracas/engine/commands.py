@@ -203,7 +203,8 @@ class CommandSet:
             ) from None
 
     def parse(self, text: str) -> Command:
-        """Parse the text notation; refuse anything malformed with :class:`InvalidInput`."""
+        """Parse the text notation; refuse anything malformed with :class:`InvalidInput`
+        (citing the command's rule when it has one)."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("empty command", text=text)
         if len(text) > 4000:
@@ -231,10 +232,18 @@ class CommandSet:
         if not _VERB.match(verb):
             raise InvalidInput(f"{tokens[0]!r} is not a command", text=text)
         spec = self.spec(verb)
+        try:
+            return self._parse_args(spec, actor, tokens[1:])
+        except InvalidInput as exc:
+            exc.rule = exc.rule or spec.rule
+            raise
+
+    def _parse_args(self, spec: CommandSpec, actor: str | None, rest_tokens: list[str]
+                    ) -> Command:
+        verb = spec.verb
         positional = [p for p in spec.params if p.positional]
         by_name = {p.name: p for p in spec.params}
         args: dict[str, Any] = {}
-        rest_tokens = tokens[1:]
         free: list[str] = []
         for token in rest_tokens:
             name, eq, raw = token.partition("=")
@@ -277,13 +286,18 @@ class CommandSet:
             raise InvalidInput(f"{verb}: args must be an object")
         by_name = {p.name: p for p in spec.params}
         args: dict[str, Any] = {}
-        for name, value in raw_args.items():
-            if name not in by_name:
-                raise InvalidInput(f"{verb}: unknown argument {name!r}; usage: {spec.usage()}")
-            if value is None:
-                continue
-            args[name] = by_name[name].check_value(value, verb)
-        return self._complete(spec, Command(spec.verb, actor, args))
+        try:
+            for name, value in raw_args.items():
+                if name not in by_name:
+                    raise InvalidInput(
+                        f"{verb}: unknown argument {name!r}; usage: {spec.usage()}")
+                if value is None:
+                    continue
+                args[name] = by_name[name].check_value(value, verb)
+            return self._complete(spec, Command(spec.verb, actor, args))
+        except InvalidInput as exc:
+            exc.rule = exc.rule or spec.rule
+            raise
 
     def _complete(self, spec: CommandSpec, cmd: Command) -> Command:
         args = dict(cmd.args)

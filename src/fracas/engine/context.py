@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from fracas.dice import DiceRng, Roll, from_table, roll
 from fracas.engine.model import Viewer
+from fracas.errors import FracasError
 
 
 @dataclass(slots=True)
@@ -29,8 +30,16 @@ class DecideContext:
             self._rng = DiceRng.derive(self.seed, self.version)
         return self._rng
 
-    def roll(self, expression: str, table: Sequence[int] | None = None) -> Roll:
-        """Roll ``expression``, or take the dice rolled at the table when ``table`` is given."""
+    def roll(
+        self, expression: str, table: Sequence[int] | None = None, *, rule: str | None = None
+    ) -> Roll:
+        """Roll ``expression``, or take the dice rolled at the table when ``table`` is given
+        (dice that do not fit are refused, citing ``rule`` when one is given)."""
         if table is not None:
-            return from_table(expression, table)
+            try:
+                return from_table(expression, table)
+            except FracasError as exc:
+                if exc.rule is None:
+                    exc.rule = rule
+                raise
         return roll(expression, self.rng)

@@ -371,12 +371,14 @@ class AlternatingSides:
                 side_on_turn=self.side_on_turn,
             )
 
-    def check_pass(self, side: str, rule: str | None = None) -> None:
+    def check_pass(self, side: str, rule: str | None = None, *, names: Names = None) -> None:
         """Refuse passing while ``side`` still has a member with a turn available."""
         waiting = [a for a in self.members(side) if self.turns_left(a) > 0]
         if waiting:
+            who = ", ".join(label(names, a) for a in waiting)
+            have = "has" if len(waiting) == 1 else "have"
             raise IllegalCommand(
-                f"Side {side} cannot pass: {', '.join(waiting)} still has a turn",
+                f"Side {side} cannot pass: {who} still {have} a turn",
                 rule=rule,
                 side=side,
                 waiting=waiting,
