@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_to_data
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError
@@ -48,11 +49,13 @@ def started(settings: dict[str, Any] | None = None,
         "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round"], seed)
 
 
-def refused(c: Conflict, command: str, error: type[FracasError], rule: str | None) -> str:
-    """Run ``command`` expecting ``error`` with ``rule``; the state must not change."""
+def refused(c: Conflict, command: str, error: type[FracasError], rule: str | None,
+            author: Viewer | None = None) -> str:
+    """Run ``command`` (by ``author``, default the GM) expecting ``error`` with ``rule``; the
+    state must not change."""
     before, version = state_to_data(c.state), c.version
     with pytest.raises(error) as info:
-        c.execute(command, time="")
+        c.execute(command, author, time="")
     assert info.value.rule == rule, str(info.value)
     assert state_to_data(c.state) == before
     assert c.version == version

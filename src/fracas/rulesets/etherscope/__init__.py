@@ -75,6 +75,8 @@ class Etherscope(Ruleset):
     def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
         """Validate an Etherscope command and return its events."""
         v = command.verb
+        if command.actor is not None:
+            logic.check_active(state, command.actor)
         if v == "awareness":
             return logic.decide_awareness(state, command, ctx)
         if v == "ambush":
@@ -86,9 +88,9 @@ class Etherscope(Ruleset):
         if v == "reveal":
             return logic.decide_reveal(state, command)
         if v == "moves":
-            return logic.decide_moves(state, ctx)
+            return logic.decide_moves(state, command, ctx)
         if v == "step":
-            return logic.decide_step(state, command)
+            return logic.decide_step(state, command, ctx)
         if v == "done":
             return logic.decide_done(state, command)
         if v == "round":
@@ -96,7 +98,7 @@ class Etherscope(Ruleset):
         if v == "declare":
             return logic.decide_declare(state, command)
         if v == "countdown":
-            return logic.decide_countdown(state, ctx)
+            return logic.decide_countdown(state, command, ctx)
         if v in _ACTIONS:
             return logic.decide_action(state, command, ctx)
         if v == "zoom":
@@ -104,6 +106,15 @@ class Etherscope(Ruleset):
         if v == "damage":
             return logic.decide_damage(state, command)
         return super().decide(state, command, ctx)
+
+    def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
+        """Whose awareness move or turn it was passes on (ES-START-5, ES-ROUND-4)."""
+        return logic.on_leave(state, pid)
+
+    def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
+        """A joiner needs the conflict's condenser (ES-ROUND-1); it acts from the next round."""
+        logic.check_joiner(state, pid)
+        return []
 
     def evolve(self, state: ConflictState, event: Event) -> None:
         """Apply an event to the Etherscope state."""
@@ -118,15 +129,18 @@ class Etherscope(Ruleset):
         """The nested conflict: chosen participants, one time scale faster, five rounds."""
         who = [p for p in data["participants"] if p in parent.participants]
         child = ConflictState(
+            # the reason stays in ext: the scene of a level is shown to every player, and a
+            # zoom opened by a hidden character must not give it away (ES-RNG-6)
             ruleset=parent.ruleset, title=f"{parent.title} — zoomed in".strip(" —"),
-            scene=str(data.get("reason", "")), settings=copy.deepcopy(data["settings"]),
+            scene="", settings=copy.deepcopy(data["settings"]),
             status=Status.RUNNING.value,
             participants={p: copy.deepcopy(parent.participants[p]) for p in who},
             sides=list(parent.sides), round_limit=int(data["round_limit"]),
             depth=int(data["depth"]), zoom_origin=data.get("opened_by"),
         )
         pext = logic.ext_of(parent)
-        ext = EsExt(phase=ph.START if data.get("start") else ph.READY)
+        ext = EsExt(phase=ph.START if data.get("start") else ph.READY,
+                    opened_by=data.get("opened_by"), zoom_reason=str(data.get("reason", "")))
         ext.ranges = RangeBands(actors=list(who), bands=dict(data["bands"]),
                                 hidden={k: list(v) for k, v in data["hidden"].items()})
         ext.condenser = {p: copy.deepcopy(pext.condenser[p]) for p in who}

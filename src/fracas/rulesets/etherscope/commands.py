@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fracas.engine.commands import CommandSpec, Param
+from fracas.rulesets.etherscope.settings import SCALINGS
 
 _BAND = ("close", "near", "distant")
+SCALING_NAMES = tuple(SCALINGS)
 
 
 def _named(name: str, kind: str, help: str = "", choices: tuple[str, ...] = ()) -> Param:
@@ -23,6 +25,9 @@ ROLL_PARAMS: tuple[Param, ...] = (
     _named("say", "text", "what the character attempts (ES-ACT-3)"),
     _named("effect", "text", "how the effects look (ES-ACT-6)"),
 )
+
+_ROLLOFF = _named("rolloff", "word",
+                  "tie roll-off dice rolled at the table: ada:5,6/bruno:2,1 (ES-ROUND-5)")
 
 COMMANDS: tuple[CommandSpec, ...] = (
     # --- start of the conflict
@@ -44,8 +49,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("reveal", (Param("who", "id"), _named("from", "ids", "default: everyone"),
                            _named("band", "choice", "the band on reveal", _BAND)),
                 "GM reveals a hidden character", actor="gm", rule="ES-RNG-3"),
-    CommandSpec("moves", (), "begin the awareness moves in descending order", actor="gm",
-                rule="ES-START-5"),
+    CommandSpec("moves", (_ROLLOFF,), "begin the awareness moves in descending order",
+                actor="gm", rule="ES-START-5"),
     CommandSpec("step", (Param("targets", "ids"),
                          Param("way", "choice", choices=("toward", "away"))),
                 "awareness move: one step toward/away from those who have not moved",
@@ -56,8 +61,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 rule="ES-ROUND-1"),
     CommandSpec("declare", (Param("scores", "ints"),),
                 "declare acting initiatives (7,1)", rule="ES-ROUND-2"),
-    CommandSpec("countdown", (), "everyone has declared: resolve ties, begin the countdown",
-                actor="gm", rule="ES-ROUND-4"),
+    CommandSpec("countdown", (_ROLLOFF,),
+                "everyone has declared: resolve ties, begin the countdown", actor="gm",
+                rule="ES-ROUND-4"),
     # --- actions
     CommandSpec("push", (Param("target", "id"), *ROLL_PARAMS,
                          _named("toward", "ids", "move the target toward these"),
@@ -85,7 +91,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "a GM-defined action: skill, difficulty and extras given at the table",
                 rule="ES-ACT-4"),
     CommandSpec("zoom", (Param("who", "ids"), _named("reason", "text"),
-                         _named("start", "bool", "run the start procedure inside")),
+                         _named("start", "bool", "run the start procedure inside"),
+                         _named("scaling", "choice", "another range scaling inside (ranges "
+                                "then do not carry back: the GM sets them)", SCALING_NAMES)),
                 "resolve your action as a nested conflict one time scale faster",
                 rule="ES-ACT-1"),
     CommandSpec("damage", (Param("who", "id"), Param("amount", "int"),

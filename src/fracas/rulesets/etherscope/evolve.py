@@ -89,7 +89,10 @@ def evolve(state: ConflictState, event: Event) -> None:
         ext.move_order = list(d["order"])
         ext.mover = -1
     elif t == ev.MOVER:
-        ext.mover = int(d["index"])
+        # found by name: an index would tell a player how many hidden movers came before
+        who = d["participant"]
+        ext.mover = ext.move_order.index(who) if who in ext.move_order else int(
+            d.get("index", ext.mover + 1))
         ext.stepped = []
     elif t == ev.MOVES_DONE:
         ext.phase = ph.READY
@@ -156,7 +159,8 @@ def _joined(state: ConflictState, ext: EsExt, d: dict[str, Any]) -> None:
     if pid not in ext.ranges.actors:
         ext.ranges.add(pid, state.settings["ranges"]["default"])
     ext.condenser[pid] = condensers_of(d.get("stats", {}))
-    ext.awareness.setdefault(pid, 0)
+    if ext.phase != ph.START:  # at the start it rolls awareness like everyone (ES-START-1)
+        ext.awareness.setdefault(pid, 0)
     ext.countdown.add(pid)
 
 

@@ -22,7 +22,7 @@ from fracas.engine.events import (
     ZOOM_OPENED,
     Event,
 )
-from fracas.engine.model import ConflictState, Status
+from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
@@ -58,17 +58,38 @@ def active(state: ConflictState, pid: str) -> bool:
     return p is not None and p.active
 
 
-def expand(state: ConflictState, ids: list[str], what: str = "") -> list[str]:
-    """Participant ids with group names replaced by their members (ES-START-6)."""
+def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
+    """Whether ``pid`` is hidden from every character of a player ``author`` (ES-RNG-6): to
+    that player it does not exist, so a command naming it is refused as naming no one."""
+    if author is None or author.is_gm or author.player is None or state.ext is None:
+        return False
+    mine = state.owned_by(author.player)
+    ranges = ext_of(state).ranges
+    return pid not in mine and all(ranges.is_hidden(pid, m) for m in mine)
+
+
+def expand(state: ConflictState, ids: list[str], what: str = "", *,
+           author: Viewer | None = None) -> list[str]:
+    """Participant ids with group names replaced by their members (ES-START-6).
+
+    For a player ``author``, characters hidden from all of theirs are unknown names (ES-RNG-6):
+    the error lists only the participants and groups that player may know of.
+    """
     ext = ext_of(state)
+
+    def known(pid: str) -> bool:
+        return pid in state.participants and not unknown_to(state, author, pid)
+
     out: list[str] = []
     for i in ids:
-        members = ext.groups.get(i, [i])
+        members = [m for m in ext.groups.get(i, [i]) if known(m)]
+        if not members:
+            seen = [p for p in state.participants if known(p)]
+            groups = [g for g, ms in ext.groups.items() if sum(map(known, ms)) > 1
+                      or author is None or author.is_gm]
+            raise InvalidInput(f"{what}no participant or group {i!r} (known: "
+                               f"{', '.join([*seen, *groups])})", participant=i)
         for m in members:
-            if m not in state.participants:
-                known = ", ".join([*state.participants, *ext.groups])
-                raise InvalidInput(f"{what}no participant or group {i!r} (known: {known})",
-                                   participant=i)
             if not active(state, m):
                 raise IllegalCommand(f"{name(state, m)} is no longer in the conflict",
                                      participant=m)
@@ -138,14 +159,20 @@ def decide_ambush(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
     if ext.phase != ph.START:
         raise IllegalCommand("ambushes are attempted at the start of the conflict",
                              rule="ES-START-2")
-    targets = expand(state, cmd.args["targets"])
+    targets = expand(state, cmd.args["targets"], author=ctx.author)
     if actor in targets:
         raise InvalidInput(f"{name(state, actor)} cannot ambush itself", rule="ES-START-2")
+    unseen = [t for t in targets if ext.ranges.is_hidden(t, actor)]
+    if unseen:
+        raise IllegalCommand(
+            f"{name(state, unseen[0])} is hidden from {name(state, actor)}; a hidden character "
+            "can only be targeted by an action to reveal it", rule="ES-RNG-2",
+            target=unseen[0])
     tried = [t for t in targets if t in ext.ambushed.get(actor, [])]
     if tried:
         raise IllegalCommand(f"{name(state, actor)} already tried to ambush "
                              f"{', '.join(name(state, t) for t in tried)}", rule="ES-START-2")
-    counters = _counter_dice(cmd.args.get("counter"), targets)
+    counters = _counter_dice(cmd.args.get("counter"), targets, "counter", "ES-START-2")
     mine = pool_roll(state, ctx, actor, cmd.args.get("skill"), cmd.args)
     results = []
     for t in targets:
@@ -156,21 +183,35 @@ def decide_ambush(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
                   actor=actor)]
 
 
-def _counter_dice(raw: str | None, targets: list[str]) -> dict[str, list[int]]:
+def _counter_dice(raw: str | None, targets: list[str], key: str, rule: str
+                  ) -> dict[str, list[int]]:
+    """Table dice per character: ``ada:5,6,2/bruno:3,1``."""
     out: dict[str, list[int]] = {}
     if not raw:
         return out
     for part in raw.split("/"):
         who, _, dice = part.partition(":")
         if who not in targets or not dice:
-            raise InvalidInput(f"counter={raw}: write TARGET:DICE/TARGET:DICE for the "
-                               f"targets ({', '.join(targets)})", rule="ES-START-2")
+            raise InvalidInput(f"{key}={raw}: write ID:DICE/ID:DICE for "
+                               f"{', '.join(targets) or 'nobody'}", rule=rule)
         try:
             out[who] = [int(d) for d in dice.split(",")]
         except ValueError:
-            raise InvalidInput(f"counter={raw}: {dice!r} are not dice", rule="ES-START-2") \
-                from None
+            raise InvalidInput(f"{key}={raw}: {dice!r} are not dice", rule=rule) from None
     return out
+
+
+def _table_rolloffs(state: ConflictState, cmd: Command, ids: list[str]
+                    ) -> dict[str, list[int]]:
+    """``rolloff=ada:5,6/bruno:2,1``: awareness roll-off dice rolled at the table."""
+    return _counter_dice(cmd.args.get("rolloff"), ids, "rolloff", "ES-ROUND-5")
+
+
+def _check_rolloffs_used(state: ConflictState, table: dict[str, list[int]]) -> None:
+    if table:
+        who = ", ".join(name(state, p) for p in table)
+        raise InvalidInput(f"rolloff= gives dice for {who}, who rolls off in no tie now",
+                           rule="ES-ROUND-5")
 
 
 def decide_set_range(state: ConflictState, cmd: Command) -> Events:
@@ -225,7 +266,7 @@ def decide_reveal(state: ConflictState, cmd: Command) -> Events:
                                 "band": None if band is None else BANDS.index(band)})]
 
 
-def decide_moves(state: ConflictState, ctx: DecideContext) -> Events:
+def decide_moves(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
     """ES-START-5: fix the order of awareness moves (ties broken as ES-ROUND-5)."""
     ext = ext_of(state)
     if ext.phase != ph.START:
@@ -238,33 +279,38 @@ def decide_moves(state: ConflictState, ctx: DecideContext) -> Events:
             + ", ".join(name(state, p) for p in missing), rule="ES-START-1")
     order: list[str] = []
     out: Events = []
+    table = _table_rolloffs(state, cmd, ids)
     for aw in sorted({ext.awareness[p] for p in ids}, reverse=True):
         group = [p for p in ids if ext.awareness[p] == aw]
-        records, ordered = break_ties(state, ctx, group, ext.awareness, None)
+        records, ordered = break_ties(state, ctx, group, ext.awareness, None, table)
         out += [Event(ev.TIE, r) for r in records]
         order += ordered
+    _check_rolloffs_used(state, table)
     out.append(Event(ev.MOVE_ORDER, {"order": order}))
     out += _next_mover(state, order, -1)
     return out
 
 
-def _next_mover(state: ConflictState, order: list[str], after: int) -> Events:
+def _next_mover(state: ConflictState, order: list[str], after: int,
+                gone: frozenset[str] = frozenset()) -> Events:
+    def here(pid: str) -> bool:
+        return active(state, pid) and pid not in gone
+
     for i in range(after + 1, len(order) - 1):
-        if active(state, order[i]):
-            against = [p for p in order[i + 1:] if active(state, p)]
+        if here(order[i]):
+            against = [p for p in order[i + 1:] if here(p)]
             if against:
-                return [Event(ev.MOVER, {"participant": order[i], "index": i,
-                                         "against": against})]
+                return [Event(ev.MOVER, {"participant": order[i], "against": against})]
     return [Event(ev.MOVES_DONE, {})]
 
 
-def decide_step(state: ConflictState, cmd: Command) -> Events:
+def decide_step(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
     """ES-START-5, ES-START-6, ES-RNG-5: one awareness step against those yet to move."""
     ext, actor = ext_of(state), _actor(cmd)
     _check_mover(state, actor)
     delta = -1 if cmd.args["way"] == "toward" else 1
     named = cmd.args["targets"]
-    targets = [x for x in expand(state, named)
+    targets = [x for x in expand(state, named, author=ctx.author)
                if x in named or not ext.ranges.is_hidden(x, actor)]
     later = ext.move_order[ext.mover + 1:]
     for t in targets:
@@ -312,6 +358,19 @@ def _group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Event
     if g is None or not targets:
         return []
     return [Event(ev.GROUP_LEFT, {"group": g, "participant": mover})]
+
+
+def on_leave(state: ConflictState, pid: str) -> Events:
+    """A character leaving or out mid-move or mid-turn passes the move or turn on."""
+    ext = ext_of(state)
+    if ext.phase == ph.MOVES and 0 <= ext.mover < len(ext.move_order) \
+            and ext.move_order[ext.mover] == pid:
+        return [Event(ev.MOVER_DONE, {"participant": pid}),
+                *_next_mover(state, ext.move_order, ext.mover, frozenset({pid}))]
+    cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
+    if cur is not None and cur.actor == pid:
+        return end_turn(state, {pid})
+    return []
 
 
 def decide_done(state: ConflictState, cmd: Command) -> Events:
@@ -368,7 +427,7 @@ def decide_declare(state: ConflictState, cmd: Command) -> Events:
                                 "base": ext.base[actor]}, actor=actor)]
 
 
-def decide_countdown(state: ConflictState, ctx: DecideContext) -> Events:
+def decide_countdown(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
     """ES-ROUND-4, ES-ROUND-5, ES-ROUND-7: defaults, ties, then the first turn."""
     ext = ext_of(state)
     if ext.phase != ph.DECLARE:
@@ -382,19 +441,20 @@ def decide_countdown(state: ConflictState, ctx: DecideContext) -> Events:
             out.append(Event(ev.DECLARED, {"participant": pid, "scores": [ext.base[pid]],
                                            "base": ext.base[pid], "default": True}, actor=pid))
     slots = [Slot(a, s) for a, scores in decl.items() for s in scores]
+    table = _table_rolloffs(state, cmd, list(decl))
     order: list[list[Any]] = []
     for group in tie_groups(sorted(slots, key=lambda s: -s.score)):
         if len(group) == 1:
             order.append([group[0].actor, group[0].score])
             continue
         records, ranked = break_ties(state, ctx, [s.actor for s in group], ext.awareness,
-                                     group[0].score)
+                                     group[0].score, table)
         out += [Event(ev.TIE, r) for r in records]
         order += [[a, group[0].score] for a in ranked]
+    _check_rolloffs_used(state, table)
     out.append(Event(ev.COUNTDOWN, {"order": order}))
     if order:
-        out.append(Event(TURN_STARTED, {"participant": order[0][0], "slot": 0,
-                                        "score": order[0][1]}))
+        out.append(Event(TURN_STARTED, {"participant": order[0][0], "score": order[0][1]}))
     else:
         out.append(Event(ROUND_ENDED, {"round": state.round}))
     return out
@@ -422,7 +482,7 @@ def end_turn(state: ConflictState, outs: set[str] | None = None) -> Events:
     for i in range(ext.countdown.position + 1, len(ext.countdown.queue)):
         slot = ext.countdown.queue[i]
         if active(state, slot.actor) and slot.actor not in gone:
-            return [*out, Event(TURN_STARTED, {"participant": slot.actor, "slot": i,
+            return [*out, Event(TURN_STARTED, {"participant": slot.actor,
                                                "score": slot.score})]
     return [*out, Event(ROUND_ENDED, {"round": state.round})]
 
@@ -457,14 +517,16 @@ def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
     if verb in ("push", "attack") or (verb == "act" and a.get("target")):
         targets = [_target(state, actor, a["target"], ctx)]
     elif verb == "move":
-        targets = expand(state, a["targets"])
+        targets = expand(state, a["targets"], author=ctx.author)
         for t in targets:
             _target(state, actor, t, ctx)
             ext.ranges.check_step(actor, t, -1 if a["way"] == "toward" else 1, "ES-RNG-4",
                                   "ES-RNG-5", names=names(state))
     elif verb == "hide":
-        targets = expand(state, a["from"]) if a.get("from") else \
+        targets = expand(state, a["from"], author=ctx.author) if a.get("from") else \
             [p for p in state.active_ids() if p != actor]
+    if verb == "push":
+        _push_sides(state, actor, a, ctx)
     conf = s["actions"].get(verb, {"skill": "", "difficulty": None})
     skill = a.get("skill") or conf.get("skill") or None
     raw = a.get("difficulty")
@@ -499,12 +561,43 @@ def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
         effects, spent = _effects(state, verb, actor, targets, extra, a, pending, ctx)
     data["spent"] = spent
     data["unspent"] = extra - sum(spent.values())
+    if verb == "push" and success:  # extras asked for but not paid for are said so
+        short = []
+        if a.get("two") and "two" not in spent:
+            short.append("two categories")
+        wanted = int(a.get("damage") or 0)
+        bought = spent.get("damage", 0) // max(1, s["extra_cost"])
+        if wanted > bought:
+            short.append(f"damage {wanted} (bought {bought})")
+        if short:
+            data["not_bought"] = short
     out = [Event(ev.ACTION, data, actor=actor), *effects]
     if nature != s["nature"]:
         out += damage_events(state, actor, s["off_nature_damage"],
                              f"acting {nature} in a {s['nature']} conflict", None, pending)
     outs = {e.data["participant"] for e in out if e.type == PARTICIPANT_OUT}
     return out + end_turn(state, outs)
+
+
+def _push_sides(state: ConflictState, actor: str, a: dict[str, Any], ctx: DecideContext
+                ) -> tuple[list[str], list[str]]:
+    """Push Back's ``toward=`` and ``away=`` characters (default: away from the actor only),
+    refused when one is named twice or is hidden from the actor (ES-ACT-5, ES-RNG-2)."""
+    ext = ext_of(state)
+    toward = expand(state, a.get("toward") or [], author=ctx.author)
+    away = expand(state, a.get("away") or [], author=ctx.author) \
+        if a.get("away") or a.get("toward") else [actor]
+    both = [x for x in toward if x in away]
+    if both:
+        raise InvalidInput(
+            f"{name(state, both[0])} is in both toward= and away=; push the target toward or "
+            "away from each character, not both", rule="ES-ACT-5", participant=both[0])
+    unseen = [x for x in [*toward, *away] if ext.ranges.is_hidden(x, actor)]
+    if unseen:
+        raise IllegalCommand(
+            f"{name(state, unseen[0])} is hidden from {name(state, actor)}, who cannot push "
+            "anyone toward or away from it (ES-RNG-2)", rule="ES-RNG-2", participant=unseen[0])
+    return toward, away
 
 
 def _effects(
@@ -531,9 +624,7 @@ def _effects(
         if n:
             spent["damage"] = n * cost
         t = targets[0]
-        toward = expand(state, a.get("toward") or [])
-        away = expand(state, a.get("away") or []) if a.get("away") or a.get("toward") \
-            else [actor]
+        toward, away = _push_sides(state, actor, a, ctx)
         for x, delta in [*((x, -steps) for x in toward), *((x, steps) for x in away)]:
             if x == t:
                 continue
@@ -596,7 +687,7 @@ def check_zoom(state: ConflictState, actor: str | None, who: list[str]) -> None:
 def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
     """ES-ACT-1: open a nested conflict one time scale faster for five rounds."""
     actor = _actor(cmd)
-    who = expand(state, cmd.args["who"])
+    who = expand(state, cmd.args["who"], author=ctx.author)
     if actor not in who:
         who = [actor, *who]
     for w in who:
@@ -606,6 +697,9 @@ def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Event
     ext, s = ext_of(state), state.settings
     settings = copy.deepcopy(s)
     settings["time_scale"] = faster(s["time_scale"])
+    if cmd.args.get("scaling"):
+        settings["range_scaling"] = cmd.args["scaling"]
+        settings.pop("custom_scaling", None)
     settings["groups"] = {}
     settings["lurking"] = {}
     bands = {k: v for k, v in ext.ranges.bands.items()
@@ -618,6 +712,7 @@ def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Event
         "awareness": {w: ext.awareness.get(w, 0) for w in who},
         "bands": bands, "hidden": {h: xs for h, xs in hidden.items() if xs},
         "start": bool(cmd.args.get("start")),
+        "range_scaling": settings["range_scaling"],
     }
     return [Event(ZOOM_OPENED, data, actor=actor)]
 
@@ -647,3 +742,25 @@ def _actor(cmd: Command) -> str:
 def _key(a: str, b: str) -> str:
     x, y = sorted((a, b))
     return f"{x}|{y}"
+
+
+def check_active(state: ConflictState, pid: str) -> None:
+    """Refuse a command by a character who has left or is out of the conflict."""
+    p = state.participant(pid)
+    if not p.active:
+        why = f"is out of the conflict ({p.out})" if p.out else "has left the conflict"
+        raise IllegalCommand(f"{p.name} {why} and no longer acts",
+                             rule="ES-DMG-1" if p.out and "condenser at 0" in p.out else None,
+                             participant=pid)
+
+
+def check_joiner(state: ConflictState, pid: str) -> None:
+    """ES-ROUND-1: a joiner's stats hold the conflict's condenser (its base initiative)."""
+    p = state.participant(pid)
+    kind = condenser_of(state.settings)
+    value = p.stats.get(kind)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidInput(
+            f"{p.name} joins without a {kind} condenser (stats.{kind} = {value!r}); it is this "
+            f"conflict's base initiative: join {pid} stats='{{\"{kind}\": 10}}' (ES-ROUND-1)",
+            rule="ES-ROUND-1", participant=pid)

@@ -63,12 +63,14 @@ def awareness_pool(state: ConflictState, pid: str) -> int:
 
 def break_ties(
     state: ConflictState, ctx: DecideContext, tied: list[str], awareness: dict[str, int],
-    score: int | None,
+    score: int | None, table: dict[str, list[int]] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Order ``tied`` by awareness, then roll-offs of the awareness roll (ES-ROUND-5).
 
     Returns the roll-off records (for ``tie_rolloff`` events) and the order, best first.
-    The roll-offs never change the kept awareness scores.
+    The roll-offs never change the kept awareness scores. ``table`` holds dice rolled at the
+    table: a character's dice are used (and removed) at its first roll-off; later roll-offs
+    (still tied) are rolled by fracas.
     """
     records: list[dict[str, Any]] = []
     by_score: dict[int, list[str]] = {}
@@ -76,13 +78,13 @@ def break_ties(
         by_score.setdefault(awareness.get(pid, 0), []).append(pid)
     order: list[str] = []
     for aw in sorted(by_score, reverse=True):
-        order.extend(_roll_off(state, ctx, by_score[aw], score, aw, records))
+        order.extend(_roll_off(state, ctx, by_score[aw], score, aw, records, table))
     return records, order
 
 
 def _roll_off(
     state: ConflictState, ctx: DecideContext, group: list[str], score: int | None, aw: int,
-    records: list[dict[str, Any]],
+    records: list[dict[str, Any]], table: dict[str, list[int]] | None = None,
 ) -> list[str]:
     if len(group) < 2:
         return list(group)
@@ -91,7 +93,8 @@ def _roll_off(
         result: dict[str, int] = {}
         for pid in group:
             pool = max(1, awareness_pool(state, pid))
-            roll = ctx.roll(expression(state.settings, pool))
+            dice = table.pop(pid, None) if table is not None else None
+            roll = ctx.roll(expression(state.settings, pool), dice)
             rolls[pid] = roll.to_data()
             result[pid] = roll.total
         records.append({"score": score, "awareness": aw, "participants": list(group),
@@ -101,6 +104,6 @@ def _roll_off(
             out: list[str] = []
             for lv in levels:
                 out.extend(_roll_off(state, ctx, [p for p in group if result[p] == lv],
-                                     score, aw, records))
+                                     score, aw, records, table))
             return out
     return sorted(group)  # pragma: no cover - twenty ties in a row

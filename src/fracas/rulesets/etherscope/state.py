@@ -30,3 +30,5 @@ class EsExt:
     base: dict[str, int] = field(default_factory=dict)  # this round's base initiative
     countdown: Countdown = field(default_factory=Countdown)
     acted: bool = False  # the current slot's action is resolved (only `done` is left)
+    opened_by: str | None = None  # a zoomed-in conflict: who opened it (ES-ACT-1)
+    zoom_reason: str = ""  # and why; shown only to those who may see the opener

@@ -94,6 +94,21 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         return None
     if event.type == EFFECT_ADDED and gone(d.get("participant")):
         return None
+    ext = ext_of(state)
+
+    def unseen_group(members: list[str]) -> bool:
+        # a group is known to a player only with two members they may see
+        return sum(not gone(m) for m in members) < 2
+
+    if event.type == ev.GROUP_FORMED and unseen_group(list(d.get("members", []))):
+        return None
+    if event.type in (ev.GROUP_LEFT, ev.GROUP_DISSOLVED) and \
+            unseen_group(ext.groups.get(d.get("group", ""), [])):
+        return None
+    if event.type == ev.MOVER_DONE:
+        later = ext.move_order[ext.mover + 1:] if ext.mover >= 0 else []
+        if not any(not gone(p) for p in later):
+            return None  # a move against nobody the player knows: the GM's
     if event.type in (ev.RANGE_SET, ev.RANGE_CHANGED):
         if ranges.is_hidden(d["a"], d["b"]) or ranges.is_hidden(d["b"], d["a"]):
             return None
@@ -119,11 +134,14 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         return None
     if event.type == ev.TIE and len(new.get("participants", [])) < 2:
         return None
-    if event.type in (ev.GROUP_FORMED,) and not new.get("members"):
-        return None
     if event.type == ZOOM_OPENED:
+        hidden = d.get("hidden", {})
+
+        def secret(a: str, b: str) -> bool:  # ES-RNG-1: the band under a hidden flag
+            return b in hidden.get(a, []) or a in hidden.get(b, [])
+
         new["bands"] = {k: v for k, v in d.get("bands", {}).items()
-                        if not any(gone(x) for x in k.split("|"))}
+                        if not any(gone(x) for x in k.split("|")) and not secret(*k.split("|"))}
         new["hidden"] = {}
         new.pop("settings", None)
         changed = True
@@ -203,8 +221,9 @@ def describe(event: Event, state: ConflictState) -> str | None:
         return f"round {d['round']} begins; base initiative ({d.get('condenser')}): {base}"
     if t == ZOOM_OPENED:
         who = ", ".join(n(p) for p in d.get("participants", []))
-        return (f"zoom in ({d.get('time_scale')}, {d.get('round_limit')} rounds) with {who}: "
-                f"{d.get('reason')}")
+        scale = f", {d['range_scaling']} scale" if d.get("range_scaling") else ""
+        return (f"zoom in ({d.get('time_scale')}{scale}, {d.get('round_limit')} rounds) with "
+                f"{who}: {d.get('reason')}")
     if t == ev.AWARENESS:
         return f"{n(d['participant'])} rolls awareness: {_succ(d)} (kept for the conflict)"
     if t == ev.AMBUSH:
@@ -270,6 +289,8 @@ def _describe_action(d: dict[str, Any], n: Any) -> str:
     say = f" — “{d['say']}”" if d.get("say") else ""
     effect = f" — effect: {d['effect']}" if d.get("effect") else ""
     extras = f" [extras: {d['extras_text']}]" if d.get("extras_text") else ""
+    if d.get("not_bought"):
+        extras += f" (not enough extra successes for: {', '.join(d['not_bought'])})"
     return (f"{n(d['actor'])}: {what}{tg}{say}; {_succ(d)} vs difficulty {d['difficulty']}: "
             f"{res}{extra}{spent}{extras}{effect}")
 
@@ -285,7 +306,9 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
 
     lines = [table_line(s), *meaning_lines(s)]
     if state.depth:
-        lines.append(f"zoomed in (depth {state.depth}), round {state.round}/"
+        by = ext.opened_by
+        why = f" by {name(state, by)}: {ext.zoom_reason}" if by and see(by) else ""
+        lines.append(f"zoomed in (depth {state.depth}){why}, round {state.round}/"
                      f"{state.round_limit}")
     if ext.phase == ph.START:
         todo = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
@@ -357,7 +380,8 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "declared": {a: v for a, v in ext.countdown.declarations.items() if see(a)},
         "ranges": [[a, b, BANDS[band]] for a, b, band in ext.ranges.pairs()
                    if band_visible(state, viewer, a, b)],
-        "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()},
+        "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()
+                   if sum(map(see, ms)) > 1},
     }
 
 

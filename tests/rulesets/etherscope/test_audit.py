@@ -1,0 +1,287 @@
+"""Findings of the audit: the hidden band seen through errors, counts and zooms; leaving and
+joining mid-conflict; Push Back's sides; zoom-in with its own start."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+
+from .helpers import ES, make, pc, refused, started
+
+ALICE = Viewer.of_player("alice")
+BOB = Viewer.of_player("bob")
+
+
+def lurking_carl(script: list[str] | None = None) -> Conflict:
+    """Carl (GM) is hidden from Ada (alice) from the start; Bruno (bob) sees him."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dora")]
+    return make({"lurking": {"carl": ["ada"]}, "time_scale": "tactical"}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dora: awareness successes=0", *(script or [])])
+
+
+def to_countdown(c: Conflict) -> None:
+    """Finish the awareness moves, start round 1 and its countdown."""
+    c.execute("moves")
+    while c.state.ext.phase == "moves":
+        c.execute(f"{c.state.ext.move_order[c.state.ext.mover]}: done")
+    c.execute("round")
+    c.execute("countdown")
+
+
+@pytest.mark.rule("ES-RNG-6")
+@pytest.mark.parametrize("command", [
+    "ada: ambush carl successes=3",
+    "ada: ambush dora,carl successes=3",
+])
+def test_a_player_naming_an_unseen_character_at_the_start_learns_nothing(command: str) -> None:
+    c = lurking_carl()
+    before = json.dumps(log_view(c, ALICE))
+    with pytest.raises(InvalidInput) as info:
+        c.execute(command, ALICE, time="")
+    msg = str(info.value)
+    assert "carl" not in msg.lower() or "'carl'" in msg  # only echoes the name typed
+    assert "known: ada, bruno, dora" in msg
+    # the same answer as for a name that does not exist at all
+    with pytest.raises(InvalidInput) as nobody:
+        c.execute(command.replace("carl", "zed"), ALICE, time="")
+    assert str(nobody.value).replace("zed", "carl") == msg
+    assert json.dumps(log_view(c, ALICE)) == before
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-RNG-5")
+def test_a_player_naming_an_unseen_character_in_moves_and_actions_learns_nothing() -> None:
+    c = lurking_carl(["moves"])
+    msg = refused(c, "ada: step carl toward", InvalidInput, None, ALICE)
+    assert "Carl" not in msg and "known: ada, bruno, dora" in msg
+    c.execute("ada: done", ALICE)
+    c.execute("bruno: done")
+    c.execute("carl: done")
+    c.execute("round")
+    c.execute("ada: declare 10", ALICE)
+    c.execute("countdown")
+    assert c.state.ext.countdown.current.actor == "ada"
+    for command in ("ada: move carl toward", "ada: hide from=carl", "ada: zoom carl",
+                    "ada: push bruno toward=carl successes=2",
+                    "ada: push bruno away=dora,carl successes=2"):
+        msg = refused(c, command, InvalidInput, None, ALICE)
+        assert "Carl" not in msg and "known: ada, bruno, dora" in msg, command
+    # the GM, who knows Carl, is told why instead (ES-RNG-2)
+    msg = refused(c, "ada: push bruno toward=carl successes=2", IllegalCommand, "ES-RNG-2")
+    assert "Carl is hidden from Ada" in msg
+
+
+@pytest.mark.rule("ES-RNG-2")
+def test_ambushing_a_character_hidden_from_the_ambusher_is_refused() -> None:
+    people = [pc("ada", "alice"), pc("eve", "alice"), pc("carl")]
+    c = make({"lurking": {"carl": ["ada"]}}, people)
+    # Alice knows Carl through Eve, so Ada is told why
+    msg = refused(c, "ada: ambush carl successes=3", IllegalCommand, "ES-RNG-2")
+    assert "Carl is hidden from Ada" in msg
+
+
+@pytest.mark.rule("ES-ACT-5")
+def test_push_back_refuses_a_character_both_toward_and_away() -> None:
+    c = started()
+    c.execute("countdown")
+    msg = refused(c, "ada: push bruno toward=carl away=carl successes=2", InvalidInput,
+                  "ES-ACT-5")
+    assert "Carl is in both toward= and away=" in msg
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-ROUND-4", "ES-START-5")
+def test_no_index_or_slot_counts_the_hidden_characters_turns_or_moves() -> None:
+    c = lurking_carl()
+    to_countdown(c)
+    while c.state.ext.phase == "countdown":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    seen = [e for r in log_view(c, ALICE) for e in r["events"]
+            if e["type"] in ("turn_started", "mover_started")]
+    assert seen
+    for e in seen:
+        assert set(e["data"]) <= {"participant", "score", "against"}, e
+    assert c.replay() == c.state
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-5")
+def test_an_awareness_move_against_only_unseen_characters_is_the_gms() -> None:
+    # order Ada, Bruno, Dora, Carl; Carl hidden from Ada and Bruno's player sees everyone
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("dora"), pc("carl")]
+    c = make({"lurking": {"carl": ["ada"]}}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "dora: awareness successes=1", "carl: awareness successes=0", "moves",
+        "ada: done", "bruno: done", "dora: done"])
+    log = json.dumps(log_view(c, ALICE))
+    # Dora is last among those Alice knows: a move of hers would give Carl away
+    alice_events = [e for r in log_view(c, ALICE) for e in r["events"]]
+    assert not any(e["type"] in ("mover_started", "mover_done")
+                   and e["data"]["participant"] == "dora" for e in alice_events), log
+    bob_events = [e for r in log_view(c, BOB) for e in r["events"]]
+    assert any(e["type"] == "mover_done" and e["data"]["participant"] == "dora"
+               for e in bob_events)
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-6")
+def test_a_group_with_an_unseen_member_is_not_shown() -> None:
+    c = lurking_carl(["group gang carl,dora"])
+    assert "gang" not in json.dumps(log_view(c, ALICE))
+    assert "gang" not in json.dumps(view(c, ALICE))
+    assert "gang" in json.dumps(view(c, BOB))
+    c.execute("ungroup gang")
+    assert "gang" not in json.dumps(log_view(c, ALICE))
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-RNG-1", "ES-ACT-1")
+def test_a_zoom_opened_by_an_unseen_character_gives_nothing_away() -> None:
+    c = lurking_carl()
+    to_countdown(c)
+    while c.state.ext.countdown.current.actor != "carl":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("carl: zoom dora,ada reason='the secret plan'")
+    alice = json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE))
+    assert "secret plan" not in alice and "carl" not in alice.lower()
+    gm = json.dumps(view(c, Viewer.gm()))
+    assert "by Carl: the secret plan" in gm
+    # Bruno's player sees Carl but not the band under Carl's hidden flag to Ada (ES-RNG-1)
+    opened = [e for r in log_view(c, BOB) for e in r["events"] if e["type"] == "zoom_opened"]
+    assert opened and "ada|carl" not in opened[0]["data"]["bands"]
+
+
+@pytest.mark.rule("ES-ROUND-4")
+def test_the_turn_passes_on_when_the_acting_character_is_taken_out() -> None:
+    c = started()
+    c.execute("countdown")
+    assert c.state.ext.countdown.current.actor == "ada"
+    c.execute("out ada reason=fled")
+    assert c.state.ext.countdown.current.actor == "bruno"
+    msg = refused(c, "ada: done", IllegalCommand, None)
+    assert "Ada is out of the conflict (fled)" in msg
+    assert c.replay() == c.state
+
+
+@pytest.mark.rule("ES-START-5")
+def test_the_awareness_move_passes_on_when_the_mover_leaves() -> None:
+    c = make(script=["ada: awareness successes=3", "bruno: awareness successes=2",
+                     "carl: awareness successes=1", "moves"])
+    c.execute("leave ada")
+    assert c.state.ext.move_order[c.state.ext.mover] == "bruno"
+    refused(c, "ada: step bruno toward", IllegalCommand, None)
+    c.execute("leave bruno")
+    assert c.state.ext.phase == "ready"  # Carl, the last, moves against nobody
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_a_character_out_of_the_conflict_no_longer_declares() -> None:
+    c = started()
+    c.execute("damage carl 10")
+    msg = refused(c, "carl: declare 5", IllegalCommand, "ES-DMG-1")
+    assert "Carl is out of the conflict" in msg
+
+
+@pytest.mark.rule("ES-START-1", "ES-ROUND-1")
+def test_joiners_roll_awareness_at_the_start_and_need_the_condenser() -> None:
+    c = make(script=["ada: awareness successes=2"])
+    c.execute('join eve stats=\'{"physical": 8, "awareness": 2}\'')
+    c.execute("eve: awareness successes=1")
+    assert c.state.ext.awareness["eve"] == 1
+    msg = refused(c, 'join fred stats=\'{"ether": 8}\'', InvalidInput, "ES-ROUND-1")
+    assert "physical condenser" in msg
+
+
+@pytest.mark.rule("ES-ROUND-7", "ES-ROUND-4")
+def test_a_character_joining_mid_round_acts_from_the_next_round() -> None:
+    c = started()
+    c.execute('join eve stats=\'{"physical": 8}\'')  # during the declarations
+    refused(c, "eve: declare 8", IllegalCommand, "ES-ROUND-7")
+    c.execute("countdown")
+    assert all(s.actor != "eve" for s in c.state.ext.countdown.queue)
+    c.execute('join fred stats=\'{"physical": 7}\'')  # during the countdown
+    refused(c, "fred: done", NotYourTurn, "ES-ROUND-4")
+    while c.state.ext.phase == "countdown":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("round")
+    assert c.state.ext.base["eve"] == 8 and c.state.ext.base["fred"] == 7
+    c.execute("countdown")
+    assert {"eve", "fred"} <= {s.actor for s in c.state.ext.countdown.queue}
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-START-1", "ES-START-2")
+def test_zoom_with_start_runs_the_start_procedure_inside() -> None:
+    c = started({"time_scale": "quick"})
+    c.execute("countdown")
+    c.execute("ada: zoom bruno start=yes reason='on the truck roof'")
+    inner = c.state.innermost
+    assert inner.depth == 1 and inner.ext.phase == "start" and inner.ext.awareness == {}
+    refused(c, "round", IllegalCommand, "ES-START-5")
+    c.execute("ada: awareness successes=1")
+    c.execute("bruno: awareness successes=0")
+    c.execute("bruno: ambush ada successes=2 counter=ada:1,1")
+    c.execute("moves")
+    c.execute("ada: done")
+    c.execute("round")
+    assert c.state.innermost.ext.awareness == {"ada": 1, "bruno": 0}
+    # the parent keeps its own awareness scores
+    assert c.state.ext.awareness["ada"] == 3
+    c.execute("end 'back to the chase'")
+    assert c.state.zoom is None
+    # the ambush carries back: Bruno is hidden from Ada in the parent too
+    assert c.state.ext.ranges.is_hidden("bruno", "ada")
+    assert c.state.ext.countdown.current.actor == "ada"
+    c.execute("ada: done")
+    assert c.replay() == c.state
+
+
+@pytest.mark.rule("ES-ROUND-5", "ES-START-5")
+def test_roll_offs_take_dice_rolled_at_the_table() -> None:
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl")]
+    c = make(people=people, script=["ada: awareness successes=1", "bruno: awareness successes=1",
+                                    "carl: awareness successes=0"])
+    msg = refused(c, "moves rolloff=ada:6,6/carl:6,6", InvalidInput, "ES-ROUND-5")
+    assert "Carl, who rolls off in no tie" in msg
+    c.execute("moves rolloff=ada:1,1/bruno:5,6")
+    tie = c.records[-1].events[0]
+    assert tie.type == "tie_rolloff" and tie.data["successes"] == {"ada": 0, "bruno": 2}
+    assert c.state.ext.move_order == ["bruno", "ada", "carl"]
+    c.execute("bruno: done")
+    c.execute("ada: done")
+    c.execute("round")
+    c.execute("ada: declare 10")
+    c.execute("bruno: declare 10")
+    c.execute("carl: declare 9")
+    refused(c, "countdown rolloff=ada:6", InvalidInput, None)  # two dice in Ada's pool
+    c.execute("countdown rolloff=ada:6,5/bruno:1,2")
+    assert [s.actor for s in c.state.ext.countdown.queue] == ["ada", "bruno", "carl"]
+    assert any("roll-off Ada 2, Bruno 0" in (ES.describe(e, c.state) or "")
+               for e in c.records[-1].events)
+
+
+@pytest.mark.rule("ES-ACT-5")
+def test_push_back_says_which_extras_the_roll_could_not_buy() -> None:
+    c = started({"ranges": {"default": "close"}})
+    c.execute("countdown")
+    c.execute("ada: push bruno successes=2 two=yes damage=1")  # 1 extra: two categories only
+    action = c.records[-1].events[0]
+    assert action.data["spent"] == {"two": 1}
+    assert "not enough extra successes for: damage 1 (bought 0)" in (
+        ES.describe(action, c.state) or "")
+    assert c.state.ext.ranges.get("ada", "bruno") == 2
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_zoom_in_another_scaling_leaves_the_parent_ranges_to_the_gm() -> None:
+    c = started({"time_scale": "quick", "range_scaling": "chase",
+                 "ranges": {"default": "distant"}})
+    c.execute("countdown")
+    c.execute("ada: zoom bruno scaling=battlefield reason='fight on the roof'")
+    inner = c.state.innermost
+    assert inner.settings["range_scaling"] == "battlefield"
+    assert "melee" in " ".join(ES.view_ext(inner, Viewer.gm())["meanings"])
+    c.execute("set-range ada bruno close")
+    c.execute("end 'Ada jumps back'")
+    assert c.state.ext.ranges.get("ada", "bruno") == 2  # the chase ranges stand
