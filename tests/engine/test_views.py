@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
-from fracas.engine import Viewer
+import pytest
+
+from fracas.engine import Conflict, ConflictState, Viewer
 from fracas.engine.views import log_view, view
-from tests.support.helpers import toy_conflict
+from fracas.errors import IllegalCommand
+from tests.support.helpers import toy_conflict, toy_setup
+from tests.support.toy import Toy
 
 ALICE = Viewer.of_player("alice")
 BOB = Viewer.of_player("bob")
@@ -63,3 +67,37 @@ def test_gm_only_effects_are_hidden_from_players() -> None:
     c.execute("effect 'ambush ready' visibility=gm")
     assert view(c, ALICE)["conflict"]["effects"] == []
     assert view(c, Viewer.gm())["conflict"]["effects"][0]["text"] == "ambush ready"
+
+
+class Shadowy(Toy):
+    """The toy ruleset where the goblin and Bruno are unknown to Alice."""
+
+    name = "toy-shadowy"
+
+    def can_see(self, state: ConflictState, viewer: Viewer, pid: str) -> bool:
+        return viewer.player != "alice" or pid not in ("gob", "bruno")
+
+
+def test_a_zoom_and_a_side_of_only_unknown_characters_are_not_shown() -> None:
+    ruleset = Shadowy()
+    setup = toy_setup().model_copy(update={"ruleset": ruleset.name})
+    c = Conflict.create(ruleset, setup, "seed", time="")
+    c.execute("start ada")
+    c.execute("zoom gob,bruno")
+    alice = view(c, ALICE)
+    assert alice["zoom"] == []
+    assert alice["conflict"]["sides"] == ["heroes"]
+    assert [p["id"] for p in alice["conflict"]["participants"]] == ["ada"]
+    gm = view(c, Viewer.gm())
+    assert len(gm["zoom"]) == 1 and gm["conflict"]["sides"] == ["heroes", "foes"]
+
+
+def test_a_character_out_of_the_conflict_can_no_longer_act() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("out gob reason='fled the mill'")
+    before = c.version
+    with pytest.raises(IllegalCommand, match=r"Goblin is out of the conflict \(fled the mill\)"):
+        c.execute("gob: hit ada")
+    c.execute("gob: note 'I will be back'")  # notes are still fine
+    assert c.version == before + 1

@@ -31,6 +31,7 @@ from fracas.engine.generic import (
     AFTER_END_VERBS,
     GENERIC_COMMANDS,
     GENERIC_VERBS,
+    OUT_OF_PLAY_VERBS,
     decide_generic,
     evolve_generic,
 )
@@ -246,7 +247,14 @@ class Conflict:
                 verb=command.verb,
             )
         if command.actor is not None:
-            state.participant(command.actor)
+            actor = state.participant(command.actor)
+            if not actor.active and command.verb not in OUT_OF_PLAY_VERBS:
+                why = f"is out of the conflict ({actor.out})" if actor.out else "has left"
+                rule = self.ruleset.out_rule(state, actor.id) if actor.out else None
+                raise IllegalCommand(
+                    f"{actor.name} {why} and can no longer act; the GM can bring them back "
+                    "with undo or an override", rule=rule, participant=actor.id,
+                    verb=command.verb)
         ctx = DecideContext(self.seed, self.version + 1, author)
         if command.verb in GENERIC_VERBS:
             events = decide_generic(self.ruleset, state, command, ctx)

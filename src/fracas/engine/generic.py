@@ -81,6 +81,8 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
 )
 
 GENERIC_VERBS = frozenset(s.verb for s in GENERIC_COMMANDS)
+#: Verbs a character out of the conflict (or gone) may still use.
+OUT_OF_PLAY_VERBS = frozenset({"note", "narrate", "roll"})
 #: Verbs still allowed once a conflict has ended.
 AFTER_END_VERBS = frozenset({"undo", "redo", "note", "narrate", "override", "roll"})
 

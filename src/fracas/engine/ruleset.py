@@ -87,6 +87,11 @@ class Ruleset:
     def evolve(self, state: ConflictState, event: Event) -> None:
         """Apply an event to the ruleset's part of the state. Never raises."""
 
+    def out_rule(self, state: ConflictState, pid: str) -> str | None:
+        """The rule that keeps ``pid``, out of the conflict, from acting (None: no rule, e.g.
+        the GM took it out)."""
+        return None
+
     def check_end(self, state: ConflictState, reason: str) -> None:
         """Refuse an ending the rules do not allow (default: any reason)."""
 

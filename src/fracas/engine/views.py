@@ -85,6 +85,10 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
     ruleset = conflict.ruleset
     levels = []
     for state in root.chain():
+        if not viewer.is_gm and state.depth > 0 and not any(
+            ruleset.can_see(state, viewer, pid) for pid in state.participants
+        ):
+            break  # a zoomed-in conflict among characters this viewer cannot know
         participants = []
         for p in state.participants.values():
             if not viewer.is_gm and not ruleset.can_see(state, viewer, p.id):
@@ -108,7 +112,8 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
-            "round": state.round, "round_limit": state.round_limit, "sides": list(state.sides),
+            "round": state.round, "round_limit": state.round_limit,
+            "sides": list(state.sides) if viewer.is_gm else _visible_sides(state, participants),
             "settings": dict(state.settings) if viewer.is_gm else _public_settings(state),
             "participants": participants, "effects": effects,
             "ruleset": ruleset.view_ext(state, viewer),
@@ -117,6 +122,13 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
     out = {"ruleset": ruleset.name, "version": conflict.version, "viewer": _viewer(viewer),
            "conflict": levels[0], "zoom": levels[1:]}
     return out
+
+
+def _visible_sides(state: ConflictState, shown: list[dict[str, Any]]) -> list[str]:
+    """The sides of the characters a viewer may know (a side of only hidden ones is not
+    shown)."""
+    sides = {p["side"] for p in shown}
+    return [s for s in state.sides if s in sides]
 
 
 def _public_settings(state: ConflictState) -> dict[str, Any]:

@@ -39,8 +39,10 @@ def test_full_disabled_level_takes_the_character_out():
     assert c.state.participants["ada"].active  # impaired is free
     events = do(c, "harm ada 7")  # impaired and disabled full
     assert of(events, "condition")[0]["taken_out"]
-    assert of(events, "participant_out")[0]["reason"] == "taken out (injury)"
+    assert of(events, "participant_out")[0]["reason"] == "injury track full"
     assert not c.state.participants["ada"].active
+    err = refused(c, "ada: recover", "VR-INJ-2")
+    assert "Ada is out of the conflict (injury track full)" in str(err)
 
 
 @pytest.mark.rule("VR-INJ-3")

@@ -176,6 +176,12 @@ class Etherscope(Ruleset):
         """The event as ``viewer`` may see it (ES-RNG-6)."""
         return views.redact(state, event, viewer)
 
+    def out_rule(self, state: ConflictState, pid: str) -> str | None:
+        """ES-DMG-1 when the conflict's condenser reached 0."""
+        pools = state.ext.condenser.get(pid, {})
+        pool = pools.get(condenser_of(state.settings))
+        return "ES-DMG-1" if pool is not None and pool.current <= 0 else None
+
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's pool odds (ES-ACT-4)."""
         return pending_odds(state, viewer)

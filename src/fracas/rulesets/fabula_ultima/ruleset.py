@@ -154,6 +154,10 @@ class FabulaUltima(Ruleset):
         gone = Event(PARTICIPANT_LEFT, {"participant": pid})
         return actions.close_round(state, [gone])[1:]
 
+    def out_rule(self, state: ConflictState, pid: str) -> str | None:
+        """A defeated participant takes no more turns (FU-CON-12)."""
+        return "FU-CON-12"
+
     def check_end(self, state: ConflictState, reason: str) -> None:
         """Refuse an ending that names none of the seed's reasons (FU-CON-11)."""
         text = reason.strip().lower()

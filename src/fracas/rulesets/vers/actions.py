@@ -28,15 +28,17 @@ from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.checks import Mods, check, total_mod
 from fracas.rulesets.vers.state import (
     HARDNESS,
+    KIND_TRACK,
     RECOVERY_PENALTY,
     REPAIR_PENALTY,
     TRACKS,
     VersExt,
-    armor,
     dodge,
     ranks,
     reach,
     skill_tn,
+    track_armor,
+    track_defence,
     weapons_of,
 )
 
@@ -148,8 +150,14 @@ class Decider:
         }
         self.emit(Event("condition", data))
         if result.taken_out:
-            self.emit(Event(PARTICIPANT_OUT, {"participant": pid,
-                                              "reason": f"taken out ({track})"}))
+            self.take_out(pid, f"{track} track full")
+
+    def take_out(self, pid: str, reason: str) -> None:
+        """``pid`` is out of the conflict; a go of its own under way ends (VR-TURN-2/3)."""
+        closing = boundary_after_leave(self.sim, pid)
+        self.emit(Event(PARTICIPANT_OUT, {"participant": pid, "reason": reason}))
+        for event in closing:
+            self.emit(event)
 
     def damage_object(self, oid: str, ev: int, why: str) -> None:
         """An object takes ``ev`` against its hardness (VR-OBJ-2/3)."""
@@ -163,19 +171,32 @@ class Decider:
             data.update(level=ladder.levels[result.level].name if result.level is not None
                         else None, upgraded=result.upgraded,
                         broken=result.taken_out or ladder.count(3) > 0)
+            if data["broken"]:  # broken cover shelters nobody any more (VR-ATK-5, VR-OBJ-4)
+                data["uncovered"] = [p for p, o in self.ext.cover_object.items() if o == oid]
         self.emit(Event("object_damaged", data))
 
     # --- attacks ---------------------------------------------------------------------
     def attack_plan(self, attacker: str, target: str, weapon: str | None,
-                    free: bool = False) -> dict[str, Any]:
+                    free: bool = False, track: str | None = None, skill: str | None = None,
+                    ev: int | None = None) -> dict[str, Any]:
         """Skill, TN and every modifier of an attack, before the roll (VR-ATK-*).
 
         A ``free`` attack (a guard's, or an engaged opponent's) is in reach by definition.
+        ``track`` focus or morale (or a mental/social weapon) makes a mental or social attack
+        (VR-INJ-5 default).
         """
         ext = self.ext
         a = self.sim.participants[attacker]
         weapons = weapons_of(a)
-        wname = weapon or next(iter(weapons))
+        if track in KIND_TRACK.values() or (weapon in weapons
+                                             and weapons[weapon].get("kind") in KIND_TRACK):
+            return self.harm_plan(attacker, target, weapon, track, skill, ev)
+        if skill is not None or ev is not None:
+            raise InvalidInput("skill= and ev= go with a mental or social attack "
+                               "(track=focus or track=morale); a physical attack uses its "
+                               "weapon's skill and EV", rule="VR-INJ-5")
+        wname = weapon or next(w for w, spec in weapons.items()
+                               if spec.get("kind", "close") not in KIND_TRACK)
         if wname not in weapons:
             raise InvalidInput(f"{a.name} has no weapon {wname!r} (weapons: "
                                f"{', '.join(weapons)})", weapon=wname)
@@ -230,7 +251,9 @@ class Decider:
                 mods.append(["same zone", -2])
             elif dist is not None and dist > 1:
                 mods.append([f"{dist} zones away", -2 * (dist - 1)])
-            k = len([o for o in ext.engaged_with(target) if self.sim.participants[o].active])
+            # those in close combat with the target, the attacker itself not counted
+            k = len([o for o in ext.engaged_with(target)
+                     if o != attacker and self.sim.participants[o].active])
             if k:
                 mods.append(["target engaged" + (f" with {k}" if k > 1 else ""), -2 * k])
             if kind == "thrown" and dist is not None and dist > 1:
@@ -241,6 +264,48 @@ class Decider:
         plan.update(mods=mods, tn=skill_tn(self.sim, a, skill), cover=cover,
                     cover_object=ext.cover_object.get(target))
         return plan
+
+    def harm_plan(self, attacker: str, target: str, weapon: str | None, track: str | None,
+                  skill: str | None, ev: int | None) -> dict[str, Any]:
+        """A mental (Focus) or social (Morale) attack: the attacker's skill penalized by the
+        target's resolve or poise; net EV = EV − the track's RV (VR-INJ-5 default)."""
+        a = self.sim.participants[attacker]
+        weapons = weapons_of(a)
+        w: dict[str, Any] = {}
+        if weapon is not None:
+            if weapon not in weapons:
+                raise InvalidInput(f"{a.name} has no weapon {weapon!r} (weapons: "
+                                   f"{', '.join(weapons)})", weapon=weapon)
+            w = weapons[weapon]
+            kind = str(w.get("kind", "close"))
+            if kind not in KIND_TRACK:
+                raise InvalidInput(
+                    f"{a.name}'s {weapon} is a {kind} weapon; a {track} attack uses a mental "
+                    "or social weapon, or skill= and ev= without a weapon", rule="VR-INJ-5")
+            wtrack = KIND_TRACK[kind]
+            if track not in (None, wtrack):
+                raise InvalidInput(f"{a.name}'s {weapon} is {kind}: it strikes {wtrack}, "
+                                   f"not {track}", rule="VR-INJ-5")
+            track = wtrack
+        assert track is not None
+        if target not in self.sim.participants:
+            raise InvalidInput(f"{self.name(target)} is an object: it has no {track} track",
+                               rule="VR-INJ-5")
+        skill = skill or (str(w["skill"]) if w.get("skill") else None)
+        if skill is None:
+            raise InvalidInput(f"a {track} attack needs the skill it is rolled with, e.g. "
+                               f"skill={'intimidation' if track == 'morale' else 'deception'}",
+                               rule="VR-INJ-5")
+        t = self.active(target)
+        if t.id == attacker:
+            raise InvalidInput(f"{a.name} cannot attack itself")
+        label, defence = track_defence(t, track)
+        mods: Mods = [*self.own_mods(attacker), [f"{t.name}'s {label}", -defence]]
+        return {"attacker": attacker, "target": target, "weapon": weapon or skill,
+                "kind": "mental" if track == "focus" else "social", "skill": skill,
+                "ev": int(ev if ev is not None else w.get("ev", 0)), "object": None,
+                "distance": None, "min_dos": 0, "track": track, "mods": mods,
+                "tn": skill_tn(self.sim, a, skill), "cover": 0, "cover_object": None}
 
     def resolve_attack(self, plan: dict[str, Any], dice: Sequence[int] | None,
                        spend: int, free: bool = False, extra_ev: int = 0) -> None:
@@ -259,14 +324,17 @@ class Decider:
                                 "weapon": plan["weapon"], "kind": plan["kind"], "ev": ev,
                                 "distance": plan["distance"], "min_dos": min_dos, "hit": hit,
                                 "cover_hit": cover_hit, "free": free, "spend": spend}
+        track = str(plan.get("track", "injury"))
+        if track != "injury":
+            data["track"] = track
         if plan["object"] is None and hit:
-            rv = armor(self.sim.participants[target])
+            rv = track_armor(self.sim.participants[target], track)
             data.update(rv=rv, net=ev - rv)
         self.emit(Event("attack", data, actor=plan["attacker"]))
         if hit and plan["object"] is not None:
             self.damage_object(target, ev, f"{self.name(plan['attacker'])}'s {plan['weapon']}")
         elif hit:
-            self.inflict(target, data["net"], "injury",
+            self.inflict(target, data["net"], track,
                          f"{self.name(plan['attacker'])}'s {plan['weapon']}")
         elif cover_hit and plan.get("cover_object") in self.ext.objects:
             self.damage_object(plan["cover_object"], ev,
@@ -289,6 +357,26 @@ class Decider:
             close = next(w for w, spec in weapons.items() if spec.get("kind", "close") == "close")
             plan = self.attack_plan(who, target, close, free=True)
             self.resolve_attack(plan, chunk, 0, free=True, extra_ev=extra_ev)
+
+
+def boundary_after_leave(state: ConflictState, pid: str) -> list[Event]:
+    """The boundary events that follow ``pid`` leaving or being taken out (``state`` from
+    before): the end of its go if it was acting, and the end of the turn when nobody still
+    in the conflict is left to go (VR-TURN-2, VR-TURN-3). Otherwise the turn waits for the
+    GM's hand-off on its behalf (``handoff WHO``)."""
+    ext: VersExt | None = state.ext
+    if ext is None or not ext.turns.round_opened:
+        return []
+    turns = ext.turns
+    acting = turns.current == pid
+    rest = [m for m in turns.not_gone() if m != pid and m in state.participants
+            and state.participants[m].active]
+    events: list[Event] = []
+    if acting:
+        events.append(Event(TURN_ENDED, {"participant": pid, "out": True}))
+    if (acting or turns.current is None) and not rest:
+        events.append(Event(ROUND_ENDED, {"round": state.round}))
+    return events
 
 
 def evolve_generic_safe(state: ConflictState, event: Event) -> None:
@@ -330,11 +418,17 @@ def decide_open(d: Decider) -> None:
 def decide_handoff(d: Decider) -> None:
     """VR-TURN-2/3: hand off to someone who has not gone, or end the turn."""
     actor = d.cmd.actor
-    assert actor is not None
     turns = d.ext.turns
+    if actor is None:
+        decide_gm_handoff(d)
+        return
     if turns.current != actor:
         now = f"it is {d.name(turns.current)}'s go" if turns.current else "nobody's go"
         raise NotYourTurn(f"{d.name(actor)} is not acting now; {now}", rule="VR-TURN-2")
+    if actor in d.ext.pending_discipline:
+        raise IllegalCommand(
+            f"{d.name(actor)} is disabled and rolls Discipline to stay conscious before its go "
+            f"ends ('{actor}: endure')", rule="VR-INJ-3", actor=actor)
     to = d.cmd.args.get("to")
     say = d.cmd.args.get("say")
     rest = [m for m in turns.not_gone() if m != actor and d.sim.participants[m].active]
@@ -363,6 +457,31 @@ def decide_handoff(d: Decider) -> None:
     d.emit(Event(TURN_STARTED, data))
 
 
+def decide_gm_handoff(d: Decider) -> None:
+    """VR-TURN-2: the GM hands off for a character taken out (or gone) during its go."""
+    turns = d.ext.turns
+    to = d.cmd.args.get("to")
+    if turns.current is not None:
+        raise IllegalCommand(
+            f"{d.name(turns.current)} is acting now and hands off itself "
+            f"('{turns.current}: handoff WHO'); the GM hands off only when the one acting "
+            "was taken out or left", rule="VR-TURN-2")
+    if not turns.round_opened:
+        raise IllegalCommand("no turn is under way; the table picks who opens it ('open WHO')",
+                             rule="VR-TURN-1")
+    if to is None:
+        waiting = [m for m in turns.not_gone() if d.sim.participants[m].active]
+        raise InvalidInput("name who goes next: " + ", ".join(
+            f"'handoff {m}'" for m in waiting), rule="VR-TURN-2")
+    target = d.active(to, "VR-TURN-2")
+    turns.check_hand_off(target.id, "VR-TURN-2", names=d.names())
+    data: dict[str, Any] = {"participant": to, "by_gm": True,
+                            "actions": 1 if d.ext.disabled(to) else 2}
+    if d.cmd.args.get("say"):
+        data["say"] = d.cmd.args["say"]
+    d.emit(Event(TURN_STARTED, data))
+
+
 def decide_endure(d: Decider) -> None:
     """VR-INJ-3: the Discipline roll to stay conscious."""
     actor = d.cmd.actor
@@ -373,7 +492,7 @@ def decide_endure(d: Decider) -> None:
     c = d.roll(actor, "discipline", d.own_mods(actor), d.cmd.args.get("dice"))
     d.emit(Event("endured", {"who": actor, **c}, actor=actor))
     if not c["success"]:
-        d.emit(Event(PARTICIPANT_OUT, {"participant": actor, "reason": "unconscious"}))
+        d.take_out(actor, "unconscious")
 
 
 def _zone_arg(d: Decider, zone: str, rule: str) -> None:
@@ -488,7 +607,8 @@ def decide_attack(d: Decider) -> None:
     if a["target"] not in d.sim.participants and a["target"] not in d.ext.objects:
         raise InvalidInput(f"no character or object {a['target']!r} to attack")
     spend = d.action(actor)
-    plan = d.attack_plan(actor, a["target"], a.get("weapon"))
+    plan = d.attack_plan(actor, a["target"], a.get("weapon"), track=a.get("track"),
+                         skill=a.get("skill"), ev=a.get("ev"))
     d.resolve_attack(plan, a.get("dice"), spend)
 
 
@@ -555,12 +675,23 @@ def decide_gm(d: Decider) -> None:
         _zone_arg(d, a["zone"], "VR-MOVE-1")
         d.emit(Event("placed", {"who": a["who"], "zone": a["zone"]}))
     elif verb == "guard":
-        d.active(a["who"])
+        p = d.active(a["who"])
         key = "|".join(sorted((a["a"], a["b"])))
         ext.zones.check_guard(key, "VR-MOVE-5")
+        here = ext.zones.zone_of(p.id)
+        if here not in (a["a"], a["b"]):
+            where = f"is in {here}" if here else "has no zone"
+            raise IllegalCommand(
+                f"{p.name} {where}; a guard stands at the way it guards, in {a['a']} or "
+                f"{a['b']} ('place {p.id} {a['a']}' first)", rule="VR-MOVE-5")
+        if p.id in ext.zones.guards.get(key, []):
+            raise IllegalCommand(f"{p.name} already guards the way {a['a']}–{a['b']}",
+                                 rule="VR-MOVE-5")
         d.emit(Event("guard_posted", {"who": a["who"], "link": key}))
     elif verb == "unguard":
-        d.sim.participant(a["who"])
+        p = d.sim.participant(a["who"])
+        if not any(p.id in posted for posted in ext.zones.guards.values()):
+            raise IllegalCommand(f"{p.name} guards no way", rule="VR-MOVE-5")
         d.emit(Event("guard_left", {"who": a["who"]}))
     elif verb == "cover":
         d.active(a["who"])
@@ -602,7 +733,7 @@ def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:
                                f"{', '.join(HARDNESS)} (or give hardness=RANK)",
                                rule="VR-OBJ-1")
         hardness = HARDNESS[str(material)]
-    slots = int(a.get("slots") or 1)
+    slots = int(a["slots"]) if a.get("slots") is not None else 1
     if slots < 1:
         raise InvalidInput(f"object {oid}: slots must be at least 1", rule="VR-OBJ-2")
     return {"object": oid, "name": str(a.get("name") or oid), "material": material or "",
@@ -693,6 +824,12 @@ def decide_run(d: Decider) -> None:
     if chase.stage == "pursuit" and chase.track.position == 1:
         raise IllegalCommand("the chase is at position 1: the next roll is an interpose "
                              f"('{actor}: interpose {d.cmd.args['id']}')", rule="VR-CHASE-4")
+    if d.cmd.args.get("skill") and (chase.stage != "tracking" or not chase.roller_is_hunter):
+        raise InvalidInput(f"skill= picks the hunter's tracking skill; chase "
+                           f"{d.cmd.args['id']} is at stage {chase.stage} and "
+                           f"{d.name(actor)} rolls "
+                           f"{'Athletics' if chase.stage == 'pursuit' else 'Stealth'}",
+                           rule="VR-CHASE-7")
     spend = d.action(actor)
     me = d.sim.participants[actor]
     opp = d.sim.participants[chase.opponent]

@@ -16,10 +16,15 @@ def signed(value: int) -> str:
 
 
 def breakdown(mods: Mods) -> str:
-    """"−2 same zone, −2 target engaged, −3 cover, +1 reach: −6" (or "no modifiers")."""
-    shown = [m for m in mods if m[1]]
+    """"−2 same zone, −2 target engaged, −3 cover, +1 reach: −6" (or "no modifiers").
+
+    A value hidden from a player (None) shows as "?", and so does the total."""
+    shown = [m for m in mods if m[1] is None or m[1]]
     if not shown:
         return "no modifiers"
+    if any(m[1] is None for m in shown):
+        return ", ".join(f"{'?' if v is None else signed(int(v))} {label}"
+                         for label, v in shown) + ": ?"
     total = sum(int(m[1]) for m in shown)
     return ", ".join(f"{signed(int(v))} {label}" for label, v in shown) + f": {signed(total)}"
 
@@ -54,5 +59,12 @@ def check_text(c: dict[str, Any]) -> str:
     """"Athletics TN 13 (−2 guards: −2) → 11: rolled 9, success by 2"."""
     skill = str(c.get("skill", "")).replace("_", " ").capitalize()
     result = f"success, {c['dos']} DoS" if c["success"] else f"failure, {c['dof']} DoF"
-    mods = f" ({c['breakdown']})" if c.get("mods") else ""
-    return f"{skill} TN {c['tn']}{mods} → {c['target_number']}: rolled {c['total']}, {result}"
+    if c.get("target_number") is None:  # numbers from GM-only stats, hidden from a player
+        result = "success" if c["success"] else "failure"
+        tn = "" if c.get("tn") is None else f" TN {c['tn']}"
+        mods = f" ({c['breakdown']})" if c.get("mods") else ""
+        return f"{skill}{tn}{mods}: rolled {c['total']}, {result}"
+    if not c.get("mods"):
+        return f"{skill} TN {c['tn']}: rolled {c['total']}, {result}"
+    return (f"{skill} TN {c['tn']} ({c['breakdown']}) → {c['target_number']}: rolled "
+            f"{c['total']}, {result}")

@@ -21,7 +21,12 @@ from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import views
-from fracas.rulesets.vers.actions import HANDLERS, Decider, object_spec
+from fracas.rulesets.vers.actions import (
+    HANDLERS,
+    Decider,
+    boundary_after_leave,
+    object_spec,
+)
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.state import (
     ATTRIBUTES,
@@ -76,6 +81,12 @@ class Vers(Ruleset):
                     + [list(reversed(x)) for x in s.get("links", [])]):
                 raise InvalidInput(f"settings.guards: {g!r} needs who (a participant) and "
                                    "between (two linked zones)", rule="VR-MOVE-5")
+            guard = next(p for p in setup.participants if p.id == g["who"])
+            if guard.stats.get("zone") not in g["between"]:
+                raise InvalidInput(f"settings.guards: {g['who']} stands in zone "
+                                   f"{guard.stats.get('zone')!r}; a guard stands in one of "
+                                   f"the zones it guards ({' or '.join(g['between'])})",
+                                   rule="VR-MOVE-5")
         for c in s.get("cover", []) or []:
             if not isinstance(c, dict) or c.get("who") not in ids or abs(
                     int(c.get("value", 0))) not in (0, 1, 3, 5) or (
@@ -99,6 +110,10 @@ class Vers(Ruleset):
                         or not isinstance(w.get("ev", 0), int):
                     raise InvalidInput(f"{p.id}: weapon {wname} needs ev (a number) and kind "
                                        f"({', '.join(WEAPON_KINDS)})", rule="VR-ROLL-2")
+                if w.get("kind") in ("mental", "social") and not isinstance(w.get("skill"), str):
+                    raise InvalidInput(f"{p.id}: {w['kind']} weapon {wname} needs skill (the "
+                                       "skill it is rolled with, e.g. skill = "
+                                       "\"intimidation\")", rule="VR-INJ-5")
                 if w.get("object") is not None and w["object"] not in objects:
                     raise InvalidInput(f"{p.id}: weapon {wname} names unknown object "
                                        f"{w['object']!r}", rule="VR-OBJ-4")
@@ -178,7 +193,8 @@ class Vers(Ruleset):
                     if d["who"] not in ext.pending_discipline:
                         ext.pending_discipline.append(d["who"])
                     if ext.turns.current == d["who"]:
-                        ext.turns.actions_left = min(ext.turns.actions_left, 1)
+                        # one action a turn: an action already spent this go counts
+                        ext.turns.actions_left = max(0, ext.turns.actions_left - 1)
         elif t == "endured":
             if d["who"] in ext.pending_discipline:
                 ext.pending_discipline.remove(d["who"])
@@ -187,6 +203,7 @@ class Vers(Ruleset):
                 ext.cover.pop(d["who"], None)  # cover belongs to the spot it left
                 ext.cover_object.pop(d["who"], None)
             ext.zones.move(d["who"], d["to"])
+            _leave_posts(ext, d["who"])
             ext.prune_engagements()
         elif t == "disengaged" and d["check"]["success"]:
             ext.disengage_all(d["who"])
@@ -202,6 +219,9 @@ class Vers(Ruleset):
             obj = ext.objects.get(d["object"])
             if obj is not None:
                 obj.ladder.take(int(d["net"]), d.get("why", ""))
+                for pid in d.get("uncovered", []):  # broken cover shelters nobody
+                    ext.cover.pop(pid, None)
+                    ext.cover_object.pop(pid, None)
         elif t == "repaired" and d.get("level"):
             ext.objects[d["object"]].ladder.remove_highest()
         elif t == "object_restored":
@@ -219,6 +239,7 @@ class Vers(Ruleset):
             ext.zones.link(d["a"], d["b"])
         elif t == "placed":
             ext.zones.place(d["who"], d["zone"])
+            _leave_posts(ext, d["who"])
             ext.prune_engagements()
         elif t == "guard_posted":
             ext.zones.place_guard(d["link"], d["who"])
@@ -248,10 +269,18 @@ class Vers(Ruleset):
             chase.track.set(int(d["to"]))
             chase.stage = d["new_stage"]
 
+    def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
+        """The end of the leaver's go, and of the turn when nobody is left to go."""
+        return boundary_after_leave(state, pid)
+
     # --- views ------------------------------------------------------------------------
     def describe(self, event: Event, state: ConflictState) -> str | None:
         """One line per VERS event."""
         return views.describe(event, state)
+
+    def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
+        """Numbers that GM-only stats would give away, hidden from players."""
+        return views.redact(state, event, viewer)
 
     def view_participant(self, state: ConflictState, viewer: Viewer, pid: str
                          ) -> dict[str, Any]:
@@ -261,6 +290,13 @@ class Vers(Ruleset):
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
         return views.pending_odds(state, viewer)
+
+    def out_rule(self, state: ConflictState, pid: str) -> str | None:
+        """Unconscious after a failed Discipline roll (VR-INJ-3), or a full track (VR-INJ-2)."""
+        out = state.participants[pid].out or ""
+        if out == "unconscious":
+            return "VR-INJ-3"
+        return "VR-INJ-2" if out.endswith("track full") else None
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """Turn tracker, battlefield, objects and chases as lines and data."""
@@ -287,6 +323,14 @@ def _join(ext: VersExt, pid: str, stats: dict[str, Any]) -> None:
     zone = stats.get("zone")
     if isinstance(zone, str) and zone in ext.zones.zones:
         ext.zones.place(pid, zone)
+
+
+def _leave_posts(ext: VersExt, pid: str) -> None:
+    """A guard that moves away from a way it guarded stops guarding it (VR-MOVE-5)."""
+    here = ext.zones.zone_of(pid)
+    for key, posted in list(ext.zones.guards.items()):
+        if pid in posted and here not in key.split("|"):
+            ext.zones.remove_guard(pid, key)
 
 
 def _add_object(ext: VersExt, d: dict[str, Any]) -> None:

@@ -28,9 +28,13 @@ SKILL_ATTRIBUTE: dict[str, str] = {
     "medicine": "intellect",
     "repair": "intellect",
     "persuasion": "charisma",
+    "intimidation": "presence",
+    "deception": "charisma",
 }
 
-WEAPON_KINDS = ("close", "ranged", "thrown")
+WEAPON_KINDS = ("close", "ranged", "thrown", "mental", "social")
+#: The harm track a weapon kind strikes (VR-INJ-5 default: mental → Focus, social → Morale).
+KIND_TRACK = {"mental": "focus", "social": "morale"}
 
 #: Hardness ranks of VR-OBJ-1, by material.
 HARDNESS: dict[str, int] = {
@@ -225,6 +229,24 @@ def weapons_of(p: Participant) -> dict[str, dict[str, Any]]:
 def default_weapon(p: Participant) -> str:
     """The first weapon on the sheet, else ``unarmed``."""
     return next(iter(weapons_of(p)))
+
+
+def track_defence(p: Participant, track: str) -> tuple[str, int]:
+    """The penalty a defender imposes on a mental (``focus``) or social (``morale``) attack:
+    ``resolve`` / ``poise`` on the sheet, else Willpower + Intellect / Composure + Presence
+    (VR-INJ-5 default). Returns (label, value)."""
+    if track == "focus":
+        if "resolve" in p.stats:
+            return "resolve", int(p.stats["resolve"])
+        return "resolve", attribute(p, "willpower") + attribute(p, "intellect")
+    if "poise" in p.stats:
+        return "poise", int(p.stats["poise"])
+    return "poise", attribute(p, "composure") + attribute(p, "presence")
+
+
+def track_armor(p: Participant, track: str) -> int:
+    """The RV against harm on ``track``: ``rv`` (injury), ``focus_rv``, ``morale_rv``."""
+    return int(p.stats.get("rv" if track == "injury" else f"{track}_rv", 0))
 
 
 def reach(p: Participant) -> int:

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
 from fracas.engine.describe import name_of
-from fracas.engine.events import ROUND_STARTED, TURN_STARTED, Event
+from fracas.engine.events import ROUND_ENDED, ROUND_STARTED, TURN_ENDED, TURN_STARTED, Event
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import FracasError
-from fracas.rulesets.vers.checks import breakdown, check_text
+from fracas.rulesets.vers.checks import breakdown, check_text, signed
 from fracas.rulesets.vers.odds import p_success
-from fracas.rulesets.vers.state import VersExt, weapons_of
+from fracas.rulesets.vers.state import ATTRIBUTES, VersExt, weapons_of
 
 if TYPE_CHECKING:
     from fracas.rulesets.vers.ruleset import Vers
@@ -32,27 +32,42 @@ def describe(event: Event, state: ConflictState) -> str | None:
     if t == TURN_STARTED:
         say = f' — "{d["say"]}"' if d.get("say") else ""
         how = "opens the turn" if d.get("opens") else (
-            f"takes the hand-off from {_n(state, d['from'])}" if d.get("from") else "acts")
-        return f"{_n(state, d['participant'])} {how} ({d.get('actions', 2)} action(s)){say}"
+            f"takes the hand-off from {_n(state, d['from'])}" if d.get("from") else
+            "takes the hand-off from the GM" if d.get("by_gm") else "acts")
+        n = int(d.get("actions", 2))
+        return f"{_n(state, d['participant'])} {how} ({n} action{'s' if n != 1 else ''}){say}"
+    if t == TURN_ENDED and d.get("out"):
+        return f"{_n(state, d['participant'])}'s go ends (out of the conflict)"
     if t == ROUND_STARTED:
         return f"turn {d.get('round')} begins"
+    if t == ROUND_ENDED:
+        return f"turn {d.get('round')} ends; the table picks who opens the next ('open WHO')"
     if t == "attack":
         free = "free attack: " if d.get("free") else ""
         res = "hit" if d["hit"] else ("strikes the cover" if d.get("cover_hit") else "miss")
         need = f", needs {d['min_dos']} DoS to reach" if d.get("min_dos") else ""
         net = f"; net EV {d['ev']} − RV {d['rv']} = {d['net']}" if "net" in d else ""
+        need = need if d.get("target_number") is not None else (
+            ", needs 3 DoS per zone beyond the next" if d.get("min_dos") else "")
+        if d.get("track"):
+            return (f"{who} strikes at {_n(state, d['target'])}'s {d['track']} with "
+                    f"{d['weapon']} ({d['kind']}): {check_text(d)} → {res}{net}")
         return (f"{free}{who} attacks {_n(state, d['target'])} with {d['weapon']} "
                 f"({d['kind']}): {check_text(d)}{need} → {res}{net}")
     if t == "condition":
         if d.get("taken_out") and d.get("level") is None:
-            return f"{_n(state, d['who'])} has no {d['track']} level left for net EV {d['ev']}"
+            ev = f" for net EV {d['ev']}" if "ev" in d else ""
+            return f"{_n(state, d['who'])} has no free {d['track']} level left{ev}: taken out"
         up = f" (upgraded from {d['landed']})" if d.get("upgraded") else ""
-        return f"{_n(state, d['who'])} is {d['level']}{up} ({d['track']}, net EV {d['ev']})"
+        ev = f", net EV {d['ev']}" if "ev" in d else ""
+        return f"{_n(state, d['who'])} is {d['level']}{up} ({d['track']}{ev})"
     if t == "object_damaged":
         if d.get("level") is None:
             return f"{_n(state, d['object'])} shrugs off EV {d['ev']} (hardness {d['hardness']})"
         up = " (upgraded)" if d.get("upgraded") else ""
-        broken = " — it no longer works" if d.get("broken") else ""
+        sheltered = [_n(state, p) for p in d.get("uncovered", [])]
+        broken = (" — it no longer works" + (f"; no more cover for {', '.join(sheltered)}"
+                                             if sheltered else "")) if d.get("broken") else ""
         return (f"{_n(state, d['object'])} is {d['level']}{up}: EV {d['ev']} − hardness "
                 f"{d['hardness']} = {d['net']}{broken}")
     if t == "moved":
@@ -94,8 +109,9 @@ def _describe_more(event: Event, state: ConflictState) -> str | None:
         return f"{_n(state, d['who'])} stops guarding"
     if t == "cover_set":
         obj = f" behind {_n(state, d['object'])}" if d.get("object") else ""
-        return f"{_n(state, d['who'])} has cover {d['value']}{obj}" if d["value"] else \
-            f"{_n(state, d['who'])} has no cover"
+        part = {-1: "⅓", -3: "⅔", -5: "complete"}.get(int(d["value"]), "")
+        return (f"{_n(state, d['who'])} has {part} cover ({signed(int(d['value']))} to attacks "
+                f"on them){obj}") if d["value"] else f"{_n(state, d['who'])} has no cover"
     if t == "object_added":
         return f"object {d['name']}: hardness {d['hardness']}, {d['slots']} slot(s) a level"
     if t == "object_restored":
@@ -115,6 +131,93 @@ def _describe_more(event: Event, state: ConflictState) -> str | None:
         return (f"{who} {kind} (chase {d['id']}): {check_text(d['check'])}; position "
                 f"{d['from']} → {d['to']}, {d['new_stage']}{why}")
     return None
+
+
+# --- projection --------------------------------------------------------------------------
+
+#: GM-only stats behind a character's own TNs, and behind the penalty it imposes as defender.
+_SHEET = frozenset({"tn", "skills", *ATTRIBUTES})
+_DEFENCE = frozenset({"dodge", "skills", "resolve", "poise", *ATTRIBUTES})
+_ARMOR = frozenset({"rv", "focus_rv", "morale_rv"})
+_CHECKS = {"moved": "who", "slipped": "who", "disengaged": "who", "recovered": None,
+           "repaired": None, "chase_roll": None, "chase_interpose": None}
+
+
+def _secret(state: ConflictState, viewer: Viewer, pid: Any, keys: frozenset[str]) -> bool:
+    p = state.participants.get(pid) if isinstance(pid, str) else None
+    return p is not None and p.owner != viewer.player and bool(set(p.gm_only) & keys)
+
+
+def _mask(state: ConflictState, viewer: Viewer, c: dict[str, Any], roller: Any,
+          others: list[Any], reach_hidden: bool = False) -> dict[str, Any] | None:
+    """``c`` (a check) with what GM-only stats give away hidden, or None if nothing is."""
+    hide_tn = _secret(state, viewer, roller, _SHEET)
+    names = [state.participants[o].name for o in others
+             if _secret(state, viewer, o, _DEFENCE)]
+    mods = []
+    changed = hide_tn
+    for label, value in c.get("mods") or []:
+        text = str(label)
+        if any(text.startswith(f"{n}'s") or (text.startswith("guarded by") and n in text)
+               for n in names) or (text == "reach" and reach_hidden):
+            mods.append([label, None])
+            changed = True
+        else:
+            mods.append([label, value])
+    if not changed:
+        return None
+    out = {**c, "mods": mods, "modifier": None, "target_number": None, "dos": None,
+           "dof": None, "breakdown": breakdown(mods)}
+    if hide_tn:
+        out["tn"] = None
+    return out
+
+
+def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
+    """Hide from a player what GM-only stats give away: an NPC's TNs, the Dodge, Close
+    Combat, Athletics or Stealth it imposes as a penalty, its reach, armor and weapon EVs
+    (and the totals and margins that would reveal them)."""
+    if viewer.is_gm:
+        return event
+    t, d = event.type, dict(event.data)
+    changed = False
+    if t == "attack":
+        target = d.get("target")
+        reach_hidden = _secret(state, viewer, event.actor, frozenset({"reach"})) or \
+            _secret(state, viewer, target, frozenset({"reach"}))
+        masked = _mask(state, viewer, d, event.actor, [target], reach_hidden)
+        if masked is not None:
+            d, changed = masked, True
+        drop = set()
+        if _secret(state, viewer, event.actor, frozenset({"weapons"})):
+            drop |= {"ev", "rv", "net"}
+        if _secret(state, viewer, target, _ARMOR):
+            drop |= {"rv", "net"}
+        if drop & set(d):
+            d = {k: v for k, v in d.items() if k not in drop}
+            changed = True
+    elif t == "endured":
+        masked = _mask(state, viewer, d, d.get("who"), [])
+        if masked is not None:
+            d, changed = masked, True
+    elif t == "condition":
+        if _secret(state, viewer, d.get("who"), _ARMOR) and "ev" in d:
+            d.pop("ev")
+            changed = True
+    elif t in _CHECKS and isinstance(d.get("check"), dict):
+        key = _CHECKS[t]
+        roller = d.get(key) if key else event.actor
+        others: list[Any] = list(d.get("guards") or [])
+        if t in ("chase_roll", "chase_interpose"):
+            chase = state.ext.chases.get(d.get("id")) if state.ext is not None else None
+            if chase is not None:
+                others.append(chase.opponent)
+        masked = _mask(state, viewer, d["check"], roller, others)
+        if masked is not None:
+            d["check"], changed = masked, True
+    if not changed:
+        return event
+    return Event(event.type, d, event.actor, event.visibility)
 
 
 # --- participants and tracker ------------------------------------------------------------
@@ -151,8 +254,13 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
 
     lines: list[str] = []
     openers = ", ".join(f"{n(p)} (turn {i + 1})" for i, p in enumerate(turns.openers))
-    lines.append(f"Turn {state.round}" + (f" · opened by {openers}" if openers else
-                                          " · not opened yet"))
+    if turns.round_opened:
+        head = f"Turn {state.round}"
+    elif state.round:
+        head = f"Turn {state.round} over · the table picks who opens turn {state.round + 1}"
+    else:
+        head = "Turn 1 not opened yet · the table picks who opens it"
+    lines.append(head + (f" · opened by {openers}" if openers else ""))
     if turns.current:
         lines.append(f"Acting: {n(turns.current)} ({turns.actions_left} action(s) left)")
     gone = [p for p in turns.gone if p in turns.members]
@@ -260,9 +368,11 @@ def legal_commands(ruleset: Vers, state: ConflictState, actor: str | None) -> li
     turns = ext.turns
     out: list[str] = []
     if actor is None:
-        if not turns.round_opened or turns.current is None:
-            pool = turns.not_gone() if turns.round_opened and turns.not_gone() else turns.members
-            out += [f"open {p}" for p in pool if state.participants[p].active]
+        if turns.round_opened and turns.current is None:
+            out += [f"handoff {p} say=TEXT" for p in turns.not_gone()
+                    if state.participants[p].active]
+        elif not turns.round_opened:
+            out += [f"open {p}" for p in turns.members if state.participants[p].active]
         out += ["zone ID NAME", "link ZONE ZONE", "place WHO ZONE", "guard WHO ZONE ZONE",
                 "cover WHO 1|3|5 object=OBJECT", "object ID material=MATERIAL",
                 "harm WHO EV track=injury|focus|morale",
