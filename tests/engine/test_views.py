@@ -101,3 +101,15 @@ def test_a_character_out_of_the_conflict_can_no_longer_act() -> None:
         c.execute("gob: hit ada")
     c.execute("gob: note 'I will be back'")  # notes are still fine
     assert c.version == before + 1
+
+
+def test_a_player_keeps_seeing_their_own_command_when_some_results_are_secret() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("ada: roll 1d20 visibility=gm why=perception")  # all of it secret
+    c.execute("effect 'hidden trap armed' visibility=gm")
+    entries = log_view(c, ALICE)
+    assert entries[-1]["command"] == "the GM acts"
+    record = c.execute("ada: hit gob dice=3")
+    assert record.events[0].type == "hit"
+    assert log_view(c, ALICE)[-1]["command"] == "ada: hit gob dice=3"

@@ -330,13 +330,15 @@ class OddsReport:
     """An answer to an odds question: exact figures, an optional distribution table and notes.
 
     ``figures`` are (label, probability) pairs; ``rows`` are (outcome, probability) pairs of a
-    distribution; ``notes`` are plain sentences (mean, truncation, rule references).
+    distribution whose outcomes ``outcome_label`` names (a total, successes, a margin…);
+    ``notes`` are plain sentences (mean, truncation, rule references).
     """
 
     title: str
     figures: list[tuple[str, Fraction]] = field(default_factory=list)
     rows: list[tuple[int, Fraction]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    outcome_label: str = "total"
 
     def to_text(self) -> str:
         """Plain text: title, figures as percentages with their exact fractions, table, notes."""
@@ -346,9 +348,9 @@ class OddsReport:
             lines.append(f"  {label.ljust(width)}  {_percent(p):>8}  ({p})")
         if self.rows:
             top = max(p for _, p in self.rows)
-            ow = max(len("total"), *(len(str(o)) for o, _ in self.rows))
+            ow = max(len(self.outcome_label), *(len(str(o)) for o, _ in self.rows))
             lines.append("")
-            lines.append(f"  {'total'.rjust(ow)}  {'chance':>8}")
+            lines.append(f"  {self.outcome_label.rjust(ow)}  {'chance':>8}")
             for outcome, p in self.rows:
                 lines.append(f"  {str(outcome).rjust(ow)}  {_percent(p):>8}  {_bar(p, top)}")
         if self.notes:
@@ -370,7 +372,7 @@ class OddsReport:
         if self.rows:
             top = max(p for _, p in self.rows)
             dist = Table(box=None, padding=(0, 1))
-            dist.add_column("total", justify="right")
+            dist.add_column(self.outcome_label, justify="right")
             dist.add_column("chance", justify="right")
             dist.add_column("")
             for outcome, p in self.rows:
@@ -392,6 +394,7 @@ class OddsReport:
                 for outcome, p in self.rows
             ],
             "notes": list(self.notes),
+            "outcome": self.outcome_label,
         }
 
 
@@ -431,4 +434,4 @@ def odds_of(expr: str | Expression, vs: int | None = None) -> OddsReport:
                 "the roller's own limit: exact"
             )
     title = f"Odds of {e.text}" + (f" vs {vs}" if vs is not None else "")
-    return OddsReport(title, figures, rows, notes)
+    return OddsReport(title, figures, rows, notes, outcome_label=what)

@@ -163,13 +163,23 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
             continue
         entry: dict[str, Any] = {
             "version": record.version,
-            "command": record.command if whole else "the GM acts",
+            "command": record.command if whole or _mine(record, then, viewer) else "the GM acts",
             "events": [e.to_data() for e in visible],
         }
         if viewer.is_gm:
             entry.update({"author": record.author, "time": record.time})
         out.append(entry)
     return out
+
+
+def _mine(record: Record, state: ConflictState, viewer: Viewer) -> bool:
+    """Whether the record's command was given for one of the viewer's own characters (the
+    player knows what they asked, even where some results are hidden from them)."""
+    head = record.command.partition(" ")[0]
+    if viewer.player is None or not head.endswith(":"):
+        return False
+    actor = state.innermost.participants.get(head[:-1])
+    return actor is not None and actor.owner == viewer.player
 
 
 def record_view(

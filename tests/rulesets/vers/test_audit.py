@@ -191,6 +191,10 @@ def test_player_log_hides_numbers_from_gm_only_stats():
     gm = log_view(c, Viewer.gm())
     gm_attacks = [e["data"] for r in gm for e in r["events"] if e["type"] == "attack"]
     assert gm_attacks[0]["mods"] == [["Thug's dodge", -3]]
+    # Ada's player still sees what she asked for; the thug's command is the GM's business
+    commands = [r["command"] for r in player]
+    assert "ada: attack thug dice=1,1,2" in commands
+    assert "thug: attack ada dice=1,1,1" not in commands
 
 
 @pytest.mark.rule("VR-TURN-3")

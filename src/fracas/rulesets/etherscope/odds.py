@@ -50,7 +50,8 @@ def odds(query: str) -> OddsReport:
         rows=sorted(probs.items()),
         notes=[f"expected successes: {float(mean):.3f} ({mean})",
                f"expected extra successes: {float(expected_extra):.3f} ({expected_extra})",
-               "rows: number of successes (ES-ACT-4)"],
+               "successes: dice showing the threshold or more (ES-ACT-4)"],
+        outcome_label="successes",
     )
 
 

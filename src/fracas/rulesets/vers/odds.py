@@ -64,8 +64,9 @@ def check_report(tn: int, mods: list[int]) -> OddsReport:
         figures=[("P(success)", success), ("P(failure)", 1 - success),
                  ("P(3+ DoS)", dist.p_at_most(target - 3))],
         rows=rows,
-        notes=["rows: margin = TN − roll; ≥ 0 is a success with that many DoS, "
+        notes=["margin = TN − roll; ≥ 0 is a success with that many DoS, "
                "< 0 a failure with that many DoF (VR-ROLL-1)"],
+        outcome_label="margin",
     )
 
 
