@@ -54,3 +54,9 @@ def test_an_unknown_ruleset_is_refused_with_the_available_ones(tmp_path: Path) -
     result = runner.invoke(app, ["run", str(bad)])
     assert result.exit_code == 2
     assert "unknown ruleset 'chess'" in result.output
+
+
+def test_run_raw_prints_events_in_their_text_form() -> None:
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--raw"])
+    assert result.exit_code == 0, result.output
+    assert "ada: hit target=gob" in result.output and "damage=4" in result.output

@@ -83,6 +83,7 @@ def run(
     seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
     as_player: Annotated[str | None, typer.Option("--as", help="show what PLAYER sees")] = None,
+    raw: Annotated[bool, typer.Option("--raw", help="events in their text form")] = False,
 ) -> None:
     """Play a scenario's script and print the log and the final state."""
     try:
@@ -97,7 +98,7 @@ def run(
         return
     if viewer.is_gm:
         console.print(f"[dim]seed {the_seed} (secret; --seed {the_seed} replays these rolls)[/]")
-    print_log(console, conflict, viewer)
+    print_log(console, conflict, viewer, raw=raw)
     console.print()
     print_state(console, conflict, viewer)
 

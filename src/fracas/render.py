@@ -18,20 +18,24 @@ from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 
 
-def log_lines(conflict: Conflict, viewer: Viewer) -> list[tuple[int, str, list[str]]]:
-    """(version, command, event sentences) for each record the viewer may see."""
+def log_lines(
+    conflict: Conflict, viewer: Viewer, *, raw: bool = False
+) -> list[tuple[int, str, list[str]]]:
+    """(version, command, event lines) for each record the viewer may see: sentences, or
+    with ``raw`` the events' text form."""
     state = conflict.state
     out = []
     for entry in log_view(conflict, viewer):
         events = [Event.from_data(e) for e in entry["events"]]
-        out.append((entry["version"], entry["command"],
-                    [describe(conflict.ruleset, e, state) for e in events]))
+        lines = [e.to_text() if raw else describe(conflict.ruleset, e, state) for e in events]
+        out.append((entry["version"], entry["command"], lines))
     return out
 
 
-def print_log(console: Console, conflict: Conflict, viewer: Viewer) -> None:
-    """The log, one command a line and its events indented under it."""
-    for version, command, sentences in log_lines(conflict, viewer):
+def print_log(console: Console, conflict: Conflict, viewer: Viewer, *, raw: bool = False) -> None:
+    """The log, one command a line and its events indented under it (``raw``: events in their
+    text form instead of sentences)."""
+    for version, command, sentences in log_lines(conflict, viewer, raw=raw):
         console.print(f"[bold cyan]v{version:<4}[/] [bold]{escape(command)}[/]")
         for sentence in sentences:
             console.print(f"       {escape(sentence)}")

@@ -8,6 +8,7 @@ time, idempotency key), which is kept apart from the payload (DESIGN.md principl
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -43,6 +44,18 @@ META_EVENTS = frozenset({UNDONE, REDONE})
 META_VERBS = frozenset({"undo", "redo"})
 
 
+def _text_value(value: Any) -> str:
+    """One value of an event's text form, quoted only as much as needed."""
+    from fracas.engine.commands import quote
+
+    if isinstance(value, str) and value:
+        try:
+            json.loads(value)
+        except ValueError:
+            return quote(value)  # bare text that cannot be mistaken for JSON
+    return quote(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """A fact: ``type`` plus JSON-native ``data``, with who did it and who may see it."""
@@ -70,6 +83,42 @@ class Event:
             actor=data.get("actor"),
             visibility=str(data.get("visibility", Visibility.PUBLIC.value)),
         )
+
+    def to_text(self) -> str:
+        """The compact text form: ``[ACTOR:] TYPE [@VISIBILITY] KEY=VALUE …`` where a value is
+        bare text when it reads back as itself and JSON otherwise; round-trips through
+        :meth:`from_text` (``ada: hit target=gob damage=4``)."""
+        parts = [f"{self.actor}:"] if self.actor is not None else []
+        parts.append(self.type)
+        if self.visibility != Visibility.PUBLIC.value:
+            parts.append(f"@{self.visibility}")
+        for key, value in self.data.items():
+            parts.append(f"{key}={_text_value(value)}")
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str) -> Event:
+        """Read :meth:`to_text` back (raises ValueError on text that is not an event)."""
+        tokens = shlex.split(text)
+        actor = None
+        if tokens and tokens[0].endswith(":"):
+            actor = tokens.pop(0)[:-1]
+        if not tokens:
+            raise ValueError(f"no event type in {text!r}")
+        kind = tokens.pop(0)
+        visibility = Visibility.PUBLIC.value
+        if tokens and tokens[0].startswith("@"):
+            visibility = tokens.pop(0)[1:]
+        data: dict[str, Any] = {}
+        for token in tokens:
+            key, eq, raw = token.partition("=")
+            if not eq:
+                raise ValueError(f"{token!r} is not KEY=VALUE in {text!r}")
+            try:
+                data[key] = json.loads(raw)
+            except ValueError:
+                data[key] = raw
+        return cls(kind, data, actor, visibility)
 
 
 class LazyEvents(Sequence["Event"]):

@@ -125,6 +125,7 @@ def show(
     conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
     as_player: AsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
+    raw: Annotated[bool, typer.Option("--raw", help="events in their text form")] = False,
     db: DbOption = None,
 ) -> None:
     """Print a conflict's state and log as the GM, or as PLAYER sees it (--as)."""
@@ -138,7 +139,7 @@ def show(
                     "state": view(conflict, viewer)}
             sys.stdout.write(json.dumps(data, indent=2) + "\n")
             return
-        cli.print_log(cli.console, conflict, viewer)
+        cli.print_log(cli.console, conflict, viewer, raw=raw)
         cli.console.print()
         cli.print_state(cli.console, conflict, viewer)
 
