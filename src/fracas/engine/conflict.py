@@ -197,7 +197,7 @@ class Conflict:
         if actor is None and not ended:
             out += ["effect TEXT", "override PATH VALUE", "join ID", "leave ID", "out ID",
                     "end REASON"]
-        return out
+        return list(dict.fromkeys(out))
 
     # --- deciding ---------------------------------------------------------------------
     def to_command(self, command: str | Command | dict[str, Any]) -> Command:
