@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.describe import name_of
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Status, Viewer
 from fracas.rulesets.fabula_ultima.state import (
@@ -18,12 +19,6 @@ from fracas.rulesets.fabula_ultima.state import (
     unassigned,
 )
 
-
-def _name(state: ConflictState, pid: str | None) -> str:
-    if pid is None:
-        return "the GM"
-    p = state.participants.get(pid)
-    return p.name if p else pid
 
 
 def tracker(state: ConflictState) -> dict[str, Any]:
@@ -75,21 +70,21 @@ def tracker_lines(state: ConflictState) -> list[str]:
         lines.append(f"ended: {state.end_reason}")
         return lines
     if t["round_over"]:
-        may = ", ".join(_name(state, a) for a in t["may_act"]) or "nobody"
+        may = ", ".join(name_of(state, a) for a in t["may_act"]) or "nobody"
         lines.append(f"round {state.round} has ended; if the conflict goes on, the next turn "
                      f"opens round {t['next_round']} with side {t['side_on_turn']} — may act: "
                      f"{may}")
     else:
-        may = ", ".join(_name(state, a) for a in t["may_act"]) or "nobody"
+        may = ", ".join(name_of(state, a) for a in t["may_act"]) or "nobody"
         lines.append(f"round {state.round}: side {t['side_on_turn']} on turn — may act: {may}")
     for side, st in t["sides"].items():
-        acted = ", ".join(_name(state, a) for a in st["acted"] if a not in st["out"]) or "—"
-        left = ", ".join(f"{_name(state, a)} ×{n}" if n > 1 else _name(state, a)
+        acted = ", ".join(name_of(state, a) for a in st["acted"] if a not in st["out"]) or "—"
+        left = ", ".join(f"{name_of(state, a)} ×{n}" if n > 1 else name_of(state, a)
                          for a, n in st["turns_left"].items()) or "—"
-        out = ", ".join(_name(state, a) for a in st["out"])
+        out = ", ".join(name_of(state, a) for a in st["out"])
         lines.append(f"{side}: acted {acted} · turns left {left}"
                      + (f" · out {out}" if out else ""))
-    extras = [_name(state, e) for e in ext.extras if e in state.participants]
+    extras = [name_of(state, e) for e in ext.extras if e in state.participants]
     if extras:
         lines.append("extras (no turns): " + ", ".join(extras))
     return lines
@@ -230,23 +225,23 @@ def describe(event: Event, state: ConflictState) -> str | None:
     """One sentence per Fabula Ultima event."""
     d = event.data
     t = event.type
-    who = _name(state, event.actor)
+    who = name_of(state, event.actor)
     if t == "goal_set":
-        return f"{_name(state, d['participant'])}'s goal: {d['text']}"
+        return f"{name_of(state, d['participant'])}'s goal: {d['text']}"
     if t == "item_equipped":
         from fracas.rulesets.fabula_ultima.state import Item
-        return f"{_name(state, d['participant'])} equips {Item(**d['item']).text()}"
+        return f"{name_of(state, d['participant'])} equips {Item(**d['item']).text()}"
     if t == "extra_set":
-        return f"{_name(state, d['participant'])} " + (
+        return f"{name_of(state, d['participant'])} " + (
             "is an extra and takes no turns" if d["on"] else "takes part actively")
     if t == "side_assigned":
-        return f"{_name(state, d['participant'])} is on side {d['side']} (was {d['was']})"
+        return f"{name_of(state, d['participant'])} is on side {d['side']} (was {d['was']})"
     if t == "initiative_checked":
         support = ", ".join(
-            f"{_name(state, s['participant'])} {s['total']} "
+            f"{name_of(state, s['participant'])} {s['total']} "
             f"{'succeeds' if s['success'] else 'fails'}" for s in d["supporters"])
         src = ("given" if d.get("dl_from") == "given" else
-               f"{_name(state, d['dl_from'])}'s Initiative" if d.get("dl_from") else
+               f"{name_of(state, d['dl_from'])}'s Initiative" if d.get("dl_from") else
                "the highest Initiative among the foes")
         verdict = "the PCs act first" if d["success"] else "their foes act first"
         return (f"{who} leads the Initiative Group Check: {_check_text(d['check'])} (DL = "
@@ -260,13 +255,13 @@ def describe(event: Event, state: ConflictState) -> str | None:
         if "target" not in d:
             return f"{who} {what}{cost}"
         res = "hits" if d.get("hit") else "misses"
-        return (f"{who} {what}{cost} against {_name(state, d['target'])}: "
+        return (f"{who} {what}{cost} against {name_of(state, d['target'])}: "
                 f"{_check_text(d)} — {res}")
     if t == "check":
         res = "succeeds" if d["success"] else "fails"
         return f"{who} checks {{{d['attributes'].upper()}}}: {_check_text(d)} — {res}"
     if t == "damage":
-        target = _name(state, d["target"])
+        target = name_of(state, d["target"])
         aff = f" ({d['affinity']})" if d.get("affinity") else ""
         hp = f", HP {d['hp_after']}" if "hp_after" in d else ""
         crisis = " — in Crisis" if d.get("entered_crisis") else ""
@@ -277,14 +272,14 @@ def describe(event: Event, state: ConflictState) -> str | None:
     if t == "recovered":
         after = f" ({d['after']})" if "after" in d else ""
         amount = f"{d['amount']} " if "amount" in d else ""
-        return f"{_name(state, d['target'])} recovers {amount}{d['pool'].upper()}{after}"
+        return f"{name_of(state, d['target'])} recovers {amount}{d['pool'].upper()}{after}"
     if t == "spent":
         why = f" for {d['why']}" if d.get("why") else ""
         after = f" ({d['after']} left)" if "after" in d else ""
-        return f"{_name(state, d['participant'])} spends {d['amount']} " \
+        return f"{name_of(state, d['participant'])} spends {d['amount']} " \
                f"{d['pool'].upper()}{why}{after}"
     if t == "status_changed":
-        target = _name(state, d["target"])
+        target = name_of(state, d["target"])
         attrs = " and ".join(a.upper() for a in d["attributes"])
         if d["on"]:
             return f"{target} is {d['effect'].title()} ({attrs} one die size down)"
@@ -293,10 +288,10 @@ def describe(event: Event, state: ConflictState) -> str | None:
         why = f" ({d['why']})" if d.get("why") else ""
         verb = "gains" if d["delta"] > 0 else "spends"
         n = abs(d["delta"])
-        return f"{_name(state, d['participant'])} {verb} {n} Fabula Point{'s' if n != 1 else ''}" \
+        return f"{name_of(state, d['participant'])} {verb} {n} Fabula Point{'s' if n != 1 else ''}" \
                f"{why}: {d['fp_after']}"
     if t == "joined_turns":
         n = d["turns"]
-        return (f"{_name(state, d['participant'])} takes {n} turn{'s' if n != 1 else ''} per "
+        return (f"{name_of(state, d['participant'])} takes {n} turn{'s' if n != 1 else ''} per "
                 f"round on side {d['side']}, from round {d['round']}")
     return None

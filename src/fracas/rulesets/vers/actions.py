@@ -499,6 +499,15 @@ def _zone_arg(d: Decider, zone: str, rule: str) -> None:
     d.ext.zones.check_zone(zone, rule)
 
 
+def _check_not_engaged(d: Decider, actor: str) -> None:
+    """An engaged character must disengage before it moves away (VR-MOVE-4)."""
+    foes = d.ext.engaged_with(actor)
+    if foes:
+        raise IllegalCommand(
+            f"{d.name(actor)} is engaged with {', '.join(d.name(f) for f in foes)}; "
+            f"disengage first ('{actor}: disengage')", rule="VR-MOVE-4", engaged=foes)
+
+
 def decide_move(d: Decider) -> None:
     """VR-MOVE-1/2/4/5: one zone, or two with an Athletics roll."""
     actor = d.cmd.actor
@@ -506,11 +515,7 @@ def decide_move(d: Decider) -> None:
     a = d.cmd.args
     zones = d.ext.zones
     spend = d.action(actor)
-    foes = d.ext.engaged_with(actor)
-    if foes:
-        raise IllegalCommand(
-            f"{d.name(actor)} is engaged with {', '.join(d.name(f) for f in foes)}; "
-            f"disengage first ('{actor}: disengage')", rule="VR-MOVE-4", engaged=foes)
+    _check_not_engaged(d, actor)
     zones.check_move(actor, a["to"], 2, "VR-MOVE-1", names=d.names())
     here = zones.zone_of(actor)
     assert here is not None
@@ -561,9 +566,7 @@ def decide_slip(d: Decider) -> None:
     a = d.cmd.args
     zones = d.ext.zones
     spend = d.action(actor)
-    foes = d.ext.engaged_with(actor)
-    if foes:
-        raise IllegalCommand(f"{d.name(actor)} is engaged; disengage first", rule="VR-MOVE-4")
+    _check_not_engaged(d, actor)
     zones.check_move(actor, a["to"], 1, "VR-MOVE-5", names=d.names())
     here = zones.zone_of(actor)
     assert here is not None
