@@ -20,7 +20,6 @@ from fracas.rulesets.fabula_ultima.state import (
 )
 
 
-
 def tracker(state: ConflictState) -> dict[str, Any]:
     """Per side: who has acted this round and who has how many turns left; who may act next.
 
@@ -288,8 +287,8 @@ def describe(event: Event, state: ConflictState) -> str | None:
         why = f" ({d['why']})" if d.get("why") else ""
         verb = "gains" if d["delta"] > 0 else "spends"
         n = abs(d["delta"])
-        return f"{name_of(state, d['participant'])} {verb} {n} Fabula Point{'s' if n != 1 else ''}" \
-               f"{why}: {d['fp_after']}"
+        who = name_of(state, d["participant"])
+        return f"{who} {verb} {n} Fabula Point{'s' if n != 1 else ''}{why}: {d['fp_after']}"
     if t == "joined_turns":
         n = d["turns"]
         return (f"{name_of(state, d['participant'])} takes {n} turn{'s' if n != 1 else ''} per "
