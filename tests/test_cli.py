@@ -60,3 +60,18 @@ def test_run_raw_prints_events_in_their_text_form() -> None:
     result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--raw"])
     assert result.exit_code == 0, result.output
     assert "ada: hit target=gob" in result.output and "damage=4" in result.output
+
+
+def test_rules_print_every_mark_in_the_text() -> None:
+    result = runner.invoke(app, ["rules", "etherscope", "--id", "ES-SET-3"])
+    assert result.exit_code == 0
+    assert "ES-SET-3 [seed]" in result.output
+    assert "[default] 1 point of damage" in " ".join(result.output.split())
+
+
+def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(TOY_FILE).read_text().replace("ada: done gob", "undo 1 2"))
+    result = runner.invoke(app, ["run", str(bad)])
+    assert result.exit_code == 2
+    assert "usage: undo [STEPS]" in " ".join(result.output.split())

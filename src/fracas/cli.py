@@ -37,7 +37,7 @@ RUN_FORMAT = "fracas.run/1"
 
 def fail(error: FracasError | str, code: int = 2) -> NoReturn:
     """Print an error on stderr and exit with ``code`` (never a traceback)."""
-    err_console.print(f"[bold red]error:[/] {error}", markup=True)
+    err_console.print(f"[bold red]error:[/] {escape(str(error))}")
     raise typer.Exit(code)
 
 
@@ -114,15 +114,15 @@ def rules(
     try:
         for name in names:
             rs = get_ruleset(name)
-            console.print(f"[bold]{rs.title}[/] ({rs.name})")
+            console.print(f"[bold]{escape(rs.title)}[/] ({rs.name})")
             section = None
             for r in rs.rules():
                 if rule_id and r.id != rule_id.upper():
                     continue
                 if r.section != section and not rule_id:
                     section = r.section
-                    console.print(f"\n[underline]{section}[/]")
-                console.print(f"[bold cyan]{r.id}[/] [dim]\\[{r.mark}][/] {r.text}")
+                    console.print(f"\n[underline]{escape(section)}[/]")
+                console.print(f"[bold cyan]{r.id}[/] [dim]\\[{r.mark}][/] {escape(r.text)}")
             console.print()
     except FracasError as exc:
         fail(exc)

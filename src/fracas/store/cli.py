@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -67,13 +68,9 @@ def open_service(db: str | None) -> Iterator[ConflictService]:
 def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str = "") -> None:
     """One record as ``viewer`` may see it."""
     console = _cli().console
-    console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{_esc(record.command)}[/]{note}")
+    console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{escape(record.command)}[/]{note}")
     for event in record_view(conflict, record, viewer, conflict.state):
-        console.print(f"       {_esc(describe(conflict.ruleset, event, conflict.state))}")
-
-
-def _esc(text: str) -> str:
-    return text.replace("[", "\\[")
+        console.print(f"       {escape(describe(conflict.ruleset, event, conflict.state))}")
 
 
 def new(
@@ -116,7 +113,7 @@ def list_(
     for col in ("id", "campaign", "ruleset", "title", "version", "updated"):
         table.add_column(col)
     for i in infos:
-        table.add_row(i.id, _esc(i.campaign), i.ruleset, _esc(i.title), str(i.version),
+        table.add_row(i.id, escape(i.campaign), i.ruleset, escape(i.title), str(i.version),
                       i.updated)
     _cli().console.print(table)
 

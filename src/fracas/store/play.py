@@ -17,6 +17,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
@@ -144,12 +145,12 @@ def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
             out = service.execute(conflict_id, command, viewer,
                                   expected_version=conflict.version, conflict=conflict)
         except StaleVersion as exc:
-            console.print(f"[bold red]not stored:[/] {exc}")
+            console.print(f"[bold red]not stored:[/] {escape(str(exc))}")
             conflict = service.load(conflict_id)
             redraw = True
             continue
         except FracasError as exc:
-            console.print(f"[bold red]refused:[/] {exc}")
+            console.print(f"[bold red]refused:[/] {escape(str(exc))}")
             continue
         conflict = out.conflict
         print_record(conflict, out.record, viewer)
