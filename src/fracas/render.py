@@ -32,10 +32,14 @@ def log_lines(
     return out
 
 
-def print_log(console: Console, conflict: Conflict, viewer: Viewer, *, raw: bool = False) -> None:
+def print_log(
+    console: Console, conflict: Conflict, viewer: Viewer, *, raw: bool = False, after: int = 0
+) -> None:
     """The log, one command a line and its events indented under it (``raw``: events in their
-    text form instead of sentences)."""
+    text form instead of sentences; ``after``: only the records past that version)."""
     for version, command, sentences in log_lines(conflict, viewer, raw=raw):
+        if version <= after:
+            continue
         console.print(f"[bold cyan]v{version:<4}[/] [bold]{escape(command)}[/]")
         for sentence in sentences:
             console.print(f"       {escape(sentence)}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -288,6 +289,43 @@ def db_snapshot(
         _cli().console.print(f"snapshot of {conflict_id} rebuilt at version {version}")
 
 
+def watch(
+    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    as_player: AsOption = None,
+    since: Annotated[int | None, typer.Option(help="print the log after this version first")]
+    = None,
+    timeout: Annotated[float | None, typer.Option(
+        help="stop after this many seconds without a change (default: follow until Ctrl-C)")]
+    = None,
+    db: DbOption = None,
+) -> None:
+    """Follow a conflict as it is played elsewhere: each new command, as PLAYER may see it."""
+    cli = _cli()
+    viewer = cli.viewer_for(as_player)
+    who = "the GM" if viewer.is_gm else (viewer.player or "the public")
+    with _guard(), open_service(db) as service:
+        conflict = service.load(conflict_id)
+        if since is not None:
+            cli.print_log(cli.console, conflict, viewer, after=since)
+        cli.err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "
+                              "Ctrl-C stops[/]")
+        idle = 0.0
+        try:
+            while timeout is None or idle < timeout:
+                wait = 5.0 if timeout is None else min(5.0, timeout - idle)
+                started = time.monotonic()
+                version = service.store.wait_for_change(conflict_id, conflict.version, wait)
+                if version <= conflict.version:
+                    idle += time.monotonic() - started
+                    continue
+                idle = 0.0
+                seen, conflict = conflict.version, service.load(conflict_id)
+                cli.print_log(cli.console, conflict, viewer, after=seen)
+        except KeyboardInterrupt:
+            pass
+        cli.err_console.print(f"[dim]stopped at v{conflict.version}[/]")
+
+
 def register(app: typer.Typer) -> None:
     """Add the store's commands to the ``fracas`` app."""
     app.command("new")(new)
@@ -299,4 +337,5 @@ def register(app: typer.Typer) -> None:
     app.command("export")(export)
     app.command("import")(import_)
     app.command("play")(play)
+    app.command("watch")(watch)
     app.add_typer(db_app, name="db")

@@ -96,6 +96,12 @@ class EventStore(Protocol):
         """Drop a conflict's cached snapshots; return how many there were."""
         ...
 
+    def wait_for_change(self, conflict_id: str, version: int, timeout: float) -> int:
+        """Block until the conflict is past ``version`` or ``timeout`` seconds pass; return
+        its version then. PostgreSQL is told of every append (LISTEN/NOTIFY), so several
+        processes follow one conflict at once; SQLite is polled."""
+        ...
+
     def close(self) -> None:
         """Release connections."""
         ...

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -29,7 +30,17 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    text,
+)
 from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
@@ -45,6 +56,12 @@ from fracas.store.port import (
 from fracas.store.schema import campaigns, conflicts, records, snapshots
 
 ENV_DB = "FRACAS_DB"
+
+
+#: PostgreSQL channel on which every append is announced as "CONFLICT_ID VERSION".
+NOTIFY_CHANNEL = "fracas_appends"
+#: How often SQLite is polled for changes (seconds).
+POLL_SECONDS = 0.2
 
 
 def default_url() -> str:
@@ -226,6 +243,10 @@ class SqlEventStore:
                         raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
                     raise _stale(expected_version, int(actual))
                 self._insert_records(conn, conflict_id, [record])
+                if self.dialect == "postgresql":  # delivered when the append commits
+                    conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                                 {"channel": NOTIFY_CHANNEL,
+                                  "payload": f"{conflict_id} {record.version}"})
         except IntegrityError:
             # the same version or idempotency key written by someone else first
             raise _stale(expected_version, None) from None
@@ -329,6 +350,41 @@ class SqlEventStore:
         with self._read() as conn:
             return int(conn.execute(select(func.count()).select_from(records)
                                     .where(records.c.conflict_id == conflict_id)).scalar_one())
+
+    def wait_for_change(self, conflict_id: str, version: int, timeout: float) -> int:
+        """Block until the conflict is past ``version`` (or ``timeout`` passes); return its
+        version. PostgreSQL: LISTEN on the append notifications; SQLite: poll."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        if self.dialect != "postgresql":
+            while True:
+                current = self.info(conflict_id).version
+                left = deadline - time.monotonic()
+                if current > version or left <= 0:
+                    return current
+                time.sleep(min(POLL_SECONDS, left))
+        raw = self.engine.raw_connection()
+        pg = raw.driver_connection
+        assert pg is not None
+        try:
+            pg.autocommit = True
+            pg.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            current = self.info(conflict_id).version  # after LISTEN: no append is missed
+            while current <= version:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                for note in pg.notifies(timeout=left, stop_after=1):
+                    cid, _, v = note.payload.partition(" ")
+                    if cid == conflict_id:
+                        current = max(current, int(v))
+            return current
+        finally:
+            try:
+                pg.execute(f"UNLISTEN {NOTIFY_CHANNEL}")
+                pg.autocommit = False  # back to the pool as it came: transactions again
+            except Exception:
+                raw.invalidate()  # never pool a connection left in an unknown state
+            raw.close()
 
     def close(self) -> None:
         """Release the connection pool."""
