@@ -1,0 +1,94 @@
+"""Any command thrown at any ruleset, well-formed or not, is either applied or refused with
+fracas's own error — never a crash — and a refused one changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fracas.cli import play_script
+from fracas.engine import Command, Conflict
+from fracas.engine.commands import Param
+from fracas.engine.serialize import state_to_data
+from fracas.errors import FracasError
+from fracas.scenario import bundled_scenarios, load_scenario
+
+SCENARIOS = sorted(bundled_scenarios())
+_cache: dict[str, list[Any]] = {}
+
+
+def played(name: str) -> Conflict:
+    """The scenario's conflict after its script (records cached; a fresh Conflict each time)."""
+    if name not in _cache:
+        c = play_script(load_scenario(name), "fuzz")
+        _cache[name] = [c.ruleset, c.seed, c.records]
+    ruleset, seed, records = _cache[name]
+    return Conflict(ruleset, seed, records)
+
+
+def values(param: Param, ids: list[str]) -> st.SearchStrategy[Any]:
+    words = st.sampled_from([*ids, "nobody", "x", "near", "toward", "away", "close", "1"])
+    kind = param.kind
+    if kind == "int":
+        return st.integers(-3, 30)
+    if kind in ("ints", "dice"):
+        return st.lists(st.integers(-1, 13), min_size=1, max_size=5)
+    if kind == "id":
+        return st.sampled_from([*ids, "nobody"])
+    if kind == "ids":
+        return st.lists(st.sampled_from([*ids, "nobody"]), min_size=1, max_size=3)
+    if kind == "choice":
+        return st.sampled_from(param.choices)
+    if kind == "bool":
+        return st.booleans()
+    if kind == "text":
+        return st.text(max_size=12)
+    if kind == "value":
+        return st.one_of(st.integers(-5, 50), st.text(max_size=5), st.booleans(),
+                         st.dictionaries(st.sampled_from(["hp", "dex", "physical"]),
+                                         st.integers(0, 20), max_size=2))
+    return words
+
+
+@st.composite
+def commands(draw: st.DrawFn, conflict: Conflict) -> Command:
+    specs = list(conflict.commands.specs.values())
+    spec = draw(st.sampled_from(specs))
+    ids = list(conflict.state.innermost.participants)
+    args = {}
+    for p in spec.params:
+        if p.required or draw(st.booleans()):
+            args[p.name] = draw(values(p, ids))
+    actor = None if spec.actor == "gm" else draw(st.sampled_from([*ids, None]))
+    return Command(spec.verb, actor, args)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=int(__import__("os").environ.get("FUZZ_N", "40")), suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_commands_are_applied_or_refused_cleanly(name: str, data: st.DataObject) -> None:
+    c = played(name)
+    for _ in range(data.draw(st.integers(1, 6))):
+        cmd = data.draw(commands(c))
+        before, version = state_to_data(c.state), c.version
+        try:
+            c.execute(cmd)
+        except FracasError as exc:
+            assert str(exc)
+            assert c.version == version and state_to_data(c.state) == before, cmd
+    assert state_to_data(c.replay()) == state_to_data(c.state)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=40)
+@given(text=st.text(max_size=40))
+def test_random_text_is_parsed_or_refused_cleanly(name: str, text: str) -> None:
+    c = played(name)
+    version = c.version
+    try:
+        c.execute(text)
+    except FracasError:
+        assert c.version == version
