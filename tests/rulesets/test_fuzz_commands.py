@@ -3,6 +3,7 @@ fracas's own error — never a crash — and a refused one changes nothing."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -17,6 +18,8 @@ from fracas.errors import FracasError
 from fracas.scenario import bundled_scenarios, load_scenario
 
 SCENARIOS = sorted(bundled_scenarios())
+#: Examples per scenario; FUZZ_N=600 for a longer hunt than CI's.
+EXAMPLES = int(os.environ.get("FUZZ_N", "40"))
 _cache: dict[str, list[Any]] = {}
 
 
@@ -67,7 +70,7 @@ def commands(draw: st.DrawFn, conflict: Conflict) -> Command:
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-@settings(max_examples=int(__import__("os").environ.get("FUZZ_N", "40")), suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_commands_are_applied_or_refused_cleanly(name: str, data: st.DataObject) -> None:
     c = played(name)
