@@ -113,3 +113,15 @@ def test_a_player_keeps_seeing_their_own_command_when_some_results_are_secret() 
     record = c.execute("ada: hit gob dice=3")
     assert record.events[0].type == "hit"
     assert log_view(c, ALICE)[-1]["command"] == "ada: hit gob dice=3"
+
+
+def test_an_effect_on_an_unknown_character_is_hidden_when_added_and_when_it_ends() -> None:
+    ruleset = Shadowy()
+    setup = toy_setup().model_copy(update={"ruleset": ruleset.name})
+    c = Conflict.create(ruleset, setup, "seed", time="")
+    c.execute("start ada")
+    c.execute("effect 'the goblin lies in wait' who=gob until=turn_start")
+    c.execute("expire e1")
+    assert "lies in wait" not in json.dumps(log_view(c, ALICE))
+    assert "lies in wait" in json.dumps(log_view(c, BOB))
+    assert "lies in wait" in json.dumps(log_view(c, Viewer.gm()))

@@ -13,6 +13,8 @@ from typing import Any
 from fracas.engine.conflict import Conflict, evolve
 from fracas.engine.events import (
     CONFLICT_CREATED,
+    EFFECT_ADDED,
+    EFFECT_EXPIRED,
     GM_ACTS,
     META_EVENTS,
     PARTICIPANT_JOINED,
@@ -43,6 +45,12 @@ def redact(
         return None
     if viewer.is_gm:
         return event
+    if event.type in (EFFECT_ADDED, EFFECT_EXPIRED):
+        # an effect on a character the viewer cannot know is hidden, as in view()
+        pid = event.data.get("participant") if event.type == EFFECT_ADDED else next(
+            (e.participant for e in state.effects if e.id == event.data.get("id")), None)
+        if pid is not None and not conflict.ruleset.can_see(state, viewer, pid):
+            return None
     if event.type in (CONFLICT_CREATED, PARTICIPANT_JOINED):
         event = _redact_setup(conflict, event, viewer)
         if event.type == PARTICIPANT_JOINED and not event.data:
@@ -59,12 +67,15 @@ def _public_participant(data: dict[str, Any]) -> dict[str, Any]:
 
 def _redact_setup(conflict: Conflict, event: Event, viewer: Viewer) -> Event:
     """Set-up data without GM-only stats and settings, or characters the viewer cannot know
-    (judged on the current state: a character hidden now was never seen)."""
-    now = conflict.state.innermost
+    (judged on the current state: a character hidden now was never seen; while a conflict is
+    zoomed in, a character is known if the viewer may see it at some level, as in
+    :func:`view`)."""
+    levels = conflict.state.chain()
     ruleset = conflict.ruleset
 
     def visible(pid: str) -> bool:
-        return pid not in now.participants or ruleset.can_see(now, viewer, pid)
+        at = [s for s in levels if pid in s.participants]
+        return not at or any(ruleset.can_see(s, viewer, pid) for s in at)
 
     data = dict(event.data)
     if event.type == PARTICIPANT_JOINED:

@@ -59,9 +59,69 @@ def band_visible(state: ConflictState, viewer: Viewer, a: str, b: str) -> bool:
 
 
 def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-    """``event`` as a player sees it: characters hidden from all theirs do not exist."""
+    """``event`` as a player sees it: characters hidden from all theirs do not exist, and no
+    pool, roll or number gives away a GM-only stat or setting."""
     if viewer.is_gm:
         return event
+    out = _redact_hidden(state, event, viewer)
+    return None if out is None else _redact_stats(state, out, viewer)
+
+
+#: Settings a roll's expression and dice would give away.
+_ROLL_SETTINGS = frozenset({"die_size", "threshold"})
+
+
+def _redact_stats(state: ConflictState, event: Event, viewer: Viewer) -> Event:
+    """Without the pool sizes (and dice) that show a GM-only skill or awareness rating, or a
+    GM-only die size or threshold, and without the scores that show a GM-only condenser."""
+    if state.ext is None or event.type == CONFLICT_CREATED:
+        return event
+    settings = state.settings
+    all_rolls = bool(_ROLL_SETTINGS & set(settings.get("gm_only_settings", [])))
+
+    def secret(pid: Any, keys: set[str]) -> bool:
+        p = state.participants.get(pid) if isinstance(pid, str) else None
+        return p is not None and (viewer.player is None or p.owner != viewer.player) \
+            and bool(keys & set(p.gm_only))
+
+    def pool_secret(pid: Any, skill: Any) -> bool:
+        return all_rolls or secret(pid, {"skills", "pool", str(skill or "")})
+
+    def masked(r: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in r.items() if k not in ("pool", "roll", "text")}
+
+    t, d = event.type, event.data
+    new = dict(d)
+    aware = settings.get("awareness_skill")
+    kind = condenser_of(settings)
+    if t in (ev.AWARENESS, ev.ACTION):
+        who = d.get("participant") if t == ev.AWARENESS else d.get("actor")
+        if pool_secret(who, d.get("skill")):
+            new = masked(d)
+    elif t in (ev.AMBUSH, "counter_rolled"):
+        if isinstance(d.get("roll"), dict) and pool_secret(d.get("ambusher"),
+                                                           d["roll"].get("skill")):
+            new["roll"] = masked(d["roll"])
+        new["targets"] = [masked(r) if pool_secret(r.get("target"), r.get("skill")) else r
+                          for r in d.get("targets", [])]
+    elif t == ev.TIE and isinstance(d.get("rolls"), dict):
+        new["rolls"] = {k: v for k, v in d["rolls"].items() if not pool_secret(k, aware)}
+    elif t == ROUND_STARTED and isinstance(d.get("base"), dict):
+        new["base"] = {k: v for k, v in d["base"].items()
+                       if not secret(k, {str(d.get("condenser") or kind)})}
+    elif t == ev.DECLARED and secret(d.get("participant"), {kind}):
+        new.pop("base", None)
+        new.pop("default", None)
+    elif t == ev.DAMAGE and "left" in d and secret(d.get("participant"),
+                                                   {str(d.get("condenser"))}):
+        new.pop("left")
+    if new == d:
+        return event
+    return Event(event.type, new, actor=event.actor, visibility=event.visibility)
+
+
+def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
+    """``event`` as a player sees it: characters hidden from all theirs do not exist."""
     if event.type == CONFLICT_CREATED:
         return _redact_created(event, viewer)
     if state.ext is None:
@@ -196,6 +256,16 @@ def _redact_ambush(state: ConflictState, event: Event, mine: list[str]) -> Event
 
 # --------------------------------------------------------------------------- describe
 
+#: The settings the table line and the band meanings are made of (ES-SET-7).
+_TABLE_SETTINGS = frozenset({"nature", "reality", "time_scale", "range_scaling"})
+
+
+def _table_secret(state: ConflictState, viewer: Viewer) -> bool:
+    """Whether the table line and band meanings would show ``viewer`` a GM-only setting."""
+    hidden = set(state.settings.get("gm_only_settings", []))
+    return not viewer.is_gm and bool(hidden & {*_TABLE_SETTINGS, "custom_scaling"})
+
+
 def _band(n: Any) -> str:
     return BANDS[int(n)].capitalize() if isinstance(n, int) and 0 <= n <= 2 else "unchanged"
 
@@ -213,7 +283,9 @@ def describe(event: Event, state: ConflictState) -> str | None:
     def n(pid: Any) -> str:
         return name(state, pid) if isinstance(pid, str) else "someone"
 
-    if t == CONFLICT_CREATED and d.get("settings", {}).get("nature"):
+    table = d.get("settings", {})
+    if t == CONFLICT_CREATED and not _TABLE_SETTINGS - set(table) and (
+            table.get("range_scaling") != "custom" or "custom_scaling" in table):
         return (f"conflict set up: {d.get('title') or 'Etherscope'}. "
                 f"{table_line(d['settings'])} " + "; ".join(meaning_lines(d["settings"])))
     if t == ROUND_STARTED and "base" in d:
@@ -260,8 +332,9 @@ def describe(event: Event, state: ConflictState) -> str | None:
         return "the awareness moves are over"
     if t == ev.DECLARED:
         how = " (nothing declared: acts once at base)" if d.get("default") else ""
-        return (f"{n(d['participant'])} acts at {', '.join(map(str, d['scores']))} "
-                f"(base {d.get('base')}){how}")
+        base = f" (base {d['base']})" if "base" in d else ""
+        return (f"{n(d['participant'])} acts at {', '.join(map(str, d['scores']))}"
+                f"{base}{how}")
     if t == ev.TIE:
         rolls = ", ".join(f"{n(k)} {v}" for k, v in d["successes"].items())
         at = f"initiative {d['score']}" if d.get("score") is not None else "awareness moves"
@@ -272,8 +345,9 @@ def describe(event: Event, state: ConflictState) -> str | None:
         return _describe_action(d, n)
     if t == ev.DAMAGE:
         src = f" from {n(d['source'])}" if d.get("source") else ""
+        left = f"; {d['left']} left" if "left" in d else ""
         return (f"{n(d['participant'])} takes {d['amount']} {d['condenser']} damage{src} "
-                f"({d['reason']}); {d['left']} left")
+                f"({d['reason']}){left}")
     if t == ev.RECOVERED:
         return f"{n(d['participant'])} recovers {d['amount']} {d['condenser']}"
     return None
@@ -304,7 +378,7 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     def see(pid: str) -> bool:
         return can_see(state, viewer, pid)
 
-    lines = [table_line(s), *meaning_lines(s)]
+    lines = [] if _table_secret(state, viewer) else [table_line(s), *meaning_lines(s)]
     if state.depth:
         by = ext.opened_by
         why = f" by {name(state, by)}: {ext.zoom_reason}" if by and see(by) else ""
@@ -368,8 +442,8 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     return {
         "lines": view_lines(state, viewer),
-        "table_line": table_line(s),
-        "meanings": meaning_lines(s),
+        "table_line": None if _table_secret(state, viewer) else table_line(s),
+        "meanings": [] if _table_secret(state, viewer) else meaning_lines(s),
         "phase": ext.phase,
         "condenser": condenser_of(s),
         "mover": mover if mover and see(mover) else None,

@@ -168,7 +168,8 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
             out["initiative"] = npc_initiative(ext, p)
     if out["statuses"]:
         parts.append(", ".join(s.title() for s in out["statuses"]))
-    out["equipment"] = [i.text() for i in ext.equipment.get(pid, [])]
+    if not _hidden(state, viewer, pid, "equipment"):
+        out["equipment"] = [i.text() for i in ext.equipment.get(pid, [])]
     if ext.order is not None and pid in ext.order.side_of:
         left = ext.order.turns_left(pid) if state.status == Status.RUNNING.value else 0
         out["turns_left"] = left
@@ -183,13 +184,19 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
 
 def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     """Hide from a player what GM-only stats would give away: pool values (hp, mp, ip),
-    an NPC's Initiative, a target's Defense or Magic Defense."""
+    an NPC's Initiative, a target's Defense or Magic Defense, the dice (and bonus) of a check
+    rolled with GM-only attributes or gear, GM-only gear."""
     if viewer.is_gm:
         return event
     d = dict(event.data)
     t = event.type
     who = d.get("target") or d.get("participant")
+    if t == "item_equipped" and _hidden(state, viewer, str(who), "equipment"):
+        return None
     drop: set[str] = set()
+    if t in ("attack", "spell", "check") and "roll" in d and any(
+            _hidden(state, viewer, event.actor or "", k) for k in (*ATTRIBUTES, "equipment")):
+        drop |= {"roll", "text"}  # the expression names the dice sizes and the bonus
     if t == "damage" and _hidden(state, viewer, str(who), "hp"):
         drop |= {"hp_after", "healed"}
     elif t in ("recovered", "spent") and isinstance(d.get("pool"), str) \
@@ -217,7 +224,8 @@ def _check_text(d: dict[str, Any]) -> str:
     tag = " — critical success!" if d.get("critical") else " — fumble!" if d.get("fumble") \
         else ""
     vs = d["dl"] if "dl" in d else "Magic Defense" if d.get("magic") else "Defense"
-    return f"{d.get('text')} vs {vs}, HR {d.get('hr')}{tag}"
+    text = d["text"] if "text" in d else f"total {d.get('total')}"
+    return f"{text} vs {vs}, HR {d.get('hr')}{tag}"
 
 
 def describe(event: Event, state: ConflictState) -> str | None:

@@ -1,0 +1,105 @@
+"""Secrets stay secret in Etherscope: GM-only stats, settings and hidden characters never
+reach a player's view or log, not even through a pool size or a zoom."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from fracas.render import log_lines
+
+from .helpers import make, pc
+
+ALICE = Viewer.of_player("alice")
+
+
+def _seen(c, viewer=ALICE) -> str:  # type: ignore[no-untyped-def]
+    lines = [line for _, _, ls in log_lines(c, viewer) for line in ls]
+    return json.dumps(log_view(c, viewer)) + json.dumps(view(c, viewer)) + json.dumps(lines)
+
+
+def _secret_carl(settings: dict | None = None):  # type: ignore[no-untyped-def,type-arg]
+    carl = {**pc("carl", awareness=7, physical=13, skills={"shoot": 9}),
+            "gm_only": ["awareness", "skills", "physical"]}
+    c = make({"time_scale": "tactical", **(settings or {})},
+             [pc("ada", "alice"), pc("bruno", "bob"), carl],
+             ["ada: awareness", "bruno: awareness", "carl: awareness", "moves"])
+    while c.state.ext.phase == "moves":
+        c.execute(f"{c.state.ext.move_order[c.state.ext.mover]}: done")
+    c.execute("round")
+    c.execute("ada: declare 10")
+    c.execute("bruno: declare 10")
+    c.execute("countdown")
+    while c.state.ext.countdown.current is not None:
+        who = c.state.ext.countdown.current.actor
+        c.execute("carl: attack ada skill=shoot" if who == "carl" else f"{who}: done")
+    c.execute("damage carl 2")
+    return c
+
+
+def test_a_pool_never_gives_away_a_gm_only_skill_or_awareness_rating() -> None:
+    c = _secret_carl()
+    text = _seen(c)
+    assert "7d6" not in text and "9d6" not in text
+    for entry in log_view(c, ALICE):
+        for e in entry["events"]:
+            if e["data"].get("participant") == "carl" or e["data"].get("actor") == "carl":
+                assert "pool" not in e["data"] and "roll" not in e["data"], e
+    gm = json.dumps(log_view(c, Viewer.gm()))
+    assert "7d6" in gm and "9d6" in gm
+    # a player's own rolls keep their dice
+    assert "2d6>=5" in text
+
+
+def test_a_gm_only_condenser_shows_in_no_base_initiative_or_damage_left() -> None:
+    c = _secret_carl()
+    for entry in log_view(c, ALICE):
+        for e in entry["events"]:
+            d = e["data"]
+            if isinstance(d.get("base"), dict):
+                assert "carl" not in d["base"], e
+            if d.get("participant") == "carl":
+                assert "base" not in d and "left" not in d, e
+                assert "default" not in d, e  # acting once "at base" would tell it
+    lines = [line for _, _, ls in log_lines(c, ALICE) for line in ls]
+    assert not [line for line in lines if "Carl" in line and "base" in line], lines
+    gm = log_view(c, Viewer.gm())
+    assert any(e["data"].get("base", {}).get("carl") == 13 for r in gm for e in r["events"])
+
+
+def test_gm_only_threshold_and_die_size_show_in_no_roll() -> None:
+    c = _secret_carl({"threshold": 4, "die_size": 8,
+                      "gm_only_settings": ["threshold", "die_size"]})
+    text = _seen(c)
+    assert "d8" not in text and ">=4" not in text
+    assert "d8>=4" in json.dumps(log_view(c, Viewer.gm()))
+
+
+@pytest.mark.rule("ES-RNG-6")
+def test_a_lurking_character_stays_out_of_the_set_up_while_a_zoom_is_open() -> None:
+    c = make({"time_scale": "tactical", "lurking": {"dora": ["ada"]}},
+             [pc("ada", "alice"), pc("bruno", "bob"), pc("dora")],
+             ["ada: awareness", "bruno: awareness", "dora: awareness", "moves"])
+    while c.state.ext.phase == "moves":
+        c.execute(f"{c.state.ext.move_order[c.state.ext.mover]}: done")
+    c.execute("round")
+    for who in ("ada", "bruno", "dora"):
+        c.execute(f"{who}: declare 10")
+    c.execute("countdown")
+    while c.state.ext.countdown.current.actor != "ada":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    assert "dora" not in _seen(c).lower()
+    c.execute("ada: zoom bruno reason='a word aside'")
+    assert c.state.zoom is not None
+    assert "dora" not in _seen(c).lower()
+    assert "dora" in json.dumps(log_view(c, Viewer.gm()))
+
+
+def test_a_gm_only_scaling_shows_in_no_table_line_and_the_log_still_reads() -> None:
+    c = make({"range_scaling": "chase", "gm_only_settings": ["range_scaling"]})
+    text = _seen(c)  # the player's log lines are written without the secret setting
+    assert "chase" not in text and "alongside" not in text
+    assert "chase" in json.dumps(view(c, Viewer.gm()))

@@ -1,0 +1,52 @@
+"""Secrets stay secret in Fabula Ultima: GM-only attribute dice and gear never reach a
+player, not even through a roll's expression."""
+
+from __future__ import annotations
+
+import json
+
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from fracas.render import log_lines
+
+from .support import make, npc, pc, run
+
+ADA = Viewer.of_player("ada")
+SABER = {"kind": "weapon", "name": "Saber", "accuracy": "dex+mig", "bonus": 3, "damage": 6}
+
+
+def _seen(c, viewer=ADA) -> str:  # type: ignore[no-untyped-def]
+    lines = [line for _, _, ls in log_lines(c, viewer) for line in ls]
+    return json.dumps(log_view(c, viewer)) + json.dumps(view(c, viewer)) + json.dumps(lines)
+
+
+def _captain():  # type: ignore[no-untyped-def]
+    captain = npc("captain", dex=12, mig=10, ins=6, wlp=10, defense=9, mdef=8,
+                  equipment=[SABER])
+    captain["gm_only"] = ["dex", "mig", "ins", "wlp", "equipment"]
+    return make(pc("ada"), captain)
+
+
+def test_an_npcs_roll_never_shows_its_gm_only_attribute_dice_or_weapon_bonus() -> None:
+    c = run(_captain(), "ada: initiative dice=2,2", "captain: attack ada dice=5,4",
+            "ada: attack captain dice=1,2",
+            "captain: spell Bolt mp=5 target=ada damage=5 dice=3,3",
+            "ada: act waits", "captain: check dex+mig dl=10 turn=no dice=2,9")
+    text = _seen(c)
+    for secret in ("d12", "d10", "d6", "+3"):
+        assert secret not in text, secret
+    gm = json.dumps(log_view(c, Viewer.gm()))
+    assert "{d12+d10}+3" in gm and "{d6+d10}" in gm
+    # totals and outcomes stay, and the player's own rolls keep their dice
+    attacks = [e["data"] for r in log_view(c, ADA) for e in r["events"]
+               if e["type"] == "attack" and e["actor"] == "captain"]
+    assert attacks and attacks[0]["total"] == 12 and "hit" in attacks[0]
+    assert "{d8+d8}" in text
+
+
+def test_gm_only_equipment_is_not_listed_for_players() -> None:
+    c = run(_captain(), "captain: equip armor Mail defense=1")
+    text = _seen(c)
+    assert "Saber" not in text and "Mail" not in text
+    gm = json.dumps(view(c, Viewer.gm())) + json.dumps(log_view(c, Viewer.gm()))
+    assert "Saber" in gm and "Mail" in gm
