@@ -74,9 +74,9 @@ def default_url() -> str:
 
 
 def record_json(record: Record) -> str:
-    """The stored JSON text of a record (compact, keys sorted)."""
-    return json.dumps(record.to_data(), separators=(",", ":"), sort_keys=True,
-                      ensure_ascii=False)
+    """The stored JSON text of a record (compact). Key order is kept as the engine made it:
+    a table's order can mean something (the first weapon on a sheet is the one drawn)."""
+    return json.dumps(record.to_data(), separators=(",", ":"), ensure_ascii=False)
 
 
 def _now() -> str:

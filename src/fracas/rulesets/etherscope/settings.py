@@ -178,8 +178,9 @@ def _actions(raw: Any) -> dict[str, dict[str, Any]]:
         for k, v in spec.items():
             if k == "skill" and isinstance(v, str):
                 out[name]["skill"] = v
-            elif k == "difficulty" and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
-                out[name]["difficulty"] = v
+            elif k == "difficulty" and (v is None or (
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0)):
+                out[name]["difficulty"] = v  # None: the conflict's default difficulty
             else:
                 raise InvalidInput(
                     f"settings.actions.{name}.{k} = {v!r}: use skill (text) or difficulty "
