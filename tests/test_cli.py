@@ -44,7 +44,7 @@ def test_a_bad_script_line_names_the_file_and_line(tmp_path: Path) -> None:
     bad.write_text(Path(TOY_FILE).read_text().replace("ada: done gob", "gob: hit ada"))
     result = runner.invoke(app, ["run", str(bad)])
     assert result.exit_code == 2
-    assert f"{bad}:33" in result.output or "bad.toml:" in result.output
+    assert "bad.toml:" in result.output
     assert "Traceback" not in result.output
 
 
@@ -75,3 +75,30 @@ def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(bad)])
     assert result.exit_code == 2
     assert "usage: undo [STEPS]" in " ".join(result.output.split())
+
+
+def test_a_refused_script_line_shows_the_log_up_to_it(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    text = Path(TOY_FILE).read_text().replace("ada: done gob", "gob: hit ada")
+    bad.write_text(text)
+    line = text.splitlines().index("gob: hit ada") + 1
+    result = runner.invoke(app, ["run", str(bad), "--seed", "7"])
+    assert result.exit_code == 2
+    assert "v3    ada: hit gob dice=4" in result.output
+    assert f"bad.toml:{line}: 'gob: hit ada'" in " ".join(result.output.split())
+
+
+def test_a_refused_setting_names_its_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('ruleset = "etherscope"\n[settings]\nnature = "physical"\ntwist = "x"\n')
+    result = runner.invoke(app, ["run", str(bad)])
+    assert result.exit_code == 2
+    assert "bad.toml:4: settings.twist is not an Etherscope setting" in \
+        " ".join(result.output.split())
+
+
+def test_as_a_name_nobody_plays_warns_and_shows_an_onlookers_view() -> None:
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--as", "zed"])
+    assert result.exit_code == 0
+    assert "nobody in this conflict is played by 'zed' (players: alice)" in \
+        " ".join(result.output.split())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -46,18 +47,52 @@ def viewer_for(player: str | None) -> Viewer:
     return Viewer.gm() if player is None else Viewer.named(player)
 
 
-def play_script(scenario: Scenario, seed: str) -> Conflict:
-    """Create the conflict of a scenario and play its script; errors name file and line."""
+@dataclass(slots=True)
+class ScriptRun:
+    """A scenario played as far as its script goes: the conflict (None when the set-up itself
+    was refused) and the error that stopped it, if any."""
+
+    conflict: Conflict | None
+    error: FracasError | None = None
+
+
+def run_script(scenario: Scenario, seed: str) -> ScriptRun:
+    """Create a scenario's conflict and play its script up to the first refused command;
+    errors name the file and the line (of the script, or of the refused setting)."""
     ruleset = get_ruleset(scenario.setup.ruleset)
-    conflict = Conflict.create(ruleset, scenario.setup, seed, time="")
+    try:
+        conflict = Conflict.create(ruleset, scenario.setup, seed, time="")
+    except FracasError as exc:
+        exc.message = f"{scenario.where(exc.values.get('key'))}: {exc.message}"
+        return ScriptRun(None, exc)
     for line in scenario.script:
         try:
             conflict.execute(line.text, time="")
         except FracasError as exc:
             exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
             exc.rule = None
-            raise
-    return conflict
+            return ScriptRun(conflict, exc)
+    return ScriptRun(conflict)
+
+
+def play_script(scenario: Scenario, seed: str) -> Conflict:
+    """Create the conflict of a scenario and play its script; raise the first error."""
+    done = run_script(scenario, seed)
+    if done.error is not None:
+        raise done.error
+    assert done.conflict is not None
+    return done.conflict
+
+
+def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
+    """Warn (on stderr) when ``--as NAME`` names nobody's player in this conflict."""
+    if viewer.role != "player" or viewer.player is None:
+        return
+    if not conflict.state.owned_by(viewer.player):
+        players = sorted({p.owner for p in conflict.state.participants.values() if p.owner})
+        err_console.print(
+            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r} "
+            f"(players: {', '.join(players) or 'none'}); showing what an onlooker sees")
 
 
 def run_data(conflict: Conflict, scenario: Scenario, seed: str, viewer: Viewer) -> dict[str, Any]:
@@ -89,10 +124,18 @@ def run(
     try:
         sc = load_scenario(scenario)
         the_seed = seed or sc.seed or new_seed()
-        conflict = play_script(sc, the_seed)
+        done = run_script(sc, the_seed)
     except FracasError as exc:
         fail(exc)
     viewer = viewer_for(as_player)
+    if done.error is not None:
+        if done.conflict is not None and not as_json:
+            console.print("[dim]the log up to the refused command:[/]")
+            print_log(console, done.conflict, viewer, raw=raw)
+        fail(done.error)
+    conflict = done.conflict
+    assert conflict is not None
+    check_viewer(conflict, viewer)
     if as_json:
         sys.stdout.write(json.dumps(run_data(conflict, sc, the_seed, viewer), indent=2) + "\n")
         return
@@ -162,4 +205,7 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "fail", "main", "play_script", "print_log", "print_state", "viewer_for"]
+__all__ = [
+    "app", "check_viewer", "fail", "main", "play_script", "print_log", "print_state",
+    "run_script", "viewer_for",
+]

@@ -59,6 +59,8 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict,
     status = level["status"]
     if level["end_reason"]:
         status += f": {level['end_reason']}"
+    if level.get("outcome"):
+        status += f" — {level['outcome']}"
     limit = f"/{level['round_limit']}" if level["round_limit"] else ""
     console.print(f"[bold]{escape(head)}[/] — {status}, round {level['round']}{limit}")
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)

@@ -40,6 +40,14 @@ class Scenario:
     setup: Setup
     seed: str | None = None
     script: tuple[ScriptLine, ...] = field(default_factory=tuple)
+    text: str = ""  # the file's text, to point at the line of a key in later errors
+
+    def where(self, key: str | None = None) -> str:
+        """``FILE:LINE`` of a ``[settings]`` key such as ``actions.push`` (``FILE`` alone when
+        there is no key), for errors found after the file was read."""
+        if not key:
+            return self.path
+        return f"{self.path}:{_line_of(self.text, ['settings', *key.split('.')])}"
 
 
 def bundled_scenarios() -> dict[str, str]:
@@ -111,7 +119,7 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
             f"{name}:{_line_of(raw, loc)}: {key}: {err['msg']}{hint}", path=name, key=key
         ) from None
     return Scenario(name, setup, None if seed is None else str(seed),
-                    tuple(_script_lines(raw, script_raw)))
+                    tuple(_script_lines(raw, script_raw)), raw)
 
 
 def _script_lines(raw: str, script: str) -> list[ScriptLine]:

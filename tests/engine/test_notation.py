@@ -82,3 +82,12 @@ def test_json_form_is_validated_like_the_text_form() -> None:
         COMMANDS.from_data({"actor": "ada", "verb": "hit", "args": {"target": "gob", "x": 1}})
     with pytest.raises(InvalidInput, match="must be a JSON object"):
         COMMANDS.from_data(["hit"])
+
+
+def test_the_json_form_is_accepted_wherever_text_is() -> None:
+    c = toy_conflict()
+    c.execute('{"verb": "start", "args": {"first": "ada"}}')
+    record = c.execute('{"actor": "ada", "verb": "hit", "args": {"target": "gob", "dice": [4]}}')
+    assert record.command == "ada: hit gob dice=4"
+    with pytest.raises(InvalidInput, match="not a JSON command"):
+        c.execute('{"actor": "ada", ')

@@ -9,6 +9,7 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -207,6 +208,12 @@ class Conflict:
         if isinstance(command, dict):
             return self.commands.from_data(command)
         if isinstance(command, str):
+            if command.lstrip().startswith("{"):  # the JSON form, typed or sent as text
+                try:
+                    data = json.loads(command)
+                except ValueError as exc:
+                    raise InvalidInput(f"not a JSON command: {exc}") from None
+                return self.commands.from_data(data)
             return self.commands.parse(command)
         raise InvalidInput(f"not a command: {command!r}")
 

@@ -131,6 +131,7 @@ def show(
     viewer = cli.viewer_for(as_player)
     with _guard(), open_service(db) as service:
         conflict = service.load(conflict_id)
+        cli.check_viewer(conflict, viewer)
         if as_json:
             data = {"format": SHOW_FORMAT, "id": conflict_id, "ruleset": conflict.ruleset.name,
                     "version": conflict.version, "log": log_view(conflict, viewer),
@@ -305,6 +306,7 @@ def watch(
     who = "the GM" if viewer.is_gm else (viewer.player or "the public")
     with _guard(), open_service(db) as service:
         conflict = service.load(conflict_id)
+        cli.check_viewer(conflict, viewer)
         if since is not None:
             cli.print_log(cli.console, conflict, viewer, after=since)
         cli.err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "

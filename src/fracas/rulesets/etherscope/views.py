@@ -384,7 +384,9 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
         why = f" by {name(state, by)}: {ext.zoom_reason}" if by and see(by) else ""
         lines.append(f"zoomed in (depth {state.depth}){why}, round {state.round}/"
                      f"{state.round_limit}")
-    if ext.phase == ph.START:
+    if state.status == "ended":
+        pass  # the engine's header says how it ended; nobody's turn is pending
+    elif ext.phase == ph.START:
         todo = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
         lines.append("start: awareness still to roll: " + (", ".join(todo) or "nobody"))
     elif ext.phase == ph.MOVES:

@@ -260,12 +260,16 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         head = f"Turn {state.round} over · the table picks who opens turn {state.round + 1}"
     else:
         head = "Turn 1 not opened yet · the table picks who opens it"
+    ended = state.status == "ended"
+    if ended:
+        head = f"Ended during turn {state.round}"
     lines.append(head + (f" · opened by {openers}" if openers else ""))
-    if turns.current:
+    if turns.current and not ended:
         lines.append(f"Acting: {n(turns.current)} ({turns.actions_left} action(s) left)")
-    gone = [p for p in turns.gone if p in turns.members]
-    lines.append("Gone: " + (", ".join(n(p) for p in gone) or "nobody") + " · not gone: "
-                 + (", ".join(n(p) for p in turns.not_gone()) or "nobody"))
+    gone = [p for p in turns.gone if p in turns.members and p != turns.current]
+    if not ended:
+        not_gone = ", ".join(n(p) for p in turns.not_gone()) or "nobody"
+        lines.append(f"Gone: {', '.join(n(p) for p in gone) or 'nobody'} · not gone: {not_gone}")
     for zid, zone in ext.zones.zones.items():
         here = ", ".join(n(p) for p in ext.zones.occupants(zid)) or "empty"
         near = ", ".join(ext.zones.neighbours(zid))
