@@ -28,7 +28,9 @@ def log_lines(
     for entry in log_view(conflict, viewer):
         events = [Event.from_data(e) for e in entry["events"]]
         lines = [e.to_text() if raw else describe(conflict.ruleset, e, state) for e in events]
-        out.append((entry["version"], entry["command"], lines))
+        depth = entry.get("depth", 0)
+        command = f"{'» ' * depth}{entry['command']}"  # » marks a zoomed-in conflict's moves
+        out.append((entry["version"], command, lines))
     return out
 
 

@@ -57,3 +57,12 @@ def test_play_through_a_terminal(sqlite_url: str) -> None:
     assert [r.command for r in loaded.records[2:]] == \
         ["ada: hit bruno dice=4", "undo", "redo"]
     store.close()
+
+
+def test_completion_stops_at_the_first_placeholder() -> None:
+    from fracas.store.play import up_to_placeholder
+
+    assert up_to_placeholder("note TEXT") == "note "
+    assert up_to_placeholder("ada: handoff bruno say=TEXT") == "ada: handoff bruno say="
+    assert up_to_placeholder("set-range A B BAND") == "set-range "
+    assert up_to_placeholder("ada: declare 10") == "ada: declare 10"

@@ -66,9 +66,9 @@ def describe(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
     if t == PARTICIPANT_JOINED:
         return f"{d.get('name')} joins the conflict"
     if t == PARTICIPANT_LEFT:
-        return f"{name_of(state, d.get('participant'))} leaves ({d.get('reason')})"
+        return f"{name_of(state, d.get('participant'))} leaves: {d.get('reason')}"
     if t == PARTICIPANT_OUT:
-        return f"{name_of(state, d.get('participant'))} is out ({d.get('reason')})"
+        return f"{name_of(state, d.get('participant'))} is out of the conflict: {d.get('reason')}"
     if t == NOTE:
         return f"note{secret}: {d.get('text')}"
     if t == NARRATION:

@@ -164,6 +164,7 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
             len(visible) == len(record.events)
             and all(a is b for a, b in zip(visible, record.events, strict=True))
         )
+        depth = then.innermost.depth  # > 0: played inside a zoomed-in conflict
         partial.append_record(record)
         if not visible:
             if out and out[-1]["events"] and out[-1]["events"][0]["type"] == GM_ACTS:
@@ -174,6 +175,7 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
             continue
         entry: dict[str, Any] = {
             "version": record.version,
+            "depth": depth,
             "command": record.command if whole or _mine(record, then, viewer) else "the GM acts",
             "events": [e.to_data() for e in visible],
         }

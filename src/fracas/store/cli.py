@@ -75,7 +75,9 @@ def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str =
 
 
 def new(
-    scenario: Annotated[Path, typer.Argument(help="a scenario file (TOML)")],
+    scenario: Annotated[
+        Path, typer.Argument(help="a scenario file (TOML) or a bundled scenario's name")
+    ],
     campaign: Annotated[str, typer.Option(help="the campaign it belongs to")]
     = DEFAULT_CAMPAIGN,
     seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
@@ -111,11 +113,13 @@ def list_(
         _cli().console.print("no stored conflicts; `fracas new SCENARIO` makes one")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for col in ("id", "campaign", "ruleset", "title", "version", "updated"):
-        table.add_column(col)
+    for col in ("id", "campaign", "ruleset", "version", "updated", "title"):
+        table.add_column(col, no_wrap=col != "title", justify="right" if col == "version"
+                         else "left")
     for i in infos:
-        table.add_row(i.id, escape(i.campaign), i.ruleset, escape(i.title), str(i.version),
-                      i.updated)
+        updated = i.updated[:16].replace("T", " ")  # 2026-11-29 16:40, in UTC
+        table.add_row(i.id, escape(i.campaign), i.ruleset, str(i.version), updated,
+                      escape(i.title))
     _cli().console.print(table)
 
 

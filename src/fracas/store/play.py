@@ -9,6 +9,7 @@ version it was decided on: if someone else acted meanwhile, the prompt reloads a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from prompt_toolkit import PromptSession
@@ -27,7 +28,7 @@ from fracas.errors import FracasError, StaleVersion
 from fracas.render import print_state
 from fracas.store.service import ConflictService
 
-HELP = ("commands in text notation (Tab completes), e.g. 'ada: hit bruno'; "
+HELP = ("commands in text notation (Tab completes), e.g. 'ada: attack bruno'; "
         ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D)")
 META = (":undo", ":redo", ":reload", ":help", ":quit")
 
@@ -50,6 +51,20 @@ def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
     return out + list(META)
 
 
+_PLACEHOLDER = re.compile(r"^([a-z_]+=)?[A-Z][A-Z_|.,0-9]*$")
+
+
+def up_to_placeholder(text: str) -> str:
+    """A suggestion up to its first UPPER-CASE placeholder: ``note TEXT`` → ``note ``,
+    ``ada: handoff bruno say=TEXT`` → ``ada: handoff bruno say=``."""
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        match = _PLACEHOLDER.match(word)
+        if match and i > 0:
+            return " ".join([*words[:i], match.group(1) or ""])
+    return text
+
+
 class PlayCompleter(Completer):
     """Completes the whole line from :func:`suggestions`; a template such as ``note TEXT``
     completes up to its first UPPER-CASE placeholder."""
@@ -66,9 +81,7 @@ class PlayCompleter(Completer):
         typed = document.text_before_cursor
         seen: set[str] = set()
         for text in suggestions(self.conflict, self.viewer):
-            words = text.split(" ")
-            cut = next((i for i, w in enumerate(words) if w.isupper() and len(w) > 1), None)
-            target = " ".join(words[:cut]) + " " if cut else text
+            target = up_to_placeholder(text)
             if target.lower().startswith(typed.lower()) and target != typed \
                     and target not in seen:
                 seen.add(target)

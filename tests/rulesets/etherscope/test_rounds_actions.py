@@ -257,3 +257,17 @@ def test_state_round_trips_after_a_scripted_conflict() -> None:
     assert state_to_data(back) == data
     assert back.ext.countdown.current == c.state.ext.countdown.current
     assert c.replay() is not None and state_to_data(c.replay()) == data
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_a_roll_without_the_skill_says_the_default_pool_was_used() -> None:
+    from fracas.engine.describe import describe
+
+    from .helpers import started
+
+    c = started()
+    c.execute("countdown")
+    actor = c.state.ext.countdown.current.actor
+    c.execute(f"{actor}: search skill=notice")
+    event = next(e for e in c.records[-1].events if e.type == "action_resolved")
+    assert "(no notice rating: pool of 2)" in describe(c.ruleset, event, c.state)

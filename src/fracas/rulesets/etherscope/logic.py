@@ -409,9 +409,15 @@ def decide_declare(state: ConflictState, cmd: Command) -> Events:
     ext, actor = ext_of(state), _actor(cmd)
     scores = list(cmd.args["scores"])
     if ext.phase != ph.DECLARE:
-        raise IllegalCommand(
-            f"{name(state, actor)} cannot declare now: everyone declares before the countdown "
-            "begins", rule="ES-ROUND-7")
+        when = {
+            ph.START: "the conflict has not started: after awareness (and the awareness moves) "
+                      "the GM starts a round with 'round'",
+            ph.MOVES: "the awareness moves are not over; then the GM starts a round with "
+                      "'round'",
+            ph.READY: "no round is under way; the GM starts the next one with 'round'",
+        }.get(ext.phase, "everyone declares before the countdown begins")
+        raise IllegalCommand(f"{name(state, actor)} cannot declare now: {when}",
+                             rule="ES-ROUND-7")
     if actor not in ext.base:
         raise IllegalCommand(f"{name(state, actor)} joined after the round began",
                              rule="ES-ROUND-7")

@@ -14,13 +14,20 @@ def expression(settings: dict[str, Any], pool: int) -> str:
     return f"{pool}d{settings['die_size']}>={settings['threshold']}"
 
 
+def has_rating(state: ConflictState, pid: str, skill: str) -> bool:
+    """Whether ``pid`` has a rating for ``skill`` (in ``skills`` or as a stat of its own)."""
+    stats = state.participants[pid].stats
+    skills = stats.get("skills", {})
+    return (isinstance(skills, dict) and skill in skills) or isinstance(stats.get(skill), int)
+
+
 def pool_size(state: ConflictState, pid: str, skill: str | None) -> int:
     """Dice in ``pid``'s pool for ``skill``: its rating, else ``pool``, else the default."""
     p = state.participants[pid]
     skills = p.stats.get("skills", {})
     if skill and isinstance(skills, dict) and skill in skills:
         return int(skills[skill])
-    if skill and skill in p.stats and isinstance(p.stats[skill], int):
+    if skill and isinstance(p.stats.get(skill), int):
         return int(p.stats[skill])
     return int(p.stats.get("pool", state.settings["default_pool"]))
 
@@ -30,11 +37,14 @@ def pool_roll(
 ) -> dict[str, Any]:
     """Roll (or take from the table) ``pid``'s pool: {pool, skill, successes, roll?}."""
     pool = args.get("pool")
+    out: dict[str, Any] = {}
     if pool is None:
         pool = pool_size(state, pid, skill)
+        if skill and not has_rating(state, pid, skill):
+            out["unrated"] = True  # the log says the default pool was used, and why
     if pool < 0:
         raise InvalidInput(f"a pool has at least 0 dice, not {pool}", rule="ES-ACT-4")
-    out: dict[str, Any] = {"pool": pool, "skill": skill or ""}
+    out.update(pool=pool, skill=skill or "")
     if args.get("successes") is not None:
         if args.get("dice") is not None:
             raise InvalidInput("give dice= or successes=, not both", rule="ES-ACT-4")

@@ -270,10 +270,13 @@ def _band(n: Any) -> str:
     return BANDS[int(n)].capitalize() if isinstance(n, int) and 0 <= n <= 2 else "unchanged"
 
 
+def _successes(n: Any) -> str:
+    return f"{n} success{'' if n == 1 else 'es'}"
+
+
 def _succ(d: dict[str, Any]) -> str:
-    text = d.get("text") or (f"{d.get('successes')} successes (table)" if d.get("table")
-                             else f"{d.get('successes')} successes")
-    return text
+    count = _successes(d.get("successes"))
+    return str(d.get("text") or (f"{count} (table)" if d.get("table") else count))
 
 
 def describe(event: Event, state: ConflictState) -> str | None:
@@ -304,7 +307,7 @@ def describe(event: Event, state: ConflictState) -> str | None:
         return f"{n(d['ambusher'])} ambushes with {_succ(d['roll'])}: " + "; ".join(parts)
     if t == "counter_rolled":
         return "counter roll against an ambush: " + "; ".join(
-            f"{n(r['target'])} {r['successes']} successes" for r in d["targets"])
+            f"{n(r['target'])} {_successes(r['successes'])}" for r in d["targets"])
     if t == ev.RANGE_SET:
         return f"GM sets {n(d['a'])} ↔ {n(d['b'])} to {_band(d['band'])}"
     if t == ev.RANGE_CHANGED:
@@ -365,6 +368,8 @@ def _describe_action(d: dict[str, Any], n: Any) -> str:
     extras = f" [extras: {d['extras_text']}]" if d.get("extras_text") else ""
     if d.get("not_bought"):
         extras += f" (not enough extra successes for: {', '.join(d['not_bought'])})"
+    if d.get("unrated") and "pool" in d:
+        what += f" (no {d['skill']} rating: pool of {d['pool']})"
     return (f"{n(d['actor'])}: {what}{tg}{say}; {_succ(d)} vs difficulty {d['difficulty']}: "
             f"{res}{extra}{spent}{extras}{effect}")
 

@@ -195,7 +195,7 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
     if order.side_of[actor] != order.side_on_turn:
         waiting = [names.get(a, a) for a in order.who_may_act()]
         raise NotYourTurn(
-            f"It is side {order.side_on_turn}'s turn ({', '.join(waiting)} may act), "
+            f"It is the turn of side {order.side_on_turn} ({', '.join(waiting)} may act), "
             f"not {p.name}'s side {order.side_of[actor]}; the sides alternate",
             rule="FU-CON-6", participant=actor, side_on_turn=order.side_on_turn)
     order.check_take_turn(actor, "FU-CON-8", "FU-CON-9", names=names)
