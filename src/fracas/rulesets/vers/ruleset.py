@@ -21,13 +21,10 @@ from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import views
-from fracas.rulesets.vers.actions import (
-    HANDLERS,
-    Decider,
-    boundary_after_leave,
-    object_spec,
-)
 from fracas.rulesets.vers.commands import COMMANDS
+from fracas.rulesets.vers.decider import Decider, boundary_after_leave
+from fracas.rulesets.vers.gm import object_spec
+from fracas.rulesets.vers.handlers import HANDLERS
 from fracas.rulesets.vers.state import (
     ATTRIBUTES,
     TRACKS,

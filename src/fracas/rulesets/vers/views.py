@@ -316,7 +316,7 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
 def attack_preview(ruleset: Vers, state: ConflictState, attacker: str, target: str,
                    weapon: str | None = None) -> dict[str, Any]:
     """The skill, TN and modifier breakdown of an attack before it is rolled."""
-    from fracas.rulesets.vers.actions import Decider
+    from fracas.rulesets.vers.decider import Decider
 
     d = Decider(state, Command("attack", attacker, {"target": target}),
                 DecideContext("preview", 0), ruleset.evolve)
