@@ -48,14 +48,24 @@ def test_play_through_a_terminal(sqlite_url: str) -> None:
         child.send("bruno: hit ada\r")
         child.expect("refused")
         child.expect("v5>")
+        child.send("ada: no")  # half typed when someone else stores a command
+        other = ConflictService(SqlEventStore(sqlite_url))
+        other.execute(cid, "note 'the landlord shouts from the cellar'")
+        child.expect("stored elsewhere meanwhile")
+        child.expect("landlord shouts")
+        child.expect("v6> ada: no")  # the panel is fresh and the typing kept
+        child.send("te 'I duck'\r")
+        child.expect("I duck")
+        child.expect("v7>")
         child.send(":quit\r")
-        child.expect("stored at version 5")
+        child.expect("stored at version 7")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
     loaded = service.load(cid)
-    assert [r.command for r in loaded.records[2:]] == \
-        ["ada: hit bruno dice=4", "undo", "redo"]
+    assert [r.command for r in loaded.records[2:]] == [
+        "ada: hit bruno dice=4", "undo", "redo", "note 'the landlord shouts from the cellar'",
+        "ada: note 'I duck'"]
     store.close()
 
 

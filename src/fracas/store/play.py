@@ -10,7 +10,8 @@ version it was decided on: if someone else acted meanwhile, the prompt reloads a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -25,8 +26,9 @@ from rich.text import Text
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.errors import FracasError, StaleVersion
-from fracas.render import print_state
+from fracas.render import print_log, print_state
 from fracas.store.service import ConflictService
+from fracas.store.sql import SqlEventStore
 
 HELP = ("commands in text notation (Tab completes), e.g. 'ada: attack bruno'; "
         ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D)")
@@ -99,6 +101,51 @@ def render_panel(console: Console, conflict: Conflict, viewer: Viewer, cid: str)
     console.print(Panel(Text(cap.get().rstrip()), title=title, title_align="left"))
 
 
+#: What the prompt returns when another process stored a command (then the text typed so far).
+CHANGED = "\x00changed:"
+
+
+class ChangeWatcher(threading.Thread):
+    """Interrupts the prompt when someone else stores a command in the conflict, so the panel
+    is never stale (its own connections; PostgreSQL is told, SQLite is polled)."""
+
+    def __init__(self, url: str, conflict_id: str, session: PromptSession[str]) -> None:
+        super().__init__(daemon=True, name="fracas-play-watcher")
+        self.store = SqlEventStore(url, migrate=False)
+        self.conflict_id = conflict_id
+        self.session = session
+        self.version = 0  # the version the prompt shows
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        """Wait for versions past the shown one; interrupt a running prompt once each."""
+        while not self.done.is_set():
+            try:
+                seen = self.version
+                version = self.store.wait_for_change(self.conflict_id, seen, 1.0)
+            except Exception:  # a dropped connection must not kill the table's prompt
+                self.done.wait(1.0)
+                continue
+            app = self.session.app
+            if version > seen == self.version and app.is_running and app.loop is not None:
+                app.loop.call_soon_threadsafe(self._interrupt)
+                self.done.wait(0.5)
+            elif version > seen:
+                self.done.wait(0.2)  # our own command, or the prompt is busy
+
+    def _interrupt(self) -> None:
+        """(On the prompt's loop.) End the prompt, handing back what was typed so far."""
+        app = self.session.app
+        if app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.exit(result=CHANGED + app.current_buffer.text)
+
+    def stop(self) -> None:
+        """End the thread and release its connections."""
+        self.done.set()
+        self.join(timeout=3)
+        self.store.close()
+
+
 def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
              console: Console | None = None) -> None:
     """The interactive loop (returns on :quit, Ctrl-D or Ctrl-C)."""
@@ -124,20 +171,40 @@ def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
         complete_while_typing=False,
     )
     console.print(f"[dim]{HELP}[/]")
+    watcher = ChangeWatcher(service.store.url, conflict_id, session)
+    watcher.start()
+    try:
+        _loop(service, conflict_id, viewer, console, conflict, session, completer, watcher,
+              print_record)
+    finally:
+        watcher.stop()
+
+
+def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: Console,
+          conflict: Conflict, session: PromptSession[str], completer: PlayCompleter,
+          watcher: ChangeWatcher, print_record: Callable[..., None]) -> None:
     redraw = True
+    typed = ""
     while True:
         if service.store.info(conflict_id).version != conflict.version:
-            conflict = service.load(conflict_id)
-            console.print("[yellow]the conflict changed elsewhere; reloaded[/]")
+            seen, conflict = conflict.version, service.load(conflict_id)
+            console.print("[yellow]stored elsewhere meanwhile:[/]")
+            print_log(console, conflict, viewer, after=seen)
             redraw = True
         completer.conflict = conflict
+        watcher.version = conflict.version
         if redraw:
             render_panel(console, conflict, viewer, conflict_id)
         redraw = False
         try:
-            line = session.prompt(f"v{conflict.version}> ").strip()
+            line = session.prompt(f"v{conflict.version}> ", default=typed)
         except (EOFError, KeyboardInterrupt):
             break
+        typed = ""
+        if line.startswith(CHANGED):
+            typed = line[len(CHANGED):]  # keep what was being typed
+            continue
+        line = line.strip()
         if not line:
             redraw = True
             continue
