@@ -32,7 +32,7 @@ def test_an_effect_until_the_end_of_the_round_lasts_the_whole_round() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'smoke fills the room'")
     play(c, "ada: done bruno", "bruno: done gob")
-    assert effect_ids(c) == ["e1"]
+    assert effect_ids(c) == ["e3"]
     c.execute("gob: done")
     assert effect_ids(c) == []
     expired = c.records[-1].events[-1]
@@ -43,7 +43,7 @@ def test_an_effect_for_two_rounds_survives_the_first_round_end() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'bless' count=2")
     finish_round(c)
-    assert effect_ids(c) == ["e1"]
+    assert effect_ids(c) == ["e3"]
     c.execute("start bruno")
     finish_round(c, "bruno")
     assert effect_ids(c) == []
@@ -53,9 +53,9 @@ def test_an_effect_until_the_start_of_adas_turn_skips_the_turn_she_is_in() -> No
     c = toy_conflict()
     play(c, "start ada", "effect 'shield up' until=turn_start who=ada")
     play(c, "ada: done bruno", "bruno: done gob", "gob: done")
-    assert effect_ids(c) == ["e1"], "still up across the round boundary"
+    assert effect_ids(c) == ["e3"], "still up across the round boundary"
     c.execute("start bruno")
-    assert effect_ids(c) == ["e1"]
+    assert effect_ids(c) == ["e3"]
     c.execute("bruno: done ada")
     assert effect_ids(c) == [], "gone as Ada's next turn starts"
 
@@ -64,7 +64,7 @@ def test_an_effect_until_the_end_of_a_turn_ends_with_that_turn() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'parry' until=turn_end who=gob")
     c.execute("ada: done gob")
-    assert effect_ids(c) == ["e1"]
+    assert effect_ids(c) == ["e3"]
     c.execute("gob: done bruno")
     assert effect_ids(c) == []
 
@@ -74,7 +74,7 @@ def test_undoing_an_expiry_brings_the_effect_back() -> None:
     play(c, "start ada", "effect 'smoke'", "ada: done bruno", "bruno: done gob", "gob: done")
     assert effect_ids(c) == []
     c.execute("undo")
-    assert effect_ids(c) == ["e1"]
+    assert effect_ids(c) == ["e3"]
 
 
 def test_effects_are_checked_before_they_are_added() -> None:
@@ -85,8 +85,8 @@ def test_effects_are_checked_before_they_are_added() -> None:
         c.execute("effect 'x' count=0")
     with pytest.raises(InvalidInput, match="no timed effect"):
         c.execute("expire e9")
-    c.execute("effect 'x'")
-    c.execute("expire e1")
+    c.execute("effect 'x'")  # v2: effects are named after their command's version
+    c.execute("expire e2")
     assert effect_ids(c) == []
 
 

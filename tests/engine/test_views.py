@@ -121,7 +121,7 @@ def test_an_effect_on_an_unknown_character_is_hidden_when_added_and_when_it_ends
     c = Conflict.create(ruleset, setup, "seed", time="")
     c.execute("start ada")
     c.execute("effect 'the goblin lies in wait' who=gob until=turn_start")
-    c.execute("expire e1")
+    c.execute("expire e3")
     assert "lies in wait" not in json.dumps(log_view(c, ALICE))
     assert "lies in wait" in json.dumps(log_view(c, BOB))
     assert "lies in wait" in json.dumps(log_view(c, Viewer.gm()))

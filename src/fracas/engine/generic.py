@@ -116,7 +116,8 @@ def decide_generic(
         if a["count"] < 1:
             raise InvalidInput("count must be at least 1", count=a["count"])
         effect = TimedEffect(
-            id=f"e{state.effect_serial + 1}", text=a["text"], trigger=trigger,
+            # named after the command's version: no count of (secret) effects shows
+            id=f"e{ctx.version}", text=a["text"], trigger=trigger,
             remaining=a["count"], participant=who, visibility=vis, owner=cmd.actor,
         )
         return [Event(EFFECT_ADDED, dataclasses.asdict(effect), actor=cmd.actor,
@@ -316,7 +317,6 @@ def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None
             state.participants[d["participant"]].out = d.get("reason") or "out"
     elif t == EFFECT_ADDED:
         state.effects.append(TimedEffect(**d))
-        state.effect_serial += 1
     elif t == EFFECT_EXPIRED:
         state.effects = [e for e in state.effects if e.id != d["id"]]
     elif t == OVERRIDE:

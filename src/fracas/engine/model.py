@@ -107,7 +107,6 @@ class ConflictState:
     round: int = 0
     round_limit: int | None = None
     effects: list[TimedEffect] = field(default_factory=list)
-    effect_serial: int = 0
     depth: int = 0  # 0 for a top-level conflict, 1+ for a zoomed-in one
     zoom: ConflictState | None = None  # the nested conflict being played inside this one
     zoom_origin: str | None = None  # who opened this nested conflict, and why
