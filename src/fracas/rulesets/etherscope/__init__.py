@@ -15,7 +15,7 @@ from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
-from fracas.rulesets.etherscope import logic, views
+from fracas.rulesets.etherscope import actions, common, rounds, start, views, zoom
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, evolve, init_ext
@@ -75,45 +75,43 @@ class Etherscope(Ruleset):
     def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
         """Validate an Etherscope command and return its events."""
         v = command.verb
-        if command.actor is not None:
-            logic.check_active(state, command.actor)
         if v == "awareness":
-            return logic.decide_awareness(state, command, ctx)
+            return start.decide_awareness(state, command, ctx)
         if v == "ambush":
-            return logic.decide_ambush(state, command, ctx)
+            return start.decide_ambush(state, command, ctx)
         if v == "set-range":
-            return logic.decide_set_range(state, command)
+            return start.decide_set_range(state, command)
         if v in ("group", "ungroup"):
-            return logic.decide_group(state, command)
+            return start.decide_group(state, command)
         if v == "reveal":
-            return logic.decide_reveal(state, command)
+            return start.decide_reveal(state, command)
         if v == "moves":
-            return logic.decide_moves(state, command, ctx)
+            return start.decide_moves(state, command, ctx)
         if v == "step":
-            return logic.decide_step(state, command, ctx)
+            return start.decide_step(state, command, ctx)
         if v == "done":
-            return logic.decide_done(state, command)
+            return start.decide_done(state, command)
         if v == "round":
-            return logic.decide_round(state)
+            return rounds.decide_round(state)
         if v == "declare":
-            return logic.decide_declare(state, command)
+            return rounds.decide_declare(state, command)
         if v == "countdown":
-            return logic.decide_countdown(state, command, ctx)
+            return rounds.decide_countdown(state, command, ctx)
         if v in _ACTIONS:
-            return logic.decide_action(state, command, ctx)
+            return actions.decide_action(state, command, ctx)
         if v == "zoom":
-            return logic.decide_zoom(state, command, ctx)
+            return zoom.decide_zoom(state, command, ctx)
         if v == "damage":
-            return logic.decide_damage(state, command)
+            return zoom.decide_damage(state, command)
         return super().decide(state, command, ctx)
 
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """Whose awareness move or turn it was passes on (ES-START-5, ES-ROUND-4)."""
-        return logic.on_leave(state, pid)
+        return start.on_leave(state, pid)
 
     def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """A joiner needs the conflict's condenser (ES-ROUND-1); it acts from the next round."""
-        logic.check_joiner(state, pid)
+        common.check_joiner(state, pid)
         return []
 
     def evolve(self, state: ConflictState, event: Event) -> None:
@@ -123,7 +121,7 @@ class Etherscope(Ruleset):
     # --- zoom
     def check_zoom(self, state: ConflictState, actor: str | None, who: list[str]) -> None:
         """Refuse zooming from Fast (ES-ACT-2) or off one's turn."""
-        logic.check_zoom(state, actor, who)
+        zoom.check_zoom(state, actor, who)
 
     def zoom_state(self, parent: ConflictState, data: dict[str, Any]) -> ConflictState:
         """The nested conflict: chosen participants, one time scale faster, five rounds."""
@@ -138,7 +136,7 @@ class Etherscope(Ruleset):
             sides=list(parent.sides), round_limit=int(data["round_limit"]),
             depth=int(data["depth"]), zoom_origin=data.get("opened_by"),
         )
-        pext = logic.ext_of(parent)
+        pext = common.ext_of(parent)
         ext = EsExt(phase=ph.START if data.get("start") else ph.READY,
                     opened_by=data.get("opened_by"), zoom_reason=str(data.get("reason", "")))
         ext.ranges = RangeBands(actors=list(who), bands=dict(data["bands"]),
@@ -151,7 +149,7 @@ class Etherscope(Ruleset):
 
     def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
         """Damage (condensers) and outs carry back; ranges too when the scaling is the same."""
-        pext, cext = logic.ext_of(parent), logic.ext_of(child)
+        pext, cext = common.ext_of(parent), common.ext_of(child)
         for pid, pools in cext.condenser.items():
             pext.condenser[pid] = copy.deepcopy(pools)
             cp = child.participants.get(pid)

@@ -17,7 +17,7 @@ from fracas.engine.events import (
 from fracas.engine.model import ConflictState, Viewer
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
-from fracas.rulesets.etherscope.logic import current_condenser, ext_of, name
+from fracas.rulesets.etherscope.common import current_condenser, ext_of, name
 from fracas.rulesets.etherscope.settings import BANDS, condenser_of, meaning_lines, table_line
 
 # --------------------------------------------------------------------------- visibility

@@ -1,0 +1,216 @@
+"""Etherscope decide, resolving an action: the roll, extras, Push Back and the catalogue
+(ES-ACT-*, ES-DMG-2, ES-SET-3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.engine.commands import Command
+from fracas.engine.context import DecideContext
+from fracas.engine.events import (
+    PARTICIPANT_OUT,
+    Event,
+)
+from fracas.engine.model import ConflictState
+from fracas.errors import IllegalCommand, InvalidInput
+from fracas.rulesets.etherscope import events as ev
+from fracas.rulesets.etherscope.common import (
+    active,
+    actor_of,
+    damage_events,
+    expand,
+    ext_of,
+    group_of,
+    name,
+    names,
+)
+from fracas.rulesets.etherscope.rolls import pool_roll
+from fracas.rulesets.etherscope.rounds import (
+    check_turn,
+    end_turn,
+)
+from fracas.rulesets.etherscope.settings import BANDS, condenser_of
+from fracas.rulesets.etherscope.start import group_breaks
+
+Events = list[Event]
+
+
+def checked_target(state: ConflictState, actor: str, tid: str, ctx: DecideContext) -> str:
+    """A target the actor may name: present, not itself, not hidden from it (ES-RNG-2)."""
+    ext = ext_of(state)
+    hidden = tid in state.participants and ext.ranges.is_hidden(tid, actor)
+    if tid not in state.participants or (hidden and not ctx.author.is_gm):
+        raise IllegalCommand(f"{name(state, actor)} sees no {tid!r} to target",
+                             rule="ES-RNG-2", target=tid)
+    if hidden:
+        raise IllegalCommand(
+            f"{name(state, tid)} is hidden from {name(state, actor)}; a hidden character can "
+            "only be targeted by an action to reveal it", rule="ES-RNG-2", target=tid)
+    if tid == actor:
+        raise InvalidInput(f"{name(state, actor)} cannot target itself", target=tid)
+    if not active(state, tid):
+        raise IllegalCommand(f"{name(state, tid)} is no longer in the conflict", target=tid)
+    return tid
+
+
+def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-ACT-3..6: describe, roll against the difficulty, spend extras, narrate effects."""
+    ext, actor, a, verb = ext_of(state), actor_of(cmd), cmd.args, cmd.verb
+    check_turn(state, actor)
+    s = state.settings
+    # validate targets before rolling
+    targets: list[str] = []
+    if verb in ("push", "attack") or (verb == "act" and a.get("target")):
+        targets = [checked_target(state, actor, a["target"], ctx)]
+    elif verb == "move":
+        targets = expand(state, a["targets"], author=ctx.author)
+        for t in targets:
+            checked_target(state, actor, t, ctx)
+            ext.ranges.check_step(actor, t, -1 if a["way"] == "toward" else 1, "ES-RNG-4",
+                                  "ES-RNG-5", names=names(state))
+    elif verb == "hide":
+        targets = expand(state, a["from"], author=ctx.author) if a.get("from") else \
+            [p for p in state.active_ids() if p != actor]
+    if verb == "push":
+        _push_sides(state, actor, a, ctx)
+    conf = s["actions"].get(verb, {"skill": "", "difficulty": None})
+    skill = a.get("skill") or conf.get("skill") or None
+    raw = a.get("difficulty")
+    if raw is None:
+        raw = conf.get("difficulty")
+    difficulty: int = int(s["default_difficulty"] if raw is None else raw)
+    if difficulty < 0:
+        raise InvalidInput(f"difficulty {difficulty} is below 0", rule="ES-ACT-4")
+    result = pool_roll(state, ctx, actor, skill, a)
+    successes = result["successes"]
+    success = successes >= difficulty
+    extra = successes - difficulty if success else 0
+    nature = a.get("nature") or s["nature"]
+    data: dict[str, Any] = {
+        "action": verb, "actor": actor, "targets": targets, "difficulty": difficulty,
+        **result, "success": success, "extra": extra, "nature": nature,
+    }
+    for key in ("toward", "away"):
+        if a.get(key):
+            data[key] = list(a[key])
+    if verb == "act":
+        data["name"] = a["name"]
+        if a.get("extras"):
+            data["extras_text"] = a["extras"]
+    for key in ("say", "effect"):
+        if a.get(key):
+            data[key] = a[key]
+    pending: dict[str, int] = {}
+    effects: Events = []
+    spent: dict[str, int] = {}
+    if success:
+        effects, spent = _effects(state, verb, actor, targets, extra, a, pending, ctx)
+    data["spent"] = spent
+    data["unspent"] = extra - sum(spent.values())
+    if verb == "push" and success:  # extras asked for but not paid for are said so
+        short = []
+        if a.get("two") and "two" not in spent:
+            short.append("two categories")
+        wanted = int(a.get("damage") or 0)
+        bought = spent.get("damage", 0) // max(1, s["extra_cost"])
+        if wanted > bought:
+            short.append(f"damage {wanted} (bought {bought})")
+        if short:
+            data["not_bought"] = short
+    out = [Event(ev.ACTION, data, actor=actor), *effects]
+    if nature != s["nature"]:
+        out += damage_events(state, actor, s["off_nature_damage"],
+                             f"acting {nature} in a {s['nature']} conflict", None, pending)
+    outs = {e.data["participant"] for e in out if e.type == PARTICIPANT_OUT}
+    return out + end_turn(state, outs)
+
+
+def _push_sides(state: ConflictState, actor: str, a: dict[str, Any], ctx: DecideContext
+                ) -> tuple[list[str], list[str]]:
+    """Push Back's ``toward=`` and ``away=`` characters (default: away from the actor only),
+    refused when one is named twice or is hidden from the actor (ES-ACT-5, ES-RNG-2)."""
+    ext = ext_of(state)
+    toward = expand(state, a.get("toward") or [], author=ctx.author)
+    away = expand(state, a.get("away") or [], author=ctx.author) \
+        if a.get("away") or a.get("toward") else [actor]
+    both = [x for x in toward if x in away]
+    if both:
+        raise InvalidInput(
+            f"{name(state, both[0])} is in both toward= and away=; push the target toward or "
+            "away from each character, not both", rule="ES-ACT-5", participant=both[0])
+    unseen = [x for x in [*toward, *away] if ext.ranges.is_hidden(x, actor)]
+    if unseen:
+        raise IllegalCommand(
+            f"{name(state, unseen[0])} is hidden from {name(state, actor)}, who cannot push "
+            "anyone toward or away from it (ES-RNG-2)", rule="ES-RNG-2", participant=unseen[0])
+    return toward, away
+
+
+def _effects(
+    state: ConflictState, verb: str, actor: str, targets: list[str], extra: int,
+    a: dict[str, Any], pending: dict[str, int], ctx: DecideContext,
+) -> tuple[Events, dict[str, int]]:
+    s, ext = state.settings, ext_of(state)
+    cost = max(1, s["extra_cost"])
+    spent: dict[str, int] = {}
+    out: Events = []
+    if verb == "attack":
+        n = extra // cost
+        spent["damage"] = n * cost
+        out += damage_events(state, targets[0], s["attack_damage"] + n, "attack", actor,
+                             pending)
+    elif verb == "push":
+        left = extra
+        steps = 1
+        if a.get("two") and left >= s["push_two_cost"]:
+            steps, left = 2, left - s["push_two_cost"]
+            spent["two"] = s["push_two_cost"]
+        want = a.get("damage") or 0
+        n = min(want, left // cost)
+        if n:
+            spent["damage"] = n * cost
+        t = targets[0]
+        toward, away = _push_sides(state, actor, a, ctx)
+        for x, delta in [*((x, -steps) for x in toward), *((x, steps) for x in away)]:
+            if x == t:
+                continue
+            was = ext.ranges.get(t, x)
+            band = min(2, max(0, was + delta))
+            if band != was:
+                out.append(Event(ev.RANGE_CHANGED, {"a": t, "b": x, "band": band, "was": was,
+                                                    "by": actor, "why": "push back"}))
+        g = group_of(ext, t)
+        if g and out:
+            out.append(Event(ev.GROUP_LEFT, {"group": g, "participant": t}))
+        out += damage_events(state, t, n * s["push_damage_per_extra"], "push back", actor,
+                             pending)
+    elif verb == "move":
+        delta = -1 if a["way"] == "toward" else 1
+        for t in targets:
+            was = ext.ranges.get(actor, t)
+            out.append(Event(ev.RANGE_CHANGED, {"a": actor, "b": t, "band": was + delta,
+                                                "was": was, "by": actor, "why": "move"}))
+        out += group_breaks(state, actor, targets)
+    elif verb == "hide":
+        out.append(Event(ev.HIDDEN, {"participant": actor, "from": targets}))
+    elif verb == "search":
+        hidden = sorted((p for p in state.active_ids() if ext.ranges.is_hidden(p, actor)),
+                        key=lambda p: (ext.ranges.get(actor, p), p))
+        n = min(len(hidden), 1 + extra // cost)
+        spent["more"] = (n - 1) * cost if n > 1 else 0
+        want_band = a.get("band")
+        for p in hidden[:n]:
+            out.append(Event(ev.REVEALED, {"participant": p, "from": [actor], "by": actor,
+                                           "band": None if want_band is None
+                                           else BANDS.index(want_band)}))
+    elif verb == "recover":
+        n = extra // cost
+        spent["more"] = n * cost
+        kind = condenser_of(s)
+        pool = ext.condenser[actor][kind]
+        gain = min(s["recover_amount"] + n, pool.maximum - pool.current)
+        out.append(Event(ev.RECOVERED, {"participant": actor, "amount": gain,
+                                        "condenser": kind}))
+    elif verb == "act" and targets and a.get("hurt"):
+        out += damage_events(state, targets[0], int(a["hurt"]), a["name"], actor, pending)
+    return out, {k: v for k, v in spent.items() if v}

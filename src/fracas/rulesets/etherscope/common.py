@@ -1,0 +1,166 @@
+"""Etherscope decide helpers shared by every step: names, targets, groups, damage."""
+
+from __future__ import annotations
+
+from fracas.engine.commands import Command
+from fracas.engine.events import (
+    PARTICIPANT_OUT,
+    Event,
+)
+from fracas.engine.model import ConflictState, Viewer
+from fracas.errors import IllegalCommand, InvalidInput
+from fracas.rulesets.etherscope import events as ev
+from fracas.rulesets.etherscope.settings import condenser_of
+from fracas.rulesets.etherscope.state import EsExt
+
+Events = list[Event]
+
+
+def ext_of(state: ConflictState) -> EsExt:
+    """The Etherscope part of ``state``."""
+    ext: EsExt = state.ext
+    return ext
+
+
+def name(state: ConflictState, pid: str | None) -> str:
+    """A participant's display name."""
+    if pid is None:
+        return "the GM"
+    p = state.participants.get(pid)
+    return p.name if p else pid
+
+
+def names(state: ConflictState) -> dict[str, str]:
+    """id → display name, for component error messages."""
+    return {p.id: p.name for p in state.participants.values()}
+
+
+def active(state: ConflictState, pid: str) -> bool:
+    """Whether ``pid`` is still taking part."""
+    p = state.participants.get(pid)
+    return p is not None and p.active
+
+
+def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
+    """Whether ``pid`` is hidden from every character of a player ``author`` (ES-RNG-6): to
+    that player it does not exist, so a command naming it is refused as naming no one."""
+    if author is None or author.is_gm or author.player is None or state.ext is None:
+        return False
+    mine = state.owned_by(author.player)
+    ranges = ext_of(state).ranges
+    return pid not in mine and all(ranges.is_hidden(pid, m) for m in mine)
+
+
+def expand(state: ConflictState, ids: list[str], what: str = "", *,
+           author: Viewer | None = None) -> list[str]:
+    """Participant ids with group names replaced by their members (ES-START-6).
+
+    For a player ``author``, characters hidden from all of theirs are unknown names (ES-RNG-6):
+    the error lists only the participants and groups that player may know of.
+    """
+    ext = ext_of(state)
+
+    def known(pid: str) -> bool:
+        return pid in state.participants and not unknown_to(state, author, pid)
+
+    out: list[str] = []
+    for i in ids:
+        members = [m for m in ext.groups.get(i, [i]) if known(m)]
+        if not members:
+            seen = [p for p in state.participants if known(p)]
+            groups = [g for g, ms in ext.groups.items() if sum(map(known, ms)) > 1
+                      or author is None or author.is_gm]
+            raise InvalidInput(f"{what}no participant or group {i!r} (known: "
+                               f"{', '.join([*seen, *groups])})", participant=i)
+        for m in members:
+            if not active(state, m):
+                raise IllegalCommand(f"{name(state, m)} is no longer in the conflict",
+                                     participant=m)
+            if m not in out:
+                out.append(m)
+    return out
+
+
+def group_of(ext: EsExt, pid: str) -> str | None:
+    """The group ``pid`` stands in, if any."""
+    for g, members in ext.groups.items():
+        if pid in members:
+            return g
+    return None
+
+
+def current_condenser(state: ConflictState, pid: str) -> int:
+    """``pid``'s current value of the conflict's condenser (ES-ROUND-1)."""
+    pools = ext_of(state).condenser.get(pid, {})
+    pool = pools.get(condenser_of(state.settings))
+    return pool.current if pool else 0
+
+
+def damage_events(
+    state: ConflictState, pid: str, amount: int, reason: str, source: str | None,
+    pending: dict[str, int],
+) -> Events:
+    """Damage to the conflict's condenser (ES-DMG-1), and ``participant_out`` at 0."""
+    if amount <= 0 or not active(state, pid):
+        return []
+    kind = condenser_of(state.settings)
+    before = current_condenser(state, pid) - pending.get(pid, 0)
+    if before <= 0:
+        return []
+    after = max(0, before - amount)
+    pending[pid] = pending.get(pid, 0) + (before - after)
+    out = [Event(ev.DAMAGE, {"participant": pid, "amount": amount, "condenser": kind,
+                             "left": after, "reason": reason, "source": source})]
+    if after == 0:
+        out.append(Event(PARTICIPANT_OUT, {"participant": pid,
+                                           "reason": f"{kind} condenser at 0"}))
+    return out
+
+def actor_of(cmd: Command) -> str:
+    """The acting character of a command that needs one."""
+    assert cmd.actor is not None
+    return cmd.actor
+
+
+def check_joiner(state: ConflictState, pid: str) -> None:
+    """ES-ROUND-1: a joiner's stats hold the conflict's condenser (its base initiative)."""
+    p = state.participant(pid)
+    kind = condenser_of(state.settings)
+    value = p.stats.get(kind)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidInput(
+            f"{p.name} joins without a {kind} condenser (stats.{kind} = {value!r}); it is this "
+            f"conflict's base initiative: join {pid} stats='{{\"{kind}\": 10}}' (ES-ROUND-1)",
+            rule="ES-ROUND-1", participant=pid)
+
+
+def table_rolloffs(state: ConflictState, cmd: Command, ids: list[str]
+                    ) -> dict[str, list[int]]:
+    """``rolloff=ada:5,6/bruno:2,1``: awareness roll-off dice rolled at the table."""
+    return dice_by_character(cmd.args.get("rolloff"), ids, "rolloff", "ES-ROUND-5")
+
+
+def check_rolloffs_used(state: ConflictState, table: dict[str, list[int]]) -> None:
+    """Refuse roll-off dice left over for characters who were in no tie (ES-ROUND-5)."""
+    if table:
+        who = ", ".join(name(state, p) for p in table)
+        raise InvalidInput(f"rolloff= gives dice for {who}, who rolls off in no tie now",
+                           rule="ES-ROUND-5")
+
+
+def dice_by_character(raw: str | None, targets: list[str], key: str, rule: str
+                  ) -> dict[str, list[int]]:
+    """Table dice per character: ``ada:5,6,2/bruno:3,1``."""
+    out: dict[str, list[int]] = {}
+    if not raw:
+        return out
+    for part in raw.split("/"):
+        who, _, dice = part.partition(":")
+        if who not in targets or not dice:
+            raise InvalidInput(f"{key}={raw}: write ID:DICE/ID:DICE for "
+                               f"{', '.join(targets) or 'nobody'}", rule=rule)
+        try:
+            out[who] = [int(d) for d in dice.split(",")]
+        except ValueError:
+            raise InvalidInput(f"{key}={raw}: {dice!r} are not dice", rule=rule) from None
+    return out

@@ -1,0 +1,145 @@
+"""Etherscope decide, the round: base initiative, declarations, the countdown with its ties
+(ES-ROUND-*)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.engine.commands import Command
+from fracas.engine.components import Slot, tie_groups
+from fracas.engine.context import DecideContext
+from fracas.engine.events import (
+    CONFLICT_STARTED,
+    ROUND_ENDED,
+    ROUND_STARTED,
+    TURN_ENDED,
+    TURN_STARTED,
+    Event,
+)
+from fracas.engine.model import ConflictState, Status
+from fracas.errors import IllegalCommand, NotYourTurn
+from fracas.rulesets.etherscope import events as ev
+from fracas.rulesets.etherscope import state as ph
+from fracas.rulesets.etherscope.common import (
+    active,
+    actor_of,
+    check_rolloffs_used,
+    current_condenser,
+    ext_of,
+    name,
+    names,
+    table_rolloffs,
+)
+from fracas.rulesets.etherscope.rolls import break_ties
+from fracas.rulesets.etherscope.settings import condenser_of
+
+Events = list[Event]
+
+
+def decide_round(state: ConflictState) -> Events:
+    """ES-ROUND-1: a new round; base initiative = the conflict's condenser now."""
+    ext = ext_of(state)
+    if ext.phase in (ph.START, ph.MOVES):
+        raise IllegalCommand(
+            "finish the start of the conflict first: roll awareness, set ranges, then "
+            "`moves` and every awareness move", rule="ES-START-5")
+    if ext.phase != ph.READY:
+        raise IllegalCommand(f"round {state.round} is still going", rule="ES-ROUND-4")
+    out: Events = []
+    if state.status == Status.SETUP.value:
+        out.append(Event(CONFLICT_STARTED, {}))
+    base = {p: current_condenser(state, p) for p in state.active_ids()}
+    out.append(Event(ROUND_STARTED, {"round": state.round + 1, "base": base,
+                                     "condenser": condenser_of(state.settings)}))
+    return out
+
+
+def decide_declare(state: ConflictState, cmd: Command) -> Events:
+    """ES-ROUND-2, ES-ROUND-3, ES-ROUND-7: validate and record acting initiatives."""
+    ext, actor = ext_of(state), actor_of(cmd)
+    scores = list(cmd.args["scores"])
+    if ext.phase != ph.DECLARE:
+        when = {
+            ph.START: "the conflict has not started: after awareness (and the awareness moves) "
+                      "the GM starts a round with 'round'",
+            ph.MOVES: "the awareness moves are not over; then the GM starts a round with "
+                      "'round'",
+            ph.READY: "no round is under way; the GM starts the next one with 'round'",
+        }.get(ext.phase, "everyone declares before the countdown begins")
+        raise IllegalCommand(f"{name(state, actor)} cannot declare now: {when}",
+                             rule="ES-ROUND-7")
+    if actor not in ext.base:
+        raise IllegalCommand(f"{name(state, actor)} joined after the round began",
+                             rule="ES-ROUND-7")
+    if len(set(scores)) != len(scores):
+        raise IllegalCommand(
+            f"{name(state, actor)}'s acting initiatives {', '.join(map(str, scores))} repeat "
+            f"a score; actions must be at least {state.settings['min_gap']} apart",
+            rule="ES-ROUND-3")
+    ext.countdown.check_declare(actor, scores, ext.base[actor], state.settings["min_gap"],
+                                "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
+                                rule_started="ES-ROUND-7", names=names(state))
+    return [Event(ev.DECLARED, {"participant": actor, "scores": sorted(scores, reverse=True),
+                                "base": ext.base[actor]}, actor=actor)]
+
+
+def decide_countdown(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-ROUND-4, ES-ROUND-5, ES-ROUND-7: defaults, ties, then the first turn."""
+    ext = ext_of(state)
+    if ext.phase != ph.DECLARE:
+        raise IllegalCommand("the countdown starts once a round has begun and everyone has "
+                             "declared", rule="ES-ROUND-4")
+    out: Events = []
+    decl = {a: list(s) for a, s in ext.countdown.declarations.items() if active(state, a)}
+    for pid in state.active_ids():
+        if pid not in decl and ext.base.get(pid, 0) > 0:
+            decl[pid] = [ext.base[pid]]
+            out.append(Event(ev.DECLARED, {"participant": pid, "scores": [ext.base[pid]],
+                                           "base": ext.base[pid], "default": True}, actor=pid))
+    slots = [Slot(a, s) for a, scores in decl.items() for s in scores]
+    table = table_rolloffs(state, cmd, list(decl))
+    order: list[list[Any]] = []
+    for group in tie_groups(sorted(slots, key=lambda s: -s.score)):
+        if len(group) == 1:
+            order.append([group[0].actor, group[0].score])
+            continue
+        records, ranked = break_ties(state, ctx, [s.actor for s in group], ext.awareness,
+                                     group[0].score, table)
+        out += [Event(ev.TIE, r) for r in records]
+        order += [[a, group[0].score] for a in ranked]
+    check_rolloffs_used(state, table)
+    out.append(Event(ev.COUNTDOWN, {"order": order}))
+    if order:
+        out.append(Event(TURN_STARTED, {"participant": order[0][0], "score": order[0][1]}))
+    else:
+        out.append(Event(ROUND_ENDED, {"round": state.round}))
+    return out
+
+
+def check_turn(state: ConflictState, actor: str, *, acted_ok: bool = False) -> None:
+    """Refuse an action by anyone but the character whose slot of the countdown is now
+    (ES-ROUND-4); ``acted_ok`` lets it finish a turn whose action is resolved."""
+    ext = ext_of(state)
+    cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
+    if cur is None or cur.actor != actor:
+        now = f"it is {name(state, cur.actor)}'s turn at {cur.score}" if cur else \
+            "no countdown is under way"
+        raise NotYourTurn(f"{name(state, actor)} does not act now; {now}", rule="ES-ROUND-4")
+    if ext.acted and not acted_ok:
+        raise IllegalCommand(f"{name(state, actor)} has resolved this action; `done` ends "
+                             "the turn", rule="ES-ROUND-4")
+
+
+def end_turn(state: ConflictState, outs: set[str] | None = None) -> Events:
+    """``turn_ended`` and the next ``turn_started`` (or ``round_ended``)."""
+    ext = ext_of(state)
+    cur = ext.countdown.current
+    assert cur is not None
+    gone = outs or set()
+    out = [Event(TURN_ENDED, {"participant": cur.actor})]
+    for i in range(ext.countdown.position + 1, len(ext.countdown.queue)):
+        slot = ext.countdown.queue[i]
+        if active(state, slot.actor) and slot.actor not in gone:
+            return [*out, Event(TURN_STARTED, {"participant": slot.actor,
+                                               "score": slot.score})]
+    return [*out, Event(ROUND_ENDED, {"round": state.round})]

@@ -1,0 +1,248 @@
+"""Etherscope decide, starting the conflict: awareness, ambushes, starting ranges, groups
+and the awareness moves (ES-START-*, ES-RNG-3)."""
+
+from __future__ import annotations
+
+from fracas.engine.commands import Command
+from fracas.engine.components import pair_key
+from fracas.engine.context import DecideContext
+from fracas.engine.events import Event
+from fracas.engine.model import ConflictState
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+from fracas.rulesets.etherscope import events as ev
+from fracas.rulesets.etherscope import state as ph
+from fracas.rulesets.etherscope.common import (
+    active,
+    actor_of,
+    check_rolloffs_used,
+    dice_by_character,
+    expand,
+    ext_of,
+    group_of,
+    name,
+    names,
+    table_rolloffs,
+)
+from fracas.rulesets.etherscope.rolls import break_ties, pool_roll
+from fracas.rulesets.etherscope.rounds import (
+    check_turn,
+    end_turn,
+)
+from fracas.rulesets.etherscope.settings import BANDS
+
+Events = list[Event]
+
+
+def decide_awareness(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-START-1: the awareness roll, kept for the whole conflict."""
+    ext, actor = ext_of(state), actor_of(cmd)
+    if ext.phase != ph.START:
+        raise IllegalCommand("awareness is rolled at the start of the conflict, before the "
+                             "awareness moves", rule="ES-START-1")
+    if actor in ext.awareness:
+        raise IllegalCommand(
+            f"{name(state, actor)} already rolled awareness ({ext.awareness[actor]} "
+            "successes); it is kept for the whole conflict", rule="ES-START-1")
+    skill = cmd.args.get("skill") or state.settings["awareness_skill"]
+    result = pool_roll(state, ctx, actor, skill, cmd.args)
+    return [Event(ev.AWARENESS, {"participant": actor, **result}, actor=actor)]
+
+
+def decide_ambush(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-START-2, ES-START-4: an ambush opposed by each target's counter roll."""
+    ext, actor = ext_of(state), actor_of(cmd)
+    if ext.phase != ph.START:
+        raise IllegalCommand("ambushes are attempted at the start of the conflict",
+                             rule="ES-START-2")
+    targets = expand(state, cmd.args["targets"], author=ctx.author)
+    if actor in targets:
+        raise InvalidInput(f"{name(state, actor)} cannot ambush itself", rule="ES-START-2")
+    unseen = [t for t in targets if ext.ranges.is_hidden(t, actor)]
+    if unseen:
+        raise IllegalCommand(
+            f"{name(state, unseen[0])} is hidden from {name(state, actor)}; a hidden character "
+            "can only be targeted by an action to reveal it", rule="ES-RNG-2",
+            target=unseen[0])
+    tried = [t for t in targets if t in ext.ambushed.get(actor, [])]
+    if tried:
+        raise IllegalCommand(f"{name(state, actor)} already tried to ambush "
+                             f"{', '.join(name(state, t) for t in tried)}", rule="ES-START-2")
+    counters = dice_by_character(cmd.args.get("counter"), targets, "counter", "ES-START-2")
+    mine = pool_roll(state, ctx, actor, cmd.args.get("skill"), cmd.args)
+    results = []
+    for t in targets:
+        c = pool_roll(state, ctx, t, state.settings["awareness_skill"],
+                     {"dice": counters.get(t)})
+        results.append({"target": t, **c, "ambushed": mine["successes"] > c["successes"]})
+    return [Event(ev.AMBUSH, {"ambusher": actor, "roll": mine, "targets": results},
+                  actor=actor)]
+
+
+def decide_set_range(state: ConflictState, cmd: Command) -> Events:
+    """ES-START-3: the GM sets the range between characters (or groups)."""
+    ext = ext_of(state)
+    a_ids, b_ids = expand(state, cmd.args["a"]), expand(state, cmd.args["b"])
+    band = BANDS.index(cmd.args["band"])
+    out = []
+    for a in a_ids:
+        for b in b_ids:
+            if a == b:
+                raise InvalidInput(f"{name(state, a)} has no range to itself",
+                                   rule="ES-START-3")
+            was = ext.ranges.bands.get(pair_key(a, b))
+            out.append(Event(ev.RANGE_SET, {"a": a, "b": b, "band": band, "was": was,
+                                            "by": "gm"}))
+    return out
+
+
+def decide_group(state: ConflictState, cmd: Command) -> Events:
+    """ES-START-6: a GM group of characters who stand together."""
+    ext = ext_of(state)
+    g = cmd.args["name"]
+    if cmd.verb == "ungroup":
+        if g not in ext.groups:
+            raise InvalidInput(f"no group {g!r} (groups: {', '.join(ext.groups) or 'none'})",
+                               rule="ES-START-6")
+        return [Event(ev.GROUP_DISSOLVED, {"group": g})]
+    if g in state.participants or g in ext.groups:
+        raise InvalidInput(f"{g!r} is already a participant or a group", rule="ES-START-6")
+    members = expand(state, cmd.args["members"])
+    if len(members) < 2:
+        raise InvalidInput("a group needs at least two members", rule="ES-START-6")
+    taken = [m for m in members if group_of(ext, m)]
+    if taken:
+        raise IllegalCommand(f"{name(state, taken[0])} already stands in group "
+                             f"{group_of(ext, taken[0])}", rule="ES-START-6")
+    return [Event(ev.GROUP_FORMED, {"group": g, "members": members})]
+
+
+def decide_reveal(state: ConflictState, cmd: Command) -> Events:
+    """ES-RNG-3: the GM reveals a hidden character (optionally into a new band)."""
+    ext, who = ext_of(state), cmd.args["who"]
+    state.participant(who)
+    hidden_from = ext.ranges.hidden.get(who, [])
+    targets = expand(state, cmd.args["from"]) if cmd.args.get("from") else list(hidden_from)
+    targets = [t for t in targets if t in hidden_from]
+    if not targets:
+        raise IllegalCommand(f"{name(state, who)} is not hidden from them", rule="ES-RNG-3")
+    band = cmd.args.get("band")
+    return [Event(ev.REVEALED, {"participant": who, "from": targets,
+                                "band": None if band is None else BANDS.index(band)})]
+
+
+def decide_moves(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-START-5: fix the order of awareness moves (ties broken as ES-ROUND-5)."""
+    ext = ext_of(state)
+    if ext.phase != ph.START:
+        raise IllegalCommand("the awareness moves have already begun", rule="ES-START-5")
+    ids = state.active_ids()
+    missing = [p for p in ids if p not in ext.awareness]
+    if missing:
+        raise IllegalCommand(
+            "every character rolls awareness before the moves; still to roll: "
+            + ", ".join(name(state, p) for p in missing), rule="ES-START-1")
+    order: list[str] = []
+    out: Events = []
+    table = table_rolloffs(state, cmd, ids)
+    for aw in sorted({ext.awareness[p] for p in ids}, reverse=True):
+        group = [p for p in ids if ext.awareness[p] == aw]
+        records, ordered = break_ties(state, ctx, group, ext.awareness, None, table)
+        out += [Event(ev.TIE, r) for r in records]
+        order += ordered
+    check_rolloffs_used(state, table)
+    out.append(Event(ev.MOVE_ORDER, {"order": order}))
+    out += _next_mover(state, order, -1)
+    return out
+
+
+def _next_mover(state: ConflictState, order: list[str], after: int,
+                gone: frozenset[str] = frozenset()) -> Events:
+    def here(pid: str) -> bool:
+        return active(state, pid) and pid not in gone
+
+    for i in range(after + 1, len(order) - 1):
+        if here(order[i]):
+            against = [p for p in order[i + 1:] if here(p)]
+            if against:
+                return [Event(ev.MOVER, {"participant": order[i], "against": against})]
+    return [Event(ev.MOVES_DONE, {})]
+
+
+def decide_step(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-START-5, ES-START-6, ES-RNG-5: one awareness step against those yet to move."""
+    ext, actor = ext_of(state), actor_of(cmd)
+    _check_mover(state, actor)
+    delta = -1 if cmd.args["way"] == "toward" else 1
+    named = cmd.args["targets"]
+    targets = [x for x in expand(state, named, author=ctx.author)
+               if x in named or not ext.ranges.is_hidden(x, actor)]
+    later = ext.move_order[ext.mover + 1:]
+    for t in targets:
+        if t not in later:
+            raise IllegalCommand(
+                f"{name(state, actor)} may only move against those who have not had their "
+                f"awareness move; {name(state, t)} has", rule="ES-START-5")
+        if t in ext.stepped:
+            raise IllegalCommand(f"{name(state, actor)} already stepped against "
+                                 f"{name(state, t)} this move (one step each)",
+                                 rule="ES-START-5")
+        ext.ranges.check_step(actor, t, delta, "ES-RNG-4", "ES-RNG-5", names=names(state))
+    for g, members in ext.groups.items():
+        if actor in members:
+            continue
+        inside = [m for m in members if m in targets]
+        eligible = [m for m in members if m in later and not ext.ranges.is_hidden(m, actor)]
+        if inside and len(inside) != len(eligible):
+            raise IllegalCommand(
+                f"{', '.join(name(state, m) for m in eligible)} stand together (group {g}); "
+                f"move against all of them: {cmd.args['way']} {g}", rule="ES-START-6")
+    out = [Event(ev.RANGE_CHANGED, {"a": actor, "b": t, "band": ext.ranges.get(actor, t)
+                                    + delta, "was": ext.ranges.get(actor, t), "by": actor,
+                                    "why": "awareness move"}, actor=actor) for t in targets]
+    return out + group_breaks(state, actor, targets)
+
+
+def _check_mover(state: ConflictState, actor: str) -> None:
+    ext = ext_of(state)
+    if ext.phase != ph.MOVES:
+        raise IllegalCommand("it is not the time of the awareness moves", rule="ES-START-5")
+    mover = ext.move_order[ext.mover] if 0 <= ext.mover < len(ext.move_order) else None
+    if actor != mover:
+        if actor in ext.move_order and ext.move_order.index(actor) < ext.mover:
+            why = f"{name(state, actor)}'s awareness move is over"
+        else:
+            why = f"{name(state, actor)} has not had its awareness move yet"
+        raise NotYourTurn(f"{why}; {name(state, mover)} is moving now", rule="ES-START-5")
+
+
+def group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Events:
+    """A member who changed its range alone leaves its group (logged) (ES-START-6)."""
+    ext = ext_of(state)
+    g = group_of(ext, mover)
+    if g is None or not targets:
+        return []
+    return [Event(ev.GROUP_LEFT, {"group": g, "participant": mover})]
+
+
+def on_leave(state: ConflictState, pid: str) -> Events:
+    """A character leaving or out mid-move or mid-turn passes the move or turn on."""
+    ext = ext_of(state)
+    if ext.phase == ph.MOVES and 0 <= ext.mover < len(ext.move_order) \
+            and ext.move_order[ext.mover] == pid:
+        return [Event(ev.MOVER_DONE, {"participant": pid}),
+                *_next_mover(state, ext.move_order, ext.mover, frozenset({pid}))]
+    cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
+    if cur is not None and cur.actor == pid:
+        return end_turn(state, {pid})
+    return []
+
+
+def decide_done(state: ConflictState, cmd: Command) -> Events:
+    """End an awareness move, or a turn without (another) action."""
+    ext, actor = ext_of(state), actor_of(cmd)
+    if ext.phase == ph.MOVES:
+        _check_mover(state, actor)
+        return [Event(ev.MOVER_DONE, {"participant": actor}, actor=actor),
+                *_next_mover(state, ext.move_order, ext.mover)]
+    check_turn(state, actor, acted_ok=True)
+    return end_turn(state)

@@ -1,0 +1,94 @@
+"""Etherscope decide, zooming in (ES-ACT-1/2) and the GM's direct damage (ES-DMG-1)."""
+
+from __future__ import annotations
+
+import copy
+
+from fracas.engine.commands import Command
+from fracas.engine.context import DecideContext
+from fracas.engine.events import (
+    PARTICIPANT_OUT,
+    ZOOM_OPENED,
+    Event,
+)
+from fracas.engine.model import ConflictState
+from fracas.errors import IllegalCommand, InvalidInput
+from fracas.rulesets.etherscope import state as ph
+from fracas.rulesets.etherscope.actions import checked_target
+from fracas.rulesets.etherscope.common import (
+    active,
+    actor_of,
+    damage_events,
+    expand,
+    ext_of,
+    name,
+)
+from fracas.rulesets.etherscope.rounds import (
+    check_turn,
+    end_turn,
+)
+from fracas.rulesets.etherscope.settings import faster
+
+Events = list[Event]
+
+
+def check_zoom(state: ConflictState, actor: str | None, who: list[str]) -> None:
+    """ES-ACT-1, ES-ACT-2: zoom only at one's turn, never from Fast."""
+    if faster(state.settings["time_scale"]) is None:
+        raise IllegalCommand(
+            "a Fast conflict cannot zoom in further: there is no faster time scale",
+            rule="ES-ACT-2")
+    if actor is not None:
+        check_turn(state, actor)
+    if not who:
+        raise InvalidInput("name the participants of the zoomed-in conflict", rule="ES-ACT-1")
+
+
+def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+    """ES-ACT-1: open a nested conflict one time scale faster for five rounds."""
+    actor = actor_of(cmd)
+    who = expand(state, cmd.args["who"], author=ctx.author)
+    if actor not in who:
+        who = [actor, *who]
+    for w in who:
+        if w != actor:
+            checked_target(state, actor, w, ctx)
+    check_zoom(state, actor, who)
+    ext, s = ext_of(state), state.settings
+    settings = copy.deepcopy(s)
+    settings["time_scale"] = faster(s["time_scale"])
+    if cmd.args.get("scaling"):
+        settings["range_scaling"] = cmd.args["scaling"]
+        settings.pop("custom_scaling", None)
+    settings["groups"] = {}
+    settings["lurking"] = {}
+    bands = {k: v for k, v in ext.ranges.bands.items()
+             if all(x in who for x in k.split("|"))}
+    hidden = {h: [x for x in xs if x in who] for h, xs in ext.ranges.hidden.items() if h in who}
+    data = {
+        "reason": cmd.args.get("reason") or f"{name(state, actor)} zooms in",
+        "opened_by": actor, "participants": who, "time_scale": settings["time_scale"],
+        "round_limit": s["zoom_rounds"], "depth": state.depth + 1, "settings": settings,
+        "awareness": {w: ext.awareness.get(w, 0) for w in who},
+        "bands": bands, "hidden": {h: xs for h, xs in hidden.items() if xs},
+        "start": bool(cmd.args.get("start")),
+        "range_scaling": settings["range_scaling"],
+    }
+    return [Event(ZOOM_OPENED, data, actor=actor)]
+
+
+def decide_damage(state: ConflictState, cmd: Command) -> Events:
+    """ES-DMG-1: GM damage to the conflict's condenser."""
+    who, amount = cmd.args["who"], cmd.args["amount"]
+    if not active(state, who):
+        state.participant(who)
+        raise IllegalCommand(f"{name(state, who)} is no longer in the conflict",
+                             rule="ES-DMG-1")
+    if amount < 1:
+        raise InvalidInput(f"damage is at least 1, not {amount}", rule="ES-DMG-1")
+    out = damage_events(state, who, amount, cmd.args.get("reason") or "GM", None, {})
+    ext = ext_of(state)
+    cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
+    if cur and cur.actor == who and any(e.type == PARTICIPANT_OUT for e in out):
+        out += end_turn(state, {who})
+    return out
