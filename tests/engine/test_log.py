@@ -225,3 +225,29 @@ def test_a_record_whose_command_and_markers_disagree_is_refused() -> None:
     with pytest.raises(InvalidInput, match="does not match its events"):
         c.append_record(Record(2, "undo", (Event("note", {"text": "x"}),)))
     assert c.version == 1
+
+
+def test_a_key_retried_by_another_author_is_refused_and_reveals_nothing() -> None:
+    c = toy_conflict()
+    play(c, "start ada")
+    c.execute("gob: roll 1d20 visibility=gm why=ambush", key="k-gm")
+    with pytest.raises(InvalidInput, match="idempotency key") as refused:
+        c.execute("gob: roll 1d20 visibility=gm why=ambush", Viewer.of_player("bob"), key="k-gm")
+    assert "ambush" not in str(refused.value)
+    with pytest.raises(InvalidInput, match="already taken") as refused:
+        c.execute("ada: hit gob", Viewer.of_player("alice"), key="k-gm")
+    assert "gob: roll" not in str(refused.value)
+    mine = c.execute("ada: hit gob", Viewer.of_player("alice"), key="k-alice")
+    assert c.execute("ada: hit gob", Viewer.of_player("alice"), key="k-alice") is mine
+
+
+def test_a_retried_key_after_its_command_was_undone_is_not_applied_again() -> None:
+    c = toy_conflict()
+    play(c, "start ada")
+    first = c.execute("ada: hit gob dice=2", key="k1")
+    c.execute("undo")
+    assert c.execute("ada: hit gob dice=2", key="k1") is first
+    assert c.state.ext.hp["gob"].current == 6 and c.version == 4
+    undo = c.execute("undo", key="k-undo") if c.undoable() else None
+    assert undo is None or c.execute("undo", key="k-undo") is undo
+    assert Conflict(TOY, c.seed, c.records).state == c.state

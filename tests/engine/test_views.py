@@ -125,3 +125,26 @@ def test_an_effect_on_an_unknown_character_is_hidden_when_added_and_when_it_ends
     assert "lies in wait" not in json.dumps(log_view(c, ALICE))
     assert "lies in wait" in json.dumps(log_view(c, BOB))
     assert "lies in wait" in json.dumps(log_view(c, Viewer.gm()))
+
+
+def test_an_effect_set_by_an_unknown_character_does_not_give_it_away() -> None:
+    ruleset = Shadowy()
+    setup = toy_setup().model_copy(update={"ruleset": ruleset.name})
+    c = Conflict.create(ruleset, setup, "seed", time="")
+    c.execute("start ada")
+    c.execute("gob: effect 'the air smells of goblin'")
+    c.execute("expire e3")
+    c.execute("gob: effect 'a goblin trick' count=2")
+    alice = json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE))
+    assert "goblin" not in alice and '"gob"' not in alice
+    assert "a goblin trick" in json.dumps(view(c, BOB))
+
+
+def test_a_player_sees_their_own_secret_effect_end_when_the_gm_expires_it() -> None:
+    c = toy_conflict()
+    c.execute("ada: effect 'hidden blade ready' visibility=owner")
+    c.execute("expire e2")
+    ended = [e for entry in log_view(c, ALICE) for e in entry["events"]
+             if e["type"] == "effect_expired"]
+    assert [e["data"]["text"] for e in ended] == ["hidden blade ready"]
+    assert "hidden blade" not in json.dumps(log_view(c, BOB))

@@ -14,6 +14,7 @@ are generic.
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from collections.abc import Iterable
@@ -51,6 +52,28 @@ def quote(text: str) -> str:
     if not any(c in text for c in '"\\$`'):
         return f'"{text}"'
     return shlex.quote(text)
+
+
+def _not_finite(text: str) -> float:
+    raise ValueError(f"{text} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large")
+    return number
+
+
+def _finite(value: Any) -> bool:
+    """Whether a JSON-form value holds no NaN or infinity (which JSON cannot carry)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +133,8 @@ class Param:
                 return False
             raise bad("yes or no")
         if kind == "value":
-            try:
-                return json.loads(raw)
+            try:  # NaN and Infinity are not JSON: such text stays text
+                return json.loads(raw, parse_constant=_not_finite, parse_float=_finite_float)
             except ValueError:
                 return raw
         if kind == "word":
@@ -127,6 +150,9 @@ class Param:
                 raise InvalidInput(f"{verb}: {self.name} must be text", param=self.name)
             return value
         if self.kind == "value":
+            if not _finite(value):
+                raise InvalidInput(f"{verb}: {self.name} must hold only finite numbers",
+                                   param=self.name)
             return value
         if self.kind in ("ints", "dice", "ids") and isinstance(value, list):
             return self.convert(",".join(str(v) for v in value), verb)

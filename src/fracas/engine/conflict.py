@@ -342,6 +342,9 @@ class Conflict:
         if key is not None and key in self._keys:
             done = self._keys[key]
             text = self.text(self.to_command(command))
+            if done.author != (author or Viewer.gm()).name:  # never show another's command
+                raise InvalidInput(f"idempotency key {key!r} is already taken; use another",
+                                   key=key)
             if text != done.command:
                 raise InvalidInput(
                     f"idempotency key {key!r} was used for another command ({done.command!r})",

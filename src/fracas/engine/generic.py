@@ -3,8 +3,12 @@ leaving, GM overrides and the end of a conflict. Undo and redo live in :mod:`.co
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import typing
 from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from fracas.engine import effects as fx
 from fracas.engine.commands import Command, CommandSpec, Param
@@ -126,12 +130,14 @@ def decide_generic(
         for effect in state.effects:
             if effect.id == a["id"]:
                 return [Event(EFFECT_EXPIRED, {"id": effect.id, "text": effect.text,
-                                               "reason": "gm"}, visibility=effect.visibility)]
+                                               "reason": "gm"}, actor=effect.owner,
+                              visibility=effect.visibility)]
         raise InvalidInput(f"no timed effect {a['id']!r}", id=a["id"])
     if verb == "override":
         path = parse_path(a["path"])
         current = resolve_path(state, path)
         value = check_override_value(a["path"], current, a["value"])
+        check_declared_type(a["path"], slot_type(state, path), value)
         data = {"path": path, "value": value, "was": _jsonable(current)}
         if a.get("reason"):
             data["reason"] = a["reason"]
@@ -180,9 +186,11 @@ def _decide_join(
 
 
 def _participant_from(data: dict[str, Any]) -> Participant:
+    # copies all the way down: the state must never share a list or dict with an event, or an
+    # override of one item would rewrite the log
     return Participant(
         id=data["id"], name=data["name"], kind=data.get("kind", "npc"), side=data.get("side"),
-        owner=data.get("player"), stats=dict(data.get("stats", {})),
+        owner=data.get("player"), stats=copy.deepcopy(data.get("stats", {})),
         gm_only=list(data.get("gm_only", [])),
     )
 
@@ -228,6 +236,47 @@ def resolve_path(state: ConflictState, path: list[str]) -> Any:
             where = ".".join(parts[:i]) or "the conflict"
             raise InvalidInput(f"override: {where} has no {part!r}", path=".".join(path)) from None
     return node
+
+
+def slot_type(state: ConflictState, path: list[str]) -> Any:
+    """The declared type of the value at ``path`` (``Any`` where nothing declares it): the
+    field's annotation in a dataclass, the item type of a typed list or dict."""
+    parts = list(path)
+    if parts[0] in state.participants:
+        parts = ["participants", *parts]
+    node: Any = state
+    hint: Any = ConflictState
+    for part in parts:
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            try:
+                hint = typing.get_type_hints(type(node)).get(part, Any)
+            except Exception:  # an annotation that cannot be resolved: not checked
+                hint = Any
+        else:
+            origin, args = typing.get_origin(hint), typing.get_args(hint)
+            if origin is dict and len(args) == 2:
+                hint = args[1]
+            elif origin is list and len(args) == 1:
+                hint = args[0]
+            else:
+                hint = Any
+        node = _step(node, part)
+    return hint
+
+
+def check_declared_type(path: str, hint: Any, value: Any) -> None:
+    """Refuse a value the slot's declared type does not allow (a name where a number of
+    rounds belongs, numbers in place of a list of effects…)."""
+    if hint is Any:
+        return
+    try:
+        TypeAdapter(hint).validate_python(value, strict=True)
+    except ValidationError:
+        raise InvalidInput(
+            f"override: {path} cannot hold {value!r}", path=path, value=value
+        ) from None
+    except Exception:  # a type pydantic cannot check: not checked
+        return
 
 
 def check_override_value(path: str, current: Any, value: Any) -> Any:
@@ -289,7 +338,7 @@ def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None
         state.ruleset = d["ruleset"]
         state.title = d.get("title", "")
         state.scene = d.get("scene", "")
-        state.settings = dict(d.get("settings", {}))
+        state.settings = copy.deepcopy(d.get("settings", {}))
         state.round_limit = d.get("round_limit")
         state.sides = list(d.get("sides", []))
         state.participants = {p["id"]: _participant_from(p) for p in d.get("participants", [])}
@@ -320,7 +369,7 @@ def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None
     elif t == EFFECT_EXPIRED:
         state.effects = [e for e in state.effects if e.id != d["id"]]
     elif t == OVERRIDE:
-        apply_override(state, d["path"], d["value"])
+        apply_override(state, d["path"], copy.deepcopy(d["value"]))
     elif t == ZOOM_OPENED:
         state.zoom = ruleset.zoom_state(state, d)
     elif t == ZOOM_CLOSED and state.zoom is not None:

@@ -46,10 +46,11 @@ def redact(
     if viewer.is_gm:
         return event
     if event.type in (EFFECT_ADDED, EFFECT_EXPIRED):
-        # an effect on a character the viewer cannot know is hidden, as in view()
+        # an effect on (or set by) a character the viewer cannot know is hidden, as in view()
         pid = event.data.get("participant") if event.type == EFFECT_ADDED else next(
             (e.participant for e in state.effects if e.id == event.data.get("id")), None)
-        if pid is not None and not conflict.ruleset.can_see(state, viewer, pid):
+        if any(who is not None and not conflict.ruleset.can_see(state, viewer, who)
+               for who in (pid, event.actor)):
             return None
     if event.type in (CONFLICT_CREATED, PARTICIPANT_JOINED):
         event = _redact_setup(conflict, event, viewer)
@@ -117,8 +118,8 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
         effects = [
             dataclasses.asdict(e) for e in state.effects
             if may_see_event(state, Event("effect", {}, e.owner, e.visibility), viewer)
-            and (e.participant is None or viewer.is_gm
-                 or ruleset.can_see(state, viewer, e.participant))
+            and (viewer.is_gm or all(who is None or ruleset.can_see(state, viewer, who)
+                                     for who in (e.participant, e.owner)))
         ]
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,

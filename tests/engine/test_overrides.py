@@ -1,0 +1,112 @@
+"""GM overrides: any value can be corrected, undo takes a correction back, and no correction
+can leave the conflict in a state that breaks later commands or views."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fracas.engine import Conflict, Viewer
+from fracas.engine.views import log_view, view
+from fracas.errors import InvalidInput
+from tests.support.helpers import TOY, snapshot, toy_conflict, toy_setup
+
+
+def test_undo_takes_back_an_override_of_one_item_of_a_list_stat() -> None:
+    setup = toy_setup(settings={"weather": {"wind": [1, 2]}})
+    setup.participants[0].stats["tags"] = ["brave", "quick"]
+    c = Conflict.create(TOY, setup, "seed", time="")
+    created = json.dumps(c.records[0].to_data())
+    c.execute("override ada.stats.tags.0 tired")
+    c.execute("override settings.weather.wind.1 5")
+    assert c.state.participants["ada"].stats["tags"] == ["tired", "quick"]
+    assert json.dumps(c.records[0].to_data()) == created, "the set-up record was rewritten"
+    c.execute("undo 2")
+    assert c.state.participants["ada"].stats["tags"] == ["brave", "quick"]
+    assert c.state.settings["weather"]["wind"] == [1, 2]
+
+
+def test_undo_takes_back_an_override_inside_a_list_an_earlier_override_set() -> None:
+    c = toy_conflict()
+    c.execute("override sides '[\"heroes\", \"foes\", \"bystanders\"]'")
+    c.execute("override sides.2 crowd")
+    assert c.state.sides == ["heroes", "foes", "crowd"]
+    c.execute("undo")
+    assert c.state.sides == ["heroes", "foes", "bystanders"]
+    assert c.replay() == c.state
+
+
+def test_undo_takes_back_an_override_of_a_stat_of_someone_who_joined() -> None:
+    c = toy_conflict()
+    c.execute("join dora 'stats={\"gear\": [\"rope\"]}'")
+    c.execute("override dora.stats.gear.0 lamp")
+    c.execute("undo")
+    assert c.state.participants["dora"].stats["gear"] == ["rope"]
+
+
+@pytest.mark.parametrize("line", [
+    "override round_limit '\"three\"'",  # was None: any value went in, every round end broke
+    "override ada.out '[1]'",
+    "override gob.owner '{\"a\": 1}'",
+    "override effects '[1]'",  # a list of effects replaced by numbers
+    "override sides '[[1]]'",  # a list of names replaced by lists
+    "override participants.ada.gm_only '[5]'",
+])
+def test_an_override_of_the_wrong_kind_of_value_is_refused(line: str) -> None:
+    c = toy_conflict()
+    c.execute("effect 'smoke'")
+    before = snapshot(c)
+    with pytest.raises(InvalidInput, match="override"):
+        c.execute(line)
+    assert snapshot(c) == before
+    # nothing is left that later commands or views trip over
+    for cmd in ("start ada", "ada: done bruno", "bruno: done gob", "gob: done"):
+        c.execute(cmd)
+    view(c, Viewer.of_player("alice"))
+    log_view(c, Viewer.of_player("alice"))
+
+
+def test_an_override_of_an_empty_value_with_the_right_kind_is_accepted() -> None:
+    c = toy_conflict()
+    c.execute("override round_limit 1")
+    c.execute("override gob.owner bob")
+    c.execute("override ada.out fled")
+    assert c.state.round_limit == 1 and c.state.participants["gob"].owner == "bob"
+    assert not c.state.participants["ada"].active
+    c.execute("override effects '[]'")
+    assert c.state.effects == []
+
+
+@pytest.mark.parametrize("line", [
+    "override ada.stats.hp 1e400", "override ada.stats.hp NaN", "override ada.stats.hp -Infinity",
+    "join zed 'stats={\"hp\": NaN}'", '{"verb": "override", "args": {"path": "ada.stats.hp", '
+    '"value": Infinity}}',
+])
+def test_numbers_that_are_not_finite_are_refused(line: str) -> None:
+    c = toy_conflict()
+    before = snapshot(c)
+    with pytest.raises(InvalidInput):
+        c.execute(line)
+    assert snapshot(c) == before
+
+
+def test_a_json_command_with_a_value_that_is_not_finite_is_refused() -> None:
+    c = toy_conflict()
+    with pytest.raises(InvalidInput, match="finite"):
+        c.execute({"verb": "override", "args": {"path": "ada.stats.hp", "value": float("nan")}})
+    with pytest.raises(InvalidInput, match="finite"):
+        c.execute({"verb": "join", "args": {"id": "zed", "stats": {"hp": [float("inf")]}}})
+    assert c.version == 1
+
+
+def test_an_override_inside_a_zoom_changes_the_zoomed_in_conflict_and_undoes() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("zoom ada,gob")
+    c.execute("override ext.hp.gob.current 1")
+    assert c.state.innermost.ext.hp["gob"].current == 1
+    assert c.state.ext.hp["gob"].current == 6
+    c.execute("undo")
+    assert c.state.innermost.ext.hp["gob"].current == 6
+    assert c.replay() == c.state
