@@ -127,3 +127,15 @@ def test_a_conflict_with_a_round_limit_ends_when_the_last_round_ends() -> None:
     c.execute("start gob")
     finish_round(c, "gob")
     assert c.state.status == "ended" and c.state.end_reason == "2 rounds played"
+
+
+def test_effects_of_a_zoomed_in_conflict_end_with_it() -> None:
+    c = toy_conflict()
+    play(c, "start ada", "zoom ada,gob rounds=1", "start gob",
+         "effect 'dust in the eyes' until=turn_start who=gob count=3")
+    play(c, "gob: done ada")
+    c.execute("ada: done")  # the one round ends: the zoom closes, and its effect with it
+    types = [e.type for e in c.records[-1].events]
+    assert types[-2:] == ["effect_expired", "zoom_closed"]
+    assert c.records[-1].events[-2].data["reason"] == "the zoomed-in conflict ended"
+    assert c.state.zoom is None and c.state.effects == []

@@ -270,19 +270,17 @@ class Conflict:
         return self._post_process(state, events)
 
     def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
-        """Add what follows from the rules of every conflict: expired effects, and the end of
-        a conflict (or return from a zoomed-in one) when its round limit is reached."""
-        events = fx.with_expiries(state.effects, events)
+        """Add what follows from the rules of every conflict: the end of a conflict (or the
+        return from a zoomed-in one) when its round limit is reached, and expired effects."""
         limit = state.round_limit
-        if limit is None or any(e.type in (ZOOM_CLOSED, CONFLICT_ENDED) for e in events):
-            return events
-        for e in events:
-            if e.type == ROUND_ENDED and int(e.data.get("round", 0)) >= limit:
-                reason = f"{limit} rounds played"
-                events.append(Event(ZOOM_CLOSED, {"reason": reason}) if state.depth > 0
-                              else Event(CONFLICT_ENDED, {"reason": reason}))
-                break
-        return events
+        if limit is not None and not any(e.type in (ZOOM_CLOSED, CONFLICT_ENDED) for e in events):
+            for e in events:
+                if e.type == ROUND_ENDED and int(e.data.get("round", 0)) >= limit:
+                    reason = f"{limit} rounds played"
+                    events = [*events, Event(ZOOM_CLOSED, {"reason": reason}) if state.depth > 0
+                              else Event(CONFLICT_ENDED, {"reason": reason})]
+                    break
+        return fx.with_expiries(state.effects, events)
 
     def _decide_undo(self, steps: int) -> Event:
         return self._marker(UNDONE, "undo", "undone", steps, self.undoable())

@@ -16,6 +16,7 @@ from fracas.engine.events import (
     ROUND_ENDED,
     TURN_ENDED,
     TURN_STARTED,
+    ZOOM_CLOSED,
     Event,
 )
 from fracas.engine.model import TimedEffect
@@ -41,6 +42,16 @@ def tick(effects: list[TimedEffect], event: Event) -> None:
             effect.remaining -= 1
 
 
+def expired(effect: TimedEffect, reason: str) -> Event:
+    """The event that ends ``effect`` (it names whom the effect watched, for redaction)."""
+    return Event(
+        EFFECT_EXPIRED,
+        {"id": effect.id, "text": effect.text, "reason": reason,
+         "participant": effect.participant},
+        actor=effect.owner, visibility=effect.visibility,
+    )
+
+
 def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event]:
     """``events`` with an ``effect_expired`` event after each boundary that ends an effect."""
     live = copy.deepcopy(effects)
@@ -54,13 +65,11 @@ def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event
         elif event.type in _BOUNDARY:
             tick(live, event)
             for effect in [e for e in live if e.remaining <= 0]:
-                out.append(
-                    Event(
-                        EFFECT_EXPIRED,
-                        {"id": effect.id, "text": effect.text, "reason": event.type},
-                        actor=effect.owner,
-                        visibility=effect.visibility,
-                    )
-                )
+                out.append(expired(effect, event.type))
                 live.remove(effect)
+        elif event.type == ZOOM_CLOSED:
+            # the zoomed-in conflict's effects end with it (they are logged as ending, just
+            # before it closes)
+            out[-1:-1] = [expired(e, "the zoomed-in conflict ended") for e in live]
+            live = []
     return out

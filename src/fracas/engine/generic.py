@@ -129,9 +129,7 @@ def decide_generic(
     if verb == "expire":
         for effect in state.effects:
             if effect.id == a["id"]:
-                return [Event(EFFECT_EXPIRED, {"id": effect.id, "text": effect.text,
-                                               "reason": "gm"}, actor=effect.owner,
-                              visibility=effect.visibility)]
+                return [fx.expired(effect, "gm")]
         raise InvalidInput(f"no timed effect {a['id']!r}", id=a["id"])
     if verb == "override":
         path = parse_path(a["path"])

@@ -47,8 +47,7 @@ def redact(
         return event
     if event.type in (EFFECT_ADDED, EFFECT_EXPIRED):
         # an effect on (or set by) a character the viewer cannot know is hidden, as in view()
-        pid = event.data.get("participant") if event.type == EFFECT_ADDED else next(
-            (e.participant for e in state.effects if e.id == event.data.get("id")), None)
+        pid = event.data.get("participant")
         if any(who is not None and not conflict.ruleset.can_see(state, viewer, who)
                for who in (pid, event.actor)):
             return None
