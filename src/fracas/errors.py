@@ -80,3 +80,10 @@ class NotFound(FracasError):
     """A conflict, participant or other named thing that does not exist."""
 
     code = "not_found"
+
+
+class InternalError(FracasError):
+    """A bug in fracas (a ruleset's decide or evolve failed): the command was refused and
+    nothing changed. Never expected; please report it with the command."""
+
+    code = "internal_error"

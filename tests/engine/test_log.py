@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine import Conflict, ConflictState, Event, Viewer
-from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotAllowed, StaleVersion
+from fracas.errors import (
+    FracasError,
+    IllegalCommand,
+    InternalError,
+    InvalidInput,
+    NotAllowed,
+    StaleVersion,
+)
 from tests.support.helpers import TOY, snapshot, toy_conflict
 
 
@@ -194,7 +201,7 @@ def test_an_internal_error_in_evolve_leaves_the_conflict_as_it_was(
             raise RuntimeError("a bug in the ruleset")
 
     monkeypatch.setattr(TOY, "evolve", broken)
-    with pytest.raises(IllegalCommand, match="internal error"):
+    with pytest.raises(InternalError, match="internal error"):
         c.execute("ada: hit gob")
     monkeypatch.undo()
     assert snapshot(c) == before
@@ -251,3 +258,19 @@ def test_a_retried_key_after_its_command_was_undone_is_not_applied_again() -> No
     undo = c.execute("undo", key="k-undo") if c.undoable() else None
     assert undo is None or c.execute("undo", key="k-undo") is undo
     assert Conflict(TOY, c.seed, c.records).state == c.state
+
+
+def test_a_bug_in_a_rulesets_decide_is_refused_as_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    before = snapshot(c)
+
+    def broken(state: ConflictState, command: object, ctx: object) -> list[Event]:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(TOY, "decide", broken)
+    with pytest.raises(InternalError, match="while deciding 'ada: hit gob'"):
+        c.execute("ada: hit gob")
+    assert snapshot(c) == before

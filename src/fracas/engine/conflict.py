@@ -39,7 +39,14 @@ from fracas.engine.generic import (
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
-from fracas.errors import IllegalCommand, InvalidInput, NotAllowed, StaleVersion
+from fracas.errors import (
+    FracasError,
+    IllegalCommand,
+    InternalError,
+    InvalidInput,
+    NotAllowed,
+    StaleVersion,
+)
 
 _COMMAND_SETS: dict[str, CommandSet] = {}
 
@@ -263,10 +270,18 @@ class Conflict:
                     "with undo or an override", rule=rule, participant=actor.id,
                     verb=command.verb)
         ctx = DecideContext(self.seed, self.version + 1, author)
-        if command.verb in GENERIC_VERBS:
-            events = decide_generic(self.ruleset, state, command, ctx)
-        else:
-            events = self.ruleset.decide(state, command, ctx)
+        try:
+            if command.verb in GENERIC_VERBS:
+                events = decide_generic(self.ruleset, state, command, ctx)
+            else:
+                events = self.ruleset.decide(state, command, ctx)
+        except FracasError:
+            raise
+        except Exception as exc:  # a bug: refuse the command, say so, change nothing
+            raise InternalError(
+                f"internal error while deciding {self.text(command)!r}: {exc!r}; nothing "
+                "changed", verb=command.verb,
+            ) from exc
         return self._post_process(state, events)
 
     def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
@@ -362,7 +377,7 @@ class Conflict:
         except Exception as exc:  # a ruleset bug: evolve must never fail
             self.records.pop()
             self._reindex()
-            raise IllegalCommand(
+            raise InternalError(
                 f"internal error while applying {record.command!r}: {exc!r}; nothing changed"
             ) from exc
 
