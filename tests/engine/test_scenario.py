@@ -45,3 +45,20 @@ def test_invalid_files_name_the_file_line_and_key(text: str, message: str) -> No
 def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="no such scenario file"):
         load_scenario(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\nstats = { hp = nan }\n',
+         "stats.hp holds nan"),
+        ('ruleset = "toy"\n[settings]\nodds = inf\n', "settings.odds holds inf"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\nplayer = "gm"\n',
+         "'gm' is a viewer role"),
+    ],
+)
+def test_numbers_a_table_cannot_use_and_reserved_names_are_refused(
+    text: str, message: str
+) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        parse_scenario(text, "x.toml")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -22,12 +23,37 @@ class ParticipantSetup(BaseModel):
     stats: dict[str, Any] = Field(default_factory=dict)
     gm_only: list[str] = Field(default_factory=list)
 
+    @field_validator("player")
+    @classmethod
+    def _player_is_not_a_role(cls, value: str | None) -> str | None:
+        if value in ("gm", "public"):
+            raise ValueError(f"{value!r} is a viewer role, not a player's name")
+        return value
+
+    @field_validator("stats")
+    @classmethod
+    def _stats_are_finite(cls, value: dict[str, Any]) -> dict[str, Any]:
+        finite(value, "stats")
+        return value
+
     @model_validator(mode="after")
     def _gm_only_are_stats(self) -> ParticipantSetup:
         unknown = [k for k in self.gm_only if k not in self.stats]
         if unknown:
             raise ValueError(f"gm_only names stats {self.id} does not have: {unknown}")
         return self
+
+
+def finite(value: Any, where: str) -> None:
+    """Refuse a number inside ``value`` that is not finite (NaN, inf)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where} holds {value}, which is not a number a table can use")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            finite(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            finite(v, f"{where}.{i}")
 
 
 class Setup(BaseModel):
@@ -42,6 +68,12 @@ class Setup(BaseModel):
     settings: dict[str, Any] = Field(default_factory=dict)
     sides: list[str] = Field(default_factory=list)
     participants: list[ParticipantSetup] = Field(default_factory=list)
+
+    @field_validator("settings")
+    @classmethod
+    def _settings_are_finite(cls, value: dict[str, Any]) -> dict[str, Any]:
+        finite(value, "settings")
+        return value
 
     @field_validator("participants")
     @classmethod

@@ -170,7 +170,7 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
             if out and out[-1]["events"] and out[-1]["events"][0]["type"] == GM_ACTS:
                 out[-1]["version"] = record.version
                 continue
-            out.append({"version": record.version, "command": "the GM acts",
+            out.append({"version": record.version, "depth": depth, "command": "the GM acts",
                         "events": [{"type": GM_ACTS, "data": {}}]})
             continue
         entry: dict[str, Any] = {

@@ -70,7 +70,8 @@ def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str =
     """One record as ``viewer`` may see it."""
     console = _cli().console
     console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{escape(record.command)}[/]{note}")
-    for event in record_view(conflict, record, viewer, conflict.state):
+    then = conflict.replay(record.version - 1)  # judged as things stood when it was made
+    for event in record_view(conflict, record, viewer, then):
         console.print(f"       {escape(describe(conflict.ruleset, event, conflict.state))}")
 
 
