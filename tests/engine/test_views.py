@@ -8,7 +8,7 @@ import pytest
 
 from fracas.engine import Conflict, ConflictState, Viewer
 from fracas.engine.views import log_view, view
-from fracas.errors import IllegalCommand
+from fracas.errors import IllegalCommand, InvalidInput
 from tests.support.helpers import toy_conflict, toy_setup
 from tests.support.toy import Toy
 
@@ -148,3 +148,13 @@ def test_a_player_sees_their_own_secret_effect_end_when_the_gm_expires_it() -> N
              if e["type"] == "effect_expired"]
     assert [e["data"]["text"] for e in ended] == ["hidden blade ready"]
     assert "hidden blade" not in json.dumps(log_view(c, BOB))
+
+
+def test_a_character_joining_mid_conflict_can_have_gm_only_stats() -> None:
+    c = toy_conflict()
+    c.execute("join ogre name=Ogre side=foes 'stats={\"hp\": 9, \"weakness\": \"salt\"}' "
+              "gm_only=weakness")
+    assert "salt" not in json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE))
+    assert "salt" in json.dumps(view(c, Viewer.gm()))
+    with pytest.raises(InvalidInput, match="gm_only names stats"):
+        c.execute("join troll 'stats={\"hp\": 9}' gm_only=weakness")

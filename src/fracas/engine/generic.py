@@ -72,7 +72,9 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
                                choices=("pc", "npc", "group"), default="npc"),
                          Param("side", "word", required=False, positional=False),
                          Param("player", "word", required=False, positional=False),
-                         Param("stats", "value", required=False, positional=False)),
+                         Param("stats", "value", required=False, positional=False),
+                         Param("gm_only", "ids", required=False, positional=False,
+                               help="stats players never see")),
                 "a participant joins mid-conflict", actor="gm"),
     CommandSpec("leave", (Param("id", "id"), Param("reason", "text", required=False)),
                 "a participant leaves the conflict", actor="gm"),
@@ -173,6 +175,7 @@ def _decide_join(
         setup = ParticipantSetup(
             id=a["id"], name=a.get("name") or a["id"].title(), kind=a["kind"],
             side=a.get("side"), player=a.get("player"), stats=stats,
+            gm_only=a.get("gm_only") or [],
         )
     except ValueError as exc:
         raise InvalidInput(f"join: {exc}") from None
