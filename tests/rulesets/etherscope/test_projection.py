@@ -109,3 +109,24 @@ def test_roll_offs_and_turns_of_a_hidden_character_are_the_gms() -> None:
     assert "carl" not in json.dumps(log).lower()
     gm = log_view(c, Viewer.gm())
     assert "tie_rolloff" in json.dumps(gm)
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-6")
+def test_the_gm_conceals_arriving_reinforcements_from_the_players() -> None:
+    from fracas.errors import IllegalCommand
+
+    from .helpers import started
+
+    c = started()
+    c.execute('join dmitri name="Dmitri the Cleaner" side=villains '
+              '\'stats={"physical": 9, "ether": 5, "society": 5}\'')
+    c.execute("conceal dmitri")
+    for player in ("alice", "bob"):
+        seen = json.dumps(view(c, Viewer.of_player(player))) + \
+            json.dumps(log_view(c, Viewer.of_player(player)))
+        assert "Dmitri" not in seen
+    assert c.state.ext.ranges.is_hidden("dmitri", "ada")
+    with pytest.raises(IllegalCommand, match="already hidden"):
+        c.execute("conceal dmitri from=ada")
+    c.execute("reveal dmitri from=ada")
+    assert "Dmitri" in json.dumps(view(c, Viewer.of_player("alice")))

@@ -85,6 +85,8 @@ class Etherscope(Ruleset):
             return start.decide_group(state, command)
         if v == "reveal":
             return start.decide_reveal(state, command)
+        if v == "conceal":
+            return start.decide_conceal(state, command)
         if v == "moves":
             return start.decide_moves(state, command, ctx)
         if v == "step":

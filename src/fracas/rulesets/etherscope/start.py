@@ -130,6 +130,19 @@ def decide_reveal(state: ConflictState, cmd: Command) -> Events:
                                 "band": None if band is None else BANDS.index(band)})]
 
 
+def decide_conceal(state: ConflictState, cmd: Command) -> Events:
+    """ES-RNG-1: the GM hides a character from others (the band under it is kept)."""
+    ext, who = ext_of(state), cmd.args["who"]
+    p = state.participant(who)
+    already = set(ext.ranges.hidden.get(who, []))
+    others = [o for o in state.active_ids() if o != who]
+    targets = expand(state, cmd.args["from"]) if cmd.args.get("from") else others
+    targets = [t for t in targets if t != who and t not in already]
+    if not targets:
+        raise IllegalCommand(f"{p.name} is already hidden from them", rule="ES-RNG-1")
+    return [Event(ev.HIDDEN, {"participant": who, "from": targets, "by": "gm"})]
+
+
 def decide_moves(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
     """ES-START-5: fix the order of awareness moves (ties broken as ES-ROUND-5)."""
     ext = ext_of(state)
