@@ -109,7 +109,7 @@ def _describe_more(event: Event, state: ConflictState) -> str | None:
         return f"{_n(state, d['who'])} stops guarding"
     if t == "cover_set":
         obj = f" behind {_n(state, d['object'])}" if d.get("object") else ""
-        part = {-1: "⅓", -3: "⅔", -5: "complete"}.get(int(d["value"]), "")
+        part = COVER_SHARE.get(int(d["value"]), "")
         return (f"{_n(state, d['who'])} has {part} cover ({signed(int(d['value']))} to attacks "
                 f"on them){obj}") if d["value"] else f"{_n(state, d['who'])} has no cover"
     if t == "object_added":
@@ -244,6 +244,10 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
             "cover": ext.cover.get(pid, 0), "disabled": ext.disabled(pid)}
 
 
+#: How much of a character its cover hides, by the attack penalty it gives (VR-ATK-5).
+COVER_SHARE = {-1: "⅓", -3: "⅔", -5: "complete"}
+
+
 def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
     """The turn tracker, zones, guards, objects and chases as lines plus data."""
     ext: VersExt = state.ext
@@ -281,7 +285,9 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         lines.append(f"Engaged: {n(a)} and {n(b)}")
     for pid, value in ext.cover.items():
         behind = ext.cover_object.get(pid)
-        lines.append(f"Cover: {n(pid)} {value}" + (f" behind {n(behind)}" if behind else ""))
+        share = COVER_SHARE.get(value, "")
+        lines.append(f"Cover: {n(pid)} has {share} cover ({signed(value)} to attacks on them)"
+                     + (f" behind {n(behind)}" if behind else ""))
     for oid, obj in ext.objects.items():
         held = [lvl.name for i, lvl in enumerate(obj.ladder.levels) if obj.ladder.marks[i]]
         state_txt = "broken" if obj.broken else (", ".join(held) or "intact")
