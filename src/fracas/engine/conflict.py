@@ -48,15 +48,15 @@ from fracas.errors import (
     StaleVersion,
 )
 
-_COMMAND_SETS: dict[str, CommandSet] = {}
+_COMMAND_SETS: dict[type[Ruleset], CommandSet] = {}
 
 
 def command_set(ruleset: Ruleset) -> CommandSet:
-    """The engine's commands plus the ruleset's, by verb."""
-    cs = _COMMAND_SETS.get(ruleset.name)
+    """The engine's commands plus the ruleset's, by verb (made once per ruleset class)."""
+    cs = _COMMAND_SETS.get(type(ruleset))
     if cs is None:
         cs = CommandSet((*GENERIC_COMMANDS, *ruleset.commands))
-        _COMMAND_SETS[ruleset.name] = cs
+        _COMMAND_SETS[type(ruleset)] = cs
     return cs
 
 
@@ -78,28 +78,45 @@ def fold(ruleset: Ruleset, records: Iterable[Record]) -> ConflictState:
     return state
 
 
+class History:
+    """Which versions count after the undo and redo markers read so far: the counting ones
+    in version order, and the redo stack (next to redo last). One reading of the markers,
+    shared by :func:`counting_records` and :class:`Conflict`."""
+
+    __slots__ = ("active", "redo")
+
+    def __init__(self) -> None:
+        self.active: list[int] = []
+        self.redo: list[int] = []
+
+    def read(self, record: Record) -> tuple[str, list[int]]:
+        """Take ``record`` into account; return what it did: ("record", [its version]),
+        ("undone", versions taken back) or ("redone", versions brought back)."""
+        if not record.is_meta:
+            self.active.append(record.version)
+            self.redo.clear()
+            return "record", [record.version]
+        marker = record.events[0]
+        versions = list(marker.data["versions"])
+        if marker.type == UNDONE:
+            gone = set(versions)
+            self.active = [v for v in self.active if v not in gone]
+            self.redo.extend(versions)
+            return UNDONE, versions
+        back = set(versions)
+        self.redo = [v for v in self.redo if v not in back]
+        self.active.extend(versions)
+        return REDONE, versions
+
+
 def counting_records(records: Iterable[Record]) -> list[Record]:
     """The records that count after every undo and redo marker, in version order."""
-    active: list[Record] = []
-    redo: list[Record] = []
+    history = History()
     by_version: dict[int, Record] = {}
     for record in records:
         by_version[record.version] = record
-        if record.is_meta:
-            marker = record.events[0]
-            versions = marker.data["versions"]
-            if marker.type == UNDONE:
-                gone = set(versions)
-                active = [r for r in active if r.version not in gone]
-                redo.extend(by_version[v] for v in versions)
-            else:
-                back = set(versions)
-                redo = [r for r in redo if r.version not in back]
-                active.extend(by_version[v] for v in versions)
-        else:
-            active.append(record)
-            redo.clear()
-    return active
+        history.read(record)
+    return [by_version[v] for v in history.active]
 
 
 class Conflict:
@@ -120,8 +137,7 @@ class Conflict:
         self.commands = command_set(ruleset)
         self.records: list[Record] = []
         self.state = ConflictState()
-        self._active: list[int] = []
-        self._redo: list[int] = []
+        self._history = History()
         self._keys: dict[str, Record] = {}
         for record in records:
             self._append(record, rebuild=False)
@@ -178,11 +194,11 @@ class Conflict:
 
     def undoable(self) -> list[int]:
         """Versions that undo would take back, most recent first (never the set-up)."""
-        return [v for v in reversed(self._active) if v != 1]
+        return [v for v in reversed(self._history.active) if v != 1]
 
     def redoable(self) -> list[int]:
         """Versions that redo would bring back, next first."""
-        return list(reversed(self._redo))
+        return list(reversed(self._history.redo))
 
     def legal_commands(self, actor: str | None = None) -> list[str]:
         """What ``actor`` (None: the GM) may do now, as text (DESIGN.md principle 5).
@@ -401,34 +417,21 @@ class Conflict:
         self.records.append(record)
         if record.key is not None:
             self._keys[record.key] = record
-        if record.is_meta:
-            marker = record.events[0]
-            versions = list(marker.data["versions"])
-            if marker.type == UNDONE:
-                gone = set(versions)
-                self._active = [v for v in self._active if v not in gone]
-                self._redo.extend(versions)
-                if rebuild:
-                    self.state = fold(self.ruleset, self.records)
-            else:
-                back = set(versions)
-                self._redo = [v for v in self._redo if v not in back]
-                self._active.extend(versions)
-                if rebuild:
-                    by_version = {r.version: r for r in self.records}
-                    for v in versions:
-                        for event in by_version[v].events:
-                            evolve(self.ruleset, self.state, event)
-        else:
-            self._active.append(record.version)
-            self._redo.clear()
-            if rebuild:
-                for event in record.events:
-                    evolve(self.ruleset, self.state, event)
+        did, versions = self._history.read(record)
+        if not rebuild:
+            return
+        if did == UNDONE:
+            self.state = fold(self.ruleset, self.records)
+            return
+        by_version = {record.version: record} if did == "record" else {
+            r.version: r for r in self.records}
+        for v in versions:
+            for event in by_version[v].events:
+                evolve(self.ruleset, self.state, event)
 
     def _reindex(self) -> None:
         records, self.records = self.records, []
-        self._active, self._redo, self._keys = [], [], {}
+        self._history, self._keys = History(), {}
         for record in records:
             self._append(record, rebuild=False)
         self.state = fold(self.ruleset, self.records)
