@@ -84,9 +84,7 @@ def _redact_setup(conflict: Conflict, event: Event, viewer: Viewer) -> Event:
         data["participants"] = [
             _public_participant(p) for p in data.get("participants", []) if visible(p["id"])
         ]
-        hidden = set(data.get("settings", {}).get("gm_only_settings", []))
-        data["settings"] = {k: v for k, v in data.get("settings", {}).items()
-                            if k not in hidden and k != "gm_only_settings"}
+        data["settings"] = public_settings(data.get("settings", {}))
     return Event(event.type, data, event.actor, event.visibility)
 
 
@@ -125,7 +123,7 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
             "round": state.round, "round_limit": state.round_limit,
             "sides": list(state.sides) if viewer.is_gm else _visible_sides(state, participants),
-            "settings": dict(state.settings) if viewer.is_gm else _public_settings(state),
+            "settings": dict(state.settings) if viewer.is_gm else public_settings(state.settings),
             "participants": participants, "effects": effects,
             "ruleset": ruleset.view_ext(state, viewer),
             "odds": ruleset.pending_odds(state, viewer) if state.status == "running" else [],
@@ -142,9 +140,10 @@ def _visible_sides(state: ConflictState, shown: list[dict[str, Any]]) -> list[st
     return [s for s in state.sides if s in sides]
 
 
-def _public_settings(state: ConflictState) -> dict[str, Any]:
-    hidden = set(state.settings.get("gm_only_settings", []))
-    return {k: v for k, v in state.settings.items() if k not in hidden and k != "gm_only_settings"}
+def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings without those the scenario lists in ``gm_only_settings`` (nor that list)."""
+    hidden = set(settings.get("gm_only_settings", []))
+    return {k: v for k, v in settings.items() if k not in hidden and k != "gm_only_settings"}
 
 
 def _viewer(viewer: Viewer) -> dict[str, Any]:
