@@ -76,3 +76,17 @@ def test_completion_stops_at_the_first_placeholder() -> None:
     assert up_to_placeholder("ada: handoff bruno say=TEXT") == "ada: handoff bruno say="
     assert up_to_placeholder("set-range A B BAND") == "set-range "
     assert up_to_placeholder("ada: declare 10") == "ada: declare 10"
+
+
+def test_a_player_is_offered_only_what_they_may_do(sqlite_url: str) -> None:
+    from fracas.engine.model import Viewer
+    from fracas.store.play import suggestions
+
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, conflict = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    mine = suggestions(conflict, Viewer.of_player("alice"))
+    assert ":undo" not in mine and ":quit" in mine
+    assert all(s.startswith(("ada:", ":")) for s in mine), mine
+    assert ":undo" in suggestions(conflict, Viewer.gm())
+    store.close()

@@ -50,7 +50,7 @@ def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
         for text in conflict.legal_commands(actor):
             if text not in out:
                 out.append(text)
-    return out + list(META)
+    return out + [m for m in META if viewer.is_gm or m not in (":undo", ":redo")]
 
 
 _PLACEHOLDER = re.compile(r"^([a-z_]+=)?[A-Z][A-Z_|.,0-9]*$")
