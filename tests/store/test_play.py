@@ -84,7 +84,7 @@ def test_a_player_is_offered_only_what_they_may_do(sqlite_url: str) -> None:
 
     store = SqlEventStore(sqlite_url)
     service = ConflictService(store)
-    cid, conflict = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    _, conflict = service.new_from_scenario(load_scenario(TOY_SCENARIO))
     mine = suggestions(conflict, Viewer.of_player("alice"))
     assert ":undo" not in mine and ":quit" in mine
     assert all(s.startswith(("ada:", ":")) for s in mine), mine
