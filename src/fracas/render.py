@@ -51,11 +51,10 @@ def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:
     """The state: status, round, participants with their harm, and the ruleset's lines."""
     data = view(conflict, viewer)
     for level in [data["conflict"], *data["zoom"]]:
-        _print_level(console, level, conflict, viewer)
+        _print_level(console, level, conflict)
 
 
-def _print_level(console: Console, level: dict[str, Any], conflict: Conflict,
-                 viewer: Viewer) -> None:
+def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) -> None:
     depth = level["depth"]
     head = "zoomed-in conflict" if depth else (level["title"] or conflict.ruleset.title)
     status = level["status"]

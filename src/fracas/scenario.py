@@ -11,7 +11,6 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -167,8 +166,3 @@ def _line_of(raw: str, loc: list[str]) -> int:
                 break
         i += 1
     return pos + 1
-
-
-def scenario_data(scenario: Scenario) -> dict[str, Any]:
-    """The set-up as JSON-native data."""
-    return scenario.setup.model_dump(mode="json")

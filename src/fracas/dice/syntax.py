@@ -20,7 +20,6 @@ check's attribute dice (``{d8+d10}+1``) and otherwise act like parentheses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from fracas.dice.errors import DiceBudgetError, DiceSyntaxError
 
@@ -388,9 +387,3 @@ class _Parser:
 def parse_tree(text: str) -> Node:
     """Parse ``text`` into a syntax tree, or raise DiceSyntaxError / DiceBudgetError."""
     return _Parser(text).parse()
-
-
-@lru_cache(maxsize=4096)
-def cached_tree(text: str) -> Node:
-    """:func:`parse_tree` with a cache (expressions are few and rolled often)."""
-    return parse_tree(text)

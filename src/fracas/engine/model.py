@@ -127,6 +127,10 @@ class ConflictState:
         """Ids of the participants still taking part, in set-up order."""
         return [p.id for p in self.participants.values() if p.active]
 
+    def names(self) -> dict[str, str]:
+        """Display name by participant id (for component error messages)."""
+        return {p.id: p.name for p in self.participants.values()}
+
     def owned_by(self, player: str) -> list[str]:
         """Ids of the characters a player controls."""
         return [p.id for p in self.participants.values() if p.owner == player]

@@ -28,13 +28,14 @@ from fracas.errors import FracasError, InvalidInput
 from fracas.store.exchange import dumps, export_conflict, import_conflict
 from fracas.store.port import DEFAULT_CAMPAIGN
 from fracas.store.service import ConflictService
-from fracas.store.sql import SqlEventStore, _safe, default_url
+from fracas.store.sql import SqlEventStore, default_url, safe_url
 
 SHOW_FORMAT = "fracas.show/1"
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", help="database URL (default: $FRACAS_DB or the SQLite file in your data dir)")]
 AsOption = Annotated[str | None, typer.Option("--as", help="act or look as PLAYER")]
+IdArgument = Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")]
 
 
 def _cli() -> Any:
@@ -125,7 +126,7 @@ def list_(
 
 
 def show(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     as_player: AsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
     raw: Annotated[bool, typer.Option("--raw", help="events in their text form")] = False,
@@ -159,7 +160,7 @@ def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
 
 
 def do(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     command: Annotated[str, typer.Argument(help='one command in text notation, e.g. '
                                                 '"ada: hit bruno"')],
     as_player: AsOption = None,
@@ -178,7 +179,7 @@ def do(
 
 
 def undo(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     steps: Annotated[int, typer.Argument(help="how many commands")] = 1,
     expect: Annotated[int | None, typer.Option("--expect", help="expected VERSION")] = None,
     db: DbOption = None,
@@ -188,7 +189,7 @@ def undo(
 
 
 def redo(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     steps: Annotated[int, typer.Argument(help="how many commands")] = 1,
     expect: Annotated[int | None, typer.Option("--expect", help="expected VERSION")] = None,
     db: DbOption = None,
@@ -198,7 +199,7 @@ def redo(
 
 
 def export(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     output: Annotated[Path | None, typer.Option("-o", "--output",
                                                 help="write to FILE (default: stdout)")] = None,
     db: DbOption = None,
@@ -244,7 +245,7 @@ def import_(
 
 
 def play(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     as_player: AsOption = None,
     db: DbOption = None,
 ) -> None:
@@ -268,7 +269,7 @@ def db_upgrade(db: DbOption = None) -> None:
             rev = store.upgrade()
         finally:
             store.close()
-        _cli().console.print(f"{_safe(store.url)}: schema {rev} (up to date)")
+        _cli().console.print(f"{safe_url(store.url)}: schema {rev} (up to date)")
 
 
 @db_app.command("info")
@@ -280,13 +281,13 @@ def db_info(db: DbOption = None) -> None:
             state, rev = store.schema_state(), store.schema_revision()
         finally:
             store.close()
-        _cli().console.print(f"database {_safe(store.url)}\nschema   {rev or '(none)'}\n"
+        _cli().console.print(f"database {safe_url(store.url)}\nschema   {rev or '(none)'}\n"
                              f"status   {state}")
 
 
 @db_app.command("snapshot")
 def db_snapshot(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     db: DbOption = None,
 ) -> None:
     """Rebuild a conflict's snapshot from its log (snapshots are only a cache)."""
@@ -296,7 +297,7 @@ def db_snapshot(
 
 
 def watch(
-    conflict_id: Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")],
+    conflict_id: IdArgument,
     as_player: AsOption = None,
     since: Annotated[int | None, typer.Option(help="print the log after this version first")]
     = None,

@@ -110,8 +110,8 @@ class SqlEventStore:
                 raise SchemaMismatch(state)
         except OperationalError as exc:
             self.engine.dispose()
-            raise InvalidInput(f"cannot open the database {_safe(self.url)}: "
-                               f"{exc.orig or exc}", url=_safe(self.url)) from None
+            raise InvalidInput(f"cannot open the database {safe_url(self.url)}: "
+                               f"{exc.orig or exc}", url=safe_url(self.url)) from None
         except BaseException:
             self.engine.dispose()
             raise
@@ -288,13 +288,16 @@ class SqlEventStore:
         return ConflictInfo(id=row[0], campaign=row[1], ruleset=row[2], title=row[3],
                             version=int(row[4]), created=row[5], updated=row[6])
 
+    def _missing(self, conflict_id: str) -> NotFound:
+        return NotFound(f"no conflict {conflict_id!r} in {safe_url(self.url)}; "
+                        "`fracas list` shows the stored ones", conflict=conflict_id)
+
     def info(self, conflict_id: str) -> ConflictInfo:
         """One conflict's listing entry."""
         with self._read() as conn:
             row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
         if row is None:
-            raise NotFound(f"no conflict {conflict_id!r} in {_safe(self.url)}; "
-                           "`fracas list` shows the stored ones", conflict=conflict_id)
+            raise self._missing(conflict_id)
         return self._info(row)
 
     def list(self, campaign: str | None = None) -> list[ConflictInfo]:
@@ -310,8 +313,7 @@ class SqlEventStore:
         with self._read() as conn:
             row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
             if row is None:
-                raise NotFound(f"no conflict {conflict_id!r} in {_safe(self.url)}; "
-                               "`fracas list` shows the stored ones", conflict=conflict_id)
+                raise self._missing(conflict_id)
             info = self._info(row)
             # events are decoded lazily: with a snapshot only the records after it are read
             recs = [
@@ -399,7 +401,7 @@ def _stale(expected: int, actual: int | None) -> StaleVersion:
     )
 
 
-def _safe(url: str) -> str:
+def safe_url(url: str) -> str:
     """The URL without its password, for messages."""
     try:
         from sqlalchemy.engine import make_url
@@ -416,9 +418,9 @@ def _make_engine(url: str) -> Engine:
         if url.startswith("postgresql"):
             return create_engine(url, pool_pre_ping=True)
     except (ArgumentError, ImportError) as exc:
-        raise InvalidInput(f"bad database URL {_safe(url)}: {exc}") from None
+        raise InvalidInput(f"bad database URL {safe_url(url)}: {exc}") from None
     raise InvalidInput(
-        f"unsupported database URL {_safe(url)}: use sqlite:///PATH or "
+        f"unsupported database URL {safe_url(url)}: use sqlite:///PATH or "
         "postgresql+psycopg://USER@HOST:PORT/DB"
     )
 

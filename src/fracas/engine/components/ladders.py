@@ -154,10 +154,6 @@ class ConditionLadder:
         index = self.highest()
         return None if index is None else self.remove(index)
 
-    def set_taken_out(self, value: bool) -> None:
-        """Set or clear the taken-out flag (GM override, repair) (mutator)."""
-        self.taken_out = value
-
     def clear(self) -> None:
         """Remove every condition and the taken-out flag (mutator)."""
         self.marks = [[] for _ in self.levels]

@@ -28,6 +28,11 @@ __all__ = ["EsExt", "Etherscope"]
 _ACTIONS = {"push", "attack", "move", "hide", "search", "recover", "act"}
 
 
+def _is_rating(v: Any) -> bool:
+    """A whole number ≥ 0 (a bool is not one)."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
 class Etherscope(Ruleset):
     """The Etherscope conflict system."""
 
@@ -46,7 +51,7 @@ class Etherscope(Ruleset):
         for p in setup.participants:
             for c in CONDENSERS:
                 v = p.stats.get(c)
-                if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                if v is not None and not _is_rating(v):
                     raise InvalidInput(f"{p.id}.stats.{c} must be a whole number ≥ 0, not {v!r}",
                                        key=f"{p.id}.stats.{c}")
             if not isinstance(p.stats.get(kind), int) or p.stats[kind] < 1:
@@ -55,14 +60,12 @@ class Etherscope(Ruleset):
                     "base initiative (ES-ROUND-1)", key=f"{p.id}.stats.{kind}",
                     rule="ES-ROUND-1")
             skills = p.stats.get("skills", {})
-            if not isinstance(skills, dict) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                    for v in skills.values()):
+            if not isinstance(skills, dict) or not all(_is_rating(v) for v in skills.values()):
                 raise InvalidInput(f"{p.id}.stats.skills must map skill names to ratings ≥ 0",
                                    key=f"{p.id}.stats.skills")
             for k in ("awareness", "pool"):
                 v = p.stats.get(k)
-                if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                if v is not None and not _is_rating(v):
                     raise InvalidInput(f"{p.id}.stats.{k} must be a rating ≥ 0, not {v!r}",
                                        key=f"{p.id}.stats.{k}")
         return setup.model_copy(update={"settings": settings})

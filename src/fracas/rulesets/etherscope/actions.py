@@ -22,7 +22,6 @@ from fracas.rulesets.etherscope.common import (
     ext_of,
     group_of,
     name,
-    names,
 )
 from fracas.rulesets.etherscope.rolls import pool_roll
 from fracas.rulesets.etherscope.rounds import (
@@ -67,7 +66,7 @@ def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
         for t in targets:
             checked_target(state, actor, t, ctx)
             ext.ranges.check_step(actor, t, -1 if a["way"] == "toward" else 1, "ES-RNG-4",
-                                  "ES-RNG-5", names=names(state))
+                                  "ES-RNG-5", names=state.names())
     elif verb == "hide":
         targets = expand(state, a["from"], author=ctx.author) if a.get("from") else \
             [p for p in state.active_ids() if p != actor]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine.commands import Command
+from fracas.engine.describe import name_of
 from fracas.engine.events import (
     PARTICIPANT_OUT,
     Event,
@@ -15,24 +16,14 @@ from fracas.rulesets.etherscope.state import EsExt
 
 Events = list[Event]
 
+#: A participant's display name ("the GM" for None): the engine's, under a short name.
+name = name_of
+
 
 def ext_of(state: ConflictState) -> EsExt:
     """The Etherscope part of ``state``."""
     ext: EsExt = state.ext
     return ext
-
-
-def name(state: ConflictState, pid: str | None) -> str:
-    """A participant's display name."""
-    if pid is None:
-        return "the GM"
-    p = state.participants.get(pid)
-    return p.name if p else pid
-
-
-def names(state: ConflictState) -> dict[str, str]:
-    """id → display name, for component error messages."""
-    return {p.id: p.name for p in state.participants.values()}
 
 
 def active(state: ConflictState, pid: str) -> bool:
@@ -134,8 +125,7 @@ def check_joiner(state: ConflictState, pid: str) -> None:
             rule="ES-ROUND-1", participant=pid)
 
 
-def table_rolloffs(state: ConflictState, cmd: Command, ids: list[str]
-                    ) -> dict[str, list[int]]:
+def table_rolloffs(cmd: Command, ids: list[str]) -> dict[str, list[int]]:
     """``rolloff=ada:5,6/bruno:2,1``: awareness roll-off dice rolled at the table."""
     return dice_by_character(cmd.args.get("rolloff"), ids, "rolloff", "ES-ROUND-5")
 

@@ -27,7 +27,6 @@ from fracas.rulesets.etherscope.common import (
     current_condenser,
     ext_of,
     name,
-    names,
     table_rolloffs,
 )
 from fracas.rulesets.etherscope.rolls import break_ties
@@ -78,7 +77,7 @@ def decide_declare(state: ConflictState, cmd: Command) -> Events:
             rule="ES-ROUND-3")
     ext.countdown.check_declare(actor, scores, ext.base[actor], state.settings["min_gap"],
                                 "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
-                                rule_started="ES-ROUND-7", names=names(state))
+                                rule_started="ES-ROUND-7", names=state.names())
     return [Event(ev.DECLARED, {"participant": actor, "scores": sorted(scores, reverse=True),
                                 "base": ext.base[actor]}, actor=actor)]
 
@@ -97,7 +96,7 @@ def decide_countdown(state: ConflictState, cmd: Command, ctx: DecideContext) -> 
             out.append(Event(ev.DECLARED, {"participant": pid, "scores": [ext.base[pid]],
                                            "base": ext.base[pid], "default": True}, actor=pid))
     slots = [Slot(a, s) for a, scores in decl.items() for s in scores]
-    table = table_rolloffs(state, cmd, list(decl))
+    table = table_rolloffs(cmd, list(decl))
     order: list[list[Any]] = []
     for group in tie_groups(sorted(slots, key=lambda s: -s.score)):
         if len(group) == 1:

@@ -14,13 +14,6 @@ from fracas.errors import InvalidInput
 NATURES = ("physical", "mental", "social")
 REALITIES = ("prime", "ether")
 TIME_SCALES = ("fast", "quick", "tactical", "strategic", "logistic")  # fastest first
-TIME_TEXT = {
-    "fast": "a few seconds a round",
-    "quick": "about a minute a round",
-    "tactical": "about 10 minutes a round",
-    "strategic": "about an hour and a half a round",
-    "logistic": "a day a round",
-}
 BANDS = ("close", "near", "distant")
 
 #: Range scalings of the seed (ES-SET-6): close, near, distant meanings.

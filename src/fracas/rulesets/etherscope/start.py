@@ -20,7 +20,6 @@ from fracas.rulesets.etherscope.common import (
     ext_of,
     group_of,
     name,
-    names,
     table_rolloffs,
 )
 from fracas.rulesets.etherscope.rolls import break_ties, pool_roll
@@ -156,7 +155,7 @@ def decide_moves(state: ConflictState, cmd: Command, ctx: DecideContext) -> Even
             + ", ".join(name(state, p) for p in missing), rule="ES-START-1")
     order: list[str] = []
     out: Events = []
-    table = table_rolloffs(state, cmd, ids)
+    table = table_rolloffs(cmd, ids)
     for aw in sorted({ext.awareness[p] for p in ids}, reverse=True):
         group = [p for p in ids if ext.awareness[p] == aw]
         records, ordered = break_ties(state, ctx, group, ext.awareness, None, table)
@@ -199,7 +198,7 @@ def decide_step(state: ConflictState, cmd: Command, ctx: DecideContext) -> Event
             raise IllegalCommand(f"{name(state, actor)} already stepped against "
                                  f"{name(state, t)} this move (one step each)",
                                  rule="ES-START-5")
-        ext.ranges.check_step(actor, t, delta, "ES-RNG-4", "ES-RNG-5", names=names(state))
+        ext.ranges.check_step(actor, t, delta, "ES-RNG-4", "ES-RNG-5", names=state.names())
     for g, members in ext.groups.items():
         if actor in members:
             continue

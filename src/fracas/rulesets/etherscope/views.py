@@ -26,7 +26,7 @@ from fracas.rulesets.etherscope.settings import BANDS, condenser_of, meaning_lin
 def _mine(state: ConflictState, viewer: Viewer) -> list[str]:
     if viewer.player is None:
         return []
-    return [p.id for p in state.participants.values() if p.owner == viewer.player]
+    return state.owned_by(viewer.player)
 
 
 def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:

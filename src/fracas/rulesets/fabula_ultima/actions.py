@@ -125,10 +125,6 @@ def _active(state: ConflictState, pid: str) -> Participant:
     return p
 
 
-def _names(state: ConflictState) -> dict[str, str]:
-    return {p.id: p.name for p in state.participants.values()}
-
-
 def damage_events(state: ConflictState, target: Participant, raw: int, dtype: str,
                   source: str | None = None) -> list[Event]:
     """Damage after affinities (FU-RES-3), HP kept in 0..max (FU-RES-1), Crisis (FU-RES-2),
@@ -176,7 +172,7 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
         rnd += 1
         pre.append(Event(ROUND_STARTED, {"round": rnd}))
         order.new_round()
-    names = _names(state)
+    names = state.names()
     p = state.participant(actor)
     if p.id in ext.extras:
         raise IllegalCommand(f"{p.name} is an extra and takes no turns", rule="FU-CON-1")
@@ -357,10 +353,9 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     p = state.participant(cmd.actor)
     pre, order, rnd = begin_turn(state, cmd.actor)
     mp = int(a.get("mp", 0))
-    ext.mp[p.id].check_spend(mp, "FU-RES-1", what="MP", owner=p.id, names=_names(state))
+    ext.mp[p.id].check_spend(mp, "FU-RES-1", what="MP", owner=p.id, names=state.names())
     data: dict[str, Any] = {"name": a["name"], "mp": mp,
                             "mp_after": ext.mp[p.id].current - mp}
-    body: list[Event] = []
     if a.get("target") is None:
         if a.get("damage") is not None or a.get("dice") is not None:
             raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")
@@ -370,7 +365,7 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice"), p.name),
                   defense(ext, target, True))
     data.update(target=target.id, **res, hit=res["success"], magic=True)
-    body = [Event("spell", data, actor=p.id), *fumble_fp(ext, p, res)]
+    body: list[Event] = [Event("spell", data, actor=p.id), *fumble_fp(ext, p, res)]
     if res["success"] and a.get("damage") is not None:
         body += damage_events(state, target, res["hr"] + int(a["damage"]),
                               a.get("type") or "physical", p.id)
@@ -412,7 +407,7 @@ def decide_pass(state: ConflictState, cmd: Command) -> list[Event]:
     order = next_order(ext)
     waiting = ""
     if order is not None and p.id in order.side_of and state.status == Status.RUNNING.value:
-        names = _names(state)
+        names = state.names()
         left = [names.get(a, a) for a in order.members(order.side_of[p.id])
                 if order.turns_left(a) > 0]
         if left:
@@ -463,7 +458,7 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
             raise IllegalCommand(f"{p.name} has no {a['pool'].upper()} (IP is for PCs)",
                                  rule="FU-RES-1")
         pools[p.id].check_spend(a["amount"], "FU-RES-1", what=a["pool"].upper(), owner=p.id,
-                                names=_names(state))
+                                names=state.names())
         after = pools[p.id].current - a["amount"]
         data = {"participant": p.id, "pool": a["pool"], "amount": a["amount"], "after": after}
         if a.get("why"):

@@ -11,9 +11,6 @@ def _dice() -> Param:
                  help="the faces rolled at the table, in roll order")
 
 
-#: Commands that take the acting participant's turn (FU-CON-6).
-TURN_VERBS = frozenset({"act", "attack", "spell", "check"})
-
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("goal", (Param("text", "text"),),
                 "record the participant's goal in this conflict", rule="FU-CON-2"),

@@ -65,7 +65,7 @@ class FabulaUltima(Ruleset):
     def validate_setup(self, setup: Setup) -> Setup:
         """Check every participant's stats (FU-CHK-1, FU-RES-1, FU-CON-9) and the sides."""
         for p in setup.participants:
-            check_stats(p.id, p.kind, p.stats)
+            check_stats(p.id, p.stats)
         pc, foe = _sides(setup.model_dump())
         if pc == foe:
             raise InvalidInput(f"the PCs' side and their foes' side are both {pc!r}",
@@ -137,7 +137,7 @@ class FabulaUltima(Ruleset):
         from the current round (FU-CON-13, FU-CON-14)."""
         ext: FabulaExt = state.ext
         p = state.participants[pid]
-        check_stats(p.id, p.kind, p.stats)
+        check_stats(p.id, p.stats)
         if p.stats.get("extra"):
             return []
         if p.side not in (ext.pc_side, ext.foe_side):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.engine.components import AlternatingSides, ResourcePool
@@ -158,7 +158,7 @@ def make_item(pid: str, data: Any) -> Item:
                   "FU-CON-2") from None
 
 
-def check_stats(pid: str, kind: str, stats: dict[str, Any]) -> None:
+def check_stats(pid: str, stats: dict[str, Any]) -> None:
     """Refuse stats a Fabula Ultima participant cannot have (names the key and value)."""
     unknown = sorted(set(stats) - STAT_KEYS)
     if unknown:
@@ -310,11 +310,6 @@ def add_participant(ext: FabulaExt, p: Participant) -> None:
         ext.goals[p.id] = str(s["goal"])
     if s.get("extra") and p.id not in ext.extras:
         ext.extras.append(p.id)
-
-
-def item_data(item: Item) -> dict[str, Any]:
-    """The JSON form of an item."""
-    return asdict(item)
 
 
 UNARMED = Item(kind="weapon", name="unarmed strike", accuracy=["dex", "mig"], damage=0)

@@ -10,6 +10,7 @@ from fracas.engine.model import ConflictState, Kind, Status, Viewer
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
     FabulaExt,
+    Item,
     defense,
     die,
     in_crisis,
@@ -236,7 +237,6 @@ def describe(event: Event, state: ConflictState) -> str | None:
     if t == "goal_set":
         return f"{name_of(state, d['participant'])}'s goal: {d['text']}"
     if t == "item_equipped":
-        from fracas.rulesets.fabula_ultima.state import Item
         return f"{name_of(state, d['participant'])} equips {Item(**d['item']).text()}"
     if t == "extra_set":
         return f"{name_of(state, d['participant'])} " + (

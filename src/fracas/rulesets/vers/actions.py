@@ -43,7 +43,7 @@ def decide_open(d: Decider) -> None:
                                  "has not", rule="VR-TURN-2", participant=first)
         d.emit(Event(ROUND_ENDED, {"round": d.sim.round}))
     turns = d.ext.turns
-    turns.check_open(first, "VR-TURN-1", names=d.names())
+    turns.check_open(first, "VR-TURN-1", names=d.sim.names())
     d.emit(Event(ROUND_STARTED, {"round": d.sim.round + 1}))
     d.emit(Event(TURN_STARTED, {"participant": first, "actions": actions, "opens": True}))
 
@@ -85,7 +85,7 @@ def decide_handoff(d: Decider) -> None:
         d.emit(Event(ROUND_STARTED, {"round": d.sim.round + 1}))
         d.emit(Event(TURN_STARTED, {**data, "opens": True}))
         return
-    turns.check_hand_off(target.id, "VR-TURN-2", names=d.names())
+    turns.check_hand_off(target.id, "VR-TURN-2", names=d.sim.names())
     d.emit(Event(TURN_ENDED, {"participant": actor}))
     d.emit(Event(TURN_STARTED, data))
 
@@ -107,7 +107,7 @@ def decide_gm_handoff(d: Decider) -> None:
         raise InvalidInput("name who goes next: " + ", ".join(
             f"'handoff {m}'" for m in waiting), rule="VR-TURN-2")
     target = d.active(to, "VR-TURN-2")
-    turns.check_hand_off(target.id, "VR-TURN-2", names=d.names())
+    turns.check_hand_off(target.id, "VR-TURN-2", names=d.sim.names())
     data: dict[str, Any] = {"participant": to, "by_gm": True,
                             "actions": 1 if d.ext.disabled(to) else 2}
     if d.cmd.args.get("say"):
@@ -137,18 +137,25 @@ def _check_not_engaged(d: Decider, actor: str) -> None:
             f"disengage first ('{actor}: disengage')", rule="VR-MOVE-4", engaged=foes)
 
 
-def decide_move(d: Decider) -> None:
-    """VR-MOVE-1/2/4/5: one zone, or two with an Athletics roll."""
+def _begin_move(d: Decider, steps: int, rule: str) -> tuple[str, str, int]:
+    """Spend the action and check a move to ``to`` of at most ``steps`` zones (``rule``) by
+    a character not engaged (VR-MOVE-4); return the mover, its zone and the actions spent."""
     actor = d.cmd.actor
     assert actor is not None
-    a = d.cmd.args
     zones = d.ext.zones
     spend = d.action(actor)
     _check_not_engaged(d, actor)
-    zones.check_move(actor, a["to"], 2, "VR-MOVE-1", names=d.names())
+    zones.check_move(actor, d.cmd.args["to"], steps, rule, names=d.sim.names())
     here = zones.zone_of(actor)
     assert here is not None
-    path = zones.path(here, a["to"]) or []
+    return actor, here, spend
+
+
+def decide_move(d: Decider) -> None:
+    """VR-MOVE-1/2/4/5: one zone, or two with an Athletics roll."""
+    a = d.cmd.args
+    actor, here, spend = _begin_move(d, 2, "VR-MOVE-1")
+    path = d.ext.zones.path(here, a["to"]) or []
     guards = _hostile_guards(d, actor, path)
     if guards:
         raise IllegalCommand(
@@ -190,15 +197,8 @@ def _hostile_guards(d: Decider, mover: str, path: list[str]) -> list[str]:
 
 def decide_slip(d: Decider) -> None:
     """VR-MOVE-5: Athletics past the guards of a way, penalty their Close Combat ranks."""
-    actor = d.cmd.actor
-    assert actor is not None
     a = d.cmd.args
-    zones = d.ext.zones
-    spend = d.action(actor)
-    _check_not_engaged(d, actor)
-    zones.check_move(actor, a["to"], 1, "VR-MOVE-5", names=d.names())
-    here = zones.zone_of(actor)
-    assert here is not None
+    actor, here, spend = _begin_move(d, 1, "VR-MOVE-5")
     guards = _hostile_guards(d, actor, [here, a["to"]])
     if not guards:
         raise InvalidInput(f"nobody guards the way from {here} to {a['to']}; just move",
@@ -253,7 +253,7 @@ def decide_recover(d: Decider) -> None:
     patient = d.active(who, "VR-INJ-4")
     track = a["track"]
     ladder = d.ext.harm[patient.id][track]
-    ladder.check_remove("VR-INJ-4", owner=who, names=d.names())
+    ladder.check_remove("VR-INJ-4", owner=who, names=d.sim.names())
     spend = d.action(actor)
     highest = ladder.highest()
     assert highest is not None

@@ -21,6 +21,7 @@ from fracas.engine.events import (
 )
 from fracas.engine.generic import evolve_generic
 from fracas.engine.model import ConflictState, Participant, Status
+from fracas.engine.ruleset import Ruleset
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.checks import Mods, check
 from fracas.rulesets.vers.state import (
@@ -72,10 +73,6 @@ class Decider:
             return self.ext.objects[pid].name
         return pid
 
-    def names(self) -> dict[str, str]:
-        """Display names of everyone, for component messages."""
-        return {p.id: p.name for p in self.sim.participants.values()}
-
     def active(self, pid: str, rule: str | None = None) -> Participant:
         """The participant ``pid``, refusing one no longer in the conflict."""
         p = self.sim.participant(pid)
@@ -106,7 +103,7 @@ class Decider:
             raise NotYourTurn(
                 f"Nobody is acting: the GM opens the turn first ('open {actor}')",
                 rule="VR-TURN-1", actor=actor)
-        ext.turns.check_action(actor, "VR-TURN-2", "VR-TURN-4", n, names=self.names())
+        ext.turns.check_action(actor, "VR-TURN-2", "VR-TURN-4", n, names=self.sim.names())
         return n
 
     def own_mods(self, pid: str) -> Mods:
@@ -374,6 +371,4 @@ def boundary_after_leave(state: ConflictState, pid: str) -> list[Event]:
 
 def evolve_generic_safe(state: ConflictState, event: Event) -> None:
     """The engine's part of an event on the simulated state (no ruleset hook needed)."""
-    from fracas.engine.ruleset import Ruleset
-
     evolve_generic(Ruleset(), state, event)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.components import link_key
 from fracas.engine.events import Event
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.decider import Decider
@@ -30,7 +31,7 @@ def decide_gm(d: Decider) -> None:
         d.emit(Event("placed", {"who": a["who"], "zone": a["zone"]}))
     elif verb == "guard":
         p = d.active(a["who"])
-        key = "|".join(sorted((a["a"], a["b"])))
+        key = link_key(a["a"], a["b"])
         ext.zones.check_guard(key, "VR-MOVE-5")
         here = ext.zones.zone_of(p.id)
         if here not in (a["a"], a["b"]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.engine.commands import Command
-from fracas.engine.components import Track
+from fracas.engine.components import Track, link_key
 from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     PARTICIPANT_JOINED,
@@ -136,7 +136,7 @@ class Vers(Ruleset):
         for p in state.participants.values():
             _join(ext, p.id, p.stats)
         for g in s.get("guards", []) or []:
-            ext.zones.place_guard("|".join(sorted(g["between"])), g["who"])
+            ext.zones.place_guard(link_key(*g["between"]), g["who"])
         for c in s.get("cover", []) or []:
             ext.cover[c["who"]] = -abs(int(c["value"]))
             if c.get("object"):
@@ -226,9 +226,9 @@ class Vers(Ruleset):
         elif t == "object_added":
             _add_object(ext, d)
         else:
-            self._evolve_more(state, ext, event)
+            self._evolve_more(ext, event)
 
-    def _evolve_more(self, state: ConflictState, ext: VersExt, event: Event) -> None:
+    def _evolve_more(self, ext: VersExt, event: Event) -> None:
         t, d = event.type, event.data
         if t == "zone_added":
             ext.zones.add_zone(d["zone"], d.get("name", ""))

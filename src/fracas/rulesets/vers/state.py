@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fracas.engine.components import ConditionLadder, Popcorn, Track, ZoneMap, ladder_from_spec
-from fracas.engine.components._common import pair_key
+from fracas.engine.components import (
+    ConditionLadder,
+    Popcorn,
+    Track,
+    ZoneMap,
+    ladder_from_spec,
+    pair_key,
+)
 from fracas.engine.model import ConflictState, Participant
 
 #: The nine VERS attributes (physical, mental, social), as fracas names them on a sheet.
@@ -224,11 +230,6 @@ def weapons_of(p: Participant) -> dict[str, dict[str, Any]]:
                 out[str(name)] = dict(w)
     out.setdefault("unarmed", {"ev": 0, "kind": "close"})
     return out
-
-
-def default_weapon(p: Participant) -> str:
-    """The first weapon on the sheet, else ``unarmed``."""
-    return next(iter(weapons_of(p)))
 
 
 def track_defence(p: Participant, track: str) -> tuple[str, int]:
