@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine.commands import Command
+from fracas.engine.components import RangeBands
 from fracas.engine.describe import name_of
 from fracas.engine.events import (
     PARTICIPANT_OUT,
@@ -37,9 +38,18 @@ def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
     that player it does not exist, so a command naming it is refused as naming no one."""
     if author is None or author.is_gm or author.player is None or state.ext is None:
         return False
-    mine = state.owned_by(author.player)
-    ranges = ext_of(state).ranges
-    return pid not in mine and all(ranges.is_hidden(pid, m) for m in mine)
+    return invisible(ext_of(state).ranges, state.owned_by(author.player), pid)
+
+
+def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:
+    """Whether ``pid`` is hidden from all of a viewer's characters ``mine`` (ES-RNG-6): to
+    that viewer it does not exist. A viewer without characters (the public) knows no one
+    who is hidden from anyone."""
+    if pid in mine:
+        return False
+    if not mine:
+        return bool(ranges.hidden.get(pid))
+    return all(ranges.is_hidden(pid, m) for m in mine)
 
 
 def expand(state: ConflictState, ids: list[str], what: str = "", *,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from fracas.engine.components import RangeBands
 from fracas.engine.events import (
     CONFLICT_CREATED,
     EFFECT_ADDED,
@@ -17,7 +16,7 @@ from fracas.engine.events import (
 from fracas.engine.model import ConflictState, Viewer
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
-from fracas.rulesets.etherscope.common import current_condenser, ext_of, name
+from fracas.rulesets.etherscope.common import current_condenser, ext_of, invisible, name
 from fracas.rulesets.etherscope.settings import BANDS, condenser_of, meaning_lines, table_line
 
 # --------------------------------------------------------------------------- visibility
@@ -27,18 +26,6 @@ def _mine(state: ConflictState, viewer: Viewer) -> list[str]:
     if viewer.player is None:
         return []
     return state.owned_by(viewer.player)
-
-
-def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:
-    """Whether ``pid`` is hidden from all of a viewer's characters (ES-RNG-6).
-
-    A viewer without characters (the public) sees no one hidden from anyone.
-    """
-    if pid in mine:
-        return False
-    if not mine:
-        return bool(ranges.hidden.get(pid))
-    return all(ranges.is_hidden(pid, m) for m in mine)
 
 
 def can_see(state: ConflictState, viewer: Viewer, pid: str) -> bool:

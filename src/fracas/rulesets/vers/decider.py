@@ -7,10 +7,11 @@ are worked out on a deep copy of the state (``sim``) so that ``decide`` stays pu
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from fracas.engine.commands import Command
+from fracas.engine.conflict import evolve
 from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     CONFLICT_STARTED,
@@ -19,7 +20,6 @@ from fracas.engine.events import (
     TURN_ENDED,
     Event,
 )
-from fracas.engine.generic import evolve_generic
 from fracas.engine.model import ConflictState, Participant, Status
 from fracas.engine.ruleset import Ruleset
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
@@ -36,19 +36,19 @@ from fracas.rulesets.vers.state import (
     weapons_of,
 )
 
-Apply = Callable[[ConflictState, Event], None]
 COMBAT_VERBS = frozenset({"attack", "move", "slip", "disengage"})
 
 
 class Decider:
-    """Decides one command. ``apply`` is the ruleset's evolve (used on the simulated copy)."""
+    """Decides one command, working multi-step effects out on a copy of the state (``sim``)
+    that each emitted event is folded into, as the engine will fold it."""
 
     def __init__(self, state: ConflictState, cmd: Command, ctx: DecideContext,
-                 apply: Apply) -> None:
+                 ruleset: Ruleset) -> None:
         self.state = state
         self.cmd = cmd
         self.ctx = ctx
-        self.apply = apply
+        self.ruleset = ruleset
         self.sim = copy.deepcopy(state)
         self.events: list[Event] = []
 
@@ -62,8 +62,7 @@ class Decider:
     def emit(self, event: Event) -> None:
         """Record an event and apply it to the simulated state."""
         self.events.append(event)
-        evolve_generic_safe(self.sim, event)
-        self.apply(self.sim, event)
+        evolve(self.ruleset, self.sim, event)
 
     def name(self, pid: str) -> str:
         """A participant's or object's display name."""
@@ -367,8 +366,3 @@ def boundary_after_leave(state: ConflictState, pid: str) -> list[Event]:
     if (acting or turns.current is None) and not rest:
         events.append(Event(ROUND_ENDED, {"round": state.round}))
     return events
-
-
-def evolve_generic_safe(state: ConflictState, event: Event) -> None:
-    """The engine's part of an event on the simulated state (no ruleset hook needed)."""
-    evolve_generic(Ruleset(), state, event)

@@ -149,7 +149,7 @@ class Vers(Ruleset):
         handler = HANDLERS.get(command.verb)
         if handler is None:
             return super().decide(state, command, ctx)
-        d = Decider(state, command, ctx, self.evolve)
+        d = Decider(state, command, ctx, self)
         handler(d)
         return d.events
 
