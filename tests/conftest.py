@@ -19,4 +19,5 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile("dev", deadline=None, max_examples=40)
+settings.register_profile("long", deadline=None, max_examples=500)  # a longer bug hunt
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
