@@ -44,12 +44,15 @@ class Decider:
     that each emitted event is folded into, as the engine will fold it."""
 
     def __init__(self, state: ConflictState, cmd: Command, ctx: DecideContext,
-                 ruleset: Ruleset) -> None:
+                 ruleset: Ruleset, *, preview: bool = False) -> None:
+        """``preview``: only read (an attack's breakdown before it is rolled); the state is
+        not copied and nothing may be emitted."""
         self.state = state
         self.cmd = cmd
         self.ctx = ctx
         self.ruleset = ruleset
-        self.sim = copy.deepcopy(state)
+        self.preview = preview
+        self.sim = state if preview else copy.deepcopy(state)
         self.events: list[Event] = []
 
     # --- plumbing --------------------------------------------------------------------
@@ -61,6 +64,8 @@ class Decider:
 
     def emit(self, event: Event) -> None:
         """Record an event and apply it to the simulated state."""
+        if self.preview:
+            raise RuntimeError("a preview decider emits no events")
         self.events.append(event)
         evolve(self.ruleset, self.sim, event)
 

@@ -325,7 +325,7 @@ def attack_preview(ruleset: Vers, state: ConflictState, attacker: str, target: s
     from fracas.rulesets.vers.decider import Decider
 
     d = Decider(state, Command("attack", attacker, {"target": target}),
-                DecideContext("preview", 0), ruleset)
+                DecideContext("preview", 0), ruleset, preview=True)
     plan = d.attack_plan(attacker, target, weapon)
     mods = [m for m in plan["mods"] if m[1]]
     total = sum(int(m[1]) for m in mods)
