@@ -158,3 +158,18 @@ def test_a_character_joining_mid_conflict_can_have_gm_only_stats() -> None:
     assert "salt" in json.dumps(view(c, Viewer.gm()))
     with pytest.raises(InvalidInput, match="gm_only names stats"):
         c.execute("join troll 'stats={\"hp\": 9}' gm_only=weakness")
+
+
+def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("ada: hit gob dice=2")  # v3, seen by Alice
+    c.execute("note 'the goblin has a key' visibility=gm")  # v4, secret
+    c.execute("undo 2")  # takes back v4 and v3
+    markers = [e for r in log_view(c, ALICE) for e in r["events"] if e["type"] == "undone"]
+    assert markers == [{"type": "undone", "data": {"versions": [3]}}]
+    c.execute("redo")  # brings back v3 only
+    c.execute("undo")
+    c.execute("note 'another secret' visibility=gm")
+    c.execute("undo")  # only the secret note: Alice sees the GM act, not an undo
+    assert log_view(c, ALICE)[-1]["command"] == "the GM acts"

@@ -155,10 +155,18 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
     collapsed into "the GM acts" (never with a count)."""
     out: list[dict[str, Any]] = []
     partial = Conflict(conflict.ruleset, conflict.seed)
+    unseen: set[int] = set()  # versions this viewer saw nothing of
     for record in conflict.records:
         then = partial.state
         visible = [e for e in (redact(conflict, ev, viewer, then) for ev in record.events)
                    if e is not None]
+        if record.is_meta and not viewer.is_gm:
+            # an undo or redo names only the versions the viewer saw: no count of the rest
+            marker = record.events[0]
+            shown = [v for v in marker.data["versions"] if v not in unseen]
+            visible = [Event(marker.type, {"versions": shown})] if shown else []
+        if not visible:
+            unseen.add(record.version)
         whole = record.command == "create" or (
             len(visible) == len(record.events)
             and all(a is b for a, b in zip(visible, record.events, strict=True))
