@@ -15,22 +15,24 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Event
 from fracas.engine.model import Viewer
-from fracas.engine.views import log_view, view
+from fracas.engine.views import log_entries, view
 
 
 def log_lines(
     conflict: Conflict, viewer: Viewer, *, raw: bool = False
-) -> list[tuple[int, str, list[str]]]:
-    """(version, command, event lines) for each record the viewer may see: sentences, or
-    with ``raw`` the events' text form."""
+) -> list[tuple[int, str, str, list[str]]]:
+    """(version, label, command, event lines) for each entry of the viewer's log: sentences,
+    or with ``raw`` the events' text form. The label is ``v7`` for the GM and ``#5`` for a
+    player (whose log shows no versions)."""
     state = conflict.state
     out = []
-    for entry in log_view(conflict, viewer):
+    for version, entry in log_entries(conflict, viewer):
         events = [Event.from_data(e) for e in entry["events"]]
         lines = [e.to_text() if raw else describe(conflict.ruleset, e, state) for e in events]
         depth = entry.get("depth", 0)
         command = f"{'» ' * depth}{entry['command']}"  # » marks a zoomed-in conflict's moves
-        out.append((entry["version"], command, lines))
+        label = f"v{version}" if "version" in entry else f"#{entry['entry']}"
+        out.append((version, label, command, lines))
     return out
 
 
@@ -39,10 +41,10 @@ def print_log(
 ) -> None:
     """The log, one command a line and its events indented under it (``raw``: events in their
     text form instead of sentences; ``after``: only the records past that version)."""
-    for version, command, sentences in log_lines(conflict, viewer, raw=raw):
+    for version, label, command, sentences in log_lines(conflict, viewer, raw=raw):
         if version <= after:
             continue
-        console.print(f"[bold cyan]v{version:<4}[/] [bold]{escape(command)}[/]")
+        console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]")
         for sentence in sentences:
             console.print(f"       {escape(sentence)}")
 

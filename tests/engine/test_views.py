@@ -173,3 +173,16 @@ def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     c.execute("note 'another secret' visibility=gm")
     c.execute("undo")  # only the secret note: Alice sees the GM act, not an undo
     assert log_view(c, ALICE)[-1]["command"] == "the GM acts"
+
+
+def test_a_players_log_is_numbered_so_no_gap_counts_hidden_records() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("note 'secret one' visibility=gm")
+    c.execute("note 'secret two' visibility=gm")
+    c.execute("ada: hit gob dice=1")
+    entries = log_view(c, ALICE)
+    assert [e.get("entry") for e in entries] == [1, 2, 3, 4]
+    assert all("version" not in e for e in entries)
+    assert [e["command"] for e in entries][2:] == ["the GM acts", "ada: hit gob dice=1"]
+    assert [e["version"] for e in log_view(c, Viewer.gm())] == [1, 2, 3, 4, 5]

@@ -152,7 +152,15 @@ def _viewer(viewer: Viewer) -> dict[str, Any]:
 
 def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
     """The log as ``viewer`` may see it: each record with its visible events, hidden ones
-    collapsed into "the GM acts" (never with a count)."""
+    collapsed into "the GM acts" (never with a count). The GM's entries carry their versions;
+    a player's are numbered 1, 2, … instead, so that no gap counts the records hidden from
+    them."""
+    return [entry for _, entry in log_entries(conflict, viewer)]
+
+
+def log_entries(conflict: Conflict, viewer: Viewer) -> list[tuple[int, dict[str, Any]]]:
+    """:func:`log_view` with the version each entry ends at (for the server side only: to
+    follow a log from a version; never sent to a player)."""
     out: list[dict[str, Any]] = []
     partial = Conflict(conflict.ruleset, conflict.seed)
     unseen: set[int] = set()  # versions this viewer saw nothing of
@@ -189,7 +197,13 @@ def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
         if viewer.is_gm:
             entry.update({"author": record.author, "time": record.time})
         out.append(entry)
-    return out
+    if viewer.is_gm:
+        return [(e["version"], e) for e in out]
+    numbered = []
+    for n, e in enumerate(out, 1):
+        version = e.pop("version")
+        numbered.append((version, {"entry": n, **e}))
+    return numbered
 
 
 def _mine(record: Record, state: ConflictState, viewer: Viewer) -> bool:

@@ -17,7 +17,7 @@ ALICE = Viewer.of_player("alice")
 
 
 def _seen(c, viewer=ALICE) -> str:  # type: ignore[no-untyped-def]
-    lines = [line for _, _, ls in log_lines(c, viewer) for line in ls]
+    lines = [line for _, _, _, ls in log_lines(c, viewer) for line in ls]
     return json.dumps(log_view(c, viewer)) + json.dumps(view(c, viewer)) + json.dumps(lines)
 
 
@@ -64,7 +64,7 @@ def test_a_gm_only_condenser_shows_in_no_base_initiative_or_damage_left() -> Non
             if d.get("participant") == "carl":
                 assert "base" not in d and "left" not in d, e
                 assert "default" not in d, e  # acting once "at base" would tell it
-    lines = [line for _, _, ls in log_lines(c, ALICE) for line in ls]
+    lines = [line for _, _, _, ls in log_lines(c, ALICE) for line in ls]
     assert not [line for line in lines if "Carl" in line and "base" in line], lines
     gm = log_view(c, Viewer.gm())
     assert any(e["data"].get("base", {}).get("carl") == 13 for r in gm for e in r["events"])

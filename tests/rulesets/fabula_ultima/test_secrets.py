@@ -16,7 +16,7 @@ SABER = {"kind": "weapon", "name": "Saber", "accuracy": "dex+mig", "bonus": 3, "
 
 
 def _seen(c, viewer=ADA) -> str:  # type: ignore[no-untyped-def]
-    lines = [line for _, _, ls in log_lines(c, viewer) for line in ls]
+    lines = [line for _, _, _, ls in log_lines(c, viewer) for line in ls]
     return json.dumps(log_view(c, viewer)) + json.dumps(view(c, viewer)) + json.dumps(lines)
 
 
