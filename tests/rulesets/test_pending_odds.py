@@ -4,6 +4,7 @@ and that character's player only."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from fracas.cli import play_script
 from fracas.dice import distribution
@@ -32,9 +33,17 @@ def test_etherscope_shows_the_acting_pool_odds() -> None:
     n = next(i for i, s in enumerate(sc.script) if s.text == "countdown") + 1
     text = cut_script("etherscope-car-chase", n)
     lines = odds_lines(text, Viewer.gm())
-    p = distribution("2d6>=5").p_at_least(1)
-    assert lines == [f"The zepcar driver rolls 2d6 (5+ a success): ≥1 {float(p):.0%}, "
-                     f"≥2 {float(distribution('2d6>=5').p_at_least(2)):.0%}"]
+    drive, other = distribution("3d6>=5"), distribution("2d6>=5")  # drive 3, else 2 dice
+
+    def pct(dist: Any, n: int) -> str:
+        return f"≥{n} {float(dist.p_at_least(n)):.0%}"
+
+    assert lines == [
+        "The zepcar driver rolls 3d6 with drive (5+ a success): "
+        + ", ".join(pct(drive, n) for n in (1, 2, 3)),
+        "The zepcar driver rolls 2d6 otherwise (5+ a success): "
+        + ", ".join(pct(other, n) for n in (1, 2)),
+    ]
     assert odds_lines(text, Viewer.of_player("alice")) == [], "not Alice's character"
 
 

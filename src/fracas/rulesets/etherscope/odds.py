@@ -56,7 +56,8 @@ def odds(query: str) -> OddsReport:
 
 
 def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
-    """The acting character's pool odds at difficulties 1 to 3 (GM and its player only)."""
+    """The acting character's pool odds at difficulties 1 to 3, for each of its skills and for
+    any other (the default pool) — to the GM and its player only."""
     ext: EsExt = state.ext
     slot = ext.countdown.current if ext.phase == COUNTDOWN and not ext.acted else None
     if slot is None or slot.actor not in state.participants:
@@ -65,9 +66,18 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     if not (viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)):
         return []
     s = state.settings
-    pool = pool_size(state, p.id, None)
-    if pool == 0:
-        return [f"{p.name} has no dice in the pool: every roll fails"]
-    dist = distribution(f"{pool}d{s['die_size']}>={s['threshold']}")
-    chances = ", ".join(f"≥{d} {float(dist.p_at_least(d)):.0%}" for d in (1, 2, 3) if d <= pool)
-    return [f"{p.name} rolls {pool}d{s['die_size']} ({s['threshold']}+ a success): {chances}"]
+    skills = p.stats.get("skills") if isinstance(p.stats.get("skills"), dict) else {}
+    pools = [(f"{skill} ", pool_size(state, p.id, skill)) for skill in sorted(skills)]
+    pools.append(("", pool_size(state, p.id, None)))  # any other skill: the default pool
+    lines = []
+    for label, pool in pools:
+        if pool == 0:
+            lines.append(f"{p.name} {label}has no dice in the pool: every roll fails")
+            continue
+        dist = distribution(f"{pool}d{s['die_size']}>={s['threshold']}")
+        chances = ", ".join(f"≥{d} {float(dist.p_at_least(d)):.0%}"
+                            for d in (1, 2, 3) if d <= pool)
+        what = f"with {label.strip()}" if label else "otherwise" if skills else ""
+        lines.append(f"{p.name} rolls {pool}d{s['die_size']} {what} "
+                     f"({s['threshold']}+ a success): {chances}".replace("  ", " "))
+    return lines
