@@ -78,10 +78,15 @@ class Shadowy(Toy):
         return viewer.player != "alice" or pid not in ("gob", "bruno")
 
 
-def test_a_zoom_and_a_side_of_only_unknown_characters_are_not_shown() -> None:
+def shadowy_conflict() -> Conflict:
+    """A toy conflict in which the goblin and Bruno are unknown to Alice."""
     ruleset = Shadowy()
     setup = toy_setup().model_copy(update={"ruleset": ruleset.name})
-    c = Conflict.create(ruleset, setup, "seed", time="")
+    return Conflict.create(ruleset, setup, "seed", time="")
+
+
+def test_a_zoom_and_a_side_of_only_unknown_characters_are_not_shown() -> None:
+    c = shadowy_conflict()
     c.execute("start ada")
     c.execute("zoom gob,bruno")
     alice = view(c, ALICE)
@@ -116,9 +121,7 @@ def test_a_player_keeps_seeing_their_own_command_when_some_results_are_secret() 
 
 
 def test_an_effect_on_an_unknown_character_is_hidden_when_added_and_when_it_ends() -> None:
-    ruleset = Shadowy()
-    setup = toy_setup().model_copy(update={"ruleset": ruleset.name})
-    c = Conflict.create(ruleset, setup, "seed", time="")
+    c = shadowy_conflict()
     c.execute("start ada")
     c.execute("effect 'the goblin lies in wait' who=gob until=turn_start")
     c.execute("expire e3")
@@ -128,9 +131,7 @@ def test_an_effect_on_an_unknown_character_is_hidden_when_added_and_when_it_ends
 
 
 def test_an_effect_set_by_an_unknown_character_does_not_give_it_away() -> None:
-    ruleset = Shadowy()
-    setup = toy_setup().model_copy(update={"ruleset": ruleset.name})
-    c = Conflict.create(ruleset, setup, "seed", time="")
+    c = shadowy_conflict()
     c.execute("start ada")
     c.execute("gob: effect 'the air smells of goblin'")
     c.execute("expire e3")

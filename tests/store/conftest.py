@@ -8,9 +8,11 @@ throw-away server and prints it). Without it they are skipped with a loud reason
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pexpect
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -23,6 +25,7 @@ from tests.support.toy import Toy
 register(Toy())
 
 HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
 TOY_SCENARIO = HERE / "toy.toml"
 PG_HOWTO = ("PostgreSQL tests SKIPPED: FRACAS_TEST_PG_URL is not set. As root run "
             "`eval \"$(scripts/postgres.sh)\"` then pytest again (CI=true makes this an error)")
@@ -81,3 +84,13 @@ def store(db_url: str) -> Iterator[SqlEventStore]:
 def service(store: SqlEventStore) -> ConflictService:
     """The service over the store, snapshotting every 5 versions."""
     return ConflictService(store, snapshot_every=5)
+
+
+def spawn_fracas(*args: str, width: int = 100) -> pexpect.spawn:
+    """``fracas ARGS`` (with the toy ruleset) in a pseudo-terminal, as a person would run it."""
+    return pexpect.spawn(
+        sys.executable, [str(HERE / "toy_fracas.py"), *args],
+        cwd=str(ROOT), encoding="utf-8", timeout=20, dimensions=(40, width),
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "HOME": str(ROOT),
+             "PROMPT_TOOLKIT_NO_CPR": "1"},
+    )

@@ -3,17 +3,12 @@ every command stored as it is made."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pexpect
 import pytest
 
 from fracas.scenario import load_scenario
 from fracas.store import ConflictService, SqlEventStore
-from tests.store.conftest import TOY_SCENARIO
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.store.conftest import TOY_SCENARIO, spawn_fracas
 
 
 @pytest.mark.timeout(90)
@@ -21,13 +16,7 @@ def test_play_through_a_terminal(sqlite_url: str) -> None:
     store = SqlEventStore(sqlite_url)
     service = ConflictService(store)
     cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO))
-    child = pexpect.spawn(
-        sys.executable, [str(ROOT / "tests/store/toy_fracas.py"), "play", cid,
-                         "--db", sqlite_url],
-        cwd=str(ROOT), encoding="utf-8", timeout=20, dimensions=(40, 100),
-        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "HOME": str(ROOT),
-             "PROMPT_TOOLKIT_NO_CPR": "1"},
-    )
+    child = spawn_fracas("play", cid, "--db", sqlite_url)
     try:
         child.expect("HP 30/30")  # the state panel
         child.expect("v2>")

@@ -3,18 +3,12 @@ their characters may see it — on SQLite (polled) and PostgreSQL (told of every
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import pexpect
 import pytest
 
 from fracas.engine.model import Viewer
 from fracas.scenario import load_scenario
 from fracas.store import ConflictService, SqlEventStore
-from tests.store.conftest import TOY_SCENARIO
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.store.conftest import TOY_SCENARIO, spawn_fracas
 
 
 @pytest.mark.timeout(90)
@@ -22,12 +16,8 @@ def test_a_player_follows_a_conflict_played_elsewhere(db_url: str) -> None:
     store = SqlEventStore(db_url)
     service = ConflictService(store)
     cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO))
-    child = pexpect.spawn(
-        sys.executable, [str(ROOT / "tests/store/toy_fracas.py"), "watch", cid, "--as",
-                         "alice", "--timeout", "30", "--db", db_url],
-        cwd=str(ROOT), encoding="utf-8", timeout=20, dimensions=(40, 120),
-        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "HOME": str(ROOT)},
-    )
+    child = spawn_fracas("watch", cid, "--as", "alice", "--timeout", "30", "--db", db_url,
+                         width=120)
     try:
         child.expect("following .* at v2 as alice")
         service.execute(cid, "ada: hit bruno dice=3", Viewer.of_player("alice"))

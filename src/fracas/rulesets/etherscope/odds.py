@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Any
 
 from fracas.dice import OddsReport, distribution
 from fracas.engine.model import ConflictState, Viewer
@@ -66,7 +67,8 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     if not (viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)):
         return []
     s = state.settings
-    skills = p.stats.get("skills") if isinstance(p.stats.get("skills"), dict) else {}
+    raw = p.stats.get("skills")
+    skills: dict[str, Any] = raw if isinstance(raw, dict) else {}
     pools = [(f"{skill} ", pool_size(state, p.id, skill)) for skill in sorted(skills)]
     pools.append(("", pool_size(state, p.id, None)))  # any other skill: the default pool
     lines = []
