@@ -38,6 +38,7 @@ def test_play_through_a_terminal(sqlite_url: str) -> None:
         child.expect("refused")
         child.expect("v5>")
         child.send("ada: no")  # half typed when someone else stores a command
+        child.expect("ada: no")  # echoed: the prompt holds it
         other = ConflictService(SqlEventStore(sqlite_url))
         other.execute(cid, "note 'the landlord shouts from the cellar'")
         child.expect("stored elsewhere meanwhile")
