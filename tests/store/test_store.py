@@ -162,3 +162,15 @@ def test_sqlite_pragmas(sqlite_url: str) -> None:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
     store.close()
+
+
+def test_a_key_retried_by_another_author_reveals_nothing(service: ConflictService) -> None:
+    from fracas.engine.model import Viewer
+
+    cid = _new(service)
+    service.execute(cid, "roll 1d20 visibility=gm why=ambush", key="k1")
+    with pytest.raises(InvalidInput, match="already taken") as err:
+        service.execute(cid, "roll 1d20 visibility=gm why=ambush", Viewer.of_player("alice"),
+                        key="k1")
+    assert "ambush" not in str(err.value)
+    assert service.store.info(cid).version == 3

@@ -369,22 +369,27 @@ class Conflict:
         A retried command with the same idempotency ``key`` returns the record already made.
         """
         if key is not None and key in self._keys:
-            done = self._keys[key]
-            text = self.text(self.to_command(command))
-            if done.author != (author or Viewer.gm()).name:  # never show another's command
-                raise InvalidInput(f"idempotency key {key!r} is already taken; use another",
-                                   key=key)
-            if text != done.command:
-                raise InvalidInput(
-                    f"idempotency key {key!r} was used for another command ({done.command!r})",
-                    key=key,
-                )
-            return done
+            return self.retried(self._keys[key], command, author)
         record = self.prepare(
             command, author, expected_version=expected_version, key=key, time=time
         )
         self._commit(record)
         return record
+
+    def retried(
+        self, done: Record, command: str | Command | dict[str, Any], author: Viewer | None
+    ) -> Record:
+        """The record a retry with ``done``'s idempotency key stands for: ``done`` itself when
+        the same author sends the same command again; refused otherwise."""
+        if done.author != (author or Viewer.gm()).name:  # never show another's command
+            raise InvalidInput(f"idempotency key {done.key!r} is already taken; use another",
+                               key=done.key)
+        if self.text(self.to_command(command)) != done.command:
+            raise InvalidInput(
+                f"idempotency key {done.key!r} was already used for another command "
+                f"({done.command!r} at version {done.version})", key=done.key,
+            )
+        return done
 
     def _commit(self, record: Record) -> None:
         """Append a decided record and fold it into the state."""

@@ -63,7 +63,7 @@ def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], lis
     """Check an export file's text; return its conflict member and records (or raise)."""
     try:
         doc = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
     if not isinstance(doc, dict):
         raise InvalidInput(f"{name}: not a fracas export (no JSON object)")
@@ -75,7 +75,12 @@ def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], lis
                                format=fmt)
         raise InvalidInput(f"{name}: not a fracas export (format {fmt!r}, expected "
                            f"{EXPORT_FORMAT!r})", format=fmt)
-    if doc.get("checksum") != checksum(doc):
+    try:
+        summed = checksum(doc)
+    except UnicodeEncodeError:  # "\ud800": JSON allows it, UTF-8 (and a database) does not
+        raise InvalidInput(f"{name}: the file holds text that is not valid Unicode (a lone "
+                           "surrogate escape such as \\ud800); nothing was imported") from None
+    if doc.get("checksum") != summed:
         raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
                            "edited by hand; nothing was imported")
     meta = doc.get("conflict")
@@ -85,6 +90,9 @@ def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], lis
     for k in ("id", "ruleset", "seed"):
         if not isinstance(meta.get(k), str) or not meta[k]:
             raise InvalidInput(f"{name}: conflict.{k} is missing or not text")
+    for k in ("title", "campaign"):
+        if not isinstance(meta.get(k, ""), str | None):
+            raise InvalidInput(f"{name}: conflict.{k} is not text")
     try:
         records = [Record.from_data(r) for r in raw]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -97,6 +105,11 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
     ruleset = get_ruleset(meta["ruleset"])
     seed = meta["seed"]
     first = records[0]
+    keys = [r.key for r in records if r.key is not None]
+    if len(keys) != len(set(keys)):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise InvalidInput(f"{name}: the idempotency key {twice!r} is used by two records; "
+                           "nothing was imported")
     try:
         if first.version != 1 or first.command != "create" or len(first.events) != 1:
             raise InvalidInput("record 1 is not the creation of the conflict")

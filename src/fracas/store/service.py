@@ -21,7 +21,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
-from fracas.errors import FracasError, InvalidInput, StaleVersion
+from fracas.errors import FracasError, StaleVersion
 from fracas.rulesets import get_ruleset
 from fracas.scenario import Scenario
 from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
@@ -125,7 +125,7 @@ class ConflictService:
             done = next((r for r in conflict.records if r.key == key), None) \
                 or self.store.find_key(conflict_id, key)
             if done is not None:
-                return self._duplicate(conflict_id, conflict, command, done)
+                return self._duplicate(conflict_id, conflict, command, done, author)
         record = conflict.prepare(command, author, expected_version=expected_version, key=key,
                                   time=_now())
         try:
@@ -134,20 +134,17 @@ class ConflictService:
             if key is not None:
                 done = self.store.find_key(conflict_id, key)
                 if done is not None:
-                    return self._duplicate(conflict_id, self.load(conflict_id), command, done)
+                    return self._duplicate(conflict_id, self.load(conflict_id), command, done,
+                                           author)
             raise
         conflict.append_record(record)
         self._maybe_snapshot(conflict_id, conflict)
         return Outcome(record, conflict)
 
     def _duplicate(self, conflict_id: str, conflict: Conflict,
-                   command: str | Command | dict[str, Any], done: Record) -> Outcome:
-        text = conflict.text(conflict.to_command(command))
-        if text != done.command:
-            raise InvalidInput(
-                f"idempotency key {done.key!r} was already used for another command "
-                f"({done.command!r} at version {done.version})", key=done.key,
-            )
+                   command: str | Command | dict[str, Any], done: Record,
+                   author: Viewer) -> Outcome:
+        conflict.retried(done, command, author)
         if conflict.version < done.version:
             conflict = self.load(conflict_id)
         return Outcome(done, conflict, duplicate=True)

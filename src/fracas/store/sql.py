@@ -62,6 +62,13 @@ ENV_DB = "FRACAS_DB"
 NOTIFY_CHANNEL = "fracas_appends"
 #: How often SQLite is polled for changes (seconds).
 POLL_SECONDS = 0.2
+#: Seconds to wait for a PostgreSQL server to answer before giving up (unless the URL sets
+#: ``connect_timeout``): an unreachable or silent host fails fast instead of hanging.
+CONNECT_TIMEOUT = 10
+#: The longest text each stored field takes (the columns of schema.py), checked before
+#: writing so that SQLite and PostgreSQL accept and refuse the same conflicts.
+LIMITS = {"id": 40, "campaign": 200, "ruleset": 60, "title": 200, "seed": 200,
+          "author": 80, "key": 200}
 
 
 def default_url() -> str:
@@ -193,12 +200,16 @@ class SqlEventStore:
         if not records or [r.version for r in records] != list(range(1, len(records) + 1)):
             raise InvalidInput("a new conflict needs its records numbered 1, 2, … in order")
         cid = conflict_id or secrets.token_hex(4)
+        title = title[:200]
+        _check_fields(id=cid, campaign=campaign, ruleset=ruleset, title=title, seed=seed)
+        for r in records:
+            _check_record(r)
         now = _now()
         try:
             with self._write() as conn:
                 camp = self._campaign_id(conn, campaign or DEFAULT_CAMPAIGN, now)
                 conn.execute(insert(conflicts).values(
-                    id=cid, campaign_id=camp, ruleset=ruleset, title=title[:200], seed=seed,
+                    id=cid, campaign_id=camp, ruleset=ruleset, title=title, seed=seed,
                     version=records[-1].version, created=now, updated=now,
                 ))
                 self._insert_records(conn, cid, records)
@@ -228,6 +239,7 @@ class SqlEventStore:
         if record.version != expected_version + 1:
             raise InvalidInput(f"record {record.version} cannot follow version "
                                f"{expected_version}")
+        _check_record(record)
         try:
             with self._write() as conn:
                 done = conn.execute(
@@ -393,6 +405,24 @@ class SqlEventStore:
         self.engine.dispose()
 
 
+def _check_fields(**fields: str | None) -> None:
+    """Refuse, before writing, text a column cannot hold (too long, or a NUL character,
+    which PostgreSQL refuses and SQLite would keep): both backends then agree."""
+    for name, value in fields.items():
+        if value is None:
+            continue
+        limit = LIMITS.get(name)
+        if limit is not None and len(value) > limit:
+            raise InvalidInput(f"the {name} is too long ({len(value)} characters; at most "
+                               f"{limit})", field=name)
+        if "\x00" in value:
+            raise InvalidInput(f"the {name} contains a NUL character", field=name)
+
+
+def _check_record(record: Record) -> None:
+    _check_fields(author=record.author, key=record.key, command=record.command)
+
+
 def _stale(expected: int, actual: int | None) -> StaleVersion:
     now = f"at version {actual}" if actual is not None else "further along"
     return StaleVersion(
@@ -416,7 +446,11 @@ def _make_engine(url: str) -> Engine:
         if url.startswith("sqlite"):
             return _sqlite_engine(url)
         if url.startswith("postgresql"):
-            return create_engine(url, pool_pre_ping=True)
+            from sqlalchemy.engine import make_url
+
+            timeout = {} if "connect_timeout" in make_url(url).query else {
+                "connect_timeout": CONNECT_TIMEOUT}
+            return create_engine(url, pool_pre_ping=True, connect_args=timeout)
     except (ArgumentError, ImportError) as exc:
         raise InvalidInput(f"bad database URL {safe_url(url)}: {exc}") from None
     raise InvalidInput(
