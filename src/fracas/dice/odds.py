@@ -15,6 +15,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -178,13 +179,17 @@ def _estimate(node: Node, depth: int) -> tuple[int, int]:
         return 1, 0
     if isinstance(node, Dice):
         k = node.sides * (1 if node.explode is None else depth + 1)
+        boom = 0  # building the exploded die: each level mixes a shifted die per exploding face
+        if node.explode is not None:
+            faces = node.sides - node.explode + 1
+            boom = 8 * faces * node.sides * depth * (depth + 1) // 2
         if node.compare is not None:
             k = 2
         n = node.count
         if node.keep is None:
-            return n * (k - 1) + 1, n * n * k * k // 2
+            return n * (k - 1) + 1, boom + n * n * k * k // 2
         m = node.kept_count
-        return m * (k - 1) + 1, 3 * n * k * (m * k + 1)
+        return m * (k - 1) + 1, boom + 3 * n * k * (m * k + 1)
     if isinstance(node, BinOp):
         a, wa = _estimate(node.left, depth)
         b, wb = _estimate(node.right, depth)
@@ -310,6 +315,14 @@ def pair_odds(
 # -- reports -------------------------------------------------------------------------------
 
 
+def _approx(x: Fraction) -> str:
+    """``x`` to 4 significant digits, even beyond the range of a float."""
+    try:
+        return f"{float(x):.4g}"
+    except OverflowError:
+        return f"{Decimal(x.numerator) / Decimal(x.denominator):.4g}"
+
+
 def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.2f}%"
 
@@ -414,7 +427,7 @@ def odds_of(expr: str | Expression, vs: int | None = None) -> OddsReport:
         figures.append((f"P({what} < {vs})", 1 - dist.p_at_least(vs)))
     mean = dist.mean
     notes = [
-        f"mean {float(mean):.4g}"
+        f"mean {_approx(mean)}"
         + (f" ({mean})" if mean.denominator != 1 else "")
         + f", {what} from {dist.min} to {dist.max}",
     ]

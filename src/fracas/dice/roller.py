@@ -370,6 +370,10 @@ class Roll:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Roll:
         """Re-evaluate a stored roll from its expression and dice; checks the stored total."""
+        if not isinstance(data, Mapping):
+            raise TableDiceError(
+                f"a stored roll must be a mapping with 'expression' and 'dice', got {data!r}"
+            )
         expression = data.get("expression")
         dice = data.get("dice")
         if not isinstance(expression, str):
@@ -380,6 +384,12 @@ class Roll:
             raise TableDiceError("stored roll's 'dice' must be a list of whole numbers")
         result = from_table(expression, dice)
         total = data.get("total")
+        if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
+            raise TableDiceError(
+                f"stored total {total!r} of {expression} is not a whole number",
+                expression=expression,
+                total=repr(total),
+            )
         if total is not None and total != result.total:
             raise TableDiceError(
                 f"stored total {total} does not match the dice of {expression} "

@@ -164,6 +164,9 @@ def dice_groups(node: Node) -> list[Dice]:
     return out
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
 def _show(ch: str) -> str:
     return f'"{ch}"' if ch == "'" else f"'{ch}'" if ch.isprintable() else repr(ch)
 
@@ -173,7 +176,8 @@ class _Parser:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.low = text.lower()
+        # ASCII only: str.lower() would read the Kelvin sign 'K' as 'k'
+        self.low = text.translate(_ASCII_LOWER)
         self.n = len(text)
         self.pos = 0
         self.depth = 0
@@ -215,7 +219,8 @@ class _Parser:
             pos += 1
         if pos == start:
             raise self.unexpected(what)
-        if pos - start > 7 or int(low[start:pos]) > MAX_INTEGER:
+        digits = low[start:pos].lstrip("0")
+        if len(digits) > 7 or int(digits or "0") > MAX_INTEGER:
             raise self.budget(
                 f"number {self.text[start:pos]} is too large; at most {MAX_INTEGER:,}", start
             )
