@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert, select, text  # noqa: E402
+from sqlalchemy import insert, select  # noqa: E402
 
 from fracas.engine.conflict import Conflict, fold  # noqa: E402
 from fracas.engine.events import Record  # noqa: E402
@@ -35,6 +35,7 @@ from fracas.scenario import load_scenario  # noqa: E402
 from fracas.store import ConflictService, SqlEventStore  # noqa: E402
 from fracas.store.schema import records  # noqa: E402
 from fracas.store.sql import record_json  # noqa: E402
+from tests.support.pg import reset_pg  # noqa: E402
 from tests.support.toy import Toy  # noqa: E402
 
 SCENARIO = ROOT / "tests/store/toy.toml"
@@ -137,23 +138,11 @@ def main() -> None:
         print("append latency:")
         for label, url in backends:
             if label == "postgres":
-                _reset_pg(url)
+                reset_pg(url)
             bench_append(url, label, commands)
         print("load time:")
         for label, url in backends:
             bench_load(url, label, events)
-
-
-def _reset_pg(url: str) -> None:
-    from sqlalchemy import create_engine
-
-    from fracas.store.schema import metadata
-
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        metadata.drop_all(conn)
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
 
 
 if __name__ == "__main__":

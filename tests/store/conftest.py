@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from sqlalchemy import create_engine, text
 
 from fracas.rulesets import register
 from fracas.store import ConflictService, SqlEventStore
-from fracas.store.schema import metadata
 from fracas.store.sql import ENV_DB
+from tests.support.pg import reset_pg
 from tests.support.toy import Toy
 
 register(Toy())
@@ -45,15 +44,6 @@ def pg_url_or_skip() -> str:
             pytest.fail("CI=true but FRACAS_TEST_PG_URL is not set: run scripts/postgres.sh")
         pytest.skip(PG_HOWTO)
     return url
-
-
-def reset_pg(url: str) -> None:
-    """Drop fracas's tables so each test starts from a fresh database."""
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        metadata.drop_all(conn)
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
