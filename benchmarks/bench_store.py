@@ -28,11 +28,12 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert, select  # noqa: E402
 
+from fracas.app.scenario import load_scenario  # noqa: E402
+from fracas.app.service import ConflictService  # noqa: E402
 from fracas.engine.conflict import Conflict, fold  # noqa: E402
 from fracas.engine.events import Record  # noqa: E402
 from fracas.rulesets import register  # noqa: E402
-from fracas.scenario import load_scenario  # noqa: E402
-from fracas.store import ConflictService, SqlEventStore  # noqa: E402
+from fracas.store import SqlEventStore  # noqa: E402
 from fracas.store.schema import records  # noqa: E402
 from fracas.store.sql import record_json  # noqa: E402
 from tests.support.pg import reset_pg  # noqa: E402

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fracas import cli
-from fracas.cli import app
-from fracas.scenario import bundled_scenarios
+from fracas.app.scenario import bundled_scenarios
+from fracas.cli import app, common
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -28,7 +27,7 @@ def expected_path(name: str) -> Path:
 def test_a_bundled_scenario_gives_its_expected_log(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli.console, "width", 10_000)  # one line an event, as in a file
+    monkeypatch.setattr(common.console, "width", 10_000)  # one line an event, as in a file
     result = CliRunner().invoke(app, ["run", name, "--seed", "golden", "--raw"])
     assert result.exit_code == 0, result.output
     log = result.output.split("\n\n", 1)[0].split("\n", 1)[1]  # between the seed and the state

@@ -11,8 +11,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from fracas.cli.dice import register
 from fracas.dice import DiceRng, OddsReport, roll
-from fracas.dice.cli import register
 
 runner = CliRunner()
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from fracas.app.scenario import load_scenario, parse_scenario
 from fracas.errors import InvalidInput
-from fracas.scenario import load_scenario, parse_scenario
 
 TOY_FILE = Path(__file__).parent.parent / "support" / "toy-brawl.toml"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.cli import play_script
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.app.script import play_script
 from fracas.engine import Viewer
 from fracas.engine.views import view
-from fracas.scenario import bundled_scenarios, load_scenario
 
 PENDING = ("acting", "declaring", "may act", "still to", "awareness move:", "not gone")
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.cli import play_script
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.app.script import play_script
 from fracas.engine import Command, Conflict
 from fracas.engine.commands import Param
 from fracas.engine.serialize import state_to_data
 from fracas.errors import FracasError, InternalError
-from fracas.scenario import bundled_scenarios, load_scenario
 
 SCENARIOS = sorted(bundled_scenarios())
 #: Examples per scenario; FUZZ_N=600 for a longer hunt than CI's.

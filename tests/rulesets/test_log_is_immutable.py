@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.cli import play_script
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.app.script import play_script
 from fracas.engine import Conflict
 from fracas.errors import FracasError, InternalError
-from fracas.scenario import bundled_scenarios, load_scenario
 
 
 def concrete(options: list[str]) -> list[str]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fracas.cli import play_script
+from fracas.app.scenario import load_scenario, parse_scenario
+from fracas.app.script import play_script
 from fracas.dice import distribution
 from fracas.engine import Viewer
 from fracas.engine.views import view
 from fracas.rulesets.fabula_ultima.odds import check_odds
-from fracas.scenario import load_scenario, parse_scenario
 
 
 def cut_script(name: str, keep: int) -> str:

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fracas.cli.render import log_lines
 from fracas.engine import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
-from fracas.render import log_lines
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "25"))

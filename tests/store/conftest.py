@@ -15,8 +15,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from fracas.app.service import ConflictService
 from fracas.rulesets import register
-from fracas.store import ConflictService, SqlEventStore
+from fracas.store import SqlEventStore
 from fracas.store.sql import ENV_DB
 from tests.support.pg import reset_pg
 from tests.support.toy import Toy

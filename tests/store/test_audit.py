@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fracas.app.exchange import checksum, dumps, export_conflict, import_conflict
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
 from fracas.cli import app
 from fracas.errors import InvalidInput
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService, SqlEventStore, sql
-from fracas.store.exchange import checksum, dumps, export_conflict, import_conflict
+from fracas.store import SqlEventStore, sql
 from fracas.store.sql import safe_url
 from tests.store.conftest import TOY_SCENARIO
 

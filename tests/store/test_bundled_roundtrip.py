@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from fracas.cli import play_script
+from fracas.app.exchange import dumps, export_conflict, import_conflict
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.app.script import play_script
+from fracas.app.service import ConflictService
 from fracas.engine.serialize import state_to_data
-from fracas.scenario import bundled_scenarios, load_scenario
-from fracas.store import ConflictService
-from fracas.store.exchange import dumps, export_conflict, import_conflict
 
 
 def exact(conflict: object) -> str:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fracas.app.exchange import checksum, dumps, export_conflict, import_conflict
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
 from fracas.cli import app
 from fracas.engine.serialize import state_to_data
 from fracas.errors import InvalidInput
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService
-from fracas.store.exchange import checksum, dumps, export_conflict, import_conflict
 from tests.store.conftest import TOY_SCENARIO
 
 runner = CliRunner()

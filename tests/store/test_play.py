@@ -6,8 +6,9 @@ from __future__ import annotations
 import pexpect
 import pytest
 
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService, SqlEventStore
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
+from fracas.store import SqlEventStore
 from tests.store.conftest import TOY_SCENARIO, spawn_fracas
 
 
@@ -60,7 +61,7 @@ def test_play_through_a_terminal(sqlite_url: str) -> None:
 
 
 def test_completion_stops_at_the_first_placeholder() -> None:
-    from fracas.store.play import up_to_placeholder
+    from fracas.cli.play import up_to_placeholder
 
     assert up_to_placeholder("note TEXT") == "note "
     assert up_to_placeholder("ada: handoff bruno say=TEXT") == "ada: handoff bruno say="
@@ -69,8 +70,8 @@ def test_completion_stops_at_the_first_placeholder() -> None:
 
 
 def test_a_player_is_offered_only_what_they_may_do(sqlite_url: str) -> None:
+    from fracas.cli.play import suggestions
     from fracas.engine.model import Viewer
-    from fracas.store.play import suggestions
 
     store = SqlEventStore(sqlite_url)
     service = ConflictService(store)

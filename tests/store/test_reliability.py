@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
 from fracas.engine.conflict import fold
 from fracas.engine.serialize import state_to_data
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService, SqlEventStore
+from fracas.store import SqlEventStore
 from tests.store.conftest import TOY_SCENARIO
 from tests.store.workers import append_many
 

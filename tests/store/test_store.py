@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text, update
 
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
 from fracas.engine.conflict import fold
 from fracas.engine.serialize import state_to_data
 from fracas.errors import InvalidInput, NotFound, StaleVersion
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService, SchemaMismatch, SqlEventStore
+from fracas.store import SchemaMismatch, SqlEventStore
 from fracas.store.schema import snapshots
 from tests.store.conftest import TOY_SCENARIO
 

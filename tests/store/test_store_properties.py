@@ -9,9 +9,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
 from fracas.engine.serialize import state_to_data
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService, SqlEventStore
+from fracas.store import SqlEventStore
 from tests.store.conftest import TOY_SCENARIO
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
 from fracas.engine.model import Viewer
-from fracas.scenario import load_scenario
-from fracas.store import ConflictService, SqlEventStore
+from fracas.store import SqlEventStore
 from tests.store.conftest import TOY_SCENARIO, spawn_fracas
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from fracas.app.service import ConflictService
 from fracas.errors import StaleVersion
 from fracas.rulesets import register
-from fracas.store import ConflictService, SqlEventStore
+from fracas.store import SqlEventStore
 from tests.support.toy import Toy
 
 

@@ -1,5 +1,8 @@
-"""Storage of conflicts: the :class:`EventStore` port, its SQLite and PostgreSQL adapters
-(:class:`SqlEventStore`) and the :class:`ConflictService` the CLI and server use."""
+"""Storage of conflicts: the :class:`EventStore` port and its SQLite and PostgreSQL adapter
+(:class:`SqlEventStore`), with the schema and its migrations. Nothing above the store lives
+here: the service that loads, decides and appends is :mod:`fracas.app.service`."""
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
@@ -8,17 +11,26 @@ from fracas.store.port import (
     SchemaMismatch,
     StoredConflict,
 )
-from fracas.store.service import ConflictService, Outcome
-from fracas.store.sql import SqlEventStore, default_url
+from fracas.store.sql import SqlEventStore, default_url, safe_url
+
+#: What a store raises when the database itself fails (unreachable, locked, corrupt); adapters
+#: report it as a database error without knowing the SQL library underneath.
+StoreFailure = SQLAlchemyError
+
+
+def open_store(url: str | None = None, *, migrate: bool = True) -> SqlEventStore:
+    """The store at ``url`` (default: ``$FRACAS_DB`` or the SQLite file in the data folder)."""
+    return SqlEventStore(url or default_url(), migrate=migrate)
 
 __all__ = [
     "DEFAULT_CAMPAIGN",
     "ConflictInfo",
-    "ConflictService",
     "EventStore",
-    "Outcome",
     "SchemaMismatch",
     "SqlEventStore",
+    "StoreFailure",
     "StoredConflict",
     "default_url",
+    "open_store",
+    "safe_url",
 ]

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from fracas.cli.render import log_lines
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
-from fracas.render import log_lines
 
 from .helpers import make, pc
 

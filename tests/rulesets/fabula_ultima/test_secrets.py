@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from fracas.cli.render import log_lines
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
-from fracas.render import log_lines
 
 from .support import make, npc, pc, run
 

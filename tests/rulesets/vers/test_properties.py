@@ -7,10 +7,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.cli import play_script
+from fracas.app.scenario import load_scenario
+from fracas.app.script import play_script
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.errors import FracasError
-from fracas.scenario import load_scenario
 
 from .helpers import ruleset
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fracas.cli import app, play_script
+from fracas.app.scenario import load_scenario
+from fracas.app.script import play_script
+from fracas.cli import app
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import view
-from fracas.scenario import load_scenario
 
 from .helpers import ZONES, do, make, npc, pc, ruleset
 

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from fracas import __version__
+from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
+from fracas.app.script import run_script
+from fracas.cli import conflicts, dice
+from fracas.cli.common import check_viewer, console, fail, viewer_for
+from fracas.cli.render import print_log, print_state
 from fracas.dice.rng import new_seed
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
-from fracas.render import print_log, print_state
 from fracas.rulesets import available, get_ruleset
-from fracas.scenario import Scenario, bundled_scenarios, load_scenario
 
 app = typer.Typer(
     name="fracas",
@@ -30,69 +31,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
 
 RUN_FORMAT = "fracas.run/1"
-
-
-def fail(error: FracasError | str, code: int = 2) -> NoReturn:
-    """Print an error on stderr and exit with ``code`` (never a traceback)."""
-    err_console.print(f"[bold red]error:[/] {escape(str(error))}")
-    raise typer.Exit(code)
-
-
-def viewer_for(player: str | None) -> Viewer:
-    """The viewer of ``--as NAME`` (the GM without it; ``public`` for an onlooker)."""
-    return Viewer.gm() if player is None else Viewer.named(player)
-
-
-@dataclass(slots=True)
-class ScriptRun:
-    """A scenario played as far as its script goes: the conflict (None when the set-up itself
-    was refused) and the error that stopped it, if any."""
-
-    conflict: Conflict | None
-    error: FracasError | None = None
-
-
-def run_script(scenario: Scenario, seed: str) -> ScriptRun:
-    """Create a scenario's conflict and play its script up to the first refused command;
-    errors name the file and the line (of the script, or of the refused setting)."""
-    ruleset = get_ruleset(scenario.setup.ruleset)
-    try:
-        conflict = Conflict.create(ruleset, scenario.setup, seed, time="")
-    except FracasError as exc:
-        exc.message = f"{scenario.where(exc.values.get('key'))}: {exc.message}"
-        return ScriptRun(None, exc)
-    for line in scenario.script:
-        try:
-            conflict.execute(line.text, time="")
-        except FracasError as exc:
-            exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
-            exc.rule = None
-            return ScriptRun(conflict, exc)
-    return ScriptRun(conflict)
-
-
-def play_script(scenario: Scenario, seed: str) -> Conflict:
-    """Create the conflict of a scenario and play its script; raise the first error."""
-    done = run_script(scenario, seed)
-    if done.error is not None:
-        raise done.error
-    assert done.conflict is not None
-    return done.conflict
-
-
-def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
-    """Warn (on stderr) when ``--as NAME`` names nobody's player in this conflict."""
-    if viewer.role != "player" or viewer.player is None:
-        return
-    if not conflict.state.owned_by(viewer.player):
-        players = sorted({p.owner for p in conflict.state.participants.values() if p.owner})
-        err_console.print(
-            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r} "
-            f"(players: {', '.join(players) or 'none'}); showing what an onlooker sees")
 
 
 def run_data(conflict: Conflict, scenario: Scenario, seed: str, viewer: Viewer) -> dict[str, Any]:
@@ -186,18 +126,8 @@ def version() -> None:
     console.print(f"fracas {__version__}")
 
 
-def _register_optional() -> None:
-    from fracas.dice.cli import register as register_dice
-
-    register_dice(app)
-    try:
-        from fracas.store.cli import register as register_store
-    except ImportError:  # pragma: no cover - during development only
-        return
-    register_store(app)
-
-
-_register_optional()
+dice.register(app)
+conflicts.register(app)
 
 
 def main() -> None:
@@ -205,7 +135,4 @@ def main() -> None:
     app()
 
 
-__all__ = [
-    "app", "check_viewer", "fail", "main", "play_script", "print_log", "print_state",
-    "run_script", "viewer_for",
-]
+__all__ = ["RUN_FORMAT", "app", "main", "run_data"]

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fracas import __version__
+from fracas.app.scenario import Scenario
 from fracas.dice.rng import new_seed
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
@@ -23,7 +24,6 @@ from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.errors import FracasError, StaleVersion
 from fracas.rulesets import get_ruleset
-from fracas.scenario import Scenario
 from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
 
 #: Snapshot every this many versions unless ``FRACAS_SNAPSHOT_EVERY`` or the caller says.

@@ -23,12 +23,12 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
+from fracas.app.service import ConflictService
+from fracas.cli.render import print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.errors import FracasError, StaleVersion
-from fracas.render import print_log, print_state
-from fracas.store.service import ConflictService
-from fracas.store.sql import SqlEventStore
+from fracas.store import open_store
 
 HELP = ("commands in text notation (Tab completes), e.g. 'ada: attack bruno'; "
         ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D)")
@@ -111,7 +111,7 @@ class ChangeWatcher(threading.Thread):
 
     def __init__(self, url: str, conflict_id: str, session: PromptSession[str]) -> None:
         super().__init__(daemon=True, name="fracas-play-watcher")
-        self.store = SqlEventStore(url, migrate=False)
+        self.store = open_store(url, migrate=False)
         self.conflict_id = conflict_id
         self.session = session
         self.version = 0  # the version the prompt shows
@@ -149,7 +149,7 @@ class ChangeWatcher(threading.Thread):
 def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
              console: Console | None = None) -> None:
     """The interactive loop (returns on :quit, Ctrl-D or Ctrl-C)."""
-    from fracas.store.cli import print_record
+    from fracas.cli.conflicts import print_record
 
     console = console or Console(highlight=False)
     conflict = service.load(conflict_id)

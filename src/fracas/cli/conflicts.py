@@ -12,23 +12,23 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
-from sqlalchemy.exc import SQLAlchemyError
 
+from fracas.app.exchange import dumps, export_conflict, import_conflict
+from fracas.app.service import ConflictService
+from fracas.cli.common import check_viewer, console, err_console, fail, viewer_for
+from fracas.cli.render import print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, record_view, view
 from fracas.errors import FracasError, InvalidInput
-from fracas.store.exchange import dumps, export_conflict, import_conflict
-from fracas.store.port import DEFAULT_CAMPAIGN
-from fracas.store.service import ConflictService
-from fracas.store.sql import SqlEventStore, default_url, safe_url
+from fracas.store import DEFAULT_CAMPAIGN, StoreFailure, open_store, safe_url
 
 SHOW_FORMAT = "fracas.show/1"
 
@@ -38,29 +38,23 @@ AsOption = Annotated[str | None, typer.Option("--as", help="act or look as PLAYE
 IdArgument = Annotated[str, typer.Argument(metavar="ID", help="the conflict's id")]
 
 
-def _cli() -> Any:
-    from fracas import cli
-
-    return cli
-
-
 @contextmanager
 def _guard() -> Iterator[None]:
     """Turn fracas and database errors into a clear message and exit code 2."""
     try:
         yield
     except FracasError as exc:
-        _cli().fail(exc)
-    except SQLAlchemyError as exc:
-        _cli().fail(f"database error: {getattr(exc, 'orig', None) or exc}")
+        fail(exc)
+    except StoreFailure as exc:
+        fail(f"database error: {getattr(exc, 'orig', None) or exc}")
     except OSError as exc:
-        _cli().fail(str(exc))
+        fail(str(exc))
 
 
 @contextmanager
 def open_service(db: str | None) -> Iterator[ConflictService]:
     """The service over the store at ``db`` (closed afterwards)."""
-    store = SqlEventStore(db or default_url())
+    store = open_store(db)
     try:
         yield ConflictService(store)
     finally:
@@ -69,7 +63,6 @@ def open_service(db: str | None) -> Iterator[ConflictService]:
 
 def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str = "") -> None:
     """One record as ``viewer`` may see it."""
-    console = _cli().console
     console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{escape(record.command)}[/]{note}")
     then = conflict.replay(record.version - 1)  # judged as things stood when it was made
     for event in record_view(conflict, record, viewer, then):
@@ -86,15 +79,15 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Store a new conflict from a scenario file (its script is played too); prints its id."""
-    from fracas.scenario import load_scenario
+    from fracas.app.scenario import load_scenario
 
     with _guard(), open_service(db) as service:
         sc = load_scenario(scenario)
         cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign)
-        _cli().err_console.print(
+        err_console.print(
             f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
             f"in campaign {campaign!r}")
-        _cli().console.print(cid)
+        console.print(cid)
 
 
 def list_(
@@ -112,7 +105,7 @@ def list_(
         } for i in infos], indent=2) + "\n")
         return
     if not infos:
-        _cli().console.print("no stored conflicts; `fracas new SCENARIO` makes one")
+        console.print("no stored conflicts; `fracas new SCENARIO` makes one")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
     for col in ("id", "campaign", "ruleset", "version", "updated", "title"):
@@ -122,7 +115,7 @@ def list_(
         updated = i.updated[:16].replace("T", " ")  # 2026-11-29 16:40, in UTC
         table.add_row(i.id, escape(i.campaign), i.ruleset, str(i.version), updated,
                       escape(i.title))
-    _cli().console.print(table)
+    console.print(table)
 
 
 def show(
@@ -133,26 +126,24 @@ def show(
     db: DbOption = None,
 ) -> None:
     """Print a conflict's state and log as the GM, or as PLAYER sees it (--as)."""
-    cli = _cli()
-    viewer = cli.viewer_for(as_player)
+    viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
         conflict = service.load(conflict_id)
-        cli.check_viewer(conflict, viewer)
+        check_viewer(conflict, viewer)
         if as_json:
             data = {"format": SHOW_FORMAT, "id": conflict_id, "ruleset": conflict.ruleset.name,
                     "version": conflict.version, "log": log_view(conflict, viewer),
                     "state": view(conflict, viewer)}
             sys.stdout.write(json.dumps(data, indent=2) + "\n")
             return
-        cli.print_log(cli.console, conflict, viewer, raw=raw)
-        cli.console.print()
-        cli.print_state(cli.console, conflict, viewer)
+        print_log(console, conflict, viewer, raw=raw)
+        console.print()
+        print_state(console, conflict, viewer)
 
 
 def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
          expect: int | None, key: str | None) -> None:
-    cli = _cli()
-    viewer = cli.viewer_for(as_player)
+    viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
         out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key)
         note = " [dim](already applied: same idempotency key)[/]" if out.duplicate else ""
@@ -213,7 +204,7 @@ def export(
         tmp = output.with_name(output.name + ".part")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(output)
-        _cli().err_console.print(f"exported {conflict_id} to {output}")
+        err_console.print(f"exported {conflict_id} to {output}")
 
 
 def import_(
@@ -240,8 +231,8 @@ def import_(
                 if "already exists" in exc.message:
                     exc.message += "; use --new-id to import a copy"
                 raise
-        _cli().err_console.print(f"imported conflict {cid} (version {conflict.version})")
-        _cli().console.print(cid)
+        err_console.print(f"imported conflict {cid} (version {conflict.version})")
+        console.print(cid)
 
 
 def play(
@@ -250,10 +241,10 @@ def play(
     db: DbOption = None,
 ) -> None:
     """Run a conflict at the table: a live state panel, commands with completion, undo keys."""
-    from fracas.store.play import run_play
+    from fracas.cli.play import run_play
 
     with _guard(), open_service(db) as service:
-        run_play(service, conflict_id, _cli().viewer_for(as_player))
+        run_play(service, conflict_id, viewer_for(as_player))
 
 
 db_app = typer.Typer(help="The database: schema upgrade, information, snapshots.",
@@ -264,24 +255,24 @@ db_app = typer.Typer(help="The database: schema upgrade, information, snapshots.
 def db_upgrade(db: DbOption = None) -> None:
     """Create or migrate the database schema to this fracas's version."""
     with _guard():
-        store = SqlEventStore(db or default_url(), migrate=False)
+        store = open_store(db, migrate=False)
         try:
             rev = store.upgrade()
         finally:
             store.close()
-        _cli().console.print(f"{safe_url(store.url)}: schema {rev} (up to date)")
+        console.print(f"{safe_url(store.url)}: schema {rev} (up to date)")
 
 
 @db_app.command("info")
 def db_info(db: DbOption = None) -> None:
     """Print the database URL, its schema revision and whether this fracas can use it."""
     with _guard():
-        store = SqlEventStore(db or default_url(), migrate=False)
+        store = open_store(db, migrate=False)
         try:
             state, rev = store.schema_state(), store.schema_revision()
         finally:
             store.close()
-        _cli().console.print(f"database {safe_url(store.url)}\nschema   {rev or '(none)'}\n"
+        console.print(f"database {safe_url(store.url)}\nschema   {rev or '(none)'}\n"
                              f"status   {state}")
 
 
@@ -293,7 +284,7 @@ def db_snapshot(
     """Rebuild a conflict's snapshot from its log (snapshots are only a cache)."""
     with _guard(), open_service(db) as service:
         version = service.rebuild_snapshot(conflict_id)
-        _cli().console.print(f"snapshot of {conflict_id} rebuilt at version {version}")
+        console.print(f"snapshot of {conflict_id} rebuilt at version {version}")
 
 
 def watch(
@@ -307,15 +298,14 @@ def watch(
     db: DbOption = None,
 ) -> None:
     """Follow a conflict as it is played elsewhere: each new command, as PLAYER may see it."""
-    cli = _cli()
-    viewer = cli.viewer_for(as_player)
+    viewer = viewer_for(as_player)
     who = "the GM" if viewer.is_gm else (viewer.player or "the public")
     with _guard(), open_service(db) as service:
         conflict = service.load(conflict_id)
-        cli.check_viewer(conflict, viewer)
+        check_viewer(conflict, viewer)
         if since is not None:
-            cli.print_log(cli.console, conflict, viewer, after=since)
-        cli.err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "
+            print_log(console, conflict, viewer, after=since)
+        err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "
                               "Ctrl-C stops[/]")
         idle = 0.0
         try:
@@ -328,10 +318,10 @@ def watch(
                     continue
                 idle = 0.0
                 seen, conflict = conflict.version, service.load(conflict_id)
-                cli.print_log(cli.console, conflict, viewer, after=seen)
+                print_log(console, conflict, viewer, after=seen)
         except KeyboardInterrupt:
             pass
-        cli.err_console.print(f"[dim]stopped at v{conflict.version}[/]")
+        err_console.print(f"[dim]stopped at v{conflict.version}[/]")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from fracas import __version__
+from fracas.app.service import ConflictService
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
@@ -20,7 +21,6 @@ from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.store.port import DEFAULT_CAMPAIGN
-from fracas.store.service import ConflictService
 
 EXPORT_FORMAT = "fracas.export/1"
 

@@ -1,0 +1,2 @@
+"""The application layer every adapter calls: the conflict service over a store, scenario files
+and their scripts, export and import."""
