@@ -16,13 +16,14 @@ from typing import Any
 
 from fracas import __version__
 from fracas.app.scenario import Scenario
+from fracas.app.script import play_script
 from fracas.dice.rng import new_seed
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
-from fracas.errors import FracasError, StaleVersion
+from fracas.errors import StaleVersion
 from fracas.rulesets import get_ruleset
 from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
 
@@ -64,14 +65,7 @@ class ConflictService:
         script error (named by file and line) stores nothing."""
         ruleset = get_ruleset(scenario.setup.ruleset)
         the_seed = seed or scenario.seed or new_seed()
-        conflict = Conflict.create(ruleset, scenario.setup, the_seed, time=_now())
-        for line in scenario.script:
-            try:
-                conflict.execute(line.text)
-            except FracasError as exc:
-                exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
-                exc.rule = None
-                raise
+        conflict = play_script(scenario, the_seed, time=None)
         cid = self.store.create(
             ruleset=ruleset.name, seed=the_seed, title=scenario.setup.title or ruleset.title,
             campaign=campaign, records=conflict.records, conflict_id=conflict_id,

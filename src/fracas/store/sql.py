@@ -46,7 +46,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from fracas.engine.events import LazyEvents, Record
-from fracas.errors import InvalidInput, NotFound, StaleVersion
+from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
     ConflictInfo,
@@ -214,7 +214,7 @@ class SqlEventStore:
                 ))
                 self._insert_records(conn, cid, records)
         except IntegrityError:
-            raise InvalidInput(f"a conflict {cid!r} already exists in this database",
+            raise ConflictExists(f"a conflict {cid!r} already exists in this database",
                                conflict=cid) from None
         return cid
 
