@@ -9,7 +9,9 @@ retrying is the caller's business. Snapshots are written every ``snapshot_every`
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -29,6 +31,17 @@ from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
 
 #: Snapshot every this many versions unless ``FRACAS_SNAPSHOT_EVERY`` or the caller says.
 SNAPSHOT_EVERY = 100
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def snapshot_format(ruleset: str) -> str:
@@ -76,6 +89,10 @@ class ConflictService:
     # --- loading ------------------------------------------------------------------------
     def load(self, conflict_id: str) -> Conflict:
         """The conflict, from its latest usable snapshot plus the records after it."""
+        with _no_cyclic_gc():  # a load makes many objects and no cycles: skip the collector
+            return self._load(conflict_id)
+
+    def _load(self, conflict_id: str) -> Conflict:
         stored = self.store.load(conflict_id)
         ruleset = get_ruleset(stored.info.ruleset)
         snap = None
@@ -116,8 +133,7 @@ class ConflictService:
         if conflict is None:
             conflict = self.load(conflict_id)
         if key is not None:
-            done = next((r for r in conflict.records if r.key == key), None) \
-                or self.store.find_key(conflict_id, key)
+            done = conflict.record_with_key(key) or self.store.find_key(conflict_id, key)
             if done is not None:
                 return self._duplicate(conflict_id, conflict, command, done, author)
         record = conflict.prepare(command, author, expected_version=expected_version, key=key,

@@ -409,6 +409,10 @@ class Conflict:
         self._commit(record)
         return record
 
+    def record_with_key(self, key: str) -> Record | None:
+        """The record appended with idempotency ``key``, if any (an index, not a scan)."""
+        return self._keys.get(key)
+
     def retried(
         self, done: Record, command: str | Command | dict[str, Any], author: Viewer | None
     ) -> Record:

@@ -344,13 +344,16 @@ class LazyEvents(Sequence["Event"]):
 
     __slots__ = ("_items", "_raw")
 
-    def __init__(self, raw: str) -> None:
+    def __init__(self, raw: str | Callable[[], str]) -> None:
+        """``raw``: the record's JSON, or a function that fetches it when first needed (a
+        store then reads the rows before a snapshot without their data)."""
         self._raw = raw
         self._items: tuple[Event, ...] | None = None
 
     def _load(self) -> tuple[Event, ...]:
         if self._items is None:
-            data = json.loads(self._raw)
+            raw = self._raw if isinstance(self._raw, str) else self._raw()
+            data = json.loads(raw)
             self._items = tuple(Event.from_data(e) for e in data["events"])
             self._raw = ""
         return self._items
