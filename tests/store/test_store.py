@@ -26,7 +26,7 @@ def test_create_load_list(service: ConflictService) -> None:
     other = _new(service, "winter")
     conflict = service.load(cid)
     assert conflict.version == 2 and conflict.records[1].command == "start ada"
-    assert conflict.seed == "store-tests"
+    assert conflict.seed != "store-tests" and len(conflict.seed) == 64  # fresh, secret
     assert {i.id for i in service.store.list()} == {cid, other}
     assert [i.id for i in service.store.list("autumn")] == [cid]
     info = service.store.info(cid)

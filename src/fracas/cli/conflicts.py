@@ -75,15 +75,29 @@ def new(
     ],
     campaign: Annotated[str, typer.Option(help="the campaign it belongs to")]
     = DEFAULT_CAMPAIGN,
-    seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
+    seed: Annotated[str | None, typer.Option(
+        help="fix the secret seed of the dice (default: a fresh random one)")] = None,
+    scenario_seed: Annotated[bool, typer.Option(
+        "--scenario-seed", help="use the scenario file's own seed")] = False,
     db: DbOption = None,
 ) -> None:
-    """Store a new conflict from a scenario file (its script is played too); prints its id."""
+    """Store a new conflict from a scenario file (its script is played too); prints its id.
+
+    It gets a fresh secret seed from the OS unless you fix one with --seed or
+    --scenario-seed: a known seed makes every roll predictable.
+    """
     from fracas.app.scenario import load_scenario
 
     with _guard(), open_service(db) as service:
         sc = load_scenario(scenario)
-        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign)
+        if seed is not None and scenario_seed:
+            raise InvalidInput("give --seed or --scenario-seed, not both")
+        if seed is not None or (scenario_seed and sc.seed):
+            err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
+                              "knows it can predict every roll; leave --seed and "
+                              "--scenario-seed out for a secret one")
+        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
+                                                  scenario_seed=scenario_seed)
         err_console.print(
             f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
             f"in campaign {campaign!r}")

@@ -18,6 +18,7 @@ from fracas.cli.common import check_viewer, console, fail, viewer_for
 from fracas.cli.render import print_log, print_state
 from fracas.dice.rng import new_seed
 from fracas.engine.conflict import Conflict
+from fracas.engine.limits import check_seed
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
@@ -63,7 +64,7 @@ def run(
     """Play a scenario's script and print the log and the final state."""
     try:
         sc = load_scenario(scenario)
-        the_seed = seed or sc.seed or new_seed()
+        the_seed = check_seed(seed) if seed is not None else sc.seed or new_seed()
         done = run_script(sc, the_seed)
     except FracasError as exc:
         fail(exc)
