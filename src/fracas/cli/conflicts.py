@@ -226,9 +226,12 @@ def import_(
     new_id: Annotated[bool, typer.Option(
         "--new-id", help="store it under a fresh id (when the id is taken)")] = False,
     campaign: Annotated[str | None, typer.Option(help="put it in this campaign")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="import a file this database did not sign (edited, from another "
+                        "database, or from an older fracas): only if you know it")] = False,
     db: DbOption = None,
 ) -> None:
-    """Check an export file (checksum, and a replay of every record) and store it."""
+    """Check an export file (checksum, signature, and a replay of every record), store it."""
     with _guard():
         if str(file) == "-":
             text, name = sys.stdin.read(), "<stdin>"
@@ -240,7 +243,7 @@ def import_(
         with open_service(db) as service:
             try:
                 cid, conflict = import_conflict(service, text, name, new_id=new_id,
-                                                campaign=campaign)
+                                                campaign=campaign, trust=trust)
             except InvalidInput as exc:
                 if "already exists" in exc.message:
                     exc.message += "; use --new-id to import a copy"
