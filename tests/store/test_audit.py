@@ -48,6 +48,17 @@ def _edit(doc: dict, how: str) -> str:
         doc["conflict"]["id"] = "../'; drop table records;--"
     elif how == "NUL in title":
         doc["conflict"]["title"] = "a\x00b"
+    elif how == "bidi in a name":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["name"] = "Ada\u202e"
+    elif how == "huge stat":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["stats"]["hp"] = 9.2e18
+    elif how == "deep stat":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["stats"]["x"] = [[[[[[[[[
+            [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+    elif how == "reserved id":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["id"] = "gm"
+    elif how == "long seed":
+        doc["conflict"]["seed"] = "s" * 201
     doc["checksum"] = checksum(doc)
     return dumps(doc)
 
@@ -56,7 +67,11 @@ def _edit(doc: dict, how: str) -> str:
     ("deep", "nest more than 32 deep"), ("surrogate", "not valid Unicode"),
     ("same key twice", "key 'first' is used by two records"),
     ("title not text", "title is not text"), ("long key", "key is too long"),
-    ("long id", "is not a conflict id"), ("sql in id", "is not a conflict id"), ("NUL in title", "title contains a NUL"),
+    ("bidi in a name", "control character U\\+202E"), ("huge stat", "numbers go up to"),
+    ("deep stat", "nest more than 32"), ("reserved id", "'gm' is reserved"),
+    ("long seed", "at most 200"),
+    ("long id", "is not a conflict id"), ("sql in id", "is not a conflict id"),
+    ("NUL in title", "title contains a NUL"),
 ])
 def test_hand_edited_export_refused_clearly_on_both_backends(
         service: ConflictService, db_url: str, tmp_path: Path, how: str, message: str) -> None:

@@ -12,8 +12,8 @@ from fracas.app.exchange import checksum, dumps, export_conflict, import_conflic
 from fracas.app.scenario import load_scenario
 from fracas.app.service import ConflictService
 from fracas.cli import app
-from fracas.engine.serialize import state_to_data
 from fracas.engine.model import Viewer
+from fracas.engine.serialize import state_to_data
 from fracas.errors import InvalidInput
 from fracas.store import SqlEventStore
 from tests.store.conftest import TOY_SCENARIO
@@ -113,9 +113,9 @@ def test_edited_export_refused_unless_trusted(service: ConflictService, how: str
 def test_unsigned_export_of_an_older_fracas_needs_trust(service: ConflictService) -> None:
     cid = _played(service)
     text = _edited(export_conflict(service, cid), "unsigned")
-    with pytest.raises(InvalidInput, match="not signed .* --trust"):
+    with pytest.raises(InvalidInput, match=r"not signed .* --trust"):
         import_conflict(service, text, new_id=True)
-    new, conflict = import_conflict(service, text, new_id=True, trust=True)
+    _, conflict = import_conflict(service, text, new_id=True, trust=True)
     assert conflict.version == service.load(cid).version
 
 

@@ -36,6 +36,7 @@ from fracas.engine.generic import (
     decide_generic,
     evolve_generic,
 )
+from fracas.engine.limits import check_nesting, check_stat_ranges
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
@@ -166,6 +167,8 @@ class Conflict:
         """A new conflict whose first record (version 1) holds the validated set-up."""
         if setup.ruleset != ruleset.name:
             raise InvalidInput(f"the set-up is for {setup.ruleset!r}, not {ruleset.name!r}")
+        for p in setup.participants:
+            check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
         setup = ruleset.validate_setup(setup)
         conflict = cls(ruleset, seed)
         event = Event(CONFLICT_CREATED, setup.model_dump(mode="json"))
@@ -232,6 +235,7 @@ class Conflict:
             return self.commands.from_data(command)
         if isinstance(command, str):
             if command.lstrip().startswith("{"):  # the JSON form, typed or sent as text
+                check_nesting(command, "the JSON command")
                 try:
                     data = json.loads(command)
                 except ValueError as exc:

@@ -34,9 +34,10 @@ from fracas.engine.events import (
     ZOOM_OPENED,
     Event,
 )
+from fracas.engine.limits import check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, TimedEffect, Visibility
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import ParticipantSetup
+from fracas.engine.setup import ParticipantSetup, first_error, setup_of
 from fracas.errors import IllegalCommand, InvalidInput
 
 _VIS = Param("visibility", "choice", required=False, positional=False,
@@ -173,12 +174,16 @@ def _decide_join(
         raise InvalidInput('stats must be a JSON object, e.g. stats=\'{"dex": 8}\'')
     try:
         setup = ParticipantSetup(
-            id=a["id"], name=a.get("name") or a["id"].title(), kind=a["kind"],
-            side=a.get("side"), player=a.get("player"), stats=stats,
+            id=a["id"], name=a["id"].title() if a.get("name") is None else a["name"],
+            kind=a["kind"], side=a.get("side"), player=a.get("player"), stats=stats,
             gm_only=a.get("gm_only") or [],
         )
-    except ValueError as exc:
-        raise InvalidInput(f"join: {exc}") from None
+    except ValidationError as exc:
+        key, msg = first_error(exc)
+        raise InvalidInput(f"join: {key}: {msg}") from None
+    # exactly the checks of a scenario file: the stats' ranges, then the ruleset's set-up
+    check_stat_ranges(ruleset.stat_ranges, setup.id, setup.stats)
+    ruleset.validate_setup(setup_of(state, ruleset.name, setup))
     data = setup.model_dump()
     events = [Event(PARTICIPANT_JOINED, data)]
     joined = _participant_from(data)

@@ -166,3 +166,33 @@ def check_nesting(raw: str, what: str) -> None:
             i = j + len(quote)
             continue
         i += 1
+
+
+def check_stat_ranges(ranges: dict[str, tuple[int, int]], pid: str,
+                      stats: dict[str, Any]) -> None:
+    """Refuse a stat a ruleset counts with that is not a whole number in its range.
+
+    ``ranges`` maps a stat path (``strength``, ``skills.*``, ``weapons.*.ev``; ``*`` is any
+    key) to its lowest and highest value; a stat the sheet leaves out is not checked.
+    """
+    for path, (low, high) in ranges.items():
+        for where, value in _at(stats, path.split("."), f"{pid}: stats"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInput(f"{where} must be a whole number, not {value!r}",
+                                   participant=pid)
+            if not low <= value <= high:
+                raise InvalidInput(f"{where} is {value}; it goes from {low} to {high} (the "
+                                   "limit on this stat)", participant=pid)
+
+
+def _at(node: Any, parts: list[str], where: str) -> list[tuple[str, Any]]:
+    if not parts:
+        return [(where, node)]
+    if not isinstance(node, dict):
+        return []
+    head, rest = parts[0], parts[1:]
+    keys = list(node) if head == "*" else [head] if head in node else []
+    out: list[tuple[str, Any]] = []
+    for k in keys:
+        out += _at(node[k], rest, f"{where}.{k}")
+    return out

@@ -53,6 +53,9 @@ class Ruleset:
     commands: ClassVar[tuple[CommandSpec, ...]] = ()
     #: The dataclass of :attr:`ConflictState.ext`, for snapshots; None if the ruleset has none.
     ext_type: ClassVar[type[Any] | None] = None
+    #: The stats it counts with and their ranges (``skills.*``: every skill), checked at every
+    #: door (scenario file, ``join``, import) by :func:`fracas.engine.limits.check_stat_ranges`.
+    stat_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
 
     _rules_cache: tuple[Rule, ...] | None = None
 

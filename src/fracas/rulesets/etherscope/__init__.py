@@ -19,6 +19,7 @@ from fracas.rulesets.etherscope import actions, common, rounds, start, views, zo
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, evolve, init_ext
+from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import odds, pending_odds
 from fracas.rulesets.etherscope.settings import condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
@@ -41,6 +42,7 @@ class Etherscope(Ruleset):
     package = "fracas.rulesets.etherscope"
     commands = COMMANDS
     ext_type = EsExt
+    stat_ranges = STAT_RANGES  # limits.py
 
     # --- set-up
     def validate_setup(self, setup: Setup) -> Setup:

@@ -25,6 +25,7 @@ from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.fabula_ultima import actions, views
 from fracas.rulesets.fabula_ultima import odds as fu_odds
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
+from fracas.rulesets.fabula_ultima.limits import STAT_RANGES
 from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     Item,
@@ -60,6 +61,7 @@ class FabulaUltima(Ruleset):
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt
+    stat_ranges = STAT_RANGES  # limits.py
 
     # --- set-up -----------------------------------------------------------------------
     def validate_setup(self, setup: Setup) -> Setup:

@@ -25,6 +25,8 @@ from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import Decider, boundary_after_leave
 from fracas.rulesets.vers.gm import object_spec
 from fracas.rulesets.vers.handlers import HANDLERS
+from fracas.rulesets.vers.limits import STAT_RANGES
+from fracas.rulesets.vers.placement import check_placement
 from fracas.rulesets.vers.state import (
     ATTRIBUTES,
     TRACKS,
@@ -45,6 +47,7 @@ class Vers(Ruleset):
     package = "fracas.rulesets.vers"
     commands = COMMANDS
     ext_type = VersExt
+    stat_ranges = STAT_RANGES  # limits.py
 
     # --- set-up -----------------------------------------------------------------------
     def validate_setup(self, setup: Setup) -> Setup:
@@ -118,6 +121,7 @@ class Vers(Ruleset):
             if zone is not None and zone not in zone_ids:
                 raise InvalidInput(f"{p.id}: zone {zone!r} is not in settings.zones",
                                    rule="VR-MOVE-1")
+        check_placement(setup, zone_ids)  # placement.py
         return setup
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> VersExt:
