@@ -36,6 +36,7 @@ from fracas.engine.events import (
 )
 from fracas.engine.limits import check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, TimedEffect, Visibility
+from fracas.engine.overrides import normalise
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import ParticipantSetup, first_error, setup_of
 from fracas.errors import IllegalCommand, InvalidInput
@@ -136,9 +137,18 @@ def decide_generic(
         raise InvalidInput(f"no timed effect {a['id']!r}", id=a["id"])
     if verb == "override":
         path = parse_path(a["path"])
-        current = resolve_path(state, path)
-        value = check_override_value(a["path"], current, a["value"])
-        check_declared_type(a["path"], slot_type(state, path), value)
+        target = ruleset.override_target(state, normalise(state, path))
+        if target is not None:
+            current = target.current
+            value = target.check(a["value"])
+        else:
+            _refuse_setup_only(ruleset, state, path)
+            current = resolve_path(state, path)
+            value = check_override_value(a["path"], current, a["value"])
+            check_declared_type(a["path"], slot_type(state, path), value)
+        if value == current:
+            raise InvalidInput(f"override: {a['path']} is already {_jsonable(current)!r}; "
+                               "nothing would change", path=a["path"])
         data = {"path": path, "value": value, "was": _jsonable(current)}
         if a.get("reason"):
             data["reason"] = a["reason"]
@@ -161,6 +171,19 @@ def decide_generic(
             data["outcome"] = a["outcome"]
         return [Event(CONFLICT_ENDED, data)]
     raise InvalidInput(f"unknown command {verb!r}")  # pragma: no cover - specs are closed
+
+
+def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:
+    """Refuse an override of a set-up stat whose live value is kept elsewhere: it would
+    change nothing the table sees; name the path that would."""
+    parts = normalise(state, path)
+    if len(parts) >= 4 and parts[0] == "participants" and parts[2] == "stats":
+        live = ruleset.live_stats.get(parts[3])
+        if live is not None:
+            pid = parts[1]
+            raise InvalidInput(
+                f"override: {pid}.stats.{parts[3]} is only the set-up value and changes "
+                f"nothing in play; override {live.format(id=pid)} instead", path=".".join(path))
 
 
 def _decide_join(
@@ -375,7 +398,11 @@ def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None
     elif t == EFFECT_EXPIRED:
         state.effects = [e for e in state.effects if e.id != d["id"]]
     elif t == OVERRIDE:
-        apply_override(state, d["path"], copy.deepcopy(d["value"]))
+        target = ruleset.override_target(state, normalise(state, d["path"]))
+        if target is not None:
+            target.apply(copy.deepcopy(d["value"]))
+        else:
+            apply_override(state, d["path"], copy.deepcopy(d["value"]))
     elif t == ZOOM_OPENED:
         state.zoom = ruleset.zoom_state(state, d)
     elif t == ZOOM_CLOSED and state.zoom is not None:

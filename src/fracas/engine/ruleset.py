@@ -20,6 +20,7 @@ from fracas.errors import IllegalCommand, InvalidInput
 if TYPE_CHECKING:
     from fracas.dice.odds import OddsReport
     from fracas.engine.context import DecideContext
+    from fracas.engine.overrides import OverrideTarget
     from fracas.engine.setup import Setup
 
 
@@ -56,6 +57,9 @@ class Ruleset:
     #: The stats it counts with and their ranges (``skills.*``: every skill), checked at every
     #: door (scenario file, ``join``, import) by :func:`fracas.engine.limits.check_stat_ranges`.
     stat_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
+    #: Set-up stats whose live value is kept elsewhere once play starts: stat → the path to
+    #: override instead (``{id}`` stands for the participant), e.g. ``"hp": "{id}.hp.max"``.
+    live_stats: ClassVar[dict[str, str]] = {}
 
     _rules_cache: tuple[Rule, ...] | None = None
 
@@ -89,6 +93,11 @@ class Ruleset:
 
     def evolve(self, state: ConflictState, event: Event) -> None:
         """Apply an event to the ruleset's part of the state. Never raises."""
+
+    def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+        """The live value at ``path`` (``participants.ID.…`` or a conflict-level path, as the
+        GM sees it in ``show --json``) that ``override`` may correct, or None (default)."""
+        return None
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """The rule that keeps ``pid``, out of the conflict, from acting (None: no rule, e.g.

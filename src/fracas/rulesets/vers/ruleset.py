@@ -17,10 +17,11 @@ from fracas.engine.events import (
     Event,
 )
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
-from fracas.rulesets.vers import views
+from fracas.rulesets.vers import overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import Decider, boundary_after_leave
 from fracas.rulesets.vers.gm import object_spec
@@ -48,6 +49,11 @@ class Vers(Ruleset):
     commands = COMMANDS
     ext_type = VersExt
     stat_ranges = STAT_RANGES  # limits.py
+    live_stats = overrides.LIVE_STATS
+
+    def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+        """Zones, conditions and whose go it is (overrides.py)."""
+        return overrides.override_target(state, path)
 
     # --- set-up -----------------------------------------------------------------------
     def validate_setup(self, setup: Setup) -> Setup:
