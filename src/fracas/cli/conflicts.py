@@ -21,7 +21,7 @@ from rich.table import Table
 from fracas.app.exchange import dumps, export_conflict, import_conflict
 from fracas.app.service import ConflictService
 from fracas.cli.common import check_viewer, console, err_console, fail, viewer_for
-from fracas.cli.render import print_log, print_state
+from fracas.cli.render import marked, print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Record
@@ -66,7 +66,7 @@ def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str =
     console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{escape(record.command)}[/]{note}")
     then = conflict.replay(record.version - 1)  # judged as things stood when it was made
     for event in record_view(conflict, record, viewer, then):
-        console.print(f"       {escape(describe(conflict.ruleset, event, conflict.state))}")
+        console.print(marked(describe(conflict.ruleset, event, conflict.state), "       "))
 
 
 def new(
@@ -159,7 +159,10 @@ def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
          expect: int | None, key: str | None) -> None:
     viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
-        out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key)
+        conflict = service.load(conflict_id)
+        check_viewer(conflict, viewer)
+        out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key,
+                              conflict=conflict)
         note = " [dim](already applied: same idempotency key)[/]" if out.duplicate else ""
         print_record(out.conflict, out.record, viewer, note)
 
@@ -260,8 +263,10 @@ def play(
     """Run a conflict at the table: a live state panel, commands with completion, undo keys."""
     from fracas.cli.play import run_play
 
+    viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
-        run_play(service, conflict_id, viewer_for(as_player))
+        check_viewer(service.load(conflict_id), viewer)
+        run_play(service, conflict_id, viewer)
 
 
 db_app = typer.Typer(help="The database: schema upgrade, information, snapshots.",
@@ -314,7 +319,10 @@ def watch(
     = None,
     db: DbOption = None,
 ) -> None:
-    """Follow a conflict as it is played elsewhere: each new command, as PLAYER may see it."""
+    """Follow a conflict as it is played elsewhere: the state panel of `play`, kept live, and
+    each new command, as PLAYER may see it."""
+    from fracas.cli.play import render_panel
+
     viewer = viewer_for(as_player)
     who = "the GM" if viewer.is_gm else (viewer.player or "the public")
     with _guard(), open_service(db) as service:
@@ -322,6 +330,7 @@ def watch(
         check_viewer(conflict, viewer)
         if since is not None:
             print_log(console, conflict, viewer, after=since)
+        render_panel(console, conflict, viewer, conflict_id)
         err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "
                               "Ctrl-C stops[/]")
         idle = 0.0
@@ -336,6 +345,7 @@ def watch(
                 idle = 0.0
                 seen, conflict = conflict.version, service.load(conflict_id)
                 print_log(console, conflict, viewer, after=seen)
+                render_panel(console, conflict, viewer, conflict_id)
         except KeyboardInterrupt:
             pass
         err_console.print(f"[dim]stopped at v{conflict.version}[/]")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.engine import limits
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 
 GM = "gm"
@@ -230,10 +231,10 @@ class CommandSet:
         try:
             return self.specs[verb]
         except KeyError:
-            known = ", ".join(sorted(self.specs))
-            raise InvalidInput(
-                f"unknown command {verb!r}; known commands: {known}", verb=verb
-            ) from None
+            hint = did_you_mean(verb, self.specs) or (
+                " (Tab at the `fracas play` prompt completes the commands; "
+                "docs/json.md lists them)")
+            raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb) from None
 
     def parse(self, text: str) -> Command:
         """Parse the text notation; refuse anything malformed with :class:`InvalidInput`

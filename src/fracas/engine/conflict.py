@@ -40,12 +40,14 @@ from fracas.engine.limits import check_nesting, check_stat_ranges
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import (
     FracasError,
     IllegalCommand,
     InternalError,
     InvalidInput,
     NotAllowed,
+    NotFound,
     StaleVersion,
 )
 
@@ -264,8 +266,21 @@ class Conflict:
             )
 
     def decide(self, command: Command, author: Viewer | None = None) -> list[Event]:
-        """The events ``command`` would add now; raises (changing nothing) if it is refused."""
+        """The events ``command`` would add now; raises (changing nothing) if it is refused.
+
+        A participant id the GM mistyped gets a "did you mean"; a player never gets one (it
+        would name characters hidden from them).
+        """
         author = author or Viewer.gm()
+        try:
+            return self._decide(command, author)
+        except NotFound as exc:
+            pid = exc.values.get("participant")
+            if author.is_gm and isinstance(pid, str) and "did you mean" not in exc.message:
+                exc.message += did_you_mean(pid, self.state.innermost.participants)
+            raise
+
+    def _decide(self, command: Command, author: Viewer) -> list[Event]:
         self.check_author(command, author)
         if not self.records:
             raise IllegalCommand("the conflict has not been created yet")

@@ -39,6 +39,7 @@ from fracas.engine.model import ConflictState, Participant, Status, TimedEffect,
 from fracas.engine.overrides import normalise
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import ParticipantSetup, first_error, setup_of
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
 _VIS = Param("visibility", "choice", required=False, positional=False,
@@ -263,8 +264,19 @@ def resolve_path(state: ConflictState, path: list[str]) -> Any:
             node = _step(node, part)
         except (KeyError, IndexError, ValueError):
             where = ".".join(parts[:i]) or "the conflict"
-            raise InvalidInput(f"override: {where} has no {part!r}", path=".".join(path)) from None
+            known = _keys(node) if i else [*_keys(node), *state.participants]
+            raise InvalidInput(f"override: {where} has no {part!r}{did_you_mean(part, known)}",
+                               path=".".join(path)) from None
     return node
+
+
+def _keys(node: Any) -> list[str]:
+    """The names one step below ``node`` (for a suggestion): keys, or dataclass fields."""
+    if isinstance(node, dict):
+        return [str(k) for k in node]
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return [f.name for f in dataclasses.fields(node) if f.name != "zoom"]
+    return []
 
 
 def slot_type(state: ConflictState, path: list[str]) -> Any:
