@@ -85,6 +85,18 @@ def test_etherscope_live_values(line: str, pid: str | None, shown: str, value: A
     _corrects(_conflict("etherscope-car-chase"), line, pid, shown, value)
 
 
+@pytest.mark.rule("ES-ROUND-4")
+def test_etherscope_whose_action_comes_now() -> None:
+    """In the countdown Kim acts, then agent 2, then agent 1: the GM lets agent 1 act now."""
+    c = _conflict("etherscope-agents-domain")
+    _corrects(c, "override ruleset.acting agent1", None, "acting", ["agent1", 3])
+    c.execute("override ruleset.acting agent1")
+    assert [[s.actor, s.score] for s in c.state.ext.countdown.remaining()] == [
+        ["kim", 8], ["agent2", 6]]  # the others still come, in their order
+    with pytest.raises(InvalidInput, match="a character still to act"):
+        c.execute("override ruleset.acting bruno")
+
+
 @pytest.mark.rule("VR-MOVE-3")
 def test_a_vers_zone_override_moves_for_real() -> None:
     """Moved away by the GM, Ada is no longer engaged and cannot be struck in close combat."""

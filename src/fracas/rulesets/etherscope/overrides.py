@@ -1,6 +1,6 @@
 """What an Etherscope GM may correct with ``override``: a condenser's current score (and its
-maximum) and the range band between two characters — by the paths of ``fracas show --json``
-(see engine/overrides.py)."""
+maximum), the range band between two characters and whose action comes now in the countdown
+— by the paths of ``fracas show --json`` (see engine/overrides.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, one_of, whole
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.evolve import CONDENSERS
+from fracas.rulesets.etherscope.state import COUNTDOWN
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
 LIVE_STATS = {kind: f"{{id}}.condensers.{kind}" for kind in CONDENSERS}
@@ -27,6 +28,8 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         if pool is None or index not in ("0", "1"):
             return None
         return _condenser(".".join(path[1:]), pool, index == "0")
+    if path == ["ruleset", "acting"]:
+        return _acting(state)
     if len(path) == 4 and path[:2] == ["ruleset", "ranges"]:
         a, b = path[2], path[3]
         ranges = ext.ranges
@@ -39,6 +42,28 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         return OverrideTarget(where, _BANDS[ranges.get(a, b)],
                               one_of(where, _BANDS, "a range band"), band)
     return None
+
+
+def _acting(state: ConflictState) -> OverrideTarget | None:
+    """Whose action comes now: the named character's next slot moves up to the current
+    place (the slots between keep their order, after it)."""
+    ext = ext_of(state)
+    countdown = ext.countdown
+    current = countdown.current
+    if ext.phase != COUNTDOWN or current is None:
+        return None
+    start = countdown.position + (1 if ext.acted else 0)
+    waiting = list(dict.fromkeys(s.actor for s in countdown.queue[start:]))
+
+    def act(value: object) -> None:
+        if ext.acted:  # the current action is over: the named one comes next, now
+            countdown.position += 1
+        queue = countdown.queue
+        at = next(i for i in range(countdown.position, len(queue)) if queue[i].actor == value)
+        queue.insert(countdown.position, queue.pop(at))
+        ext.acted = False
+    return OverrideTarget("ruleset.acting", current.actor,
+                          one_of("ruleset.acting", waiting, "a character still to act"), act)
 
 
 def _condenser(where: str, pool: ResourcePool, current: bool) -> OverrideTarget:
