@@ -127,12 +127,6 @@ def check_value(value: Any, where: str, depth: int = 0) -> Any:
     return value
 
 
-def check_whole_number(value: Any, where: str) -> None:
-    """Refuse a value that is not a whole number (``true`` is not a number)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{where} must be a whole number, not {value!r}")
-
-
 def check_nesting(raw: str, what: str) -> None:
     """Refuse text (TOML or JSON) whose brackets nest past :data:`MAX_NESTING`, before a
     parser recurses into it. Strings and comments are skipped."""
