@@ -73,6 +73,11 @@ def test_too_many_participants_script_lines_and_bytes(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "the limit on file size" in _flat(result.stderr)
 
 
+def test_an_endless_file_is_read_only_up_to_the_limit() -> None:
+    result = runner.invoke(app, ["run", "/dev/zero"])
+    assert result.exit_code == 2 and "the limit on file size" in _flat(result.stderr)
+
+
 @pytest.mark.parametrize("stat, message", [
     ("strength = true", "strength must be a whole number, not True"),
     ("strength = 9.2e18", "9.2e\\+18; numbers go up to 1,000,000"),

@@ -76,11 +76,12 @@ def load_scenario(path: str | Path) -> Scenario:
         entry = resources.files("fracas.scenarios").joinpath(f"{path}.toml")
         return parse_scenario(entry.read_text(encoding="utf-8"), str(path))
     try:
-        if p.is_file() and p.stat().st_size > MAX_SCENARIO_BYTES:
-            raise InvalidInput(f"{p}: the file is {p.stat().st_size:,} bytes; scenario files "
-                               f"take at most {MAX_SCENARIO_BYTES:,} (the limit on file size)",
-                               path=str(p))
-        raw = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:  # read no more than the limit, even from /dev/zero
+            data = f.read(MAX_SCENARIO_BYTES + 1)
+        if len(data) > MAX_SCENARIO_BYTES:
+            raise InvalidInput(f"{p}: the file is longer than {MAX_SCENARIO_BYTES:,} bytes; "
+                               "that is the limit on file size", path=str(p))
+        raw = data.decode("utf-8")
     except FileNotFoundError:
         names = ", ".join(bundled_scenarios()) or "none"
         raise InvalidInput(

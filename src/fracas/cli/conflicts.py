@@ -25,6 +25,7 @@ from fracas.cli.render import marked, print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Record
+from fracas.engine.limits import MAX_EXPORT_BYTES
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, record_view, view
 from fracas.errors import FracasError, InvalidInput
@@ -236,11 +237,13 @@ def import_(
 ) -> None:
     """Check an export file (checksum, signature, and a replay of every record), store it."""
     with _guard():
+        most = MAX_EXPORT_BYTES + 1  # never read past the limit (the import names it)
         if str(file) == "-":
-            text, name = sys.stdin.read(), "<stdin>"
+            text, name = sys.stdin.read(most), "<stdin>"
         else:
             try:
-                text, name = file.read_text(encoding="utf-8"), str(file)
+                with file.open(encoding="utf-8") as f:
+                    text, name = f.read(most), str(file)
             except (OSError, UnicodeDecodeError) as exc:
                 raise InvalidInput(f"{file}: cannot read it: {exc}") from None
         with open_service(db) as service:
