@@ -95,17 +95,6 @@ class InternalError(FracasError):
     code = "internal_error"
 
 
-class ScriptError(FracasError):
-    """An error found at a place in a file (``FILE:LINE: 'command'``): the error ``cause``,
-    with its code and rule, said where it happened. Built anew, never by editing ``cause``."""
-
-    def __init__(self, where: str, cause: FracasError) -> None:
-        super().__init__(f"{where}: {cause.message}", rule=cause.rule,
-                         **{**cause.values, "where": where})
-        self.code = cause.code
-        self.cause = cause
-
-
 def with_rule(error: FracasError, rule: str | None) -> FracasError:
     """``error`` citing ``rule`` when it cites none yet: a new error of the same type (an
     error is never changed after it was raised)."""
@@ -113,4 +102,14 @@ def with_rule(error: FracasError, rule: str | None) -> FracasError:
         return error
     again = type(error).__new__(type(error))
     FracasError.__init__(again, error.message, rule=rule, **error.values)
+    return again
+
+
+def located(error: FracasError, where: str) -> FracasError:
+    """``error`` said where it happened (``FILE:LINE: 'command': …``): a new error of the same
+    type, code and rule, with ``where`` among its values (an error is never changed after it
+    was raised)."""
+    again = type(error).__new__(type(error))
+    FracasError.__init__(again, f"{where}: {error.message}", rule=error.rule,
+                         **{**error.values, "where": where})
     return again

@@ -32,15 +32,32 @@ def played(name: str) -> Conflict:
     return Conflict(ruleset, seed, records)
 
 
+#: Shapes past the limits of docs/limits.md: each must be refused with a sentence.
+HOSTILE_TEXT = st.sampled_from(["a\x00b", "Eve\u202e", "\x1b[31m", "", "x" * 10_001])
+HOSTILE_VALUES = st.one_of(
+    HOSTILE_TEXT, st.sampled_from([9.2e18, 2**63, -(10**7), True]),
+    st.integers(1, 80).map(lambda n: json_nest(n)),
+    st.dictionaries(st.sampled_from(["zone", "strength", "hp", "physical", "name"]),
+                    st.sampled_from([True, 9.2e18, "nowhere", "\x00", None]), max_size=3),
+)
+
+
+def json_nest(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 def values(param: Param, ids: list[str]) -> st.SearchStrategy[Any]:
     words = st.sampled_from([*ids, "nobody", "x", "near", "toward", "away", "close", "1"])
     kind = param.kind
     if kind == "int":
-        return st.integers(-3, 30)
+        return st.one_of(st.integers(-3, 30), st.sampled_from([2**63, -(10**7)]))
     if kind in ("ints", "dice"):
         return st.lists(st.integers(-1, 13), min_size=1, max_size=5)
     if kind == "id":
-        return st.sampled_from([*ids, "nobody"])
+        return st.sampled_from([*ids, "nobody", "gm", "public"])
     if kind == "ids":
         return st.lists(st.sampled_from([*ids, "nobody"]), min_size=1, max_size=3)
     if kind == "choice":
@@ -48,11 +65,11 @@ def values(param: Param, ids: list[str]) -> st.SearchStrategy[Any]:
     if kind == "bool":
         return st.booleans()
     if kind == "text":
-        return st.text(max_size=12)
+        return st.one_of(st.text(max_size=12), HOSTILE_TEXT)
     if kind == "value":
         return st.one_of(st.integers(-5, 50), st.text(max_size=5), st.booleans(),
                          st.dictionaries(st.sampled_from(["hp", "dex", "physical"]),
-                                         st.integers(0, 20), max_size=2))
+                                         st.integers(0, 20), max_size=2), HOSTILE_VALUES)
     return words
 
 

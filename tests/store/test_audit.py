@@ -44,17 +44,34 @@ def _edit(doc: dict, how: str) -> str:
         doc["records"][-1]["key"] = "k" * 300
     elif how == "long id":
         doc["conflict"]["id"] = "x" * 300
+    elif how == "sql in id":
+        doc["conflict"]["id"] = "../'; drop table records;--"
     elif how == "NUL in title":
         doc["conflict"]["title"] = "a\x00b"
+    elif how == "bidi in a name":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["name"] = "Ada\u202e"
+    elif how == "huge stat":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["stats"]["hp"] = 9.2e18
+    elif how == "deep stat":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["stats"]["x"] = [[[[[[[[[
+            [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+    elif how == "reserved id":
+        doc["records"][0]["events"][0]["data"]["participants"][0]["id"] = "gm"
+    elif how == "long seed":
+        doc["conflict"]["seed"] = "s" * 201
     doc["checksum"] = checksum(doc)
     return dumps(doc)
 
 
 @pytest.mark.parametrize("how, message", [
-    ("deep", "not valid JSON"), ("surrogate", "not valid Unicode"),
+    ("deep", "nest more than 32 deep"), ("surrogate", "not valid Unicode"),
     ("same key twice", "key 'first' is used by two records"),
     ("title not text", "title is not text"), ("long key", "key is too long"),
-    ("long id", "id is too long"), ("NUL in title", "title contains a NUL"),
+    ("bidi in a name", "control character U\\+202E"), ("huge stat", "numbers go up to"),
+    ("deep stat", "nest more than 32"), ("reserved id", "'gm' is reserved"),
+    ("long seed", "at most 200"),
+    ("long id", "is not a conflict id"), ("sql in id", "is not a conflict id"),
+    ("NUL in title", "title contains a NUL"),
 ])
 def test_hand_edited_export_refused_clearly_on_both_backends(
         service: ConflictService, db_url: str, tmp_path: Path, how: str, message: str) -> None:
@@ -62,11 +79,11 @@ def test_hand_edited_export_refused_clearly_on_both_backends(
     path = tmp_path / "edited.json"
     path.write_text(_edit(export_conflict(service, cid), how), encoding="utf-8")
     before = service.store.list()
-    new_id = how != "long id"
-    with pytest.raises(InvalidInput, match=message):
-        import_conflict(service, path.read_text(encoding="utf-8"), new_id=new_id)
+    new_id = "id" not in how
+    with pytest.raises(InvalidInput, match=message):  # trusted on purpose: still checked
+        import_conflict(service, path.read_text(encoding="utf-8"), new_id=new_id, trust=True)
     result = runner.invoke(app, ["import", str(path), *(["--new-id"] if new_id else []),
-                                 "--db", db_url])
+                                 "--trust", "--db", db_url])
     assert result.exit_code == 2 and "error:" in result.output, result.output
     assert "already exists" not in result.output
     assert service.store.list() == before

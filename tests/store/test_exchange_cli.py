@@ -12,8 +12,10 @@ from fracas.app.exchange import checksum, dumps, export_conflict, import_conflic
 from fracas.app.scenario import load_scenario
 from fracas.app.service import ConflictService
 from fracas.cli import app
+from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_to_data
 from fracas.errors import InvalidInput
+from fracas.store import SqlEventStore
 from tests.store.conftest import TOY_SCENARIO
 
 runner = CliRunner()
@@ -67,9 +69,70 @@ def test_bad_export_refused_nothing_written(service: ConflictService, how: str,
     cid = _played(service)
     doc = export_conflict(service, cid)
     before = service.store.list()
-    with pytest.raises(InvalidInput, match=message):
-        import_conflict(service, _tampered(doc, how), new_id=True)
+    with pytest.raises(InvalidInput, match=message):  # trusted or not, the replay checks
+        import_conflict(service, _tampered(doc, how), new_id=True, trust=True)
     assert service.store.list() == before
+
+
+def _edited(doc: dict, how: str) -> str:
+    """An edit a careful forger makes: the checksum recomputed, the log still replays."""
+    doc = json.loads(json.dumps(doc))
+    records = doc["records"]
+    if how == "author":
+        assert records[-1]["author"] == "alice"
+        records[-1]["author"] = "gm"
+    elif how == "times":
+        for r in records:
+            r["time"] = "2020-01-01T00:00:00+00:00"
+    elif how == "keys":
+        records[1]["key"] = "forged"
+    elif how == "truncated":
+        del records[-2:]
+    elif how == "gm_only emptied":
+        for p in records[0]["events"][0]["data"]["participants"]:
+            p["gm_only"] = []
+    elif how == "unsigned":
+        del doc["signature"]
+    doc["checksum"] = checksum(doc)
+    return dumps(doc)
+
+
+@pytest.mark.parametrize("how", ["author", "times", "keys", "truncated", "gm_only emptied"])
+def test_edited_export_refused_unless_trusted(service: ConflictService, how: str) -> None:
+    cid = _played(service)
+    service.execute(cid, "ada: note 'by alice'", Viewer.named("alice"))
+    text = _edited(export_conflict(service, cid), how)
+    before = service.store.list()
+    with pytest.raises(InvalidInput, match="signature does not match this database's key"):
+        import_conflict(service, text, new_id=True)
+    assert service.store.list() == before
+    new, _ = import_conflict(service, text, new_id=True, trust=True)  # the GM says so
+    assert new in {i.id for i in service.store.list()}
+
+
+def test_unsigned_export_of_an_older_fracas_needs_trust(service: ConflictService) -> None:
+    cid = _played(service)
+    text = _edited(export_conflict(service, cid), "unsigned")
+    with pytest.raises(InvalidInput, match=r"not signed .* --trust"):
+        import_conflict(service, text, new_id=True)
+    _, conflict = import_conflict(service, text, new_id=True, trust=True)
+    assert conflict.version == service.load(cid).version
+
+
+def test_export_from_another_database_needs_trust(tmp_path: Path) -> None:
+    first, second = (f"sqlite:///{tmp_path / n}" for n in ("a.db", "b.db"))
+    code, out = _cli("new", str(TOY_SCENARIO), "--db", first)
+    cid = out.strip().splitlines()[-1]
+    target = tmp_path / "c.json"
+    assert _cli("export", cid, "-o", str(target), "--db", first)[0] == 0
+    key = SqlEventStore(first).export_key().hex()
+    assert key not in target.read_text()  # the key never leaves the database
+    code, out = _cli("import", str(target), "--db", second)
+    assert code == 2 and "exported from another database" in " ".join(out.split())
+    code, out = _cli("import", str(target), "--trust", "--db", second)
+    assert code == 0 and cid in out
+    code, out = _cli("import", str(target), "--new-id", "--db", first)
+    assert code == 0  # its own database signed it
 
 
 def _cli(*args: str) -> tuple[int, str]:

@@ -26,7 +26,7 @@ def test_create_load_list(service: ConflictService) -> None:
     other = _new(service, "winter")
     conflict = service.load(cid)
     assert conflict.version == 2 and conflict.records[1].command == "start ada"
-    assert conflict.seed == "store-tests"
+    assert conflict.seed != "store-tests" and len(conflict.seed) == 64  # fresh, secret
     assert {i.id for i in service.store.list()} == {cid, other}
     assert [i.id for i in service.store.list("autumn")] == [cid]
     info = service.store.info(cid)
@@ -151,8 +151,8 @@ def test_newer_schema_refused_nothing_written(db_url: str) -> None:
 
 def test_fresh_database_is_migrated(db_url: str) -> None:
     store = SqlEventStore(db_url)
-    assert store.schema_state() == "current" and store.schema_revision() == "0001"
-    assert store.upgrade() == "0001"  # idempotent
+    assert store.schema_state() == "current" and store.schema_revision() == "0002"
+    assert store.upgrade() == "0002"  # idempotent
     store.close()
 
 

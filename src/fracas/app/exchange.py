@@ -1,14 +1,17 @@
 """The export file ``fracas.export/1``: a stored conflict as one JSON document.
 
 See ``docs/store.md`` for the format. The checksum is the SHA-256 of the document's canonical
-JSON (keys sorted, no spaces, UTF-8) without the ``checksum`` member. Import checks the format,
-the checksum and every record — it re-decides each command with the engine and compares the
-events — before it writes anything.
+JSON (keys sorted, no spaces, UTF-8) without the ``checksum`` member; it catches damage. The
+signature is an HMAC-SHA256 of the same JSON without ``checksum`` and ``signature``, keyed by
+a secret the store keeps (and never exports); it catches edits. Import checks the format, the
+checksum, the signature (unless the GM trusts the file on purpose) and every record — it
+re-decides each command with the engine and compares the events — before it writes anything.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from typing import Any
 
@@ -16,6 +19,12 @@ from fracas import __version__
 from fracas.app.service import ConflictService
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
+from fracas.engine.limits import (
+    MAX_EXPORT_BYTES,
+    check_conflict_id,
+    check_nesting,
+    check_seed,
+)
 from fracas.engine.model import Viewer
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
@@ -37,6 +46,12 @@ def checksum(doc: dict[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(canonical(body)).hexdigest()
 
 
+def signature(doc: dict[str, Any], key: bytes) -> str:
+    """``hmac-sha256:HEX`` of the document without its checksum and signature members."""
+    body = {k: v for k, v in doc.items() if k not in ("checksum", "signature")}
+    return "hmac-sha256:" + hmac.new(key, canonical(body), hashlib.sha256).hexdigest()
+
+
 def export_conflict(service: ConflictService, conflict_id: str) -> dict[str, Any]:
     """The export document of a stored conflict (it holds the secret seed)."""
     stored = service.store.load(conflict_id)
@@ -50,6 +65,7 @@ def export_conflict(service: ConflictService, conflict_id: str) -> dict[str, Any
         },
         "records": [r.to_data() for r in stored.records],
     }
+    doc["signature"] = signature(doc, service.store.export_key())
     doc["checksum"] = checksum(doc)
     return doc
 
@@ -59,8 +75,16 @@ def dumps(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], list[Record]]:
-    """Check an export file's text; return its conflict member and records (or raise)."""
+def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
+                 trust: bool = False) -> tuple[dict[str, Any], list[Record]]:
+    """Check an export file's text; return its conflict member and records (or raise).
+
+    The signature is checked with ``key`` (the importing store's) unless ``trust``.
+    """
+    if len(text) > MAX_EXPORT_BYTES:
+        raise InvalidInput(f"{name}: the file is {len(text):,} characters long; exports take "
+                           f"at most {MAX_EXPORT_BYTES:,} (the limit on export files)")
+    check_nesting(text, name)
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -83,6 +107,8 @@ def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], lis
     if doc.get("checksum") != summed:
         raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
                            "edited by hand; nothing was imported")
+    if not trust:
+        _check_signature(doc, key, name)
     meta = doc.get("conflict")
     raw = doc.get("records")
     if not isinstance(meta, dict) or not isinstance(raw, list) or not raw:
@@ -94,10 +120,30 @@ def parse_export(text: str, name: str = "<export>") -> tuple[dict[str, Any], lis
         if not isinstance(meta.get(k, ""), str | None):
             raise InvalidInput(f"{name}: conflict.{k} is not text")
     try:
+        check_conflict_id(meta["id"])
+        check_seed(meta["seed"])
+    except InvalidInput as exc:
+        raise InvalidInput(f"{name}: conflict: {exc}; nothing was imported") from None
+    try:
         records = [Record.from_data(r) for r in raw]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInput(f"{name}: a record is malformed: {exc!r}") from None
     return meta, records
+
+
+def _check_signature(doc: dict[str, Any], key: bytes | None, name: str) -> None:
+    given = doc.get("signature")
+    if given is None:
+        raise InvalidInput(
+            f"{name}: the export is not signed (it was made by an older fracas, before "
+            "exports were signed), so nothing shows it was not edited; nothing was imported. "
+            "If you know where the file came from, import it with --trust")
+    if key is None or not isinstance(given, str) or not hmac.compare_digest(
+            given, signature(doc, key)):
+        raise InvalidInput(
+            f"{name}: the signature does not match this database's key: the file was edited "
+            "after it was exported, or it was exported from another database; nothing was "
+            "imported. Import it with --trust only if you know the file is what was exported")
 
 
 def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conflict:
@@ -136,9 +182,14 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
 
 
 def import_conflict(service: ConflictService, text: str, name: str = "<export>", *,
-                    new_id: bool = False, campaign: str | None = None) -> tuple[str, Conflict]:
-    """Validate an export file entirely, then store it in one transaction."""
-    meta, records = parse_export(text, name)
+                    new_id: bool = False, campaign: str | None = None,
+                    trust: bool = False) -> tuple[str, Conflict]:
+    """Validate an export file entirely, then store it in one transaction.
+
+    A file this store did not sign (edited, from another database, or from a fracas before
+    signatures) is refused unless ``trust``; every record is replayed either way.
+    """
+    meta, records = parse_export(text, name, key=service.store.export_key(), trust=trust)
     conflict = replay_check(meta, records, name)
     cid = service.store.create(
         ruleset=conflict.ruleset.name, seed=meta["seed"],

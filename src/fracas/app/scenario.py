@@ -14,7 +14,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from fracas.engine.setup import Setup
+from fracas.engine.limits import (
+    MAX_SCENARIO_BYTES,
+    MAX_SCRIPT_LINES,
+    check_nesting,
+    check_seed,
+)
+from fracas.engine.setup import Setup, first_error
 from fracas.errors import InvalidInput
 
 _TOP_KEYS = {
@@ -70,7 +76,12 @@ def load_scenario(path: str | Path) -> Scenario:
         entry = resources.files("fracas.scenarios").joinpath(f"{path}.toml")
         return parse_scenario(entry.read_text(encoding="utf-8"), str(path))
     try:
-        raw = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:  # read no more than the limit, even from /dev/zero
+            data = f.read(MAX_SCENARIO_BYTES + 1)
+        if len(data) > MAX_SCENARIO_BYTES:
+            raise InvalidInput(f"{p}: the file is longer than {MAX_SCENARIO_BYTES:,} bytes; "
+                               "that is the limit on file size", path=str(p))
+        raw = data.decode("utf-8")
     except FileNotFoundError:
         names = ", ".join(bundled_scenarios()) or "none"
         raise InvalidInput(
@@ -83,6 +94,10 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     """Validate the text of a scenario file (``name`` is used in error messages)."""
+    if len(raw.encode("utf-8")) > MAX_SCENARIO_BYTES:
+        raise InvalidInput(f"{name}: the file is longer than {MAX_SCENARIO_BYTES:,} bytes "
+                           "(the limit on file size)", path=name)
+    check_nesting(raw, name)
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
@@ -97,6 +112,11 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     seed = data.pop("seed", None)
     if seed is not None and not isinstance(seed, str | int):
         raise InvalidInput(f"{name}:{_line_of(raw, ['seed'])}: seed must be text or a number")
+    if seed is not None:
+        try:
+            check_seed(str(seed))
+        except InvalidInput as exc:
+            raise InvalidInput(f"{name}:{_line_of(raw, ['seed'])}: {exc}", path=name) from None
     script_raw = data.pop("script", "")
     if isinstance(script_raw, dict) and set(script_raw) <= {"commands"}:
         script_raw = script_raw.get("commands", "")
@@ -109,16 +129,19 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = [str(x) for x in err["loc"]]
-        key = ".".join(loc) or "(top)"
+        key, msg = first_error(exc)
         hint = ""
         if loc and loc[-1] in _TOP_KEYS and len(loc) > 1:
             hint = (f" (a top-level {loc[-1]!r} must come before the first [table]; "
                     f"or write it as a [{loc[-1]}] table)")
         raise InvalidInput(
-            f"{name}:{_line_of(raw, loc)}: {key}: {err['msg']}{hint}", path=name, key=key
+            f"{name}:{_line_of(raw, loc)}: {key}: {msg}{hint}", path=name, key=key
         ) from None
-    return Scenario(name, setup, None if seed is None else str(seed),
-                    tuple(_script_lines(raw, script_raw)), raw)
+    script = tuple(_script_lines(raw, script_raw))
+    if len(script) > MAX_SCRIPT_LINES:
+        raise InvalidInput(f"{name}: the script has {len(script):,} commands; a script takes at "
+                           f"most {MAX_SCRIPT_LINES:,} (the limit on script lines)", path=name)
+    return Scenario(name, setup, None if seed is None else str(seed), script, raw)
 
 
 def _script_lines(raw: str, script: str) -> list[ScriptLine]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from fracas.app.scenario import Scenario
 from fracas.engine.conflict import Conflict
-from fracas.errors import FracasError, ScriptError
+from fracas.errors import FracasError, located
 from fracas.rulesets import get_ruleset
 
 
@@ -28,13 +28,13 @@ def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Scrip
     try:
         conflict = Conflict.create(ruleset, scenario.setup, seed, time=time)
     except FracasError as exc:
-        return ScriptRun(None, ScriptError(scenario.where(exc.values.get("key")), exc))
+        return ScriptRun(None, located(exc, scenario.where(exc.values.get("key"))))
     for line in scenario.script:
         try:
             conflict.execute(line.text, time=time)
         except FracasError as exc:
-            return ScriptRun(conflict, ScriptError(f"{scenario.path}:{line.line}: "
-                                                   f"{line.text!r}", exc))
+            return ScriptRun(conflict, located(exc, f"{scenario.path}:{line.line}: "
+                                                    f"{line.text!r}"))
     return ScriptRun(conflict)
 
 

@@ -23,6 +23,7 @@ from fracas.dice.rng import new_seed
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
+from fracas.engine.limits import check_seed
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.errors import StaleVersion
@@ -72,12 +73,18 @@ class ConflictService:
     # --- creating -----------------------------------------------------------------------
     def new_from_scenario(
         self, scenario: Scenario, *, seed: str | None = None, campaign: str = DEFAULT_CAMPAIGN,
-        conflict_id: str | None = None,
+        conflict_id: str | None = None, scenario_seed: bool = False,
     ) -> tuple[str, Conflict]:
         """Create a conflict from a scenario and play its script; stored all at once, so a
-        script error (named by file and line) stores nothing."""
+        script error (named by file and line) stores nothing.
+
+        The conflict gets a fresh secret seed (256 bits from the OS) unless ``seed`` is given,
+        or ``scenario_seed`` asks for the scenario file's own: a known seed makes every roll
+        predictable, so both are for a GM who means it.
+        """
         ruleset = get_ruleset(scenario.setup.ruleset)
-        the_seed = seed or scenario.seed or new_seed()
+        the_seed = check_seed(seed) if seed is not None else (
+            scenario.seed if scenario_seed and scenario.seed else new_seed())
         conflict = play_script(scenario, the_seed, time=None)
         cid = self.store.create(
             ruleset=ruleset.name, seed=the_seed, title=scenario.setup.title or ruleset.title,

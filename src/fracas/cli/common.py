@@ -28,11 +28,12 @@ def viewer_for(player: str | None) -> Viewer:
 
 
 def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
-    """Warn (on stderr) when ``--as NAME`` names nobody's player in this conflict."""
+    """Warn (on stderr) when ``--as NAME`` names nobody's player in this conflict; the same
+    sentence in every command, and never a list of the players (some may play characters
+    hidden from whoever typed the name)."""
     if viewer.role != "player" or viewer.player is None:
         return
     if not conflict.state.owned_by(viewer.player):
-        players = sorted({p.owner for p in conflict.state.participants.values() if p.owner})
         err_console.print(
-            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r} "
-            f"(players: {', '.join(players) or 'none'}); showing what an onlooker sees")
+            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r}; "
+            "showing what an onlooker sees")

@@ -21,10 +21,11 @@ from rich.table import Table
 from fracas.app.exchange import dumps, export_conflict, import_conflict
 from fracas.app.service import ConflictService
 from fracas.cli.common import check_viewer, console, err_console, fail, viewer_for
-from fracas.cli.render import print_log, print_state
+from fracas.cli.render import marked, print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Record
+from fracas.engine.limits import MAX_EXPORT_BYTES
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, record_view, view
 from fracas.errors import ConflictExists, FracasError, InvalidInput
@@ -66,7 +67,7 @@ def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str =
     console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{escape(record.command)}[/]{note}")
     then = conflict.replay(record.version - 1)  # judged as things stood when it was made
     for event in record_view(conflict, record, viewer, then):
-        console.print(f"       {escape(describe(conflict.ruleset, event, conflict.state))}")
+        console.print(marked(describe(conflict.ruleset, event, conflict.state), "       "))
 
 
 def new(
@@ -75,15 +76,29 @@ def new(
     ],
     campaign: Annotated[str, typer.Option(help="the campaign it belongs to")]
     = DEFAULT_CAMPAIGN,
-    seed: Annotated[str | None, typer.Option(help="the secret seed of the dice")] = None,
+    seed: Annotated[str | None, typer.Option(
+        help="fix the secret seed of the dice (default: a fresh random one)")] = None,
+    scenario_seed: Annotated[bool, typer.Option(
+        "--scenario-seed", help="use the scenario file's own seed")] = False,
     db: DbOption = None,
 ) -> None:
-    """Store a new conflict from a scenario file (its script is played too); prints its id."""
+    """Store a new conflict from a scenario file (its script is played too); prints its id.
+
+    It gets a fresh secret seed from the OS unless you fix one with --seed or
+    --scenario-seed: a known seed makes every roll predictable.
+    """
     from fracas.app.scenario import load_scenario
 
     with _guard(), open_service(db) as service:
         sc = load_scenario(scenario)
-        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign)
+        if seed is not None and scenario_seed:
+            raise InvalidInput("give --seed or --scenario-seed, not both")
+        if seed is not None or (scenario_seed and sc.seed):
+            err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
+                              "knows it can predict every roll; leave --seed and "
+                              "--scenario-seed out for a secret one")
+        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
+                                                  scenario_seed=scenario_seed)
         err_console.print(
             f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
             f"in campaign {campaign!r}")
@@ -145,7 +160,10 @@ def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
          expect: int | None, key: str | None) -> None:
     viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
-        out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key)
+        conflict = service.load(conflict_id)
+        check_viewer(conflict, viewer)
+        out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key,
+                              conflict=conflict)
         note = " [dim](already applied: same idempotency key)[/]" if out.duplicate else ""
         print_record(out.conflict, out.record, viewer, note)
 
@@ -212,21 +230,26 @@ def import_(
     new_id: Annotated[bool, typer.Option(
         "--new-id", help="store it under a fresh id (when the id is taken)")] = False,
     campaign: Annotated[str | None, typer.Option(help="put it in this campaign")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="import a file this database did not sign (edited, from another "
+                        "database, or from an older fracas): only if you know it")] = False,
     db: DbOption = None,
 ) -> None:
-    """Check an export file (checksum, and a replay of every record) and store it."""
+    """Check an export file (checksum, signature, and a replay of every record), store it."""
     with _guard():
+        most = MAX_EXPORT_BYTES + 1  # never read past the limit (the import names it)
         if str(file) == "-":
-            text, name = sys.stdin.read(), "<stdin>"
+            text, name = sys.stdin.read(most), "<stdin>"
         else:
             try:
-                text, name = file.read_text(encoding="utf-8"), str(file)
+                with file.open(encoding="utf-8") as f:
+                    text, name = f.read(most), str(file)
             except (OSError, UnicodeDecodeError) as exc:
                 raise InvalidInput(f"{file}: cannot read it: {exc}") from None
         with open_service(db) as service:
             try:
                 cid, conflict = import_conflict(service, text, name, new_id=new_id,
-                                                campaign=campaign)
+                                                campaign=campaign, trust=trust)
             except ConflictExists as exc:
                 err_console.print("[dim]hint: --new-id imports it as a copy under a new id[/]")
                 fail(exc)
@@ -242,8 +265,10 @@ def play(
     """Run a conflict at the table: a live state panel, commands with completion, undo keys."""
     from fracas.cli.play import run_play
 
+    viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
-        run_play(service, conflict_id, viewer_for(as_player))
+        check_viewer(service.load(conflict_id), viewer)
+        run_play(service, conflict_id, viewer)
 
 
 db_app = typer.Typer(help="The database: schema upgrade, information, snapshots.",
@@ -296,7 +321,10 @@ def watch(
     = None,
     db: DbOption = None,
 ) -> None:
-    """Follow a conflict as it is played elsewhere: each new command, as PLAYER may see it."""
+    """Follow a conflict as it is played elsewhere: the state panel of `play`, kept live, and
+    each new command, as PLAYER may see it."""
+    from fracas.cli.play import render_panel
+
     viewer = viewer_for(as_player)
     who = "the GM" if viewer.is_gm else (viewer.player or "the public")
     with _guard(), open_service(db) as service:
@@ -304,6 +332,7 @@ def watch(
         check_viewer(conflict, viewer)
         if since is not None:
             print_log(console, conflict, viewer, after=since)
+        render_panel(console, conflict, viewer, conflict_id)
         err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "
                               "Ctrl-C stops[/]")
         idle = 0.0
@@ -318,6 +347,7 @@ def watch(
                 idle = 0.0
                 seen, conflict = conflict.version, service.load(conflict_id)
                 print_log(console, conflict, viewer, after=seen)
+                render_panel(console, conflict, viewer, conflict_id)
         except KeyboardInterrupt:
             pass
         err_console.print(f"[dim]stopped at v{conflict.version}[/]")

@@ -20,6 +20,7 @@ from fracas.dice.rng import new_seed
 from fracas.engine.commands import CommandSet
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.generic import GENERIC_COMMANDS
+from fracas.engine.limits import check_seed
 from fracas.engine.model import Viewer
 from fracas.engine.schema import commands_schema, error_schema, events_schema, legal_schema
 from fracas.engine.views import log_view, view
@@ -66,7 +67,7 @@ def run(
     """Play a scenario's script and print the log and the final state."""
     try:
         sc = load_scenario(scenario)
-        the_seed = seed or sc.seed or new_seed()
+        the_seed = check_seed(seed) if seed is not None else sc.seed or new_seed()
         done = run_script(sc, the_seed)
     except FracasError as exc:
         fail(exc)

@@ -3,8 +3,9 @@
 A Rich panel shows the state (whose turn, positions, harm, the ruleset's lines) before each
 prompt; the prompt (prompt_toolkit) completes commands from ``legal_commands`` and the engine's
 verbs. Ctrl-Z undoes, Ctrl-Y redoes; ``:undo [N]``, ``:redo [N]``, ``:reload``, ``:help`` and
-``:quit`` (or Ctrl-D) do the same by name. Every command is stored as it is made, with the
-version it was decided on: if someone else acted meanwhile, the prompt reloads and says so.
+``:quit`` (or Ctrl-D) do the same by name; Ctrl-C clears the line. Every command is stored as
+it is made, with the version it was decided on: if someone else acted meanwhile, the prompt
+reloads and says so.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ from fracas.app.service import ConflictService
 from fracas.cli.render import print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import FracasError, StaleVersion
 from fracas.store import open_store
 
 HELP = ("commands in text notation (Tab completes), e.g. 'ada: attack bruno'; "
-        ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D)")
+        ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D); "
+        "Ctrl-C clears the line")
 META = (":undo", ":redo", ":reload", ":help", ":quit")
 
 
@@ -198,8 +201,11 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
         redraw = False
         try:
             line = session.prompt(f"v{conflict.version}> ", default=typed)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-D
             break
+        except KeyboardInterrupt:  # Ctrl-C: a fresh, empty line
+            typed = ""
+            continue
         typed = ""
         if line.startswith(CHANGED):
             typed = line[len(CHANGED):]  # keep what was being typed
@@ -217,6 +223,10 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
         if word == ":reload":
             conflict = service.load(conflict_id)
             redraw = True
+            continue
+        if word.startswith(":") and word not in (":undo", ":redo"):
+            console.print(f"[bold red]unknown prompt command[/] {escape(word)}"
+                          f"{escape(did_you_mean(word, META))}; {HELP}")
             continue
         command = line
         if word in (":undo", ":redo"):

@@ -1,21 +1,43 @@
 """Text of a conflict for the terminal: the log and the state, as a viewer may see them.
 
-Rich on a terminal, plain text when piped (Rich drops colour and styles by itself).
+Rich on a terminal, plain text when piped (Rich drops colour and styles by itself). The marks
+of a dice breakdown (``**6**`` a success, ``~~1~~`` a dropped die) become styles: bold and
+struck through on a terminal, the bare number elsewhere.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Event
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_entries, view
+
+_MARKS = re.compile(r"\*\*(.+?)\*\*|~~(.+?)~~")
+#: The style of each mark of a dice breakdown.
+HIT_STYLE, DROP_STYLE = "bold green", "dim strike"
+
+
+def marked(text: str, indent: str = "") -> Text:
+    """A sentence whose ``**bold**`` and ``~~struck~~`` marks are styles, not characters."""
+    out = Text(indent)
+    pos = 0
+    for match in _MARKS.finditer(text):
+        out.append(text[pos:match.start()])
+        hit, dropped = match.groups()
+        out.append(hit if hit is not None else dropped,
+                   style=HIT_STYLE if hit is not None else DROP_STYLE)
+        pos = match.end()
+    out.append(text[pos:])
+    return out
 
 
 def log_lines(
@@ -46,7 +68,7 @@ def print_log(
             continue
         console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]")
         for sentence in sentences:
-            console.print(f"       {escape(sentence)}")
+            console.print(Text("       " + sentence) if raw else marked(sentence, "       "))
 
 
 def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:

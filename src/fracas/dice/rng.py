@@ -129,5 +129,5 @@ class DiceRng:
 
 
 def new_seed() -> str:
-    """A fresh secret seed for a new conflict (128 bits from :mod:`secrets`, as hex)."""
-    return secrets.token_hex(16)
+    """A fresh secret seed for a new conflict (256 bits from :mod:`secrets`, as hex)."""
+    return secrets.token_hex(32)

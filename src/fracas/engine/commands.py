@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fracas.engine import limits
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput, with_rule
 
 GM = "gm"
@@ -96,11 +98,13 @@ class Param:
             )
 
         kind = self.kind
+        where = f"{verb}: {self.name}"
         if kind == "int":
             try:
-                return int(raw)
+                number = int(raw)
             except ValueError:
                 raise bad("a whole number") from None
+            return limits.check_number(number, where)
         if kind in ("ints", "dice"):
             parts = [p.strip() for p in raw.split(",") if p.strip()]
             try:
@@ -109,6 +113,8 @@ class Param:
                 raise bad(KINDS[kind]) from None
             if not values:
                 raise bad(KINDS[kind])
+            for v in values:
+                limits.check_number(v, where)
             return values
         if kind == "id":
             value = raw.strip().lower()
@@ -133,27 +139,29 @@ class Param:
                 return False
             raise bad("yes or no")
         if kind == "value":
+            limits.check_nesting(raw, where)
             try:  # NaN and Infinity are not JSON: such text stays text
-                return json.loads(raw, parse_constant=_not_finite, parse_float=_finite_float)
+                value = json.loads(raw, parse_constant=_not_finite, parse_float=_finite_float)
             except ValueError:
-                return raw
+                value = raw
+            return limits.check_value(value, where)
         if kind == "word":
             if not raw or any(c.isspace() for c in raw):
                 raise bad("a single word")
-            return raw
-        return raw  # text
+            return limits.check_text(raw, where)
+        return limits.check_text(raw, where)  # text
 
     def check_value(self, value: Any, verb: str) -> Any:
         """Validate a value given in the JSON form (same rules as the text form)."""
         if self.kind == "text":
             if not isinstance(value, str):
                 raise InvalidInput(f"{verb}: {self.name} must be text", param=self.name)
-            return value
+            return limits.check_text(value, f"{verb}: {self.name}")
         if self.kind == "value":
             if not _finite(value):
                 raise InvalidInput(f"{verb}: {self.name} must hold only finite numbers",
                                    param=self.name)
-            return value
+            return limits.check_value(value, f"{verb}: {self.name}")
         if self.kind in ("ints", "dice", "ids") and isinstance(value, list):
             return self.convert(",".join(str(v) for v in value), verb)
         if self.kind == "bool" and isinstance(value, bool):
@@ -223,10 +231,10 @@ class CommandSet:
         try:
             return self.specs[verb]
         except KeyError:
-            known = ", ".join(sorted(self.specs))
-            raise InvalidInput(
-                f"unknown command {verb!r}; known commands: {known}", verb=verb
-            ) from None
+            hint = did_you_mean(verb, self.specs) or (
+                " (Tab at the `fracas play` prompt completes the commands; "
+                "docs/json.md lists them)")
+            raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb) from None
 
     def parse(self, text: str) -> Command:
         """Parse the text notation; refuse anything malformed with :class:`InvalidInput`

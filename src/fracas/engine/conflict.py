@@ -37,15 +37,18 @@ from fracas.engine.generic import (
     evolve_generic,
 )
 from fracas.engine.legal import LegalCommand, from_template
+from fracas.engine.limits import check_nesting, check_stat_ranges
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import (
     FracasError,
     IllegalCommand,
     InternalError,
     InvalidInput,
     NotAllowed,
+    NotFound,
     StaleVersion,
 )
 
@@ -180,6 +183,8 @@ class Conflict:
         """A new conflict whose first record (version 1) holds the validated set-up."""
         if setup.ruleset != ruleset.name:
             raise InvalidInput(f"the set-up is for {setup.ruleset!r}, not {ruleset.name!r}")
+        for p in setup.participants:
+            check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
         setup = ruleset.validate_setup(setup)
         conflict = cls(ruleset, seed)
         event = Event(CONFLICT_CREATED, setup.model_dump(mode="json"))
@@ -263,6 +268,7 @@ class Conflict:
             return self.commands.from_data(command)
         if isinstance(command, str):
             if command.lstrip().startswith("{"):  # the JSON form, typed or sent as text
+                check_nesting(command, "the JSON command")
                 try:
                     data = json.loads(command)
                 except ValueError as exc:
@@ -291,8 +297,24 @@ class Conflict:
             )
 
     def decide(self, command: Command, author: Viewer | None = None) -> list[Event]:
-        """The events ``command`` would add now; raises (changing nothing) if it is refused."""
+        """The events ``command`` would add now; raises (changing nothing) if it is refused.
+
+        A participant id the GM mistyped gets a "did you mean"; a player never gets one (it
+        would name characters hidden from them).
+        """
         author = author or Viewer.gm()
+        try:
+            return self._decide(command, author)
+        except NotFound as exc:
+            pid = exc.values.get("participant")
+            hint = did_you_mean(pid, self.state.innermost.participants) if (
+                author.is_gm and isinstance(pid, str) and not exc.values.get("suggested")) else ""
+            if not hint:
+                raise
+            raise NotFound(exc.message + hint, rule=exc.rule, **{**exc.values, "suggested": True}
+                           ) from None
+
+    def _decide(self, command: Command, author: Viewer) -> list[Event]:
         self.check_author(command, author)
         if not self.records:
             raise IllegalCommand("the conflict has not been created yet")

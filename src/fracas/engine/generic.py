@@ -34,9 +34,12 @@ from fracas.engine.events import (
     ZOOM_OPENED,
     Event,
 )
+from fracas.engine.limits import check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, TimedEffect, Visibility
+from fracas.engine.overrides import normalise
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import ParticipantSetup
+from fracas.engine.setup import ParticipantSetup, first_error, setup_of
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
 _VIS = Param("visibility", "choice", required=False, positional=False,
@@ -135,9 +138,18 @@ def decide_generic(
         raise InvalidInput(f"no timed effect {a['id']!r}", id=a["id"])
     if verb == "override":
         path = parse_path(a["path"])
-        current = resolve_path(state, path)
-        value = check_override_value(a["path"], current, a["value"])
-        check_declared_type(a["path"], slot_type(state, path), value)
+        target = ruleset.override_target(state, normalise(state, path))
+        if target is not None:
+            current = target.current
+            value = target.check(a["value"])
+        else:
+            _refuse_setup_only(ruleset, state, path)
+            current = resolve_path(state, path)
+            value = check_override_value(a["path"], current, a["value"])
+            check_declared_type(a["path"], slot_type(state, path), value)
+        if value == current:
+            raise InvalidInput(f"override: {a['path']} is already {_jsonable(current)!r}; "
+                               "nothing would change", path=a["path"])
         data = {"path": path, "value": value, "was": _jsonable(current)}
         if a.get("reason"):
             data["reason"] = a["reason"]
@@ -162,6 +174,19 @@ def decide_generic(
     raise InvalidInput(f"unknown command {verb!r}")  # pragma: no cover - specs are closed
 
 
+def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:
+    """Refuse an override of a set-up stat whose live value is kept elsewhere: it would
+    change nothing the table sees; name the path that would."""
+    parts = normalise(state, path)
+    if len(parts) >= 4 and parts[0] == "participants" and parts[2] == "stats":
+        live = ruleset.live_stats.get(parts[3])
+        if live is not None:
+            pid = parts[1]
+            raise InvalidInput(
+                f"override: {pid}.stats.{parts[3]} is only the set-up value and changes "
+                f"nothing in play; override {live.format(id=pid)} instead", path=".".join(path))
+
+
 def _decide_join(
     ruleset: Ruleset, state: ConflictState, cmd: Command, ctx: DecideContext
 ) -> list[Event]:
@@ -173,12 +198,16 @@ def _decide_join(
         raise InvalidInput('stats must be a JSON object, e.g. stats=\'{"dex": 8}\'')
     try:
         setup = ParticipantSetup(
-            id=a["id"], name=a.get("name") or a["id"].title(), kind=a["kind"],
-            side=a.get("side"), player=a.get("player"), stats=stats,
+            id=a["id"], name=a["id"].title() if a.get("name") is None else a["name"],
+            kind=a["kind"], side=a.get("side"), player=a.get("player"), stats=stats,
             gm_only=a.get("gm_only") or [],
         )
-    except ValueError as exc:
-        raise InvalidInput(f"join: {exc}") from None
+    except ValidationError as exc:
+        key, msg = first_error(exc)
+        raise InvalidInput(f"join: {key}: {msg}") from None
+    # exactly the checks of a scenario file: the stats' ranges, then the ruleset's set-up
+    check_stat_ranges(ruleset.stat_ranges, setup.id, setup.stats)
+    ruleset.validate_setup(setup_of(state, ruleset.name, setup))
     data = setup.model_dump()
     events = [Event(PARTICIPANT_JOINED, data)]
     joined = _participant_from(data)
@@ -235,8 +264,19 @@ def resolve_path(state: ConflictState, path: list[str]) -> Any:
             node = _step(node, part)
         except (KeyError, IndexError, ValueError):
             where = ".".join(parts[:i]) or "the conflict"
-            raise InvalidInput(f"override: {where} has no {part!r}", path=".".join(path)) from None
+            known = _keys(node) if i else [*_keys(node), *state.participants]
+            raise InvalidInput(f"override: {where} has no {part!r}{did_you_mean(part, known)}",
+                               path=".".join(path)) from None
     return node
+
+
+def _keys(node: Any) -> list[str]:
+    """The names one step below ``node`` (for a suggestion): keys, or dataclass fields."""
+    if isinstance(node, dict):
+        return [str(k) for k in node]
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return [f.name for f in dataclasses.fields(node) if f.name != "zoom"]
+    return []
 
 
 def slot_type(state: ConflictState, path: list[str]) -> Any:
@@ -370,7 +410,11 @@ def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None
     elif t == EFFECT_EXPIRED:
         state.effects = [e for e in state.effects if e.id != d["id"]]
     elif t == OVERRIDE:
-        apply_override(state, d["path"], copy.deepcopy(d["value"]))
+        target = ruleset.override_target(state, normalise(state, d["path"]))
+        if target is not None:
+            target.apply(copy.deepcopy(d["value"]))
+        else:
+            apply_override(state, d["path"], copy.deepcopy(d["value"]))
     elif t == ZOOM_OPENED:
         state.zoom = ruleset.zoom_state(state, d)
     elif t == ZOOM_CLOSED and state.zoom is not None:

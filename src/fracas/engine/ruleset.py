@@ -25,6 +25,7 @@ from fracas.errors import IllegalCommand, InvalidInput
 if TYPE_CHECKING:
     from fracas.dice.odds import OddsReport
     from fracas.engine.context import DecideContext
+    from fracas.engine.overrides import OverrideTarget
     from fracas.engine.setup import Setup
 
 
@@ -61,6 +62,12 @@ class Ruleset:
     #: The ruleset's decide, evolve and describe handlers (the one decide pattern); the default
     #: :meth:`decide`, :meth:`evolve` and :meth:`describe` dispatch through it.
     handlers: ClassVar[Handlers] = Handlers()
+    #: The stats it counts with and their ranges (``skills.*``: every skill), checked at every
+    #: door (scenario file, ``join``, import) by :func:`fracas.engine.limits.check_stat_ranges`.
+    stat_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
+    #: Set-up stats whose live value is kept elsewhere once play starts: stat → the path to
+    #: override instead (``{id}`` stands for the participant), e.g. ``"hp": "{id}.hp.max"``.
+    live_stats: ClassVar[dict[str, str]] = {}
 
     _rules_cache: tuple[Rule, ...] | None = None
 
@@ -108,6 +115,11 @@ class Ruleset:
             value = getattr(ext, f.name)
             if isinstance(value, TurnOrder):
                 return value
+        return None
+
+    def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+        """The live value at ``path`` (``participants.ID.…`` or a conflict-level path, as the
+        GM sees it in ``show --json``) that ``override`` may correct, or None (default)."""
         return None
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:

@@ -1,13 +1,37 @@
-"""The set-up of a conflict: what a scenario file or a GM gives before play starts."""
+"""The set-up of a conflict: what a scenario file or a GM gives before play starts.
+
+Every limit of :mod:`fracas.engine.limits` is checked here, so a scenario file, a ``join``
+and an import refuse the same values with the same sentence.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from fracas.engine import limits
+from fracas.errors import InvalidInput
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
+#: Ids a participant may not take: the viewer roles.
+RESERVED_IDS = frozenset({"gm", "public"})
+
+
+def _checked(check: Any, *args: Any) -> Any:
+    """Run a :mod:`limits` check inside a pydantic validator (which wants a ValueError)."""
+    try:
+        return check(*args)
+    except InvalidInput as exc:
+        raise ValueError(exc.message) from None
 
 
 class ParticipantSetup(BaseModel):
@@ -16,17 +40,36 @@ class ParticipantSetup(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=ID_PATTERN, max_length=40)
-    name: str = Field(min_length=1, max_length=80)
+    name: str
     kind: Literal["pc", "npc", "group"] = "npc"
     side: str | None = Field(default=None, max_length=40)
     player: str | None = Field(default=None, max_length=40)
     stats: dict[str, Any] = Field(default_factory=dict)
     gm_only: list[str] = Field(default_factory=list)
 
+    @field_validator("id")
+    @classmethod
+    def _id_is_not_a_role(cls, value: str) -> str:
+        if value in RESERVED_IDS:
+            raise ValueError(f"{value!r} is reserved (a viewer role), not a participant id")
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_printable(cls, value: str) -> str:
+        return str(_checked(limits.check_name, value, "the name"))
+
+    @field_validator("side", "player")
+    @classmethod
+    def _names_are_printable(cls, value: str | None) -> str | None:
+        if value is not None:
+            _checked(limits.check_name, value, "a side or player name")
+        return value
+
     @field_validator("player")
     @classmethod
     def _player_is_not_a_role(cls, value: str | None) -> str | None:
-        if value in ("gm", "public"):
+        if value in RESERVED_IDS:
             raise ValueError(f"{value!r} is a viewer role, not a player's name")
         return value
 
@@ -34,6 +77,7 @@ class ParticipantSetup(BaseModel):
     @classmethod
     def _stats_are_finite(cls, value: dict[str, Any]) -> dict[str, Any]:
         finite(value, "stats")
+        _checked(limits.check_value, value, "stats")
         return value
 
     @model_validator(mode="after")
@@ -42,6 +86,29 @@ class ParticipantSetup(BaseModel):
         if unknown:
             raise ValueError(f"gm_only names stats {self.id} does not have: {unknown}")
         return self
+
+
+def first_error(exc: ValidationError) -> tuple[str, str]:
+    """The key path and the sentence of a validation error's first complaint."""
+    err = exc.errors()[0]
+    key = ".".join(str(x) for x in err["loc"]) or "(top)"
+    return key, str(err["msg"]).removeprefix("Value error, ")
+
+
+def setup_of(state: Any, ruleset: str, extra: ParticipantSetup | None = None) -> Setup:
+    """The set-up a conflict state stands for now (its settings, sides and participants, plus
+    ``extra``): what a ``join`` is validated against, exactly as a scenario file would be."""
+    people = [ParticipantSetup.model_construct(
+        id=p.id, name=p.name, kind=p.kind, side=p.side, player=p.owner, stats=p.stats,
+        gm_only=p.gm_only) for p in state.participants.values()]
+    if extra is not None:
+        people.append(extra)
+    if len(people) > limits.MAX_PARTICIPANTS:
+        raise InvalidInput(f"{len(people)} participants; a conflict holds at most "
+                           f"{limits.MAX_PARTICIPANTS} (the limit on participants)")
+    return Setup.model_construct(ruleset=ruleset, title=state.title, scene=state.scene,
+                                 round_limit=state.round_limit, settings=state.settings,
+                                 sides=list(state.sides), participants=people)
 
 
 def finite(value: Any, where: str) -> None:
@@ -73,15 +140,31 @@ class Setup(BaseModel):
     @classmethod
     def _settings_are_finite(cls, value: dict[str, Any]) -> dict[str, Any]:
         finite(value, "settings")
+        _checked(limits.check_value, value, "settings")
+        return value
+
+    @field_validator("title", "scene")
+    @classmethod
+    def _text_is_printable(cls, value: str) -> str:
+        return str(_checked(limits.check_text, value, "the title or scene"))
+
+    @field_validator("sides")
+    @classmethod
+    def _sides_are_names(cls, value: list[str]) -> list[str]:
+        for side in value:
+            _checked(limits.check_name, side, "a side")
         return value
 
     @field_validator("participants")
     @classmethod
     def _unique_ids(cls, value: list[ParticipantSetup]) -> list[ParticipantSetup]:
+        if len(value) > limits.MAX_PARTICIPANTS:
+            raise ValueError(f"{len(value)} participants; a conflict holds at most "
+                             f"{limits.MAX_PARTICIPANTS} (the limit on participants)")
         seen: set[str] = set()
         for p in value:
-            if p.id in seen or p.id == "gm":
-                raise ValueError(f"participant id {p.id!r} is used twice or reserved")
+            if p.id in seen:
+                raise ValueError(f"participant id {p.id!r} is used twice")
             seen.add(p.id)
         return value
 

@@ -86,6 +86,11 @@ class EventStore(Protocol):
         """The record appended with idempotency ``key``, if any."""
         ...
 
+    def export_key(self) -> bytes:
+        """The secret key the store signs its exports with (made on first use, kept in the
+        store, never exported)."""
+        ...
+
     def save_snapshot(
         self, conflict_id: str, version: int, fmt: str, state: dict[str, Any]
     ) -> None:

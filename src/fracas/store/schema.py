@@ -56,6 +56,15 @@ records = Table(
 )
 Index("ix_records_key", records.c.conflict_id, records.c.key, unique=True)
 
+#: The store's own secrets, such as the key that signs its exports; never exported.
+store_keys = Table(
+    "store_keys",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", String(200), nullable=False),
+    Column("created", String(40), nullable=False),
+)
+
 snapshots = Table(
     "snapshots",
     metadata,

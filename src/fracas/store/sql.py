@@ -48,6 +48,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from fracas.engine.events import LazyEvents, Record
+from fracas.engine.limits import check_conflict_id
 from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
@@ -55,7 +56,7 @@ from fracas.store.port import (
     SchemaMismatch,
     StoredConflict,
 )
-from fracas.store.schema import campaigns, conflicts, records, snapshots
+from fracas.store.schema import campaigns, conflicts, records, snapshots, store_keys
 
 ENV_DB = "FRACAS_DB"
 
@@ -222,7 +223,7 @@ class SqlEventStore:
         """Store a new conflict with its first records, all in one transaction."""
         if not records or [r.version for r in records] != list(range(1, len(records) + 1)):
             raise InvalidInput("a new conflict needs its records numbered 1, 2, … in order")
-        cid = conflict_id or secrets.token_hex(4)
+        cid = check_conflict_id(conflict_id or secrets.token_hex(4))
         title = title[:200]
         _check_fields(id=cid, campaign=campaign, ruleset=ruleset, title=title, seed=seed)
         for r in records:
@@ -240,6 +241,24 @@ class SqlEventStore:
             raise ConflictExists(f"a conflict {cid!r} already exists in this database",
                                conflict=cid) from None
         return cid
+
+    def export_key(self) -> bytes:
+        """The secret key this database signs its exports with (made on first use; kept in
+        the database, never exported)."""
+        with self._read() as conn:
+            found = conn.execute(select(store_keys.c.value)
+                                 .where(store_keys.c.name == "export")).scalar()
+        if found is None:
+            try:
+                with self._write() as conn:
+                    conn.execute(insert(store_keys).values(
+                        name="export", value=secrets.token_hex(32), created=_now()))
+            except IntegrityError:  # another process made it first: use theirs
+                pass
+            with self._read() as conn:
+                found = conn.execute(select(store_keys.c.value)
+                                     .where(store_keys.c.name == "export")).scalar_one()
+        return bytes.fromhex(str(found))
 
     def _campaign_id(self, conn: Connection, name: str, now: str) -> int:
         found = conn.execute(select(campaigns.c.id).where(campaigns.c.name == name)).scalar()
@@ -259,6 +278,7 @@ class SqlEventStore:
 
     def append(self, conflict_id: str, record: Record, expected_version: int) -> None:
         """Append one record if the log is still at ``expected_version``."""
+        check_conflict_id(conflict_id)
         if record.version != expected_version + 1:
             raise InvalidInput(f"record {record.version} cannot follow version "
                                f"{expected_version}")
@@ -307,6 +327,7 @@ class SqlEventStore:
 
     def delete_snapshots(self, conflict_id: str) -> int:
         """Drop the cached snapshots of a conflict."""
+        check_conflict_id(conflict_id)
         with self._write() as conn:
             return int(conn.execute(delete(snapshots)
                                     .where(snapshots.c.conflict_id == conflict_id)).rowcount)
@@ -329,6 +350,7 @@ class SqlEventStore:
 
     def info(self, conflict_id: str) -> ConflictInfo:
         """One conflict's listing entry."""
+        check_conflict_id(conflict_id)
         with self._read() as conn:
             row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
         if row is None:
@@ -350,6 +372,7 @@ class SqlEventStore:
         :class:`LazyEvents` fetches, all at once, only if undo, redo or the log view needs
         it); undo and redo markers are always read whole.
         """
+        check_conflict_id(conflict_id)
         meta = or_(records.c.command.in_(("undo", "redo")),
                    records.c.command.like("undo %"), records.c.command.like("redo %"))
         mine = records.c.conflict_id == conflict_id
@@ -389,6 +412,7 @@ class SqlEventStore:
 
     def find_key(self, conflict_id: str, key: str) -> Record | None:
         """The record stored with idempotency ``key``."""
+        check_conflict_id(conflict_id)
         with self._read() as conn:
             text = conn.execute(select(records.c.data).where(
                 records.c.conflict_id == conflict_id, records.c.key == key)).scalar()

@@ -75,7 +75,8 @@ def test_gm_handoff_only_when_nobody_is_acting():
 @pytest.mark.rule("VR-INJ-3", "VR-TURN-4")
 def test_disabled_mid_go_keeps_one_action_a_turn_and_must_endure_before_handing_off():
     c = make(pc("ada", zone="a", skills={"athletics": 0}), npc("thug", zone="a",
-             skills={"close_combat": 5}, weapons={"maul": {"ev": 9}}), pc("bruno"), **ZONES)
+             skills={"close_combat": 5}, weapons={"maul": {"ev": 9}}), pc("bruno", zone="e"),
+             **ZONES)
     do(c, "open thug", "thug: attack ada dice=6,6,6", "thug: handoff ada")
     events = do(c, "ada: disengage dice=6,6,6 free=1,1,1")
     assert of(events, "condition")[0]["level"] == "disabled"
@@ -124,7 +125,7 @@ def test_mental_or_social_attack_refusals_name_the_problem():
 def test_engaged_penalty_counts_others_in_the_melee_not_the_attacker():
     c = make(pc("ada", zone="a", weapons={"sword": {"ev": 1}, "dagger": {"ev": 1,
                                                                          "kind": "thrown"}}),
-             npc("thug", zone="a"), npc("goon", zone="a"), pc("bruno"), **ZONES)
+             npc("thug", zone="a"), npc("goon", zone="a"), pc("bruno", zone="e"), **ZONES)
     do(c, "open ada", "ada: attack thug weapon=sword dice=6,6,6")
     events = do(c, "ada: attack thug weapon=dagger dice=6,6,6")
     labels = [m[0] for m in of(events, "attack")[0]["mods"]]

@@ -84,7 +84,7 @@ def test_moving_while_engaged_without_disengaging_is_refused():
 @pytest.mark.rule("VR-MOVE-4")
 def test_disengage_penalty_per_extra_opponent_and_free_attacks_on_failure():
     c = field()
-    do(c, "join rat kind=npc side=npcs", "place rat a", "open ada",
+    do(c, "join rat kind=npc side=npcs stats='{\"zone\": \"a\"}'", "open ada",
        "ada: attack thug dice=6,6,6", "ada: handoff rat", "rat: attack ada dice=6,6,6",
        "rat: handoff thug", "thug: handoff guard", "guard: handoff", "open ada")
     events = do(c, "ada: disengage dice=5,5,2 free=1,1,1,1,1,1")
@@ -112,7 +112,7 @@ def test_moving_past_a_guard_without_the_roll_is_refused():
 @pytest.mark.rule("VR-MOVE-5")
 def test_slip_past_guards_penalty_and_damage_on_failure():
     c = field()
-    do(c, "join guard2 kind=npc side=npcs", "place guard2 c",
+    do(c, "join guard2 kind=npc side=npcs stats='{\"zone\": \"c\"}'",
        "guard guard b c", "guard guard2 b c", "open ada", "ada: move b")
     events = do(c, "ada: slip c dice=4,4,1 free=1,1,1")
     slip = of(events, "slipped")[0]

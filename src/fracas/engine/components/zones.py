@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from fracas.engine.components._common import Names, label, pair_key
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
 __all__ = ["Zone", "ZoneMap", "link_key"]
@@ -107,7 +108,8 @@ class ZoneMap:
         if zone not in self.zones:
             known = ", ".join(sorted(self.zones)) or "none"
             raise InvalidInput(
-                f"There is no zone {zone!r} on this battlefield (zones: {known})",
+                f"There is no zone {zone!r} on this battlefield (zones: {known})"
+                f"{did_you_mean(zone, self.zones)}",
                 rule=rule,
                 zone=zone,
             )

@@ -12,13 +12,15 @@ from fracas.engine.components import RangeBands
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Status, Viewer
+from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
-from fracas.rulesets.etherscope import actions, common, rounds, start, views, zoom
+from fracas.rulesets.etherscope import actions, common, overrides, rounds, start, views, zoom
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, evolve, init_ext
+from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import odds, pending_odds
 from fracas.rulesets.etherscope.settings import condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
@@ -41,6 +43,12 @@ class Etherscope(Ruleset):
     package = "fracas.rulesets.etherscope"
     commands = COMMANDS
     ext_type = EsExt
+    stat_ranges = STAT_RANGES  # limits.py
+    live_stats = overrides.LIVE_STATS
+
+    def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+        """Condensers and range bands (overrides.py)."""
+        return overrides.override_target(state, path)
 
     # --- set-up
     def validate_setup(self, setup: Setup) -> Setup:

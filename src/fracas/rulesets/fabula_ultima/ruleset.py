@@ -19,12 +19,14 @@ from fracas.engine.events import (
     Event,
 )
 from fracas.engine.model import ConflictState, Kind, Status, Viewer
+from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import IllegalCommand, InvalidInput
-from fracas.rulesets.fabula_ultima import actions, views
+from fracas.rulesets.fabula_ultima import actions, overrides, views
 from fracas.rulesets.fabula_ultima import odds as fu_odds
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
+from fracas.rulesets.fabula_ultima.limits import STAT_RANGES
 from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     Item,
@@ -60,6 +62,12 @@ class FabulaUltima(Ruleset):
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt
+    stat_ranges = STAT_RANGES  # limits.py
+    live_stats = overrides.LIVE_STATS
+
+    def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+        """HP, MP, IP, FP, statuses, turns left and the side on turn (overrides.py)."""
+        return overrides.override_target(state, path)
 
     # --- set-up -----------------------------------------------------------------------
     def validate_setup(self, setup: Setup) -> Setup:

@@ -17,14 +17,17 @@ from fracas.engine.events import (
     Event,
 )
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
-from fracas.rulesets.vers import views
+from fracas.rulesets.vers import overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import Decider, boundary_after_leave
 from fracas.rulesets.vers.gm import object_spec
 from fracas.rulesets.vers.handlers import HANDLERS
+from fracas.rulesets.vers.limits import STAT_RANGES
+from fracas.rulesets.vers.placement import check_placement
 from fracas.rulesets.vers.state import (
     ATTRIBUTES,
     TRACKS,
@@ -45,6 +48,12 @@ class Vers(Ruleset):
     package = "fracas.rulesets.vers"
     commands = COMMANDS
     ext_type = VersExt
+    stat_ranges = STAT_RANGES  # limits.py
+    live_stats = overrides.LIVE_STATS
+
+    def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+        """Zones, conditions and whose go it is (overrides.py)."""
+        return overrides.override_target(state, path)
 
     # --- set-up -----------------------------------------------------------------------
     def validate_setup(self, setup: Setup) -> Setup:
@@ -118,6 +127,7 @@ class Vers(Ruleset):
             if zone is not None and zone not in zone_ids:
                 raise InvalidInput(f"{p.id}: zone {zone!r} is not in settings.zones",
                                    rule="VR-MOVE-1")
+        check_placement(setup, zone_ids)  # placement.py
         return setup
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> VersExt:

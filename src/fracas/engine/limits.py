@@ -1,0 +1,192 @@
+"""The limits on every input, and the checks that refuse what goes past them.
+
+Every door (a scenario file, ``join``, a command in text or JSON, an import) uses these same
+checks, so a value refused at one is refused at all, with a sentence naming the limit.
+``docs/limits.md`` lists them for users.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import Any
+
+from fracas.errors import InvalidInput
+
+#: Longest secret seed (characters), for ``run``, ``new`` and a scenario's ``seed``.
+MAX_SEED_CHARS = 200
+#: Most participants one conflict (or a zoom inside it) holds, joins included.
+MAX_PARTICIPANTS = 100
+#: Most commands in a scenario's script.
+MAX_SCRIPT_LINES = 5_000
+#: Largest scenario file (bytes).
+MAX_SCENARIO_BYTES = 1_000_000
+#: Largest export file (bytes).
+MAX_EXPORT_BYTES = 64_000_000
+#: Deepest nesting of tables and lists in a scenario, a JSON value or an export.
+MAX_NESTING = 32
+#: Longest name (of a participant, side, player, zone…).
+MAX_NAME_CHARS = 80
+#: Longest free text (a note, narration, reason, scene).
+MAX_TEXT_CHARS = 10_000
+#: Largest number (either sign) in stats, settings and command values.
+MAX_NUMBER = 1_000_000
+#: Longest conflict id; ids are lower-case letters, digits, ``-`` and ``_``.
+MAX_ID_CHARS = 40
+
+_CONFLICT_ID = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+#: Characters that turn text around or hide it: bidi embeddings, overrides and isolates.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def check_seed(seed: str) -> str:
+    """A seed no longer than :data:`MAX_SEED_CHARS` and without control characters."""
+    if not seed:
+        raise InvalidInput("the seed is empty; leave it out to get a fresh secret one")
+    if len(seed) > MAX_SEED_CHARS:
+        raise InvalidInput(f"the seed is {len(seed)} characters long; at most "
+                           f"{MAX_SEED_CHARS} (the limit on seeds)", limit=MAX_SEED_CHARS)
+    _refuse_hidden(seed, "the seed", allow_newlines=False)
+    return seed
+
+
+def check_conflict_id(cid: Any) -> str:
+    """A conflict id: lower-case letters, digits, ``-`` and ``_``, at most 40 characters."""
+    if not isinstance(cid, str) or not cid:
+        raise InvalidInput("a conflict id must be text such as 54fdce49")
+    if len(cid) > MAX_ID_CHARS or not _CONFLICT_ID.match(cid):
+        shown = cid if len(cid) <= MAX_ID_CHARS else cid[:MAX_ID_CHARS] + "…"
+        raise InvalidInput(f"{shown!r} is not a conflict id: ids are lower-case letters, "
+                           f"digits, - and _, at most {MAX_ID_CHARS} characters",
+                           limit=MAX_ID_CHARS)
+    return cid
+
+
+def check_name(text: str, what: str) -> str:
+    """A name: not blank, at most :data:`MAX_NAME_CHARS`, no control or bidi characters."""
+    if not text.strip():
+        raise InvalidInput(f"{what} is empty; give it a name")
+    if len(text) > MAX_NAME_CHARS:
+        raise InvalidInput(f"{what} is {len(text)} characters long; names take at most "
+                           f"{MAX_NAME_CHARS}", limit=MAX_NAME_CHARS)
+    _refuse_hidden(text, what, allow_newlines=False)
+    return text
+
+
+def check_text(text: str, what: str) -> str:
+    """Free text: at most :data:`MAX_TEXT_CHARS`; new lines and tabs, but no other control
+    or bidi characters."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInput(f"{what} is {len(text)} characters long; text takes at most "
+                           f"{MAX_TEXT_CHARS}", limit=MAX_TEXT_CHARS)
+    _refuse_hidden(text, what, allow_newlines=True)
+    return text
+
+
+def _refuse_hidden(text: str, what: str, *, allow_newlines: bool) -> None:
+    for ch in text:
+        if allow_newlines and ch in "\n\t":
+            continue
+        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
+            raise InvalidInput(f"{what} holds the control character U+{ord(ch):04X}; names "
+                               "and text may not hold control or text-direction characters")
+
+
+def check_number(value: Any, where: str) -> Any:
+    """Refuse a number past :data:`MAX_NUMBER` (or NaN / infinity) at ``where``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidInput(f"{where} holds {value}, which is not a number a table can use")
+    if abs(value) > MAX_NUMBER:
+        raise InvalidInput(f"{where} is {value}; numbers go up to {MAX_NUMBER:,} either side "
+                           "(the limit on numbers)", limit=MAX_NUMBER)
+    return value
+
+
+def check_value(value: Any, where: str, depth: int = 0) -> Any:
+    """Check a value from outside all the way down: nesting, numbers, keys and text."""
+    if depth > MAX_NESTING:
+        raise InvalidInput(f"{where} is nested more than {MAX_NESTING} deep (the limit on "
+                           "nesting)", limit=MAX_NESTING)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if len(str(k)) > MAX_NAME_CHARS:
+                raise InvalidInput(f"a key in {where} is {len(str(k))} characters long; "
+                                   f"names take at most {MAX_NAME_CHARS}", limit=MAX_NAME_CHARS)
+            _refuse_hidden(str(k), f"a key in {where}", allow_newlines=False)
+            check_value(v, f"{where}.{k}", depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_value(v, f"{where}.{i}", depth + 1)
+    elif isinstance(value, str):
+        check_text(value, where)
+    else:
+        check_number(value, where)
+    return value
+
+
+def check_nesting(raw: str, what: str) -> None:
+    """Refuse text (TOML or JSON) whose brackets nest past :data:`MAX_NESTING`, before a
+    parser recurses into it. Strings and comments are skipped."""
+    depth = 0
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise InvalidInput(f"{what}: tables and lists nest more than {MAX_NESTING} "
+                                   "deep (the limit on nesting)", limit=MAX_NESTING)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == "#":
+            end = raw.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "\"'":
+            quote = raw[i:i + 3] if raw[i:i + 3] in ('"""', "'''") else ch
+            j = i + len(quote)
+            while j < n:
+                if raw[j] == "\\" and quote[0] == '"':
+                    j += 2
+                    continue
+                if raw.startswith(quote, j):
+                    break
+                if len(quote) == 1 and raw[j] == "\n":
+                    break
+                j += 1
+            i = j + len(quote)
+            continue
+        i += 1
+
+
+def check_stat_ranges(ranges: dict[str, tuple[int, int]], pid: str,
+                      stats: dict[str, Any]) -> None:
+    """Refuse a stat a ruleset counts with that is not a whole number in its range.
+
+    ``ranges`` maps a stat path (``strength``, ``skills.*``, ``weapons.*.ev``; ``*`` is any
+    key) to its lowest and highest value; a stat the sheet leaves out is not checked.
+    """
+    for path, (low, high) in ranges.items():
+        for where, value in _at(stats, path.split("."), f"{pid}: stats"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInput(f"{where} must be a whole number, not {value!r}",
+                                   participant=pid)
+            if not low <= value <= high:
+                raise InvalidInput(f"{where} is {value}; it goes from {low} to {high} (the "
+                                   "limit on this stat)", participant=pid)
+
+
+def _at(node: Any, parts: list[str], where: str) -> list[tuple[str, Any]]:
+    if not parts:
+        return [(where, node)]
+    if not isinstance(node, dict):
+        return []
+    head, rest = parts[0], parts[1:]
+    keys = list(node) if head == "*" else [head] if head in node else []
+    out: list[tuple[str, Any]] = []
+    for k in keys:
+        out += _at(node[k], rest, f"{where}.{k}")
+    return out

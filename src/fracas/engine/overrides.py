@@ -1,0 +1,80 @@
+"""GM overrides of live values: what ``override PATH VALUE`` may correct, and how.
+
+Most values the GM corrects (current HP, conditions, positions, ranges, whose go it is) live
+in a ruleset's own state, not in the set-up stats. A ruleset names them by the paths the GM
+sees in ``fracas show --json`` (``olaf.hp.current``, ``kara.zone``, ``turn.current``) through
+:meth:`~fracas.engine.ruleset.Ruleset.override_target`, which returns an
+:class:`OverrideTarget`: the value now, a check of the new one, and how to set it. The override
+stays one ``override`` event, so it replays and undoes like any other; ``evolve`` asks the
+ruleset for the same target and sets it.
+
+Invariant: a ruleset's targets never take a path that also names a field of the engine's own
+state (a :class:`~fracas.engine.model.Participant` field such as ``stats``), so an old log's
+override means what it meant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.engine.limits import check_number
+from fracas.engine.model import ConflictState
+from fracas.errors import InvalidInput
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideTarget:
+    """A live value the GM may correct."""
+
+    path: str  # as the GM writes it, e.g. "olaf.hp.current"
+    current: Any
+    check: Callable[[Any], Any]  # the new value, normalised; or raises InvalidInput
+    apply: Callable[[Any], None]  # sets it (in evolve: never raises)
+
+
+def normalise(state: ConflictState, path: Sequence[str]) -> list[str]:
+    """``ada.hp.current`` → ``participants.ada.hp.current``; other paths as they are."""
+    parts = list(path)
+    if parts and parts[0] in state.participants:
+        parts = ["participants", *parts]
+    return parts
+
+
+def whole(path: str, low: int, high: int) -> Callable[[Any], int]:
+    """A check for a whole number from ``low`` to ``high``."""
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
+            raise InvalidInput(f"override: {path} takes a whole number, not {value!r}",
+                               path=path)
+        check_number(value, f"override: {path}")
+        if not low <= int(value) <= high:
+            raise InvalidInput(f"override: {path} goes from {low} to {high}, not {value}",
+                               path=path)
+        return int(value)
+    return check
+
+
+def one_of(path: str, choices: Sequence[str], what: str) -> Callable[[Any], str]:
+    """A check for one of ``choices`` (``what`` names them in the error)."""
+    def check(value: Any) -> str:
+        text = str(value).strip().lower() if isinstance(value, str | int) else None
+        if text is None or text not in choices:
+            raise InvalidInput(f"override: {path} takes {what} ({', '.join(choices)}), "
+                               f"not {value!r}", path=path)
+        return text
+    return check
+
+
+def names_of(path: str, choices: Sequence[str], what: str) -> Callable[[Any], list[str]]:
+    """A check for a list of distinct ``choices`` (also given as one comma-separated text)."""
+    pick = one_of(path, choices, what)
+
+    def check(value: Any) -> list[str]:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list):
+            raise InvalidInput(f"override: {path} takes a list of {what}", path=path)
+        out = [pick(v) for v in items if not (isinstance(v, str) and not v.strip())]
+        return list(dict.fromkeys(out))
+    return check

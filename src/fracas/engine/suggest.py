@@ -1,0 +1,12 @@
+"""'Did you mean …?' for a typo: the closest known word, never a list of them all."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'attack'?"`` for the closest of ``known`` to ``word``, or ``""``."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

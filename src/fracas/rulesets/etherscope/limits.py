@@ -1,0 +1,8 @@
+"""The ranges of the Etherscope stats fracas counts with (docs/limits.md)."""
+
+from __future__ import annotations
+
+STAT_RANGES: dict[str, tuple[int, int]] = {
+    "physical": (0, 100), "ether": (0, 100), "society": (0, 100), "awareness": (0, 30),
+    "skills.*": (0, 30), "pool": (0, 30),
+}

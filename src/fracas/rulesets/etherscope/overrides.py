@@ -1,0 +1,74 @@
+"""What an Etherscope GM may correct with ``override``: a condenser's current score (and its
+maximum), the range band between two characters and whose action comes now in the countdown
+— by the paths of ``fracas show --json`` (see engine/overrides.py)."""
+
+from __future__ import annotations
+
+from fracas.engine.components import Band, ResourcePool
+from fracas.engine.model import ConflictState
+from fracas.engine.overrides import OverrideTarget, one_of, whole
+from fracas.rulesets.etherscope.common import ext_of
+from fracas.rulesets.etherscope.evolve import CONDENSERS
+from fracas.rulesets.etherscope.state import COUNTDOWN
+
+#: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
+LIVE_STATS = {kind: f"{{id}}.condensers.{kind}" for kind in CONDENSERS}
+_BANDS = [b.name.lower() for b in Band]
+
+
+def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | None:
+    """The Etherscope value at ``path``, or None."""
+    if state.ext is None:
+        return None
+    ext = ext_of(state)
+    if (path[:1] == ["participants"] and len(path) in (4, 5) and path[2] == "condensers"
+            and path[1] in state.participants):
+        pool = ext.condenser.get(path[1], {}).get(path[3])
+        index = path[4] if len(path) == 5 else "0"
+        if pool is None or index not in ("0", "1"):
+            return None
+        return _condenser(".".join(path[1:]), pool, index == "0")
+    if path == ["ruleset", "acting"]:
+        return _acting(state)
+    if len(path) == 4 and path[:2] == ["ruleset", "ranges"]:
+        a, b = path[2], path[3]
+        ranges = ext.ranges
+        if a == b or a not in ranges.actors or b not in ranges.actors or not ranges.has(a, b):
+            return None
+        where = ".".join(path)
+
+        def band(value: object) -> None:
+            ranges.set(a, b, _BANDS.index(str(value)))
+        return OverrideTarget(where, _BANDS[ranges.get(a, b)],
+                              one_of(where, _BANDS, "a range band"), band)
+    return None
+
+
+def _acting(state: ConflictState) -> OverrideTarget | None:
+    """Whose action comes now: the named character's next slot moves up to the current
+    place (the slots between keep their order, after it)."""
+    ext = ext_of(state)
+    countdown = ext.countdown
+    current = countdown.current
+    if ext.phase != COUNTDOWN or current is None:
+        return None
+    start = countdown.position + (1 if ext.acted else 0)
+    waiting = list(dict.fromkeys(s.actor for s in countdown.queue[start:]))
+
+    def act(value: object) -> None:
+        if ext.acted:  # the current action is over: the named one comes next, now
+            countdown.position += 1
+        queue = countdown.queue
+        at = next(i for i in range(countdown.position, len(queue)) if queue[i].actor == value)
+        queue.insert(countdown.position, queue.pop(at))
+        ext.acted = False
+    return OverrideTarget("ruleset.acting", current.actor,
+                          one_of("ruleset.acting", waiting, "a character still to act"), act)
+
+
+def _condenser(where: str, pool: ResourcePool, current: bool) -> OverrideTarget:
+    if current:
+        return OverrideTarget(where, pool.current, whole(where, pool.floor, pool.maximum),
+                              lambda value: pool.set(int(value)))
+    return OverrideTarget(where, pool.maximum, whole(where, 1, 100),
+                          lambda value: pool.set_maximum(int(value)))

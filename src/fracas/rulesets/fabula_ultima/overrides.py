@@ -1,0 +1,67 @@
+"""What a Fabula Ultima GM may correct with ``override``: HP, MP and IP (current and maximum),
+Fabula Points, status effects, turns left this round and the side on turn — by the paths of
+``fracas show --json`` (see engine/overrides.py)."""
+
+from __future__ import annotations
+
+from fracas.engine.components import ResourcePool
+from fracas.engine.model import ConflictState
+from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
+from fracas.rulesets.fabula_ultima.state import STATUSES, FabulaExt
+
+#: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
+LIVE_STATS = {"hp": "{id}.hp.max", "mp": "{id}.mp.max", "ip": "{id}.ip.max", "fp": "{id}.fp"}
+
+
+def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | None:
+    """The Fabula Ultima value at ``path``, or None."""
+    ext: FabulaExt = state.ext
+    if ext is None:
+        return None
+    if path[:1] == ["participants"] and len(path) >= 3 and path[1] in state.participants:
+        return _participant(ext, path[1], path[2:])
+    if path == ["ruleset", "tracker", "side_on_turn"] and ext.order is not None:
+        order = ext.order
+
+        def side(value: object) -> None:
+            order.side_on_turn = str(value)
+        return OverrideTarget("ruleset.tracker.side_on_turn", order.side_on_turn,
+                              one_of("ruleset.tracker.side_on_turn", order.sides, "a side"),
+                              side)
+    return None
+
+
+def _participant(ext: FabulaExt, pid: str, rest: list[str]) -> OverrideTarget | None:
+    where = f"{pid}.{'.'.join(rest)}"
+    pools = {"hp": ext.hp, "mp": ext.mp, "ip": ext.ip}
+    if len(rest) == 2 and rest[0] in pools and rest[1] in ("current", "max"):
+        pool = pools[rest[0]].get(pid)
+        if pool is None:
+            return None
+        return _pool(where, pool, rest[1] == "current")
+    if rest == ["fp"] and pid in ext.fp:
+        def fp(value: object) -> None:
+            ext.fp[pid] = int(str(value))
+        return OverrideTarget(where, ext.fp[pid], whole(where, 0, 99), fp)
+    if rest == ["statuses"]:
+        def statuses(value: object) -> None:
+            ext.statuses[pid] = list(value) if isinstance(value, list) else []
+        return OverrideTarget(where, list(ext.statuses.get(pid, [])),
+                              names_of(where, tuple(STATUSES), "status effects"), statuses)
+    order = ext.order
+    if rest == ["turns_left"] and order is not None and pid in order.side_of:
+        per_round = order.turns_per_round.get(pid, 1)
+
+        def turns(value: object) -> None:
+            order.taken[pid] = per_round - int(str(value))
+            order.settle()
+        return OverrideTarget(where, order.turns_left(pid), whole(where, 0, per_round), turns)
+    return None
+
+
+def _pool(where: str, pool: ResourcePool, current: bool) -> OverrideTarget:
+    if current:
+        return OverrideTarget(where, pool.current, whole(where, pool.floor, pool.maximum),
+                              lambda value: pool.set(int(value)))
+    return OverrideTarget(where, pool.maximum, whole(where, 1, 9_999),
+                          lambda value: pool.set_maximum(int(value)))

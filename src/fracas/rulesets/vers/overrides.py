@@ -1,0 +1,82 @@
+"""What a VERS GM may correct with ``override``: a participant's zone, the conditions on its
+harm tracks, whose go it is, the actions left and who has gone this turn — by the paths of
+``fracas show --json`` (see engine/overrides.py)."""
+
+from __future__ import annotations
+
+from fracas.engine.components import ConditionLadder
+from fracas.engine.model import ConflictState
+from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
+from fracas.rulesets.vers.state import VersExt
+
+#: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
+LIVE_STATS = {"zone": "{id}.zone"}
+_NOBODY = "none"
+
+
+def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | None:
+    """The VERS value at ``path``, or None."""
+    ext: VersExt = state.ext
+    if ext is None:
+        return None
+    if path[:1] == ["participants"] and len(path) >= 3 and path[1] in state.participants:
+        return _participant(ext, path[1], path[2:])
+    turns = ext.turns
+    active = state.active_ids()
+    if path == ["ruleset", "current"]:
+        def current(value: object) -> None:
+            turns.current = None if value == _NOBODY else str(value)
+            if turns.current is not None:  # a go under way: the turn is open
+                turns.round_opened = True
+        return OverrideTarget("ruleset.current", turns.current or _NOBODY,
+                              one_of("ruleset.current", [*active, _NOBODY],
+                                     "a participant, or none"), current)
+    if path == ["ruleset", "actions_left"]:
+        def actions(value: object) -> None:
+            turns.actions_left = int(str(value))
+        return OverrideTarget("ruleset.actions_left", turns.actions_left,
+                              whole("ruleset.actions_left", 0, 2), actions)
+    if path == ["ruleset", "gone"]:
+        def gone(value: object) -> None:
+            turns.gone = list(value) if isinstance(value, list) else []
+        return OverrideTarget("ruleset.gone", list(turns.gone),
+                              names_of("ruleset.gone", active, "participants"), gone)
+    return None
+
+
+def _participant(ext: VersExt, pid: str, rest: list[str]) -> OverrideTarget | None:
+    where = f"{pid}.{'.'.join(rest)}"
+    if rest == ["zone"] and ext.zones.zones:
+        def move(value: object) -> None:
+            _place(ext, pid, str(value))
+        return OverrideTarget(where, ext.zones.zone_of(pid),
+                              one_of(where, list(ext.zones.zones), "a zone"), move)
+    ladder = ext.ladders(pid).get(rest[1]) if len(rest) == 4 and rest[0] == "tracks" else None
+    if ladder is not None and rest[2] == "conditions":
+        names = [lv.name for lv in ladder.levels]
+        if rest[3] in names:
+            level = names.index(rest[3])
+            return OverrideTarget(where, ladder.count(level),
+                                  whole(where, 0, ladder.levels[level].slots),
+                                  lambda value: _mark(ladder, level, int(value)))
+    return None
+
+
+def _place(ext: VersExt, pid: str, zone: str) -> None:
+    """Put ``pid`` in ``zone``: engagements and guard posts it left behind end."""
+    ext.zones.place(pid, zone)
+    ext.engaged = [key for key in ext.engaged if pid not in key.split("|") or all(
+        ext.zones.zone_of(x) == zone for x in key.split("|"))]
+    for key, posted in list(ext.zones.guards.items()):
+        if pid in posted and zone not in key.split("|"):
+            ext.zones.remove_guard(pid, key)
+
+
+def _mark(ladder: ConditionLadder, level: int, count: int) -> None:
+    """Hold exactly ``count`` conditions at ``level`` (corrected by the GM)."""
+    marks = ladder.marks[level]
+    del marks[count:]
+    marks.extend(["GM override"] * (count - len(marks)))
+    top = len(ladder.levels) - 1
+    if ladder.taken_out_when_full:
+        ladder.taken_out = ladder.is_full(top)

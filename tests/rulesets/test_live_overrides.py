@@ -1,0 +1,141 @@
+"""``override`` corrects the values a GM corrects most — current HP and MP, conditions,
+positions, ranges, whose go it is — by the paths of ``show --json``; what it sets is what
+the table then sees, it undoes and replays, and an override that would change nothing is
+refused naming the path that would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fracas.app.scenario import load_scenario
+from fracas.app.script import play_script
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.serialize import state_to_data
+from fracas.engine.views import view
+from fracas.errors import IllegalCommand, InvalidInput
+
+
+def _conflict(name: str, undo: int = 0) -> Conflict:
+    c = play_script(load_scenario(name), "s")
+    if undo:
+        c.execute(f"undo {undo}")
+    return c
+
+
+def _seen(c: Conflict, pid: str) -> dict[str, Any]:
+    """The participant as the GM sees it in ``show --json``."""
+    people = view(c, Viewer.gm())["conflict"]["participants"]
+    return next(p for p in people if p["id"] == pid)
+
+
+def _at(data: Any, path: str) -> Any:
+    for part in path.split("."):
+        data = data[int(part)] if isinstance(data, list) else data[part]
+    return data
+
+
+def _corrects(c: Conflict, line: str, pid: str | None, shown: str, value: Any) -> None:
+    """Override, check what the GM then sees, then that undo and replay agree."""
+    before = state_to_data(c.state)
+    c.execute(line)
+    seen = _seen(c, pid) if pid else view(c, Viewer.gm())["conflict"]["ruleset"]
+    assert _at(seen, shown) == value, line
+    assert state_to_data(c.replay()) == state_to_data(c.state)
+    with pytest.raises(InvalidInput, match="nothing would change"):
+        c.execute(line)
+    c.execute("undo")
+    assert state_to_data(c.state) == before
+
+
+@pytest.mark.parametrize("line, pid, shown, value", [
+    ("override captain.hp.current 50", "captain", "hp.current", 50),
+    ("override captain.hp.max 70", "captain", "hp.max", 70),
+    ("override ada.mp.current 10", "ada", "mp.current", 10),
+    ("override ada.statuses dazed,weak", "ada", "statuses", ["dazed", "weak"]),
+    ("override ada.fp 1", "ada", "fp", 1),
+    ("override ada.turns_left 1", "ada", "turns_left", 1),
+    ("override ruleset.tracker.side_on_turn heroes", None, "tracker.side_on_turn", "heroes"),
+])
+def test_fabula_ultima_live_values(line: str, pid: str | None, shown: str, value: Any) -> None:
+    c = _conflict("fabula-ultima-ambush", undo=1)  # before the end: still running
+    _corrects(c, line, pid, shown, value)
+
+
+@pytest.mark.parametrize("line, pid, shown, value", [
+    ("override ada.zone bar", "ada", "zone", "bar"),
+    ("override thug.tracks.injury.conditions.impaired 1", "thug",
+     "tracks.injury.conditions.impaired", 1),
+    ("override ruleset.current bruno", None, "current", "bruno"),
+    ("override ruleset.actions_left 1", None, "actions_left", 1),
+    ("override ruleset.gone ada,thug", None, "gone", ["ada", "thug"]),
+])
+def test_vers_live_values(line: str, pid: str | None, shown: str, value: Any) -> None:
+    _corrects(_conflict("vers-tavern-brawl"), line, pid, shown, value)
+
+
+@pytest.mark.parametrize("line, pid, shown, value", [
+    ("override ada.condensers.physical 5", "ada", "condensers.physical.0", 5),
+    ("override ada.condensers.physical.1 14", "ada", "condensers.physical.1", 14),
+    ("override ruleset.ranges.zepcar.ada close", None, "ranges.1", ["ada", "zepcar", "close"]),
+])
+def test_etherscope_live_values(line: str, pid: str | None, shown: str, value: Any) -> None:
+    _corrects(_conflict("etherscope-car-chase"), line, pid, shown, value)
+
+
+@pytest.mark.rule("ES-ROUND-4")
+def test_etherscope_whose_action_comes_now() -> None:
+    """In the countdown Kim acts, then agent 2, then agent 1: the GM lets agent 1 act now."""
+    c = _conflict("etherscope-agents-domain")
+    _corrects(c, "override ruleset.acting agent1", None, "acting", ["agent1", 3])
+    c.execute("override ruleset.acting agent1")
+    assert [[s.actor, s.score] for s in c.state.ext.countdown.remaining()] == [
+        ["kim", 8], ["agent2", 6]]  # the others still come, in their order
+    with pytest.raises(InvalidInput, match="a character still to act"):
+        c.execute("override ruleset.acting bruno")
+
+
+@pytest.mark.rule("VR-MOVE-3")
+def test_a_vers_zone_override_moves_for_real() -> None:
+    """Moved away by the GM, Ada is no longer engaged and cannot be struck in close combat."""
+    c = _conflict("vers-tavern-brawl")
+    c.execute("override ada.zone floor")
+    c.execute("override ruleset.current thug")
+    c.execute("override ruleset.actions_left 2")
+    c.execute("thug: attack ada dice=1,1,1")  # same zone now: a close attack is allowed
+    c.execute("override ada.zone stairs")
+    assert "ada" not in c.state.ext.engaged_with("thug")
+    with pytest.raises(IllegalCommand, match="a close attack needs the same zone"):
+        c.execute("thug: attack ada dice=6,6,6")
+
+
+@pytest.mark.parametrize("name, line, instead", [
+    ("fabula-ultima-ambush", "override captain.stats.hp 60", "override captain.hp.max"),
+    ("vers-tavern-brawl", "override ada.stats.zone bar", "override ada.zone"),
+    ("etherscope-car-chase", "override ada.stats.physical 3", "override ada.condensers.physical"),
+])
+def test_a_set_up_stat_that_changes_nothing_names_the_path_that_would(
+        name: str, line: str, instead: str) -> None:
+    c = _conflict(name)
+    version = c.version
+    with pytest.raises(InvalidInput, match=f"changes nothing in play; {instead} instead"):
+        c.execute(line)
+    assert c.version == version
+
+
+@pytest.mark.parametrize("line, message", [
+    ("override captain.hp.current 500", "goes from 0 to 60"),
+    ("override captain.hp.current true", "whole number"),
+    ("override ada.statuses sleepy", "status effects"),
+])
+def test_a_live_value_out_of_range_is_refused(line: str, message: str) -> None:
+    c = _conflict("fabula-ultima-ambush", undo=1)
+    with pytest.raises(InvalidInput, match=message):
+        c.execute(line)
+
+
+def test_vers_refuses_a_zone_that_does_not_exist() -> None:
+    with pytest.raises(InvalidInput, match="takes a zone"):
+        _conflict("vers-tavern-brawl").execute("override ada.zone nowhere")

@@ -1,0 +1,51 @@
+"""A participant who joins mid-conflict is checked exactly as a scenario file's would be."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from fracas.app.scenario import parse_scenario
+from fracas.app.script import play_script
+from fracas.errors import FracasError, InvalidInput
+
+BRAWL = resources.files("fracas.scenarios").joinpath("vers-tavern-brawl.toml").read_text(
+    encoding="utf-8")
+
+
+@pytest.mark.rule("VR-MOVE-1")
+@pytest.mark.parametrize("stats, message", [
+    ('{"zone": "nowhere"}', "zone 'nowhere' is not in settings.zones"),
+    ("{}", "rat: needs a zone"),
+    ('{"zone": "bar", "weapons": {"claws": {"ev": 3, "kind": "bite"}}}', "needs ev"),
+])
+def test_join_is_validated_like_the_scenario_loader(stats: str, message: str) -> None:
+    c = play_script(parse_scenario(BRAWL), "s")
+    version = c.version
+    with pytest.raises(FracasError, match=message) as joined:
+        c.execute(f"join rat name=Rat stats='{stats}'")
+    assert c.version == version and "rat" not in c.state.participants
+    # the same participant in the scenario file is refused with the same sentence
+    entry = f'\n[[participants]]\nid = "rat"\nname = "Rat"\nstats = {_toml(stats)}\n'
+    with pytest.raises(InvalidInput) as loaded:
+        play_script(parse_scenario(BRAWL + entry, "f.toml"), "s")
+    assert joined.value.message.removeprefix("join: ") in loaded.value.message
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_a_rat_in_a_zone_joins_and_fights() -> None:
+    c = play_script(parse_scenario(BRAWL), "s")
+    c.execute("""join rat name=Rat side=toughs stats='{"zone": "door"}'""")
+    assert c.state.ext.zones.zone_of("rat") == "door"
+
+
+def _toml(stats: str) -> str:
+    import json
+
+    def inline(value: object) -> str:
+        if isinstance(value, dict):
+            return "{ " + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + " }"
+        return json.dumps(value)
+
+    return inline(json.loads(stats))

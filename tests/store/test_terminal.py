@@ -1,0 +1,97 @@
+"""At the terminal: dice marks as styles, `watch` with the state panel of `play`, the prompt's
+keys and unknown prompt commands, and one warning for `--as` a name nobody plays."""
+
+from __future__ import annotations
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from fracas.app.scenario import load_scenario
+from fracas.app.service import ConflictService
+from fracas.cli import app
+from fracas.engine.model import Viewer
+from fracas.store import SqlEventStore
+from tests.store.conftest import TOY_SCENARIO, spawn_fracas
+
+runner = CliRunner()
+
+
+def test_dice_marks_are_plain_text_when_piped() -> None:
+    result = runner.invoke(app, ["run", "etherscope-car-chase"])
+    assert result.exit_code == 0
+    assert "**" not in result.output and "~~" not in result.output
+    assert "3d6>=5 → [5, 6, 1] = 2" in result.output
+
+
+@pytest.mark.timeout(60)
+def test_dice_marks_are_styles_on_a_terminal() -> None:
+    child = spawn_fracas("run", "etherscope-car-chase", width=160)
+    try:
+        child.expect(pexpect.EOF)
+        out = child.before
+    finally:
+        child.close(force=True)
+    assert "**" not in out and "~~" not in out
+    assert "\x1b[1;32m5\x1b[0m" in out  # a success in bold green
+
+
+@pytest.mark.timeout(90)
+def test_watch_shows_the_state_panel_at_once_and_keeps_it_live(sqlite_url: str) -> None:
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    child = spawn_fracas("watch", cid, "--as", "alice", "--timeout", "30", "--db", sqlite_url,
+                         width=120)
+    try:
+        child.expect("HP 30/30")  # the current state, before anything happens
+        child.expect("following")
+        service.execute(cid, "ada: hit bruno dice=4", Viewer.of_player("alice"))
+        child.expect("ada: hit bruno dice=4")
+        child.expect("HP 26/30")  # the panel again, up to date
+    finally:
+        child.close(force=True)
+    store.close()
+
+
+@pytest.mark.timeout(90)
+def test_prompt_keys_and_unknown_prompt_commands(sqlite_url: str) -> None:
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    child = spawn_fracas("play", cid, "--db", sqlite_url)
+    try:
+        child.expect("v2>")
+        child.send(":undoo\r")
+        child.expect("unknown prompt command")
+        child.expect_exact(":undoo; did you mean ':undo'?")
+        child.expect("v2>")
+        child.send("note half typed")
+        child.expect("half typed")
+        child.send("\x03")  # Ctrl-C: the line is cleared, the prompt stays
+        child.expect("v2>")
+        child.send("\x04")  # Ctrl-D: quit
+        child.expect("stored at version 2")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert store.info(cid).version == 2  # nothing half typed was stored
+    store.close()
+
+
+WARNING = "warning: nobody in this conflict is played by 'zed'; showing what an onlooker sees"
+
+
+def test_as_a_name_nobody_plays_warns_alike_in_every_command(sqlite_url: str) -> None:
+    cid = runner.invoke(app, ["new", str(TOY_SCENARIO), "--db", sqlite_url]).stdout.strip()
+    db = ["--db", sqlite_url]
+    said = {
+        "run": runner.invoke(app, ["run", str(TOY_SCENARIO), "--as", "zed"]),
+        "show": runner.invoke(app, ["show", cid, "--as", "zed", *db]),
+        "do": runner.invoke(app, ["do", cid, "ada: hit bruno", "--as", "zed", *db]),
+        "watch": runner.invoke(app, ["watch", cid, "--as", "zed", "--timeout", "0.1", *db]),
+    }
+    for command, result in said.items():
+        text = " ".join(result.stderr.split())
+        assert WARNING in text, command
+        assert "alice" not in text, command  # never a list of the players
