@@ -13,9 +13,10 @@ from fracas.engine.commands import Command, CommandSpec, Param
 from fracas.engine.conflict import Conflict
 from fracas.engine.context import DecideContext
 from fracas.engine.events import (
-    EVENT_TYPES,
+    ENGINE_EVENTS,
     OMIT_NONE,
     Event,
+    EventTypes,
     Key,
     Record,
     TypedEvent,
@@ -60,7 +61,7 @@ def test_stored_json_and_text_read_back_as_the_typed_event() -> None:
     assert Event.from_text(hit.to_text()) == hit
     record = Record(2, "ada: attack thug", (hit,))
     assert Record.from_data(record.to_data()).events == (hit,)
-    assert EVENT_TYPES["test_hit"] is Hit
+    assert ENGINE_EVENTS.get("test_hit") is Hit
 
 
 def test_optional_keys_and_json_keys_are_written_as_before() -> None:
@@ -79,6 +80,26 @@ def test_an_engine_event_keeps_the_keys_a_ruleset_adds_after_its_own() -> None:
     assert turn.to_text() == "turn_started participant=ada actions=2 opens=true".replace(
         "turn_started", "test_turn")
     assert Event.from_text(turn.to_text()) == turn
+
+
+def test_two_rulesets_may_declare_the_same_tag_and_each_reads_its_own() -> None:
+    first, second = EventTypes("first", ENGINE_EVENTS), EventTypes("second", ENGINE_EVENTS)
+
+    @first.event("test_shared")
+    class Mine(TypedEvent):
+        hp: int
+
+    @second.event("test_shared")
+    class Theirs(TypedEvent):
+        zone: str
+
+    data = {"type": "test_shared", "data": {"zone": "bar"}}
+    assert Event.from_data(data, second) == Theirs(zone="bar")
+    assert type(Event.from_data(data)) is Event  # the engine does not know either
+    record = Record.from_data({"version": 2, "command": "x", "events": [data]})
+    assert record.typed(second).events == (Theirs(zone="bar"),)
+    with pytest.raises(ValueError, match="declared twice"):
+        first.event("test_hit")(Mine)  # an engine tag cannot be declared again
 
 
 def test_unregistered_tags_stay_generic_events() -> None:

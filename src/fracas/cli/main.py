@@ -128,14 +128,16 @@ def scenarios() -> None:
 def schema(
     part: Annotated[str, typer.Argument(help="commands, events, legal or error")] = "commands",
     ruleset: Annotated[str | None, typer.Option(
-        help="commands of this ruleset (default: the engine's own)")] = None,
+        help="commands or events of this ruleset (default: the engine's own)")] = None,
 ) -> None:
     """Print the JSON schema of commands, events, legal commands or errors (for tools)."""
-    makers = {"events": events_schema, "legal": legal_schema, "error": error_schema}
+    makers = {"legal": legal_schema, "error": error_schema}
     try:
         if part == "commands":
             out = commands_schema(command_set(get_ruleset(ruleset)) if ruleset
                                   else CommandSet(GENERIC_COMMANDS))
+        elif part == "events":
+            out = events_schema(get_ruleset(ruleset).events) if ruleset else events_schema()
         elif part in makers:
             out = makers[part]()
         else:

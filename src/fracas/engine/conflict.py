@@ -407,8 +407,9 @@ class Conflict:
             )
         cmd = self.to_command(command)
         events = self.decide(cmd, author)
-        return Record(self.version + 1, self.text(cmd), tuple(events), author.name,
-                      time or _now(), key)
+        typed = self.ruleset.events.typed
+        return Record(self.version + 1, self.text(cmd), tuple(typed(e) for e in events),
+                      author.name, time or _now(), key)
 
     def execute(
         self,
@@ -478,6 +479,7 @@ class Conflict:
         self._commit(record)
 
     def _append(self, record: Record, *, rebuild: bool) -> None:
+        record = record.typed(self.ruleset.events)
         self.records.append(record)
         self._by_version[record.version] = record
         if record.key is not None:

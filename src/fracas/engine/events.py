@@ -11,7 +11,7 @@ import builtins
 import json
 import shlex
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import (
     Any,
     ClassVar,
@@ -85,10 +85,10 @@ class Event:
         return out
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Event:
-        """Read the JSON form back: a typed event when its tag is registered (see
-        :func:`event_type`), else a generic one."""
-        return make_event(
+    def from_data(cls, data: dict[str, Any], types: EventTypes | None = None) -> Event:
+        """Read the JSON form back: a typed event when ``types`` (a ruleset's, default the
+        engine's) declares its tag, else a generic one."""
+        return (types or ENGINE_EVENTS).make(
             str(data["type"]), dict(data.get("data", {})), data.get("actor"),
             str(data.get("visibility", Visibility.PUBLIC.value)),
         )
@@ -106,8 +106,9 @@ class Event:
         return " ".join(parts)
 
     @classmethod
-    def from_text(cls, text: str) -> Event:
-        """Read :meth:`to_text` back (raises ValueError on text that is not an event)."""
+    def from_text(cls, text: str, types: EventTypes | None = None) -> Event:
+        """Read :meth:`to_text` back (raises ValueError on text that is not an event); typed
+        by ``types`` as in :meth:`from_data`."""
         tokens = shlex.split(text)
         actor = None
         if tokens and tokens[0].endswith(":"):
@@ -127,13 +128,11 @@ class Event:
                 data[key] = json.loads(raw)
             except ValueError:
                 data[key] = raw
-        return make_event(kind, data, actor, visibility)
+        return (types or ENGINE_EVENTS).make(kind, data, actor, visibility)
 
 
 _E = TypeVar("_E", bound="TypedEvent")
 
-#: Typed event classes by their tag (filled by :func:`event_type`).
-EVENT_TYPES: dict[str, type[TypedEvent]] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -309,30 +308,70 @@ def _from_json(value: Any) -> Any:
     return value
 
 
+class EventTypes:
+    """The typed event classes one ruleset reads, by tag: its own, then the engine's.
+
+    Two rulesets may each declare an event of the same tag (Fabula Ultima's and VERS's
+    ``attack``): a record is always read with the types of its conflict's ruleset
+    (:attr:`fracas.engine.ruleset.Ruleset.events`), never guessed from the data.
+    """
+
+    def __init__(self, name: str, parent: EventTypes | None = None) -> None:
+        self.name = name
+        self.parent = parent
+        self.own: dict[str, type[TypedEvent]] = {}
+
+    def get(self, tag: str) -> type[TypedEvent] | None:
+        """The class declared for ``tag`` here or by the engine (None: none)."""
+        cls = self.own.get(tag)
+        if cls is None and self.parent is not None:
+            return self.parent.get(tag)
+        return cls
+
+    def classes(self) -> dict[str, type[TypedEvent]]:
+        """Every class these types read, by tag (the ruleset's over the engine's)."""
+        base = self.parent.classes() if self.parent is not None else {}
+        return {**base, **self.own}
+
+    @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+    def event(self, tag: str) -> Callable[[type[_E]], type[_E]]:
+        """Declare a typed event class under its ``tag`` (the JSON ``type``)."""
+
+        def register(cls: type[_E]) -> type[_E]:
+            if tag in self.own or (self.parent is not None and self.parent.get(tag)):
+                raise ValueError(f"event type {tag!r} is declared twice in {self.name}")
+            cls.TYPE = tag
+            made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+            self.own[tag] = made
+            return made
+
+        return register
+
+    def make(self, kind: str, data: dict[str, Any], actor: str | None = None,
+             visibility: str = Visibility.PUBLIC.value) -> Event:
+        """The event of tag ``kind`` with JSON ``data``: typed when declared here."""
+        cls = self.get(kind)
+        if cls is None:
+            return Event(kind, data, actor, visibility)
+        return cls.from_payload(data, actor, visibility)
+
+    def typed(self, event: Event) -> Event:
+        """``event`` as its typed class here (a generic event of a declared tag is read
+        again; a typed one is returned as it is)."""
+        if isinstance(event, TypedEvent) or self.get(event.type) is None:
+            return event
+        return self.make(event.type, event.data, event.actor, event.visibility)
+
+
+#: The engine's own event types (every ruleset's types fall back on them).
+ENGINE_EVENTS = EventTypes("the engine")
+
+
 @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
 def event_type(tag: str) -> Callable[[type[_E]], type[_E]]:
-    """Declare and register a typed event class under its ``tag`` (the JSON ``type``)."""
-
-    def register(cls: type[_E]) -> type[_E]:
-        if tag in EVENT_TYPES:
-            raise ValueError(f"event type {tag!r} is declared twice")
-        cls.TYPE = tag
-        made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
-        EVENT_TYPES[tag] = made
-        return made
-
-    return register
-
-
-def make_event(
-    kind: str, data: dict[str, Any], actor: str | None = None,
-    visibility: str = Visibility.PUBLIC.value,
-) -> Event:
-    """The event of tag ``kind`` with JSON ``data``: typed when the tag is registered."""
-    cls = EVENT_TYPES.get(kind)
-    if cls is None:
-        return Event(kind, data, actor, visibility)
-    return cls.from_payload(data, actor, visibility)
+    """Declare one of the ENGINE's typed event classes (a ruleset declares its own with its
+    :class:`EventTypes`: ``@VERS_EVENTS.event("attack")``)."""
+    return ENGINE_EVENTS.event(tag)
 
 
 class LazyEvents(Sequence["Event"]):
@@ -342,19 +381,26 @@ class LazyEvents(Sequence["Event"]):
     the others are decoded if undo, redo or the log view needs them.
     """
 
-    __slots__ = ("_items", "_raw")
+    __slots__ = ("_items", "_raw", "types")
 
-    def __init__(self, raw: str | Callable[[], str]) -> None:
+    def __init__(self, raw: str | Callable[[], str], types: EventTypes | None = None) -> None:
         """``raw``: the record's JSON, or a function that fetches it when first needed (a
-        store then reads the rows before a snapshot without their data)."""
+        store then reads the rows before a snapshot without their data); ``types``: the
+        ruleset's event types (a conflict sets them when the record joins its log)."""
         self._raw = raw
         self._items: tuple[Event, ...] | None = None
+        self.types = types
+
+    @property
+    def decoded(self) -> bool:
+        """Whether the events have been read."""
+        return self._items is not None
 
     def _load(self) -> tuple[Event, ...]:
         if self._items is None:
             raw = self._raw if isinstance(self._raw, str) else self._raw()
             data = json.loads(raw)
-            self._items = tuple(Event.from_data(e) for e in data["events"])
+            self._items = tuple(Event.from_data(e, self.types) for e in data["events"])
             self._raw = ""
         return self._items
 
@@ -413,13 +459,28 @@ class Record:
         out.update({"author": self.author, "time": self.time, "key": self.key})
         return out
 
+    def typed(self, types: EventTypes) -> Record:
+        """This record with its events read by ``types`` (a ruleset's): stored events not yet
+        decoded will be, generic ones of a declared tag become typed."""
+        if isinstance(self.events, LazyEvents):
+            if not self.events.decoded:
+                self.events.types = types
+                return self
+            events = tuple(self.events)
+        else:
+            events = tuple(self.events)
+        again = tuple(types.typed(e) for e in events)
+        if all(a is b for a, b in zip(again, events, strict=True)):
+            return self
+        return replace(self, events=again)
+
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Record:
-        """Read the JSON form back."""
+    def from_data(cls, data: dict[str, Any], types: EventTypes | None = None) -> Record:
+        """Read the JSON form back (events typed by ``types``, default the engine's)."""
         return cls(
             version=int(data["version"]),
             command=str(data["command"]),
-            events=tuple(Event.from_data(e) for e in data["events"]),
+            events=tuple(Event.from_data(e, types) for e in data["events"]),
             author=str(data.get("author", "gm")),
             time=str(data.get("time", "")),
             key=data.get("key"),

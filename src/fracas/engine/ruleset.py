@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.commands import Command, CommandSpec
 from fracas.engine.components.turn_orders import TurnOrder
-from fracas.engine.events import Event
+from fracas.engine.events import ENGINE_EVENTS, Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
@@ -62,6 +62,8 @@ class Ruleset:
     #: The ruleset's decide, evolve and describe handlers (the one decide pattern); the default
     #: :meth:`decide`, :meth:`evolve` and :meth:`describe` dispatch through it.
     handlers: ClassVar[Handlers] = Handlers()
+    #: The typed event classes its records are read with (its own over the engine's).
+    events: ClassVar[EventTypes] = ENGINE_EVENTS
     #: The stats it counts with and their ranges (``skills.*``: every skill), checked at every
     #: door (scenario file, ``join``, import) by :func:`fracas.engine.limits.check_stat_ranges`.
     stat_ranges: ClassVar[dict[str, tuple[int, int]]] = {}

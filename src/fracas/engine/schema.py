@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from fracas.engine.commands import KINDS, CommandSet, Param
-from fracas.engine.events import EVENT_TYPES, TypedEvent, event_fields
+from fracas.engine.events import ENGINE_EVENTS, EventTypes, TypedEvent, event_fields
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -100,10 +100,11 @@ def event_schema(cls: type[TypedEvent]) -> dict[str, Any]:
     }
 
 
-def events_schema() -> dict[str, Any]:
-    """The JSON form of every registered typed event (the engine's and every ruleset's)."""
-    return {"$schema": DIALECT, "title": "fracas event",
-            "oneOf": [event_schema(EVENT_TYPES[tag]) for tag in sorted(EVENT_TYPES)]}
+def events_schema(types: EventTypes = ENGINE_EVENTS) -> dict[str, Any]:
+    """The JSON form of every typed event of ``types`` (a ruleset's and the engine's)."""
+    classes = types.classes()
+    return {"$schema": DIALECT, "title": f"fracas event ({types.name})",
+            "oneOf": [event_schema(classes[tag]) for tag in sorted(classes)]}
 
 
 def legal_schema() -> dict[str, Any]:
