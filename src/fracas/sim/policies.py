@@ -1,0 +1,243 @@
+"""Agent policies: a side's choice among the structured legal commands it may give now.
+
+A policy is any callable ``policy(turn: Turn) -> Option``. It sees only ``turn.view``, the
+projection its side's player would get (fracas.engine.views.view), and ``turn.options``, the
+playable forms of the legal commands of its characters who may act now. Plug your own in as
+``module:function`` (on the command line, ``--policy side=mypkg.tactics:berserk``, or in the
+scenario's ``[sim] policies``); built-ins are named in :data:`BUILT_IN`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fracas.dice.rng import DiceRng
+from fracas.engine.legal import LegalCommand
+from fracas.errors import InvalidInput
+from fracas.sim.profiles import Profile
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal command with every value chosen: what a policy returns."""
+
+    legal: LegalCommand
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def verb(self) -> str:
+        """The command's verb."""
+        return self.legal.verb
+
+    @property
+    def actor(self) -> str | None:
+        """Who gives it (None: the GM)."""
+        return self.legal.actor
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """The value chosen for parameter ``name``."""
+        return dict(self.values).get(name, default)
+
+    def command(self) -> dict[str, Any]:
+        """The engine's JSON form of the command."""
+        return self.legal.command(**dict(self.values))
+
+
+_LIST_KINDS = ("ids", "ints", "dice")
+
+
+def options_of(legal: LegalCommand, profile: Profile, me: dict[str, Any] | None,
+               view: dict[str, Any]) -> list[Option]:
+    """The playable forms of one legal command: every combination of the values the rules
+    allow for its required parameters (and of the optional ones the profile picks); none when
+    a required value is open and the profile cannot fill it."""
+    names: list[str] = []
+    choices: list[list[Any]] = []
+    for c in legal.params:
+        if c.fixed is not None:
+            continue
+        if c.required:
+            values = list(c.allowed) if c.allowed is not None else profile.candidates(
+                legal.verb, c.name, me, view)
+            if not values:
+                return []
+        else:
+            values = profile.optional(legal.verb, c.name, c.allowed, me) or []
+            if not values:
+                continue
+        if c.kind in _LIST_KINDS:
+            values = [v if isinstance(v, list | tuple) else [v] for v in values]
+        names.append(c.name)
+        choices.append(values)
+    return [Option(legal, tuple(zip(names, combo, strict=True)))
+            for combo in itertools.product(*choices)]
+
+
+@dataclass(slots=True)
+class Turn:
+    """What a side's agent knows when it must choose: its options and its player's view."""
+
+    side: str
+    options: tuple[Option, ...]
+    view: dict[str, Any]
+    side_of: dict[str, str]
+    profile: Profile
+    rng: DiceRng
+    _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for level in (self.view["conflict"], *self.view.get("zoom", [])):
+            for p in level["participants"]:
+                self._by_id[p["id"]] = p
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items``, uniformly, from the encounter's own generator."""
+        return items[self.rng.below(len(items))]
+
+    def entry(self, pid: str | None) -> dict[str, Any] | None:
+        """A character as this side sees it (None: unknown to it)."""
+        return self._by_id.get(pid or "")
+
+    def foes(self) -> list[dict[str, Any]]:
+        """The characters of other sides this side can see, still in the conflict."""
+        return [p for p in self._by_id.values() if self.side_of.get(p["id"]) != self.side
+                and p["present"] and p["out"] is None and self.profile.takes_part(p)]
+
+    def friends(self) -> list[dict[str, Any]]:
+        """This side's characters still in the conflict."""
+        return [p for p in self._by_id.values() if self.side_of.get(p["id"]) == self.side
+                and p["present"] and p["out"] is None and self.profile.takes_part(p)]
+
+    def health(self, entry: dict[str, Any] | None) -> float:
+        """How much fight a character has left as this side sees it (1 when unknown)."""
+        h = self.profile.health(entry, self.view) if entry else None
+        return 1.0 if h is None else h
+
+    def losing(self) -> bool:
+        """Whether this side has less fight left than its foes (by the view)."""
+        mine = sum(self.health(p) for p in self.friends())
+        theirs = sum(self.health(p) for p in self.foes())
+        return mine < theirs
+
+    def attacks(self) -> list[Option]:
+        """The options that attack a foe this side can see."""
+        foes = {p["id"] for p in self.foes()}
+        return [o for o in self.options if o.verb in self.profile.attack_verbs
+                and o.value("target") in foes]
+
+    def where(self, test: Callable[[Option], bool]) -> list[Option]:
+        """The options that pass ``test``."""
+        return [o for o in self.options if test(o)]
+
+
+Policy = Callable[[Turn], Option]
+
+
+def random_legal(turn: Turn) -> Option:
+    """Any playable legal command, uniformly."""
+    return turn.pick(turn.options)
+
+
+def _target_by(turn: Turn, key: Callable[[dict[str, Any]], float]) -> Option | None:
+    attacks = turn.attacks()
+    if not attacks:
+        return None
+    best = min(key(turn.entry(o.value("target")) or {}) for o in attacks)
+    return turn.pick([o for o in attacks if key(turn.entry(o.value("target")) or {}) == best])
+
+
+def _otherwise(turn: Turn) -> Option:
+    """No attack to make: close in on a foe, else pass the go, else anything."""
+    me = turn.profile
+    foes = turn.foes()
+    closer = turn.where(lambda o: me.advances(o.verb, dict(o.values), turn.entry(o.actor), foes))
+    if closer:
+        return turn.pick(closer)
+    passes = turn.where(lambda o: o.verb in me.pass_verbs)
+    return turn.pick(passes or list(turn.options))
+
+
+def focus_fire(turn: Turn) -> Option:
+    """Attack the foe with the least fight left (as the view shows), so the side's attacks
+    pile on one target; otherwise close in."""
+    return _target_by(turn, turn.health) or _otherwise(turn)
+
+
+def weakest_first(turn: Turn) -> Option:
+    """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
+    ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
+    def absolute(entry: dict[str, Any]) -> float:
+        harm = turn.profile.harm(entry, turn.view)
+        return turn.health(entry) - harm / 100.0
+    return _target_by(turn, absolute) or _otherwise(turn)
+
+
+def defensive(turn: Turn) -> Option:
+    """Keep cover and heal: recover when below half, never leave cover, else focus fire."""
+    me = turn.profile
+    hurt = turn.where(lambda o: o.verb in me.recover_verbs
+                      and turn.health(turn.entry(o.actor)) < 0.5)
+    if hurt:
+        return turn.pick(hurt)
+    staying = tuple(o for o in turn.options if me.keeps_cover(o.verb, turn.entry(o.actor)))
+    if staying and len(staying) < len(turn.options):
+        turn = Turn(turn.side, staying, turn.view, turn.side_of, me, turn.rng, turn._by_id)
+    return focus_fire(turn)
+
+
+def flee_when_losing(turn: Turn) -> Option:
+    """When the side has less fight left than its foes, get away (move away, disengage, hide,
+    run); otherwise focus fire."""
+    if turn.losing():
+        me = turn.profile
+        foes = turn.foes()
+        away = turn.where(lambda o: me.flees(o.verb, dict(o.values), turn.entry(o.actor),
+                                             turn.view, foes))
+        if away:
+            return turn.pick(away)
+    return focus_fire(turn)
+
+
+BUILT_IN: dict[str, Policy] = {
+    "random": random_legal,
+    "focus-fire": focus_fire,
+    "weakest-first": weakest_first,
+    "defensive": defensive,
+    "flee": flee_when_losing,
+}
+DEFAULT_POLICY = "random"
+
+
+def load_policy(name: str) -> Policy:
+    """A built-in policy by name, or ``module:function`` imported from the Python path."""
+    if name in BUILT_IN:
+        return BUILT_IN[name]
+    module, colon, attr = name.partition(":")
+    if not colon or not module or not attr:
+        raise InvalidInput(f"unknown policy {name!r}: use one of {', '.join(BUILT_IN)} or "
+                           "module:function", policy=name)
+    try:
+        found = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}", policy=name) from None
+    if not callable(found):
+        raise InvalidInput(f"policy {name!r} is not callable", policy=name)
+    policy: Policy = found
+    return policy
+
+
+def policies_for(sides: Iterable[str], chosen: dict[str, str]) -> dict[str, Policy]:
+    """The policy of every side (``chosen`` by side name, the rest ``random``); a side that
+    is not in the conflict is refused by name."""
+    sides = list(sides)
+    unknown = sorted(set(chosen) - set(sides))
+    if unknown:
+        raise InvalidInput(f"--policy {unknown[0]}=…: no side {unknown[0]!r} in this conflict "
+                           f"(sides: {', '.join(sides)})", side=unknown[0])
+    return {s: load_policy(chosen.get(s, DEFAULT_POLICY)) for s in sides}
