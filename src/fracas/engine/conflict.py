@@ -36,6 +36,7 @@ from fracas.engine.generic import (
     decide_generic,
     evolve_generic,
 )
+from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
@@ -200,15 +201,27 @@ class Conflict:
         """Versions that redo would bring back, next first."""
         return list(reversed(self._history.redo))
 
-    def legal_commands(self, actor: str | None = None) -> list[str]:
-        """What ``actor`` (None: the GM) may do now, as text (DESIGN.md principle 5).
+    def legal(self, actor: str | None = None) -> list[LegalCommand]:
+        """What ``actor`` (None: the GM) may do now, as structured values (DESIGN.md
+        principle 5): each with its parameters, their kinds and the values allowed now."""
+        out: dict[str, LegalCommand] = {}
+        for item in self._legal_items(actor):
+            lc = item if isinstance(item, LegalCommand) else from_template(self.commands, item)
+            out.setdefault(lc.text(), lc)
+        return list(out.values())
 
-        Concrete commands come first; templates with UPPER-CASE placeholders (``note TEXT``)
-        stand for commands whose values the user picks.
-        """
+    def legal_commands(self, actor: str | None = None) -> list[str]:
+        """What ``actor`` (None: the GM) may do now, as text templates (for the terminal):
+        concrete commands first; UPPER-CASE placeholders (``note TEXT``) stand for values the
+        user picks."""
+        return list(dict.fromkeys(
+            item.text() if isinstance(item, LegalCommand) else item
+            for item in self._legal_items(actor)))
+
+    def _legal_items(self, actor: str | None) -> list[str | LegalCommand]:
         state = self.state.innermost
         ended = self.state.status == Status.ENDED.value
-        out: list[str] = []
+        out: list[str | LegalCommand] = []
         if actor is None:
             if self.undoable():
                 out.append("undo")
@@ -221,7 +234,7 @@ class Conflict:
         if actor is None and not ended:
             out += ["effect TEXT", "override PATH VALUE", "join ID", "leave ID", "out ID",
                     "end REASON"]
-        return list(dict.fromkeys(out))
+        return out
 
     # --- deciding ---------------------------------------------------------------------
     def to_command(self, command: str | Command | dict[str, Any]) -> Command:

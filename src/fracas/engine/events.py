@@ -7,11 +7,21 @@ time, idempotency key), which is kept apart from the payload (DESIGN.md principl
 
 from __future__ import annotations
 
+import builtins
 import json
 import shlex
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, overload
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from typing import (
+    Any,
+    ClassVar,
+    TypeVar,
+    dataclass_transform,
+    get_args,
+    get_origin,
+    get_type_hints,
+    overload,
+)
 
 from fracas.engine.model import Visibility
 
@@ -76,12 +86,11 @@ class Event:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Event:
-        """Read the JSON form back."""
-        return cls(
-            type=str(data["type"]),
-            data=dict(data.get("data", {})),
-            actor=data.get("actor"),
-            visibility=str(data.get("visibility", Visibility.PUBLIC.value)),
+        """Read the JSON form back: a typed event when its tag is registered (see
+        :func:`event_type`), else a generic one."""
+        return make_event(
+            str(data["type"]), dict(data.get("data", {})), data.get("actor"),
+            str(data.get("visibility", Visibility.PUBLIC.value)),
         )
 
     def to_text(self) -> str:
@@ -118,7 +127,195 @@ class Event:
                 data[key] = json.loads(raw)
             except ValueError:
                 data[key] = raw
-        return cls(kind, data, actor, visibility)
+        return make_event(kind, data, actor, visibility)
+
+
+_E = TypeVar("_E", bound="TypedEvent")
+
+#: Typed event classes by their tag (filled by :func:`event_type`).
+EVENT_TYPES: dict[str, type[TypedEvent]] = {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TypedEvent(Event):
+    """Base of the typed events: each field is one key of the JSON ``data``, in declaration
+    order, so the JSON and text forms are those of a generic :class:`Event` with the same data.
+
+    Declare one with :func:`event_type`::
+
+        @event_type("hit")
+        class Hit(TypedEvent):
+            target: str
+            damage: Annotated[int | None, Stat("actor", "weapons")] = None
+            why: Annotated[str | None, OMIT_NONE] = None
+            from_: Annotated[str | None, Key("from"), OMIT_NONE] = None
+
+    ``Annotated`` metadata says how a field is written (:data:`OMIT_NONE`, :class:`Key`) and
+    from which secret it derives (the marks of :mod:`fracas.engine.secrets`), which the one
+    generic redaction reads.
+    """
+
+    type: str = field(default="", init=False, repr=False)
+    data: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    TYPE: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type", self.TYPE)
+        object.__setattr__(self, "data", _payload(self))
+
+    @classmethod
+    def from_payload(
+        cls: builtins.type[_E], data: dict[str, Any], actor: str | None = None,
+        visibility: str = Visibility.PUBLIC.value,
+    ) -> _E:
+        """Build the event from its JSON ``data`` (keys the class does not declare are an
+        error: the data does not belong to this event type)."""
+        spec = _spec(cls)
+        unknown = set(data) - spec.by_key.keys()
+        if unknown:
+            raise ValueError(f"{cls.TYPE} has no field {', '.join(sorted(unknown))}")
+        values = {(f := spec.by_key[k]).name: f.load(v) for k, v in data.items()}
+        return cls(actor=actor, visibility=visibility, **values)
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """``Annotated`` metadata: the field's JSON key, where it differs from its name (``from``)."""
+
+    name: str
+
+
+class _Omit:
+    """``Annotated`` metadata: leave the key out of the JSON data while the value is None."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "OMIT_NONE"
+
+
+#: Mark a field whose key is left out of the JSON data while it is None (optional keys)::
+#:
+#:     why: Annotated[str | None, OMIT_NONE] = None
+OMIT_NONE = _Omit()
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    name: str
+    key: str
+    omit_none: bool
+    marks: tuple[Any, ...]  # the field's other Annotated metadata (secret marks)
+    load: Callable[[Any], Any]  # JSON value -> field value
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    fields: tuple[_Field, ...]
+    by_key: dict[str, _Field]
+
+
+_SPECS: dict[type[TypedEvent], _Spec] = {}
+_BASE_FIELDS = frozenset({"type", "data", "actor", "visibility"})
+
+
+def _spec(cls: type[TypedEvent]) -> _Spec:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        hints = get_type_hints(cls, include_extras=True)
+        items = []
+        for f in fields(cls):
+            if f.name in _BASE_FIELDS:
+                continue
+            meta = getattr(hints[f.name], "__metadata__", ())
+            key = next((m.name for m in meta if isinstance(m, Key)), f.name)
+            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit))
+            if marks and type(None) not in get_args(get_args(hints[f.name])[0]):
+                raise TypeError(f"{cls.__name__}.{f.name} carries secret marks, so it must "
+                                "accept None (the masked value)")
+            items.append(_Field(f.name, key, any(isinstance(m, _Omit) for m in meta), marks,
+                                _loader(hints[f.name])))
+        spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items})
+    return spec
+
+
+def event_fields(cls: type[TypedEvent]) -> tuple[tuple[str, str, tuple[Any, ...]], ...]:
+    """(field name, JSON key, marks) of each data field of a typed event class."""
+    return tuple((f.name, f.key, f.marks) for f in _spec(cls).fields)
+
+
+def _payload(event: TypedEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in _spec(type(event)).fields:
+        value = getattr(event, f.name)
+        if value is None and f.omit_none:
+            continue
+        out[f.key] = _to_json(value)
+    return out
+
+
+def _to_json(value: Any) -> Any:
+    """A field value in its JSON-native form (tuples as lists, values with ``to_json``)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, tuple | list):
+        return [_to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _to_json(v) for k, v in value.items()}
+    to_json = getattr(value, "to_json", None)
+    if to_json is not None:
+        return to_json()
+    raise TypeError(f"{value!r} has no JSON form")
+
+
+def _loader(hint: Any) -> Callable[[Any], Any]:
+    """How a JSON value becomes the value of a field of type ``hint``: a value class with
+    ``from_json`` (alone or as the items of a tuple) is read by it; lists become tuples."""
+    args = get_args(hint)
+    inner = args[0] if getattr(hint, "__metadata__", None) else hint  # strip Annotated
+    for option in (inner, *get_args(inner)):
+        read = getattr(option, "from_json", None)
+        if read is not None:
+            return lambda v: None if v is None else read(v)
+        if get_origin(option) is tuple:
+            item = get_args(option)[0] if get_args(option) else None
+            read_item = getattr(item, "from_json", None)
+            if read_item is not None:
+                return lambda v: None if v is None else tuple(read_item(i) for i in v)
+    return _from_json
+
+
+def _from_json(value: Any) -> Any:
+    """JSON data as a frozen field value: lists become tuples (recursively)."""
+    if isinstance(value, list):
+        return tuple(_from_json(v) for v in value)
+    return value
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+def event_type(tag: str) -> Callable[[type[_E]], type[_E]]:
+    """Declare and register a typed event class under its ``tag`` (the JSON ``type``)."""
+
+    def register(cls: type[_E]) -> type[_E]:
+        if tag in EVENT_TYPES:
+            raise ValueError(f"event type {tag!r} is declared twice")
+        cls.TYPE = tag
+        made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        EVENT_TYPES[tag] = made
+        return made
+
+    return register
+
+
+def make_event(
+    kind: str, data: dict[str, Any], actor: str | None = None,
+    visibility: str = Visibility.PUBLIC.value,
+) -> Event:
+    """The event of tag ``kind`` with JSON ``data``: typed when the tag is registered."""
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        return Event(kind, data, actor, visibility)
+    return cls.from_payload(data, actor, visibility)
 
 
 class LazyEvents(Sequence["Event"]):

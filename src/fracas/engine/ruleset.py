@@ -8,12 +8,15 @@ subclassing :class:`Ruleset` (DESIGN.md principle 3).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.engine.commands import CommandSpec
+from fracas.engine.commands import Command, CommandSpec
 from fracas.engine.events import Event
+from fracas.engine.handlers import Handlers
+from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
 
@@ -53,6 +56,9 @@ class Ruleset:
     commands: ClassVar[tuple[CommandSpec, ...]] = ()
     #: The dataclass of :attr:`ConflictState.ext`, for snapshots; None if the ruleset has none.
     ext_type: ClassVar[type[Any] | None] = None
+    #: The ruleset's decide, evolve and describe handlers (the one decide pattern); the default
+    #: :meth:`decide`, :meth:`evolve` and :meth:`describe` dispatch through it.
+    handlers: ClassVar[Handlers] = Handlers()
 
     _rules_cache: tuple[Rule, ...] | None = None
 
@@ -80,12 +86,15 @@ class Ruleset:
         return None
 
     # --- decide / evolve ---------------------------------------------------------------
-    def decide(self, state: ConflictState, command: Any, ctx: DecideContext) -> list[Event]:
-        """Validate a ruleset command against ``state`` and return its events."""
-        raise IllegalCommand(f"{self.name} has no command {command.verb!r}")
+    def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
+        """Validate a ruleset command against ``state`` and return its events (by default
+        through the verb's handler in :attr:`handlers`)."""
+        return self.handlers.decide(self, state, command, ctx)
 
     def evolve(self, state: ConflictState, event: Event) -> None:
-        """Apply an event to the ruleset's part of the state. Never raises."""
+        """Apply an event to the ruleset's part of the state (by default through the event
+        class's handler in :attr:`handlers`). Never raises."""
+        self.handlers.evolve(state, event)
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """The rule that keeps ``pid``, out of the conflict, from acting (None: no rule, e.g.
@@ -138,11 +147,15 @@ class Ruleset:
         return event
 
     def describe(self, event: Event, state: ConflictState) -> str | None:
-        """A sentence for the log, or None to use the engine's generic text."""
-        return None
+        """A sentence for the log, or None to use the engine's generic text (by default from
+        the event class's handler in :attr:`handlers`)."""
+        return self.handlers.describe(event, state)
 
-    def legal_commands(self, state: ConflictState, actor: str | None) -> list[str]:
-        """Text templates of what ``actor`` (None: the GM) may do now."""
+    def legal_commands(
+        self, state: ConflictState, actor: str | None
+    ) -> Sequence[str | LegalCommand]:
+        """What ``actor`` (None: the GM) may do now: structured :class:`LegalCommand` values,
+        or text templates read by :func:`fracas.engine.legal.from_template`."""
         return []
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:

@@ -22,6 +22,7 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.model import ConflictState, Viewer, Visibility
+from fracas.engine.secrets import redact_marked
 
 
 def may_see_event(state: ConflictState, event: Event, viewer: Viewer) -> bool:
@@ -55,7 +56,11 @@ def redact(
         event = _redact_setup(conflict, event, viewer)
         if event.type == PARTICIPANT_JOINED and not event.data:
             return None
-    return conflict.ruleset.redact(state, event, viewer)
+    marked = redact_marked(event, state, viewer,
+                           lambda pid: conflict.ruleset.can_see(state, viewer, pid))
+    if marked is None:
+        return None
+    return conflict.ruleset.redact(state, marked, viewer)
 
 
 def _public_participant(data: dict[str, Any]) -> dict[str, Any]:

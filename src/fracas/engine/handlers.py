@@ -1,0 +1,141 @@
+"""The one decide pattern: handlers registered per verb and per event class.
+
+A ruleset (and the engine, for its own verbs and events) keeps one :class:`Handlers` table::
+
+    HANDLERS = Handlers()
+
+    @HANDLERS.decides("attack")
+    def attack(d: Decision, cmd: Command) -> None:
+        ...checks on d.state; raise a FracasError to refuse...
+        d.fold(Hit(target=..., actor=cmd.actor))   # later steps see its effect in d.state
+        d.emit(Narrated(...))                      # recorded, not needed by later steps
+
+    @HANDLERS.evolves(Hit)
+    def _hit(state: ConflictState, event: Hit) -> None: ...
+
+    @HANDLERS.describes(Hit)
+    def _say_hit(event: Hit, state: ConflictState) -> str: ...
+
+``decide`` stays pure: :meth:`Decision.fold` applies events to a working copy of the state, never
+to the live one, so a command refused half-way changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from fracas.engine.commands import Command
+from fracas.engine.context import DecideContext
+from fracas.engine.events import Event
+from fracas.engine.model import ConflictState
+from fracas.errors import IllegalCommand
+
+if TYPE_CHECKING:
+    from fracas.engine.ruleset import Ruleset
+
+E = TypeVar("E", bound=Event)
+DecideFn = Callable[["Decision", Command], None]
+EvolveFn = Callable[[ConflictState, Any], None]
+DescribeFn = Callable[[Any, ConflictState], "str | None"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class Decision:
+    """One command being decided: the events so far and the state as they leave it.
+
+    ``state`` is the live state until the first :meth:`fold`, then a private copy that each
+    folded event is applied to, exactly as the engine will apply it after the command.
+    """
+
+    __slots__ = ("_copied", "ctx", "events", "root", "ruleset", "state")
+
+    def __init__(self, ruleset: Ruleset, state: ConflictState, ctx: DecideContext) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.root = state
+        self.ctx = ctx
+        self.events: list[Event] = []
+        self._copied = False
+
+    def emit(self, *events: Event) -> None:
+        """Add events to the command's result without applying them to :attr:`state`."""
+        self.events.extend(events)
+
+    def fold(self, *events: Event) -> None:
+        """Add events and apply them to :attr:`state`, so later steps of the command see them."""
+        if not self._copied:
+            self.state = copy.deepcopy(self.state)
+            self._copied = True
+        from fracas.engine.conflict import evolve
+
+        for event in events:
+            self.events.append(event)
+            evolve(self.ruleset, self.state, event)
+
+
+class Handlers:
+    """A table of decide handlers by verb and of evolve and describe handlers by event class."""
+
+    def __init__(self) -> None:
+        self.deciders: dict[str, DecideFn] = {}
+        self.evolvers: dict[type[Event], EvolveFn] = {}
+        self.describers: dict[type[Event], DescribeFn] = {}
+
+    @property
+    def verbs(self) -> frozenset[str]:
+        """The verbs this table decides."""
+        return frozenset(self.deciders)
+
+    def decides(self, *verbs: str) -> Callable[[_F], _F]:
+        """Register the decide handler of ``verbs``."""
+        def register(fn: _F) -> _F:
+            for verb in verbs:
+                if verb in self.deciders:
+                    raise ValueError(f"verb {verb!r} has two decide handlers")
+                self.deciders[verb] = fn
+            return fn
+        return register
+
+    def evolves(self, *kinds: type[E]) -> Callable[[_F], _F]:
+        """Register the evolve handler of the event classes ``kinds``."""
+        def register(fn: _F) -> _F:
+            for kind in kinds:
+                if kind in self.evolvers:
+                    raise ValueError(f"{kind.__name__} has two evolve handlers")
+                self.evolvers[kind] = fn
+            return fn
+        return register
+
+    def describes(self, *kinds: type[E]) -> Callable[[_F], _F]:
+        """Register the sentence of the event classes ``kinds``."""
+        def register(fn: _F) -> _F:
+            for kind in kinds:
+                if kind in self.describers:
+                    raise ValueError(f"{kind.__name__} has two describe handlers")
+                self.describers[kind] = fn
+            return fn
+        return register
+
+    def decide(self, ruleset: Ruleset, state: ConflictState, command: Command,
+               ctx: DecideContext) -> list[Event]:
+        """The events of ``command``, from its verb's handler."""
+        handler = self.deciders.get(command.verb)
+        if handler is None:
+            raise IllegalCommand(f"{ruleset.title or ruleset.name} has no command "
+                                 f"{command.verb!r}", verb=command.verb)
+        decision = Decision(ruleset, state, ctx)
+        handler(decision, command)
+        return decision.events
+
+    def evolve(self, state: ConflictState, event: Event) -> None:
+        """Apply ``event`` with its class's handler (events without one change nothing)."""
+        handler = self.evolvers.get(type(event))
+        if handler is not None:
+            handler(state, event)
+
+    def describe(self, event: Event, state: ConflictState) -> str | None:
+        """The sentence of ``event`` from its class's handler (None: none registered)."""
+        handler = self.describers.get(type(event))
+        return None if handler is None else handler(event, state)
