@@ -23,8 +23,14 @@ from fracas.engine.setup import Setup
 from fracas.engine.views import view
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
-from fracas.sim.job import SimJob, SimSides, apply_overrides, encounter_seed, sim_options, \
-    with_side_players
+from fracas.sim.job import (
+    SimJob,
+    SimSides,
+    apply_overrides,
+    encounter_seed,
+    sim_options,
+    with_side_players,
+)
 from fracas.sim.policies import Option, Policy, Turn, options_of, policies_for
 from fracas.sim.profiles import TABLE_VERBS, ChaseWatch, Profile, profile_of
 from fracas.sim.stats import NO_DECISION, EncounterResult
@@ -113,8 +119,9 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
 class Encounter:
     """The state of one encounter being played."""
 
-    def __init__(self, p: Prepared, index: int) -> None:
+    def __init__(self, p: Prepared, index: int, trace: list[str] | None = None) -> None:
         self.p = p
+        self.trace = trace  # the commands played, in text form (None: not kept)
         self.seed = encounter_seed(p.seed, index)
         self.conflict = _start(p, self.seed)
         self.rng = DiceRng.derive(self.seed + "\x00agents")
@@ -198,10 +205,15 @@ class Encounter:
     def _try(self, option: Option, author: Viewer) -> bool:
         try:
             events = _apply(self.conflict, option.command(), author)
-        except FracasError:
+        except FracasError as exc:
             self.refused += 1
+            if self.trace is not None:
+                self.trace.append(f"refused {option.command()}: {exc}")
             return False
         self.p.profile.observe(self.chases, events)
+        if self.trace is not None:
+            self.trace.append(self.conflict.text(self.conflict.commands.from_data(
+                option.command())))
         return True
 
     def play(self) -> EncounterResult:

@@ -27,10 +27,7 @@ def plot_report(data: dict[str, Any], path: str | Path) -> Path:
 
     results = data["results"]
     title = f"{data['scenario']} · {results[0]['n']:,} encounters per combination"
-    if len(results) == 1:
-        fig = _single(plt, results[0], data)
-    else:
-        fig = _sweep(plt, results, data)
+    fig = _single(plt, results[0], data) if len(results) == 1 else _sweep(plt, results, data)
     fig.suptitle(title)
     fig.tight_layout()
     try:

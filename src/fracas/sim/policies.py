@@ -41,8 +41,19 @@ class Option:
         return self.legal.actor
 
     def value(self, name: str, default: Any = None) -> Any:
-        """The value chosen for parameter ``name``."""
-        return dict(self.values).get(name, default)
+        """The value of parameter ``name``: chosen here, or fixed by the legal command."""
+        for key, value in self.values:
+            if key == name:
+                return value
+        for c in self.legal.params:
+            if c.name == name and c.fixed is not None:
+                return c.fixed
+        return default
+
+    def arguments(self) -> dict[str, Any]:
+        """Every value of the command: fixed ones and chosen ones."""
+        args: dict[str, Any] = self.command()["args"]
+        return args
 
     def command(self) -> dict[str, Any]:
         """The engine's JSON form of the command."""
@@ -153,20 +164,31 @@ def _target_by(turn: Turn, key: Callable[[dict[str, Any]], float]) -> Option | N
 
 
 def _otherwise(turn: Turn) -> Option:
-    """No attack to make: close in on a foe, else pass the go, else anything."""
+    """No attack to make: look for foes when none is in sight, else close in on one, else
+    pass the go, else anything."""
     me = turn.profile
     foes = turn.foes()
-    closer = turn.where(lambda o: me.advances(o.verb, dict(o.values), turn.entry(o.actor), foes))
+    seek = turn.where(lambda o: o.verb in me.seek_verbs) if not foes else []
+    if seek:
+        return turn.pick(seek)
+    closer = turn.where(lambda o: me.advances(o.verb, o.arguments(), turn.entry(o.actor), foes))
     if closer:
         return turn.pick(closer)
     passes = turn.where(lambda o: o.verb in me.pass_verbs)
     return turn.pick(passes or list(turn.options))
 
 
+def _objective(turn: Turn) -> Option | None:
+    """A move on the conflict's objective (a chase roll), if there is one to make."""
+    chase = turn.where(lambda o: o.verb in turn.profile.objective_verbs)
+    return turn.pick(chase) if chase else None
+
+
 def focus_fire(turn: Turn) -> Option:
-    """Attack the foe with the least fight left (as the view shows), so the side's attacks
-    pile on one target; otherwise close in."""
-    return _target_by(turn, turn.health) or _otherwise(turn)
+    """Press the objective (a chase roll) if there is one; else attack the foe with the least
+    fight left (as the view shows), so the side's attacks pile on one target; otherwise
+    close in."""
+    return _objective(turn) or _target_by(turn, turn.health) or _otherwise(turn)
 
 
 def weakest_first(turn: Turn) -> Option:
@@ -175,7 +197,7 @@ def weakest_first(turn: Turn) -> Option:
     def absolute(entry: dict[str, Any]) -> float:
         harm = turn.profile.harm(entry, turn.view)
         return turn.health(entry) - harm / 100.0
-    return _target_by(turn, absolute) or _otherwise(turn)
+    return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
 
 
 def defensive(turn: Turn) -> Option:
@@ -197,7 +219,7 @@ def flee_when_losing(turn: Turn) -> Option:
     if turn.losing():
         me = turn.profile
         foes = turn.foes()
-        away = turn.where(lambda o: me.flees(o.verb, dict(o.values), turn.entry(o.actor),
+        away = turn.where(lambda o: me.flees(o.verb, o.arguments(), turn.entry(o.actor),
                                              turn.view, foes))
         if away:
             return turn.pick(away)
@@ -211,7 +233,7 @@ BUILT_IN: dict[str, Policy] = {
     "defensive": defensive,
     "flee": flee_when_losing,
 }
-DEFAULT_POLICY = "random"
+DEFAULT_POLICY = "focus-fire"
 
 
 def load_policy(name: str) -> Policy:
@@ -233,8 +255,8 @@ def load_policy(name: str) -> Policy:
 
 
 def policies_for(sides: Iterable[str], chosen: dict[str, str]) -> dict[str, Policy]:
-    """The policy of every side (``chosen`` by side name, the rest ``random``); a side that
-    is not in the conflict is refused by name."""
+    """The policy of every side (``chosen`` by side name, the rest :data:`DEFAULT_POLICY`);
+    a side that is not in the conflict is refused by name."""
     sides = list(sides)
     unknown = sorted(set(chosen) - set(sides))
     if unknown:

@@ -44,6 +44,10 @@ class Profile:
     pass_verbs: ClassVar[frozenset[str]] = frozenset()
     attack_verbs: ClassVar[frozenset[str]] = frozenset({"attack"})
     recover_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs that pursue the conflict's objective (a chase roll): preferred over attacks.
+    objective_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs that look for foes hidden from the actor.
+    seek_verbs: ClassVar[frozenset[str]] = frozenset()
     #: The outcome of a conflict decided by one side being the last with characters in it.
     last_side_outcome: ClassVar[str] = "taken out"
     #: Every outcome the ruleset can give an encounter (for the report; zero counts shown).
@@ -118,6 +122,7 @@ class EtherscopeProfile(Profile):
     skip = frozenset({"act", "zoom"})
     pass_verbs = frozenset({"done"})
     recover_verbs = frozenset({"recover"})
+    seek_verbs = frozenset({"search"})
     harm_unit = "points of the conflict's condenser"
 
     def _condenser(self, entry: dict[str, Any], view: dict[str, Any]) -> tuple[int, int] | None:
@@ -157,13 +162,17 @@ class EtherscopeProfile(Profile):
 
     def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
               view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
-        """Moving or stepping away, or hiding."""
-        return verb == "hide" or (verb in ("move", "step") and values.get("way") == "away")
+        """Moving or stepping away from a foe, or hiding."""
+        ids = {f["id"] for f in foes}
+        return verb == "hide" or (verb in ("move", "step") and values.get("way") == "away"
+                                  and any(t in ids for t in values.get("targets", [])))
 
     def advances(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
                  foes: list[dict[str, Any]]) -> bool:
-        """Moving or stepping toward."""
-        return verb in ("move", "step") and values.get("way") == "toward"
+        """Moving or stepping toward a foe."""
+        ids = {f["id"] for f in foes}
+        return verb in ("move", "step") and values.get("way") == "toward" and any(
+            t in ids for t in values.get("targets", []))
 
 
 class FabulaUltimaProfile(Profile):
@@ -205,11 +214,11 @@ class VersProfile(Profile):
     chases on to tracking and back to pursuit."""
 
     ruleset = "vers"
-    gm_first = ("open",)
-    gm_after = ("handoff", "track", "pursue")
+    gm_first = ("open", "handoff", "track", "pursue")
     skip = frozenset({"repair"})
     pass_verbs = frozenset({"handoff"})
     recover_verbs = frozenset({"recover"})
+    objective_verbs = frozenset({"run", "interpose"})
     outcomes = ("taken out", "captured", "evaded", "away", "won", "lost")
     harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
 

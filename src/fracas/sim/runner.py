@@ -93,7 +93,7 @@ class Runner:
             futures = self._client.map(run_chunk, [job] * len(parts),
                                        [a for a, _ in parts], [b for _, b in parts],
                                        pure=False)
-            for future in dask_completed(futures):
+            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()
             return
         if self._executor is not None:
@@ -113,7 +113,7 @@ def _dask_client(address: Any) -> Any:
     if not isinstance(address, str):
         return address  # a Client (or LocalCluster) made by the caller
     try:
-        return Client(address, timeout="10s")
+        return Client(address, timeout="10s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise InvalidInput(f"--dask {address}: cannot reach the scheduler: {exc}") from None
 
