@@ -126,6 +126,8 @@ class Encounter:
         self.conflict = _start(p, self.seed)
         self.rng = DiceRng.derive(self.seed + "\x00agents")
         self.chases: dict[str, ChaseWatch] = {}
+        for record in self.conflict.records:  # the prologue may have started a chase
+            p.profile.observe(self.chases, list(record.events))
         self.refused = 0
         self.players = {side: Viewer.of_player(name)
                         for side, name in p.sides.player_of.items()}

@@ -210,16 +210,17 @@ _INJURY = ("grazed", "wounded", "impaired", "disabled")
 
 
 class VersProfile(Profile):
-    """VERS: the GM opens each turn (popcorn), hands off for those taken out, and moves
-    chases on to tracking and back to pursuit."""
+    """VERS: the GM opens each turn (popcorn) and hands off for those taken out; a chase
+    that reaches the top of its scale has been escaped (tracking is the GM's choice: start
+    the chase at stage=tracking in the prologue to simulate one)."""
 
     ruleset = "vers"
-    gm_first = ("open", "handoff", "track", "pursue")
+    gm_first = ("open", "handoff")
     skip = frozenset({"repair"})
     pass_verbs = frozenset({"handoff"})
     recover_verbs = frozenset({"recover"})
     objective_verbs = frozenset({"run", "interpose"})
-    outcomes = ("taken out", "captured", "evaded", "away", "won", "lost")
+    outcomes = ("taken out", "captured", "escaped", "evaded", "away", "won", "lost")
     harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
@@ -273,11 +274,13 @@ class VersProfile(Profile):
 
     def chase_verdict(self, chases: dict[str, ChaseWatch],
                       side_of: dict[str, str]) -> tuple[str, str] | None:
-        """Captured: the hunter's side wins; evaded or completely away: the quarry's; a race
-        for a prize: won or lost (VR-CHASE-4, VR-CHASE-6, VR-CHASE-7)."""
+        """Captured: the hunter's side wins; escaped (top of the pursuit), evaded or
+        completely away (top of the tracking): the quarry's; a race for a prize: won or lost
+        (VR-CHASE-4, VR-CHASE-6, VR-CHASE-7)."""
         for chase in chases.values():
             other = chase.quarry if chase.roller == chase.hunter else chase.hunter
-            winner = {"captured": chase.hunter, "evaded": chase.quarry, "away": chase.quarry,
+            winner = {"captured": chase.hunter, "escaped": chase.quarry, "evaded": chase.quarry,
+                      "away": chase.quarry,
                       "won": chase.roller, "lost": other}.get(chase.stage)
             if winner is not None:
                 return side_of[winner], chase.stage
