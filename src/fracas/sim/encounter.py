@@ -157,7 +157,7 @@ class Encounter:
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
-    def _side_turn(self) -> Turn | None:
+    def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now."""
         profile = self.p.profile
         by_side: dict[str, list[Any]] = {}
@@ -184,7 +184,7 @@ class Encounter:
         """Give the next command; False when nobody can act and the GM has nothing to give."""
         gm = self._gm_options(self.p.profile.gm_first)
         if not gm:
-            turn = self._side_turn()
+            turn = self.side_turn()
             if turn is not None:
                 return self._play_turn(turn)
             gm = self._gm_options(self.p.profile.gm_after)
