@@ -54,13 +54,14 @@ class Runner:
     """Where chunks run: ``workers`` local processes (1: this process) or a Dask cluster."""
 
     workers: int = 1
-    dask: str | None = None  # the address of a Dask scheduler (or a distributed.Client)
+    dask: Any = None  # the address of a Dask scheduler, or a distributed.Client
+    connect_timeout: float = 10.0  # seconds to reach the scheduler
     _executor: Executor | None = None
     _client: Any = None
 
     def __enter__(self) -> Runner:
         if self.dask is not None:
-            self._client = _dask_client(self.dask)
+            self._client = _dask_client(self.dask, self.connect_timeout)
         elif self.workers > 1:
             self._executor = ProcessPoolExecutor(self.workers)
         return self
@@ -105,7 +106,7 @@ class Runner:
             yield run_chunk(job, a, b)
 
 
-def _dask_client(address: Any) -> Any:
+def _dask_client(address: Any, timeout: float) -> Any:
     try:
         from distributed import Client
     except ImportError:
@@ -113,7 +114,7 @@ def _dask_client(address: Any) -> Any:
     if not isinstance(address, str):
         return address  # a Client (or LocalCluster) made by the caller
     try:
-        return Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+        return Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise InvalidInput(f"--dask {address}: cannot reach the scheduler: {exc}") from None
 
