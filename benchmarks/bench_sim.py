@@ -187,7 +187,8 @@ def main() -> None:
             rows.append((ruleset, name, line, "not written (see docs/sim.md)"))
             continue
         seeds = [encounter_seed("bench", i) for i in range(n)]
-        plain_s, plain_results = timed(lambda plain=plain: [plain(s, 50) for s in seeds])
+        plain_s, plain_results = timed(lambda plain=plain, seeds=seeds: [plain(s, 50)
+                                                                          for s in seeds])
         same = sum((r.winner, r.rounds) == q for r, q in zip(results, plain_results,
                                                              strict=True))
         rows.append((ruleset, name, line, f"{n / plain_s:,.0f} encounters/s "

@@ -31,7 +31,7 @@ def test_a_dask_cluster_gives_the_local_report() -> None:
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:
     pytest.importorskip("distributed")
     sc = load_scenario("vers-chase")
-    with pytest.raises(InvalidInput, match="tcp://127.0.0.1:9: cannot reach the scheduler"):
+    with pytest.raises(InvalidInput, match=r"tcp://127\.0\.0\.1:9: cannot reach the scheduler"):
         simulate(SimJob(sc.text, sc.path, 2, "s"),
                  runner=Runner(dask="tcp://127.0.0.1:9", connect_timeout=1))
 

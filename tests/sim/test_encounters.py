@@ -130,7 +130,7 @@ def test_built_in_policies_choose_as_documented() -> None:
 def test_bad_policies_and_sim_tables_are_refused_by_name() -> None:
     with pytest.raises(InvalidInput, match="random, focus-fire, weakest-first"):
         prepare(job("vers-chase", 1, policies=(("pcs", "berserk"),)))
-    with pytest.raises(InvalidInput, match="no side 'ogres'.*sides: pcs, npcs"):
+    with pytest.raises(InvalidInput, match=r"no side 'ogres'.*sides: pcs, npcs"):
         prepare(job("vers-chase", 1, policies=(("ogres", "random"),)))
     with pytest.raises(InvalidInput, match="cannot be loaded"):
         prepare(job("vers-chase", 1, policies=(("pcs", "tests.sim.tactics:nothing"),)))
@@ -140,5 +140,5 @@ def test_bad_policies_and_sim_tables_are_refused_by_name() -> None:
         prepare(SimJob(bad.text, bad.path, 1, "s"))
     refused = parse_scenario(text + '\n[sim]\nprologue = "chase c1 hunter=ada quarry=ada"\n',
                              "y.toml")
-    with pytest.raises(InvalidInput, match="y.toml: the simulated set-up is refused"):
+    with pytest.raises(InvalidInput, match=r"y\.toml: the simulated set-up is refused"):
         prepare(SimJob(refused.text, refused.path, 1, "s"))

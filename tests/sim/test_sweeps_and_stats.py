@@ -8,8 +8,13 @@ import pytest
 
 from fracas.app.scenario import load_scenario
 from fracas.errors import InvalidInput
-from fracas.sim.job import apply_overrides, combinations, encounter_seed, parse_vary, \
-    with_side_players
+from fracas.sim.job import (
+    apply_overrides,
+    combinations,
+    encounter_seed,
+    parse_vary,
+    with_side_players,
+)
 from fracas.sim.stats import EncounterResult, Tally, quantile, wilson
 
 

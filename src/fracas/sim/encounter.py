@@ -11,6 +11,7 @@ acting side's agent looks at (and the GM's at the end, to read the harm).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,11 +32,12 @@ from fracas.sim.job import (
     sim_options,
     with_side_players,
 )
-from fracas.sim.policies import Option, Policy, Turn, options_of, policies_for
+from fracas.sim.policies import Option, Policy, Sight, Turn, options_of, policies_for
 from fracas.sim.profiles import TABLE_VERBS, ChaseWatch, Profile, profile_of
 from fracas.sim.stats import NO_DECISION, EncounterResult
 
 _GM = Viewer.gm()
+_NO_SIGHT = Sight(dict)  # the simulated GM fills no open values from a view
 
 
 @dataclass(slots=True)
@@ -152,7 +154,7 @@ class Encounter:
         out: list[Option] = []
         for legal in self.conflict.legal(None):
             if legal.actor is None and legal.verb in verbs:
-                out += options_of(legal, self.p.profile, None, {})
+                out += options_of(legal, self.p.profile, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
@@ -170,14 +172,10 @@ class Encounter:
             if legal:
                 by_side.setdefault(self.p.sides.side_of.get(pid, ""), []).extend(legal)
         for side, legal in by_side.items():
-            seen = view(self.conflict, self.players[side])
-            mine = {e["id"]: e for e in seen["conflict"]["participants"]}
-            if seen.get("zoom"):
-                mine.update({e["id"]: e for e in seen["zoom"][-1]["participants"]})
-            options = tuple(o for lc in legal
-                            for o in options_of(lc, profile, mine.get(lc.actor or ""), seen))
+            sight = Sight(functools.partial(view, self.conflict, self.players[side]))
+            options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
             if options:
-                return Turn(side, options, seen, self.p.sides.side_of, profile, self.rng)
+                return Turn(side, options, sight, self.p.sides.side_of, profile, self.rng)
         return None
 
     def step(self) -> bool:

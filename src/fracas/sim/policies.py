@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fracas.dice.rng import DiceRng
@@ -63,8 +63,40 @@ class Option:
 _LIST_KINDS = ("ids", "ints", "dice")
 
 
-def options_of(legal: LegalCommand, profile: Profile, me: dict[str, Any] | None,
-               view: dict[str, Any]) -> list[Option]:
+class Sight:
+    """What one side's player would see (``fracas.engine.views.view``), computed on first use:
+    a policy that never looks costs no view."""
+
+    __slots__ = ("_by_id", "_load", "_view")
+
+    def __init__(self, load: Callable[[], dict[str, Any]]) -> None:
+        self._load = load
+        self._view: dict[str, Any] | None = None
+        self._by_id: dict[str, dict[str, Any]] = {}
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The side's view of the conflict."""
+        if self._view is None:
+            self._view = self._load()
+            levels = [self._view["conflict"], *self._view["zoom"]] if self._view else []
+            for level in levels:
+                for p in level["participants"]:
+                    self._by_id[p["id"]] = p
+        return self._view
+
+    def entry(self, pid: str | None) -> dict[str, Any] | None:
+        """A character as this side sees it (None: unknown to it)."""
+        self.view  # noqa: B018 (loads the view)
+        return self._by_id.get(pid or "")
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Every character this side sees."""
+        self.view  # noqa: B018 (loads the view)
+        return list(self._by_id.values())
+
+
+def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Option]:
     """The playable forms of one legal command: every combination of the values the rules
     allow for its required parameters (and of the optional ones the profile picks); none when
     a required value is open and the profile cannot fill it."""
@@ -75,11 +107,11 @@ def options_of(legal: LegalCommand, profile: Profile, me: dict[str, Any] | None,
             continue
         if c.required:
             values = list(c.allowed) if c.allowed is not None else profile.candidates(
-                legal.verb, c.name, me, view)
+                legal.verb, c.name, legal.actor, sight)
             if not values:
                 return []
         else:
-            values = profile.optional(legal.verb, c.name, c.allowed, me) or []
+            values = profile.optional(legal.verb, c.name, c.allowed, legal.actor, sight) or []
             if not values:
                 continue
         if c.kind in _LIST_KINDS:
@@ -96,16 +128,15 @@ class Turn:
 
     side: str
     options: tuple[Option, ...]
-    view: dict[str, Any]
+    sight: Sight
     side_of: dict[str, str]
     profile: Profile
     rng: DiceRng
-    _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        for level in (self.view["conflict"], *self.view.get("zoom", [])):
-            for p in level["participants"]:
-                self._by_id[p["id"]] = p
+    @property
+    def view(self) -> dict[str, Any]:
+        """The side's view of the conflict (the projection its player gets)."""
+        return self.sight.view
 
     def pick(self, items: Sequence[T]) -> T:
         """One of ``items``, uniformly, from the encounter's own generator."""
@@ -113,16 +144,16 @@ class Turn:
 
     def entry(self, pid: str | None) -> dict[str, Any] | None:
         """A character as this side sees it (None: unknown to it)."""
-        return self._by_id.get(pid or "")
+        return self.sight.entry(pid)
 
     def foes(self) -> list[dict[str, Any]]:
         """The characters of other sides this side can see, still in the conflict."""
-        return [p for p in self._by_id.values() if self.side_of.get(p["id"]) != self.side
+        return [p for p in self.sight.entries() if self.side_of.get(p["id"]) != self.side
                 and p["present"] and p["out"] is None and self.profile.takes_part(p)]
 
     def friends(self) -> list[dict[str, Any]]:
         """This side's characters still in the conflict."""
-        return [p for p in self._by_id.values() if self.side_of.get(p["id"]) == self.side
+        return [p for p in self.sight.entries() if self.side_of.get(p["id"]) == self.side
                 and p["present"] and p["out"] is None and self.profile.takes_part(p)]
 
     def health(self, entry: dict[str, Any] | None) -> float:
@@ -137,10 +168,10 @@ class Turn:
         return mine < theirs
 
     def attacks(self) -> list[Option]:
-        """The options that attack a foe this side can see."""
-        foes = {p["id"] for p in self.foes()}
+        """The options that attack a character of another side (the legal commands name
+        only targets the actor may attack)."""
         return [o for o in self.options if o.verb in self.profile.attack_verbs
-                and o.value("target") in foes]
+                and self.side_of.get(o.value("target"), self.side) != self.side]
 
     def where(self, test: Callable[[Option], bool]) -> list[Option]:
         """The options that pass ``test``."""
@@ -209,7 +240,7 @@ def defensive(turn: Turn) -> Option:
         return turn.pick(hurt)
     staying = tuple(o for o in turn.options if me.keeps_cover(o.verb, turn.entry(o.actor)))
     if staying and len(staying) < len(turn.options):
-        turn = Turn(turn.side, staying, turn.view, turn.side_of, me, turn.rng, turn._by_id)
+        turn = Turn(turn.side, staying, turn.sight, turn.side_of, me, turn.rng)
     return focus_fire(turn)
 
 

@@ -8,10 +8,13 @@ the ruleset themselves (``Conflict.legal``, ``decide``, ``evolve``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.events import Event
 from fracas.rulesets.etherscope.settings import condenser_of
+
+if TYPE_CHECKING:
+    from fracas.sim.policies import Sight
 
 #: Verbs the simulator never plays: bookkeeping of the table, not moves of the game.
 TABLE_VERBS = frozenset({
@@ -60,14 +63,14 @@ class Profile:
         return f"unable or unwilling to continue: {outcome}; {winner} remain"
 
     # --- values the rules leave open -------------------------------------------------------
-    def candidates(self, verb: str, param: str, me: dict[str, Any] | None,
-                   view: dict[str, Any]) -> list[Any] | None:
+    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
+                   ) -> list[Any] | None:
         """Values to try for a required parameter whose values the legal command leaves open
         (None: the simulator cannot fill it, and leaves the command out)."""
         return None
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
-                 me: dict[str, Any] | None) -> list[Any] | None:
+                 actor: str | None, sight: Sight) -> list[Any] | None:
         """Values to try for an optional parameter (None: leave it out, the rules' default)."""
         return None
 
@@ -130,11 +133,12 @@ class EtherscopeProfile(Profile):
         pair = entry.get("condensers", {}).get(condenser_of(settings))
         return (int(pair[0]), int(pair[1])) if pair else None
 
-    def candidates(self, verb: str, param: str, me: dict[str, Any] | None,
-                   view: dict[str, Any]) -> list[Any] | None:
+    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
+                   ) -> list[Any] | None:
         """``declare``: one action at the base initiative, or two (base − 1 and 1)."""
-        if verb == "declare" and param == "scores" and me is not None:
-            pair = self._condenser(me, view)
+        me = sight.entry(actor) if verb == "declare" and param == "scores" else None
+        if me is not None:
+            pair = self._condenser(me, sight.view)
             if pair is None or pair[0] < 1:
                 return None
             base = pair[0]
@@ -142,9 +146,10 @@ class EtherscopeProfile(Profile):
         return None
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
-                 me: dict[str, Any] | None) -> list[Any] | None:
+                 actor: str | None, sight: Sight) -> list[Any] | None:
         """Roll the actor's best skill (its rating is the pool; ES-ACT-4)."""
-        if param != "skill" or me is None:
+        me = sight.entry(actor) if param == "skill" else None
+        if me is None:
             return None
         skills = me.get("stats", {}).get("skills", {})
         names = [s for s in skills if allowed is None or s in allowed]
@@ -184,8 +189,8 @@ class FabulaUltimaProfile(Profile):
     outcomes = ("defeated",)
     harm_unit = "HP"
 
-    def candidates(self, verb: str, param: str, me: dict[str, Any] | None,
-                   view: dict[str, Any]) -> list[Any] | None:
+    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
+                   ) -> list[Any] | None:
         """``act``: the character bides its time (a turn cannot be passed; FU-CON-6)."""
         return ["bides its time"] if verb == "act" else None
 
@@ -224,7 +229,7 @@ class VersProfile(Profile):
     harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
-                 me: dict[str, Any] | None) -> list[Any] | None:
+                 actor: str | None, sight: Sight) -> list[Any] | None:
         """Every weapon the rules allow is tried as its own option."""
         if param == "weapon" and allowed:
             return list(allowed)
