@@ -117,6 +117,9 @@ def _pool(entry: dict[str, Any], key: str) -> tuple[float, float] | None:
     return None
 
 
+_ES_ACTIONS = frozenset({"attack", "push", "move", "hide", "search", "recover"})
+
+
 class EtherscopeProfile(Profile):
     """Etherscope: the GM calls the awareness moves, rounds and countdowns."""
 
@@ -147,8 +150,9 @@ class EtherscopeProfile(Profile):
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
-        """Roll the actor's best skill (its rating is the pool; ES-ACT-4)."""
-        me = sight.entry(actor) if param == "skill" else None
+        """An action rolls the actor's best skill (its rating is the pool; ES-ACT-4); the
+        awareness roll and ambushes keep the rules' default pool."""
+        me = sight.entry(actor) if param == "skill" and verb in _ES_ACTIONS else None
         if me is None:
             return None
         skills = me.get("stats", {}).get("skills", {})
