@@ -169,7 +169,7 @@ class Encounter:
             legal = [lc for lc in self.conflict.legal(pid)
                      if lc.actor == pid and lc.verb not in TABLE_VERBS
                      and lc.verb not in profile.skip]
-            if legal:
+            if any(lc.verb not in profile.optional_verbs for lc in legal):
                 by_side.setdefault(self.p.sides.side_of.get(pid, ""), []).extend(legal)
         for side, legal in by_side.items():
             sight = Sight(functools.partial(view, self.conflict, self.players[side]))

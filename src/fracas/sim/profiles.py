@@ -43,6 +43,10 @@ class Profile:
     gm_after: ClassVar[tuple[str, ...]] = ()
     #: Character verbs the simulator leaves out (free text, nested conflicts, free checks).
     skip: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs offered only beside a character's other commands: a character whose legal
+    #: commands are all of these does not hold up the procedure (an Etherscope ambush after
+    #: the awareness roll).
+    optional_verbs: ClassVar[frozenset[str]] = frozenset()
     #: Verbs that end a character's go without acting.
     pass_verbs: ClassVar[frozenset[str]] = frozenset()
     attack_verbs: ClassVar[frozenset[str]] = frozenset({"attack"})
@@ -126,6 +130,7 @@ class EtherscopeProfile(Profile):
     ruleset = "etherscope"
     gm_after = ("moves", "round", "countdown")
     skip = frozenset({"act", "zoom"})
+    optional_verbs = frozenset({"ambush"})
     pass_verbs = frozenset({"done"})
     recover_verbs = frozenset({"recover"})
     seek_verbs = frozenset({"search"})
