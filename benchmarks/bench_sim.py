@@ -146,18 +146,80 @@ def vers_plain(seed: str, max_rounds: int) -> tuple[str, int]:
 
 # --- Etherscope: the car chase, by hand --------------------------------------------------------
 
+#: id: (side, physical condenser, awareness rating, best skill rating)
+ES = {"ada": ("pursuers", 12, 3, 4), "bruno": ("pursuers", 9, 2, 3),
+      "zepcar": ("villains", 10, 2, 3)}
+
+
+def _successes(rng: DiceRng, pool: int) -> int:
+    return sum(rng.die(6) >= 5 for _ in range(pool))
+
+
+def _roll_off(rng: DiceRng, group: list[str]) -> list[str]:
+    """ES-ROUND-5: the tied roll their awareness again until the order is settled."""
+    if len(group) < 2:
+        return group
+    for _ in range(20):
+        result = {p: _successes(rng, max(1, ES[p][2])) for p in group}
+        levels = sorted(set(result.values()), reverse=True)
+        if len(levels) > 1:
+            return [q for lv in levels for q in _roll_off(rng, [p for p in group
+                                                              if result[p] == lv])]
+    return sorted(group)
+
+
+def _ranked(rng: DiceRng, ids: list[str], key: dict[str, int], aware: dict[str, int]
+            ) -> list[str]:
+    """``ids`` by ``key`` (highest first), ties by awareness, then roll-offs."""
+    out: list[str] = []
+    for k in sorted({key[p] for p in ids}, reverse=True):
+        tied = [p for p in ids if key[p] == k]
+        for aw in sorted({aware[p] for p in tied}, reverse=True):
+            out += _roll_off(rng, [p for p in tied if aware[p] == aw])
+    return out
+
+
 def etherscope_plain(seed: str, max_rounds: int) -> tuple[str, int]:
-    """Not written: the awareness moves, tie roll-offs and countdown of ES-START/ES-ROUND
-    would make this loop a second implementation of the ruleset (see docs/sim.md)."""
-    raise NotImplementedError
+    """(winner, rounds) of the car chase: awareness rolls, no awareness steps, every round
+    one action at the base initiative (the condenser now), ties by awareness then roll-offs,
+    each an attack with the best skill on the first foe standing: 1 damage + 1 per extra
+    success (ES-START-1/5, ES-ROUND-1..5, ES-ACT-4, ES-DMG-1/2)."""
+    ids = list(ES)
+    cond = {p: ES[p][1] for p in ids}
+    version = 1
+    aware = {}
+    for p in ids:
+        version += 1
+        aware[p] = _successes(DiceRng.derive(seed, version), ES[p][2])
+    version += 1
+    _ranked(DiceRng.derive(seed, version), ids, dict.fromkeys(ids, 0), aware)  # `moves`
+    version += len(ids) - 1  # every mover but the last says `done`
+    rounds = 0
+    while rounds < max_rounds:
+        rounds += 1
+        up = [p for p in ids if cond[p] > 0]
+        version += 1 + len(up) + 1  # `round`, the declarations, `countdown`
+        order = _ranked(DiceRng.derive(seed, version), up, dict(cond), aware)
+        for actor in order:
+            if cond[actor] <= 0:
+                continue
+            foes = [p for p in ids if ES[p][0] != ES[actor][0] and cond[p] > 0]
+            version += 1
+            hits = _successes(DiceRng.derive(seed, version), ES[actor][3])
+            if hits >= 1:
+                cond[foes[0]] = max(0, cond[foes[0]] - hits)
+            sides = {ES[p][0] for p in ids if cond[p] > 0}
+            if len(sides) < 2:
+                return sides.pop(), rounds
+    return NO_DECISION, max_rounds
 
 
-PLAIN: dict[str, tuple[str, Callable[[str, int], tuple[str, int]] | None,
-                       dict[str, str]]] = {
+PLAIN: dict[str, tuple[str, Callable[[str, int], tuple[str, int]], dict[str, str]]] = {
     "fabula-ultima": ("fabula-ultima-ambush", fabula_plain,
                       {"heroes": POLICY, "bandits": POLICY}),
     "vers": ("vers-chase", vers_plain, {"pcs": POLICY, "npcs": PASSIVE}),
-    "etherscope": ("etherscope-car-chase", None, {"pursuers": POLICY, "villains": POLICY}),
+    "etherscope": ("etherscope-car-chase", etherscope_plain,
+                   {"pursuers": POLICY, "villains": POLICY}),
 }
 
 
@@ -183,9 +245,6 @@ def main() -> None:
         p = prepare(job_for(name, n, sides))
         sim_s, results = timed(lambda p=p: [play_encounter(p, i) for i in range(n)])
         line = f"{n / sim_s:,.0f} encounters/s"
-        if plain is None:
-            rows.append((ruleset, name, line, "not written (see docs/sim.md)"))
-            continue
         seeds = [encounter_seed("bench", i) for i in range(n)]
         plain_s, plain_results = timed(lambda plain=plain, seeds=seeds: [plain(s, 50)
                                                                           for s in seeds])
@@ -213,18 +272,20 @@ def main() -> None:
         return
     from fracas.sim.runner import run_chunk
 
-    tasks = 50 if args.quick else 200
+    tasks = 50 if args.quick else 300
     tiny = job_for("vers-chase", 1, PLAIN["vers"][2])
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         client.submit(run_chunk, tiny, 0, 1).result()  # warm: workers prepare the job
-        local, _ = timed(lambda: [run_chunk(tiny, 0, 1) for _ in range(tasks)])
-        remote, _ = timed(lambda: client.gather(client.map(
+        empty, _ = timed(lambda: client.gather(client.map(
+            run_chunk, [tiny] * tasks, [0] * tasks, [0] * tasks, pure=False)))
+        one, _ = timed(lambda: client.gather(client.map(
             run_chunk, [tiny] * tasks, [0] * tasks, [1] * tasks, pure=False)))
-    print(f"Dask LocalCluster (2 workers): {1000 * remote / tasks:.2f} ms per one-encounter "
-          f"task against {1000 * local / tasks:.2f} ms in-process: overhead "
-          f"{1000 * (remote - local / 2) / tasks:.2f} ms per task")
+    local, _ = timed(lambda: [run_chunk(tiny, 0, 1) for _ in range(tasks)])
+    print(f"Dask LocalCluster (2 workers), {tasks} tasks: an empty task {1000 * empty / tasks:.1f}"
+          f" ms (the overhead per task); a one-encounter task {1000 * one / tasks:.1f} ms, "
+          f"in-process {1000 * local / tasks:.1f} ms")
 
 
 if __name__ == "__main__":
