@@ -159,23 +159,37 @@ class Encounter:
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
-    def side_turn(self) -> Turn | None:
-        """The first side (in set-up order of its characters) that may act now."""
+    def _legal(self, pid: str) -> list[Any]:
+        """The legal commands of ``pid`` the simulator plays (none while it only has
+        optional ones)."""
         profile = self.p.profile
-        by_side: dict[str, list[Any]] = {}
-        for pid, part in self.conflict.state.innermost.participants.items():
-            if not part.active:
+        legal = [lc for lc in self.conflict.legal(pid) if lc.actor == pid
+                 and lc.verb not in TABLE_VERBS and lc.verb not in profile.skip]
+        return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
+
+    def side_turn(self) -> Turn | None:
+        """The first side (in set-up order of its characters) that may act now, with the
+        legal commands of all its characters (the other sides are not asked)."""
+        profile = self.p.profile
+        side_of = self.p.sides.side_of
+        active = [pid for pid, part in self.conflict.state.innermost.participants.items()
+                  if part.active]
+        tried: set[str] = set()
+        for pid in active:
+            side = side_of.get(pid, "")
+            if side in tried:
                 continue
-            legal = [lc for lc in self.conflict.legal(pid)
-                     if lc.actor == pid and lc.verb not in TABLE_VERBS
-                     and lc.verb not in profile.skip]
-            if any(lc.verb not in profile.optional_verbs for lc in legal):
-                by_side.setdefault(self.p.sides.side_of.get(pid, ""), []).extend(legal)
-        for side, legal in by_side.items():
+            first = self._legal(pid)
+            if not first:
+                continue
+            tried.add(side)
+            later = active[active.index(pid) + 1:]
+            legal = first + [lc for q in later if side_of.get(q, "") == side
+                             for lc in self._legal(q)]
             sight = Sight(functools.partial(view, self.conflict, self.players[side]))
             options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
             if options:
-                return Turn(side, options, sight, self.p.sides.side_of, profile, self.rng)
+                return Turn(side, options, sight, side_of, profile, self.rng)
         return None
 
     def step(self) -> bool:
