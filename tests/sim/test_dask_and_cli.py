@@ -90,3 +90,16 @@ def test_bad_input_is_a_clear_error_without_traceback(args: list[str], message: 
     result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", *args])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_policy_of_your_own_plugs_in_from_the_command_line() -> None:
+    # the bandits only bide their time (tests/sim/tactics.py): the heroes cannot lose
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "3", "--seed", "own",
+                                 "--json", "--workers", "1",
+                                 "--policy", "bandits=tests.sim.tactics:only_pass"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["policies"]["bandits"] == "tests.sim.tactics:only_pass"
+    r = data["results"][0]
+    assert r["wins"]["heroes"]["count"] == 3
+    assert r["characters"]["ada"]["mean_harm"] == 0 == r["characters"]["bruno"]["mean_harm"]

@@ -15,8 +15,9 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.app.scenario import ScriptLine
 from fracas.dice.rng import DiceRng
-from fracas.engine.commands import Command
+from fracas.engine.commands import Command, CommandSet
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
 from fracas.engine.model import Status, Viewer
@@ -83,7 +84,7 @@ def prepare(job: SimJob) -> Prepared:
     return prepared
 
 
-def _leading_gm(script: Any, commands: Any) -> list[str]:
+def _leading_gm(script: tuple[ScriptLine, ...], commands: CommandSet) -> list[str]:
     """The GM commands at the head of a scenario's script (its set-up: a chase, a first
     opener), up to the first command a character gives."""
     out = []
