@@ -58,6 +58,12 @@ class IllegalCommand(FracasError):
     code = "illegal_command"
 
 
+class ConflictExists(InvalidInput):
+    """A conflict id that is already taken in the store."""
+
+    code = "conflict_exists"
+
+
 class NotYourTurn(IllegalCommand):
     """A command by a participant who is not the one acting now."""
 
@@ -87,3 +93,24 @@ class InternalError(FracasError):
     nothing changed. Never expected; please report it with the command."""
 
     code = "internal_error"
+
+
+class ScriptError(FracasError):
+    """An error found at a place in a file (``FILE:LINE: 'command'``): the error ``cause``,
+    with its code and rule, said where it happened. Built anew, never by editing ``cause``."""
+
+    def __init__(self, where: str, cause: FracasError) -> None:
+        super().__init__(f"{where}: {cause.message}", rule=cause.rule,
+                         **{**cause.values, "where": where})
+        self.code = cause.code
+        self.cause = cause
+
+
+def with_rule(error: FracasError, rule: str | None) -> FracasError:
+    """``error`` citing ``rule`` when it cites none yet: a new error of the same type (an
+    error is never changed after it was raised)."""
+    if error.rule is not None or rule is None:
+        return error
+    again = type(error).__new__(type(error))
+    FracasError.__init__(again, error.message, rule=rule, **error.values)
+    return again

@@ -98,3 +98,31 @@ def test_no_view_leaks_gm_secrets_to_a_player(game: tuple[str, list[str]], playe
     seen = json.dumps(view(c, who)) + json.dumps(log_view(c, who))
     assert "SECRET-" not in seen and "fire" not in seen
     assert '"visibility": "gm"' not in seen
+
+
+@given(games(), st.lists(st.tuples(st.sampled_from(["undo", "redo", "note"]), st.integers(1, 4)),
+                         min_size=1, max_size=12))
+def test_undo_and_redo_from_checkpoints_equal_a_fold_of_the_log(
+    game: tuple[str, list[str]], moves: list[tuple[str, int]],
+) -> None:
+    """With a checkpoint every other counting record, any mix of undo, redo and new commands
+    leaves the live state equal to a fold of the whole log from the start."""
+    from fracas.engine import conflict as conflict_module
+
+    seed, played = game
+    saved = conflict_module.CHECKPOINT_EVERY
+    conflict_module.CHECKPOINT_EVERY = 2
+    try:
+        c = toy_conflict(seed)
+        for line in played:
+            c.execute(line, time="")
+        for verb, n in moves:
+            can = len(c.undoable() if verb == "undo" else c.redoable())
+            if verb == "note":
+                c.execute(f"note step{n}", time="")
+            elif can:
+                c.execute(f"{verb} {min(n, can)}", time="")
+            assert c.state == c.replay()
+        assert Conflict(TOY, seed, c.records).state == c.state
+    finally:
+        conflict_module.CHECKPOINT_EVERY = saved

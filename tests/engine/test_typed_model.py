@@ -3,7 +3,8 @@ redact what a viewer may not know, one decide pattern, structured legal commands
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import field
+from typing import Annotated, Any
 
 import pytest
 
@@ -65,6 +66,19 @@ def test_stored_json_and_text_read_back_as_the_typed_event() -> None:
 def test_optional_keys_and_json_keys_are_written_as_before() -> None:
     assert "from" not in Hit(target="x").data
     assert Hit(target="x", from_="bo").data["from"] == "bo"
+
+
+@event_type("test_turn")
+class Turn(TypedEvent):
+    participant: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def test_an_engine_event_keeps_the_keys_a_ruleset_adds_after_its_own() -> None:
+    turn = Turn(participant="ada", extra={"actions": 2, "opens": True})
+    assert turn.to_text() == "turn_started participant=ada actions=2 opens=true".replace(
+        "turn_started", "test_turn")
+    assert Event.from_text(turn.to_text()) == turn
 
 
 def test_unregistered_tags_stay_generic_events() -> None:

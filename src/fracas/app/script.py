@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from fracas.app.scenario import Scenario
 from fracas.engine.conflict import Conflict
-from fracas.errors import FracasError
+from fracas.errors import FracasError, ScriptError
 from fracas.rulesets import get_ruleset
 
 
@@ -19,28 +19,28 @@ class ScriptRun:
     error: FracasError | None = None
 
 
-def run_script(scenario: Scenario, seed: str) -> ScriptRun:
+def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> ScriptRun:
     """Create a scenario's conflict and play its script up to the first refused command;
-    errors name the file and the line (of the script, or of the refused setting)."""
+    errors name the file and the line (of the script, or of the refused setting) and keep
+    the rule that refused it. Records are stamped with ``time`` (``""``: no time, as in the
+    golden logs; None: now)."""
     ruleset = get_ruleset(scenario.setup.ruleset)
     try:
-        conflict = Conflict.create(ruleset, scenario.setup, seed, time="")
+        conflict = Conflict.create(ruleset, scenario.setup, seed, time=time)
     except FracasError as exc:
-        exc.message = f"{scenario.where(exc.values.get('key'))}: {exc.message}"
-        return ScriptRun(None, exc)
+        return ScriptRun(None, ScriptError(scenario.where(exc.values.get("key")), exc))
     for line in scenario.script:
         try:
-            conflict.execute(line.text, time="")
+            conflict.execute(line.text, time=time)
         except FracasError as exc:
-            exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
-            exc.rule = None
-            return ScriptRun(conflict, exc)
+            return ScriptRun(conflict, ScriptError(f"{scenario.path}:{line.line}: "
+                                                   f"{line.text!r}", exc))
     return ScriptRun(conflict)
 
 
-def play_script(scenario: Scenario, seed: str) -> Conflict:
+def play_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Conflict:
     """Create the conflict of a scenario and play its script; raise the first error."""
-    done = run_script(scenario, seed)
+    done = run_script(scenario, seed, time=time)
     if done.error is not None:
         raise done.error
     assert done.conflict is not None

@@ -9,25 +9,39 @@ retrying is the caller's business. Snapshots are written every ``snapshot_every`
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from fracas import __version__
 from fracas.app.scenario import Scenario
+from fracas.app.script import play_script
 from fracas.dice.rng import new_seed
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
-from fracas.errors import FracasError, StaleVersion
+from fracas.errors import StaleVersion
 from fracas.rulesets import get_ruleset
 from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
 
 #: Snapshot every this many versions unless ``FRACAS_SNAPSHOT_EVERY`` or the caller says.
 SNAPSHOT_EVERY = 100
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def snapshot_format(ruleset: str) -> str:
@@ -64,14 +78,7 @@ class ConflictService:
         script error (named by file and line) stores nothing."""
         ruleset = get_ruleset(scenario.setup.ruleset)
         the_seed = seed or scenario.seed or new_seed()
-        conflict = Conflict.create(ruleset, scenario.setup, the_seed, time=_now())
-        for line in scenario.script:
-            try:
-                conflict.execute(line.text)
-            except FracasError as exc:
-                exc.message = f"{scenario.path}:{line.line}: {line.text!r}: {exc}"
-                exc.rule = None
-                raise
+        conflict = play_script(scenario, the_seed, time=None)
         cid = self.store.create(
             ruleset=ruleset.name, seed=the_seed, title=scenario.setup.title or ruleset.title,
             campaign=campaign, records=conflict.records, conflict_id=conflict_id,
@@ -82,6 +89,10 @@ class ConflictService:
     # --- loading ------------------------------------------------------------------------
     def load(self, conflict_id: str) -> Conflict:
         """The conflict, from its latest usable snapshot plus the records after it."""
+        with _no_cyclic_gc():  # a load makes many objects and no cycles: skip the collector
+            return self._load(conflict_id)
+
+    def _load(self, conflict_id: str) -> Conflict:
         stored = self.store.load(conflict_id)
         ruleset = get_ruleset(stored.info.ruleset)
         snap = None
@@ -122,8 +133,7 @@ class ConflictService:
         if conflict is None:
             conflict = self.load(conflict_id)
         if key is not None:
-            done = next((r for r in conflict.records if r.key == key), None) \
-                or self.store.find_key(conflict_id, key)
+            done = conflict.record_with_key(key) or self.store.find_key(conflict_id, key)
             if done is not None:
                 return self._duplicate(conflict_id, conflict, command, done, author)
         record = conflict.prepare(command, author, expected_version=expected_version, key=key,

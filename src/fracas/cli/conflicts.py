@@ -27,7 +27,7 @@ from fracas.engine.describe import describe
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, record_view, view
-from fracas.errors import FracasError, InvalidInput
+from fracas.errors import ConflictExists, FracasError, InvalidInput
 from fracas.store import DEFAULT_CAMPAIGN, StoreFailure, open_store, safe_url
 
 SHOW_FORMAT = "fracas.show/1"
@@ -227,10 +227,9 @@ def import_(
             try:
                 cid, conflict = import_conflict(service, text, name, new_id=new_id,
                                                 campaign=campaign)
-            except InvalidInput as exc:
-                if "already exists" in exc.message:
-                    exc.message += "; use --new-id to import a copy"
-                raise
+            except ConflictExists as exc:
+                err_console.print("[dim]hint: --new-id imports it as a copy under a new id[/]")
+                fail(exc)
         err_console.print(f"imported conflict {cid} (version {conflict.version})")
         console.print(cid)
 

@@ -17,10 +17,13 @@ from fracas.cli import conflicts, dice, sim
 from fracas.cli.common import check_viewer, console, fail, viewer_for
 from fracas.cli.render import print_log, print_state
 from fracas.dice.rng import new_seed
-from fracas.engine.conflict import Conflict
+from fracas.engine.commands import CommandSet
+from fracas.engine.conflict import Conflict, command_set
+from fracas.engine.generic import GENERIC_COMMANDS
 from fracas.engine.model import Viewer
+from fracas.engine.schema import commands_schema, error_schema, events_schema, legal_schema
 from fracas.engine.views import log_view, view
-from fracas.errors import FracasError
+from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import available, get_ruleset
 
 app = typer.Typer(
@@ -118,6 +121,28 @@ def scenarios() -> None:
         console.print(f"[bold]{name}[/]  {escape(title)}")
 
 
+
+
+@app.command()
+def schema(
+    part: Annotated[str, typer.Argument(help="commands, events, legal or error")] = "commands",
+    ruleset: Annotated[str | None, typer.Option(
+        help="commands of this ruleset (default: the engine's own)")] = None,
+) -> None:
+    """Print the JSON schema of commands, events, legal commands or errors (for tools)."""
+    makers = {"events": events_schema, "legal": legal_schema, "error": error_schema}
+    try:
+        if part == "commands":
+            out = commands_schema(command_set(get_ruleset(ruleset)) if ruleset
+                                  else CommandSet(GENERIC_COMMANDS))
+        elif part in makers:
+            out = makers[part]()
+        else:
+            raise InvalidInput(f"no schema {part!r}; use commands, events, legal or error",
+                               part=part)
+    except FracasError as exc:
+        fail(exc)
+    sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
 @app.command()

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fracas.errors import InvalidInput
+from fracas.errors import InvalidInput, with_rule
 
 GM = "gm"
 _IDENT = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
@@ -261,8 +261,7 @@ class CommandSet:
         try:
             return self._parse_args(spec, actor, tokens[1:])
         except InvalidInput as exc:
-            exc.rule = exc.rule or spec.rule
-            raise
+            raise with_rule(exc, spec.rule) from None
 
     def _parse_args(self, spec: CommandSpec, actor: str | None, rest_tokens: list[str]
                     ) -> Command:
@@ -322,8 +321,7 @@ class CommandSet:
                 args[name] = by_name[name].check_value(value, verb)
             return self._complete(spec, Command(spec.verb, actor, args))
         except InvalidInput as exc:
-            exc.rule = exc.rule or spec.rule
-            raise
+            raise with_rule(exc, spec.rule) from None
 
     def _complete(self, spec: CommandSpec, cmd: Command) -> Command:
         args = dict(cmd.args)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -51,6 +51,11 @@ from fracas.errors import (
 
 _COMMAND_SETS: dict[type[Ruleset], CommandSet] = {}
 
+#: Undo folds from the nearest of the last CHECKPOINTS_KEPT states kept every CHECKPOINT_EVERY
+#: counting records (an undo further back folds from the start).
+CHECKPOINT_EVERY = 256
+CHECKPOINTS_KEPT = 4
+
 
 def command_set(ruleset: Ruleset) -> CommandSet:
     """The engine's commands plus the ruleset's, by verb (made once per ruleset class)."""
@@ -84,11 +89,12 @@ class History:
     in version order, and the redo stack (next to redo last). One reading of the markers,
     shared by :func:`counting_records` and :class:`Conflict`."""
 
-    __slots__ = ("active", "redo")
+    __slots__ = ("active", "redo", "unchanged")
 
     def __init__(self) -> None:
         self.active: list[int] = []
         self.redo: list[int] = []
+        self.unchanged = 0  # after an undo: how many counting records stayed as they were
 
     def read(self, record: Record) -> tuple[str, list[int]]:
         """Take ``record`` into account; return what it did: ("record", [its version]),
@@ -101,7 +107,13 @@ class History:
         versions = list(marker.data["versions"])
         if marker.type == UNDONE:
             gone = set(versions)
-            self.active = [v for v in self.active if v not in gone]
+            keep = len(self.active)  # undone versions are the last ones (undo takes those)
+            while keep and self.active[keep - 1] in gone:
+                keep -= 1
+            if len(self.active) - keep != len(gone):  # not all at the end: the general case
+                keep = next(i for i, v in enumerate(self.active) if v in gone)
+            self.unchanged = keep
+            self.active = self.active[:keep] + [v for v in self.active[keep:] if v not in gone]
             self.redo.extend(versions)
             return UNDONE, versions
         back = set(versions)
@@ -140,18 +152,19 @@ class Conflict:
         self.state = ConflictState()
         self._history = History()
         self._keys: dict[str, Record] = {}
+        self._by_version: dict[int, Record] = {}
+        # (how many counting records, the state after them): where undo folds from
+        self._checkpoints: list[tuple[int, ConflictState]] = []
         for record in records:
             self._append(record, rebuild=False)
+        active = self._history.active
         if snapshot is not None and not any(
             r.is_meta for r in self.records if r.version > snapshot[0]
-        ):
-            self.state = copy.deepcopy(snapshot[1])
-            for record in self.records:
-                if record.version > snapshot[0]:
-                    for event in record.events:
-                        evolve(ruleset, self.state, event)
+        ):  # the counting records up to the snapshot are a prefix of the active ones
+            start = next((i for i, v in enumerate(active) if v > snapshot[0]), len(active))
+            self._fold_from(start, copy.deepcopy(snapshot[1]))
         else:
-            self.state = fold(ruleset, self.records)
+            self._fold_from(0, ConflictState())
 
     # --- creation ---------------------------------------------------------------------
     @classmethod
@@ -193,13 +206,18 @@ class Conflict:
         upto = [r for r in self.records if version is None or r.version <= version]
         return fold(self.ruleset, upto)
 
-    def undoable(self) -> list[int]:
-        """Versions that undo would take back, most recent first (never the set-up)."""
-        return [v for v in reversed(self._history.active) if v != 1]
+    def undoable(self, limit: int | None = None) -> list[int]:
+        """Versions that undo would take back, most recent first (never the set-up); at most
+        ``limit`` of them."""
+        active = self._history.active
+        first = 1 if active and active[0] == 1 else 0
+        start = first if limit is None else max(first, len(active) - limit)
+        return active[start:][::-1]
 
-    def redoable(self) -> list[int]:
-        """Versions that redo would bring back, next first."""
-        return list(reversed(self._history.redo))
+    def redoable(self, limit: int | None = None) -> list[int]:
+        """Versions that redo would bring back, next first; at most ``limit`` of them."""
+        redo = self._history.redo
+        return redo[len(redo) - limit if limit is not None and limit < len(redo) else 0:][::-1]
 
     def legal(self, actor: str | None = None) -> list[LegalCommand]:
         """What ``actor`` (None: the GM) may do now, as structured values (DESIGN.md
@@ -223,9 +241,9 @@ class Conflict:
         ended = self.state.status == Status.ENDED.value
         out: list[str | LegalCommand] = []
         if actor is None:
-            if self.undoable():
+            if self.undoable(1):
                 out.append("undo")
-            if self.redoable():
+            if self.redoable(1):
                 out.append("redo")
         if not ended:
             out.extend(self.ruleset.legal_commands(state, actor))
@@ -327,23 +345,25 @@ class Conflict:
         return fx.with_expiries(state.effects, events)
 
     def _decide_undo(self, steps: int) -> Event:
-        return self._marker(UNDONE, "undo", "undone", steps, self.undoable())
+        return self._marker(UNDONE, "undo", "undone", steps, self.undoable)
 
     def _decide_redo(self, steps: int) -> Event:
-        return self._marker(REDONE, "redo", "redone", steps, self.redoable())
+        return self._marker(REDONE, "redo", "redone", steps, self.redoable)
 
     @staticmethod
-    def _marker(kind: str, verb: str, done: str, steps: int, can: list[int]) -> Event:
-        """An undo or redo marker for the first ``steps`` of the versions in ``can``."""
+    def _marker(kind: str, verb: str, done: str, steps: int,
+                can: Callable[[int | None], list[int]]) -> Event:
+        """An undo or redo marker for the next ``steps`` of the versions ``can`` gives."""
         if steps < 1:
             raise InvalidInput(f"{verb} takes a positive number of steps", steps=steps)
-        if not can:
+        versions = can(steps + 1)
+        if not versions:
             raise IllegalCommand(f"there is nothing to {verb}")
-        if steps > len(can):
+        if steps > len(versions):
             raise IllegalCommand(
-                f"only {len(can)} command(s) can be {done}, not {steps}", steps=steps
+                f"only {len(versions)} command(s) can be {done}, not {steps}", steps=steps
             )
-        return Event(kind, {"versions": can[:steps]})
+        return Event(kind, {"versions": versions[:steps]})
 
     # --- executing --------------------------------------------------------------------
     def prepare(
@@ -389,6 +409,10 @@ class Conflict:
         self._commit(record)
         return record
 
+    def record_with_key(self, key: str) -> Record | None:
+        """The record appended with idempotency ``key``, if any (an index, not a scan)."""
+        return self._keys.get(key)
+
     def retried(
         self, done: Record, command: str | Command | dict[str, Any], author: Viewer | None
     ) -> Record:
@@ -433,26 +457,46 @@ class Conflict:
 
     def _append(self, record: Record, *, rebuild: bool) -> None:
         self.records.append(record)
+        self._by_version[record.version] = record
         if record.key is not None:
             self._keys[record.key] = record
         did, versions = self._history.read(record)
         if not rebuild:
             return
         if did == UNDONE:
-            self.state = fold(self.ruleset, self.records)
+            while self._checkpoints and self._checkpoints[-1][0] > self._history.unchanged:
+                self._checkpoints.pop()
+            start, state = (self._checkpoints[-1][0], copy.deepcopy(self._checkpoints[-1][1])) \
+                if self._checkpoints else (0, ConflictState())
+            self._fold_from(start, state)
             return
-        by_version = {record.version: record} if did == "record" else {
-            r.version: r for r in self.records}
-        for v in versions:
-            for event in by_version[v].events:
-                evolve(self.ruleset, self.state, event)
+        self._fold_from(len(self._history.active) - len(versions), self.state)
+
+    def _fold_from(self, start: int, state: ConflictState) -> None:
+        """Make ``state`` (that of the first ``start`` counting records) the live state by
+        folding the counting records after them, keeping checkpoints on the way."""
+        self.state = state
+        for count, v in enumerate(self._history.active[start:], start + 1):
+            for event in self._by_version[v].events:
+                evolve(self.ruleset, state, event)
+            self._checkpoint(count)
+
+    def _checkpoint(self, count: int) -> None:
+        """Keep a copy of the state after ``count`` counting records when that is a multiple of
+        CHECKPOINT_EVERY (the last few only), so that undo folds from the nearest one instead
+        of from the start."""
+        if count % CHECKPOINT_EVERY == 0 and (
+                not self._checkpoints or self._checkpoints[-1][0] < count):
+            self._checkpoints.append((count, copy.deepcopy(self.state)))
+            del self._checkpoints[:-CHECKPOINTS_KEPT]
 
     def _reindex(self) -> None:
         records, self.records = self.records, []
-        self._history, self._keys = History(), {}
+        self._history, self._keys, self._by_version = History(), {}, {}
+        self._checkpoints = []
         for record in records:
             self._append(record, rebuild=False)
-        self.state = fold(self.ruleset, self.records)
+        self._fold_from(0, ConflictState())
 
     def snapshot_state(self) -> ConflictState:
         """A deep copy of the live state (for caches and comparisons)."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from fracas.dice import DiceRng, Roll, from_table, roll
 from fracas.engine.model import Viewer
-from fracas.errors import FracasError
+from fracas.errors import FracasError, with_rule
 
 
 @dataclass(slots=True)
@@ -39,7 +39,5 @@ class DecideContext:
             try:
                 return from_table(expression, table)
             except FracasError as exc:
-                if exc.rule is None:
-                    exc.rule = rule
-                raise
+                raise with_rule(exc, rule) from None
         return roll(expression, self.rng)

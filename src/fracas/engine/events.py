@@ -153,6 +153,11 @@ class TypedEvent(Event):
     ``Annotated`` metadata says how a field is written (:data:`OMIT_NONE`, :class:`Key`) and
     from which secret it derives (the marks of :mod:`fracas.engine.secrets`), which the one
     generic redaction reads.
+
+    An engine event that rulesets extend with keys of their own (``turn_started`` with
+    Etherscope's ``score`` or VERS's ``actions``) declares a field ``extra: dict[str, Any] =
+    field(default_factory=dict)``: its items are written after the declared fields, and keys
+    the class does not declare are read into it.
     """
 
     type: str = field(default="", init=False, repr=False)
@@ -171,10 +176,13 @@ class TypedEvent(Event):
         """Build the event from its JSON ``data`` (keys the class does not declare are an
         error: the data does not belong to this event type)."""
         spec = _spec(cls)
-        unknown = set(data) - spec.by_key.keys()
-        if unknown:
+        unknown = {k: v for k, v in data.items() if k not in spec.by_key}
+        if unknown and not spec.extra:
             raise ValueError(f"{cls.TYPE} has no field {', '.join(sorted(unknown))}")
-        values = {(f := spec.by_key[k]).name: f.load(v) for k, v in data.items()}
+        values = {(f := spec.by_key[k]).name: f.load(v) for k, v in data.items()
+                  if k in spec.by_key}
+        if unknown:
+            values["extra"] = unknown
         return cls(actor=actor, visibility=visibility, **values)
 
 
@@ -213,6 +221,7 @@ class _Field:
 class _Spec:
     fields: tuple[_Field, ...]
     by_key: dict[str, _Field]
+    extra: bool  # the class keeps undeclared keys in its ``extra`` field
 
 
 _SPECS: dict[type[TypedEvent], _Spec] = {}
@@ -225,7 +234,7 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
         hints = get_type_hints(cls, include_extras=True)
         items = []
         for f in fields(cls):
-            if f.name in _BASE_FIELDS:
+            if f.name in _BASE_FIELDS or f.name == "extra":
                 continue
             meta = getattr(hints[f.name], "__metadata__", ())
             key = next((m.name for m in meta if isinstance(m, Key)), f.name)
@@ -235,7 +244,8 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
                                 "accept None (the masked value)")
             items.append(_Field(f.name, key, any(isinstance(m, _Omit) for m in meta), marks,
                                 _loader(hints[f.name])))
-        spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items})
+        extra = any(f.name == "extra" for f in fields(cls))
+        spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
 
 
@@ -245,12 +255,19 @@ def event_fields(cls: type[TypedEvent]) -> tuple[tuple[str, str, tuple[Any, ...]
 
 
 def _payload(event: TypedEvent) -> dict[str, Any]:
+    spec = _spec(type(event))
     out: dict[str, Any] = {}
-    for f in _spec(type(event)).fields:
+    for f in spec.fields:
         value = getattr(event, f.name)
         if value is None and f.omit_none:
             continue
         out[f.key] = _to_json(value)
+    if spec.extra:
+        extra: dict[str, Any] = getattr(event, "extra")  # noqa: B009 (declared by subclasses)
+        for key, value in extra.items():
+            if key in out:
+                raise ValueError(f"{event.TYPE}: extra key {key!r} is a declared field")
+            out[key] = _to_json(value)
     return out
 
 
@@ -327,13 +344,16 @@ class LazyEvents(Sequence["Event"]):
 
     __slots__ = ("_items", "_raw")
 
-    def __init__(self, raw: str) -> None:
+    def __init__(self, raw: str | Callable[[], str]) -> None:
+        """``raw``: the record's JSON, or a function that fetches it when first needed (a
+        store then reads the rows before a snapshot without their data)."""
         self._raw = raw
         self._items: tuple[Event, ...] | None = None
 
     def _load(self) -> tuple[Event, ...]:
         if self._items is None:
-            data = json.loads(self._raw)
+            raw = self._raw if isinstance(self._raw, str) else self._raw()
+            data = json.loads(raw)
             self._items = tuple(Event.from_data(e) for e in data["events"])
             self._raw = ""
         return self._items

@@ -7,6 +7,7 @@ subclassing :class:`Ruleset` (DESIGN.md principle 3).
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.commands import Command, CommandSpec
+from fracas.engine.components.turn_orders import TurnOrder
 from fracas.engine.events import Event
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
@@ -95,6 +97,18 @@ class Ruleset:
         """Apply an event to the ruleset's part of the state (by default through the event
         class's handler in :attr:`handlers`). Never raises."""
         self.handlers.evolve(state, event)
+
+    def turn_order(self, state: ConflictState) -> TurnOrder | None:
+        """The conflict's turn order (None before there is one): by default the field of the
+        ruleset's state that is a :class:`~fracas.engine.components.turn_orders.TurnOrder`."""
+        ext = state.ext
+        if ext is None or not dataclasses.is_dataclass(ext):
+            return None
+        for f in dataclasses.fields(ext):
+            value = getattr(ext, f.name)
+            if isinstance(value, TurnOrder):
+                return value
+        return None
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """The rule that keeps ``pid``, out of the conflict, from acting (None: no rule, e.g.

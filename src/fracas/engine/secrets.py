@@ -100,6 +100,13 @@ class Modifier:
             return cls(label, None if value is None else int(value))
         return cls(label, None if value is None else int(value), str(items[2]), str(items[3]))
 
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        """The JSON schema of the JSON form."""
+        label, value = {"type": "string"}, {"type": ["integer", "null"]}
+        return {"type": "array", "minItems": 2, "maxItems": 4,
+                "prefixItems": [label, value, {"type": "string"}, {"type": "string"}]}
+
     def masked(self) -> Modifier:
         """The modifier without its value (for a viewer who may not know it)."""
         return Modifier(self.label, None)

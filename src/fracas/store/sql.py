@@ -17,7 +17,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -33,11 +33,13 @@ from alembic.util.exc import CommandError
 from sqlalchemy import (
     Connection,
     Engine,
+    case,
     create_engine,
     delete,
     event,
     func,
     insert,
+    or_,
     select,
     text,
 )
@@ -46,7 +48,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from fracas.engine.events import LazyEvents, Record
-from fracas.errors import InvalidInput, NotFound, StaleVersion
+from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
     ConflictInfo,
@@ -95,6 +97,27 @@ def alembic_config() -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(resources.files("fracas.store") / "migrations"))
     return cfg
+
+
+class _DeferredData:
+    """The data of a conflict's rows up to a snapshot, read in one query when first needed."""
+
+    def __init__(self, store: SqlEventStore, conflict_id: str, upto: int) -> None:
+        self.store, self.conflict_id, self.upto = store, conflict_id, upto
+        self.rows: dict[int, str] | None = None
+
+    def getter(self, version: int) -> Callable[[], str]:
+        """A function giving the JSON of record ``version``."""
+        return lambda: self.fetch()[version]
+
+    def fetch(self) -> dict[int, str]:
+        if self.rows is None:
+            with self.store._read() as conn:
+                self.rows = {int(v): str(d) for v, d in conn.execute(
+                    select(records.c.version, records.c.data).where(
+                        records.c.conflict_id == self.conflict_id,
+                        records.c.version <= self.upto))}
+        return self.rows
 
 
 class SqlEventStore:
@@ -214,7 +237,7 @@ class SqlEventStore:
                 ))
                 self._insert_records(conn, cid, records)
         except IntegrityError:
-            raise InvalidInput(f"a conflict {cid!r} already exists in this database",
+            raise ConflictExists(f"a conflict {cid!r} already exists in this database",
                                conflict=cid) from None
         return cid
 
@@ -321,35 +344,47 @@ class SqlEventStore:
             return [self._info(row) for row in conn.execute(query)]
 
     def load(self, conflict_id: str) -> StoredConflict:
-        """Log, seed and the newest snapshot no undo/redo came after, in one read."""
+        """Log, seed and the newest snapshot no undo/redo came after, in one read.
+
+        With a snapshot, the rows up to it are read without their data (which a
+        :class:`LazyEvents` fetches, all at once, only if undo, redo or the log view needs
+        it); undo and redo markers are always read whole.
+        """
+        meta = or_(records.c.command.in_(("undo", "redo")),
+                   records.c.command.like("undo %"), records.c.command.like("redo %"))
+        mine = records.c.conflict_id == conflict_id
         with self._read() as conn:
             row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
             if row is None:
                 raise self._missing(conflict_id)
             info = self._info(row)
-            # events are decoded lazily: with a snapshot only the records after it are read
-            recs = [
-                Record(int(v), str(command), LazyEvents(data), str(author), str(time), key)
-                for v, command, author, time, key, data in conn.execute(
-                    select(records.c.version, records.c.command, records.c.author,
-                           records.c.time, records.c.key, records.c.data)
-                    .where(records.c.conflict_id == conflict_id)
-                    .order_by(records.c.version))
-            ]
-            last_meta = max((r.version for r in recs if r.is_meta), default=0)
-            top = recs[-1].version if recs else 0
+            last_meta = conn.execute(
+                select(func.max(records.c.version)).where(mine, meta)).scalar() or 0
             snap_row = conn.execute(
                 select(snapshots.c.version, snapshots.c.format, snapshots.c.state)
                 .where(snapshots.c.conflict_id == conflict_id,
-                       snapshots.c.version >= last_meta, snapshots.c.version <= top)
+                       snapshots.c.version >= last_meta, snapshots.c.version <= info.version)
                 .order_by(snapshots.c.version.desc()).limit(1)
             ).first()
-        snapshot = None
-        if snap_row is not None:
-            try:
-                snapshot = (int(snap_row[0]), str(snap_row[1]), json.loads(snap_row[2]))
-            except ValueError:
-                snapshot = None  # a torn cache: ignored, the log is the truth
+            snapshot = None
+            if snap_row is not None:
+                try:
+                    snapshot = (int(snap_row[0]), str(snap_row[1]), json.loads(snap_row[2]))
+                except ValueError:
+                    snapshot = None  # a torn cache: ignored, the log is the truth
+            upto = snapshot[0] if snapshot is not None else 0
+            data = case((or_(records.c.version > upto, meta), records.c.data), else_=None)
+            rows = conn.execute(
+                select(records.c.version, records.c.command, records.c.author,
+                       records.c.time, records.c.key, data)
+                .where(mine).order_by(records.c.version)).all()
+        deferred = _DeferredData(self, conflict_id, upto)
+        recs = [
+            Record(int(v), str(command), LazyEvents(text if text is not None
+                                                    else deferred.getter(int(v))),
+                   str(author), str(time), key)
+            for v, command, author, time, key, text in rows
+        ]
         return StoredConflict(info, str(row[7]), recs, snapshot)
 
     def find_key(self, conflict_id: str, key: str) -> Record | None:

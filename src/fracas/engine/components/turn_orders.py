@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Protocol, runtime_checkable
 
 from fracas.engine.components._common import Names, join_numbers, label
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
@@ -24,8 +25,34 @@ __all__ = [
     "Popcorn",
     "SideStatus",
     "Slot",
+    "TurnOrder",
     "tie_groups",
 ]
+
+
+@runtime_checkable
+class TurnOrder(Protocol):
+    """What every turn order answers, the same way for every game (DESIGN.md principle 3):
+    who is acting, who may start acting now, who has not acted yet, and whether the round is
+    over. Every answer lists participant ids; the rules of *how* a turn passes stay in each
+    order's own checks and mutators."""
+
+    def acting(self) -> list[str]:
+        """Who is acting now (empty between turns)."""
+        ...
+
+    def may_act(self) -> list[str]:
+        """Who may act now: the one acting, or else those who may start the next turn."""
+        ...
+
+    def to_act(self) -> list[str]:
+        """Who has not acted yet this round (the one acting now excluded)."""
+        ...
+
+    @property
+    def round_over(self) -> bool:
+        """Whether everyone has had their turns this round."""
+        ...
 
 
 # --------------------------------------------------------------------------- countdown
@@ -84,6 +111,24 @@ class Countdown:
     def is_over(self) -> bool:
         """Whether every slot of this round's countdown has acted (query)."""
         return self.started and self.position >= len(self.queue)
+
+    def acting(self) -> list[str]:
+        """The actor of the slot acting now (TurnOrder)."""
+        return [self.queue[self.position].actor] if self.current is not None else []
+
+    def may_act(self) -> list[str]:
+        """Only the slot acting now may act (TurnOrder)."""
+        return self.acting()
+
+    def to_act(self) -> list[str]:
+        """Actors with a slot still to come, in countdown order (TurnOrder)."""
+        return list(dict.fromkeys(s.actor for s in self.remaining()
+                                  if s.actor not in self.acting()))
+
+    @property
+    def round_over(self) -> bool:
+        """The countdown of this round has ended (TurnOrder)."""
+        return self.is_over
 
     def remaining(self) -> list[Slot]:
         """Slots still to come after the current one, in order (query)."""
@@ -324,6 +369,19 @@ class AlternatingSides:
             return []
         return [a for a in self.members(self.side_on_turn) if self.turns_left(a) > 0]
 
+    def acting(self) -> list[str]:
+        """The member whose turn is under way (TurnOrder)."""
+        return [self.current] if self.current is not None else []
+
+    def may_act(self) -> list[str]:
+        """The member acting, or else the side on turn's members with a turn left
+        (TurnOrder)."""
+        return self.acting() or self.who_may_act()
+
+    def to_act(self) -> list[str]:
+        """Members with a turn left this round, both sides (TurnOrder)."""
+        return [a for side in self.sides for a in self.members(side) if self.turns_left(a) > 0]
+
     def status(self) -> dict[str, SideStatus]:
         """Per side: who has acted this round and who has how many turns left (query)."""
         result: dict[str, SideStatus] = {}
@@ -492,6 +550,19 @@ class Popcorn:
     def round_over(self) -> bool:
         """Everyone has gone and no go is under way (query)."""
         return self.round_opened and self.current is None and not self.not_gone()
+
+    def acting(self) -> list[str]:
+        """The member whose go is under way (TurnOrder)."""
+        return [self.current] if self.current is not None else []
+
+    def may_act(self) -> list[str]:
+        """The member acting, or else anyone who has not gone (the table or the GM picks)
+        (TurnOrder)."""
+        return self.acting() or self.not_gone()
+
+    def to_act(self) -> list[str]:
+        """Members who have not gone this round (TurnOrder)."""
+        return self.not_gone()
 
     def check_open(self, actor: str, rule: str | None = None, *, names: Names = None) -> None:
         """Refuse opening a round already opened, or by someone not in the conflict."""
