@@ -20,3 +20,8 @@ def recording(turn: Turn) -> Option:
     SEEN.append({"side": turn.side, "view": turn.view,
                  "actors": sorted({o.actor or "" for o in turn.options})})
     return turn.options[0]
+
+
+def broken(turn: Turn) -> Option:
+    """A policy with a bug."""
+    raise ZeroDivisionError("oops")

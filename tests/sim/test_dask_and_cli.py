@@ -85,6 +85,7 @@ def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
     (["--policy", "heroes=nonsense"], "unknown policy"),
     (["--plot", "out.gif"], ".png or .svg"),
     (["--max-rounds", "0"], "give 1 to 10,000"),
+    (["--policy", "heroes=tests.sim.tactics:broken"], "the policy of side heroes failed"),
 ])
 def test_bad_input_is_a_clear_error_without_traceback(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", *args])

@@ -211,7 +211,16 @@ class Encounter:
     def _play_turn(self, turn: Turn) -> bool:
         policy = self.p.policies[turn.side]
         while turn.options:
-            choice = policy(turn)
+            try:
+                choice = policy(turn)
+            except FracasError:
+                raise
+            except Exception as exc:  # a user's policy: a clear error, not a traceback
+                raise InvalidInput(f"the policy of side {turn.side} failed: {exc!r}",
+                                   side=turn.side) from exc
+            if not isinstance(choice, Option):
+                raise InvalidInput(f"the policy of side {turn.side} returned {choice!r}, not "
+                                   "one of turn.options", side=turn.side)
             if self._try(choice, self.players[turn.side]):
                 return True
             turn.options = tuple(o for o in turn.options if o != choice)
