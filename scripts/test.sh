@@ -3,7 +3,7 @@
 # a real PostgreSQL server that this script installs (Debian's package) and starts itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh dev,bench
+bash scripts/setup.sh dev,bench,sim
 
 if [ -z "${FRACAS_TEST_PG_URL:-}" ]; then
   if [ "$(id -u)" = 0 ] && [ -f scripts/postgres.sh ]; then

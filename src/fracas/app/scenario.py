@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -25,7 +26,7 @@ from fracas.errors import InvalidInput
 
 _TOP_KEYS = {
     "ruleset", "title", "scene", "seed", "sides", "round_limit", "settings", "participants",
-    "script",
+    "script", "sim",
 }
 
 
@@ -46,6 +47,7 @@ class Scenario:
     seed: str | None = None
     script: tuple[ScriptLine, ...] = field(default_factory=tuple)
     text: str = ""  # the file's text, to point at the line of a key in later errors
+    sim: dict[str, Any] = field(default_factory=dict)  # the [sim] table (read by fracas.sim)
 
     def where(self, key: str | None = None) -> str:
         """``FILE:LINE`` of a ``[settings]`` key such as ``actions.push`` (``FILE`` alone when
@@ -110,6 +112,10 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
             f"known keys: {', '.join(sorted(_TOP_KEYS))}", path=name, key=key,
         )
     seed = data.pop("seed", None)
+    sim = data.pop("sim", {})
+    if not isinstance(sim, dict):
+        raise InvalidInput(f"{name}:{_line_of(raw, ['sim'])}: sim must be a [sim] table",
+                           path=name, key="sim")
     if seed is not None and not isinstance(seed, str | int):
         raise InvalidInput(f"{name}:{_line_of(raw, ['seed'])}: seed must be text or a number")
     if seed is not None:
@@ -141,7 +147,7 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     if len(script) > MAX_SCRIPT_LINES:
         raise InvalidInput(f"{name}: the script has {len(script):,} commands; a script takes at "
                            f"most {MAX_SCRIPT_LINES:,} (the limit on script lines)", path=name)
-    return Scenario(name, setup, None if seed is None else str(seed), script, raw)
+    return Scenario(name, setup, None if seed is None else str(seed), script, raw, sim)
 
 
 def _script_lines(raw: str, script: str) -> list[ScriptLine]:

@@ -1,0 +1,141 @@
+"""The ``fracas sim`` command: who wins a scenario's conflict, over many simulated encounters."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from fracas.cli.common import console, err_console, fail
+from fracas.dice.rng import new_seed
+from fracas.errors import FracasError, InvalidInput
+from fracas.sim.plot import FORMATS as PLOT_FORMATS
+
+
+def _pct(entry: dict[str, Any]) -> str:
+    low, high = entry["ci95"]
+    return f"{100 * entry['p']:5.1f}%  [{100 * low:.1f}–{100 * high:.1f}]"
+
+
+def print_report(out: Console, data: dict[str, Any]) -> None:
+    """The report as tables: one block per combination (a sweep adds a summary table)."""
+    out.print(f"[bold]{escape(data['scenario'])}[/] ({data['ruleset']}) · seed {data['seed']}"
+              f" · policies " + ", ".join(f"{s}={p}" for s, p in data["policies"].items()))
+    results = data["results"]
+    if len(results) > 1:
+        table = Table(title="P(side wins) per combination, 95% CI")
+        table.add_column("combination")
+        for side in results[0]["wins"]:
+            table.add_column(side, justify="right")
+        for r in results:
+            table.add_row(escape(r["label"]), *(_pct(v) for v in r["wins"].values()))
+        out.print(table)
+        return
+    r = results[0]
+    out.print(f"{r['n']:,} encounters · rounds: mean {r['rounds']['mean']:.1f}, median "
+              f"{r['rounds']['median']}, 90% within {r['rounds']['p90']} (cap "
+              f"{r['rounds']['max_rounds']})")
+    wins = Table(title="who wins (95% CI)")
+    wins.add_column("side")
+    wins.add_column("P(win)", justify="right")
+    for side, v in r["wins"].items():
+        wins.add_row(escape(side), _pct(v))
+    out.print(wins)
+    outcomes = Table(title="outcome (95% CI)")
+    outcomes.add_column("outcome")
+    outcomes.add_column("P", justify="right")
+    for name, v in r["outcomes"].items():
+        outcomes.add_row(escape(name), _pct(v))
+    out.print(outcomes)
+    chars = Table(title=f"characters (harm: {data['harm_unit']})")
+    for col in ("character", "side", "P(taken out)", "mean harm"):
+        chars.add_column(col, justify="left" if col in ("character", "side") else "right")
+    for c in r["characters"].values():
+        chars.add_row(escape(c["name"]), escape(c["side"]), _pct(c["taken_out"]),
+                      f"{c['mean_harm']:.2f}")
+    out.print(chars)
+    diag = r["diagnostics"]
+    if diag["refused_commands"] or diag["stalled"]:
+        out.print(f"[yellow]note:[/] {diag['refused_commands']} chosen commands were refused "
+                  f"and {diag['stalled']} encounters stalled (counted as no decision)")
+
+
+def sim_command(
+    scenario: Annotated[Path, typer.Argument(help="a scenario file (TOML) or a bundled name")],
+    n: Annotated[int, typer.Option("-n", help="encounters per combination")] = 1000,
+    seed: Annotated[str | None, typer.Option(help="the run seed (same seed, same report)")]
+    = None,
+    workers: Annotated[int | None, typer.Option(help="local worker processes (default: one "
+                                                     "per core)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
+    plot: Annotated[Path | None, typer.Option(help="draw the report to FILE.png or .svg")]
+    = None,
+    vary: Annotated[list[str] | None, typer.Option(
+        help="sweep a value: 'ogre.stats.cover=0,1,3', 'pcs=3,4' (repeatable)")] = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        help="side=NAME: random, focus-fire, weakest-first, defensive, flee or "
+             "module:function (repeatable)")] = None,
+    max_rounds: Annotated[int | None, typer.Option(
+        help="rounds before an encounter counts as no decision (default 50)")] = None,
+    dask: Annotated[str | None, typer.Option(
+        help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")] = None,
+) -> None:
+    """Play a scenario's conflict many times with agent policies; report who wins."""
+    from fracas.app.scenario import load_scenario
+    from fracas.sim import Runner, SimJob, report_data, simulate
+    from fracas.sim.runner import default_workers
+
+    try:
+        sc = load_scenario(scenario)
+        if n < 1 or n > 100_000_000:
+            raise InvalidInput(f"-n {n}: give 1 to 100,000,000 encounters")
+        if max_rounds is not None and not 1 <= max_rounds <= 10_000:
+            raise InvalidInput(f"--max-rounds {max_rounds}: give 1 to 10,000")
+        if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
+            raise InvalidInput(f"--plot {plot}: give a .png or .svg file name")
+        if workers is not None and not 1 <= workers <= 256:
+            raise InvalidInput(f"--workers {workers}: give 1 to 256")
+        chosen = []
+        for text in policy or []:
+            side, eq, name = text.partition("=")
+            if not eq or not side.strip() or not name.strip():
+                raise InvalidInput(f"--policy {text!r}: write SIDE=NAME (e.g. heroes=focus-fire)")
+            chosen.append((side.strip(), name.strip()))
+        job = SimJob(sc.text, sc.path, n, seed or new_seed(), max_rounds, tuple(chosen))
+        runner = Runner(workers or min(default_workers(), max(1, n // 50)), dask)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn())
+        with Progress(*columns, console=err_console, transient=True,
+                      disable=not err_console.is_terminal) as bar:
+            task = bar.add_task("simulating", total=None)
+
+            def tick(i: int, combos: int, done: int, total: int) -> None:
+                label = "simulating" if combos == 1 else f"combination {i + 1}/{combos}"
+                bar.update(task, description=label, completed=done, total=total)
+
+            results = simulate(job, vary, runner, tick)
+        data = report_data(results)
+        if plot is not None:
+            from fracas.sim.plot import plot_report
+
+            plot_report(data, plot)
+    except FracasError as exc:
+        fail(exc)
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    print_report(console, data)
+    if plot is not None:
+        console.print(f"[dim]plot written to {escape(str(plot))}[/]")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``fracas sim`` to the main Typer app."""
+    app.command("sim")(sim_command)

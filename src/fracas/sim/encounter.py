@@ -1,0 +1,278 @@
+"""One simulated encounter, played to its end on the fast path.
+
+The fast path plays every command through the same code as the table: ``Conflict.decide``
+(the engine's checks — author, ended, out of play — then the engine's or the ruleset's
+``decide`` with the dice of the command's version, then the round-limit and effect rules) and
+``Conflict.append_record`` (the engine's ``evolve`` fold). It skips only what a table needs:
+no text is parsed or written (commands go in as their JSON form, the record's command text
+is left empty), no timestamps or idempotency keys, no store, and no view but the one the
+acting side's agent looks at (and the GM's at the end, to read the harm).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.app.scenario import ScriptLine
+from fracas.dice.rng import DiceRng
+from fracas.engine.commands import Command, CommandSet
+from fracas.engine.conflict import Conflict, command_set
+from fracas.engine.events import Event, Record
+from fracas.engine.model import Status, Viewer
+from fracas.engine.setup import Setup
+from fracas.engine.views import view
+from fracas.errors import FracasError, InvalidInput
+from fracas.rulesets import get_ruleset
+from fracas.sim.job import (
+    SimJob,
+    SimSides,
+    apply_overrides,
+    encounter_seed,
+    sim_options,
+    with_side_players,
+)
+from fracas.sim.policies import Option, Policy, Sight, Turn, options_of, policies_for
+from fracas.sim.profiles import TABLE_VERBS, ChaseWatch, Profile, profile_of
+from fracas.sim.stats import NO_DECISION, EncounterResult
+
+_GM = Viewer.gm()
+_NO_SIGHT = Sight(dict)  # the simulated GM fills no open values from a view
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A job made ready to play encounters: set-up, sides, policies, prologue."""
+
+    ruleset_name: str
+    setup: Setup
+    sides: SimSides
+    profile: Profile
+    policies: dict[str, Policy]
+    prologue: tuple[Command, ...]
+    max_rounds: int
+    seed: str
+    bystanders: frozenset[str]  # characters who do not count for their side (FU extras)
+
+
+def prepare(job: SimJob) -> Prepared:
+    """Read the job's scenario, apply its variation and check it by creating the conflict
+    once (a refused set-up or prologue is an error naming the file)."""
+    scenario = job.scenario()
+    options = sim_options(scenario)
+    setup, sides = with_side_players(apply_overrides(scenario.setup, job.overrides))
+    ruleset = get_ruleset(setup.ruleset)
+    commands = command_set(ruleset)
+    lines = [ln for ln in options["prologue"].splitlines() if ln.strip()
+             and not ln.strip().startswith("#")] if options["prologue"] else _leading_gm(
+        scenario.script, commands)
+    try:
+        prologue = tuple(commands.parse(line) for line in lines)
+    except FracasError as exc:
+        raise InvalidInput(f"{scenario.path}: [sim] prologue: {exc}") from None
+    chosen = {**options["policies"], **dict(job.policies)}
+    profile = profile_of(ruleset.name)
+    prepared = Prepared(ruleset.name, setup, sides, profile,
+                        policies_for(sides.sides, chosen), prologue,
+                        job.max_rounds or options["max_rounds"], job.seed,
+                        frozenset())
+    conflict = _start(prepared, "check", scenario.path)
+    gm = view(conflict, _GM)
+    prepared.bystanders = frozenset(
+        p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
+    return prepared
+
+
+def _leading_gm(script: tuple[ScriptLine, ...], commands: CommandSet) -> list[str]:
+    """The GM commands at the head of a scenario's script (its set-up: a chase, a first
+    opener), up to the first command a character gives."""
+    out = []
+    for line in script:
+        try:
+            cmd = commands.parse(line.text)
+        except FracasError:
+            break
+        if cmd.actor is not None or cmd.verb in TABLE_VERBS:
+            break
+        out.append(line.text)
+    return out
+
+
+def _start(p: Prepared, seed: str, where: str = "") -> Conflict:
+    ruleset = get_ruleset(p.ruleset_name)
+    try:
+        conflict = Conflict.create(ruleset, p.setup, seed, time="")
+        for cmd in p.prologue:
+            _apply(conflict, cmd, _GM)
+    except FracasError as exc:
+        raise InvalidInput(f"{where}: the simulated set-up is refused: {exc}") from None
+    return conflict
+
+
+def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) -> list[Event]:
+    """Decide and fold one command: the engine's checks and rules, no text, no envelope."""
+    command = cmd if isinstance(cmd, Command) else conflict.commands.from_data(cmd)
+    events = conflict.decide(command, author)
+    conflict.append_record(Record(conflict.version + 1, "", tuple(events), author.name, "",
+                                  None))
+    return events
+
+
+class Encounter:
+    """The state of one encounter being played."""
+
+    def __init__(self, p: Prepared, index: int, trace: list[str] | None = None) -> None:
+        self.p = p
+        self.trace = trace  # the commands played, in text form (None: not kept)
+        self.seed = encounter_seed(p.seed, index)
+        self.conflict = _start(p, self.seed)
+        self.rng = DiceRng.derive(self.seed + "\x00agents")
+        self.chases: dict[str, ChaseWatch] = {}
+        for record in self.conflict.records:  # the prologue may have started a chase
+            p.profile.observe(self.chases, list(record.events))
+        self.refused = 0
+        self.players = {side: Viewer.of_player(name)
+                        for side, name in p.sides.player_of.items()}
+
+    def verdict(self) -> tuple[str, str] | None:
+        """(winner, outcome) once the conflict is decided: a chase settled, or at most one
+        side with characters still in it (none: no winner)."""
+        settled = self.p.profile.chase_verdict(self.chases, self.p.sides.side_of)
+        if settled is not None:
+            return settled
+        state = self.conflict.state
+        standing = {self.p.sides.side_of.get(pid, "") for pid, part in
+                    state.participants.items() if part.active and pid not in self.p.bystanders}
+        if len(standing) > 1:
+            return None
+        winner = standing.pop() if standing else NO_DECISION
+        return winner, self.p.profile.last_side_outcome
+
+    def _gm_options(self, verbs: tuple[str, ...]) -> list[Option]:
+        if not verbs:
+            return []
+        out: list[Option] = []
+        for legal in self.conflict.legal(None):
+            if legal.actor is None and legal.verb in verbs:
+                out += options_of(legal, self.p.profile, _NO_SIGHT)
+        order = {v: i for i, v in enumerate(verbs)}
+        first = min((order[o.verb] for o in out), default=None)
+        return [o for o in out if order[o.verb] == first]
+
+    def _legal(self, pid: str) -> list[Any]:
+        """The legal commands of ``pid`` the simulator plays (none while it only has
+        optional ones)."""
+        profile = self.p.profile
+        legal = [lc for lc in self.conflict.legal(pid) if lc.actor == pid
+                 and lc.verb not in TABLE_VERBS and lc.verb not in profile.skip]
+        return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
+
+    def side_turn(self) -> Turn | None:
+        """The first side (in set-up order of its characters) that may act now, with the
+        legal commands of all its characters (the other sides are not asked)."""
+        profile = self.p.profile
+        side_of = self.p.sides.side_of
+        active = [pid for pid, part in self.conflict.state.innermost.participants.items()
+                  if part.active]
+        tried: set[str] = set()
+        for pid in active:
+            side = side_of.get(pid, "")
+            if side in tried:
+                continue
+            first = self._legal(pid)
+            if not first:
+                continue
+            tried.add(side)
+            later = active[active.index(pid) + 1:]
+            legal = first + [lc for q in later if side_of.get(q, "") == side
+                             for lc in self._legal(q)]
+            sight = Sight(functools.partial(view, self.conflict, self.players[side]))
+            options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
+            if options:
+                return Turn(side, options, sight, side_of, profile, self.rng)
+        return None
+
+    def step(self) -> bool:
+        """Give the next command; False when nobody can act and the GM has nothing to give."""
+        gm = self._gm_options(self.p.profile.gm_first)
+        if not gm:
+            turn = self.side_turn()
+            if turn is not None:
+                return self._play_turn(turn)
+            gm = self._gm_options(self.p.profile.gm_after)
+        while gm:
+            choice = gm[self.rng.below(len(gm))]
+            if self._try(choice, _GM):
+                return True
+            gm.remove(choice)
+        return False
+
+    def _play_turn(self, turn: Turn) -> bool:
+        policy = self.p.policies[turn.side]
+        while turn.options:
+            try:
+                choice = policy(turn)
+            except FracasError:
+                raise
+            except Exception as exc:  # a user's policy: a clear error, not a traceback
+                raise InvalidInput(f"the policy of side {turn.side} failed: {exc!r}",
+                                   side=turn.side) from exc
+            if not isinstance(choice, Option):
+                raise InvalidInput(f"the policy of side {turn.side} returned {choice!r}, not "
+                                   "one of turn.options", side=turn.side)
+            if self._try(choice, self.players[turn.side]):
+                return True
+            turn.options = tuple(o for o in turn.options if o != choice)
+        return False
+
+    def _try(self, option: Option, author: Viewer) -> bool:
+        try:
+            events = _apply(self.conflict, option.command(), author)
+        except FracasError as exc:
+            self.refused += 1
+            if self.trace is not None:
+                self.trace.append(f"refused {option.command()}: {exc}")
+            return False
+        self.p.profile.observe(self.chases, events)
+        if self.trace is not None:
+            self.trace.append(self.conflict.text(self.conflict.commands.from_data(
+                option.command())))
+        return True
+
+    def play(self) -> EncounterResult:
+        """Play to the end (or the round cap) and read the result."""
+        stalled = False
+        cap = self.p.max_rounds
+        while True:
+            state = self.conflict.state
+            if state.status == Status.ENDED.value or state.round > cap:
+                break
+            decided = self.verdict()
+            if decided is not None:
+                reason = self.p.profile.end_reason(*decided)
+                _apply(self.conflict, {"verb": "end", "args": {"reason": reason}}, _GM)
+                break
+            if not self.step():
+                stalled = True
+                break
+        return self.result(stalled)
+
+    def result(self, stalled: bool) -> EncounterResult:
+        """The encounter as the report counts it."""
+        state = self.conflict.state
+        decided = self.verdict()
+        winner, outcome = decided if decided is not None else (NO_DECISION, NO_DECISION)
+        gm = view(self.conflict, _GM)
+        harm = {e["id"]: self.p.profile.harm(e, gm) for e in gm["conflict"]["participants"]
+                if e["id"] not in self.p.bystanders}
+        out = tuple(pid for pid, part in state.participants.items()
+                    if part.out is not None and pid not in self.p.bystanders)
+        return EncounterResult(winner, outcome, min(state.round, self.p.max_rounds), out,
+                               harm, self.refused, stalled)
+
+
+def play_encounter(p: Prepared, index: int) -> EncounterResult:
+    """Play encounter ``index`` of a prepared job (its dice and choices depend only on the
+    job's seed and the index)."""
+    return Encounter(p, index).play()

@@ -1,0 +1,201 @@
+"""What a simulation run is: the scenario, its variations, policies, size and seed.
+
+A :class:`SimJob` is plain data (picklable), so the same job runs in this process, in local
+worker processes or on a Dask cluster. ``[sim]`` in a scenario file may give defaults::
+
+    [sim]
+    prologue = "chase c1 hunter=ada quarry=cutpurse length=2"   # GM commands played first
+    max_rounds = 30
+    policies = { heroes = "focus-fire", toughs = "mypackage.tactics:berserk" }
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.app.scenario import Scenario, parse_scenario
+from fracas.engine.setup import ParticipantSetup, Setup
+from fracas.errors import InvalidInput
+
+DEFAULT_MAX_ROUNDS = 50
+_SIM_KEYS = {"prologue", "max_rounds", "policies"}
+
+
+@dataclass(frozen=True, slots=True)
+class SimJob:
+    """One simulation: ``n`` encounters of a scenario's conflict (with ``overrides``)."""
+
+    scenario_text: str
+    scenario_name: str
+    n: int
+    seed: str
+    max_rounds: int | None = None  # None: the scenario's [sim] max_rounds, else 50
+    policies: tuple[tuple[str, str], ...] = ()  # (side, policy name), CLI over the scenario
+    overrides: tuple[tuple[str, Any], ...] = ()  # (path, value) of one sweep combination
+
+    def scenario(self) -> Scenario:
+        """The parsed scenario file."""
+        return parse_scenario(self.scenario_text, self.scenario_name)
+
+    def label(self) -> str:
+        """The combination of a sweep, e.g. ``ogre.stats.cover=3 pcs=4`` (``base`` if none)."""
+        return " ".join(f"{k}={json.dumps(v)}" for k, v in self.overrides) or "base"
+
+
+def encounter_seed(seed: str, index: int) -> str:
+    """The dice seed of encounter ``index`` of a run: derived from the run seed and the index
+    only, so any split of the encounters over workers rolls the same dice."""
+    return hashlib.sha256(f"fracas-sim\x00{seed}\x00{index}".encode()).hexdigest()
+
+
+def sim_options(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's ``[sim]`` table, checked (unknown keys are refused by name)."""
+    raw = dict(scenario.sim)
+    unknown = sorted(set(raw) - _SIM_KEYS)
+    if unknown:
+        raise InvalidInput(f"{scenario.path}: [sim] has no key {unknown[0]!r}; known keys: "
+                           f"{', '.join(sorted(_SIM_KEYS))}", key=f"sim.{unknown[0]}")
+    prologue = raw.get("prologue", "")
+    if not isinstance(prologue, str):
+        raise InvalidInput(f"{scenario.path}: [sim] prologue must be commands, one per line")
+    rounds = raw.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 10_000:
+        raise InvalidInput(f"{scenario.path}: [sim] max_rounds must be 1 to 10000")
+    policies = raw.get("policies", {})
+    if not isinstance(policies, dict) or not all(
+            isinstance(v, str) for v in policies.values()):
+        raise InvalidInput(f"{scenario.path}: [sim] policies must map sides to policy names")
+    return {"prologue": prologue, "max_rounds": rounds, "policies": dict(policies)}
+
+
+# --- sweeps ---------------------------------------------------------------------------------
+
+def parse_vary(texts: list[str]) -> list[tuple[str, list[Any]]]:
+    """``--vary 'ogre.stats.cover=0,1,3'`` → ``[("ogre.stats.cover", [0, 1, 3])]``; each value
+    is read as JSON (a number, true/false, a quoted string) or else kept as text."""
+    out: list[tuple[str, list[Any]]] = []
+    for text in texts:
+        path, eq, values = text.partition("=")
+        path = path.strip()
+        if not eq or not path or not values.strip():
+            raise InvalidInput(f"--vary {text!r}: write PATH=V1,V2,… (e.g. ogre.stats.cover=0,1,3)")
+        if any(path == p for p, _ in out):
+            raise InvalidInput(f"--vary {path} is given twice")
+        out.append((path, [_value(v.strip()) for v in values.split(",") if v.strip()]))
+    return out
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def combinations(vary: list[tuple[str, list[Any]]]) -> list[tuple[tuple[str, Any], ...]]:
+    """Every combination of a sweep, in the order given (one empty combination if none)."""
+    paths = [p for p, _ in vary]
+    return [tuple(zip(paths, combo, strict=True))
+            for combo in itertools.product(*(values for _, values in vary))]
+
+
+def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Setup:
+    """The set-up with one sweep combination applied.
+
+    Paths: ``ID.stats.KEY[.KEY…]`` and ``ID.side`` / ``ID.name`` for a participant,
+    ``settings.KEY[.KEY or list index…]``, ``round_limit``, and ``pcs=N``: the first N player
+    characters take part (more than the scenario has: copies of the last one, ``ada-2``, …).
+    """
+    data = setup.model_dump(mode="json")
+    for path, value in overrides:
+        if path == "pcs":
+            _set_pcs(data, value)
+            continue
+        head, _, rest = path.partition(".")
+        if head == "round_limit" and not rest:
+            data["round_limit"] = value
+            continue
+        if head == "settings" and rest:
+            _set_path(data["settings"], rest.split("."), value, path)
+            continue
+        part = next((p for p in data["participants"] if p["id"] == head), None)
+        if part is None or not rest:
+            ids = ", ".join(p["id"] for p in data["participants"])
+            raise InvalidInput(f"--vary {path}: not a participant, settings or round_limit path "
+                               f"(participants: {ids}; pcs=N for the number of PCs)")
+        _set_path(part, rest.split("."), value, path)
+    try:
+        return Setup.model_validate(data)
+    except ValueError as exc:
+        raise InvalidInput(f"--vary {', '.join(p for p, _ in overrides)}: {exc}") from None
+
+
+def _set_path(obj: Any, keys: list[str], value: Any, path: str) -> None:
+    for i, key in enumerate(keys):
+        last = i == len(keys) - 1
+        if isinstance(obj, list):
+            if not key.isdigit() or int(key) >= len(obj):
+                raise InvalidInput(f"--vary {path}: {key!r} is not an index of a list of "
+                                   f"{len(obj)}")
+            if last:
+                obj[int(key)] = value
+            else:
+                obj = obj[int(key)]
+        elif isinstance(obj, dict):
+            if last:
+                obj[key] = value
+            else:
+                obj = obj.setdefault(key, {})
+        else:
+            raise InvalidInput(f"--vary {path}: {'.'.join(keys[:i])} is not a table")
+
+
+def _set_pcs(data: dict[str, Any], value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidInput(f"--vary pcs={value!r}: the number of player characters is a whole "
+                           "number ≥ 0")
+    pcs = [p for p in data["participants"] if p["kind"] == "pc"]
+    if not pcs:
+        raise InvalidInput("--vary pcs: the scenario has no player characters")
+    keep = {p["id"] for p in pcs[:value]}
+    parts = [p for p in data["participants"] if p["kind"] != "pc" or p["id"] in keep]
+    for k in range(value - len(pcs)):
+        copy = json.loads(json.dumps(pcs[-1]))
+        copy["id"] = f"{pcs[-1]['id']}-{k + 2}"[:40]
+        copy["name"] = f"{pcs[-1]['name']} {k + 2}"
+        parts.append(copy)
+    data["participants"] = parts
+
+
+@dataclass(frozen=True, slots=True)
+class SimSides:
+    """Who is on which side for the simulation, and the pseudo-player playing each side."""
+
+    side_of: dict[str, str] = field(default_factory=dict)  # participant → side
+    player_of: dict[str, str] = field(default_factory=dict)  # side → pseudo-player
+
+    @property
+    def sides(self) -> list[str]:
+        """The sides, in set-up order."""
+        return list(self.player_of)
+
+
+def sim_side(p: ParticipantSetup) -> str:
+    """A participant's side; one without a side is on ``pcs`` (a PC) or ``npcs``."""
+    return p.side or ("pcs" if p.kind == "pc" else "npcs")
+
+
+def with_side_players(setup: Setup) -> tuple[Setup, SimSides]:
+    """A copy of the set-up where each side's characters are owned by one pseudo-player
+    (``sim1``, ``sim2``, …), so an agent sees exactly what that side's player would see."""
+    side_of = {p.id: sim_side(p) for p in setup.participants}
+    player_of: dict[str, str] = {}
+    for side in side_of.values():
+        player_of.setdefault(side, f"sim{len(player_of) + 1}")
+    parts = [p.model_copy(update={"player": player_of[side_of[p.id]]})
+             for p in setup.participants]
+    return setup.model_copy(update={"participants": parts}), SimSides(side_of, player_of)

@@ -1,0 +1,77 @@
+"""Plots of a report (matplotlib, PNG or SVG): who wins, how long it lasts, who falls; for a
+sweep, the chance of each side per combination. Reads only the report's JSON form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fracas.errors import InvalidInput
+
+FORMATS = (".png", ".svg")
+
+
+def _errors(entries: list[dict[str, Any]]) -> list[list[float]]:
+    return [[e["p"] - e["ci95"][0] for e in entries], [e["ci95"][1] - e["p"] for e in entries]]
+
+
+def plot_report(data: dict[str, Any], path: str | Path) -> Path:
+    """Draw the report to ``path`` (``.png`` or ``.svg``) and return the path."""
+    out = Path(path)
+    if out.suffix.lower() not in FORMATS:
+        raise InvalidInput(f"--plot {out}: give a .png or .svg file name", path=str(out))
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = data["results"]
+    title = f"{data['scenario']} · {results[0]['n']:,} encounters per combination"
+    fig = _single(plt, results[0], data) if len(results) == 1 else _sweep(plt, results, data)
+    fig.suptitle(title)
+    fig.tight_layout()
+    try:
+        fig.savefig(out, dpi=110, metadata={"Software": None} if out.suffix == ".png" else
+                    {"Date": None})
+    except OSError as exc:
+        raise InvalidInput(f"--plot {out}: cannot write it: {exc}", path=str(out)) from None
+    finally:
+        plt.close(fig)
+    return out
+
+
+def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
+    fig, (ax_win, ax_rounds, ax_out) = plt.subplots(1, 3, figsize=(13, 4))
+    wins = list(r["wins"].items())
+    ax_win.bar([k for k, _ in wins], [v["p"] for _, v in wins],
+               yerr=_errors([v for _, v in wins]), capsize=4, color="#4C72B0")
+    ax_win.set_ylim(0, 1)
+    ax_win.set_title("P(side wins), 95% CI")
+    hist = {int(k): v for k, v in r["rounds"]["histogram"].items()}
+    ax_rounds.bar(list(hist), [v / r["n"] for v in hist.values()], color="#55A868")
+    ax_rounds.set_title(f"rounds (mean {r['rounds']['mean']:.1f})")
+    ax_rounds.set_xlabel("rounds played")
+    chars = list(r["characters"].values())
+    ax_out.barh([c["name"] for c in chars], [c["taken_out"]["p"] for c in chars],
+                xerr=_errors([c["taken_out"] for c in chars]), capsize=3, color="#C44E52")
+    ax_out.set_xlim(0, 1)
+    ax_out.invert_yaxis()
+    ax_out.set_title("P(taken out), 95% CI")
+    return fig
+
+
+def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
+    sides = [s for s in results[0]["wins"]]
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5))
+    width = 0.8 / len(sides)
+    for i, side in enumerate(sides):
+        entries = [r["wins"][side] for r in results]
+        xs = [j + i * width for j in range(len(results))]
+        ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
+               label=side)
+    ax.set_xticks([j + width * (len(sides) - 1) / 2 for j in range(len(results))])
+    ax.set_xticklabels([r["label"] for r in results], rotation=20, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("P(side wins), 95% CI")
+    ax.legend()
+    return fig

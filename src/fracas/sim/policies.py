@@ -1,0 +1,296 @@
+"""Agent policies: a side's choice among the structured legal commands it may give now.
+
+A policy is any callable ``policy(turn: Turn) -> Option``. It sees only ``turn.view``, the
+projection its side's player would get (fracas.engine.views.view), and ``turn.options``, the
+playable forms of the legal commands of its characters who may act now. Plug your own in as
+``module:function`` (on the command line, ``--policy side=mypkg.tactics:berserk``, or in the
+scenario's ``[sim] policies``); built-ins are named in :data:`BUILT_IN`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from fracas.dice.rng import DiceRng
+from fracas.engine.legal import LegalCommand
+from fracas.errors import InvalidInput
+from fracas.sim.profiles import Profile
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal command with every value chosen: what a policy returns."""
+
+    legal: LegalCommand
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def verb(self) -> str:
+        """The command's verb."""
+        return self.legal.verb
+
+    @property
+    def actor(self) -> str | None:
+        """Who gives it (None: the GM)."""
+        return self.legal.actor
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """The value of parameter ``name``: chosen here, or fixed by the legal command."""
+        for key, value in self.values:
+            if key == name:
+                return value
+        for c in self.legal.params:
+            if c.name == name and c.fixed is not None:
+                return c.fixed
+        return default
+
+    def arguments(self) -> dict[str, Any]:
+        """Every value of the command: fixed ones and chosen ones."""
+        args: dict[str, Any] = self.command()["args"]
+        return args
+
+    def command(self) -> dict[str, Any]:
+        """The engine's JSON form of the command."""
+        return self.legal.command(**dict(self.values))
+
+
+_LIST_KINDS = ("ids", "ints", "dice")
+
+
+class Sight:
+    """What one side's player would see (``fracas.engine.views.view``), computed on first use:
+    a policy that never looks costs no view."""
+
+    __slots__ = ("_by_id", "_load", "_view")
+
+    def __init__(self, load: Callable[[], dict[str, Any]]) -> None:
+        self._load = load
+        self._view: dict[str, Any] | None = None
+        self._by_id: dict[str, dict[str, Any]] = {}
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The side's view of the conflict."""
+        if self._view is None:
+            self._view = self._load()
+            levels = [self._view["conflict"], *self._view["zoom"]] if self._view else []
+            for level in levels:
+                for p in level["participants"]:
+                    self._by_id[p["id"]] = p
+        return self._view
+
+    def entry(self, pid: str | None) -> dict[str, Any] | None:
+        """A character as this side sees it (None: unknown to it)."""
+        self.view  # noqa: B018 (loads the view)
+        return self._by_id.get(pid or "")
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Every character this side sees."""
+        self.view  # noqa: B018 (loads the view)
+        return list(self._by_id.values())
+
+
+def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Option]:
+    """The playable forms of one legal command: every combination of the values the rules
+    allow for its required parameters (and of the optional ones the profile picks); none when
+    a required value is open and the profile cannot fill it."""
+    names: list[str] = []
+    choices: list[list[Any]] = []
+    for c in legal.params:
+        if c.fixed is not None:
+            continue
+        if c.required:
+            values = list(c.allowed) if c.allowed is not None else profile.candidates(
+                legal.verb, c.name, legal.actor, sight)
+            if not values:
+                return []
+        else:
+            values = profile.optional(legal.verb, c.name, c.allowed, legal.actor, sight) or []
+            if not values:
+                continue
+        if c.kind in _LIST_KINDS:
+            values = [v if isinstance(v, list | tuple) else [v] for v in values]
+        names.append(c.name)
+        choices.append(values)
+    return [Option(legal, tuple(zip(names, combo, strict=True)))
+            for combo in itertools.product(*choices)]
+
+
+@dataclass(slots=True)
+class Turn:
+    """What a side's agent knows when it must choose: its options and its player's view."""
+
+    side: str
+    options: tuple[Option, ...]
+    sight: Sight
+    side_of: dict[str, str]
+    profile: Profile
+    rng: DiceRng
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The side's view of the conflict (the projection its player gets)."""
+        return self.sight.view
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items``, uniformly, from the encounter's own generator."""
+        return items[self.rng.below(len(items))]
+
+    def entry(self, pid: str | None) -> dict[str, Any] | None:
+        """A character as this side sees it (None: unknown to it)."""
+        return self.sight.entry(pid)
+
+    def foes(self) -> list[dict[str, Any]]:
+        """The characters of other sides this side can see, still in the conflict."""
+        return [p for p in self.sight.entries() if self.side_of.get(p["id"]) != self.side
+                and p["present"] and p["out"] is None and self.profile.takes_part(p)]
+
+    def friends(self) -> list[dict[str, Any]]:
+        """This side's characters still in the conflict."""
+        return [p for p in self.sight.entries() if self.side_of.get(p["id"]) == self.side
+                and p["present"] and p["out"] is None and self.profile.takes_part(p)]
+
+    def health(self, entry: dict[str, Any] | None) -> float:
+        """How much fight a character has left as this side sees it (1 when unknown)."""
+        h = self.profile.health(entry, self.view) if entry else None
+        return 1.0 if h is None else h
+
+    def losing(self) -> bool:
+        """Whether this side has less fight left than its foes (by the view)."""
+        mine = sum(self.health(p) for p in self.friends())
+        theirs = sum(self.health(p) for p in self.foes())
+        return mine < theirs
+
+    def attacks(self) -> list[Option]:
+        """The options that attack a character of another side (the legal commands name
+        only targets the actor may attack)."""
+        return [o for o in self.options if o.verb in self.profile.attack_verbs
+                and self.side_of.get(o.value("target"), self.side) != self.side]
+
+    def where(self, test: Callable[[Option], bool]) -> list[Option]:
+        """The options that pass ``test``."""
+        return [o for o in self.options if test(o)]
+
+
+Policy = Callable[[Turn], Option]
+
+
+def random_legal(turn: Turn) -> Option:
+    """Any playable legal command, uniformly."""
+    return turn.pick(turn.options)
+
+
+def _target_by(turn: Turn, key: Callable[[dict[str, Any]], float]) -> Option | None:
+    attacks = turn.attacks()
+    if not attacks:
+        return None
+    best = min(key(turn.entry(o.value("target")) or {}) for o in attacks)
+    return turn.pick([o for o in attacks if key(turn.entry(o.value("target")) or {}) == best])
+
+
+def _otherwise(turn: Turn) -> Option:
+    """No attack to make: look for foes when none is in sight, else close in on one, else
+    pass the go, else anything."""
+    me = turn.profile
+    foes = turn.foes()
+    seek = turn.where(lambda o: o.verb in me.seek_verbs) if not foes else []
+    if seek:
+        return turn.pick(seek)
+    closer = turn.where(lambda o: me.advances(o.verb, o.arguments(), turn.entry(o.actor), foes))
+    if closer:
+        return turn.pick(closer)
+    passes = turn.where(lambda o: o.verb in me.pass_verbs)
+    return turn.pick(passes or list(turn.options))
+
+
+def _objective(turn: Turn) -> Option | None:
+    """A move on the conflict's objective (a chase roll), if there is one to make."""
+    chase = turn.where(lambda o: o.verb in turn.profile.objective_verbs)
+    return turn.pick(chase) if chase else None
+
+
+def focus_fire(turn: Turn) -> Option:
+    """Press the objective (a chase roll) if there is one; else attack the foe with the least
+    fight left (as the view shows), so the side's attacks pile on one target; otherwise
+    close in."""
+    return _objective(turn) or _target_by(turn, turn.health) or _otherwise(turn)
+
+
+def weakest_first(turn: Turn) -> Option:
+    """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
+    ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
+    def absolute(entry: dict[str, Any]) -> float:
+        harm = turn.profile.harm(entry, turn.view)
+        return turn.health(entry) - harm / 100.0
+    return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
+
+
+def defensive(turn: Turn) -> Option:
+    """Keep cover and heal: recover when below half, never leave cover, else focus fire."""
+    me = turn.profile
+    hurt = turn.where(lambda o: o.verb in me.recover_verbs
+                      and turn.health(turn.entry(o.actor)) < 0.5)
+    if hurt:
+        return turn.pick(hurt)
+    staying = tuple(o for o in turn.options if me.keeps_cover(o.verb, turn.entry(o.actor)))
+    if staying and len(staying) < len(turn.options):
+        turn = Turn(turn.side, staying, turn.sight, turn.side_of, me, turn.rng)
+    return focus_fire(turn)
+
+
+def flee_when_losing(turn: Turn) -> Option:
+    """When the side has less fight left than its foes, get away (move away, disengage, hide,
+    run); otherwise focus fire."""
+    if turn.losing():
+        me = turn.profile
+        foes = turn.foes()
+        away = turn.where(lambda o: me.flees(o.verb, o.arguments(), turn.entry(o.actor),
+                                             turn.view, foes))
+        if away:
+            return turn.pick(away)
+    return focus_fire(turn)
+
+
+BUILT_IN: dict[str, Policy] = {
+    "random": random_legal,
+    "focus-fire": focus_fire,
+    "weakest-first": weakest_first,
+    "defensive": defensive,
+    "flee": flee_when_losing,
+}
+DEFAULT_POLICY = "focus-fire"
+
+
+def load_policy(name: str) -> Policy:
+    """A built-in policy by name, or ``module:function`` imported from the Python path."""
+    if name in BUILT_IN:
+        return BUILT_IN[name]
+    module, colon, attr = name.partition(":")
+    if not colon or not module or not attr:
+        raise InvalidInput(f"unknown policy {name!r}: use one of {', '.join(BUILT_IN)} or "
+                           "module:function", policy=name)
+    try:
+        found = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}", policy=name) from None
+    if not callable(found):
+        raise InvalidInput(f"policy {name!r} is not callable", policy=name)
+    policy: Policy = found
+    return policy
+
+
+def policies_for(sides: Iterable[str], chosen: dict[str, str]) -> dict[str, Policy]:
+    """The policy of every side (``chosen`` by side name, the rest :data:`DEFAULT_POLICY`);
+    a side that is not in the conflict is refused by name."""
+    sides = list(sides)
+    unknown = sorted(set(chosen) - set(sides))
+    if unknown:
+        raise InvalidInput(f"--policy {unknown[0]}=…: no side {unknown[0]!r} in this conflict "
+                           f"(sides: {', '.join(sides)})", side=unknown[0])
+    return {s: load_policy(chosen.get(s, DEFAULT_POLICY)) for s in sides}

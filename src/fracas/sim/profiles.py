@@ -1,0 +1,310 @@
+"""What the simulator knows of each ruleset: how the GM runs its procedure, how an encounter
+is read (winner, outcome, harm), and what the built-in policies look for in its commands.
+
+Everything else — what is legal, what a command does, the dice — comes from the engine and
+the ruleset themselves (``Conflict.legal``, ``decide``, ``evolve``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from fracas.engine.events import Event
+from fracas.rulesets.etherscope.settings import condenser_of
+
+if TYPE_CHECKING:
+    from fracas.sim.policies import Sight
+
+#: Verbs the simulator never plays: bookkeeping of the table, not moves of the game.
+TABLE_VERBS = frozenset({
+    "note", "narrate", "roll", "effect", "override", "join", "leave", "out", "undo", "redo",
+    "end",
+})
+
+
+@dataclass(slots=True)
+class ChaseWatch:
+    """The stage of each chase, read from the events of the encounter."""
+
+    hunter: str
+    quarry: str
+    roller: str
+    stage: str
+
+
+class Profile:
+    """The simulator's reading of one ruleset (see docs/sim.md, "How a win is read")."""
+
+    ruleset: ClassVar[str] = ""
+    #: GM verbs given before any character acts (e.g. opening a VERS turn).
+    gm_first: ClassVar[tuple[str, ...]] = ()
+    #: GM verbs given when no character can act (the procedure moving on).
+    gm_after: ClassVar[tuple[str, ...]] = ()
+    #: Character verbs the simulator leaves out (free text, nested conflicts, free checks).
+    skip: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs offered only beside a character's other commands: a character whose legal
+    #: commands are all of these does not hold up the procedure (an Etherscope ambush after
+    #: the awareness roll).
+    optional_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs that end a character's go without acting.
+    pass_verbs: ClassVar[frozenset[str]] = frozenset()
+    attack_verbs: ClassVar[frozenset[str]] = frozenset({"attack"})
+    recover_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs that pursue the conflict's objective (a chase roll): preferred over attacks.
+    objective_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs that look for foes hidden from the actor.
+    seek_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: The outcome of a conflict decided by one side being the last with characters in it.
+    last_side_outcome: ClassVar[str] = "taken out"
+    #: Every outcome the ruleset can give an encounter (for the report; zero counts shown).
+    outcomes: ClassVar[tuple[str, ...]] = ("taken out",)
+    #: What the harm figures count.
+    harm_unit: ClassVar[str] = "harm"
+
+    def end_reason(self, winner: str, outcome: str) -> str:
+        """The reason the simulated GM gives with ``end`` once the conflict is decided."""
+        return f"unable or unwilling to continue: {outcome}; {winner} remain"
+
+    # --- values the rules leave open -------------------------------------------------------
+    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
+                   ) -> list[Any] | None:
+        """Values to try for a required parameter whose values the legal command leaves open
+        (None: the simulator cannot fill it, and leaves the command out)."""
+        return None
+
+    def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
+                 actor: str | None, sight: Sight) -> list[Any] | None:
+        """Values to try for an optional parameter (None: leave it out, the rules' default)."""
+        return None
+
+    # --- reading the table ------------------------------------------------------------------
+    def health(self, entry: dict[str, Any], view: dict[str, Any]) -> float | None:
+        """How much fight a character has left, 0..1, from a view entry (None: unknown)."""
+        return None
+
+    def harm(self, entry: dict[str, Any], view: dict[str, Any]) -> int:
+        """Harm taken by a character, from the GM's view at the end (the unit is the ruleset's)."""
+        return 0
+
+    def takes_part(self, entry: dict[str, Any]) -> bool:
+        """Whether a character counts for its side (an extra who takes no turns does not)."""
+        return True
+
+    def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+              view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
+        """Whether a move gets the actor away from its foes."""
+        return False
+
+    def advances(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+                 foes: list[dict[str, Any]]) -> bool:
+        """Whether a move brings the actor closer to its foes."""
+        return False
+
+    def keeps_cover(self, verb: str, me: dict[str, Any] | None) -> bool:
+        """Whether a move keeps the actor where it has cover (False: it gives cover up)."""
+        return True
+
+    def observe(self, chases: dict[str, ChaseWatch], events: list[Event]) -> None:
+        """Follow the chases of an encounter through its events."""
+
+    def chase_verdict(self, chases: dict[str, ChaseWatch],
+                      side_of: dict[str, str]) -> tuple[str, str] | None:
+        """(winning side, outcome) when a chase has settled the conflict."""
+        return None
+
+
+def _pool(entry: dict[str, Any], key: str) -> tuple[float, float] | None:
+    pool = entry.get(key)
+    if isinstance(pool, dict) and "current" in pool and "max" in pool:
+        return float(pool["current"]), float(pool["max"])
+    return None
+
+
+_ES_ACTIONS = frozenset({"attack", "push", "move", "hide", "search", "recover"})
+
+
+class EtherscopeProfile(Profile):
+    """Etherscope: the GM calls the awareness moves, rounds and countdowns."""
+
+    ruleset = "etherscope"
+    gm_after = ("moves", "round", "countdown")
+    skip = frozenset({"act", "zoom"})
+    optional_verbs = frozenset({"ambush"})
+    pass_verbs = frozenset({"done"})
+    recover_verbs = frozenset({"recover"})
+    seek_verbs = frozenset({"search"})
+    harm_unit = "points of the conflict's condenser"
+
+    def _condenser(self, entry: dict[str, Any], view: dict[str, Any]) -> tuple[int, int] | None:
+        settings = view["conflict"]["settings"]
+        pair = entry.get("condensers", {}).get(condenser_of(settings))
+        return (int(pair[0]), int(pair[1])) if pair else None
+
+    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
+                   ) -> list[Any] | None:
+        """``declare``: one action at the base initiative, or two (base − 1 and 1)."""
+        me = sight.entry(actor) if verb == "declare" and param == "scores" else None
+        if me is not None:
+            pair = self._condenser(me, sight.view)
+            if pair is None or pair[0] < 1:
+                return None
+            base = pair[0]
+            return [[base]] + ([[base - 1, 1]] if base - 2 >= 5 else [])
+        return None
+
+    def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
+                 actor: str | None, sight: Sight) -> list[Any] | None:
+        """An action rolls the actor's best skill (its rating is the pool; ES-ACT-4); the
+        awareness roll and ambushes keep the rules' default pool."""
+        me = sight.entry(actor) if param == "skill" and verb in _ES_ACTIONS else None
+        if me is None:
+            return None
+        skills = me.get("stats", {}).get("skills", {})
+        names = [s for s in skills if allowed is None or s in allowed]
+        return [max(names, key=lambda s: (skills[s], s))] if names else None
+
+    def health(self, entry: dict[str, Any], view: dict[str, Any]) -> float | None:
+        """The conflict's condenser, current over maximum."""
+        pair = self._condenser(entry, view)
+        return pair[0] / pair[1] if pair and pair[1] else None
+
+    def harm(self, entry: dict[str, Any], view: dict[str, Any]) -> int:
+        """Points of damage to the conflict's condenser (ES-DMG-1)."""
+        pair = self._condenser(entry, view)
+        return pair[1] - pair[0] if pair else 0
+
+    def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+              view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
+        """Moving or stepping away from a foe, or hiding."""
+        ids = {f["id"] for f in foes}
+        return verb == "hide" or (verb in ("move", "step") and values.get("way") == "away"
+                                  and any(t in ids for t in values.get("targets", [])))
+
+    def advances(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+                 foes: list[dict[str, Any]]) -> bool:
+        """Moving or stepping toward a foe."""
+        ids = {f["id"] for f in foes}
+        return verb in ("move", "step") and values.get("way") == "toward" and any(
+            t in ids for t in values.get("targets", []))
+
+
+class FabulaUltimaProfile(Profile):
+    """Fabula Ultima: no GM procedure besides the end; a PC leads the initiative check."""
+
+    ruleset = "fabula-ultima"
+    skip = frozenset({"goal", "equip", "check", "fabula", "spell"})
+    last_side_outcome = "defeated"
+    outcomes = ("defeated",)
+    harm_unit = "HP"
+
+    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
+                   ) -> list[Any] | None:
+        """``act``: the character bides its time (a turn cannot be passed; FU-CON-6)."""
+        return ["bides its time"] if verb == "act" else None
+
+    def health(self, entry: dict[str, Any], view: dict[str, Any]) -> float | None:
+        """HP over maximum HP; hidden HP reads as the Crisis line (≤ half, FU-RES-2)."""
+        pool = _pool(entry, "hp")
+        if pool is not None:
+            return pool[0] / pool[1] if pool[1] else None
+        return 0.5 if entry.get("crisis") else 1.0
+
+    def harm(self, entry: dict[str, Any], view: dict[str, Any]) -> int:
+        """HP lost."""
+        pool = _pool(entry, "hp")
+        return int(pool[1] - pool[0]) if pool else 0
+
+    def takes_part(self, entry: dict[str, Any]) -> bool:
+        """Extras take no turns (FU-CON-1) and do not keep their side in the conflict."""
+        return not entry.get("extra")
+
+
+_INJURY = ("grazed", "wounded", "impaired", "disabled")
+
+
+class VersProfile(Profile):
+    """VERS: the GM opens each turn (popcorn) and hands off for those taken out; a chase
+    that reaches the top of its scale has been escaped (tracking is the GM's choice: start
+    the chase at stage=tracking in the prologue to simulate one)."""
+
+    ruleset = "vers"
+    gm_first = ("open", "handoff")
+    skip = frozenset({"repair"})
+    pass_verbs = frozenset({"handoff"})
+    recover_verbs = frozenset({"recover"})
+    objective_verbs = frozenset({"run", "interpose"})
+    outcomes = ("taken out", "captured", "escaped", "evaded", "away", "won", "lost")
+    harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
+
+    def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
+                 actor: str | None, sight: Sight) -> list[Any] | None:
+        """Every weapon the rules allow is tried as its own option."""
+        if param == "weapon" and allowed:
+            return list(allowed)
+        return None
+
+    def health(self, entry: dict[str, Any], view: dict[str, Any]) -> float | None:
+        """1 − the injury conditions held, weighted by level, over the track's worst (10)."""
+        return max(0.0, 1.0 - self.harm(entry, view) / 10.0)
+
+    def harm(self, entry: dict[str, Any], view: dict[str, Any]) -> int:
+        """Injury conditions held, weighted by level: grazed 1, wounded 2, impaired 3,
+        disabled 4 (a full injury track is 10)."""
+        held = entry.get("tracks", {}).get("injury", {}).get("conditions", {})
+        return sum((_INJURY.index(k) + 1) * int(n) for k, n in held.items() if k in _INJURY)
+
+    def _foe_zones(self, foes: list[dict[str, Any]]) -> set[str]:
+        return {f["zone"] for f in foes if f.get("zone")}
+
+    def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+              view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
+        """Disengaging, or moving (slipping) to a zone with no foe in it; running in a chase
+        as the quarry."""
+        if verb in ("disengage", "run"):
+            return True
+        return verb in ("move", "slip") and values.get("to") not in self._foe_zones(foes)
+
+    def advances(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+                 foes: list[dict[str, Any]]) -> bool:
+        """Moving into a zone where a foe stands."""
+        return verb in ("move", "slip") and values.get("to") in self._foe_zones(foes)
+
+    def keeps_cover(self, verb: str, me: dict[str, Any] | None) -> bool:
+        """Any move gives up the cover of the actor's place (VR-ATK-5)."""
+        return not (verb in ("move", "slip", "disengage") and me and me.get("cover"))
+
+    def observe(self, chases: dict[str, ChaseWatch], events: list[Event]) -> None:
+        """Chase stages from ``chase_started``, ``chase_stage``, ``chase_roll`` and
+        ``chase_interpose`` events."""
+        for e in events:
+            d = e.data
+            if e.type == "chase_started":
+                chases[d["id"]] = ChaseWatch(d["hunter"], d["quarry"], d["roller"], d["stage"])
+            elif e.type == "chase_stage" and d["id"] in chases:
+                chases[d["id"]].stage = d["stage"]
+            elif e.type in ("chase_roll", "chase_interpose") and d["id"] in chases:
+                chases[d["id"]].stage = d["new_stage"]
+
+    def chase_verdict(self, chases: dict[str, ChaseWatch],
+                      side_of: dict[str, str]) -> tuple[str, str] | None:
+        """Captured: the hunter's side wins; escaped (top of the pursuit), evaded or
+        completely away (top of the tracking): the quarry's; a race for a prize: won or lost
+        (VR-CHASE-4, VR-CHASE-6, VR-CHASE-7)."""
+        for chase in chases.values():
+            other = chase.quarry if chase.roller == chase.hunter else chase.hunter
+            winner = {"captured": chase.hunter, "escaped": chase.quarry, "evaded": chase.quarry,
+                      "away": chase.quarry,
+                      "won": chase.roller, "lost": other}.get(chase.stage)
+            if winner is not None:
+                return side_of[winner], chase.stage
+        return None
+
+
+PROFILES: dict[str, Profile] = {
+    p.ruleset: p for p in (EtherscopeProfile(), FabulaUltimaProfile(), VersProfile())}
+
+
+def profile_of(ruleset: str) -> Profile:
+    """The simulator's profile of a ruleset (a ruleset without one: a generic reading)."""
+    return PROFILES.get(ruleset, Profile())

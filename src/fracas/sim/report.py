@@ -1,0 +1,77 @@
+"""The report of a run or a sweep, as JSON-native data (``fracas sim --json``, docs/sim.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.sim.encounter import Prepared
+from fracas.sim.job import SimJob
+from fracas.sim.policies import DEFAULT_POLICY
+from fracas.sim.stats import NO_DECISION, Tally, proportion, quantile
+
+FORMAT = "fracas.sim/1"
+
+
+@dataclass(slots=True)
+class Result:
+    """One combination of a sweep (or the only one): its job, prepared form and tally."""
+
+    job: SimJob
+    prepared: Prepared
+    tally: Tally
+
+
+def result_data(r: Result) -> dict[str, Any]:
+    """One combination's figures: wins and outcomes with 95% Wilson intervals, rounds,
+    each character's chance to be taken out and mean harm taken."""
+    t, p = r.tally, r.prepared
+    n = t.n
+    sides = [*p.sides.sides, NO_DECISION]
+    outcomes = list(dict.fromkeys([*p.profile.outcomes, *sorted(t.outcomes), NO_DECISION]))
+    rounds_total = sum(k * v for k, v in t.rounds.items())
+    names = {q.id: q.name for q in p.setup.participants}
+    return {
+        "vary": {k: v for k, v in r.job.overrides},
+        "label": r.job.label(),
+        "n": n,
+        "wins": {s: proportion(t.wins.get(s, 0), n) for s in sides},
+        "outcomes": {o: proportion(t.outcomes.get(o, 0), n) for o in outcomes},
+        "rounds": {
+            "mean": rounds_total / n if n else 0.0,
+            "median": quantile(t.rounds, 0.5),
+            "p90": quantile(t.rounds, 0.9),
+            "max_rounds": p.max_rounds,
+            "histogram": {str(k): t.rounds[k] for k in sorted(t.rounds)},
+        },
+        "characters": {
+            pid: {"name": names[pid], "side": p.sides.side_of[pid],
+                  "taken_out": proportion(t.out.get(pid, 0), n),
+                  "mean_harm": t.harm.get(pid, 0) / n if n else 0.0}
+            for pid in names if pid not in p.bystanders
+        },
+        "diagnostics": {"refused_commands": t.refused, "stalled": t.stalled},
+    }
+
+
+def report_data(results: list[Result]) -> dict[str, Any]:
+    """The whole report: what was run, then one entry per combination."""
+    first = results[0]
+    p = first.prepared
+    return {
+        "format": FORMAT,
+        "scenario": first.job.scenario_name,
+        "ruleset": p.ruleset_name,
+        "seed": first.job.seed,
+        "n": first.job.n,
+        "sides": p.sides.sides,
+        "policies": {s: _policy_name(first.job, s) for s in p.sides.sides},
+        "harm_unit": p.profile.harm_unit,
+        "results": [result_data(r) for r in results],
+    }
+
+
+def _policy_name(job: SimJob, side: str) -> str:
+    chosen = dict(job.policies)
+    scenario = job.scenario().sim.get("policies", {})
+    return chosen.get(side) or scenario.get(side) or DEFAULT_POLICY

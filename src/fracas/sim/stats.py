@@ -1,0 +1,94 @@
+"""Counting encounters: the tally of a run, merged across workers, and Wilson intervals.
+
+A :class:`Tally` holds only sums and counts, so tallies of disjoint ranges of encounters merge
+into the same totals whatever the split (the report does not depend on the number of workers).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+NO_DECISION = "no decision"
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default); (0, 1) when ``n`` is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends: no rounding dust
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+@dataclass(slots=True)
+class EncounterResult:
+    """What one simulated encounter came to."""
+
+    winner: str  # a side, or NO_DECISION
+    outcome: str  # the ruleset's outcome label (taken out, captured, …) or NO_DECISION
+    rounds: int
+    out: tuple[str, ...]  # ids of the characters taken out
+    harm: dict[str, int]  # harm taken, by character id (whole units of the ruleset)
+    refused: int = 0  # commands a policy chose that the engine refused (a legal-commands bug)
+    stalled: bool = False  # nobody could act and the GM had nothing to give
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts over many encounters."""
+
+    n: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    rounds: Counter[int] = field(default_factory=Counter)
+    out: Counter[str] = field(default_factory=Counter)
+    harm: Counter[str] = field(default_factory=Counter)
+    refused: int = 0
+    stalled: int = 0
+
+    def add(self, r: EncounterResult) -> None:
+        """Count one encounter."""
+        self.n += 1
+        self.wins[r.winner] += 1
+        self.outcomes[r.outcome] += 1
+        self.rounds[r.rounds] += 1
+        self.out.update(r.out)
+        self.harm.update(r.harm)
+        self.refused += r.refused
+        self.stalled += int(r.stalled)
+
+    def merge(self, other: Tally) -> Tally:
+        """This tally plus ``other`` (a new tally)."""
+        out = Tally(self.n + other.n, self.wins + other.wins, self.outcomes + other.outcomes,
+                    self.rounds + other.rounds, self.out + other.out, self.harm + other.harm,
+                    self.refused + other.refused, self.stalled + other.stalled)
+        return out
+
+
+def proportion(k: int, n: int) -> dict[str, Any]:
+    """A count as ``{"count", "p", "ci95": [low, high]}``."""
+    low, high = wilson(k, n)
+    return {"count": k, "p": k / n if n else 0.0, "ci95": [low, high]}
+
+
+def quantile(hist: Counter[int], q: float) -> int:
+    """The ``q`` quantile of a histogram of whole numbers (0 for an empty one)."""
+    total = sum(hist.values())
+    if not total:
+        return 0
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen >= q * total:
+            return value
+    return max(hist)

@@ -1,0 +1,106 @@
+"""The same job on a Dask cluster, and the ``fracas sim`` command (report, JSON, plot, sweep)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.app.scenario import load_scenario
+from fracas.cli.main import app
+from fracas.errors import InvalidInput
+from fracas.sim import Runner, SimJob, report_data, simulate
+
+runner = CliRunner()
+
+
+def test_a_dask_cluster_gives_the_local_report() -> None:
+    distributed = pytest.importorskip("distributed")
+    sc = load_scenario("fabula-ultima-ambush")
+    job = SimJob(sc.text, sc.path, 10, "dask")
+    local = report_data(simulate(job, runner=Runner(1)))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = report_data(simulate(job, runner=Runner(dask=client)))
+    assert remote == local
+
+
+def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+    pytest.importorskip("distributed")
+    sc = load_scenario("vers-chase")
+    with pytest.raises(InvalidInput, match=r"tcp://127\.0\.0\.1:9: cannot reach the scheduler"):
+        simulate(SimJob(sc.text, sc.path, 2, "s"),
+                 runner=Runner(dask="tcp://127.0.0.1:9", connect_timeout=1))
+
+
+def test_sim_json_is_the_documented_report_and_repeats_with_the_seed() -> None:
+    args = ["sim", "fabula-ultima-ambush", "-n", "6", "--seed", "cli", "--json",
+            "--policy", "heroes=weakest-first", "--workers", "1"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    assert data["format"] == "fracas.sim/1" and data["seed"] == "cli"
+    assert data["policies"] == {"heroes": "weakest-first", "bandits": "focus-fire"}
+    r = data["results"][0]
+    assert r["n"] == 6 and sum(v["count"] for v in r["wins"].values()) == 6
+    assert set(r["characters"]) == {"ada", "bruno", "captain", "cut1", "cut2"}  # no extra
+    assert runner.invoke(app, args).output == first.output
+
+
+def test_sim_prints_tables_and_draws_a_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "report.svg"
+    result = runner.invoke(app, ["sim", "etherscope-car-chase", "-n", "4", "--seed", "p",
+                                 "--plot", str(plot), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    for text in ("who wins (95% CI)", "pursuers", "villains", "no decision", "P(taken out)",
+                 "The zepcar driver"):
+        assert text in result.output
+    assert plot.read_text().lstrip().startswith("<?xml") and "<svg" in plot.read_text()
+
+
+def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
+    plot = tmp_path / "sweep.png"
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "3", "--seed", "s",
+                                 "--vary", "captain.stats.hp=10,60", "--vary", "pcs=1,2",
+                                 "--json", "--plot", str(plot), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    labels = [r["label"] for r in data["results"]]
+    assert labels == ["captain.stats.hp=10 pcs=1", "captain.stats.hp=10 pcs=2",
+                      "captain.stats.hp=60 pcs=1", "captain.stats.hp=60 pcs=2"]
+    assert "bruno" not in data["results"][0]["characters"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--vary",
+                                "pcs=1,2", "--workers", "1"])
+    assert "P(side wins) per combination" in table.output and "pcs=2" in table.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-n", "0"], "give 1 to"),
+    (["--vary", "nobody.stats.hp=1"], "not a participant"),
+    (["--policy", "heroes"], "SIDE=NAME"),
+    (["--policy", "heroes=nonsense"], "unknown policy"),
+    (["--plot", "out.gif"], ".png or .svg"),
+    (["--max-rounds", "0"], "give 1 to 10,000"),
+    (["--policy", "heroes=tests.sim.tactics:broken"], "the policy of side heroes failed"),
+])
+def test_bad_input_is_a_clear_error_without_traceback(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_policy_of_your_own_plugs_in_from_the_command_line() -> None:
+    # the bandits only bide their time (tests/sim/tactics.py): the heroes cannot lose
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "3", "--seed", "own",
+                                 "--json", "--workers", "1",
+                                 "--policy", "bandits=tests.sim.tactics:only_pass"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["policies"]["bandits"] == "tests.sim.tactics:only_pass"
+    r = data["results"][0]
+    assert r["wins"]["heroes"]["count"] == 3
+    assert r["characters"]["ada"]["mean_harm"] == 0 == r["characters"]["bruno"]["mean_harm"]

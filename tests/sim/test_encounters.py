@@ -1,0 +1,144 @@
+"""Whole simulated encounters: they end, they repeat, they play the table's rules, and each
+side's agent sees only what its player would see."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from fracas.app.scenario import load_scenario, parse_scenario
+from fracas.engine import Conflict
+from fracas.engine.serialize import state_to_data
+from fracas.errors import InvalidInput
+from fracas.rulesets import get_ruleset
+from fracas.sim import Runner, SimJob, report_data, simulate
+from fracas.sim.encounter import Encounter, prepare
+from fracas.sim.policies import defensive, flee_when_losing, focus_fire, weakest_first
+from tests.sim import tactics
+
+
+def job(name: str, n: int, seed: str = "t", **kw: object) -> SimJob:
+    sc = load_scenario(name)
+    return SimJob(sc.text, sc.path, n, seed, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name, n", [("etherscope-car-chase", 5), ("fabula-ultima-ambush", 6),
+                                     ("vers-tavern-brawl", 3)])
+def test_each_ruleset_plays_encounters_to_a_decision(name: str, n: int) -> None:
+    [r] = simulate(job(name, n), runner=Runner(1))
+    t = r.tally
+    assert t.n == n == sum(t.wins.values()) == sum(t.outcomes.values()) == sum(t.rounds.values())
+    decided = n - t.wins["no decision"]
+    assert decided > 0 and t.stalled == 0
+    assert sum(t.out.values()) >= decided  # a side won: someone on the other was taken out
+    data = report_data([r])["results"][0]
+    assert set(data["wins"]) == {*r.prepared.sides.sides, "no decision"}
+    for c in data["characters"].values():
+        assert 0 <= c["taken_out"]["ci95"][0] <= c["taken_out"]["p"] <= c["taken_out"]["ci95"][1]
+
+
+def test_same_seed_same_report_whatever_the_number_of_workers() -> None:
+    base = job("fabula-ultima-ambush", 12, "workers")
+    one = report_data(simulate(base, runner=Runner(1)))
+    two = report_data(simulate(base, runner=Runner(2)))
+    assert one == two
+    other = report_data(simulate(dataclasses.replace(base, seed="another"), runner=Runner(1)))
+    assert other["results"] != one["results"]
+
+
+def test_an_encounter_past_the_round_cap_is_no_decision_not_dropped() -> None:
+    [r] = simulate(job("fabula-ultima-ambush", 4, max_rounds=1), runner=Runner(1))
+    assert r.tally.n == 4 and r.tally.wins["no decision"] == 4
+    assert r.tally.outcomes["no decision"] == 4 and dict(r.tally.rounds) == {1: 4}
+
+
+@pytest.mark.parametrize("name", ["etherscope-car-chase", "fabula-ultima-ambush", "vers-chase"])
+def test_the_fast_path_plays_exactly_what_the_table_would(name: str) -> None:
+    p = prepare(job(name, 1))
+    trace: list[str] = []
+    encounter = Encounter(p, 3, trace)
+    encounter.play()
+    table = Conflict.create(get_ruleset(p.ruleset_name), p.setup, encounter.seed, time="")
+    for cmd in p.prologue:
+        table.execute(cmd, time="")
+    for text in trace:
+        if not text.startswith("refused "):
+            table.execute(text, time="")
+    table.execute({"verb": "end", "args": {"reason": encounter.conflict.state.end_reason}}
+                  if encounter.conflict.state.end_reason else "note 'capped'", time="")
+    fast = encounter.conflict.state
+    if fast.end_reason is None:  # capped: the table has one note more, nothing else differs
+        table_state = state_to_data(table.replay(table.version - 1))
+    else:
+        table_state = state_to_data(table.state)
+    assert table_state == state_to_data(fast)
+    assert [r.events for r in table.records][:len(encounter.conflict.records)] == \
+        [r.events for r in encounter.conflict.records]
+
+
+def test_agents_see_only_their_own_sides_view() -> None:
+    tactics.SEEN.clear()
+    base = job("fabula-ultima-ambush", 2, policies=(("heroes", "tests.sim.tactics:recording"),
+                                                    ("bandits", "tests.sim.tactics:recording")))
+    [r] = simulate(base, runner=Runner(1))
+    sides = r.prepared.sides
+    assert {s["side"] for s in tactics.SEEN} == {"heroes", "bandits"}
+    for seen in tactics.SEEN:
+        viewer = seen["view"]["viewer"]
+        assert viewer == {"role": "player", "player": sides.player_of[seen["side"]]}
+        assert all(sides.side_of[a] == seen["side"] for a in seen["actors"])
+        captain = next(p for p in seen["view"]["conflict"]["participants"]
+                       if p["id"] == "captain")
+        assert "hp" not in captain and "hp" not in captain["stats"]  # gm_only stays hidden
+        assert "seed" not in seen["view"]
+
+
+def test_built_in_policies_choose_as_documented() -> None:
+    checked = {"focus": 0, "weakest": 0, "flee": 0, "defend": 0}
+    for name in ("etherscope-car-chase", "vers-tavern-brawl"):
+        encounter = Encounter(prepare(job(name, 1)), 0)
+        for _ in range(120):
+            turn = encounter.side_turn()
+            if turn is not None and turn.attacks():
+                healths = [turn.health(turn.entry(o.value("target"))) for o in turn.attacks()]
+                choice = focus_fire(turn)
+                assert choice.verb == "attack"
+                assert turn.health(turn.entry(choice.value("target"))) == min(healths)
+                assert weakest_first(turn).verb == "attack"
+                checked["focus"] += 1
+                checked["weakest"] += 1
+            if turn is not None and turn.losing():
+                foes = turn.foes()
+                away = [o for o in turn.options if turn.profile.flees(
+                    o.verb, o.arguments(), turn.entry(o.actor), turn.view, foes)]
+                if away:
+                    assert flee_when_losing(turn) in away
+                    checked["flee"] += 1
+            if turn is not None:
+                hurt = [o for o in turn.options if o.verb in turn.profile.recover_verbs
+                        and turn.health(turn.entry(o.actor)) < 0.5]
+                if hurt:
+                    assert defensive(turn) in hurt
+                    checked["defend"] += 1
+            if encounter.conflict.state.status == "ended" or encounter.verdict() or \
+                    not encounter.step():
+                break
+    assert checked["focus"] > 0 and checked["weakest"] > 0
+
+
+def test_bad_policies_and_sim_tables_are_refused_by_name() -> None:
+    with pytest.raises(InvalidInput, match="random, focus-fire, weakest-first"):
+        prepare(job("vers-chase", 1, policies=(("pcs", "berserk"),)))
+    with pytest.raises(InvalidInput, match=r"no side 'ogres'.*sides: pcs, npcs"):
+        prepare(job("vers-chase", 1, policies=(("ogres", "random"),)))
+    with pytest.raises(InvalidInput, match="cannot be loaded"):
+        prepare(job("vers-chase", 1, policies=(("pcs", "tests.sim.tactics:nothing"),)))
+    text = load_scenario("vers-chase").text
+    bad = parse_scenario(text + '\n[sim]\nrounds = 3\n', "x.toml")
+    with pytest.raises(InvalidInput, match=r"x.toml: \[sim\] has no key 'rounds'"):
+        prepare(SimJob(bad.text, bad.path, 1, "s"))
+    refused = parse_scenario(text + '\n[sim]\nprologue = "chase c1 hunter=ada quarry=ada"\n',
+                             "y.toml")
+    with pytest.raises(InvalidInput, match=r"y\.toml: the simulated set-up is refused"):
+        prepare(SimJob(refused.text, refused.path, 1, "s"))

@@ -1,0 +1,101 @@
+"""Sweep syntax, set-up variations, the pseudo-players of each side, and the statistics."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from fracas.app.scenario import load_scenario
+from fracas.errors import InvalidInput
+from fracas.sim.job import (
+    apply_overrides,
+    combinations,
+    encounter_seed,
+    parse_vary,
+    with_side_players,
+)
+from fracas.sim.stats import EncounterResult, Tally, quantile, wilson
+
+
+def test_wilson_interval_matches_the_textbook_values() -> None:
+    # Wilson (1927) / Agresti–Coull's tables: 0 of 10 → [0, 0.2775]; 5 of 10 → [0.2366, 0.7634]
+    assert wilson(0, 10) == pytest.approx((0.0, 0.27753), abs=1e-5)
+    assert wilson(5, 10) == pytest.approx((0.23659, 0.76341), abs=1e-5)
+    assert wilson(10, 10) == pytest.approx((0.72247, 1.0), abs=1e-5)
+    low, high = wilson(500, 1000)
+    assert high - low == pytest.approx(0.0618, abs=1e-3)  # ± 3.1 points at n = 1000
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def _result(winner: str, rounds: int, harm: int) -> EncounterResult:
+    return EncounterResult(winner, "taken out", rounds, ("ada",) if harm else (),
+                           {"ada": harm})
+
+
+def test_tallies_merge_to_the_same_totals_whatever_the_split() -> None:
+    results = [_result("heroes" if i % 3 else "foes", i % 5, i % 4) for i in range(30)]
+    whole = Tally()
+    for r in results:
+        whole.add(r)
+    for cut in (1, 7, 29):
+        left, right = Tally(), Tally()
+        for r in results[:cut]:
+            left.add(r)
+        for r in results[cut:]:
+            right.add(r)
+        assert right.merge(left) == whole == left.merge(right)
+    assert whole.n == 30 and whole.wins["foes"] == 10
+    assert quantile(whole.rounds, 0.5) == 2 and quantile(Counter(), 0.5) == 0
+
+
+def test_vary_reads_paths_and_values_and_makes_every_combination() -> None:
+    vary = parse_vary(["ogre.stats.cover=0,1,3", "pcs=3,4", "settings.mode=fast,'x'"])
+    assert vary[0] == ("ogre.stats.cover", [0, 1, 3])
+    assert vary[2] == ("settings.mode", ["fast", "'x'"])
+    combos = combinations(vary[:2])
+    assert len(combos) == 6
+    assert combos[0] == (("ogre.stats.cover", 0), ("pcs", 3))
+    assert combinations([]) == [()]
+    for bad in ("cover", "=1,2", "a.b="):
+        with pytest.raises(InvalidInput, match="PATH=V1"):
+            parse_vary([bad])
+    with pytest.raises(InvalidInput, match="twice"):
+        parse_vary(["pcs=1", "pcs=2"])
+
+
+def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
+    setup = load_scenario("vers-tavern-brawl").setup
+    varied = apply_overrides(setup, (("thug.stats.rv", 3), ("settings.cover.0.value", 5),
+                                     ("pcs", 3), ("round_limit", 7)))
+    by_id = {p.id: p for p in varied.participants}
+    assert by_id["thug"].stats["rv"] == 3
+    assert varied.settings["cover"][0]["value"] == 5
+    assert [p.id for p in varied.participants if p.kind == "pc"] == ["ada", "bruno", "bruno-2"]
+    assert by_id["bruno-2"].stats == by_id["bruno"].stats and varied.round_limit == 7
+    assert [p.id for p in apply_overrides(setup, (("pcs", 1),)).participants
+            if p.kind == "pc"] == ["ada"]
+    assert setup.participants[2].stats["rv"] == 1  # the scenario itself is untouched
+    with pytest.raises(InvalidInput, match="participants: ada, bruno"):
+        apply_overrides(setup, (("ogre.stats.cover", 1),))
+    with pytest.raises(InvalidInput, match="not an index"):
+        apply_overrides(setup, (("settings.cover.9.value", 1),))
+    with pytest.raises(InvalidInput, match="whole number"):
+        apply_overrides(setup, (("pcs", "many"),))
+
+
+def test_each_side_is_played_by_its_own_pseudo_player() -> None:
+    setup, sides = with_side_players(load_scenario("vers-chase").setup)
+    assert sides.side_of == {"ada": "pcs", "cutpurse": "npcs"}  # no sides: PCs against NPCs
+    owners = {p.id: p.player for p in setup.participants}
+    assert owners == {"ada": sides.player_of["pcs"], "cutpurse": sides.player_of["npcs"]}
+    assert owners["ada"] != owners["cutpurse"]
+    brawl, brawl_sides = with_side_players(load_scenario("vers-tavern-brawl").setup)
+    assert brawl_sides.sides == ["heroes", "toughs"]
+    assert len({p.player for p in brawl.participants}) == 2
+
+
+def test_encounter_seeds_depend_on_the_run_seed_and_the_index_only() -> None:
+    seeds = {encounter_seed("s", i) for i in range(100)}
+    assert len(seeds) == 100
+    assert encounter_seed("s", 5) == encounter_seed("s", 5) != encounter_seed("t", 5)
