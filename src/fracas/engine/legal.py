@@ -14,6 +14,7 @@ command's :class:`~fracas.engine.commands.CommandSpec`: an UPPER-CASE word is a 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,8 +116,10 @@ def _is_range(values: tuple[Any, ...]) -> bool:
             and list(values) == list(range(values[0], values[0] + len(values))))
 
 
+@functools.lru_cache(maxsize=4096)
 def from_template(commands: CommandSet, text: str, rule: str | None = None) -> LegalCommand:
-    """Read a text template (see the module's docstring) into a :class:`LegalCommand`."""
+    """Read a text template (see the module's docstring) into a :class:`LegalCommand` (read
+    once: a legal command is an immutable value)."""
     actor: str | None = None
     head, sep, rest = text.partition(": ")
     if sep and " " not in head:
