@@ -84,10 +84,10 @@ def test_player_view_hides_gm_only_stats_and_attack_options():
 def test_legal_commands_parse_and_follow_the_go():
     c = make(pc("ada", zone="a", weapons={"bow": {"ev": 4, "kind": "ranged"}}),
              npc("orc", zone="c"), **ZONES)
-    gm = ruleset().legal_commands(c.state, None)
+    gm = [lc.text() for lc in ruleset().legal_commands(c.state, None)]
     assert "open ada" in gm
     do(c, "open ada")
-    cmds = ruleset().legal_commands(c.state, "ada")
+    cmds = [lc.text() for lc in ruleset().legal_commands(c.state, "ada")]
     assert "ada: move b" in cmds and "ada: move c dice=DICE" in cmds
     assert "ada: attack orc weapon=bow dice=DICE" in cmds
     assert "ada: handoff orc say=TEXT" in cmds
