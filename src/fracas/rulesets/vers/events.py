@@ -11,12 +11,45 @@ only then, so that logs without GM-only weapons read exactly as before).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, TypeVar, dataclass_transform
 
-from fracas.engine.events import OMIT_NONE, Key, TypedEvent, event_type
+from fracas.engine.events import OMIT_NONE, Event, Key, TypedEvent
 from fracas.engine.secrets import Derived, Stat
 from fracas.rulesets.vers.checks import Check, CheckFields
+
+_E = TypeVar("_E", bound=TypedEvent)
+
+#: The VERS event classes by tag. Kept by the ruleset, not in the engine's registry of tags:
+#: other rulesets use the same tags (Fabula Ultima's ``attack`` and ``recovered``) for other
+#: data, so a stored event is read as a VERS class by :func:`typed`, where VERS uses it.
+VERS_EVENTS: dict[str, type[TypedEvent]] = {}
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+def vers_event(tag: str) -> Callable[[type[_E]], type[_E]]:
+    """Declare a VERS event class for ``tag`` (a frozen, slotted, keyword-only dataclass)."""
+
+    def register(cls: type[_E]) -> type[_E]:
+        if tag in VERS_EVENTS:
+            raise ValueError(f"VERS event type {tag!r} is declared twice")
+        cls.TYPE = tag
+        made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        VERS_EVENTS[tag] = made
+        return made
+
+    return register
+
+
+def typed(event: Event) -> Event:
+    """``event`` as its VERS class (a generic or other ruleset's event with a VERS tag is read
+    from its data); events VERS does not declare are returned as they are."""
+    cls = VERS_EVENTS.get(event.type)
+    if cls is None or type(event) is cls:
+        return event
+    return cls.from_payload(event.data, event.actor, event.visibility)
+
 
 #: Armour of the event's ``target`` against any track (VR-ROLL-2, VR-INJ-5).
 TargetRV = Annotated[int | None, Stat("target", "rv"), Stat("target", "focus_rv"),
@@ -27,7 +60,7 @@ ByWeapon = Annotated[int | None, Stat("by", "weapons")]
 
 # --- attacks and harm ----------------------------------------------------------------------
 
-@event_type("attack")
+@vers_event("attack")
 class Attack(CheckFields, TypedEvent):
     """An attack roll and what it hit (VR-ROLL-2, VR-ATK-*); the check's fields come first."""
 
@@ -46,7 +79,7 @@ class Attack(CheckFields, TypedEvent):
     net: Annotated[int | None, OMIT_NONE, Derived("ev", "rv")] = None
 
 
-@event_type("condition")
+@vers_event("condition")
 class Condition(TypedEvent):
     """A condition marked on a harm track for a net EV (VR-INJ-1/2/5)."""
 
@@ -63,7 +96,7 @@ class Condition(TypedEvent):
     by: Annotated[str | None, OMIT_NONE] = None
 
 
-@event_type("object_damaged")
+@vers_event("object_damaged")
 class ObjectDamaged(TypedEvent):
     """An object takes EV against its hardness (VR-OBJ-2/3)."""
 
@@ -84,14 +117,14 @@ class _Who:
     who: str
 
 
-@event_type("endured")
+@vers_event("endured")
 class Endured(CheckFields, _Who, TypedEvent):
     """A disabled character's Discipline roll to stay conscious (VR-INJ-3); ``who`` first."""
 
 
 # --- movement ------------------------------------------------------------------------------
 
-@event_type("moved")
+@vers_event("moved")
 class Moved(TypedEvent):
     """A move of one zone, or two with an Athletics roll (VR-MOVE-1/2)."""
 
@@ -105,7 +138,7 @@ class Moved(TypedEvent):
     spend: int = 0
 
 
-@event_type("slipped")
+@vers_event("slipped")
 class Slipped(TypedEvent):
     """An Athletics roll to get past the guards of a way (VR-MOVE-5)."""
 
@@ -117,7 +150,7 @@ class Slipped(TypedEvent):
     spend: int = 0
 
 
-@event_type("disengaged")
+@vers_event("disengaged")
 class Disengaged(TypedEvent):
     """An Athletics roll to break away from close combat (VR-MOVE-4)."""
 
@@ -129,7 +162,7 @@ class Disengaged(TypedEvent):
 
 # --- recovery and repair -------------------------------------------------------------------
 
-@event_type("recovered")
+@vers_event("recovered")
 class Recovered(TypedEvent):
     """A recovery action on a harm track (VR-INJ-4)."""
 
@@ -141,7 +174,7 @@ class Recovered(TypedEvent):
     spend: int = 0
 
 
-@event_type("repaired")
+@vers_event("repaired")
 class Repaired(TypedEvent):
     """A repair action on an object (VR-OBJ-5)."""
 
@@ -154,7 +187,7 @@ class Repaired(TypedEvent):
 
 # --- the GM's battlefield ------------------------------------------------------------------
 
-@event_type("zone_added")
+@vers_event("zone_added")
 class ZoneAdded(TypedEvent):
     """A zone drawn (VR-MOVE-1)."""
 
@@ -162,7 +195,7 @@ class ZoneAdded(TypedEvent):
     name: str = ""
 
 
-@event_type("zones_linked")
+@vers_event("zones_linked")
 class ZonesLinked(TypedEvent):
     """Two zones joined (VR-MOVE-1)."""
 
@@ -170,7 +203,7 @@ class ZonesLinked(TypedEvent):
     b: str
 
 
-@event_type("placed")
+@vers_event("placed")
 class Placed(TypedEvent):
     """A character put in a zone by the GM (VR-MOVE-1)."""
 
@@ -178,7 +211,7 @@ class Placed(TypedEvent):
     zone: str
 
 
-@event_type("guard_posted")
+@vers_event("guard_posted")
 class GuardPosted(TypedEvent):
     """A character guards a way between two zones (VR-MOVE-5)."""
 
@@ -186,14 +219,14 @@ class GuardPosted(TypedEvent):
     link: str
 
 
-@event_type("guard_left")
+@vers_event("guard_left")
 class GuardLeft(TypedEvent):
     """A character stops guarding (VR-MOVE-5)."""
 
     who: str
 
 
-@event_type("cover_set")
+@vers_event("cover_set")
 class CoverSet(TypedEvent):
     """A character's cover, maybe behind an object (VR-ATK-5)."""
 
@@ -202,7 +235,7 @@ class CoverSet(TypedEvent):
     object: str | None = None
 
 
-@event_type("object_added")
+@vers_event("object_added")
 class ObjectAdded(TypedEvent):
     """An object that can be damaged (VR-OBJ-1/2)."""
 
@@ -214,7 +247,7 @@ class ObjectAdded(TypedEvent):
     penalty: int = 0
 
 
-@event_type("object_restored")
+@vers_event("object_restored")
 class ObjectRestored(TypedEvent):
     """The GM makes an object whole again (VR-OBJ-5)."""
 
@@ -223,7 +256,7 @@ class ObjectRestored(TypedEvent):
 
 # --- chases --------------------------------------------------------------------------------
 
-@event_type("chase_started")
+@vers_event("chase_started")
 class ChaseStarted(TypedEvent):
     """A chase on a scale, or a race for a prize (VR-CHASE-1/2/8)."""
 
@@ -238,7 +271,7 @@ class ChaseStarted(TypedEvent):
     prize: str = ""
 
 
-@event_type("chase_stage")
+@vers_event("chase_stage")
 class ChaseStage(TypedEvent):
     """Escaped → tracking, or contact → pursuit, on a new scale (VR-CHASE-4/7)."""
 
@@ -249,7 +282,7 @@ class ChaseStage(TypedEvent):
     position: int
 
 
-@event_type("chase_roll")
+@vers_event("chase_roll")
 class ChaseRoll(TypedEvent):
     """A pursuit roll or an hour of tracking (VR-CHASE-3/5/7)."""
 
@@ -264,7 +297,7 @@ class ChaseRoll(TypedEvent):
     hours: int = 0
 
 
-@event_type("chase_interpose")
+@vers_event("chase_interpose")
 class ChaseInterpose(TypedEvent):
     """Capture, evasion or the seizing of a prize at position 1 (VR-CHASE-6)."""
 

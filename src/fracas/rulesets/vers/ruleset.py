@@ -16,7 +16,7 @@ from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, views
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
-from fracas.rulesets.vers.events import SPENDING, ObjectAdded
+from fracas.rulesets.vers.events import SPENDING, ObjectAdded, typed
 from fracas.rulesets.vers.evolve import ENGINE_EVOLVERS, add_object, join
 from fracas.rulesets.vers.gm import object_spec
 from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt
@@ -139,6 +139,7 @@ class Vers(Ruleset):
         ext: VersExt | None = state.ext
         if ext is None:
             return
+        event = typed(event)
         if isinstance(event, SPENDING) and event.spend:
             ext.turns.spend(event.spend)
         engine = ENGINE_EVOLVERS.get(event.type)

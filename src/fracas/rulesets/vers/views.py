@@ -37,6 +37,7 @@ from fracas.rulesets.vers.events import (
     Slipped,
     ZoneAdded,
     ZonesLinked,
+    typed,
 )
 from fracas.rulesets.vers.odds import p_success
 from fracas.rulesets.vers.state import VersExt, weapons_of
@@ -85,7 +86,7 @@ def describe(event: Event, state: ConflictState) -> str | None:
     engine = ENGINE_SENTENCES.get(event.type)
     if engine is not None:
         return engine(event, state)
-    return HANDLERS.describe(event, state)
+    return HANDLERS.describe(typed(event), state)
 
 
 @HANDLERS.describes(Attack)
@@ -253,17 +254,23 @@ def _chase_interpose(e: ChaseInterpose, state: ConflictState) -> str:
 # --- projection ----------------------------------------------------------------------------
 
 def redact(ruleset: Vers, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-    """The one thing VERS adds to the generic redaction by marks: a check nested in an event
-    (``check``) is redacted by the same marks as a check carried flat, its roller being the
-    event's actor."""
-    if viewer.is_gm or not isinstance(event, ROLLS) or event.check is None:
+    """The generic redaction by marks, applied to the VERS class of the event (a stored event
+    is read as one here: see :func:`~fracas.rulesets.vers.events.typed`), and to a check
+    nested in it (``check``), whose roller is the event's actor. No label is read."""
+    if viewer.is_gm:
         return event
-    rolled = dataclasses.replace(event.check, actor=event.actor)
-    seen = redact_marked(rolled, state, viewer,
-                         lambda pid: ruleset.can_see(state, viewer, pid))
-    if seen is rolled or not isinstance(seen, Check):
-        return event
-    return dataclasses.replace(event, check=dataclasses.replace(seen, actor=None))
+
+    def can_see(pid: str) -> bool:
+        return ruleset.can_see(state, viewer, pid)
+
+    seen = redact_marked(typed(event), state, viewer, can_see)
+    if not isinstance(seen, ROLLS) or seen.check is None:
+        return seen
+    rolled = dataclasses.replace(seen.check, actor=seen.actor)
+    check = redact_marked(rolled, state, viewer, can_see)
+    if check is rolled or not isinstance(check, Check):
+        return seen
+    return dataclasses.replace(seen, check=dataclasses.replace(check, actor=None))
 
 
 # --- participants and tracker ------------------------------------------------------------
