@@ -7,7 +7,7 @@ import pytest
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers.decider import attack_plan
 
-from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
+from .helpers import ZONES, do, make, npc, of, pc, refused
 
 
 def shooter(**stats):

@@ -6,7 +6,7 @@ import pytest
 
 from fracas.errors import IllegalCommand
 
-from .helpers import do, make, npc, of, pc, refused
+from .helpers import do, make, npc, of, pc, refused, ruleset
 
 
 def runners(**extra):
@@ -101,6 +101,16 @@ def test_quarry_interpose_evades_or_is_caught_and_prize_race():
     do(c3, 'chase idol hunter=ada quarry=thief prize="the idol"')
     assert of(do(c3, "ada: interpose idol dice=2,2,2"), "chase_interpose")[0]["new_stage"] \
         == "won"
+
+
+@pytest.mark.rule("VR-CHASE-6")
+def test_a_race_for_a_prize_says_who_took_which_object():
+    for dice, taker in (("2,2,2", "Ada"), ("6,6,6", "Thief")):
+        c = runners()
+        do(c, 'chase idol hunter=ada quarry=thief prize="the jade idol"')
+        events = do(c, f"ada: interpose idol dice={dice}")
+        line = ruleset().describe(events[-1], c.state)
+        assert line is not None and f"{taker} takes the jade idol" in line
 
 
 @pytest.mark.rule("VR-CHASE-7")
