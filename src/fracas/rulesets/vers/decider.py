@@ -2,17 +2,18 @@
 
 Each command is decided by its handler (``HANDLERS``, the engine's one decide pattern) on a
 :class:`~fracas.engine.handlers.Decision`. The steps here read ``d.state`` and return events;
-the handler emits them, or folds them where a later step of the same command must see their
-effect (one free attack after another), so that most commands copy no state at all.
+the handler emits them (folding only where a later step must see the state they leave: a turn
+ended before a new one opens), so that a command copies no state; free attacks one after
+another see each other's harm on a copy of the target's ladders only.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fracas.engine.commands import Command
+from fracas.engine.components import ConditionLadder
 from fracas.engine.events import (
     CONFLICT_STARTED,
     PARTICIPANT_OUT,
@@ -135,14 +136,23 @@ def weapon_source(state: ConflictState, attacker: str) -> str | None:
 
 # --- harm ----------------------------------------------------------------------------------
 
+def scratch(ladder: ConditionLadder) -> ConditionLadder:
+    """A copy of ``ladder`` to work harm out on (its levels, never changed, are shared)."""
+    return ConditionLadder(levels=ladder.levels, marks=[list(m) for m in ladder.marks],
+                           taken_out=ladder.taken_out,
+                           taken_out_when_full=ladder.taken_out_when_full)
+
+
 def harm(state: ConflictState, pid: str, net: int, track: str, why: str,
-         by: str | None = None) -> list[Event]:
+         by: str | None = None, working: dict[str, ConditionLadder] | None = None
+         ) -> list[Event]:
     """A condition for ``net`` EV on ``pid``'s ``track``, and the take-out when there is
-    nowhere to go (``by``: the attacker whose GM-only weapon dealt it)."""
+    nowhere to go (``by``: the attacker whose GM-only weapon dealt it). ``working``: ``pid``'s
+    ladders as earlier steps of the same command left them (marked here too)."""
     ext = ext_of(state)
     if net < 0 or pid not in ext.harm:
         return []
-    ladder = copy.deepcopy(ext.harm[pid][track])
+    ladder = working[track] if working is not None else scratch(ext.harm[pid][track])
     result = ladder.take(net, why)
     events: list[Event] = [Condition(
         who=pid, track=track, ev=net, why=why,
@@ -169,7 +179,7 @@ def damage_object(state: ConflictState, oid: str, ev: int, why: str,
     if net < 0 or obj.broken:
         return ObjectDamaged(object=oid, ev=ev, hardness=obj.hardness, net=net, why=why,
                              broken=obj.broken, by=by)
-    ladder = copy.deepcopy(obj.ladder)
+    ladder = scratch(obj.ladder)
     result = ladder.take(net, why)
     broken = result.taken_out or ladder.count(3) > 0
     return ObjectDamaged(
@@ -340,8 +350,10 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
 
 
 def resolve_attack(d: Decision, plan: Plan, dice: Sequence[int] | None, spend: int,
-                   free: bool = False) -> list[Event]:
-    """Roll an attack planned by :func:`attack_plan`: the attack and its consequences."""
+                   free: bool = False, working: dict[str, ConditionLadder] | None = None
+                   ) -> list[Event]:
+    """Roll an attack planned by :func:`attack_plan`: the attack and its consequences
+    (``working``: the target's ladders as earlier attacks of the command left them)."""
     state = d.state
     c = check(d.ctx, plan.skill, plan.tn, plan.mods, dice)
     hit = c.success and (c.dos or 0) >= plan.min_dos
@@ -363,7 +375,7 @@ def resolve_attack(d: Decision, plan: Plan, dice: Sequence[int] | None, spend: i
     if hit and plan.is_object:
         events.append(damage_object(state, target, plan.ev, why, by))
     elif hit and net is not None:
-        events += harm(state, target, net, plan.track, why, by)
+        events += harm(state, target, net, plan.track, why, by, working)
     elif cover_hit and plan.cover_object in ext_of(state).objects:
         assert plan.cover_object is not None
         events.append(damage_object(state, plan.cover_object, plan.ev, f"{why} (cover hit)",
@@ -374,7 +386,8 @@ def resolve_attack(d: Decision, plan: Plan, dice: Sequence[int] | None, spend: i
 def free_attacks(d: Decision, attackers: list[str], target: str,
                  dice: Sequence[int] | None) -> None:
     """Free attacks of engaged opponents, one after another, while the target stays in
-    (VR-MOVE-4): each but the last is folded, so that the next sees its harm."""
+    (VR-MOVE-4). Each sees the harm of those before it on the target's ladders, worked out on
+    a copy of those ladders only (the rest of the state is the same for every attack)."""
     chunks: list[Sequence[int] | None] = [None] * len(attackers)
     if dice is not None:
         if len(dice) != 3 * len(attackers):
@@ -382,15 +395,13 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
                 f"free= needs 3 dice for each of the {len(attackers)} free attack(s), "
                 f"got {len(dice)}", dice=list(dice))
         chunks = [dice[3 * i:3 * i + 3] for i in range(len(attackers))]
-    for i, (who, chunk) in enumerate(zip(attackers, chunks, strict=True)):
-        if not d.state.participants[target].active:
-            break
+    working = {track: scratch(ladder) for track, ladder in ext_of(d.state).ladders(target).items()}
+    for who, chunk in zip(attackers, chunks, strict=True):
         plan = attack_plan(d.state, who, target, readied(d.state, who), free=True)
-        events = resolve_attack(d, plan, chunk, 0, free=True)
-        if i < len(attackers) - 1:
-            d.fold(*events)
-        else:
-            d.emit(*events)
+        events = resolve_attack(d, plan, chunk, 0, free=True, working=working)
+        d.emit(*events)
+        if any(e.type == PARTICIPANT_OUT for e in events):
+            break
 
 
 def readied(state: ConflictState, pid: str) -> str:
