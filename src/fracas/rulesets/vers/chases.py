@@ -63,17 +63,21 @@ def _chase(d: Decision, cmd: Command, rule: str) -> Chase:
     return chase
 
 
-@HANDLERS.decides("track", "pursue")
+#: The stage each GM verb follows, the stage it turns to, what that needs, and its rule.
+STAGE_TURNS = {
+    "track": ("escaped", "tracking", "an escape at the top of the pursuit", "VR-CHASE-4"),
+    "pursue": ("contact", "pursuit", "contact at 1", "VR-CHASE-7"),
+}
+
+
+@HANDLERS.decides(*STAGE_TURNS)
 def decide_stage(d: Decision, cmd: Command) -> None:
     """VR-CHASE-4/7: escaped → tracking; contact → pursuit, on a scale the GM picks."""
     chase = _chase(d, cmd, "VR-CHASE-7")
-    verb = cmd.verb
-    need, new = ("escaped", "tracking") if verb == "track" else ("contact", "pursuit")
+    need, new, needs, rule = STAGE_TURNS[cmd.verb]
     if chase.stage != need:
-        raise IllegalCommand(
-            f"chase {cmd.args['id']} is at stage {chase.stage}; {new} follows only "
-            f"{'an escape at the top of the pursuit' if verb == 'track' else 'contact at 1'}",
-            rule="VR-CHASE-7" if verb == "pursue" else "VR-CHASE-4")
+        raise IllegalCommand(f"chase {cmd.args['id']} is at stage {chase.stage}; {new} "
+                             f"follows only {needs}", rule=rule)
     length = cmd.args.get("length") or chase.length
     track = Track.for_pursuit(length, "VR-CHASE-7")
     d.emit(ChaseStage(id=cmd.args["id"], stage=new, length=length, positions=track.length,
