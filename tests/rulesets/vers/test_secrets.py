@@ -129,10 +129,11 @@ def _played() -> Conflict:
 def test_rewording_every_label_changes_nothing_a_player_may_know(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Every modifier label of the ruleset gets a random prefix; each player's log and view
-    reveal exactly the same, up to the prefix (so no redaction reads a label)."""
+    """Every modifier label of the ruleset gets a random prefix; each player's log, view and
+    sentences reveal exactly the same, up to the prefix (so no redaction reads a label)."""
     players = [Viewer.of_player("ada"), Viewer.of_player("bruno")]
-    before = [json.dumps([log_view(c, v), view(c, v)]) for c in [_played()] for v in players]
+    c = _played()
+    before = [json.dumps([log_view(c, v), view(c, v), sentences(c, v)]) for v in players]
     prefix = "zq" + "".join(__import__("secrets").choice("xyzw") for _ in range(6)) + " "
 
     def reworded(label: str, value: int | None, of: str | None = None,
@@ -142,7 +143,7 @@ def test_rewording_every_label_changes_nothing_a_player_may_know(
     for module in (decider, actions, chases):
         monkeypatch.setattr(module, "Modifier", reworded)
     c = _played()
-    after = [json.dumps([log_view(c, v), view(c, v)]) for v in players]
+    after = [json.dumps([log_view(c, v), view(c, v), sentences(c, v)]) for v in players]
     assert prefix in "".join(after)  # the labels did change
     assert [a.replace(prefix, "") for a in after] == before
     gm = json.dumps(log_view(c, Viewer.gm()))

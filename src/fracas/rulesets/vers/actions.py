@@ -24,6 +24,7 @@ from fracas.rulesets.vers.decider import (
     ext_of,
     free_attacks,
     harm,
+    hostile_guards,
     name,
     own_mods,
     readied,
@@ -206,21 +207,6 @@ def decide_move(d: Decision, cmd: Command) -> None:
         dest, used, result = path[1], spend, "fell short"
     d.emit(Moved(who=actor, from_=here, to=dest, goal=a["to"], path=tuple(path), check=c,
                  result=result, spend=used, actor=actor))
-
-
-def hostile_guards(state: Any, mover: str, path: list[str]) -> list[str]:
-    """The guards on ``path`` that stop ``mover``: still in the conflict and not on its side
-    (VR-MOVE-5)."""
-    side = state.participants[mover].side
-    out = []
-    for g in ext_of(state).zones.guards_on_path(path):
-        p = state.participants.get(g)
-        if p is None or not p.active or g == mover:
-            continue
-        if side is not None and p.side == side:
-            continue
-        out.append(g)
-    return out
 
 
 @HANDLERS.decides("slip")

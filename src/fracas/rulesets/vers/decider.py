@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from fracas.engine.commands import Command
 from fracas.engine.components import ConditionLadder
@@ -24,7 +25,7 @@ from fracas.engine.events import (
 from fracas.engine.handlers import Decision, Handlers
 from fracas.engine.model import ConflictState, Participant, Status
 from fracas.engine.secrets import Modifier
-from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.checks import Check, check, source
 from fracas.rulesets.vers.events import Attack, Condition, ObjectDamaged
 from fracas.rulesets.vers.state import (
@@ -312,7 +313,7 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
     target's resolve or poise; net EV = EV − the track's RV (VR-INJ-5 default)."""
     a = state.participants[attacker]
     weapons = weapons_of(a)
-    w: dict[str, object] = {}
+    w: dict[str, Any] = {}
     if weapon is not None:
         if weapon not in weapons:
             raise InvalidInput(f"{a.name} has no weapon {weapon!r} (weapons: "
@@ -345,7 +346,7 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
             stat_mod(state, f"{t.name}'s {label}", -defence, *sources)]
     return Plan(attacker, target, weapon or skill,
                 "mental" if track == "focus" else "social", skill,
-                int(ev if ev is not None else int(str(w.get("ev", 0)))),
+                int(ev if ev is not None else w.get("ev", 0)),
                 skill_tn(state, a, skill), mods, track=track)
 
 
@@ -404,10 +405,39 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
             break
 
 
+def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Plan]]:
+    """(target, weapon, plan) of every attack ``actor`` may make now (VR-ATK-*, VR-MOVE-3)."""
+    out = []
+    for t in state.active_ids():
+        if t == actor:
+            continue
+        for w in weapons_of(state.participants[actor]):
+            try:
+                out.append((t, w, attack_plan(state, actor, t, w)))
+            except FracasError:
+                continue
+    return out
+
+
 def readied(state: ConflictState, pid: str) -> str:
     """The close weapon ``pid`` has ready for a free attack or a guard's blow."""
     return next(w for w, spec in weapons_of(state.participants[pid]).items()
                 if spec.get("kind", "close") == "close")
+
+
+def hostile_guards(state: ConflictState, mover: str, path: list[str]) -> list[str]:
+    """The guards on ``path`` that stop ``mover``: still in the conflict and not on its side
+    (VR-MOVE-5)."""
+    side = state.participants[mover].side
+    out = []
+    for g in ext_of(state).zones.guards_on_path(path):
+        p = state.participants.get(g)
+        if p is None or not p.active or g == mover:
+            continue
+        if side is not None and p.side == side:
+            continue
+        out.append(g)
+    return out
 
 
 def boundary_after_leave(state: ConflictState, pid: str) -> list[Event]:

@@ -12,10 +12,9 @@ from typing import Any
 
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
-from fracas.rulesets.vers.actions import hostile_guards
 from fracas.rulesets.vers.commands import COMMANDS
+from fracas.rulesets.vers.decider import attacks_open_to, hostile_guards
 from fracas.rulesets.vers.state import VersExt
-from fracas.rulesets.vers.views import attacks_open_to
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")

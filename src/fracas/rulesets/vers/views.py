@@ -11,9 +11,8 @@ from fracas.engine.describe import name_of
 from fracas.engine.events import ROUND_ENDED, ROUND_STARTED, TURN_ENDED, TURN_STARTED, Event
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
-from fracas.errors import FracasError
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
-from fracas.rulesets.vers.decider import HANDLERS, Plan, attack_plan
+from fracas.rulesets.vers.decider import HANDLERS, attacks_open_to
 from fracas.rulesets.vers.events import (
     ROLLS,
     Attack,
@@ -40,7 +39,7 @@ from fracas.rulesets.vers.events import (
     typed,
 )
 from fracas.rulesets.vers.odds import p_success
-from fracas.rulesets.vers.state import VersExt, weapons_of
+from fracas.rulesets.vers.state import VersExt
 
 if TYPE_CHECKING:
     from fracas.rulesets.vers.ruleset import Vers
@@ -387,20 +386,6 @@ def attack_options(state: ConflictState) -> list[dict[str, Any]]:
                     "mods": [m.to_json() for m in plan.mods if m.value],
                     "target_number": plan.target_number, "min_dos": plan.min_dos,
                     "text": text})
-    return out
-
-
-def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Plan]]:
-    """(target, weapon, plan) of every attack ``actor`` may make now (VR-ATK-*, VR-MOVE-3)."""
-    out = []
-    for t in state.active_ids():
-        if t == actor:
-            continue
-        for w in weapons_of(state.participants[actor]):
-            try:
-                out.append((t, w, attack_plan(state, actor, t, w)))
-            except FracasError:
-                continue
     return out
 
 
