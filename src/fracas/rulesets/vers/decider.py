@@ -388,7 +388,7 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
                  dice: Sequence[int] | None) -> None:
     """Free attacks of engaged opponents, one after another, while the target stays in
     (VR-MOVE-4). Each sees the harm of those before it on the target's ladders, worked out on
-    a copy of those ladders only (the rest of the state is the same for every attack)."""
+    a copy of those ladders only; a cover hit, which changes the cover, is folded."""
     chunks: list[Sequence[int] | None] = [None] * len(attackers)
     if dice is not None:
         if len(dice) != 3 * len(attackers):
@@ -397,12 +397,16 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
                 f"got {len(dice)}", dice=list(dice))
         chunks = [dice[3 * i:3 * i + 3] for i in range(len(attackers))]
     working = {track: scratch(ladder) for track, ladder in ext_of(d.state).ladders(target).items()}
-    for who, chunk in zip(attackers, chunks, strict=True):
+    for i, (who, chunk) in enumerate(zip(attackers, chunks, strict=True)):
         plan = attack_plan(d.state, who, target, readied(d.state, who), free=True)
         events = resolve_attack(d, plan, chunk, 0, free=True, working=working)
-        d.emit(*events)
         if any(e.type == PARTICIPANT_OUT for e in events):
+            d.emit(*events)
             break
+        if i < len(attackers) - 1 and any(isinstance(e, ObjectDamaged) for e in events):
+            d.fold(*events)  # a cover hit: the next attack sees the cover it left
+        else:
+            d.emit(*events)
 
 
 def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Plan]]:
