@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ZONES, do, make, npc, of, pc, refused
+from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
 
 
 def field(**extra):
@@ -126,3 +126,22 @@ def test_slip_past_guards_penalty_and_damage_on_failure():
     c2 = field()
     do(c2, "guard guard b c", "open ada", "ada: move b", "ada: slip c dice=2,2,2")
     assert c2.state.ext.zones.zone_of("ada") == "c"
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_legal_moves_follow_the_guards_that_stop_the_mover():
+    """A guard of the mover's own side, or one out of the conflict, stops nobody: the legal
+    commands offer the move, not a slip."""
+    c = make(pc("ada", zone="a"), pc("ally", zone="b"), npc("foe", zone="b"), **ZONES)
+    do(c, "guard ally a b", "open ada")
+
+    def ways() -> list[str]:
+        return [lc.text() for lc in ruleset().legal_commands(c.state, "ada")
+                if lc.verb in ("move", "slip")]
+
+    assert ways() == ["ada: move b", "ada: move c dice=DICE"]
+    do(c, "guard foe a b")
+    assert ways() == ["ada: slip b dice=DICE"]
+    do(c, "out foe")
+    assert ways() == ["ada: move b", "ada: move c dice=DICE"]
+    do(c, "ada: move b")
