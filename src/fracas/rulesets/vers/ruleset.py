@@ -158,8 +158,8 @@ class Vers(Ruleset):
         return views.describe(event, state)
 
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-        """A check nested in an event, redacted by the marks of its fields (the generic
-        redaction does the rest)."""
+        """The generic redaction by marks, on the event read as its VERS class and on a check
+        nested in it (no label is read)."""
         return views.redact(self, state, event, viewer)
 
     def view_participant(self, state: ConflictState, viewer: Viewer, pid: str
