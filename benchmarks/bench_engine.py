@@ -10,11 +10,18 @@ in) of three participants, played round after round until the log holds 10,000 e
   calls on the same components, with no parsing, no events and no log.
 * replay events/s — ``fold`` of the whole log into a fresh state. Baseline: the same state
   changes applied by direct calls.
+
+VERS workloads (``--vers``): the bundled ``vers-tavern-brawl`` script played from its set-up,
+and 300 random legal commands from the same set-up (a seeded choice among the concrete legal
+VERS commands, dice typed in). Figure: validated commands/s of ``Conflict.execute`` and the mean
+cost of one command. Baseline: the fold (replay) of the same records in the same run, the
+part of a command that is not deciding.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -22,8 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from fracas.app.scenario import load_scenario
 from fracas.engine import Conflict, Setup, fold
 from fracas.engine.components import Popcorn, ResourcePool
+from fracas.engine.ruleset import Ruleset
+from fracas.errors import FracasError
+from fracas.rulesets import get_ruleset
 from tests.support.toy import Toy
 
 PEOPLE = ["ada", "bruno", "gob"]
@@ -94,11 +105,73 @@ def best_of(repeats: int, fn: Callable[[], object]) -> float:
     return min(times)
 
 
+def vers_random_commands(n: int) -> list[str]:
+    """``n`` concrete legal commands of random play from the brawl's set-up (seeded)."""
+    sc = load_scenario("vers-tavern-brawl")
+    c = Conflict.create(get_vers(), sc.setup, "bench", time="")
+    rng = random.Random(1)
+    lines: list[str] = []
+    while len(lines) < n:
+        options = [t for actor in [None, *c.state.participants] for t in c.legal_commands(actor)
+                   if "|" not in t and not any(w.isupper() and w not in ("DICE", "TEXT")
+                                               for w in t.replace("=", " ").split())
+                   and t.split(": ")[-1].split(" ")[0] in VERS_VERBS]
+        if not options:
+            break
+        dice = ",".join(str(rng.randint(1, 6)) for _ in range(3))
+        line = rng.choice(options).replace("DICE", dice).replace("TEXT", "go")
+        try:
+            c.execute(line, time="")
+        except FracasError:  # a legal template may still be refused (free attacks' dice)
+            continue
+        lines.append(line)
+    return lines
+
+
+#: The verbs of the random VERS workload: the ruleset's own (the engine's notes, effects and
+#: overrides are measured by the toy workload).
+VERS_VERBS = frozenset({"open", "handoff", "endure", "move", "slip", "disengage", "attack",
+                        "recover", "repair", "chase", "run", "interpose", "track", "pursue"})
+
+
+def get_vers() -> Ruleset:
+    """The VERS ruleset."""
+    return get_ruleset("vers")
+
+
+def vers_figures(repeats: int) -> None:
+    """Commands/s of the VERS workloads, beside the replay of the same records."""
+    sc = load_scenario("vers-tavern-brawl")
+    ruleset = get_vers()
+    workloads = {"bundled script": [s.text for s in sc.script],
+                 "random legal play": vers_random_commands(300)}
+    print(f"{'VERS workload':<20}{'commands':>9}{'commands/s':>13}{'µs/command':>12}"
+          f"{'replay µs/cmd':>15}")
+    for name, lines in workloads.items():
+        def play(lines: list[str] = lines) -> tuple[Conflict, float]:
+            c = Conflict.create(ruleset, sc.setup, "bench", time="")
+            t0 = time.perf_counter()
+            for line in lines:
+                c.execute(line, time="")
+            return c, time.perf_counter() - t0
+
+        conflict = play()[0]
+        t_exec = min(play()[1] for _ in range(repeats))
+        t_fold = best_of(repeats, lambda c=conflict: fold(ruleset, c.records))
+        n = len(lines)
+        print(f"{name:<20}{n:>9}{n / t_exec:>13,.0f}{t_exec / n * 1e6:>12.1f}"
+              f"{t_fold / n * 1e6:>15.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1,000 events, one repeat")
     parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--vers", action="store_true", help="the VERS workloads only")
     args = parser.parse_args()
+    if args.vers:
+        vers_figures(1 if args.quick else 5)
+        return
     n_events = 1_000 if args.quick else args.events
     repeats = 1 if args.quick else 5
     ruleset = Toy()

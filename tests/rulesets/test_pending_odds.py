@@ -64,6 +64,6 @@ def test_vers_shows_each_attack_with_its_breakdown_and_chance_to_the_gm() -> Non
     thug = next(line for line in lines if "Thug (sword)" in line)
     assert "+1 reach" in thug
     target = int(thug.split("→ ")[-1].split(":")[0])
-    assert thug.endswith(f"success {float(distribution('3d6').p_at_most(target)):.0%}")
+    assert thug.endswith(f"hit {float(distribution('3d6').p_at_most(target)):.0%}")
     assert odds_lines(text, Viewer.of_player("alice")) == []
     assert Fraction(0) <= distribution("3d6").p_at_most(target) <= 1

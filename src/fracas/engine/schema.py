@@ -71,6 +71,8 @@ def _value_schema(hint: Any) -> dict[str, Any]:
     if callable(own):
         schema: dict[str, Any] = own()
         return schema
+    if isinstance(hint, type) and issubclass(hint, TypedEvent):  # a nested check: its data
+        return _data_schema(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is tuple and args:
         return {"type": "array", "items": _value_schema(args[0])}
@@ -78,21 +80,27 @@ def _value_schema(hint: Any) -> dict[str, Any]:
         return {"anyOf": [_value_schema(a) for a in args]}
     schema = TypeAdapter(hint).json_schema()
     schema.pop("title", None)
+    if "$defs" in schema:  # a structure without a JSON form of its own: any JSON value
+        return {"description": str(getattr(hint, "__name__", hint))}
     return schema
+
+
+def _data_schema(cls: type[TypedEvent]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return {"type": "object",
+            "properties": {key: _value_schema(hints[name]) for name, key, _ in event_fields(cls)},
+            "additionalProperties": "extra" in hints}
 
 
 def event_schema(cls: type[TypedEvent]) -> dict[str, Any]:
     """The JSON form of one typed event class."""
-    hints = typing.get_type_hints(cls, include_extras=True)
-    data = {key: _value_schema(hints[name]) for name, key, _ in event_fields(cls)}
-    extra = "extra" in hints
     return {
         "type": "object",
         "title": cls.TYPE,
         "description": (cls.__doc__ or "").strip().split("\n\n")[0],
         "properties": {
             "type": {"const": cls.TYPE},
-            "data": {"type": "object", "properties": data, "additionalProperties": extra},
+            "data": _data_schema(cls),
             "actor": {"type": ["string", "null"]},
             "visibility": {"enum": ["public", "gm", "owner"]},
         },

@@ -118,8 +118,9 @@ CanSee = Callable[[str], bool]
 
 
 def stat_is_secret(state: ConflictState, viewer: Viewer, pid: str | None, stat: str) -> bool:
-    """Whether ``viewer`` may not know stat ``stat`` of participant ``pid``."""
-    if viewer.is_gm:
+    """Whether ``viewer`` may not know stat ``stat`` of participant ``pid`` (None: the value
+    comes from nobody's stat)."""
+    if viewer.is_gm or pid is None:
         return False
     p = state.participants.get(pid or "")
     return p is None or stat in p.gm_only

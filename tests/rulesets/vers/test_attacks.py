@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fracas.errors import InvalidInput
-from fracas.rulesets.vers.views import attack_preview
+from fracas.rulesets.vers.decider import attack_plan
 
-from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
+from .helpers import ZONES, do, make, npc, of, pc, refused
 
 
 def shooter(**stats):
@@ -48,7 +48,7 @@ def test_defender_penalty_and_net_ev_against_armor():
              npc("thug", agility=1, intuition=1, rv=2, skills={"close_combat": 3}))
     events = do(c, "open ada", "ada: attack thug dice=3,3,3")
     att = of(events, "attack")[0]
-    assert att["mods"] == [["Thug's close combat", -3]]  # ranks 3 beat dodge 2
+    assert att["mods"] == [["Thug's close combat", -3, "thug", "skills"]]  # ranks 3 beat dodge
     assert att["net"] == 3
     assert of(events, "condition")[0]["level"] == "wounded"
     c2 = make(pc("ada", tn={"close_combat": 14}, weapons={"fist": {"ev": 1}}), npc("k", rv=3))
@@ -57,14 +57,18 @@ def test_defender_penalty_and_net_ev_against_armor():
     assert of(events, "condition") == []
 
 
+def preview_mods(c, attacker, target, weapon=None):
+    """[label, value] of each modifier of an attack before it is rolled."""
+    return [[m.label, m.value] for m in attack_plan(c.state, attacker, target, weapon).mods]
+
+
 @pytest.mark.rule("VR-ATK-1")
 def test_ranged_penalty_by_zone_distance():
     expected = {"a": [["same zone", -2]], "b": [], "c": [["2 zones away", -2]],
                 "d": [["3 zones away", -4]], "e": [["4 zones away", -6]]}
     for zone, mods in expected.items():
         c = make(shooter(), npc("orc", zone=zone), **ZONES)
-        plan = attack_preview(ruleset(), c.state, "ada", "orc", "bow")
-        assert plan["mods"][1:] == mods, zone
+        assert preview_mods(c, "ada", "orc", "bow")[1:] == mods, zone
 
 
 @pytest.mark.rule("VR-ATK-2", "VR-ATK-1")
@@ -94,20 +98,20 @@ def test_thrown_weapon_two_zones_needs_3_dos():
 @pytest.mark.rule("VR-ATK-3")
 def test_thrown_same_zone_and_next_zone():
     c = make(shooter(), npc("orc", zone="a"), npc("elf", zone="b"), **ZONES)
-    plan = attack_preview(ruleset(), c.state, "ada", "orc", "axe")
-    assert plan["mods"][1:] == [["same zone", -2]] and plan["min_dos"] == 0
-    plan = attack_preview(ruleset(), c.state, "ada", "elf", "axe")
-    assert plan["mods"][1:] == [] and plan["min_dos"] == 0
+    assert preview_mods(c, "ada", "orc", "axe")[1:] == [["same zone", -2]]
+    assert attack_plan(c.state, "ada", "orc", "axe").min_dos == 0
+    assert preview_mods(c, "ada", "elf", "axe")[1:] == []
+    assert attack_plan(c.state, "ada", "elf", "axe").min_dos == 0
 
 
 @pytest.mark.rule("VR-ATK-4")
 def test_reach_bonus_and_penalty_in_close_combat_only():
     c = make(pc("ada", reach=2, zone="a", weapons={"spear": {"ev": 4}}),
              npc("orc", zone="a", weapons={"dagger": {"ev": 2}}), **ZONES)
-    assert attack_preview(ruleset(), c.state, "ada", "orc")["mods"][-1] == ["reach", 2]
-    assert attack_preview(ruleset(), c.state, "orc", "ada")["mods"][-1] == ["reach", -2]
+    assert preview_mods(c, "ada", "orc")[-1] == ["reach", 2]
+    assert preview_mods(c, "orc", "ada")[-1] == ["reach", -2]
     c2 = make(shooter(reach=2), npc("orc", zone="b"), **ZONES)
-    assert ["reach", 2] not in attack_preview(ruleset(), c2.state, "ada", "orc", "bow")["mods"]
+    assert ["reach", 2] not in preview_mods(c2, "ada", "orc", "bow")
 
 
 @pytest.mark.rule("VR-ATK-5", "VR-OBJ-2")

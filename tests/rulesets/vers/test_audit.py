@@ -34,7 +34,7 @@ def test_taken_out_on_own_go_ends_the_go_and_its_turn_end_effects():
     assert of(events, "effect_expired")[0]["text"] == "stunned"
     assert c.state.effects == [] and c.state.ext.turns.current is None
     assert "round_ended" not in types  # Bruno has not gone yet
-    assert ruleset().legal_commands(c.state, None)[0] == "handoff bruno say=TEXT"
+    assert ruleset().legal_commands(c.state, None)[0].text() == "handoff bruno say=TEXT"
     events = do(c, 'handoff bruno say="Ada is down!"')
     assert of(events, "turn_started")[0]["by_gm"]
     assert c.state.ext.turns.current == "bruno"
@@ -94,14 +94,14 @@ def test_social_weapon_strikes_morale_and_mental_attack_strikes_focus():
     events = do(c, "ada: attack thug weapon=glare dice=1,1,1")
     attack = of(events, "attack")[0]
     assert attack["skill"] == "intimidation" and attack["tn"] == 14
-    assert attack["mods"] == [["Thug's poise", -1]]
+    assert attack["mods"] == [["Thug's poise", -1, "thug", "composure"]]
     assert attack["net"] == 3
     assert of(events, "condition")[0]["track"] == "morale"
     assert c.state.ext.ladders("thug")["morale"].highest_name() == "shaken"
     assert c.state.ext.engaged == []  # words engage nobody
     events = do(c, "ada: attack thug track=focus skill=deception ev=6 dice=1,1,1")
     attack = of(events, "attack")[0]
-    assert attack["mods"] == [["Thug's resolve", -3]] and attack["net"] == 6
+    assert attack["mods"] == [["Thug's resolve", -3, "thug", "willpower"]] and attack["net"] == 6
     assert c.state.ext.ladders("thug")["focus"].highest_name() == "disoriented"
     line = ruleset().describe(events[0], c.state)
     assert line is not None and "Thug's focus" in line
@@ -191,7 +191,7 @@ def test_player_log_hides_numbers_from_gm_only_stats():
     assert "Thug's dodge', -3" not in text and "13" not in str(attacks[1])
     gm = log_view(c, Viewer.gm())
     gm_attacks = [e["data"] for r in gm for e in r["events"] if e["type"] == "attack"]
-    assert gm_attacks[0]["mods"] == [["Thug's dodge", -3]]
+    assert gm_attacks[0]["mods"] == [["Thug's dodge", -3, "thug", "dodge"]]
     # Ada's player still sees what she asked for; the thug's command is the GM's business
     commands = [r["command"] for r in player]
     assert "ada: attack thug dice=1,1,2" in commands

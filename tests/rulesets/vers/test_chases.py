@@ -6,7 +6,7 @@ import pytest
 
 from fracas.errors import IllegalCommand
 
-from .helpers import do, make, npc, of, pc, refused
+from .helpers import do, make, npc, of, pc, refused, ruleset
 
 
 def runners(**extra):
@@ -40,7 +40,7 @@ def test_hunter_success_moves_down_quarry_success_moves_up():
     c = runners()
     do(c, "chase c1 hunter=ada quarry=thief length=2")
     roll = of(do(c, "ada: run c1 dice=3,3,3"), "chase_roll")[0]
-    assert roll["check"]["mods"] == [["Thief's athletics", -1]]
+    assert roll["check"]["mods"] == [["Thief's athletics", -1, "thief", "skills"]]
     assert (roll["from"], roll["to"]) == (3, 2)
     assert of(do(c, "ada: run c1 dice=6,6,6"), "chase_roll")[0]["to"] == 3
     c2 = runners()
@@ -103,6 +103,16 @@ def test_quarry_interpose_evades_or_is_caught_and_prize_race():
         == "won"
 
 
+@pytest.mark.rule("VR-CHASE-6")
+def test_a_race_for_a_prize_says_who_took_which_object():
+    for dice, taker in (("2,2,2", "Ada"), ("6,6,6", "Thief")):
+        c = runners()
+        do(c, 'chase idol hunter=ada quarry=thief prize="the jade idol"')
+        events = do(c, f"ada: interpose idol dice={dice}")
+        line = ruleset().describe(events[-1], c.state)
+        assert line is not None and f"{taker} takes the jade idol" in line
+
+
 @pytest.mark.rule("VR-CHASE-7")
 def test_escape_turns_to_tracking_and_contact_back_to_pursuit():
     c = runners()
@@ -112,7 +122,7 @@ def test_escape_turns_to_tracking_and_contact_back_to_pursuit():
     assert (chase.stage, chase.track.length, chase.track.position) == ("tracking", 7, 4)
     roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
     assert roll["check"]["skill"] == "survival" and roll["hours"] == 1
-    assert roll["check"]["mods"] == [["Thief's stealth", -2]]
+    assert roll["check"]["mods"] == [["Thief's stealth", -2, "thief", "skills"]]
     do(c, "ada: run c1 dice=2,2,2")
     roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
     assert roll["new_stage"] == "contact"
@@ -128,7 +138,7 @@ def test_quarry_tracking_rolls_stealth_and_top_is_completely_away():
     do(c, "chase c1 hunter=thief quarry=ada length=2 stage=tracking start=4")
     roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
     assert roll["check"]["skill"] == "stealth"
-    assert roll["check"]["mods"] == [["Thief's survival", -1]]
+    assert roll["check"]["mods"] == [["Thief's survival", -1, "thief", "skills"]]
     assert roll["new_stage"] == "away"
     refused(c, "pursue c1", "VR-CHASE-7")
 

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import app
+from fracas.engine.commands import Command
+from fracas.engine.conflict import Conflict
+from fracas.engine.context import DecideContext
+from fracas.engine.model import Viewer
+from fracas.engine.views import view
 from fracas.errors import InvalidInput
+from fracas.rulesets.vers.views import attack_options
 
-from .helpers import ruleset
+from .helpers import ZONES, do, make, npc, pc, ruleset
 
 
 @pytest.mark.rule("VR-ROLL-1")
@@ -53,3 +60,37 @@ def test_odds_through_the_cli():
     result = CliRunner().invoke(app, ["odds", "--ruleset", "vers", "3d6 vs 12 -2", "--json"])
     assert result.exit_code == 0, result.output
     assert '"1/2"' in result.output
+
+
+def _pending(c: Conflict) -> list[tuple[str, dict[str, Any]]]:
+    """Each pending-odds line the GM sees, beside the attack it describes."""
+    lines = view(c, Viewer.gm())["conflict"]["odds"]
+    options = attack_options(c.state)
+    assert len(lines) == len(options) > 0
+    return list(zip(lines, options, strict=True))
+
+
+@pytest.mark.rule("VR-ATK-3", "VR-ROLL-1")
+def test_every_pending_odds_line_matches_a_monte_carlo_of_the_attack_through_the_engine():
+    """The chance on each line is the chance to hit (a thrown weapon two zones away needs
+    3 DoS: 37.5% on a target number of 12, not the 74% of a bare success), checked against the same
+    attack decided by the engine with many seeds."""
+    c = make(pc("ada", zone="a", agility=2, skills={"athletics": 2, "close_combat": 1},
+                weapons={"axe": {"ev": 3, "kind": "thrown"}, "bow": {"ev": 4, "kind": "ranged"},
+                         "sword": {"ev": 5}}),
+             npc("orc", zone="c"), npc("elf", zone="b", agility=1),
+             npc("rat", zone="a", dodge=1), objects=[{"id": "box", "material": "wood"}],
+             cover=[{"who": "elf", "value": 3, "object": "box"}], **ZONES)
+    do(c, "open ada")
+    lines = _pending(c)
+    thrown = next(line for line, o in lines if o["target"] == "orc" and o["weapon"] == "axe")
+    assert "→ 12: hit 38% (needs 3 DoS)" in thrown  # 3d6 ≤ 12 − 3: 81/216 = 37.5%
+    n = 600  # seeded: the same samples every run
+    for line, o in lines:
+        shown = int(line.rsplit("hit ", 1)[1].split("%")[0]) / 100
+        cmd = Command("attack", "ada", {"target": o["target"], "weapon": o["weapon"]})
+        hits = 0
+        for i in range(n):
+            events = ruleset().decide(c.state, cmd, DecideContext(f"mc-{i}", c.version + 1))
+            hits += next(e for e in events if e.type == "attack").data["hit"]
+        assert abs(hits / n - shown) < 0.06, (line, hits / n)

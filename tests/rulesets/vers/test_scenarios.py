@@ -11,9 +11,12 @@ from typer.testing import CliRunner
 from fracas.app.scenario import load_scenario
 from fracas.app.script import play_script
 from fracas.cli import app
+from fracas.engine.conflict import fold
+from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import view
+from fracas.rulesets.vers.events import Attack, typed
 
 from .helpers import ZONES, do, make, npc, pc, ruleset
 
@@ -84,13 +87,29 @@ def test_player_view_hides_gm_only_stats_and_attack_options():
 def test_legal_commands_parse_and_follow_the_go():
     c = make(pc("ada", zone="a", weapons={"bow": {"ev": 4, "kind": "ranged"}}),
              npc("orc", zone="c"), **ZONES)
-    gm = ruleset().legal_commands(c.state, None)
+    gm = [lc.text() for lc in ruleset().legal_commands(c.state, None)]
     assert "open ada" in gm
     do(c, "open ada")
-    cmds = ruleset().legal_commands(c.state, "ada")
+    cmds = [lc.text() for lc in ruleset().legal_commands(c.state, "ada")]
     assert "ada: move b" in cmds and "ada: move c dice=DICE" in cmds
     assert "ada: attack orc weapon=bow dice=DICE" in cmds
     assert "ada: handoff orc say=TEXT" in cmds
     assert ruleset().legal_commands(c.state, "orc") == []
     for text in cmds:
         c.parse(text.replace("DICE", "1,1,1").replace("TEXT", "hi"))
+
+
+@pytest.mark.rule("VR-ROLL-2", "VR-MOVE-4")
+def test_conflicts_exported_before_the_typed_events_load_and_replay_unchanged():
+    """Records written by main at 710bfb9 (the two bundled scenarios, and free attacks after
+    a failed disengage, with modifiers as [label, value]) read back as typed VERS events,
+    write the same JSON and fold to the state that version had."""
+    path = Path(__file__).parent / "data" / "exported-by-main-710bfb9.json"
+    attacks = []
+    for name, data in json.loads(path.read_text(encoding="utf-8")).items():
+        records = [Record.from_data(r) for r in data["records"]]
+        assert [r.to_data() for r in records] == data["records"], name
+        state = fold(ruleset(), records)
+        assert json.loads(json.dumps(state_to_data(state))) == data["state"], name
+        attacks += [typed(e) for r in records for e in r.events if e.type == "attack"]
+    assert len(attacks) > 5 and all(isinstance(a, Attack) for a in attacks)

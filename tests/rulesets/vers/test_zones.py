@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ZONES, do, make, npc, of, pc, refused
+from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
 
 
 def field(**extra):
@@ -114,14 +114,34 @@ def test_slip_past_guards_penalty_and_damage_on_failure():
     c = field()
     do(c, "join guard2 kind=npc side=npcs stats='{\"zone\": \"c\"}'",
        "guard guard b c", "guard guard2 b c", "open ada", "ada: move b")
-    events = do(c, "ada: slip c dice=4,4,1 free=1,1,1")
+    events = do(c, "ada: slip c dice=4,4,1")
     slip = of(events, "slipped")[0]
-    assert slip["check"]["mods"] == [["guarded by Guard, Guard2", -5]]  # 3 ranks + 2
-    assert not slip["check"]["success"]
-    hit = of(events, "attack")[0]
-    assert hit["free"] and hit["ev"] == 5  # pike 3 + 2 for the second guard
+    assert slip["check"]["mods"] == [["guarded by Guard, Guard2", -5, "guard", "skills"]]
+    assert not slip["check"]["success"]  # 3 ranks + 2 for the second guard
+    assert of(events, "attack") == []  # the blow always lands: no attack roll
     assert c.state.ext.zones.zone_of("ada") == "b"
-    assert of(events, "condition")[0]["level"] == "wounded"
+    blow = of(events, "condition")[0]
+    assert blow["ev"] == 5 and blow["level"] == "wounded"  # pike 3 + 2, Ada's RV 0
+    assert "guarded way" in blow["why"]
     c2 = field()
     do(c2, "guard guard b c", "open ada", "ada: move b", "ada: slip c dice=2,2,2")
     assert c2.state.ext.zones.zone_of("ada") == "c"
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_legal_moves_follow_the_guards_that_stop_the_mover():
+    """A guard of the mover's own side, or one out of the conflict, stops nobody: the legal
+    commands offer the move, not a slip."""
+    c = make(pc("ada", zone="a"), pc("ally", zone="b"), npc("foe", zone="b"), **ZONES)
+    do(c, "guard ally a b", "open ada")
+
+    def ways() -> list[str]:
+        return [lc.text() for lc in ruleset().legal_commands(c.state, "ada")
+                if lc.verb in ("move", "slip")]
+
+    assert ways() == ["ada: move b", "ada: move c dice=DICE"]
+    do(c, "guard foe a b")
+    assert ways() == ["ada: slip b dice=DICE"]
+    do(c, "out foe")
+    assert ways() == ["ada: move b", "ada: move c dice=DICE"]
+    do(c, "ada: move b")

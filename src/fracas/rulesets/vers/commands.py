@@ -64,8 +64,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                                choices=("short", "both"), default="short",
                                help="a failed two-zone dash: fall short or spend both actions")),
                 "move one zone (two with an Athletics roll)", rule="VR-MOVE-1"),
-    CommandSpec("slip", (Param("to", "word"), _dice(), _FREE),
-                "get past the guards of a way out (Athletics)", rule="VR-MOVE-5"),
+    CommandSpec("slip", (Param("to", "word"), _dice()),
+                "get past the guards of a way out (Athletics; a failure takes the guard's "
+                "blow)", rule="VR-MOVE-5"),
     CommandSpec("disengage", (_dice(), _FREE),
                 "break away from close combat (Athletics)", rule="VR-MOVE-4"),
     CommandSpec("attack", (Param("target", "word"),

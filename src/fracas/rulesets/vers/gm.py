@@ -4,72 +4,116 @@ from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.commands import Command
 from fracas.engine.components import link_key
-from fracas.engine.events import Event
+from fracas.engine.handlers import Decision
 from fracas.errors import IllegalCommand, InvalidInput
-from fracas.rulesets.vers.decider import Decider
-from fracas.rulesets.vers.state import (
-    HARDNESS,
-    VersExt,
+from fracas.rulesets.vers.decider import HANDLERS, active, ext_of, harm
+from fracas.rulesets.vers.events import (
+    CoverSet,
+    GuardLeft,
+    GuardPosted,
+    ObjectAdded,
+    ObjectRestored,
+    Placed,
+    ZoneAdded,
+    ZonesLinked,
 )
+from fracas.rulesets.vers.state import HARDNESS, VersExt
 
 
-def decide_gm(d: Decider) -> None:
-    """Zones, links, placement, guards, cover, objects, restore and direct harm."""
-    a = d.cmd.args
-    ext = d.ext
-    verb = d.cmd.verb
-    if verb == "zone":
-        ext.zones.check_new_zone(a["id"], "VR-MOVE-1")
-        d.emit(Event("zone_added", {"zone": a["id"], "name": a.get("name") or a["id"]}))
-    elif verb == "link":
-        ext.zones.check_link(a["a"], a["b"], "VR-MOVE-1")
-        d.emit(Event("zones_linked", {"a": a["a"], "b": a["b"]}))
-    elif verb == "place":
-        d.active(a["who"])
-        d.ext.zones.check_zone(a["zone"], "VR-MOVE-1")
-        d.emit(Event("placed", {"who": a["who"], "zone": a["zone"]}))
-    elif verb == "guard":
-        p = d.active(a["who"])
-        key = link_key(a["a"], a["b"])
-        ext.zones.check_guard(key, "VR-MOVE-5")
-        here = ext.zones.zone_of(p.id)
-        if here not in (a["a"], a["b"]):
-            where = f"is in {here}" if here else "has no zone"
-            raise IllegalCommand(
-                f"{p.name} {where}; a guard stands at the way it guards, in {a['a']} or "
-                f"{a['b']} ('place {p.id} {a['a']}' first)", rule="VR-MOVE-5")
-        if p.id in ext.zones.guards.get(key, []):
-            raise IllegalCommand(f"{p.name} already guards the way {a['a']}–{a['b']}",
-                                 rule="VR-MOVE-5")
-        d.emit(Event("guard_posted", {"who": a["who"], "link": key}))
-    elif verb == "unguard":
-        p = d.sim.participant(a["who"])
-        if not any(p.id in posted for posted in ext.zones.guards.values()):
-            raise IllegalCommand(f"{p.name} guards no way", rule="VR-MOVE-5")
-        d.emit(Event("guard_left", {"who": a["who"]}))
-    elif verb == "cover":
-        d.active(a["who"])
-        value = -abs(int(a["value"]))
-        if value not in (0, -1, -3, -5):
-            raise InvalidInput(f"cover is 1 (⅓), 3 (⅔) or 5 (complete), or 0 for none, "
-                               f"not {a['value']}", rule="VR-ATK-5")
-        obj = a.get("object")
-        if obj is not None and obj not in ext.objects:
-            raise InvalidInput(f"no object {obj!r}; create it with 'object {obj} material=…'",
-                               rule="VR-ATK-5")
-        d.emit(Event("cover_set", {"who": a["who"], "value": value, "object": obj}))
-    elif verb == "object":
-        d.emit(Event("object_added", object_spec(a, ext)))
-    elif verb == "restore":
-        if a["id"] not in ext.objects:
-            raise InvalidInput(f"no object {a['id']!r}")
-        d.emit(Event("object_restored", {"object": a["id"]}))
-    elif verb == "harm":
-        p = d.active(a["who"], "VR-INJ-5")
-        if a["ev"] < 0:
-            raise InvalidInput("net EV below 0 inflicts nothing", rule="VR-ROLL-2")
-        d.inflict(p.id, a["ev"], a["track"], a.get("why") or "GM")
+@HANDLERS.decides("zone")
+def decide_zone(d: Decision, cmd: Command) -> None:
+    """VR-MOVE-1: draw a zone."""
+    a = cmd.args
+    ext_of(d.state).zones.check_new_zone(a["id"], "VR-MOVE-1")
+    d.emit(ZoneAdded(zone=a["id"], name=a.get("name") or a["id"]))
+
+
+@HANDLERS.decides("link")
+def decide_link(d: Decision, cmd: Command) -> None:
+    """VR-MOVE-1: join two zones."""
+    a = cmd.args
+    ext_of(d.state).zones.check_link(a["a"], a["b"], "VR-MOVE-1")
+    d.emit(ZonesLinked(a=a["a"], b=a["b"]))
+
+
+@HANDLERS.decides("place")
+def decide_place(d: Decision, cmd: Command) -> None:
+    """VR-MOVE-1: put a character in a zone."""
+    a = cmd.args
+    active(d.state, a["who"])
+    ext_of(d.state).zones.check_zone(a["zone"], "VR-MOVE-1")
+    d.emit(Placed(who=a["who"], zone=a["zone"]))
+
+
+@HANDLERS.decides("guard")
+def decide_guard(d: Decision, cmd: Command) -> None:
+    """VR-MOVE-5: a character in one of its zones guards a way."""
+    a = cmd.args
+    ext = ext_of(d.state)
+    p = active(d.state, a["who"])
+    key = link_key(a["a"], a["b"])
+    ext.zones.check_guard(key, "VR-MOVE-5")
+    here = ext.zones.zone_of(p.id)
+    if here not in (a["a"], a["b"]):
+        where = f"is in {here}" if here else "has no zone"
+        raise IllegalCommand(
+            f"{p.name} {where}; a guard stands at the way it guards, in {a['a']} or "
+            f"{a['b']} ('place {p.id} {a['a']}' first)", rule="VR-MOVE-5")
+    if p.id in ext.zones.guards.get(key, []):
+        raise IllegalCommand(f"{p.name} already guards the way {a['a']}–{a['b']}",
+                             rule="VR-MOVE-5")
+    d.emit(GuardPosted(who=a["who"], link=key))
+
+
+@HANDLERS.decides("unguard")
+def decide_unguard(d: Decision, cmd: Command) -> None:
+    """VR-MOVE-5: stop guarding."""
+    p = d.state.participant(cmd.args["who"])
+    if not any(p.id in posted for posted in ext_of(d.state).zones.guards.values()):
+        raise IllegalCommand(f"{p.name} guards no way", rule="VR-MOVE-5")
+    d.emit(GuardLeft(who=cmd.args["who"]))
+
+
+@HANDLERS.decides("cover")
+def decide_cover(d: Decision, cmd: Command) -> None:
+    """VR-ATK-5: cover 0, ⅓, ⅔ or complete, maybe behind an object."""
+    a = cmd.args
+    active(d.state, a["who"])
+    value = -abs(int(a["value"]))
+    if value not in (0, -1, -3, -5):
+        raise InvalidInput(f"cover is 1 (⅓), 3 (⅔) or 5 (complete), or 0 for none, "
+                           f"not {a['value']}", rule="VR-ATK-5")
+    obj = a.get("object")
+    if obj is not None and obj not in ext_of(d.state).objects:
+        raise InvalidInput(f"no object {obj!r}; create it with 'object {obj} material=…'",
+                           rule="VR-ATK-5")
+    d.emit(CoverSet(who=a["who"], value=value, object=obj))
+
+
+@HANDLERS.decides("object")
+def decide_object(d: Decision, cmd: Command) -> None:
+    """VR-OBJ-1/2: an object with a hardness and condition slots."""
+    d.emit(ObjectAdded(**object_spec(cmd.args, ext_of(d.state))))
+
+
+@HANDLERS.decides("restore")
+def decide_restore(d: Decision, cmd: Command) -> None:
+    """VR-OBJ-5: the GM makes an object whole again."""
+    if cmd.args["id"] not in ext_of(d.state).objects:
+        raise InvalidInput(f"no object {cmd.args['id']!r}")
+    d.emit(ObjectRestored(object=cmd.args["id"]))
+
+
+@HANDLERS.decides("harm")
+def decide_harm(d: Decision, cmd: Command) -> None:
+    """VR-INJ-5: the GM marks a condition from net EV on a track."""
+    a = cmd.args
+    p = active(d.state, a["who"], "VR-INJ-5")
+    if a["ev"] < 0:
+        raise InvalidInput("net EV below 0 inflicts nothing", rule="VR-ROLL-2")
+    d.emit(*harm(d.state, p.id, a["ev"], a["track"], a.get("why") or "GM"))
 
 
 def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:

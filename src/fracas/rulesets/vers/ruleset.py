@@ -2,42 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from fracas.engine.commands import Command
-from fracas.engine.components import Track, link_key
+from fracas.engine.components import link_key
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
-)
+from fracas.engine.events import Event, EventTypes
+from fracas.engine.handlers import Handlers
+from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
-from fracas.rulesets.vers import overrides, views
+from fracas.rulesets.vers import actions, chases, legal, overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import Decider, boundary_after_leave
+from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
+from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded, typed
+from fracas.rulesets.vers.evolve import ENGINE_EVOLVERS, add_object, join
 from fracas.rulesets.vers.gm import object_spec
-from fracas.rulesets.vers.handlers import HANDLERS
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
-from fracas.rulesets.vers.state import (
-    ATTRIBUTES,
-    TRACKS,
-    WEAPON_KINDS,
-    Chase,
-    VersExt,
-    VersObject,
-    new_object_ladder,
-    new_track,
-)
+from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt
+
+#: The modules whose handlers fill HANDLERS (imported for their registrations).
+_DECIDERS = (actions, chases)
 
 
 class Vers(Ruleset):
@@ -48,6 +36,8 @@ class Vers(Ruleset):
     package = "fracas.rulesets.vers"
     commands = COMMANDS
     ext_type = VersExt
+    handlers: ClassVar[Handlers] = HANDLERS
+    events: ClassVar[EventTypes] = VERS_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
 
@@ -142,9 +132,9 @@ class Vers(Ruleset):
         for a, b in s.get("links", []) or []:
             ext.zones.link(a, b)
         for o in s.get("objects", []) or []:
-            _add_object(ext, object_spec(o, None))
+            add_object(ext, ObjectAdded(**object_spec(o, None)))
         for p in state.participants.values():
-            _join(ext, p.id, p.stats)
+            join(ext, p.id, p.stats)
         for g in s.get("guards", []) or []:
             ext.zones.place_guard(link_key(*g["between"]), g["who"])
         for c in s.get("cover", []) or []:
@@ -153,128 +143,21 @@ class Vers(Ruleset):
                 ext.cover_object[c["who"]] = c["object"]
         return ext
 
-    # --- decide / evolve --------------------------------------------------------------
-    def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
-        """Validate a VERS command and return its events (pure)."""
-        handler = HANDLERS.get(command.verb)
-        if handler is None:
-            return super().decide(state, command, ctx)
-        d = Decider(state, command, ctx, self)
-        handler(d)
-        return d.events
-
+    # --- evolve ------------------------------------------------------------------------
     def evolve(self, state: ConflictState, event: Event) -> None:
-        """Apply a VERS (or boundary) event to ``state.ext``. Never raises."""
-        ext: VersExt = state.ext
+        """Apply a VERS (or boundary) event to ``state.ext``: VERS events by their class, the
+        engine's by their tag. Never raises."""
+        ext: VersExt | None = state.ext
         if ext is None:
             return
-        t, d = event.type, event.data
-        if d.get("spend"):
-            ext.turns.spend(int(d["spend"]))
-        if t == TURN_STARTED:
-            pid = d["participant"]
-            if d.get("opens"):
-                ext.turns.open(pid, int(d.get("actions", 2)))
-            else:
-                ext.turns.hand_off(pid, int(d.get("actions", 2)))
-            if ext.disabled(pid) and pid not in ext.pending_discipline:
-                ext.pending_discipline.append(pid)
-        elif t == TURN_ENDED:
-            ext.turns.end_go()
-        elif t == ROUND_ENDED:
-            ext.turns.new_round()
-        elif t == PARTICIPANT_JOINED:
-            _join(ext, d["id"], d.get("stats", {}))
-        elif t in (PARTICIPANT_LEFT, PARTICIPANT_OUT):
-            pid = d["participant"]
-            ext.turns.leave(pid)
-            ext.disengage_all(pid)
-            ext.zones.remove_actor(pid)
-            if pid in ext.pending_discipline:
-                ext.pending_discipline.remove(pid)
-        elif t == "condition":
-            ladder = ext.harm.get(d["who"], {}).get(d["track"])
-            if ladder is not None:
-                ladder.take(int(d["ev"]), d.get("why", ""))
-                if d["track"] == "injury" and d.get("index") == 3 and not d.get("taken_out"):
-                    if d["who"] not in ext.pending_discipline:
-                        ext.pending_discipline.append(d["who"])
-                    if ext.turns.current == d["who"]:
-                        # one action a turn: an action already spent this go counts
-                        ext.turns.actions_left = max(0, ext.turns.actions_left - 1)
-        elif t == "endured":
-            if d["who"] in ext.pending_discipline:
-                ext.pending_discipline.remove(d["who"])
-        elif t == "moved" or (t == "slipped" and d["check"]["success"]):
-            if d["to"] != d["from"]:
-                ext.cover.pop(d["who"], None)  # cover belongs to the spot it left
-                ext.cover_object.pop(d["who"], None)
-            ext.zones.move(d["who"], d["to"])
-            _leave_posts(ext, d["who"])
-            ext.prune_engagements()
-        elif t == "disengaged" and d["check"]["success"]:
-            ext.disengage_all(d["who"])
-        elif t == "attack":
-            if d.get("kind") == "close" and d["target"] in state.participants:
-                ext.engage(event.actor or "", d["target"])
-        elif t == "recovered" and d.get("level"):
-            ladder = ext.harm[d["who"]][d["track"]]
-            ladder.remove_highest()
-            if not ext.disabled(d["who"]) and d["who"] in ext.pending_discipline:
-                ext.pending_discipline.remove(d["who"])
-        elif t == "object_damaged" and d.get("level") is not None:
-            obj = ext.objects.get(d["object"])
-            if obj is not None:
-                obj.ladder.take(int(d["net"]), d.get("why", ""))
-                for pid in d.get("uncovered", []):  # broken cover shelters nobody
-                    ext.cover.pop(pid, None)
-                    ext.cover_object.pop(pid, None)
-        elif t == "repaired" and d.get("level"):
-            ext.objects[d["object"]].ladder.remove_highest()
-        elif t == "object_restored":
-            ext.objects[d["object"]].ladder.clear()
-        elif t == "object_added":
-            _add_object(ext, d)
+        event = typed(event)
+        if isinstance(event, SPENDING) and event.spend:
+            ext.turns.spend(event.spend)
+        engine = ENGINE_EVOLVERS.get(event.type)
+        if engine is not None:
+            engine(ext, event)
         else:
-            self._evolve_more(ext, event)
-
-    def _evolve_more(self, ext: VersExt, event: Event) -> None:
-        t, d = event.type, event.data
-        if t == "zone_added":
-            ext.zones.add_zone(d["zone"], d.get("name", ""))
-        elif t == "zones_linked":
-            ext.zones.link(d["a"], d["b"])
-        elif t == "placed":
-            ext.zones.place(d["who"], d["zone"])
-            _leave_posts(ext, d["who"])
-            ext.prune_engagements()
-        elif t == "guard_posted":
-            ext.zones.place_guard(d["link"], d["who"])
-        elif t == "guard_left":
-            ext.zones.remove_guard(d["who"])
-        elif t == "cover_set":
-            if d["value"]:
-                ext.cover[d["who"]] = int(d["value"])
-            else:
-                ext.cover.pop(d["who"], None)
-            if d.get("object"):
-                ext.cover_object[d["who"]] = d["object"]
-            else:
-                ext.cover_object.pop(d["who"], None)
-        elif t == "chase_started":
-            ext.chases[d["id"]] = Chase(
-                hunter=d["hunter"], quarry=d["quarry"], roller=d["roller"], stage=d["stage"],
-                track=Track(length=int(d["positions"]), position=int(d["position"])),
-                length=int(d["length"]), prize=d.get("prize", ""))
-        elif t == "chase_stage":
-            chase = ext.chases[d["id"]]
-            chase.stage = d["stage"]
-            chase.length = int(d["length"])
-            chase.track = Track(length=int(d["positions"]), position=int(d["position"]))
-        elif t in ("chase_roll", "chase_interpose"):
-            chase = ext.chases[d["id"]]
-            chase.track.set(int(d["to"]))
-            chase.stage = d["new_stage"]
+            self.handlers.evolve(state, event)
 
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """The end of the leaver's go, and of the turn when nobody is left to go."""
@@ -282,12 +165,13 @@ class Vers(Ruleset):
 
     # --- views ------------------------------------------------------------------------
     def describe(self, event: Event, state: ConflictState) -> str | None:
-        """One line per VERS event."""
+        """One line per VERS event (by its class; the engine's events VERS words by tag)."""
         return views.describe(event, state)
 
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-        """Numbers that GM-only stats would give away, hidden from players."""
-        return views.redact(state, event, viewer)
+        """The generic redaction by marks, on the event read as its VERS class and on a check
+        nested in it (no label is read)."""
+        return views.redact(self, state, event, viewer)
 
     def view_participant(self, state: ConflictState, viewer: Viewer, pid: str
                          ) -> dict[str, Any]:
@@ -313,9 +197,9 @@ class Vers(Ruleset):
         """The tracker lines for a terminal."""
         return list(views.view_ext(state, Viewer.gm())["lines"])
 
-    def legal_commands(self, state: ConflictState, actor: str | None) -> list[str]:
-        """What the GM (None) or a character may do now, with attack breakdowns."""
-        return views.legal_commands(self, state, actor)
+    def legal_commands(self, state: ConflictState, actor: str | None) -> list[LegalCommand]:
+        """What the GM (None) or a character may do now, with the exact values allowed."""
+        return legal.legal_commands(state, actor)
 
     def odds(self, query: str) -> Any:
         """Exact odds: ``3d6 vs 12 -2`` or ``chase length 3 tn 12 vs 2 as hunter``."""
@@ -324,23 +208,3 @@ class Vers(Ruleset):
         return answer(query)
 
 
-def _join(ext: VersExt, pid: str, stats: dict[str, Any]) -> None:
-    ext.turns.join(pid)
-    ext.harm[pid] = {track: new_track(track) for track in TRACKS}
-    zone = stats.get("zone")
-    if isinstance(zone, str) and zone in ext.zones.zones:
-        ext.zones.place(pid, zone)
-
-
-def _leave_posts(ext: VersExt, pid: str) -> None:
-    """A guard that moves away from a way it guarded stops guarding it (VR-MOVE-5)."""
-    here = ext.zones.zone_of(pid)
-    for key, posted in list(ext.zones.guards.items()):
-        if pid in posted and here not in key.split("|"):
-            ext.zones.remove_guard(pid, key)
-
-
-def _add_object(ext: VersExt, d: dict[str, Any]) -> None:
-    ext.objects[d["object"]] = VersObject(
-        name=d["name"], hardness=int(d["hardness"]), material=d.get("material", ""),
-        ladder=new_object_ladder(int(d.get("slots", 1))), penalty=int(d.get("penalty", 0)))

@@ -220,6 +220,13 @@ def dodge(p: Participant) -> int:
     return attribute(p, "intuition") + attribute(p, "agility")
 
 
+def dodge_sources(p: Participant) -> tuple[tuple[str, str], ...]:
+    """The stats :func:`dodge` is computed from, as (participant, stat)."""
+    if "dodge" in p.stats:
+        return ((p.id, "dodge"),)
+    return ((p.id, "intuition"), (p.id, "agility"))
+
+
 def weapons_of(p: Participant) -> dict[str, dict[str, Any]]:
     """Weapons on the sheet: name → {ev, kind, object?}. Unarmed is always there."""
     raw = p.stats.get("weapons") or {}
@@ -232,17 +239,15 @@ def weapons_of(p: Participant) -> dict[str, dict[str, Any]]:
     return out
 
 
-def track_defence(p: Participant, track: str) -> tuple[str, int]:
+def track_defence(p: Participant, track: str) -> tuple[str, int, tuple[tuple[str, str], ...]]:
     """The penalty a defender imposes on a mental (``focus``) or social (``morale``) attack:
     ``resolve`` / ``poise`` on the sheet, else Willpower + Intellect / Composure + Presence
-    (VR-INJ-5 default). Returns (label, value)."""
-    if track == "focus":
-        if "resolve" in p.stats:
-            return "resolve", int(p.stats["resolve"])
-        return "resolve", attribute(p, "willpower") + attribute(p, "intellect")
-    if "poise" in p.stats:
-        return "poise", int(p.stats["poise"])
-    return "poise", attribute(p, "composure") + attribute(p, "presence")
+    (VR-INJ-5 default). Returns (label, value, the (participant, stat) it comes from)."""
+    label, attrs = ("resolve", ("willpower", "intellect")) if track == "focus" else (
+        "poise", ("composure", "presence"))
+    if label in p.stats:
+        return label, int(p.stats[label]), ((p.id, label),)
+    return (label, sum(attribute(p, a) for a in attrs), tuple((p.id, a) for a in attrs))
 
 
 def track_armor(p: Participant, track: str) -> int:

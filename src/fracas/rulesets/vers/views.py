@@ -1,18 +1,45 @@
-"""What VERS shows: log sentences, the turn tracker, battlefield, harm and legal commands."""
+"""What VERS shows: log sentences (built from the typed, possibly redacted, event), the turn
+tracker, battlefield, harm and the odds of the attacks the acting character could make."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine.commands import Command
-from fracas.engine.context import DecideContext
 from fracas.engine.describe import name_of
 from fracas.engine.events import ROUND_ENDED, ROUND_STARTED, TURN_ENDED, TURN_STARTED, Event
 from fracas.engine.model import ConflictState, Viewer
-from fracas.errors import FracasError
-from fracas.rulesets.vers.checks import breakdown, check_text, signed
+from fracas.engine.secrets import redact_marked, shown
+from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
+from fracas.rulesets.vers.decider import HANDLERS, attacks_open_to
+from fracas.rulesets.vers.events import (
+    ROLLS,
+    Attack,
+    ChaseInterpose,
+    ChaseRoll,
+    ChaseStage,
+    ChaseStarted,
+    Condition,
+    CoverSet,
+    Disengaged,
+    Endured,
+    GuardLeft,
+    GuardPosted,
+    Moved,
+    ObjectAdded,
+    ObjectDamaged,
+    ObjectRestored,
+    Placed,
+    Recovered,
+    Repaired,
+    Slipped,
+    ZoneAdded,
+    ZonesLinked,
+    typed,
+)
 from fracas.rulesets.vers.odds import p_success
-from fracas.rulesets.vers.state import ATTRIBUTES, VersExt, weapons_of
+from fracas.rulesets.vers.state import VersExt
 
 if TYPE_CHECKING:
     from fracas.rulesets.vers.ruleset import Vers
@@ -25,199 +52,224 @@ def _n(state: ConflictState, pid: str | None) -> str:
     return name_of(state, pid)
 
 
+# --- sentences -----------------------------------------------------------------------------
+
+def _turn_started(e: Event, state: ConflictState) -> str:
+    d = e.data
+    say = f' — "{d["say"]}"' if d.get("say") else ""
+    how = "opens the turn" if d.get("opens") else (
+        f"takes the hand-off from {_n(state, d['from'])}" if d.get("from") else
+        "takes the hand-off from the GM" if d.get("by_gm") else "acts")
+    n = int(d.get("actions", 2))
+    return f"{_n(state, d['participant'])} {how} ({n} action{'s' if n != 1 else ''}){say}"
+
+
+def _turn_ended(e: Event, state: ConflictState) -> str | None:
+    if not e.data.get("out"):
+        return None
+    return f"{_n(state, e.data['participant'])}'s go ends (out of the conflict)"
+
+
+#: The engine's events VERS words its own way, by tag.
+ENGINE_SENTENCES: dict[str, Callable[[Event, ConflictState], str | None]] = {
+    TURN_STARTED: _turn_started,
+    TURN_ENDED: _turn_ended,
+    ROUND_STARTED: lambda e, state: f"turn {e.data.get('round')} begins",
+    ROUND_ENDED: lambda e, state: (f"turn {e.data.get('round')} ends; the table picks who "
+                                   "opens the next ('open WHO')"),
+}
+
+
 def describe(event: Event, state: ConflictState) -> str | None:
     """A one-line sentence for each VERS event (None: the engine's own text)."""
-    t, d = event.type, event.data
-    who = _n(state, event.actor)
-    if t == TURN_STARTED:
-        say = f' — "{d["say"]}"' if d.get("say") else ""
-        how = "opens the turn" if d.get("opens") else (
-            f"takes the hand-off from {_n(state, d['from'])}" if d.get("from") else
-            "takes the hand-off from the GM" if d.get("by_gm") else "acts")
-        n = int(d.get("actions", 2))
-        return f"{_n(state, d['participant'])} {how} ({n} action{'s' if n != 1 else ''}){say}"
-    if t == TURN_ENDED and d.get("out"):
-        return f"{_n(state, d['participant'])}'s go ends (out of the conflict)"
-    if t == ROUND_STARTED:
-        return f"turn {d.get('round')} begins"
-    if t == ROUND_ENDED:
-        return f"turn {d.get('round')} ends; the table picks who opens the next ('open WHO')"
-    if t == "attack":
-        free = "free attack: " if d.get("free") else ""
-        res = "hit" if d["hit"] else ("strikes the cover" if d.get("cover_hit") else "miss")
-        need = f", needs {d['min_dos']} DoS to reach" if d.get("min_dos") else ""
-        net = f"; net EV {d['ev']} − RV {d['rv']} = {d['net']}" if "net" in d else ""
-        need = need if d.get("target_number") is not None else (
-            ", needs 3 DoS per zone beyond the next" if d.get("min_dos") else "")
-        if d.get("track"):
-            return (f"{who} strikes at {_n(state, d['target'])}'s {d['track']} with "
-                    f"{d['weapon']} ({d['kind']}): {check_text(d)} → {res}{net}")
-        return (f"{free}{who} attacks {_n(state, d['target'])} with {d['weapon']} "
-                f"({d['kind']}): {check_text(d)}{need} → {res}{net}")
-    if t == "condition":
-        if d.get("taken_out") and d.get("level") is None:
-            ev = f" for net EV {d['ev']}" if "ev" in d else ""
-            return f"{_n(state, d['who'])} has no free {d['track']} level left{ev}: taken out"
-        up = f" (upgraded from {d['landed']})" if d.get("upgraded") else ""
-        ev = f", net EV {d['ev']}" if "ev" in d else ""
-        return f"{_n(state, d['who'])} is {d['level']}{up} ({d['track']}{ev})"
-    if t == "object_damaged":
-        if d.get("level") is None:
-            return f"{_n(state, d['object'])} shrugs off EV {d['ev']} (hardness {d['hardness']})"
-        up = " (upgraded)" if d.get("upgraded") else ""
-        sheltered = [_n(state, p) for p in d.get("uncovered", [])]
-        broken = (" — it no longer works" + (f"; no more cover for {', '.join(sheltered)}"
-                                             if sheltered else "")) if d.get("broken") else ""
-        return (f"{_n(state, d['object'])} is {d['level']}{up}: EV {d['ev']} − hardness "
-                f"{d['hardness']} = {d['net']}{broken}")
-    if t == "moved":
-        how = f" ({check_text(d['check'])}: {d['result']})" if d.get("check") else ""
-        return f"{_n(state, d['who'])} moves from {d['from']} to {d['to']}{how}"
-    if t == "slipped":
-        res = "gets past" if d["check"]["success"] else "is stopped"
-        guards = ", ".join(_n(state, g) for g in d["guards"])
-        return f"{_n(state, d['who'])} tries to slip past {guards} to {d['to']}: " \
-               f"{check_text(d['check'])} → {res}"
-    if t == "disengaged":
-        res = "breaks away" if d["check"]["success"] else "fails to break away"
-        return f"{_n(state, d['who'])} disengages: {check_text(d['check'])} → {res}"
-    if t == "endured":
-        res = "stays conscious" if d["success"] else "passes out"
-        return f"{_n(state, d['who'])} rolls to stay conscious: {check_text(d)} → {res}"
-    if t == "recovered":
-        res = f"removes {d['level']}" if d.get("level") else "no recovery"
-        return f"{who} recovers {_n(state, d['who'])} ({d['track']}): " \
-               f"{check_text(d['check'])} → {res}"
-    if t == "repaired":
-        res = f"mends {d['level']}" if d.get("level") else "no repair"
-        return f"{who} repairs {_n(state, d['object'])}: {check_text(d['check'])} → {res}"
-    return _describe_more(event, state)
+    engine = ENGINE_SENTENCES.get(event.type)
+    if engine is not None:
+        return engine(event, state)
+    return HANDLERS.describe(typed(event), state)
 
 
-def _describe_more(event: Event, state: ConflictState) -> str | None:
-    t, d = event.type, event.data
-    who = _n(state, event.actor)
-    if t == "zone_added":
-        return f"zone {d['zone']} ({d['name']}) drawn"
-    if t == "zones_linked":
-        return f"zones {d['a']} and {d['b']} joined"
-    if t == "placed":
-        return f"{_n(state, d['who'])} is placed in {d['zone']}"
-    if t == "guard_posted":
-        return f"{_n(state, d['who'])} guards the way {d['link'].replace('|', '–')}"
-    if t == "guard_left":
-        return f"{_n(state, d['who'])} stops guarding"
-    if t == "cover_set":
-        obj = f" behind {_n(state, d['object'])}" if d.get("object") else ""
-        part = COVER_SHARE.get(int(d["value"]), "")
-        return (f"{_n(state, d['who'])} has {part} cover ({signed(int(d['value']))} to attacks "
-                f"on them){obj}") if d["value"] else f"{_n(state, d['who'])} has no cover"
-    if t == "object_added":
-        return f"object {d['name']}: hardness {d['hardness']}, {d['slots']} slot(s) a level"
-    if t == "object_restored":
-        return f"the GM restores {_n(state, d['object'])}"
-    if t == "chase_started":
-        what = f"race for {d['prize']}" if d.get("prize") else d["stage"]
-        return (f"chase {d['id']} ({what}): {_n(state, d['hunter'])} hunts "
-                f"{_n(state, d['quarry'])}, position {d['position']} of {d['positions']}; "
-                f"{_n(state, d['roller'])} rolls")
-    if t == "chase_stage":
-        return f"chase {d['id']} turns to {d['stage']}: position {d['position']} of " \
-               f"{d['positions']}"
-    if t in ("chase_roll", "chase_interpose"):
-        kind = "interposes" if t == "chase_interpose" else (
-            "seeks for an hour" if d.get("stage") == "tracking" else "runs")
-        why = f" — {d['why']}" if d.get("why") else ""
-        return (f"{who} {kind} (chase {d['id']}): {check_text(d['check'])}; position "
-                f"{d['from']} → {d['to']}, {d['new_stage']}{why}")
-    return None
+@HANDLERS.describes(Attack)
+def _attack(e: Attack, state: ConflictState) -> str:
+    who = _n(state, e.actor)
+    res = "hit" if e.hit else ("strikes the cover" if e.cover_hit else "miss")
+    need = ""
+    if e.min_dos:
+        need = (f", needs {e.min_dos} DoS to reach" if e.target_number is not None
+                else ", needs 3 DoS per zone beyond the next")
+    net = (f"; net EV {shown(e.ev)} − RV {shown(e.rv)} = {shown(e.net)}"
+           if e.hit and e.target in state.participants else "")
+    weapon = shown(e.weapon)
+    if e.track:
+        return (f"{who} strikes at {_n(state, e.target)}'s {e.track} with {weapon} "
+                f"({e.kind}): {check_text(e)} → {res}{net}")
+    free = "free attack: " if e.free else ""
+    return (f"{free}{who} attacks {_n(state, e.target)} with {weapon} ({e.kind}): "
+            f"{check_text(e)}{need} → {res}{net}")
 
 
-# --- projection --------------------------------------------------------------------------
-
-#: GM-only stats behind a character's own TNs, and behind the penalty it imposes as defender.
-_SHEET = frozenset({"tn", "skills", *ATTRIBUTES})
-_DEFENCE = frozenset({"dodge", "skills", "resolve", "poise", *ATTRIBUTES})
-_ARMOR = frozenset({"rv", "focus_rv", "morale_rv"})
-_CHECKS = {"moved": "who", "slipped": "who", "disengaged": "who", "recovered": None,
-           "repaired": None, "chase_roll": None, "chase_interpose": None}
-
-
-def _secret(state: ConflictState, viewer: Viewer, pid: Any, keys: frozenset[str]) -> bool:
-    p = state.participants.get(pid) if isinstance(pid, str) else None
-    return p is not None and p.owner != viewer.player and bool(set(p.gm_only) & keys)
+@HANDLERS.describes(Condition)
+def _condition(e: Condition, state: ConflictState) -> str:
+    if e.taken_out and e.level is None:
+        return (f"{_n(state, e.who)} has no free {e.track} level left for net EV "
+                f"{shown(e.ev)}: taken out")
+    up = f" (upgraded from {e.landed})" if e.upgraded else ""
+    return f"{_n(state, e.who)} is {e.level}{up} ({e.track}, net EV {shown(e.ev)})"
 
 
-def _mask(state: ConflictState, viewer: Viewer, c: dict[str, Any], roller: Any,
-          others: list[Any], reach_hidden: bool = False) -> dict[str, Any] | None:
-    """``c`` (a check) with what GM-only stats give away hidden, or None if nothing is."""
-    hide_tn = _secret(state, viewer, roller, _SHEET)
-    names = [state.participants[o].name for o in others
-             if _secret(state, viewer, o, _DEFENCE)]
-    mods = []
-    changed = hide_tn
-    for label, value in c.get("mods") or []:
-        text = str(label)
-        if any(text.startswith(f"{n}'s") or (text.startswith("guarded by") and n in text)
-               for n in names) or (text == "reach" and reach_hidden):
-            mods.append([label, None])
-            changed = True
-        else:
-            mods.append([label, value])
-    if not changed:
-        return None
-    out = {**c, "mods": mods, "modifier": None, "target_number": None, "dos": None,
-           "dof": None, "breakdown": breakdown(mods)}
-    if hide_tn:
-        out["tn"] = None
-    return out
+@HANDLERS.describes(ObjectDamaged)
+def _object_damaged(e: ObjectDamaged, state: ConflictState) -> str:
+    if e.level is None:
+        return f"{_n(state, e.object)} shrugs off EV {shown(e.ev)} (hardness {e.hardness})"
+    up = " (upgraded)" if e.upgraded else ""
+    sheltered = [_n(state, p) for p in e.uncovered or ()]
+    broken = (" — it no longer works" + (f"; no more cover for {', '.join(sheltered)}"
+                                         if sheltered else "")) if e.broken else ""
+    return (f"{_n(state, e.object)} is {e.level}{up}: EV {shown(e.ev)} − hardness "
+            f"{e.hardness} = {shown(e.net)}{broken}")
 
 
-def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-    """Hide from a player what GM-only stats give away: an NPC's TNs, the Dodge, Close
-    Combat, Athletics or Stealth it imposes as a penalty, its reach, armor and weapon EVs
-    (and the totals and margins that would reveal them)."""
+@HANDLERS.describes(Moved)
+def _moved(e: Moved, state: ConflictState) -> str:
+    how = f" ({check_text(e.check)}: {e.result})" if e.check is not None else ""
+    return f"{_n(state, e.who)} moves from {e.from_} to {e.to}{how}"
+
+
+@HANDLERS.describes(Slipped)
+def _slipped(e: Slipped, state: ConflictState) -> str:
+    assert e.check is not None
+    res = "gets past" if e.check.success else "is stopped"
+    guards = ", ".join(_n(state, g) for g in e.guards)
+    return (f"{_n(state, e.who)} tries to slip past {guards} to {e.to}: "
+            f"{check_text(e.check)} → {res}")
+
+
+@HANDLERS.describes(Disengaged)
+def _disengaged(e: Disengaged, state: ConflictState) -> str:
+    assert e.check is not None
+    res = "breaks away" if e.check.success else "fails to break away"
+    return f"{_n(state, e.who)} disengages: {check_text(e.check)} → {res}"
+
+
+@HANDLERS.describes(Endured)
+def _endured(e: Endured, state: ConflictState) -> str:
+    res = "stays conscious" if e.success else "passes out"
+    return f"{_n(state, e.who)} rolls to stay conscious: {check_text(e)} → {res}"
+
+
+@HANDLERS.describes(Recovered)
+def _recovered(e: Recovered, state: ConflictState) -> str:
+    assert e.check is not None
+    res = f"removes {e.level}" if e.level else "no recovery"
+    return (f"{_n(state, e.actor)} recovers {_n(state, e.who)} ({e.track}): "
+            f"{check_text(e.check)} → {res}")
+
+
+@HANDLERS.describes(Repaired)
+def _repaired(e: Repaired, state: ConflictState) -> str:
+    assert e.check is not None
+    res = f"mends {e.level}" if e.level else "no repair"
+    return f"{_n(state, e.actor)} repairs {_n(state, e.object)}: {check_text(e.check)} → {res}"
+
+
+@HANDLERS.describes(ZoneAdded)
+def _zone_added(e: ZoneAdded, state: ConflictState) -> str:
+    return f"zone {e.zone} ({e.name}) drawn"
+
+
+@HANDLERS.describes(ZonesLinked)
+def _zones_linked(e: ZonesLinked, state: ConflictState) -> str:
+    return f"zones {e.a} and {e.b} joined"
+
+
+@HANDLERS.describes(Placed)
+def _placed(e: Placed, state: ConflictState) -> str:
+    return f"{_n(state, e.who)} is placed in {e.zone}"
+
+
+@HANDLERS.describes(GuardPosted)
+def _guard_posted(e: GuardPosted, state: ConflictState) -> str:
+    return f"{_n(state, e.who)} guards the way {e.link.replace('|', '–')}"
+
+
+@HANDLERS.describes(GuardLeft)
+def _guard_left(e: GuardLeft, state: ConflictState) -> str:
+    return f"{_n(state, e.who)} stops guarding"
+
+
+@HANDLERS.describes(CoverSet)
+def _cover_set(e: CoverSet, state: ConflictState) -> str:
+    if not e.value:
+        return f"{_n(state, e.who)} has no cover"
+    obj = f" behind {_n(state, e.object)}" if e.object else ""
+    return (f"{_n(state, e.who)} has {COVER_SHARE.get(e.value, '')} cover "
+            f"({signed(e.value)} to attacks on them){obj}")
+
+
+@HANDLERS.describes(ObjectAdded)
+def _object_added(e: ObjectAdded, state: ConflictState) -> str:
+    return f"object {e.name}: hardness {e.hardness}, {e.slots} slot(s) a level"
+
+
+@HANDLERS.describes(ObjectRestored)
+def _object_restored(e: ObjectRestored, state: ConflictState) -> str:
+    return f"the GM restores {_n(state, e.object)}"
+
+
+@HANDLERS.describes(ChaseStarted)
+def _chase_started(e: ChaseStarted, state: ConflictState) -> str:
+    what = f"race for {e.prize}" if e.prize else e.stage
+    return (f"chase {e.id} ({what}): {_n(state, e.hunter)} hunts {_n(state, e.quarry)}, "
+            f"position {e.position} of {e.positions}; {_n(state, e.roller)} rolls")
+
+
+@HANDLERS.describes(ChaseStage)
+def _chase_stage(e: ChaseStage, state: ConflictState) -> str:
+    return f"chase {e.id} turns to {e.stage}: position {e.position} of {e.positions}"
+
+
+@HANDLERS.describes(ChaseRoll)
+def _chase_roll(e: ChaseRoll, state: ConflictState) -> str:
+    assert e.check is not None
+    kind = "seeks for an hour" if e.stage == "tracking" else "runs"
+    why = f" — {e.why}" if e.why else ""
+    return (f"{_n(state, e.actor)} {kind} (chase {e.id}): {check_text(e.check)}; position "
+            f"{e.from_} → {e.to}, {e.new_stage}{why}")
+
+
+@HANDLERS.describes(ChaseInterpose)
+def _chase_interpose(e: ChaseInterpose, state: ConflictState) -> str:
+    assert e.check is not None
+    why = f" — {e.why}" if e.why else ""
+    ext: VersExt = state.ext
+    chase = ext.chases.get(e.id)
+    outcome = e.new_stage
+    if chase is not None and chase.prize and e.new_stage in ("won", "lost"):
+        taker = chase.roller if e.new_stage == "won" else chase.opponent
+        outcome += f": {_n(state, taker)} takes {chase.prize}"
+    return (f"{_n(state, e.actor)} interposes (chase {e.id}): {check_text(e.check)}; position "
+            f"{e.from_} → {e.to}, {outcome}{why}")
+
+
+# --- projection ----------------------------------------------------------------------------
+
+def redact(ruleset: Vers, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
+    """The generic redaction by marks, applied to the VERS class of the event (a stored event
+    is read as one here: see :func:`~fracas.rulesets.vers.events.typed`), and to a check
+    nested in it (``check``), whose roller is the event's actor. No label is read."""
     if viewer.is_gm:
         return event
-    t, d = event.type, dict(event.data)
-    changed = False
-    if t == "attack":
-        target = d.get("target")
-        reach_hidden = _secret(state, viewer, event.actor, frozenset({"reach"})) or \
-            _secret(state, viewer, target, frozenset({"reach"}))
-        masked = _mask(state, viewer, d, event.actor, [target], reach_hidden)
-        if masked is not None:
-            d, changed = masked, True
-        drop = set()
-        if _secret(state, viewer, event.actor, frozenset({"weapons"})):
-            drop |= {"ev", "rv", "net"}
-        if _secret(state, viewer, target, _ARMOR):
-            drop |= {"rv", "net"}
-        if drop & set(d):
-            d = {k: v for k, v in d.items() if k not in drop}
-            changed = True
-    elif t == "endured":
-        masked = _mask(state, viewer, d, d.get("who"), [])
-        if masked is not None:
-            d, changed = masked, True
-    elif t == "condition":
-        if _secret(state, viewer, d.get("who"), _ARMOR) and "ev" in d:
-            d.pop("ev")
-            changed = True
-    elif t in _CHECKS and isinstance(d.get("check"), dict):
-        key = _CHECKS[t]
-        roller = d.get(key) if key else event.actor
-        others: list[Any] = list(d.get("guards") or [])
-        if t in ("chase_roll", "chase_interpose"):
-            chase = state.ext.chases.get(d.get("id")) if state.ext is not None else None
-            if chase is not None:
-                others.append(chase.opponent)
-        masked = _mask(state, viewer, d["check"], roller, others)
-        if masked is not None:
-            d["check"], changed = masked, True
-    if not changed:
-        return event
-    return Event(event.type, d, event.actor, event.visibility)
+
+    def can_see(pid: str) -> bool:
+        return ruleset.can_see(state, viewer, pid)
+
+    seen = redact_marked(typed(event), state, viewer, can_see)
+    if not isinstance(seen, ROLLS) or seen.check is None:
+        return seen
+    rolled = dataclasses.replace(seen.check, actor=seen.actor)
+    check = redact_marked(rolled, state, viewer, can_see)
+    if check is rolled or not isinstance(check, Check):
+        return seen
+    return dataclasses.replace(seen, check=dataclasses.replace(check, actor=None))
 
 
 # --- participants and tracker ------------------------------------------------------------
@@ -317,138 +369,39 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
     return data
 
 
-# --- legal commands ----------------------------------------------------------------------
 
-def attack_preview(ruleset: Vers, state: ConflictState, attacker: str, target: str,
-                   weapon: str | None = None) -> dict[str, Any]:
-    """The skill, TN and modifier breakdown of an attack before it is rolled."""
-    from fracas.rulesets.vers.decider import Decider
-
-    d = Decider(state, Command("attack", attacker, {"target": target}),
-                DecideContext("preview", 0), ruleset, preview=True)
-    plan = d.attack_plan(attacker, target, weapon)
-    mods = [m for m in plan["mods"] if m[1]]
-    total = sum(int(m[1]) for m in mods)
-    plan["breakdown"] = breakdown(mods)
-    plan["target_number"] = plan["tn"] + total
-    return plan
-
+# --- odds ----------------------------------------------------------------------------------
 
 def attack_options(state: ConflictState) -> list[dict[str, Any]]:
     """Every attack the acting character could make now, with its breakdown (GM view)."""
-    from fracas.rulesets import get_ruleset
-
     ext: VersExt = state.ext
     actor = ext.turns.current
     if actor is None or ext.turns.actions_left < 1:
         return []
-    ruleset: Any = get_ruleset("vers")
     out = []
-    for t in state.active_ids():
-        if t == actor:
-            continue
-        for w in weapons_of(state.participants[actor]):
-            try:
-                plan = attack_preview(ruleset, state, actor, t, w)
-            except FracasError:
-                continue
-            text = (f"{_n(state, actor)} → {_n(state, t)} ({w}): TN {plan['tn']}, "
-                    f"{plan['breakdown']} → {plan['target_number']}")
-            out.append({"target": t, "weapon": w, "tn": plan["tn"],
-                        "mods": plan["mods"], "target_number": plan["target_number"],
-                        "text": text})
+    for t, w, plan in attacks_open_to(state, actor):
+        text = (f"{_n(state, actor)} → {_n(state, t)} ({w}): TN {plan.tn}, "
+                f"{breakdown([m for m in plan.mods if m.value])} → {plan.target_number}")
+        out.append({"target": t, "weapon": w, "tn": plan.tn,
+                    "mods": [m.to_json() for m in plan.mods if m.value],
+                    "target_number": plan.target_number, "min_dos": plan.min_dos,
+                    "text": text})
     return out
+
+
+def hit_chance(target_number: int, min_dos: int) -> float:
+    """P(hit): 3d6 at most the target number less the degrees of success a hit needs."""
+    return float(p_success(target_number - min_dos))
 
 
 def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     """Each attack the acting character could make, with its breakdown and exact chance to
-    succeed on 3d6 (GM only: the numbers can come from GM-only stats)."""
+    hit on 3d6 (a thrown weapon beyond the next zone needs degrees of success; GM only: the
+    numbers can come from GM-only stats)."""
     if not viewer.is_gm:
         return []
     out = []
     for o in attack_options(state):
-        p = float(p_success(o["target_number"]))
-        out.append(f"{o['text']}: success {p:.0%}")
-    return out
-
-
-def legal_commands(ruleset: Vers, state: ConflictState, actor: str | None) -> list[str]:
-    """Concrete commands the GM (None) or ``actor`` may give now."""
-    ext: VersExt = state.ext
-    turns = ext.turns
-    out: list[str] = []
-    if actor is None:
-        if turns.round_opened and turns.current is None:
-            out += [f"handoff {p} say=TEXT" for p in turns.not_gone()
-                    if state.participants[p].active]
-        elif not turns.round_opened:
-            out += [f"open {p}" for p in turns.members if state.participants[p].active]
-        out += ["zone ID NAME", "link ZONE ZONE", "place WHO ZONE", "guard WHO ZONE ZONE",
-                "cover WHO 1|3|5 object=OBJECT", "object ID material=MATERIAL",
-                "harm WHO EV track=injury|focus|morale",
-                "chase ID hunter=WHO quarry=WHO length=2..6"]
-        for cid, chase in ext.chases.items():
-            if chase.stage == "escaped":
-                out.append(f"track {cid} length=N")
-            if chase.stage == "contact":
-                out.append(f"pursue {cid} length=N")
-        return out
-    p = state.participants.get(actor)
-    if p is None or not p.active:
-        return []
-    if actor in ext.pending_discipline:
-        out.append(f"{actor}: endure dice=DICE")
-    for cid, chase in ext.chases.items():
-        if chase.roller == actor and (not turns.round_opened or turns.current == actor):
-            if chase.stage == "interpose" or (chase.stage == "pursuit"
-                                              and chase.track.position == 1):
-                out.append(f"{actor}: interpose {cid} dice=DICE")
-            elif chase.stage in ("pursuit", "tracking"):
-                out.append(f"{actor}: run {cid} mod=N why=TEXT dice=DICE")
-    if turns.current != actor:
-        return out
-    if turns.actions_left > 0 and actor not in ext.pending_discipline:
-        out += _actions(ruleset, state, actor)
-    rest = [m for m in turns.not_gone() if m != actor and state.participants[m].active]
-    out += [f"{actor}: handoff {m} say=TEXT" for m in rest] or [f"{actor}: handoff"]
-    return out
-
-
-def _actions(ruleset: Vers, state: ConflictState, actor: str) -> list[str]:
-    ext: VersExt = state.ext
-    out: list[str] = []
-    foes = ext.engaged_with(actor)
-    here = ext.zones.zone_of(actor)
-    if foes:
-        out.append(f"{actor}: disengage dice=DICE")
-    elif here is not None:
-        for z in ext.zones.zones:
-            dist = ext.zones.distance(here, z)
-            if dist is None or dist == 0 or dist > 2:
-                continue
-            path = ext.zones.path(here, z) or []
-            guarded = [g for g in ext.zones.guards_on_path(path)
-                       if g in state.participants and state.participants[g].active
-                       and g != actor]
-            if guarded and dist == 1:
-                out.append(f"{actor}: slip {z} dice=DICE")
-            elif not guarded:
-                out.append(f"{actor}: move {z}" + (" dice=DICE" if dist == 2 else ""))
-    p = state.participants[actor]
-    for t in state.active_ids():
-        if t == actor:
-            continue
-        for w in weapons_of(p):
-            try:
-                plan = attack_preview(ruleset, state, actor, t, w)
-            except FracasError:
-                continue
-            if plan["target"] == t:
-                out.append(f"{actor}: attack {t} weapon={w} dice=DICE")
-    for track, lad in ext.ladders(actor).items():
-        if lad.highest() is not None:
-            out.append(f"{actor}: recover {actor} track={track} dice=DICE")
-    for oid, obj in ext.objects.items():
-        if obj.ladder.highest() is not None and not obj.broken:
-            out.append(f"{actor}: repair {oid} dice=DICE")
+        need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
+        out.append(f"{o['text']}: hit {hit_chance(o['target_number'], o['min_dos']):.0%}{need}")
     return out

@@ -1,0 +1,268 @@
+"""Evolve for VERS: how each event changes the VERS part of the state, one handler a class.
+
+VERS events dispatch by class through ``HANDLERS``; the engine's own events that VERS follows
+(turns, joins, leaving) by their tag, in :data:`ENGINE_EVOLVERS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fracas.engine.components import Track
+from fracas.engine.events import (
+    PARTICIPANT_JOINED,
+    PARTICIPANT_LEFT,
+    PARTICIPANT_OUT,
+    ROUND_ENDED,
+    TURN_ENDED,
+    TURN_STARTED,
+    Event,
+)
+from fracas.engine.model import ConflictState
+from fracas.rulesets.vers.decider import HANDLERS, ext_of
+from fracas.rulesets.vers.events import (
+    Attack,
+    ChaseInterpose,
+    ChaseRoll,
+    ChaseStage,
+    ChaseStarted,
+    Condition,
+    CoverSet,
+    Disengaged,
+    Endured,
+    GuardLeft,
+    GuardPosted,
+    Moved,
+    ObjectAdded,
+    ObjectDamaged,
+    ObjectRestored,
+    Placed,
+    Recovered,
+    Repaired,
+    Slipped,
+    ZoneAdded,
+    ZonesLinked,
+)
+from fracas.rulesets.vers.state import (
+    TRACKS,
+    Chase,
+    VersExt,
+    VersObject,
+    new_object_ladder,
+    new_track,
+)
+
+
+def join(ext: VersExt, pid: str, stats: dict[str, Any]) -> None:
+    """A participant's turn slot, harm tracks and zone (mutator)."""
+    ext.turns.join(pid)
+    ext.harm[pid] = {track: new_track(track) for track in TRACKS}
+    zone = stats.get("zone")
+    if isinstance(zone, str) and zone in ext.zones.zones:
+        ext.zones.place(pid, zone)
+
+
+def add_object(ext: VersExt, spec: ObjectAdded) -> None:
+    """An object from its set-up (mutator)."""
+    ext.objects[spec.object] = VersObject(
+        name=spec.name, hardness=spec.hardness, ladder=new_object_ladder(spec.slots),
+        material=spec.material, penalty=spec.penalty)
+
+
+def leave_posts(ext: VersExt, pid: str) -> None:
+    """A guard that moves away from a way it guarded stops guarding it (VR-MOVE-5)."""
+    here = ext.zones.zone_of(pid)
+    for key, posted in list(ext.zones.guards.items()):
+        if pid in posted and here not in key.split("|"):
+            ext.zones.remove_guard(pid, key)
+
+
+# --- the engine's events, by tag -----------------------------------------------------------
+
+def _turn_started(ext: VersExt, event: Event) -> None:
+    d = event.data
+    pid = d["participant"]
+    if d.get("opens"):
+        ext.turns.open(pid, int(d.get("actions", 2)))
+    else:
+        ext.turns.hand_off(pid, int(d.get("actions", 2)))
+    if ext.disabled(pid) and pid not in ext.pending_discipline:
+        ext.pending_discipline.append(pid)
+
+
+def _gone(ext: VersExt, event: Event) -> None:
+    pid = event.data["participant"]
+    ext.turns.leave(pid)
+    ext.disengage_all(pid)
+    ext.zones.remove_actor(pid)
+    if pid in ext.pending_discipline:
+        ext.pending_discipline.remove(pid)
+
+
+ENGINE_EVOLVERS: dict[str, Callable[[VersExt, Event], None]] = {
+    TURN_STARTED: _turn_started,
+    TURN_ENDED: lambda ext, event: ext.turns.end_go(),
+    ROUND_ENDED: lambda ext, event: ext.turns.new_round(),
+    PARTICIPANT_JOINED: lambda ext, event: join(ext, event.data["id"],
+                                                event.data.get("stats", {})),
+    PARTICIPANT_LEFT: _gone,
+    PARTICIPANT_OUT: _gone,
+}
+
+
+# --- VERS events, by class -----------------------------------------------------------------
+
+@HANDLERS.evolves(Condition)
+def _condition(state: ConflictState, e: Condition) -> None:
+    ext = ext_of(state)
+    ladder = ext.harm.get(e.who, {}).get(e.track)
+    if ladder is None or e.ev is None:
+        return
+    ladder.take(e.ev, e.why or "")
+    if e.track == "injury" and e.index == 3 and not e.taken_out:
+        if e.who not in ext.pending_discipline:
+            ext.pending_discipline.append(e.who)
+        if ext.turns.current == e.who:
+            # one action a turn: an action already spent this go counts
+            ext.turns.actions_left = max(0, ext.turns.actions_left - 1)
+
+
+@HANDLERS.evolves(Endured)
+def _endured(state: ConflictState, e: Endured) -> None:
+    ext = ext_of(state)
+    if e.who in ext.pending_discipline:
+        ext.pending_discipline.remove(e.who)
+
+
+def _arrive(ext: VersExt, who: str, from_: str, to: str) -> None:
+    if to != from_:
+        ext.cover.pop(who, None)  # cover belongs to the spot it left
+        ext.cover_object.pop(who, None)
+    ext.zones.move(who, to)
+    leave_posts(ext, who)
+    ext.prune_engagements()
+
+
+@HANDLERS.evolves(Moved)
+def _moved(state: ConflictState, e: Moved) -> None:
+    _arrive(ext_of(state), e.who, e.from_, e.to)
+
+
+@HANDLERS.evolves(Slipped)
+def _slipped(state: ConflictState, e: Slipped) -> None:
+    if e.check is not None and e.check.success:
+        _arrive(ext_of(state), e.who, e.from_, e.to)
+
+
+@HANDLERS.evolves(Disengaged)
+def _disengaged(state: ConflictState, e: Disengaged) -> None:
+    if e.check is not None and e.check.success:
+        ext_of(state).disengage_all(e.who)
+
+
+@HANDLERS.evolves(Attack)
+def _attack(state: ConflictState, e: Attack) -> None:
+    if e.kind == "close" and e.target in state.participants:
+        ext_of(state).engage(e.actor or "", e.target)
+
+
+@HANDLERS.evolves(Recovered)
+def _recovered(state: ConflictState, e: Recovered) -> None:
+    if not e.level:
+        return
+    ext = ext_of(state)
+    ext.harm[e.who][e.track].remove_highest()
+    if not ext.disabled(e.who) and e.who in ext.pending_discipline:
+        ext.pending_discipline.remove(e.who)
+
+
+@HANDLERS.evolves(ObjectDamaged)
+def _object_damaged(state: ConflictState, e: ObjectDamaged) -> None:
+    ext = ext_of(state)
+    obj = ext.objects.get(e.object)
+    if e.level is None or obj is None or e.net is None:
+        return
+    obj.ladder.take(e.net, e.why or "")
+    for pid in e.uncovered or ():  # broken cover shelters nobody
+        ext.cover.pop(pid, None)
+        ext.cover_object.pop(pid, None)
+
+
+@HANDLERS.evolves(Repaired)
+def _repaired(state: ConflictState, e: Repaired) -> None:
+    if e.level:
+        ext_of(state).objects[e.object].ladder.remove_highest()
+
+
+@HANDLERS.evolves(ObjectRestored)
+def _restored(state: ConflictState, e: ObjectRestored) -> None:
+    ext_of(state).objects[e.object].ladder.clear()
+
+
+@HANDLERS.evolves(ObjectAdded)
+def _object_added(state: ConflictState, e: ObjectAdded) -> None:
+    add_object(ext_of(state), e)
+
+
+@HANDLERS.evolves(ZoneAdded)
+def _zone_added(state: ConflictState, e: ZoneAdded) -> None:
+    ext_of(state).zones.add_zone(e.zone, e.name)
+
+
+@HANDLERS.evolves(ZonesLinked)
+def _zones_linked(state: ConflictState, e: ZonesLinked) -> None:
+    ext_of(state).zones.link(e.a, e.b)
+
+
+@HANDLERS.evolves(Placed)
+def _placed(state: ConflictState, e: Placed) -> None:
+    ext = ext_of(state)
+    ext.zones.place(e.who, e.zone)
+    leave_posts(ext, e.who)
+    ext.prune_engagements()
+
+
+@HANDLERS.evolves(GuardPosted)
+def _guard_posted(state: ConflictState, e: GuardPosted) -> None:
+    ext_of(state).zones.place_guard(e.link, e.who)
+
+
+@HANDLERS.evolves(GuardLeft)
+def _guard_left(state: ConflictState, e: GuardLeft) -> None:
+    ext_of(state).zones.remove_guard(e.who)
+
+
+@HANDLERS.evolves(CoverSet)
+def _cover_set(state: ConflictState, e: CoverSet) -> None:
+    ext = ext_of(state)
+    if e.value:
+        ext.cover[e.who] = e.value
+    else:
+        ext.cover.pop(e.who, None)
+    if e.object:
+        ext.cover_object[e.who] = e.object
+    else:
+        ext.cover_object.pop(e.who, None)
+
+
+@HANDLERS.evolves(ChaseStarted)
+def _chase_started(state: ConflictState, e: ChaseStarted) -> None:
+    ext_of(state).chases[e.id] = Chase(
+        hunter=e.hunter, quarry=e.quarry, roller=e.roller, stage=e.stage,
+        track=Track(length=e.positions, position=e.position), length=e.length, prize=e.prize)
+
+
+@HANDLERS.evolves(ChaseStage)
+def _chase_stage(state: ConflictState, e: ChaseStage) -> None:
+    chase = ext_of(state).chases[e.id]
+    chase.stage = e.stage
+    chase.length = e.length
+    chase.track = Track(length=e.positions, position=e.position)
+
+
+@HANDLERS.evolves(ChaseRoll, ChaseInterpose)
+def _chase_moved(state: ConflictState, e: ChaseRoll | ChaseInterpose) -> None:
+    chase = ext_of(state).chases[e.id]
+    chase.track.set(e.to)
+    chase.stage = e.new_stage

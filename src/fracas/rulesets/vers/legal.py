@@ -1,0 +1,132 @@
+"""What the GM or a character may do now in VERS, as structured legal commands.
+
+Each :class:`~fracas.engine.legal.LegalCommand` fixes the values the rules allow now (the
+targets in reach or range, each with a weapon that can strike it; the zones a character may
+move or slip to; the chases it rolls in; who may open or take the hand-off), leaves free only
+what the table chooses (dice, words), and names the rule behind it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.engine.legal import Choice, LegalCommand
+from fracas.engine.model import ConflictState
+from fracas.rulesets.vers.commands import COMMANDS
+from fracas.rulesets.vers.decider import attacks_open_to, hostile_guards
+from fracas.rulesets.vers.state import VersExt
+
+_SPECS = {spec.verb: spec for spec in COMMANDS}
+TRACK_NAMES = ("injury", "focus", "morale")
+
+
+def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
+            allowed: dict[str, tuple[Any, ...]] | None = None, **fixed: Any) -> LegalCommand:
+    """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list, and
+    ``free`` ones the table picks (by placeholder), in the order of the command's spec."""
+    spec = _SPECS[verb]
+    params = []
+    for p in spec.params:
+        name = p.name
+        base: dict[str, Any] = {"name": name, "kind": p.kind, "positional": p.positional}
+        if name in fixed:
+            params.append(Choice(fixed=fixed[name], **base))
+        elif allowed and name in allowed:
+            params.append(Choice(allowed=allowed[name], **base))
+        elif free and name in free:
+            params.append(Choice(placeholder=free[name], required=p.required, **base))
+        else:
+            choices = tuple(p.choices) if p.kind == "choice" else None
+            params.append(Choice(allowed=choices, required=False, listed=False, **base))
+    return LegalCommand(verb, actor, tuple(params), spec.rule)
+
+
+def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand]:
+    """Concrete commands the GM (None) or ``actor`` may give now."""
+    if actor is None:
+        return _gm(state)
+    ext: VersExt = state.ext
+    turns = ext.turns
+    p = state.participants.get(actor)
+    if p is None or not p.active:
+        return []
+    out: list[LegalCommand] = []
+    if actor in ext.pending_discipline:
+        out.append(command(actor, "endure", free={"dice": "DICE"}))
+    for cid, chase in ext.chases.items():
+        if chase.roller == actor and (not turns.round_opened or turns.current == actor):
+            if chase.stage == "interpose" or (chase.stage == "pursuit"
+                                              and chase.track.position == 1):
+                out.append(command(actor, "interpose", id=cid, free={"dice": "DICE"}))
+            elif chase.stage in ("pursuit", "tracking"):
+                out.append(command(actor, "run", id=cid,
+                                   free={"mod": "N", "why": "TEXT", "dice": "DICE"}))
+    if turns.current != actor:
+        return out
+    if turns.actions_left > 0 and actor not in ext.pending_discipline:
+        out += _actions(state, actor)
+    rest = [m for m in turns.not_gone() if m != actor and state.participants[m].active]
+    out += [command(actor, "handoff", to=m, free={"say": "TEXT"}) for m in rest] or [
+        command(actor, "handoff")]
+    return out
+
+
+def _gm(state: ConflictState) -> list[LegalCommand]:
+    ext: VersExt = state.ext
+    turns = ext.turns
+    out: list[LegalCommand] = []
+    if turns.round_opened and turns.current is None:
+        out += [command(None, "handoff", to=p, free={"say": "TEXT"}) for p in turns.not_gone()
+                if state.participants[p].active]
+    elif not turns.round_opened:
+        out += [command(None, "open", first=p) for p in turns.members
+                if state.participants[p].active]
+    out += [
+        command(None, "zone", free={"id": "ID", "name": "NAME"}),
+        command(None, "link", free={"a": "ZONE", "b": "ZONE"}),
+        command(None, "place", free={"who": "WHO", "zone": "ZONE"}),
+        command(None, "guard", free={"who": "WHO", "a": "ZONE", "b": "ZONE"}),
+        command(None, "cover", free={"who": "WHO", "object": "OBJECT"},
+                allowed={"value": (1, 3, 5)}),
+        command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
+        command(None, "harm", free={"who": "WHO", "ev": "EV"},
+                allowed={"track": TRACK_NAMES}),
+        command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
+                allowed={"length": (2, 3, 4, 5, 6)}),
+    ]
+    for cid, chase in ext.chases.items():
+        if chase.stage == "escaped":
+            out.append(command(None, "track", id=cid, free={"length": "N"}))
+        if chase.stage == "contact":
+            out.append(command(None, "pursue", id=cid, free={"length": "N"}))
+    return out
+
+
+def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
+    ext: VersExt = state.ext
+    out: list[LegalCommand] = []
+    here = ext.zones.zone_of(actor)
+    if ext.engaged_with(actor):
+        out.append(command(actor, "disengage", free={"dice": "DICE"}))
+    elif here is not None:
+        for z in ext.zones.zones:
+            dist = ext.zones.distance(here, z)
+            if dist is None or dist == 0 or dist > 2:
+                continue
+            guarded = hostile_guards(state, actor, ext.zones.path(here, z) or [])
+            if guarded and dist == 1:
+                out.append(command(actor, "slip", to=z, free={"dice": "DICE"}))
+            elif not guarded:
+                out.append(command(actor, "move", to=z,
+                                   free={"dice": "DICE"} if dist == 2 else None))
+    for target, weapon, _ in attacks_open_to(state, actor):
+        out.append(command(actor, "attack", target=target, weapon=weapon,
+                           free={"dice": "DICE"}))
+    for track, lad in ext.ladders(actor).items():
+        if lad.highest() is not None:
+            out.append(command(actor, "recover", who=actor, track=track,
+                               free={"dice": "DICE"}))
+    for oid, obj in ext.objects.items():
+        if obj.ladder.highest() is not None and not obj.broken:
+            out.append(command(actor, "repair", id=oid, free={"dice": "DICE"}))
+    return out

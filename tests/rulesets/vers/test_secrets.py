@@ -1,0 +1,151 @@
+"""Secrets by structure in VERS: every value derived from a GM-only stat or setting is hidden
+from players wherever it goes (attack, condition, cover hit, a guard's blow, TNs), and no view
+depends on the wording of a label (issue 17 items 4 and 8, issue 10 item 2)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.events import Event
+from fracas.engine.model import Viewer
+from fracas.engine.secrets import Modifier
+from fracas.engine.views import log_view, view
+from fracas.rulesets.vers import actions, chases, decider
+
+from .helpers import ZONES, do, make, npc, pc, ruleset
+
+ALICE = Viewer.of_player("ada")
+
+
+def player_events(c: Conflict, viewer: Viewer = ALICE) -> list[Event]:
+    """The events a player's log shows, read back as events."""
+    return [Event.from_data(e) for r in log_view(c, viewer) for e in r["events"]]
+
+
+def sentences(c: Conflict, viewer: Viewer = ALICE) -> list[str]:
+    """The sentence of every event a player's log shows, built from the redacted event."""
+    return [ruleset().describe(e, c.state) or "" for e in player_events(c, viewer)]
+
+
+def brute(**more: Any) -> dict[str, Any]:
+    """A brute whose weapons are GM-only: a maul of EV 13."""
+    stats = {"zone": "a", "tn": {"close_combat": 15}, "weapons": {"maul": {"ev": 13}}, **more}
+    return {**npc("brute", **stats), "gm_only": ["weapons"]}
+
+
+def ada(**more: Any) -> dict[str, Any]:
+    return pc("ada", zone="a", rv=1, tn={"close_combat": 12, "athletics": 10}, **more)
+
+
+def assert_no_maul(c: Conflict) -> None:
+    """No player output carries the maul's name, its EV, or a number computed from it."""
+    text = json.dumps(log_view(c, ALICE)) + json.dumps(view(c, ALICE)) + "\n".join(sentences(c))
+    assert "maul" not in text
+    for line in sentences(c):
+        for leak in ("EV 13", "net EV 12", "= 12", "= 11", "net EV 11"):
+            assert leak not in line, line
+    for e in player_events(c):
+        for key in ("ev", "net", "weapon", "why"):
+            if e.type in ("attack", "condition", "object_damaged") and key in e.data:
+                assert e.data[key] is None, (e.type, key, e.data)
+
+
+@pytest.mark.rule("VR-ROLL-2")
+def test_a_gm_only_weapon_hides_its_ev_name_and_the_net_ev_of_the_harm() -> None:
+    c = make(ada(), brute(), **ZONES)
+    do(c, "open brute", "brute: attack ada dice=1,1,1")
+    gm = sentences(c, Viewer.gm())
+    assert any("Ada is disabled (injury, net EV 12)" in s for s in gm)
+    assert any("with maul" in s and "net EV 13 − RV 1 = 12" in s for s in gm)
+    assert_no_maul(c)
+    assert any("Ada is disabled (injury, net EV ?)" in s for s in sentences(c))
+    assert any("with ? (close)" in s and "net EV ? − RV 1 = ?" in s for s in sentences(c))
+
+
+@pytest.mark.rule("VR-ATK-5", "VR-OBJ-3")
+def test_a_cover_hit_by_a_gm_only_weapon_hides_the_ev_it_deals_the_cover() -> None:
+    c = make(ada(), brute(), objects=[{"id": "crate", "name": "Crate", "material": "wood"}],
+             cover=[{"who": "ada", "value": 5, "object": "crate"}], **ZONES)
+    do(c, "open brute", "brute: attack ada dice=4,4,4")  # 12 > 15 − 5 − 0, ≤ 15: the cover
+    gm = sentences(c, Viewer.gm())
+    assert any("Crate is broken: EV 13 − hardness 2 = 11" in s for s in gm)
+    assert_no_maul(c)
+    assert any("Crate is broken: EV ? − hardness 2 = ?" in s for s in sentences(c))
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_a_guards_blow_with_a_gm_only_weapon_hides_its_ev() -> None:
+    c = make(ada(), brute(zone="b", skills={"close_combat": 2}), **ZONES)
+    do(c, "guard brute a b", "open ada", "ada: slip b dice=6,6,6")
+    gm = sentences(c, Viewer.gm())
+    assert any("Ada is disabled (injury, net EV 12)" in s for s in gm)
+    assert_no_maul(c)
+
+
+@pytest.mark.rule("VR-ROLL-1")
+def test_a_gm_only_base_tn_shows_through_no_tn() -> None:
+    c = make(ada(), npc("sneak", zone="b", agility=2, skills={"ranged_combat": 3},
+                        weapons={"bow": {"ev": 3, "kind": "ranged"}}),
+             base_tn=11, gm_only_settings=["base_tn"], **ZONES)
+    do(c, "open sneak", "sneak: attack ada dice=6,6,6")
+    gm = sentences(c, Viewer.gm())
+    assert any("Sneak attacks Ada" in s and "TN 16" in s for s in gm)
+    for line in sentences(c):
+        assert "TN 16" not in line and "TN 11" not in line
+    attack = next(e for e in player_events(c) if e.type == "attack")
+    assert attack.data["tn"] is None and attack.data["target_number"] is None
+    assert any("Sneak attacks Ada" in s and "TN ?" in s for s in sentences(c))
+    assert "11" not in json.dumps(view(c, ALICE)["conflict"]["settings"])
+
+
+#: Stats of every kind a label could name, GM-only for the thug.
+HIDDEN = ["dodge", "skills", "reach", "rv", "weapons", "tn", "agility", "intuition"]
+SCRIPT = ["open ada", "ada: attack thug dice=2,2,3", "ada: handoff thug",
+          "thug: attack ada dice=2,2,2", "thug: handoff bruno", "bruno: attack thug dice=3,3,3",
+          "bruno: slip c dice=6,6,6", "bruno: handoff guard", "guard: handoff",
+          "open thug", "thug: disengage dice=1,1,1", "thug: move b", "thug: handoff ada",
+          "ada: move b", "ada: attack thug dice=6,6,6", "ada: handoff bruno",
+          "bruno: handoff guard", "guard: handoff", "chase c1 hunter=ada quarry=thug",
+          "ada: run c1 dice=3,3,3"]
+
+
+def _played() -> Conflict:
+    c = make(pc("ada", zone="a", reach=1, skills={"close_combat": 2}, weapons={"sword": {"ev": 5}}),
+             {**npc("thug", zone="a", dodge=3, reach=2, rv=2, agility=2, intuition=1,
+                    skills={"close_combat": 3, "athletics": 2}, tn={"close_combat": 13},
+                    weapons={"club": {"ev": 6}}), "gm_only": HIDDEN},
+             pc("bruno", zone="b", weapons={"bow": {"ev": 4, "kind": "ranged"}}),
+             npc("guard", zone="b", skills={"close_combat": 1}), **ZONES)
+    do(c, "guard guard b c")
+    do(c, *SCRIPT)
+    return c
+
+
+@pytest.mark.rule("VR-ROLL-2")
+def test_rewording_every_label_changes_nothing_a_player_may_know(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every modifier label of the ruleset gets a random prefix; each player's log, view and
+    sentences reveal exactly the same, up to the prefix (so no redaction reads a label)."""
+    players = [Viewer.of_player("ada"), Viewer.of_player("bruno")]
+    c = _played()
+    before = [json.dumps([log_view(c, v), view(c, v), sentences(c, v)]) for v in players]
+    prefix = "zq" + "".join(__import__("secrets").choice("xyzw") for _ in range(6)) + " "
+
+    def reworded(label: str, value: int | None, of: str | None = None,
+                 stat: str | None = None) -> Modifier:
+        return Modifier(prefix + label, value, of, stat)
+
+    for module in (decider, actions, chases):
+        monkeypatch.setattr(module, "Modifier", reworded)
+    c = _played()
+    after = [json.dumps([log_view(c, v), view(c, v), sentences(c, v)]) for v in players]
+    assert prefix in "".join(after)  # the labels did change
+    assert [a.replace(prefix, "") for a in after] == before
+    gm = json.dumps(log_view(c, Viewer.gm()))
+    assert f'"{prefix}Thug\'s dodge", -3, "thug", "dodge"' in gm  # the GM sees the values
+    assert f'"{prefix}Thug\'s dodge", null' in after[0]  # a player does not
