@@ -132,8 +132,11 @@ class Event:
 
 _E = TypeVar("_E", bound="TypedEvent")
 
-#: Typed event classes by their tag (filled by :func:`event_type`).
+#: Typed event classes by their tag (filled by :func:`event_type`): the first declared.
 EVENT_TYPES: dict[str, type[TypedEvent]] = {}
+#: Every class declared for a tag, in declaration order: two rulesets may each declare an
+#: event of the same tag (``damage``, ``attack``); the data tells which one it is.
+_CLASSES_BY_TAG: dict[str, list[type[TypedEvent]]] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -314,11 +317,14 @@ def event_type(tag: str) -> Callable[[type[_E]], type[_E]]:
     """Declare and register a typed event class under its ``tag`` (the JSON ``type``)."""
 
     def register(cls: type[_E]) -> type[_E]:
-        if tag in EVENT_TYPES:
+        same = _CLASSES_BY_TAG.setdefault(tag, [])
+        if any(c.__module__.rpartition(".")[0] == cls.__module__.rpartition(".")[0]
+               for c in same):
             raise ValueError(f"event type {tag!r} is declared twice")
         cls.TYPE = tag
         made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
-        EVENT_TYPES[tag] = made
+        EVENT_TYPES.setdefault(tag, made)
+        same.append(made)
         return made
 
     return register
@@ -328,11 +334,25 @@ def make_event(
     kind: str, data: dict[str, Any], actor: str | None = None,
     visibility: str = Visibility.PUBLIC.value,
 ) -> Event:
-    """The event of tag ``kind`` with JSON ``data``: typed when the tag is registered."""
-    cls = EVENT_TYPES.get(kind)
-    if cls is None:
+    """The event of tag ``kind`` with JSON ``data``: typed when the tag is registered (of the
+    first class declared for it whose fields the data fits)."""
+    classes = _CLASSES_BY_TAG.get(kind)
+    if not classes:
         return Event(kind, data, actor, visibility)
-    return cls.from_payload(data, actor, visibility)
+    first: Exception | None = None
+    for cls in classes:
+        try:
+            return cls.from_payload(data, actor, visibility)
+        except (TypeError, ValueError) as exc:  # not this class's data
+            first = first or exc
+    if all(c.__module__.startswith(_RULESETS) for c in classes):
+        # a tag another ruleset uses for an event it has not typed (yet): read it generic
+        return Event(kind, data, actor, visibility)
+    assert first is not None
+    raise first
+
+
+_RULESETS = "fracas.rulesets."
 
 
 class LazyEvents(Sequence["Event"]):
