@@ -213,8 +213,10 @@ def _redact_ambush(state: ConflictState, event: ev.AmbushResolved, mine: list[st
     after = dataclasses.replace(ranges, hidden={k: list(v) for k, v in ranges.hidden.items()})
     for r in event.targets or ():
         (after.hide if r["ambushed"] else after.reveal)(who, r["target"])
-    if not invisible(after, mine, who):
-        return event
+    if not invisible(after, mine, who):  # seen: without the targets the viewer cannot know
+        seen = tuple(r for r in event.targets or () if not invisible(ranges, mine, r["target"]))
+        return event if seen == (event.targets or ()) else dataclasses.replace(
+            event, targets=seen)
     own = [r for r in event.targets or () if r["target"] in mine]
     if not own:
         return None
