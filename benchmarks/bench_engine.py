@@ -10,11 +10,22 @@ in) of three participants, played round after round until the log holds 10,000 e
   calls on the same components, with no parsing, no events and no log.
 * replay events/s — ``fold`` of the whole log into a fresh state. Baseline: the same state
   changes applied by direct calls.
+
+Per ruleset (``--rulesets etherscope,fabula-ultima``; ``--rulesets none`` skips them), two
+workloads each: the bundled scenarios' scripts (every command of every bundled scenario of the
+ruleset, from a fresh conflict), and random legal play (300 steps of concrete legal commands
+picked by a seeded generator from a bundled scenario, no undo, redo, extra, end, out or
+leave, recorded once — or read from ``--plays``
+— then replayed as commands):
+validated commands/s and ``legal_commands`` calls/s (every participant and the GM, at every
+step of the random play).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -22,8 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
 from fracas.engine import Conflict, Setup, fold
 from fracas.engine.components import Popcorn, ResourcePool
+from fracas.errors import FracasError
+from fracas.rulesets import get_ruleset
 from tests.support.toy import Toy
 
 PEOPLE = ["ada", "bruno", "gob"]
@@ -94,10 +108,94 @@ def best_of(repeats: int, fn: Callable[[], object]) -> float:
     return min(times)
 
 
+@functools.cache
+def _scenario(name: str) -> Scenario:
+    return load_scenario(name)
+
+
+def _fresh(name: str) -> Conflict:
+    sc = _scenario(name)
+    return Conflict.create(get_ruleset(sc.setup.ruleset), sc.setup, "bench", time="")
+
+
+def _run(name: str, lines: list[str]) -> Conflict:
+    c = _fresh(name)
+    for line in lines:
+        c.execute(line, time="")
+    return c
+
+
+#: Verbs a random play leaves out: they take characters out of play or end it early.
+_NOT_PLAYED = frozenset({"undo", "redo", "extra", "end", "out", "leave"})
+
+
+def _concrete(c: Conflict) -> list[str]:
+    actors = [None, *c.state.innermost.participants]
+    return [t for a in actors for t in c.legal_commands(a)
+            if t.partition(": ")[2 if ": " in t else 0].split(" ")[0] not in _NOT_PLAYED
+            and not any(w.isupper() and len(w) > 1 for w in t.replace(":", " ").split())]
+
+
+def random_play(name: str, steps: int = 300, seed: int = 1) -> list[str]:
+    """The commands a seeded random legal play of ``name`` accepted."""
+    rng = random.Random(seed)
+    c = _fresh(name)
+    out: list[str] = []
+    for _ in range(steps):
+        options = _concrete(c)
+        if not options:
+            break
+        text = rng.choice(options)
+        try:
+            c.execute(text, time="")
+        except FracasError:
+            continue
+        out.append(text)
+    return out
+
+
+def ruleset_rows(ruleset: str, repeats: int, plays: Path | None = None
+                 ) -> list[tuple[str, float]]:
+    """(figure, per second) of ``ruleset``'s workloads; the random play is read from (or, the
+    first time, written to) ``plays``/RULESET.txt, so that two versions replay the same one."""
+    names = sorted(n for n in bundled_scenarios() if _scenario(n).setup.ruleset == ruleset)
+    scripts = {n: [line.text for line in _scenario(n).script] for n in names}
+    n_script = sum(map(len, scripts.values()))
+    t_script = best_of(repeats, lambda: [_run(n, lines) for n, lines in scripts.items()])
+    saved = plays / f"{ruleset}.txt" if plays else None
+    if saved is not None and saved.exists():
+        played = saved.read_text(encoding="utf-8").splitlines()
+    else:
+        played = random_play(names[0])
+        if saved is not None:
+            saved.write_text("\n".join(played) + "\n", encoding="utf-8")
+    t_random = best_of(repeats, lambda: _run(names[0], played))
+    calls = 0
+
+    def play_and_ask() -> None:
+        nonlocal calls
+        calls = 0
+        conflict = _fresh(names[0])
+        for line in played:
+            conflict.execute(line, time="")
+            for a in [None, *conflict.state.innermost.participants]:
+                conflict.legal_commands(a)
+                calls += 1
+
+    t_legal = best_of(repeats, play_and_ask) - t_random  # the asking, without the playing
+    return [(f"{ruleset} script commands/s", n_script / t_script),
+            (f"{ruleset} random commands/s", len(played) / t_random),
+            (f"{ruleset} legal_commands/s", calls / max(t_legal, 1e-9))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1,000 events, one repeat")
     parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--rulesets", default="etherscope,fabula-ultima",
+                        help="rulesets whose workloads to run (comma-separated, or none)")
+    parser.add_argument("--plays", type=Path, default=None,
+                        help="a folder keeping each ruleset's random play, to compare versions")
     args = parser.parse_args()
     n_events = 1_000 if args.quick else args.events
     repeats = 1 if args.quick else 5
@@ -128,6 +226,9 @@ def main() -> None:
     for name, ours, base in rows:
         print(f"{name:<24}{ours:>14,.0f}{base:>16,.0f}{base / ours:>9.1f}×")
     print(f"mean per command: {t_exec / len(lines) * 1e6:.1f} µs")
+    for ruleset_name in [r for r in args.rulesets.split(",") if r and r != "none"]:
+        for name, per_second in ruleset_rows(ruleset_name, repeats, args.plays):
+            print(f"{name:<36}{per_second:>12,.0f}   ({1e6 / per_second:.0f} µs each)")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from fracas.rulesets.etherscope import (  # noqa: F401 (their handlers register 
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
-from fracas.rulesets.etherscope.handlers import ENGINE_DESCRIBERS, ENGINE_EVOLVERS, HANDLERS
+from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
 from fracas.rulesets.etherscope.odds import odds, pending_odds
 from fracas.rulesets.etherscope.settings import condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
@@ -98,7 +98,7 @@ class Etherscope(Ruleset):
         of an engine event (found by tag)."""
         if state.ext is None:
             return
-        engine = ENGINE_EVOLVERS.get(event.type)
+        engine = ENGINE.evolvers.get(event.type)
         if engine is not None:
             engine(state, event)
         else:
@@ -181,7 +181,7 @@ class Etherscope(Ruleset):
 
     def describe(self, event: Event, state: ConflictState) -> str | None:
         """One log line per event: its class's sentence, or Etherscope's for an engine event."""
-        engine = ENGINE_DESCRIBERS.get(event.type)
+        engine = ENGINE.describers.get(event.type)
         if engine is not None:
             return engine(event, state)
         return self.handlers.describe(event, state)

@@ -18,7 +18,7 @@ from fracas.engine.events import (
 from fracas.engine.model import ConflictState
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
-from fracas.rulesets.etherscope.handlers import HANDLERS, evolves_engine
+from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
 from fracas.rulesets.etherscope.state import EsExt
 
 CONDENSERS = ("physical", "ether", "society")
@@ -172,7 +172,7 @@ def _recovered(state: ConflictState, e: ev.Recovered) -> None:
 
 
 # --- the engine's events, in Etherscope's state ---------------------------------------------
-@evolves_engine(ROUND_STARTED)
+@ENGINE.evolves(ROUND_STARTED)
 def _round_started(state: ConflictState, e: Event) -> None:
     ext = _ext(state)
     ext.phase = ph.DECLARE
@@ -182,7 +182,7 @@ def _round_started(state: ConflictState, e: Event) -> None:
     ext.acted = False
 
 
-@evolves_engine(TURN_STARTED)
+@ENGINE.evolves(TURN_STARTED)
 def _turn_started(state: ConflictState, e: Event) -> None:
     ext = _ext(state)
     cd, d = ext.countdown, e.data
@@ -195,19 +195,19 @@ def _turn_started(state: ConflictState, e: Event) -> None:
     cd.position = min(int(d.get("slot", 0)), len(cd.queue))
 
 
-@evolves_engine(ROUND_ENDED)
+@ENGINE.evolves(ROUND_ENDED)
 def _round_ended(state: ConflictState, e: Event) -> None:
     ext = _ext(state)
     ext.phase = ph.READY
     ext.countdown.position = len(ext.countdown.queue)
 
 
-@evolves_engine(ZOOM_OPENED)
+@ENGINE.evolves(ZOOM_OPENED)
 def _zoom_opened(state: ConflictState, e: Event) -> None:
     _ext(state).acted = True
 
 
-@evolves_engine(PARTICIPANT_JOINED)
+@ENGINE.evolves(PARTICIPANT_JOINED)
 def _joined(state: ConflictState, e: Event) -> None:
     ext, d = _ext(state), e.data
     pid = d["id"]
@@ -219,7 +219,7 @@ def _joined(state: ConflictState, e: Event) -> None:
     ext.countdown.add(pid)
 
 
-@evolves_engine(PARTICIPANT_LEFT, PARTICIPANT_OUT)
+@ENGINE.evolves(PARTICIPANT_LEFT, PARTICIPANT_OUT)
 def _gone(state: ConflictState, e: Event) -> None:
     ext, pid = _ext(state), e.data["participant"]
     ext.countdown.remove(pid)

@@ -10,7 +10,3 @@ from fracas.rulesets.tables import EngineEvents
 HANDLERS = Handlers()
 #: Etherscope's part of the engine's events (rounds, turns, joins, zooms).
 ENGINE = EngineEvents()
-evolves_engine = ENGINE.evolves
-describes_engine = ENGINE.describes
-ENGINE_EVOLVERS = ENGINE.evolvers
-ENGINE_DESCRIBERS = ENGINE.describers

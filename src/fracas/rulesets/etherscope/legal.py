@@ -29,11 +29,12 @@ def splits(base: int, gap: int) -> Iterator[tuple[int, ...]]:
     yield from below(base, base)
 
 
-def declarations(base: int, gap: int) -> tuple[tuple[int, ...], ...] | None:
-    """The allowed declarations, or None when there are more than :data:`MAX_SPLITS`."""
-    out: list[tuple[int, ...]] = []
+def declarations(base: int, gap: int) -> tuple[list[int], ...] | None:
+    """The allowed declarations (as the JSON lists a command carries), or None when there are
+    more than :data:`MAX_SPLITS`."""
+    out: list[list[int]] = []
     for s in splits(base, gap):
-        out.append(s)
+        out.append(list(s))
         if len(out) > MAX_SPLITS:
             return None
     return tuple(out)
@@ -97,9 +98,10 @@ def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
     if actor not in ext.base or actor in ext.countdown.declarations:
         return []
     base, gap = ext.base[actor], int(state.settings["min_gap"])
+    listed = declarations(base, gap)
     return [command("declare", actor, scores=[base]),
             command("declare", actor, free={"scores": "SCORES"},
-                    allowed={"scores": declarations(base, gap) or ()})]
+                    allowed={} if listed is None else {"scores": listed})]
 
 
 def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:

@@ -10,7 +10,7 @@ from fracas.engine.model import ConflictState
 from fracas.engine.secrets import shown
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope.common import name
-from fracas.rulesets.etherscope.handlers import HANDLERS, describes_engine
+from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
 from fracas.rulesets.etherscope.settings import BANDS, meaning_lines, table_line
 
 H = HANDLERS
@@ -27,7 +27,8 @@ def _names(state: ConflictState, ids: Any) -> str:
     return ", ".join(_n(state, p) for p in ids or ())
 
 
-def _band(n: Any) -> str:
+def band_name(n: Any) -> str:
+    """A band's name for a sentence (Close, Near, Distant)."""
     return BANDS[int(n)].capitalize() if isinstance(n, int) and 0 <= n <= 2 else "unchanged"
 
 
@@ -44,7 +45,7 @@ def _nested(r: dict[str, Any]) -> str:
     return _succ(r.get("text"), r.get("successes"), r.get("table"))
 
 
-@describes_engine(CONFLICT_CREATED)
+@ENGINE.describes(CONFLICT_CREATED)
 def _created(e: Event, state: ConflictState) -> str | None:
     d = e.data
     table = d.get("settings", {})
@@ -55,7 +56,7 @@ def _created(e: Event, state: ConflictState) -> str | None:
             f"{table_line(table)} " + "; ".join(meaning_lines(table)))
 
 
-@describes_engine(ROUND_STARTED)
+@ENGINE.describes(ROUND_STARTED)
 def _round(e: Event, state: ConflictState) -> str | None:
     d = e.data
     if "base" not in d:
@@ -64,7 +65,7 @@ def _round(e: Event, state: ConflictState) -> str | None:
     return f"round {d['round']} begins; base initiative ({d.get('condenser')}): {base}"
 
 
-@describes_engine(ZOOM_OPENED)
+@ENGINE.describes(ZOOM_OPENED)
 def _zoom(e: Event, state: ConflictState) -> str:
     d = e.data
     who = _names(state, d.get("participants"))
@@ -73,7 +74,7 @@ def _zoom(e: Event, state: ConflictState) -> str:
             f"{who}: {d.get('reason')}")
 
 
-@describes_engine(ZOOM_CLOSED)
+@ENGINE.describes(ZOOM_CLOSED)
 def _zoom_closed(e: Event, state: ConflictState) -> str:
     """ES-ACT-1: the conflict play returns to — the main one, or the zoom it was opened from
     (judged on the state the event applies to: the closing zoom is the innermost)."""
@@ -105,12 +106,12 @@ def _counter(e: ev.CounterRolled, state: ConflictState) -> str:
 
 @H.describes(ev.RangeSet)
 def _range_set(e: ev.RangeSet, state: ConflictState) -> str:
-    return f"GM sets {_n(state, e.a)} ↔ {_n(state, e.b)} to {_band(e.band)}"
+    return f"GM sets {_n(state, e.a)} ↔ {_n(state, e.b)} to {band_name(e.band)}"
 
 
 @H.describes(ev.RangeChanged)
 def _range_changed(e: ev.RangeChanged, state: ConflictState) -> str:
-    return (f"{_n(state, e.a)} ↔ {_n(state, e.b)}: {_band(e.was)} → {_band(e.band)} "
+    return (f"{_n(state, e.a)} ↔ {_n(state, e.b)}: {band_name(e.was)} → {band_name(e.band)} "
             f"({e.why or ''})")
 
 
@@ -136,7 +137,7 @@ def _hidden(e: ev.Hidden, state: ConflictState) -> str:
 
 @H.describes(ev.Revealed)
 def _revealed(e: ev.Revealed, state: ConflictState) -> str:
-    band = f" at {_band(e.band)}" if e.band is not None else ""
+    band = f" at {band_name(e.band)}" if e.band is not None else ""
     return f"{_n(state, e.participant)} is revealed to {_names(state, e.from_)}{band}"
 
 

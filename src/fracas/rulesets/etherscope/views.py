@@ -21,7 +21,7 @@ from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.common import current_condenser, ext_of, invisible, name
 from fracas.rulesets.etherscope.marks import default_score_secret, mask
-from fracas.rulesets.etherscope.sentences import TABLE_SETTINGS
+from fracas.rulesets.etherscope.sentences import TABLE_SETTINGS, band_name
 from fracas.rulesets.etherscope.settings import BANDS, condenser_of, meaning_lines, table_line
 
 # --------------------------------------------------------------------------- visibility
@@ -225,18 +225,10 @@ def _redact_ambush(state: ConflictState, event: ev.AmbushResolved, mine: list[st
                                           for r in own))
 
 
-#: The settings the table line and the band meanings are made of (ES-SET-7).
-_TABLE_SETTINGS = TABLE_SETTINGS
-
-
 def _table_secret(state: ConflictState, viewer: Viewer) -> bool:
     """Whether the table line and band meanings would show ``viewer`` a GM-only setting."""
     hidden = set(state.settings.get("gm_only_settings", []))
-    return not viewer.is_gm and bool(hidden & {*_TABLE_SETTINGS, "custom_scaling"})
-
-
-def _band(n: Any) -> str:
-    return BANDS[int(n)].capitalize() if isinstance(n, int) and 0 <= n <= 2 else "unchanged"
+    return not viewer.is_gm and bool(hidden & {*TABLE_SETTINGS, "custom_scaling"})
 
 
 def _score(state: ConflictState, viewer: Viewer, pid: str, score: int) -> int | None:
@@ -289,7 +281,7 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     for a, b, band in ext.ranges.pairs():
         if band_visible(state, viewer, a, b) and state.participants[a].active \
                 and state.participants[b].active:
-            lines.append(f"{name(state, a)} ↔ {name(state, b)}: {_band(band)}")
+            lines.append(f"{name(state, a)} ↔ {name(state, b)}: {band_name(band)}")
     if viewer.is_gm:
         for h, xs in ext.ranges.hidden.items():
             lines.append(f"{name(state, h)} hidden from {', '.join(name(state, x) for x in xs)}")
