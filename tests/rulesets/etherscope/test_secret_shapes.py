@@ -47,7 +47,7 @@ def _player_commands(c: Conflict, me: str) -> list[str]:
 
 @pytest.mark.rule("ES-RNG-6", "ES-ROUND-4", "ES-ROUND-2")
 @given(stats=STAT_SHAPES, settings=SETTING_SHAPES,
-       picks=st.lists(st.integers(0, 10_000), min_size=5, max_size=30))
+       picks=st.lists(st.integers(0, 10_000), min_size=5, max_size=20))
 def test_no_player_output_holds_a_secret_or_a_value_derived_from_one(
         stats: set[str], settings: set[str], picks: list[int]) -> None:
     c = _conflict(stats, settings)
@@ -64,8 +64,10 @@ def test_no_player_output_holds_a_secret_or_a_value_derived_from_one(
                     if player not in known:
                         assert "Kimberly" not in str(exc), (text, str(exc))
                     refusals[player].append(str(exc))
+        # Boris never declares: a declaration is announced at the table, and bounds the base
         options = [o for a in (None, "ada", "bruno", "boris", "kim")
-                   for o in concrete(c.legal_commands(a)) if o not in ("undo", "redo")]
+                   for o in concrete(c.legal_commands(a))
+                   if o not in ("undo", "redo") and not o.startswith("boris: declare")]
         if not options:
             break
         with contextlib.suppress(FracasError):  # a legal command may still be refused
