@@ -11,16 +11,20 @@ in) of three participants, played round after round until the log holds 10,000 e
 * replay events/s — ``fold`` of the whole log into a fresh state. Baseline: the same state
   changes applied by direct calls.
 
-VERS workloads (``--vers``): the bundled ``vers-tavern-brawl`` script played from its set-up,
-and 300 random legal commands from the same set-up (a seeded choice among the concrete legal
-VERS commands, dice typed in). Figure: validated commands/s of ``Conflict.execute`` and the mean
-cost of one command. Baseline: the fold (replay) of the same records in the same run, the
-part of a command that is not deciding.
+Per ruleset (``--rulesets etherscope,fabula-ultima,vers``; ``--rulesets none`` skips them), two
+workloads each: the bundled scenarios' scripts (every command of every bundled scenario of the
+ruleset, from a fresh conflict), and random legal play (300 steps of concrete legal commands
+picked by a seeded generator from a bundled scenario, no undo, redo, extra, end, out or
+leave, recorded once — or read from ``--plays``
+— then replayed as commands):
+validated commands/s and ``legal_commands`` calls/s (every participant and the GM, at every
+step of the random play).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -29,10 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fracas.app.scenario import load_scenario
+from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
 from fracas.engine import Conflict, Setup, fold
 from fracas.engine.components import Popcorn, ResourcePool
-from fracas.engine.ruleset import Ruleset
 from fracas.errors import FracasError
 from fracas.rulesets import get_ruleset
 from tests.support.toy import Toy
@@ -105,73 +108,95 @@ def best_of(repeats: int, fn: Callable[[], object]) -> float:
     return min(times)
 
 
-def vers_random_commands(n: int) -> list[str]:
-    """``n`` concrete legal commands of random play from the brawl's set-up (seeded)."""
-    sc = load_scenario("vers-tavern-brawl")
-    c = Conflict.create(get_vers(), sc.setup, "bench", time="")
-    rng = random.Random(1)
-    lines: list[str] = []
-    while len(lines) < n:
-        options = [t for actor in [None, *c.state.participants] for t in c.legal_commands(actor)
-                   if "|" not in t and not any(w.isupper() and w not in ("DICE", "TEXT")
-                                               for w in t.replace("=", " ").split())
-                   and t.split(": ")[-1].split(" ")[0] in VERS_VERBS]
+@functools.cache
+def _scenario(name: str) -> Scenario:
+    return load_scenario(name)
+
+
+def _fresh(name: str) -> Conflict:
+    sc = _scenario(name)
+    return Conflict.create(get_ruleset(sc.setup.ruleset), sc.setup, "bench", time="")
+
+
+def _run(name: str, lines: list[str]) -> Conflict:
+    c = _fresh(name)
+    for line in lines:
+        c.execute(line, time="")
+    return c
+
+
+#: Verbs a random play leaves out: they take characters out of play or end it early.
+_NOT_PLAYED = frozenset({"undo", "redo", "extra", "end", "out", "leave"})
+
+
+def _concrete(c: Conflict) -> list[str]:
+    actors = [None, *c.state.innermost.participants]
+    return [t for a in actors for t in c.legal_commands(a)
+            if t.partition(": ")[2 if ": " in t else 0].split(" ")[0] not in _NOT_PLAYED
+            and not any(w.isupper() and len(w) > 1 for w in t.replace(":", " ").split())]
+
+
+def random_play(name: str, steps: int = 300, seed: int = 1) -> list[str]:
+    """The commands a seeded random legal play of ``name`` accepted."""
+    rng = random.Random(seed)
+    c = _fresh(name)
+    out: list[str] = []
+    for _ in range(steps):
+        options = _concrete(c)
         if not options:
             break
-        dice = ",".join(str(rng.randint(1, 6)) for _ in range(3))
-        line = rng.choice(options).replace("DICE", dice).replace("TEXT", "go")
+        text = rng.choice(options)
         try:
-            c.execute(line, time="")
-        except FracasError:  # a legal template may still be refused (free attacks' dice)
+            c.execute(text, time="")
+        except FracasError:
             continue
-        lines.append(line)
-    return lines
+        out.append(text)
+    return out
 
 
-#: The verbs of the random VERS workload: the ruleset's own (the engine's notes, effects and
-#: overrides are measured by the toy workload).
-VERS_VERBS = frozenset({"open", "handoff", "endure", "move", "slip", "disengage", "attack",
-                        "recover", "repair", "chase", "run", "interpose", "track", "pursue"})
+def ruleset_rows(ruleset: str, repeats: int, plays: Path | None = None
+                 ) -> list[tuple[str, float]]:
+    """(figure, per second) of ``ruleset``'s workloads; the random play is read from (or, the
+    first time, written to) ``plays``/RULESET.txt, so that two versions replay the same one."""
+    names = sorted(n for n in bundled_scenarios() if _scenario(n).setup.ruleset == ruleset)
+    scripts = {n: [line.text for line in _scenario(n).script] for n in names}
+    n_script = sum(map(len, scripts.values()))
+    t_script = best_of(repeats, lambda: [_run(n, lines) for n, lines in scripts.items()])
+    saved = plays / f"{ruleset}.txt" if plays else None
+    if saved is not None and saved.exists():
+        played = saved.read_text(encoding="utf-8").splitlines()
+    else:
+        played = random_play(names[0])
+        if saved is not None:
+            saved.write_text("\n".join(played) + "\n", encoding="utf-8")
+    t_random = best_of(repeats, lambda: _run(names[0], played))
+    calls = 0
 
+    def play_and_ask() -> None:
+        nonlocal calls
+        calls = 0
+        conflict = _fresh(names[0])
+        for line in played:
+            conflict.execute(line, time="")
+            for a in [None, *conflict.state.innermost.participants]:
+                conflict.legal_commands(a)
+                calls += 1
 
-def get_vers() -> Ruleset:
-    """The VERS ruleset."""
-    return get_ruleset("vers")
-
-
-def vers_figures(repeats: int) -> None:
-    """Commands/s of the VERS workloads, beside the replay of the same records."""
-    sc = load_scenario("vers-tavern-brawl")
-    ruleset = get_vers()
-    workloads = {"bundled script": [s.text for s in sc.script],
-                 "random legal play": vers_random_commands(300)}
-    print(f"{'VERS workload':<20}{'commands':>9}{'commands/s':>13}{'µs/command':>12}"
-          f"{'replay µs/cmd':>15}")
-    for name, lines in workloads.items():
-        def play(lines: list[str] = lines) -> tuple[Conflict, float]:
-            c = Conflict.create(ruleset, sc.setup, "bench", time="")
-            t0 = time.perf_counter()
-            for line in lines:
-                c.execute(line, time="")
-            return c, time.perf_counter() - t0
-
-        conflict = play()[0]
-        t_exec = min(play()[1] for _ in range(repeats))
-        t_fold = best_of(repeats, lambda c=conflict: fold(ruleset, c.records))
-        n = len(lines)
-        print(f"{name:<20}{n:>9}{n / t_exec:>13,.0f}{t_exec / n * 1e6:>12.1f}"
-              f"{t_fold / n * 1e6:>15.1f}")
+    t_legal = best_of(repeats, play_and_ask) - t_random  # the asking, without the playing
+    return [(f"{ruleset} script commands/s", n_script / t_script),
+            (f"{ruleset} random commands/s", len(played) / t_random),
+            (f"{ruleset} legal_commands/s", calls / max(t_legal, 1e-9))]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1,000 events, one repeat")
     parser.add_argument("--events", type=int, default=10_000)
-    parser.add_argument("--vers", action="store_true", help="the VERS workloads only")
+    parser.add_argument("--rulesets", default="etherscope,fabula-ultima,vers",
+                        help="rulesets whose workloads to run (comma-separated, or none)")
+    parser.add_argument("--plays", type=Path, default=None,
+                        help="a folder keeping each ruleset's random play, to compare versions")
     args = parser.parse_args()
-    if args.vers:
-        vers_figures(1 if args.quick else 5)
-        return
     n_events = 1_000 if args.quick else args.events
     repeats = 1 if args.quick else 5
     ruleset = Toy()
@@ -201,6 +226,9 @@ def main() -> None:
     for name, ours, base in rows:
         print(f"{name:<24}{ours:>14,.0f}{base:>16,.0f}{base / ours:>9.1f}×")
     print(f"mean per command: {t_exec / len(lines) * 1e6:.1f} µs")
+    for ruleset_name in [r for r in args.rulesets.split(",") if r and r != "none"]:
+        for name, per_second in ruleset_rows(ruleset_name, repeats, args.plays):
+            print(f"{name:<36}{per_second:>12,.0f}   ({1e6 / per_second:.0f} µs each)")
 
 
 if __name__ == "__main__":

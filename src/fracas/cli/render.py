@@ -49,7 +49,7 @@ def log_lines(
     state = conflict.state
     out = []
     for version, entry in log_entries(conflict, viewer):
-        events = [Event.from_data(e) for e in entry["events"]]
+        events = [Event.from_data(e, conflict.ruleset.events) for e in entry["events"]]
         lines = [e.to_text() if raw else describe(conflict.ruleset, e, state) for e in events]
         depth = entry.get("depth", 0)
         command = f"{'» ' * depth}{entry['command']}"  # » marks a zoomed-in conflict's moves

@@ -82,7 +82,7 @@ def fold(ruleset: Ruleset, records: Iterable[Record]) -> ConflictState:
     """The state of a log: its counting records' events applied in order."""
     state = ConflictState()
     for record in counting_records(records):
-        for event in record.events:
+        for event in record.typed(ruleset.events).events:
             evolve(ruleset, state, event)
     return state
 

@@ -74,8 +74,11 @@ def _value_schema(hint: Any) -> dict[str, Any]:
     if isinstance(hint, type) and issubclass(hint, TypedEvent):  # a nested check: its data
         return _data_schema(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is tuple and args:
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return {"type": "array", "items": _value_schema(args[0])}
+    if origin is tuple and args:
+        return {"type": "array", "prefixItems": [_value_schema(a) for a in args],
+                "minItems": len(args), "maxItems": len(args)}
     if origin in (typing.Union, types.UnionType):
         return {"anyOf": [_value_schema(a) for a in args]}
     schema = TypeAdapter(hint).json_schema()

@@ -96,7 +96,7 @@ def test_lurking_character_absent_from_the_set_up_and_legal_commands() -> None:
     assert "carl" not in json.dumps(created).lower()
     assert "carl" in json.dumps(log_view(c, Viewer.gm())[0])
     c.execute("ada: awareness successes=1")
-    assert all("carl" not in cmd for cmd in ES.legal_commands(c.state, "ada"))
+    assert all("carl" not in cmd for cmd in (lc.text() for lc in ES.legal_commands(c.state, "ada")))
 
 
 @pytest.mark.rule("ES-RNG-6", "ES-ROUND-5")

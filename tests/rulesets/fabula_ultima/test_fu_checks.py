@@ -148,3 +148,15 @@ def test_the_leaders_critical_wins_and_fumble_loses_the_initiative() -> None:
     ev = events(fumble, "initiative_checked")[0].data
     assert not ev["success"] and ev["first_side"] == "foes"
     assert fumble.state.ext.fp["ada"] == 4
+
+
+@pytest.mark.rule("FU-CHK-5", "FU-CON-3")
+def test_a_pc_who_has_left_supports_no_initiative_check() -> None:
+    c = make(pc("ada"), pc("bruno"), pc("cleo"), npc("orc"))
+    run(c, "leave cleo")
+    assert [lc.choice("supporters").allowed for lc in c.legal(None)
+            if lc.verb == "initiative" and lc.actor == "ada"] == [("bruno",)]
+    refused(c, "ada: initiative supporters=cleo", "FU-CON-12", IllegalCommand)
+    run(c, "ada: initiative dice=5,5,4,4")  # two dice for Bruno, two for Ada: Cleo is gone
+    assert [s["participant"] for s in events(c, "initiative_checked")[0].data["supporters"]] \
+        == ["bruno"]

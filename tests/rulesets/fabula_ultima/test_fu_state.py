@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -86,21 +87,25 @@ def test_tracker_shows_who_acted_and_who_has_turns_left() -> None:
     assert "round 1: side pcs on turn — may act: Bruno" in r["lines"]
 
 
+def _legal(state: Any, actor: str | None) -> list[str]:
+    return [x if isinstance(x, str) else x.text() for x in RULESET.legal_commands(state, actor)]
+
+
 def test_legal_commands_follow_the_turn() -> None:
     c = seed_example()
-    assert "ada: attack orc1" in RULESET.legal_commands(c.state, "ada")
-    assert not any("attack" in x for x in RULESET.legal_commands(c.state, "orc1"))
-    gm = RULESET.legal_commands(c.state, None)
+    assert "ada: attack orc1" in _legal(c.state, "ada")
+    assert not any("attack" in x for x in _legal(c.state, "orc1"))
+    gm = _legal(c.state, None)
     assert "bruno: act TEXT" in gm and "orc1: act TEXT" not in gm
     fill = {"TEXT": "x", "NAME": "Bolt", "mp=N": "mp=5", "ATTR+ATTR": "dex+ins", "DL": "10",
             "target=ID": "target=orc1", "TARGET": "orc1", "AMOUNT": "3", "EFFECT": "slow",
             "REASON": "goal", " ID": " orc1"}
-    for text in RULESET.legal_commands(c.state, "ada") + gm:
+    for text in _legal(c.state, "ada") + gm:
         for k, v in fill.items():
             text = text.replace(k, v)
         c.parse(text)
     setup = make(pc("ada"), npc("orc"))
-    assert "ada: initiative" in RULESET.legal_commands(setup.state, None)
+    assert "ada: initiative" in _legal(setup.state, None)
 
 
 @given(st.lists(st.tuples(st.sampled_from(["ada", "bruno", "orc1", "orc2", "orc3"]),
@@ -146,7 +151,7 @@ def test_player_view_hides_gm_only_dice_defense_initiative_and_mp() -> None:
     assert "mp_after" not in spell and spell["mp"] == 10
     healed = next(e["data"] for e in log if e["type"] == "recovered")
     assert "amount" not in healed and "after" not in healed
-    text = "\n".join(RULESET.describe(Event(e["type"], e["data"], e.get("actor")), c.state)
+    text = "\n".join(RULESET.describe(Event.from_data(e, RULESET.events), c.state)
                      or "" for e in log)
     assert "vs 11" not in text and "Boss's Initiative" not in text
     assert "attacks with unarmed strike against Boss: {d8+d8} → {[4] + [5]} = 9 vs Defense" \

@@ -107,7 +107,7 @@ def test_conflicts_exported_before_the_typed_events_load_and_replay_unchanged():
     path = Path(__file__).parent / "data" / "exported-by-main-710bfb9.json"
     attacks = []
     for name, data in json.loads(path.read_text(encoding="utf-8")).items():
-        records = [Record.from_data(r) for r in data["records"]]
+        records = [Record.from_data(r, ruleset().events) for r in data["records"]]
         assert [r.to_data() for r in records] == data["records"], name
         state = fold(ruleset(), records)
         assert json.loads(json.dumps(state_to_data(state))) == data["state"], name

@@ -23,7 +23,7 @@ ALICE = Viewer.of_player("ada")
 
 def player_events(c: Conflict, viewer: Viewer = ALICE) -> list[Event]:
     """The events a player's log shows, read back as events."""
-    return [Event.from_data(e) for r in log_view(c, viewer) for e in r["events"]]
+    return [Event.from_data(e, c.ruleset.events) for r in log_view(c, viewer) for e in r["events"]]
 
 
 def sentences(c: Conflict, viewer: Viewer = ALICE) -> list[str]:

@@ -4,31 +4,41 @@ condensers as harm, nested zoom-in conflicts. Rules in ``rules.toml``."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.dice import OddsReport
-from fracas.engine.commands import Command
 from fracas.engine.components import RangeBands
 from fracas.engine.context import DecideContext
-from fracas.engine.events import Event
+from fracas.engine.events import Event, EventTypes
+from fracas.engine.handlers import Handlers
+from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
-from fracas.rulesets.etherscope import actions, common, overrides, rounds, start, views, zoom
+from fracas.rulesets.etherscope import (  # noqa: F401 (their handlers register on import)
+    actions,
+    common,
+    legal,
+    overrides,
+    rounds,
+    sentences,
+    start,
+    views,
+    zoom,
+)
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
-from fracas.rulesets.etherscope.evolve import CONDENSERS, evolve, init_ext
+from fracas.rulesets.etherscope.events import ES_EVENTS
+from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
+from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import odds, pending_odds
 from fracas.rulesets.etherscope.settings import condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
 
 __all__ = ["EsExt", "Etherscope"]
-
-_ACTIONS = {"push", "attack", "move", "hide", "search", "recover", "act"}
-
 
 def _is_rating(v: Any) -> bool:
     """A whole number ≥ 0 (a bool is not one)."""
@@ -43,6 +53,8 @@ class Etherscope(Ruleset):
     package = "fracas.rulesets.etherscope"
     commands = COMMANDS
     ext_type = EsExt
+    handlers: ClassVar[Handlers] = HANDLERS
+    events: ClassVar[EventTypes] = ES_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
 
@@ -82,42 +94,7 @@ class Etherscope(Ruleset):
         """Ranges, groups, condensers and lurking ambushers from the set-up."""
         return init_ext(state)
 
-    # --- decide / evolve
-    def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
-        """Validate an Etherscope command and return its events."""
-        v = command.verb
-        if v == "awareness":
-            return start.decide_awareness(state, command, ctx)
-        if v == "ambush":
-            return start.decide_ambush(state, command, ctx)
-        if v == "set-range":
-            return start.decide_set_range(state, command)
-        if v in ("group", "ungroup"):
-            return start.decide_group(state, command)
-        if v == "reveal":
-            return start.decide_reveal(state, command)
-        if v == "conceal":
-            return start.decide_conceal(state, command)
-        if v == "moves":
-            return start.decide_moves(state, command, ctx)
-        if v == "step":
-            return start.decide_step(state, command, ctx)
-        if v == "done":
-            return start.decide_done(state, command)
-        if v == "round":
-            return rounds.decide_round(state)
-        if v == "declare":
-            return rounds.decide_declare(state, command)
-        if v == "countdown":
-            return rounds.decide_countdown(state, command, ctx)
-        if v in _ACTIONS:
-            return actions.decide_action(state, command, ctx)
-        if v == "zoom":
-            return zoom.decide_zoom(state, command, ctx)
-        if v == "damage":
-            return zoom.decide_damage(state, command)
-        return super().decide(state, command, ctx)
-
+    # --- decide / evolve (decide: the verb's handler in HANDLERS)
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """Whose awareness move or turn it was passes on (ES-START-5, ES-ROUND-4)."""
         return start.on_leave(state, pid)
@@ -128,8 +105,15 @@ class Etherscope(Ruleset):
         return []
 
     def evolve(self, state: ConflictState, event: Event) -> None:
-        """Apply an event to the Etherscope state."""
-        evolve(state, event)
+        """Apply an event to the Etherscope state: its class's handler, or Etherscope's part
+        of an engine event (found by tag)."""
+        if state.ext is None:
+            return
+        engine = ENGINE.evolvers.get(event.type)
+        if engine is not None:
+            engine(state, event)
+        else:
+            self.handlers.evolve(state, event)
 
     # --- zoom
     def check_zoom(self, state: ConflictState, actor: str | None, who: list[str]) -> None:
@@ -207,12 +191,15 @@ class Etherscope(Ruleset):
         return views.view_participant(state, viewer, pid)
 
     def describe(self, event: Event, state: ConflictState) -> str | None:
-        """One log line per event."""
-        return views.describe(event, state)
+        """One log line per event: its class's sentence, or Etherscope's for an engine event."""
+        engine = ENGINE.describers.get(event.type)
+        if engine is not None:
+            return engine(event, state)
+        return self.handlers.describe(event, state)
 
-    def legal_commands(self, state: ConflictState, actor: str | None) -> list[str]:
-        """What ``actor`` (None: the GM) may do now."""
-        return views.legal_commands(state, actor)
+    def legal_commands(self, state: ConflictState, actor: str | None) -> list[LegalCommand]:
+        """What ``actor`` (None: the GM) may do now, with the values the rules allow."""
+        return legal.legal_commands(state, actor)
 
     def status_lines(self, state: ConflictState) -> list[str]:
         """The GM's view lines."""

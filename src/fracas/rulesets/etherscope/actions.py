@@ -11,6 +11,7 @@ from fracas.engine.events import (
     PARTICIPANT_OUT,
     Event,
 )
+from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope import events as ev
@@ -23,6 +24,7 @@ from fracas.rulesets.etherscope.common import (
     group_of,
     name,
 )
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.rolls import pool_roll
 from fracas.rulesets.etherscope.rounds import (
     check_turn,
@@ -52,10 +54,12 @@ def checked_target(state: ConflictState, actor: str, tid: str, ctx: DecideContex
     return tid
 
 
-def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("push", "attack", "move", "hide", "search", "recover", "act")
+def decide_action(d: Decision, cmd: Command) -> None:
     """ES-ACT-3..6: describe, roll against the difficulty, spend extras, narrate effects."""
+    state, ctx = d.state, d.ctx
     ext, actor, a, verb = ext_of(state), actor_of(cmd), cmd.args, cmd.verb
-    check_turn(state, actor)
+    check_turn(state, actor, ctx.author)
     s = state.settings
     # validate targets before rolling
     targets: list[str] = []
@@ -103,7 +107,9 @@ def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
     effects: Events = []
     spent: dict[str, int] = {}
     if success:
-        effects, spent = _effects(state, verb, actor, targets, extra, a, pending, ctx)
+        effects, spent, unmoved = _effects(state, verb, actor, targets, extra, a, pending, ctx)
+        if unmoved:
+            data["unmoved"] = tuple(unmoved)
     data["spent"] = spent
     data["unspent"] = extra - sum(spent.values())
     if verb == "push" and success:  # extras asked for but not paid for are said so
@@ -115,13 +121,18 @@ def decide_action(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
         if wanted > bought:
             short.append(f"damage {wanted} (bought {bought})")
         if short:
-            data["not_bought"] = short
-    out = [Event(ev.ACTION, data, actor=actor), *effects]
+            data["not_bought"] = tuple(short)
+    for key in ("targets", "toward", "away"):
+        if key in data:
+            data[key] = tuple(data[key])
+    data["doer"] = data.pop("actor")
+    data["surplus"] = data.pop("extra")
+    out: Events = [ev.ActionResolved(**data, actor=actor), *effects]
     if nature != s["nature"]:
         out += damage_events(state, actor, s["off_nature_damage"],
                              f"acting {nature} in a {s['nature']} conflict", None, pending)
     outs = {e.data["participant"] for e in out if e.type == PARTICIPANT_OUT}
-    return out + end_turn(state, outs)
+    d.emit(*out, *end_turn(state, outs))
 
 
 def _push_sides(state: ConflictState, actor: str, a: dict[str, Any], ctx: DecideContext
@@ -148,11 +159,14 @@ def _push_sides(state: ConflictState, actor: str, a: dict[str, Any], ctx: Decide
 def _effects(
     state: ConflictState, verb: str, actor: str, targets: list[str], extra: int,
     a: dict[str, Any], pending: dict[str, int], ctx: DecideContext,
-) -> tuple[Events, dict[str, int]]:
+) -> tuple[Events, dict[str, int], list[str]]:
+    """The effects of a successful action, the extras spent, and (Push Back) those the target
+    is already as far from, or as close to, as bands go (ES-ACT-5)."""
     s, ext = state.settings, ext_of(state)
     cost = max(1, s["extra_cost"])
     spent: dict[str, int] = {}
     out: Events = []
+    unmoved: list[str] = []
     if verb == "attack":
         n = extra // cost
         spent["damage"] = n * cost
@@ -176,22 +190,24 @@ def _effects(
             was = ext.ranges.get(t, x)
             band = min(2, max(0, was + delta))
             if band != was:
-                out.append(Event(ev.RANGE_CHANGED, {"a": t, "b": x, "band": band, "was": was,
-                                                    "by": actor, "why": "push back"}))
+                out.append(ev.RangeChanged(a=t, b=x, band=band, was=was, by=actor,
+                                           why="push back"))
+            else:
+                unmoved.append(x)
         g = group_of(ext, t)
         if g and out:
-            out.append(Event(ev.GROUP_LEFT, {"group": g, "participant": t}))
+            out.append(ev.GroupLeft(group=g, participant=t))
         out += damage_events(state, t, n * s["push_damage_per_extra"], "push back", actor,
                              pending)
     elif verb == "move":
         delta = -1 if a["way"] == "toward" else 1
         for t in targets:
             was = ext.ranges.get(actor, t)
-            out.append(Event(ev.RANGE_CHANGED, {"a": actor, "b": t, "band": was + delta,
-                                                "was": was, "by": actor, "why": "move"}))
+            out.append(ev.RangeChanged(a=actor, b=t, band=was + delta, was=was, by=actor,
+                                       why="move"))
         out += group_breaks(state, actor, targets)
     elif verb == "hide":
-        out.append(Event(ev.HIDDEN, {"participant": actor, "from": targets}))
+        out.append(ev.Hidden(participant=actor, from_=tuple(targets)))
     elif verb == "search":
         hidden = sorted((p for p in state.active_ids() if ext.ranges.is_hidden(p, actor)),
                         key=lambda p: (ext.ranges.get(actor, p), p))
@@ -199,17 +215,15 @@ def _effects(
         spent["more"] = (n - 1) * cost if n > 1 else 0
         want_band = a.get("band")
         for p in hidden[:n]:
-            out.append(Event(ev.REVEALED, {"participant": p, "from": [actor], "by": actor,
-                                           "band": None if want_band is None
-                                           else BANDS.index(want_band)}))
+            out.append(ev.Revealed(participant=p, from_=(actor,), by=actor,
+                                   band=None if want_band is None else BANDS.index(want_band)))
     elif verb == "recover":
         n = extra // cost
         spent["more"] = n * cost
         kind = condenser_of(s)
         pool = ext.condenser[actor][kind]
         gain = min(s["recover_amount"] + n, pool.maximum - pool.current)
-        out.append(Event(ev.RECOVERED, {"participant": actor, "amount": gain,
-                                        "condenser": kind}))
+        out.append(ev.Recovered(participant=actor, amount=gain, condenser=kind))
     elif verb == "act" and targets and a.get("hurt"):
         out += damage_events(state, targets[0], int(a["hurt"]), a["name"], actor, pending)
-    return out, {k: v for k, v in spent.items() if v}
+    return out, {k: v for k, v in spent.items() if v}, unmoved

@@ -110,12 +110,13 @@ def damage_events(
         return []
     after = max(0, before - amount)
     pending[pid] = pending.get(pid, 0) + (before - after)
-    out = [Event(ev.DAMAGE, {"participant": pid, "amount": amount, "condenser": kind,
-                             "left": after, "reason": reason, "source": source})]
+    out: Events = [ev.Damage(participant=pid, amount=amount, condenser=kind, left=after,
+                             reason=reason, source=source)]
     if after == 0:
         out.append(Event(PARTICIPANT_OUT, {"participant": pid,
                                            "reason": f"{kind} condenser at 0"}))
     return out
+
 
 def actor_of(cmd: Command) -> str:
     """The acting character of a command that needs one."""
@@ -126,6 +127,9 @@ def actor_of(cmd: Command) -> str:
 def check_joiner(state: ConflictState, pid: str) -> None:
     """ES-ROUND-1: a joiner's stats hold the conflict's condenser (its base initiative)."""
     p = state.participant(pid)
+    if pid in ext_of(state).groups:
+        raise InvalidInput(f"{pid!r} is already the name of a group; join under another id "
+                           "(ES-START-6)", rule="ES-START-6", participant=pid)
     kind = condenser_of(state.settings)
     value = p.stats.get(kind)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -1,28 +1,252 @@
-"""Event types of the Etherscope ruleset (the engine's boundary events come from
-:mod:`fracas.engine.events`)."""
+"""The events of the Etherscope ruleset, typed and registered by tag (the engine's boundary
+events — rounds, turns, zooms — come from :mod:`fracas.engine.events`).
+
+Each field is one key of the JSON data, in the order the log has always written them. The
+marks say which secret a field derives from: the engine's (:class:`Names`, :class:`Setting`,
+:class:`Derived`) and Etherscope's own (:mod:`fracas.rulesets.etherscope.marks`): a pool that
+shows a rating, a value of the conflict's condenser, the score of a default declaration.
+"""
 
 from __future__ import annotations
 
-AWARENESS = "awareness_rolled"  # ES-START-1
-AMBUSH = "ambush_resolved"  # ES-START-2, ES-START-4
-RANGE_SET = "range_set"  # ES-START-3 (GM)
-RANGE_CHANGED = "range_changed"  # ES-START-5, ES-RNG-4, ES-ACT-5
-GROUP_FORMED = "group_formed"  # ES-START-6
-GROUP_DISSOLVED = "group_dissolved"
-GROUP_LEFT = "group_left"
-HIDDEN = "hidden"  # ES-RNG-2
-REVEALED = "revealed"  # ES-RNG-3
-MOVE_ORDER = "awareness_order"  # ES-START-5
-MOVER = "mover_started"
-MOVER_DONE = "mover_done"
-MOVES_DONE = "awareness_moves_done"
-DECLARED = "initiative_declared"  # ES-ROUND-2
-TIE = "tie_rolloff"  # ES-ROUND-5
-COUNTDOWN = "countdown_started"  # ES-ROUND-4
-ACTION = "action_resolved"  # ES-ACT-3..6
-DAMAGE = "damage"  # ES-DMG-1
-RECOVERED = "recovered"
+from collections.abc import Callable
+from dataclasses import field
+from typing import Annotated, Any, TypeVar, dataclass_transform
 
-ALL = (AWARENESS, AMBUSH, RANGE_SET, RANGE_CHANGED, GROUP_FORMED, GROUP_DISSOLVED, GROUP_LEFT,
-       HIDDEN, REVEALED, MOVE_ORDER, MOVER, MOVER_DONE, MOVES_DONE, DECLARED, TIE, COUNTDOWN,
-       ACTION, DAMAGE, RECOVERED)
+from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
+from fracas.engine.secrets import Derived, Names, Setting
+from fracas.rulesets.etherscope.marks import Condenser, DefaultSlots, PoolOf, RollOf, RollsOf
+
+#: The settings a roll's expression and dice give away.
+_DIE = Setting("die_size")
+_THRESHOLD = Setting("threshold")
+
+Pool = Annotated[int | None, PoolOf("participant", "skill"), _DIE, _THRESHOLD, OMIT_NONE]
+Roll = Annotated[dict[str, Any] | None, Derived("pool"), _DIE, _THRESHOLD, OMIT_NONE]
+RollText = Annotated[str | None, Derived("pool", "roll"), OMIT_NONE]
+Flag = Annotated[bool | None, OMIT_NONE]
+
+
+#: The Etherscope event classes (over the engine's): a Etherscope conflict's records are read
+#: with them (another ruleset may use the same tags for other events).
+ES_EVENTS = EventTypes("Etherscope", ENGINE_EVENTS)
+_E = TypeVar("_E", bound=TypedEvent)
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+def es_event(tag: str) -> Callable[[type[_E]], type[_E]]:
+    """Declare a Etherscope event class for ``tag`` (a frozen, slotted, keyword-only dataclass)."""
+    return ES_EVENTS.event(tag)
+
+
+@es_event("awareness_rolled")
+class AwarenessRolled(TypedEvent):
+    """ES-START-1: the awareness roll, kept for the whole conflict."""
+
+    participant: str
+    unrated: Flag = None
+    pool: Pool = None
+    skill: str = ""
+    roll: Roll = None
+    text: RollText = None
+    successes: int = 0
+    table: Flag = None
+
+
+@es_event("ambush_resolved")
+class AmbushResolved(TypedEvent):
+    """ES-START-2, ES-START-4: an ambush against each target's counter roll."""
+
+    ambusher: str
+    roll: Annotated[dict[str, Any] | None, RollOf("ambusher")] = None
+    targets: Annotated[tuple[dict[str, Any], ...] | None, RollsOf("target")] = ()
+
+
+@es_event("counter_rolled")
+class CounterRolled(TypedEvent):
+    """What a player's characters rolled against an ambush they never saw (ES-START-4)."""
+
+    targets: Annotated[tuple[dict[str, Any], ...] | None, RollsOf("target")] = ()
+
+
+@es_event("range_set")
+class RangeSet(TypedEvent):
+    """ES-START-3: the GM sets a range band."""
+
+    a: str
+    b: str
+    band: int
+    was: int | None = None
+    by: str = "gm"
+
+
+@es_event("range_changed")
+class RangeChanged(TypedEvent):
+    """ES-START-5, ES-RNG-4, ES-ACT-5: a range band moves one or two steps."""
+
+    a: str
+    b: str
+    band: int
+    was: int | None = None
+    by: str | None = None
+    why: Annotated[str | None, OMIT_NONE] = None
+
+
+@es_event("group_formed")
+class GroupFormed(TypedEvent):
+    """ES-START-6: characters who stand together."""
+
+    group: str
+    members: tuple[str, ...]
+
+
+@es_event("group_dissolved")
+class GroupDissolved(TypedEvent):
+    """ES-START-6: the GM dissolves a group."""
+
+    group: str
+
+
+@es_event("group_left")
+class GroupLeft(TypedEvent):
+    """ES-START-6: a member moved alone and leaves its group."""
+
+    group: str
+    participant: str
+
+
+@es_event("hidden")
+class Hidden(TypedEvent):
+    """ES-RNG-1, ES-RNG-2: a character is hidden from others."""
+
+    participant: str
+    from_: Annotated[tuple[str, ...], Key("from")]
+    by: Annotated[str | None, OMIT_NONE] = None
+
+
+@es_event("revealed")
+class Revealed(TypedEvent):
+    """ES-RNG-3: a hidden character is revealed (optionally into a band)."""
+
+    participant: str
+    from_: Annotated[tuple[str, ...], Key("from")]
+    by: Annotated[str | None, OMIT_NONE] = None
+    band: int | None = None
+
+
+@es_event("awareness_order")
+class AwarenessOrder(TypedEvent):
+    """ES-START-5: the order of the awareness moves, best first."""
+
+    order: tuple[str, ...]
+
+
+@es_event("mover_started")
+class MoverStarted(TypedEvent):
+    """ES-START-5: a character's awareness move begins."""
+
+    participant: str
+    against: tuple[str, ...] = ()
+    index: Annotated[int | None, OMIT_NONE] = None  # logs of early versions only
+
+
+@es_event("mover_done")
+class MoverDone(TypedEvent):
+    """ES-START-5: an awareness move is over."""
+
+    participant: str
+
+
+@es_event("awareness_moves_done")
+class MovesDone(TypedEvent):
+    """ES-START-5: every awareness move is over."""
+
+
+@es_event("initiative_declared")
+class InitiativeDeclared(TypedEvent):
+    """ES-ROUND-2: acting initiatives; a default one is the base, so as secret as it is."""
+
+    participant: str
+    scores: Annotated[tuple[int, ...] | None, Derived("default")] = ()
+    base: Annotated[int | None, Condenser("participant"), OMIT_NONE] = None
+    default: Annotated[bool | None, Condenser("participant"), OMIT_NONE] = None
+
+
+@es_event("tie_rolloff")
+class TieRolloff(TypedEvent):
+    """ES-ROUND-5: a roll-off of tied characters (awareness pools)."""
+
+    score: int | None = None
+    awareness: int = 0
+    participants: tuple[str, ...] = ()
+    rolls: Annotated[dict[str, Any] | None, RollsOf()] = None
+    successes: dict[str, int] | None = None
+
+
+@es_event("countdown_started")
+class CountdownStarted(TypedEvent):
+    """ES-ROUND-4: the countdown's order; a default declaration's score is secret with the
+    condenser it equals."""
+
+    order: Annotated[tuple[tuple[str, int | None], ...] | None, DefaultSlots()] = ()
+
+
+@es_event("action_resolved")
+class ActionResolved(TypedEvent):
+    """ES-ACT-3..6: an action's roll against its difficulty, the extras and their use."""
+
+    action: str
+    doer: Annotated[str, Key("actor")]
+    targets: tuple[str, ...] = ()
+    difficulty: Annotated[int | None, Setting("default_difficulty"), Setting("actions")] = None
+    unrated: Flag = None
+    pool: Annotated[int | None, PoolOf("actor", "skill"), _DIE, _THRESHOLD, OMIT_NONE] = None
+    skill: str = ""
+    roll: Roll = None
+    text: RollText = None
+    successes: int = 0
+    table: Flag = None
+    success: bool = False
+    surplus: Annotated[int | None, Key("extra"), Derived("difficulty")] = 0  # extra successes
+    nature: str = ""
+    toward: Annotated[tuple[str, ...] | None, OMIT_NONE] = None
+    away: Annotated[tuple[str, ...] | None, OMIT_NONE] = None
+    name: Annotated[str | None, OMIT_NONE] = None
+    extras_text: Annotated[str | None, OMIT_NONE] = None
+    say: Annotated[str | None, OMIT_NONE] = None
+    effect: Annotated[str | None, OMIT_NONE] = None
+    spent: dict[str, int] | None = None
+    unspent: Annotated[int | None, Derived("difficulty")] = 0
+    not_bought: Annotated[tuple[str, ...] | None, OMIT_NONE] = None
+    unmoved: Annotated[tuple[str, ...] | None, OMIT_NONE] = None  # ES-ACT-5: at the edge
+
+
+@es_event("damage")
+class Damage(TypedEvent):
+    """ES-DMG-1: damage to the conflict's condenser."""
+
+    participant: str
+    amount: int
+    condenser: str
+    left: Annotated[int | None, Condenser("participant"), OMIT_NONE] = None
+    reason: str = ""
+    source: Annotated[str | None, Names()] = None
+
+
+@es_event("recovered")
+class Recovered(TypedEvent):
+    """ES-DMG-1: condenser points recovered (capped by the secret maximum, so as secret)."""
+
+    participant: str
+    amount: Annotated[int | None, Condenser("participant")] = None
+    condenser: str = ""
+
+
+#: Every Etherscope event class.
+CLASSES: tuple[type[TypedEvent], ...] = (
+    AwarenessRolled, AmbushResolved, RangeSet, RangeChanged, GroupFormed, GroupDissolved,
+    GroupLeft, Hidden, Revealed, AwarenessOrder, MoverStarted, MoverDone, MovesDone,
+    InitiativeDeclared, TieRolloff, CountdownStarted, ActionResolved, Damage, Recovered,
+)
+#: Their tags (``counter_rolled`` is a player's view of an ambush, never in the log).
+ALL = tuple(c.TYPE for c in CLASSES)

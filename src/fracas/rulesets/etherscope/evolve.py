@@ -1,10 +1,10 @@
-"""Etherscope ``evolve``: events → state. Never raises."""
+"""Etherscope ``evolve``: events → state, one handler per event class. Never raises."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fracas.engine.components import Countdown, RangeBands, ResourcePool, Slot
+from fracas.engine.components import RangeBands, ResourcePool, Slot
 from fracas.engine.events import (
     PARTICIPANT_JOINED,
     PARTICIPANT_LEFT,
@@ -12,16 +12,17 @@ from fracas.engine.events import (
     ROUND_ENDED,
     ROUND_STARTED,
     TURN_STARTED,
-    ZOOM_CLOSED,
     ZOOM_OPENED,
     Event,
 )
 from fracas.engine.model import ConflictState
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
+from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
 from fracas.rulesets.etherscope.state import EsExt
 
 CONDENSERS = ("physical", "ether", "society")
+H = HANDLERS
 
 
 def condensers_of(stats: dict[str, Any]) -> dict[str, ResourcePool]:
@@ -52,96 +53,178 @@ def init_ext(state: ConflictState) -> EsExt:
     return ext
 
 
-def evolve(state: ConflictState, event: Event) -> None:
-    """Apply one event to the Etherscope part of ``state``."""
-    ext: EsExt | None = state.ext
-    if ext is None:
-        return
-    t, d = event.type, event.data
-    if t == ev.AWARENESS:
-        ext.awareness[d["participant"]] = int(d["successes"])
-    elif t == ev.AMBUSH:
-        tried = ext.ambushed.setdefault(d["ambusher"], [])
-        for r in d["targets"]:
-            tried.append(r["target"])
-            if r["ambushed"]:
-                ext.ranges.hide(d["ambusher"], r["target"])
-            else:
-                ext.ranges.reveal(d["ambusher"], r["target"])
-    elif t in (ev.RANGE_SET, ev.RANGE_CHANGED):
-        ext.ranges.set(d["a"], d["b"], int(d["band"]))
-        if d.get("why") == "awareness move" and d["b"] not in ext.stepped:
-            ext.stepped.append(d["b"])
-    elif t == ev.GROUP_FORMED:
-        ext.groups[d["group"]] = list(d["members"])
-    elif t == ev.GROUP_DISSOLVED:
-        ext.groups.pop(d["group"], None)
-    elif t == ev.GROUP_LEFT:
-        _leave_group(ext, d["group"], d["participant"])
-    elif t == ev.HIDDEN:
-        for x in d["from"]:
-            ext.ranges.hide(d["participant"], x)
-    elif t == ev.REVEALED:
-        for x in d["from"]:
-            ext.ranges.reveal(d["participant"], x, d.get("band"))
-    elif t == ev.MOVE_ORDER:
-        ext.phase = ph.MOVES
-        ext.move_order = list(d["order"])
-        ext.mover = -1
-    elif t == ev.MOVER:
-        # found by name: an index would tell a player how many hidden movers came before
-        who = d["participant"]
-        ext.mover = ext.move_order.index(who) if who in ext.move_order else int(
-            d.get("index", ext.mover + 1))
-        ext.stepped = []
-    elif t == ev.MOVES_DONE:
-        ext.phase = ph.READY
-        ext.mover = len(ext.move_order)
-        ext.stepped = []
-    elif t == ROUND_STARTED:
-        ext.phase = ph.DECLARE
-        ext.base = {k: int(v) for k, v in d.get("base", {}).items()}
-        ext.countdown.new_round()
-        ext.acted = False
-    elif t == ev.DECLARED:
-        ext.countdown.declare(d["participant"], list(d["scores"]))
-    elif t == ev.COUNTDOWN:
-        ext.phase = ph.COUNTDOWN
-        ext.countdown.start([Slot(a, s) for a, s in d["order"]])
-        ext.countdown.position = -1
-    elif t == TURN_STARTED:
-        _turn_started(ext.countdown, d)
-        ext.acted = False
-    elif t == ROUND_ENDED:
-        ext.phase = ph.READY
-        ext.countdown.position = len(ext.countdown.queue)
-    elif t == ev.ACTION:
-        ext.acted = True
-    elif t == ev.DAMAGE:
-        pool = ext.condenser.get(d["participant"], {}).get(d["condenser"])
-        if pool is not None:
-            pool.damage(int(d["amount"]))
-    elif t == ev.RECOVERED:
-        pool = ext.condenser.get(d["participant"], {}).get(d["condenser"])
-        if pool is not None:
-            pool.heal(int(d["amount"]))
-    elif t == ZOOM_OPENED:
-        ext.acted = True
-    elif t == PARTICIPANT_JOINED:
-        _joined(state, ext, d)
-    elif t in (PARTICIPANT_LEFT, PARTICIPANT_OUT):
-        _gone(ext, d["participant"])
-    elif t == ev.MOVER_DONE or t == ZOOM_CLOSED:
-        pass
+def _ext(state: ConflictState) -> EsExt:
+    ext: EsExt = state.ext
+    return ext
 
 
-def _turn_started(cd: Countdown, d: dict[str, Any]) -> None:
+@H.evolves(ev.AwarenessRolled)
+def _awareness(state: ConflictState, e: ev.AwarenessRolled) -> None:
+    _ext(state).awareness[e.participant] = int(e.successes)
+
+
+@H.evolves(ev.AmbushResolved)
+def _ambush(state: ConflictState, e: ev.AmbushResolved) -> None:
+    ext = _ext(state)
+    tried = ext.ambushed.setdefault(e.ambusher, [])
+    for r in e.targets or ():
+        tried.append(r["target"])
+        if r["ambushed"]:
+            ext.ranges.hide(e.ambusher, r["target"])
+        else:
+            ext.ranges.reveal(e.ambusher, r["target"])
+
+
+@H.evolves(ev.RangeSet, ev.RangeChanged)
+def _range(state: ConflictState, e: ev.RangeSet | ev.RangeChanged) -> None:
+    ext = _ext(state)
+    ext.ranges.set(e.a, e.b, int(e.band))
+    if isinstance(e, ev.RangeChanged) and e.why == "awareness move" and e.b not in ext.stepped:
+        ext.stepped.append(e.b)
+
+
+@H.evolves(ev.GroupFormed)
+def _group_formed(state: ConflictState, e: ev.GroupFormed) -> None:
+    _ext(state).groups[e.group] = list(e.members)
+
+
+@H.evolves(ev.GroupDissolved)
+def _group_dissolved(state: ConflictState, e: ev.GroupDissolved) -> None:
+    _ext(state).groups.pop(e.group, None)
+
+
+@H.evolves(ev.GroupLeft)
+def _group_left(state: ConflictState, e: ev.GroupLeft) -> None:
+    _leave_group(_ext(state), e.group, e.participant)
+
+
+@H.evolves(ev.Hidden)
+def _hidden(state: ConflictState, e: ev.Hidden) -> None:
+    for x in e.from_:
+        _ext(state).ranges.hide(e.participant, x)
+
+
+@H.evolves(ev.Revealed)
+def _revealed(state: ConflictState, e: ev.Revealed) -> None:
+    for x in e.from_:
+        _ext(state).ranges.reveal(e.participant, x, e.band)
+
+
+@H.evolves(ev.AwarenessOrder)
+def _move_order(state: ConflictState, e: ev.AwarenessOrder) -> None:
+    ext = _ext(state)
+    ext.phase = ph.MOVES
+    ext.move_order = list(e.order)
+    ext.mover = -1
+
+
+@H.evolves(ev.MoverStarted)
+def _mover(state: ConflictState, e: ev.MoverStarted) -> None:
+    # found by name: an index would tell a player how many hidden movers came before
+    ext = _ext(state)
+    who = e.participant
+    ext.mover = ext.move_order.index(who) if who in ext.move_order else int(
+        e.index if e.index is not None else ext.mover + 1)
+    ext.stepped = []
+
+
+@H.evolves(ev.MovesDone)
+def _moves_done(state: ConflictState, e: ev.MovesDone) -> None:
+    ext = _ext(state)
+    ext.phase = ph.READY
+    ext.mover = len(ext.move_order)
+    ext.stepped = []
+
+
+@H.evolves(ev.InitiativeDeclared)
+def _declared(state: ConflictState, e: ev.InitiativeDeclared) -> None:
+    ext = _ext(state)
+    ext.countdown.declare(e.participant, list(e.scores or ()))
+    if e.default and e.participant not in ext.defaulted:
+        ext.defaulted.append(e.participant)
+
+
+@H.evolves(ev.CountdownStarted)
+def _countdown(state: ConflictState, e: ev.CountdownStarted) -> None:
+    ext = _ext(state)
+    ext.phase = ph.COUNTDOWN
+    ext.countdown.start([Slot(a, int(s or 0)) for a, s in e.order or ()])
+    ext.countdown.position = -1
+
+
+@H.evolves(ev.ActionResolved)
+def _action(state: ConflictState, e: ev.ActionResolved) -> None:
+    _ext(state).acted = True
+
+
+@H.evolves(ev.Damage)
+def _damage(state: ConflictState, e: ev.Damage) -> None:
+    pool = _ext(state).condenser.get(e.participant, {}).get(e.condenser)
+    if pool is not None:
+        pool.damage(int(e.amount))
+
+
+@H.evolves(ev.Recovered)
+def _recovered(state: ConflictState, e: ev.Recovered) -> None:
+    pool = _ext(state).condenser.get(e.participant, {}).get(e.condenser)
+    if pool is not None:
+        pool.heal(int(e.amount or 0))
+
+
+# --- the engine's events, in Etherscope's state ---------------------------------------------
+@ENGINE.evolves(ROUND_STARTED)
+def _round_started(state: ConflictState, e: Event) -> None:
+    ext = _ext(state)
+    ext.phase = ph.DECLARE
+    ext.base = {k: int(v) for k, v in e.data.get("base", {}).items()}
+    ext.countdown.new_round()
+    ext.defaulted = []
+    ext.acted = False
+
+
+@ENGINE.evolves(TURN_STARTED)
+def _turn_started(state: ConflictState, e: Event) -> None:
+    ext = _ext(state)
+    cd, d = ext.countdown, e.data
+    ext.acted = False
     start = max(0, cd.position + 1) if cd.position >= 0 else 0
     for i in range(start, len(cd.queue)):
         if cd.queue[i].actor == d["participant"] and cd.queue[i].score == d.get("score"):
             cd.position = i
             return
     cd.position = min(int(d.get("slot", 0)), len(cd.queue))
+
+
+@ENGINE.evolves(ROUND_ENDED)
+def _round_ended(state: ConflictState, e: Event) -> None:
+    ext = _ext(state)
+    ext.phase = ph.READY
+    ext.countdown.position = len(ext.countdown.queue)
+
+
+@ENGINE.evolves(ZOOM_OPENED)
+def _zoom_opened(state: ConflictState, e: Event) -> None:
+    _ext(state).acted = True
+
+
+@ENGINE.evolves(PARTICIPANT_JOINED)
+def _joined(state: ConflictState, e: Event) -> None:
+    ext, d = _ext(state), e.data
+    pid = d["id"]
+    if pid not in ext.ranges.actors:
+        ext.ranges.add(pid, state.settings["ranges"]["default"])
+    ext.condenser[pid] = condensers_of(d.get("stats", {}))
+    if ext.phase != ph.START:  # at the start it rolls awareness like everyone (ES-START-1)
+        ext.awareness.setdefault(pid, 0)
+    ext.countdown.add(pid)
+
+
+@ENGINE.evolves(PARTICIPANT_LEFT, PARTICIPANT_OUT)
+def _gone(state: ConflictState, e: Event) -> None:
+    ext, pid = _ext(state), e.data["participant"]
+    ext.countdown.remove(pid)
+    for g in [g for g, m in ext.groups.items() if pid in m]:
+        _leave_group(ext, g, pid)
 
 
 def _leave_group(ext: EsExt, group: str, pid: str) -> None:
@@ -152,19 +235,3 @@ def _leave_group(ext: EsExt, group: str, pid: str) -> None:
         members.remove(pid)
     if len(members) < 2:
         ext.groups.pop(group, None)
-
-
-def _joined(state: ConflictState, ext: EsExt, d: dict[str, Any]) -> None:
-    pid = d["id"]
-    if pid not in ext.ranges.actors:
-        ext.ranges.add(pid, state.settings["ranges"]["default"])
-    ext.condenser[pid] = condensers_of(d.get("stats", {}))
-    if ext.phase != ph.START:  # at the start it rolls awareness like everyone (ES-START-1)
-        ext.awareness.setdefault(pid, 0)
-    ext.countdown.add(pid)
-
-
-def _gone(ext: EsExt, pid: str) -> None:
-    ext.countdown.remove(pid)
-    for g in [g for g, m in ext.groups.items() if pid in m]:
-        _leave_group(ext, g, pid)

@@ -7,7 +7,6 @@ from typing import Any
 
 from fracas.engine.commands import Command
 from fracas.engine.components import Slot, tie_groups
-from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     CONFLICT_STARTED,
     ROUND_ENDED,
@@ -16,7 +15,8 @@ from fracas.engine.events import (
     TURN_STARTED,
     Event,
 )
-from fracas.engine.model import ConflictState, Status
+from fracas.engine.handlers import Decision
+from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.errors import IllegalCommand, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
@@ -28,15 +28,19 @@ from fracas.rulesets.etherscope.common import (
     ext_of,
     name,
     table_rolloffs,
+    unknown_to,
 )
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.rolls import break_ties
 from fracas.rulesets.etherscope.settings import condenser_of
 
 Events = list[Event]
 
 
-def decide_round(state: ConflictState) -> Events:
+@HANDLERS.decides("round")
+def decide_round(d: Decision, cmd: Command) -> None:
     """ES-ROUND-1: a new round; base initiative = the conflict's condenser now."""
+    state = d.state
     ext = ext_of(state)
     if ext.phase in (ph.START, ph.MOVES):
         raise IllegalCommand(
@@ -50,11 +54,13 @@ def decide_round(state: ConflictState) -> Events:
     base = {p: current_condenser(state, p) for p in state.active_ids()}
     out.append(Event(ROUND_STARTED, {"round": state.round + 1, "base": base,
                                      "condenser": condenser_of(state.settings)}))
-    return out
+    d.emit(*out)
 
 
-def decide_declare(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("declare")
+def decide_declare(d: Decision, cmd: Command) -> None:
     """ES-ROUND-2, ES-ROUND-3, ES-ROUND-7: validate and record acting initiatives."""
+    state = d.state
     ext, actor = ext_of(state), actor_of(cmd)
     scores = list(cmd.args["scores"])
     if ext.phase != ph.DECLARE:
@@ -78,12 +84,14 @@ def decide_declare(state: ConflictState, cmd: Command) -> Events:
     ext.countdown.check_declare(actor, scores, ext.base[actor], state.settings["min_gap"],
                                 "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
                                 rule_started="ES-ROUND-7", names=state.names())
-    return [Event(ev.DECLARED, {"participant": actor, "scores": sorted(scores, reverse=True),
-                                "base": ext.base[actor]}, actor=actor)]
+    d.emit(ev.InitiativeDeclared(participant=actor, scores=tuple(sorted(scores, reverse=True)),
+                                 base=ext.base[actor], actor=actor))
 
 
-def decide_countdown(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("countdown")
+def decide_countdown(d: Decision, cmd: Command) -> None:
     """ES-ROUND-4, ES-ROUND-5, ES-ROUND-7: defaults, ties, then the first turn."""
+    state, ctx = d.state, d.ctx
     ext = ext_of(state)
     if ext.phase != ph.DECLARE:
         raise IllegalCommand("the countdown starts once a round has begun and everyone has "
@@ -93,8 +101,8 @@ def decide_countdown(state: ConflictState, cmd: Command, ctx: DecideContext) -> 
     for pid in state.active_ids():
         if pid not in decl and ext.base.get(pid, 0) > 0:
             decl[pid] = [ext.base[pid]]
-            out.append(Event(ev.DECLARED, {"participant": pid, "scores": [ext.base[pid]],
-                                           "base": ext.base[pid], "default": True}, actor=pid))
+            out.append(ev.InitiativeDeclared(participant=pid, scores=(ext.base[pid],),
+                                             base=ext.base[pid], default=True, actor=pid))
     slots = [Slot(a, s) for a, scores in decl.items() for s in scores]
     table = table_rolloffs(cmd, list(decl))
     order: list[list[Any]] = []
@@ -104,25 +112,41 @@ def decide_countdown(state: ConflictState, cmd: Command, ctx: DecideContext) -> 
             continue
         records, ranked = break_ties(state, ctx, [s.actor for s in group], ext.awareness,
                                      group[0].score, table)
-        out += [Event(ev.TIE, r) for r in records]
+        out += tie_events(records)
         order += [[a, group[0].score] for a in ranked]
     check_rolloffs_used(state, table)
-    out.append(Event(ev.COUNTDOWN, {"order": order}))
+    out.append(ev.CountdownStarted(order=tuple((a, s) for a, s in order)))
     if order:
         out.append(Event(TURN_STARTED, {"participant": order[0][0], "score": order[0][1]}))
     else:
         out.append(Event(ROUND_ENDED, {"round": state.round}))
-    return out
+    d.emit(*out)
 
 
-def check_turn(state: ConflictState, actor: str, *, acted_ok: bool = False) -> None:
+def tie_events(records: list[dict[str, Any]]) -> Events:
+    """The ``tie_rolloff`` events of :func:`break_ties`'s records."""
+    return [ev.TieRolloff(score=r["score"], awareness=r["awareness"],
+                          participants=tuple(r["participants"]), rolls=r["rolls"],
+                          successes=r["successes"]) for r in records]
+
+
+def check_turn(state: ConflictState, actor: str, author: Viewer | None = None, *,
+               acted_ok: bool = False) -> None:
     """Refuse an action by anyone but the character whose slot of the countdown is now
-    (ES-ROUND-4); ``acted_ok`` lets it finish a turn whose action is resolved."""
+    (ES-ROUND-4); ``acted_ok`` lets it finish a turn whose action is resolved. The refusal
+    says only what ``author`` may know: never the name of a character hidden from all of a
+    player's characters, nor the score of a default declaration of a GM-only condenser."""
     ext = ext_of(state)
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     if cur is None or cur.actor != actor:
-        now = f"it is {name(state, cur.actor)}'s turn at {cur.score}" if cur else \
-            "no countdown is under way"
+        now = "no countdown is under way"
+        if cur is not None and unknown_to(state, author, cur.actor):
+            now = f"it is not {name(state, actor)}'s turn"
+        elif cur is not None:
+            secret = cur.actor in ext.defaulted and author is not None and not author.is_gm \
+                and condenser_of(state.settings) in state.participants[cur.actor].gm_only
+            at = "" if secret else f" at {cur.score}"
+            now = f"it is {name(state, cur.actor)}'s turn{at}"
         raise NotYourTurn(f"{name(state, actor)} does not act now; {now}", rule="ES-ROUND-4")
     if ext.acted and not acted_ok:
         raise IllegalCommand(f"{name(state, actor)} has resolved this action; `done` ends "
@@ -135,7 +159,7 @@ def end_turn(state: ConflictState, outs: set[str] | None = None) -> Events:
     cur = ext.countdown.current
     assert cur is not None
     gone = outs or set()
-    out = [Event(TURN_ENDED, {"participant": cur.actor})]
+    out: Events = [Event(TURN_ENDED, {"participant": cur.actor})]
     for i in range(ext.countdown.position + 1, len(ext.countdown.queue)):
         slot = ext.countdown.queue[i]
         if active(state, slot.actor) and slot.actor not in gone:

@@ -213,7 +213,8 @@ def _groups(raw: Any, ids: list[str]) -> dict[str, list[str]]:
     for name, members in raw.items():
         key = f"settings.groups.{name}"
         if name in ids:
-            raise InvalidInput(f"{key}: a group cannot share a participant's id", key=key)
+            raise InvalidInput(f"{key}: a group cannot share a participant's id", key=key,
+                               rule="ES-START-6")
         if not isinstance(members, list) or len(members) < 2:
             raise InvalidInput(f"{key} needs at least two members", key=key)
         out[str(name)] = [_known(m, ids, key) for m in members]

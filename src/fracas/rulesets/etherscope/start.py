@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fracas.engine.commands import Command
 from fracas.engine.components import pair_key
-from fracas.engine.context import DecideContext
 from fracas.engine.events import Event
-from fracas.engine.model import ConflictState
+from fracas.engine.handlers import Decision
+from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
@@ -21,19 +21,20 @@ from fracas.rulesets.etherscope.common import (
     group_of,
     name,
     table_rolloffs,
+    unknown_to,
 )
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.rolls import break_ties, pool_roll
-from fracas.rulesets.etherscope.rounds import (
-    check_turn,
-    end_turn,
-)
+from fracas.rulesets.etherscope.rounds import check_turn, end_turn, tie_events
 from fracas.rulesets.etherscope.settings import BANDS
 
 Events = list[Event]
 
 
-def decide_awareness(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("awareness")
+def decide_awareness(d: Decision, cmd: Command) -> None:
     """ES-START-1: the awareness roll, kept for the whole conflict."""
+    state, ctx = d.state, d.ctx
     ext, actor = ext_of(state), actor_of(cmd)
     if ext.phase != ph.START:
         raise IllegalCommand("awareness is rolled at the start of the conflict, before the "
@@ -44,11 +45,13 @@ def decide_awareness(state: ConflictState, cmd: Command, ctx: DecideContext) -> 
             "successes); it is kept for the whole conflict", rule="ES-START-1")
     skill = cmd.args.get("skill") or state.settings["awareness_skill"]
     result = pool_roll(state, ctx, actor, skill, cmd.args)
-    return [Event(ev.AWARENESS, {"participant": actor, **result}, actor=actor)]
+    d.emit(ev.AwarenessRolled(participant=actor, **result, actor=actor))
 
 
-def decide_ambush(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("ambush")
+def decide_ambush(d: Decision, cmd: Command) -> None:
     """ES-START-2, ES-START-4: an ambush opposed by each target's counter roll."""
+    state, ctx = d.state, d.ctx
     ext, actor = ext_of(state), actor_of(cmd)
     if ext.phase != ph.START:
         raise IllegalCommand("ambushes are attempted at the start of the conflict",
@@ -73,12 +76,13 @@ def decide_ambush(state: ConflictState, cmd: Command, ctx: DecideContext) -> Eve
         c = pool_roll(state, ctx, t, state.settings["awareness_skill"],
                      {"dice": counters.get(t)})
         results.append({"target": t, **c, "ambushed": mine["successes"] > c["successes"]})
-    return [Event(ev.AMBUSH, {"ambusher": actor, "roll": mine, "targets": results},
-                  actor=actor)]
+    d.emit(ev.AmbushResolved(ambusher=actor, roll=mine, targets=tuple(results), actor=actor))
 
 
-def decide_set_range(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("set-range")
+def decide_set_range(d: Decision, cmd: Command) -> None:
     """ES-START-3: the GM sets the range between characters (or groups)."""
+    state = d.state
     ext = ext_of(state)
     a_ids, b_ids = expand(state, cmd.args["a"]), expand(state, cmd.args["b"])
     band = BANDS.index(cmd.args["band"])
@@ -89,20 +93,26 @@ def decide_set_range(state: ConflictState, cmd: Command) -> Events:
                 raise InvalidInput(f"{name(state, a)} has no range to itself",
                                    rule="ES-START-3")
             was = ext.ranges.bands.get(pair_key(a, b))
-            out.append(Event(ev.RANGE_SET, {"a": a, "b": b, "band": band, "was": was,
-                                            "by": "gm"}))
-    return out
+            out.append(ev.RangeSet(a=a, b=b, band=band, was=was, by="gm"))
+    d.emit(*out)
 
 
-def decide_group(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("ungroup")
+def decide_ungroup(d: Decision, cmd: Command) -> None:
+    """ES-START-6: the GM dissolves a group."""
+    ext, g = ext_of(d.state), cmd.args["name"]
+    if g not in ext.groups:
+        raise InvalidInput(f"no group {g!r} (groups: {', '.join(ext.groups) or 'none'})",
+                           rule="ES-START-6")
+    d.emit(ev.GroupDissolved(group=g))
+
+
+@HANDLERS.decides("group")
+def decide_group(d: Decision, cmd: Command) -> None:
     """ES-START-6: a GM group of characters who stand together."""
+    state = d.state
     ext = ext_of(state)
     g = cmd.args["name"]
-    if cmd.verb == "ungroup":
-        if g not in ext.groups:
-            raise InvalidInput(f"no group {g!r} (groups: {', '.join(ext.groups) or 'none'})",
-                               rule="ES-START-6")
-        return [Event(ev.GROUP_DISSOLVED, {"group": g})]
     if g in state.participants or g in ext.groups:
         raise InvalidInput(f"{g!r} is already a participant or a group", rule="ES-START-6")
     members = expand(state, cmd.args["members"])
@@ -112,11 +122,13 @@ def decide_group(state: ConflictState, cmd: Command) -> Events:
     if taken:
         raise IllegalCommand(f"{name(state, taken[0])} already stands in group "
                              f"{group_of(ext, taken[0])}", rule="ES-START-6")
-    return [Event(ev.GROUP_FORMED, {"group": g, "members": members})]
+    d.emit(ev.GroupFormed(group=g, members=tuple(members)))
 
 
-def decide_reveal(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("reveal")
+def decide_reveal(d: Decision, cmd: Command) -> None:
     """ES-RNG-3: the GM reveals a hidden character (optionally into a new band)."""
+    state = d.state
     ext, who = ext_of(state), cmd.args["who"]
     state.participant(who)
     hidden_from = ext.ranges.hidden.get(who, [])
@@ -125,12 +137,14 @@ def decide_reveal(state: ConflictState, cmd: Command) -> Events:
     if not targets:
         raise IllegalCommand(f"{name(state, who)} is not hidden from them", rule="ES-RNG-3")
     band = cmd.args.get("band")
-    return [Event(ev.REVEALED, {"participant": who, "from": targets,
-                                "band": None if band is None else BANDS.index(band)})]
+    d.emit(ev.Revealed(participant=who, from_=tuple(targets),
+                       band=None if band is None else BANDS.index(band)))
 
 
-def decide_conceal(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("conceal")
+def decide_conceal(d: Decision, cmd: Command) -> None:
     """ES-RNG-1: the GM hides a character from others (the band under it is kept)."""
+    state = d.state
     ext, who = ext_of(state), cmd.args["who"]
     p = state.participant(who)
     already = set(ext.ranges.hidden.get(who, []))
@@ -139,11 +153,13 @@ def decide_conceal(state: ConflictState, cmd: Command) -> Events:
     targets = [t for t in targets if t != who and t not in already]
     if not targets:
         raise IllegalCommand(f"{p.name} is already hidden from them", rule="ES-RNG-1")
-    return [Event(ev.HIDDEN, {"participant": who, "from": targets, "by": "gm"})]
+    d.emit(ev.Hidden(participant=who, from_=tuple(targets), by="gm"))
 
 
-def decide_moves(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("moves")
+def decide_moves(d: Decision, cmd: Command) -> None:
     """ES-START-5: fix the order of awareness moves (ties broken as ES-ROUND-5)."""
+    state, ctx = d.state, d.ctx
     ext = ext_of(state)
     if ext.phase != ph.START:
         raise IllegalCommand("the awareness moves have already begun", rule="ES-START-5")
@@ -159,12 +175,12 @@ def decide_moves(state: ConflictState, cmd: Command, ctx: DecideContext) -> Even
     for aw in sorted({ext.awareness[p] for p in ids}, reverse=True):
         group = [p for p in ids if ext.awareness[p] == aw]
         records, ordered = break_ties(state, ctx, group, ext.awareness, None, table)
-        out += [Event(ev.TIE, r) for r in records]
+        out += tie_events(records)
         order += ordered
     check_rolloffs_used(state, table)
-    out.append(Event(ev.MOVE_ORDER, {"order": order}))
+    out.append(ev.AwarenessOrder(order=tuple(order)))
     out += _next_mover(state, order, -1)
-    return out
+    d.emit(*out)
 
 
 def _next_mover(state: ConflictState, order: list[str], after: int,
@@ -176,14 +192,16 @@ def _next_mover(state: ConflictState, order: list[str], after: int,
         if here(order[i]):
             against = [p for p in order[i + 1:] if here(p)]
             if against:
-                return [Event(ev.MOVER, {"participant": order[i], "against": against})]
-    return [Event(ev.MOVES_DONE, {})]
+                return [ev.MoverStarted(participant=order[i], against=tuple(against))]
+    return [ev.MovesDone()]
 
 
-def decide_step(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("step")
+def decide_step(d: Decision, cmd: Command) -> None:
     """ES-START-5, ES-START-6, ES-RNG-5: one awareness step against those yet to move."""
+    state, ctx = d.state, d.ctx
     ext, actor = ext_of(state), actor_of(cmd)
-    _check_mover(state, actor)
+    _check_mover(state, actor, ctx.author)
     delta = -1 if cmd.args["way"] == "toward" else 1
     named = cmd.args["targets"]
     targets = [x for x in expand(state, named, author=ctx.author)
@@ -208,13 +226,13 @@ def decide_step(state: ConflictState, cmd: Command, ctx: DecideContext) -> Event
             raise IllegalCommand(
                 f"{', '.join(name(state, m) for m in eligible)} stand together (group {g}); "
                 f"move against all of them: {cmd.args['way']} {g}", rule="ES-START-6")
-    out = [Event(ev.RANGE_CHANGED, {"a": actor, "b": t, "band": ext.ranges.get(actor, t)
-                                    + delta, "was": ext.ranges.get(actor, t), "by": actor,
-                                    "why": "awareness move"}, actor=actor) for t in targets]
-    return out + group_breaks(state, actor, targets)
+    out: Events = [ev.RangeChanged(a=actor, b=t, band=ext.ranges.get(actor, t) + delta,
+                                   was=ext.ranges.get(actor, t), by=actor,
+                                   why="awareness move", actor=actor) for t in targets]
+    d.emit(*out, *group_breaks(state, actor, targets))
 
 
-def _check_mover(state: ConflictState, actor: str) -> None:
+def _check_mover(state: ConflictState, actor: str, author: Viewer | None) -> None:
     ext = ext_of(state)
     if ext.phase != ph.MOVES:
         raise IllegalCommand("it is not the time of the awareness moves", rule="ES-START-5")
@@ -224,7 +242,9 @@ def _check_mover(state: ConflictState, actor: str) -> None:
             why = f"{name(state, actor)}'s awareness move is over"
         else:
             why = f"{name(state, actor)} has not had its awareness move yet"
-        raise NotYourTurn(f"{why}; {name(state, mover)} is moving now", rule="ES-START-5")
+        now = "someone else is moving now" if mover is None or unknown_to(state, author, mover) \
+            else f"{name(state, mover)} is moving now"
+        raise NotYourTurn(f"{why}; {now}", rule="ES-START-5")
 
 
 def group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Events:
@@ -233,7 +253,7 @@ def group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Events
     g = group_of(ext, mover)
     if g is None or not targets:
         return []
-    return [Event(ev.GROUP_LEFT, {"group": g, "participant": mover})]
+    return [ev.GroupLeft(group=g, participant=mover)]
 
 
 def on_leave(state: ConflictState, pid: str) -> Events:
@@ -241,7 +261,7 @@ def on_leave(state: ConflictState, pid: str) -> Events:
     ext = ext_of(state)
     if ext.phase == ph.MOVES and 0 <= ext.mover < len(ext.move_order) \
             and ext.move_order[ext.mover] == pid:
-        return [Event(ev.MOVER_DONE, {"participant": pid}),
+        return [ev.MoverDone(participant=pid),
                 *_next_mover(state, ext.move_order, ext.mover, frozenset({pid}))]
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     if cur is not None and cur.actor == pid:
@@ -249,12 +269,15 @@ def on_leave(state: ConflictState, pid: str) -> Events:
     return []
 
 
-def decide_done(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("done")
+def decide_done(d: Decision, cmd: Command) -> None:
     """End an awareness move, or a turn without (another) action."""
+    state = d.state
     ext, actor = ext_of(state), actor_of(cmd)
     if ext.phase == ph.MOVES:
-        _check_mover(state, actor)
-        return [Event(ev.MOVER_DONE, {"participant": actor}, actor=actor),
-                *_next_mover(state, ext.move_order, ext.mover)]
-    check_turn(state, actor, acted_ok=True)
-    return end_turn(state)
+        _check_mover(state, actor, d.ctx.author)
+        d.emit(ev.MoverDone(participant=actor, actor=actor),
+               *_next_mover(state, ext.move_order, ext.mover))
+        return
+    check_turn(state, actor, d.ctx.author, acted_ok=True)
+    d.emit(*end_turn(state))

@@ -29,6 +29,7 @@ class EsExt:
     stepped: list[str] = field(default_factory=list)  # whom the mover has stepped against
     base: dict[str, int] = field(default_factory=dict)  # this round's base initiative
     countdown: Countdown = field(default_factory=Countdown)
+    defaulted: list[str] = field(default_factory=list)  # this round's default declarations
     acted: bool = False  # the current slot's action is resolved (only `done` is left)
     opened_by: str | None = None  # a zoomed-in conflict: who opened it (ES-ACT-1)
     zoom_reason: str = ""  # and why; shown only to those who may see the opener

@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 
 from fracas.engine.commands import Command
-from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     PARTICIPANT_OUT,
     ZOOM_OPENED,
     Event,
 )
-from fracas.engine.model import ConflictState
+from fracas.engine.handlers import Decision
+from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.actions import checked_target
@@ -23,6 +23,7 @@ from fracas.rulesets.etherscope.common import (
     ext_of,
     name,
 )
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.rounds import (
     check_turn,
     end_turn,
@@ -32,20 +33,23 @@ from fracas.rulesets.etherscope.settings import faster
 Events = list[Event]
 
 
-def check_zoom(state: ConflictState, actor: str | None, who: list[str]) -> None:
+def check_zoom(state: ConflictState, actor: str | None, who: list[str],
+               author: Viewer | None = None) -> None:
     """ES-ACT-1, ES-ACT-2: zoom only at one's turn, never from Fast."""
     if faster(state.settings["time_scale"]) is None:
         raise IllegalCommand(
             "a Fast conflict cannot zoom in further: there is no faster time scale",
             rule="ES-ACT-2")
     if actor is not None:
-        check_turn(state, actor)
+        check_turn(state, actor, author)
     if not who:
         raise InvalidInput("name the participants of the zoomed-in conflict", rule="ES-ACT-1")
 
 
-def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Events:
+@HANDLERS.decides("zoom")
+def decide_zoom(d: Decision, cmd: Command) -> None:
     """ES-ACT-1: open a nested conflict one time scale faster for five rounds."""
+    state, ctx = d.state, d.ctx
     actor = actor_of(cmd)
     who = expand(state, cmd.args["who"], author=ctx.author)
     if actor not in who:
@@ -53,7 +57,7 @@ def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Event
     for w in who:
         if w != actor:
             checked_target(state, actor, w, ctx)
-    check_zoom(state, actor, who)
+    check_zoom(state, actor, who, ctx.author)
     ext, s = ext_of(state), state.settings
     settings = copy.deepcopy(s)
     settings["time_scale"] = faster(s["time_scale"])
@@ -74,11 +78,13 @@ def decide_zoom(state: ConflictState, cmd: Command, ctx: DecideContext) -> Event
         "start": bool(cmd.args.get("start")),
         "range_scaling": settings["range_scaling"],
     }
-    return [Event(ZOOM_OPENED, data, actor=actor)]
+    d.emit(Event(ZOOM_OPENED, data, actor=actor))
 
 
-def decide_damage(state: ConflictState, cmd: Command) -> Events:
+@HANDLERS.decides("damage")
+def decide_damage(d: Decision, cmd: Command) -> None:
     """ES-DMG-1: GM damage to the conflict's condenser."""
+    state = d.state
     who, amount = cmd.args["who"], cmd.args["amount"]
     if not active(state, who):
         state.participant(who)
@@ -91,4 +97,4 @@ def decide_damage(state: ConflictState, cmd: Command) -> Events:
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     if cur and cur.actor == who and any(e.type == PARTICIPANT_OUT for e in out):
         out += end_turn(state, {who})
-    return out
+    d.emit(*out)

@@ -24,6 +24,8 @@ from fracas.engine.events import (
 )
 from fracas.engine.model import ConflictState, Kind, Participant, Status
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+from fracas.rulesets.fabula_ultima import events as ev
+from fracas.rulesets.fabula_ultima.handlers import decides
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
     STATUSES,
@@ -36,8 +38,8 @@ from fracas.rulesets.fabula_ultima.state import (
     init_modifier,
     is_extra,
     make_item,
-    next_order,
     npc_initiative,
+    turns_left_next,
     unassigned,
     weapon_of,
 )
@@ -96,8 +98,8 @@ def parse_attributes(ext: FabulaExt, p: Participant, text: str) -> tuple[int, in
 def fumble_fp(ext: FabulaExt, p: Participant, result: dict[str, Any]) -> list[Event]:
     """A PC who fumbles gains 1 Fabula Point (FU-CHK-4)."""
     if result["fumble"] and p.kind == Kind.PC.value and p.id in ext.fp:
-        return [Event("fabula_changed", {"participant": p.id, "delta": 1,
-                                         "fp_after": ext.fp[p.id] + 1, "why": "fumble"})]
+        return [ev.FabulaChanged(participant=p.id, delta=1, fp_after=ext.fp[p.id] + 1,
+                                 why="fumble")]
     return []
 
 
@@ -132,7 +134,8 @@ def damage_events(state: ConflictState, target: Participant, raw: int, dtype: st
     ext: FabulaExt = state.ext
     pool = ext.hp[target.id]
     aff = affinity(target, dtype)
-    data: dict[str, Any] = {"target": target.id, "raw": raw, "type": dtype, "affinity": aff}
+    data: dict[str, Any] = {"target": target.id, "raw": raw, "damage_type": dtype,
+                            "affinity": aff}
     if source:
         data["source"] = source
     if aff == "absorb":
@@ -145,7 +148,7 @@ def damage_events(state: ConflictState, target: Participant, raw: int, dtype: st
         data.update(amount=amount, healed=0)
     data.update(hp_after=after, crisis=after <= pool.maximum // 2,
                 entered_crisis=not in_crisis(pool) and 0 < after <= pool.maximum // 2)
-    events = [Event("damage", data)]
+    events: list[Event] = [ev.Damaged(**data)]
     if after == 0 and target.active:
         events.append(Event(PARTICIPANT_OUT, {"participant": target.id,
                                               "reason": "defeated (0 HP)"}))
@@ -228,8 +231,8 @@ def close_round(state: ConflictState, events: list[Event]) -> list[Event]:
     for e in events:
         if e.type in (PARTICIPANT_OUT, PARTICIPANT_LEFT):
             order.leave(e.data["participant"])
-        elif e.type == "side_assigned" and e.data["participant"] in order.side_of:
-            order.move(e.data["participant"], e.data["side"])
+        elif isinstance(e, ev.SideAssigned) and e.participant in order.side_of:
+            order.move(e.participant, e.side)
     if order.round_over:
         return [*events, Event(ROUND_ENDED, {"round": state.round})]
     return events
@@ -238,6 +241,7 @@ def close_round(state: ConflictState, events: list[Event]) -> list[Event]:
 # --------------------------------------------------------------------------- commands
 
 
+@decides("initiative")
 def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """The PCs' {DEX + INS} Initiative Group Check (FU-CON-3/4/5, FU-CHK-1..5)."""
     ext: FabulaExt = state.ext
@@ -318,13 +322,14 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     first = ext.pc_side if res["success"] else ext.foe_side
     data = {"leader": leader.id, "dl": dl, "dl_from": dl_from, "initiatives": initiatives,
             "own_modifier": init_modifier(ext, leader), "support": helpers, "bond": bond,
-            "supporters": supporters, "check": res, "success": res["success"],
+            "supporters": tuple(supporters), "check": res, "success": res["success"],
             "first_side": first}
-    events = [Event("initiative_checked", data, actor=leader.id), *events,
+    events = [ev.InitiativeChecked(**data, actor=leader.id), *events,
               *fumble_fp(ext, leader, res)]
     return [Event(CONFLICT_STARTED), *events, Event(ROUND_STARTED, {"round": 1})]
 
 
+@decides("attack")
 def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """A weapon attack: accuracy check vs Defense, damage HR + weapon (FU-RES-3)."""
     ext: FabulaExt = state.ext
@@ -337,14 +342,15 @@ def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> lis
     res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice"), p.name),
                   defense(ext, target, False))
     hit = res["success"]
-    body = [Event("attack", {"target": target.id, "weapon": w.name, **res, "hit": hit,
-                             "magic": False}, actor=p.id)]
+    body: list[Event] = [ev.Attacked(target=target.id, weapon=w.name, **res, hit=hit,
+                                     magic=False, actor=p.id)]
     body += fumble_fp(ext, p, res)
     if hit:
         body += damage_events(state, target, res["hr"] + w.damage, w.type, p.id)
     return finish_turn(order, rnd, p.id, pre, body)
 
 
+@decides("spell")
 def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """A spell: spend MP; with a target, a magic check vs Magic Defense (FU-RES-1/3)."""
     ext: FabulaExt = state.ext
@@ -359,19 +365,20 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     if a.get("target") is None:
         if a.get("damage") is not None or a.get("dice") is not None:
             raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")
-        return finish_turn(order, rnd, p.id, pre, [Event("spell", data, actor=p.id)])
+        return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
     target = _active(state, a["target"])
     acc = parse_attributes(ext, p, a.get("accuracy") or "ins+wlp")
     res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice"), p.name),
                   defense(ext, target, True))
     data.update(target=target.id, **res, hit=res["success"], magic=True)
-    body: list[Event] = [Event("spell", data, actor=p.id), *fumble_fp(ext, p, res)]
+    body: list[Event] = [ev.Cast(**data, actor=p.id), *fumble_fp(ext, p, res)]
     if res["success"] and a.get("damage") is not None:
         body += damage_events(state, target, res["hr"] + int(a["damage"]),
                               a.get("type") or "physical", p.id)
     return finish_turn(order, rnd, p.id, pre, body)
 
 
+@decides("check")
 def decide_check(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """A check of two attributes against a DL (FU-CHK-1..4), as a turn or outside turns."""
     ext: FabulaExt = state.ext
@@ -386,30 +393,32 @@ def decide_check(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
         pre, order, rnd = begin_turn(state, p.id)
     res = outcome(roll_check(ctx, sizes, int(a.get("bonus", 0)), a.get("dice"), p.name),
                   a["dl"])
-    body = [Event("check", {"attributes": a["attributes"], **res}, actor=p.id),
-            *fumble_fp(ext, p, res)]
+    body: list[Event] = [ev.Checked(attributes=a["attributes"], **res, actor=p.id),
+                         *fumble_fp(ext, p, res)]
     return finish_turn(order, rnd, p.id, pre, body) if take_turn else body
 
 
-def decide_act(state: ConflictState, cmd: Command) -> list[Event]:
+@decides("act")
+def decide_act(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """A free-text action that takes the turn (FU-CON-6)."""
     assert cmd.actor is not None
     pre, order, rnd = begin_turn(state, cmd.actor)
-    body = [Event("action", {"text": cmd.args.get("text") or "acts"}, actor=cmd.actor)]
+    body: list[Event] = [ev.Acted(text=cmd.args.get("text") or "acts", actor=cmd.actor)]
     return finish_turn(order, rnd, cmd.actor, pre, body)
 
 
-def decide_pass(state: ConflictState, cmd: Command) -> list[Event]:
+@decides("pass")
+def decide_pass(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """Always refused: a character with a turn available cannot pass (FU-CON-6)."""
     ext: FabulaExt = state.ext
     assert cmd.actor is not None
     p = state.participant(cmd.actor)
-    order = next_order(ext)
+    order = ext.order
     waiting = ""
     if order is not None and p.id in order.side_of and state.status == Status.RUNNING.value:
         names = state.names()
         left = [names.get(a, a) for a in order.members(order.side_of[p.id])
-                if order.turns_left(a) > 0]
+                if turns_left_next(ext, a) > 0]
         if left:
             waiting = (f" ({', '.join(left)} {'has' if len(left) == 1 else 'have'} a turn "
                        f"left this round on side {order.side_of[p.id]})")
@@ -418,17 +427,19 @@ def decide_pass(state: ConflictState, cmd: Command) -> list[Event]:
                          participant=p.id)
 
 
-def decide_equip(state: ConflictState, cmd: Command) -> list[Event]:
+@decides("equip")
+def decide_equip(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """Declare an equipped item before the start (FU-CON-2)."""
     assert cmd.actor is not None
     p = state.participant(cmd.actor)
     _setup_only(state, f"{p.name} declaring equipment", "FU-CON-2")
     data = {k: v for k, v in cmd.args.items() if v is not None}
     item = make_item(p.id, data)
-    return [Event("item_equipped", {"participant": p.id, "item": asdict(item)}, actor=p.id)]
+    return [ev.ItemEquipped(participant=p.id, item=asdict(item), actor=p.id)]
 
 
-def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
+@decides("damage", "recover", "spend", "status", "fabula")
+def decide_pools(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
     """damage, recover, spend, status and fabula (FU-RES-1..4, FU-CHK-4)."""
     ext: FabulaExt = state.ext
     a = cmd.args
@@ -448,8 +459,8 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
         pool = pools[target.id]
         pool.check_amount(a["amount"], "FU-RES-1")
         after = min(pool.maximum, pool.current + a["amount"])
-        return [Event("recovered", {"target": target.id, "pool": a["pool"],
-                                    "amount": after - pool.current, "after": after})]
+        return [ev.Recovered(target=target.id, pool=a["pool"], amount=after - pool.current,
+                             after=after)]
     if verb == "spend":
         assert cmd.actor is not None
         p = _active(state, cmd.actor)
@@ -460,10 +471,8 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
         pools[p.id].check_spend(a["amount"], "FU-RES-1", what=a["pool"].upper(), owner=p.id,
                                 names=state.names())
         after = pools[p.id].current - a["amount"]
-        data = {"participant": p.id, "pool": a["pool"], "amount": a["amount"], "after": after}
-        if a.get("why"):
-            data["why"] = a["why"]
-        events = [Event("spent", data, actor=p.id)]
+        events: list[Event] = [ev.Spent(participant=p.id, pool=a["pool"], amount=a["amount"],
+                                        after=after, why=a.get("why") or None, actor=p.id)]
         if a["pool"] == "hp" and after == 0:
             events.append(Event(PARTICIPANT_OUT, {"participant": p.id,
                                                   "reason": "defeated (0 HP)"}))
@@ -476,8 +485,8 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
             raise IllegalCommand(
                 f"{target.name} is {'already' if has else 'not'} {a['effect'].title()}",
                 rule="FU-RES-4", effect=a["effect"])
-        return [Event("status_changed", {"target": target.id, "effect": a["effect"],
-                                         "on": on, "attributes": list(STATUSES[a["effect"]])})]
+        return [ev.StatusChanged(target=target.id, effect=a["effect"], on=on,
+                                 attributes=tuple(STATUSES[a["effect"]]))]
     # fabula
     assert cmd.actor is not None
     p = state.participant(cmd.actor)
@@ -489,7 +498,43 @@ def decide_pools(state: ConflictState, cmd: Command) -> list[Event]:
     if ext.fp[p.id] + delta < 0:
         raise IllegalCommand(f"{p.name} has {ext.fp[p.id]} Fabula Points, not enough to spend "
                              f"{-delta}", rule="FU-CHK-4", fp=ext.fp[p.id])
-    data = {"participant": p.id, "delta": delta, "fp_after": ext.fp[p.id] + delta}
-    if a.get("why"):
-        data["why"] = a["why"]
-    return [Event("fabula_changed", data, actor=p.id)]
+    return [ev.FabulaChanged(participant=p.id, delta=delta, fp_after=ext.fp[p.id] + delta,
+                             why=a.get("why") or None, actor=p.id)]
+
+
+@decides("goal")
+def decide_goal(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """A character's goal (FU-CON-2)."""
+    assert cmd.actor is not None
+    return [ev.GoalSet(participant=cmd.actor, text=cmd.args["text"], actor=cmd.actor)]
+
+
+@decides("extra")
+def decide_extra(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """Make a participant an extra, or not, before the start (FU-CON-1)."""
+    ext: FabulaExt = state.ext
+    p = state.participant(cmd.args["id"])
+    if state.status != Status.SETUP.value:
+        raise IllegalCommand("who takes part is settled before the conflict starts",
+                             rule="FU-CON-1")
+    on = bool(cmd.args.get("on", True))
+    if on == is_extra(ext, p):
+        raise IllegalCommand(f"{p.name} is {'already' if is_extra(ext, p) else 'not'} "
+                             "an extra", rule="FU-CON-1")
+    return [ev.ExtraSet(participant=p.id, on=on)]
+
+
+@decides("assign")
+def decide_assign(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
+    """Put a participant on one of the two sides (FU-CON-13)."""
+    ext: FabulaExt = state.ext
+    a = cmd.args
+    p = state.participant(a["id"])
+    if a["side"] not in (ext.pc_side, ext.foe_side):
+        raise InvalidInput(f"side {a['side']!r} is not one of the two sides "
+                           f"{ext.pc_side} and {ext.foe_side}", rule="FU-CON-13")
+    if p.side == a["side"]:
+        raise IllegalCommand(f"{p.name} is already on side {p.side}", rule="FU-CON-13")
+    if not p.active:
+        raise IllegalCommand(f"{p.name} is no longer in the conflict", rule="FU-CON-12")
+    return close_round(state, [ev.SideAssigned(participant=p.id, side=a["side"], was=p.side)])

@@ -25,7 +25,7 @@ from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     defense,
     die,
-    next_order,
+    next_turn,
     weapon_of,
 )
 from fracas.rulesets.fabula_ultima.views import defense_hidden
@@ -167,11 +167,11 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     their first weapon hits each foe (FU-RES-3). A player sees only their own characters'
     odds, and only against foes whose Defense is not GM-only."""
     ext: FabulaExt = state.ext
-    order = next_order(ext)
-    if order is None or order.current is not None:
+    order, nxt = ext.order, next_turn(ext)
+    if order is None or nxt is None or order.current is not None:
         return []
     lines = []
-    for pid in order.who_may_act():
+    for pid in nxt.may_act:
         p = state.participants[pid]
         mine = viewer.player is not None and p.owner == viewer.player
         if not (viewer.is_gm or mine):

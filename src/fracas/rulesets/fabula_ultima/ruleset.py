@@ -2,39 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.dice.odds import OddsReport
-from fracas.engine.commands import Command
-from fracas.engine.components import AlternatingSides
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
-)
-from fracas.engine.model import ConflictState, Kind, Status, Viewer
+from fracas.engine.events import PARTICIPANT_LEFT, Event, EventTypes
+from fracas.engine.handlers import Handlers
+from fracas.engine.legal import LegalCommand
+from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
-from fracas.errors import IllegalCommand, InvalidInput
-from fracas.rulesets.fabula_ultima import actions, overrides, views
+from fracas.errors import InvalidInput
+from fracas.rulesets.fabula_ultima import (  # noqa: F401 (their handlers register on import)
+    actions,
+    evolve,
+    legal,
+    overrides,
+    sentences,
+    views,
+)
+from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima import odds as fu_odds
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
+from fracas.rulesets.fabula_ultima.handlers import ENGINE, HANDLERS
 from fracas.rulesets.fabula_ultima.limits import STAT_RANGES
 from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
-    Item,
     add_participant,
     check_stats,
-    is_extra,
-    next_order,
-    roster,
     turns_per_round,
 )
 
@@ -62,6 +58,8 @@ class FabulaUltima(Ruleset):
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt
+    handlers: ClassVar[Handlers] = HANDLERS
+    events: ClassVar[EventTypes] = ev.FU_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
 
@@ -94,52 +92,7 @@ class FabulaUltima(Ruleset):
                 state.sides.append(side)
         return ext
 
-    # --- decide -----------------------------------------------------------------------
-    def decide(self, state: ConflictState, command: Command, ctx: DecideContext) -> list[Event]:
-        """The events of a Fabula Ultima command; refused commands raise and change nothing."""
-        ext: FabulaExt = state.ext
-        verb, a, actor = command.verb, command.args, command.actor
-        if verb == "initiative":
-            return actions.decide_initiative(state, command, ctx)
-        if verb == "attack":
-            return actions.decide_attack(state, command, ctx)
-        if verb == "spell":
-            return actions.decide_spell(state, command, ctx)
-        if verb == "check":
-            return actions.decide_check(state, command, ctx)
-        if verb == "act":
-            return actions.decide_act(state, command)
-        if verb == "pass":
-            return actions.decide_pass(state, command)
-        if verb == "equip":
-            return actions.decide_equip(state, command)
-        if verb in ("damage", "recover", "spend", "status", "fabula"):
-            return actions.decide_pools(state, command)
-        if verb == "goal":
-            assert actor is not None
-            return [Event("goal_set", {"participant": actor, "text": a["text"]}, actor=actor)]
-        if verb == "extra":
-            p = state.participant(a["id"])
-            if state.status != Status.SETUP.value:
-                raise IllegalCommand("who takes part is settled before the conflict starts",
-                                     rule="FU-CON-1")
-            if bool(a.get("on", True)) == is_extra(ext, p):
-                raise IllegalCommand(f"{p.name} is {'already' if is_extra(ext, p) else 'not'} "
-                                     "an extra", rule="FU-CON-1")
-            return [Event("extra_set", {"participant": p.id, "on": bool(a.get("on", True))})]
-        if verb == "assign":
-            p = state.participant(a["id"])
-            if a["side"] not in (ext.pc_side, ext.foe_side):
-                raise InvalidInput(f"side {a['side']!r} is not one of the two sides "
-                                   f"{ext.pc_side} and {ext.foe_side}", rule="FU-CON-13")
-            if p.side == a["side"]:
-                raise IllegalCommand(f"{p.name} is already on side {p.side}", rule="FU-CON-13")
-            if not p.active:
-                raise IllegalCommand(f"{p.name} is no longer in the conflict", rule="FU-CON-12")
-            return actions.close_round(state, [Event(
-                "side_assigned", {"participant": p.id, "side": a["side"], "was": p.side})])
-        raise IllegalCommand(f"{self.name} has no command {verb!r}")  # pragma: no cover
-
+    # --- decide (the verb's handler in HANDLERS) ------------------------------------------
     def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """A participant joining mid-conflict: checked stats, one of the two sides, turns
         from the current round (FU-CON-13, FU-CON-14)."""
@@ -153,8 +106,8 @@ class FabulaUltima(Ruleset):
                 f"{p.name} would be on side {p.side or 'none'}; turn order has exactly two "
                 f"sides: join with side={ext.pc_side} or side={ext.foe_side}", rule="FU-CON-13")
         rnd = state.round + 1 if ext.round_closed else state.round
-        return [Event("joined_turns", {"participant": pid, "side": p.side,
-                                       "turns": turns_per_round(p), "round": rnd})]
+        return [ev.JoinedTurns(participant=pid, side=p.side, turns=turns_per_round(p),
+                               round=rnd)]
 
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """End the round at once when the turns still to come this round were all the
@@ -176,110 +129,16 @@ class FabulaUltima(Ruleset):
             "\"unable or unwilling to continue\", \"compromise\", or start with \"note:\"",
             rule="FU-CON-11", reason=reason)
 
-    # --- evolve -----------------------------------------------------------------------
+    # --- evolve (the event class's handler, or FU's part of an engine event) ------------
     def evolve(self, state: ConflictState, event: Event) -> None:
         """Apply an event to the ruleset's state. Never raises."""
-        ext: FabulaExt = state.ext
-        if ext is None:
+        if state.ext is None:
             return
-        t, d = event.type, event.data
-        order = ext.order
-        if t == "initiative_checked":
-            ext.initiative = {"leader": d["leader"], "dl": d["dl"],
-                              "total": d["check"]["total"], "success": d["success"],
-                              "first_side": d["first_side"]}
-            members, turns = roster(state)
-            new = AlternatingSides(sides=[ext.pc_side, ext.foe_side],
-                                   first_side=d["first_side"], side_on_turn=d["first_side"])
-            for pid, side in members.items():
-                new.side_of[pid] = side
-                new.turns_per_round[pid] = turns[pid]
-                new.taken[pid] = 0
-            new.settle()
-            ext.order = new
-        elif t == ROUND_STARTED and order is not None:
-            order.new_round()
-            ext.round_closed = False
-        elif t == ROUND_ENDED:
-            ext.round_closed = True
-        elif t == TURN_STARTED and order is not None:
-            order.take_turn(d["participant"])
-        elif t == TURN_ENDED and order is not None:
-            order.end_turn()
-            order.settle()
-        elif t in (PARTICIPANT_LEFT, PARTICIPANT_OUT) and order is not None:
-            order.leave(d["participant"])
-            order.settle()
-        elif t == PARTICIPANT_JOINED:
-            p = state.participants.get(d["id"])
-            if p is None:
-                return
-            add_participant(ext, p)
-            if order is not None and not is_extra(ext, p) and p.side in order.sides:
-                self._join_order(ext, p.id, p.side, turns_per_round(p))
-        elif t == "goal_set":
-            ext.goals[d["participant"]] = d["text"]
-        elif t == "item_equipped":
-            self._equip(ext, d["participant"], Item(**d["item"]))
-        elif t == "extra_set":
-            if d["on"] and d["participant"] not in ext.extras:
-                ext.extras.append(d["participant"])
-            elif not d["on"] and d["participant"] in ext.extras:
-                ext.extras.remove(d["participant"])
-        elif t == "side_assigned":
-            self._assign(state, d["participant"], d["side"])
-        elif t == "spell" and d.get("mp"):
-            pool = ext.mp.get(event.actor or "")
-            if pool is not None:
-                pool.set(pool.current - int(d["mp"]))
-        elif t == "damage" and d["target"] in ext.hp:
-            ext.hp[d["target"]].set(int(d["hp_after"]))
-        elif t in ("recovered", "spent"):
-            pid = str(d.get("target") or d.get("participant"))
-            pools = {"hp": ext.hp, "mp": ext.mp, "ip": ext.ip}.get(d["pool"], {})
-            if pid in pools:
-                pools[pid].set(int(d["after"]))
-        elif t == "status_changed":
-            have = ext.statuses.setdefault(d["target"], [])
-            if d["on"] and d["effect"] not in have:
-                have.append(d["effect"])
-            elif not d["on"] and d["effect"] in have:
-                have.remove(d["effect"])
-        elif t == "fabula_changed":
-            ext.fp[d["participant"]] = max(0, int(d["fp_after"]))
-
-    @staticmethod
-    def _equip(ext: FabulaExt, pid: str, item: Item) -> None:
-        items = ext.equipment.setdefault(pid, [])
-        single = item.kind in ("armor", "shield")
-        items[:] = [i for i in items if not (
-            (single and i.kind == item.kind) or i.name.lower() == item.name.lower())]
-        items.append(item)
-
-    @staticmethod
-    def _assign(state: ConflictState, pid: str, side: str) -> None:
-        ext: FabulaExt = state.ext
-        p = state.participants.get(pid)
-        if p is None:
-            return
-        p.side = side
-        order = ext.order
-        if order is None or is_extra(ext, p) or not p.active:
-            return
-        if pid in order.side_of:
-            order.move(pid, side)
+        engine = ENGINE.evolvers.get(event.type)
+        if engine is not None:
+            engine(state, event)
         else:
-            FabulaUltima._join_order(ext, pid, side, turns_per_round(p))
-
-    @staticmethod
-    def _join_order(ext: FabulaExt, pid: str, side: str, turns: int) -> None:
-        """Add ``pid`` to the turn order; after the round has ended its turns count from the
-        next round, so it does not reopen the finished one (FU-CON-14)."""
-        assert ext.order is not None
-        ext.order.join(pid, side, turns)
-        if ext.round_closed:
-            ext.order.taken[pid] = ext.order.turns_per_round[pid]
-        ext.order.settle()
+            self.handlers.evolve(state, event)
 
     # --- views ------------------------------------------------------------------------
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
@@ -299,50 +158,15 @@ class FabulaUltima(Ruleset):
         """Hide GM-only pool values from players."""
         return views.redact(state, event, viewer)
 
-    def describe(self, event: Event, state: ConflictState) -> str | None:
-        """A log sentence for each Fabula Ultima event."""
-        return views.describe(event, state)
 
     def status_lines(self, state: ConflictState) -> list[str]:
         """The tracker lines."""
         return views.tracker_lines(state)
 
-    def legal_commands(self, state: ConflictState, actor: str | None) -> list[str]:
-        """What ``actor`` (None: the GM) may do now, as text commands or templates."""
-        ext: FabulaExt = state.ext
-        if state.status == Status.ENDED.value:
-            return ["undo"]
-        active = [p for p in state.participants.values() if p.active]
-        if state.status == Status.SETUP.value:
-            leaders = [p.id for p in active if p.kind == Kind.PC.value
-                       and p.side == ext.pc_side and not is_extra(ext, p)]
-            if actor is None:
-                out = [f"assign {p.id} {ext.pc_side}" for p in active
-                       if p.side not in (ext.pc_side, ext.foe_side)]
-                out += [f"extra {p.id}" for p in active if not is_extra(ext, p)]
-                return out + [f"{pid}: initiative" for pid in leaders] + ["end REASON"]
-            out = [f"{actor}: goal TEXT", f"{actor}: equip weapon NAME accuracy=dex+mig "
-                                          "damage=N", f"{actor}: equip armor NAME init=N"]
-            return out + ([f"{actor}: initiative"] if actor in leaders else [])
-        order = next_order(ext)
-        if order is None:
-            return []
-        may = order.who_may_act()
-        targets = [p.id for p in active if p.id in order.side_of]
-
-        def turn(pid: str) -> list[str]:
-            foes = [t for t in targets if order.side_of.get(t) != order.side_of.get(pid)]
-            return ([f"{pid}: act TEXT"] + [f"{pid}: attack {t}" for t in foes]
-                    + [f"{pid}: spell NAME mp=N target=ID", f"{pid}: check ATTR+ATTR DL"])
-        if actor is None:
-            out = [c for pid in may for c in turn(pid)]
-            return [*out, "damage TARGET AMOUNT", "status TARGET EFFECT", "out ID",
-                    "end REASON"]
-        out = turn(actor) if actor in may else []
-        out.append(f"{actor}: check ATTR+ATTR DL turn=no")
-        if actor in ext.fp:
-            out.append(f"{actor}: fabula -1 why=TEXT")
-        return out
+    def legal_commands(self, state: ConflictState, actor: str | None
+                       ) -> list[str | LegalCommand]:
+        """What ``actor`` (None: the GM) may do now, with the values the rules allow."""
+        return legal.legal_commands(state, actor)
 
     # --- odds -------------------------------------------------------------------------
     def odds(self, query: str) -> OddsReport:

@@ -10,7 +10,6 @@ DEX / INS die size), ``init_mod``, ``initiative`` (an NPC sheet value, wins over
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -234,14 +233,44 @@ def npc_initiative(ext: FabulaExt, p: Participant) -> int:
     return base + bonus + init_modifier(ext, p)
 
 
-def next_order(ext: FabulaExt) -> AlternatingSides | None:
-    """The turn order as the next turn will find it: a copy with the next round begun when
-    nobody has a turn left in this one (FU-CON-10); None before the start."""
-    if ext.order is None or not ext.order.round_over:
-        return ext.order
-    order = copy.deepcopy(ext.order)
-    order.new_round()
-    return order
+@dataclass(frozen=True, slots=True)
+class NextTurn:
+    """Who may take the next turn: the side on turn and its members with a turn left."""
+
+    side_on_turn: str
+    may_act: list[str]
+
+
+def next_turn(ext: FabulaExt) -> NextTurn | None:
+    """Who may take the next turn, read from the order without changing or copying it: when
+    nobody has a turn left in this round (FU-CON-10) the next turn opens the next one, where
+    the first side opens (or the other, if the first has nobody with turns). None before the
+    start; while a turn is under way nobody may start one (``may_act`` is empty)."""
+    order = ext.order
+    if order is None:
+        return None
+    if not order.round_over:
+        return NextTurn(order.side_on_turn, order.who_may_act())
+
+    def fresh(side: str) -> list[str]:
+        return [a for a in order.members(side) if order.turns_per_round.get(a, 0) > 0]
+
+    side = order.first_side
+    if not fresh(side) and fresh(order.other_side(side)):
+        side = order.other_side(side)
+    return NextTurn(side, fresh(side))
+
+
+def turns_left_next(ext: FabulaExt, pid: str) -> int:
+    """Turns ``pid`` may still start before the round after next begins: this round's, or
+    (when this round is over) all of the next round's."""
+    order = ext.order
+    if order is None:
+        return 0
+    if order.round_over:
+        return 0 if pid in order.out or pid not in order.side_of else \
+            order.turns_per_round.get(pid, 0)
+    return order.turns_left(pid)
 
 
 def turns_per_round(p: Participant) -> int:

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from fracas.engine.describe import name_of
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Status, Viewer
+from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
     FabulaExt,
-    Item,
     defense,
     die,
     in_crisis,
     init_modifier,
-    next_order,
+    next_turn,
     npc_initiative,
     unassigned,
 )
@@ -31,7 +32,7 @@ def tracker(state: ConflictState) -> dict[str, Any]:
     if order is None:
         return {"started": False}
     ended = state.status == Status.ENDED.value
-    nxt = next_order(ext)
+    nxt = next_turn(ext)
     assert nxt is not None
     sides: dict[str, Any] = {}
     for side, st in order.status().items():
@@ -41,7 +42,7 @@ def tracker(state: ConflictState) -> dict[str, Any]:
     return {"started": True, "ended": ended, "round": state.round,
             "first_side": order.first_side,
             "side_on_turn": None if ended else nxt.side_on_turn,
-            "may_act": [] if ended else nxt.who_may_act(),
+            "may_act": [] if ended else nxt.may_act,
             "round_over": order.round_over,
             "next_round": state.round + 1 if order.round_over and not ended else None,
             "sides": sides, "turns_per_round": dict(order.turns_per_round)}
@@ -109,10 +110,13 @@ def _hidden(state: ConflictState, viewer: Viewer, pid: str, key: str) -> bool:
 
 def defense_hidden(state: ConflictState, viewer: Viewer, pid: str, magic: bool) -> bool:
     """Whether ``viewer`` may not learn ``pid``'s Defense (Magic Defense): the stat is
-    GM-only, or it is not on the sheet and the DEX (INS) die it comes from is."""
+    GM-only, or it is not on the sheet and the DEX (INS) die it comes from is, or the gear
+    that adds to it is."""
     p = state.participants.get(pid)
     if p is None or viewer.is_gm:
         return False
+    if "equipment" in p.gm_only:
+        return True
     key = "mdef" if magic else "defense"
     if key in p.stats:
         return key in p.gm_only
@@ -127,7 +131,8 @@ def initiative_hidden(state: ConflictState, viewer: Viewer, pid: str) -> bool:
         return False
     if "initiative" in p.stats:
         return "initiative" in p.gm_only
-    return any(k in p.gm_only for k in ("dex", "ins", "init_mod", "rank", "replaces"))
+    return any(k in p.gm_only
+               for k in ("dex", "ins", "init_mod", "rank", "replaces", "equipment"))
 
 
 def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str, Any]:
@@ -184,121 +189,39 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
 
 
 def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
-    """Hide from a player what GM-only stats would give away: pool values (hp, mp, ip),
-    an NPC's Initiative, a target's Defense or Magic Defense, the dice (and bonus) of a check
-    rolled with GM-only attributes or gear, GM-only gear."""
+    """What only Fabula Ultima can judge of an event (the marks on the typed events have
+    masked the rest): GM-only gear is not shown at all; a target's Defense, an NPC's
+    Initiative and a pool's value depend on the data (the sheet's value or the die it comes
+    from, the pool named), and a value of a secret one reads None (``?``)."""
     if viewer.is_gm:
         return event
-    d = dict(event.data)
-    t = event.type
-    who = d.get("target") or d.get("participant")
-    if t == "item_equipped" and _hidden(state, viewer, str(who), "equipment"):
-        return None
-    drop: set[str] = set()
-    if t in ("attack", "spell", "check") and "roll" in d and any(
-            _hidden(state, viewer, event.actor or "", k) for k in (*ATTRIBUTES, "equipment")):
-        drop |= {"roll", "text"}  # the expression names the dice sizes and the bonus
-    if t == "damage" and _hidden(state, viewer, str(who), "hp"):
-        drop |= {"hp_after", "healed"}
-    elif t in ("recovered", "spent") and isinstance(d.get("pool"), str) \
-            and _hidden(state, viewer, str(who), d["pool"]):
-        drop |= {"after"} if t == "spent" else {"after", "amount"}
-    elif t in ("attack", "spell"):
-        if t == "spell" and _hidden(state, viewer, event.actor or "", "mp"):
-            drop.add("mp_after")
-        if "target" in d and defense_hidden(state, viewer, d["target"], bool(d.get("magic"))):
-            drop.add("dl")
-    elif t == "initiative_checked":
-        inits = {k: v for k, v in d.get("initiatives", {}).items()
-                 if not initiative_hidden(state, viewer, k)}
-        if inits != d.get("initiatives", {}):
-            d["initiatives"] = inits
-            if d.get("dl_from") not in inits and d.get("dl_from") != "given":
-                drop.add("dl_from")
-    if not drop and d == event.data:
+    if isinstance(event, ev.ItemEquipped):
+        return None if _hidden(state, viewer, event.participant, "equipment") else event
+    if isinstance(event, ev.Attacked | ev.Cast) and event.target is not None and \
+            event.dl is not None and defense_hidden(state, viewer, event.target,
+                                                    bool(event.magic)):
+        return dataclasses.replace(event, dl=None)
+    if isinstance(event, ev.Recovered) and _hidden(state, viewer, event.target, event.pool):
+        return dataclasses.replace(event, amount=None, after=None)
+    if isinstance(event, ev.Spent) and _hidden(state, viewer, event.participant, event.pool):
+        return dataclasses.replace(event, after=None)
+    if isinstance(event, ev.InitiativeChecked):
+        return _initiative_seen(state, event, viewer)
+    return event
+
+
+def _initiative_seen(state: ConflictState, event: ev.InitiativeChecked, viewer: Viewer
+                     ) -> ev.InitiativeChecked:
+    """The check without the Initiatives of NPCs whose Initiative is GM-only, nor the DL when
+    it is one of them (the DL is the highest Initiative)."""
+    shown = {k: v for k, v in (event.initiatives or {}).items()
+             if not initiative_hidden(state, viewer, k)}
+    if shown == (event.initiatives or {}):
         return event
-    data = {k: v for k, v in d.items() if k not in drop}
-    return Event(event.type, data, event.actor, event.visibility)
-
-
-def _check_text(d: dict[str, Any]) -> str:
-    tag = " — critical success!" if d.get("critical") else " — fumble!" if d.get("fumble") \
-        else ""
-    vs = d["dl"] if "dl" in d else "Magic Defense" if d.get("magic") else "Defense"
-    text = d["text"] if "text" in d else f"total {d.get('total')}"
-    return f"{text} vs {vs}, HR {d.get('hr')}{tag}"
-
-
-def describe(event: Event, state: ConflictState) -> str | None:
-    """One sentence per Fabula Ultima event."""
-    d = event.data
-    t = event.type
-    who = name_of(state, event.actor)
-    if t == "goal_set":
-        return f"{name_of(state, d['participant'])}'s goal: {d['text']}"
-    if t == "item_equipped":
-        return f"{name_of(state, d['participant'])} equips {Item(**d['item']).text()}"
-    if t == "extra_set":
-        return f"{name_of(state, d['participant'])} " + (
-            "is an extra and takes no turns" if d["on"] else "takes part actively")
-    if t == "side_assigned":
-        return f"{name_of(state, d['participant'])} is on side {d['side']} (was {d['was']})"
-    if t == "initiative_checked":
-        support = ", ".join(
-            f"{name_of(state, s['participant'])} {s['total']} "
-            f"{'succeeds' if s['success'] else 'fails'}" for s in d["supporters"])
-        src = ("given" if d.get("dl_from") == "given" else
-               f"{name_of(state, d['dl_from'])}'s Initiative" if d.get("dl_from") else
-               "the highest Initiative among the foes")
-        verdict = "the PCs act first" if d["success"] else "their foes act first"
-        return (f"{who} leads the Initiative Group Check: {_check_text(d['check'])} (DL = "
-                f"{src}; support +{d['support']}, bond +{d['bond']}"
-                + (f"; {support}" if support else "") + f") — {verdict} every round")
-    if t == "action":
-        return f"{who}: {d['text']}"
-    if t in ("attack", "spell"):
-        what = f"casts {d['name']}" if t == "spell" else f"attacks with {d['weapon']}"
-        cost = f" ({d['mp']} MP)" if t == "spell" and d.get("mp") else ""
-        if "target" not in d:
-            return f"{who} {what}{cost}"
-        res = "hits" if d.get("hit") else "misses"
-        return (f"{who} {what}{cost} against {name_of(state, d['target'])}: "
-                f"{_check_text(d)} — {res}")
-    if t == "check":
-        res = "succeeds" if d["success"] else "fails"
-        return f"{who} checks {{{d['attributes'].upper()}}}: {_check_text(d)} — {res}"
-    if t == "damage":
-        target = name_of(state, d["target"])
-        aff = f" ({d['affinity']})" if d.get("affinity") else ""
-        hp = f", HP {d['hp_after']}" if "hp_after" in d else ""
-        crisis = " — in Crisis" if d.get("entered_crisis") else ""
-        if d.get("affinity") == "absorb":
-            heals = f" and heals {d['healed']}" if "healed" in d else ""
-            return f"{target} absorbs {d['raw']} {d['type']} damage{heals}{hp}"
-        return f"{target} takes {d['amount']} {d['type']} damage{aff}{hp}{crisis}"
-    if t == "recovered":
-        after = f" ({d['after']})" if "after" in d else ""
-        amount = f"{d['amount']} " if "amount" in d else ""
-        return f"{name_of(state, d['target'])} recovers {amount}{d['pool'].upper()}{after}"
-    if t == "spent":
-        why = f" for {d['why']}" if d.get("why") else ""
-        after = f" ({d['after']} left)" if "after" in d else ""
-        return f"{name_of(state, d['participant'])} spends {d['amount']} " \
-               f"{d['pool'].upper()}{why}{after}"
-    if t == "status_changed":
-        target = name_of(state, d["target"])
-        attrs = " and ".join(a.upper() for a in d["attributes"])
-        if d["on"]:
-            return f"{target} is {d['effect'].title()} ({attrs} one die size down)"
-        return f"{target} is no longer {d['effect'].title()}"
-    if t == "fabula_changed":
-        why = f" ({d['why']})" if d.get("why") else ""
-        verb = "gains" if d["delta"] > 0 else "spends"
-        n = abs(d["delta"])
-        who = name_of(state, d["participant"])
-        return f"{who} {verb} {n} Fabula Point{'s' if n != 1 else ''}{why}: {d['fp_after']}"
-    if t == "joined_turns":
-        n = d["turns"]
-        return (f"{name_of(state, d['participant'])} takes {n} turn{'s' if n != 1 else ''} per "
-                f"round on side {d['side']}, from round {d['round']}")
-    return None
+    secret_dl = event.dl_from not in shown and event.dl_from != "given"
+    check = event.check
+    if secret_dl and check is not None:
+        check = {**check, "dl": None}
+    return dataclasses.replace(event, initiatives=shown,
+                               dl=None if secret_dl else event.dl,
+                               dl_from=None if secret_dl else event.dl_from, check=check)

@@ -1,0 +1,134 @@
+"""What a character (or the GM) may do now in Etherscope, as structured legal commands with
+the exact values the rules allow (DESIGN.md principle 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fracas.engine.legal import LegalCommand
+from fracas.engine.model import ConflictState
+from fracas.rulesets.etherscope import state as ph
+from fracas.rulesets.etherscope.commands import COMMANDS
+from fracas.rulesets.etherscope.common import ext_of
+from fracas.rulesets.etherscope.settings import BANDS
+from fracas.rulesets.legal import LegalCommands
+
+command = LegalCommands(COMMANDS)
+#: Declaration splits listed one by one up to this many (beyond: the bounds only).
+MAX_SPLITS = 200
+
+
+def splits(base: int, gap: int) -> Iterator[tuple[int, ...]]:
+    """Every declaration the rules allow at base initiative ``base`` (ES-ROUND-2, ES-ROUND-3):
+    positive scores, highest first, adding up to at most ``base``, at least ``gap`` apart."""
+    def below(cap: int, budget: int) -> Iterator[tuple[int, ...]]:
+        for s in range(min(cap, budget), 0, -1):
+            yield (s,)
+            for rest in below(s - max(1, gap), budget - s):
+                yield (s, *rest)
+    yield from below(base, base)
+
+
+def declarations(base: int, gap: int) -> tuple[list[int], ...] | None:
+    """The allowed declarations (as the JSON lists a command carries), or None when there are
+    more than :data:`MAX_SPLITS`."""
+    out: list[list[int]] = []
+    for s in splits(base, gap):
+        out.append(list(s))
+        if len(out) > MAX_SPLITS:
+            return None
+    return tuple(out)
+
+
+def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand]:
+    """What ``actor`` (None: the GM) may do now, with the values the rules allow."""
+    if state.ext is None:
+        return []
+    if actor is None:
+        return _gm_commands(state)
+    ext = ext_of(state)
+    if actor not in state.active_ids():
+        return []
+    return {ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare,
+            ph.COUNTDOWN: _countdown}.get(ext.phase, _nothing)(state, actor)
+
+
+def _nothing(state: ConflictState, actor: str) -> list[LegalCommand]:
+    return []
+
+
+def _seen(state: ConflictState, actor: str) -> list[str]:
+    ranges = ext_of(state).ranges
+    return [t for t in state.active_ids() if t != actor and not ranges.is_hidden(t, actor)]
+
+
+def _start(state: ConflictState, actor: str) -> list[LegalCommand]:
+    ext = ext_of(state)
+    out = [] if actor in ext.awareness else [
+        command("awareness", actor), command("awareness", actor, free={"dice": "DICE"})]
+    targets = [t for t in _seen(state, actor) if t not in ext.ambushed.get(actor, [])]
+    if targets:
+        out.append(command("ambush", actor, targets=targets))
+    return out
+
+
+def _moves(state: ConflictState, actor: str) -> list[LegalCommand]:
+    ext = ext_of(state)
+    mover = ext.move_order[ext.mover] if 0 <= ext.mover < len(ext.move_order) else None
+    if mover != actor:
+        return []
+    ids = state.active_ids()
+    out = []
+    for t in ext.move_order[ext.mover + 1:]:
+        if t in ext.stepped or ext.ranges.is_hidden(t, actor) or t not in ids:
+            continue
+        out += _steps("step", state, actor, t)
+    return [*out, command("done", actor)]
+
+
+def _steps(verb: str, state: ConflictState, actor: str, t: str) -> list[LegalCommand]:
+    """One step toward (not from Close) and away (not from Distant) (ES-RNG-4)."""
+    band = ext_of(state).ranges.get(actor, t)
+    ways = [w for w, ok in (("toward", band > 0), ("away", band < len(BANDS) - 1)) if ok]
+    return [command(verb, actor, targets=[t], way=w) for w in ways]
+
+
+def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
+    ext = ext_of(state)
+    if actor not in ext.base or actor in ext.countdown.declarations:
+        return []
+    base, gap = ext.base[actor], int(state.settings["min_gap"])
+    listed = declarations(base, gap)
+    return [command("declare", actor, scores=[base]),
+            command("declare", actor, free={"scores": "SCORES"},
+                    allowed={} if listed is None else {"scores": listed})]
+
+
+def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
+    ext = ext_of(state)
+    cur = ext.countdown.current
+    if cur is None or cur.actor != actor:
+        return []
+    if ext.acted:
+        return [command("done", actor)]
+    seen = _seen(state, actor)
+    out = [command("attack", actor, target=t) for t in seen]
+    out += [command("push", actor, target=t) for t in seen]
+    for t in seen:
+        out += _steps("move", state, actor, t)
+    out += [command("hide", actor), command("search", actor), command("recover", actor),
+            command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"}),
+            command("done", actor)]
+    if state.settings["time_scale"] != "fast":
+        out.append(command("zoom", actor, who=seen or [actor], free={"reason": "TEXT"}))
+    return out
+
+
+def _gm_commands(state: ConflictState) -> list[LegalCommand]:
+    ext = ext_of(state)
+    ids = tuple(state.active_ids())
+    out = [command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"}),
+           command("group", None, free={"name": "NAME", "members": "A,B"}),
+           command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
+    first = {ph.START: "moves", ph.READY: "round", ph.DECLARE: "countdown"}.get(ext.phase)
+    return [command(first, None), *out] if first else out

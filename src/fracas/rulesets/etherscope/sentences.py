@@ -1,0 +1,217 @@
+"""Etherscope's log sentences: one describe handler per event class, built from the (possibly
+redacted) typed event; a value the viewer may not know reads ``?``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.engine.events import CONFLICT_CREATED, ROUND_STARTED, ZOOM_CLOSED, ZOOM_OPENED, Event
+from fracas.engine.model import ConflictState
+from fracas.engine.secrets import shown
+from fracas.rulesets.etherscope import events as ev
+from fracas.rulesets.etherscope.common import name
+from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
+from fracas.rulesets.etherscope.settings import BANDS, meaning_lines, table_line
+
+H = HANDLERS
+
+#: The settings the table line and the band meanings are made of (ES-SET-7).
+TABLE_SETTINGS = frozenset({"nature", "reality", "time_scale", "range_scaling"})
+
+
+def _n(state: ConflictState, pid: Any) -> str:
+    return name(state, pid) if isinstance(pid, str) else "someone"
+
+
+def _names(state: ConflictState, ids: Any) -> str:
+    return ", ".join(_n(state, p) for p in ids or ())
+
+
+def band_name(n: Any) -> str:
+    """A band's name for a sentence (Close, Near, Distant)."""
+    return BANDS[int(n)].capitalize() if isinstance(n, int) and 0 <= n <= 2 else "unchanged"
+
+
+def _successes(n: Any) -> str:
+    return f"{n} success{'' if n == 1 else 'es'}"
+
+
+def _succ(text: Any, successes: Any, table: Any) -> str:
+    count = _successes(successes)
+    return str(text or (f"{count} (table)" if table else count))
+
+
+def _nested(r: dict[str, Any]) -> str:
+    return _succ(r.get("text"), r.get("successes"), r.get("table"))
+
+
+@ENGINE.describes(CONFLICT_CREATED)
+def _created(e: Event, state: ConflictState) -> str | None:
+    d = e.data
+    table = d.get("settings", {})
+    if TABLE_SETTINGS - set(table) or (table.get("range_scaling") == "custom"
+                                       and "custom_scaling" not in table):
+        return None  # a GM-only table setting: the engine's plain sentence
+    return (f"conflict set up: {d.get('title') or 'Etherscope'}. "
+            f"{table_line(table)} " + "; ".join(meaning_lines(table)))
+
+
+@ENGINE.describes(ROUND_STARTED)
+def _round(e: Event, state: ConflictState) -> str | None:
+    d = e.data
+    if "base" not in d:
+        return None
+    base = ", ".join(f"{_n(state, k)} {v}" for k, v in d["base"].items())
+    return f"round {d['round']} begins; base initiative ({d.get('condenser')}): {base}"
+
+
+@ENGINE.describes(ZOOM_OPENED)
+def _zoom(e: Event, state: ConflictState) -> str:
+    d = e.data
+    who = _names(state, d.get("participants"))
+    scale = f", {d['range_scaling']} scale" if d.get("range_scaling") else ""
+    return (f"zoom in ({d.get('time_scale')}{scale}, {d.get('round_limit')} rounds) with "
+            f"{who}: {d.get('reason')}")
+
+
+@ENGINE.describes(ZOOM_CLOSED)
+def _zoom_closed(e: Event, state: ConflictState) -> str:
+    """ES-ACT-1: the conflict play returns to — the main one, or the zoom it was opened from
+    (judged on the state the event applies to: the closing zoom is the innermost)."""
+    levels = state.chain()
+    back = levels[-2] if len(levels) > 1 else None
+    where = "the main conflict" if back is None or back.depth == 0 else \
+        f"the zoomed-in conflict at depth {back.depth}"
+    return f"back to {where} ({e.data.get('reason')})"
+
+
+@H.describes(ev.AwarenessRolled)
+def _awareness(e: ev.AwarenessRolled, state: ConflictState) -> str:
+    return (f"{_n(state, e.participant)} rolls awareness: "
+            f"{_succ(e.text, e.successes, e.table)} (kept for the conflict)")
+
+
+@H.describes(ev.AmbushResolved)
+def _ambush(e: ev.AmbushResolved, state: ConflictState) -> str:
+    parts = [f"{_n(state, r['target'])} {r['successes']} → "
+             + ("ambushed" if r["ambushed"] else "not fooled") for r in e.targets or ()]
+    return f"{_n(state, e.ambusher)} ambushes with {_nested(e.roll or {})}: " + "; ".join(parts)
+
+
+@H.describes(ev.CounterRolled)
+def _counter(e: ev.CounterRolled, state: ConflictState) -> str:
+    return "counter roll against an ambush: " + "; ".join(
+        f"{_n(state, r['target'])} {_successes(r['successes'])}" for r in e.targets or ())
+
+
+@H.describes(ev.RangeSet)
+def _range_set(e: ev.RangeSet, state: ConflictState) -> str:
+    return f"GM sets {_n(state, e.a)} ↔ {_n(state, e.b)} to {band_name(e.band)}"
+
+
+@H.describes(ev.RangeChanged)
+def _range_changed(e: ev.RangeChanged, state: ConflictState) -> str:
+    return (f"{_n(state, e.a)} ↔ {_n(state, e.b)}: {band_name(e.was)} → {band_name(e.band)} "
+            f"({e.why or ''})")
+
+
+@H.describes(ev.GroupFormed)
+def _group_formed(e: ev.GroupFormed, state: ConflictState) -> str:
+    return f"group {e.group}: {_names(state, e.members)} stand together"
+
+
+@H.describes(ev.GroupDissolved)
+def _group_dissolved(e: ev.GroupDissolved, state: ConflictState) -> str:
+    return f"group {e.group} dissolved"
+
+
+@H.describes(ev.GroupLeft)
+def _group_left(e: ev.GroupLeft, state: ConflictState) -> str:
+    return f"{_n(state, e.participant)} moved alone and leaves group {e.group}"
+
+
+@H.describes(ev.Hidden)
+def _hidden(e: ev.Hidden, state: ConflictState) -> str:
+    return f"{_n(state, e.participant)} is hidden from {_names(state, e.from_)}"
+
+
+@H.describes(ev.Revealed)
+def _revealed(e: ev.Revealed, state: ConflictState) -> str:
+    band = f" at {band_name(e.band)}" if e.band is not None else ""
+    return f"{_n(state, e.participant)} is revealed to {_names(state, e.from_)}{band}"
+
+
+@H.describes(ev.AwarenessOrder)
+def _order(e: ev.AwarenessOrder, state: ConflictState) -> str:
+    return "awareness moves, best first: " + _names(state, e.order)
+
+
+@H.describes(ev.MoverStarted)
+def _mover(e: ev.MoverStarted, state: ConflictState) -> str:
+    return (f"{_n(state, e.participant)}'s awareness move: one step against "
+            f"{_names(state, e.against)}")
+
+
+@H.describes(ev.MoverDone)
+def _mover_done(e: ev.MoverDone, state: ConflictState) -> str:
+    return f"{_n(state, e.participant)}'s awareness move is over"
+
+
+@H.describes(ev.MovesDone)
+def _moves_done(e: ev.MovesDone, state: ConflictState) -> str:
+    return "the awareness moves are over"
+
+
+@H.describes(ev.InitiativeDeclared)
+def _declared(e: ev.InitiativeDeclared, state: ConflictState) -> str:
+    how = " (nothing declared: acts once at base)" if e.default else ""
+    base = f" (base {e.base})" if e.base is not None else ""
+    scores = shown(None) if e.scores is None else ", ".join(map(str, e.scores))
+    return f"{_n(state, e.participant)} acts at {scores}{base}{how}"
+
+
+@H.describes(ev.TieRolloff)
+def _tie(e: ev.TieRolloff, state: ConflictState) -> str:
+    rolls = ", ".join(f"{_n(state, k)} {v}" for k, v in (e.successes or {}).items())
+    at = f"initiative {e.score}" if e.score is not None else "awareness moves"
+    return f"tie at {at} (awareness {e.awareness}): roll-off {rolls}"
+
+
+@H.describes(ev.CountdownStarted)
+def _countdown(e: ev.CountdownStarted, state: ConflictState) -> str:
+    return "countdown: " + ", ".join(f"{_n(state, a)} {shown(s)}" for a, s in e.order or ())
+
+
+@H.describes(ev.ActionResolved)
+def _action(e: ev.ActionResolved, state: ConflictState) -> str:
+    what = e.name or e.action
+    tg = f" {_names(state, e.targets)}" if e.targets else ""
+    res = "success" if e.success else "failure"
+    extra = f", {shown(e.surplus)} extra" if e.success and e.surplus != 0 else ""
+    spent = f" (spent: {', '.join(f'{k} {v}' for k, v in e.spent.items())})" \
+        if e.spent else ""
+    say = f" — “{e.say}”" if e.say else ""
+    effect = f" — effect: {e.effect}" if e.effect else ""
+    extras = f" [extras: {e.extras_text}]" if e.extras_text else ""
+    if e.not_bought:
+        extras += f" (not enough extra successes for: {', '.join(e.not_bought)})"
+    if e.unmoved:
+        target = _names(state, e.targets)
+        extras += (f" ({target} cannot be pushed any further relative to "
+                   f"{_names(state, e.unmoved)}: already at the last band)")
+    if e.unrated and e.pool is not None:
+        what += f" (no {e.skill} rating: pool of {e.pool})"
+    return (f"{_n(state, e.doer)}: {what}{tg}{say}; {_succ(e.text, e.successes, e.table)} "
+            f"vs difficulty {shown(e.difficulty)}: {res}{extra}{spent}{extras}{effect}")
+
+
+@H.describes(ev.Damage)
+def _damage(e: ev.Damage, state: ConflictState) -> str:
+    src = f" from {_n(state, e.source)}" if e.source else ""
+    return (f"{_n(state, e.participant)} takes {e.amount} {e.condenser} damage{src} "
+            f"({e.reason}); {shown(e.left)} left")
+
+
+@H.describes(ev.Recovered)
+def _recovered(e: ev.Recovered, state: ConflictState) -> str:
+    return f"{_n(state, e.participant)} recovers {shown(e.amount)} {e.condenser}"

@@ -1,0 +1,74 @@
+"""What a character (or the GM) may do now in Fabula Ultima, as structured legal commands
+with the exact values the rules allow (DESIGN.md principle 5)."""
+
+from __future__ import annotations
+
+from fracas.engine.legal import LegalCommand
+from fracas.engine.model import ConflictState, Kind, Status
+from fracas.rulesets.fabula_ultima.commands import COMMANDS
+from fracas.rulesets.fabula_ultima.state import FabulaExt, is_extra, next_turn
+from fracas.rulesets.legal import LegalCommands
+
+command = LegalCommands(COMMANDS)
+
+
+def legal_commands(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
+    """What ``actor`` (None: the GM) may do now."""
+    ext: FabulaExt = state.ext
+    if state.status == Status.ENDED.value:
+        return ["undo"]
+    if state.status == Status.SETUP.value:
+        return _setup(state, actor)
+    nxt = next_turn(ext)
+    if nxt is None:
+        return []
+    order = ext.order
+    assert order is not None
+    active = [p.id for p in state.participants.values() if p.active and p.id in order.side_of]
+
+    def turn(pid: str) -> list[LegalCommand]:
+        foes = [t for t in active if order.side_of.get(t) != order.side_of.get(pid)]
+        return [command("act", pid, free={"text": "TEXT"}),
+                *(command("attack", pid, target=t) for t in foes),
+                command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
+                        allowed={"target": tuple(active)}),
+                command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"})]
+
+    if actor is None:
+        out: list[str | LegalCommand] = [c for pid in nxt.may_act for c in turn(pid)]
+        return [*out,
+                command("damage", None, free={"target": "TARGET", "amount": "AMOUNT"},
+                        allowed={"target": tuple(active)}),
+                command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
+                        allowed={"target": tuple(active)}),
+                "out ID"]
+    out = list(turn(actor)) if actor in nxt.may_act else []
+    out.append(command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"},
+                       turn=False))
+    if actor in ext.fp:
+        out.append(command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",)))
+    return out
+
+
+def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
+    ext: FabulaExt = state.ext
+    active = [p for p in state.participants.values() if p.active]
+    leaders = [p.id for p in active if p.kind == Kind.PC.value and p.side == ext.pc_side
+               and not is_extra(ext, p)]
+
+    def initiative(leader: str) -> LegalCommand:
+        # FU-CHK-5: the leader's supporters are the other PCs of the side still taking part
+        supporters = tuple(p for p in leaders if p != leader)
+        return command("initiative", leader, allowed={"supporters": supporters})
+
+    if actor is None:
+        out: list[str | LegalCommand] = [
+            command("assign", None, id=p.id, side=ext.pc_side) for p in active
+            if p.side not in (ext.pc_side, ext.foe_side)]
+        out += [command("extra", None, id=p.id) for p in active if not is_extra(ext, p)]
+        return [*out, *(initiative(pid) for pid in leaders)]
+    out = [command("goal", actor, free={"text": "TEXT"}),
+           command("equip", actor, kind="weapon", free={"name": "NAME", "damage": "N"},
+                   accuracy="dex+mig"),
+           command("equip", actor, kind="armor", free={"name": "NAME", "init": "N"})]
+    return out + ([initiative(actor)] if actor in leaders else [])

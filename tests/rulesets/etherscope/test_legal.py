@@ -1,0 +1,40 @@
+"""Structured legal commands in Etherscope (DESIGN.md principle 5): each is a value with the
+exact values the rules allow — every declaration split listed is accepted, none else is."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.errors import FracasError
+
+from .helpers import make, pc, started
+
+
+@pytest.mark.rule("ES-ROUND-2", "ES-ROUND-3")
+def test_the_declaration_splits_listed_are_exactly_the_ones_accepted() -> None:
+    c = started()
+    (free,) = [lc for lc in c.legal("ada") if lc.verb == "declare"
+               and not lc.choice("scores").is_fixed]
+    allowed = {tuple(s) for s in free.choice("scores").allowed or ()}
+    assert (10,) in allowed and (9, 1) in allowed and (6, 1) in allowed
+    for scores in [(s,) for s in range(1, 13)] + [(a, b) for a in range(1, 12)
+                                                  for b in range(1, a)]:
+        try:
+            c.prepare(f"ada: declare {','.join(map(str, scores))}", time="")
+        except FracasError:
+            assert scores not in allowed, scores
+        else:
+            assert scores in allowed, scores
+    assert c.to_command(free.command(scores=[9, 1])).args["scores"] == [9, 1]
+
+
+@pytest.mark.rule("ES-RNG-2")
+def test_the_targets_listed_are_those_the_actor_may_target() -> None:
+    c = started({"lurking": {"carl": ["ada"]}})
+    c.execute("countdown")
+    assert c.state.ext.countdown.current.actor == "ada"
+    targets = {lc.choice("target").fixed for lc in c.legal("ada") if lc.verb == "attack"}
+    assert targets == {"bruno"}
+    people = [pc("ada", "alice"), pc("bruno", "bob")]
+    gm = {lc.verb: lc for lc in make(people=people).legal(None)}
+    assert gm["damage"].choice("who").allowed == ("ada", "bruno")
