@@ -54,6 +54,8 @@ def expired(effect: TimedEffect, reason: str) -> Event:
 
 def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event]:
     """``events`` with an ``effect_expired`` event after each boundary that ends an effect."""
+    if not effects and not any(e.type == EFFECT_ADDED for e in events):
+        return events  # nothing can expire (the common case: no copy)
     live = copy.deepcopy(effects)
     out: list[Event] = []
     for event in events:
