@@ -131,4 +131,6 @@ def _gm_commands(state: ConflictState) -> list[LegalCommand]:
            command("group", None, free={"name": "NAME", "members": "A,B"}),
            command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
     first = {ph.START: "moves", ph.READY: "round", ph.DECLARE: "countdown"}.get(ext.phase)
+    if first == "moves" and any(pid not in ext.awareness for pid in ids):
+        first = None  # ES-START-1: the moves wait until every character rolled awareness
     return [command(first, None), *out] if first else out

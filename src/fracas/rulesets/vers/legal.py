@@ -53,17 +53,21 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     out: list[LegalCommand] = []
     if actor in ext.pending_discipline:
         out.append(command(actor, "endure", free={"dice": "DICE"}))
-    for cid, chase in ext.chases.items():
-        if chase.roller == actor and (not turns.round_opened or turns.current == actor):
+    acting = turns.current == actor
+    for cid, chase in ext.chases.items():  # a chase roll is an action (VR-CHASE-8)
+        if chase.roller == actor and (not turns.round_opened or (
+                acting and turns.actions_left > 0)):
             if chase.stage == "interpose" or (chase.stage == "pursuit"
                                               and chase.track.position == 1):
                 out.append(command(actor, "interpose", id=cid, free={"dice": "DICE"}))
             elif chase.stage in ("pursuit", "tracking"):
                 out.append(command(actor, "run", id=cid,
                                    free={"mod": "N", "why": "TEXT", "dice": "DICE"}))
-    if turns.current != actor:
+    if not acting:
         return out
-    if turns.actions_left > 0 and actor not in ext.pending_discipline:
+    if actor in ext.pending_discipline:  # VR-INJ-3: the Discipline roll comes first
+        return out
+    if turns.actions_left > 0:
         out += _actions(state, actor)
     rest = [m for m in turns.not_gone() if m != actor and state.participants[m].active]
     out += [command(actor, "handoff", to=m, free={"say": "TEXT"}) for m in rest] or [
