@@ -107,7 +107,8 @@ class Api:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
     def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        r = self.client.request(method, path, headers=self.headers(), **kwargs)
+        headers = {**self.headers(), **kwargs.pop("headers", {})}
+        r = self.client.request(method, path, headers=headers, **kwargs)
         self.seen.append(json.dumps(dict(r.headers)) + "\n" + r.text)
         return r
 

@@ -308,9 +308,12 @@ def _routes(app: FastAPI) -> None:
             raise NotAllowed("only the GM may create conflicts")
 
         def make() -> tuple[str, Conflict]:
-            scenario = _scenario(body)
-            return server.service.new_from_scenario(scenario, seed=body.seed,
-                                                    campaign=access.table)
+            try:
+                scenario = _scenario(body)
+                return server.service.new_from_scenario(scenario, seed=body.seed,
+                                                        campaign=access.table)
+            except NotFound as exc:  # an unknown ruleset or name in the file: bad input
+                raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
 
         cid, conflict = await to_thread.run_sync(make)
         server.tables_of[cid] = access.table
