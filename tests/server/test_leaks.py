@@ -133,8 +133,8 @@ def test_every_bundled_scenario_streams_exactly_each_viewers_projection(server: 
             r = table.gm.post(path + "/commands", json={"command": line.text})
             assert r.status_code == 200, (name, line.text, r.text)
         for p, viewer in viewers.items():
-            frames = [json.loads(sockets[p].recv(timeout=20))] + frames_until_quiet(
-                sockets[p], quiet=0.4)
+            first = json.loads(sockets[p].recv(timeout=20))
+            frames = [first, *frames_until_quiet(sockets[p], quiet=0.4)]
             sockets[p].close()
             view, entries = followed(frames)
             want_view, want_log = stored_projection(server.db, cid, viewer)
