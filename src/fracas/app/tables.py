@@ -140,11 +140,17 @@ def _clean_title(text: str, what: str = "title") -> str:
     if not isinstance(text, str):
         raise InvalidInput(f"the {what} must be text")
     text = text.strip()
-    if not text or len(text) > TITLE_LIMIT or any(ord(c) < 32 or c in "\u202e\u202d"
-                                                  for c in text):
+    if not text or len(text) > TITLE_LIMIT or any(_unprintable(c) for c in text):
         raise InvalidInput(f"the {what} must be 1 to {TITLE_LIMIT} printable characters",
                            field=what)
     return text
+
+
+def _unprintable(c: str) -> bool:
+    """Control, bidirectional-override and lone surrogate characters."""
+    n = ord(c)
+    return n < 32 or n == 0x7F or 0x202A <= n <= 0x202E or 0x2066 <= n <= 0x2069 \
+        or 0xD800 <= n <= 0xDFFF
 
 
 def _now() -> str:

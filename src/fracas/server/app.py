@@ -43,6 +43,7 @@ from fracas.server import projection
 from fracas.server.limits import MAX_BODY, BodyLimit, RateLimit
 from fracas.server.live import Hub, Subscriber
 from fracas.server.models import (
+    ERRORS,
     CommandIn,
     ConflictIn,
     LinkIn,
@@ -114,7 +115,7 @@ def create_app(url: str | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(
-        title="fracas", version=__version__, lifespan=lifespan,
+        title="fracas", version=__version__, lifespan=lifespan, responses=ERRORS,
         description="Live tabletop conflicts for a GM and their players: see docs/server.md. "
                     "Every refusal is a typed error {code, message, rule, values}.",
     )

@@ -6,23 +6,33 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: Printable text: no control, bidirectional-override or lone surrogate characters, and not
+#: only spaces (the same rule as fracas.app.tables applies).
+_BAD = r"\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+PRINTABLE = rf"^[^{_BAD}]*[^\s{_BAD}][^{_BAD}]*$"
+#: A player's name as their characters' ``player`` field has it.
+PLAYER = r"^[a-z][a-z0-9_-]{0,39}$"
+
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", regex_engine="python-re")
 
 
 class TableIn(_Body):
     """A new table."""
 
-    title: str = Field(min_length=1, max_length=200, description="the table's name")
+    title: str = Field(min_length=1, max_length=200, pattern=PRINTABLE,
+                       description="the table's name")
 
 
 class LinkIn(_Body):
     """A new link: for one player (their characters' `player` name) or the public."""
 
     role: Literal["player", "public"]
-    player: str | None = Field(default=None, max_length=40)
-    label: str | None = Field(default=None, max_length=200)
+    player: str | None = Field(default=None, pattern=PLAYER,
+                               description="for role player: the name in their characters' "
+                               "`player` field")
+    label: str | None = Field(default=None, max_length=200, pattern=PRINTABLE)
 
 
 class ConflictIn(_Body):
@@ -57,3 +67,30 @@ class OddsIn(_Body):
     """A command whose roll's odds are asked."""
 
     command: str | dict[str, Any]
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: the engine's typed error."""
+
+    code: str = Field(description="stable code: invalid_input, illegal_command, "
+                      "not_your_turn, stale_version, not_allowed, not_authenticated, "
+                      "not_found, internal_error")
+    message: str = Field(description="one sentence a GM understands")
+    rule: str | None = Field(description="the numbered rule that refused it, if any")
+    values: dict[str, Any] = Field(description="the offending values")
+
+
+#: The error answers every route may give, for the OpenAPI document.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": text} for status, text in (
+        (401, "no valid token (missing, unknown or revoked)"),
+        (403, "not yours: the role or the player may not do this"),
+        (404, "unknown, or not visible to this viewer"),
+        (405, "method not allowed"),
+        (409, "illegal in this state, not your turn, or stale"),
+        (413, "the request body is over the limit"),
+        (422, "invalid input"),
+        (500, "internal error: nothing changed"),
+        (503, "the database failed: nothing changed"),
+    )
+}
