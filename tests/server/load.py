@@ -13,6 +13,7 @@ import asyncio
 import json
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,9 +87,12 @@ async def _listen(url: str, headers: dict[str, str], client: Client, stop: async
 
 
 async def run_load(bases: list[str], db: str, conflicts: int, seconds: float,
-                   pause: float = 0.2) -> LoadResult:
+                   pause: float = 0.2, on_subscribed: Callable[[], object] | None = None
+                   ) -> LoadResult:
     """Create ``conflicts`` conflicts, subscribe six viewers to each (spread over
-    ``bases``), send commands for ``seconds`` and check every viewer's frames."""
+    ``bases``), send commands for ``seconds`` (each writer waits ``pause`` after each
+    answer) and check every viewer's frames. ``on_subscribed`` is called once every socket
+    has its snapshot (the benchmark measures memory there)."""
     async with httpx.AsyncClient(timeout=60) as http:
         made = (await http.post(bases[0] + "/api/tables", json={"title": "load"})).json()
         table, gm = made["table"], {"Authorization": f"Bearer {made['gm_token']}"}
@@ -119,6 +123,8 @@ async def run_load(bases: list[str], db: str, conflicts: int, seconds: float,
                     url, {"Authorization": f"Bearer {tokens[who]}"}, client, stop)))
         while sum(len(c.frames) for cs in clients.values() for c in cs) < len(tasks):
             await asyncio.sleep(0.05)  # every socket has its snapshot
+        if on_subscribed is not None:
+            on_subscribed()
         sent: dict[str, tuple[str, float]] = {}  # marker → (path, time of request)
         acked: list[str] = []
         started = time.perf_counter()

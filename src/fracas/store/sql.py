@@ -44,7 +44,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, QueuePool
 
 from fracas.engine.events import LazyEvents, Record
 from fracas.errors import InvalidInput, NotFound, StaleVersion
@@ -597,7 +597,11 @@ def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": 60})
+    # pooled: opening a connection (and its PRAGMAs) costs more than most queries; a file
+    # database's connections are safe to hand between threads (each used by one at a time)
+    memory = not parsed.database or parsed.database == ":memory:"
+    engine = create_engine(url, poolclass=NullPool if memory else QueuePool,
+                           connect_args={"timeout": 60, "check_same_thread": False})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
