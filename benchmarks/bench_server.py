@@ -85,6 +85,7 @@ async def _baseline(base: str, rooms: int, seconds: float, pause: float) -> Load
     async with httpx.AsyncClient(timeout=60) as http:
         async def write(room: int) -> None:
             k = 0
+            await asyncio.sleep(pause * room / rooms)  # writers out of step, as in run_load
             while time.perf_counter() < deadline:
                 marker = f"c{room} n{k}"
                 t0 = time.perf_counter()

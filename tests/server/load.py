@@ -132,6 +132,7 @@ async def run_load(bases: list[str], db: str, conflicts: int, seconds: float,
 
         async def write(i: int, path: str) -> None:
             k = 0
+            await asyncio.sleep(pause * i / len(paths))  # writers out of step
             while time.perf_counter() < deadline:
                 base = bases[(i + k) % len(bases)]
                 marker = f"c{i} n{k}"

@@ -185,11 +185,15 @@ class Hub:
             out.append((sub, frame))
         return out
 
-    async def changed(self, conflict_id: str) -> None:
-        """Another process (or a poll) says the conflict changed: deliver it."""
+    async def changed(self, conflict_id: str, version: int | None = None) -> None:
+        """Another process (or a poll) says the conflict changed (up to ``version``, if
+        known): deliver what this process has not delivered yet."""
         room = self.rooms.get(conflict_id)
-        if room is not None and room.subscribers:
-            await self.run(room, lambda _c: None)
+        if room is None or not room.subscribers:
+            return
+        if version is not None and room.conflict.version >= version:
+            return  # our own append, already delivered
+        await self.run(room, lambda _c: None)
 
     def revoked(self, token_id: str) -> None:
         """Close at once every socket opened with a revoked token."""
@@ -225,14 +229,15 @@ class Hub:
         while not self._stop.is_set():
             try:
                 for channel, payload in store.notifications(self._stop):
-                    if channel == TOKEN_CHANNEL:
+                    if not channel:  # listening (again): deliver what came meanwhile
+                        for cid in list(self.rooms):
+                            self._call(self.changed(cid))
+                    elif channel == TOKEN_CHANNEL:
                         self._loop.call_soon_threadsafe(self.revoked, payload)
                     else:
-                        cid = payload.partition(" ")[0]
-                        self._call(self.changed(cid))
-                # caught up after a reconnect: anything announced meanwhile is delivered
-                for cid in list(self.rooms):
-                    self._call(self.changed(cid))
+                        cid, _, version = payload.partition(" ")
+                        self._call(self.changed(cid, int(version) if version.isdigit()
+                                                else None))
             except Exception as exc:  # the database went away: try again shortly
                 log.warning("listening for changes failed (%s); retrying", type(exc).__name__)
                 self._stop.wait(1.0)
@@ -255,7 +260,7 @@ class Hub:
             for cid, version in versions.items():
                 room = self.rooms.get(cid)
                 if room is not None and version > room.conflict.version:
-                    await self.changed(cid)
+                    await self.changed(cid, version)
 
     async def _recheck_tokens(self) -> None:
         """Close sockets whose token was revoked, even if the announcement was missed."""

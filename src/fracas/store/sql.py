@@ -467,7 +467,9 @@ class SqlEventStore:
 
     def notifications(self, stop: Any, timeout: float = 1.0) -> Iterator[tuple[str, str]]:
         """(PostgreSQL only) Yield ``(channel, payload)`` for every append and token
-        revocation announced by any process, until ``stop`` (a threading.Event) is set."""
+        revocation announced by any process, until ``stop`` (a threading.Event) is set.
+        The first item, ``("", "")``, says the listening has begun: whatever changed before
+        it must be read from the store."""
         if self.dialect != "postgresql":
             raise InvalidInput("only PostgreSQL announces changes; SQLite is polled")
         raw = self.engine.raw_connection()
@@ -477,6 +479,7 @@ class SqlEventStore:
             pg.autocommit = True
             pg.execute(f"LISTEN {NOTIFY_CHANNEL}")
             pg.execute(f"LISTEN {TOKEN_CHANNEL}")
+            yield "", ""
             while not stop.is_set():
                 for note in pg.notifies(timeout=timeout, stop_after=64):
                     yield note.channel, note.payload
