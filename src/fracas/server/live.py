@@ -25,6 +25,7 @@ from fracas.app.service import ConflictService
 from fracas.app.tables import Access
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.errors import FracasError
 from fracas.server import projection
 from fracas.server.projection import Position
 from fracas.store import SqlEventStore
@@ -37,6 +38,8 @@ QUEUE_FRAMES = 256
 #: How often SQLite is polled for appends by other processes, and tokens re-checked (s).
 POLL_SECONDS = 0.2
 RECHECK_SECONDS = 2.0
+#: Conflicts a process keeps loaded without anyone watching them.
+MAX_ROOMS = 500
 #: WebSocket close codes (documented in docs/server.md).
 CLOSE_REVOKED = 4401
 CLOSE_TOO_SLOW = 4408
@@ -98,8 +101,16 @@ class Hub:
                 room = self.rooms.get(conflict_id)
                 if room is None:
                     conflict = await to_thread.run_sync(self.service.load, conflict_id)
+                    self._evict()
                     room = self.rooms[conflict_id] = Room(conflict_id, conflict)
         return room
+
+    def _evict(self) -> None:
+        """Forget the least recently loaded conflicts nobody watches, beyond MAX_ROOMS."""
+        idle = [cid for cid, r in self.rooms.items()
+                if not r.subscribers and not r.lock.locked()]
+        for cid in idle[:max(0, len(self.rooms) - MAX_ROOMS + 1)]:
+            del self.rooms[cid]
 
     async def run(self, room: Room, work: Callable[[Conflict], Any]) -> Any:
         """Run ``work`` (blocking) on the room's conflict, brought up to date, under its
@@ -114,7 +125,9 @@ class Hub:
                 return result, frames
             try:
                 result, frames = await to_thread.run_sync(job)
-            except BaseException:
+            except FracasError:
+                raise  # refused: the engine changed nothing
+            except Exception:
                 # a failed write may have left the cached conflict unsure: read it again
                 room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
                 raise
