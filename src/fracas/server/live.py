@@ -11,7 +11,6 @@ A subscriber whose projection did not change gets no frame at all.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import threading
@@ -65,8 +64,12 @@ class Subscriber:
         """Ask the socket's task to close with ``code``."""
         if self.closed is None:
             self.closed = code
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            while True:  # frames still waiting are dropped: a client resumes by cursor
+                try:
+                    self.queue.put_nowait(None)
+                    return
+                except asyncio.QueueFull:
+                    self.queue.get_nowait()
 
 
 @dataclass(eq=False)
