@@ -41,10 +41,10 @@ def serve(
         fail(str(exc))
     err_console.print(f"fracas serving {safe_url(url)} on http://{host}:{port} "
                       f"({workers} process{'es' if workers > 1 else ''}); "
-                      "create a table: POST /api/tables (docs/server.md)")
+                      "make a table with `fracas table new TITLE` (docs/server.md)")
     uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
-                log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"), proxy_headers=False)
+                log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))
 
 
 def register(app: typer.Typer) -> None:
