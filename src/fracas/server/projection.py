@@ -18,6 +18,8 @@ import hashlib
 import json
 import re
 import secrets
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,22 +34,52 @@ from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
 Entry = dict[str, Any]
 
 
+#: The last projections made: one command's answer and its frames share them. A conflict
+#: at one version is one state (records are only appended), so (conflict, version, viewer)
+#: names a projection; callers never change what they get.
+_MEMO_SIZE = 64
+_memo: dict[tuple[int, int, Viewer, str], tuple[Conflict, Any]] = {}
+_memo_lock = threading.Lock()
+
+
+def _memoized(kind: str, conflict: Conflict, viewer: Viewer, make: Callable[[], Any]) -> Any:
+    key = (id(conflict), conflict.version, viewer, kind)
+    with _memo_lock:
+        hit = _memo.get(key)
+    if hit is not None and hit[0] is conflict:
+        return hit[1]
+    value = make()
+    with _memo_lock:
+        _memo[key] = (conflict, value)
+        while len(_memo) > _MEMO_SIZE:
+            del _memo[next(iter(_memo))]
+    return value
+
+
 def project_view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
     """The state as ``viewer`` may see it (without the global version for a non-GM)."""
-    out = view(conflict, viewer)
-    if not viewer.is_gm:
-        out.pop("version", None)
-    return out
+    def make() -> dict[str, Any]:
+        out = view(conflict, viewer)
+        if not viewer.is_gm:
+            out.pop("version", None)
+        return out
+
+    result: dict[str, Any] = _memoized("view", conflict, viewer, make)
+    return result
 
 
 def _released(conflict: Conflict, viewer: Viewer) -> list[tuple[int, Entry]]:
     """The viewer's log with the version each entry ends at; a trailing run of records
     wholly hidden from a non-GM viewer is held back."""
-    entries = log_entries(conflict, viewer)
-    if not viewer.is_gm:
-        while entries and _collapsed(entries[-1][1]):
-            entries.pop()
-    return entries
+    def make() -> list[tuple[int, Entry]]:
+        entries = log_entries(conflict, viewer)
+        if not viewer.is_gm:
+            while entries and _collapsed(entries[-1][1]):
+                entries.pop()
+        return entries
+
+    result: list[tuple[int, Entry]] = _memoized("log", conflict, viewer, make)
+    return result
 
 
 def _collapsed(entry: Entry) -> bool:
