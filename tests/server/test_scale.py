@@ -96,3 +96,22 @@ def test_kill_9_loses_no_acknowledged_command(pg_servers: tuple[Served, Served],
              if e["command"].startswith("narrate")]
     for text in acked:  # every acknowledged command is stored exactly once
         assert texts.count(text.split("'")[1]) == 1, text
+
+
+def test_workers_2_serves_one_postgresql(pg_servers: tuple[Served, Served],
+                                         tmp_path: object) -> None:
+    from tests.server.support import running
+
+    a, _ = pg_servers
+    with running(a.db, str(a.log_path) + ".workers", workers=2) as served:
+        table = new_table(served.url)
+        path = table.conflict("vers-tavern-brawl")
+        sockets = [table.invite("alice").live(path) for _ in range(6)]
+        for ws in sockets:
+            ws.recv(timeout=20)
+        for n in range(4):
+            r = table.gm.post(path + "/commands", json={"command": f"narrate 'w{n}'"})
+            assert r.status_code == 200
+        for ws in sockets:  # whichever worker each socket landed on
+            text = json.dumps(frames_until_quiet(ws, quiet=2))
+            assert all(f"w{n}" in text for n in range(4))
