@@ -82,6 +82,12 @@ class NotAllowed(FracasError):
     code = "not_allowed"
 
 
+class NotAuthenticated(NotAllowed):
+    """A request without a valid token (missing, unknown or revoked)."""
+
+    code = "not_authenticated"
+
+
 class NotFound(FracasError):
     """A conflict, participant or other named thing that does not exist."""
 

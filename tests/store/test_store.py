@@ -151,8 +151,8 @@ def test_newer_schema_refused_nothing_written(db_url: str) -> None:
 
 def test_fresh_database_is_migrated(db_url: str) -> None:
     store = SqlEventStore(db_url)
-    assert store.schema_state() == "current" and store.schema_revision() == "0002"
-    assert store.upgrade() == "0002"  # idempotent
+    assert store.schema_state() == "current" and store.schema_revision() == "0003"
+    assert store.upgrade() == "0003"  # idempotent
     store.close()
 
 

@@ -198,3 +198,41 @@ def import_conflict(service: ConflictService, text: str, name: str = "<export>",
         records=conflict.records, conflict_id=None if new_id else meta["id"],
     )
     return cid, conflict
+
+
+#: What an export made by ``fracas serve`` holds instead of the seed.
+SEALED_SEED = "sealed_seed"
+
+
+def export_sealed(service: ConflictService, conflict_id: str, key: bytes) -> dict[str, Any]:
+    """An export document whose seed is sealed with the server's ``key``: the seed never
+    leaves the server, and only a server with that key can import the file again."""
+    from fracas.app.sealed import seal
+
+    doc = export_conflict(service, conflict_id)
+    meta = doc["conflict"]
+    meta[SEALED_SEED] = seal(key, meta.pop("seed").encode("utf-8"), "fracas.seed/1")
+    doc["checksum"] = checksum(doc)
+    return doc
+
+
+def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str,
+                  name: str = "<upload>") -> tuple[str, Conflict]:
+    """Import a document of :func:`export_sealed` (or a plain export) into ``campaign``,
+    under a fresh id."""
+    from fracas.app.sealed import unseal
+
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
+    meta = doc.get("conflict") if isinstance(doc, dict) else None
+    if isinstance(meta, dict) and isinstance(meta.get(SEALED_SEED), str):
+        if doc.get("checksum") != checksum(doc):
+            raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
+                               "edited by hand; nothing was imported")
+        sealed = meta.pop(SEALED_SEED)
+        meta["seed"] = unseal(key, sealed, "fracas.seed/1", "sealed seed").decode("utf-8")
+        doc["checksum"] = checksum(doc)
+        text = json.dumps(doc, ensure_ascii=False)
+    return import_conflict(service, text, name, new_id=True, campaign=campaign)

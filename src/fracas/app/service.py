@@ -112,6 +112,13 @@ class ConflictService:
                     snap = None
         return Conflict(ruleset, stored.seed, stored.records, snapshot=snap)
 
+    def refresh(self, conflict_id: str, conflict: Conflict) -> Conflict:
+        """``conflict`` (as loaded before) brought up to the stored log: the records another
+        writer appended since are folded in, without reading the rest again."""
+        for record in self.store.records_after(conflict_id, conflict.version):
+            conflict.append_record(record)
+        return conflict
+
     def rebuild_snapshot(self, conflict_id: str) -> int:
         """Drop the cached snapshots and write one folded from the whole log; its version."""
         self.store.delete_snapshots(conflict_id)

@@ -13,7 +13,7 @@ from rich.markup import escape
 from fracas import __version__
 from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
 from fracas.app.script import run_script
-from fracas.cli import conflicts, dice, sim
+from fracas.cli import conflicts, dice, serve, sim, tables
 from fracas.cli.common import check_viewer, console, fail, viewer_for
 from fracas.cli.render import print_log, print_state
 from fracas.dice.rng import new_seed
@@ -157,6 +157,8 @@ def version() -> None:
 dice.register(app)
 conflicts.register(app)
 sim.register(app)
+serve.register(app)
+tables.register(app)
 
 
 def main() -> None:

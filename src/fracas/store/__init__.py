@@ -10,6 +10,8 @@ from fracas.store.port import (
     EventStore,
     SchemaMismatch,
     StoredConflict,
+    TableStore,
+    TokenInfo,
 )
 from fracas.store.sql import SqlEventStore, default_url, safe_url
 
@@ -30,6 +32,8 @@ __all__ = [
     "SqlEventStore",
     "StoreFailure",
     "StoredConflict",
+    "TableStore",
+    "TokenInfo",
     "default_url",
     "open_store",
     "safe_url",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -43,6 +44,59 @@ class StoredConflict:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class TokenInfo:
+    """One access token of a table, as stored: its hash, never the secret itself."""
+
+    id: str
+    table: str
+    role: str  # "gm" | "player" | "public"
+    player: str | None
+    label: str
+    created: str
+    revoked: str | None = None
+
+
+class TableStore(Protocol):
+    """The tables of ``fracas serve`` (campaigns with a title) and their access tokens.
+
+    Only token digests are stored; revoking a token is announced to every server process
+    (PostgreSQL: NOTIFY on :data:`TOKEN_CHANNEL`)."""
+
+    def create_table(self, table_id: str, title: str) -> None:
+        """Store a new table (a campaign with ``title``); InvalidInput if the id is taken."""
+        ...
+
+    def table_title(self, table_id: str) -> str:
+        """The title of a table (NotFound if there is no such table)."""
+        ...
+
+    def add_token(self, token: TokenInfo, digest: str) -> None:
+        """Store a token's digest and what it grants."""
+        ...
+
+    def find_token(self, digest: str) -> TokenInfo | None:
+        """The token with this digest (revoked or not), if any."""
+        ...
+
+    def list_tokens(self, table_id: str) -> builtins.list[TokenInfo]:
+        """A table's tokens, oldest first."""
+        ...
+
+    def revoke_token(self, table_id: str, token_id: str) -> TokenInfo:
+        """Mark a token of ``table_id`` revoked (NotFound if it is not one of its tokens)."""
+        ...
+
+    def secret_key(self, name: str) -> bytes:
+        """The 32 random bytes kept under ``name`` (made on first use, then the same for
+        every process on this database)."""
+        ...
+
+
+#: PostgreSQL channel on which every token revocation is announced (its token id).
+TOKEN_CHANNEL = "fracas_tokens"
+
+
 class EventStore(Protocol):
     """Append-only logs of conflicts, grouped in campaigns.
 
@@ -80,6 +134,10 @@ class EventStore(Protocol):
 
     def list(self, campaign: str | None = None) -> list[ConflictInfo]:
         """The stored conflicts, newest first, optionally of one campaign."""
+        ...
+
+    def records_after(self, conflict_id: str, version: int) -> builtins.list[Record]:
+        """The records past ``version``, in order (for a process that keeps a conflict)."""
         ...
 
     def find_key(self, conflict_id: str, key: str) -> Record | None:

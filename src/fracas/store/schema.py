@@ -2,7 +2,10 @@
 
 ``records`` is the append-only log: one row per command, its JSON in ``data``; the primary key
 (conflict, version) and the version column of ``conflicts`` make an append all-or-nothing.
-``snapshots`` is only a cache of folded states.
+``snapshots`` is only a cache of folded states. A campaign with a title is a *table* of
+``fracas serve``: ``tokens`` holds the hashes (never the secrets) of its GM, player and public
+links; ``store_keys`` also holds the random keys the server seals cursors and exported
+seeds with.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ campaigns = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(200), nullable=False, unique=True),
     Column("created", String(40), nullable=False),
+    Column("title", String(200), nullable=True),
 )
 
 conflicts = Table(
@@ -74,4 +78,17 @@ snapshots = Table(
     Column("state", Text, nullable=False),
     Column("created", String(40), nullable=False),
     PrimaryKeyConstraint("conflict_id", "version", name="pk_snapshots"),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("campaign_id", Integer, ForeignKey("campaigns.id"), nullable=False, index=True),
+    Column("digest", String(64), nullable=False, unique=True),
+    Column("role", String(20), nullable=False),
+    Column("player", String(80), nullable=True),
+    Column("label", String(200), nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("revoked", String(40), nullable=True),
 )

@@ -13,6 +13,7 @@ optimistic check: zero rows means someone came first) then the INSERT of the rec
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import secrets
@@ -45,18 +46,27 @@ from sqlalchemy import (
 )
 from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, QueuePool
 
 from fracas.engine.events import LazyEvents, Record
 from fracas.engine.limits import check_conflict_id
 from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
+    TOKEN_CHANNEL,
     ConflictInfo,
     SchemaMismatch,
     StoredConflict,
+    TokenInfo,
 )
-from fracas.store.schema import campaigns, conflicts, records, snapshots, store_keys
+from fracas.store.schema import (
+    campaigns,
+    conflicts,
+    records,
+    snapshots,
+    store_keys,
+    tokens,
+)
 
 ENV_DB = "FRACAS_DB"
 
@@ -71,7 +81,7 @@ CONNECT_TIMEOUT = 10
 #: The longest text each stored field takes (the columns of schema.py), checked before
 #: writing so that SQLite and PostgreSQL accept and refuse the same conflicts.
 LIMITS = {"id": 40, "campaign": 200, "ruleset": 60, "title": 200, "seed": 200,
-          "author": 80, "key": 200}
+          "author": 80, "key": 200, "player": 80, "label": 200}
 
 
 def default_url() -> str:
@@ -243,21 +253,25 @@ class SqlEventStore:
         return cid
 
     def export_key(self) -> bytes:
-        """The secret key this database signs its exports with (made on first use; kept in
-        the database, never exported)."""
+        """The secret key this database signs its exports with (never exported)."""
+        return self.secret_key("export")
+
+    def secret_key(self, name: str) -> bytes:
+        """32 random bytes kept in the database under ``name`` (made on first use, by
+        whichever process comes first; never exported)."""
         with self._read() as conn:
             found = conn.execute(select(store_keys.c.value)
-                                 .where(store_keys.c.name == "export")).scalar()
+                                 .where(store_keys.c.name == name)).scalar()
         if found is None:
             try:
                 with self._write() as conn:
                     conn.execute(insert(store_keys).values(
-                        name="export", value=secrets.token_hex(32), created=_now()))
+                        name=name, value=secrets.token_hex(32), created=_now()))
             except IntegrityError:  # another process made it first: use theirs
                 pass
             with self._read() as conn:
                 found = conn.execute(select(store_keys.c.value)
-                                     .where(store_keys.c.name == "export")).scalar_one()
+                                     .where(store_keys.c.name == name)).scalar_one()
         return bytes.fromhex(str(found))
 
     def _campaign_id(self, conn: Connection, name: str, now: str) -> int:
@@ -410,6 +424,121 @@ class SqlEventStore:
         ]
         return StoredConflict(info, str(row[7]), recs, snapshot)
 
+    def records_after(self, conflict_id: str, version: int) -> builtins.list[Record]:
+        """The records past ``version``, in order."""
+        with self._read() as conn:
+            rows = conn.execute(
+                select(records.c.version, records.c.command, records.c.author,
+                       records.c.time, records.c.key, records.c.data)
+                .where(records.c.conflict_id == conflict_id, records.c.version > version)
+                .order_by(records.c.version)).all()
+        return [Record(int(v), str(command), LazyEvents(data), str(author), str(t), key)
+                for v, command, author, t, key, data in rows]
+
+    def versions(self, conflict_ids: Sequence[str]) -> dict[str, int]:
+        """The current version of each of these conflicts (unknown ones are left out)."""
+        if not conflict_ids:
+            return {}
+        with self._read() as conn:
+            rows = conn.execute(select(conflicts.c.id, conflicts.c.version)
+                                .where(conflicts.c.id.in_(list(conflict_ids)))).all()
+        return {str(cid): int(v) for cid, v in rows}
+
+    # --- tables and tokens (fracas serve) -------------------------------------------------
+    def create_table(self, table_id: str, title: str) -> None:
+        """A new campaign with a title: a table of ``fracas serve``."""
+        _check_fields(id=table_id, title=title)
+        try:
+            with self._write() as conn:
+                conn.execute(insert(campaigns).values(name=table_id, title=title,
+                                                      created=_now()))
+        except IntegrityError:
+            raise InvalidInput(f"a table {table_id!r} already exists", table=table_id
+                               ) from None
+
+    def table_title(self, table_id: str) -> str:
+        """A table's title (NotFound for a campaign that is not a table)."""
+        with self._read() as conn:
+            title = conn.execute(select(campaigns.c.title)
+                                 .where(campaigns.c.name == table_id)).scalar()
+        if title is None:
+            raise NotFound(f"no table {table_id!r}", table=table_id)
+        return str(title)
+
+    def add_token(self, token: TokenInfo, digest: str) -> None:
+        """Store a token's digest (the secret itself is never stored)."""
+        _check_fields(id=token.id, player=token.player, label=token.label)
+        with self._write() as conn:
+            camp = conn.execute(select(campaigns.c.id).where(
+                campaigns.c.name == token.table, campaigns.c.title.is_not(None))).scalar()
+            if camp is None:
+                raise NotFound(f"no table {token.table!r}", table=token.table)
+            conn.execute(insert(tokens).values(
+                id=token.id, campaign_id=camp, digest=digest, role=token.role,
+                player=token.player, label=token.label, created=token.created, revoked=None))
+
+    def _token_query(self) -> Any:
+        return select(tokens.c.id, campaigns.c.name, tokens.c.role, tokens.c.player,
+                      tokens.c.label, tokens.c.created, tokens.c.revoked).join(
+            campaigns, campaigns.c.id == tokens.c.campaign_id)
+
+    @staticmethod
+    def _token(row: Any) -> TokenInfo:
+        return TokenInfo(id=row[0], table=row[1], role=row[2], player=row[3], label=row[4],
+                         created=row[5], revoked=row[6])
+
+    def find_token(self, digest: str) -> TokenInfo | None:
+        """The token with this digest, if any."""
+        with self._read() as conn:
+            row = conn.execute(self._token_query().where(tokens.c.digest == digest)).first()
+        return None if row is None else self._token(row)
+
+    def list_tokens(self, table_id: str) -> builtins.list[TokenInfo]:
+        """A table's tokens, oldest first."""
+        with self._read() as conn:
+            rows = conn.execute(self._token_query().where(campaigns.c.name == table_id)
+                                .order_by(tokens.c.created, tokens.c.id)).all()
+        return [self._token(r) for r in rows]
+
+    def revoke_token(self, table_id: str, token_id: str) -> TokenInfo:
+        """Revoke one of a table's tokens; every process is told (PostgreSQL NOTIFY)."""
+        with self._write() as conn:
+            row = conn.execute(self._token_query().where(
+                tokens.c.id == token_id, campaigns.c.name == table_id)).first()
+            if row is None:
+                raise NotFound(f"no link {token_id!r} at this table", link=token_id)
+            if row[6] is None:
+                conn.execute(sql_update(tokens).where(tokens.c.id == token_id)
+                             .values(revoked=_now()))
+            if self.dialect == "postgresql":
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": TOKEN_CHANNEL, "payload": token_id})
+        with self._read() as conn:
+            return self._token(conn.execute(self._token_query()
+                                            .where(tokens.c.id == token_id)).one())
+
+    def notifications(self, stop: Any, timeout: float = 1.0) -> Iterator[tuple[str, str]]:
+        """(PostgreSQL only) Yield ``(channel, payload)`` for every append and token
+        revocation announced by any process, until ``stop`` (a threading.Event) is set.
+        The first item, ``("", "")``, says the listening has begun: whatever changed before
+        it must be read from the store."""
+        if self.dialect != "postgresql":
+            raise InvalidInput("only PostgreSQL announces changes; SQLite is polled")
+        raw = self.engine.raw_connection()
+        pg = raw.driver_connection
+        assert pg is not None
+        try:
+            pg.autocommit = True
+            pg.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            pg.execute(f"LISTEN {TOKEN_CHANNEL}")
+            yield "", ""
+            while not stop.is_set():
+                for note in pg.notifies(timeout=timeout, stop_after=64):
+                    yield note.channel, note.payload
+        finally:
+            raw.invalidate()  # a listening connection is never handed back to the pool
+            raw.close()
+
     def find_key(self, conflict_id: str, key: str) -> Record | None:
         """The record stored with idempotency ``key``."""
         check_conflict_id(conflict_id)
@@ -524,7 +653,11 @@ def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": 60})
+    # pooled: opening a connection (and its PRAGMAs) costs more than most queries; a file
+    # database's connections are safe to hand between threads (each used by one at a time)
+    memory = not parsed.database or parsed.database == ":memory:"
+    engine = create_engine(url, poolclass=NullPool if memory else QueuePool,
+                           connect_args={"timeout": 60, "check_same_thread": False})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -1,0 +1,163 @@
+"""Tables of ``fracas serve``: a GM's campaign with the links that open it.
+
+A table is created with a GM secret; the GM issues a link per player (bound to the name in
+the ``player`` field of that player's characters) and public read-only links, and can revoke
+any of them. A secret is 256 random bits; the store keeps only its SHA-256 digest, so a copy
+of the database opens nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from fracas.engine.model import Viewer
+from fracas.errors import InvalidInput, NotAllowed, NotAuthenticated, NotFound
+from fracas.store.port import TableStore, TokenInfo
+
+ROLES = ("gm", "player", "public")
+#: A player name as characters' ``player`` fields use it.
+PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+TITLE_LIMIT = 200
+
+
+def digest(secret: str) -> str:
+    """The stored form of a token secret."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What a presented token grants: a table and a viewer there."""
+
+    table: str
+    token_id: str
+    role: str
+    player: str | None
+
+    @property
+    def viewer(self) -> Viewer:
+        """The engine's viewer for this access."""
+        if self.role == "gm":
+            return Viewer.gm()
+        if self.role == "player" and self.player:
+            return Viewer.of_player(self.player)
+        return Viewer.public()
+
+    @property
+    def is_gm(self) -> bool:
+        """True for the table's GM."""
+        return self.role == "gm"
+
+
+@dataclass(frozen=True, slots=True)
+class Issued:
+    """A new token: what it grants, and its secret (shown once, never stored)."""
+
+    info: TokenInfo
+    secret: str
+
+
+class TableService:
+    """Create tables, issue and revoke their links, and check presented tokens."""
+
+    def __init__(self, store: TableStore) -> None:
+        """Use ``store`` for tables and token digests."""
+        self.store = store
+
+    def create_table(self, title: str) -> tuple[str, Issued]:
+        """A new table and its GM token."""
+        title = _clean_title(title)
+        table_id = "t" + secrets.token_hex(6)
+        self.store.create_table(table_id, title)
+        return table_id, self._issue(table_id, "gm", None, "GM")
+
+    def invite(self, access: Access, role: str, player: str | None = None,
+               label: str = "") -> Issued:
+        """A player link (bound to ``player``) or a public read-only link (GM only)."""
+        self._gm_only(access, "invite")
+        if role not in ("player", "public"):
+            raise InvalidInput(f"a link is for a 'player' or the 'public', not {role!r}",
+                               role=role)
+        if role == "player":
+            if not isinstance(player, str) or not PLAYER_NAME.match(player):
+                raise InvalidInput("a player link needs the player's name as their "
+                                   "characters' `player` field has it (a-z, 0-9, _ or -, "
+                                   "at most 40)", player=player)
+        else:
+            player = None
+        label = _clean_title(label or (player or "public"), "label")
+        return self._issue(access.table, role, player, label)
+
+    def _issue(self, table_id: str, role: str, player: str | None, label: str) -> Issued:
+        secret = secrets.token_urlsafe(32)  # 256 bits
+        info = TokenInfo(id="k" + secrets.token_hex(6), table=table_id, role=role,
+                         player=player, label=label, created=_now())
+        self.store.add_token(info, digest(secret))
+        return Issued(info, secret)
+
+    def authenticate(self, secret: str | None) -> Access:
+        """The access a secret grants; NotAllowed for a missing, unknown or revoked one."""
+        if not secret or len(secret) > 200:
+            raise NotAuthenticated("this needs a valid link or token (Authorization: Bearer …)")
+        token = self.store.find_token(digest(secret))
+        if token is None or token.revoked is not None:
+            raise NotAuthenticated("this link is unknown or was revoked; ask the GM for a new one")
+        return Access(token.table, token.id, token.role, token.player)
+
+    def as_owner(self, table_id: str) -> Access:
+        """The GM's access for whoever holds the database itself (the ``fracas table``
+        commands): NotFound if there is no such table."""
+        self.store.table_title(table_id)
+        return Access(table_id, "", "gm", None)
+
+    def title(self, access: Access) -> str:
+        """The title of the table ``access`` opens."""
+        return self.store.table_title(access.table)
+
+    def links(self, access: Access) -> list[TokenInfo]:
+        """Every link of the GM's table (without secrets)."""
+        self._gm_only(access, "list the links")
+        return self.store.list_tokens(access.table)
+
+    def revoke(self, access: Access, token_id: str) -> TokenInfo:
+        """Revoke a link of the GM's table, effective at once."""
+        self._gm_only(access, "revoke links")
+        if token_id == access.token_id:
+            raise InvalidInput("the GM link cannot revoke itself")
+        return self.store.revoke_token(access.table, token_id)
+
+    def check_table(self, access: Access, table_id: str) -> None:
+        """NotFound unless ``table_id`` is the table ``access`` opens (another table is
+        indistinguishable from a missing one)."""
+        if table_id != access.table:
+            raise NotFound(f"no table {table_id!r}", table=table_id)
+
+    @staticmethod
+    def _gm_only(access: Access, what: str) -> None:
+        if not access.is_gm:
+            raise NotAllowed(f"only the GM may {what}")
+
+
+def _clean_title(text: str, what: str = "title") -> str:
+    if not isinstance(text, str):
+        raise InvalidInput(f"the {what} must be text")
+    text = text.strip()
+    if not text or len(text) > TITLE_LIMIT or any(_unprintable(c) for c in text):
+        raise InvalidInput(f"the {what} must be 1 to {TITLE_LIMIT} printable characters",
+                           field=what)
+    return text
+
+
+def _unprintable(c: str) -> bool:
+    """Control, bidirectional-override and lone surrogate characters."""
+    n = ord(c)
+    return n < 32 or n == 0x7F or 0x202A <= n <= 0x202E or 0x2066 <= n <= 0x2069 \
+        or 0xD800 <= n <= 0xDFFF
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")

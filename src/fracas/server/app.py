@@ -1,0 +1,605 @@
+"""The HTTP and WebSocket API of ``fracas serve`` (FastAPI): a thin adapter over fracas.app.
+
+Every route authenticates its token (``Authorization: Bearer`` or the ``fracas_token``
+cookie), checks that the table in its path is the token's, and answers only through
+:mod:`fracas.server.projection`. Refusals are the engine's typed errors (docs/server.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from anyio import to_thread
+from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from fracas import __version__
+from fracas.app.exchange import export_sealed, import_sealed
+from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario, parse_scenario
+from fracas.app.service import ConflictService
+from fracas.app.tables import Access, TableService
+from fracas.engine.conflict import Conflict
+from fracas.errors import (
+    FracasError,
+    IllegalCommand,
+    InternalError,
+    InvalidInput,
+    NotAllowed,
+    NotAuthenticated,
+    NotFound,
+    StaleVersion,
+)
+from fracas.server import projection
+from fracas.server.limits import MAX_BODY, BodyLimit, RateLimit
+from fracas.server.live import Hub, Subscriber
+from fracas.server.models import (
+    ERRORS,
+    CommandIn,
+    ConflictIn,
+    LinkIn,
+    OddsIn,
+    StepsIn,
+    TableIn,
+)
+from fracas.store import SqlEventStore, StoreFailure, open_store
+
+log = logging.getLogger("fracas.server")
+
+COOKIE = "fracas_token"
+#: Tries of a command whose append met another process's append first.
+RETRIES = 5
+
+
+@dataclass
+class Server:
+    """What one server process holds: the store and the services over it, and the hub."""
+
+    store: SqlEventStore
+    service: ConflictService
+    tables: TableService
+    hub: Hub
+    export_key: bytes
+    tables_of: dict[str, str]  # conflict id → its table (never changes)
+
+
+def status_of(error: FracasError) -> int:
+    """The HTTP status of a typed error."""
+    if isinstance(error, NotAuthenticated):
+        return 401
+    if isinstance(error, NotAllowed):
+        return 403
+    if isinstance(error, NotFound):
+        return 404
+    if isinstance(error, IllegalCommand | StaleVersion):
+        return 409
+    if isinstance(error, InvalidInput):
+        return 422
+    return 500
+
+
+def close_code_of(error: FracasError) -> int:
+    """The WebSocket close code of a typed error (4000 + the HTTP status)."""
+    return 4000 + status_of(error)
+
+
+def _error(error: FracasError, status: int | None = None) -> JSONResponse:
+    return JSONResponse(error.to_dict(), status_code=status or status_of(error))
+
+
+def create_app(url: str | None = None) -> FastAPI:
+    """The application over the store at ``url`` (default: ``$FRACAS_DB`` or SQLite)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await to_thread.run_sync(lambda: open_store(url))
+        service = ConflictService(store)
+        cursor_key = await to_thread.run_sync(store.secret_key, "seal-cursors")
+        export_key = await to_thread.run_sync(store.secret_key, "seal-exports")
+        hub = Hub(service, cursor_key)
+        app.state.server = Server(store, service, TableService(store), hub, export_key, {})
+        hub.start(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(
+        title="fracas", version=__version__, lifespan=lifespan, responses=ERRORS,
+        description="Live tabletop conflicts for a GM and their players: see docs/server.md. "
+                    "Every refusal is a typed error {code, message, rule, values}.",
+    )
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    _handlers(app)
+    _routes(app)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The application for ``uvicorn --factory`` (worker processes): store from $FRACAS_DB."""
+    return create_app(os.environ.get("FRACAS_DB"))
+
+
+def _handlers(app: FastAPI) -> None:
+    @app.exception_handler(FracasError)
+    async def fracas_error(_r: Request, exc: FracasError) -> JSONResponse:
+        if isinstance(exc, InternalError):
+            log.error("internal error: %s", exc)
+        return _error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_r: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"where": ".".join(str(p) for p in e.get("loc", ())),
+                     "problem": str(e.get("msg", ""))} for e in exc.errors()]
+        first = problems[0] if problems else {"where": "", "problem": "malformed request"}
+        return _error(InvalidInput(f"bad request: {first['where']}: {first['problem']}",
+                                   problems=problems))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+        error: FracasError = NotFound("no such route") if exc.status_code == 404 else \
+            InvalidInput(str(exc.detail))
+        return _error(error, exc.status_code)
+
+    @app.exception_handler(StoreFailure)
+    async def store_failure(_r: Request, exc: StoreFailure) -> JSONResponse:
+        log.error("database error: %s", type(exc).__name__)
+        return _error(InternalError("the database failed; try again"), 503)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_r: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return _error(InternalError("internal error; nothing changed"), 500)
+
+
+# --- authentication --------------------------------------------------------------------
+def _secret(headers: Any, cookies: dict[str, str]) -> tuple[str | None, bool]:
+    """The presented token and whether it came from the cookie."""
+    auth = headers.get("authorization") or ""
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip(), False
+    cookie = cookies.get(COOKIE)
+    return (cookie, True) if cookie else (None, False)
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def authenticate(request: Request) -> Access:
+    """The access of the request's token (401 without a valid one)."""
+    secret, _ = _secret(request.headers, request.cookies)
+    return await to_thread.run_sync(_server(request).tables.authenticate, secret)
+
+
+AccessDep = Annotated[Access, Depends(authenticate)]
+
+
+async def _conflict_room(server: Server, access: Access, table: str, conflict_id: str
+                         ) -> Any:
+    """The room of a conflict of the access's table (404 alike for unknown and foreign)."""
+    server.tables.check_table(access, table)
+    owner = server.tables_of.get(conflict_id)
+    if owner is None:
+        try:
+            info = await to_thread.run_sync(server.store.info, conflict_id)
+            owner = server.tables_of[conflict_id] = info.campaign
+        except NotFound:
+            owner = None
+    if owner != access.table:
+        raise NotFound(f"no conflict {conflict_id!r} at this table", conflict=conflict_id)
+    return await server.hub.room(conflict_id)
+
+
+def _link(request: Request, secret: str) -> str:
+    return f"{str(request.base_url).rstrip('/')}/join#{secret}"
+
+
+# --- routes ----------------------------------------------------------------------------
+def _routes(app: FastAPI) -> None:
+    @app.get("/api/scenarios", tags=["tables"])
+    async def scenarios() -> list[dict[str, str]]:
+        """The bundled example scenarios a conflict can be created from."""
+        return [{"name": n, "title": t} for n, t in bundled_scenarios().items()]
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def create_table(request: Request, body: TableIn) -> dict[str, Any]:
+        """Create a table; the answer holds the GM's secret token (shown only once)."""
+        server = _server(request)
+        table, gm = await to_thread.run_sync(server.tables.create_table, body.title)
+        return {"table": table, "title": body.title.strip(), "gm_token": gm.secret,
+                "gm_link": _link(request, gm.secret), "link_id": gm.info.id}
+
+    @app.get("/api/me", tags=["tables"])
+    async def me(request: Request, access: AccessDep) -> dict[str, Any]:
+        """What the presented token opens: its table, role and player."""
+        title = await to_thread.run_sync(_server(request).tables.title, access)
+        return {"table": access.table, "title": title, "role": access.role,
+                "player": access.player}
+
+    @app.post("/api/session", tags=["tables"])
+    async def session(request: Request, access: AccessDep) -> Response:
+        """Keep the bearer token in a ``SameSite=Strict; HttpOnly`` cookie (for browsers)."""
+        secret, _ = _secret(request.headers, request.cookies)
+        out = JSONResponse({"table": access.table, "role": access.role,
+                            "player": access.player})
+        out.set_cookie(COOKIE, secret or "", httponly=True, samesite="strict",
+                       secure=request.url.scheme == "https", path="/")
+        return out
+
+    @app.delete("/api/session", tags=["tables"])
+    async def logout() -> Response:
+        """Forget the cookie."""
+        out = JSONResponse({"ok": True})
+        out.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return out
+
+    @app.get("/api/tables/{table}", tags=["tables"])
+    async def get_table(request: Request, table: str, access: AccessDep) -> dict[str, Any]:
+        """The table (its title, and the viewer's role there)."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        title = await to_thread.run_sync(server.tables.title, access)
+        return {"table": table, "title": title, "role": access.role, "player": access.player}
+
+    @app.get("/api/tables/{table}/links", tags=["links"])
+    async def links(request: Request, table: str, access: AccessDep) -> list[dict[str, Any]]:
+        """(GM) The table's links, without their secrets."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        tokens = await to_thread.run_sync(server.tables.links, access)
+        return [_link_data(t) for t in tokens]
+
+    @app.post("/api/tables/{table}/links", status_code=201, tags=["links"])
+    async def invite(request: Request, table: str, body: LinkIn, access: AccessDep
+                     ) -> dict[str, Any]:
+        """(GM) A player's link (bound to their name) or a public read-only link."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        issued = await to_thread.run_sync(server.tables.invite, access, body.role,
+                                          body.player, body.label or "")
+        return {**_link_data(issued.info), "token": issued.secret,
+                "link": _link(request, issued.secret)}
+
+    @app.delete("/api/tables/{table}/links/{link}", tags=["links"])
+    async def revoke(request: Request, table: str, link: str, access: AccessDep
+                     ) -> dict[str, Any]:
+        """(GM) Revoke a link at once: its open sockets close (code 4401)."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        token = await to_thread.run_sync(server.tables.revoke, access, link)
+        server.hub.revoked(token.id)
+        return _link_data(token)
+
+    @app.get("/api/tables/{table}/conflicts", tags=["conflicts"])
+    async def conflicts(request: Request, table: str, access: AccessDep
+                        ) -> list[dict[str, Any]]:
+        """The table's conflicts (the GM also sees versions and times of change)."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        infos = await to_thread.run_sync(server.store.list, access.table)
+        out = []
+        for i in infos:
+            item: dict[str, Any] = {"id": i.id, "ruleset": i.ruleset, "title": i.title,
+                                    "created": i.created}
+            if access.is_gm:
+                item.update(version=i.version, updated=i.updated)
+            out.append(item)
+        return out
+
+    @app.post("/api/tables/{table}/conflicts", status_code=201, tags=["conflicts"])
+    async def create_conflict(request: Request, table: str, body: ConflictIn,
+                              access: AccessDep) -> dict[str, Any]:
+        """(GM) A new conflict from a bundled scenario's name or a scenario file's text."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        if not access.is_gm:
+            raise NotAllowed("only the GM may create conflicts")
+
+        def make() -> tuple[str, Conflict]:
+            try:
+                scenario = _scenario(body)
+                return server.service.new_from_scenario(scenario, seed=body.seed,
+                                                        campaign=access.table)
+            except NotFound as exc:  # an unknown ruleset or name in the file: bad input
+                raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
+
+        cid, conflict = await to_thread.run_sync(make)
+        server.tables_of[cid] = access.table
+        return {"id": cid, "ruleset": conflict.ruleset.name,
+                "title": conflict.state.title}
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}", tags=["conflicts"])
+    async def get_conflict(request: Request, table: str, conflict: str, access: AccessDep
+                           ) -> dict[str, Any]:
+        """The conflict as the viewer may see it: view, log and a cursor for the socket."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        viewer = access.viewer
+
+        def look(c: Conflict) -> dict[str, Any]:
+            data, entries, position = projection.snapshot(c, viewer)
+            return {"id": conflict, "ruleset": c.ruleset.name, "view": data, "log": entries,
+                    "cursor": server.hub.cursor(conflict, viewer, position)}
+
+        result: dict[str, Any] = await server.hub.run(room, look)
+        return result
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}/characters/{character}",
+             tags=["conflicts"])
+    async def get_character(request: Request, table: str, conflict: str, character: str,
+                            access: AccessDep) -> dict[str, Any]:
+        """One participant as the viewer sees it (404 alike for hidden and missing)."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        found: dict[str, Any] = await server.hub.run(
+            room, lambda c: projection.character(c, access.viewer, character))
+        return found
+
+    @app.post("/api/tables/{table}/conflicts/{conflict}/commands", tags=["play"])
+    async def command(request: Request, table: str, conflict: str, body: CommandIn,
+                      access: AccessDep) -> dict[str, Any]:
+        """Decide and store one command (text notation or the engine's JSON form)."""
+        return await _execute(_server(request), access, table, conflict, body.command,
+                              body.key, body.cursor)
+
+    @app.post("/api/tables/{table}/conflicts/{conflict}/undo", tags=["play"])
+    async def undo(request: Request, table: str, conflict: str, access: AccessDep,
+                   body: StepsIn | None = None) -> dict[str, Any]:
+        """(GM) Take back the last STEPS commands (an undo record; versions only grow)."""
+        steps = body.steps if body else 1
+        return await _execute(_server(request), access, table, conflict, f"undo {steps}",
+                              body.key if body else None, body.cursor if body else None)
+
+    @app.post("/api/tables/{table}/conflicts/{conflict}/redo", tags=["play"])
+    async def redo(request: Request, table: str, conflict: str, access: AccessDep,
+                   body: StepsIn | None = None) -> dict[str, Any]:
+        """(GM) Bring back the last STEPS undone commands."""
+        steps = body.steps if body else 1
+        return await _execute(_server(request), access, table, conflict, f"redo {steps}",
+                              body.key if body else None, body.cursor if body else None)
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}/legal", tags=["play"])
+    async def legal(request: Request, table: str, conflict: str, access: AccessDep,
+                    actor: Annotated[str | None, Query(max_length=40)] = None
+                    ) -> dict[str, list[str]]:
+        """What the viewer may do now: per character (a player: only their own)."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        found: dict[str, list[str]] = await server.hub.run(
+            room, lambda c: projection.legal(c, access.viewer, actor))
+        return found
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
+    async def odds(request: Request, table: str, conflict: str, access: AccessDep
+                   ) -> dict[str, list[str]]:
+        """The exact odds of the pending roll(s) the viewer may know."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        lines: list[str] = await server.hub.run(
+            room, lambda c: projection.pending_odds(c, access.viewer))
+        return {"odds": lines}
+
+    @app.post("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
+    async def command_odds(request: Request, table: str, conflict: str, body: OddsIn,
+                           access: AccessDep) -> dict[str, Any]:
+        """The exact odds of the roll a command (one of the legal commands) would make."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        viewer = access.viewer
+
+        def ask(c: Conflict) -> dict[str, Any]:
+            try:
+                cmd = c.to_command(body.command)
+                refusal = projection.masked_refusal(c, viewer, cmd)
+                if refusal is None:
+                    c.check_author(cmd, viewer)
+            except FracasError as exc:
+                raise projection.error_for(c, viewer, exc) from None
+            if refusal is not None:
+                raise refusal
+            return {"command": c.text(cmd), "odds": projection.command_odds(c, viewer, cmd)}
+
+        result: dict[str, Any] = await server.hub.run(room, ask)
+        return result
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}/export", tags=["exchange"])
+    async def export(request: Request, table: str, conflict: str, access: AccessDep
+                     ) -> dict[str, Any]:
+        """(GM) The conflict as a fracas.export/1 document; its seed is sealed with this
+        server's key (the seed never leaves the server)."""
+        server = _server(request)
+        await _conflict_room(server, access, table, conflict)
+        if not access.is_gm:
+            raise NotAllowed("only the GM may export a conflict")
+        doc: dict[str, Any] = await to_thread.run_sync(export_sealed, server.service, conflict,
+                                                       server.export_key)
+        return doc
+
+    @app.post("/api/tables/{table}/imports", status_code=201, tags=["exchange"])
+    async def import_(request: Request, table: str, access: AccessDep,
+                      document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+        """(GM) Store an export document (of this server's export) as a new conflict."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        if not access.is_gm:
+            raise NotAllowed("only the GM may import a conflict")
+        text = json.dumps(document, ensure_ascii=False)
+        cid, conflict = await to_thread.run_sync(
+            lambda: import_sealed(server.service, text, server.export_key, access.table))
+        server.tables_of[cid] = access.table
+        return {"id": cid, "ruleset": conflict.ruleset.name, "title": conflict.state.title}
+
+    @app.get("/join", include_in_schema=False)
+    async def join() -> HTMLResponse:
+        """The page a link opens: it keeps the token (from the #fragment) in the cookie."""
+        return HTMLResponse(JOIN_PAGE)
+
+    @app.websocket("/api/tables/{table}/conflicts/{conflict}/live")
+    async def live(websocket: WebSocket, table: str, conflict: str,
+                   cursor: str | None = None) -> None:
+        """Subscribe: the viewer's view, then per new record their entry and changed view."""
+        await _live(websocket, table, conflict, cursor)
+
+
+def _link_data(token: Any) -> dict[str, Any]:
+    return {"id": token.id, "role": token.role, "player": token.player, "label": token.label,
+            "created": token.created, "revoked": token.revoked}
+
+
+def _scenario(body: ConflictIn) -> Scenario:
+    if (body.scenario is None) == (body.toml is None):
+        raise InvalidInput("give either `scenario` (a bundled scenario's name) or `toml` "
+                           "(the text of a scenario file)")
+    if body.scenario is not None:
+        if body.scenario not in bundled_scenarios():
+            names = ", ".join(bundled_scenarios())
+            raise InvalidInput(f"no bundled scenario {body.scenario!r} (there are: {names})",
+                               scenario=body.scenario)
+        return load_scenario(body.scenario)
+    assert body.toml is not None
+    try:
+        return parse_scenario(body.toml, "upload.toml")
+    except RecursionError:
+        raise InvalidInput("upload.toml: nested too deeply") from None
+
+
+async def _execute(server: Server, access: Access, table: str, conflict_id: str,
+                   command: str | dict[str, Any], key: str | None, cursor: str | None
+                   ) -> dict[str, Any]:
+    room = await _conflict_room(server, access, table, conflict_id)
+    viewer = access.viewer
+
+    def work(c: Conflict) -> dict[str, Any]:
+        try:
+            cmd = c.to_command(command)
+            refusal = projection.masked_refusal(c, viewer, cmd)
+        except FracasError as exc:
+            raise projection.error_for(c, viewer, exc) from None
+        if refusal is not None:
+            raise refusal
+        try:
+            if cursor is not None:
+                start = projection.position_of(server.hub.cursor_key, conflict_id, viewer,
+                                               cursor)
+                seen, _, _, reset = projection.entries_after(c, viewer, start)
+                if seen or reset:
+                    raise StaleVersion("the conflict changed since your cursor: someone "
+                                       "else acted first; look again and retry")
+            for attempt in range(RETRIES):
+                try:
+                    out = server.service.execute(conflict_id, cmd, viewer, key=key,
+                                                 conflict=c)
+                    break
+                except StaleVersion:  # another process appended first: decide again
+                    if cursor is not None or attempt == RETRIES - 1:
+                        raise
+                    server.service.refresh(conflict_id, c)
+        except FracasError as exc:
+            raise projection.error_for(c, viewer, exc) from None
+        return {"duplicate": out.duplicate,
+                "entry": projection.entry_of(out.conflict, viewer, out.record.version),
+                "view": projection.project_view(out.conflict, viewer)}
+
+    result: dict[str, Any] = await server.hub.run(room, work)
+    return result
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+async def _live(websocket: WebSocket, table: str, conflict_id: str, cursor: str | None
+                ) -> None:
+    server: Server = websocket.app.state.server
+    await websocket.accept()
+    try:
+        secret, from_cookie = _secret(websocket.headers, websocket.cookies)
+        if from_cookie and not _same_origin(websocket):
+            raise NotAllowed("a cookie is accepted only from this server's own pages")
+        access = await to_thread.run_sync(server.tables.authenticate, secret)
+        room = await _conflict_room(server, access, table, conflict_id)
+        sub, first = await server.hub.subscribe(room, access, cursor)
+    except FracasError as exc:
+        await websocket.send_text(json.dumps({"type": "error", "error": exc.to_dict()}))
+        await websocket.close(close_code_of(exc))
+        return
+    try:
+        await websocket.send_text(json.dumps(first, ensure_ascii=False))
+        sender = asyncio.create_task(_send(websocket, sub))
+        try:
+            await _receive(websocket, sub)
+        finally:
+            sub.close(1000)
+            await sender
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        server.hub.unsubscribe(room, sub)
+
+
+async def _send(websocket: WebSocket, sub: Subscriber) -> None:
+    """Write the subscriber's frames in order; close with its code when told to."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            frame = await sub.queue.get()
+            if frame is None:
+                await websocket.close(sub.closed or 1000)
+                return
+            await websocket.send_text(json.dumps(frame, ensure_ascii=False))
+
+
+async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
+    """Read the client's messages (only pings are expected), rate-limited."""
+    limit = RateLimit()
+    while sub.closed is None:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not limit.allow():
+            sub.close(RateLimit.CLOSE_CODE)
+            return
+        reply = _answer(message.get("text"))
+        with contextlib.suppress(asyncio.QueueFull):
+            sub.queue.put_nowait(reply)
+
+
+def _answer(text: str | None) -> dict[str, Any]:
+    try:
+        data = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        data = None
+    if isinstance(data, dict) and data.get("type") == "ping":
+        return {"type": "pong"}
+    error = InvalidInput('the only message a client sends is {"type": "ping"}; '
+                         "commands go to POST …/commands")
+    return {"type": "error", "error": error.to_dict()}
+
+
+JOIN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>fracas: join a table</title>
+<meta name="referrer" content="no-referrer"></head>
+<body><main><h1>fracas</h1><p id="status">Joining…</p></main>
+<script>
+const token = location.hash.slice(1);
+history.replaceState(null, "", location.pathname);
+fetch("/api/session", {method: "POST", headers: {Authorization: "Bearer " + token}})
+  .then(r => r.json().then(d => [r.ok, d]))
+  .then(([ok, d]) => { document.getElementById("status").textContent = ok
+      ? "You joined table " + d.table + " as " + (d.player || d.role) + "."
+      : d.message; });
+</script></body></html>
+"""

@@ -1,0 +1,96 @@
+"""The request bodies of the API (pydantic models: they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Printable text: no control, bidirectional-override or lone surrogate characters, and not
+#: only spaces (the same rule as fracas.app.tables applies).
+_BAD = r"\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+PRINTABLE = rf"^[^{_BAD}]*[^\s{_BAD}][^{_BAD}]*$"
+#: A player's name as their characters' ``player`` field has it.
+PLAYER = r"^[a-z][a-z0-9_-]{0,39}$"
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", regex_engine="python-re")
+
+
+class TableIn(_Body):
+    """A new table."""
+
+    title: str = Field(min_length=1, max_length=200, pattern=PRINTABLE,
+                       description="the table's name")
+
+
+class LinkIn(_Body):
+    """A new link: for one player (their characters' `player` name) or the public."""
+
+    role: Literal["player", "public"]
+    player: str | None = Field(default=None, pattern=PLAYER,
+                               description="for role player: the name in their characters' "
+                               "`player` field")
+    label: str | None = Field(default=None, max_length=200, pattern=PRINTABLE)
+
+
+class ConflictIn(_Body):
+    """A new conflict: a bundled scenario's name, or the text of a scenario file."""
+
+    scenario: str | None = Field(default=None, max_length=100)
+    toml: str | None = Field(default=None, max_length=1_000_000)
+    seed: str | None = Field(default=None, min_length=1, max_length=200,
+                             description="fix the secret seed on purpose (default: random)")
+
+
+class CommandIn(_Body):
+    """One command, in text notation or the engine's JSON form."""
+
+    command: str | dict[str, Any] = Field(description='e.g. "ada: attack bruno" or '
+                                          '{"actor": "ada", "verb": "attack", "args": {…}}')
+    key: str | None = Field(default=None, min_length=1, max_length=200,
+                            description="idempotency key: a retry applies once")
+    cursor: str | None = Field(default=None, max_length=200,
+                               description="refuse (409) if what you see changed since")
+
+
+class StepsIn(_Body):
+    """How many commands undo or redo takes."""
+
+    steps: int = Field(default=1, ge=1, le=1000)
+    key: str | None = Field(default=None, min_length=1, max_length=200)
+    cursor: str | None = Field(default=None, max_length=200)
+
+
+class OddsIn(_Body):
+    """A command whose roll's odds are asked."""
+
+    command: str | dict[str, Any]
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: the engine's typed error."""
+
+    code: str = Field(description="stable code: invalid_input, illegal_command, "
+                      "not_your_turn, stale_version, not_allowed, not_authenticated, "
+                      "not_found, internal_error")
+    message: str = Field(description="one sentence a GM understands")
+    rule: str | None = Field(description="the numbered rule that refused it, if any")
+    values: dict[str, Any] = Field(description="the offending values")
+
+
+#: The error answers every route may give, for the OpenAPI document.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": text} for status, text in (
+        (401, "no valid token (missing, unknown or revoked)"),
+        (403, "not yours: the role or the player may not do this"),
+        (404, "unknown, or not visible to this viewer"),
+        (405, "method not allowed"),
+        (409, "illegal in this state, not your turn, or stale"),
+        (413, "the request body is over the limit"),
+        (422, "invalid input"),
+        (500, "internal error: nothing changed"),
+        (503, "the database failed: nothing changed"),
+    )
+}

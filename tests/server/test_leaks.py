@@ -1,0 +1,144 @@
+"""Leak tests against a real server: nothing a viewer may not see reaches them in any HTTP
+body, header or WebSocket frame, and a record wholly hidden from them makes no frame at all.
+The frames a viewer gets are exactly the stored conflict's projection for them."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.engine.model import Viewer
+from tests.server.leakcheck import (
+    assert_no_secret,
+    assert_numbered,
+    dumps,
+    followed,
+    keys_named,
+    stored_projection,
+)
+from tests.server.scenarios import HIDDEN_COMMANDS, LURKING, SECRETS, SEED
+from tests.server.support import Api, Served, Table, frames_until_quiet, new_table
+
+VIEWERS = {"alice": Viewer.of_player("alice"), "bob": Viewer.of_player("bob"),
+           "public": Viewer.public()}
+
+
+def _concrete(commands: list[str]) -> list[str]:
+    return [c for c in commands if c not in ("undo", "redo")
+            and not any(w.isupper() and len(w) > 1 for w in re.split(r"[ =]", c))]
+
+
+def _play_some(table: Table, path: str, steps: int) -> int:
+    """The GM plays up to ``steps`` legal commands of any participant; how many it did."""
+    done = 0
+    for _ in range(steps):
+        for actor in ("ada", "bruno", "carl", "zqdora", None):
+            query = {"actor": actor} if actor else {}
+            legal = table.gm.get(path + "/legal", params=query).json()
+            choices = _concrete(next(iter(legal.values())))
+            if choices and table.gm.post(path + "/commands",
+                                         json={"command": choices[0]}).status_code == 200:
+                done += 1
+                break
+    return done
+
+
+def test_nothing_hidden_reaches_a_player_or_the_public(server: Served) -> None:
+    table = new_table(server.url)
+    path = table.conflict(toml=LURKING, seed=SEED)
+    cid = path.rsplit("/", 1)[1]
+    apis = {"alice": table.invite("alice"), "bob": table.invite("bob"),
+            "public": table.invite(None)}
+    sockets = {name: api.live(path) for name, api in apis.items()}
+    frames: dict[str, list[dict[str, Any]]] = {
+        name: [json.loads(ws.recv(timeout=20))] for name, ws in sockets.items()}
+    gm_ws = table.gm.live(path)
+    gm_frames = [json.loads(gm_ws.recv(timeout=20))]
+
+    for command in HIDDEN_COMMANDS:  # wholly hidden from the players: no frame at all
+        assert table.gm.post(path + "/commands", json={"command": command}).status_code == 200
+        gm_frames.append(json.loads(gm_ws.recv(timeout=20)))
+    for name, ws in sockets.items():
+        assert frames_until_quiet(ws) == [], f"{name} got a frame for a hidden record"
+    assert all(len(f["entries"]) == 1 for f in gm_frames[1:]), "the GM sees each one"
+
+    assert _play_some(table, path, 12) >= 6
+    table.gm.post(path + "/commands", json={"command": "narrate 'the lamps flicker'"})
+    for name, ws in sockets.items():
+        frames[name] += frames_until_quiet(ws)
+        apis[name].get(path)
+        apis[name].get(path + "/legal")
+        apis[name].get(path + "/odds")
+        apis[name].get(f"/api/tables/{table.id}/conflicts")
+        apis[name].get(f"/api/tables/{table.id}")
+        ws.close()
+
+    for name, viewer in VIEWERS.items():
+        texts = dumps(frames[name]) + apis[name].seen
+        assert_no_secret(texts, SECRETS, name)
+        view, entries = followed(frames[name])
+        want_view, want_log = stored_projection(server.db, cid, viewer)
+        assert view == want_view, name
+        assert entries == want_log, f"{name}: frames are not the projection"
+        assert_numbered(entries, name)
+        assert keys_named([json.loads(t.split("\n", 1)[1]) for t in apis[name].seen
+                           if t.split("\n", 1)[1].startswith(("{", "["))], "version") == 0
+        assert "Zqlurker" not in json.dumps(apis[name].get(path).json())
+    # the GM sees everything, but never the seed
+    gm_texts = dumps(gm_frames) + table.gm.seen + [table.gm.get(path + "/export").text]
+    assert "zqdora" in "".join(gm_texts) and SEED not in "".join(gm_texts)
+
+
+def test_a_hidden_character_is_answered_as_a_missing_one(server: Served) -> None:
+    table = new_table(server.url)
+    path = table.conflict(toml=LURKING, seed=SEED)
+    alice = table.invite("alice")
+
+    def same(hidden: Any, missing: Any) -> None:
+        assert hidden.status_code == missing.status_code
+        assert hidden.text.replace("zqdora", "X") == missing.text.replace("nobody", "X")
+
+    same(alice.get(path + "/characters/zqdora"), alice.get(path + "/characters/nobody"))
+    assert alice.get(path + "/characters/zqdora").status_code == 404
+    for template in ("ada: step {} toward", "ada: attack {} skill=shoot", "{}: done",
+                     "ada: push {} skill=x toward=ada"):
+        same(alice.post(path + "/commands", json={"command": template.format("zqdora")}),
+             alice.post(path + "/commands", json={"command": template.format("nobody")}))
+    same(alice.get(path + "/legal", params={"actor": "zqdora"}),
+         alice.get(path + "/legal", params={"actor": "nobody"}))
+
+
+def _without_script(name: str) -> str:
+    from importlib import resources
+
+    text = resources.files("fracas.scenarios").joinpath(f"{name}.toml").read_text()
+    return re.sub(r'(?ms)^script = """.*?"""\n', "", text)
+
+
+def test_every_bundled_scenario_streams_exactly_each_viewers_projection(server: Served
+                                                                        ) -> None:
+    for name in bundled_scenarios():
+        scenario = load_scenario(name)
+        table = new_table(server.url)
+        path = table.conflict(toml=_without_script(name), seed=SEED)
+        cid = path.rsplit("/", 1)[1]
+        players = sorted({p.player for p in scenario.setup.participants if p.player})
+        viewers = {p: Viewer.of_player(p) for p in players} | {"public": Viewer.public()}
+        apis: dict[str, Api] = {p: table.invite(None if p == "public" else p)
+                                for p in viewers}
+        sockets = {p: api.live(path) for p, api in apis.items()}
+        for line in scenario.script:
+            r = table.gm.post(path + "/commands", json={"command": line.text})
+            assert r.status_code == 200, (name, line.text, r.text)
+        for p, viewer in viewers.items():
+            first = json.loads(sockets[p].recv(timeout=20))
+            frames = [first, *frames_until_quiet(sockets[p], quiet=0.4)]
+            sockets[p].close()
+            view, entries = followed(frames)
+            want_view, want_log = stored_projection(server.db, cid, viewer)
+            assert (view, entries) == (want_view, want_log), (name, p)
+            assert_numbered(entries, f"{name} {p}")
+            assert_no_secret(dumps(frames), (SEED,), f"{name} {p}")
+            assert keys_named(frames, "version") == 0, (name, p)
