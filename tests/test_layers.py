@@ -87,7 +87,6 @@ def test_no_adapter_touches_sql() -> None:
     assert _violations("sql") == []
 
 
-@pytest.mark.xfail(strict=True, reason="dice/ still renders with rich (issue 10, item 7)")
 def test_the_core_imports_no_terminal_library() -> None:
     assert _violations("terminal") == []
 
