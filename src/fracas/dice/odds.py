@@ -42,8 +42,8 @@ from fracas.dice.syntax import (
 ODDS_BUDGET = 4_000_000
 #: Largest number of distinct totals an odds query may produce.
 MAX_OUTCOMES = 20_000
-#: Most states (sorted dice, set members) one step of an odds query may hold.
-MAX_STATES = 200_000
+#: What one call of a Python function over outcomes costs, in budget steps (about 50 µs).
+MAP_STEPS = 200
 #: Automatic explosion depth stops once the mass cut off is at most this.
 TRUNCATION_TARGET = Fraction(1, 10**9)
 
@@ -267,14 +267,19 @@ class _Budget:
         self.used = 0
 
     def charge(self, steps: int, what: str) -> None:
+        """Charge ``steps`` of icepool arithmetic (the unit of :data:`ODDS_BUDGET`)."""
         self.used += steps
-        if self.used > ODDS_BUDGET or steps > MAX_STATES:
+        if self.used > ODDS_BUDGET:
             raise OddsBudgetError(
                 f"the exact odds of {self.expression} are too large to compute quickly "
-                f"({what} takes about {steps:,} steps; the budget is {ODDS_BUDGET:,} steps "
-                f"and {MAX_STATES:,} states); try fewer dice, faces or operations",
+                f"({what} would bring the work to about {self.used:,} steps; the budget is "
+                f"{ODDS_BUDGET:,}); try fewer dice, faces or operations",
                 expression=self.expression,
             )
+
+    def maps(self, calls: int, what: str) -> None:
+        """Charge ``calls`` of a Python function over outcomes (far dearer than arithmetic)."""
+        self.charge(calls * MAP_STEPS, what)
 
 
 def _sum_of(die: Any, count: int) -> Any:
@@ -352,7 +357,7 @@ class _Builder:
                 f"the right side of '{op}' can be 0, so the odds would divide by zero",
                 operator=op,
             )
-        self.budget.charge(len(a) * len(b), f"'{op}'")
+        self.budget.maps(len(a) * len(b), f"'{op}'")
         return icepool.map(fn, a, b)
 
     # -- dice groups --------------------------------------------------------------------
@@ -375,7 +380,7 @@ class _Builder:
         count = node.count
         if not rest:  # the dice stay independent: sum each die's contribution
             each = _Chain(self, prefix, raw, 0, _add, lambda v: v).of(base)
-            self.budget.charge(count * len(each) ** 2, "summing the dice")
+            self.budget.charge(count * count * len(each) ** 2 // 2, "summing the dice")
             return _sum_of(each, count)
         first = rest[0]
         if not any(op.kind in ("e", "k", "p") for op in prefix):  # one value per die
@@ -388,11 +393,11 @@ class _Builder:
                 pool = pool.highest(kept) if highest else pool.lowest(kept)
                 rest = rest[1:]
                 if not rest:
-                    self.budget.charge(count * len(scalar) * kept * len(scalar), "keeping dice")
+                    self.budget.charge(3 * count * len(scalar) * (kept * len(scalar) + 1), "keeping dice")
                     return pool.sum()
-                self.budget.charge(math.comb(kept + len(scalar) - 1, kept) * count, "keeping")
+                self.budget.maps(math.comb(kept + len(scalar) - 1, kept) * count, "keeping dice")
             else:
-                self.budget.charge(math.comb(count + len(scalar) - 1, count), "sorting dice")
+                self.budget.maps(math.comb(count + len(scalar) - 1, count), "sorting the dice")
             return self.apply(rest, pool.expand(), raw)
         cut = _cut_for(first)
         chain = _Chain(self, prefix, raw, (), lambda a, b: cut(_merge(a, b)), lambda v: (v,))
@@ -431,7 +436,7 @@ class _Builder:
         die = raw
         if op.kind == "rr":
             die = icepool.Die([f for f in raw.outcomes() if not _picks(op.sels, f)])
-        self.budget.charge(math.comb(k + len(die) - 1, k), f"'{op}'")
+        self.budget.maps(math.comb(k + len(die) - 1, k), f"'{op}'")
         return die.pool(k).expand().map(lambda s: _merge(rest, s))
 
     def extras(self, raw: Any, sels: tuple[Sel, ...], gen: int) -> Any:
@@ -439,7 +444,7 @@ class _Builder:
         if gen + 1 >= self.depth:
             return raw.map(lambda f: (f,))
         deeper = self.extras(raw, sels, gen + 1)
-        self.budget.charge(len(raw) * len(deeper), "an explosion")
+        self.budget.maps(len(raw) * len(deeper), "an explosion")
         return raw.map(
             lambda f: deeper.map(lambda d: _merge((f,), d)) if _picks(sels, f) else (f,))
 
@@ -452,9 +457,23 @@ class _Builder:
         acc: Any = icepool.Die([()])
         for part in parts:
             part = _as_die(part)
-            self.budget.charge(len(acc) * len(part), "sorting the dice")
+            self.budget.maps(len(acc) * len(part), "sorting the dice")
             acc = icepool.map(lambda a, b: cut(_merge(a, b)), acc, part)
         return acc
+
+    def add_all(self, parts: list[Any]) -> Any:
+        """The sum of independent dice, added in pairs (charged as it goes)."""
+        if not parts:
+            return 0
+        while len(parts) > 1:
+            paired = []
+            for a, b in zip(parts[::2], parts[1::2], strict=False):
+                self.budget.charge(len(a) * len(b), "adding the members")
+                paired.append(a + b)
+            if len(parts) % 2:
+                paired.append(parts[-1])
+            parts = paired
+        return parts[0]
 
     # -- operations on the whole multiset -----------------------------------------------
     def members(self, members: list[Any], ops: tuple[Op, ...], raw: Any) -> Any:
@@ -463,9 +482,7 @@ class _Builder:
 
         if all(_per_die(o) for o in ops):
             parts = [_Chain(self, ops, raw, 0, _add, lambda v: v).of(m) for m in members]
-            for part in parts:
-                self.budget.charge(len(part) * len(parts), "the set")
-            return sum(parts[1:], parts[0]) if parts else 0
+            return self.add_all(parts)
         single = len(ops) == 1 and _single_keep(ops[0])
         if single and all(len(m) for m in members):
             op = ops[0]
@@ -480,7 +497,7 @@ class _Builder:
 
     def apply(self, ops: tuple[Op, ...], multi: Any, raw: Any) -> Any:
         for op in ops:
-            self.budget.charge(len(multi), f"'{op}'")
+            self.budget.maps(len(multi), f"'{op}'")
             if op.kind == "c":
                 sels = op.sels
                 return multi.map(lambda t: sum(1 for v in t if _picks(sels, v)))
@@ -559,15 +576,19 @@ class _Chain:
         if kind in ("rr", "ro"):
             faces = raw if kind == "ro" else icepool.Die(
                 [f for f in raw.outcomes() if not _picks(sels, f)])
-            self.builder.budget.charge(len(faces), f"'{op}'")
+            self.builder.budget.maps(len(faces), f"'{op}'")
             return faces.map(lambda f: self.at(i + 1, f, 0))
         # "e": this die goes on through the later operations, and adds a new die that meets
         # this 'e' again, one generation deeper (the last generation never explodes)
         if gen >= self.builder.depth:
             return self.at(i + 1, v, 0)
+        if i + 1 == len(self.ops) and self.combine is _add:  # a plain sum: icepool explodes
+            picked_faces = [f for f in raw.outcomes() if _picks(sels, f)]
+            extra = self.builder.depth - gen - 1
+            return v + (raw.explode(picked_faces, depth=extra) if extra else raw)
         spawned = raw.map(lambda f: self.at(i, f, gen + 1))
         here = _as_die(self.at(i + 1, v, 0))
-        self.builder.budget.charge(len(here) * len(spawned), f"'{op}'")
+        self.builder.budget.maps(len(here) * len(spawned), f"'{op}'")
         return icepool.map(self.combine, here, spawned)
 
 

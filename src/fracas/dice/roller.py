@@ -861,8 +861,8 @@ def _single(node: Group) -> bool:
         inner = inner.inner
     if isinstance(inner, Dice | SetOf):
         return False
-    if isinstance(inner, Group):
-        return _single(inner) if inner.ops else _single(Group(inner.inner, ops=node.ops))
+    if isinstance(inner, Group):  # as _compile_pool: a group with operations holds a set
+        return False if inner.ops else _single(Group(inner.inner, ops=node.ops))
     return True
 
 

@@ -325,7 +325,6 @@ def _die_range(node: Dice) -> tuple[tuple[int, int], tuple[int, int]]:
             lo, hi = min(lo, 1), max(hi, sides)
         elif kind == "ra":
             nhi += 1
-            nlo = nlo + 1 if nlo == 0 else nlo
             lo, hi = min(lo, 1), max(hi, sides)
         elif kind in ("rr", "ro"):
             lo, hi = min(lo, 1), max(hi, sides)
@@ -690,7 +689,10 @@ class _Parser:
         self.pos += 1
         self.depth -= 1
         members = len(items) if comma else _member_count(items[0])
+        ops_at = self.pos
         ops = self.operations(set_only=True, members=members)
+        if ops and not comma and _counted(items[0]):
+            raise self.syntax("nothing can follow a success count", ops_at)
         if comma:
             return SetOf(tuple(items), ops)
         return Group(items[0], brace=ch == "{", ops=ops)
@@ -813,6 +815,17 @@ class _Parser:
             return None
         self.pos = pos
         return Sel(cat, self.integer("a number"))
+
+
+def _counted(node: Node) -> bool:
+    """Whether the members a group's operations would act on were already counted."""
+    while isinstance(node, Annotated):
+        node = node.inner
+    if isinstance(node, Dice | SetOf) or (isinstance(node, Group) and node.ops):
+        return bool(node.ops) and node.ops[-1].kind == "c"
+    if isinstance(node, Group):
+        return _counted(node.inner)
+    return False
 
 
 def _member_count(node: Node) -> int:
