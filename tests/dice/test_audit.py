@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fracas.cli import app

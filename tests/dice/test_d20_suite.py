@@ -58,7 +58,8 @@ D20_EXPRESSIONS: list[tuple[str, int | tuple[int, int] | None, Callable[[], Any]
     ("((1d6))", (1, 6), lambda: d6),
     ("(((1d6)))", (1, 6), lambda: d6),
     ("4*(3d8kh2+9[fire]+(9d2e2+3[cold])/2)", None,
-     lambda: (4 * (d8.pool(3).highest(2).sum() + 9 + half(9 @ chain(d2, [2]) + 3))).map(lambda v: int(v))),
+     lambda: (4 * (d8.pool(3).highest(2).sum() + 9 + half(9 @ chain(d2, [2]) + 3))).map(
+         lambda v: int(v))),
     ("(1d4, 2+2, 3d6kl1)kh1", (4, 6),
      lambda: icepool.Pool([d4, const(4), d6.pool(3).lowest(1).sum()]).highest(1).sum()),
     ("((10d6kh5)kl2)kh1", (1, 6), lambda: d6.pool(10)[6]),  # the 4th highest of 10

@@ -11,7 +11,6 @@ import pytest
 from fracas.dice import (
     DiceRng,
     OddsBudgetError,
-    OddsReport,
     distribution,
     odds_of,
     parse,

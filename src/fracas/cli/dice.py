@@ -11,7 +11,6 @@ from rich.console import Console
 
 from fracas.errors import FracasError
 
-
 D20_HELP = "Read the expression as the d20 library and Avrae do (10d10>=7 compares the total)."
 
 

@@ -393,7 +393,8 @@ class _Builder:
                 pool = pool.highest(kept) if highest else pool.lowest(kept)
                 rest = rest[1:]
                 if not rest:
-                    self.budget.charge(3 * count * len(scalar) * (kept * len(scalar) + 1), "keeping dice")
+                    work = 3 * count * len(scalar) * (kept * len(scalar) + 1)
+                    self.budget.charge(work, "keeping dice")
                     return pool.sum()
                 self.budget.maps(math.comb(kept + len(scalar) - 1, kept) * count, "keeping dice")
             else:
@@ -499,10 +500,13 @@ class _Builder:
         for op in ops:
             self.budget.maps(len(multi), f"'{op}'")
             if op.kind == "c":
-                sels = op.sels
-                return multi.map(lambda t: sum(1 for v in t if _picks(sels, v)))
-            multi = multi.map(lambda t, op=op: self.on_multiset(op, t, raw))
+                return multi.map(_counter(op.sels))
+            multi = multi.map(self.step_of(op, raw))
         return multi.map(_tuple_value)
+
+    def step_of(self, op: Op, raw: Any) -> Callable[[tuple[Value, ...]], Any]:
+        """``op`` on one multiset, as a function of it alone (for icepool's map)."""
+        return lambda t: self.on_multiset(op, t, raw)
 
     def on_multiset(self, op: Op, t: tuple[Value, ...], raw: Any) -> Any:
         """One operation on a sorted multiset of kept values (result: a tuple or a die)."""
@@ -604,6 +608,10 @@ def _cut_for(op: Op) -> Callable[[tuple[Value, ...]], tuple[Value, ...]]:
             return lambda t: t[-n:] if n else ()
         return lambda t: t[:n]
     return lambda t: t
+
+
+def _counter(sels: tuple[Sel, ...]) -> Callable[[tuple[Value, ...]], int]:
+    return lambda t: sum(1 for v in t if _picks(sels, v))
 
 
 def _tuple_value(t: Any) -> Any:

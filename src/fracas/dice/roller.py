@@ -40,18 +40,36 @@ class _Source(Protocol):
 
 
 class _Die:
-    """One die (or one member of a set) while a group is rolled and afterwards."""
+    """One die (or one member of a set) while a group is rolled and afterwards.
 
-    __slots__ = ("boom", "chain", "faces", "kept", "rerolled", "success", "value")
+    ``faces`` are the faces rolled for it (``None``: just ``value``, the common case); the
+    other fields are class-level defaults until an operation sets them, so a plain die costs
+    one attribute.
+    """
 
-    def __init__(self, faces: list[int], value: Value, *, chain: bool = False) -> None:
-        self.faces = faces
+    faces: list[int] | None = None
+    kept = True
+    chain = False  # a '!' chain: the faces add up
+    boom = False  # exploded ('e', 'ra'): another die followed it
+    rerolled = 0  # how many of the first faces were rerolled away
+    success: bool | None = None
+
+    def __init__(self, value: Value) -> None:
         self.value = value
-        self.kept = True
-        self.chain = chain  # a '!' chain: the faces add up
-        self.boom = False  # exploded ('e', 'ra'): another die followed it
-        self.rerolled = 0  # how many of the first faces were rerolled away
-        self.success: bool | None = None
+
+    def all_faces(self) -> list[int]:
+        """Every face rolled for this die, in order (none for a set member)."""
+        if self.faces is not None:
+            return self.faces
+        return [self.value] if isinstance(self.value, int) and not self.members else []
+
+    members = False  # a set member, not a die
+
+
+def _member(value: Value) -> _Die:
+    m = _Die(value)
+    m.members = True
+    return m
 
 
 # A rolled group: (node, values, kept flags or None when all kept, chains or None) on the fast
@@ -84,8 +102,30 @@ _ARITH: dict[str, Callable[[Value, Value], Value]] = {
 }
 
 
+def _foldable(node: Node) -> bool:
+    """Whether a node is plain arithmetic on numbers (no dice, no set to show)."""
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, BinOp):
+        return _foldable(node.left) and _foldable(node.right)
+    if isinstance(node, Unary | Annotated):
+        return _foldable(node.operand if isinstance(node, Unary) else node.inner)
+    return isinstance(node, Group) and not node.ops and _foldable(node.inner)
+
+
 def _compile(node: Node) -> _Plan:
     """Compile a syntax tree to nested closures: no per-node dispatch when rolling."""
+    if not isinstance(node, Const) and _foldable(node):
+        plan = _compile_unfolded(node)
+        try:
+            value = plan(_TableSource(None, []), [], [])
+        except DiceValueError:
+            return plan  # a division by zero: refused each time it is rolled
+        return _compile(Const(value))
+    return _compile_unfolded(node)
+
+
+def _compile_unfolded(node: Node) -> _Plan:
     if isinstance(node, Const):
         value = node.value
 
@@ -158,9 +198,9 @@ def _legacy(node: Dice) -> bool:
     ops = list(node.ops)
     if ops and ops[0].kind == "!":
         ops.pop(0)
-    if ops and ops[0].kind in ("dh", "dl"):
-        ops.pop(0)
-    elif ops and ops[0].kind == "k" and len(ops[0].sels) == 1 and not ops[0].sels[0].by_value:
+    first = ops[0] if ops else None
+    if first is not None and (first.kind in ("dh", "dl") or (
+            first.kind == "k" and len(first.sels) == 1 and not first.sels[0].by_value)):
         ops.pop(0)
     if ops and ops[0].kind == "c" and ops[0].sels[0].cat in (">=", "<="):
         ops.pop(0)
@@ -207,6 +247,32 @@ def _compile_dice(node: Dice) -> _Plan:
         n_keep, highest = min(keep_n, count), keep == "kh"
     else:
         n_keep, highest = max(0, count - keep_n), keep == "dl"
+    if explode is None and compare is None:
+
+        def keep_only(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+            values = src.dice(count, sides)
+            out += values
+            kept = [False] * count
+            total = 0
+            for i in sorted(range(count), key=values.__getitem__, reverse=highest)[:n_keep]:
+                kept[i] = True
+                total += values[i]
+            groups.append((node, values, kept, None))
+            return total
+
+        return keep_only
+    if explode is None and keep is None:
+        at_least = compare == ">="
+
+        def count_only(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+            values = src.dice(count, sides)
+            out += values
+            groups.append((node, values, None, None))
+            if at_least:
+                return len([v for v in values if v >= target])
+            return len([v for v in values if v <= target])
+
+        return count_only
 
     def legacy(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
         chains: list[list[int]] | None
@@ -258,59 +324,50 @@ def _compile_pool(node: Dice | SetOf | Group) -> _PoolPlan:
     """A plan that rolls a group and returns its members after all of its operations."""
     if isinstance(node, Dice):
         return _compile_dice_pool(node)
-    ops = node.ops
-    if isinstance(node, SetOf):
-        items = [_compile(i) for i in node.items]
-
-        def set_pool(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
-            at = len(groups)
-            groups.append((node, None, None, None))  # placed before its items, filled below
-            members = [_Die([], item(src, out, groups)) for item in items]
-            _apply_all(ops, members, src, out, 0)
-            groups[at] = (node, None, None, members)
-            return members
-
-        return set_pool
-    inner = node.inner
+    inner = node.inner if isinstance(node, Group) else None
     while isinstance(inner, Annotated):
         inner = inner.inner
-    if isinstance(inner, Dice | SetOf) or (isinstance(inner, Group) and inner.ops):
+    if isinstance(node, Group) and isinstance(inner, Group) and not inner.ops:
+        return _compile_pool(Group(inner.inner, node.brace, node.ops))
+    sides = inner.sides if isinstance(inner, Dice) else 0
+    steps = [_op_plan(op, sides) for op in node.ops]
+    if isinstance(inner, Dice | SetOf | Group):  # operations go on with what it holds
         inner_pool = _compile_pool(inner)
-        sides = inner.sides if isinstance(inner, Dice) else 0
 
         def outer(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
             members = inner_pool(src, out, groups)
-            _apply_all(ops, members, src, out, sides)
+            for step in steps:
+                step(members, src, out)
             return members
 
         return outer
-    if isinstance(inner, Group):
-        return _compile_pool(Group(inner.inner, node.brace, ops))
-    value_plan = _compile(inner)
+    items = [_compile(i) for i in node.items] if isinstance(node, SetOf) else [
+        _compile(node.inner)]
 
-    def single(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
+    def set_pool(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
         at = len(groups)
-        groups.append((node, None, None, None))
-        members = [_Die([], value_plan(src, out, groups))]
-        _apply_all(ops, members, src, out, 0)
+        groups.append((node, None, None, None))  # placed before its items, filled below
+        members = [_member(item(src, out, groups)) for item in items]
+        for step in steps:
+            step(members, src, out)
         groups[at] = (node, None, None, members)
         return members
 
-    return single
+    return set_pool
 
 
 def _compile_dice_pool(node: Dice) -> _PoolPlan:
     count, sides, ops = node.count, node.sides, node.ops
     chain_at = ops[0].sels[0].num if ops and ops[0].kind == "!" else None
-    rest = ops[1:] if chain_at is not None else ops
+    steps = [_op_plan(op, sides) for op in (ops[1:] if chain_at is not None else ops)]
 
     def dice_pool(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
-        members: list[_Die] = []
         if chain_at is None:
             faces = src.dice(count, sides)
             out += faces
-            members = [_Die([f], f) for f in faces]
+            members = [_Die(f) for f in faces]
         else:
+            members = []
             die = src.die
             for _ in range(count):
                 face = die(sides)
@@ -319,14 +376,150 @@ def _compile_dice_pool(node: Dice) -> _PoolPlan:
                     face = die(sides)
                     chain.append(face)
                 out += chain
-                d = _Die(chain, sum(chain), chain=True)
+                d = _Die(sum(chain))
+                d.faces = chain
+                d.chain = True
                 d.boom = len(chain) > 1
                 members.append(d)
         groups.append((node, None, None, members))
-        _apply_all(rest, members, src, out, sides)
+        for step in steps:
+            step(members, src, out)
         return members
 
     return dice_pool
+
+
+_Step = Callable[[list[_Die], _Source, list[int]], None]
+
+
+def _predicate(sels: tuple[Sel, ...]) -> Callable[[Value], bool]:
+    """A test of one value for selectors that all pick by value."""
+    if len(sels) == 1:
+        cat, n = sels[0].cat, sels[0].num
+        if cat == "":
+            return lambda v: v == n
+        if cat == "<":
+            return lambda v: v < n
+        if cat == ">":
+            return lambda v: v > n
+        if cat == ">=":
+            return lambda v: v >= n
+        return lambda v: v <= n
+    return lambda v: any(s.matches(v) for s in sels)
+
+
+def _reroll(m: _Die, src: _Source, out: list[int], sides: int) -> None:
+    face = src.die(sides)
+    out.append(face)
+    if m.faces is None:
+        m.faces = [m.value]  # type: ignore[list-item]  # a die's value is a face here
+    m.faces.append(face)
+    m.rerolled = len(m.faces) - 1
+    m.value = face
+
+
+def _op_plan(op: Op, sides: int) -> _Step:
+    """Compile one operation to a step over a group's members (in place; new dice appended)."""
+    kind, sels = op.kind, op.sels
+    by_value = all(s.by_value for s in sels)
+    pred = _predicate(sels) if by_value else None
+
+    def picked(members: list[_Die]) -> list[_Die]:
+        if pred is not None:
+            return [m for m in members if m.kept and pred(m.value)]
+        return _select(sels, members)
+
+    if kind == "k":
+
+        def keep(members: list[_Die], src: _Source, out: list[int]) -> None:
+            chosen = {id(m) for m in picked(members)}
+            for m in members:
+                if m.kept and id(m) not in chosen:
+                    m.kept = False
+
+        return keep
+    if kind == "p":
+
+        def drop(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in picked(members):
+                m.kept = False
+
+        return drop
+    if kind in ("dh", "dl"):
+        n, from_top = sels[0].num, kind == "dl"
+
+        def drop_few(members: list[_Die], src: _Source, out: list[int]) -> None:
+            kept = [m for m in members if m.kept]
+            ordered = sorted(kept, key=lambda m: m.value, reverse=from_top)
+            for m in ordered[max(0, len(kept) - n) :]:
+                m.kept = False
+
+        return drop_few
+    if kind == "rr":
+        assert pred is not None
+
+        def reroll_until(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in members:  # each die until it stops (the parser made sure it can)
+                if m.kept:
+                    while pred(m.value):
+                        _reroll(m, src, out, sides)
+
+        return reroll_until
+    if kind == "ro":
+
+        def reroll_once(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in picked(members):
+                _reroll(m, src, out, sides)
+
+        return reroll_once
+    if kind == "ra":
+
+        def reroll_add(members: list[_Die], src: _Source, out: list[int]) -> None:
+            chosen = picked(members)
+            if chosen:
+                chosen[0].boom = True
+                face = src.die(sides)
+                out.append(face)
+                members.append(_Die(face))
+
+        return reroll_add
+    if kind == "e":
+        assert pred is not None
+
+        def explode(members: list[_Die], src: _Source, out: list[int]) -> None:
+            # breadth first, as d20: the new dice go last and may explode in turn; the 20th
+            # extra die of a chain never explodes, as with '!'
+            depth = [0] * len(members)
+            i = 0
+            while i < len(members):
+                m = members[i]
+                if m.kept and depth[i] < MAX_EXPLOSIONS and pred(m.value):
+                    m.boom = True
+                    face = src.die(sides)
+                    out.append(face)
+                    members.append(_Die(face))
+                    depth.append(depth[i] + 1)
+                i += 1
+
+        return explode
+    if kind in ("mi", "ma"):
+        n, low = sels[0].num, kind == "mi"
+
+        def clamp(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in members:
+                if m.kept and (m.value < n if low else m.value > n):
+                    if m.faces is None and not m.members:
+                        m.faces = [m.value]  # type: ignore[list-item]
+                    m.value = n
+
+        return clamp
+    sel = sels[0]  # "c": count successes
+
+    def count(members: list[_Die], src: _Source, out: list[int]) -> None:
+        for m in members:
+            m.success = m.kept and sel.matches(m.value)
+
+    return count
 
 
 def _select(sels: tuple[Sel, ...], members: list[_Die]) -> list[_Die]:
@@ -346,79 +539,6 @@ def _select(sels: tuple[Sel, ...], members: list[_Die]) -> list[_Die]:
                 seen.add(id(m))
                 out.append(m)
     return out
-
-
-def _reroll(m: _Die, src: _Source, out: list[int], sides: int) -> None:
-    face = src.die(sides)
-    out.append(face)
-    m.faces.append(face)
-    m.rerolled = len(m.faces) - 1
-    m.value = face
-
-
-def _apply_all(ops: tuple[Op, ...], members: list[_Die], src: _Source, out: list[int],
-               sides: int) -> None:
-    for op in ops:
-        _apply(op, members, src, out, sides)
-
-
-def _apply(op: Op, members: list[_Die], src: _Source, out: list[int], sides: int) -> None:
-    """Apply one operation to a group's members, in place (new dice are appended)."""
-    kind, sels = op.kind, op.sels
-    if kind == "k":
-        keep = {id(m) for m in _select(sels, members)}
-        for m in members:
-            if m.kept and id(m) not in keep:
-                m.kept = False
-    elif kind == "p":
-        for m in _select(sels, members):
-            m.kept = False
-    elif kind in ("dh", "dl"):
-        kept = [m for m in members if m.kept]
-        ordered = sorted(kept, key=lambda m: m.value, reverse=kind == "dl")
-        for m in ordered[max(0, len(kept) - sels[0].num) :]:
-            m.kept = False
-    elif kind == "rr":
-        picked = _select(sels, members)
-        while picked:
-            for m in picked:
-                _reroll(m, src, out, sides)
-            picked = [m for m in picked if any(s.matches(m.value) for s in sels)]
-    elif kind == "ro":
-        for m in _select(sels, members):
-            _reroll(m, src, out, sides)
-    elif kind == "ra":
-        picked = _select(sels, members)
-        if picked:
-            picked[0].boom = True
-            face = src.die(sides)
-            out.append(face)
-            members.append(_Die([face], face))
-    elif kind == "e":
-        depth: dict[int, int] = {}
-        done: set[int] = set()
-        wave = _select(sels, members)
-        while wave:
-            for m in wave:
-                done.add(id(m))
-                m.boom = True
-                face = src.die(sides)
-                out.append(face)
-                new = _Die([face], face)
-                depth[id(new)] = depth.get(id(m), 0) + 1
-                members.append(new)
-            # the 20th extra die of a chain never explodes, as with '!'
-            wave = [m for m in _select(sels, members)
-                    if id(m) not in done and depth.get(id(m), 0) < MAX_EXPLOSIONS]
-    elif kind in ("mi", "ma"):
-        n = sels[0].num
-        for m in members:
-            if m.kept and (m.value < n if kind == "mi" else m.value > n):
-                m.value = n
-    else:  # "c": count successes
-        sel = sels[0]
-        for m in members:
-            m.success = m.kept and sel.matches(m.value)
 
 
 class Expression:
@@ -591,9 +711,13 @@ def _members_of(raw: _GroupRaw) -> list[_Die]:
     sel = node.ops[-1].sels[0] if counts else None
     out = []
     for i, v in enumerate(values):
-        m = _Die(chains[i] if chains is not None else [v], v, chain=chains is not None)
-        m.boom = chains is not None and len(chains[i]) > 1
-        m.kept = True if kept is None else kept[i]
+        m = _Die(v)
+        if chains is not None:
+            m.faces = chains[i]
+            m.chain = True
+            m.boom = len(chains[i]) > 1
+        if kept is not None:
+            m.kept = kept[i]
         if sel is not None:
             m.success = m.kept and sel.matches(v)
         out.append(m)
@@ -605,7 +729,8 @@ def _group_result(raw: _GroupRaw) -> GroupResult:
     assert isinstance(node, Dice)
     members = _members_of(raw)
     out = [
-        DieResult(node.sides, m.value, tuple(m.faces), m.kept, m.boom, m.success, m.rerolled)
+        DieResult(node.sides, m.value, tuple(m.all_faces()), m.kept, m.boom, m.success,
+                  m.rerolled)
         for m in members
     ]
     if node.counts:
@@ -636,7 +761,7 @@ class Roll:
     ) -> None:
         self.expr = expr
         self.value = value  # exact (a Fraction after '/' or decimals)
-        self.total = value if isinstance(value, int) else int(value)
+        self.total = value if type(value) is int else int(value)
         self.dice = dice
         self._groups = groups
 
@@ -693,7 +818,7 @@ class Roll:
         groups = iter(self._groups)
 
         def die_pieces(m: _Die) -> Iterator[tuple[str, str]]:
-            faces = m.faces
+            faces = m.all_faces()
             if m.chain:
                 last = len(faces) - 1
                 for j, face in enumerate(faces):
@@ -881,7 +1006,7 @@ class _Ran(Exception):
 class _TableSource:
     __slots__ = ("expr", "pos", "values")
 
-    def __init__(self, expr: Expression, values: list[int]) -> None:
+    def __init__(self, expr: Expression | None, values: list[int]) -> None:
         self.expr = expr
         self.values = values
         self.pos = 0
@@ -891,10 +1016,11 @@ class _TableSource:
             raise _Ran
         value = self.values[self.pos]
         if not 1 <= value <= sides:
+            text = self.expr.text if self.expr is not None else ""
             raise TableDiceError(
                 f"die {self.pos + 1} shows {value}, but a d{sides} shows 1 to {sides} "
-                f"({self.expr.text}: {self.values})",
-                expression=self.expr.text,
+                f"({text}: {self.values})",
+                expression=text,
                 dice=self.values,
                 position=self.pos,
             )

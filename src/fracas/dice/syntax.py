@@ -355,10 +355,10 @@ def bounds(node: Node) -> tuple[Value, Value]:
     if isinstance(node, Const):
         return node.value, node.value
     if isinstance(node, Dice):
-        (lo, hi), (nlo, nhi) = _die_range(node)
+        (face_lo, face_hi), (nlo, nhi) = _die_range(node)
         if node.counts:
             return 0, nhi
-        return nlo * lo, nhi * hi
+        return nlo * face_lo, nhi * face_hi
     if isinstance(node, BinOp):
         return _binop_bounds(node)
     if isinstance(node, Unary):
@@ -401,18 +401,18 @@ def _binop_bounds(node: BinOp) -> tuple[Value, Value]:
     if op == "*":
         corners = (llo * rlo, llo * rhi, lhi * rlo, lhi * rhi)
         return min(corners), max(corners)
-    top = max(abs(llo), abs(lhi))
+    top = max(abs(Fraction(llo)), abs(Fraction(lhi)))
     if op == "%":
-        m = max(abs(rlo), abs(rhi))
+        m = max(abs(Fraction(rlo)), abs(Fraction(rhi)))
         return -m, m
     if rlo <= 0 <= rhi:  # the divisor may be near zero: at least 1/den in size
         den = _den(node.right)
         big = top * (den if den is not None else MAX_INTEGER**4)
         return -big - 1, big + 1
-    corners = tuple(Fraction(a) / b for a in (llo, lhi) for b in (rlo, rhi))
+    quotients = [Fraction(a) / b for a in (llo, lhi) for b in (rlo, rhi)]
     if op == "//":
-        return min(corners) - 1, max(corners) + 1
-    return min(corners), max(corners)
+        return min(quotients) - 1, max(quotients) + 1
+    return min(quotients), max(quotients)
 
 
 def dice_groups(node: Node) -> list[Dice]:
