@@ -117,11 +117,11 @@ def expressions(reading: str = "fracas", *, cheap: bool = False) -> st.SearchStr
         set_op = st.sampled_from(["", "kh1", "kl1", "k>2", "p<2", "ph1", "dl1", "kh1kl1"])
         return st.one_of(
             _binary(inner, reading),
-            st.tuples(inner, set_op)
-            .filter(lambda t: not t[1] or not _ends_counted(t[0]))
-            .map(lambda t: f"({t[0]}){t[1]}"),
+            st.tuples(inner, set_op).map(
+                lambda t: f"({t[0]})" + ("" if _ends_counted(t[0]) else t[1])
+            ),
             inner.map(lambda s: f"{{{s}}}"),
-            st.tuples(st.lists(inner, min_size=1, max_size=3), set_op).map(
+            st.tuples(st.lists(inner, min_size=1, max_size=3), set_op).map(  # a set
                 lambda t: f"({', '.join(t[0])}{',' if len(t[0]) == 1 else ''}){t[1]}"
             ),
             st.tuples(st.sampled_from(["-", "+"]), inner).map("".join),

@@ -79,7 +79,9 @@ def test_rolls_follow_the_exact_odds(expr: str) -> None:
             expected = 0.0
     if expected and bins:
         bins[-1] = (bins[-1][0], bins[-1][1] + expected)
-    assume(len(bins) >= 2)
+    if len(bins) < 2:  # (nearly) one total: every roll must be one the odds allow
+        assert set(totals) <= set(dist)
+        return
     tops = [t for t, _ in bins]
     observed = [0] * len(bins)
     for t in totals:

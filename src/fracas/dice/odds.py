@@ -347,9 +347,7 @@ class _Builder:
         if op in ("+", "-", "*"):
             if isinstance(left, icepool.Die) and isinstance(right, icepool.Die):
                 self.budget.charge(len(left) * len(right), f"'{op}'")
-            if op == "+":
-                return left + right
-            return left - right if op == "-" else left * right
+            return _exact_arith(op, left, right)
         fn = _ARITH[op]
         a, b = _as_die(left), _as_die(right)
         if op in ("/", "//", "%") and 0 in b:
@@ -530,6 +528,45 @@ class _Builder:
             return self.convolve([t, *[self.extras(raw, sels, 0)] * len(picked)])
         rest = tuple(v for i, v in enumerate(t) if i not in picked)
         return self.fresh(op, raw, rest, len(picked))
+
+
+def _denominator(value: Any) -> int:
+    """The least common denominator of a number's or a die's outcomes."""
+    import icepool
+
+    if isinstance(value, icepool.Die):
+        return math.lcm(*(_denominator(o) for o in value.outcomes()))
+    return value.denominator if isinstance(value, Fraction) else 1
+
+
+def _scaled(value: Any, scale: int) -> Any:
+    import icepool
+
+    if isinstance(value, icepool.Die):
+        return value.map(lambda v: int(v * scale))
+    return int(value * scale)
+
+
+def _exact_arith(op: str, left: Any, right: Any) -> Any:
+    """``left op right`` for ``+ - *``; fractions are added as whole numbers of a common unit
+    (icepool adds Fractions far slower than ints), and turned back at the end."""
+    a, b = _denominator(left), _denominator(right)
+    if a == 1 and b == 1:
+        return left + right if op == "+" else left - right if op == "-" else left * right
+    if op == "*":
+        product = _scaled(left, a) * _scaled(right, b)
+        return _unscaled(product, a * b)
+    unit = math.lcm(a, b)
+    x, y = _scaled(left, unit), _scaled(right, unit)
+    return _unscaled(x + y if op == "+" else x - y, unit)
+
+
+def _unscaled(value: Any, scale: int) -> Any:
+    import icepool
+
+    if isinstance(value, icepool.Die):
+        return value.map(lambda v: Fraction(v, scale) if v % scale else v // scale)
+    return Fraction(value, scale) if value % scale else value // scale
 
 
 class _Chain:
