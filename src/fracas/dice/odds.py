@@ -534,9 +534,11 @@ def _denominator(value: Any) -> int:
     """The least common denominator of a number's or a die's outcomes."""
     import icepool
 
-    if isinstance(value, icepool.Die):
-        return math.lcm(*(_denominator(o) for o in value.outcomes()))
-    return value.denominator if isinstance(value, Fraction) else 1
+    den = 1
+    for o in value.outcomes() if isinstance(value, icepool.Die) else (value,):
+        if type(o) is not int:
+            den = math.lcm(den, o.denominator)
+    return den
 
 
 def _scaled(value: Any, scale: int) -> Any:
