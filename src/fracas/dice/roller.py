@@ -53,6 +53,7 @@ class _Die:
     boom = False  # exploded ('e', 'ra'): another die followed it
     rerolled = 0  # how many of the first faces were rerolled away
     success: bool | None = None
+    is_member = False  # a member of a set (a value, not a die)
 
     def __init__(self, value: Value) -> None:
         self.value = value
@@ -61,14 +62,12 @@ class _Die:
         """Every face rolled for this die, in order (none for a set member)."""
         if self.faces is not None:
             return self.faces
-        return [self.value] if isinstance(self.value, int) and not self.members else []
-
-    members = False  # a set member, not a die
+        return [self.value] if isinstance(self.value, int) and not self.is_member else []
 
 
 def _member(value: Value) -> _Die:
     m = _Die(value)
-    m.members = True
+    m.is_member = True
     return m
 
 
@@ -508,7 +507,7 @@ def _op_plan(op: Op, sides: int) -> _Step:
         def clamp(members: list[_Die], src: _Source, out: list[int]) -> None:
             for m in members:
                 if m.kept and (m.value < n if low else m.value > n):
-                    if m.faces is None and not m.members:
+                    if m.faces is None and not m.is_member:
                         m.faces = [m.value]  # type: ignore[list-item]
                     m.value = n
 

@@ -193,7 +193,6 @@ class Annotated:
 
 
 Node = Const | Dice | BinOp | Unary | Group | SetOf | Annotated
-Pooled = Dice | SetOf | Group
 
 COMPARISONS = ("==", "!=", ">=", "<=", ">", "<")
 
@@ -439,7 +438,6 @@ def dice_groups(node: Node) -> list[Dice]:
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_DIGITS = "0123456789"
 _DIE_OPS = ("rr", "ro", "ra", "mi", "ma", "e")
 _SET_OPS = ("kh", "kl", "dh", "dl", "k", "p")
 _MERGED = ("k", "p", "rr", "ro", "ra", "e")
