@@ -50,8 +50,12 @@ def dice_term(draw: st.DrawFn, reading: str = "fracas", *, cheap: bool = False) 
         ops = ["k", "p", "kh", "kl", "dh", "dl", "ro", "ra", "mi", "ma"]
         if sides > 1:
             ops += ["rr", "e"]
+    last = ""
     for _ in range(draw(st.integers(0, 2 if cheap else 3))):
         op = draw(st.sampled_from(ops))
+        if op in ("rr", "e") and op == last:
+            continue  # 'rr8rr<8' selects together: it could pick every face
+        last = op
         if op in ("kh", "kl", "dh", "dl"):
             text += op + str(draw(st.integers(0, 4)))
         elif op in ("mi", "ma"):

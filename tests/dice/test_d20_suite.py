@@ -237,7 +237,7 @@ def test_d20_division_by_zero_is_a_clear_error(expr: str) -> None:
 def test_d20_annotations_give_totals_by_label() -> None:
     r = roll("d20:1 [a] + 2 + 3 [b] + 4", DiceRng.derive("a", 0))
     assert r.by_annotation() == {"a": 1, "": 6, "b": 3}
-    assert r.to_text() == "d20:1[a]+2+3[b]+4 → 1 [a] + 2 + 3 [b] + 4 = 10"
+    assert r.to_text() == "d20:1[a]+2+3[b]+4 → 1 [a] + 2 + 3 [b] + 4 = 10 (a 1, unlabelled 6, b 3)"
 
 
 @pytest.mark.parametrize(

@@ -158,7 +158,8 @@ def test_annotations_and_comments_survive_into_text_and_json() -> None:
     r = from_table("2d6 [fire] + 1d8 [radiant] + 3 sneak attack", [3, 4, 8])
     assert r.total == 18
     assert r.to_text() == (
-        "2d6[fire]+1d8[radiant]+3 sneak attack → [3, 4] [fire] + [8] [radiant] + 3 = 18"
+        "2d6[fire]+1d8[radiant]+3 sneak attack → [3, 4] [fire] + [8] [radiant] + 3 = 18 "
+        "(fire 7, radiant 8, unlabelled 3)"
     )
     assert r.by_annotation() == {"fire": 7, "radiant": 8, "": 3}
     data = r.to_data()

@@ -46,7 +46,7 @@ def test_rolls_stay_within_bounds_and_round_trip(expr: str, seed: int, stream: i
     assert again.total == r.total
     assert again.dice == r.dice
     assert again.to_text() == r.to_text()
-    assert r.to_text().endswith(f" = {r.total}")
+    assert r.to_text().endswith(f" = {r.total}{r.labels_text()}")
     assert again.to_data() == r.to_data()
 
 

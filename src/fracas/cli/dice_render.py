@@ -23,6 +23,7 @@ def roll_to_rich(roll: Roll) -> Text:
         out.append(text, style=_ROLL_STYLES[style])
     out.append(" = ")
     out.append(str(roll.total), style="bold")
+    out.append(roll.labels_text(), style="magenta")
     return out
 
 

@@ -894,7 +894,8 @@ class Roll:
 
         Dropped (and rerolled) dice are struck through (``~~1~~``), a face that exploded is
         marked ``6!``, a die counted as a success is bold (``**8**``) and a die raised or
-        lowered by ``mi``/``ma`` shows both values (``1→2``).
+        lowered by ``mi``/``ma`` shows both values (``1→2``). A labelled roll ends with its
+        totals by label: ``= 18 (fire 7, radiant 8, unlabelled 3)``.
         """
         parts = [f"{self.expression} → "]
         for text, style in self.pieces():
@@ -904,8 +905,17 @@ class Roll:
                 parts.append(f"**{text}**")
             else:
                 parts.append(text)
-        parts.append(f" = {self.total}")
+        parts.append(f" = {self.total}{self.labels_text()}")
         return "".join(parts)
+
+    def labels_text(self) -> str:
+        """`` (fire 7, radiant 8, unlabelled 3)`` for a labelled roll, else ``""``."""
+        if not self.expr.annotated:
+            return ""
+        totals = ", ".join(
+            f"{label or 'unlabelled'} {_value_text(v)}" for label, v in self.by_annotation().items()
+        )
+        return f" ({totals})"
 
     def to_data(self) -> dict[str, Any]:
         """JSON-native form: ``{"expression": ..., "dice": [...], "total": ...}``.
