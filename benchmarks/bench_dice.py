@@ -5,12 +5,17 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_dice.py          # full run
     .venv/bin/python benchmarks/bench_dice.py --quick  # a few seconds
 
-Rolling: both sides roll the same expression string (each side's parse cache warm), read the
-total and the kept dice from the roll tree; no string formatting. d20 has no success-count
-operator, so for ``10d10>=7`` it rolls ``10d10`` and counts kept dice >= 7 from its roll tree.
+Rolling: both sides roll the same expression string and read the total and the kept dice from
+the roll tree; no string formatting. Caches: fracas keeps parsed expressions in an LRU cache
+(``fracas.dice.parse``, 4096 texts) and d20 keeps parsed trees in its own LFU cache (256 texts,
+``d20.Roller``), so neither side parses again; nothing else is cached on either side. d20 has no
+success-count operator, so for ``10d10>=7`` it rolls ``10d10`` and counts kept dice >= 7 from
+its roll tree. The d20 operations roll the same text on both sides (fracas in its ``d20:``
+reading where the text has a comparison).
 
 Odds: each exact query the rulesets need, through fracas.dice and through icepool used
-directly, with icepool's caches cleared before every query on both sides.
+directly, with icepool's caches cleared before every query on both sides; then the exact odds
+of every expression of d20's own tests (tests/dice/test_d20_suite.py), cold, as a p99.
 """
 
 from __future__ import annotations
@@ -31,8 +36,32 @@ except ImportError:  # running from a checkout without an installed package
 import d20
 import icepool
 
-from fracas.dice import DiceRng, distribution, roll
+from fracas.dice import DiceRng, OddsBudgetError, distribution, parse, roll
 from fracas.dice.odds import pair_odds
+
+#: The d20 operations of issue 15, each rolled by both libraries from the same text.
+D20_ROWS = [
+    "2d6ro<3",
+    "1d20ro1",
+    "1d20rr1",
+    "1d6ra6",
+    "8d6mi2",
+    "1d20mi10",
+    "8d6ma5",
+    "8d6e6",
+    "4d6e6kh3",
+    "8d6k>3",
+    "4d6p<2",
+    "8d6mi2k>3",
+    "4d6kh3kl1",
+    "(1d4+1, 3, 2d6kl1)kh1",
+    "(1d20, 1d20)kh1",
+    "((10d6kh5)kl2)kh1",
+    "2d6 [fire] + 1d8 [radiant]",
+    "1d20+5 >= 15",
+    "15 / 2 + 1d4",
+    "1d%",
+]
 
 
 def best_of(fn: Callable[[], object], number: int, repeat: int) -> float:
@@ -83,6 +112,34 @@ def d20_count() -> Callable[[], object]:
         r = d20.roll("10d10")
         kept = [d.number for d in r.expr.roll.keptset]
         return sum(1 for v in kept if v >= 7), kept
+
+    return work
+
+
+def _d20_kept(node: object, out: list[object]) -> list[object]:
+    """Every kept die's value in a d20 roll tree (as fracas's ``Roll.kept``)."""
+    if isinstance(node, d20.Dice):
+        out += [d.number for d in node.keptset]
+    for child in getattr(node, "children", ()):
+        _d20_kept(child, out)
+    return out
+
+
+def fracas_roll(text: str) -> Callable[[], object]:
+    rng = DiceRng.derive("bench", 3)
+    ours = text if ">=" not in text else "d20:" + text
+
+    def work() -> object:
+        r = roll(ours, rng)
+        return r.total, r.kept()
+
+    return work
+
+
+def d20_roll(text: str) -> Callable[[], object]:
+    def work() -> object:
+        r = d20.roll(text)
+        return r.total, _d20_kept(r.expr, [])
 
     return work
 
@@ -167,6 +224,52 @@ def main() -> None:
         print(f"{label:<36} {a:>10.2f} {b:>12.2f} {base:>9} {b / a:>6.2f}x")
     print()
     print("ratio = baseline time / fracas time (above 1: fracas is faster)")
+    print()
+    print(f"{'roll (d20 operations)':<36} {'fracas µs':>10} {'d20 µs':>12} {'ratio':>7}")
+    print("-" * 68)
+    ratios = []
+    for text in D20_ROWS:
+        ours, theirs = fracas_roll(text), d20_roll(text)
+        ours()
+        theirs()
+        a = best_of(ours, rolls // 4, repeat) * 1e6
+        b = best_of(theirs, rolls // 4, repeat) * 1e6
+        ratios.append(b / a)
+        print(f"{text:<36} {a:>10.2f} {b:>12.2f} {b / a:>6.2f}x")
+    print(f"ratio from {min(ratios):.1f}x to {max(ratios):.1f}x")
+    print()
+    odds_p99(queries)
+
+
+def odds_p99(runs: int) -> None:
+    """Exact odds of each expression of d20's tests, cold (icepool caches cleared): p99."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.dice.test_d20_suite import D20_EXPRESSIONS
+
+    print(f"{'exact odds, d20 test expression':<44} {'p99 ms':>8} {'CPU p99':>8}")
+    print("-" * 62)
+    worst = worst_cpu = 0.0
+    for text, _, _ in D20_EXPRESSIONS:
+        e = parse("d20:" + text)
+        times, cpu = [], []
+        refused = False
+        for _ in range(max(runs // 3, 20)):
+            icepool.Pool.clear_cache()
+            start, start_cpu = time.perf_counter(), time.process_time()
+            try:
+                distribution(e)
+            except OddsBudgetError:
+                refused = True
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+        times.sort()
+        cpu.sort()
+        at = min(len(times) - 1, int(len(times) * 0.99))
+        p99, p99_cpu = times[at] * 1e3, cpu[at] * 1e3
+        worst, worst_cpu = max(worst, p99), max(worst_cpu, p99_cpu)
+        print(f"{text:<44} {p99:>8.2f} {p99_cpu:>8.2f}" + ("  (budget error)" if refused else ""))
+    print(f"worst p99: {worst:.2f} ms wall, {worst_cpu:.2f} ms CPU, over "
+          f"{len(D20_EXPRESSIONS)} expressions (wall time includes other processes' turns)")
 
 
 if __name__ == "__main__":

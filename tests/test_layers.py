@@ -10,8 +10,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 SRC = Path(__file__).resolve().parent.parent / "src" / "fracas"
 
 #: Each package and the fracas packages it may import (itself always allowed).
@@ -87,7 +85,6 @@ def test_no_adapter_touches_sql() -> None:
     assert _violations("sql") == []
 
 
-@pytest.mark.xfail(strict=True, reason="dice/ still renders with rich (issue 10, item 7)")
 def test_the_core_imports_no_terminal_library() -> None:
     assert _violations("terminal") == []
 

@@ -12,7 +12,8 @@ import typer
 from typer.testing import CliRunner
 
 from fracas.cli.dice import register
-from fracas.dice import DiceRng, OddsReport, roll
+from fracas.cli.dice_render import report_to_rich, roll_to_rich
+from fracas.dice import DiceRng, OddsReport, from_table, roll
 
 runner = CliRunner()
 
@@ -92,3 +93,20 @@ def test_ruleset_odds_are_asked_of_the_ruleset(monkeypatch: pytest.MonkeyPatch) 
     result = runner.invoke(make_app(), ["odds", "x", "--ruleset", "plain"])
     assert result.exit_code == 2
     assert "has no odds" in result.stderr
+
+
+def test_rich_text_strikes_dropped_dice() -> None:
+    text = roll_to_rich(from_table("4d6kh3+2", [6, 5, 3, 1]))
+    assert text.plain == "4d6kh3+2 → [6, 5, 3, 1] + 2 = 16"
+    struck = [span for span in text.spans if "strike" in str(span.style)]
+    assert [text.plain[s.start : s.end] for s in struck] == ["1"]
+
+
+def test_report_renders_in_rich() -> None:
+    from rich.console import Console
+
+    console = Console(record=True, width=80)
+    report = OddsReport("Custom", [("P(win)", Fraction(1, 4))], [(1, Fraction(1, 4))], ["a note"])
+    console.print(report_to_rich(report))
+    out = console.export_text()
+    assert "P(win)" in out and "25.00%" in out and "a note" in out

@@ -11,7 +11,6 @@ import pytest
 from fracas.dice import (
     DiceRng,
     OddsBudgetError,
-    OddsReport,
     distribution,
     odds_of,
     parse,
@@ -100,13 +99,3 @@ def test_report_data_is_json_native_and_exact() -> None:
     assert data["figures"][0]["fraction"] == "5/8"
     assert len(data["rows"]) == 16
     assert Fraction(data["rows"][0]["fraction"]) == Fraction(1, 216)
-
-
-def test_report_renders_in_rich() -> None:
-    from rich.console import Console
-
-    console = Console(record=True, width=80)
-    report = OddsReport("Custom", [("P(win)", Fraction(1, 4))], [(1, Fraction(1, 4))], ["a note"])
-    console.print(report.to_rich())
-    out = console.export_text()
-    assert "P(win)" in out and "25.00%" in out and "a note" in out

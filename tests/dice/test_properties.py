@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import bisect
+import math
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fracas.dice import (
     DiceBudgetError,
     DiceRng,
     DiceSyntaxError,
+    OddsBudgetError,
     TableDiceError,
+    distribution,
     from_table,
     parse,
     roll,
 )
 from fracas.dice.syntax import MAX_EXPLOSIONS
+from tests.dice.grammar import expressions
 
 ALPHABET = "0123456789dDkhl!<>=+-*(){} ,x"
 
@@ -31,42 +37,6 @@ def test_any_string_parses_or_raises_a_positioned_error(text: str) -> None:
         assert parse(e.text) == e
 
 
-def dice_terms() -> st.SearchStrategy[str]:
-    @st.composite
-    def term(draw: st.DrawFn) -> str:
-        count = draw(st.integers(1, 6))
-        sides = draw(st.sampled_from([2, 4, 6, 8, 10, 12, 20]))
-        text = f"{count}d{sides}" if count > 1 or draw(st.booleans()) else f"d{sides}"
-        explode = draw(st.sampled_from(["", "!", f"!>={max(2, sides - 1)}"]))
-        keep = ""
-        if count > 1 and draw(st.booleans()):
-            kind = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
-            keep = f"{kind}{draw(st.integers(1, count - 1))}"
-        success = ""
-        if draw(st.integers(0, 3)) == 0:
-            success = draw(st.sampled_from([">=", "<="])) + str(draw(st.integers(1, sides)))
-            if explode == "!" and not keep:
-                explode = f"!>={sides}"  # a bare '!' then '>=' would read as the explode face
-        text += explode + keep + success
-        return text
-
-    return term()
-
-
-def expressions() -> st.SearchStrategy[str]:
-    leaves = dice_terms() | st.integers(0, 20).map(str)
-    return st.recursive(
-        leaves,
-        lambda inner: st.one_of(
-            st.tuples(inner, st.sampled_from(["+", "-", "*"]), inner).map("".join),
-            inner.map(lambda s: f"({s})"),
-            inner.map(lambda s: f"{{{s}}}"),
-            inner.map(lambda s: f"-{s}"),
-        ),
-        max_leaves=5,
-    )
-
-
 @given(expressions(), st.integers(0, 2**32), st.integers(0, 1000))
 def test_rolls_stay_within_bounds_and_round_trip(expr: str, seed: int, stream: int) -> None:
     e = parse(expr)
@@ -76,7 +46,56 @@ def test_rolls_stay_within_bounds_and_round_trip(expr: str, seed: int, stream: i
     assert again.total == r.total
     assert again.dice == r.dice
     assert again.to_text() == r.to_text()
-    assert r.to_text().endswith(f" = {r.total}")
+    assert r.to_text().endswith(f" = {r.total}{r.labels_text()}")
+    assert again.to_data() == r.to_data()
+
+
+def _chi_square_critical(df: int) -> float:
+    """Wilson-Hilferty approximation of the chi-square quantile at z = 4.75 (p about 1e-6)."""
+    return df * (1 - 2 / (9 * df) + 4.75 * math.sqrt(2 / (9 * df))) ** 3
+
+
+@settings(max_examples=40)
+@given(expressions("fracas", cheap=True) | expressions("d20", cheap=True))
+def test_rolls_follow_the_exact_odds(expr: str) -> None:
+    """Pearson chi-square of 2,000 seeded rolls against the exact distribution (p = 1e-6)."""
+    e = parse(expr)
+    try:
+        dist = distribution(e)
+    except OddsBudgetError:
+        assume(False)
+        return
+    n = 2000
+    rng = DiceRng.derive("chi-square", 0)
+    totals = [roll(e, rng).total for _ in range(n)]
+    assert set(totals) <= set(dist) or dist.truncated > 0
+    # adjacent totals merge into bins expecting at least 10 rolls each
+    bins: list[tuple[int, float]] = []  # (highest total of the bin, expected count)
+    expected = 0.0
+    for total, p in dist.items():
+        expected += float(p) * n
+        if expected >= 10:
+            bins.append((total, expected))
+            expected = 0.0
+    if expected and bins:
+        bins[-1] = (bins[-1][0], bins[-1][1] + expected)
+    if len(bins) < 2:  # (nearly) one total: every roll must be one the odds allow
+        assert set(totals) <= set(dist)
+        return
+    tops = [t for t, _ in bins]
+    observed = [0] * len(bins)
+    for t in totals:
+        observed[min(bisect.bisect_left(tops, t), len(bins) - 1)] += 1
+    chi2 = sum((o - x) ** 2 / x for o, (_, x) in zip(observed, bins, strict=True))
+    assert chi2 < _chi_square_critical(len(bins) - 1), (expr, observed, bins)
+
+
+@given(expressions("fracas") | expressions("d20"))
+def test_parse_text_parse_round_trips(expr: str) -> None:
+    e = parse(expr)
+    assert parse(e.text) == e
+    assert parse(e.text).text == e.text
+    assert (e.reading == "d20") == expr.startswith("d20:")
 
 
 @given(expressions(), st.text(max_size=10), st.integers(0, 100))

@@ -141,13 +141,6 @@ def test_from_data_refuses_tampered_total_or_dice() -> None:
         Roll.from_data({"dice": [1, 2]})
 
 
-def test_rich_text_strikes_dropped_dice() -> None:
-    text = from_table("4d6kh3+2", [6, 5, 3, 1]).to_rich()
-    assert text.plain == "4d6kh3+2 → [6, 5, 3, 1] + 2 = 16"
-    struck = [span for span in text.spans if "strike" in str(span.style)]
-    assert [text.plain[s.start : s.end] for s in struck] == ["1"]
-
-
 def test_roll_accepts_a_parsed_expression() -> None:
     e = parse("3d6")
     assert roll(e, DiceRng.derive("a", 1)) == roll("3d6", DiceRng.derive("a", 1))

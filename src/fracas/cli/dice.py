@@ -11,6 +11,15 @@ from rich.console import Console
 
 from fracas.errors import FracasError
 
+D20_HELP = "Read the expression as the d20 library and Avrae do (10d10>=7 compares the total)."
+
+
+def _reading(expr: str, d20: bool) -> str:
+    """The expression with the ``d20:`` prefix when ``--d20`` asks for d20's reading."""
+    if d20 and not expr.lstrip().lower().startswith("d20:"):
+        return "d20:" + expr
+    return expr
+
 
 def _fail(message: str) -> NoReturn:
     typer.echo(message, err=True)
@@ -27,8 +36,11 @@ def roll_command(
         str | None, typer.Option("--seed", help="Seed for a repeatable roll (default: fresh).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    d20: Annotated[bool, typer.Option("--d20", help=D20_HELP)] = False,
 ) -> None:
     """Roll a dice expression and show every die."""
+    expr = _reading(expr, d20)
+    from fracas.cli.dice_render import roll_to_rich
     from fracas.dice.rng import DiceRng, new_seed
     from fracas.dice.roller import roll
 
@@ -42,7 +54,7 @@ def roll_command(
         return
     console = _console()
     if console.is_terminal:
-        console.print(result.to_rich())
+        console.print(roll_to_rich(result))
     else:
         typer.echo(result.to_text())
 
@@ -56,8 +68,12 @@ def odds_command(
     ruleset: Annotated[
         str | None, typer.Option("--ruleset", help="Ask a ruleset's own odds query instead.")
     ] = None,
+    d20: Annotated[bool, typer.Option("--d20", help=D20_HELP)] = False,
 ) -> None:
     """Show the exact odds of a dice expression (or of a ruleset's check)."""
+    if ruleset is None:
+        expr = _reading(expr, d20)
+    from fracas.cli.dice_render import report_to_rich
     from fracas.dice.odds import OddsReport, odds_of
 
     try:
@@ -74,7 +90,7 @@ def odds_command(
         return
     console = _console()
     if console.is_terminal:
-        console.print(report.to_rich())
+        console.print(report_to_rich(report))
     else:
         typer.echo(report.to_text())
 

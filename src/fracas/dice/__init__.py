@@ -3,9 +3,18 @@
 >>> from fracas.dice import DiceRng, roll
 >>> r = roll("4d6kh3+2", DiceRng.derive("my secret seed", 1))
 >>> r.total, r.dice, r.to_text()  # doctest: +SKIP
+
+A text that starts with ``d20:`` is read as the d20 library and Avrae read it
+(``d20:1d20+5>=15`` compares the total); see docs/dice.md.
 """
 
-from fracas.dice.errors import DiceBudgetError, DiceSyntaxError, OddsBudgetError, TableDiceError
+from fracas.dice.errors import (
+    DiceBudgetError,
+    DiceSyntaxError,
+    DiceValueError,
+    OddsBudgetError,
+    TableDiceError,
+)
 from fracas.dice.odds import Distribution, OddsReport, distribution, odds_of, pair_odds
 from fracas.dice.rng import DiceRng, new_seed
 from fracas.dice.roller import (
@@ -25,6 +34,7 @@ __all__ = [
     "DiceBudgetError",
     "DiceRng",
     "DiceSyntaxError",
+    "DiceValueError",
     "DieResult",
     "Distribution",
     "Expression",

@@ -29,6 +29,12 @@ class DiceBudgetError(InvalidInput):
         super().__init__(message, position=position, expression=expression, **values)
 
 
+class DiceValueError(InvalidInput):
+    """A roll that cannot be evaluated: a division by zero."""
+
+    code = "dice_value"
+
+
 class TableDiceError(InvalidInput):
     """Dice rolled at the table that do not fit the expression (wrong count or faces)."""
 

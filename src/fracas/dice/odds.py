@@ -19,18 +19,31 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from rich.console import Group as RichGroup
-from rich.table import Table
-from rich.text import Text
-
-from fracas.dice.errors import OddsBudgetError
-from fracas.dice.roller import Expression, parse
-from fracas.dice.syntax import MAX_EXPLOSIONS, BinOp, Const, Dice, Neg, Node
+from fracas.dice.errors import DiceValueError, OddsBudgetError
+from fracas.dice.roller import _ARITH, Expression, _legacy, parse
+from fracas.dice.syntax import (
+    COMPARISONS,
+    MAX_EXPLOSIONS,
+    Annotated,
+    BinOp,
+    Const,
+    Dice,
+    Group,
+    Node,
+    Op,
+    Sel,
+    SetOf,
+    Unary,
+    Value,
+    bounds,
+)
 
 #: Estimated elementary steps one odds query may take (about a second of icepool work).
 ODDS_BUDGET = 4_000_000
 #: Largest number of distinct totals an odds query may produce.
 MAX_OUTCOMES = 20_000
+#: What one call of a Python function over outcomes costs, in budget steps (about 50 µs).
+MAP_STEPS = 200
 #: Automatic explosion depth stops once the mass cut off is at most this.
 TRUNCATION_TARGET = Fraction(1, 10**9)
 
@@ -155,6 +168,12 @@ def _explode_p(node: Dice) -> Fraction:
     return Fraction(node.sides - node.explode + 1, node.sides)
 
 
+def _e_p(node: Dice, op: Op) -> Fraction:
+    """The chance that a fresh die of the group is picked by an ``e`` operation."""
+    picked = sum(1 for f in range(1, node.sides + 1) if any(s.matches(f) for s in op.sels))
+    return Fraction(picked, node.sides)
+
+
 def _pick_depth(groups: tuple[Dice, ...]) -> int:
     depth = 1
     while depth < MAX_EXPLOSIONS and _truncated(groups, depth) > TRUNCATION_TARGET:
@@ -163,45 +182,110 @@ def _pick_depth(groups: tuple[Dice, ...]) -> int:
 
 
 def _truncated(groups: tuple[Dice, ...], depth: int) -> Fraction:
-    """P(some die's chain goes on past ``depth`` explosions) — zero at the roller's own cap."""
+    """P(some die's chain goes on past ``depth`` explosions) — zero at the roller's own cap.
+
+    Exact for ``!``; for ``e`` an upper bound (the first die of a chain may be picked for
+    certain, e.g. after ``mi``).
+    """
     if depth >= MAX_EXPLOSIONS:
         return Fraction(0)
     whole = Fraction(1)
     for g in groups:
         if g.explode is not None:
             whole *= (1 - _explode_p(g) ** (depth + 1)) ** g.count
+        for op in g.ops:
+            if op.kind == "e":
+                whole *= (1 - _e_p(g, op) ** depth) ** (g.count + 1)
     return 1 - whole
 
 
+def _explodes(e: Expression) -> bool:
+    return any(g.explode is not None or any(op.kind == "e" for op in g.ops) for g in e.groups)
+
+
 def _estimate(node: Node, depth: int) -> tuple[int, int]:
-    """(estimated outcomes, estimated work) of computing a node's distribution."""
+    """(estimated outcomes, estimated work) of computing a node's distribution.
+
+    Only the forms with a closed-form cost are estimated here; the d20 operations charge
+    their actual work to a :class:`_Budget` while they are built.
+    """
     if isinstance(node, Const):
         return 1, 0
     if isinstance(node, Dice):
+        if not _legacy(node):
+            lo, hi = bounds(node)
+            return int(hi - lo) + 1, 0
         k = node.sides * (1 if node.explode is None else depth + 1)
         boom = 0  # building the exploded die: each level mixes a shifted die per exploding face
         if node.explode is not None:
             faces = node.sides - node.explode + 1
             boom = 8 * faces * node.sides * depth * (depth + 1) // 2
-        if node.compare is not None:
+        if node.counts:
             k = 2
         n = node.count
-        if node.keep is None:
+        m = _kept_count(node)
+        if m == n:
             return n * (k - 1) + 1, boom + n * n * k * k // 2
-        m = node.kept_count
         return m * (k - 1) + 1, boom + 3 * n * k * (m * k + 1)
     if isinstance(node, BinOp):
         a, wa = _estimate(node.left, depth)
         b, wb = _estimate(node.right, depth)
-        size = a + b - 1 if node.op != "*" else a * b
+        if node.op in ("+", "-"):
+            size = a + b - 1
+        elif node.op in COMPARISONS:
+            size = 2
+        else:
+            size = a * b
         return size, wa + wb + a * b
-    if isinstance(node, Neg):
+    if isinstance(node, Unary):
         return _estimate(node.operand, depth)
-    return _estimate(node.inner, depth)
+    if isinstance(node, Annotated):
+        return _estimate(node.inner, depth)
+    if isinstance(node, Group) and not node.ops:
+        return _estimate(node.inner, depth)
+    lo, hi = bounds(node)
+    return max(1, int(hi - lo) + 1), 0
+
+
+def _kept_count(node: Dice) -> int:
+    n = node.count
+    for op in node.ops:
+        if op.kind == "k":
+            n = min(n, op.sels[0].num)
+        elif op.kind in ("dh", "dl"):
+            n = max(0, n - op.sels[0].num)
+    return n
+
+
+class _Budget:
+    """Work charged while an odds query is built; refuses the query when it runs out."""
+
+    __slots__ = ("expression", "used")
+
+    def __init__(self, expression: str) -> None:
+        self.expression = expression
+        self.used = 0
+
+    def charge(self, steps: int, what: str) -> None:
+        """Charge ``steps`` of icepool arithmetic (the unit of :data:`ODDS_BUDGET`)."""
+        self.used += steps
+        if self.used > ODDS_BUDGET:
+            raise OddsBudgetError(
+                f"the exact odds of {self.expression} are too large to compute quickly "
+                f"({what} would bring the work to about {self.used:,} steps; the budget is "
+                f"{ODDS_BUDGET:,}); try fewer dice, faces or operations",
+                expression=self.expression,
+            )
+
+    def maps(self, calls: int, what: str) -> None:
+        """Charge ``calls`` of a Python function over outcomes (far dearer than arithmetic)."""
+        self.charge(calls * MAP_STEPS, what)
 
 
 def _sum_of(die: Any, count: int) -> Any:
     """The sum of ``count`` copies of ``die`` by doubling (icepool's ``@`` recurses per die)."""
+    if count == 0:
+        return 0
     result: Any = None
     power = die
     while count:
@@ -213,38 +297,434 @@ def _sum_of(die: Any, count: int) -> Any:
     return result
 
 
-def _build(node: Node, depth: int) -> Any:
+def _as_die(value: Any) -> Any:
     import icepool
 
-    if isinstance(node, Const):
-        return node.value
-    if isinstance(node, Dice):
-        die = icepool.d(node.sides)
-        if node.explode is not None:
-            die = die.explode(list(range(node.explode, node.sides + 1)), depth=depth)
-        highest = node.keep in (None, "kh", "dl")
-        if node.compare is not None:
-            target = node.target
-            if node.compare == ">=":
-                die = die.map(lambda v: 1 if v >= target else 0)
+    return value if isinstance(value, icepool.Die) else icepool.Die([value])
+
+
+def _picks(sels: tuple[Sel, ...], value: Value) -> bool:
+    return any(s.matches(value) for s in sels)
+
+
+def _merge(a: tuple[Value, ...], b: tuple[Value, ...]) -> tuple[Value, ...]:
+    return tuple(sorted(a + b))
+
+
+class _Builder:
+    """Builds the icepool die of a syntax tree at one explosion depth, within a budget."""
+
+    def __init__(self, depth: int, budget: _Budget) -> None:
+        self.depth = depth
+        self.budget = budget
+
+    def build(self, node: Node) -> Any:
+        if isinstance(node, Const):
+            return node.value
+        if isinstance(node, Dice):
+            return self.dice(node, ())
+        if isinstance(node, BinOp):
+            return self.binop(node)
+        if isinstance(node, Unary):
+            inner = self.build(node.operand)
+            return -inner if node.op == "-" else inner
+        if isinstance(node, Annotated):
+            return self.build(node.inner)
+        if isinstance(node, Group) and not node.ops:
+            return self.build(node.inner)
+        assert isinstance(node, Group | SetOf)
+        target, ops = _pool_target(node)
+        if isinstance(target, Dice):
+            return self.dice(target, ops)
+        members = [_as_die(self.build(i)) for i in target]
+        return self.members(members, ops, None)
+
+    def binop(self, node: BinOp) -> Any:
+        import icepool
+
+        left, right = self.build(node.left), self.build(node.right)
+        op = node.op
+        if op in ("+", "-", "*"):
+            if isinstance(left, icepool.Die) and isinstance(right, icepool.Die):
+                self.budget.charge(len(left) * len(right), f"'{op}'")
+            return _exact_arith(op, left, right)
+        fn = _ARITH[op]
+        a, b = _as_die(left), _as_die(right)
+        if op in ("/", "//", "%") and 0 in b:
+            raise DiceValueError(
+                f"the right side of '{op}' can be 0, so the odds would divide by zero",
+                operator=op,
+            )
+        self.budget.maps(len(a) * len(b), f"'{op}'")
+        return icepool.map(fn, a, b)
+
+    # -- dice groups --------------------------------------------------------------------
+    def dice(self, node: Dice, extra: tuple[Op, ...]) -> Any:
+        import icepool
+
+        ops = node.ops + extra
+        if not extra and _legacy(node):
+            return self.legacy(node)
+        raw = icepool.d(node.sides)
+        base = raw
+        if ops and ops[0].kind == "!":
+            t = ops[0].sels[0].num
+            base = raw.explode(list(range(t, node.sides + 1)), depth=self.depth)
+            ops = ops[1:]
+        if node.count == 0:
+            return 0
+        split = next((i for i, op in enumerate(ops) if not _per_die(op)), len(ops))
+        prefix, rest = ops[:split], ops[split:]
+        count = node.count
+        if not rest:  # the dice stay independent: sum each die's contribution
+            each = _Chain(self, prefix, raw, 0, _add, lambda v: v).of(base)
+            self.budget.charge(count * count * len(each) ** 2 // 2, "summing the dice")
+            return _sum_of(each, count)
+        first = rest[0]
+        if not any(op.kind in ("e", "k", "p") for op in prefix):  # one value per die
+            scalar = _Chain(self, prefix, raw, 0, _add, lambda v: v).of(base)
+            pool = scalar.pool(count)
+            if _single_keep(first):
+                kept, highest = _keep_of(first, count)
+                if kept == 0:
+                    return 0
+                pool = pool.highest(kept) if highest else pool.lowest(kept)
+                rest = rest[1:]
+                if not rest:
+                    work = 3 * count * len(scalar) * (kept * len(scalar) + 1)
+                    self.budget.charge(work, "keeping dice")
+                    return pool.sum()
+                self.budget.maps(math.comb(kept + len(scalar) - 1, kept) * count, "keeping dice")
             else:
-                die = die.map(lambda v: 1 if v <= target else 0)
+                self.budget.maps(math.comb(count + len(scalar) - 1, count), "sorting the dice")
+            return self.apply(rest, pool.expand(), raw)
+        cut = _cut_for(first)
+        chain = _Chain(self, prefix, raw, (), lambda a, b: cut(_merge(a, b)), lambda v: (v,))
+        elements = chain.of(base)
+        return self.apply(rest, self.convolve([elements] * count, cut), raw)
+
+    def legacy(self, node: Dice) -> Any:
+        import icepool
+
+        die = icepool.d(node.sides)
+        explode = node.explode
+        if explode is not None:
+            die = die.explode(list(range(explode, node.sides + 1)), depth=self.depth)
+        keep: Op | None = next((o for o in node.ops if o.kind in ("k", "dh", "dl")), None)
+        highest = keep is None or (keep.kind == "k" and keep.sels[0].cat == "h") or (
+            keep.kind == "dl")
+        if node.counts:
+            sel = node.ops[-1].sels[0]
+            die = die.map(lambda v: 1 if sel.matches(v) else 0)
+            if sel.cat == "<=":
                 highest = not highest  # a high face is a low indicator
-        if node.keep is None:
+        if node.count == 0:
+            return 0
+        kept = _kept_count(node)
+        if keep is None or kept >= node.count:
             return _sum_of(die, node.count)
+        if kept == 0:
+            return 0
         pool = die.pool(node.count)
-        kept = pool.highest(node.kept_count) if highest else pool.lowest(node.kept_count)
-        return kept.sum()
-    if isinstance(node, BinOp):
-        left, right = _build(node.left, depth), _build(node.right, depth)
-        if node.op == "+":
-            return left + right
-        if node.op == "-":
-            return left - right
-        return left * right
-    if isinstance(node, Neg):
-        return -_build(node.operand, depth)
-    return _build(node.inner, depth)
+        return (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+
+    def fresh(self, op: Op, raw: Any, rest: tuple[Value, ...], k: int) -> Any:
+        """``k`` new dice (rerolled until unpicked for ``rr``) added to ``rest``."""
+        import icepool
+
+        die = raw
+        if op.kind == "rr":
+            die = icepool.Die([f for f in raw.outcomes() if not _picks(op.sels, f)])
+        self.budget.maps(math.comb(k + len(die) - 1, k), f"'{op}'")
+        return die.pool(k).expand().map(lambda s: _merge(rest, s))
+
+    def extras(self, raw: Any, sels: tuple[Sel, ...], gen: int) -> Any:
+        """The extra dice an exploding die at generation ``gen`` adds (``e``), as a tuple."""
+        if gen + 1 >= self.depth:
+            return raw.map(lambda f: (f,))
+        deeper = self.extras(raw, sels, gen + 1)
+        self.budget.maps(len(raw) * len(deeper), "an explosion")
+        return raw.map(
+            lambda f: deeper.map(lambda d: _merge((f,), d)) if _picks(sels, f) else (f,))
+
+    def convolve(self, parts: list[Any], cut: Callable[[tuple[Value, ...]], tuple[Value, ...]]
+                 = lambda t: t) -> Any:
+        """The sorted multiset of the members of several independent parts (dice of tuples),
+        each step cut down by ``cut`` (the few highest, when only those are kept)."""
+        import icepool
+
+        acc: Any = icepool.Die([()])
+        for part in parts:
+            part = _as_die(part)
+            self.budget.maps(len(acc) * len(part), "sorting the dice")
+            acc = icepool.map(lambda a, b: cut(_merge(a, b)), acc, part)
+        return acc
+
+    def add_all(self, parts: list[Any]) -> Any:
+        """The sum of independent dice, added in pairs (charged as it goes)."""
+        if not parts:
+            return 0
+        while len(parts) > 1:
+            paired = []
+            for a, b in zip(parts[::2], parts[1::2], strict=False):
+                self.budget.charge(len(a) * len(b), "adding the members")
+                paired.append(a + b)
+            if len(parts) % 2:
+                paired.append(parts[-1])
+            parts = paired
+        return parts[0]
+
+    # -- operations on the whole multiset -----------------------------------------------
+    def members(self, members: list[Any], ops: tuple[Op, ...], raw: Any) -> Any:
+        """A set's value: each member's die, then the set's operations."""
+        import icepool
+
+        if all(_per_die(o) for o in ops):
+            parts = [_Chain(self, ops, raw, 0, _add, lambda v: v).of(m) for m in members]
+            return self.add_all(parts)
+        single = len(ops) == 1 and _single_keep(ops[0])
+        if single and all(len(m) for m in members):
+            op = ops[0]
+            kept, highest = _keep_of(op, len(members))
+            if kept == 0:
+                return 0
+            self.budget.charge(math.prod(len(m) for m in members), "the set")
+            pool = icepool.Pool(members)
+            return (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+        multi = self.convolve([m.map(lambda v: (v,)) for m in members])
+        return self.apply(ops, multi, raw)
+
+    def apply(self, ops: tuple[Op, ...], multi: Any, raw: Any) -> Any:
+        for op in ops:
+            self.budget.maps(len(multi), f"'{op}'")
+            if op.kind == "c":
+                return multi.map(_counter(op.sels))
+            multi = multi.map(self.step_of(op, raw))
+        return multi.map(_tuple_value)
+
+    def step_of(self, op: Op, raw: Any) -> Callable[[tuple[Value, ...]], Any]:
+        """``op`` on one multiset, as a function of it alone (for icepool's map)."""
+        return lambda t: self.on_multiset(op, t, raw)
+
+    def on_multiset(self, op: Op, t: tuple[Value, ...], raw: Any) -> Any:
+        """One operation on a sorted multiset of kept values (result: a tuple or a die)."""
+        kind, sels = op.kind, op.sels
+        if kind in ("dh", "dl"):
+            n = min(sels[0].num, len(t))
+            return t[: len(t) - n] if kind == "dh" else t[n:]
+        if kind in ("mi", "ma"):
+            n = sels[0].num
+            return tuple(sorted(max(v, n) if kind == "mi" else min(v, n) for v in t))
+        picked = _multiset_picks(sels, t)
+        if kind == "k":
+            return tuple(v for i, v in enumerate(t) if i in picked)
+        if kind == "p":
+            return tuple(v for i, v in enumerate(t) if i not in picked)
+        if not picked:
+            return t
+        if kind == "ra":
+            return raw.map(lambda f: _merge(t, (f,)))
+        if kind == "e":
+            return self.convolve([t, *[self.extras(raw, sels, 0)] * len(picked)])
+        rest = tuple(v for i, v in enumerate(t) if i not in picked)
+        return self.fresh(op, raw, rest, len(picked))
+
+
+def _denominator(value: Any) -> int:
+    """The least common denominator of a number's or a die's outcomes."""
+    import icepool
+
+    den = 1
+    for o in value.outcomes() if isinstance(value, icepool.Die) else (value,):
+        if type(o) is not int:
+            den = math.lcm(den, o.denominator)
+    return den
+
+
+def _scaled(value: Any, scale: int) -> Any:
+    import icepool
+
+    if isinstance(value, icepool.Die):
+        return value.map(lambda v: int(v * scale))
+    return int(value * scale)
+
+
+def _exact_arith(op: str, left: Any, right: Any) -> Any:
+    """``left op right`` for ``+ - *``; fractions are added as whole numbers of a common unit
+    (icepool adds Fractions far slower than ints), and turned back at the end."""
+    a, b = _denominator(left), _denominator(right)
+    if a == 1 and b == 1:
+        return left + right if op == "+" else left - right if op == "-" else left * right
+    if op == "*":
+        product = _scaled(left, a) * _scaled(right, b)
+        return _unscaled(product, a * b)
+    unit = math.lcm(a, b)
+    x, y = _scaled(left, unit), _scaled(right, unit)
+    return _unscaled(x + y if op == "+" else x - y, unit)
+
+
+def _unscaled(value: Any, scale: int) -> Any:
+    import icepool
+
+    if isinstance(value, icepool.Die):
+        return value.map(lambda v: Fraction(v, scale) if v % scale else v // scale)
+    return Fraction(value, scale) if value % scale else value // scale
+
+
+class _Chain:
+    """What one die (or set member) becomes through operations that act on each die alone.
+
+    ``of(die)`` maps each value through the operations: a kept value gives ``leaf(value)``,
+    a dropped one ``empty``; ``e`` adds the dice it explodes into with ``combine`` (``+`` for
+    a sum, a sorted merge for the multiset of single faces); ``c`` gives 1 or 0.
+    """
+
+    def __init__(self, builder: _Builder, ops: tuple[Op, ...], raw: Any, empty: Any,
+                 combine: Callable[[Any, Any], Any], leaf: Callable[[Value], Any]) -> None:
+        self.builder = builder
+        self.ops = ops
+        self.raw = raw
+        self.empty = empty
+        self.combine = combine
+        self.leaf = leaf
+        self.memo: dict[tuple[int, Value, int], Any] = {}
+
+    def of(self, die: Any) -> Any:
+        return _as_die(die).map(lambda v: self.at(0, v, 0))
+
+    def at(self, i: int, v: Value, gen: int) -> Any:
+        key = (i, v, gen)
+        if key not in self.memo:
+            self.memo[key] = self.step(i, v, gen)
+        return self.memo[key]
+
+    def step(self, i: int, v: Value, gen: int) -> Any:
+        import icepool
+
+        if i == len(self.ops):
+            return self.leaf(v)
+        op = self.ops[i]
+        kind, sels = op.kind, op.sels
+        raw = self.raw
+        if kind == "c":
+            return 1 if _picks(sels, v) else 0
+        if kind in ("mi", "ma"):
+            n = sels[0].num
+            return self.at(i + 1, max(v, n) if kind == "mi" else min(v, n), 0)
+        picked = _picks(sels, v)
+        if kind in ("k", "p"):
+            return self.at(i + 1, v, 0) if picked == (kind == "k") else self.empty
+        if not picked:
+            return self.at(i + 1, v, 0)
+        if kind in ("rr", "ro"):
+            faces = raw if kind == "ro" else icepool.Die(
+                [f for f in raw.outcomes() if not _picks(sels, f)])
+            self.builder.budget.maps(len(faces), f"'{op}'")
+            return faces.map(lambda f: self.at(i + 1, f, 0))
+        # "e": this die goes on through the later operations, and adds a new die that meets
+        # this 'e' again, one generation deeper (the last generation never explodes)
+        if gen >= self.builder.depth:
+            return self.at(i + 1, v, 0)
+        if i + 1 == len(self.ops) and self.combine is _add:  # a plain sum: icepool explodes
+            picked_faces = [f for f in raw.outcomes() if _picks(sels, f)]
+            extra = self.builder.depth - gen - 1
+            return v + (raw.explode(picked_faces, depth=extra) if extra else raw)
+        spawned = raw.map(lambda f: self.at(i, f, gen + 1))
+        here = _as_die(self.at(i + 1, v, 0))
+        self.builder.budget.maps(len(here) * len(spawned), f"'{op}'")
+        return icepool.map(self.combine, here, spawned)
+
+
+def _add(a: Any, b: Any) -> Any:
+    return a + b
+
+
+def _cut_for(op: Op) -> Callable[[tuple[Value, ...]], tuple[Value, ...]]:
+    """When the next operation keeps the few highest (lowest), only those need tracking."""
+    if op.kind == "k" and len(op.sels) == 1 and op.sels[0].cat in ("h", "l"):
+        n = op.sels[0].num
+        if op.sels[0].cat == "h":
+            return lambda t: t[-n:] if n else ()
+        return lambda t: t[:n]
+    return lambda t: t
+
+
+def _counter(sels: tuple[Sel, ...]) -> Callable[[tuple[Value, ...]], int]:
+    return lambda t: sum(1 for v in t if _picks(sels, v))
+
+
+def _tuple_value(t: Any) -> Any:
+    return t if isinstance(t, int | Fraction) else sum(t)
+
+
+def _multiset_picks(sels: tuple[Sel, ...], t: tuple[Value, ...]) -> set[int]:
+    """Indices of a sorted multiset that the selectors pick.
+
+    The roller breaks ties by roll order, the earlier die first, for the highest and the
+    lowest alike; so when both reach into one run of equal values they pick the same dice,
+    whatever their order: here the first indices of the run stand for the earliest dice.
+    """
+    out: set[int] = set()
+    n = len(t)
+    for sel in sels:
+        if sel.cat in ("h", "l"):
+            left = min(sel.num, n)
+            i = n - 1 if sel.cat == "h" else 0
+            while left > 0:
+                v = t[i]
+                start = t.index(v)
+                run = t.count(v)
+                take = min(left, run)
+                out.update(range(start, start + take))
+                left -= take
+                i = start - 1 if sel.cat == "h" else start + run
+        else:
+            out.update(i for i, v in enumerate(t) if sel.matches(v))
+    return out
+
+
+def _per_die(op: Op) -> bool:
+    """Whether an operation acts on each die alone (so the dice stay independent)."""
+    if op.kind in ("mi", "ma", "c"):
+        return True
+    if op.kind in ("k", "p", "rr", "ro", "e"):
+        return all(s.by_value for s in op.sels)
+    return False
+
+
+def _single_keep(op: Op) -> bool:
+    return op.kind in ("dh", "dl") or (
+        op.kind in ("k", "p") and len(op.sels) == 1 and not op.sels[0].by_value)
+
+
+def _keep_of(op: Op, n: int) -> tuple[int, bool]:
+    """(how many are kept, whether the highest) for a single keep or drop of ``n`` members."""
+    m = op.sels[0].num
+    if op.kind == "dh":
+        return max(0, n - m), False
+    if op.kind == "dl":
+        return max(0, n - m), True
+    high = op.sels[0].cat == "h"
+    if op.kind == "k":
+        return min(m, n), high
+    return max(0, n - m), not high
+
+
+def _pool_target(node: Group | SetOf) -> tuple[Dice | tuple[Node, ...], tuple[Op, ...]]:
+    """What a group's set operations act on (a dice group or members) and all the operations."""
+    if isinstance(node, SetOf):
+        return node.items, node.ops
+    inner = node.inner
+    while isinstance(inner, Annotated):
+        inner = inner.inner
+    if isinstance(inner, Dice):
+        return inner, node.ops
+    if isinstance(inner, SetOf) or (isinstance(inner, Group) and inner.ops):
+        target, ops = _pool_target(inner)
+        return target, ops + node.ops
+    if isinstance(inner, Group):
+        return _pool_target(Group(inner.inner, node.brace, node.ops))
+    return (inner,), node.ops
 
 
 def distribution(expr: str | Expression, *, explode_depth: int | None = None) -> Distribution:
@@ -252,13 +732,15 @@ def distribution(expr: str | Expression, *, explode_depth: int | None = None) ->
 
     Exploding dice are followed ``explode_depth`` extra dice deep (default: just deep enough
     that at most 1e-9 of the mass is cut, never past the roller's own cap of 20); the cut mass
-    is ``Distribution.truncated``. Raises OddsBudgetError when the query is too large.
+    is ``Distribution.truncated``. Raises OddsBudgetError when the query is too large, and
+    DiceValueError when the expression may divide by zero.
     """
     import icepool
 
     e = parse(expr) if isinstance(expr, str) else expr
+    explodes = _explodes(e)
     if explode_depth is None:
-        depth = _pick_depth(e.groups) if e.explodes else MAX_EXPLOSIONS
+        depth = _pick_depth(e.groups) if explodes else MAX_EXPLOSIONS
     elif not 1 <= explode_depth <= MAX_EXPLOSIONS:
         raise OddsBudgetError(
             f"explode depth must be between 1 and {MAX_EXPLOSIONS}, got {explode_depth}",
@@ -274,23 +756,32 @@ def distribution(expr: str | Expression, *, explode_depth: int | None = None) ->
             f"{MAX_OUTCOMES:,} totals and {ODDS_BUDGET:,} steps); try fewer dice or faces",
             expression=e.text,
         )
-    result = _build(e.tree, depth)
+    result = _Builder(depth, _Budget(e.text)).build(e.tree)
     quantities: list[int]
-    if isinstance(result, int):
-        outcomes, quantities, denominator = [result], [1], 1
+    if not isinstance(result, icepool.Die):
+        outcomes, quantities, denominator = [int(result)], [1], 1
     else:
-        die = icepool.Die(result) if not isinstance(result, icepool.Die) else result
-        pairs = sorted((int(o), int(q)) for o, q in die.items() if q)
+        totals: dict[int, int] = {}
+        for o, q in result.items():
+            if q:
+                totals[int(o)] = totals.get(int(o), 0) + int(q)  # a total rounds toward zero
+        pairs = sorted(totals.items())
         outcomes = [o for o, _ in pairs]
         quantities = [q for _, q in pairs]
         denominator = sum(quantities)
+    if len(outcomes) > MAX_OUTCOMES:
+        raise OddsBudgetError(
+            f"the exact odds of {e.text} have {len(outcomes):,} totals; at most "
+            f"{MAX_OUTCOMES:,}",
+            expression=e.text,
+        )
     return Distribution._from_quantities(
         outcomes,
         quantities,
         denominator,
         expression=e.text,
-        truncated=_truncated(e.groups, depth) if e.explodes else Fraction(0),
-        explode_depth=depth if e.explodes else None,
+        truncated=_truncated(e.groups, depth) if explodes else Fraction(0),
+        explode_depth=depth if explodes else None,
     )
 
 
@@ -323,14 +814,16 @@ def _approx(x: Fraction) -> str:
         return f"{Decimal(x.numerator) / Decimal(x.denominator):.4g}"
 
 
-def _percent(p: Fraction) -> str:
+def percent(p: Fraction) -> str:
+    """A probability as a percentage with two decimals."""
     return f"{float(p) * 100:.2f}%"
 
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
-def _bar(p: Fraction, top: Fraction, width: int = 24) -> str:
+def bar(p: Fraction, top: Fraction, width: int = 24) -> str:
+    """A bar of block characters, ``width`` long for the most likely outcome ``top``."""
     if top <= 0:
         return ""
     eighths = round(p / top * width * 8)
@@ -358,41 +851,18 @@ class OddsReport:
         lines = [self.title]
         width = max((len(label) for label, _ in self.figures), default=0)
         for label, p in self.figures:
-            lines.append(f"  {label.ljust(width)}  {_percent(p):>8}  ({p})")
+            lines.append(f"  {label.ljust(width)}  {percent(p):>8}  ({p})")
         if self.rows:
             top = max(p for _, p in self.rows)
             ow = max(len(self.outcome_label), *(len(str(o)) for o, _ in self.rows))
             lines.append("")
             lines.append(f"  {self.outcome_label.rjust(ow)}  {'chance':>8}")
             for outcome, p in self.rows:
-                lines.append(f"  {str(outcome).rjust(ow)}  {_percent(p):>8}  {_bar(p, top)}")
+                lines.append(f"  {str(outcome).rjust(ow)}  {percent(p):>8}  {bar(p, top)}")
         if self.notes:
             lines.append("")
             lines.extend(f"  {note}" for note in self.notes)
         return "\n".join(lines)
-
-    def to_rich(self) -> RichGroup:
-        """A Rich renderable: a figures table, a distribution table with bars, and notes."""
-        parts: list[Any] = [Text(self.title, style="bold")]
-        if self.figures:
-            table = Table(show_header=False, box=None, padding=(0, 2))
-            table.add_column(style="cyan")
-            table.add_column(justify="right", style="bold")
-            table.add_column(style="dim")
-            for label, p in self.figures:
-                table.add_row(label, _percent(p), str(p))
-            parts.append(table)
-        if self.rows:
-            top = max(p for _, p in self.rows)
-            dist = Table(box=None, padding=(0, 1))
-            dist.add_column(self.outcome_label, justify="right")
-            dist.add_column("chance", justify="right")
-            dist.add_column("")
-            for outcome, p in self.rows:
-                dist.add_row(str(outcome), _percent(p), Text(_bar(p, top), style="green"))
-            parts.append(dist)
-        parts.extend(Text(note, style="italic dim") for note in self.notes)
-        return RichGroup(*parts)
 
     def to_data(self) -> dict[str, Any]:
         """JSON-native form; each probability as an exact ``"n/d"`` string and a float."""
@@ -419,8 +889,8 @@ def odds_of(expr: str | Expression, vs: int | None = None) -> OddsReport:
     """The odds of an expression; with ``vs``, the chance that the total is at least ``vs``."""
     e = parse(expr) if isinstance(expr, str) else expr
     dist = distribution(e)
-    counts = any(g.compare is not None for g in e.groups)
-    what = "successes" if counts and len(e.groups) == 1 else "total"
+    root = e.tree.inner if isinstance(e.tree, Annotated) else e.tree
+    what = "successes" if isinstance(root, Dice) and root.counts else "total"
     figures: list[tuple[str, Fraction]] = []
     if vs is not None:
         figures.append((f"P({what} ≥ {vs})", dist.p_at_least(vs)))

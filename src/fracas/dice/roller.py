@@ -5,22 +5,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Protocol
 
-from rich.text import Text
-
-from fracas.dice.errors import TableDiceError
+from fracas.dice.errors import DiceValueError, TableDiceError
 from fracas.dice.rng import DiceRng
 from fracas.dice.syntax import (
     MAX_EXPLOSIONS,
+    Annotated,
     BinOp,
     Const,
     Dice,
-    Neg,
+    Group,
     Node,
+    Op,
+    Sel,
+    SetOf,
+    Tree,
+    Unary,
+    Value,
     bounds,
     dice_groups,
+    node_text,
     parse_tree,
     to_source,
 )
@@ -32,55 +39,197 @@ class _Source(Protocol):
     def dice(self, count: int, sides: int) -> list[int]: ...
 
 
-# A rolled group, kept as a plain tuple on the fast path:
-# (node, values per die, kept flags or None when all kept, chains or None without explosions)
-_GroupRaw = tuple[Dice, list[int], list[bool] | None, list[list[int]] | None]
-_Plan = Callable[[_Source, list[int], list[_GroupRaw]], int]
+class _Die:
+    """One die (or one member of a set) while a group is rolled and afterwards.
+
+    ``faces`` are the faces rolled for it (``None``: just ``value``, the common case); the
+    other fields are class-level defaults until an operation sets them, so a plain die costs
+    one attribute.
+    """
+
+    faces: list[int] | None = None
+    kept = True
+    chain = False  # a '!' chain: the faces add up
+    boom = False  # exploded ('e', 'ra'): another die followed it
+    rerolled = 0  # how many of the first faces were rerolled away
+    success: bool | None = None
+    is_member = False  # a member of a set (a value, not a die)
+
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+    def all_faces(self) -> list[int]:
+        """Every face rolled for this die, in order (none for a set member)."""
+        if self.faces is not None:
+            return self.faces
+        return [self.value] if isinstance(self.value, int) and not self.is_member else []
+
+
+def _member(value: Value) -> _Die:
+    m = _Die(value)
+    m.is_member = True
+    return m
+
+
+# A rolled group: (node, values, kept flags or None when all kept, chains or None) on the fast
+# path, or (node, None, None, dice) when the group went through the general operations.
+_GroupRaw = tuple[Dice | SetOf | Group, list[int] | None, list[bool] | None, Any]
+_Plan = Callable[[_Source, list[int], list[_GroupRaw]], Value]
+_PoolPlan = Callable[[_Source, list[int], list[_GroupRaw]], list[_Die]]
+
+
+def _sum(values: Sequence[Value]) -> Value:
+    total: Value = 0
+    for v in values:
+        total += v
+    return total
+
+
+_ARITH: dict[str, Callable[[Value, Value], Value]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: Fraction(a) / b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    ">=": lambda a, b: int(a >= b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    "<": lambda a, b: int(a < b),
+}
+
+
+def _foldable(node: Node) -> bool:
+    """Whether a node is plain arithmetic on numbers (no dice, no set to show)."""
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, BinOp):
+        return _foldable(node.left) and _foldable(node.right)
+    if isinstance(node, Unary | Annotated):
+        return _foldable(node.operand if isinstance(node, Unary) else node.inner)
+    return isinstance(node, Group) and not node.ops and _foldable(node.inner)
 
 
 def _compile(node: Node) -> _Plan:
     """Compile a syntax tree to nested closures: no per-node dispatch when rolling."""
+    if not isinstance(node, Const) and _foldable(node):
+        plan = _compile_unfolded(node)
+        try:
+            value = plan(_TableSource(None, []), [], [])
+        except DiceValueError:
+            return plan  # a division by zero: refused each time it is rolled
+        return _compile(Const(value))
+    return _compile_unfolded(node)
+
+
+def _compile_unfolded(node: Node) -> _Plan:
     if isinstance(node, Const):
         value = node.value
 
-        def const(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+        def const(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
             return value
 
         return const
     if isinstance(node, Dice):
         return _compile_dice(node)
     if isinstance(node, BinOp):
-        left, right = _compile(node.left), _compile(node.right)
-        if node.op == "+":
-
-            def add(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
-                return left(src, out, groups) + right(src, out, groups)
-
-            return add
-        if node.op == "-":
-
-            def sub(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
-                return left(src, out, groups) - right(src, out, groups)
-
-            return sub
-
-        def mul(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
-            return left(src, out, groups) * right(src, out, groups)
-
-        return mul
-    if isinstance(node, Neg):
+        return _compile_binop(node)
+    if isinstance(node, Unary):
         operand = _compile(node.operand)
+        if node.op == "+":
+            return operand
 
-        def neg(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+        def neg(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
             return -operand(src, out, groups)
 
         return neg
-    return _compile(node.inner)
+    if isinstance(node, Annotated):
+        return _compile(node.inner)
+    if isinstance(node, Group) and not node.ops:
+        return _compile(node.inner)
+    pool = _compile_pool(node)
+    counts = bool(node.ops) and node.ops[-1].kind == "c"
+
+    def pooled(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
+        members = pool(src, out, groups)
+        if counts:
+            return sum(1 for m in members if m.success)
+        return _sum([m.value for m in members if m.kept])
+
+    return pooled
+
+
+def _compile_binop(node: BinOp) -> _Plan:
+    left, right = _compile(node.left), _compile(node.right)
+    op = node.op
+    if op == "+":
+
+        def add(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
+            return left(src, out, groups) + right(src, out, groups)
+
+        return add
+    if op == "-":
+
+        def sub(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
+            return left(src, out, groups) - right(src, out, groups)
+
+        return sub
+    fn = _ARITH[op]
+    divides = op in ("/", "//", "%")
+
+    def binop(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
+        a = left(src, out, groups)
+        b = right(src, out, groups)
+        if divides and b == 0:
+            raise DiceValueError(
+                f"division by zero: the right side of '{op}' rolled 0",
+                operator=op,
+            )
+        return fn(a, b)
+
+    return binop
+
+
+def _legacy(node: Dice) -> bool:
+    """Whether a group only uses fracas's first modifiers: ``!``, one keep or drop, a count."""
+    ops = list(node.ops)
+    if ops and ops[0].kind == "!":
+        ops.pop(0)
+    first = ops[0] if ops else None
+    if first is not None and (first.kind in ("dh", "dl") or (
+            first.kind == "k" and len(first.sels) == 1 and not first.sels[0].by_value)):
+        ops.pop(0)
+    if ops and ops[0].kind == "c" and ops[0].sels[0].cat in (">=", "<="):
+        ops.pop(0)
+    return not ops
 
 
 def _compile_dice(node: Dice) -> _Plan:
+    if not _legacy(node):
+        pool = _compile_pool(node)
+        counts = node.counts
+
+        def general(src: _Source, out: list[int], groups: list[_GroupRaw]) -> Value:
+            members = pool(src, out, groups)
+            if counts:
+                return sum(1 for m in members if m.success)
+            return _sum([m.value for m in members if m.kept])
+
+        return general
     count, sides, explode = node.count, node.sides, node.explode
-    keep, compare, target = node.keep, node.compare, node.target
+    keep: str | None = None
+    keep_n = 0
+    compare: str | None = None
+    target = 0
+    for op in node.ops:
+        if op.kind == "k":
+            keep, keep_n = "k" + op.sels[0].cat, op.sels[0].num
+        elif op.kind in ("dh", "dl"):
+            keep, keep_n = op.kind, op.sels[0].num
+        elif op.kind == "c":
+            compare, target = op.sels[0].cat, op.sels[0].num
     if explode is None and keep is None and compare is None:
 
         def plain(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
@@ -93,11 +242,38 @@ def _compile_dice(node: Dice) -> _Plan:
 
     if keep is None:
         n_keep, highest = count, True
+    elif keep in ("kh", "kl"):
+        n_keep, highest = min(keep_n, count), keep == "kh"
     else:
-        n_keep = node.kept_count
-        highest = keep in ("kh", "dl")
+        n_keep, highest = max(0, count - keep_n), keep == "dl"
+    if explode is None and compare is None:
 
-    def general(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+        def keep_only(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+            values = src.dice(count, sides)
+            out += values
+            kept = [False] * count
+            total = 0
+            for i in sorted(range(count), key=values.__getitem__, reverse=highest)[:n_keep]:
+                kept[i] = True
+                total += values[i]
+            groups.append((node, values, kept, None))
+            return total
+
+        return keep_only
+    if explode is None and keep is None:
+        at_least = compare == ">="
+
+        def count_only(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
+            values = src.dice(count, sides)
+            out += values
+            groups.append((node, values, None, None))
+            if at_least:
+                return len([v for v in values if v >= target])
+            return len([v for v in values if v <= target])
+
+        return count_only
+
+    def legacy(src: _Source, out: list[int], groups: list[_GroupRaw]) -> int:
         chains: list[list[int]] | None
         if explode is None:
             values = src.dice(count, sides)
@@ -137,21 +313,259 @@ def _compile_dice(node: Dice) -> _Plan:
             return sum(1 for v, k in zip(values, kept, strict=True) if k and v >= target)
         return sum(1 for v, k in zip(values, kept, strict=True) if k and v <= target)
 
-    return general
+    return legacy
+
+
+# -- the general operations: d20's, on a list of dice or set members ----------------------------
+
+
+def _compile_pool(node: Dice | SetOf | Group) -> _PoolPlan:
+    """A plan that rolls a group and returns its members after all of its operations."""
+    if isinstance(node, Dice):
+        return _compile_dice_pool(node)
+    inner = node.inner if isinstance(node, Group) else None
+    while isinstance(inner, Annotated):
+        inner = inner.inner
+    if isinstance(node, Group) and isinstance(inner, Group) and not inner.ops:
+        return _compile_pool(Group(inner.inner, node.brace, node.ops))
+    sides = inner.sides if isinstance(inner, Dice) else 0
+    steps = [_op_plan(op, sides) for op in node.ops]
+    if isinstance(inner, Dice | SetOf | Group):  # operations go on with what it holds
+        inner_pool = _compile_pool(inner)
+
+        def outer(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
+            members = inner_pool(src, out, groups)
+            for step in steps:
+                step(members, src, out)
+            return members
+
+        return outer
+    items = [_compile(i) for i in node.items] if isinstance(node, SetOf) else [
+        _compile(node.inner)]
+
+    def set_pool(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
+        at = len(groups)
+        groups.append((node, None, None, None))  # placed before its items, filled below
+        members = [_member(item(src, out, groups)) for item in items]
+        for step in steps:
+            step(members, src, out)
+        groups[at] = (node, None, None, members)
+        return members
+
+    return set_pool
+
+
+def _compile_dice_pool(node: Dice) -> _PoolPlan:
+    count, sides, ops = node.count, node.sides, node.ops
+    chain_at = ops[0].sels[0].num if ops and ops[0].kind == "!" else None
+    steps = [_op_plan(op, sides) for op in (ops[1:] if chain_at is not None else ops)]
+
+    def dice_pool(src: _Source, out: list[int], groups: list[_GroupRaw]) -> list[_Die]:
+        if chain_at is None:
+            faces = src.dice(count, sides)
+            out += faces
+            members = [_Die(f) for f in faces]
+        else:
+            members = []
+            die = src.die
+            for _ in range(count):
+                face = die(sides)
+                chain = [face]
+                while face >= chain_at and len(chain) <= MAX_EXPLOSIONS:
+                    face = die(sides)
+                    chain.append(face)
+                out += chain
+                d = _Die(sum(chain))
+                d.faces = chain
+                d.chain = True
+                d.boom = len(chain) > 1
+                members.append(d)
+        groups.append((node, None, None, members))
+        for step in steps:
+            step(members, src, out)
+        return members
+
+    return dice_pool
+
+
+_Step = Callable[[list[_Die], _Source, list[int]], None]
+
+
+def _predicate(sels: tuple[Sel, ...]) -> Callable[[Value], bool]:
+    """A test of one value for selectors that all pick by value."""
+    if len(sels) == 1:
+        cat, n = sels[0].cat, sels[0].num
+        if cat == "":
+            return lambda v: v == n
+        if cat == "<":
+            return lambda v: v < n
+        if cat == ">":
+            return lambda v: v > n
+        if cat == ">=":
+            return lambda v: v >= n
+        return lambda v: v <= n
+    return lambda v: any(s.matches(v) for s in sels)
+
+
+def _reroll(m: _Die, src: _Source, out: list[int], sides: int) -> None:
+    face = src.die(sides)
+    out.append(face)
+    if m.faces is None:
+        m.faces = [m.value]  # type: ignore[list-item]  # a die's value is a face here
+    m.faces.append(face)
+    m.rerolled = len(m.faces) - 1
+    m.value = face
+
+
+def _op_plan(op: Op, sides: int) -> _Step:
+    """Compile one operation to a step over a group's members (in place; new dice appended)."""
+    kind, sels = op.kind, op.sels
+    by_value = all(s.by_value for s in sels)
+    pred = _predicate(sels) if by_value else None
+
+    def picked(members: list[_Die]) -> list[_Die]:
+        if pred is not None:
+            return [m for m in members if m.kept and pred(m.value)]
+        return _select(sels, members)
+
+    if kind == "k":
+
+        def keep(members: list[_Die], src: _Source, out: list[int]) -> None:
+            chosen = {id(m) for m in picked(members)}
+            for m in members:
+                if m.kept and id(m) not in chosen:
+                    m.kept = False
+
+        return keep
+    if kind == "p":
+
+        def drop(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in picked(members):
+                m.kept = False
+
+        return drop
+    if kind in ("dh", "dl"):
+        n, from_top = sels[0].num, kind == "dl"
+
+        def drop_few(members: list[_Die], src: _Source, out: list[int]) -> None:
+            kept = [m for m in members if m.kept]
+            ordered = sorted(kept, key=lambda m: m.value, reverse=from_top)
+            for m in ordered[max(0, len(kept) - n) :]:
+                m.kept = False
+
+        return drop_few
+    if kind == "rr":
+        assert pred is not None
+
+        def reroll_until(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in members:  # each die until it stops (the parser made sure it can)
+                if m.kept:
+                    while pred(m.value):
+                        _reroll(m, src, out, sides)
+
+        return reroll_until
+    if kind == "ro":
+
+        def reroll_once(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in picked(members):
+                _reroll(m, src, out, sides)
+
+        return reroll_once
+    if kind == "ra":
+
+        def reroll_add(members: list[_Die], src: _Source, out: list[int]) -> None:
+            chosen = picked(members)
+            if chosen:
+                chosen[0].boom = True
+                face = src.die(sides)
+                out.append(face)
+                members.append(_Die(face))
+
+        return reroll_add
+    if kind == "e":
+        assert pred is not None
+
+        def explode(members: list[_Die], src: _Source, out: list[int]) -> None:
+            # breadth first, as d20: the new dice go last and may explode in turn; the 20th
+            # extra die of a chain never explodes, as with '!'
+            depth = [0] * len(members)
+            i = 0
+            while i < len(members):
+                m = members[i]
+                if m.kept and depth[i] < MAX_EXPLOSIONS and pred(m.value):
+                    m.boom = True
+                    face = src.die(sides)
+                    out.append(face)
+                    members.append(_Die(face))
+                    depth.append(depth[i] + 1)
+                i += 1
+
+        return explode
+    if kind in ("mi", "ma"):
+        n, low = sels[0].num, kind == "mi"
+
+        def clamp(members: list[_Die], src: _Source, out: list[int]) -> None:
+            for m in members:
+                if m.kept and (m.value < n if low else m.value > n):
+                    if m.faces is None and not m.is_member:
+                        m.faces = [m.value]  # type: ignore[list-item]
+                    m.value = n
+
+        return clamp
+    sel = sels[0]  # "c": count successes
+
+    def count(members: list[_Die], src: _Source, out: list[int]) -> None:
+        for m in members:
+            m.success = m.kept and sel.matches(m.value)
+
+    return count
+
+
+def _select(sels: tuple[Sel, ...], members: list[_Die]) -> list[_Die]:
+    """The kept members the selectors pick, in the order they pick them (each once)."""
+    kept = [m for m in members if m.kept]
+    out: list[_Die] = []
+    seen: set[int] = set()
+    for sel in sels:
+        if sel.cat == "h":
+            picked = sorted(kept, key=lambda m: m.value, reverse=True)[: sel.num]
+        elif sel.cat == "l":
+            picked = sorted(kept, key=lambda m: m.value)[: sel.num]
+        else:
+            picked = [m for m in kept if sel.matches(m.value)]
+        for m in picked:
+            if id(m) not in seen:
+                seen.add(id(m))
+                out.append(m)
+    return out
 
 
 class Expression:
     """A parsed dice expression: the syntax tree, its canonical text, bounds and roll plan."""
 
-    __slots__ = ("_plan", "groups", "maximum", "minimum", "source", "text", "tree")
+    __slots__ = ("_plan", "_terms", "groups", "maximum", "minimum", "parsed", "source", "text",
+                 "tree")
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.tree: Node = parse_tree(source)
-        self.text = to_source(self.tree)
-        self.minimum, self.maximum = bounds(self.tree)
+        self.parsed: Tree = parse_tree(source)
+        self.tree: Node = self.parsed.root
+        self.text = to_source(self.parsed)
+        low, high = bounds(self.tree)
+        self.minimum, self.maximum = int(low), int(high)
         self.groups: tuple[Dice, ...] = tuple(dice_groups(self.tree))
         self._plan = _compile(self.tree)
+        self._terms: list[tuple[int, str, _Plan]] | None = None
+
+    @property
+    def reading(self) -> str:
+        """``"fracas"`` or ``"d20"`` (the text starts with ``d20:``)."""
+        return self.parsed.reading
+
+    @property
+    def comment(self) -> str:
+        """The text after the expression (``sneak attack``), or ``""``."""
+        return self.parsed.comment
 
     @property
     def explodes(self) -> bool:
@@ -159,9 +573,27 @@ class Expression:
         return any(g.explode is not None for g in self.groups)
 
     @property
+    def rolls_more(self) -> bool:
+        """Whether the expression may roll more dice than it names (explosions, rerolls)."""
+        return any(g.rolls_more for g in self.groups)
+
+    @property
     def dice_count(self) -> int:
-        """How many dice the expression rolls before explosions."""
+        """How many dice the expression rolls before explosions and rerolls."""
         return sum(g.count for g in self.groups)
+
+    @property
+    def annotated(self) -> bool:
+        """Whether the expression labels any part of itself (``[fire]``)."""
+        return "[" in self.text
+
+    def terms(self) -> list[tuple[int, str, _Plan]]:
+        """The signed terms of the top-level sum: (sign, label, plan), in roll order."""
+        if self._terms is None:
+            out: list[tuple[int, str, _Plan]] = []
+            _split_terms(self.tree, 1, out)
+            self._terms = out
+        return self._terms
 
     def __str__(self) -> str:
         return self.text
@@ -170,28 +602,65 @@ class Expression:
         return f"Expression({self.text!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Expression) and other.tree == self.tree
+        return isinstance(other, Expression) and other.parsed == self.parsed
 
     def __hash__(self) -> int:
-        return hash(self.tree)
+        return hash(self.parsed)
+
+
+def _first_label(node: Node) -> str:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Annotated):
+            return n.labels[0]
+        if isinstance(n, BinOp):
+            stack += [n.right, n.left]
+        elif isinstance(n, Unary):
+            stack.append(n.operand)
+        elif isinstance(n, Group):
+            stack.append(n.inner)
+        elif isinstance(n, SetOf):
+            stack += reversed(n.items)
+    return ""
+
+
+def _split_terms(node: Node, sign: int, out: list[tuple[int, str, _Plan]]) -> None:
+    if isinstance(node, BinOp) and node.op in "+-":
+        _split_terms(node.left, sign, out)
+        _split_terms(node.right, sign if node.op == "+" else -sign, out)
+    elif isinstance(node, Unary):
+        _split_terms(node.operand, sign if node.op == "+" else -sign, out)
+    elif isinstance(node, Group) and not node.ops and not isinstance(node.inner, Annotated):
+        _split_terms(node.inner, sign, out)
+    else:
+        out.append((sign, _first_label(node), _compile(node)))
 
 
 @lru_cache(maxsize=4096)
 def parse(expr: str) -> Expression:
-    """Parse a dice expression (cached); raises DiceSyntaxError or DiceBudgetError."""
+    """Parse a dice expression (cached); raises DiceSyntaxError or DiceBudgetError.
+
+    A text that starts with ``d20:`` is read as the d20 library (and Avrae) read it.
+    """
     return Expression(expr)
 
 
 @dataclass(frozen=True, slots=True)
 class DieResult:
-    """One die of a roll: its size, face (chain total when it exploded) and flags."""
+    """One die of a roll: its size, value (chain total when it exploded) and flags.
+
+    ``faces`` are all the faces rolled for it (a ``!`` chain, or rerolled faces first);
+    ``rerolled`` says how many of the first faces were rerolled away.
+    """
 
     sides: int
-    face: int
+    face: Value
     faces: tuple[int, ...]
     kept: bool
     exploded: bool
     success: bool | None
+    rerolled: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +669,7 @@ class GroupResult:
 
     notation: str
     dice: tuple[DieResult, ...]
-    value: int
+    value: Value
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +679,7 @@ class CheckDice:
     dice: tuple[DieResult, ...]
 
     @property
-    def faces(self) -> tuple[int, ...]:
+    def faces(self) -> tuple[Value, ...]:
         """Each die's face, in roll order."""
         return tuple(d.face for d in self.dice)
 
@@ -220,7 +689,7 @@ class CheckDice:
         return tuple(d.sides for d in self.dice)
 
     @property
-    def high_roll(self) -> int:
+    def high_roll(self) -> Value:
         """The highest face among the check's dice."""
         return max(self.faces)
 
@@ -230,22 +699,52 @@ class CheckDice:
         return len(self.dice) == 2 and self.dice[0].face == self.dice[1].face
 
 
-def _group_results(raw: _GroupRaw) -> GroupResult:
-    node, values, kept, chains = raw
-    compare, target = node.compare, node.target
-    out: list[DieResult] = []
-    value = 0
+def _members_of(raw: _GroupRaw) -> list[_Die]:
+    """A rolled group's members, whichever path rolled it."""
+    node, values, kept, rest = raw
+    if values is None:
+        return list(rest or [])
+    assert isinstance(node, Dice)
+    chains: list[list[int]] | None = rest
+    counts = node.counts
+    sel = node.ops[-1].sels[0] if counts else None
+    out = []
     for i, v in enumerate(values):
-        k = True if kept is None else kept[i]
-        chain = (v,) if chains is None else tuple(chains[i])
-        success: bool | None = None
-        if compare is not None:
-            success = k and (v >= target if compare == ">=" else v <= target)
-            value += 1 if success else 0
-        elif k:
-            value += v
-        out.append(DieResult(node.sides, v, chain, k, len(chain) > 1, success))
-    return GroupResult(str(node), tuple(out), value)
+        m = _Die(v)
+        if chains is not None:
+            m.faces = chains[i]
+            m.chain = True
+            m.boom = len(chains[i]) > 1
+        if kept is not None:
+            m.kept = kept[i]
+        if sel is not None:
+            m.success = m.kept and sel.matches(v)
+        out.append(m)
+    return out
+
+
+def _group_result(raw: _GroupRaw) -> GroupResult:
+    node = raw[0]
+    assert isinstance(node, Dice)
+    members = _members_of(raw)
+    out = [
+        DieResult(node.sides, m.value, tuple(m.all_faces()), m.kept, m.boom, m.success,
+                  m.rerolled)
+        for m in members
+    ]
+    if node.counts:
+        value: Value = sum(1 for m in members if m.success)
+    else:
+        value = _sum([m.value for m in members if m.kept])
+    return GroupResult(node_text(node), tuple(out), value)
+
+
+def _value_text(v: Value) -> str:
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            return str(v.numerator)
+        return f"{float(v):.4g}"
+    return str(v)
 
 
 class Roll:
@@ -254,13 +753,14 @@ class Roll:
     Build one with :func:`roll`, :func:`from_table` or :meth:`Roll.from_data`.
     """
 
-    __slots__ = ("_groups", "dice", "expr", "total")
+    __slots__ = ("_groups", "dice", "expr", "total", "value")
 
     def __init__(
-        self, expr: Expression, total: int, dice: list[int], groups: list[_GroupRaw]
+        self, expr: Expression, value: Value, dice: list[int], groups: list[_GroupRaw]
     ) -> None:
         self.expr = expr
-        self.total = total
+        self.value = value  # exact (a Fraction after '/' or decimals)
+        self.total = value if type(value) is int else int(value)
         self.dice = dice
         self._groups = groups
 
@@ -272,13 +772,17 @@ class Roll:
     @property
     def groups(self) -> list[GroupResult]:
         """Each dice group in roll order, with each die's face, size and flags."""
-        return [_group_results(g) for g in self._groups]
+        return [_group_result(g) for g in self._groups if isinstance(g[0], Dice)]
 
-    def kept(self) -> list[int]:
+    def kept(self) -> list[Value]:
         """The value of every kept die (exploded chains summed), in roll order."""
-        out: list[int] = []
-        for _node, values, kept, _chains in self._groups:
-            if kept is None:
+        out: list[Value] = []
+        for node, values, kept, rest in self._groups:
+            if not isinstance(node, Dice):
+                continue
+            if values is None:
+                out += [m.value for m in rest if m.kept]
+            elif kept is None:
                 out += values
             else:
                 out += [v for v, k in zip(values, kept, strict=True) if k]
@@ -292,80 +796,146 @@ class Roll:
         """The roll's dice as a check: per-die faces and sizes, high roll and doubles."""
         return CheckDice(tuple(self.die_results()))
 
-    # -- text forms ----------------------------------------------------------------------
-    def _pieces(self) -> Iterator[tuple[str, str]]:
-        """The roll tree as (text, style) pieces; style is '', 'drop', 'boom' or 'hit'."""
-        groups = iter(self.groups)
+    def by_annotation(self) -> dict[str, Value]:
+        """Totals by label: each term of the top-level sum counts for its first label.
 
-        def walk(node: Node) -> Iterator[tuple[str, str]]:
-            if isinstance(node, Const):
-                yield str(node.value), ""
-            elif isinstance(node, Dice):
-                group = next(groups)
-                yield "[", ""
-                first = True
-                for die in group.dice:
-                    last = len(die.faces) - 1
-                    for j, face in enumerate(die.faces):
-                        if not first:
-                            yield ", ", ""
-                        first = False
-                        text = f"{face}!" if j < last else str(face)
-                        if not die.kept:
-                            yield text, "drop"
-                        elif die.success:
-                            yield text, "hit"
-                        elif j < last:
-                            yield text, "boom"
-                        else:
-                            yield text, ""
-                yield "]", ""
-            elif isinstance(node, BinOp):
-                yield from walk(node.left)
-                yield f" {node.op} ", ""
-                yield from walk(node.right)
-            elif isinstance(node, Neg):
-                yield "-", ""
-                yield from walk(node.operand)
+        ``2d6 [fire] + 1d8 [radiant] + 3`` gives ``{"fire": …, "radiant": …, "": 3}``;
+        ``1d6+3 [fire]`` puts only the 3 under fire (write ``(1d6+3) [fire]`` for both).
+        """
+        out: dict[str, Value] = {}
+        source = _TableSource(self.expr, self.dice)
+        for sign, label, plan in self.expr.terms():
+            out[label] = out.get(label, 0) + sign * plan(source, [], [])
+        return out
+
+    # -- text forms ----------------------------------------------------------------------
+    def pieces(self) -> Iterator[tuple[str, str]]:
+        """The roll tree as (text, style) pieces; style is '', 'drop', 'boom' or 'hit'.
+
+        Adapters render these (``fracas.cli.dice_render`` styles them for a terminal).
+        """
+        groups = iter(self._groups)
+
+        def die_pieces(m: _Die) -> Iterator[tuple[str, str]]:
+            faces = m.all_faces()
+            if m.chain:
+                last = len(faces) - 1
+                for j, face in enumerate(faces):
+                    text = f"{face}!" if j < last else str(face)
+                    yield text, ("drop" if not m.kept else "hit" if m.success
+                                 else "boom" if j < last else "")
+                return
+            for face in faces[: m.rerolled]:
+                yield str(face), "drop"
+            last_face = faces[-1] if faces else m.value
+            text = _value_text(m.value)
+            if faces and m.value != last_face:
+                text = f"{last_face}→{text}"
+            if m.boom:
+                text += "!"
+            yield text, ("drop" if not m.kept else "hit" if m.success
+                         else "boom" if m.boom else "")
+
+        def members(raw: _GroupRaw) -> Iterator[tuple[str, str]]:
+            yield "[", ""
+            first = True
+            for m in _members_of(raw):
+                for piece in die_pieces(m):
+                    if not first:
+                        yield ", ", ""
+                    first = False
+                    yield piece
+            yield "]", ""
+
+        def walk(node: Node, dropped: bool) -> Iterator[tuple[str, str]]:
+            if dropped:  # a dropped member of a set: struck through as a whole
+                yield "".join(text for text, _ in _walk(node)), "drop"
             else:
+                yield from _walk(node)
+
+        def _walk(node: Node) -> Iterator[tuple[str, str]]:
+            if isinstance(node, Const):
+                yield _value_text(node.value), ""
+            elif isinstance(node, Dice):
+                yield from members(next(groups))
+            elif isinstance(node, BinOp):
+                yield from _walk(node.left)
+                yield f" {node.op} ", ""
+                yield from _walk(node.right)
+            elif isinstance(node, Unary):
+                yield node.op, ""
+                yield from _walk(node.operand)
+            elif isinstance(node, Annotated):
+                yield from _walk(node.inner)
+                for label in node.labels:
+                    yield f" [{label}]", ""
+            elif isinstance(node, SetOf) or (isinstance(node, Group) and node.ops
+                                             and _single(node)):
+                raw = next(groups)
+                items = node.items if isinstance(node, SetOf) else (node.inner,)
+                yield "(", ""
+                for i, (item, m) in enumerate(zip(items, raw[3], strict=True)):
+                    if i:
+                        yield ", ", ""
+                    yield from walk(item, dropped=not m.kept)
+                    if m.success:
+                        yield "✓", "hit"
+                yield ")", ""
+            else:
+                assert isinstance(node, Group)
                 yield ("{" if node.brace else "("), ""
-                yield from walk(node.inner)
+                yield from _walk(node.inner)
                 yield ("}" if node.brace else ")"), ""
 
-        return walk(self.expr.tree)
+        return _walk(self.expr.tree)
 
     def to_text(self) -> str:
         """Plain text: ``4d6kh3+2 → [6, 5, 3, ~~1~~] + 2 = 16``.
 
-        Dropped dice are struck through (``~~1~~``), a face that exploded is marked ``6!``
-        and a die counted as a success is bold (``**8**``).
+        Dropped (and rerolled) dice are struck through (``~~1~~``), a face that exploded is
+        marked ``6!``, a die counted as a success is bold (``**8**``) and a die raised or
+        lowered by ``mi``/``ma`` shows both values (``1→2``). A labelled roll ends with its
+        totals by label: ``= 18 (fire 7, radiant 8, unlabelled 3)``.
         """
         parts = [f"{self.expression} → "]
-        for text, style in self._pieces():
+        for text, style in self.pieces():
             if style == "drop":
                 parts.append(f"~~{text}~~")
             elif style == "hit":
                 parts.append(f"**{text}**")
             else:
                 parts.append(text)
-        parts.append(f" = {self.total}")
+        parts.append(f" = {self.total}{self.labels_text()}")
         return "".join(parts)
 
-    def to_rich(self) -> Text:
-        """A Rich Text: dropped dice dim and struck, explosions and successes highlighted."""
-        styles = {"": "", "drop": "dim strike", "boom": "bold yellow", "hit": "bold green"}
-        out = Text()
-        out.append(self.expression, style="cyan")
-        out.append(" → ")
-        for text, style in self._pieces():
-            out.append(text, style=styles[style])
-        out.append(" = ")
-        out.append(str(self.total), style="bold")
-        return out
+    def labels_text(self) -> str:
+        """`` (fire 7, radiant 8, unlabelled 3)`` for a labelled roll, else ``""``."""
+        if not self.expr.annotated:
+            return ""
+        totals = ", ".join(
+            f"{label or 'unlabelled'} {_value_text(v)}" for label, v in self.by_annotation().items()
+        )
+        return f" ({totals})"
 
     def to_data(self) -> dict[str, Any]:
-        """JSON-native form: ``{"expression": ..., "dice": [...], "total": ...}``."""
-        return {"expression": self.expression, "dice": list(self.dice), "total": self.total}
+        """JSON-native form: ``{"expression": ..., "dice": [...], "total": ...}``.
+
+        An annotated roll also has ``"annotations"`` (total by label, see
+        :meth:`by_annotation`); a roll with a comment has ``"comment"``.
+        """
+        data: dict[str, Any] = {
+            "expression": self.expression,
+            "dice": list(self.dice),
+            "total": self.total,
+        }
+        if self.expr.annotated:
+            data["annotations"] = {
+                label: v if isinstance(v, int) else int(v) if v.denominator == 1 else str(v)
+                for label, v in self.by_annotation().items()
+            }
+        if self.expr.comment:
+            data["comment"] = self.expr.comment
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Roll:
@@ -418,13 +988,24 @@ class Roll:
         return self.to_text()
 
 
+def _single(node: Group) -> bool:
+    """Whether a group with operations holds one value (not dice or a set)."""
+    inner = node.inner
+    while isinstance(inner, Annotated):
+        inner = inner.inner
+    if isinstance(inner, Dice | SetOf):
+        return False
+    if isinstance(inner, Group):  # as _compile_pool: a group with operations holds a set
+        return False if inner.ops else _single(Group(inner.inner, ops=node.ops))
+    return True
+
+
 def roll(expr: str | Expression, rng: DiceRng) -> Roll:
     """Roll an expression with a seeded generator."""
     e = parse(expr) if isinstance(expr, str) else expr
     dice: list[int] = []
     groups: list[_GroupRaw] = []
-    total = e._plan(rng, dice, groups)
-    return Roll(e, total, dice, groups)
+    return Roll(e, e._plan(rng, dice, groups), dice, groups)
 
 
 class _Ran(Exception):
@@ -434,7 +1015,7 @@ class _Ran(Exception):
 class _TableSource:
     __slots__ = ("expr", "pos", "values")
 
-    def __init__(self, expr: Expression, values: list[int]) -> None:
+    def __init__(self, expr: Expression | None, values: list[int]) -> None:
         self.expr = expr
         self.values = values
         self.pos = 0
@@ -444,10 +1025,11 @@ class _TableSource:
             raise _Ran
         value = self.values[self.pos]
         if not 1 <= value <= sides:
+            text = self.expr.text if self.expr is not None else ""
             raise TableDiceError(
                 f"die {self.pos + 1} shows {value}, but a d{sides} shows 1 to {sides} "
-                f"({self.expr.text}: {self.values})",
-                expression=self.expr.text,
+                f"({text}: {self.values})",
+                expression=text,
                 dice=self.values,
                 position=self.pos,
             )
@@ -462,7 +1044,8 @@ def from_table(expr: str | Expression, values: Sequence[int]) -> Roll:
     """A roll from dice rolled at the table, checked against the expression.
 
     ``values`` lists every face in roll order; an exploding die is followed by its extra
-    dice. Raises TableDiceError for a wrong number of dice or an impossible face.
+    dice, and a rerolled or added die comes after the group's first dice, in the order of the
+    operations. Raises TableDiceError for a wrong number of dice or an impossible face.
     """
     e = parse(expr) if isinstance(expr, str) else expr
     faces = list(values)
@@ -473,7 +1056,7 @@ def from_table(expr: str | Expression, values: Sequence[int]) -> Roll:
                 expression=e.text,
             )
     needed = e.dice_count
-    if not e.explodes and len(faces) != needed:
+    if not e.rolls_more and len(faces) != needed:
         raise TableDiceError(
             f"{e.text} needs {needed} {'die' if needed == 1 else 'dice'}, "
             f"got {len(faces)}: {faces}",
@@ -489,14 +1072,15 @@ def from_table(expr: str | Expression, values: Sequence[int]) -> Roll:
     except _Ran:
         raise TableDiceError(
             f"{e.text} needs more than {len(faces)} dice with these faces "
-            f"(each exploding face adds a die), got {len(faces)}: {faces}",
+            f"(each exploding or rerolled face adds a die), got {len(faces)}: {faces}",
             expression=e.text,
             dice=faces,
         ) from None
     if source.pos != len(faces):
         raise TableDiceError(
             f"{e.text} needs {source.pos} dice with these faces "
-            f"(an extra die only follows an exploding face), got {len(faces)}: {faces}",
+            f"(an extra die only follows an exploding or rerolled face), got {len(faces)}: "
+            f"{faces}",
             expression=e.text,
             dice=faces,
             needed=source.pos,

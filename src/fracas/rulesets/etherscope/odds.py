@@ -13,10 +13,14 @@ from typing import Any
 
 from fracas.dice import OddsReport, distribution
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.secrets import setting_is_secret, stat_is_secret
 from fracas.errors import InvalidInput
 from fracas.rulesets.etherscope.rolls import pool_size
 from fracas.rulesets.etherscope.settings import NUMBERS
 from fracas.rulesets.etherscope.state import COUNTDOWN, EsExt
+
+#: The settings every pool's chances derive from.
+_ODDS_SETTINGS = ("die_size", "threshold")
 
 _QUERY = re.compile(
     r"^\s*pool\s+(?P<pool>\d+)(?:\s+vs\s+(?P<diff>\d+))?(?:\s+die\s+d?(?P<die>\d+))?"
@@ -67,10 +71,16 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     if not (viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)):
         return []
     s = state.settings
+    if any(setting_is_secret(state, viewer, name) for name in _ODDS_SETTINGS):
+        return []  # every chance derives from the GM-only die or threshold
     raw = p.stats.get("skills")
     skills: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if stat_is_secret(state, viewer, p.id, "skills"):
+        skills = {}  # the ratings are the GM's: only the default pool is the player's to know
     pools = [(f"{skill} ", pool_size(state, p.id, skill)) for skill in sorted(skills)]
-    pools.append(("", pool_size(state, p.id, None)))  # any other skill: the default pool
+    if not (stat_is_secret(state, viewer, p.id, "pool")
+            or setting_is_secret(state, viewer, "default_pool")):
+        pools.append(("", pool_size(state, p.id, None)))  # any other skill: the default pool
     lines = []
     for label, pool in pools:
         if pool == 0:
