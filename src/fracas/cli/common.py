@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.projector import known_players
 from fracas.errors import FracasError
 
 console = Console(highlight=False)
@@ -32,7 +33,7 @@ def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
     if viewer.role != "player" or viewer.player is None:
         return
     if not conflict.state.owned_by(viewer.player):
-        players = sorted({p.owner for p in conflict.state.participants.values() if p.owner})
+        players = known_players(conflict, viewer)  # none whose characters are hidden
         err_console.print(
             f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r} "
             f"(players: {', '.join(players) or 'none'}); showing what an onlooker sees")
