@@ -247,13 +247,20 @@ class Projector:
         return f"{who}: {rest.partition(' ')[0]}"
 
     def _entry(self, record: Record, events: tuple[Event, ...], command: str,
-               depth: int) -> Entry:
+               depth: int) -> Entry | None:
         gm = self.viewer.is_gm
         state = project(self.ruleset, self._replica.state, self.viewer)
+        lines = [(e, sentence(self.ruleset, e, state)) for e in events]
+        if not gm:  # the net: a sentence that names someone hidden from the viewer is dropped
+            unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
+            kept = [(e, line) for e, line in lines if not unknown.named_in(line)]
+            if not kept and lines and record.author != self.viewer.player:
+                return None
+            lines = kept
         entry = Entry(
             number=len(self.entries) + 1, version=record.version, depth=depth,
-            command=command, events=events,
-            lines=tuple(sentence(self.ruleset, e, state) for e in events),
+            command=command, events=tuple(e for e, _ in lines),
+            lines=tuple(line for _, line in lines),
             author=record.author if gm else None, time=record.time if gm else None)
         self.entries.append(entry)
         self._labels[record.version] = command
@@ -329,6 +336,7 @@ def _effect_seen(state: ConflictState, effect: Any, viewer: Viewer, knowledge: K
 def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[str, Any]:
     """The state as ``viewer`` may see it, as JSON-native data (no version, no cursor)."""
     knowledge = Knowledge(ruleset, root, viewer)
+    unknown = knowledge.unknowns()  # the net under the ruleset's parts of the view
     gm = viewer.is_gm
     levels = []
     for i, state in enumerate(knowledge.chain[:visible_depth(knowledge) + 1]):
@@ -346,7 +354,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[st
                 entry["gm_only"] = list(p.gm_only)
             if gm and p.id in state.concealed:
                 entry["concealed"] = True
-            entry.update(ruleset.view_participant(state, viewer, p.id))
+            entry.update(unknown.clean(ruleset.view_participant(state, viewer, p.id)))
             participants.append(entry)
         shown_sides = {p["side"] for p in participants}
         levels.append({
@@ -358,8 +366,9 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[st
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
-            "ruleset": ruleset.view_ext(state, viewer),
-            "odds": ruleset.pending_odds(state, viewer) if state.status == "running" else [],
+            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)),
+            "odds": unknown.clean(ruleset.pending_odds(state, viewer))
+            if state.status == "running" else [],
         })
     return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},
             "conflict": levels[0], "zoom": levels[1:]}

@@ -6,6 +6,7 @@ every record and to the state; nothing else decides what a player may see.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from fracas.engine.events import (
@@ -59,10 +60,84 @@ class Knowledge:
         judged = own[-1:] or levels
         return all(self.ruleset.can_see(self.chain[i], self.viewer, pid) for i in judged)
 
+    def unknowns(self) -> Unknowns:
+        """The participants hidden from the viewer at some level, to keep out of anything
+        the viewer receives."""
+        if self.viewer.is_gm:
+            return Unknowns(set(), set(), set())
+        ids, names, shown, every = set(), set(), set(), set()
+        for i, level in enumerate(self.chain):
+            for p in level.participants.values():
+                every.add(p.id)
+                if self.knows(p.id, i):
+                    shown.add(p.name)
+                else:
+                    ids.add(p.id)
+                    names.add(p.name)
+        return Unknowns(ids, {n for n in names - shown if n}, every)
+
     def mine(self, pid: str) -> bool:
         """Whether ``pid`` is one of the viewer's own characters."""
         p = self.chain[0].participants.get(pid) or self.chain[-1].participants.get(pid)
         return p is not None and self.viewer.player is not None and p.owner == self.viewer.player
+
+
+class Unknowns:
+    """The net under every ruleset's part of a view: participants hidden from the viewer do
+    not exist in it. :meth:`clean` drops from JSON-native data each mapping key that is one
+    of their ids, each mapping or list of values that names one (a range ``["bo", "kim",
+    "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
+    of text that names one of them."""
+
+    __slots__ = ("_every", "_ids", "_names")
+
+    def __init__(self, ids: set[str], names: set[str], every: set[str]) -> None:
+        self._ids = ids
+        self._every = every
+        self._names = re.compile(
+            r"\b(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b"
+        ) if names else None
+
+    def __bool__(self) -> bool:
+        return bool(self._ids)
+
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names one of them (their id, or their name in a sentence)."""
+        return text in self._ids or (self._names is not None and bool(self._names.search(text)))
+
+    def clean(self, value: Any) -> Any:
+        """``value`` without what names them (see the class)."""
+        if not self._ids:
+            return value
+        return self._clean(value)[0]
+
+    def _clean(self, value: Any) -> tuple[Any, bool]:
+        if isinstance(value, str):
+            return value, self.named_in(value)
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if isinstance(k, str) and k in self._ids:
+                    continue
+                item, tainted = self._clean(v)
+                if tainted:
+                    if not isinstance(v, dict | list | tuple):
+                        return value, True  # a record about one of them
+                    continue
+                out[k] = item
+            return out, False
+        if isinstance(value, list | tuple):
+            scalars = all(not isinstance(v, dict | list | tuple) for v in value)
+            if scalars and any(isinstance(v, str) and v in self._ids for v in value) \
+                    and not all(isinstance(v, str) and v in self._every for v in value):
+                return value, True  # a record naming one of them (``["bo", "kim", "near"]``)
+            kept = []
+            for v in value:
+                item, tainted = self._clean(v)
+                if not tainted:
+                    kept.append(item)
+            return kept, False
+        return value, False
 
 
 def may_see_event(state: ConflictState, event: Event, viewer: Viewer) -> bool:
@@ -199,5 +274,5 @@ def _rebuilt(event: Event, data: dict[str, Any]) -> Event | None:
         return None
 
 
-__all__ = ["Knowledge", "may_see_event", "public_participant", "public_settings", "redact",
-           "without_unknown"]
+__all__ = ["Knowledge", "Unknowns", "may_see_event", "public_participant", "public_settings",
+           "redact", "without_unknown"]
