@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import copy
 import json
-import secrets
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -390,7 +389,7 @@ class Conflict:
             for pid in ids:
                 if isinstance(pid, str) and pid in state.participants \
                         and not knowledge.knows(pid):
-                    hidden.setdefault(pid, f"{pid}-{secrets.token_hex(4)}")
+                    hidden.setdefault(pid, pid + _STAND_IN)
             swap = [hidden.get(i, i) if isinstance(i, str) else i for i in ids]
             args[param.name] = swap if isinstance(value, list) else swap[0]
         if not hidden:
@@ -404,9 +403,7 @@ class Conflict:
             elif command.verb not in self._engine_verbs:
                 self.ruleset.decide(state, missing, ctx)
         except FracasError as exc:
-            text = exc.message
-            for pid, stand_in in hidden.items():
-                text = text.replace(stand_in, pid)
+            text = _without_stand_in(exc.message)
             raise type(exc)(text, rule=exc.rule, **{
                 k: _swap_back(v, hidden) for k, v in exc.values.items()}) from None
         except Exception:  # a ruleset bug on a missing id: refused as missing all the same
@@ -584,11 +581,19 @@ class Conflict:
         return copy.deepcopy(self.state)
 
 
+#: Appended to a hidden id to make one that surely does not exist (and is taken out again).
+_STAND_IN = "\u200b"
+
+
+def _without_stand_in(text: str) -> str:
+    """``text`` with the stand-in taken out (as typed, or as ``repr`` writes it)."""
+    return text.replace(_STAND_IN, "").replace(repr(_STAND_IN)[1:-1], "")
+
+
 def _swap_back(value: Any, hidden: dict[str, str]) -> Any:
     """An error's value with each stand-in for a hidden id back as the id typed."""
-    back = {stand_in: pid for pid, stand_in in hidden.items()}
     if isinstance(value, str):
-        return back.get(value, value)
+        return _without_stand_in(value)
     if isinstance(value, list | tuple):
         return [_swap_back(v, hidden) for v in value]
     return value

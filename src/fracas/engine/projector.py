@@ -251,9 +251,10 @@ class Projector:
         gm = self.viewer.is_gm
         state = project(self.ruleset, self._replica.state, self.viewer)
         lines = [(e, sentence(self.ruleset, e, state)) for e in events]
-        if not gm:  # the net: a sentence that names someone hidden from the viewer is dropped
+        if not gm:  # the net: no sentence names someone hidden from the viewer
             unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
-            kept = [(e, line) for e, line in lines if not unknown.named_in(line)]
+            said = [(e, unknown.text(line)) for e, line in lines]
+            kept = [(e, line) for e, line in said if line is not None]
             if not kept and lines and record.author != self.viewer.player:
                 return None
             lines = kept

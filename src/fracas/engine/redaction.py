@@ -89,14 +89,16 @@ class Unknowns:
     "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
     of text that names one of them."""
 
-    __slots__ = ("_every", "_ids", "_names")
+    __slots__ = ("_every", "_ids", "_listed", "_names")
 
     def __init__(self, ids: set[str], names: set[str], every: set[str]) -> None:
         self._ids = ids
         self._every = every
-        self._names = re.compile(
-            r"\b(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b"
-        ) if names else None
+        alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+        self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
+        # one of them in a list of names: "Ada, Kim, Bo" reads "Ada, Bo"
+        self._listed = re.compile(rf"(?:, (?:{alternatives})\b)|(?:\b(?:{alternatives}), )") \
+            if names else None
 
     def __bool__(self) -> bool:
         return bool(self._ids)
@@ -105,15 +107,26 @@ class Unknowns:
         """Whether ``text`` names one of them (their id, or their name in a sentence)."""
         return text in self._ids or (self._names is not None and bool(self._names.search(text)))
 
+    def text(self, text: str) -> str | None:
+        """``text`` as if they did not exist: their names left out of lists of names; None
+        when it still names one of them (or is one of their ids)."""
+        if not self.named_in(text):
+            return text
+        if self._listed is not None:
+            text = self._listed.sub("", text)
+        return None if self.named_in(text) else text
+
     def clean(self, value: Any) -> Any:
         """``value`` without what names them (see the class)."""
         if not self._ids:
             return value
-        return self._clean(value)[0]
+        out, tainted = self._clean(value, top=True)
+        return None if tainted else out
 
-    def _clean(self, value: Any) -> tuple[Any, bool]:
+    def _clean(self, value: Any, *, top: bool = False) -> tuple[Any, bool]:
         if isinstance(value, str):
-            return value, self.named_in(value)
+            text = self.text(value)
+            return (value, True) if text is None else (text, False)
         if isinstance(value, dict):
             out = {}
             for k, v in value.items():
@@ -121,7 +134,7 @@ class Unknowns:
                     continue
                 item, tainted = self._clean(v)
                 if tainted:
-                    if not isinstance(v, dict | list | tuple):
+                    if not top and not isinstance(v, dict | list | tuple):
                         return value, True  # a record about one of them
                     continue
                 out[k] = item
