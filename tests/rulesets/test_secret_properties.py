@@ -105,7 +105,8 @@ def _ally_zoom(c: Conflict, data: st.DataObject) -> str | None:
         allies = [p.id for p in state.participants.values()
                   if p.owner not in (None, viewer.player)]
         if hidden and allies:
-            return f"{data.draw(st.sampled_from(allies))}: zoom {data.draw(st.sampled_from(hidden))}"
+            ally, target = data.draw(st.sampled_from(allies)), data.draw(st.sampled_from(hidden))
+            return f"{ally}: zoom {target}"
     return None
 
 
