@@ -363,7 +363,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[st
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
             "round": state.round, "round_limit": state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
-            "settings": dict(state.settings) if gm else public_settings(state.settings),
+            "settings": dict(state.settings) if gm
+            else unknown.clean(public_settings(state.settings)),
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
