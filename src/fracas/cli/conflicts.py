@@ -21,13 +21,13 @@ from rich.table import Table
 from fracas.app.exchange import dumps, export_conflict, import_conflict
 from fracas.app.service import ConflictService
 from fracas.cli.common import check_viewer, console, err_console, fail, viewer_for
-from fracas.cli.render import marked, print_log, print_state
+from fracas.cli.render import print_entries, print_log, print_state
 from fracas.engine.conflict import Conflict
-from fracas.engine.describe import describe
 from fracas.engine.events import Record
 from fracas.engine.limits import MAX_EXPORT_BYTES
 from fracas.engine.model import Viewer
-from fracas.engine.views import log_view, record_view, view
+from fracas.engine.projector import Projector
+from fracas.engine.views import log_view, projector, view
 from fracas.errors import ConflictExists, FracasError, InvalidInput
 from fracas.store import DEFAULT_CAMPAIGN, StoreFailure, open_store, safe_url
 
@@ -63,11 +63,11 @@ def open_service(db: str | None) -> Iterator[ConflictService]:
 
 
 def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str = "") -> None:
-    """One record as ``viewer`` may see it."""
-    console.print(f"[bold cyan]v{record.version:<4}[/] [bold]{escape(record.command)}[/]{note}")
-    then = conflict.replay(record.version - 1)  # judged as things stood when it was made
-    for event in record_view(conflict, record, viewer, then):
-        console.print(marked(describe(conflict.ruleset, event, conflict.state), "       "))
+    """One record as ``viewer`` may see it: their entry for it (labelled ``#5`` for a
+    player, never with the conflict's version), or nothing if it is hidden from them."""
+    entry = projector(conflict, viewer).entry_for(record.version)
+    if entry is not None:
+        print_entries(console, [entry], note=note)
 
 
 def new(
@@ -146,9 +146,11 @@ def show(
         conflict = service.load(conflict_id)
         check_viewer(conflict, viewer)
         if as_json:
+            state = view(conflict, viewer)
             data = {"format": SHOW_FORMAT, "id": conflict_id, "ruleset": conflict.ruleset.name,
-                    "version": conflict.version, "log": log_view(conflict, viewer),
-                    "state": view(conflict, viewer)}
+                    **({"version": conflict.version} if viewer.is_gm else {}),
+                    "cursor": state["cursor"], "log": log_view(conflict, viewer),
+                    "state": state}
             sys.stdout.write(json.dumps(data, indent=2) + "\n")
             return
         print_log(console, conflict, viewer, raw=raw)
@@ -314,7 +316,8 @@ def db_snapshot(
 def watch(
     conflict_id: IdArgument,
     as_player: AsOption = None,
-    since: Annotated[int | None, typer.Option(help="print the log after this version first")]
+    since: Annotated[int | None, typer.Option(
+        help="print the log after this version first (as a player: after your entry #N)")]
     = None,
     timeout: Annotated[float | None, typer.Option(
         help="stop after this many seconds without a change (default: follow until Ctrl-C)")]
@@ -330,11 +333,12 @@ def watch(
     with _guard(), open_service(db) as service:
         conflict = service.load(conflict_id)
         check_viewer(conflict, viewer)
+        follow = Projector(conflict, viewer)
         if since is not None:
-            print_log(console, conflict, viewer, after=since)
+            print_entries(console, follow.after(since))
         render_panel(console, conflict, viewer, conflict_id)
-        err_console.print(f"[dim]following {conflict_id} at v{conflict.version} as {who}; "
-                              "Ctrl-C stops[/]")
+        at = f" at v{conflict.version}" if viewer.is_gm else ""  # a player is told no version
+        err_console.print(f"[dim]following {conflict_id}{at} as {who}; Ctrl-C stops[/]")
         idle = 0.0
         try:
             while timeout is None or idle < timeout:
@@ -345,12 +349,14 @@ def watch(
                     idle += time.monotonic() - started
                     continue
                 idle = 0.0
-                seen, conflict = conflict.version, service.load(conflict_id)
-                print_log(console, conflict, viewer, after=seen)
+                conflict = service.load(conflict_id)
+                # records wholly hidden from the viewer print nothing, not even a line
+                print_entries(console, follow.advance(conflict).entries)
                 render_panel(console, conflict, viewer, conflict_id)
         except KeyboardInterrupt:
             pass
-        err_console.print(f"[dim]stopped at v{conflict.version}[/]")
+        at = f" at v{conflict.version}" if viewer.is_gm else ""
+        err_console.print(f"[dim]stopped{at}[/]")
 
 
 def register(app: typer.Typer) -> None:

@@ -45,11 +45,12 @@ def run_data(conflict: Conflict, scenario: Scenario, seed: str, viewer: Viewer) 
         "format": RUN_FORMAT,
         "scenario": scenario.path,
         "ruleset": conflict.ruleset.name,
-        "version": conflict.version,
         "log": log_view(conflict, viewer),
         "state": view(conflict, viewer),
     }
-    if viewer.is_gm:
+    out["cursor"] = out["state"]["cursor"]
+    if viewer.is_gm:  # a player gets no version (it would count the records hidden from them)
+        out["version"] = conflict.version
         out["seed"] = seed
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -25,9 +25,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from fracas.app.service import ConflictService
-from fracas.cli.render import print_log, print_state
+from fracas.cli.render import print_entries, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.projector import Projector
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import FracasError, StaleVersion
 from fracas.store import open_store
@@ -100,7 +101,8 @@ def render_panel(console: Console, conflict: Conflict, viewer: Viewer, cid: str)
     with inner.capture() as cap:
         print_state(inner, conflict, viewer)
     who = "GM" if viewer.is_gm else (viewer.player or "public")
-    title = f"{cid} · v{conflict.version} · {conflict.ruleset.title} · as {who}"
+    at = f" · v{conflict.version}" if viewer.is_gm else ""  # a player is told no version
+    title = f"{cid}{at} · {conflict.ruleset.title} · as {who}"
     console.print(Panel(Text(cap.get().rstrip()), title=title, title_align="left"))
 
 
@@ -152,8 +154,6 @@ class ChangeWatcher(threading.Thread):
 def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
              console: Console | None = None) -> None:
     """The interactive loop (returns on :quit, Ctrl-D or Ctrl-C)."""
-    from fracas.cli.conflicts import print_record
-
     console = console or Console(highlight=False)
     conflict = service.load(conflict_id)
     kb = KeyBindings()
@@ -177,30 +177,34 @@ def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
     watcher = ChangeWatcher(service.store.url, conflict_id, session)
     watcher.start()
     try:
-        _loop(service, conflict_id, viewer, console, conflict, session, completer, watcher,
-              print_record)
+        _loop(service, conflict_id, viewer, console, Projector(conflict, viewer), session,
+              completer, watcher)
     finally:
         watcher.stop()
 
 
 def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: Console,
-          conflict: Conflict, session: PromptSession[str], completer: PlayCompleter,
-          watcher: ChangeWatcher, print_record: Callable[..., None]) -> None:
+          follow: Projector, session: PromptSession[str], completer: PlayCompleter,
+          watcher: ChangeWatcher) -> None:
+    conflict = follow.conflict
     redraw = True
     typed = ""
     while True:
         if service.store.info(conflict_id).version != conflict.version:
-            seen, conflict = conflict.version, service.load(conflict_id)
-            console.print("[yellow]stored elsewhere meanwhile:[/]")
-            print_log(console, conflict, viewer, after=seen)
-            redraw = True
+            conflict = service.load(conflict_id)
+            update = follow.advance(conflict)
+            if update.entries:  # a record hidden from the viewer shows nothing, not even when
+                console.print("[yellow]stored elsewhere meanwhile:[/]")
+                print_entries(console, update.entries)
+            redraw = redraw or update.view is not None
         completer.conflict = conflict
         watcher.version = conflict.version
         if redraw:
             render_panel(console, conflict, viewer, conflict_id)
         redraw = False
         try:
-            line = session.prompt(f"v{conflict.version}> ", default=typed)
+            at = f"v{conflict.version}" if viewer.is_gm else ""
+            line = session.prompt(f"{at}> ", default=typed)
         except EOFError:  # Ctrl-D
             break
         except KeyboardInterrupt:  # Ctrl-C: a fresh, empty line
@@ -222,6 +226,7 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
             continue
         if word == ":reload":
             conflict = service.load(conflict_id)
+            print_entries(console, follow.advance(conflict).entries)
             redraw = True
             continue
         if word.startswith(":") and word not in (":undo", ":redo"):
@@ -237,12 +242,14 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
         except StaleVersion as exc:
             console.print(f"[bold red]not stored:[/] {escape(str(exc))}")
             conflict = service.load(conflict_id)
+            print_entries(console, follow.advance(conflict).entries)
             redraw = True
             continue
         except FracasError as exc:
             console.print(f"[bold red]refused:[/] {escape(str(exc))}")
             continue
         conflict = out.conflict
-        print_record(conflict, out.record, viewer)
+        print_entries(console, follow.advance(conflict).entries)
         redraw = True
-    console.print(f"[dim]stored at version {conflict.version}; bye[/]")
+    console.print(f"[dim]stored at version {conflict.version}; bye[/]" if viewer.is_gm
+                  else "[dim]bye[/]")

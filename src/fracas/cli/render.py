@@ -16,10 +16,18 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.engine.conflict import Conflict
-from fracas.engine.describe import describe
-from fracas.engine.events import Event
 from fracas.engine.model import Viewer
-from fracas.engine.views import log_entries, view
+from fracas.engine.projector import Entry
+from fracas.engine.views import projector, view
+
+
+def entry_lines(entry: Entry, *, raw: bool = False) -> tuple[int, str, str, list[str]]:
+    """(version, label, command, event lines) of one entry of a viewer's log: its sentences,
+    or with ``raw`` the events' text form. The label is ``v7`` for the GM and ``#5`` for a
+    player (whose log shows no versions); the version is for the caller's bookkeeping only."""
+    lines = [e.to_text() for e in entry.events] if raw else list(entry.lines)
+    command = f"{'» ' * entry.depth}{entry.command}"  # » marks a zoomed-in conflict's moves
+    return entry.version, entry.label, command, lines
 
 _MARKS = re.compile(r"\*\*(.+?)\*\*|~~(.+?)~~")
 #: The style of each mark of a dice breakdown.
@@ -43,32 +51,27 @@ def marked(text: str, indent: str = "") -> Text:
 def log_lines(
     conflict: Conflict, viewer: Viewer, *, raw: bool = False
 ) -> list[tuple[int, str, str, list[str]]]:
-    """(version, label, command, event lines) for each entry of the viewer's log: sentences,
-    or with ``raw`` the events' text form. The label is ``v7`` for the GM and ``#5`` for a
-    player (whose log shows no versions)."""
-    state = conflict.state
-    out = []
-    for version, entry in log_entries(conflict, viewer):
-        events = [Event.from_data(e, conflict.ruleset.events) for e in entry["events"]]
-        lines = [e.to_text() if raw else describe(conflict.ruleset, e, state) for e in events]
-        depth = entry.get("depth", 0)
-        command = f"{'» ' * depth}{entry['command']}"  # » marks a zoomed-in conflict's moves
-        label = f"v{version}" if "version" in entry else f"#{entry['entry']}"
-        out.append((version, label, command, lines))
-    return out
+    """:func:`entry_lines` of every entry of the viewer's log."""
+    return [entry_lines(e, raw=raw) for e in projector(conflict, viewer).entries]
+
+
+def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
+                  raw: bool = False, note: str = "") -> None:
+    """Entries of a viewer's log, one command a line and its events indented under it
+    (``note``: Rich markup after the command)."""
+    for entry in entries:
+        _, label, command, sentences = entry_lines(entry, raw=raw)
+        console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]{note}")
+        for sentence in sentences:
+            console.print(Text("       " + sentence) if raw else marked(sentence, "       "))
 
 
 def print_log(
     console: Console, conflict: Conflict, viewer: Viewer, *, raw: bool = False, after: int = 0
 ) -> None:
-    """The log, one command a line and its events indented under it (``raw``: events in their
-    text form instead of sentences; ``after``: only the records past that version)."""
-    for version, label, command, sentences in log_lines(conflict, viewer, raw=raw):
-        if version <= after:
-            continue
-        console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]")
-        for sentence in sentences:
-            console.print(Text("       " + sentence) if raw else marked(sentence, "       "))
+    """The viewer's log (``raw``: events in their text form instead of sentences; ``after``:
+    only the entries past that many of the viewer's entries — for the GM, past that version)."""
+    print_entries(console, projector(conflict, viewer).after(after), raw=raw)
 
 
 def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:

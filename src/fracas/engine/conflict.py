@@ -8,6 +8,7 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -16,6 +17,12 @@ from typing import Any
 
 from fracas.engine import effects as fx
 from fracas.engine.commands import Command, CommandSet
+from fracas.engine.concealment import (
+    decide_concealment,
+    engine_verbs,
+    evolve_concealment,
+    inherit,
+)
 from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     CONFLICT_CREATED,
@@ -25,6 +32,7 @@ from fracas.engine.events import (
     ROUND_ENDED,
     UNDONE,
     ZOOM_CLOSED,
+    ZOOM_OPENED,
     Event,
     Record,
 )
@@ -38,7 +46,8 @@ from fracas.engine.generic import (
 )
 from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.limits import check_nesting, check_stat_ranges
-from fracas.engine.model import ConflictState, Status, Viewer
+from fracas.engine.model import ConflictState, Status, Viewer, not_found
+from fracas.engine.redaction import Knowledge
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.engine.suggest import did_you_mean
@@ -56,15 +65,15 @@ _COMMAND_SETS: dict[type[Ruleset], CommandSet] = {}
 
 #: Undo folds from the nearest of the last CHECKPOINTS_KEPT states kept every CHECKPOINT_EVERY
 #: counting records (an undo further back folds from the start).
-CHECKPOINT_EVERY = 256
-CHECKPOINTS_KEPT = 4
+CHECKPOINT_EVERY = 64
+CHECKPOINTS_KEPT = 16
 
 
 def command_set(ruleset: Ruleset) -> CommandSet:
     """The engine's commands plus the ruleset's, by verb (made once per ruleset class)."""
     cs = _COMMAND_SETS.get(type(ruleset))
     if cs is None:
-        cs = CommandSet((*GENERIC_COMMANDS, *ruleset.commands))
+        cs = CommandSet((*GENERIC_COMMANDS, *engine_verbs(ruleset), *ruleset.commands))
         _COMMAND_SETS[type(ruleset)] = cs
     return cs
 
@@ -72,19 +81,66 @@ def command_set(ruleset: Ruleset) -> CommandSet:
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
     chain = root.chain()
+    if evolve_concealment(chain, event):
+        return root
     target = chain[-2] if event.type == ZOOM_CLOSED and len(chain) > 1 else chain[-1]
     evolve_generic(ruleset, target, event)
     ruleset.evolve(target, event)
+    if event.type == ZOOM_OPENED and target.zoom is not None:
+        inherit(target, target.zoom)
     return root
 
 
-def fold(ruleset: Ruleset, records: Iterable[Record]) -> ConflictState:
-    """The state of a log: its counting records' events applied in order."""
+def fold(ruleset: Ruleset, records: Iterable[Record],
+         checkpoints: Checkpoints | None = None) -> ConflictState:
+    """The state of a log: its counting records' events applied in order (kept in
+    ``checkpoints`` every so often, for a later undo)."""
     state = ConflictState()
     for record in counting_records(records):
         for event in record.typed(ruleset.events).events:
             evolve(ruleset, state, event)
+        if checkpoints is not None:
+            checkpoints.passed(record.version, state)
     return state
+
+
+class Checkpoints:
+    """Copies of the state every :attr:`every` counting records, so that an undo folds only
+    the records after the newest copy it leaves standing, not the whole log (the newest
+    :attr:`keep` copies are kept). A copy at version ``c`` is the fold of the counting records
+    up to ``c``; an undo or redo of a version at or before ``c`` makes it stale."""
+
+    __slots__ = ("_copies", "_since", "every", "keep")
+
+    def __init__(self, every: int | None = None, keep: int | None = None) -> None:
+        self.every = every or CHECKPOINT_EVERY
+        self.keep = keep or CHECKPOINTS_KEPT
+        self._copies: list[tuple[int, ConflictState]] = []
+        self._since = 0
+
+    def passed(self, version: int, state: ConflictState) -> None:
+        """A counting record was folded into ``state``: copy it if one is due."""
+        self._since += 1
+        if self._since >= self.every:
+            self.take(version, state)
+
+    def take(self, version: int, state: ConflictState) -> None:
+        """Keep a copy of ``state`` as the fold up to ``version``."""
+        self._since = 0
+        self._copies.append((version, copy.deepcopy(state)))
+        del self._copies[:-self.keep]
+
+    def forget_from(self, version: int) -> None:
+        """Drop the copies an undo or redo of ``version`` (and later) makes stale."""
+        self._copies = [(v, s) for v, s in self._copies if v < version]
+        self._since = 0
+
+    def newest(self) -> tuple[int, ConflictState] | None:
+        """The newest copy (version, a fresh deep copy of its state), if any."""
+        if not self._copies:
+            return None
+        version, state = self._copies[-1]
+        return version, copy.deepcopy(state)
 
 
 class History:
@@ -92,12 +148,11 @@ class History:
     in version order, and the redo stack (next to redo last). One reading of the markers,
     shared by :func:`counting_records` and :class:`Conflict`."""
 
-    __slots__ = ("active", "redo", "unchanged")
+    __slots__ = ("active", "redo")
 
     def __init__(self) -> None:
         self.active: list[int] = []
         self.redo: list[int] = []
-        self.unchanged = 0  # after an undo: how many counting records stayed as they were
 
     def read(self, record: Record) -> tuple[str, list[int]]:
         """Take ``record`` into account; return what it did: ("record", [its version]),
@@ -115,7 +170,6 @@ class History:
                 keep -= 1
             if len(self.active) - keep != len(gone):  # not all at the end: the general case
                 keep = next(i for i, v in enumerate(self.active) if v in gone)
-            self.unchanged = keep
             self.active = self.active[:keep] + [v for v in self.active[keep:] if v not in gone]
             self.redo.extend(versions)
             return UNDONE, versions
@@ -155,19 +209,20 @@ class Conflict:
         self.state = ConflictState()
         self._history = History()
         self._keys: dict[str, Record] = {}
-        self._by_version: dict[int, Record] = {}
-        # (how many counting records, the state after them): where undo folds from
-        self._checkpoints: list[tuple[int, ConflictState]] = []
+        self._checkpoints = Checkpoints()
         for record in records:
             self._append(record, rebuild=False)
-        active = self._history.active
         if snapshot is not None and not any(
             r.is_meta for r in self.records if r.version > snapshot[0]
-        ):  # the counting records up to the snapshot are a prefix of the active ones
-            start = next((i for i, v in enumerate(active) if v > snapshot[0]), len(active))
-            self._fold_from(start, copy.deepcopy(snapshot[1]))
+        ):
+            self.state = copy.deepcopy(snapshot[1])
+            self._checkpoints.take(snapshot[0], self.state)
+            for record in self.records:
+                if record.version > snapshot[0]:
+                    for event in record.events:
+                        evolve(ruleset, self.state, event)
         else:
-            self._fold_from(0, ConflictState())
+            self.state = fold(ruleset, self.records, self._checkpoints)
 
     # --- creation ---------------------------------------------------------------------
     @classmethod
@@ -338,10 +393,14 @@ class Conflict:
                     f"{actor.name} {why} and can no longer act; the GM can bring them back "
                     "with undo or an override", rule=rule, participant=actor.id,
                     verb=command.verb)
+        if not author.is_gm:
+            self._check_known_ids(state, command, author)
         ctx = DecideContext(self.seed, self.version + 1, author)
         try:
             if command.verb in GENERIC_VERBS:
                 events = decide_generic(self.ruleset, state, command, ctx)
+            elif command.verb in self._engine_verbs:
+                events = decide_concealment(state, command)
             else:
                 events = self.ruleset.decide(state, command, ctx)
         except FracasError:
@@ -352,6 +411,46 @@ class Conflict:
                 "changed", verb=command.verb,
             ) from exc
         return self._post_process(state, events)
+
+    def _check_known_ids(self, state: ConflictState, command: Command, author: Viewer) -> None:
+        """Refuse, before any rule is asked, a player's command that names a participant the
+        player may not know exists — with the very refusal a missing one gets (an error is an
+        output: it must not tell a hidden character from a missing one)."""
+        knowledge = Knowledge(self.ruleset, self.state, author)
+        hidden: dict[str, str] = {}
+        args = dict(command.args)
+        for param in self.commands.spec(command.verb).params:
+            if param.kind not in ("id", "ids") or param.name not in args:
+                continue
+            value = args[param.name]
+            ids = value if isinstance(value, list) else [value]
+            for pid in ids:
+                if isinstance(pid, str) and pid in state.participants \
+                        and not knowledge.knows(pid):
+                    hidden.setdefault(pid, pid + _STAND_IN)
+            swap = [hidden.get(i, i) if isinstance(i, str) else i for i in ids]
+            args[param.name] = swap if isinstance(value, list) else swap[0]
+        if not hidden:
+            return
+        # what the rules answer for ids that surely do not exist, said of the ids typed
+        missing = Command(command.verb, command.actor, args)
+        ctx = DecideContext(self.seed, self.version + 1, author)
+        try:
+            if command.verb in GENERIC_VERBS:
+                decide_generic(self.ruleset, state, missing, ctx)
+            elif command.verb not in self._engine_verbs:
+                self.ruleset.decide(state, missing, ctx)
+        except FracasError as exc:
+            text = _without_stand_in(exc.message)
+            raise type(exc)(text, rule=exc.rule, **{
+                k: _swap_back(v, hidden) for k, v in exc.values.items()}) from None
+        except Exception:  # a ruleset bug on a missing id: refused as missing all the same
+            pass
+        raise not_found(next(iter(hidden)))
+
+    @property
+    def _engine_verbs(self) -> frozenset[str]:
+        return frozenset(spec.verb for spec in engine_verbs(self.ruleset))
 
     def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
         """Add what follows from the rules of every conflict: the end of a conflict (or the
@@ -400,6 +499,9 @@ class Conflict:
         """Validate a command and return the record it would append (nothing changes)."""
         author = author or Viewer.gm()
         if expected_version is not None and expected_version != self.version:
+            if not author.is_gm:  # a player learns no version, nor how far off theirs is
+                raise StaleVersion("someone acted first; reload and try again",
+                                   expected=expected_version)
             raise StaleVersion(
                 f"the conflict is at version {self.version}, not {expected_version}: "
                 "someone else acted first; reload and try again",
@@ -481,50 +583,64 @@ class Conflict:
     def _append(self, record: Record, *, rebuild: bool) -> None:
         record = record.typed(self.ruleset.events)
         self.records.append(record)
-        self._by_version[record.version] = record
         if record.key is not None:
             self._keys[record.key] = record
         did, versions = self._history.read(record)
         if not rebuild:
             return
+        if did != "record":
+            self._checkpoints.forget_from(min(versions))
         if did == UNDONE:
-            while self._checkpoints and self._checkpoints[-1][0] > self._history.unchanged:
-                self._checkpoints.pop()
-            start, state = (self._checkpoints[-1][0], copy.deepcopy(self._checkpoints[-1][1])) \
-                if self._checkpoints else (0, ConflictState())
-            self._fold_from(start, state)
+            self._refold()
             return
-        self._fold_from(len(self._history.active) - len(versions), self.state)
+        for v in versions:
+            for event in self.records[v - 1].events:  # versions are 1, 2, 3, …
+                evolve(self.ruleset, self.state, event)
+            if did == "record":
+                self._checkpoints.passed(v, self.state)
 
-    def _fold_from(self, start: int, state: ConflictState) -> None:
-        """Make ``state`` (that of the first ``start`` counting records) the live state by
-        folding the counting records after them, keeping checkpoints on the way."""
-        self.state = state
-        for count, v in enumerate(self._history.active[start:], start + 1):
-            for event in self._by_version[v].events:
-                evolve(self.ruleset, state, event)
-            self._checkpoint(count)
-
-    def _checkpoint(self, count: int) -> None:
-        """Keep a copy of the state after ``count`` counting records when that is a multiple of
-        CHECKPOINT_EVERY (the last few only), so that undo folds from the nearest one instead
-        of from the start."""
-        if count % CHECKPOINT_EVERY == 0 and (
-                not self._checkpoints or self._checkpoints[-1][0] < count):
-            self._checkpoints.append((count, copy.deepcopy(self.state)))
-            del self._checkpoints[:-CHECKPOINTS_KEPT]
+    def _refold(self) -> None:
+        """The state after an undo: the newest checkpoint left standing plus the counting
+        records after it (the whole log only when no checkpoint is left)."""
+        start = self._checkpoints.newest()
+        if start is None:
+            self.state = fold(self.ruleset, self.records, self._checkpoints)
+            return
+        since, self.state = start
+        active = self._history.active  # in version order
+        for v in active[bisect.bisect_right(active, since):]:
+            for event in self.records[v - 1].events:  # versions are 1, 2, 3, …
+                evolve(self.ruleset, self.state, event)
 
     def _reindex(self) -> None:
         records, self.records = self.records, []
-        self._history, self._keys, self._by_version = History(), {}, {}
-        self._checkpoints = []
+        self._history, self._keys = History(), {}
+        self._checkpoints = Checkpoints()
         for record in records:
             self._append(record, rebuild=False)
-        self._fold_from(0, ConflictState())
+        self.state = fold(self.ruleset, self.records, self._checkpoints)
 
     def snapshot_state(self) -> ConflictState:
         """A deep copy of the live state (for caches and comparisons)."""
         return copy.deepcopy(self.state)
+
+
+#: Appended to a hidden id to make one that surely does not exist (and is taken out again).
+_STAND_IN = "\u200b"
+
+
+def _without_stand_in(text: str) -> str:
+    """``text`` with the stand-in taken out (as typed, or as ``repr`` writes it)."""
+    return text.replace(_STAND_IN, "").replace(repr(_STAND_IN)[1:-1], "")
+
+
+def _swap_back(value: Any, hidden: dict[str, str]) -> Any:
+    """An error's value with each stand-in for a hidden id back as the id typed."""
+    if isinstance(value, str):
+        return _without_stand_in(value)
+    if isinstance(value, list | tuple):
+        return [_swap_back(v, hidden) for v in value]
+    return value
 
 
 def _now() -> str:

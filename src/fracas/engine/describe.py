@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fracas.engine.concealment import describe_concealment
 from fracas.engine.events import (
     CONFLICT_CREATED,
     CONFLICT_ENDED,
@@ -31,16 +32,20 @@ from fracas.engine.ruleset import Ruleset
 
 
 def name_of(state: ConflictState, pid: str | None) -> str:
-    """A participant's display name (the id if it is not known)."""
+    """A participant's display name: "the GM" for no one, "someone" for an id ``state`` does
+    not hold (a player's projected state holds no hidden participant, so no hidden id is
+    ever printed in its place)."""
     if pid is None:
         return "the GM"
     p = state.participants.get(pid)
-    return p.name if p else pid
+    return p.name if p else "someone"
 
 
 def describe(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
     """One line for ``event``: the ruleset's sentence, or the engine's generic one."""
     text = ruleset.describe(event, state)
+    if text is None:
+        text = describe_concealment(event, state)
     if text is not None:
         return text
     d = event.data
@@ -87,10 +92,10 @@ def describe(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
         return f"zoom in: {d.get('reason') or 'a nested conflict'}"
     if t == ZOOM_CLOSED:
         return f"back to the main conflict ({d.get('reason')})"
-    if t == UNDONE:
-        return "undo: " + ", ".join(f"v{v}" for v in d.get("versions", []))
-    if t == REDONE:
-        return "redo: " + ", ".join(f"v{v}" for v in d.get("versions", []))
+    if t in (UNDONE, REDONE):
+        # the GM's marker names versions; a player's names their own entries' commands
+        done = [f"v{v}" for v in d.get("versions", [])] or list(d.get("commands", []))
+        return f"{'undo' if t == UNDONE else 'redo'}: " + "; ".join(done)
     if t == GM_ACTS:
         return "the GM acts"
     details = ", ".join(f"{k}={v}" for k, v in d.items())

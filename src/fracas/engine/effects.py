@@ -9,6 +9,9 @@ the count-down in ``evolve``, so the two never disagree.
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
+from typing import TYPE_CHECKING
 
 from fracas.engine.events import (
     EFFECT_ADDED,
@@ -21,8 +24,29 @@ from fracas.engine.events import (
 )
 from fracas.engine.model import TimedEffect
 
+if TYPE_CHECKING:
+    from fracas.engine.context import DecideContext
+
 TRIGGERS = ("round_end", "turn_start", "turn_end")
 _BOUNDARY = {ROUND_ENDED: "round_end", TURN_STARTED: "turn_start", TURN_ENDED: "turn_end"}
+
+
+def new_id(ctx: DecideContext, effects: list[TimedEffect]) -> str:
+    """A short id for a new effect (``ekqzt``: letters, so it never reads as a number) that is
+    neither a version nor a count, so no player learns from it how many records or (secret)
+    effects came before: derived from the secret seed and the command's version (the same
+    command always names it the same), longer only where it would clash with one in play."""
+    digest = hmac.new(ctx.seed.encode(), f"effect:{ctx.version}".encode(),
+                      hashlib.sha256).digest()
+    letters = "".join(_LETTERS[b % 26] for b in digest)
+    taken = {e.id for e in effects}
+    size = 4
+    while f"e{letters[:size]}" in taken:
+        size += 1
+    return f"e{letters[:size]}"
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def matches(effect: TimedEffect, event: Event) -> bool:

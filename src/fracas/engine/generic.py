@@ -12,6 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from fracas.engine import effects as fx
 from fracas.engine.commands import Command, CommandSpec, Param
+from fracas.engine.concealment import concealing
 from fracas.engine.context import DecideContext
 from fracas.engine.events import (
     CONFLICT_CREATED,
@@ -77,7 +78,10 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
                          Param("player", "word", required=False, positional=False),
                          Param("stats", "value", required=False, positional=False),
                          Param("gm_only", "ids", required=False, positional=False,
-                               help="stats players never see")),
+                               help="stats players never see"),
+                         Param("hidden", "bool", required=False, positional=False,
+                               default=False,
+                               help="concealed from the players from the start")),
                 "a participant joins mid-conflict", actor="gm"),
     CommandSpec("leave", (Param("id", "id"), Param("reason", "text", required=False)),
                 "a participant leaves the conflict", actor="gm"),
@@ -125,8 +129,7 @@ def decide_generic(
         if a["count"] < 1:
             raise InvalidInput("count must be at least 1", count=a["count"])
         effect = TimedEffect(
-            # named after the command's version: no count of (secret) effects shows
-            id=f"e{ctx.version}", text=a["text"], trigger=trigger,
+            id=fx.new_id(ctx, state.effects), text=a["text"], trigger=trigger,
             remaining=a["count"], participant=who, visibility=vis, owner=cmd.actor,
         )
         return [Event(EFFECT_ADDED, dataclasses.asdict(effect), actor=cmd.actor,
@@ -212,7 +215,10 @@ def _decide_join(
     events = [Event(PARTICIPANT_JOINED, data)]
     joined = _participant_from(data)
     preview = dataclasses.replace(state, participants={**state.participants, joined.id: joined})
-    return events + ruleset.on_join(preview, joined.id, ctx)
+    events += ruleset.on_join(preview, joined.id, ctx)
+    if a.get("hidden"):
+        events += concealing(ruleset, state, events, joined.id, ctx)
+    return events
 
 
 def _participant_from(data: dict[str, Any]) -> Participant:

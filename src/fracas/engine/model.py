@@ -110,18 +110,18 @@ class ConflictState:
     depth: int = 0  # 0 for a top-level conflict, 1+ for a zoomed-in one
     zoom: ConflictState | None = None  # the nested conflict being played inside this one
     zoom_origin: str | None = None  # who opened this nested conflict, and why
+    #: Participants the GM keeps hidden from every player but their own (the engine's
+    #: ``conceal``/``reveal``, and ``join … hidden=yes``): to the others they do not exist.
+    concealed: list[str] = field(default_factory=list)
     ext: Any = None  # the ruleset's own state
 
     def participant(self, pid: str) -> Participant:
-        """The participant with id ``pid`` or a NotFound error naming the known ids."""
-        from fracas.errors import NotFound
-
+        """The participant with id ``pid`` or a NotFound error (which lists no ids: an error
+        is an output a player may read, and must not name anyone hidden from them)."""
         try:
             return self.participants[pid]
         except KeyError:
-            known = ", ".join(self.participants) or "none"
-            raise NotFound(f"no participant {pid!r} in this conflict (known: {known})",
-                           participant=pid) from None
+            raise not_found(pid) from None
 
     def active_ids(self) -> list[str]:
         """Ids of the participants still taking part, in set-up order."""
@@ -151,6 +151,14 @@ class ConflictState:
             assert zoom is not None
             out.append(zoom)
         return out
+
+
+def not_found(pid: str) -> Exception:
+    """The one refusal for a participant id that does not exist, or that the author may not
+    know exists: the same text for both, so that no error tells them apart."""
+    from fracas.errors import NotFound
+
+    return NotFound(f"no participant {pid!r} in this conflict", participant=pid)
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,8 +157,12 @@ class Ruleset:
 
     # --- views ------------------------------------------------------------------------
     def can_see(self, state: ConflictState, viewer: Viewer, pid: str) -> bool:
-        """Whether ``viewer`` may know participant ``pid`` exists (default: yes)."""
-        return True
+        """Whether ``viewer`` may know participant ``pid`` exists (default: yes, unless the GM
+        concealed it with the engine's ``conceal`` and it is not the viewer's own)."""
+        if viewer.is_gm or pid not in state.concealed:
+            return True
+        p = state.participants.get(pid)
+        return p is not None and viewer.player is not None and p.owner == viewer.player
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The ruleset's part of a viewer's view (turn order, positions, harm…)."""

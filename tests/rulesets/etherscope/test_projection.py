@@ -118,9 +118,9 @@ def test_the_gm_conceals_arriving_reinforcements_from_the_players() -> None:
     from .helpers import started
 
     c = started()
+    # brought in hidden from the start (a join, then a conceal, would have shown the join)
     c.execute('join dmitri name="Dmitri the Cleaner" side=villains '
-              '\'stats={"physical": 9, "ether": 5, "society": 5}\'')
-    c.execute("conceal dmitri")
+              '\'stats={"physical": 9, "ether": 5, "society": 5}\' hidden=yes')
     for player in ("alice", "bob"):
         seen = json.dumps(view(c, Viewer.of_player(player))) + \
             json.dumps(log_view(c, Viewer.of_player(player)))

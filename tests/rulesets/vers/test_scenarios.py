@@ -110,6 +110,9 @@ def test_conflicts_exported_before_the_typed_events_load_and_replay_unchanged():
         records = [Record.from_data(r, ruleset().events) for r in data["records"]]
         assert [r.to_data() for r in records] == data["records"], name
         state = fold(ruleset(), records)
-        assert json.loads(json.dumps(state_to_data(state))) == data["state"], name
+        got = json.loads(json.dumps(state_to_data(state)))
+        # fields the state gained since (empty, such as the engine's `concealed`) aside
+        got = {k: v for k, v in got.items() if k in data["state"] or v}
+        assert got == data["state"], name
         attacks += [typed(e) for r in records for e in r.events if e.type == "attack"]
     assert len(attacks) > 5 and all(isinstance(a, Attack) for a in attacks)

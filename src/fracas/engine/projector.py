@@ -1,0 +1,393 @@
+"""The live projection: what one viewer has seen of a conflict, kept up to date record by
+record (DESIGN.md principle 6).
+
+A :class:`Projector` follows a conflict for one viewer. For each record appended to the
+conflict it makes that viewer's log :class:`Entry` — the events as the viewer may see them and
+their sentences, built from the viewer's projection (the redacted events and a state in which
+the participants hidden from them do not exist), never from the GM's state — and it keeps the
+viewer's view of the state. Each record costs O(1) in the length of the log: the projector
+folds its own copy of the conflict forward (an undo folds from the newest checkpoint).
+
+Nothing a player receives counts or times what is hidden from them: a record wholly hidden
+from a viewer makes no entry at all, a player's entries are numbered 1, 2, … (no version),
+an undo names the entries it took back as that player saw them, and the staleness token is an
+opaque per-viewer :attr:`Projector.cursor`, never the conflict's version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.engine.concealment import ParticipantConcealed, ParticipantRevealed
+from fracas.engine.conflict import Conflict
+from fracas.engine.describe import describe
+from fracas.engine.events import (
+    CONFLICT_CREATED,
+    PARTICIPANT_JOINED,
+    Event,
+    Record,
+)
+from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.redaction import (
+    Knowledge,
+    may_see_event,
+    public_participant,
+    public_settings,
+    redact,
+)
+from fracas.engine.ruleset import Ruleset
+from fracas.errors import InvalidInput
+
+#: Events about who exists: judged on the state after their record (a participant joining
+#: hidden, or concealed, is never shown to those it is hidden from).
+EXISTENCE_EVENTS = frozenset({CONFLICT_CREATED, PARTICIPANT_JOINED, ParticipantConcealed.TYPE,
+                              ParticipantRevealed.TYPE})
+#: The label of a record a player sees some of but may not read the command of.
+GM_ACTS = "the GM acts"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a viewer's log: one record as the viewer may see it."""
+
+    number: int  #: the viewer's own count of entries (1, 2, …): all a player is told
+    version: int  #: the record's version (the GM's label; for the server side only)
+    depth: int  #: > 0: played inside a zoomed-in conflict the viewer may see
+    command: str  #: the command as typed, or a label that gives nothing hidden away
+    events: tuple[Event, ...]  #: the events as the viewer may see them
+    lines: tuple[str, ...]  #: one sentence per event, from the viewer's projection
+    author: str | None = None  #: the GM only
+    time: str | None = None  #: the GM only
+
+    @property
+    def for_gm(self) -> bool:
+        """Whether this is an entry of the GM's log (with versions, authors and times)."""
+        return self.author is not None
+
+    @property
+    def label(self) -> str:
+        """``v7`` in the GM's log, ``#5`` in a player's."""
+        return f"v{self.version}" if self.for_gm else f"#{self.number}"
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON form (docs/json.md): a player's entry has ``entry`` and no ``version``."""
+        head: dict[str, Any] = {"version": self.version} if self.for_gm \
+            else {"entry": self.number}
+        out = {**head, "depth": self.depth, "command": self.command,
+               "events": [e.to_data() for e in self.events], "lines": list(self.lines)}
+        if self.for_gm:
+            out.update({"author": self.author, "time": self.time})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What :meth:`Projector.advance` gives: the new entries (none when every new record
+    was hidden from the viewer), the view when it changed (else None) and the cursor."""
+
+    entries: tuple[Entry, ...]
+    view: dict[str, Any] | None
+    cursor: str
+
+
+class Projector:
+    """One viewer's live projection of a conflict: their log entries and their view.
+
+    ``Projector(conflict, viewer)`` projects the records already there; after more records
+    are appended (to ``conflict``, or to a freshly loaded copy passed in), :meth:`advance`
+    projects just those.
+    """
+
+    def __init__(self, conflict: Conflict, viewer: Viewer) -> None:
+        """Follow ``conflict`` for ``viewer``, projecting its records so far."""
+        self.viewer = viewer
+        self.ruleset: Ruleset = conflict.ruleset
+        self.conflict = conflict
+        self.entries: list[Entry] = []
+        self._seed = conflict.seed
+        self._replica = Conflict(conflict.ruleset, conflict.seed)
+        self._labels: dict[int, str] = {}  # version -> what the viewer's entry was called
+        self._by_version: dict[int, Entry] = {}
+        self._shown: dict[str, Any] | None = None
+        self.advance()
+
+    # --- following ------------------------------------------------------------------
+    @property
+    def position(self) -> int:
+        """How many records have been projected (the server's side only; never sent)."""
+        return self._replica.version
+
+    def follows(self, conflict: Conflict) -> bool:
+        """Whether ``conflict`` holds the log this projector has projected (so far)."""
+        records = conflict.records
+        n = self.position
+        if conflict.seed != self._seed or len(records) < n:
+            return False
+        return n == 0 or records[n - 1].payload() == self._replica.records[n - 1].payload()
+
+    def advance(self, conflict: Conflict | None = None) -> Update:
+        """Project the records appended since the last call (to ``conflict``, when a newer
+        copy of the same conflict is given); the new entries and the changed view."""
+        if conflict is not None:
+            if not self.follows(conflict):
+                raise InvalidInput("this projector follows another log")
+            self.conflict = conflict
+        new = [e for e in map(self._project, self.conflict.records[self.position:])
+               if e is not None]
+        current = self.view()
+        changed = current if current != self._shown else None
+        self._shown = current
+        return Update(tuple(new), changed, self.cursor)
+
+    # --- reading ----------------------------------------------------------------------
+    def entry_for(self, version: int) -> Entry | None:
+        """The viewer's entry for the record at ``version`` (None: hidden from them)."""
+        return self._by_version.get(version)
+
+    def after(self, number: int) -> list[Entry]:
+        """The viewer's entries after their entry ``number``."""
+        return self.entries[max(number, 0):]
+
+    @property
+    def state(self) -> ConflictState:
+        """The viewer's projection of the state: the participants hidden from them do not
+        exist in it, nor GM-only stats and settings (the GM's: the state itself)."""
+        return project(self.ruleset, self._replica.state, self.viewer)
+
+    def view(self) -> dict[str, Any]:
+        """The state as the viewer may see it, as JSON-native data (docs/json.md)."""
+        out = state_view(self.ruleset, self._replica.state, self.viewer)
+        if self.viewer.is_gm:
+            out["version"] = self._replica.version
+        out["cursor"] = self.cursor
+        return out
+
+    @property
+    def cursor(self) -> str:
+        """An opaque staleness token for this viewer: their entry count and a MAC (keyed by
+        the conflict's secret seed) of it and of what it stands for. It changes only when
+        the viewer gets a new entry, so it says nothing of records hidden from them."""
+        n = len(self.entries)
+        return f"{n}.{self._mac(n)}"
+
+    def read_cursor(self, cursor: str) -> int:
+        """The entry count a cursor made by :attr:`cursor` stands for; InvalidInput for a
+        token this projector did not make (forged, or of another viewer)."""
+        head, _, mac = cursor.partition(".")
+        if head.isdigit() and int(head) <= len(self.entries) \
+                and hmac.compare_digest(mac, self._mac(int(head))):
+            return int(head)
+        raise InvalidInput(f"not a cursor of this conflict: {cursor!r}")
+
+    def _mac(self, n: int) -> str:
+        last = self.entries[n - 1].version if n else 0
+        text = f"fracas.cursor|{self.viewer.role}|{self.viewer.player}|{n}|{last}"
+        return hmac.new(self._seed.encode(), text.encode(), hashlib.sha256).hexdigest()[:16]
+
+    # --- projecting one record --------------------------------------------------------
+    def _project(self, record: Record) -> Entry | None:
+        viewer = self.viewer
+        before = self._replica.state  # folded on in place: read all of it before the append
+        if viewer.is_gm:
+            depth = before.innermost.depth
+            self._replica.append_record(record)
+            return self._entry(record, tuple(record.events), record.command, depth)
+        existence = any(e.type in EXISTENCE_EVENTS for e in record.events)
+        known_before = Knowledge(self.ruleset, before, viewer)
+        depth = min(before.innermost.depth, visible_depth(known_before))
+        early = [] if existence or record.is_meta else [
+            redact(self.ruleset, e, viewer, before, known_before) for e in record.events]
+        knew = {pid: known_before.knows(pid) for e in record.events for pid in _about(e)}
+        self._replica.append_record(record)
+        after = self._replica.state
+        known_after = Knowledge(self.ruleset, after, viewer)
+        if record.is_meta:
+            return self._marker(record, depth)
+        if existence:
+            shown = [redact(self.ruleset, e, viewer, after, known_after) for e in record.events]
+        else:
+            shown = [None if r is None or _vanishes(e, knew, known_after) else r
+                     for e, r in zip(record.events, early, strict=True)]
+        visible = tuple(e for e in shown if e is not None)
+        typed = viewer.player is not None and record.author == viewer.player
+        if not visible and not typed:
+            return None  # wholly hidden: no entry, so nothing counts or times it
+        whole = record.command == "create" or all(
+            a is b for a, b in zip(shown, record.events, strict=True))
+        mine = typed or _actor_owned(record, known_after)  # the player knows what they asked
+        command = record.command if whole or mine else self._label(record, known_after)
+        return self._entry(record, visible, command, depth)
+
+    def _marker(self, record: Record, depth: int) -> Entry | None:
+        """An undo or redo as a player sees it: what it took back (or brought back) as they
+        saw it, by their own entries' labels; none at all if they saw none of them."""
+        marker = record.events[0]
+        labels = [self._labels[v] for v in marker.data["versions"] if v in self._labels]
+        if not labels:
+            return None
+        event = Event(marker.type, {"commands": labels})
+        return self._entry(record, (event,), record.command.partition(" ")[0], depth)
+
+    def _label(self, record: Record, knowledge: Knowledge) -> str:
+        """What a record is called where the viewer may not read its command: its actor and
+        verb when the viewer may know the actor, else "the GM acts"."""
+        head, _, rest = record.command.partition(" ")
+        actor = head[:-1] if head.endswith(":") else None
+        if actor is None or not knowledge.knows(actor):
+            return GM_ACTS
+        p = knowledge.chain[-1].participants.get(actor) or knowledge.chain[0].participants.get(
+            actor)
+        who = p.name if p is not None else actor
+        return f"{who}: {rest.partition(' ')[0]}"
+
+    def _entry(self, record: Record, events: tuple[Event, ...], command: str,
+               depth: int) -> Entry | None:
+        gm = self.viewer.is_gm
+        state = project(self.ruleset, self._replica.state, self.viewer)
+        lines = [(e, sentence(self.ruleset, e, state)) for e in events]
+        if not gm:  # the net: no sentence names someone hidden from the viewer
+            unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
+            said = [(e, unknown.text(line)) for e, line in lines]
+            kept = [(e, line) for e, line in said if line is not None]
+            if not kept and lines and record.author != self.viewer.player:
+                return None
+            lines = kept
+        entry = Entry(
+            number=len(self.entries) + 1, version=record.version, depth=depth,
+            command=command, events=tuple(e for e, _ in lines),
+            lines=tuple(line for _, line in lines),
+            author=record.author if gm else None, time=record.time if gm else None)
+        self.entries.append(entry)
+        self._labels[record.version] = command
+        self._by_version[record.version] = entry
+        return entry
+
+
+def _actor_owned(record: Record, knowledge: Knowledge) -> bool:
+    """Whether the record's command was given for one of the viewer's own characters."""
+    head = record.command.partition(" ")[0]
+    return head.endswith(":") and knowledge.mine(head[:-1])
+
+
+def _about(event: Event) -> list[str]:
+    """Whom an event is about: its actor and its participant."""
+    return [p for p in (event.actor, event.data.get("participant")) if isinstance(p, str)]
+
+
+def _vanishes(event: Event, knew: dict[str, bool], after: Knowledge) -> bool:
+    """Whether the event is about someone the viewer knew until this record and may not
+    know after it (a conceal says nothing to those it hides from)."""
+    return any(knew[p] and not after.knows(p) for p in _about(event))
+
+
+def sentence(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
+    """The log's sentence for ``event`` (already redacted) against ``state`` (already
+    projected); a sentence that cannot be made falls back to the event's text form."""
+    try:
+        return describe(ruleset, event, state)
+    except Exception:  # a redacted event a ruleset's sentence did not expect: its text form
+        return event.to_text()
+
+
+def visible_depth(knowledge: Knowledge) -> int:
+    """How deep into the zoomed-in conflicts the viewer may look: a zoom among characters
+    they may not know (and all inside it) is not shown to them."""
+    depth = 0
+    for i, level in enumerate(knowledge.chain[1:], 1):
+        if not any(knowledge.knows(pid, i) for pid in level.participants):
+            break
+        depth = i
+    return depth
+
+
+def project(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> ConflictState:
+    """``root`` as ``viewer`` may know it: at every level they may see, only the participants
+    they may know (without GM-only stats), their sides, the public settings and the effects
+    they may see. The ruleset's own part (``ext``) is shared, not copied. The GM's: ``root``."""
+    if viewer.is_gm:
+        return root
+    knowledge = Knowledge(ruleset, root, viewer)
+    levels: list[ConflictState] = []
+    for i, level in enumerate(knowledge.chain[:visible_depth(knowledge) + 1]):
+        participants = {pid: public_participant(p) for pid, p in level.participants.items()
+                        if knowledge.knows(pid, i)}
+        sides = {p.side for p in participants.values()}
+        levels.append(dataclasses.replace(
+            level, participants=participants, sides=[s for s in level.sides if s in sides],
+            settings=public_settings(level.settings), zoom=None, concealed=[],
+            effects=[e for e in level.effects if _effect_seen(level, e, viewer, knowledge, i)]))
+    for outer, inner in itertools.pairwise(levels):
+        outer.zoom = inner
+    return levels[0]
+
+
+def _effect_seen(state: ConflictState, effect: Any, viewer: Viewer, knowledge: Knowledge,
+                 depth: int) -> bool:
+    return may_see_event(state, Event("effect", {}, effect.owner, effect.visibility), viewer) \
+        and all(who is None or knowledge.knows(who, depth)
+                for who in (effect.participant, effect.owner))
+
+
+def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, as JSON-native data (no version, no cursor)."""
+    knowledge = Knowledge(ruleset, root, viewer)
+    unknown = knowledge.unknowns()  # the net under the ruleset's parts of the view
+    gm = viewer.is_gm
+    levels = []
+    for i, state in enumerate(knowledge.chain[:visible_depth(knowledge) + 1]):
+        participants = []
+        for p in state.participants.values():
+            if not knowledge.knows(p.id, i):
+                continue
+            entry: dict[str, Any] = {
+                "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
+                "player": p.owner, "stats": dict(p.stats if gm else p.public_stats()),
+                "present": p.present, "out": p.out,
+                "mine": viewer.player is not None and p.owner == viewer.player,
+            }
+            if gm and p.gm_only:
+                entry["gm_only"] = list(p.gm_only)
+            if gm and p.id in state.concealed:
+                entry["concealed"] = True
+            entry.update(unknown.clean(ruleset.view_participant(state, viewer, p.id)))
+            participants.append(entry)
+        shown_sides = {p["side"] for p in participants}
+        levels.append({
+            "depth": state.depth, "title": state.title, "scene": state.scene,
+            "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
+            "round": state.round, "round_limit": state.round_limit,
+            "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
+            "settings": dict(state.settings) if gm
+            else unknown.clean(public_settings(state.settings)),
+            "participants": participants,
+            "effects": [dataclasses.asdict(e) for e in state.effects
+                        if gm or _effect_seen(state, e, viewer, knowledge, i)],
+            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)),
+            "odds": unknown.clean(ruleset.pending_odds(state, viewer))
+            if state.status == "running" else [],
+        })
+    return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},
+            "conflict": levels[0], "zoom": levels[1:]}
+
+
+def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:
+    """The players of the characters ``viewer`` may know (no list of players gives away a
+    character hidden from them)."""
+    knowledge = Knowledge(conflict.ruleset, conflict.state, viewer)
+    return sorted({p.owner for p in conflict.state.participants.values()
+                   if p.owner and knowledge.knows(p.id, 0)})
+
+
+def log_data(entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """The JSON form of a viewer's log."""
+    return [e.to_data() for e in entries]
+
+
+__all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entry", "Projector", "Update", "known_players",
+           "log_data", "project", "sentence", "state_view", "visible_depth"]

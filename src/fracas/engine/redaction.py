@@ -1,0 +1,293 @@
+"""What one viewer may know: who exists for them (:class:`Knowledge`), and one event as they
+may see it (:func:`redact`). The :class:`~fracas.engine.projector.Projector` applies both to
+every record and to the state; nothing else decides what a player may see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from fracas.engine.events import (
+    CONFLICT_CREATED,
+    EFFECT_ADDED,
+    EFFECT_EXPIRED,
+    META_EVENTS,
+    PARTICIPANT_JOINED,
+    Event,
+    TypedEvent,
+)
+from fracas.engine.model import ConflictState, Participant, Viewer, Visibility
+from fracas.engine.ruleset import Ruleset
+from fracas.engine.secrets import redact_marked
+
+
+class Knowledge:
+    """Which participants ``viewer`` may know exist, at each level of a conflict (the
+    conflict and the zoomed-in ones inside it).
+
+    A participant is judged for the viewer's own characters: at the deepest level (up to the
+    one asked about) that holds both it and one of the viewer's characters. A zoomed-in
+    conflict without the viewer's characters is thus judged in the parent, so a zoom by an
+    ally against a character hidden from the viewer shows nothing of it, and what a zoom
+    reveals stays in the zoom. A viewer with no character at those levels (the public) knows
+    only who every level holding it lets them know.
+    """
+
+    __slots__ = ("_mine", "chain", "ruleset", "viewer")
+
+    def __init__(self, ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> None:
+        """Judge ``root`` (and its zoomed-in conflicts) for ``viewer``."""
+        self.ruleset = ruleset
+        self.viewer = viewer
+        self.chain = root.chain()
+        player = viewer.player
+        self._mine = [player is not None and any(p.owner == player
+                                                 for p in s.participants.values())
+                      for s in self.chain]
+
+    def knows(self, pid: str, depth: int | None = None) -> bool:
+        """Whether the viewer may know ``pid`` exists at level ``depth`` (default: the
+        innermost). A name that is no participant at all is no secret."""
+        if self.viewer.is_gm:
+            return True
+        last = len(self.chain) - 1 if depth is None else min(depth, len(self.chain) - 1)
+        levels = [i for i in range(last + 1) if pid in self.chain[i].participants]
+        if not levels:
+            return True
+        own = [i for i in levels if self._mine[i]]
+        judged = own[-1:] or levels
+        return all(self.ruleset.can_see(self.chain[i], self.viewer, pid) for i in judged)
+
+    def unknowns(self) -> Unknowns:
+        """The participants hidden from the viewer at some level, to keep out of anything
+        the viewer receives."""
+        if self.viewer.is_gm:
+            return Unknowns(set(), set(), set())
+        ids, names, shown, every = set(), set(), set(), set()
+        for i, level in enumerate(self.chain):
+            for p in level.participants.values():
+                every.add(p.id)
+                if self.knows(p.id, i):
+                    shown.add(p.name)
+                else:
+                    ids.add(p.id)
+                    names.add(p.name)
+        return Unknowns(ids, {n for n in names - shown if n}, every)
+
+    def mine(self, pid: str) -> bool:
+        """Whether ``pid`` is one of the viewer's own characters."""
+        p = self.chain[0].participants.get(pid) or self.chain[-1].participants.get(pid)
+        return p is not None and self.viewer.player is not None and p.owner == self.viewer.player
+
+
+class Unknowns:
+    """The net under every ruleset's part of a view: participants hidden from the viewer do
+    not exist in it. :meth:`clean` drops from JSON-native data each mapping key that is one
+    of their ids, each mapping or list of values that names one (a range ``["bo", "kim",
+    "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
+    of text that names one of them."""
+
+    __slots__ = ("_every", "_ids", "_listed", "_names")
+
+    def __init__(self, ids: set[str], names: set[str], every: set[str]) -> None:
+        self._ids = ids
+        self._every = every
+        alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+        self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
+        # one of them in a list of names: "Ada, Kim, Bo" reads "Ada, Bo"
+        self._listed = re.compile(rf"(?:, (?:{alternatives})\b)|(?:\b(?:{alternatives}), )") \
+            if names else None
+
+    def __bool__(self) -> bool:
+        return bool(self._ids)
+
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names one of them (their id, or their name in a sentence)."""
+        return text in self._ids or (self._names is not None and bool(self._names.search(text)))
+
+    def text(self, text: str) -> str | None:
+        """``text`` as if they did not exist: their names left out of lists of names; None
+        when it still names one of them (or is one of their ids)."""
+        if not self.named_in(text):
+            return text
+        if self._listed is not None:
+            text = self._listed.sub("", text)
+        return None if self.named_in(text) else text
+
+    def clean(self, value: Any) -> Any:
+        """``value`` without what names them (see the class)."""
+        if not self._ids:
+            return value
+        out, tainted = self._clean(value, top=True)
+        return None if tainted else out
+
+    def _clean(self, value: Any, *, top: bool = False) -> tuple[Any, bool]:
+        if isinstance(value, str):
+            text = self.text(value)
+            return (value, True) if text is None else (text, False)
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if isinstance(k, str) and k in self._ids:
+                    continue
+                item, tainted = self._clean(v)
+                if tainted:
+                    if not top and not isinstance(v, dict | list | tuple):
+                        return value, True  # a record about one of them
+                    continue
+                out[k] = item
+            return out, False
+        if isinstance(value, list | tuple):
+            scalars = all(not isinstance(v, dict | list | tuple) for v in value)
+            if scalars and any(isinstance(v, str) and v in self._ids for v in value) \
+                    and not all(isinstance(v, str) and v in self._every for v in value):
+                return value, True  # a record naming one of them (``["bo", "kim", "near"]``)
+            kept = []
+            for v in value:
+                item, tainted = self._clean(v)
+                if not tainted:
+                    kept.append(item)
+            return kept, False
+        return value, False
+
+
+def may_see_event(state: ConflictState, event: Event, viewer: Viewer) -> bool:
+    """The visibility check every event passes before the ruleset's own redaction."""
+    if viewer.is_gm or event.visibility == Visibility.PUBLIC.value:
+        return True
+    if event.visibility == Visibility.OWNER.value and viewer.player is not None:
+        actor = state.participants.get(event.actor or "")
+        return actor is not None and actor.owner == viewer.player
+    return False
+
+
+def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings without those the scenario lists in ``gm_only_settings`` (nor that list)."""
+    hidden = set(settings.get("gm_only_settings", []))
+    return {k: v for k, v in settings.items() if k not in hidden and k != "gm_only_settings"}
+
+
+def public_participant(p: Participant) -> Participant:
+    """A participant as a player may know it: without its GM-only stats."""
+    return dataclasses.replace(p, stats=p.public_stats(), data={})
+
+
+def redact(
+    ruleset: Ruleset, event: Event, viewer: Viewer, then: ConflictState, knowledge: Knowledge
+) -> Event | None:
+    """``event`` as ``viewer`` may see it (None: hidden), judged on the state ``then`` and
+    on who the viewer may know exists there (``knowledge``)."""
+    if event.type in META_EVENTS:
+        return event
+    state = then.innermost
+    if not may_see_event(state, event, viewer):
+        return None
+    if viewer.is_gm:
+        return event
+    if event.type in (EFFECT_ADDED, EFFECT_EXPIRED):
+        # an effect on (or set by) a character the viewer cannot know is hidden, as in the view
+        pid = event.data.get("participant")
+        if any(isinstance(who, str) and not knowledge.knows(who) for who in (pid, event.actor)):
+            return None
+    if event.type in (CONFLICT_CREATED, PARTICIPANT_JOINED):
+        setup = _redact_setup(event, knowledge)
+        if setup is None:
+            return None
+        event = setup
+    marked = redact_marked(event, state, viewer, knowledge.knows)
+    if marked is None:
+        return None
+    out = ruleset.redact(state, marked, viewer)
+    return None if out is None else without_unknown(out, knowledge)
+
+
+def _redact_setup(event: Event, knowledge: Knowledge) -> Event | None:
+    """Set-up data as the viewer may know it, judged like the state (the set-up record of a
+    conflict at its own level, a join at the level it joins): no GM-only stats or settings,
+    no characters the viewer may not know, and no side only they are on."""
+    d = event.data
+    if event.type == PARTICIPANT_JOINED:
+        if not knowledge.knows(d["id"]):
+            return None
+        data = _public_entry(d)
+    else:
+        shown = [p for p in d.get("participants", []) if knowledge.knows(p["id"], 0)]
+        sides = {p.get("side") for p in shown}
+        data = {**d, "participants": [_public_entry(p) for p in shown],
+                "settings": public_settings(d.get("settings", {}))}
+        if "sides" in d:
+            data["sides"] = [s for s in d["sides"] if s in sides]
+    return _rebuilt(event, data)
+
+
+def _public_entry(data: dict[str, Any]) -> dict[str, Any]:
+    hidden = set(data.get("gm_only", []))
+    out = {k: v for k, v in data.items() if k != "gm_only"}
+    out["stats"] = {k: v for k, v in data.get("stats", {}).items() if k not in hidden}
+    return out
+
+
+def without_unknown(event: Event, knowledge: Knowledge) -> Event | None:
+    """The structural net under every ruleset's redaction: in what a player receives, a
+    participant they may not know does not exist. An event whose actor, or any single value,
+    names one is hidden; list items and mapping keys naming one are dropped."""
+    if event.actor is not None and not knowledge.knows(event.actor):
+        return None
+    unknown = _Unknown(knowledge)
+    data = unknown.scrub(event.data)
+    if unknown.hide:
+        return None
+    if not unknown.changed:
+        return event
+    return _rebuilt(event, data)
+
+
+class _Unknown:
+    """One pass over an event's data, dropping what names participants the viewer may not
+    know."""
+
+    __slots__ = ("changed", "hide", "knowledge")
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        self.knowledge = knowledge
+        self.changed = False
+        self.hide = False
+
+    def names_unknown(self, value: Any) -> bool:
+        return isinstance(value, str) and not self.knowledge.knows(value)
+
+    def scrub(self, value: Any) -> Any:
+        if self.names_unknown(value):
+            self.hide = True
+            return value
+        if isinstance(value, dict):
+            kept = {k: self.scrub(v) for k, v in value.items() if not self.names_unknown(k)}
+            self.changed |= len(kept) != len(value)
+            return kept
+        if isinstance(value, list | tuple):
+            items = []
+            for item in value:
+                if self.names_unknown(item) or (
+                        isinstance(item, list | tuple) and item and self.names_unknown(item[0])):
+                    self.changed = True
+                    continue
+                items.append(self.scrub(item))
+            return items
+        return value
+
+
+def _rebuilt(event: Event, data: dict[str, Any]) -> Event | None:
+    """``event`` with new JSON data, as the same typed class where it has one (None when the
+    data no longer fits it: a player then sees nothing of the event)."""
+    if not isinstance(event, TypedEvent):
+        return Event(event.type, data, event.actor, event.visibility)
+    try:
+        return type(event).from_payload(data, event.actor, event.visibility)
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+__all__ = ["Knowledge", "Unknowns", "may_see_event", "public_participant", "public_settings",
+           "redact", "without_unknown"]

@@ -1,0 +1,165 @@
+"""The live Projector: what it gives record by record is exactly what a full re-fold of the
+log gives, for every viewer at every step; undo folds from checkpoints to the same state."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fracas.engine import Conflict, Viewer
+from fracas.engine.conflict import fold
+from fracas.engine.projector import Projector
+from fracas.engine.serialize import state_to_data
+from fracas.errors import FracasError, InvalidInput, NotFound
+from tests.rulesets.test_fuzz_commands import SCENARIOS, played
+from tests.support.helpers import toy_conflict
+
+EXAMPLES = int(os.environ.get("FUZZ_N", "6"))
+ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
+SHAPES = ["note 'zq-gm-note' visibility=gm", "roll 1d6 why=zq-gm-roll visibility=gm",
+          "effect 'zq-gm-effect' visibility=gm", "undo", "redo", "undo 2",
+          "join zqnew name=Zqnew side=zqside hidden=yes"]
+
+
+def viewers(c: Conflict) -> list[Viewer]:
+    players = sorted({p.owner for p in c.state.participants.values() if p.owner})
+    return [Viewer.gm(), Viewer.public(), *map(Viewer.of_player, players)]
+
+
+def legal(c: Conflict) -> list[str]:
+    out: list[str] = []
+    for actor in [None, *c.state.innermost.participants]:
+        out += [t for t in c.legal_commands(actor)
+                if not any(w.isupper() and len(w) > 1 for w in t.split(" "))]
+    return out
+
+
+def step(c: Conflict, data: st.DataObject) -> None:
+    ids = list(c.state.innermost.participants)
+    choice = data.draw(st.integers(0, 4))
+    if choice == 0:
+        text = data.draw(st.sampled_from(SHAPES))
+    elif choice == 1 and ids:
+        verb = data.draw(st.sampled_from(["conceal", "reveal"]))
+        text = f"{verb} {data.draw(st.sampled_from(ids))}"
+    else:
+        options = legal(c)
+        if not options:
+            return
+        text = data.draw(st.sampled_from(options))
+    with contextlib.suppress(FracasError):
+        c.execute(text, time="")
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_live_projection_equals_a_full_refold_for_every_viewer_at_every_step(
+    name: str, data: st.DataObject
+) -> None:
+    c = played(name)
+    live = {v: Projector(c, v) for v in viewers(c)}
+    for _ in range(data.draw(st.integers(1, 10))):
+        step(c, data)
+        for viewer, projector in live.items():
+            update = projector.advance()
+            fresh = Projector(Conflict(c.ruleset, c.seed, c.records), viewer)
+            assert [e.to_data() for e in projector.entries] == \
+                [e.to_data() for e in fresh.entries]
+            assert projector.view() == fresh.view()
+            assert update.cursor == fresh.cursor
+    assert state_to_data(c.state) == state_to_data(fold(c.ruleset, c.records))
+
+
+def test_undo_far_back_folds_from_checkpoints_to_the_state_of_a_full_fold() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    for i in range(300):
+        c.execute(f"note 'n{i}'")
+    for steps in (1, 5, 70, 150):
+        c.execute(f"undo {steps}")
+        assert state_to_data(c.state) == state_to_data(fold(c.ruleset, c.records))
+        c.execute(f"redo {min(steps, 3)}")
+        assert state_to_data(c.state) == state_to_data(fold(c.ruleset, c.records))
+    c.execute("note 'after'")
+    c.execute("undo 40")
+    assert state_to_data(c.state) == state_to_data(fold(c.ruleset, c.records))
+
+
+def test_a_projector_follows_a_freshly_loaded_copy_and_refuses_another_log() -> None:
+    c = toy_conflict()
+    follow = Projector(c, ALICE)
+    c.execute("start ada")
+    copy = Conflict(c.ruleset, c.seed, c.records)
+    update = follow.advance(copy)
+    assert [e.command for e in update.entries] == ["start ada"]
+    assert update.view is not None
+    assert follow.advance(copy).entries == () and follow.advance(copy).view is None
+    with pytest.raises(InvalidInput, match="another log"):
+        follow.advance(toy_conflict("other-seed"))
+
+
+def test_a_cursor_is_opaque_per_viewer_and_unmoved_by_hidden_records() -> None:
+    c = toy_conflict()
+    alice, bob = Projector(c, ALICE), Projector(c, BOB)
+    before = alice.cursor
+    assert before.split(".")[0] == str(len(alice.entries))  # a count of her own entries
+    c.execute("note 'secret' visibility=gm")
+    c.execute("ada: note 'mine' visibility=owner")
+    assert alice.advance().cursor != before
+    assert bob.advance().cursor == bob.cursor
+    assert alice.read_cursor(alice.cursor) == len(alice.entries)
+    with pytest.raises(InvalidInput):
+        alice.read_cursor(bob.cursor.replace("0", "1", 1))
+    with pytest.raises(InvalidInput):
+        bob.read_cursor(alice.cursor)
+
+
+def test_a_player_learns_nothing_from_a_record_hidden_from_them() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    follow = Projector(c, ALICE)
+    shown = json.dumps([e.to_data() for e in follow.entries]), follow.view()
+    for text in ("note 'x' visibility=gm", "roll 2d6 visibility=gm",
+                 "effect 'trap' visibility=gm", "bruno: note 'b' visibility=owner"):
+        c.execute(text)
+        update = follow.advance()
+        assert update.entries == () and update.view is None  # no entry, no change, no line
+    assert (json.dumps([e.to_data() for e in follow.entries]), follow.view()) == shown
+
+
+def test_the_gm_brings_a_participant_in_hidden_and_reveals_it_later() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("join wraith name='Pale Wraith' side=shades hidden=yes")
+    c.execute("wraith: note 'cold breath'")
+    for viewer in (ALICE, BOB, Viewer.public()):
+        seen = json.dumps(Projector(c, viewer).view()) + json.dumps(
+            [e.to_data() for e in Projector(c, viewer).entries])
+        assert "wraith" not in seen.lower() and "shades" not in seen
+        assert len(Projector(c, viewer).entries) == 2  # create and start: nothing else
+    c.execute("reveal wraith")
+    alice = Projector(c, ALICE)
+    assert alice.entries[-1].lines == ("Pale Wraith is revealed",)
+    assert [p["id"] for p in alice.view()["conflict"]["participants"]][-1] == "wraith"
+    c.execute("conceal wraith")
+    assert Projector(c, ALICE).entries == alice.entries  # the conceal says nothing to Alice
+    assert "wraith" not in json.dumps(Projector(c, ALICE).view())
+
+
+def test_a_player_naming_a_concealed_participant_gets_the_answer_for_a_missing_one() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("conceal gob")
+    errors = []
+    for who in ("gob", "zzz"):
+        with pytest.raises(NotFound) as info:
+            c.execute(f"ada: effect 'x' until=turn_end who={who}", ALICE)
+        errors.append(str(info.value).replace(who, "ID"))
+    assert errors[0] == errors[1] == "no participant 'ID' in this conflict"
+    c.execute("ada: effect 'x' until=turn_end who=gob")  # the GM may

@@ -1,0 +1,45 @@
+"""Issue 11: a zoom-in by an ally against a character hidden from the viewer shows nothing of
+it — not its participants, round lines, damage, nor its entry in the set-up record."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import pytest
+
+from fracas.cli.render import log_lines
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
+from tests.rulesets.etherscope.test_audit import lurking_carl, to_countdown
+
+ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
+
+
+def alice_sees(c: object) -> str:
+    return json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE)) + json.dumps(  # type: ignore[arg-type]
+        log_lines(c, ALICE)) + json.dumps(log_lines(c, ALICE, raw=True))  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-ACT-1")
+def test_an_allys_zoom_against_a_character_hidden_from_the_viewer_shows_none_of_it() -> None:
+    c = lurking_carl()
+    to_countdown(c)
+    assert "carl" not in alice_sees(c).lower()
+    while c.state.ext.countdown.current.actor != "bruno":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("bruno: zoom carl reason='Bruno corners the shape'", BOB)
+    assert c.state.innermost.depth == 1
+    for line in ["round", "countdown", "bruno: attack carl successes=3",
+                 "carl: attack bruno successes=2"]:
+        with contextlib.suppress(FracasError):
+            c.execute(line)
+    seen = alice_sees(c)
+    assert "carl" not in seen.lower()
+    # she sees her ally zoom in, alone: the zoom holds no one else she may know
+    assert [p["id"] for p in view(c, ALICE)["zoom"][0]["participants"]] == ["bruno"]
+    # Bob, whose Bruno sees Carl, sees the zoom and its rounds
+    assert "Carl" in json.dumps(log_view(c, BOB))
+    c.execute("end 'the shape escapes'")
+    assert "carl" not in alice_sees(c).lower()
