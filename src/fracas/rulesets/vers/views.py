@@ -145,7 +145,8 @@ _CHECKS = {"moved": "who", "slipped": "who", "disengaged": "who", "recovered": N
 
 def _secret(state: ConflictState, viewer: Viewer, pid: Any, keys: frozenset[str]) -> bool:
     p = state.participants.get(pid) if isinstance(pid, str) else None
-    return p is not None and p.owner != viewer.player and bool(set(p.gm_only) & keys)
+    mine = viewer.player is not None and p is not None and p.owner == viewer.player
+    return p is not None and not mine and bool(set(p.gm_only) & keys)
 
 
 def _mask(state: ConflictState, viewer: Viewer, c: dict[str, Any], roller: Any,
