@@ -1,14 +1,12 @@
 """Engine helpers that the server, the browser table and the simulator are about to call,
 though no ruleset leans on these corners yet: a countdown asked mid-way whether it is over,
-ladders whose thresholds stop rising, levels off the ladder, where table dice go wrong, and
-which refusal wins when two apply."""
+ladders whose thresholds stop rising, levels off the ladder, and which refusal wins when two
+apply (table dice errors: tests/dice/test_table_dice_errors.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from fracas.dice.errors import TableDiceError
-from fracas.dice.roller import parse_dice_list
 from fracas.engine.components import ConditionLadder, Countdown, Popcorn, Slot, ladder_from_spec
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
@@ -77,25 +75,6 @@ def test_a_ladder_penalty_counts_per_level_unless_each() -> None:
         ladder.take(1)
     assert once.total_penalty() == -1 and each.total_penalty() == -2
     assert ConditionLadder(levels=once.levels).total_penalty() == 0
-
-
-@pytest.mark.parametrize(
-    ("text", "position", "fragment"),
-    [
-        ("5 x", 2, "'x' at position 2 in '5 x'"),
-        ("5 6,x 7", 4, "'x' at position 4"),
-        ("7,0", 2, "0 at position 2"),
-        ("5,,6", 2, "empty entry at position 2"),
-        (",5", 0, "empty entry at position 0"),
-        ("5,", 1, "empty entry at position 1"),
-        ("5, ,6", 3, "empty entry at position 3"),  # the comma that closes the blank entry
-        ("5, ", 1, "empty entry at position 1"),  # at the end: the last comma
-    ],
-)
-def test_table_dice_errors_point_at_the_bad_entry(text: str, position: int, fragment: str) -> None:
-    with pytest.raises(TableDiceError, match=fragment) as info:
-        parse_dice_list(text)
-    assert info.value.values["position"] == position
 
 
 def test_popcorn_refusal_order_not_in_the_conflict_first_then_acting_then_gone() -> None:
