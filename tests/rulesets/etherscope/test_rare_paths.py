@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine.conflict import Conflict
-from fracas.errors import IllegalCommand, InvalidInput
+from fracas.engine.model import Viewer
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
 from .helpers import make, pc, refused, started
 
@@ -71,3 +72,44 @@ def test_a_declaration_past_the_base_wins_over_scores_too_close() -> None:
     assert "add up to 15" in msg
     msg = refused(c, "ada: declare 0,6", IllegalCommand, "ES-ROUND-2")  # not positive first
     assert "positive" in msg
+
+
+@pytest.mark.rule("ES-START-6")
+def test_a_group_needs_two_members() -> None:
+    c = four()
+    msg = refused(c, "group solo ada", InvalidInput, "ES-START-6")
+    assert "at least two members" in msg
+
+
+def moving() -> Conflict:
+    """Awareness ada 3, bruno 2, carl 1, dora 0: the moves in that order, ada first."""
+    return make(people=[pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dora")],
+                script=["ada: awareness successes=3", "bruno: awareness successes=2",
+                        "carl: awareness successes=1", "dora: awareness successes=0",
+                        "moves"])
+
+
+@pytest.mark.rule("ES-START-5")
+def test_characters_taken_out_during_the_moves_are_moved_against_by_nobody() -> None:
+    c = moving()
+    c.execute("out carl 'falls'", time="")
+    c.execute("out dora 'falls'", time="")
+    c.execute("ada: done", time="")  # bruno would move against nobody still here
+    assert c.state.ext.phase != "moves"
+
+
+@pytest.mark.rule("ES-START-5")
+def test_a_mover_who_leaves_passes_the_move_to_the_next_with_someone_to_face() -> None:
+    c = moving()
+    c.execute("leave ada 'gone'", time="")
+    assert c.ruleset.view_ext(c.state, Viewer.gm())["mover"] == "bruno"
+
+
+@pytest.mark.rule("ES-START-5")
+def test_moving_out_of_order_says_whether_ones_move_is_over_or_still_to_come() -> None:
+    c = moving()
+    c.execute("ada: done", time="")
+    msg = refused(c, "ada: step carl toward", NotYourTurn, "ES-START-5")
+    assert msg.startswith("Ada's awareness move is over; Bruno is moving now")
+    msg = refused(c, "dora: step ada toward", NotYourTurn, "ES-START-5")
+    assert msg.startswith("Dora has not had its awareness move yet; Bruno is moving now")

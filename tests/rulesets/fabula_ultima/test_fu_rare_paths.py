@@ -41,3 +41,12 @@ def test_a_players_log_shows_their_own_recovery_in_full() -> None:
     c = make(pc("ada", hp=40), npc("orc"))
     run(c, "damage ada 15", "recover ada 10")
     assert last_sentences(c, Viewer.named("ada")) == ["Ada recovers 10 HP (35)"]
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_a_fumble_reads_as_one_fabula_point_gained() -> None:
+    c = make(pc("ada"), npc("orc", initiative=5))
+    run(c, "ada: initiative dice=1,1")
+    gained = events(c, "fabula_changed")[0].data
+    assert (gained["delta"], gained["fp_after"]) == (1, c.state.ext.fp["ada"])
+    assert "Ada gains 1 Fabula Point (fumble): 4" in last_sentences(c)

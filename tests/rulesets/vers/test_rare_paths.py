@@ -99,3 +99,23 @@ def test_a_large_weapons_penalty_counts_once_a_level_not_once_a_condition():
     do(c, "ada: handoff thug", "thug: handoff", "open ada")
     att = of(do(c, "ada: attack thug weapon=greatsword dice=1,1,1"), "attack")[0]
     assert ["greatsword damaged", -1] in att["mods"]
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_a_failed_dash_that_takes_both_actions_spends_two():
+    c = make(pc("ada", zone="a", tn={"athletics": 10}), npc("thug", zone="e"), **ZONES)
+    do(c, "open ada")
+    moved = of(do(c, "ada: move c onfail=both dice=6,6,6"), "moved")[0]
+    assert (moved["result"], moved["to"], moved["spend"]) == ("both actions", "c", 2)
+    assert c.state.ext.turns.actions_left == 0
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_slipping_past_a_guard_goes_one_zone_only():
+    c = guarded()
+    do(c, "place guard b", "guard guard a b", "open ada")
+    err = refused(c, "ada: slip c dice=1,1,1", "VR-MOVE-5")
+    assert "this move covers at most 1" in str(err)
+    slipped = of(do(c, "ada: slip b dice=1,1,1"), "slipped")[0]
+    assert slipped["check"]["mods"] == [["guarded by Guard", -3]]  # its Close Combat ranks
+    assert c.state.ext.zones.zone_of("ada") == "b"
