@@ -50,3 +50,21 @@ def test_a_fumble_reads_as_one_fabula_point_gained() -> None:
     gained = events(c, "fabula_changed")[0].data
     assert (gained["delta"], gained["fp_after"]) == (1, c.state.ext.fp["ada"])
     assert "Ada gains 1 Fabula Point (fumble): 4" in last_sentences(c)
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_with_no_adversaries_the_gm_gives_the_dl_of_the_group_check() -> None:
+    c = make(pc("ada"), pc("bruno"))
+    err = refused(c, "ada: initiative dice=5,5,4,4", "FU-CON-3", IllegalCommand)
+    assert "give dl=N" in str(err)
+    run(c, "ada: initiative dl=8 dice=5,5,4,4")
+    ev = events(c, "initiative_checked")[0].data
+    assert (ev["dl"], ev["dl_from"], ev["initiatives"]) == (8, "given", {})
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_dl_of_zero_is_a_check_and_a_negative_one_is_refused() -> None:
+    c = make(pc("ada"), npc("orc"))
+    run(c, "ada: check dex+ins dl=0 turn=no dice=2,3")
+    assert events(c, "check")[0].data["success"]
+    refused(c, "ada: check dex+ins dl=-1 turn=no dice=2,3", "FU-CHK-1", InvalidInput)
