@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.engine.components import ConditionLadder, Countdown, Popcorn, Slot, ladder_from_spec
+from fracas.engine.components import (
+    AlternatingSides,
+    ConditionLadder,
+    Countdown,
+    LadderLevel,
+    Popcorn,
+    Slot,
+    ladder_from_spec,
+)
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
 
@@ -124,3 +132,36 @@ def test_countdown_declaration_refusal_order() -> None:
     cd.start([])
     with pytest.raises(IllegalCommand, match="already begun"):
         cd.check_declare("ada", [], base=10)  # after the start, even an empty declaration
+
+
+def test_advancing_a_finished_countdown_leaves_it_at_its_end() -> None:
+    cd = Countdown()
+    cd.start([Slot("ada", 7)])
+    cd.advance()
+    cd.advance()
+    assert cd.position == 1 and cd.is_over
+
+
+def test_popcorn_defaults_two_actions_and_never_fewer_than_none() -> None:
+    turns = Popcorn(members=["ada", "bruno"])
+    turns.open("ada")
+    assert turns.actions_left == 2
+    turns.hand_off("bruno")
+    assert turns.actions_left == 2 and turns.gone == ["ada", "bruno"]
+    turns.hand_off("ada", actions=-1)
+    assert turns.actions_left == 0 and turns.gone == ["ada", "bruno"]
+
+
+def test_a_ladder_level_has_no_penalty_unless_given_and_counts_it_once() -> None:
+    level = LadderLevel("grazed", 2, 0)
+    assert (level.penalty, level.penalty_each) == (0, False)
+
+
+def test_the_side_that_took_the_last_turn_stays_on_turn_when_the_round_is_over() -> None:
+    order = AlternatingSides.setup(["pcs", "npcs"], "pcs", {"ada": "pcs", "n1": "npcs",
+                                                            "n2": "npcs"})
+    for actor in ("ada", "n1", "n2"):
+        order.check_take_turn(actor)
+        order.take_turn(actor)
+        order.end_turn()
+    assert order.round_over and order.side_on_turn == "npcs"
