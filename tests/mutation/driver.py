@@ -483,6 +483,11 @@ def report(outcomes: Sequence[Outcome], equivalent: dict[str, str]) -> str:
         lines.append(f"{row.module:48} {row.mutants:7} {row.killed:6} {row.equivalent:5} "
                      f"{row.percent:5.1f}%")
     alive = survivors(outcomes, equivalent)
+    hangs = [o for o in outcomes if o.how == "timeout"]
+    if hangs:
+        lines.append(f"{len(hangs)} kill(s) by timeout — a hang, or a loaded machine: rerun "
+                     "them with --only TEXT on a quiet one:")
+        lines += [f"  {o.mutant.module}:{o.mutant.line}  {o.mutant.ident}" for o in hangs]
     lines.append("")
     lines.append(f"{len(alive)} surviving mutant(s)" + (":" if alive else ""))
     lines += [f"  {o.mutant.module}:{o.mutant.line}  {o.mutant.ident}" for o in alive]
