@@ -1,11 +1,13 @@
-"""The roll tree a renderer draws (``Roll.groups``): each group's value and each die's flags
-agree with the total the roll reports."""
+"""The roll tree a renderer draws (``Roll.groups``) agrees with the total; an expression prints
+as typed; a stored roll is re-evaluated from its dice, and refused when they are not whole
+numbers."""
 
 from __future__ import annotations
 
 import pytest
 
-from fracas.dice.roller import from_table
+from fracas.dice.errors import TableDiceError
+from fracas.dice.roller import Roll, from_table, parse
 
 
 def test_a_success_pool_counts_its_successes_and_marks_each_die() -> None:
@@ -37,3 +39,19 @@ def test_a_sum_group_adds_its_kept_dice_and_explosions_chain() -> None:
 def test_group_values_and_constants_make_the_total(expr: str, dice: list[int], const: int) -> None:
     r = from_table(expr, dice)
     assert sum(g.value for g in r.groups) + const == r.total
+
+
+def test_an_expression_prints_as_typed() -> None:
+    assert str(parse("4d6kh3+2")) == "4d6kh3+2"
+    assert f"{parse('{d8+d10}+1')}" == "{d8+d10}+1"
+
+
+def test_a_stored_roll_without_its_total_is_re_evaluated() -> None:
+    back = Roll.from_data({"expression": "2d6+1", "dice": [3, 4]})
+    assert back.total == 8 and back.dice == [3, 4]
+
+
+@pytest.mark.parametrize("dice", [[1, True], [1, "2"], [1, 2.0], "1,2", None])
+def test_a_stored_roll_with_dice_that_are_not_whole_numbers_is_refused(dice: object) -> None:
+    with pytest.raises(TableDiceError, match="list of whole numbers"):
+        Roll.from_data({"expression": "2d6", "dice": dice})
