@@ -77,7 +77,10 @@ function openConflict(id) {
   renderTable();
   state.live = new Live(`/api/tables/${tableId}/conflicts/${id}/live`, {
     onFrame: receive,
-    onStatus: (kind, text) => setConnection(kind, text),
+    onStatus: (kind, text) => {
+      setConnection(kind, text);
+      if (kind === "live") showError(null);
+    },
   });
   state.live.start();
 }
@@ -178,12 +181,35 @@ async function renderRound(level, turn, ctx) {
   const groups = Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
-    return h("section", { class: "actor" }, h("h3", {}, title),
+    return h("section", { class: "actor", "data-actor": actor }, h("h3", {}, title),
       commands.length ? commands.map((c) => commandForm(c, ctx, { onSubmit: submit, onChange: oddsFor }))
-        : h("p", {}, "nothing to do now"));
+        : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   });
   const chooser = gm ? actForChooser(ctx, turn) : null;
   state.controls.replaceChildren(...[chooser, ...groups].filter(Boolean));
+}
+
+// A command typed in the text notation (docs/commands.md): what the rules allow but the list
+// does not offer yet, or any value the GM overrides. The server decides it like any other.
+const typed = new Map();
+
+function commandLine(actor, ctx) {
+  const id = `line-${actor}`;
+  const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
+    placeholder: actor === "gm" ? "override ada.hp 12" : `${actor}: …`,
+    oninput: (e) => { typed.set(actor, e.target.value); } });
+  input.value = typed.get(actor) || "";  // what was typed survives a redraw
+  return h("form", { class: "command command-line", onsubmit: (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    const full = actor === "gm" || text.startsWith(`${actor}:`) ? text : `${actor}: ${text}`;
+    submit(full, e.target).then((ok) => {
+      if (ok) typed.delete(actor);
+      if (ok && input.value.trim() === text) input.value = "";
+    });
+  } }, h("p", { class: "field" }, h("label", { for: id }, actor === "gm"
+    ? "Any command (text notation)" : `Another command for ${ctx.name(actor)} (text notation)`), input),
+  h("button", { type: "submit" }, "Send"), h("output", { class: "odds", "aria-live": "polite" }));
 }
 
 function actForChooser(ctx, turn) {
@@ -223,12 +249,19 @@ function oddsFor(build, output) {
 
 async function submit(command, form) {
   const output = form.querySelector("output");
+  if (output) output.replaceChildren();
   const sent = await send("/commands", { command });
-  if (sent && output) output.replaceChildren(h("span", { class: "ok" }, "done"));
+  if (sent) {
+    const said = typeof command === "string" ? command : `${command.actor ? command.actor + ": " : ""}${command.verb}`;
+    document.getElementById("notice").textContent = `Done: ${said}`;
+  }
+  return sent !== null;
 }
 
 async function send(path, body) {
   try {
+    document.getElementById("notice").textContent = "";
+    showError(null);
     const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, body);
     showError(null);
     return answer;

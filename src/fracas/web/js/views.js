@@ -5,7 +5,7 @@ import { h, panel, s, words } from "./dom.js";
 export function turnOf(view, level) {
   const r = level.ruleset || {};
   if (view.ruleset === "etherscope") {
-    return { ordered: true, current: r.acting ? [r.acting] : [], waiting: ids(r.to_come), line: `phase: ${words(r.phase || "")}` };
+    return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: `phase: ${words(r.phase || "")}` };
   }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
@@ -20,7 +20,7 @@ export function turnOf(view, level) {
 }
 
 function ids(list) {
-  return (list || []).map((item) => (Array.isArray(item) ? item.find((x) => typeof x === "string") : item))
+  return (list || []).filter((x) => x !== null && x !== undefined).map((item) => (Array.isArray(item) ? item.find((x) => typeof x === "string") : item))
     .filter((x) => typeof x === "string");
 }
 
@@ -42,15 +42,16 @@ function etherscope(level, ctx) {
   const r = level.ruleset || {};
   const setup = panel("Set-up", h("p", { class: "sentence" }, r.table_line || ""),
     h("ul", { class: "meanings" }, (r.meanings || []).map((m) => h("li", {}, m))));
+  const [actingId] = ids([r.acting]);
   const lane = [];
   for (const [id, scores] of Object.entries(r.declared || {})) {
     for (const score of scores || []) lane.push([score, id]);
   }
   lane.sort((a, b) => b[0] - a[0]);
   const countdown = panel("Countdown",
-    h("p", {}, `phase: ${words(r.phase || "")}`, r.acting ? ` · acting: ${ctx.name(r.acting)}` : ""),
+    h("p", {}, `phase: ${words(r.phase || "")}`, actingId ? ` · acting: ${ctx.name(actingId)}` : ""),
     h("ol", { class: "lane" }, lane.map(([score, id]) =>
-      h("li", { class: id === r.acting ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id)))));
+      h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id)))));
   const people = level.participants.filter((p) => p.present !== false);
   const band = new Map();
   for (const [a, b, value] of r.ranges || []) {
