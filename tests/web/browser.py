@@ -157,25 +157,36 @@ def command(screen: Screen, actor: str, text: str) -> None:
     assert refusal.count() == 0, f"{text!r} was refused: {refusal.inner_text()}"
 
 
+def undo(gm: Screen) -> None:
+    """The GM's Undo button (beside the log)."""
+    gm.page.locator(".log-region").get_by_role("button", name="Undo").click()
+
+
 def wait_log(screen: Screen, text: str) -> None:
     """Wait until the page's log shows ``text``."""
     screen.page.locator(".log").get_by_text(text).first.wait_for()
 
 
+UNLABELLED_JS = """() => {
+  const bad = [];
+  const controls = "input, select, textarea, button, summary, a[href]";
+  for (const el of document.querySelectorAll(controls)) {
+    const label = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+    const by = el.getAttribute("aria-labelledby");
+    const named = (el.getAttribute("aria-label") || "").trim()
+      || (by && document.getElementById(by))
+      || (label && label.textContent.trim())
+      || (el.closest("label") && el.closest("label").textContent.trim())
+      || (["BUTTON", "SUMMARY", "A"].includes(el.tagName) && el.textContent.trim());
+    if (!named) bad.push(el.outerHTML.slice(0, 120));
+  }
+  return bad;
+}"""
+
+
 def unlabelled_controls(page: Page) -> list[str]:
     """The page's controls without an accessible name (an axe-style check)."""
-    found: list[str] = page.evaluate("""() => {
-      const bad = [];
-      for (const el of document.querySelectorAll("input, select, textarea, button, summary, a[href]")) {
-        const id = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
-        const named = (el.getAttribute("aria-label") || "").trim()
-          || (el.getAttribute("aria-labelledby") && document.getElementById(el.getAttribute("aria-labelledby")))
-          || (id && id.textContent.trim()) || (el.closest("label") && el.closest("label").textContent.trim())
-          || (["BUTTON", "SUMMARY", "A"].includes(el.tagName) && el.textContent.trim());
-        if (!named) bad.push(el.outerHTML.slice(0, 120));
-      }
-      return bad;
-    }""")
+    found: list[str] = page.evaluate(UNLABELLED_JS)
     return found
 
 

@@ -27,6 +27,7 @@ from tests.web.browser import (
     join,
     leaks,
     start_table,
+    undo,
     unlabelled_controls,
     upload_scenario,
     wait_log,
@@ -100,7 +101,7 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         command(alice, "ada", "ada: declare 8")
         everyone_sees((gm, alice), "ada: declare 8")  # others learn it at the countdown
         expect(alice.page.locator(".lane")).to_contain_text("8 Ada")
-        gm.page.locator(".log-region").get_by_role("button", name="Undo").click()  # the GM takes the declaration back
+        undo(gm)  # the GM takes the declaration back
         expect(alice.page.locator(".lane")).not_to_contain_text("Ada")
         command(alice, "ada", "ada: declare 7,1")  # a split initiative
         command(bob, "bruno", "bruno: declare 9")
@@ -136,7 +137,7 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         command(bob, "bruno", "bruno: attack imp dice=5,4")
         for p in (gm, alice, bob):  # the roll and its breakdown (the foe's HP stays hidden)
             expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")
-        gm.page.locator(".log-region").get_by_role("button", name="Undo").click()
+        undo(gm)
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("undo")
         command(bob, "bruno", "bruno: attack imp dice=5,4")
@@ -160,7 +161,7 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
             expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")
         command(alice, "ada", "ada: handoff bruno")
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
-        gm.page.locator(".log-region").get_by_role("button", name="Undo").click()
+        undo(gm)
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         expect(bob.page).not_to_have_title(re.compile("Your turn"))
         command(alice, "ada", "ada: handoff bruno")
