@@ -111,6 +111,11 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
         expect(bob.page.locator("#turn-banner")).to_have_text("Your turn: Bruno")
         expect(alice.page).not_to_have_title(re.compile("Your turn"))
+        # the odds before the roll: of the pending roll, and of the command being typed
+        expect(bob.page.locator(".odds-box")).to_contain_text("%")
+        line = bob.page.locator("section.actor[data-actor='bruno'] form.command-line")
+        line.locator("input").fill("bruno: attack imp")
+        expect(line.locator("output")).to_contain_text("%")
         command(bob, "bruno", "bruno: attack imp dice=5,6")
         for p in (gm, alice, bob):  # the result with its breakdown, on every page
             expect(p.page.locator(".log .entry").first).to_contain_text("[5, 6]")

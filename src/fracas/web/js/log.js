@@ -14,7 +14,9 @@ export function eventLines(event, ctx) {
   else if (d.roll && d.roll.dice) out.push(roll(d.roll));
   if (d.check) {
     const c = d.check;
-    out.push(`${c.skill || "check"}: ${c.roll ? roll(c.roll) : ""} vs ${c.target_number ?? c.tn} → ${c.success ? "success" : "failure"}`);
+    const against = c.target_number ?? c.tn ?? c.dl;
+    out.push(`${c.skill || "check"}: ${c.roll ? roll(c.roll) : ""}${against === undefined ? "" : ` vs ${against}`}`
+      + ` → ${c.success ? "success" : "failure"}`);
     if (c.breakdown) out.push(c.breakdown);
   }
   if (d.say) out.push(`“${d.say}”`);

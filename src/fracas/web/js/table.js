@@ -197,19 +197,27 @@ function commandLine(actor, ctx) {
   const id = `line-${actor}`;
   const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
     placeholder: actor === "gm" ? "override ada.hp 12" : `${actor}: …`,
-    oninput: (e) => { typed.set(actor, e.target.value); } });
+    oninput: (e) => {
+      typed.set(actor, e.target.value);
+      oddsFor(() => fullText(actor, input.value.trim()), output);
+    } });
+  const output = h("output", { class: "odds", "aria-live": "polite", for: id });
   input.value = typed.get(actor) || "";  // what was typed survives a redraw
   return h("form", { class: "command command-line", onsubmit: (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    const full = actor === "gm" || text.startsWith(`${actor}:`) ? text : `${actor}: ${text}`;
+    const full = fullText(actor, text);
     submit(full, e.target).then((ok) => {
       if (ok) typed.delete(actor);
       if (ok && input.value.trim() === text) input.value = "";
     });
   } }, h("p", { class: "field" }, h("label", { for: id }, actor === "gm"
     ? "Any command (text notation)" : `Another command for ${ctx.name(actor)} (text notation)`), input),
-  h("button", { type: "submit" }, "Send"), h("output", { class: "odds", "aria-live": "polite" }));
+  h("button", { type: "submit" }, "Send"), output);
+}
+
+function fullText(actor, text) {
+  return actor === "gm" || text.startsWith(`${actor}:`) ? text : `${actor}: ${text}`;
 }
 
 function actForChooser(ctx, turn) {
@@ -225,8 +233,18 @@ async function legalCommands(turn, ctx, gm) {
   const actors = state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
   const out = {};
   for (const actor of actors) Object.assign(out, await api("GET", `${base}?actor=${encodeURIComponent(actor)}`));
-  Object.assign(out, await api("GET", base));
+  const own = await api("GET", base);
+  // the GM's list also holds commands of characters: those shown in their own group once
+  for (const [who, items] of Object.entries(own)) {
+    out[who] = items.filter((item) => !actors.includes(actorOf(item)));
+  }
   return out;
+}
+
+function actorOf(item) {
+  if (typeof item !== "string") return item.actor || null;
+  const head = /^([a-z0-9_-]+): /.exec(item);
+  return head ? head[1] : null;
 }
 
 let oddsTimer = null;
