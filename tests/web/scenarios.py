@@ -134,3 +134,29 @@ weapons = {{ club = {{ ev = 4, kind = "close" }} }}
 """
 
 BY_RULESET = {"etherscope": ETHERSCOPE, "fabula-ultima": FABULA, "vers": VERS}
+
+
+def crowd(count: int = 12) -> str:
+    """A Fabula Ultima scenario of ``count`` participants with long names (alice plays one)."""
+    people = []
+    for i in range(count):
+        side = "heroes" if i % 2 == 0 else "bandits"
+        owner = 'kind = "pc"\nplayer = "alice"\n' if i == 0 else ""
+        name = (f"Participant {i:02d} the Unpronounceably-Long-Named Wanderer "
+                "of the Farthest Reaches")
+        people.append(f"""
+[[participants]]
+id = "p{i:02d}"
+name = "{name}"
+side = "{side}"
+{owner}stats = {{ dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40, mp = 20 }}
+""")
+    return f"""
+ruleset = "fabula-ultima"
+title = "A crowd at the crossroads with a title long enough to wrap on any phone screen"
+sides = ["heroes", "bandits"]
+
+[settings]
+pc_side = "heroes"
+foe_side = "bandits"
+{"".join(people)}"""

@@ -153,6 +153,10 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
             expect(p.page.locator(".member", has_text=XSS)).not_to_contain_text("HP")
         expect(gm.page.locator(".member", has_text=XSS)).to_contain_text("HP")
         check_the_table_holds(gm, players)
+        # the GM revokes Bob's link: his page is told at once, Alice's stays live
+        gm.page.get_by_role("button", name="Revoke the link of bob").click()
+        expect(bob.page.locator("#connection")).to_contain_text("revoked")
+        expect(alice.page.locator("#connection")).to_have_text("live")
 
 
 def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Served,
