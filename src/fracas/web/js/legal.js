@@ -44,7 +44,7 @@ function fromTemplate(text) {
     const value = named ? part.slice(eq + 1) : part;
     const base = { name: named || `${index}`, positional: !named, required: !named, fixed: null,
                    allowed: null, label: named || null };
-    if (/^[A-Z][A-Z_]*$/.test(value)) {
+    if (/^[A-Z][A-Z_+]*$/.test(value)) {  // a free value: TARGET, DICE, ATTR+ATTR
       return { ...base, kind: HINTS[value] || "text", label: named || value.toLowerCase() };
     }
     const range = /^(-?\d+)\.\.(-?\d+)$/.exec(value);
@@ -84,7 +84,8 @@ export function quote(text) {
 export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
   const title = [command.actor ? context.name(command.actor) + ":" : null, words(command.verb),
-    ...command.params.filter((p) => p.fixed !== null && p.kind === "fixed").map((p) => label(p.fixed, context))]
+    ...command.params.filter((p) => p.fixed !== null).map((p) =>
+      (p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
     .filter(Boolean).join(" ");
   const uid = `c${++serial}`;
   const fields = free.map((p, i) => field(p, `${uid}-${i}`, context));
