@@ -152,7 +152,14 @@ def command(screen: Screen, actor: str, text: str) -> None:
     line.locator("input").fill(text)
     line.get_by_role("button", name="Send").click()
     done = screen.page.locator("#notice", has_text=f"Done: {text}")
-    done.or_(screen.page.locator("#error:not([hidden])")).first.wait_for()
+    try:
+        done.or_(screen.page.locator("#error:not([hidden])")).first.wait_for()
+    except Exception as exc:
+        state = screen.page.evaluate("""() => [
+            document.getElementById("notice").textContent,
+            document.getElementById("error").textContent,
+            [...document.querySelectorAll("form.command-line input")].map(i => i.value)]""")
+        raise AssertionError(f"{text!r}: no answer on the page: {state}") from exc
     refusal = screen.page.locator("#error:not([hidden])")
     assert refusal.count() == 0, f"{text!r} was refused: {refusal.inner_text()}"
 

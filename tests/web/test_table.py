@@ -122,6 +122,10 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         command(alice, "ada", "ada: attack imp dice=1,2")
         everyone_sees((gm, alice, bob), "ada: attack imp dice=1,2")
+        gm.page.get_by_label("Range from Ada to Bruno").select_option("close")  # the GM edits
+        for p in players:
+            row = p.page.locator(".matrix tbody tr", has_text="Bruno").first
+            expect(row).to_contain_text("close")
         for p in players:
             expect(p.page.locator(".matrix")).to_be_visible()
             expect(p.page.locator(".matrix")).not_to_contain_text("Zqlurker")

@@ -107,7 +107,8 @@ function context() {
   const inner = levels().at(-1);
   const zones = ((inner && inner.settings && inner.settings.zones) || []);
   return { participants: inner ? inner.participants : [], zones,
-           name: (id) => (byId.has(id) ? byId.get(id).name : id) };
+           name: (id) => (byId.has(id) ? byId.get(id).name : id),
+           send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null };
 }
 
 // --- rendering -------------------------------------------------------------------------

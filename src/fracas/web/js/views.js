@@ -63,11 +63,23 @@ function etherscope(level, ctx) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
       people.map((p) => h("th", { scope: "col" }, p.name)))),
     h("tbody", {}, people.map((a) => h("tr", {}, h("th", { scope: "row" }, a.name),
-      people.map((b) => h("td", {}, a.id === b.id ? "—" : words(band.get(`${a.id}|${b.id}`) || "?")))))))));
+      people.map((b) => h("td", {}, a.id === b.id ? "—" : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx)))))))));
   const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
       p.awareness !== undefined ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
   return [setup, countdown, matrix, condensers];
+}
+
+const BANDS = ["close", "near", "distant"];
+
+// The GM edits a range in its cell (the rules decide: `set-range A B BAND`); others read it.
+function rangeCell(a, b, value, ctx) {
+  if (!ctx.send || a.id > b.id) return words(value || "?");
+  const select = h("select", { "aria-label": `Range from ${a.name} to ${b.name}`,
+    onchange: (e) => ctx.send(`set-range ${a.id} ${b.id} ${e.target.value}`) },
+    BANDS.includes(value) ? null : h("option", { value: "" }, words(value || "?")),
+    BANDS.map((band) => h("option", { value: band, selected: band === value }, band)));
+  return select;
 }
 
 // --- Fabula Ultima ---------------------------------------------------------------------
