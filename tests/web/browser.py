@@ -117,10 +117,15 @@ def create_from_example(gm: Screen, scenario: str) -> None:
     expect(gm.page.locator(".conflicts [aria-current=page]")).to_have_count(1)
 
 
-def invite(gm: Screen, player: str) -> str:
-    """The GM invites a player; answers the link shown (beside its QR code)."""
-    gm.page.get_by_label("Player's name (as in the scenario)").fill(player)
-    gm.page.get_by_role("button", name="Invite the player").click()
+def invite(gm: Screen, player: str | None) -> str:
+    """The GM invites a player (None: a public link for a shared screen); answers the link
+    shown (beside its QR code)."""
+    if player is None:
+        gm.page.get_by_role("button", name="Public link").click()
+        player = "the public"
+    else:
+        gm.page.get_by_label("Player's name (as in the scenario)").fill(player)
+        gm.page.get_by_role("button", name="Invite the player").click()
     expect(gm.page.get_by_alt_text(f"QR code of the link for {player}")).to_be_visible()
     link = gm.page.get_by_label(f"Link for {player}").input_value()
     assert "/join#" in link

@@ -157,6 +157,13 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
             expect(p.page.locator(".member", has_text=XSS)).not_to_contain_text("HP")
         expect(gm.page.locator(".member", has_text=XSS)).to_contain_text("HP")
         check_the_table_holds(gm, players)
+        # a shared screen by the public link: it follows the conflict and can do nothing
+        shared = join(browser, invite(gm, None))
+        expect(shared.page.locator("#who")).to_have_text("Onlooker")
+        expect(shared.page.locator(".member", has_text="Bruno")).to_be_visible()
+        assert shared.page.locator("section.actor").count() == 0
+        assert leaks(shared, SECRETS) == []
+        shared.context.close()
         # the GM revokes Bob's link: his page is told at once, Alice's stays live
         gm.page.get_by_role("button", name="Revoke the link of bob").click()
         expect(bob.page.locator("#connection")).to_contain_text("revoked")

@@ -230,6 +230,7 @@ function actForChooser(ctx, turn) {
 
 async function legalCommands(turn, ctx, gm) {
   const base = `/tables/${tableId}/conflicts/${state.conflictId}/legal`;
+  if (state.me.role === "public") return {};  // an onlooker never acts
   if (!gm) return api("GET", base);
   const actors = state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
   const out = {};
