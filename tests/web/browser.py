@@ -110,9 +110,11 @@ def upload_scenario(gm: Screen, toml: str, tmp: Path) -> None:
 
 
 def create_from_example(gm: Screen, scenario: str) -> None:
-    """The GM creates a conflict from a bundled example."""
+    """The GM creates a conflict from a bundled example and waits for its screen."""
+    before = gm.page.url
     gm.page.get_by_label("Bundled example").select_option(scenario)
     gm.page.get_by_role("button", name="Create from the example").click()
+    gm.page.wait_for_function("url => location.href !== url", arg=before)
     gm.page.locator(".person").first.wait_for()
     expect(gm.page.locator(".conflicts [aria-current=page]")).to_have_count(1)
 

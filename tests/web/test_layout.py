@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import invite, join, start_table, upload_scenario
+from tests.web.browser import create_from_example, invite, join, start_table, upload_scenario
 from tests.web.scenarios import crowd
 
 pytestmark = pytest.mark.timeout(120)
@@ -72,3 +72,21 @@ def test_a_command_by_keyboard_alone(browser: Browser, served: Served, tmp_path:
     page.keyboard.type("p00: initiative dice=5,6")
     page.keyboard.press("Enter")
     expect(gm.page.locator(".log .entry").first).to_contain_text("initiative")
+
+
+def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: Served) -> None:
+    from fracas.app.scenario import bundled_scenarios
+
+    gm = start_table(browser, served.url)
+    names = list(bundled_scenarios())
+    create_from_example(gm, names[0])
+    player = join(browser, invite(gm, "alice"))
+    for name in names:
+        if name != names[0]:
+            create_from_example(gm, name)
+        title = gm.page.locator(".round-region .status")
+        expect(title).to_contain_text(" · round ")
+        player.page.goto(gm.page.url)  # the same conflict's address
+        expect(player.page.locator(".round-region .status")).to_have_text(title.inner_text())
+        expect(player.page.locator(".field-region .panel").first).to_be_visible()
+    assert gm.errors == [] and player.errors == []

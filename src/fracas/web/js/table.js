@@ -59,7 +59,8 @@ function layout() {
 
 async function loadConflicts(wanted) {
   state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
-  const chosen = state.conflicts.find((c) => c.id === wanted) || state.conflicts[state.conflicts.length - 1];
+  const newest = [...state.conflicts].sort((a, b) => String(a.created).localeCompare(String(b.created))).at(-1);
+  const chosen = state.conflicts.find((c) => c.id === wanted) || newest;
   renderTable();
   if (chosen) openConflict(chosen.id);
   else regions.round.replaceChildren(panel("Round", h("p", {}, state.me.role === "gm"
