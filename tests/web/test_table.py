@@ -69,6 +69,16 @@ def acting(screen: Screen) -> str:
     return screen.page.locator(".round-region p", has_text="Acting:").inner_text()
 
 
+def readable(screen: Screen) -> str:
+    """What a player reads of the conflict: the title, the round's head, the field and the log
+    (the controls are left out: they are rebuilt with new element ids when the legal commands
+    arrive)."""
+    page = screen.page
+    parts = [page.title(), page.locator(".round-region .panel > div").first.inner_html(),
+             page.locator(".field-region").inner_html(), page.locator(".log-region").inner_html()]
+    return "\n".join(parts)
+
+
 def check_the_table_holds(gm: Screen, players: tuple[Screen, ...]) -> None:
     """What must hold on every screen at the end of a round."""
     for screen in (gm, *players):
@@ -88,11 +98,11 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         for p in players:
             assert acting(p).startswith("Acting: nobody")
             expect(p.page.locator(".person.acting")).to_have_count(0)
-        before = alice.page.locator("main").inner_html()
+        before = readable(alice)
         command(gm, "gm", "note 'zqsecret plan' visibility=gm")
         wait_log(gm, "note 'zqsecret plan' visibility=gm")
         alice.page.wait_for_timeout(600)
-        assert alice.page.locator("main").inner_html() == before  # nothing moved
+        assert readable(alice) == before  # nothing moved
         command(gm, "gm", "zqdora: done")
         command(alice, "ada", "ada: done")
         command(bob, "bruno", "bruno: done")
@@ -157,6 +167,19 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
             expect(p.page.locator(".member", has_text=XSS)).not_to_contain_text("HP")
         expect(gm.page.locator(".member", has_text=XSS)).to_contain_text("HP")
         check_the_table_holds(gm, players)
+        # rolls behind the screen: unseen changes nothing on a player's page; a ghost roll
+        # shows that the GM rolled, never the dice or why
+        before = readable(alice)
+        gm.page.get_by_label("Why (GM only)").fill("zqsecret ambush check")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        expect(gm.page.locator(".log .entry").first).to_contain_text("zqsecret ambush check")
+        alice.page.wait_for_timeout(600)
+        assert readable(alice) == before
+        gm.page.get_by_label("Players", exact=True).select_option("ghost")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        for p in players:
+            expect(p.page.locator(".log .entry").first).to_contain_text("The GM rolls behind")
+            expect(p.page.locator(".log .entry").first).not_to_contain_text("1d20")
         # a shared screen by the public link: it follows the conflict and can do nothing
         shared = join(browser, invite(gm, None))
         expect(shared.page.locator("#who")).to_have_text("Onlooker")

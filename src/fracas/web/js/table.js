@@ -3,7 +3,7 @@
 // from the viewer's projection, over the public API and the conflict's WebSocket.
 import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
-import { commandForm, normalize } from "./legal.js";
+import { commandForm, normalize, quote } from "./legal.js";
 import { Live } from "./live.js";
 import { eventLines } from "./log.js";
 import { rulesetPanels, turnOf } from "./views.js";
@@ -188,7 +188,7 @@ async function renderRound(level, turn, ctx) {
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   });
   const chooser = gm ? actForChooser(ctx, turn) : null;
-  state.controls.replaceChildren(...[chooser, ...groups].filter(Boolean));
+  state.controls.replaceChildren(...[chooser, ...groups, gm ? behindTheScreen() : null].filter(Boolean));
 }
 
 // A command typed in the text notation (docs/commands.md): what the rules allow but the list
@@ -220,6 +220,26 @@ function commandLine(actor, ctx) {
 
 function fullText(actor, text) {
   return actor === "gm" || text.startsWith(`${actor}:`) ? text : `${actor}: ${text}`;
+}
+
+// A roll the players never see the dice of: wholly unseen (no frame reaches them), or as a
+// "ghost" they see happen (a public line that the GM rolled, without the dice or the reason).
+function behindTheScreen() {
+  const expr = h("input", { id: "secret-roll", required: true, maxlength: 200, value: "1d20" });
+  const why = h("input", { id: "secret-why", maxlength: 200 });
+  const how = h("select", { id: "secret-how" }, h("option", { value: "unseen" }, "wholly unseen"),
+    h("option", { value: "ghost" }, "players see that the GM rolled"));
+  return h("section", { class: "actor behind" }, h("h3", {}, "Behind the screen"),
+    h("form", { class: "command", onsubmit: async (e) => {
+      e.preventDefault();
+      const reason = why.value.trim() ? ` why=${quote(why.value.trim())}` : "";
+      const ok = await submit(`roll ${expr.value.trim()}${reason} visibility=gm`, e.target);
+      if (ok && how.value === "ghost") await send("/commands", { command: "narrate 'The GM rolls behind the screen.'" });
+    } },
+    h("p", { class: "field" }, h("label", { for: "secret-roll" }, "Dice"), expr),
+    h("p", { class: "field" }, h("label", { for: "secret-why" }, "Why (GM only)"), why),
+    h("p", { class: "field" }, h("label", { for: "secret-how" }, "Players"), how),
+    h("button", { type: "submit" }, "Roll behind the screen")));
 }
 
 function actForChooser(ctx, turn) {
