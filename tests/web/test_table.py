@@ -207,7 +207,7 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         undo(gm)
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         expect(bob.page).not_to_have_title(re.compile("Your turn"))
-        command(alice, "ada", "ada: handoff bruno")
+        gm.page.locator(".log-region").get_by_role("button", name="Redo").click()
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
         # the server goes away mid-round and comes back: every page reconnects by itself
         port = int(served.url.rsplit(":", 1)[1])

@@ -113,7 +113,13 @@ function vers(level, ctx) {
   const r = level.ruleset || {};
   const out = [];
   const zones = zonesOf(level);
-  if (zones.length) out.push(panel("Zones", zoneMap(level, zones, ctx)));
+  if (zones.length) out.push(panel("Zones", zoneMap(level, zones, ctx), zoneFacts(r, zones, ctx)));
+  const objects = Object.entries(r.objects || {});
+  if (objects.length) {
+    out.push(panel("Objects", h("ul", { class: "plain" }, objects.map(([id, o]) => h("li", {},
+      h("b", {}, o.name || id), ` · hardness ${o.hardness ?? "?"}`, o.broken ? " · broken" : "",
+      (o.conditions || []).length ? ` · ${o.conditions.map(words).join(", ")}` : "")))));
+  }
   out.push(panel("Popcorn",
     h("p", {}, r.current ? `acting: ${ctx.name(r.current)} (${r.actions_left} action(s) left)` : "nobody is acting"),
     h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
@@ -134,6 +140,23 @@ function vers(level, ctx) {
   return out;
 }
 
+function zoneFacts(r, zones, ctx) {
+  const zoneName = (id) => (zones.find((z) => z.id === id) || {}).name || id;
+  const facts = [];
+  for (const pair of r.engaged || []) {
+    if (Array.isArray(pair)) facts.push(`${pair.map(ctx.name).join(" and ")} are engaged`);
+  }
+  for (const [who, value] of Object.entries(r.cover || {})) {
+    const amount = typeof value === "object" && value !== null ? value.value : value;
+    facts.push(`${ctx.name(who)} has cover ${amount}`);
+  }
+  for (const [between, guards] of Object.entries(r.guards || {})) {
+    const [a, b] = between.split("|");
+    facts.push(`${(guards || []).map(ctx.name).join(", ")} guards ${zoneName(a)} – ${zoneName(b)}`);
+  }
+  return facts.length ? h("ul", { class: "facts" }, facts.map((f) => h("li", {}, f))) : null;
+}
+
 function zonesOf(level) {
   const fromSettings = (level.settings || {}).zones;
   if (Array.isArray(fromSettings)) return fromSettings;
@@ -144,8 +167,12 @@ function zoneMap(level, zones, ctx) {
   const width = 640;
   const step = width / zones.length;
   const at = new Map(zones.map((z, i) => [z.id, { x: step * i + step / 2, y: i % 2 ? 150 : 70 }]));
-  const links = (level.settings || {}).links || [];
-  const people = level.participants.filter((p) => p.zone);
+  const r = level.ruleset || {};
+  const links = (level.settings || {}).links
+    || Object.entries(r.zones || {}).flatMap(([a, near]) => (Array.isArray(near) ? near : [])
+      .filter((b) => a < b).map((b) => [a, b]));
+  const where = r.positions || {};
+  const people = level.participants.map((p) => ({ ...p, zone: where[p.id] || p.zone })).filter((p) => p.zone);
   return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} 240`, class: "zones", role: "img",
     "aria-label": "zone map" },
     links.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) =>
