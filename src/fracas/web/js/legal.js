@@ -93,6 +93,8 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const form = h("form", { class: "command", "data-verb": command.verb },
     fields.map((f) => f.wrap),
     h("button", { type: "submit" }, free.length ? words(command.verb) : title), odds);
+  const key = `${command.actor || ""}|${command.verb}|${title}`;
+  for (const f of fields) keep(f, `${key}|${f.param.name}`);
   const build = () => buildCommand(command, free, fields);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -103,7 +105,23 @@ export function commandForm(command, context, { onSubmit, onChange }) {
     onChange(build, odds);
   }
   if (!free.length) return form;
-  return h("details", { class: "command" }, h("summary", {}, title), form);
+  return h("details", { class: "command", open: kept.get(key) === "open",
+    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", {}, title), form);
+}
+
+// What was typed or chosen, and which commands were open, survive a redraw of the controls
+// (they are rebuilt when someone else's action changes the legal commands).
+const kept = new Map();
+
+function keep(f, key) {
+  const input = f.input;
+  if (kept.has(key)) {
+    const value = kept.get(key);
+    if (input.multiple) for (const o of input.options) o.selected = value.split(",").includes(o.value);
+    else input.value = value;
+  }
+  input.addEventListener("input", () => kept.set(key, valueOf(f)));
+  input.addEventListener("change", () => kept.set(key, valueOf(f)));
 }
 
 let serial = 0;

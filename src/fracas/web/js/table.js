@@ -188,7 +188,8 @@ async function renderRound(level, turn, ctx) {
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   });
   const chooser = gm ? actForChooser(ctx, turn) : null;
-  state.controls.replaceChildren(...[chooser, ...groups, gm ? behindTheScreen() : null].filter(Boolean));
+  if (gm && !state.behind) state.behind = behindTheScreen();  // built once: what is typed stays
+  state.controls.replaceChildren(...[chooser, ...groups, state.behind].filter(Boolean));
 }
 
 // A command typed in the text notation (docs/commands.md): what the rules allow but the list
