@@ -21,7 +21,8 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"errors", "engine"},
     "app": {"errors", "dice", "engine", "rulesets", "store"},
     "cli": {"errors", "dice", "engine", "rulesets", "store", "app", "server", "sim"},
-    "server": {"errors", "dice", "engine", "rulesets", "store", "app"},
+    "server": {"errors", "dice", "engine", "rulesets", "store", "app", "web"},
+    "web": set(),
     "sim": {"errors", "dice", "engine", "rulesets", "app"},
 }
 #: Modules of the SQL side of the store, and libraries no adapter may import.

@@ -186,3 +186,10 @@ def test_division_and_decimals_are_exact_and_the_total_rounds_toward_zero() -> N
     assert distribution("d6/2").to_dict() == {0: Fraction(1, 6), 1: Fraction(1, 3),
                                              2: Fraction(1, 3), 3: Fraction(1, 6)}
     assert from_table("2.5*2", []).total == 5
+
+
+def test_reroll_and_add_marks_the_first_matching_die() -> None:
+    """``ra`` adds one die for the FIRST die that matches, and the breakdown marks that one:
+    with two sixes the first carries the mark, the second is an ordinary die."""
+    roll = from_table("3d6ra6", [2, 6, 6, 4])
+    assert str(roll).endswith("[2, 6!, 6, 4] = 18")

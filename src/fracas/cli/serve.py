@@ -40,8 +40,9 @@ def serve(
     except Exception as exc:  # an unreachable database or a schema mismatch
         fail(str(exc))
     err_console.print(f"fracas serving {safe_url(url)} on http://{host}:{port} "
-                      f"({workers} process{'es' if workers > 1 else ''}); "
-                      "make a table with `fracas table new TITLE` (docs/server.md)")
+                      f"({workers} process{'es' if workers > 1 else ''})"
+                      f"; open http://{host}:{port}/ to start a table in your browser "
+                      "(docs/table.md)")
     uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
                 log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))

@@ -51,6 +51,7 @@ from fracas.server.models import (
     StepsIn,
     TableIn,
 )
+from fracas.server.pages import mount_pages
 from fracas.store import SqlEventStore, StoreFailure, open_store
 
 log = logging.getLogger("fracas.server")
@@ -122,6 +123,7 @@ def create_app(url: str | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     _handlers(app)
     _routes(app)
+    mount_pages(app, authenticate)
     return app
 
 
@@ -600,6 +602,6 @@ fetch("/api/session", {method: "POST", headers: {Authorization: "Bearer " + toke
   .then(r => r.json().then(d => [r.ok, d]))
   .then(([ok, d]) => { document.getElementById("status").textContent = ok
       ? "You joined table " + d.table + " as " + (d.player || d.role) + "."
-      : d.message; });
+      : d.message; if (ok) location.replace("/table/" + encodeURIComponent(d.table)); });
 </script></body></html>
 """

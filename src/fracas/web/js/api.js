@@ -1,0 +1,41 @@
+// The server's public API (docs/server.md); the token travels in the HttpOnly cookie.
+
+/** A refusal of the server: its typed error {code, message, rule, values}. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `the server answered ${status}`);
+    this.status = status;
+    this.code = body && body.code;
+    this.rule = body && body.rule;
+  }
+}
+
+/** Call the API: METHOD /api + path with a JSON body; answers the parsed JSON. */
+export async function api(method, path, body) {
+  const response = await send(method, path, body);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { message: text };
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+/** Call the API and answer the body as a Blob (an SVG picture). */
+export async function apiBlob(method, path, body) {
+  const response = await send(method, path, body);
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  return response.blob();
+}
+
+function send(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  return fetch("/api" + path, init);
+}

@@ -1,0 +1,35 @@
+// Building the page: every text goes in as a text node, never as markup.
+
+/** An element with attributes (on* names add listeners) and children (text or nodes). */
+export function h(tag, attrs = {}, ...children) {
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, like h(). */
+export function s(tag, attrs = {}, ...children) {
+  return fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
+}
+
+function fill(el, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** A titled section of the screen. */
+export function panel(title, ...children) {
+  const id = "h-" + title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  return h("section", { class: "panel", "aria-labelledby": id }, h("h2", { id }, title), ...children);
+}
+
+/** Words for a machine name: "turn_started" → "turn started". */
+export function words(name) {
+  return String(name).replace(/[_-]+/g, " ");
+}

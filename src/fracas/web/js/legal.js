@@ -1,0 +1,206 @@
+// Controls built from the server's legal commands, whatever form they come in: structured
+// values {verb, actor, params: [{name, kind, allowed, required, fixed}]} (sent back in the
+// engine's JSON form), or text templates ("ada: attack TARGET weapon=sword|knife", sent back
+// in the text notation). No verb has a hand-written form.
+import { h, words } from "./dom.js";
+
+// What a free word of a text template stands for.
+const HINTS = {
+  WHO: "id", ID: "id", A: "id", B: "id", TARGET: "id", ACTOR: "id", TARGETS: "ids",
+  IDS: "ids", ZONE: "zone", DICE: "dice", N: "int", EV: "int", STEPS: "int",
+};
+
+/** The legal commands of one actor (strings or objects) as uniform descriptions. */
+export function normalize(items) {
+  const merged = new Map();
+  for (const item of items) {
+    const command = typeof item === "string" ? fromTemplate(item) : fromData(item);
+    const key = `${command.actor || ""}|${command.verb}`;
+    const known = merged.get(key);
+    merged.set(key, known ? mergeVariants(known, command) : command);
+  }
+  return [...merged.values()];
+}
+
+function fromData(item) {
+  return {
+    source: "json", verb: item.verb, actor: item.actor || null, rule: item.rule || null,
+    params: (item.params || []).map((p) => ({
+      name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
+      fixed: p.fixed ?? null, positional: false,
+    })),
+  };
+}
+
+function fromTemplate(text) {
+  let actor = null;
+  let rest = text;
+  const head = /^([a-z0-9_-]+): (.*)$/.exec(text);
+  if (head) [, actor, rest] = head;
+  const [verb, ...parts] = rest.split(/\s+/);
+  const params = parts.map((part, index) => {
+    const eq = part.indexOf("=");
+    const named = eq > 0 ? part.slice(0, eq) : null;
+    const value = named ? part.slice(eq + 1) : part;
+    const base = { name: named || `${index}`, positional: !named, required: !named, fixed: null,
+                   allowed: null, label: named || null };
+    if (/^[A-Z][A-Z_+]*$/.test(value)) {  // a free value: TARGET, DICE, ATTR+ATTR
+      return { ...base, kind: HINTS[value] || "text", label: named || value.toLowerCase() };
+    }
+    const range = /^(-?\d+)\.\.(-?\d+)$/.exec(value);
+    if (range) {
+      const allowed = [];
+      for (let n = Number(range[1]); n <= Number(range[2]); n++) allowed.push(n);
+      return { ...base, kind: "int", allowed, label: named || "number" };
+    }
+    if (value.includes("|")) {
+      return { ...base, kind: "choice", allowed: value.split("|"), label: named || "choice" };
+    }
+    return { ...base, kind: "fixed", fixed: value };
+  });
+  return { source: "text", verb, actor, rule: null, params };
+}
+
+// Two templates of one verb ("ada: awareness", "ada: awareness dice=DICE"): one control whose
+// parameters are the union, those missing from a variant being optional.
+function mergeVariants(a, b) {
+  const names = new Set(b.params.map((p) => p.name));
+  const params = a.params.map((p) => (names.has(p.name) ? p : { ...p, required: false }));
+  for (const p of b.params) {
+    if (!a.params.some((q) => q.name === p.name)) params.push({ ...p, required: false });
+  }
+  return { ...a, params };
+}
+
+/** The words of the text notation for a value (quoted as the engine's quote() does). */
+export function quote(text) {
+  if (text && !/[\s'"\\#;&|<>()$`*?[\]{}~!]/.test(text)) return text;
+  if (!text.includes("'")) return `'${text}'`;
+  if (!/["\\$`]/.test(text)) return `"${text}"`;
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** A form for one legal command; onSubmit(command, form) gets the text or JSON command. */
+export function commandForm(command, context, { onSubmit, onChange }) {
+  const free = command.params.filter((p) => p.fixed === null);
+  const title = [command.actor ? context.name(command.actor) + ":" : null, words(command.verb),
+    ...command.params.filter((p) => p.fixed !== null).map((p) =>
+      (p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
+    .filter(Boolean).join(" ");
+  const uid = `c${++serial}`;
+  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context));
+  const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
+  const form = h("form", { class: "command", "data-verb": command.verb },
+    fields.map((f) => f.wrap),
+    h("button", { type: "submit" }, free.length ? words(command.verb) : title), odds);
+  const key = `${command.actor || ""}|${command.verb}|${title}`;
+  for (const f of fields) keep(f, `${key}|${f.param.name}`);
+  const build = () => buildCommand(command, free, fields);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    onSubmit(build(), form);
+  });
+  if (onChange) {
+    form.addEventListener("change", () => onChange(build, odds));
+    onChange(build, odds);
+  }
+  if (!free.length) return form;
+  return h("details", { class: "command", open: kept.get(key) === "open",
+    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", {}, title), form);
+}
+
+// What was typed or chosen, and which commands were open, survive a redraw of the controls
+// (they are rebuilt when someone else's action changes the legal commands).
+const kept = new Map();
+
+function keep(f, key) {
+  const input = f.input;
+  if (kept.has(key)) {
+    const value = kept.get(key);
+    if (input.multiple) for (const o of input.options) o.selected = value.split(",").includes(o.value);
+    else input.value = value;
+  }
+  input.addEventListener("input", () => kept.set(key, valueOf(f)));
+  input.addEventListener("change", () => kept.set(key, valueOf(f)));
+}
+
+let serial = 0;
+
+function label(value, context) {
+  return context.name(String(value)) || String(value);
+}
+
+function field(param, id, context) {
+  const name = param.label || param.name;
+  const text = words(name) + (param.required ? "" : " (optional)");
+  let input;
+  const options = param.allowed || optionsOf(param.kind, context);
+  if (options) {
+    const multiple = param.kind === "ids";
+    input = h("select", { id, name: param.name, multiple, required: param.required && !multiple });
+    if (!param.required && !multiple) input.append(h("option", { value: "" }, "—"));
+    for (const value of options) {
+      input.append(h("option", { value: String(value) }, label(value, context)));
+    }
+  } else if (param.kind === "bool") {
+    input = h("select", { id, name: param.name },
+      h("option", { value: "" }, "—"), h("option", { value: "yes" }, "yes"), h("option", { value: "no" }, "no"));
+  } else if (param.kind === "int") {
+    input = h("input", { id, name: param.name, type: "number", inputmode: "numeric", required: param.required });
+  } else if (param.kind === "dice" || param.kind === "ints") {
+    input = h("input", { id, name: param.name, inputmode: "numeric", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*",
+      placeholder: param.kind === "dice" ? "empty: fracas rolls" : "7,1", required: param.required });
+  } else {
+    input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required });
+  }
+  const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2") : null;
+  const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, hint);
+  return { id, input, wrap, param };
+}
+
+function optionsOf(kind, context) {
+  if (kind === "id" || kind === "ids") return context.participants.map((p) => p.id);
+  if (kind === "zone" && context.zones.length) return context.zones.map((z) => z.id);
+  return null;
+}
+
+function valueOf(f) {
+  if (f.input.multiple) return [...f.input.selectedOptions].map((o) => o.value).join(",");
+  return f.input.value.trim();
+}
+
+function buildCommand(command, free, fields) {
+  const values = new Map(fields.map((f) => [f.param, valueOf(f)]));
+  if (command.source === "json") {
+    const args = {};
+    for (const p of command.params) {
+      if (p.fixed !== null) args[p.name] = p.fixed;
+      else if (values.get(p) !== "") args[p.name] = typed(p.kind, values.get(p));
+    }
+    return { actor: command.actor, verb: command.verb, args };
+  }
+  const parts = command.actor ? [`${command.actor}:`, command.verb] : [command.verb];
+  for (const p of command.params) {
+    const value = p.fixed !== null ? p.fixed : values.get(p);
+    if (value === "" || value === undefined) continue;
+    const word = p.fixed !== null ? value : quote(value);
+    parts.push(p.positional ? word : `${p.name}=${word}`);
+  }
+  return parts.join(" ");
+}
+
+function typed(kind, raw) {
+  if (kind === "int") return Number(raw);
+  if (kind === "ints" || kind === "dice") return raw.split(",").map((x) => Number(x.trim()));
+  if (kind === "ids") return raw.split(",").filter(Boolean);
+  if (kind === "bool") return raw === "yes";
+  if (kind === "value") {
+    try { return JSON.parse(raw); } catch { return raw; }
+  }
+  return raw;
+}
+
+/** Whether a command (as built) has every required value. */
+export function complete(form) {
+  return form.checkValidity();
+}

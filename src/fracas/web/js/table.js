@@ -1,0 +1,430 @@
+// The table's screen: the GM's (set-up, invitations, every command, undo) or a player's (their
+// characters' commands only), by the role of the token in the cookie. Everything shown comes
+// from the viewer's projection, over the public API and the conflict's WebSocket.
+import { api, apiBlob } from "./api.js";
+import { h, panel, words } from "./dom.js";
+import { commandForm, normalize, quote } from "./legal.js";
+import { Live } from "./live.js";
+import { eventLines } from "./log.js";
+import { rulesetPanels, turnOf } from "./views.js";
+
+const [, , tableId, pathConflict] = location.pathname.split("/");
+const main = document.getElementById("main");
+const errorBox = document.getElementById("error");
+const banner = document.getElementById("turn-banner");
+const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], live: null,
+                legalKey: "", actFor: "", myTurn: false, title: "fracas" };
+const regions = {};
+
+function showError(error) {
+  errorBox.hidden = !error;
+  errorBox.textContent = error ? error.message || String(error) : "";
+}
+
+function setConnection(kind, text) {
+  const el = document.getElementById("connection");
+  el.textContent = text;
+  el.className = `connection ${kind}`;
+}
+
+async function boot() {
+  try {
+    state.me = await api("GET", "/me");
+  } catch (error) {
+    main.replaceChildren(h("p", {}, "You are not at this table (yet): open the link your GM gave you. ",
+      error.message));
+    setConnection("closed", "not joined");
+    return;
+  }
+  if (state.me.table !== tableId) {
+    location.replace(`/table/${encodeURIComponent(state.me.table)}`);
+    return;
+  }
+  document.getElementById("table-title").textContent = state.me.title;
+  document.getElementById("who").textContent = state.me.role === "gm" ? "Game master"
+    : state.me.role === "player" ? `Player: ${state.me.player}` : "Onlooker";
+  document.body.classList.add(state.me.role === "gm" ? "gm" : "player");
+  layout();
+  await loadConflicts(pathConflict);
+}
+
+function layout() {
+  regions.table = h("div", { class: "region table-region" });
+  regions.round = h("div", { class: "region round-region" });
+  regions.field = h("div", { class: "region field-region" });
+  regions.log = h("div", { class: "region log-region" });
+  main.replaceChildren(regions.round, regions.field, regions.log, regions.table);
+  main.className = "grid";
+}
+
+async function loadConflicts(wanted) {
+  state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
+  const newest = [...state.conflicts].sort((a, b) => String(a.created).localeCompare(String(b.created))).at(-1);
+  const chosen = state.conflicts.find((c) => c.id === wanted) || newest;
+  renderTable();
+  if (chosen) openConflict(chosen.id);
+  else regions.round.replaceChildren(panel("Round", h("p", {}, state.me.role === "gm"
+    ? "No conflict yet: create one below." : "No conflict yet: wait for your GM.")));
+}
+
+function openConflict(id) {
+  if (state.live) state.live.stop();
+  state.conflictId = id;
+  state.legalKey = "";
+  state.roundHead = null;
+  state.view = null;
+  state.log = [];
+  history.replaceState(null, "", `/table/${tableId}/${id}`);
+  renderTable();
+  state.live = new Live(`/api/tables/${tableId}/conflicts/${id}/live`, {
+    onFrame: receive,
+    onStatus: (kind, text) => {
+      setConnection(kind, text);
+      if (kind === "live") showError(null);
+    },
+  });
+  state.live.start();
+}
+
+function receive(frame) {
+  if (frame.type === "error") return showError(frame.error);
+  if (frame.type === "pong") return;
+  if (frame.type === "snapshot") state.log = frame.entries || [];
+  else state.log = state.log.concat(frame.entries || []);
+  const first = !state.view;
+  if (frame.view) state.view = frame.view;
+  if (first) renderTable();
+  render();
+}
+
+// --- context for names -----------------------------------------------------------------
+function levels() {
+  return state.view ? [state.view.conflict, ...(state.view.zoom || [])] : [];
+}
+
+function context() {
+  const all = levels().flatMap((l) => l.participants);
+  const byId = new Map(all.map((p) => [p.id, p]));
+  const inner = levels().at(-1);
+  const zones = ((inner && inner.settings && inner.settings.zones) || []);
+  return { participants: inner ? inner.participants : [], zones,
+           name: (id) => (byId.has(id) ? byId.get(id).name : id),
+           send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null };
+}
+
+// --- rendering -------------------------------------------------------------------------
+function render() {
+  if (!state.view) return;
+  const ctx = context();
+  const level = levels().at(-1);
+  const turn = turnOf(state.view, level);
+  renderField(level, turn, ctx);
+  renderLog(ctx);
+  renderRound(level, turn, ctx);
+  announce(turn, ctx, level);
+}
+
+function renderField(level, turn, ctx) {
+  const now = new Set(turn.current);
+  const parents = levels().slice(0, -1);
+  regions.field.replaceChildren(...[
+    parents.length ? panel("Zoomed in", h("ol", { class: "plain" }, [...parents, level].map((l, i) =>
+      h("li", {}, `${"› ".repeat(i)}${l.title} · round ${l.round}${l.round_limit ? " of " + l.round_limit : ""}`)))) : null,
+    ...rulesetPanels(state.view, level, ctx),
+    panel("Participants", h("ul", { class: "people" }, level.participants.map((p) =>
+      h("li", { class: ["person", now.has(p.id) ? "acting" : "", p.mine ? "mine" : "", p.out ? "out" : ""].join(" ").trim() },
+        h("span", { class: "name" }, p.name), p.mine ? h("span", { class: "tag" }, "yours") : null,
+        now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
+        h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
+        h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""))))),
+  ].filter(Boolean));
+}
+
+function renderLog(ctx) {
+  const items = [...state.log].reverse().map((entry) => h("li", { class: "entry" },
+    entry.command ? h("p", { class: "said" }, entry.command) : null,
+    h("ul", { class: "events" }, (entry.events || []).map((event) =>
+      h("li", {}, h("b", {}, words(event.type)), " ", eventLines(event, ctx))))));
+  const gm = state.me.role === "gm";
+  regions.log.replaceChildren(panel("Log",
+    gm ? h("p", { class: "buttons" },
+      h("button", { type: "button", onclick: () => send("/undo", {}) }, "Undo"),
+      h("button", { type: "button", onclick: () => send("/redo", {}) }, "Redo")) : null,
+    h("ol", { class: "log", "aria-label": "log, newest first" }, items)));
+}
+
+async function renderRound(level, turn, ctx) {
+  const gm = state.me.role === "gm";
+  const head = [
+    h("p", { class: "status" }, `${level.title} · round ${level.round} · ${words(level.status)}`,
+      level.end_reason ? ` (${level.end_reason})` : ""),
+    h("p", {}, h("b", {}, "Acting: "), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
+    h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
+    (level.odds || []).length ? h("div", { class: "odds-box" }, h("h3", {}, "Odds of the pending roll"),
+      h("ul", {}, level.odds.map((line) => h("li", {}, line)))) : null,
+  ];
+  if (!state.roundHead) {
+    state.roundHead = h("div", {});
+    state.controls = h("div", { class: "controls" });
+    regions.round.replaceChildren(panel("Round", state.roundHead, state.controls));
+  }
+  state.roundHead.replaceChildren(...head.filter(Boolean));
+  const seq = (state.seq = (state.seq || 0) + 1);
+  let legal;
+  try {
+    legal = await legalCommands(turn, ctx, gm);
+  } catch (error) {
+    return showError(error);
+  }
+  if (seq !== state.seq) return;
+  const key = JSON.stringify([legal, state.actFor, ctx.participants.map((p) => [p.id, p.name])]);
+  if (key === state.legalKey) return;
+  state.legalKey = key;
+  const groups = Object.entries(legal).map(([actor, items]) => {
+    const commands = normalize(items);
+    const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
+    return h("section", { class: "actor", "data-actor": actor }, h("h3", {}, title),
+      commands.length ? commands.map((c) => commandForm(c, ctx, { onSubmit: submit, onChange: oddsFor }))
+        : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
+  });
+  const chooser = gm ? actForChooser(ctx, turn) : null;
+  if (gm && !state.behind) state.behind = behindTheScreen();  // built once: what is typed stays
+  state.controls.replaceChildren(...[chooser, ...groups, state.behind].filter(Boolean));
+}
+
+// A command typed in the text notation (docs/commands.md): what the rules allow but the list
+// does not offer yet, or any value the GM overrides. The server decides it like any other.
+const typed = new Map();
+
+function commandLine(actor, ctx) {
+  const id = `line-${actor}`;
+  const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
+    placeholder: actor === "gm" ? "override ada.hp 12" : `${actor}: …`,
+    oninput: (e) => {
+      typed.set(actor, e.target.value);
+      oddsFor(() => fullText(actor, input.value.trim()), output);
+    } });
+  const output = h("output", { class: "odds", "aria-live": "polite", for: id });
+  input.value = typed.get(actor) || "";  // what was typed survives a redraw
+  return h("form", { class: "command command-line", onsubmit: (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    const full = fullText(actor, text);
+    submit(full, e.target).then((ok) => {
+      if (ok) typed.delete(actor);
+      if (ok && input.value.trim() === text) input.value = "";
+    });
+  } }, h("p", { class: "field" }, h("label", { for: id }, actor === "gm"
+    ? "Any command (text notation)" : `Another command for ${ctx.name(actor)} (text notation)`), input),
+  h("button", { type: "submit" }, "Send"), output);
+}
+
+function fullText(actor, text) {
+  return actor === "gm" || text.startsWith(`${actor}:`) ? text : `${actor}: ${text}`;
+}
+
+// A roll the players never see the dice of: wholly unseen (no frame reaches them), or as a
+// "ghost" they see happen (a public line that the GM rolled, without the dice or the reason).
+function behindTheScreen() {
+  const expr = h("input", { id: "secret-roll", required: true, maxlength: 200, value: "1d20" });
+  const why = h("input", { id: "secret-why", maxlength: 200 });
+  const how = h("select", { id: "secret-how" }, h("option", { value: "unseen" }, "wholly unseen"),
+    h("option", { value: "ghost" }, "players see that the GM rolled"));
+  return h("section", { class: "actor behind" }, h("h3", {}, "Behind the screen"),
+    h("form", { class: "command", onsubmit: async (e) => {
+      e.preventDefault();
+      const reason = why.value.trim() ? ` why=${quote(why.value.trim())}` : "";
+      const ok = await submit(`roll ${expr.value.trim()}${reason} visibility=gm`, e.target);
+      if (ok && how.value === "ghost") await send("/commands", { command: "narrate 'The GM rolls behind the screen.'" });
+    } },
+    h("p", { class: "field" }, h("label", { for: "secret-roll" }, "Dice"), expr),
+    h("p", { class: "field" }, h("label", { for: "secret-why" }, "Why (GM only)"), why),
+    h("p", { class: "field" }, h("label", { for: "secret-how" }, "Players"), how),
+    h("button", { type: "submit" }, "Roll behind the screen")));
+}
+
+function actForChooser(ctx, turn) {
+  const select = h("select", { id: "act-for", onchange: (e) => { state.actFor = e.target.value; render(); } },
+    h("option", { value: "" }, "the one acting now"),
+    ctx.participants.map((p) => h("option", { value: p.id, selected: state.actFor === p.id }, p.name)));
+  return h("p", { class: "field" }, h("label", { for: "act-for" }, "Act for"), select);
+}
+
+async function legalCommands(turn, ctx, gm) {
+  const base = `/tables/${tableId}/conflicts/${state.conflictId}/legal`;
+  if (state.me.role === "public") return {};  // an onlooker never acts
+  if (!gm) return api("GET", base);
+  const actors = state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
+  const out = {};
+  for (const actor of actors) Object.assign(out, await api("GET", `${base}?actor=${encodeURIComponent(actor)}`));
+  const own = await api("GET", base);
+  // the GM's list also holds commands of characters: those shown in their own group once
+  for (const [who, items] of Object.entries(own)) {
+    out[who] = items.filter((item) => !actors.includes(actorOf(item)));
+  }
+  return out;
+}
+
+function actorOf(item) {
+  if (typeof item !== "string") return item.actor || null;
+  const head = /^([a-z0-9_-]+): /.exec(item);
+  return head ? head[1] : null;
+}
+
+let oddsTimer = null;
+function oddsFor(build, output) {
+  clearTimeout(oddsTimer);
+  oddsTimer = setTimeout(async () => {
+    const form = output.form || output.closest("form");
+    if (!form || !form.checkValidity()) return;
+    const command = build();
+    const hasActor = typeof command === "string" ? /^[a-z0-9_-]+: /.test(command) : command.actor;
+    if (!hasActor) return;
+    try {
+      const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}/odds`, { command });
+      output.replaceChildren(...answer.odds.map((line) => h("span", { class: "odds-line" }, line)));
+    } catch {
+      output.replaceChildren();
+    }
+  }, 250);
+}
+
+async function submit(command, form) {
+  const output = form.querySelector("output");
+  if (output) output.replaceChildren();
+  const sent = await send("/commands", { command });
+  if (sent) {
+    const said = typeof command === "string" ? command : `${command.actor ? command.actor + ": " : ""}${command.verb}`;
+    document.getElementById("notice").textContent = `Done: ${said}`;
+  }
+  return sent !== null;
+}
+
+async function send(path, body) {
+  try {
+    document.getElementById("notice").textContent = "";
+    showError(null);
+    const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, body);
+    showError(null);
+    return answer;
+  } catch (error) {
+    showError(error);
+    return null;
+  }
+}
+
+// --- whose turn: title, banner, sound ----------------------------------------------------
+function announce(turn, ctx, level) {
+  const mine = new Set(ctx.participants.filter((p) => p.mine).map((p) => p.id));
+  const now = turn.current.filter((id) => mine.has(id));
+  const next = !now.length && turn.ordered && turn.waiting.length > 0 && mine.has(turn.waiting[0]);
+  const myTurn = now.length > 0;
+  const base = `${level.title} · fracas`;
+  document.title = myTurn ? `▶ Your turn: ${now.map(ctx.name).join(", ")} · ${base}` : next ? `You are next · ${base}` : base;
+  if (state.me.role === "gm") {
+    banner.hidden = true;
+  } else {
+    banner.hidden = !(myTurn || next);
+    banner.textContent = myTurn ? `Your turn: ${now.map(ctx.name).join(", ")}` : next ? "You are next" : "";
+  }
+  if (myTurn && !state.myTurn && soundOn()) signal();
+  state.myTurn = myTurn;
+}
+
+function soundOn() {
+  return localStorage.getItem("fracas.sound") !== "off";
+}
+
+function signal() {
+  if (navigator.vibrate) navigator.vibrate(200);
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    tone.frequency.value = 660;
+    tone.connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+  } catch {
+    // no sound on this device
+  }
+}
+
+// --- the table: conflicts, new conflict, invitations (GM) --------------------------------
+function renderTable() {
+  const gm = state.me.role === "gm";
+  const list = h("ul", { class: "plain conflicts" }, state.conflicts.map((c) => h("li", {},
+    h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
+      onclick: (e) => { e.preventDefault(); openConflict(c.id); } }, c.title), ` (${words(c.ruleset)})`)));
+  const sound = gm ? null : h("p", { class: "field inline" },
+    h("input", { type: "checkbox", id: "sound", checked: soundOn(),
+      onchange: (e) => localStorage.setItem("fracas.sound", e.target.checked ? "on" : "off") }),
+    h("label", { for: "sound" }, "Sound and vibration when it is my turn"));
+  regions.table.replaceChildren(...[panel("Conflicts", list), gm ? newConflictPanel() : null,
+    gm ? invitePanel() : null, sound ? panel("Settings", sound) : null].filter(Boolean));
+}
+
+function newConflictPanel() {
+  const select = h("select", { id: "scenario", name: "scenario" });
+  api("GET", "/scenarios").then((items) => select.replaceChildren(
+    ...items.map((s) => h("option", { value: s.name }, `${s.title} (${s.name})`))));
+  const file = h("input", { type: "file", id: "scenario-file", accept: ".toml,text/plain" });
+  const created = async (body) => {
+    try {
+      const made = await api("POST", `/tables/${tableId}/conflicts`, body);
+      state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
+      state.roundHead = null;
+      openConflict(made.id);
+    } catch (error) {
+      showError(error);
+    }
+  };
+  return panel("New conflict",
+    h("form", { id: "from-example", onsubmit: (e) => { e.preventDefault(); created({ scenario: select.value }); } },
+      h("p", { class: "field" }, h("label", { for: "scenario" }, "Bundled example"), select),
+      h("button", { type: "submit" }, "Create from the example")),
+    h("form", { id: "from-file", onsubmit: async (e) => {
+      e.preventDefault();
+      if (file.files.length) created({ toml: await file.files[0].text() });
+    } },
+    h("p", { class: "field" }, h("label", { for: "scenario-file" }, "Scenario file (.toml, docs/scenarios.md)"), file),
+    h("button", { type: "submit" }, "Create from the file")));
+}
+
+function invitePanel() {
+  const players = [...new Set(levels().flatMap((l) => l.participants).map((p) => p.player).filter(Boolean))];
+  const name = h("input", { id: "invite-player", name: "player", list: "players", maxlength: 40,
+    pattern: "[a-z][a-z0-9_\\-]*", required: true });
+  const issued = h("div", { class: "issued", "aria-live": "polite" });
+  const links = h("ul", { class: "plain links" });
+  const refresh = async () => {
+    const all = await api("GET", `/tables/${tableId}/links`);
+    links.replaceChildren(...all.filter((l) => l.role !== "gm").map((l) => h("li", {},
+      `${l.role === "player" ? l.player : "public"} · ${l.id}`, l.revoked ? " · revoked" : " ",
+      l.revoked ? null : h("button", { type: "button", "aria-label": `Revoke the link of ${l.player || "the public"}`,
+        onclick: async () => { await api("DELETE", `/tables/${tableId}/links/${l.id}`); refresh(); } }, "Revoke"))));
+  };
+  const invite = async (body) => {
+    try {
+      const made = await api("POST", `/tables/${tableId}/links`, body);
+      const qr = URL.createObjectURL(await apiBlob("POST", "/qr", { text: made.link }));
+      const who = made.player || "the public";
+      issued.replaceChildren(h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
+        h("input", { id: `link-${made.id}`, class: "link", readonly: true, value: made.link })),
+        h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 }));
+      refresh();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  refresh();
+  return panel("Invite players",
+    h("form", { id: "invite", onsubmit: (e) => { e.preventDefault(); invite({ role: "player", player: name.value }); } },
+      h("p", { class: "field" }, h("label", { for: "invite-player" }, "Player's name (as in the scenario)"), name,
+        h("datalist", { id: "players" }, players.map((p) => h("option", { value: p })))),
+      h("button", { type: "submit" }, "Invite the player"),
+      h("button", { type: "button", onclick: () => invite({ role: "public" }) }, "Public link")),
+    issued, links);
+}
+
+window.addEventListener("error", (e) => showError(e.error || e.message));
+boot();

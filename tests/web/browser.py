@@ -1,0 +1,222 @@
+"""Debian's Chromium driven by Playwright for Python, and the screens of the table in it.
+
+The browser is ``/usr/bin/chromium`` (scripts/test.sh installs Debian's package), never a test
+tool's own download. Every helper acts through the page, as a user would: clicks, typing and
+file uploads; none calls the API itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1400, "height": 1000}
+#: How long a page may take to show a change (generous: 2 shared cores).
+WAIT_MS = 15_000
+expect.set_options(timeout=WAIT_MS)
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """The browser, or a loud failure under CI=true when it is missing (else a skip)."""
+    if not os.path.exists(CHROMIUM):
+        message = (f"{CHROMIUM} is missing: install Debian's package (apt-get install -y "
+                   "chromium; scripts/test.sh does it as root)")
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true but " + message)
+        pytest.skip(message)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Screen:
+    """One person's page, with everything it received (for the leak checks)."""
+
+    context: BrowserContext
+    page: Page
+    frames: list[str] = field(default_factory=list)
+    responses: list[Response] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def received(self) -> str:
+        """Every WebSocket frame and API answer body the page received, as one text."""
+        bodies = []
+        for r in self.responses:
+            try:
+                bodies.append(r.text())
+            except Exception:  # an answer the browser already dropped (a redirect)
+                continue
+        return "\n".join([*self.frames, *bodies])
+
+    def storage(self) -> str:
+        """The page's local and session storage and its cookies' readable values."""
+        data: Any = self.page.evaluate(
+            "() => JSON.stringify([Object.entries(localStorage), "
+            "Object.entries(sessionStorage), document.cookie])")
+        return str(data)
+
+
+def open_screen(browser: Browser, url: str, viewport: dict[str, int]) -> Screen:
+    """A new browser context (its own cookies) on ``url``, recording what it receives."""
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    screen = Screen(context, page)
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda payload: screen.frames.append(str(payload))))
+    page.on("response", lambda r: screen.responses.append(r) if "/api/" in r.url else None)
+    page.on("dialog", lambda d: (screen.dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: screen.errors.append(str(e)))
+    page.goto(url)
+    return screen
+
+
+def start_table(browser: Browser, base: str, title: str = "Friday night") -> Screen:
+    """The GM creates a table on the start page and lands on its screen."""
+    gm = open_screen(browser, base + "/", DESK)
+    gm.page.get_by_label("Name of the table").fill(title)
+    gm.page.get_by_role("button", name="Create the table").click()
+    gm.page.wait_for_url(re.compile(r"/table/t"))
+    expect(gm.page.locator("#table-title")).to_have_text(title)
+    return gm
+
+
+def upload_scenario(gm: Screen, toml: str, tmp: Path) -> None:
+    """The GM creates a conflict from a scenario file (an upload) and waits for its screen."""
+    path = tmp / "scenario.toml"
+    path.write_text(toml, encoding="utf-8")
+    gm.page.get_by_label(re.compile("Scenario file")).set_input_files(str(path))
+    gm.page.get_by_role("button", name="Create from the file").click()
+    gm.page.locator(".person").first.wait_for()
+
+
+def create_from_example(gm: Screen, scenario: str) -> None:
+    """The GM creates a conflict from a bundled example and waits for its screen."""
+    before = gm.page.url
+    gm.page.get_by_label("Bundled example").select_option(scenario)
+    gm.page.get_by_role("button", name="Create from the example").click()
+    gm.page.wait_for_function("url => location.href !== url", arg=before)
+    gm.page.locator(".person").first.wait_for()
+    expect(gm.page.locator(".conflicts [aria-current=page]")).to_have_count(1)
+
+
+def invite(gm: Screen, player: str | None) -> str:
+    """The GM invites a player (None: a public link for a shared screen); answers the link
+    shown (beside its QR code)."""
+    if player is None:
+        gm.page.get_by_role("button", name="Public link").click()
+        player = "the public"
+    else:
+        gm.page.get_by_label("Player's name (as in the scenario)").fill(player)
+        gm.page.get_by_role("button", name="Invite the player").click()
+    expect(gm.page.get_by_alt_text(f"QR code of the link for {player}")).to_be_visible()
+    link = gm.page.get_by_label(f"Link for {player}").input_value()
+    assert "/join#" in link
+    return link
+
+
+def join(browser: Browser, link: str) -> Screen:
+    """A player opens their link on a phone-sized screen and lands on the table."""
+    screen = open_screen(browser, link, PHONE)
+    screen.page.wait_for_url(re.compile(r"/table/t"))
+    screen.page.locator(".person").first.wait_for()
+    return screen
+
+
+def command(screen: Screen, actor: str, text: str) -> None:
+    """Send a command from the actor's group of controls (``gm``: the GM's own): the button of
+    a legal command with nothing to fill in when ``text`` is just its verb, else the group's
+    field for a command in the text notation."""
+    group = screen.page.locator(f"section.actor[data-actor='{actor}']")
+    group.wait_for()
+    words = text.split(": ", 1)[-1].split()
+    if len(words) == 1:
+        button = group.locator(
+            f"form.command[data-verb='{words[0]}']:not(:has(input, select)) > button")
+        if button.count() == 1:
+            button.click()
+            return
+    line = group.locator("form.command-line")
+    line.locator("input").fill(text)
+    line.get_by_role("button", name="Send").click()
+    done = screen.page.locator("#notice", has_text=f"Done: {text}")
+    try:
+        done.or_(screen.page.locator("#error:not([hidden])")).first.wait_for()
+    except Exception as exc:
+        state = screen.page.evaluate("""() => [
+            document.getElementById("notice").textContent,
+            document.getElementById("error").textContent,
+            [...document.querySelectorAll("form.command-line input")].map(i => i.value)]""")
+        raise AssertionError(f"{text!r}: no answer on the page: {state}") from exc
+    refusal = screen.page.locator("#error:not([hidden])")
+    assert refusal.count() == 0, f"{text!r} was refused: {refusal.inner_text()}"
+
+
+def undo(gm: Screen) -> None:
+    """The GM's Undo button (beside the log)."""
+    gm.page.locator(".log-region").get_by_role("button", name="Undo").click()
+
+
+def wait_log(screen: Screen, text: str) -> None:
+    """Wait until the page's log shows ``text``."""
+    screen.page.locator(".log").get_by_text(text).first.wait_for()
+
+
+UNLABELLED_JS = """() => {
+  const bad = [];
+  const controls = "input, select, textarea, button, summary, a[href]";
+  for (const el of document.querySelectorAll(controls)) {
+    const label = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+    const by = el.getAttribute("aria-labelledby");
+    const named = (el.getAttribute("aria-label") || "").trim()
+      || (by && document.getElementById(by))
+      || (label && label.textContent.trim())
+      || (el.closest("label") && el.closest("label").textContent.trim())
+      || (["BUTTON", "SUMMARY", "A"].includes(el.tagName) && el.textContent.trim());
+    if (!named) bad.push(el.outerHTML.slice(0, 120));
+  }
+  return bad;
+}"""
+
+
+def unlabelled_controls(page: Page) -> list[str]:
+    """The page's controls without an accessible name (an axe-style check)."""
+    found: list[str] = page.evaluate(UNLABELLED_JS)
+    return found
+
+
+def everything_on(screen: Screen) -> str:
+    """What a user or a script could read of the page: its whole DOM with every attribute,
+    its title, its storage, and every frame and answer it received."""
+    dom = screen.page.content()
+    return "\n".join([dom, screen.page.title(), screen.storage(), screen.received()])
+
+
+def leaks(screen: Screen, secrets: tuple[str, ...]) -> list[str]:
+    """The secrets found anywhere on the screen (case-insensitive)."""
+    text = everything_on(screen).lower()
+    return [s for s in secrets if s.lower() in text]
+
+
+def log_json(screen: Screen) -> str:
+    """The frames received, for a failure message."""
+    return json.dumps(screen.frames[-3:])[:2000]

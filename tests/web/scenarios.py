@@ -1,0 +1,162 @@
+"""Small scenarios of each ruleset for the browser tests: two players' characters (Ada for
+alice, Bruno for bob), a participant whose name is markup, GM-only values and, in Etherscope, a
+character hidden from both players; every secret carries a marker that must never reach a
+player's page."""
+
+from __future__ import annotations
+
+XSS = "<img src=x onerror=alert(1)>"
+#: Strings no player's page may ever hold, in any channel.
+SECRETS = ("zqlurker", "zqdora", "zqgmskill", "zqsecret", "3917", "2953")
+
+ETHERSCOPE = f"""
+ruleset = "etherscope"
+title = "A lurker in the vault"
+scene = "The vault under the bank; something moves in the dark."
+script = \"\"\"
+ada: awareness successes=2
+bruno: awareness successes=1
+imp: awareness successes=0
+zqdora: awareness successes=3
+moves
+\"\"\"
+
+[settings]
+time_scale = "tactical"
+lurking = {{ zqdora = ["ada", "bruno"] }}
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+side = "crew"
+player = "alice"
+stats = {{ physical = 10, ether = 10, society = 10, awareness = 2, skills = {{ brawl = 2 }} }}
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+side = "crew"
+player = "bob"
+stats = {{ physical = 10, ether = 10, society = 10, awareness = 2 }}
+
+[[participants]]
+id = "imp"
+name = "{XSS}"
+side = "vault"
+stats = {{ physical = 8, ether = 10, society = 10, awareness = 1, skills = {{ zqgmskill = 9 }} }}
+gm_only = ["skills"]
+
+[[participants]]
+id = "zqdora"
+name = "Zqlurker Dora"
+side = "vault"
+stats = {{ physical = 10, ether = 10, society = 10, awareness = 2 }}
+"""
+
+FABULA = f"""
+ruleset = "fabula-ultima"
+title = "Ambush at the ford"
+sides = ["heroes", "bandits"]
+
+[settings]
+pc_side = "heroes"
+foe_side = "bandits"
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+side = "heroes"
+player = "alice"
+stats = {{ dex = 10, ins = 8, mig = 8, wlp = 8, hp = 45, mp = 40, ip = 6 }}
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+side = "heroes"
+player = "bob"
+stats = {{ dex = 8, ins = 8, mig = 10, wlp = 8, hp = 50, mp = 35, ip = 6 }}
+
+[[participants]]
+id = "imp"
+name = "{XSS}"
+side = "bandits"
+gm_only = ["hp", "mp"]
+stats = {{ dex = 8, ins = 8, mig = 8, wlp = 8, hp = 3917, mp = 2953 }}
+"""
+
+VERS = f"""
+ruleset = "vers"
+title = "Brawl at the ford inn"
+sides = ["heroes", "toughs"]
+
+[settings]
+zones = [{{ id = "bar", name = "The bar" }}, {{ id = "floor", name = "Common room" }}]
+links = [["bar", "floor"]]
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+side = "heroes"
+player = "alice"
+[participants.stats]
+strength = 2
+agility = 2
+zone = "floor"
+skills = {{ close_combat = 3 }}
+weapons = {{ sword = {{ ev = 5, kind = "close" }} }}
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+side = "heroes"
+player = "bob"
+[participants.stats]
+agility = 3
+zone = "floor"
+skills = {{ athletics = 1 }}
+
+[[participants]]
+id = "imp"
+name = "{XSS}"
+side = "toughs"
+gm_only = ["skills"]
+[participants.stats]
+strength = 2
+zone = "floor"
+skills = {{ close_combat = 2, zqgmskill = 9 }}
+weapons = {{ club = {{ ev = 4, kind = "close" }} }}
+"""
+
+BY_RULESET = {"etherscope": ETHERSCOPE, "fabula-ultima": FABULA, "vers": VERS}
+
+
+def crowd(count: int = 12) -> str:
+    """A Fabula Ultima scenario of ``count`` participants with long names (alice plays one)."""
+    people = []
+    for i in range(count):
+        side = "heroes" if i % 2 == 0 else "bandits"
+        owner = 'kind = "pc"\nplayer = "alice"\n' if i == 0 else ""
+        name = (f"Participant {i:02d} the Unpronounceably-Long-Named Wanderer "
+                "of the Farthest Reaches")
+        people.append(f"""
+[[participants]]
+id = "p{i:02d}"
+name = "{name}"
+side = "{side}"
+{owner}stats = {{ dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40, mp = 20 }}
+""")
+    return f"""
+ruleset = "fabula-ultima"
+title = "A crowd at the crossroads with a title long enough to wrap on any phone screen"
+sides = ["heroes", "bandits"]
+
+[settings]
+pc_side = "heroes"
+foe_side = "bandits"
+{"".join(people)}"""

@@ -1,0 +1,56 @@
+"""The browser table's assets: shipped in the package, written for the project, offline, and
+served with a policy that lets no other script run."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from fracas.web import ASSETS
+from tests.server.support import Served
+
+SOURCES = sorted(p for p in ASSETS.rglob("*") if p.suffix in {".html", ".js", ".css"})
+
+
+def test_the_pages_fetch_nothing_from_another_origin() -> None:
+    assert {p.name for p in SOURCES} >= {"index.html", "table.html", "table.js", "fracas.css"}
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(src|href)=\"(https?:)?//", text), path  # no CDN, works offline
+        assert "import(" not in text and "from \"http" not in text, path
+
+
+def test_no_script_ever_parses_text_as_markup() -> None:
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+            assert sink not in text, f"{path.name} uses {sink}: names must go in as text"
+
+
+def test_the_pages_are_served_with_a_strict_policy(served: Served) -> None:
+    for path in ("/", "/table/tnothere", "/table/tnothere/c1"):
+        answer = httpx.get(served.url + path)
+        assert answer.status_code == 200
+        policy = answer.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    js = httpx.get(served.url + "/static/js/table.js")
+    assert js.status_code == 200 and "javascript" in js.headers["content-type"]
+    assert httpx.get(served.url + "/static/js/nothere.js").status_code == 404
+
+
+def test_only_the_gm_draws_qr_codes(served: Served) -> None:
+    made = httpx.post(served.url + "/api/tables", json={"title": "qr"}).json()
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    svg = httpx.post(served.url + "/api/qr", json={"text": made["gm_link"]}, headers=gm)
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.lstrip().startswith("<svg") and "<script" not in svg.text
+    link = httpx.post(f"{served.url}/api/tables/{made['table']}/links", headers=gm,
+                      json={"role": "player", "player": "alice"}).json()
+    player = {"Authorization": f"Bearer {link['token']}"}
+    refused = httpx.post(served.url + "/api/qr", json={"text": "x"}, headers=player)
+    assert refused.status_code == 403 and refused.json()["code"] == "not_allowed"
+    assert httpx.post(served.url + "/api/qr", json={"text": "x"}).status_code == 401
+    too_long = httpx.post(served.url + "/api/qr", json={"text": "x" * 1001}, headers=gm)
+    assert too_long.status_code == 422

@@ -1,0 +1,83 @@
+"""The controls built from legal commands, in the browser: the structured form the engine's
+``LegalCommand.to_data()`` gives (sent back in the engine's JSON form) and the text templates
+(sent back in the text notation), filled in as a user would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.server.support import Served
+from tests.web.browser import DESK, open_screen
+
+BUILD_JS = """async (legal) => {
+  const { normalize, commandForm } = await import("/static/js/legal.js");
+  const ctx = { participants: [{ id: "ada", name: "Ada" }, { id: "imp", name: "<b>Imp</b>" }],
+                zones: [{ id: "bar", name: "The bar" }],
+                name: (id) => ({ ada: "Ada", imp: "<b>Imp</b>" })[id] || id };
+  window.sent = [];
+  const box = document.createElement("div");
+  box.id = "controls";
+  for (const command of normalize(legal)) {
+    box.append(commandForm(command, ctx, { onSubmit: (c) => window.sent.push(c) }));
+  }
+  document.body.replaceChildren(box);
+  for (const d of document.querySelectorAll("details")) d.open = true;
+}"""
+
+
+@pytest.fixture
+def page(browser: Browser, served: Served) -> Page:
+    """A page of the server (for its scripts and its policy), emptied."""
+    return open_screen(browser, served.url + "/", DESK).page
+
+
+def build(page: Page, legal: list[Any]) -> None:
+    page.evaluate(BUILD_JS, legal)
+
+
+def test_a_structured_command_is_sent_in_the_json_form(page: Page) -> None:
+    build(page, [{"verb": "attack", "actor": "ada", "rule": "VR-ATK-1", "text": "…", "params": [
+        {"name": "target", "kind": "id", "allowed": ["imp", "ada"], "required": True,
+         "fixed": None},
+        {"name": "weapon", "kind": "choice", "allowed": ["sword", "knife"], "required": False,
+         "fixed": None},
+        {"name": "dice", "kind": "dice", "allowed": None, "required": False, "fixed": None},
+        {"name": "mode", "kind": "word", "allowed": None, "required": True, "fixed": "melee"},
+    ]}])
+    assert page.get_by_label("target").evaluate("el => [...el.options].map(o => o.text)") == [
+        "<b>Imp</b>", "Ada"]  # names as text, the allowed values only
+    assert page.locator("b").count() == 0
+    page.get_by_label("weapon (optional)").select_option("knife")
+    page.get_by_label("dice (optional)").fill("5,6,2")
+    page.get_by_role("button", name="attack").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "attack", "args": {
+        "target": "imp", "weapon": "knife", "dice": [5, 6, 2], "mode": "melee"}}]
+
+
+def test_text_templates_become_the_same_controls(page: Page) -> None:
+    build(page, ["ada: attack TARGET weapon=sword|knife", "ada: awareness",
+                 "ada: awareness dice=DICE", "cover WHO 1|3|5 object=OBJECT",
+                 "place WHO ZONE", "chase ID hunter=WHO quarry=WHO length=2..6"])
+    assert page.locator("details > summary").all_inner_texts() == [
+        "Ada: attack", "Ada: awareness", "cover", "place", "chase"]  # one awareness control
+    attack = page.locator("form[data-verb=attack]")
+    attack.get_by_label("target").select_option("imp")
+    attack.get_by_label("weapon (optional)").select_option("knife")
+    attack.get_by_role("button", name="attack").click()
+    page.locator("form[data-verb=awareness]").get_by_role("button").click()
+    cover = page.locator("form[data-verb=cover]")
+    cover.get_by_label("choice").select_option("3")
+    cover.get_by_label("who").select_option("ada")
+    cover.get_by_label("object (optional)").fill("the oak table")
+    cover.get_by_role("button").click()
+    place = page.locator("form[data-verb=place]")
+    assert place.get_by_label("zone").evaluate("el => [...el.options].map(o => o.text)") == [
+        "bar"]
+    chase = page.locator("form[data-verb=chase]")
+    assert chase.get_by_label("length (optional)").evaluate(
+        "el => [...el.options].map(o => o.value)") == ["", "2", "3", "4", "5", "6"]
+    assert page.evaluate("window.sent") == [
+        "ada: attack imp weapon=knife", "ada: awareness", "cover ada 3 object='the oak table'"]

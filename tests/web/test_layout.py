@@ -1,0 +1,92 @@
+"""The player's phone screen holds up: 12 participants with long names fit a 390×844 screen
+without sideways scrolling, every text meets WCAG AA contrast, and a command can be sent by
+keyboard alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served
+from tests.web.browser import create_from_example, invite, join, start_table, upload_scenario
+from tests.web.scenarios import crowd
+
+pytestmark = pytest.mark.timeout(120)
+
+#: Text whose contrast with the background behind it is below 4.5:1 (WCAG AA, normal text).
+LOW_CONTRAST_JS = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const behind = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    const a = lum(rgb(getComputedStyle(el).color)), b = lum(behind(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) bad.push(`${el.tagName}.${el.className}: ${ratio.toFixed(2)}`);
+  }
+  return bad;
+}"""
+
+
+def test_twelve_long_names_fit_a_phone(browser: Browser, served: Served,
+                                       tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, crowd(12), tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    page = alice.page
+    expect(page.locator(".person")).to_have_count(12)
+    width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+    for box in page.locator(".person").all():
+        bound = box.bounding_box()
+        assert bound is not None and bound["x"] >= 0 and bound["x"] + bound["width"] <= 390
+    for screen in (gm, alice):
+        assert screen.page.evaluate(LOW_CONTRAST_JS) == []
+
+
+def test_a_command_by_keyboard_alone(browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, crowd(4), tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    page = alice.page
+    field = page.get_by_label("Another command for Participant 00", exact=False)
+    for _ in range(60):  # Tab through the page until the command field has the focus
+        page.keyboard.press("Tab")
+        if field.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        pytest.fail("the command field cannot be reached with Tab")
+    page.keyboard.type("p00: initiative dice=5,6")
+    page.keyboard.press("Enter")
+    expect(gm.page.locator(".log .entry").first).to_contain_text("initiative")
+
+
+def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: Served) -> None:
+    from fracas.app.scenario import bundled_scenarios
+
+    gm = start_table(browser, served.url)
+    names = list(bundled_scenarios())
+    create_from_example(gm, names[0])
+    player = join(browser, invite(gm, "alice"))
+    for name in names:
+        if name != names[0]:
+            create_from_example(gm, name)
+        title = gm.page.locator(".round-region .status")
+        expect(title).to_contain_text(" · round ")
+        player.page.goto(gm.page.url)  # the same conflict's address
+        expect(player.page.locator(".round-region .status")).to_have_text(title.inner_text())
+        expect(player.page.locator(".field-region .panel").first).to_be_visible()
+    assert gm.errors == [] and player.errors == []

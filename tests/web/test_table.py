@@ -1,0 +1,230 @@
+"""The table in a real browser: a GM and two players (three Chromium contexts) play a round
+of each ruleset through the pages alone, against a real ``fracas serve``.
+
+Each test checks what the people at the table would notice: every page follows the round,
+undo takes a step back on every page, a player's page reconnects by itself after a drop and
+misses nothing, a name that is markup shows as text, every control has a label, and no
+player's page holds a hidden character or a GM-only value in any channel (DOM with all its
+attributes, title, storage, WebSocket frames, API answers).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served, start_server
+from tests.web.browser import (
+    Screen,
+    command,
+    invite,
+    join,
+    leaks,
+    start_table,
+    undo,
+    unlabelled_controls,
+    upload_scenario,
+    wait_log,
+)
+from tests.web.scenarios import BY_RULESET, SECRETS, XSS
+
+pytestmark = pytest.mark.timeout(150)
+
+
+@contextmanager
+def table(browser: Browser, served: Served, ruleset: str, tmp: Path
+          ) -> Iterator[tuple[Screen, Screen, Screen]]:
+    """The GM's screen with a conflict of ``ruleset`` (uploaded as a scenario file) and the
+    phone screens of alice and bob, who joined by the links the GM issued."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, BY_RULESET[ruleset], tmp)
+    alice = join(browser, invite(gm, "alice"))
+    bob = join(browser, invite(gm, "bob"))
+    try:
+        yield gm, alice, bob
+    finally:
+        for screen in (gm, alice, bob):
+            screen.context.close()
+
+
+def everyone_sees(screens: tuple[Screen, ...], text: str) -> None:
+    """Every screen's log shows ``text``."""
+    for screen in screens:
+        try:
+            wait_log(screen, text)
+        except Exception as exc:
+            said = screen.page.locator(".log .said").all_inner_texts()[:4]
+            raise AssertionError(f"{text!r} not in the log of {screen.page.title()!r}: "
+                                 f"{said}") from exc
+
+
+def acting(screen: Screen) -> str:
+    """The "Acting:" line of the screen's round panel."""
+    return screen.page.locator(".round-region p", has_text="Acting:").inner_text()
+
+
+def readable(screen: Screen) -> str:
+    """What a player reads of the conflict: the title, the round's head, the field and the log
+    (the controls are left out: they are rebuilt with new element ids when the legal commands
+    arrive)."""
+    page = screen.page
+    parts = [page.title(), page.locator(".round-region .panel > div").first.inner_html(),
+             page.locator(".field-region").inner_html(), page.locator(".log-region").inner_html()]
+    return "\n".join(parts)
+
+
+def check_the_table_holds(gm: Screen, players: tuple[Screen, ...]) -> None:
+    """What must hold on every screen at the end of a round."""
+    for screen in (gm, *players):
+        assert unlabelled_controls(screen.page) == []
+        assert screen.dialogs == [], "a name's markup ran as a script"
+        assert screen.errors == [], screen.errors
+        assert screen.page.locator("img[src='x']").count() == 0
+        expect(screen.page.locator(".person .name", has_text=XSS)).to_have_count(1)
+    for screen in players:
+        assert leaks(screen, SECRETS) == []
+
+
+def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "etherscope", tmp_path) as (gm, alice, bob):
+        players = (alice, bob)
+        # the hidden lurker moves first: nothing on a player's page points at anyone
+        for p in players:
+            assert acting(p).startswith("Acting: nobody")
+            expect(p.page.locator(".person.acting")).to_have_count(0)
+        before = readable(alice)
+        command(gm, "gm", "note 'zqsecret plan' visibility=gm")
+        wait_log(gm, "note 'zqsecret plan' visibility=gm")
+        alice.page.wait_for_timeout(600)
+        assert readable(alice) == before  # nothing moved
+        command(gm, "gm", "zqdora: done")
+        command(alice, "ada", "ada: done")
+        command(bob, "bruno", "bruno: done")
+        everyone_sees((gm, alice, bob), "bruno: done")
+        command(gm, "gm", "round")
+        command(alice, "ada", "ada: declare 8")
+        everyone_sees((gm, alice), "ada: declare 8")  # others learn it at the countdown
+        expect(alice.page.locator(".lane")).to_contain_text("8 Ada")
+        undo(gm)  # the GM takes the declaration back
+        expect(alice.page.locator(".lane")).not_to_contain_text("Ada")
+        command(alice, "ada", "ada: declare 7,1")  # a split initiative
+        command(bob, "bruno", "bruno: declare 9")
+        command(gm, "gm", "imp: declare 6")
+        command(gm, "gm", "zqdora: declare 3")
+        command(gm, "gm", "countdown")
+        expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        expect(bob.page.locator("#turn-banner")).to_have_text("Your turn: Bruno")
+        expect(alice.page).not_to_have_title(re.compile("Your turn"))
+        # the odds before the roll: of the pending roll, and of the command being typed
+        expect(bob.page.locator(".odds-box")).to_contain_text("%")
+        line = bob.page.locator("section.actor[data-actor='bruno'] form.command-line")
+        line.locator("input").fill("bruno: attack imp")
+        expect(line.locator("output")).to_contain_text("%")
+        command(bob, "bruno", "bruno: attack imp dice=5,6")
+        for p in (gm, alice, bob):  # the result with its breakdown, on every page
+            expect(p.page.locator(".log .entry").first).to_contain_text("[5, 6]")
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        command(alice, "ada", "ada: attack imp dice=1,2")
+        everyone_sees((gm, alice, bob), "ada: attack imp dice=1,2")
+        gm.page.get_by_label("Range from Ada to Bruno").select_option("close")  # the GM edits
+        for p in players:
+            row = p.page.locator(".matrix tbody tr", has_text="Bruno").first
+            expect(row).to_contain_text("close")
+        for p in players:
+            expect(p.page.locator(".matrix")).to_be_visible()
+            expect(p.page.locator(".matrix")).not_to_contain_text("Zqlurker")
+        check_the_table_holds(gm, players)
+
+
+def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        players = (alice, bob)
+        command(alice, "ada", "ada: initiative dice=5,5,6,4")  # Bruno supports, Ada leads
+        everyone_sees((gm, alice, bob), "ada: initiative dice=5,5,6,4")
+        expect(alice.page.locator(".side.on-turn h3")).to_contain_text("heroes")
+        command(alice, "ada", "ada: attack imp dice=6,5")
+        for p in (gm, alice, bob):
+            expect(p.page.locator(".log .entry").first).to_contain_text("attack")
+        command(gm, "gm", "imp: attack ada dice=3,4")
+        everyone_sees((gm, alice, bob), "imp: attack ada dice=3,4")
+        command(bob, "bruno", "bruno: attack imp dice=5,4")
+        for p in (gm, alice, bob):  # the roll and its breakdown (the foe's HP stays hidden)
+            expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")
+        undo(gm)
+        for p in (gm, alice, bob):
+            expect(p.page.locator(".log .entry").first).to_contain_text("undo")
+        command(bob, "bruno", "bruno: attack imp dice=5,4")
+        for p in (gm, alice, bob):
+            expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")
+        for p in players:  # the GM's exact HP of the foe never reaches a player
+            expect(p.page.locator(".member", has_text="Ada")).to_contain_text("HP")
+            expect(p.page.locator(".member", has_text=XSS)).not_to_contain_text("HP")
+        expect(gm.page.locator(".member", has_text=XSS)).to_contain_text("HP")
+        check_the_table_holds(gm, players)
+        # rolls behind the screen: unseen changes nothing on a player's page; a ghost roll
+        # shows that the GM rolled, never the dice or why
+        before = readable(alice)
+        gm.page.get_by_label("Why (GM only)").fill("zqsecret ambush check")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        expect(gm.page.locator(".log .entry").first).to_contain_text("zqsecret ambush check")
+        alice.page.wait_for_timeout(600)
+        assert readable(alice) == before
+        gm.page.get_by_label("Players", exact=True).select_option("ghost")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        for p in players:
+            expect(p.page.locator(".log .entry").first).to_contain_text("The GM rolls behind")
+            expect(p.page.locator(".log .entry").first).not_to_contain_text("1d20")
+        # a shared screen by the public link: it follows the conflict and can do nothing
+        shared = join(browser, invite(gm, None))
+        expect(shared.page.locator("#who")).to_have_text("Onlooker")
+        expect(shared.page.locator(".member", has_text="Bruno")).to_be_visible()
+        assert shared.page.locator("section.actor").count() == 0
+        assert leaks(shared, SECRETS) == []
+        shared.context.close()
+        # the GM revokes Bob's link: his page is told at once, Alice's stays live
+        gm.page.get_by_role("button", name="Revoke the link of bob").click()
+        expect(bob.page.locator("#connection")).to_contain_text("revoked")
+        expect(alice.page.locator("#connection")).to_have_text("live")
+
+
+def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Served,
+                                                   tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        players = (alice, bob)
+        command(gm, "gm", "open ada")
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        command(alice, "ada", "ada: attack imp weapon=sword dice=3,3,2")
+        for p in (gm, alice, bob):
+            expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")
+        command(alice, "ada", "ada: handoff bruno")
+        expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        undo(gm)
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        expect(bob.page).not_to_have_title(re.compile("Your turn"))
+        gm.page.locator(".log-region").get_by_role("button", name="Redo").click()
+        expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        # the server goes away mid-round and comes back: every page reconnects by itself
+        port = int(served.url.rsplit(":", 1)[1])
+        served.kill(signal.SIGKILL)
+        for p in (gm, alice, bob):
+            expect(p.page.locator("#connection")).to_contain_text("reconnecting")
+        again = start_server(served.db, served.log_path, port=port)
+        served.process = again.process  # the fixture stops this one
+        for p in (gm, alice, bob):
+            expect(p.page.locator("#connection")).to_have_text("live again (reconnected)")
+        command(bob, "bruno", "bruno: handoff imp")
+        everyone_sees((gm, alice, bob), "bruno: handoff imp")
+        command(gm, "gm", "imp: attack ada dice=4,4,4")
+        command(gm, "gm", "imp: handoff")
+        everyone_sees((gm, alice, bob), "imp: handoff")
+        for p in players:  # each entry once: nothing missed or doubled over the drop
+            expect(p.page.locator(".log .said", has_text=re.compile("^bruno: handoff imp$"))
+                   ).to_have_count(1)
+            expect(p.page.locator("svg.zones")).to_contain_text("Common room")
+        check_the_table_holds(gm, players)
