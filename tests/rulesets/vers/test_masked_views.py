@@ -5,14 +5,16 @@ breakdown, total and margin when nothing in it is secret. Also the sentences of 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from fracas.engine import Viewer
 from fracas.engine.conflict import Conflict
+from fracas.engine.secrets import Modifier
 from fracas.engine.views import log_view
-from fracas.rulesets.vers.checks import breakdown, check_text, signed
+from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from tests.support.reading import last_sentences
 
 from .helpers import do, make, npc, pc
@@ -65,8 +67,8 @@ def test_a_hidden_tn_leaves_the_modifiers_a_player_knows_and_their_total():
     c = table()
     do(c, "harm thug 3", "ada: handoff thug", "thug: attack ada dice=3,3,3")
     said = last_sentences(c, ALICE)[0]
-    assert said.startswith("Thug attacks Ada with club (close): Close combat (−1 wounded: −1): "
-                           "rolled 9, success → hit")
+    assert said.startswith("Thug attacks Ada with club (close): Close combat TN ? (−1 wounded: "
+                           "−1): rolled 9, success → hit")
     assert "TN 13" not in said and "→ 12" not in said and "DoS" not in said
     assert "TN 13 (−1 wounded: −1) → 12: rolled 9, success, 3 DoS" in last_sentences(c)[0]
 
@@ -81,32 +83,34 @@ def test_an_onlooker_sees_no_more_than_a_player():
 
 @pytest.mark.rule("VR-ROLL-1")
 def test_a_checks_sentence_names_tn_modifiers_modified_tn_roll_and_margin():
-    mods = [["guards", -2]]
-    success = {"skill": "athletics", "tn": 13, "mods": mods, "breakdown": breakdown(mods),
-               "target_number": 11, "total": 9, "success": True, "dos": 2, "dof": 0}
+    mods = (Modifier("guards", -2),)
+    success = Check(skill="athletics", tn=13, mods=mods, breakdown=breakdown(mods),
+                    target_number=11, total=9, success=True, dos=2, dof=0)
     assert check_text(success) == "Athletics TN 13 (−2 guards: −2) → 11: rolled 9, success, 2 DoS"
-    failure = {**success, "total": 14, "success": False, "dos": 0, "dof": 3}
+    failure = replace(success, total=14, success=False, dos=0, dof=3)
     assert check_text(failure) == "Athletics TN 13 (−2 guards: −2) → 11: rolled 14, failure, 3 DoF"
-    plain = {**success, "skill": "close_combat", "mods": [], "target_number": 13, "dos": 4}
+    plain = replace(success, skill="close_combat", mods=(), target_number=13, dos=4)
     assert check_text(plain) == "Close combat TN 13: rolled 9, success, 4 DoS"
 
 
 @pytest.mark.rule("VR-ROLL-1")
 def test_a_masked_checks_sentence_keeps_what_is_known():
-    mods = [["wounded", -1], ["Thug's dodge", None]]
-    masked = {"skill": "close_combat", "tn": None, "mods": mods, "breakdown": breakdown(mods),
-              "target_number": None, "total": 9, "success": False, "dos": None, "dof": None}
-    assert check_text(masked) == "Close combat (−1 wounded, ? Thug's dodge: ?): rolled 9, failure"
-    assert check_text({**masked, "tn": 12}).startswith("Close combat TN 12 (")
-    bare = {**masked, "mods": [], "breakdown": "no modifiers", "success": True}
-    assert check_text(bare) == "Close combat: rolled 9, success"
+    mods = (Modifier("wounded", -1), Modifier("Thug's dodge", None))
+    masked = Check(skill="close_combat", tn=None, mods=mods, breakdown=breakdown(mods),
+                   target_number=None, total=9, success=False, dos=None, dof=None)
+    assert check_text(masked) == ("Close combat TN ? (−1 wounded, ? Thug's dodge: ?): rolled 9, "
+                                  "failure")
+    assert check_text(replace(masked, tn=12)).startswith("Close combat TN 12 (")
+    bare = replace(masked, mods=(), breakdown="no modifiers", success=True)
+    assert check_text(bare).endswith(": rolled 9, success")
 
 
 @pytest.mark.rule("VR-ROLL-2")
 def test_modifiers_that_cancel_out_read_plus_zero_and_zeros_are_left_out():
     assert signed(0) == "+0" and signed(-3) == "−3" and signed(2) == "+2"
-    assert breakdown([["reach", 2], ["wounded", -2]]) == "+2 reach, −2 wounded: +0"
-    assert breakdown([["reach", 0], ["cover", -3]]) == "−3 cover: −3"
-    assert breakdown([["reach", 0]]) == "no modifiers"
+    m = Modifier
+    assert breakdown([m("reach", 2), m("wounded", -2)]) == "+2 reach, −2 wounded: +0"
+    assert breakdown([m("reach", 0), m("cover", -3)]) == "−3 cover: −3"
+    assert breakdown([m("reach", 0)]) == "no modifiers"
     assert breakdown([]) == "no modifiers"
-    assert breakdown([["reach", 0], ["dodge", None]]) == "? dodge: ?"
+    assert breakdown([m("reach", 0), m("dodge", None)]) == "? dodge: ?"

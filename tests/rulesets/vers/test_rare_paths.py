@@ -117,5 +117,6 @@ def test_slipping_past_a_guard_goes_one_zone_only():
     err = refused(c, "ada: slip c dice=1,1,1", "VR-MOVE-5")
     assert "this move covers at most 1" in str(err)
     slipped = of(do(c, "ada: slip b dice=1,1,1"), "slipped")[0]
-    assert slipped["check"]["mods"] == [["guarded by Guard", -3]]  # its Close Combat ranks
+    # its Close Combat ranks, with the stat they come from
+    assert slipped["check"]["mods"] == [["guarded by Guard", -3, "guard", "skills"]]
     assert c.state.ext.zones.zone_of("ada") == "b"
