@@ -23,10 +23,10 @@ from fracas.dice import (
     from_table,
     odds_of,
     parse,
+    plan_totals,
     roll,
 )
-from fracas.dice import roller as roller_module
-from fracas.dice.roller import Expression
+from fracas.dice.expression import Expression
 from tests.dice.grammar import expressions
 
 # -- brute force -----------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def test_exploding_odds_at_depth_20_are_exactly_the_rollers(expr: str) -> None:
 def test_truncated_depth_and_mass_match_a_capped_brute_force(
     expr: str, depth: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(roller_module, "MAX_EXPLOSIONS", depth)
+    monkeypatch.setattr(plan_totals, "MAX_EXPLOSIONS", depth)
     capped = _brute(Expression(expr))
     d = distribution(expr, explode_depth=depth)
     assert d.explode_depth == depth

@@ -20,7 +20,7 @@ from fracas.dice import (
     parse,
     roll,
 )
-from fracas.dice.syntax import MAX_EXPLOSIONS
+from fracas.dice.nodes import MAX_EXPLOSIONS
 from tests.dice.grammar import expressions
 
 ALPHABET = "0123456789dDkhl!<>=+-*(){} ,x"

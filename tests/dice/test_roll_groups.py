@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.dice import Roll, from_table, parse
 from fracas.dice.errors import TableDiceError
-from fracas.dice.roller import Roll, from_table, parse
 
 
 def test_a_success_pool_counts_its_successes_and_marks_each_die() -> None:

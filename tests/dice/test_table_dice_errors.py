@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.dice.errors import TableDiceError
-from fracas.dice.roller import parse_dice_list
+from fracas.dice.table import parse_dice_list
 
 
 @pytest.mark.parametrize(

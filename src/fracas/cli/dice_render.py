@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.dice.odds import OddsReport, bar, percent
-from fracas.dice.roller import Roll
+from fracas.dice.results import Roll
 
 _ROLL_STYLES = {"": "", "drop": "dim strike", "boom": "bold yellow", "hit": "bold green"}
 

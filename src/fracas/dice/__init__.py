@@ -15,19 +15,12 @@ from fracas.dice.errors import (
     OddsBudgetError,
     TableDiceError,
 )
+from fracas.dice.expression import Expression, parse
 from fracas.dice.odds import Distribution, OddsReport, distribution, odds_of, pair_odds
+from fracas.dice.results import CheckDice, DieResult, GroupResult, Roll
 from fracas.dice.rng import DiceRng, new_seed
-from fracas.dice.roller import (
-    CheckDice,
-    DieResult,
-    Expression,
-    GroupResult,
-    Roll,
-    from_table,
-    parse,
-    parse_dice_list,
-    roll,
-)
+from fracas.dice.roller import from_table, roll
+from fracas.dice.table import parse_dice_list
 
 __all__ = [
     "CheckDice",

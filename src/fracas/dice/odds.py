@@ -19,9 +19,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from fracas.dice.bounds import bounds, pool_target
 from fracas.dice.errors import DiceValueError, OddsBudgetError
-from fracas.dice.roller import _ARITH, Expression, _legacy, parse
-from fracas.dice.syntax import (
+from fracas.dice.expression import Expression, parse
+from fracas.dice.nodes import (
     COMPARISONS,
     MAX_EXPLOSIONS,
     Annotated,
@@ -35,8 +36,8 @@ from fracas.dice.syntax import (
     SetOf,
     Unary,
     Value,
-    bounds,
 )
+from fracas.dice.plan import ARITH
 
 #: Estimated elementary steps one odds query may take (about a second of icepool work).
 ODDS_BUDGET = 4_000_000
@@ -161,6 +162,21 @@ class Distribution:
 
 
 # -- building icepool dice from the syntax tree ----------------------------------------------
+
+
+def _legacy(node: Dice) -> bool:
+    """Whether a group only uses fracas's first modifiers: ``!``, one keep or drop, a count
+    (icepool has a direct formulation for these)."""
+    ops = list(node.ops)
+    if ops and ops[0].kind == "!":
+        ops.pop(0)
+    first = ops[0] if ops else None
+    if first is not None and (first.kind in ("dh", "dl") or (
+            first.kind == "k" and len(first.sels) == 1 and not first.sels[0].by_value)):
+        ops.pop(0)
+    if ops and ops[0].kind == "c" and ops[0].sels[0].cat in (">=", "<="):
+        ops.pop(0)
+    return not ops
 
 
 def _explode_p(node: Dice) -> Fraction:
@@ -333,7 +349,7 @@ class _Builder:
         if isinstance(node, Group) and not node.ops:
             return self.build(node.inner)
         assert isinstance(node, Group | SetOf)
-        target, ops = _pool_target(node)
+        target, ops = pool_target(node)
         if isinstance(target, Dice):
             return self.dice(target, ops)
         members = [_as_die(self.build(i)) for i in target]
@@ -348,7 +364,7 @@ class _Builder:
             if isinstance(left, icepool.Die) and isinstance(right, icepool.Die):
                 self.budget.charge(len(left) * len(right), f"'{op}'")
             return _exact_arith(op, left, right)
-        fn = _ARITH[op]
+        fn = ARITH[op]
         a, b = _as_die(left), _as_die(right)
         if op in ("/", "//", "%") and 0 in b:
             raise DiceValueError(
@@ -708,23 +724,6 @@ def _keep_of(op: Op, n: int) -> tuple[int, bool]:
     if op.kind == "k":
         return min(m, n), high
     return max(0, n - m), not high
-
-
-def _pool_target(node: Group | SetOf) -> tuple[Dice | tuple[Node, ...], tuple[Op, ...]]:
-    """What a group's set operations act on (a dice group or members) and all the operations."""
-    if isinstance(node, SetOf):
-        return node.items, node.ops
-    inner = node.inner
-    while isinstance(inner, Annotated):
-        inner = inner.inner
-    if isinstance(inner, Dice):
-        return inner, node.ops
-    if isinstance(inner, SetOf) or (isinstance(inner, Group) and inner.ops):
-        target, ops = _pool_target(inner)
-        return target, ops + node.ops
-    if isinstance(inner, Group):
-        return _pool_target(Group(inner.inner, node.brace, node.ops))
-    return (inner,), node.ops
 
 
 def distribution(expr: str | Expression, *, explode_depth: int | None = None) -> Distribution:

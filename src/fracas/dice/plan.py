@@ -1,0 +1,126 @@
+"""Roll plans: a syntax tree compiled once to nested closures, so rolling does no dispatch.
+
+A plan is called as ``plan(source, faces, sink)``: it draws dice from ``source``, appends every
+face it rolls to ``faces`` and returns the value. What goes to ``sink`` depends on the family of
+group plans the tree was compiled with (:mod:`fracas.dice.plan_totals` records the kept values,
+:mod:`fracas.dice.plan_breakdown` each group with its dice). This module compiles the
+arithmetic around the groups and folds the parts without dice to constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Protocol
+
+from fracas.dice.errors import DiceValueError
+from fracas.dice.nodes import Annotated, BinOp, Const, Dice, Group, Node, SetOf, Unary, Value
+from fracas.dice.table import TableSource
+
+
+class Source(Protocol):
+    """Where dice come from: a seeded generator or the dice rolled at the table."""
+
+    def die(self, sides: int) -> int: ...
+
+    def dice(self, count: int, sides: int) -> list[int]: ...
+
+
+Plan = Callable[[Source, list[int], list[Any]], Value]
+#: Compiles a dice group, a set or a group with operations to a plan.
+GroupCompiler = Callable[[Dice | SetOf | Group], Plan]
+
+ARITH: dict[str, Callable[[Value, Value], Value]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: Fraction(a) / b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    ">=": lambda a, b: int(a >= b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    "<": lambda a, b: int(a < b),
+}
+
+
+def _foldable(node: Node) -> bool:
+    """Whether a node is plain arithmetic on numbers (no dice, no set to show)."""
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, BinOp):
+        return _foldable(node.left) and _foldable(node.right)
+    if isinstance(node, Unary | Annotated):
+        return _foldable(node.operand if isinstance(node, Unary) else node.inner)
+    return isinstance(node, Group) and not node.ops and _foldable(node.inner)
+
+
+def compile_plan(node: Node, group: GroupCompiler) -> Plan:
+    """Compile a syntax tree, its dice groups and sets by ``group``."""
+    if not isinstance(node, Const) and _foldable(node):
+        plan = _unfolded(node, group)
+        try:
+            value = plan(TableSource("", []), [], [])
+        except DiceValueError:
+            return plan  # a division by zero: refused each time it is rolled
+        return compile_plan(Const(value), group)
+    return _unfolded(node, group)
+
+
+def _unfolded(node: Node, group: GroupCompiler) -> Plan:
+    if isinstance(node, Const):
+        value = node.value
+
+        def const(src: Source, out: list[int], sink: list[Any]) -> Value:
+            return value
+
+        return const
+    if isinstance(node, BinOp):
+        return _binop(node, group)
+    if isinstance(node, Unary):
+        operand = compile_plan(node.operand, group)
+        if node.op == "+":
+            return operand
+
+        def neg(src: Source, out: list[int], sink: list[Any]) -> Value:
+            return -operand(src, out, sink)
+
+        return neg
+    if isinstance(node, Annotated):
+        return compile_plan(node.inner, group)
+    if isinstance(node, Group) and not node.ops:
+        return compile_plan(node.inner, group)
+    return group(node)
+
+
+def _binop(node: BinOp, group: GroupCompiler) -> Plan:
+    left, right = compile_plan(node.left, group), compile_plan(node.right, group)
+    op = node.op
+    if op == "+":
+
+        def add(src: Source, out: list[int], sink: list[Any]) -> Value:
+            return left(src, out, sink) + right(src, out, sink)
+
+        return add
+    if op == "-":
+
+        def sub(src: Source, out: list[int], sink: list[Any]) -> Value:
+            return left(src, out, sink) - right(src, out, sink)
+
+        return sub
+    fn = ARITH[op]
+    divides = op in ("/", "//", "%")
+
+    def binop(src: Source, out: list[int], sink: list[Any]) -> Value:
+        a = left(src, out, sink)
+        b = right(src, out, sink)
+        if divides and b == 0:
+            raise DiceValueError(
+                f"division by zero: the right side of '{op}' rolled 0",
+                operator=op,
+            )
+        return fn(a, b)
+
+    return binop
