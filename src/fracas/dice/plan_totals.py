@@ -5,17 +5,20 @@ sink of these plans collects the value of every kept die of every dice group, in
 (``Roll.kept``). The breakdown of each die (rerolled faces, explosions, successes) is not
 built here: :mod:`fracas.dice.plan_breakdown` rebuilds it from the faces when it is asked for.
 Both families draw the same dice in the same order (``tests/dice/test_plans.py``).
+
+A by-value selector of a dice group is precompiled to the set of values it picks (a die only
+shows its faces, or the number of a ``mi``/``ma``), so each test is one set lookup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 from fracas.dice.bounds import pool_target
-from fracas.dice.nodes import MAX_EXPLOSIONS, Dice, Group, Node, Op, SetOf, Value
+from fracas.dice.nodes import MAX_EXPLOSIONS, Dice, Group, Node, Op, Sel, SetOf, Value
 from fracas.dice.plan import Plan, Source, compile_plan
-from fracas.dice.selection import dropped_few, predicate, select
+from fracas.dice.selection import dropped_few, select
 
 Members = list[Value | None]
 #: One operation over a group's members, in place (new dice are appended).
@@ -27,6 +30,25 @@ def compile_totals(node: Node) -> Plan:
     return compile_plan(node, _group)
 
 
+class _Matches:
+    """The values by-value selectors pick, for set members (any number, decimals too)."""
+
+    __slots__ = ("sels",)
+
+    def __init__(self, sels: tuple[Sel, ...]) -> None:
+        self.sels = sels
+
+    def __contains__(self, value: object) -> bool:
+        return value is not None and any(s.matches(value) for s in self.sels)  # type: ignore[arg-type]
+
+
+def _hits(sels: tuple[Sel, ...], top: int) -> Container[Value]:
+    """What by-value selectors pick: a set of the values 1..``top`` (0: any value)."""
+    if not top:
+        return _Matches(sels)
+    return frozenset(v for v in range(1, top + 1) if any(s.matches(v) for s in sels))
+
+
 def _group(node: Dice | SetOf | Group) -> Plan:
     if isinstance(node, Dice):
         return _dice(node, node.ops)
@@ -34,8 +56,17 @@ def _group(node: Dice | SetOf | Group) -> Plan:
     if isinstance(target, Dice):
         return _dice(target, target.ops + ops)
     items = [compile_totals(i) for i in target]
-    steps = [_step(op, 0) for op in ops]
-    finish = _finish(ops)
+    steps = [_step(op, 0, 0) for op in ops]
+    finish = _finish(ops, 0)
+    if len(steps) == 1 and finish is _total:
+        step = steps[0]
+
+        def set_one_op(src: Source, out: list[int], kept: list[Any]) -> Value:
+            members: Members = [item(src, out, kept) for item in items]
+            step(members, src, out)
+            return _total(members)
+
+        return set_one_op
 
     def set_plan(src: Source, out: list[int], kept: list[Any]) -> Value:
         members: Members = [item(src, out, kept) for item in items]
@@ -46,35 +77,38 @@ def _group(node: Dice | SetOf | Group) -> Plan:
     return set_plan
 
 
-def _finish(ops: tuple[Op, ...]) -> Callable[[Members], Value]:
+def _total(members: Members) -> Value:
+    out: Value = 0
+    for v in members:
+        if v is not None:
+            out += v
+    return out
+
+
+def _finish(ops: tuple[Op, ...], top: int) -> Callable[[Members], Value]:
     """The group's value from its members: their sum, or the successes of a final count."""
     if ops and ops[-1].kind == "c":
-        test = predicate(ops[-1].sels)
-        return lambda members: len([v for v in members if v is not None and test(v)])
-
-    def total(members: Members) -> Value:
-        out: Value = 0
-        for v in members:
-            if v is not None:
-                out += v
-        return out
-
-    return total
+        hits = _hits(ops[-1].sels, top)
+        return lambda members: len([v for v in members if v is not None and v in hits])
+    return _total
 
 
 def _dice(node: Dice, ops: tuple[Op, ...]) -> Plan:
     count, sides = node.count, node.sides
+    top = max([sides, *(s.num for op in ops if op.kind in ("mi", "ma") for s in op.sels)])
     chain_at = ops[0].sels[0].num if ops and ops[0].kind == "!" else None
     if chain_at is not None:
         ops = ops[1:]
+        top = 0  # chain sums: any value
     counted = ops[-1] if ops and ops[-1].kind == "c" else None
     if counted is not None:
         ops = ops[:-1]
-    fast = _single_keep(count, sides, ops, counted) if chain_at is None else None
-    if fast is not None:
-        return fast
-    steps = [_step(op, sides) for op in ops]
-    finish = _finish((counted,) if counted is not None else ())
+    finish = _finish((counted,) if counted is not None else (), top)
+    if chain_at is None:
+        fast = _one_step(count, sides, ops, finish, top)
+        if fast is not None:
+            return fast
+    steps = [_step(op, sides, top) for op in ops]
 
     def dice_plan(src: Source, out: list[int], kept: list[Any]) -> Value:
         if chain_at is None:
@@ -108,72 +142,95 @@ def _chains(src: Source, out: list[int], count: int, sides: int, at: int) -> Mem
     return members
 
 
-def _single_keep(count: int, sides: int, ops: tuple[Op, ...], counted: Op | None) -> Plan | None:
-    """The plan of the commonest groups: plain dice, or one keep / drop of the few highest or
-    lowest (``4d6kh3``, ``2d20kl1``, ``4d6dl1``), maybe counted; None for any other group."""
-    test = predicate(counted.sels) if counted is not None else None
+def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Members], Value],
+              top: int) -> Plan | None:
+    """The plan of a group with at most one operation besides a count, in one closure; None
+    for any other group."""
     if not ops:
+        if finish is _total and count == 1:
 
-        def plain(src: Source, out: list[int], kept: list[Any]) -> Value:
+            def one_die(src: Source, out: list[int], kept: list[Any]) -> Value:
+                face = src.die(sides)
+                out.append(face)
+                kept.append(face)
+                return face
+
+            return one_die
+        if finish is _total:
+
+            def plain(src: Source, out: list[int], kept: list[Any]) -> Value:
+                faces = src.dice(count, sides)
+                out += faces
+                kept += faces
+                return sum(faces)
+
+            return plain
+
+        def counted(src: Source, out: list[int], kept: list[Any]) -> Value:
             faces = src.dice(count, sides)
             out += faces
             kept += faces
-            if test is not None:
-                return len([v for v in faces if test(v)])
-            return sum(faces)
+            return finish(faces)  # type: ignore[arg-type]
 
-        return plain
-    op = ops[0]
-    if len(ops) > 1 or not (op.kind in ("dh", "dl") or (
-            op.kind == "k" and len(op.sels) == 1 and not op.sels[0].by_value)):
+        return counted
+    if len(ops) > 1:
         return None
-    n = op.sels[0].num
-    if op.kind == "k":
-        n_keep, highest = min(n, count), op.sels[0].cat == "h"
-    else:
-        n_keep, highest = max(0, count - n), op.kind == "dl"
-    order = range(count)
+    if count == 1 and finish is _total:
+        single = _single_die(ops[0], sides, top)
+        if single is not None:
+            return single
+    step = _step(ops[0], sides, top)
+    whole = finish is _total
 
-    def keep(src: Source, out: list[int], kept: list[Any]) -> Value:
-        faces = src.dice(count, sides)
-        out += faces
-        chosen = sorted(sorted(order, key=faces.__getitem__, reverse=highest)[:n_keep])
-        values = [faces[i] for i in chosen]
+    def one_op(src: Source, out: list[int], kept: list[Any]) -> Value:
+        members: Members = src.dice(count, sides)  # type: ignore[assignment]
+        out += members  # type: ignore[arg-type]  # before the step adds its own dice
+        step(members, src, out)
+        values = [v for v in members if v is not None]
         kept += values
-        if test is not None:
-            return len([v for v in values if test(v)])
-        return sum(values)
+        return sum(values) if whole else finish(values)  # type: ignore[arg-type]
 
-    return keep
+    return one_op
 
 
-def _step(op: Op, sides: int) -> Step:
-    """One operation over a group's members (as ``_Die`` operations in plan_breakdown)."""
+def _single_die(op: Op, sides: int, top: int) -> Plan | None:
+    """The plan of one die with a clamp or a reroll by value (``1d20mi10``, ``1d20ro1``,
+    ``1d20rr1``), with no list of members; None for other operations."""
+    kind = op.kind
+    if kind in ("mi", "ma"):
+        n, low = op.sels[0].num, kind == "mi"
+
+        def clamped(src: Source, out: list[int], kept: list[Any]) -> Value:
+            face = src.die(sides)
+            out.append(face)
+            v = n if (face < n if low else face > n) else face
+            kept.append(v)
+            return v
+
+        return clamped
+    if kind not in ("ro", "rr") or not all(s.by_value for s in op.sels):
+        return None
+    hits = _hits(op.sels, top)
+    until = kind == "rr"
+
+    def rerolled(src: Source, out: list[int], kept: list[Any]) -> Value:
+        face = src.die(sides)
+        out.append(face)
+        if face in hits:
+            face = src.die(sides)
+            out.append(face)
+            while until and face in hits:
+                face = src.die(sides)
+                out.append(face)
+        kept.append(face)
+        return face
+
+    return rerolled
+
+
+def _step(op: Op, sides: int, top: int) -> Step:
+    """One operation over a group's members (as the operations of plan_breakdown)."""
     kind, sels = op.kind, op.sels
-    by_value = all(s.by_value for s in sels)
-    test = predicate(sels) if by_value else None
-
-    def picked(members: Members) -> list[int]:
-        if test is not None:
-            return [i for i, v in enumerate(members) if v is not None and test(v)]
-        return select(sels, members)
-
-    if kind == "k":
-
-        def keep(members: Members, src: Source, out: list[int]) -> None:
-            chosen = set(picked(members))
-            for i in range(len(members)):
-                if i not in chosen:
-                    members[i] = None
-
-        return keep
-    if kind == "p":
-
-        def drop(members: Members, src: Source, out: list[int]) -> None:
-            for i in picked(members):
-                members[i] = None
-
-        return drop
     if kind in ("dh", "dl"):
         n, lowest = sels[0].num, kind == "dl"
 
@@ -182,30 +239,82 @@ def _step(op: Op, sides: int) -> Step:
                 members[i] = None
 
         return drop_few
-    if kind in ("rr", "ro", "ra"):
-        return _reroll_step(kind, sides, picked, test)
-    if kind == "e":
-        assert test is not None
-        return _explode_step(sides, test)
-    n, low = sels[0].num, kind == "mi"  # "mi", "ma"
+    if kind in ("mi", "ma"):
+        return _clamp_step(sels[0].num, kind == "mi")
+    if not all(s.by_value for s in sels):
+        return _ranked_step(kind, sels, sides)
+    hits = _hits(sels, top)
+    if kind == "k":
 
+        def keep(members: Members, src: Source, out: list[int]) -> None:
+            members[:] = [v if v in hits else None for v in members]  # None is never a hit
+
+        return keep
+    if kind == "p":
+
+        def drop(members: Members, src: Source, out: list[int]) -> None:
+            members[:] = [None if v in hits else v for v in members]
+
+        return drop
+    if kind == "e":
+        return _explode_step(sides, hits)
+    return _reroll_step(kind, sides, hits)
+
+
+def _clamp_step(n: int, low: bool) -> Step:
     def clamp(members: Members, src: Source, out: list[int]) -> None:
-        for i, v in enumerate(members):
-            if v is not None and (v < n if low else v > n):
-                members[i] = n
+        if low:
+            members[:] = [n if v is not None and v < n else v for v in members]
+        else:
+            members[:] = [n if v is not None and v > n else v for v in members]
 
     return clamp
 
 
-def _reroll_step(kind: str, sides: int, picked: Callable[[Members], list[int]],
-                 test: Callable[[Value], bool] | None) -> Step:
+def _ranked_step(kind: str, sels: tuple[Sel, ...], sides: int) -> Step:
+    """``k``, ``p``, ``ro`` or ``ra`` with a selector of the highest or lowest few."""
+    if kind in ("k", "p") and len(sels) == 1:
+        n, highest = sels[0].num, sels[0].cat == "h"
+        keeping = kind == "k"
+
+        def keep_or_drop_few(members: Members, src: Source, out: list[int]) -> None:
+            order = [i for i, v in enumerate(members) if v is not None]
+            order.sort(key=members.__getitem__, reverse=highest)  # type: ignore[arg-type]
+            for i in order[n:] if keeping else order[:n]:
+                members[i] = None
+
+        return keep_or_drop_few
+
+    def ranked(members: Members, src: Source, out: list[int]) -> None:
+        picked = select(sels, members)
+        if kind == "k":
+            chosen = set(picked)
+            for i in range(len(members)):
+                if i not in chosen:
+                    members[i] = None
+        elif kind == "p":
+            for i in picked:
+                members[i] = None
+        elif kind == "ro":
+            for i in picked:
+                face = src.die(sides)
+                out.append(face)
+                members[i] = face
+        elif picked:  # "ra"
+            face = src.die(sides)
+            out.append(face)
+            members.append(face)
+
+    return ranked
+
+
+def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
     if kind == "rr":
-        assert test is not None
 
         def reroll_until(members: Members, src: Source, out: list[int]) -> None:
             for i, v in enumerate(members):  # each die until it stops (the parser made sure)
-                if v is not None and test(v):
-                    while test(v):
+                if v is not None and v in hits:
+                    while v in hits:
                         v = src.die(sides)
                         out.append(v)
                     members[i] = v
@@ -214,35 +323,38 @@ def _reroll_step(kind: str, sides: int, picked: Callable[[Members], list[int]],
     if kind == "ro":
 
         def reroll_once(members: Members, src: Source, out: list[int]) -> None:
-            for i in picked(members):
-                face = src.die(sides)
-                out.append(face)
-                members[i] = face
+            for i, v in enumerate(members):  # picked by value: rerolling one leaves the others
+                if v is not None and v in hits:
+                    face = src.die(sides)
+                    out.append(face)
+                    members[i] = face
 
         return reroll_once
 
     def reroll_add(members: Members, src: Source, out: list[int]) -> None:
-        if picked(members):
-            face = src.die(sides)
-            out.append(face)
-            members.append(face)
+        for v in members:
+            if v is not None and v in hits:
+                face = src.die(sides)
+                out.append(face)
+                members.append(face)
+                return
 
     return reroll_add
 
 
-def _explode_step(sides: int, test: Callable[[Value], bool]) -> Step:
+def _explode_step(sides: int, hits: Container[Value]) -> Step:
     def explode(members: Members, src: Source, out: list[int]) -> None:
-        # breadth first, as d20: the new dice go last and may explode in turn; the 20th extra
-        # die of a chain never explodes, as with '!'
-        depth = [0] * len(members)
-        i = 0
-        while i < len(members):
-            v = members[i]
-            if v is not None and depth[i] < MAX_EXPLOSIONS and test(v):
-                face = src.die(sides)
-                out.append(face)
-                members.append(face)
-                depth.append(depth[i] + 1)
-            i += 1
+        # breadth first, as d20: the new dice go last and may explode in turn, one generation
+        # after another; the 20th extra die of a chain never explodes, as with '!'
+        start, end = 0, len(members)
+        for _ in range(MAX_EXPLOSIONS):
+            for i in range(start, end):
+                if members[i] in hits:
+                    face = src.die(sides)
+                    out.append(face)
+                    members.append(face)
+            start, end = end, len(members)
+            if start == end:
+                return
 
     return explode
