@@ -78,11 +78,7 @@ def _group(node: Dice | SetOf | Group) -> Plan:
 
 
 def _total(members: Members) -> Value:
-    out: Value = 0
-    for v in members:
-        if v is not None:
-            out += v
-    return out
+    return sum([v for v in members if v is not None])
 
 
 def _finish(ops: tuple[Op, ...], top: int) -> Callable[[Members], Value]:
@@ -175,27 +171,56 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
         return counted
     if len(ops) > 1:
         return None
+    op = ops[0]
     if count == 1 and finish is _total:
-        single = _single_die(ops[0], sides, top)
+        single = _single_die(op, sides, top)
         if single is not None:
             return single
-    step = _step(ops[0], sides, top)
     whole = finish is _total
+    if op.kind in ("k", "p") and all(s.by_value for s in op.sels):
+        hits = _hits(op.sels, top)
+        keeping = op.kind == "k"
+
+        def filtered(src: Source, out: list[int], kept: list[Any]) -> Value:
+            faces = src.dice(count, sides)
+            out += faces
+            values = [v for v in faces if (v in hits) == keeping]
+            kept += values
+            return sum(values) if whole else finish(values)  # type: ignore[arg-type]
+
+        return filtered
+    if op.kind in ("mi", "ma"):
+        n, low = op.sels[0].num, op.kind == "mi"
+
+        def clamped_all(src: Source, out: list[int], kept: list[Any]) -> Value:
+            faces = src.dice(count, sides)
+            out += faces
+            if low:
+                values = [v if v >= n else n for v in faces]
+            else:
+                values = [v if v <= n else n for v in faces]
+            kept += values
+            return sum(values) if whole else finish(values)  # type: ignore[arg-type]
+
+        return clamped_all
+    step = _step(op, sides, top)
+    drops = op.kind in ("k", "p", "dh", "dl")
 
     def one_op(src: Source, out: list[int], kept: list[Any]) -> Value:
         members: Members = src.dice(count, sides)  # type: ignore[assignment]
         out += members  # type: ignore[arg-type]  # before the step adds its own dice
         step(members, src, out)
-        values = [v for v in members if v is not None]
-        kept += values
-        return sum(values) if whole else finish(values)  # type: ignore[arg-type]
+        if drops:
+            members = [v for v in members if v is not None]
+        kept += members
+        return sum(members) if whole else finish(members)  # type: ignore[arg-type]
 
     return one_op
 
 
 def _single_die(op: Op, sides: int, top: int) -> Plan | None:
     """The plan of one die with a clamp or a reroll by value (``1d20mi10``, ``1d20ro1``,
-    ``1d20rr1``), with no list of members; None for other operations."""
+    ``1d20rr1``, ``1d6ra6``), with no list of members; None for other operations."""
     kind = op.kind
     if kind in ("mi", "ma"):
         n, low = op.sels[0].num, kind == "mi"
@@ -208,9 +233,23 @@ def _single_die(op: Op, sides: int, top: int) -> Plan | None:
             return v
 
         return clamped
-    if kind not in ("ro", "rr") or not all(s.by_value for s in op.sels):
+    if kind not in ("ro", "rr", "ra") or not all(s.by_value for s in op.sels):
         return None
     hits = _hits(op.sels, top)
+    if kind == "ra":
+
+        def added(src: Source, out: list[int], kept: list[Any]) -> Value:
+            face = src.die(sides)
+            out.append(face)
+            kept.append(face)
+            if face not in hits:
+                return face
+            extra = src.die(sides)
+            out.append(extra)
+            kept.append(extra)
+            return face + extra
+
+        return added
     until = kind == "rr"
 
     def rerolled(src: Source, out: list[int], kept: list[Any]) -> Value:
