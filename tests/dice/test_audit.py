@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import sys
 from collections import Counter, defaultdict
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from fracas.dice import (
     DiceBudgetError,
     DiceRng,
     DiceSyntaxError,
+    OddsBudgetError,
     Roll,
     TableDiceError,
     distribution,
@@ -190,29 +193,60 @@ def test_odds_of_totals_beyond_float_range_do_not_crash() -> None:
     json.dumps(report.to_data())
 
 
+def _icepool_calls(expr: str) -> tuple[bool, int]:
+    """(whether the odds query was refused, how many icepool functions it called): a count of
+    the work done, the same on every machine and under any load."""
+    import icepool
+
+    icepool.Pool.clear_cache()
+    calls = 0
+
+    def count(frame: Any, event: str, arg: object) -> None:
+        nonlocal calls
+        if event == "call" and "icepool" in frame.f_code.co_filename:
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        distribution(expr)
+    except OddsBudgetError:
+        return True, calls
+    finally:
+        sys.setprofile(None)
+    return False, calls
+
+
 @pytest.mark.parametrize(
-    "expr",
+    ("expr", "most_calls"),
     [
-        "1000d999!>=2",
-        "500d997!>=2+500d991!>=2",
-        "1000d2!",
-        "(10d10)*(10d10)*(10d10)",
+        # refused from the estimate alone, before icepool does anything
+        ("1000d999!>=2", 0),
+        ("500d997!>=2+500d991!>=2", 0),
+        ("1000d2!", 0),
+        ("(10d10)*(10d10)*(10d10)", 0),
         # a cheap sum of an explosion that is slow to build (took minutes before the fix)
-        "1d100!>=50",
-        "1d1000!>=500",
-        "20d1000!>=500>=960",
-        "1d1000!>=900",
+        ("1d100!>=50", 0),
+        ("1d1000!>=500", 0),
+        ("20d1000!>=500>=960", 0),
+        ("1d1000!>=900", 0),
+        ("d20:20d100e100p<50", 0),
+        # the d20 operations charge their work as it is built, and stop when it runs out
+        ("d20:12d20kh6kl3", 5_000),
+        ("d20:(20d20, 20d20, 20d20)kh1", 50_000),
+        ("d20:30d20p<3kh5", 250_000),
+        ("d20:40d10e10kh3", 250_000),
     ],
 )
-def test_odds_budget_refuses_huge_queries_quickly(expr: str) -> None:
-    import time
+def test_odds_budget_refuses_huge_queries_after_bounded_work(expr: str, most_calls: int) -> None:
+    # each of these would take minutes (millions of icepool calls) if it were computed
+    refused, calls = _icepool_calls(expr)
+    assert refused
+    assert calls <= most_calls
 
-    from fracas.dice import OddsBudgetError
 
-    start = time.perf_counter()
-    with pytest.raises(OddsBudgetError):
-        distribution(expr)
-    assert time.perf_counter() - start < 2
+def test_an_accepted_query_is_counted_alike() -> None:
+    refused, calls = _icepool_calls("4d6kh3")
+    assert not refused and 0 < calls < 50_000
 
 
 # -- RNG -------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any
 
 from fracas.dice.bounds import bounds, pool_target
 from fracas.dice.errors import DiceValueError, OddsBudgetError
+from fracas.dice.exact_sums import exploded, sum_power
 from fracas.dice.expression import Expression, parse
 from fracas.dice.nodes import (
     COMPARISONS,
@@ -299,9 +300,12 @@ class _Budget:
 
 
 def _sum_of(die: Any, count: int) -> Any:
-    """The sum of ``count`` copies of ``die`` by doubling (icepool's ``@`` recurses per die)."""
+    """The sum of ``count`` copies of ``die``: one big-integer power for whole numbers, else by
+    doubling (icepool's ``@`` recurses per die)."""
     if count == 0:
         return 0
+    if all(type(o) is int for o in die.outcomes()):
+        return sum_power(die, count)
     result: Any = None
     power = die
     while count:
@@ -316,6 +320,8 @@ def _sum_of(die: Any, count: int) -> Any:
 def _as_die(value: Any) -> Any:
     import icepool
 
+    if isinstance(value, _Scaled):
+        value = value.value()
     return value if isinstance(value, icepool.Die) else icepool.Die([value])
 
 
@@ -343,7 +349,9 @@ class _Builder:
             return self.binop(node)
         if isinstance(node, Unary):
             inner = self.build(node.operand)
-            return -inner if node.op == "-" else inner
+            if node.op == "+":
+                return inner
+            return _Scaled(-inner.x, inner.scale) if isinstance(inner, _Scaled) else -inner
         if isinstance(node, Annotated):
             return self.build(node.inner)
         if isinstance(node, Group) and not node.ops:
@@ -361,9 +369,13 @@ class _Builder:
         left, right = self.build(node.left), self.build(node.right)
         op = node.op
         if op in ("+", "-", "*"):
-            if isinstance(left, icepool.Die) and isinstance(right, icepool.Die):
-                self.budget.charge(len(left) * len(right), f"'{op}'")
-            return _exact_arith(op, left, right)
+            a, b = _Scaled.of(left), _Scaled.of(right)
+            if isinstance(a.x, icepool.Die) and isinstance(b.x, icepool.Die):
+                self.budget.charge(len(a.x) * len(b.x), f"'{op}'")
+            return a.combine(op, b)
+        if op == "/" and type(right) is int and right != 0:  # whole numbers over a divisor
+            a = _Scaled.of(left)
+            return _Scaled(a.x if right > 0 else -a.x, a.scale * abs(right)).simplest()
         fn = ARITH[op]
         a, b = _as_die(left), _as_die(right)
         if op in ("/", "//", "%") and 0 in b:
@@ -385,7 +397,7 @@ class _Builder:
         base = raw
         if ops and ops[0].kind == "!":
             t = ops[0].sels[0].num
-            base = raw.explode(list(range(t, node.sides + 1)), depth=self.depth)
+            base = exploded(node.sides, list(range(t, node.sides + 1)), self.depth)
             ops = ops[1:]
         if node.count == 0:
             return 0
@@ -400,12 +412,15 @@ class _Builder:
         if not any(op.kind in ("e", "k", "p") for op in prefix):  # one value per die
             scalar = _Chain(self, prefix, raw, 0, _add, lambda v: v).of(base)
             pool = scalar.pool(count)
-            if _single_keep(first):
-                kept, highest = _keep_of(first, count)
+            if _single_keep(first):  # keeps of the few highest or lowest, one after another,
+                low, high = 0, count  # keep a run of sorted places: ((10d6kh5)kl2)kh1 is the
+                while rest and _single_keep(rest[0]):  # 4th highest die alone
+                    low, high = _kept_places(rest[0], low, high)
+                    rest = rest[1:]
+                kept = high - low
                 if kept == 0:
                     return 0
-                pool = pool.highest(kept) if highest else pool.lowest(kept)
-                rest = rest[1:]
+                pool = pool[low:high]
                 if not rest:
                     work = 3 * count * len(scalar) * (kept * len(scalar) + 1)
                     self.budget.charge(work, "keeping dice")
@@ -425,7 +440,7 @@ class _Builder:
         die = icepool.d(node.sides)
         explode = node.explode
         if explode is not None:
-            die = die.explode(list(range(explode, node.sides + 1)), depth=self.depth)
+            die = exploded(node.sides, list(range(explode, node.sides + 1)), self.depth)
         keep: Op | None = next((o for o in node.ops if o.kind in ("k", "dh", "dl")), None)
         highest = keep is None or (keep.kind == "k" and keep.sels[0].cat == "h") or (
             keep.kind == "dl")
@@ -557,34 +572,65 @@ def _denominator(value: Any) -> int:
     return den
 
 
-def _scaled(value: Any, scale: int) -> Any:
+def _times(value: Any, k: int) -> Any:
+    """A number or a die of numbers times ``k``."""
     import icepool
 
+    if k == 1:
+        return value
     if isinstance(value, icepool.Die):
-        return value.map(lambda v: int(v * scale))
-    return int(value * scale)
+        return value.map(lambda v: int(v * k))
+    return int(value * k)
 
 
-def _exact_arith(op: str, left: Any, right: Any) -> Any:
-    """``left op right`` for ``+ - *``; fractions are added as whole numbers of a common unit
-    (icepool adds Fractions far slower than ints), and turned back at the end."""
-    a, b = _denominator(left), _denominator(right)
-    if a == 1 and b == 1:
-        return left + right if op == "+" else left - right if op == "-" else left * right
-    if op == "*":
-        product = _scaled(left, a) * _scaled(right, b)
-        return _unscaled(product, a * b)
-    unit = math.lcm(a, b)
-    x, y = _scaled(left, unit), _scaled(right, unit)
-    return _unscaled(x + y if op == "+" else x - y, unit)
+@dataclass(frozen=True, slots=True)
+class _Scaled:
+    """A value held as whole numbers over one denominator, ``x / scale`` (``x`` an int or a
+    die of ints): icepool adds Fractions far slower than ints, and ``/ 2`` is then free."""
+
+    x: Any
+    scale: int
+
+    @classmethod
+    def of(cls, value: Any) -> _Scaled:
+        if isinstance(value, _Scaled):
+            return value
+        den = _denominator(value)
+        return cls(_times(value, den), den)
+
+    def combine(self, op: str, other: _Scaled) -> Any:
+        """``self op other`` for ``+ - *``."""
+        if op == "*":
+            return _Scaled(self.x * other.x, self.scale * other.scale).simplest()
+        unit = math.lcm(self.scale, other.scale)
+        x, y = _times(self.x, unit // self.scale), _times(other.x, unit // other.scale)
+        return _Scaled(x + y if op == "+" else x - y, unit).simplest()
+
+    def simplest(self) -> Any:
+        """Plain whole numbers when the denominator is 1."""
+        return self.x if self.scale == 1 else self
+
+    def value(self) -> Any:
+        """The number or die of exact values (Fractions where not whole)."""
+        import icepool
+
+        scale = self.scale
+        if isinstance(self.x, icepool.Die):
+            return self.x.map(lambda v: Fraction(v, scale) if v % scale else v // scale)
+        return Fraction(self.x, scale) if self.x % scale else self.x // scale
+
+    def totals(self) -> Any:
+        """The die of totals: each value rounded toward zero."""
+        import icepool
+
+        scale = self.scale
+        if not isinstance(self.x, icepool.Die):
+            return icepool.Die([_toward_zero(self.x, scale)])
+        return self.x.map(lambda v: _toward_zero(v, scale))
 
 
-def _unscaled(value: Any, scale: int) -> Any:
-    import icepool
-
-    if isinstance(value, icepool.Die):
-        return value.map(lambda v: Fraction(v, scale) if v % scale else v // scale)
-    return Fraction(value, scale) if value % scale else value // scale
+def _toward_zero(v: int, scale: int) -> int:
+    return v // scale if v >= 0 else -(-v // scale)
 
 
 class _Chain:
@@ -644,7 +690,7 @@ class _Chain:
         if i + 1 == len(self.ops) and self.combine is _add:  # a plain sum: icepool explodes
             picked_faces = [f for f in raw.outcomes() if _picks(sels, f)]
             extra = self.builder.depth - gen - 1
-            return v + (raw.explode(picked_faces, depth=extra) if extra else raw)
+            return v + (exploded(len(raw), picked_faces, extra) if extra else raw)
         spawned = raw.map(lambda f: self.at(i, f, gen + 1))
         here = _as_die(self.at(i + 1, v, 0))
         self.builder.budget.maps(len(here) * len(spawned), f"'{op}'")
@@ -713,6 +759,15 @@ def _single_keep(op: Op) -> bool:
         op.kind in ("k", "p") and len(op.sels) == 1 and not op.sels[0].by_value)
 
 
+def _kept_places(op: Op, low: int, high: int) -> tuple[int, int]:
+    """The sorted places ``low .. high-1`` (ascending) a single keep or drop leaves of those."""
+    m = op.sels[0].num
+    highest = op.sels[0].cat == "h" if op.kind in ("k", "p") else op.kind == "dh"
+    if op.kind == "k":
+        return (max(low, high - m), high) if highest else (low, min(high, low + m))
+    return (low, max(low, high - m)) if highest else (min(high, low + m), high)
+
+
 def _keep_of(op: Op, n: int) -> tuple[int, bool]:
     """(how many are kept, whether the highest) for a single keep or drop of ``n`` members."""
     m = op.sels[0].num
@@ -756,6 +811,8 @@ def distribution(expr: str | Expression, *, explode_depth: int | None = None) ->
             expression=e.text,
         )
     result = _Builder(depth, _Budget(e.text)).build(e.tree)
+    if isinstance(result, _Scaled):
+        result = result.totals()
     quantities: list[int]
     if not isinstance(result, icepool.Die):
         outcomes, quantities, denominator = [int(result)], [1], 1
