@@ -42,6 +42,7 @@ def test_breakdown_plan_draws_the_lean_plans_dice_and_total(expr: str, seed: int
         ("(1d20, 1d20)kh1", [7, 15], [7, 15], 15),
         ("((10d6kh5)kl2)kh1", [6, 1, 5, 2, 4, 3, 6, 2, 5, 1], [5], 5),
         ("4d6p<2c>3", [1, 4, 6, 3], [4, 6, 3], 2),
+        ("d20:2d1ma0c>=0", [1, 1], [0, 0], 2),  # a clamp below every face is still counted
     ],
 )
 def test_lean_and_breakdown_agree_on_ties_and_added_dice(

@@ -42,11 +42,11 @@ class _Matches:
         return value is not None and any(s.matches(value) for s in self.sels)  # type: ignore[arg-type]
 
 
-def _hits(sels: tuple[Sel, ...], top: int) -> Container[Value]:
-    """What by-value selectors pick: a set of the values 1..``top`` (0: any value)."""
-    if not top:
+def _hits(sels: tuple[Sel, ...], span: range | None) -> Container[Value]:
+    """What by-value selectors pick: a set of the values of ``span`` (None: any value)."""
+    if span is None:
         return _Matches(sels)
-    return frozenset(v for v in range(1, top + 1) if any(s.matches(v) for s in sels))
+    return frozenset(v for v in span if any(s.matches(v) for s in sels))
 
 
 def _group(node: Dice | SetOf | Group) -> Plan:
@@ -56,8 +56,8 @@ def _group(node: Dice | SetOf | Group) -> Plan:
     if isinstance(target, Dice):
         return _dice(target, target.ops + ops)
     items = [compile_totals(i) for i in target]
-    steps = [_step(op, 0, 0) for op in ops]
-    finish = _finish(ops, 0)
+    steps = [_step(op, 0, None) for op in ops]
+    finish = _finish(ops, None)
     if len(steps) == 1 and finish is _total:
         step = steps[0]
 
@@ -81,7 +81,7 @@ def _total(members: Members) -> Value:
     return sum([v for v in members if v is not None])
 
 
-def _finish(ops: tuple[Op, ...], top: int) -> Callable[[Members], Value]:
+def _finish(ops: tuple[Op, ...], top: range | None) -> Callable[[Members], Value]:
     """The group's value from its members: their sum, or the successes of a final count."""
     if ops and ops[-1].kind == "c":
         hits = _hits(ops[-1].sels, top)
@@ -91,17 +91,18 @@ def _finish(ops: tuple[Op, ...], top: int) -> Callable[[Members], Value]:
 
 def _dice(node: Dice, ops: tuple[Op, ...]) -> Plan:
     count, sides = node.count, node.sides
-    top = max([sides, *(s.num for op in ops if op.kind in ("mi", "ma") for s in op.sels)])
+    clamps = [s.num for op in ops if op.kind in ("mi", "ma") for s in op.sels]
+    top: range | None = range(min([1, *clamps]), max([sides, *clamps]) + 1)  # what a die shows
     chain_at = ops[0].sels[0].num if ops and ops[0].kind == "!" else None
     if chain_at is not None:
         ops = ops[1:]
-        top = 0  # chain sums: any value
+        top = None  # chain sums: any value
     counted = ops[-1] if ops and ops[-1].kind == "c" else None
     if counted is not None:
         ops = ops[:-1]
     finish = _finish((counted,) if counted is not None else (), top)
     if chain_at is None:
-        fast = _one_step(count, sides, ops, finish, top)
+        fast = _one_step(count, sides, ops, finish, top, counted)
         if fast is not None:
             return fast
     steps = [_step(op, sides, top) for op in ops]
@@ -139,7 +140,7 @@ def _chains(src: Source, out: list[int], count: int, sides: int, at: int) -> Mem
 
 
 def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Members], Value],
-              top: int) -> Plan | None:
+              top: range | None, counted: Op | None) -> Plan | None:
     """The plan of a group with at most one operation besides a count, in one closure; None
     for any other group."""
     if not ops:
@@ -162,13 +163,16 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
 
             return plain
 
-        def counted(src: Source, out: list[int], kept: list[Any]) -> Value:
+        assert counted is not None
+        successes = _hits(counted.sels, top)
+
+        def count_only(src: Source, out: list[int], kept: list[Any]) -> Value:
             faces = src.dice(count, sides)
             out += faces
             kept += faces
-            return finish(faces)  # type: ignore[arg-type]
+            return len([v for v in faces if v in successes])
 
-        return counted
+        return count_only
     if len(ops) > 1:
         return None
     op = ops[0]
@@ -218,7 +222,7 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
     return one_op
 
 
-def _single_die(op: Op, sides: int, top: int) -> Plan | None:
+def _single_die(op: Op, sides: int, top: range | None) -> Plan | None:
     """The plan of one die with a clamp or a reroll by value (``1d20mi10``, ``1d20ro1``,
     ``1d20rr1``, ``1d6ra6``), with no list of members; None for other operations."""
     kind = op.kind
@@ -267,7 +271,7 @@ def _single_die(op: Op, sides: int, top: int) -> Plan | None:
     return rerolled
 
 
-def _step(op: Op, sides: int, top: int) -> Step:
+def _step(op: Op, sides: int, top: range | None) -> Step:
     """One operation over a group's members (as the operations of plan_breakdown)."""
     kind, sels = op.kind, op.sels
     if kind in ("dh", "dl"):
