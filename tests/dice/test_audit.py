@@ -5,10 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import sys
 from collections import Counter, defaultdict
 from fractions import Fraction
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +17,6 @@ from fracas.dice import (
     DiceBudgetError,
     DiceRng,
     DiceSyntaxError,
-    OddsBudgetError,
     Roll,
     TableDiceError,
     distribution,
@@ -31,6 +28,7 @@ from fracas.dice import (
 )
 from fracas.dice.expression import Expression
 from tests.dice.grammar import expressions
+from tests.dice.work import icepool_calls
 
 # -- brute force -----------------------------------------------------------------------------
 
@@ -193,29 +191,6 @@ def test_odds_of_totals_beyond_float_range_do_not_crash() -> None:
     json.dumps(report.to_data())
 
 
-def _icepool_calls(expr: str) -> tuple[bool, int]:
-    """(whether the odds query was refused, how many icepool functions it called): a count of
-    the work done, the same on every machine and under any load."""
-    import icepool
-
-    icepool.Pool.clear_cache()
-    calls = 0
-
-    def count(frame: Any, event: str, arg: object) -> None:
-        nonlocal calls
-        if event == "call" and "icepool" in frame.f_code.co_filename:
-            calls += 1
-
-    sys.setprofile(count)
-    try:
-        distribution(expr)
-    except OddsBudgetError:
-        return True, calls
-    finally:
-        sys.setprofile(None)
-    return False, calls
-
-
 @pytest.mark.parametrize(
     ("expr", "most_calls"),
     [
@@ -239,13 +214,13 @@ def _icepool_calls(expr: str) -> tuple[bool, int]:
 )
 def test_odds_budget_refuses_huge_queries_after_bounded_work(expr: str, most_calls: int) -> None:
     # each of these would take minutes (millions of icepool calls) if it were computed
-    refused, calls = _icepool_calls(expr)
+    refused, calls = icepool_calls(expr)
     assert refused
     assert calls <= most_calls
 
 
 def test_an_accepted_query_is_counted_alike() -> None:
-    refused, calls = _icepool_calls("4d6kh3")
+    refused, calls = icepool_calls("4d6kh3")
     assert not refused and 0 < calls < 50_000
 
 
