@@ -43,6 +43,8 @@ def test_breakdown_plan_draws_the_lean_plans_dice_and_total(expr: str, seed: int
         ("((10d6kh5)kl2)kh1", [6, 1, 5, 2, 4, 3, 6, 2, 5, 1], [5], 5),
         ("4d6p<2c>3", [1, 4, 6, 3], [4, 6, 3], 2),
         ("d20:2d1ma0c>=0", [1, 1], [0, 0], 2),  # a clamp below every face is still counted
+        ("(1d6, 1d6, 1d6)kh2c>3", [2, 5, 6], [2, 5, 6], 2),  # a set's count after its keep
+        ("(1d6, 1d6)c>3", [4, 5], [4, 5], 2),  # a set's count alone (it once rolled again)
     ],
 )
 def test_lean_and_breakdown_agree_on_ties_and_added_dice(

@@ -50,7 +50,7 @@ RULE_MODULES = (
     "fracas/rulesets/fabula_ultima/actions.py",
     "fracas/engine/components/turn_orders.py",
     "fracas/engine/components/ladders.py",
-    "fracas/dice/roller.py",
+    "fracas/dice/plan_totals.py",  # the roller's operations (roller.py only starts a roll)
 )
 # Everything ``--all`` mutates: the rulesets, the engine's components and the dice.
 ALL_GLOBS = ("fracas/rulesets/**/*.py", "fracas/engine/components/*.py", "fracas/dice/*.py")

@@ -56,8 +56,8 @@ def _group(node: Dice | SetOf | Group) -> Plan:
     if isinstance(target, Dice):
         return _dice(target, target.ops + ops)
     items = [compile_totals(i) for i in target]
-    steps = [_step(op, 0, None) for op in ops]
     finish = _finish(ops, None)
+    steps = [_step(op, 0, None) for op in ops if op.kind != "c"]  # a count is the finish
     if len(steps) == 1 and finish is _total:
         step = steps[0]
 
@@ -301,6 +301,7 @@ def _step(op: Op, sides: int, top: range | None) -> Step:
         return drop
     if kind == "e":
         return _explode_step(sides, hits)
+    assert kind in ("rr", "ro", "ra"), kind  # a count ("c") is a group's finish, not a step
     return _reroll_step(kind, sides, hits)
 
 
