@@ -11,7 +11,6 @@ acting side's agent looks at (and the GM's at the end, to read the harm).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +19,10 @@ from fracas.dice.rng import DiceRng
 from fracas.engine.commands import Command, CommandSet
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
+from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.model import Status, Viewer
+from fracas.engine.projector import state_view
 from fracas.engine.setup import Setup
-from fracas.engine.views import view
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.sim.job import (
@@ -54,6 +54,7 @@ class Prepared:
     max_rounds: int
     seed: str
     bystanders: frozenset[str]  # characters who do not count for their side (FU extras)
+    left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -76,9 +77,9 @@ def prepare(job: SimJob) -> Prepared:
     prepared = Prepared(ruleset.name, setup, sides, profile,
                         policies_for(sides.sides, chosen), prologue,
                         job.max_rounds or options["max_rounds"], job.seed,
-                        frozenset())
+                        frozenset(), TABLE_VERBS | profile.skip)
     conflict = _start(prepared, "check", scenario.path)
-    gm = view(conflict, _GM)
+    gm = state_view(conflict.ruleset, conflict.state, _GM, odds=False)
     prepared.bystanders = frozenset(
         p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
     return prepared
@@ -119,6 +120,24 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     return events
 
 
+def playable(conflict: Conflict, actor: str | None, left_out: frozenset[str]
+             ) -> list[LegalCommand]:
+    """What ``actor`` (None: the GM) may do now, as ``Conflict.legal`` gives it but without
+    the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the ruleset's own
+    legal commands, a text template read only when its verb is played."""
+    out: list[LegalCommand] = []
+    for item in conflict.ruleset.legal_commands(conflict.state.innermost, actor):
+        if isinstance(item, str):
+            head, sep, rest = item.partition(": ")
+            verb = (rest if sep and " " not in head else item).partition(" ")[0]
+            if verb in left_out:
+                continue
+            item = from_template(conflict.commands, item)
+        if item.verb not in left_out and item not in out:
+            out.append(item)
+    return out
+
+
 class Encounter:
     """The state of one encounter being played."""
 
@@ -153,30 +172,40 @@ class Encounter:
         if not verbs:
             return []
         out: list[Option] = []
-        for legal in self.conflict.legal(None):
+        for legal in playable(self.conflict, None, TABLE_VERBS):
             if legal.actor is None and legal.verb in verbs:
                 out += options_of(legal, self.p.profile, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
-    def _legal(self, pid: str) -> list[Any]:
+    def _legal(self, pid: str) -> list[LegalCommand]:
         """The legal commands of ``pid`` the simulator plays (none while it only has
         optional ones)."""
         profile = self.p.profile
-        legal = [lc for lc in self.conflict.legal(pid) if lc.actor == pid
-                 and lc.verb not in TABLE_VERBS and lc.verb not in profile.skip]
+        legal = [lc for lc in playable(self.conflict, pid, self.p.left_out) if lc.actor == pid]
         return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
+
+    def sight(self, side: str) -> Sight:
+        """What the side's player would see now: the projection of the live state for its
+        pseudo-player (the view a table's projector gives, without the log's entries), the
+        pending roll's odds only when read."""
+        conflict, viewer = self.conflict, self.players[side]
+        return Sight(lambda: state_view(conflict.ruleset, conflict.state, viewer, odds=False),
+                     lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
+                         "conflict"]["odds"]))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
-        legal commands of all its characters (the other sides are not asked)."""
+        legal commands of all its characters (the other sides are not asked; nor are
+        bystanders, who take no turns). A reaction comes first that way: a VERS character
+        who must roll to endure is asked before the one acting."""
         profile = self.p.profile
         side_of = self.p.sides.side_of
         active = [pid for pid, part in self.conflict.state.innermost.participants.items()
-                  if part.active]
+                  if part.active and pid not in self.p.bystanders]
         tried: set[str] = set()
-        for pid in active:
+        for i, pid in enumerate(active):
             side = side_of.get(pid, "")
             if side in tried:
                 continue
@@ -184,10 +213,9 @@ class Encounter:
             if not first:
                 continue
             tried.add(side)
-            later = active[active.index(pid) + 1:]
-            legal = first + [lc for q in later if side_of.get(q, "") == side
+            legal = first + [lc for q in active[i + 1:] if side_of.get(q, "") == side
                              for lc in self._legal(q)]
-            sight = Sight(functools.partial(view, self.conflict, self.players[side]))
+            sight = self.sight(side)
             options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
             if options:
                 return Turn(side, options, sight, side_of, profile, self.rng)
@@ -263,7 +291,7 @@ class Encounter:
         state = self.conflict.state
         decided = self.verdict()
         winner, outcome = decided if decided is not None else (NO_DECISION, NO_DECISION)
-        gm = view(self.conflict, _GM)
+        gm = state_view(self.conflict.ruleset, state, _GM, odds=False)
         harm = {e["id"]: self.p.profile.harm(e, gm) for e in gm["conflict"]["participants"]
                 if e["id"] not in self.p.bystanders}
         out = tuple(pid for pid, part in state.participants.items()

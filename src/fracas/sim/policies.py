@@ -64,15 +64,24 @@ _LIST_KINDS = ("ids", "ints", "dice")
 
 
 class Sight:
-    """What one side's player would see (``fracas.engine.views.view``), computed on first use:
-    a policy that never looks costs no view."""
+    """What one side's player would see (the projection of ``fracas.engine.views.view``),
+    computed on first use: a policy that never looks costs no view. The pending roll's exact
+    odds are left out of the view (``"odds": None``) and computed only when asked for
+    (:attr:`odds`)."""
 
-    __slots__ = ("_by_id", "_load", "_view")
+    __slots__ = ("_by_id", "_load", "_load_odds", "_view")
 
-    def __init__(self, load: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, load: Callable[[], dict[str, Any]],
+                 odds: Callable[[], list[str]] | None = None) -> None:
         self._load = load
+        self._load_odds = odds
         self._view: dict[str, Any] | None = None
         self._by_id: dict[str, dict[str, Any]] = {}
+
+    @property
+    def odds(self) -> list[str]:
+        """The exact odds of the roll about to be made, as this side's player sees them."""
+        return self._load_odds() if self._load_odds is not None else []
 
     @property
     def view(self) -> dict[str, Any]:
@@ -137,6 +146,12 @@ class Turn:
     def view(self) -> dict[str, Any]:
         """The side's view of the conflict (the projection its player gets)."""
         return self.sight.view
+
+    @property
+    def odds(self) -> list[str]:
+        """The exact odds of the pending roll as the side's player sees them (computed when
+        read: the view leaves them out)."""
+        return self.sight.odds
 
     def pick(self, items: Sequence[T]) -> T:
         """One of ``items``, uniformly, from the encounter's own generator."""
