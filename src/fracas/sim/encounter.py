@@ -55,6 +55,7 @@ class Prepared:
     seed: str
     bystanders: frozenset[str]  # characters who do not count for their side (FU extras)
     left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
+    created: Record | None = None  # the set-up record, made (and checked) once
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -101,9 +102,15 @@ def _leading_gm(script: tuple[ScriptLine, ...], commands: CommandSet) -> list[st
 
 
 def _start(p: Prepared, seed: str, where: str = "") -> Conflict:
+    """The conflict of one encounter after its prologue: its set-up record, checked and made
+    once per job, loaded under the encounter's seed as a store loads a conflict."""
     ruleset = get_ruleset(p.ruleset_name)
     try:
-        conflict = Conflict.create(ruleset, p.setup, seed, time="")
+        if p.created is None:
+            conflict = Conflict.create(ruleset, p.setup, seed, time="")
+            p.created = conflict.records[0]
+        else:
+            conflict = Conflict(ruleset, seed, [p.created])
         for cmd in p.prologue:
             _apply(conflict, cmd, _GM)
     except FracasError as exc:
@@ -221,9 +228,17 @@ class Encounter:
                 return Turn(side, options, sight, side_of, profile, self.rng)
         return None
 
+    def _acting(self) -> bool:
+        """Whether someone's turn is under way (the turn order's ``acting``): the GM then
+        has no procedure command to give before it (and is not asked)."""
+        state = self.conflict.state.innermost
+        order = self.conflict.ruleset.turn_order(state)
+        return order is not None and bool(order.acting())
+
     def step(self) -> bool:
         """Give the next command; False when nobody can act and the GM has nothing to give."""
-        gm = self._gm_options(self.p.profile.gm_first)
+        first = self.p.profile.gm_first
+        gm = self._gm_options(first) if first and not self._acting() else []
         if not gm:
             turn = self.side_turn()
             if turn is not None:
