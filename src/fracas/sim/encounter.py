@@ -33,8 +33,25 @@ from fracas.sim.job import (
     sim_options,
     with_side_players,
 )
-from fracas.sim.policies import Option, Policy, Sight, Turn, options_of, policies_for
-from fracas.sim.profiles import TABLE_VERBS, ChaseWatch, Profile, profile_of
+from fracas.sim.policies import (
+    Offer,
+    Option,
+    Policy,
+    Sight,
+    Turn,
+    options_of,
+    policies_for,
+)
+from fracas.sim.profiles import (
+    ACCEPT,
+    COMPROMISE,
+    SURRENDER,
+    SURRENDERED,
+    TABLE_VERBS,
+    ChaseWatch,
+    Profile,
+    profile_of,
+)
 from fracas.sim.stats import NO_DECISION, EncounterResult
 
 _GM = Viewer.gm()
@@ -56,6 +73,7 @@ class Prepared:
     bystanders: frozenset[str]  # characters who do not count for their side (FU extras)
     left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
     created: Record | None = None  # the set-up record, made (and checked) once
+    tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -78,7 +96,8 @@ def prepare(job: SimJob) -> Prepared:
     prepared = Prepared(ruleset.name, setup, sides, profile,
                         policies_for(sides.sides, chosen), prologue,
                         job.max_rounds or options["max_rounds"], job.seed,
-                        frozenset(), TABLE_VERBS | profile.skip)
+                        frozenset(), TABLE_VERBS | profile.skip,
+                        tracking=options["tracking"])
     conflict = _start(prepared, "check", scenario.path)
     gm = state_view(conflict.ruleset, conflict.state, _GM, odds=False)
     prepared.bystanders = frozenset(
@@ -160,11 +179,16 @@ class Encounter:
         self.refused = 0
         self.players = {side: Viewer.of_player(name)
                         for side, name in p.sides.player_of.items()}
+        self.proposal: str | None = None  # the side whose compromise is on the table
+        self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
 
     def verdict(self) -> tuple[str, str] | None:
         """(winner, outcome) once the conflict is decided: a chase settled, or at most one
         side with characters still in it (none: no winner)."""
-        settled = self.p.profile.chase_verdict(self.chases, self.p.sides.side_of)
+        if self.conceded is not None:
+            return self.conceded
+        settled = self.p.profile.chase_verdict(self.chases, self.p.sides.side_of,
+                                               self.p.tracking)
         if settled is not None:
             return settled
         state = self.conflict.state
@@ -225,8 +249,18 @@ class Encounter:
             sight = self.sight(side)
             options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
             if options:
-                return Turn(side, options, sight, side_of, profile, self.rng)
+                return Turn(side, options, sight, side_of, profile, self.rng,
+                            self._offers(side), self.proposal)
         return None
+
+    def _offers(self, side: str) -> tuple[Offer, ...]:
+        """The concessions ``side`` may make now: its profile's (a compromise once, until
+        the other side's turn), and accepting the other side's compromise."""
+        kinds = [k for k in self.p.profile.concessions
+                 if not (k == COMPROMISE and self.proposal == side)]
+        if self.proposal is not None and self.proposal != side:
+            kinds.append(ACCEPT)
+        return tuple(Offer(k) for k in kinds)
 
     def _acting(self) -> bool:
         """Whether someone's turn is under way (the turn order's ``acting``): the GM then
@@ -237,8 +271,10 @@ class Encounter:
 
     def step(self) -> bool:
         """Give the next command; False when nobody can act and the GM has nothing to give."""
+        gm = self._gm_options(self.p.profile.chase_turns(self.chases, self.p.tracking))
         first = self.p.profile.gm_first
-        gm = self._gm_options(first) if first and not self._acting() else []
+        if not gm and first and not self._acting():
+            gm = self._gm_options(first)
         if not gm:
             turn = self.side_turn()
             if turn is not None:
@@ -261,13 +297,46 @@ class Encounter:
             except Exception as exc:  # a user's policy: a clear error, not a traceback
                 raise InvalidInput(f"the policy of side {turn.side} failed: {exc!r}",
                                    side=turn.side) from exc
+            if isinstance(choice, Offer) and choice in turn.offers:
+                if self._concede(turn.side, choice):
+                    return True
+                turn.offers = tuple(o for o in turn.offers if o != choice)
+                turn.proposal = self.proposal
+                continue
             if not isinstance(choice, Option):
                 raise InvalidInput(f"the policy of side {turn.side} returned {choice!r}, not "
-                                   "one of turn.options", side=turn.side)
+                                   "one of turn.options or turn.offers", side=turn.side)
             if self._try(choice, self.players[turn.side]):
+                if self.proposal is not None and self.proposal != turn.side:
+                    self.proposal = None  # not accepted on the side's turn: declined
                 return True
             turn.options = tuple(o for o in turn.options if o != choice)
         return False
+
+    def _concede(self, side: str, offer: Offer) -> bool:
+        """Make a concession; True when it settles the encounter (a surrender, an accepted
+        compromise), False when the side still takes its turn (a compromise offered)."""
+        if offer.kind == COMPROMISE:
+            self.proposal = side
+            return False
+        if offer.kind == ACCEPT:
+            self.conceded = (NO_DECISION, COMPROMISE)
+            return True
+        if offer.kind == SURRENDER:
+            state = self.conflict.state.innermost
+            for pid, part in list(state.participants.items()):
+                if part.active and self.p.sides.side_of.get(pid) == side:
+                    self._gm({"verb": "out", "args": {"id": pid, "reason": SURRENDERED}})
+            others = {s for s in self.p.sides.sides if s != side}
+            self.conceded = (others.pop() if len(others) == 1 else NO_DECISION, SURRENDERED)
+            return True
+        raise InvalidInput(f"side {side}: no concession {offer.kind!r}")
+
+    def _gm(self, command: dict[str, Any]) -> None:
+        """Give a GM command the rules must accept (a refusal is a bug: it is raised)."""
+        _apply(self.conflict, command, _GM)
+        if self.trace is not None:
+            self.trace.append(self.conflict.text(self.conflict.commands.from_data(command)))
 
     def _try(self, option: Option, author: Viewer) -> bool:
         try:

@@ -9,6 +9,7 @@ scenario's ``[sim] policies``); built-ins are named in :data:`BUILT_IN`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
 from fracas.errors import InvalidInput
-from fracas.sim.profiles import Profile
+from fracas.sim.profiles import ACCEPT, COMPROMISE, SURRENDER, Profile
 
 T = TypeVar("T")
 
@@ -58,6 +59,16 @@ class Option:
     def command(self) -> dict[str, Any]:
         """The engine's JSON form of the command."""
         return self.legal.command(**dict(self.values))
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A concession a policy may return instead of an option, where the rules allow it
+    (``turn.offers``): ``surrender`` (the side's characters give up, out of the conflict),
+    ``compromise`` (offered to the other side; the side then still takes its turn) or
+    ``accept`` (the other side's compromise: the conflict ends in it)."""
+
+    kind: str
 
 
 _LIST_KINDS = ("ids", "ints", "dice")
@@ -141,6 +152,13 @@ class Turn:
     side_of: dict[str, str]
     profile: Profile
     rng: DiceRng
+    offers: tuple[Offer, ...] = ()  # the concessions the side may make now
+    proposal: str | None = None  # the side whose compromise is on the table, if any
+
+    def offer(self, kind: str) -> Offer | None:
+        """The concession ``kind`` (surrender, compromise, accept) if the side may make it
+        now, else None."""
+        return next((o for o in self.offers if o.kind == kind), None)
 
     @property
     def view(self) -> dict[str, Any]:
@@ -176,11 +194,15 @@ class Turn:
         h = self.profile.health(entry, self.view) if entry else None
         return 1.0 if h is None else h
 
-    def losing(self) -> bool:
-        """Whether this side has less fight left than its foes (by the view)."""
+    def balance(self) -> float:
+        """This side's fight left over its foes' (by the view; 1 when neither has any)."""
         mine = sum(self.health(p) for p in self.friends())
         theirs = sum(self.health(p) for p in self.foes())
-        return mine < theirs
+        return mine / theirs if theirs else (float("inf") if mine else 1.0)
+
+    def losing(self) -> bool:
+        """Whether this side has less fight left than its foes (by the view)."""
+        return self.balance() < 1.0
 
     def attacks(self) -> list[Option]:
         """The options that attack a character of another side (the legal commands name
@@ -193,7 +215,7 @@ class Turn:
         return [o for o in self.options if test(o)]
 
 
-Policy = Callable[[Turn], Option]
+Policy = Callable[[Turn], Option | Offer]
 
 
 def random_legal(turn: Turn) -> Option:
@@ -255,7 +277,7 @@ def defensive(turn: Turn) -> Option:
         return turn.pick(hurt)
     staying = tuple(o for o in turn.options if me.keeps_cover(o.verb, turn.entry(o.actor)))
     if staying and len(staying) < len(turn.options):
-        turn = Turn(turn.side, staying, turn.sight, turn.side_of, me, turn.rng)
+        turn = dataclasses.replace(turn, options=staying)
     return focus_fire(turn)
 
 
@@ -272,12 +294,31 @@ def flee_when_losing(turn: Turn) -> Option:
     return focus_fire(turn)
 
 
+def parley(turn: Turn) -> Option | Offer:
+    """Talk where the rules allow it (Fabula Ultima): accept the other side's compromise
+    unless winning by half as much again; surrender with a quarter of the foes' fight left
+    or less; offer a compromise when losing (once: the offer stands until the other side's
+    turn); then focus fire."""
+    balance = turn.balance()
+    accept = turn.offer(ACCEPT)
+    if accept is not None and balance < 1.5:
+        return accept
+    surrender = turn.offer(SURRENDER)
+    if surrender is not None and balance <= 0.25:
+        return surrender
+    compromise = turn.offer(COMPROMISE)
+    if compromise is not None and balance < 1.0:
+        return compromise
+    return focus_fire(turn)
+
+
 BUILT_IN: dict[str, Policy] = {
     "random": random_legal,
     "focus-fire": focus_fire,
     "weakest-first": weakest_first,
     "defensive": defensive,
     "flee": flee_when_losing,
+    "parley": parley,
 }
 DEFAULT_POLICY = "focus-fire"
 
