@@ -55,7 +55,7 @@ from fracas.sim.profiles import (
 from fracas.sim.stats import NO_DECISION, EncounterResult
 
 _GM = Viewer.gm()
-_NO_SIGHT = Sight(dict)  # the simulated GM fills no open values from a view
+_NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
 
 
 @dataclass(slots=True)
@@ -222,7 +222,8 @@ class Encounter:
         pseudo-player (the view a table's projector gives, without the log's entries), the
         pending roll's odds only when read."""
         conflict, viewer = self.conflict, self.players[side]
-        return Sight(lambda: state_view(conflict.ruleset, conflict.state, viewer, odds=False),
+        return Sight(lambda full: state_view(conflict.ruleset, conflict.state, viewer,
+                                             odds=False, ext=full),
                      lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
                          "conflict"]["odds"]))
 

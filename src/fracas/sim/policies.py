@@ -78,15 +78,18 @@ class Sight:
     """What one side's player would see (the projection of ``fracas.engine.views.view``),
     computed on first use: a policy that never looks costs no view. The pending roll's exact
     odds are left out of the view (``"odds": None``) and computed only when asked for
-    (:attr:`odds`)."""
+    (:attr:`odds`); reading characters (:meth:`entry`, :attr:`basics`) does not compute the
+    ruleset's part of the view (positions, ranges) until :attr:`view` is read."""
 
-    __slots__ = ("_by_id", "_load", "_load_odds", "_view")
+    __slots__ = ("_basics", "_by_id", "_load", "_load_odds", "_view")
 
-    def __init__(self, load: Callable[[], dict[str, Any]],
+    def __init__(self, load: Callable[[bool], dict[str, Any]],
                  odds: Callable[[], list[str]] | None = None) -> None:
+        """``load(full)`` gives the view; ``full=False``: without the ruleset's part."""
         self._load = load
         self._load_odds = odds
         self._view: dict[str, Any] | None = None
+        self._basics: dict[str, Any] | None = None
         self._by_id: dict[str, dict[str, Any]] = {}
 
     @property
@@ -98,21 +101,35 @@ class Sight:
     def view(self) -> dict[str, Any]:
         """The side's view of the conflict."""
         if self._view is None:
-            self._view = self._load()
-            levels = [self._view["conflict"], *self._view["zoom"]] if self._view else []
-            for level in levels:
-                for p in level["participants"]:
-                    self._by_id[p["id"]] = p
+            self._view = self._load(True)
+            self._index(self._view)
         return self._view
+
+    @property
+    def basics(self) -> dict[str, Any]:
+        """The side's view, perhaps without the ruleset's part (``"ruleset": None``): its
+        characters, settings, round and status."""
+        if self._view is not None:
+            return self._view
+        if self._basics is None:
+            self._basics = self._load(False)
+            self._index(self._basics)
+        return self._basics
+
+    def _index(self, view: dict[str, Any]) -> None:
+        self._by_id.clear()
+        for level in [view["conflict"], *view["zoom"]] if view else []:
+            for p in level["participants"]:
+                self._by_id[p["id"]] = p
 
     def entry(self, pid: str | None) -> dict[str, Any] | None:
         """A character as this side sees it (None: unknown to it)."""
-        self.view  # noqa: B018 (loads the view)
+        self.basics  # noqa: B018 (loads the view)
         return self._by_id.get(pid or "")
 
     def entries(self) -> list[dict[str, Any]]:
         """Every character this side sees."""
-        self.view  # noqa: B018 (loads the view)
+        self.basics  # noqa: B018 (loads the view)
         return list(self._by_id.values())
 
 
@@ -131,7 +148,8 @@ def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Opti
             if not values:
                 return []
         else:
-            values = profile.optional(legal.verb, c.name, c.allowed, legal.actor, sight) or []
+            values = profile.optional(legal.verb, c.name, c.allowed, legal.actor, sight
+                                      ) if c.name in profile.fills else None
             if not values:
                 continue
         if c.kind in _LIST_KINDS:
@@ -191,7 +209,7 @@ class Turn:
 
     def health(self, entry: dict[str, Any] | None) -> float:
         """How much fight a character has left as this side sees it (1 when unknown)."""
-        h = self.profile.health(entry, self.view) if entry else None
+        h = self.profile.health(entry, self.sight.basics) if entry else None
         return 1.0 if h is None else h
 
     def balance(self) -> float:
@@ -263,7 +281,7 @@ def weakest_first(turn: Turn) -> Option:
     """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
     ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
     def absolute(entry: dict[str, Any]) -> float:
-        harm = turn.profile.harm(entry, turn.view)
+        harm = turn.profile.harm(entry, turn.sight.basics)
         return turn.health(entry) - harm / 100.0
     return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
 
@@ -288,7 +306,7 @@ def flee_when_losing(turn: Turn) -> Option:
         me = turn.profile
         foes = turn.foes()
         away = turn.where(lambda o: me.flees(o.verb, o.arguments(), turn.entry(o.actor),
-                                             turn.view, foes))
+                                             turn.sight.basics, foes))
         if away:
             return turn.pick(away)
     return focus_fire(turn)

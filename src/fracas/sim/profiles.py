@@ -40,7 +40,10 @@ class ChaseWatch:
 
 
 class Profile:
-    """The simulator's reading of one ruleset (see docs/sim.md, "How a win is read")."""
+    """The simulator's reading of one ruleset (see docs/sim.md, "How a win is read").
+
+    The ``view`` its reading hooks get is a side's (or the GM's) view; the ruleset's part of
+    it (``"ruleset"``) may be None, not computed."""
 
     ruleset: ClassVar[str] = ""
     #: GM verbs given before any character acts (e.g. opening a VERS turn).
@@ -83,6 +86,10 @@ class Profile:
         """Values to try for a required parameter whose values the legal command leaves open
         (None: the simulator cannot fill it, and leaves the command out)."""
         return None
+
+    #: The optional parameters :meth:`optional` may fill (the others keep the rules'
+    #: default without asking it).
+    fills: ClassVar[frozenset[str]] = frozenset()
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
@@ -152,6 +159,7 @@ class EtherscopeProfile(Profile):
     recover_verbs = frozenset({"recover"})
     seek_verbs = frozenset({"search"})
     harm_unit = "points of the conflict's condenser"
+    fills = frozenset({"skill"})
 
     def _condenser(self, entry: dict[str, Any], view: dict[str, Any]) -> tuple[int, int] | None:
         settings = view["conflict"]["settings"]
@@ -163,7 +171,7 @@ class EtherscopeProfile(Profile):
         """``declare``: one action at the base initiative, or two (base − 1 and 1)."""
         me = sight.entry(actor) if verb == "declare" and param == "scores" else None
         if me is not None:
-            pair = self._condenser(me, sight.view)
+            pair = self._condenser(me, sight.basics)
             if pair is None or pair[0] < 1:
                 return None
             base = pair[0]
@@ -254,6 +262,7 @@ class VersProfile(Profile):
     pass_verbs = frozenset({"handoff"})
     recover_verbs = frozenset({"recover"})
     objective_verbs = frozenset({"run", "interpose"})
+    fills = frozenset({"weapon"})
     outcomes = ("taken out", "captured", "escaped", "evaded", "away", "won", "lost")
     harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
 
