@@ -87,11 +87,12 @@ def test_a_compromise_ends_the_conflict_only_when_the_other_side_accepts() -> No
 
 @pytest.mark.rule("FU-CON-11", "FU-CON-12")
 def test_parley_offers_accepts_and_surrenders_by_the_balance_it_sees() -> None:
-    [r] = simulate(job("fabula-ultima-ambush", 40, {"heroes": "parley", "bandits": "parley"}),
-                   runner=Runner(1))
+    talks = job("fabula-ultima-ambush", 40, {"heroes": "parley", "bandits": "parley"})
+    [r] = simulate(talks, runner=Runner(1))
     t = r.tally
     assert t.outcomes["compromise"] > 0 and t.outcomes["surrendered"] > 0
     assert t.n == sum(t.outcomes.values()) and t.refused == 0 and t.stalled == 0
+    assert report_data(simulate(talks, runner=Runner(2))) == report_data([r])  # same seed
     encounter = Encounter(prepare(job("fabula-ultima-ambush", 1, {"heroes": "parley"})), 0)
     turn = encounter.side_turn()
     assert turn is not None and turn.side == "heroes"
