@@ -5,8 +5,10 @@ The fast path plays every command through the same code as the table: ``Conflict
 ``decide`` with the dice of the command's version, then the round-limit and effect rules) and
 ``Conflict.append_record`` (the engine's ``evolve`` fold). It skips only what a table needs:
 no text is parsed or written (commands go in as their JSON form, the record's command text
-is left empty), no timestamps or idempotency keys, no store, and no view but the one the
-acting side's agent looks at (and the GM's at the end, to read the harm).
+is left empty), no timestamps or idempotency keys, no store, no log entries or sentences,
+and no view but the one the acting side's agent looks at (the projection of the live state,
+computed when read, without odds nobody reads) and the GM's at the end, to read the harm.
+Legal commands are the ruleset's structured values, asked once per character per decision.
 """
 
 from __future__ import annotations
@@ -183,8 +185,9 @@ class Encounter:
         self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
 
     def verdict(self) -> tuple[str, str] | None:
-        """(winner, outcome) once the conflict is decided: a chase settled, or at most one
-        side with characters still in it (none: no winner)."""
+        """(winner, outcome) once the conflict is decided: a concession made (a surrender,
+        an accepted compromise), a chase settled, or at most one side with characters still
+        in it (none: no winner)."""
         if self.conceded is not None:
             return self.conceded
         settled = self.p.profile.chase_verdict(self.chases, self.p.sides.side_of,
