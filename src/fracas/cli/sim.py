@@ -80,7 +80,7 @@ def sim_command(
     vary: Annotated[list[str] | None, typer.Option(
         help="sweep a value: 'ogre.stats.cover=0,1,3', 'pcs=3,4' (repeatable)")] = None,
     policy: Annotated[list[str] | None, typer.Option(
-        help="side=NAME: random, focus-fire, weakest-first, defensive, flee or "
+        help="side=NAME: random, focus-fire, weakest-first, defensive, flee, parley or "
              "module:function (repeatable)")] = None,
     max_rounds: Annotated[int | None, typer.Option(
         help="rounds before an encounter counts as no decision (default 50)")] = None,

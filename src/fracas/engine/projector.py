@@ -334,8 +334,12 @@ def _effect_seen(state: ConflictState, effect: Any, viewer: Viewer, knowledge: K
                 for who in (effect.participant, effect.owner))
 
 
-def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[str, Any]:
-    """The state as ``viewer`` may see it, as JSON-native data (no version, no cursor)."""
+def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
+               odds: bool = True, ext: bool = True) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, as JSON-native data (no version, no cursor).
+    For the simulator's agents, which compute only what they read: ``odds=False`` skips the
+    pending roll's exact odds (``"odds": None``), ``ext=False`` the ruleset's part
+    (``"ruleset": None``)."""
     knowledge = Knowledge(ruleset, root, viewer)
     unknown = knowledge.unknowns()  # the net under the ruleset's parts of the view
     gm = viewer.is_gm
@@ -368,8 +372,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[st
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
-            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)),
-            "odds": unknown.clean(ruleset.pending_odds(state, viewer))
+            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)) if ext else None,
+            "odds": None if not odds else unknown.clean(ruleset.pending_odds(state, viewer))
             if state.status == "running" else [],
         })
     return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},
