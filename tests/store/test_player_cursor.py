@@ -57,9 +57,9 @@ def test_a_player_expects_their_cursor_not_a_version(db_url: str) -> None:
 
     code, out = _cli("do", cid, "ada: hit bruno", "--as", "alice", "--expect", "3", *db)
     assert code == 2 and "--expect takes your cursor" in out and "told no version" in out
-    code, out = _cli("do", cid, "ada: hit bruno", "--as", "alice", "--expect", "9.deadbeef",
-                     *db)
-    assert code == 2 and "not a cursor of this conflict" in out
+    for forged in ("9.deadbeef", cursor.replace(cursor[0], "\u0661", 1), cursor + "\u0634"):
+        code, out = _cli("do", cid, "ada: hit bruno", "--as", "alice", "--expect", forged, *db)
+        assert code == 2 and "not a cursor of this conflict" in out, forged
 
 
 def test_the_gm_may_expect_a_version_or_a_cursor(db_url: str) -> None:

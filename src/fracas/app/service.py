@@ -226,7 +226,7 @@ class ConflictService:
 def _check_cursor(conflict: Conflict, author: Viewer, cursor: str) -> None:
     """Refuse a command whose author has seen something change since ``cursor``."""
     seen = projector(conflict, author)
-    if not hmac.compare_digest(seen.cursor, cursor):
+    if not hmac.compare_digest(seen.cursor.encode(), cursor.encode()):
         seen.read_cursor(cursor)  # InvalidInput for a token not made for this viewer
         raise _stale_for_player()
 

@@ -5,7 +5,8 @@ By structure: a command naming a participant the player may not know is refused,
 rule is asked, as naming no one (``Conflict._check_known_ids``); and a turn check's refusal
 (:class:`~fracas.errors.NotYourTurn`, every ruleset's) is rebuilt here from the player's
 projection of the turn order — "Ada does not act now; it is not Ada's turn", and who may act
-now among those the player may know — so no ruleset's wording can name a hidden actor, its side or its score.
+now among those the player may know — so no ruleset's wording can name a hidden actor, its
+side or its score.
 The belt under both: a refusal's values never hold an id the player may not know, and a
 message that still names one is replaced by a plain "the rules do not allow this now".
 """

@@ -336,7 +336,6 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     if state.ext is None:
         return {}
     ext = ext_of(state)
-    p = state.participants[pid]
     kind = condenser_of(state.settings)
     pools = ext.condenser.get(pid, {})  # GM-only means the GM's only, the owner's too
     pools_shown = {c: [pool.current, pool.maximum] for c, pool in pools.items()
