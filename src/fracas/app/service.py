@@ -168,7 +168,7 @@ class ConflictService:
                 if expected_cursor is None or attempt == _CURSOR_RETRIES - 1:
                     if author.is_gm:
                         raise
-                    raise _stale_for_player() from None
+                    raise _stale_for_player(expected_cursor is not None) from None
                 self.refresh(conflict_id, conflict)  # someone came first: look again
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
@@ -228,13 +228,14 @@ def _check_cursor(conflict: Conflict, author: Viewer, cursor: str) -> None:
     seen = projector(conflict, author)
     if not hmac.compare_digest(seen.cursor.encode(), cursor.encode()):
         seen.read_cursor(cursor)  # InvalidInput for a token not made for this viewer
-        raise _stale_for_player()
+        raise _stale_for_player(True)
 
 
-def _stale_for_player() -> StaleVersion:
+def _stale_for_player(by_cursor: bool) -> StaleVersion:
     """A stale command, told without versions (a player is never told one)."""
-    return StaleVersion("what you see changed since your cursor: someone acted first; look "
-                        "again and retry")
+    since = " since your cursor" if by_cursor else ""
+    return StaleVersion(f"what you see changed{since}: someone acted first; look again and "
+                        "retry")
 
 
 def _now() -> str:
