@@ -48,6 +48,7 @@ from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.limits import check_nesting, check_stat_ranges
 from fracas.engine.model import ConflictState, Status, Viewer, not_found
 from fracas.engine.redaction import Knowledge
+from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.engine.suggest import did_you_mean
@@ -360,7 +361,14 @@ class Conflict:
         author = author or Viewer.gm()
         try:
             return self._decide(command, author)
-        except NotFound as exc:
+        except FracasError as exc:
+            if not author.is_gm:  # a player's refusal is built from what they may know
+                told = refusal_for(self.ruleset, self.state, author, command, exc)
+                if told is exc:
+                    raise
+                raise told from None
+            if not isinstance(exc, NotFound):
+                raise
             pid = exc.values.get("participant")
             hint = did_you_mean(pid, self.state.innermost.participants) if (
                 author.is_gm and isinstance(pid, str) and not exc.values.get("suggested")) else ""

@@ -180,8 +180,8 @@ class Projector:
         """The entry count a cursor made by :attr:`cursor` stands for; InvalidInput for a
         token this projector did not make (forged, or of another viewer)."""
         head, _, mac = cursor.partition(".")
-        if head.isdigit() and int(head) <= len(self.entries) \
-                and hmac.compare_digest(mac, self._mac(int(head))):
+        if head.isascii() and head.isdigit() and int(head) <= len(self.entries) \
+                and hmac.compare_digest(mac.encode(), self._mac(int(head)).encode()):
             return int(head)
         raise InvalidInput(f"not a cursor of this conflict: {cursor!r}")
 

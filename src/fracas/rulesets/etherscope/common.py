@@ -9,6 +9,7 @@ from fracas.engine.events import (
     PARTICIPANT_OUT,
     Event,
 )
+from fracas.engine.limits import as_int
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope import events as ev
@@ -164,7 +165,7 @@ def dice_by_character(raw: str | None, targets: list[str], key: str, rule: str
             raise InvalidInput(f"{key}={raw}: write ID:DICE/ID:DICE for "
                                f"{', '.join(targets) or 'nobody'}", rule=rule)
         try:
-            out[who] = [int(d) for d in dice.split(",")]
+            out[who] = [as_int(d, key) for d in dice.split(",")]
         except ValueError:
             raise InvalidInput(f"{key}={raw}: {dice!r} are not dice", rule=rule) from None
     return out

@@ -336,12 +336,10 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     if state.ext is None:
         return {}
     ext = ext_of(state)
-    p = state.participants[pid]
     kind = condenser_of(state.settings)
-    own = viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)
-    pools = ext.condenser.get(pid, {})
+    pools = ext.condenser.get(pid, {})  # GM-only means the GM's only, the owner's too
     pools_shown = {c: [pool.current, pool.maximum] for c, pool in pools.items()
-                   if own or c not in p.gm_only}
+                   if not stat_is_secret(state, viewer, pid, c)}
     summary = f"{kind} {current_condenser(state, pid)}/{pools[kind].maximum}" \
         if kind in pools_shown and kind in pools else f"{kind} ?"
     aw = ext.awareness.get(pid)
