@@ -106,7 +106,8 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
   const title = [command.actor ? context.name(command.actor) + ":" : null, words(command.verb),
     ...command.params.filter((p) => p.fixed !== null).map((p) =>
-      (p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
+      (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
+        : p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
     .filter(Boolean).join(" ");
   const uid = `c${++serial}`;
   const fields = free.map((p, i) => field(p, `${uid}-${i}`, context));
