@@ -209,7 +209,7 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         clean(gm, (alice, bob))
 
 
-@pytest.mark.rule("ES-ZOOM-1")
+@pytest.mark.rule("ES-ACT-2")
 def test_the_gm_edits_the_countdown_and_a_zoom_in_sits_inside_its_parent(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     with table(browser, served, "etherscope", tmp_path) as (gm, alice, bob):
