@@ -110,7 +110,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
         : p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
     .filter(Boolean).join(" ");
   const uid = `c${++serial}`;
-  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context));
+  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
   const form = h("form", { class: "command", "data-verb": command.verb },
     fields.map((f) => f.wrap),
@@ -152,10 +152,11 @@ function label(value, context) {
   return context.name(String(value)) || String(value);
 }
 
-function field(param, id, context) {
+function field(param, id, context, actor) {
   const name = param.label || param.name;
   const text = words(name) + (param.required ? "" : " (optional)");
   let input;
+  let suggestions = null;
   const options = param.allowed || optionsOf(param.kind, context);
   if (options) {
     const multiple = param.kind === "ids";
@@ -174,10 +175,14 @@ function field(param, id, context) {
     input = h("input", { id, name: param.name, inputmode: "numeric", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*",
       placeholder: param.kind === "dice" ? "empty: fracas rolls" : "7,1", required: param.required });
   } else {
-    input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required });
+    // a skill the rules leave open (any skill may be tried): the actor's own as suggestions
+    const skills = param.name === "skill" && actor && context.skillsOf ? context.skillsOf(actor) : [];
+    input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required,
+      list: skills.length ? `${id}-skills` : null });
+    if (skills.length) suggestions = h("datalist", { id: `${id}-skills` }, skills.map((k) => h("option", { value: k })));
   }
   const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2") : null;
-  const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, hint);
+  const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
 }
 

@@ -112,6 +112,7 @@ function context() {
   const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
   return { participants: inner ? inner.participants : [], zones, ladders: rules.ladders || {},
            name: (id) => (byId.has(id) ? byId.get(id).name : id),
+           skillsOf: (id) => Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
            send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null };
 }
 
