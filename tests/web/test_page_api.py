@@ -92,7 +92,9 @@ def test_a_band_or_nothing_is_all_a_player_receives_of_anothers_harm(served: Ser
     assert ada["harm"] == "in crisis" and ada["summary"] == "in crisis"  # 17 of 45
     assert not {"hp", "mp", "crisis"} & set(ada) and "hp" not in ada["stats"]
     assert _people(answer["view"])["bruno"]["hp"] == {"current": 50, "max": 50}  # his own
-    for text in (frames, json.dumps(answer)):
+    one = bob.get(path + "/characters/ada").json()  # the same on the one-character route
+    assert one["harm"] == "in crisis" and "hp" not in one
+    for text in (frames, json.dumps(answer), json.dumps(one)):
         assert "17/45" not in text and '"current": 17' not in text
     # a damage line of a masked character keeps who and how, never how much
     assert t.gm.post(path + "/commands", json={"command": "bruno: attack imp dice=5,4"}

@@ -186,7 +186,7 @@ def _hidden(conflict: Conflict, viewer: Viewer) -> dict[str, str]:
 
 def character(conflict: Conflict, viewer: Viewer, pid: str) -> dict[str, Any]:
     """One participant as ``viewer`` sees it (NotFound alike for hidden and missing)."""
-    data = view(conflict, viewer)
+    data = project_view(conflict, viewer)
     for level in [data["conflict"], *data["zoom"]]:
         for p in level["participants"]:
             if p["id"] == pid:
