@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -39,12 +40,13 @@ from fracas.errors import (
     NotFound,
     StaleVersion,
 )
-from fracas.server import projection
+from fracas.server import offers, projection, setups
 from fracas.server.limits import MAX_BODY, BodyLimit, RateLimit
 from fracas.server.live import Hub, Subscriber
 from fracas.server.models import (
     ERRORS,
     CommandIn,
+    ConflictFormIn,
     ConflictIn,
     LinkIn,
     OddsIn,
@@ -310,18 +312,23 @@ def _routes(app: FastAPI) -> None:
         if not access.is_gm:
             raise NotAllowed("only the GM may create conflicts")
 
-        def make() -> tuple[str, Conflict]:
-            try:
-                scenario = _scenario(body)
-                return server.service.new_from_scenario(scenario, seed=body.seed,
-                                                        campaign=access.table)
-            except NotFound as exc:  # an unknown ruleset or name in the file: bad input
-                raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
+        return await _create(server, access, lambda: _scenario(body), body.seed)
 
-        cid, conflict = await to_thread.run_sync(make)
-        server.tables_of[cid] = access.table
-        return {"id": cid, "ruleset": conflict.ruleset.name,
-                "title": conflict.state.title}
+    @app.post("/api/tables/{table}/conflicts/form", status_code=201, tags=["conflicts"])
+    async def create_from_form(request: Request, table: str, body: ConflictFormIn,
+                               access: AccessDep) -> dict[str, Any]:
+        """(GM) A new conflict from the GM screen's form (a scenario's set-up as JSON)."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        if not access.is_gm:
+            raise NotAllowed("only the GM may create conflicts")
+        return await _create(server, access, lambda: setups.scenario_of(body.setup),
+                             body.seed)
+
+    @app.get("/api/rulesets", tags=["tables"])
+    async def rulesets() -> list[dict[str, Any]]:
+        """Each ruleset's set-up choices, stats and (VERS) condition ladders, for the form."""
+        return setups.rulesets()
 
     @app.get("/api/tables/{table}/conflicts/{conflict}", tags=["conflicts"])
     async def get_conflict(request: Request, table: str, conflict: str, access: AccessDep
@@ -382,6 +389,18 @@ def _routes(app: FastAPI) -> None:
         room = await _conflict_room(server, access, table, conflict)
         found: dict[str, list[str]] = await server.hub.run(
             room, lambda c: projection.legal(c, access.viewer, actor))
+        return found
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}/legal-commands", tags=["play"])
+    async def legal_commands(request: Request, table: str, conflict: str, access: AccessDep,
+                             actor: Annotated[str | None, Query(max_length=40)] = None
+                             ) -> dict[str, list[dict[str, Any]]]:
+        """What the viewer may do now, structured: per actor the engine's legal commands
+        (verb, actor, rule, params with kind, allowed values, required and fixed)."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        found: dict[str, list[dict[str, Any]]] = await server.hub.run(
+            room, lambda c: offers.structured(c, access.viewer, actor))
         return found
 
     @app.get("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
@@ -459,6 +478,23 @@ def _routes(app: FastAPI) -> None:
 def _link_data(token: Any) -> dict[str, Any]:
     return {"id": token.id, "role": token.role, "player": token.player, "label": token.label,
             "created": token.created, "revoked": token.revoked}
+
+
+async def _create(server: Server, access: Access, scenario: Callable[[], Scenario],
+                  seed: str | None) -> dict[str, Any]:
+    """Create a conflict of the access's table from ``scenario()`` (every side's harm view
+    set: see fracas.server.harm)."""
+    def make() -> tuple[str, Conflict]:
+        try:
+            found = scenario()
+            found = dataclasses.replace(found, setup=setups.with_harm_views(found.setup))
+            return server.service.new_from_scenario(found, seed=seed, campaign=access.table)
+        except NotFound as exc:  # an unknown ruleset or name in the file: bad input
+            raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
+
+    cid, conflict = await to_thread.run_sync(make)
+    server.tables_of[cid] = access.table
+    return {"id": cid, "ruleset": conflict.ruleset.name, "title": conflict.state.title}
 
 
 def _scenario(body: ConflictIn) -> Scenario:

@@ -44,6 +44,14 @@ class ConflictIn(_Body):
                              description="fix the secret seed on purpose (default: random)")
 
 
+class ConflictFormIn(_Body):
+    """A new conflict from the GM screen's form: a scenario file's set-up as JSON."""
+
+    setup: dict[str, Any] = Field(description="ruleset, title, scene, settings, sides, "
+                                  "participants: as in a scenario file (docs/scenarios.md)")
+    seed: str | None = Field(default=None, min_length=1, max_length=200)
+
+
 class CommandIn(_Body):
     """One command, in text notation or the engine's JSON form."""
 

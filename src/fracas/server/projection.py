@@ -30,6 +30,7 @@ from fracas.engine.events import GM_ACTS
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_entries, view
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
+from fracas.server import harm
 
 Entry = dict[str, Any]
 
@@ -62,6 +63,7 @@ def project_view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
         out = view(conflict, viewer)
         if not viewer.is_gm:
             out.pop("version", None)
+            out = harm.mask_view(conflict.ruleset.name, viewer, out)
         return out
 
     result: dict[str, Any] = _memoized("view", conflict, viewer, make)
@@ -76,6 +78,8 @@ def _released(conflict: Conflict, viewer: Viewer) -> list[tuple[int, Entry]]:
         if not viewer.is_gm:
             while entries and _collapsed(entries[-1][1]):
                 entries.pop()
+            entries = harm.mask_log(conflict.ruleset.name, viewer, view(conflict, viewer),
+                                    entries)
         return entries
 
     result: list[tuple[int, Entry]] = _memoized("log", conflict, viewer, make)
@@ -182,7 +186,7 @@ def _hidden(conflict: Conflict, viewer: Viewer) -> dict[str, str]:
 
 def character(conflict: Conflict, viewer: Viewer, pid: str) -> dict[str, Any]:
     """One participant as ``viewer`` sees it (NotFound alike for hidden and missing)."""
-    data = view(conflict, viewer)
+    data = project_view(conflict, viewer)
     for level in [data["conflict"], *data["zoom"]]:
         for p in level["participants"]:
             if p["id"] == pid:
