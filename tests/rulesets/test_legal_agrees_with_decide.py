@@ -26,7 +26,7 @@ SEEDS = range(int(os.environ.get("FUZZ_SEEDS", "4")))
 ENCOUNTERS = int(os.environ.get("FUZZ_ENCOUNTERS", "6"))
 #: The engine's own GM tools (their values are the GM's to pick, not the rules').
 SKIPPED = frozenset({"undo", "redo", "end", "out", "leave", "join", "override", "effect",
-                     "note", "narrate", "roll", "conceal", "reveal", "damage"})
+                     "note", "narrate", "roll", "conceal", "reveal"})
 #: What a free text value is filled with (any text is allowed: a reason, an action's name).
 TEXT = "for the test"
 #: The rules each scenario's play reaches (legal commands of these rules are checked).
@@ -34,8 +34,9 @@ RULES = {
     "etherscope": ("ES-START-1", "ES-START-2", "ES-START-5", "ES-START-6", "ES-RNG-2",
                    "ES-RNG-4", "ES-RNG-5", "ES-ROUND-2", "ES-ROUND-3", "ES-ACT-1",
                    "ES-ACT-2", "ES-ACT-5"),
-    "fabula-ultima": ("FU-CON-6", "FU-CON-8"),
-    "vers": ("VR-CHASE-4", "VR-CHASE-7"),
+    "fabula-ultima": ("FU-CHK-4", "FU-CON-6", "FU-CON-8", "FU-CON-12"),
+    "vers": ("VR-ATK-1", "VR-INJ-5", "VR-MOVE-2", "VR-MOVE-5", "VR-TURN-2", "VR-CHASE-4",
+             "VR-CHASE-8"),
 }
 
 
@@ -74,6 +75,8 @@ SCENARIOS = [pytest.param(name, marks=_rules_of(name)) for name in sorted(bundle
 def test_a_legal_command_with_allowed_values_is_accepted(name: str, seed: int) -> None:
     sc = load_scenario(name)
     conflict = Conflict.create(get_ruleset(sc.setup.ruleset), sc.setup, f"seed{seed}", time="")
+    for cmd in prepare(SimJob(sc.text, name, 1, "legal")).prologue:  # e.g. VERS: a chase
+        conflict.execute(cmd, time="")
     rng = random.Random(seed)
     played: list[str] = []
     for _ in range(STEPS):

@@ -18,6 +18,8 @@ from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")
+#: The skills a hunter may track with (``run … skill=``, VR-CHASE-7).
+TRACKING_SKILLS = next(p.choices for p in _SPECS["run"].params if p.name == "skill")
 
 
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
@@ -64,8 +66,10 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
             if chase.stage == "interpose" or (chase.stage == "pursuit"
                                               and chase.track.position == 1):
                 out.append(command(actor, "interpose", id=cid, free={"dice": "DICE"}))
-            elif chase.stage in ("pursuit", "tracking"):
-                out.append(command(actor, "run", id=cid,
+            elif chase.stage in ("pursuit", "tracking"):  # skill=: the hunter's tracking
+                skills = TRACKING_SKILLS if chase.stage == "tracking" \
+                    and chase.roller_is_hunter else ()
+                out.append(command(actor, "run", id=cid, options={"skill": skills},
                                    free={"mod": "N", "why": "TEXT", "dice": "DICE"}))
     if not acting:
         return out
