@@ -107,3 +107,18 @@ def test_no_choice_of_a_simulated_side_is_refused(name: str, policy: str) -> Non
     p = prepare(job)
     refusals = [r for i in range(ENCOUNTERS) for r in Encounter(p, i).play().refusals]
     assert refusals == []
+
+
+@pytest.mark.rule("ES-START-5")
+@pytest.mark.rule("ES-START-6")
+def test_an_awareness_step_against_a_group_moves_all_its_members() -> None:
+    sc = load_scenario("etherscope-car-chase")  # ada and bruno stand together: pursuers
+    conflict = Conflict.create(get_ruleset(sc.setup.ruleset), sc.setup, "group", time="")
+    for line in ("zepcar: awareness dice=6,6", "ada: awareness dice=1,1,1",
+                 "bruno: awareness dice=1,1", "moves"):
+        conflict.execute(line, time="")
+    steps = [lc for lc in conflict.legal("zepcar") if lc.verb == "step"]
+    assert [lc.text() for lc in steps] == ["zepcar: step ada,bruno toward"]  # both Distant
+    conflict.execute(steps[0].command(), time="")
+    bands = conflict.state.ext.ranges
+    assert bands.get("zepcar", "ada") == bands.get("zepcar", "bruno") == 1  # both Near now
