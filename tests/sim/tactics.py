@@ -45,3 +45,16 @@ def accept_compromise(turn: Turn) -> Option | Offer:
 def concede_anyway(turn: Turn) -> Option | Offer:
     """Surrender even where the rules offer no concession (a user's mistake)."""
     return Offer("surrender")
+
+
+_MISJUDGED: list[Turn] = []  # the last turn in which misjudging erred (held: no id reuse)
+
+
+def misjudging(turn: Turn) -> Option:
+    """Once a turn, try an attack at difficulty -1 (the engine refuses it, ES-ACT-4), then
+    play the first option."""
+    attacks = [o for o in turn.options if o.verb == "attack"]
+    if attacks and not (_MISJUDGED and _MISJUDGED[0] is turn):
+        _MISJUDGED[:] = [turn]
+        return Option(attacks[0].legal, (*attacks[0].values, ("difficulty", -1)))
+    return turn.options[0]

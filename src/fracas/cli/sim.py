@@ -65,6 +65,10 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     if diag["refused_commands"] or diag["stalled"]:
         out.print(f"[yellow]note:[/] {diag['refused_commands']} chosen commands were refused "
                   f"and {diag['stalled']} encounters stalled (counted as no decision)")
+        for r in diag["refusals"]:
+            out.print(f"  {r['count']} × {escape(r['verb'])} refused"
+                      f"{' (' + r['rule'] + ')' if r['rule'] else ''}: {escape(r['error'])} "
+                      f"— e.g. {escape(r['example'])}")
 
 
 def sim_command(

@@ -54,7 +54,7 @@ from fracas.sim.profiles import (
     Profile,
     profile_of,
 )
-from fracas.sim.stats import NO_DECISION, EncounterResult
+from fracas.sim.stats import NO_DECISION, EncounterResult, Refusal
 
 _GM = Viewer.gm()
 _NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
@@ -179,6 +179,7 @@ class Encounter:
         for record in self.conflict.records:  # the prologue may have started a chase
             p.profile.observe(self.chases, list(record.events))
         self.refused = 0
+        self.refusals: list[tuple[Refusal, str]] = []  # each: the refusal and its command
         self.players = {side: Viewer.of_player(name)
                         for side, name in p.sides.player_of.items()}
         self.proposal: str | None = None  # the side whose compromise is on the table
@@ -347,6 +348,8 @@ class Encounter:
             events = _apply(self.conflict, option.command(), author)
         except FracasError as exc:
             self.refused += 1
+            text = self.conflict.text(self.conflict.commands.from_data(option.command()))
+            self.refusals.append(((option.verb, exc.rule or "", exc.message), text))
             if self.trace is not None:
                 self.trace.append(f"refused {option.command()}: {exc}")
             return False
@@ -385,7 +388,7 @@ class Encounter:
         out = tuple(pid for pid, part in state.participants.items()
                     if part.out is not None and pid not in self.p.bystanders)
         return EncounterResult(winner, outcome, min(state.round, self.p.max_rounds), out,
-                               harm, self.refused, stalled)
+                               harm, self.refused, stalled, self.refusals)
 
 
 def play_encounter(p: Prepared, index: int) -> EncounterResult:
