@@ -58,3 +58,11 @@ def misjudging(turn: Turn) -> Option:
         _MISJUDGED[:] = [turn]
         return Option(attacks[0].legal, (*attacks[0].values, ("difficulty", -1)))
     return turn.options[0]
+
+
+def insisting(turn: Turn) -> Option:
+    """Always try an attack at difficulty -1 (refused every time, ES-ACT-4): a policy bug."""
+    attacks = [o for o in turn.options if o.verb == "attack"]
+    if attacks:
+        return Option(attacks[0].legal, (*attacks[0].values, ("difficulty", -1)))
+    return turn.options[0]

@@ -44,3 +44,12 @@ def test_the_bundled_scenario_refuses_nothing_its_own_agents_choose() -> None:
     assert result.exit_code == 0, result.output
     diag = json.loads(result.output)["results"][0]["diagnostics"]
     assert diag == {"refused_commands": 0, "stalled": 0, "refusals": []}
+
+
+def test_a_policy_that_insists_on_a_refused_command_stops_the_job_with_a_sentence() -> None:
+    result = CliRunner().invoke(app, ["sim", "etherscope-car-chase", "-n", "2", "--seed", "i",
+                                      "--workers", "1",
+                                      "--policy", "villains=tests.sim.tactics:insisting"])
+    assert result.exit_code == 2, result.output
+    assert "the policy of side villains chose 65 commands the rules refused" in result.output
+    assert "Traceback" not in result.output

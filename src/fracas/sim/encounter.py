@@ -57,6 +57,10 @@ from fracas.sim.profiles import (
 from fracas.sim.stats import NO_DECISION, EncounterResult, Refusal
 
 _GM = Viewer.gm()
+MAX_REFUSED_PER_TURN = 64
+"""How many refused commands a policy may choose in one turn before the job stops with an
+error (a policy returning a refused command that is not among ``turn.options`` would otherwise
+be asked again and again)."""
 _NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
 
 
@@ -294,6 +298,7 @@ class Encounter:
 
     def _play_turn(self, turn: Turn) -> bool:
         policy = self.p.policies[turn.side]
+        refused = 0
         while turn.options:
             try:
                 choice = policy(turn)
@@ -315,6 +320,11 @@ class Encounter:
                 if self.proposal is not None and self.proposal != turn.side:
                     self.proposal = None  # not accepted on the side's turn: declined
                 return True
+            refused += 1
+            if refused > MAX_REFUSED_PER_TURN:  # a policy that insists on a refused command
+                raise InvalidInput(f"the policy of side {turn.side} chose {refused} commands "
+                                   "the rules refused in one turn; it must choose among "
+                                   "turn.options", side=turn.side)
             turn.options = tuple(o for o in turn.options if o != choice)
         return False
 
