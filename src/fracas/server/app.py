@@ -41,7 +41,7 @@ from fracas.errors import (
 )
 from fracas.server import projection
 from fracas.server.limits import MAX_BODY, BodyLimit, RateLimit
-from fracas.server.live import Hub, Subscriber
+from fracas.server.live import Hub, Room, Subscriber
 from fracas.server.models import (
     ERRORS,
     CommandIn,
@@ -52,6 +52,7 @@ from fracas.server.models import (
     TableIn,
 )
 from fracas.server.pages import mount_pages
+from fracas.server.projection import dump
 from fracas.store import SqlEventStore, StoreFailure, open_store
 
 log = logging.getLogger("fracas.server")
@@ -331,10 +332,10 @@ def _routes(app: FastAPI) -> None:
         room = await _conflict_room(server, access, table, conflict)
         viewer = access.viewer
 
-        def look(c: Conflict) -> dict[str, Any]:
-            data, entries, position = projection.snapshot(c, viewer)
-            return {"id": conflict, "ruleset": c.ruleset.name, "view": data, "log": entries,
-                    "cursor": server.hub.cursor(conflict, viewer, position)}
+        def look(r: Room) -> dict[str, Any]:
+            data, entries, position = r.live(viewer).snapshot()
+            return {"id": conflict, "ruleset": r.conflict.ruleset.name, "view": data,
+                    "log": entries, "cursor": server.hub.cursor(conflict, viewer, position)}
 
         result: dict[str, Any] = await server.hub.run(room, look)
         return result
@@ -347,7 +348,7 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         found: dict[str, Any] = await server.hub.run(
-            room, lambda c: projection.character(c, access.viewer, character))
+            room, lambda r: projection.character(r.live(access.viewer), character))
         return found
 
     @app.post("/api/tables/{table}/conflicts/{conflict}/commands", tags=["play"])
@@ -381,7 +382,7 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         found: dict[str, list[str]] = await server.hub.run(
-            room, lambda c: projection.legal(c, access.viewer, actor))
+            room, lambda r: projection.legal(r.live(access.viewer), actor))
         return found
 
     @app.get("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
@@ -391,7 +392,7 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         lines: list[str] = await server.hub.run(
-            room, lambda c: projection.pending_odds(c, access.viewer))
+            room, lambda r: projection.pending_odds(r.live(access.viewer)))
         return {"odds": lines}
 
     @app.post("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
@@ -402,17 +403,18 @@ def _routes(app: FastAPI) -> None:
         room = await _conflict_room(server, access, table, conflict)
         viewer = access.viewer
 
-        def ask(c: Conflict) -> dict[str, Any]:
+        def ask(r: Room) -> dict[str, Any]:
+            c, live = r.conflict, r.live(viewer)
             try:
                 cmd = c.to_command(body.command)
-                refusal = projection.masked_refusal(c, viewer, cmd)
+                refusal = projection.masked_refusal(live, cmd)
                 if refusal is None:
                     c.check_author(cmd, viewer)
             except FracasError as exc:
-                raise projection.error_for(c, viewer, exc) from None
+                raise projection.error_for(live, exc) from None
             if refusal is not None:
                 raise refusal
-            return {"command": c.text(cmd), "odds": projection.command_odds(c, viewer, cmd)}
+            return {"command": c.text(cmd), "odds": projection.command_odds(live, cmd)}
 
         result: dict[str, Any] = await server.hub.run(room, ask)
         return result
@@ -484,19 +486,20 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
     room = await _conflict_room(server, access, table, conflict_id)
     viewer = access.viewer
 
-    def work(c: Conflict) -> dict[str, Any]:
+    def work(r: Room) -> dict[str, Any]:
+        c, live = r.conflict, r.live(viewer)
         try:
             cmd = c.to_command(command)
-            refusal = projection.masked_refusal(c, viewer, cmd)
+            refusal = projection.masked_refusal(live, cmd)
         except FracasError as exc:
-            raise projection.error_for(c, viewer, exc) from None
+            raise projection.error_for(live, exc) from None
         if refusal is not None:
             raise refusal
         try:
             if cursor is not None:
                 start = projection.position_of(server.hub.cursor_key, conflict_id, viewer,
                                                cursor)
-                seen, _, _, reset = projection.entries_after(c, viewer, start)
+                seen, reset = live.after(start)
                 if seen or reset:
                     raise StaleVersion("the conflict changed since your cursor: someone "
                                        "else acted first; look again and retry")
@@ -510,12 +513,15 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
                         raise
                     server.service.refresh(conflict_id, c)
         except FracasError as exc:
-            raise projection.error_for(c, viewer, exc) from None
-        return {"duplicate": out.duplicate,
-                "entry": projection.entry_of(out.conflict, viewer, out.record.version),
-                "view": projection.project_view(out.conflict, viewer)}
+            raise projection.error_for(r.live(viewer), exc) from None
+        r.conflict = out.conflict  # the same object, unless a retried key loaded it anew
+        live = r.live(viewer)
+        return {"duplicate": out.duplicate, "entry": live.entry_of(out.record.version),
+                "view": live.view}
 
-    result: dict[str, Any] = await server.hub.run(room, work)
+    # decided on the loaded conflict without reading the store first: the append checks
+    # the stored version (a cursor is compared with the newest log, so it is read first)
+    result: dict[str, Any] = await server.hub.run(room, work, fresh=cursor is not None)
     return result
 
 
@@ -540,7 +546,7 @@ async def _live(websocket: WebSocket, table: str, conflict_id: str, cursor: str 
         await websocket.close(close_code_of(exc))
         return
     try:
-        await websocket.send_text(json.dumps(first, ensure_ascii=False))
+        await websocket.send_text(first)
         sender = asyncio.create_task(_send(websocket, sub))
         try:
             await _receive(websocket, sub)
@@ -561,7 +567,7 @@ async def _send(websocket: WebSocket, sub: Subscriber) -> None:
             if frame is None:
                 await websocket.close(sub.closed or 1000)
                 return
-            await websocket.send_text(json.dumps(frame, ensure_ascii=False))
+            await websocket.send_text(frame)
 
 
 async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
@@ -574,7 +580,7 @@ async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
         if not limit.allow():
             sub.close(RateLimit.CLOSE_CODE)
             return
-        reply = _answer(message.get("text"))
+        reply = dump(_answer(message.get("text")))
         with contextlib.suppress(asyncio.QueueFull):
             sub.queue.put_nowait(reply)
 
