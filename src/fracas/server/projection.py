@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from fracas.app.sealed import seal, unseal
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.projector import Entry as ProjectedEntry
 from fracas.engine.projector import Projector
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
 
@@ -58,21 +60,20 @@ class Position:
 
 class Live:
     """One viewer's live projection of a loaded conflict: the engine's projector, the JSON
-    form of each of its entries (made once) and its view with the view's text (made once per
-    change; :attr:`serial` counts the changes)."""
+    form of each of its entries (made once) and its view (:attr:`serial` counts its
+    changes)."""
 
     def __init__(self, conflict: Conflict, viewer: Viewer) -> None:
         """Project ``conflict``'s records so far for ``viewer``."""
         self.viewer = viewer
         self.serial = 0
         self.view: dict[str, Any] = {}
-        self.view_text = ""
         self._start(conflict)
 
     def _start(self, conflict: Conflict) -> None:
         self.projector = Projector(conflict, self.viewer)
         self.data: list[Entry] = []
-        self._take(self.projector.entries)
+        self._take(self.projector.entries, self.projector.view())
 
     @property
     def conflict(self) -> Conflict:
@@ -88,14 +89,14 @@ class Live:
         elif not self.projector.follows(conflict):
             self._start(conflict)  # another log (never in a running server): anew
             return
-        self._take(self.projector.advance(conflict).entries)
+        update = self.projector.advance(conflict)
+        self._take(update.entries, update.view)
 
-    def _take(self, entries: Any) -> None:
+    def _take(self, entries: Sequence[ProjectedEntry], view: dict[str, Any] | None) -> None:
+        """Keep the JSON form of new entries, and the view if it changed (None: it did not)."""
         self.data += [e.to_data() for e in entries]
-        view = self.projector.view()
-        text = dump(view)
-        if text != self.view_text:
-            self.view, self.view_text = view, text
+        if view is not None:
+            self.view = view
             self.serial += 1
 
     @property

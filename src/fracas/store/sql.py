@@ -8,7 +8,9 @@ failing mid-transaction. PostgreSQL is chosen by a ``postgresql+psycopg://`` URL
 
 An append is one transaction: ``UPDATE conflicts SET version = v+1 WHERE version = v`` (the
 optimistic check: zero rows means someone came first) then the INSERT of the record; the
-(conflict, version) primary key backs the check up.
+(conflict, version) primary key backs the check up. On SQLite, appends made at the same time
+by several threads share one transaction, each in its own savepoint (group commit,
+:mod:`fracas.store.group`): one disk wait for many, and none acknowledged before its commit.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from sqlalchemy.pool import NullPool, QueuePool
 from fracas.engine.events import LazyEvents, Record
 from fracas.engine.limits import check_conflict_id
 from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
+from fracas.store.group import GroupCommit
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
     TOKEN_CHANNEL,
@@ -143,6 +146,8 @@ class SqlEventStore:
         self.url = url or default_url()
         self.engine = _make_engine(self.url)
         self.dialect = self.engine.dialect.name
+        self._group: GroupCommit[tuple[str, Record, int]] | None = \
+            GroupCommit(self._append_batch) if self.dialect == "sqlite" else None
         try:
             state = self.schema_state()
             if state == "fresh" and migrate:
@@ -297,28 +302,52 @@ class SqlEventStore:
             raise InvalidInput(f"record {record.version} cannot follow version "
                                f"{expected_version}")
         _check_record(record)
+        if self._group is not None:  # SQLite: one writer, so appends share commits
+            self._group.submit((conflict_id, record, expected_version))
+            return
         try:
             with self._write() as conn:
-                done = conn.execute(
-                    sql_update(conflicts)
-                    .where(conflicts.c.id == conflict_id,
-                           conflicts.c.version == expected_version)
-                    .values(version=record.version, updated=_now())
-                )
-                if done.rowcount != 1:
-                    actual = conn.execute(select(conflicts.c.version)
-                                          .where(conflicts.c.id == conflict_id)).scalar()
-                    if actual is None:
-                        raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
-                    raise _stale(expected_version, int(actual))
-                self._insert_records(conn, conflict_id, [record])
-                if self.dialect == "postgresql":  # delivered when the append commits
-                    conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                                 {"channel": NOTIFY_CHANNEL,
-                                  "payload": f"{conflict_id} {record.version}"})
+                self._append_in(conn, conflict_id, record, expected_version)
         except IntegrityError:
             # the same version or idempotency key written by someone else first
             raise _stale(expected_version, None) from None
+
+    def _append_in(self, conn: Connection, conflict_id: str, record: Record,
+                   expected_version: int) -> None:
+        """The writes of one append, in the transaction of ``conn``."""
+        done = conn.execute(
+            sql_update(conflicts)
+            .where(conflicts.c.id == conflict_id, conflicts.c.version == expected_version)
+            .values(version=record.version, updated=_now())
+        )
+        if done.rowcount != 1:
+            actual = conn.execute(select(conflicts.c.version)
+                                  .where(conflicts.c.id == conflict_id)).scalar()
+            if actual is None:
+                raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
+            raise _stale(expected_version, int(actual))
+        self._insert_records(conn, conflict_id, [record])
+        if self.dialect == "postgresql":  # delivered when the append commits
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": NOTIFY_CHANNEL,
+                          "payload": f"{conflict_id} {record.version}"})
+
+    def _append_batch(self, appends: Sequence[tuple[str, Record, int]]
+                      ) -> list[BaseException | None]:
+        """Several appends in one transaction (one commit), each in its own savepoint: a
+        refused one is rolled back alone and answered with its refusal."""
+        errors: list[BaseException | None] = []
+        with self._write() as conn:
+            for conflict_id, record, expected_version in appends:
+                try:
+                    with conn.begin_nested():
+                        self._append_in(conn, conflict_id, record, expected_version)
+                    errors.append(None)
+                except IntegrityError:
+                    errors.append(_stale(expected_version, None))
+                except (NotFound, StaleVersion) as exc:
+                    errors.append(exc)
+        return errors
 
     def save_snapshot(
         self, conflict_id: str, version: int, fmt: str, state: dict[str, Any]
