@@ -14,6 +14,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from ipaddress import ip_address
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -40,7 +41,14 @@ from fracas.errors import (
     StaleVersion,
 )
 from fracas.server import projection
-from fracas.server.limits import MAX_BODY, BodyLimit, RateLimit
+from fracas.server.limits import (
+    ENV_RATE_LIMIT,
+    MAX_BODY,
+    BodyLimit,
+    RateLimit,
+    RequestLimit,
+    parse_rate_limit,
+)
 from fracas.server.live import Hub, Room, Subscriber
 from fracas.server.models import (
     ERRORS,
@@ -58,6 +66,9 @@ from fracas.store import SqlEventStore, StoreFailure, open_store
 log = logging.getLogger("fracas.server")
 
 COOKIE = "fracas_token"
+#: ``fracas serve --open`` tells its server processes, in this variable, that anyone who
+#: reaches them may create tables.
+ENV_OPEN = "FRACAS_OPEN_TABLES"
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
 
@@ -72,6 +83,7 @@ class Server:
     hub: Hub
     export_key: bytes
     tables_of: dict[str, str]  # conflict id → its table (never changes)
+    open_tables: bool = False  # anyone may create tables (`fracas serve --open`)
 
 
 def status_of(error: FracasError) -> int:
@@ -108,7 +120,8 @@ def create_app(url: str | None = None) -> FastAPI:
         cursor_key = await to_thread.run_sync(store.secret_key, "seal-cursors")
         export_key = await to_thread.run_sync(store.secret_key, "seal-exports")
         hub = Hub(service, cursor_key)
-        app.state.server = Server(store, service, TableService(store), hub, export_key, {})
+        app.state.server = Server(store, service, TableService(store), hub, export_key, {},
+                                  open_tables=os.environ.get(ENV_OPEN) == "1")
         hub.start(asyncio.get_running_loop())
         try:
             yield
@@ -122,6 +135,8 @@ def create_app(url: str | None = None) -> FastAPI:
                     "Every refusal is a typed error {code, message, rule, values}.",
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(RequestLimit, limit=parse_rate_limit(os.environ.get(ENV_RATE_LIMIT)),
+                       cookie=COOKIE)  # added last: it runs first, before a body is read
     _handlers(app)
     _routes(app)
     mount_pages(app, authenticate)
@@ -190,6 +205,29 @@ async def authenticate(request: Request) -> Access:
 AccessDep = Annotated[Access, Depends(authenticate)]
 
 
+def _from_this_machine(request: Request) -> bool:
+    """Whether the client is on the server's own machine (a loopback address; behind a
+    reverse proxy, uvicorn reads the real client from ``X-Forwarded-For``)."""
+    try:
+        return request.client is not None and ip_address(request.client.host).is_loopback
+    except ValueError:
+        return False
+
+
+async def check_may_create_tables(request: Request) -> None:
+    """Creating a table needs the server's admin secret (header or cookie), unless the
+    client is on the server's own machine or the server was started with ``--open``."""
+    server = _server(request)
+    if server.open_tables or _from_this_machine(request):
+        return
+    secret, _ = _secret(request.headers, request.cookies)
+    if not await to_thread.run_sync(server.tables.is_admin, secret):
+        raise NotAuthenticated(
+            "creating a table on this server needs its admin secret: open the admin link "
+            "`fracas serve` printed when it started (or send Authorization: Bearer SECRET); "
+            "the GM can make a new one with `fracas serve --new-admin-secret`")
+
+
 async def _conflict_room(server: Server, access: Access, table: str, conflict_id: str
                          ) -> Any:
     """The room of a conflict of the access's table (404 alike for unknown and foreign)."""
@@ -217,9 +255,11 @@ def _routes(app: FastAPI) -> None:
         """The bundled example scenarios a conflict can be created from."""
         return [{"name": n, "title": t} for n, t in bundled_scenarios().items()]
 
-    @app.post("/api/tables", status_code=201, tags=["tables"])
+    @app.post("/api/tables", status_code=201, tags=["tables"],
+              dependencies=[Depends(check_may_create_tables)])
     async def create_table(request: Request, body: TableIn) -> dict[str, Any]:
-        """Create a table; the answer holds the GM's secret token (shown only once)."""
+        """Create a table; the answer holds the GM's secret token (shown only once). Needs
+        the server's admin secret, except from the server's own machine or with --open."""
         server = _server(request)
         table, gm = await to_thread.run_sync(server.tables.create_table, body.title)
         return {"table": table, "title": body.title.strip(), "gm_token": gm.secret,
@@ -233,11 +273,16 @@ def _routes(app: FastAPI) -> None:
                 "player": access.player}
 
     @app.post("/api/session", tags=["tables"])
-    async def session(request: Request, access: AccessDep) -> Response:
-        """Keep the bearer token in a ``SameSite=Strict; HttpOnly`` cookie (for browsers)."""
+    async def session(request: Request) -> Response:
+        """Keep the bearer token (or the server's admin secret) in a ``SameSite=Strict;
+        HttpOnly`` cookie (for browsers)."""
         secret, _ = _secret(request.headers, request.cookies)
-        out = JSONResponse({"table": access.table, "role": access.role,
-                            "player": access.player})
+        if await to_thread.run_sync(_server(request).tables.is_admin, secret):
+            data: dict[str, Any] = {"table": None, "role": "admin", "player": None}
+        else:
+            access = await authenticate(request)
+            data = {"table": access.table, "role": access.role, "player": access.player}
+        out = JSONResponse(data)
         out.set_cookie(COOKIE, secret or "", httponly=True, samesite="strict",
                        secure=request.url.scheme == "https", path="/")
         return out
@@ -606,8 +651,9 @@ const token = location.hash.slice(1);
 history.replaceState(null, "", location.pathname);
 fetch("/api/session", {method: "POST", headers: {Authorization: "Bearer " + token}})
   .then(r => r.json().then(d => [r.ok, d]))
-  .then(([ok, d]) => { document.getElementById("status").textContent = ok
-      ? "You joined table " + d.table + " as " + (d.player || d.role) + "."
-      : d.message; if (ok) location.replace("/table/" + encodeURIComponent(d.table)); });
+  .then(([ok, d]) => { document.getElementById("status").textContent = !ok ? d.message
+      : d.table ? "You joined table " + d.table + " as " + (d.player || d.role) + "."
+      : "You may create tables on this server.";
+    if (ok) location.replace(d.table ? "/table/" + encodeURIComponent(d.table) : "/"); });
 </script></body></html>
 """

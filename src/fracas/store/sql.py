@@ -74,6 +74,8 @@ from fracas.store.schema import (
 ENV_DB = "FRACAS_DB"
 
 
+#: The name under which ``store_keys`` holds the digest of the server's admin secret.
+ADMIN_KEY = "server-admin"
 #: PostgreSQL channel on which every append is announced as "CONFLICT_ID VERSION".
 NOTIFY_CHANNEL = "fracas_appends"
 #: How often SQLite is polled for changes (seconds).
@@ -278,6 +280,20 @@ class SqlEventStore:
                 found = conn.execute(select(store_keys.c.value)
                                      .where(store_keys.c.name == name)).scalar_one()
         return bytes.fromhex(str(found))
+
+    def admin_digest(self) -> str | None:
+        """The digest of the server's admin secret (None: none was made yet)."""
+        with self._read() as conn:
+            found = conn.execute(select(store_keys.c.value)
+                                 .where(store_keys.c.name == ADMIN_KEY)).scalar()
+        return None if found is None else str(found)
+
+    def set_admin_digest(self, digest: str) -> None:
+        """Keep the digest of a new admin secret (the old one stops working)."""
+        with self._write() as conn:
+            conn.execute(delete(store_keys).where(store_keys.c.name == ADMIN_KEY))
+            conn.execute(insert(store_keys).values(name=ADMIN_KEY, value=digest,
+                                                   created=_now()))
 
     def _campaign_id(self, conn: Connection, name: str, now: str) -> int:
         found = conn.execute(select(campaigns.c.id).where(campaigns.c.name == name)).scalar()
