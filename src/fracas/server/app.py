@@ -532,6 +532,18 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
     viewer = access.viewer
 
     def work(r: Room) -> dict[str, Any]:
+        loaded = r.conflict.version
+        try:
+            return attempt(r)
+        except FracasError:
+            # decided on the loaded conflict: if another process appended meanwhile, the
+            # refusal may be out of date (a turn passed): decide again on the newest log
+            if cursor is not None or \
+                    server.service.refresh(conflict_id, r.conflict).version == loaded:
+                raise
+        return attempt(r)
+
+    def attempt(r: Room) -> dict[str, Any]:
         c, live = r.conflict, r.live(viewer)
         try:
             cmd = c.to_command(command)
