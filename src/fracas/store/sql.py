@@ -83,6 +83,8 @@ POLL_SECONDS = 0.2
 #: Seconds to wait for a PostgreSQL server to answer before giving up (unless the URL sets
 #: ``connect_timeout``): an unreachable or silent host fails fast instead of hanging.
 CONNECT_TIMEOUT = 10
+#: PostgreSQL connections a process keeps open (and as many more at its busiest).
+POOL_SIZE = 12
 #: The longest text each stored field takes (the columns of schema.py), checked before
 #: writing so that SQLite and PostgreSQL accept and refuse the same conflicts.
 LIMITS = {"id": 40, "campaign": 200, "ruleset": 60, "title": 200, "seed": 200,
@@ -683,7 +685,10 @@ def _make_engine(url: str) -> Engine:
 
             timeout = {} if "connect_timeout" in make_url(url).query else {
                 "connect_timeout": CONNECT_TIMEOUT}
-            return create_engine(url, pool_pre_ping=True, connect_args=timeout)
+            # a server process's threads keep POOL_SIZE connections open (opening one costs
+            # PostgreSQL a new backend process: never one per query)
+            return create_engine(url, pool_pre_ping=True, connect_args=timeout,
+                                 pool_size=POOL_SIZE, max_overflow=POOL_SIZE)
     except (ArgumentError, ImportError) as exc:
         raise InvalidInput(f"bad database URL {safe_url(url)}: {exc}") from None
     raise InvalidInput(
