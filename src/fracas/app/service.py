@@ -176,7 +176,9 @@ class ConflictService:
                 command: str | Command | dict[str, Any], author: Viewer,
                 expected_version: int | None, key: str | None) -> Outcome:
         if key is not None:
-            done = conflict.record_with_key(key) or self.store.find_key(conflict_id, key)
+            # a key stored by another writer after ``conflict`` was loaded is found when the
+            # append meets their record (a stale version or the key's unique index) below
+            done = conflict.record_with_key(key)
             if done is not None:
                 return self._duplicate(conflict_id, conflict, command, done, author)
         record = conflict.prepare(command, author, expected_version=expected_version, key=key,

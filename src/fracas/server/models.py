@@ -82,7 +82,7 @@ class ErrorOut(BaseModel):
 
     code: str = Field(description="stable code: invalid_input, illegal_command, "
                       "not_your_turn, stale_version, not_allowed, not_authenticated, "
-                      "not_found, internal_error")
+                      "not_found, rate_limited, internal_error")
     message: str = Field(description="one sentence a GM understands")
     rule: str | None = Field(description="the numbered rule that refused it, if any")
     values: dict[str, Any] = Field(description="the offending values")
@@ -98,6 +98,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (409, "illegal in this state, not your turn, or stale"),
         (413, "the request body is over the limit"),
         (422, "invalid input"),
+        (429, "too many requests from this token or address: retry after Retry-After "
+              "seconds"),
         (500, "internal error: nothing changed"),
         (503, "the database failed: nothing changed"),
     )

@@ -13,22 +13,21 @@ from typing import Any
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.legal import Choice, LegalCommand
-from fracas.engine.model import Viewer
 from fracas.server import projection
 
 
-def structured(conflict: Conflict, viewer: Viewer, actor: str | None
-               ) -> dict[str, list[dict[str, Any]]]:
+def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[str, Any]]]:
     """Actor (``gm`` for the GM's own) → the JSON form of their legal commands."""
+    conflict, viewer = live.conflict, live.viewer
     if viewer.is_gm:
         if actor is not None:
-            projection.character(conflict, viewer, actor)
+            projection.character(live, actor)
         return {actor or "gm": [c.to_data() for c in conflict.legal(actor)]}
-    known = set(projection.known_ids(conflict, viewer))
+    known = set(projection.known_ids(live))
     inner = conflict.state.innermost.participants
     mine = [p for p in known if p in inner and inner[p].owner == viewer.player]
     if actor is not None:
-        projection.character(conflict, viewer, actor)
+        projection.character(live, actor)
         mine = [a for a in mine if a == actor]
     hidden = _hidden_words(conflict, known)
     out: dict[str, list[dict[str, Any]]] = {}
