@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import (
+    TYPE_CHECKING,
     Any,
     ClassVar,
     TypeVar,
@@ -160,12 +161,23 @@ class TypedEvent(Event):
     """
 
     type: str = field(default="", init=False, repr=False)
-    data: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the JSON data, built from the fields on first use (most events are never written out)
+    data: dict[str, Any] = field(init=False, repr=False, compare=False)
     TYPE: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type", self.TYPE)
-        object.__setattr__(self, "data", _payload(self))
+        if type(self) not in _SPECS:  # the class's declaration is checked on first use
+            _spec(type(self))
+
+    if not TYPE_CHECKING:  # (hidden from mypy: it would make every attribute name valid)
+        def __getattr__(self, name: str) -> Any:
+            """``data`` on first use: built from the fields and kept (an unset slot)."""
+            if name != "data":
+                raise AttributeError(name)
+            data = _payload(self)
+            object.__setattr__(self, "data", data)
+            return data
 
     @classmethod
     def from_payload(
@@ -207,6 +219,22 @@ class _Omit:
 OMIT_NONE = _Omit()
 
 
+class _AsJson:
+    """``Annotated`` metadata: the field holds its JSON value as it is (lists stay lists)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "AS_JSON"
+
+
+#: Mark a field that keeps its JSON value unchanged when read (a set-up's participants, an
+#: override's value): the state built from it is then the same live and after a reload::
+#:
+#:     value: Annotated[Any, AS_JSON] = None
+AS_JSON = _AsJson()
+
+
 @dataclass(frozen=True, slots=True)
 class _Field:
     name: str
@@ -237,12 +265,13 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
                 continue
             meta = getattr(hints[f.name], "__metadata__", ())
             key = next((m.name for m in meta if isinstance(m, Key)), f.name)
-            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit))
+            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit | _AsJson))
             if marks and type(None) not in get_args(get_args(hints[f.name])[0]):
                 raise TypeError(f"{cls.__name__}.{f.name} carries secret marks, so it must "
                                 "accept None (the masked value)")
+            raw = any(isinstance(m, _AsJson) for m in meta)
             items.append(_Field(f.name, key, any(isinstance(m, _Omit) for m in meta), marks,
-                                _loader(hints[f.name])))
+                                _as_is if raw else _loader(hints[f.name])))
         extra = any(f.name == "extra" for f in fields(cls))
         spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
@@ -299,6 +328,10 @@ def _loader(hint: Any) -> Callable[[Any], Any]:
             if read_item is not None:
                 return lambda v: None if v is None else tuple(read_item(i) for i in v)
     return _from_json
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def _from_json(value: Any) -> Any:
@@ -485,3 +518,7 @@ class Record:
             time=str(data.get("time", "")),
             key=data.get("key"),
         )
+
+
+# the engine's typed events (declared in their own module, registered in ENGINE_EVENTS)
+from fracas.engine import engine_events as _engine_events  # noqa: E402,F401
