@@ -24,18 +24,16 @@ from fracas.engine.concealment import (
     inherit,
 )
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    CONFLICT_CREATED,
-    CONFLICT_ENDED,
-    META_EVENTS,
-    REDONE,
-    ROUND_ENDED,
-    UNDONE,
-    ZOOM_CLOSED,
-    ZOOM_OPENED,
-    Event,
-    Record,
+from fracas.engine.engine_events import (
+    ConflictCreated,
+    ConflictEnded,
+    Redone,
+    RoundEnded,
+    Undone,
+    ZoomClosed,
+    ZoomOpened,
 )
+from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record
 from fracas.engine.generic import (
     AFTER_END_VERBS,
     GENERIC_COMMANDS,
@@ -80,13 +78,14 @@ def command_set(ruleset: Ruleset) -> CommandSet:
 
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
+    event = ruleset.events.typed(event)
     chain = root.chain()
     if evolve_concealment(chain, event):
         return root
-    target = chain[-2] if event.type == ZOOM_CLOSED and len(chain) > 1 else chain[-1]
+    target = chain[-2] if isinstance(event, ZoomClosed) and len(chain) > 1 else chain[-1]
     evolve_generic(ruleset, target, event)
     ruleset.evolve(target, event)
-    if event.type == ZOOM_OPENED and target.zoom is not None:
+    if isinstance(event, ZoomOpened) and target.zoom is not None:
         inherit(target, target.zoom)
     return root
 
@@ -242,7 +241,7 @@ class Conflict:
             check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
         setup = ruleset.validate_setup(setup)
         conflict = cls(ruleset, seed)
-        event = Event(CONFLICT_CREATED, setup.model_dump(mode="json"))
+        event = ConflictCreated.from_payload(setup.model_dump(mode="json"))
         record = Record(1, "create", (event,), author, time or _now(), None)
         conflict._commit(record)
         return conflict
@@ -410,7 +409,8 @@ class Conflict:
                 f"internal error while deciding {self.text(command)!r}: {exc!r}; nothing "
                 "changed", verb=command.verb,
             ) from exc
-        return self._post_process(state, events)
+        typed = self.ruleset.events.typed
+        return self._post_process(state, [typed(e) for e in events])
 
     def _check_known_ids(self, state: ConflictState, command: Command, author: Viewer) -> None:
         """Refuse, before any rule is asked, a player's command that names a participant the
@@ -456,23 +456,24 @@ class Conflict:
         """Add what follows from the rules of every conflict: the end of a conflict (or the
         return from a zoomed-in one) when its round limit is reached, and expired effects."""
         limit = state.round_limit
-        if limit is not None and not any(e.type in (ZOOM_CLOSED, CONFLICT_ENDED) for e in events):
+        if limit is not None and not any(isinstance(e, ZoomClosed | ConflictEnded)
+                                         for e in events):
             for e in events:
-                if e.type == ROUND_ENDED and int(e.data.get("round", 0)) >= limit:
+                if isinstance(e, RoundEnded) and e.round >= limit:
                     reason = f"{limit} rounds played"
-                    events = [*events, Event(ZOOM_CLOSED, {"reason": reason}) if state.depth > 0
-                              else Event(CONFLICT_ENDED, {"reason": reason})]
+                    events = [*events, ZoomClosed(reason=reason) if state.depth > 0
+                              else ConflictEnded(reason=reason)]
                     break
         return fx.with_expiries(state.effects, events)
 
     def _decide_undo(self, steps: int) -> Event:
-        return self._marker(UNDONE, "undo", "undone", steps, self.undoable)
+        return self._marker(Undone, "undo", "undone", steps, self.undoable)
 
     def _decide_redo(self, steps: int) -> Event:
-        return self._marker(REDONE, "redo", "redone", steps, self.redoable)
+        return self._marker(Redone, "redo", "redone", steps, self.redoable)
 
     @staticmethod
-    def _marker(kind: str, verb: str, done: str, steps: int,
+    def _marker(kind: type[Undone | Redone], verb: str, done: str, steps: int,
                 can: Callable[[int | None], list[int]]) -> Event:
         """An undo or redo marker for the next ``steps`` of the versions ``can`` gives."""
         if steps < 1:
@@ -484,7 +485,7 @@ class Conflict:
             raise IllegalCommand(
                 f"only {len(versions)} command(s) can be {done}, not {steps}", steps=steps
             )
-        return Event(kind, {"versions": versions[:steps]})
+        return kind(versions=versions[:steps])
 
     # --- executing --------------------------------------------------------------------
     def prepare(

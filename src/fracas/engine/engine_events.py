@@ -10,7 +10,7 @@ with keys of its own (a turn's Etherscope ``score`` or VERS ``actions``) keep th
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Annotated
+from typing import Annotated, Any
 
 from fracas.engine.events import (
     AS_JSON,

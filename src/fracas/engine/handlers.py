@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
@@ -40,6 +40,8 @@ DecideFn = Callable[["Decision", Command], None]
 EvolveFn = Callable[[ConflictState, Any], None]
 DescribeFn = Callable[[Any, ConflictState], "str | None"]
 _F = TypeVar("_F", bound=Callable[..., Any])
+K = TypeVar("K")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Decision:
@@ -75,48 +77,59 @@ class Decision:
             evolve(self.ruleset, self.state, event)
 
 
+class Table(Generic[K, F]):
+    """Handlers by key (a verb, an event class), each key registered once."""
+
+    __slots__ = ("_fns", "what")
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._fns: dict[K, F] = {}
+
+    def register(self, *keys: K) -> Callable[[F], F]:
+        """Register the decorated function as the handler of ``keys``."""
+        def register(fn: F) -> F:
+            for key in keys:
+                if key in self._fns:
+                    name = getattr(key, "__name__", repr(key))
+                    raise ValueError(f"{name} has two {self.what} handlers")
+                self._fns[key] = fn
+            return fn
+        return register
+
+    def get(self, key: K) -> F | None:
+        """The handler of ``key`` (None: none registered)."""
+        return self._fns.get(key)
+
+    def keys(self) -> frozenset[K]:
+        """The keys with a handler."""
+        return frozenset(self._fns)
+
+
 class Handlers:
     """A table of decide handlers by verb and of evolve and describe handlers by event class."""
 
     def __init__(self) -> None:
-        self.deciders: dict[str, DecideFn] = {}
-        self.evolvers: dict[type[Event], EvolveFn] = {}
-        self.describers: dict[type[Event], DescribeFn] = {}
+        self.deciders: Table[str, DecideFn] = Table("decide")
+        self.evolvers: Table[type[Event], EvolveFn] = Table("evolve")
+        self.describers: Table[type[Event], DescribeFn] = Table("describe")
 
     @property
     def verbs(self) -> frozenset[str]:
         """The verbs this table decides."""
-        return frozenset(self.deciders)
+        return self.deciders.keys()
 
     def decides(self, *verbs: str) -> Callable[[_F], _F]:
         """Register the decide handler of ``verbs``."""
-        def register(fn: _F) -> _F:
-            for verb in verbs:
-                if verb in self.deciders:
-                    raise ValueError(f"verb {verb!r} has two decide handlers")
-                self.deciders[verb] = fn
-            return fn
-        return register
+        return self.deciders.register(*verbs)  # type: ignore[return-value]
 
     def evolves(self, *kinds: type[E]) -> Callable[[_F], _F]:
         """Register the evolve handler of the event classes ``kinds``."""
-        def register(fn: _F) -> _F:
-            for kind in kinds:
-                if kind in self.evolvers:
-                    raise ValueError(f"{kind.__name__} has two evolve handlers")
-                self.evolvers[kind] = fn
-            return fn
-        return register
+        return self.evolvers.register(*kinds)  # type: ignore[return-value]
 
     def describes(self, *kinds: type[E]) -> Callable[[_F], _F]:
         """Register the sentence of the event classes ``kinds``."""
-        def register(fn: _F) -> _F:
-            for kind in kinds:
-                if kind in self.describers:
-                    raise ValueError(f"{kind.__name__} has two describe handlers")
-                self.describers[kind] = fn
-            return fn
-        return register
+        return self.describers.register(*kinds)  # type: ignore[return-value]
 
     def decide(self, ruleset: Ruleset, state: ConflictState, command: Command,
                ctx: DecideContext) -> list[Event]:
