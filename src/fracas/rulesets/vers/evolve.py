@@ -1,23 +1,21 @@
 """Evolve for VERS: how each event changes the VERS part of the state, one handler a class.
 
-VERS events dispatch by class through ``HANDLERS``; the engine's own events that VERS follows
-(turns, joins, leaving) by their tag, in :data:`ENGINE_EVOLVERS`.
+VERS events and the engine's own events that VERS follows (turns, joins, leaving) dispatch by
+class through ``HANDLERS``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fracas.engine.components import Track
-from fracas.engine.events import (
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
+from fracas.engine.engine_events import (
+    ParticipantJoined,
+    ParticipantLeft,
+    ParticipantOut,
+    RoundEnded,
+    TurnEnded,
+    TurnStarted,
 )
 from fracas.engine.model import ConflictState
 from fracas.rulesets.vers.decider import HANDLERS, ext_of
@@ -78,37 +76,43 @@ def leave_posts(ext: VersExt, pid: str) -> None:
             ext.zones.remove_guard(pid, key)
 
 
-# --- the engine's events, by tag -----------------------------------------------------------
+# --- the engine's events ------------------------------------------------------------------
 
-def _turn_started(ext: VersExt, event: Event) -> None:
-    d = event.data
-    pid = d["participant"]
-    if d.get("opens"):
-        ext.turns.open(pid, int(d.get("actions", 2)))
+@HANDLERS.evolves(TurnStarted)
+def _turn_started(state: ConflictState, e: TurnStarted) -> None:
+    ext, pid = ext_of(state), e.participant
+    actions = int(e.extra.get("actions", 2))
+    if e.extra.get("opens"):
+        ext.turns.open(pid, actions)
     else:
-        ext.turns.hand_off(pid, int(d.get("actions", 2)))
+        ext.turns.hand_off(pid, actions)
     if ext.disabled(pid) and pid not in ext.pending_discipline:
         ext.pending_discipline.append(pid)
 
 
-def _gone(ext: VersExt, event: Event) -> None:
-    pid = event.data["participant"]
+@HANDLERS.evolves(TurnEnded)
+def _turn_ended(state: ConflictState, e: TurnEnded) -> None:
+    ext_of(state).turns.end_go()
+
+
+@HANDLERS.evolves(RoundEnded)
+def _round_ended(state: ConflictState, e: RoundEnded) -> None:
+    ext_of(state).turns.new_round()
+
+
+@HANDLERS.evolves(ParticipantJoined)
+def _joined(state: ConflictState, e: ParticipantJoined) -> None:
+    join(ext_of(state), e.id, e.stats)
+
+
+@HANDLERS.evolves(ParticipantLeft, ParticipantOut)
+def _gone(state: ConflictState, e: ParticipantLeft | ParticipantOut) -> None:
+    ext, pid = ext_of(state), e.participant
     ext.turns.leave(pid)
     ext.disengage_all(pid)
     ext.zones.remove_actor(pid)
     if pid in ext.pending_discipline:
         ext.pending_discipline.remove(pid)
-
-
-ENGINE_EVOLVERS: dict[str, Callable[[VersExt, Event], None]] = {
-    TURN_STARTED: _turn_started,
-    TURN_ENDED: lambda ext, event: ext.turns.end_go(),
-    ROUND_ENDED: lambda ext, event: ext.turns.new_round(),
-    PARTICIPANT_JOINED: lambda ext, event: join(ext, event.data["id"],
-                                                event.data.get("stats", {})),
-    PARTICIPANT_LEFT: _gone,
-    PARTICIPANT_OUT: _gone,
-}
 
 
 # --- VERS events, by class -----------------------------------------------------------------
