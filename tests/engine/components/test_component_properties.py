@@ -271,7 +271,7 @@ def test_zones_checked_ops_never_raise(data: st.DataObject) -> None:
 @FAST
 @given(st.integers(2, 6), st.lists(st.integers(-20, 20), max_size=20))
 def test_track_moves_stay_on_scale(length: int, moves: list[int]) -> None:
-    track = Track.for_pursuit(length)
+    track = Track.centred(length)
     for m in moves:
         track.move(m)
         assert 1 <= track.position <= track.length
@@ -321,7 +321,7 @@ def test_pool_ops_stay_in_bounds(maximum: int, ops: list[tuple[str, int]]) -> No
         AlternatingSides.setup(["pcs", "npcs"], "npcs", {"a": "pcs", "b": "npcs"}, {"b": 2}),
         Popcorn(members=["a", "b"], gone=["a"], current="a", actions_left=1, openers=["a"]),
         RangeBands(actors=["a", "b"], bands={"a|b": 2}, hidden={"a": ["b"]}),
-        Track.for_pursuit(3),
+        Track.centred(3),
         ladder_from_spec([("worn", 1, 0, 0), ("damaged", 1, 3, -1)]),
         ResourcePool(current=3, maximum=10),
     ],
