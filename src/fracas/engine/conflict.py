@@ -9,7 +9,6 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 from __future__ import annotations
 
 import bisect
-import copy
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
@@ -44,7 +43,15 @@ from fracas.engine.generic import (
 )
 from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.limits import check_nesting, check_stat_ranges
-from fracas.engine.model import ConflictState, Status, Viewer, not_found
+from fracas.engine.model import (
+    ConflictState,
+    Status,
+    Viewer,
+    copy_state,
+    frozen_copy,
+    not_found,
+    thawed,
+)
 from fracas.engine.redaction import Knowledge
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
@@ -114,7 +121,7 @@ class Checkpoints:
     def __init__(self, every: int | None = None, keep: int | None = None) -> None:
         self.every = every or CHECKPOINT_EVERY
         self.keep = keep or CHECKPOINTS_KEPT
-        self._copies: list[tuple[int, ConflictState]] = []
+        self._copies: list[tuple[int, bytes | ConflictState]] = []
         self._since = 0
 
     def passed(self, version: int, state: ConflictState) -> None:
@@ -126,7 +133,7 @@ class Checkpoints:
     def take(self, version: int, state: ConflictState) -> None:
         """Keep a copy of ``state`` as the fold up to ``version``."""
         self._since = 0
-        self._copies.append((version, copy.deepcopy(state)))
+        self._copies.append((version, frozen_copy(state)))
         del self._copies[:-self.keep]
 
     def forget_from(self, version: int) -> None:
@@ -135,11 +142,11 @@ class Checkpoints:
         self._since = 0
 
     def newest(self) -> tuple[int, ConflictState] | None:
-        """The newest copy (version, a fresh deep copy of its state), if any."""
+        """The newest copy (version, a fresh copy of its state), if any."""
         if not self._copies:
             return None
-        version, state = self._copies[-1]
-        return version, copy.deepcopy(state)
+        version, kept = self._copies[-1]
+        return version, thawed(kept)
 
 
 class History:
@@ -214,7 +221,7 @@ class Conflict:
         if snapshot is not None and not any(
             r.is_meta for r in self.records if r.version > snapshot[0]
         ):
-            self.state = copy.deepcopy(snapshot[1])
+            self.state = copy_state(snapshot[1])
             self._checkpoints.take(snapshot[0], self.state)
             for record in self.records:
                 if record.version > snapshot[0]:
@@ -623,7 +630,7 @@ class Conflict:
 
     def snapshot_state(self) -> ConflictState:
         """A deep copy of the live state (for caches and comparisons)."""
-        return copy.deepcopy(self.state)
+        return copy_state(self.state)
 
 
 #: Appended to a hidden id to make one that surely does not exist (and is taken out again).

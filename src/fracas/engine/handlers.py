@@ -22,14 +22,13 @@ to the live one, so a command refused half-way changes nothing.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event
-from fracas.engine.model import ConflictState
+from fracas.engine.model import ConflictState, copy_state
 from fracas.errors import IllegalCommand
 
 if TYPE_CHECKING:
@@ -68,7 +67,7 @@ class Decision:
     def fold(self, *events: Event) -> None:
         """Add events and apply them to :attr:`state`, so later steps of the command see them."""
         if not self._copied:
-            self.state = copy.deepcopy(self.state)
+            self.state = copy_state(self.state)
             self._copied = True
         from fracas.engine.conflict import evolve
 
