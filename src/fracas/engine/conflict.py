@@ -211,6 +211,7 @@ class Conflict:
         self.ruleset = ruleset
         self.seed = seed
         self.commands = command_set(ruleset)
+        self._engine_verbs = frozenset(spec.verb for spec in engine_verbs(ruleset))
         self.records: list[Record] = []
         self.state = ConflictState()
         self._history = History()
@@ -455,10 +456,6 @@ class Conflict:
             pass
         raise not_found(next(iter(hidden)))
 
-    @property
-    def _engine_verbs(self) -> frozenset[str]:
-        return frozenset(spec.verb for spec in engine_verbs(self.ruleset))
-
     def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
         """Add what follows from the rules of every conflict: the end of a conflict (or the
         return from a zoomed-in one) when its round limit is reached, and expired effects."""
@@ -516,10 +513,9 @@ class Conflict:
                 expected=expected_version, actual=self.version,
             )
         cmd = self.to_command(command)
-        events = self.decide(cmd, author)
-        typed = self.ruleset.events.typed
-        return Record(self.version + 1, self.text(cmd), tuple(typed(e) for e in events),
-                      author.name, time or _now(), key)
+        events = self.decide(cmd, author)  # typed by the ruleset's event types
+        return Record(self.version + 1, self.text(cmd), tuple(events), author.name,
+                      time or _now(), key)
 
     def execute(
         self,

@@ -502,6 +502,8 @@ class Record:
             events = tuple(self.events)
         else:
             events = tuple(self.events)
+            if all(isinstance(e, TypedEvent) for e in events):  # a decided record: as it is
+                return self
         again = tuple(types.typed(e) for e in events)
         if all(a is b for a, b in zip(again, events, strict=True)):
             return self

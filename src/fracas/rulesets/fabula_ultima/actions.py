@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import asdict
 from typing import Any
@@ -164,7 +163,7 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
     _running(state, "taking a turn")
     ext: FabulaExt = state.ext
     assert ext.order is not None
-    order = copy.deepcopy(ext.order)
+    order = ext.order.copy()
     pre: list[Event] = []
     rnd = state.round
     if order.round_over:
@@ -224,7 +223,7 @@ def close_round(state: ConflictState, events: list[Event]) -> list[Event]:
     if (ext.order is None or state.status != Status.RUNNING.value or ext.round_closed
             or any(isinstance(e, RoundEnded) for e in events)):
         return events
-    order = copy.deepcopy(ext.order)
+    order = ext.order.copy()
     if order.round_over:
         return events
     for e in events:
