@@ -5,30 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fracas.engine import engine_events as ee
 from fracas.engine.concealment import describe_concealment
-from fracas.engine.engine_events import (
-    ConflictCreated,
-    ConflictEnded,
-    ConflictStarted,
-    EffectAdded,
-    EffectExpired,
-    GmActs,
-    Narration,
-    Note,
-    Override,
-    ParticipantJoined,
-    ParticipantLeft,
-    ParticipantOut,
-    Redone,
-    Rolled,
-    RoundEnded,
-    RoundStarted,
-    TurnEnded,
-    TurnStarted,
-    Undone,
-    ZoomClosed,
-    ZoomOpened,
-)
 from fracas.engine.events import Event
 from fracas.engine.handlers import Table
 from fracas.engine.model import ConflictState
@@ -66,116 +44,80 @@ def describe(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
     return f"{kind}{_secret(event)}: {details}" if details else kind
 
 
+def _part(text: str, value: str | None) -> str:
+    """``text`` around an optional value ("" without one)."""
+    return text.format(value) if value else ""
+
+
 def _secret(event: Event) -> str:
     return "" if event.visibility == "public" else f" [{event.visibility}]"
 
 
-@SENTENCES.register(ConflictCreated)
-def _created(ruleset: Ruleset, e: ConflictCreated, state: ConflictState) -> str:
+@SENTENCES.register(ee.ConflictCreated)
+def _created(ruleset: Ruleset, e: ee.ConflictCreated, state: ConflictState) -> str:
     return f"conflict set up: {e.title or ruleset.title} ({len(e.participants)} participants)"
 
 
-@SENTENCES.register(ConflictStarted)
-def _started(ruleset: Ruleset, e: ConflictStarted, state: ConflictState) -> str:
-    return "the conflict begins"
+@SENTENCES.register(ee.ConflictEnded)
+def _ended(ruleset: Ruleset, e: ee.ConflictEnded, state: ConflictState) -> str:
+    return f"the conflict ends: {e.reason}{_part(' — {}', e.outcome)}"
 
 
-@SENTENCES.register(ConflictEnded)
-def _ended(ruleset: Ruleset, e: ConflictEnded, state: ConflictState) -> str:
-    out = f" — {e.outcome}" if e.outcome else ""
-    return f"the conflict ends: {e.reason}{out}"
+@SENTENCES.register(ee.Rolled)
+def _rolled(ruleset: Ruleset, e: ee.Rolled, state: ConflictState) -> str:
+    return f"{name_of(state, e.actor)} rolls{_part(' for {}', e.why)}{_secret(e)}: {e.text}"
 
 
-@SENTENCES.register(RoundStarted)
-def _round_started(ruleset: Ruleset, e: RoundStarted, state: ConflictState) -> str:
-    return f"round {e.round} begins"
+@SENTENCES.register(ee.Override)
+def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
+    return (f"GM sets {'.'.join(e.path)} = {e.value!r} (was {e.was!r})"
+            f"{_part(' ({})', e.reason)}")
 
 
-@SENTENCES.register(RoundEnded)
-def _round_ended(ruleset: Ruleset, e: RoundEnded, state: ConflictState) -> str:
-    return f"round {e.round} ends"
-
-
-@SENTENCES.register(TurnStarted)
-def _turn_started(ruleset: Ruleset, e: TurnStarted, state: ConflictState) -> str:
-    return f"{name_of(state, e.participant)}'s turn"
-
-
-@SENTENCES.register(TurnEnded)
-def _turn_ended(ruleset: Ruleset, e: TurnEnded, state: ConflictState) -> str:
-    return f"{name_of(state, e.participant)} is done"
-
-
-@SENTENCES.register(ParticipantJoined)
-def _joined(ruleset: Ruleset, e: ParticipantJoined, state: ConflictState) -> str:
-    return f"{e.name} joins the conflict"
-
-
-@SENTENCES.register(ParticipantLeft)
-def _left(ruleset: Ruleset, e: ParticipantLeft, state: ConflictState) -> str:
-    return f"{name_of(state, e.participant)} leaves: {e.reason}"
-
-
-@SENTENCES.register(ParticipantOut)
-def _out(ruleset: Ruleset, e: ParticipantOut, state: ConflictState) -> str:
-    return f"{name_of(state, e.participant)} is out of the conflict: {e.reason}"
-
-
-@SENTENCES.register(Note)
-def _note(ruleset: Ruleset, e: Note, state: ConflictState) -> str:
-    return f"note{_secret(e)}: {e.text}"
-
-
-@SENTENCES.register(Narration)
-def _narration(ruleset: Ruleset, e: Narration, state: ConflictState) -> str:
-    return f"{name_of(state, e.actor)}{_secret(e)}: {e.text}"
-
-
-@SENTENCES.register(Rolled)
-def _rolled(ruleset: Ruleset, e: Rolled, state: ConflictState) -> str:
-    why = f" for {e.why}" if e.why else ""
-    return f"{name_of(state, e.actor)} rolls{why}{_secret(e)}: {e.text}"
-
-
-@SENTENCES.register(Override)
-def _override(ruleset: Ruleset, e: Override, state: ConflictState) -> str:
-    reason = f" ({e.reason})" if e.reason else ""
-    return f"GM sets {'.'.join(e.path)} = {e.value!r} (was {e.was!r}){reason}"
-
-
-@SENTENCES.register(EffectAdded)
-def _effect_added(ruleset: Ruleset, e: EffectAdded, state: ConflictState) -> str:
+@SENTENCES.register(ee.EffectAdded)
+def _effect_added(ruleset: Ruleset, e: ee.EffectAdded, state: ConflictState) -> str:
     return f"effect {e.id}{_secret(e)}: {e.text} (until {_until(e, state)})"
 
 
-@SENTENCES.register(EffectExpired)
-def _effect_expired(ruleset: Ruleset, e: EffectExpired, state: ConflictState) -> str:
-    return f"effect {e.id} ends: {e.text}"
-
-
-@SENTENCES.register(ZoomOpened)
-def _zoom_opened(ruleset: Ruleset, e: ZoomOpened, state: ConflictState) -> str:
+@SENTENCES.register(ee.ZoomOpened)
+def _zoom_opened(ruleset: Ruleset, e: ee.ZoomOpened, state: ConflictState) -> str:
     return f"zoom in: {e.reason or 'a nested conflict'}"
 
 
-@SENTENCES.register(ZoomClosed)
-def _zoom_closed(ruleset: Ruleset, e: ZoomClosed, state: ConflictState) -> str:
-    return f"back to the main conflict ({e.reason})"
-
-
-@SENTENCES.register(Undone, Redone)
-def _marker(ruleset: Ruleset, e: Undone | Redone, state: ConflictState) -> str:
+@SENTENCES.register(ee.Undone, ee.Redone)
+def _marker(ruleset: Ruleset, e: ee.Undone | ee.Redone, state: ConflictState) -> str:
     # the GM's marker names versions; a player's names their own entries' commands
     done = [f"v{v}" for v in e.versions or ()] or list(e.commands or ())
-    return f"{'undo' if isinstance(e, Undone) else 'redo'}: " + "; ".join(done)
+    return f"{'undo' if isinstance(e, ee.Undone) else 'redo'}: " + "; ".join(done)
 
 
-@SENTENCES.register(GmActs)
-def _gm_acts(ruleset: Ruleset, e: GmActs, state: ConflictState) -> str:
-    return "the GM acts"
+#: The sentences that are a template of the event's fields: ``{e.…}`` a field, ``{who}`` the
+#: name of its participant, ``{actor}`` the name of its actor, ``{secret}`` its visibility.
+TEMPLATES: dict[type[Event], str] = {
+    ee.ConflictStarted: "the conflict begins",
+    ee.RoundStarted: "round {e.round} begins",
+    ee.RoundEnded: "round {e.round} ends",
+    ee.TurnStarted: "{who}'s turn",
+    ee.TurnEnded: "{who} is done",
+    ee.ParticipantJoined: "{e.name} joins the conflict",
+    ee.ParticipantLeft: "{who} leaves: {e.reason}",
+    ee.ParticipantOut: "{who} is out of the conflict: {e.reason}",
+    ee.Note: "note{secret}: {e.text}",
+    ee.Narration: "{actor}{secret}: {e.text}",
+    ee.EffectExpired: "effect {e.id} ends: {e.text}",
+    ee.ZoomClosed: "back to the main conflict ({e.reason})",
+    ee.GmActs: "the GM acts",
+}
 
 
-def _until(e: EffectAdded, state: ConflictState) -> str:
+@SENTENCES.register(*TEMPLATES)
+def _templated(ruleset: Ruleset, e: Event, state: ConflictState) -> str:
+    return TEMPLATES[type(e)].format(
+        e=e, who=name_of(state, getattr(e, "participant", None)),
+        actor=name_of(state, e.actor), secret=_secret(e))
+
+
+def _until(e: ee.EffectAdded, state: ConflictState) -> str:
     times = "" if e.remaining == 1 else f" ×{e.remaining}"
     if e.trigger == "round_end":
         return f"the end of the round{times}"

@@ -17,6 +17,7 @@ from fracas.engine.engine_events import (
     EffectAdded,
     EffectExpired,
     RoundEnded,
+    TurnBoundary,
     TurnEnded,
     TurnStarted,
     ZoomClosed,
@@ -57,7 +58,7 @@ def matches(effect: TimedEffect, event: Event) -> bool:
         return False
     if trigger == "round_end":
         return True
-    return isinstance(event, TurnStarted | TurnEnded) and event.participant == effect.participant
+    return isinstance(event, TurnBoundary) and event.participant == effect.participant
 
 
 def tick(effects: list[TimedEffect], event: Event) -> None:

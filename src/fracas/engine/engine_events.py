@@ -9,7 +9,7 @@ with keys of its own (a turn's Etherscope ``score`` or VERS ``actions``) keep th
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fracas.engine.events import (
@@ -72,36 +72,40 @@ class ConflictEnded(TypedEvent):
     outcome: Annotated[str | None, OMIT_NONE] = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundBoundary(TypedEvent):
+    """The start or the end of round ``round`` (a ruleset's own keys in ``extra``)."""
+
+    round: int
+    extra: Extra = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnBoundary(TypedEvent):
+    """The start or the end of ``participant``'s turn (a ruleset's own keys in ``extra``)."""
+
+    participant: str
+    extra: Extra = field(default_factory=dict)
+
+
 @event_type(ROUND_STARTED)
-class RoundStarted(TypedEvent):
-    """A round begins (a ruleset's keys in ``extra``: Etherscope's base initiatives)."""
-
-    round: int
-    extra: Extra = field(default_factory=dict)
-
-
-@event_type(ROUND_ENDED)
-class RoundEnded(TypedEvent):
-    """A round ends."""
-
-    round: int
-    extra: Extra = field(default_factory=dict)
+class RoundStarted(RoundBoundary):
+    """A round begins (Etherscope's base initiatives in ``extra``)."""
 
 
 @event_type(TURN_STARTED)
-class TurnStarted(TypedEvent):
-    """Whose turn it is now (a ruleset's keys in ``extra``: score, actions, opens…)."""
-
-    participant: str
-    extra: Extra = field(default_factory=dict)
+class TurnStarted(TurnBoundary):
+    """Whose turn it is now (Etherscope's score, VERS's actions, opens… in ``extra``)."""
 
 
 @event_type(TURN_ENDED)
-class TurnEnded(TypedEvent):
+class TurnEnded(TurnBoundary):
     """A participant's turn is over."""
 
-    participant: str
-    extra: Extra = field(default_factory=dict)
+
+@event_type(ROUND_ENDED)
+class RoundEnded(RoundBoundary):
+    """A round ends."""
 
 
 @event_type(PARTICIPANT_JOINED)

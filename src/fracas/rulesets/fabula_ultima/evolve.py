@@ -3,16 +3,8 @@ its part of the engine's rounds, turns, joins and outs). Never raises."""
 
 from __future__ import annotations
 
+from fracas.engine import engine_events as engine
 from fracas.engine.components import AlternatingSides
-from fracas.engine.engine_events import (
-    ParticipantJoined,
-    ParticipantLeft,
-    ParticipantOut,
-    RoundEnded,
-    RoundStarted,
-    TurnEnded,
-    TurnStarted,
-)
 from fracas.engine.model import ConflictState
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.handlers import HANDLERS
@@ -128,44 +120,44 @@ def _fabula(state: ConflictState, e: ev.FabulaChanged) -> None:
 
 
 # --- the engine's events, in Fabula Ultima's state -------------------------------------------
-@H.evolves(RoundStarted)
-def _round_started(state: ConflictState, e: RoundStarted) -> None:
+@H.evolves(engine.RoundStarted)
+def _round_started(state: ConflictState, e: engine.RoundStarted) -> None:
     ext = _ext(state)
     if ext.order is not None:
         ext.order.new_round()
         ext.round_closed = False
 
 
-@H.evolves(RoundEnded)
-def _round_ended(state: ConflictState, e: RoundEnded) -> None:
+@H.evolves(engine.RoundEnded)
+def _round_ended(state: ConflictState, e: engine.RoundEnded) -> None:
     _ext(state).round_closed = True
 
 
-@H.evolves(TurnStarted)
-def _turn_started(state: ConflictState, e: TurnStarted) -> None:
+@H.evolves(engine.TurnStarted)
+def _turn_started(state: ConflictState, e: engine.TurnStarted) -> None:
     order = _ext(state).order
     if order is not None:
         order.take_turn(e.participant)
 
 
-@H.evolves(TurnEnded)
-def _turn_ended(state: ConflictState, e: TurnEnded) -> None:
+@H.evolves(engine.TurnEnded)
+def _turn_ended(state: ConflictState, e: engine.TurnEnded) -> None:
     order = _ext(state).order
     if order is not None:
         order.end_turn()
         order.settle()
 
 
-@H.evolves(ParticipantLeft, ParticipantOut)
-def _gone(state: ConflictState, e: ParticipantLeft | ParticipantOut) -> None:
+@H.evolves(engine.ParticipantLeft, engine.ParticipantOut)
+def _gone(state: ConflictState, e: engine.ParticipantLeft | engine.ParticipantOut) -> None:
     order = _ext(state).order
     if order is not None:
         order.leave(e.participant)
         order.settle()
 
 
-@H.evolves(ParticipantJoined)
-def _joined(state: ConflictState, e: ParticipantJoined) -> None:
+@H.evolves(engine.ParticipantJoined)
+def _joined(state: ConflictState, e: engine.ParticipantJoined) -> None:
     ext = _ext(state)
     p = state.participants.get(e.id)
     if p is None:

@@ -7,7 +7,13 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.describe import name_of
-from fracas.engine.engine_events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from fracas.engine.engine_events import (
+    RoundBoundary,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
@@ -72,14 +78,14 @@ def _turn_ended(e: TurnEnded, state: ConflictState) -> str | None:
     return f"{_n(state, e.participant)}'s go ends (out of the conflict)"
 
 
-@HANDLERS.describes(RoundStarted)
-def _round_started(e: RoundStarted, state: ConflictState) -> str:
-    return f"turn {e.round} begins"
+#: What a VERS turn (the engine's round) does at each of its boundaries.
+_TURN_SAYS: dict[type[RoundBoundary], str] = {
+    RoundStarted: "begins", RoundEnded: "ends; the table picks who opens the next ('open WHO')"}
 
 
-@HANDLERS.describes(RoundEnded)
-def _round_ended(e: RoundEnded, state: ConflictState) -> str:
-    return f"turn {e.round} ends; the table picks who opens the next ('open WHO')"
+@HANDLERS.describes(*_TURN_SAYS)
+def _round(e: RoundBoundary, state: ConflictState) -> str:
+    return f"turn {e.round} {_TURN_SAYS[type(e)]}"
 
 
 def describe(event: Event, state: ConflictState) -> str | None:
