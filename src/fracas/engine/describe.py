@@ -11,6 +11,7 @@ from fracas.engine.events import Event
 from fracas.engine.handlers import Table
 from fracas.engine.model import ConflictState
 from fracas.engine.ruleset import Ruleset
+from fracas.engine.sentences import fill, secret_mark
 
 
 def name_of(state: ConflictState, pid: str | None) -> str:
@@ -41,16 +42,12 @@ def describe(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
         return engine(ruleset, event, state)
     details = ", ".join(f"{k}={v}" for k, v in event.data.items())
     kind = event.type.replace("_", " ")
-    return f"{kind}{_secret(event)}: {details}" if details else kind
+    return f"{kind}{secret_mark(event)}: {details}" if details else kind
 
 
 def _part(text: str, value: str | None) -> str:
     """``text`` around an optional value ("" without one)."""
     return text.format(value) if value else ""
-
-
-def _secret(event: Event) -> str:
-    return "" if event.visibility == "public" else f" [{event.visibility}]"
 
 
 @SENTENCES.register(ee.ConflictCreated)
@@ -65,7 +62,7 @@ def _ended(ruleset: Ruleset, e: ee.ConflictEnded, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.Rolled)
 def _rolled(ruleset: Ruleset, e: ee.Rolled, state: ConflictState) -> str:
-    return f"{name_of(state, e.actor)} rolls{_part(' for {}', e.why)}{_secret(e)}: {e.text}"
+    return f"{name_of(state, e.actor)} rolls{_part(' for {}', e.why)}{secret_mark(e)}: {e.text}"
 
 
 @SENTENCES.register(ee.Override)
@@ -76,7 +73,7 @@ def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.EffectAdded)
 def _effect_added(ruleset: Ruleset, e: ee.EffectAdded, state: ConflictState) -> str:
-    return f"effect {e.id}{_secret(e)}: {e.text} (until {_until(e, state)})"
+    return f"effect {e.id}{secret_mark(e)}: {e.text} (until {_until(e, state)})"
 
 
 @SENTENCES.register(ee.ZoomOpened)
@@ -91,19 +88,18 @@ def _marker(ruleset: Ruleset, e: ee.Undone | ee.Redone, state: ConflictState) ->
     return f"{'undo' if isinstance(e, ee.Undone) else 'redo'}: " + "; ".join(done)
 
 
-#: The sentences that are a template of the event's fields: ``{e.…}`` a field, ``{who}`` the
-#: name of its participant, ``{actor}`` the name of its actor, ``{secret}`` its visibility.
+#: The sentences that are templates of the event's fields (see :func:`.sentences.fill`).
 TEMPLATES: dict[type[Event], str] = {
     ee.ConflictStarted: "the conflict begins",
     ee.RoundStarted: "round {e.round} begins",
     ee.RoundEnded: "round {e.round} ends",
-    ee.TurnStarted: "{who}'s turn",
-    ee.TurnEnded: "{who} is done",
+    ee.TurnStarted: "{who.participant}'s turn",
+    ee.TurnEnded: "{who.participant} is done",
     ee.ParticipantJoined: "{e.name} joins the conflict",
-    ee.ParticipantLeft: "{who} leaves: {e.reason}",
-    ee.ParticipantOut: "{who} is out of the conflict: {e.reason}",
+    ee.ParticipantLeft: "{who.participant} leaves: {e.reason}",
+    ee.ParticipantOut: "{who.participant} is out of the conflict: {e.reason}",
     ee.Note: "note{secret}: {e.text}",
-    ee.Narration: "{actor}{secret}: {e.text}",
+    ee.Narration: "{who.actor}{secret}: {e.text}",
     ee.EffectExpired: "effect {e.id} ends: {e.text}",
     ee.ZoomClosed: "back to the main conflict ({e.reason})",
     ee.GmActs: "the GM acts",
@@ -112,9 +108,7 @@ TEMPLATES: dict[type[Event], str] = {
 
 @SENTENCES.register(*TEMPLATES)
 def _templated(ruleset: Ruleset, e: Event, state: ConflictState) -> str:
-    return TEMPLATES[type(e)].format(
-        e=e, who=name_of(state, getattr(e, "participant", None)),
-        actor=name_of(state, e.actor), secret=_secret(e))
+    return fill(TEMPLATES[type(e)], e, state, name_of)
 
 
 def _until(e: ee.EffectAdded, state: ConflictState) -> str:

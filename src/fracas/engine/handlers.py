@@ -29,6 +29,7 @@ from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, copy_state
+from fracas.engine.sentences import NameFn, fill
 from fracas.errors import IllegalCommand
 
 if TYPE_CHECKING:
@@ -74,6 +75,19 @@ class Decision:
         for event in events:
             self.events.append(event)
             evolve(self.ruleset, self.state, event)
+
+
+class _Template:
+    """A describe handler that fills one template."""
+
+    __slots__ = ("name", "template")
+
+    def __init__(self, template: str, name: NameFn) -> None:
+        self.template = template
+        self.name = name
+
+    def __call__(self, event: Event, state: ConflictState) -> str:
+        return fill(self.template, event, state, self.name)
 
 
 class Table(Generic[K, F]):
@@ -129,6 +143,12 @@ class Handlers:
     def describes(self, *kinds: type[E]) -> Callable[[_F], _F]:
         """Register the sentence of the event classes ``kinds``."""
         return self.describers.register(*kinds)  # type: ignore[return-value]
+
+    def says(self, templates: dict[type[Event], str], name: NameFn) -> None:
+        """Register the sentences that are templates of their event's fields (the forms of
+        :func:`fracas.engine.sentences.fill`; ``name`` names a participant)."""
+        for kind, template in templates.items():
+            self.describes(kind)(_Template(template, name))
 
     def decide(self, ruleset: Ruleset, state: ConflictState, command: Command,
                ctx: DecideContext) -> list[Event]:

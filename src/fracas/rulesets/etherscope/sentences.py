@@ -83,6 +83,18 @@ def _zoom_closed(e: ZoomClosed, state: ConflictState) -> str:
     return f"back to {where} ({e.reason})"
 
 
+H.says({
+    ev.GroupFormed: "group {e.group}: {names.members} stand together",
+    ev.GroupDissolved: "group {e.group} dissolved",
+    ev.GroupLeft: "{who.participant} moved alone and leaves group {e.group}",
+    ev.Hidden: "{who.participant} is hidden from {names.from_}",
+    ev.AwarenessOrder: "awareness moves, best first: {names.order}",
+    ev.MoverStarted: "{who.participant}'s awareness move: one step against {names.against}",
+    ev.MoverDone: "{who.participant}'s awareness move is over",
+    ev.MovesDone: "the awareness moves are over",
+}, _n)
+
+
 @H.describes(ev.AwarenessRolled)
 def _awareness(e: ev.AwarenessRolled, state: ConflictState) -> str:
     return (f"{_n(state, e.participant)} rolls awareness: "
@@ -113,51 +125,10 @@ def _range_changed(e: ev.RangeChanged, state: ConflictState) -> str:
             f"({e.why or ''})")
 
 
-@H.describes(ev.GroupFormed)
-def _group_formed(e: ev.GroupFormed, state: ConflictState) -> str:
-    return f"group {e.group}: {_names(state, e.members)} stand together"
-
-
-@H.describes(ev.GroupDissolved)
-def _group_dissolved(e: ev.GroupDissolved, state: ConflictState) -> str:
-    return f"group {e.group} dissolved"
-
-
-@H.describes(ev.GroupLeft)
-def _group_left(e: ev.GroupLeft, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)} moved alone and leaves group {e.group}"
-
-
-@H.describes(ev.Hidden)
-def _hidden(e: ev.Hidden, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)} is hidden from {_names(state, e.from_)}"
-
-
 @H.describes(ev.Revealed)
 def _revealed(e: ev.Revealed, state: ConflictState) -> str:
     band = f" at {band_name(e.band)}" if e.band is not None else ""
     return f"{_n(state, e.participant)} is revealed to {_names(state, e.from_)}{band}"
-
-
-@H.describes(ev.AwarenessOrder)
-def _order(e: ev.AwarenessOrder, state: ConflictState) -> str:
-    return "awareness moves, best first: " + _names(state, e.order)
-
-
-@H.describes(ev.MoverStarted)
-def _mover(e: ev.MoverStarted, state: ConflictState) -> str:
-    return (f"{_n(state, e.participant)}'s awareness move: one step against "
-            f"{_names(state, e.against)}")
-
-
-@H.describes(ev.MoverDone)
-def _mover_done(e: ev.MoverDone, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)}'s awareness move is over"
-
-
-@H.describes(ev.MovesDone)
-def _moves_done(e: ev.MovesDone, state: ConflictState) -> str:
-    return "the awareness moves are over"
 
 
 @H.describes(ev.InitiativeDeclared)
