@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -153,6 +154,13 @@ def test_alternating_checked_ops_never_raise(data: st.DataObject) -> None:
         if order.current is None:
             assert bool(order.who_may_act()) != order.round_over
     roundtrip(order)
+    # a copy to try moves on (Fabula Ultima's) is equal and shares nothing with the order
+    trial, before = order.copy(), copy.deepcopy(order)
+    assert trial == order
+    trial.leave(ACTORS[0])
+    trial.join("zed", "npcs", 1)
+    trial.new_round()
+    assert order == before
 
 
 # --------------------------------------------------------------------------- popcorn
