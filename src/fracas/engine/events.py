@@ -158,6 +158,9 @@ class TypedEvent(Event):
     Etherscope's ``score`` or VERS's ``actions``) declares a field ``extra: dict[str, Any] =
     field(default_factory=dict)``: its items are written after the declared fields, and keys
     the class does not declare are read into it.
+
+    ``data`` (the JSON data) is built from the fields when first read and then kept: most
+    events are folded and never written out again.
     """
 
     type: str = field(default="", init=False, repr=False)
