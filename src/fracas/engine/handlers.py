@@ -19,8 +19,8 @@ A ruleset (and the engine, for its own verbs and events) keeps one :class:`Handl
     HANDLERS.says({Missed: "{who.actor} misses {who.target}"}, name_of)  # template sentences
 
 A ruleset follows the engine's own events the same way (``@HANDLERS.evolves(TurnStarted)``);
-the engine's evolve and describe handlers, which also need the ruleset, are tables
-of their own (:class:`Table`: :data:`fracas.engine.generic.EVOLVERS`, :data:`fracas.engine.describe.SENTENCES`).
+the engine's evolve and describe handlers, which also need the ruleset, are tables of their
+own (a :class:`Table` each: ``generic.EVOLVERS``, ``describe.SENTENCES``).
 
 ``decide`` stays pure: :meth:`Decision.fold` applies events to a working copy of the state, never
 to the live one, so a command refused half-way changes nothing.
