@@ -174,9 +174,11 @@ class History:
             keep = len(self.active)  # undone versions are the last ones (undo takes those)
             while keep and self.active[keep - 1] in gone:
                 keep -= 1
-            if len(self.active) - keep != len(gone):  # not all at the end: the general case
+            if len(self.active) - keep == len(gone):  # the common case: cut off the end
+                del self.active[keep:]
+            else:  # not all at the end: the general case
                 keep = next(i for i, v in enumerate(self.active) if v in gone)
-            self.active = self.active[:keep] + [v for v in self.active[keep:] if v not in gone]
+                self.active[keep:] = [v for v in self.active[keep:] if v not in gone]
             self.redo.extend(versions)
             return UNDONE, versions
         back = set(versions)

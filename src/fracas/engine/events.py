@@ -26,6 +26,8 @@ from typing import (
 
 from fracas.engine.model import Visibility
 
+_PUBLIC = Visibility.PUBLIC.value  # read once: an enum member's value is slow to look up
+
 # Event types the engine itself understands; everything else belongs to a ruleset.
 CONFLICT_CREATED = "conflict_created"
 CONFLICT_STARTED = "conflict_started"
@@ -74,14 +76,14 @@ class Event:
     type: str
     data: dict[str, Any] = field(default_factory=dict)
     actor: str | None = None
-    visibility: str = Visibility.PUBLIC.value
+    visibility: str = _PUBLIC
 
     def to_data(self) -> dict[str, Any]:
         """The JSON form."""
         out: dict[str, Any] = {"type": self.type, "data": self.data}
         if self.actor is not None:
             out["actor"] = self.actor
-        if self.visibility != Visibility.PUBLIC.value:
+        if self.visibility != _PUBLIC:
             out["visibility"] = self.visibility
         return out
 
@@ -91,7 +93,7 @@ class Event:
         engine's) declares its tag, else a generic one."""
         return (types or ENGINE_EVENTS).make(
             str(data["type"]), dict(data.get("data", {})), data.get("actor"),
-            str(data.get("visibility", Visibility.PUBLIC.value)),
+            str(data.get("visibility", _PUBLIC)),
         )
 
     def to_text(self) -> str:
@@ -100,7 +102,7 @@ class Event:
         :meth:`from_text` (``ada: hit target=gob damage=4``)."""
         parts = [f"{self.actor}:"] if self.actor is not None else []
         parts.append(self.type)
-        if self.visibility != Visibility.PUBLIC.value:
+        if self.visibility != _PUBLIC:
             parts.append(f"@{self.visibility}")
         for key, value in self.data.items():
             parts.append(f"{key}={_text_value(value)}")
@@ -117,7 +119,7 @@ class Event:
         if not tokens:
             raise ValueError(f"no event type in {text!r}")
         kind = tokens.pop(0)
-        visibility = Visibility.PUBLIC.value
+        visibility = _PUBLIC
         if tokens and tokens[0].startswith("@"):
             visibility = tokens.pop(0)[1:]
         data: dict[str, Any] = {}
@@ -185,7 +187,7 @@ class TypedEvent(Event):
     @classmethod
     def from_payload(
         cls: builtins.type[_E], data: dict[str, Any], actor: str | None = None,
-        visibility: str = Visibility.PUBLIC.value,
+        visibility: str = _PUBLIC,
     ) -> _E:
         """Build the event from its JSON ``data`` (keys the class does not declare are an
         error: the data does not belong to this event type)."""
@@ -384,7 +386,7 @@ class EventTypes:
         return register
 
     def make(self, kind: str, data: dict[str, Any], actor: str | None = None,
-             visibility: str = Visibility.PUBLIC.value) -> Event:
+             visibility: str = _PUBLIC) -> Event:
         """The event of tag ``kind`` with JSON ``data``: typed when declared here."""
         cls = self.get(kind)
         if cls is None:
