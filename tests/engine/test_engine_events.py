@@ -21,7 +21,8 @@ from fracas.errors import FracasError
 from fracas.rulesets import get_ruleset
 
 #: Every event type the engine itself emits (the tag constants of fracas.engine.events).
-ENGINE_TAGS = sorted(v for k, v in vars(tags).items() if k.isupper() and isinstance(v, str))
+ENGINE_TAGS = sorted(v for k, v in vars(tags).items()
+                     if k.isupper() and not k.startswith("_") and isinstance(v, str))
 EXTRA = ["note 'a GM aside' visibility=gm", "roll 2d6+1 why=luck",
          "effect rain until=round_end count=2", "override round_limit 40 reason=longer",
          "undo", "redo"]
