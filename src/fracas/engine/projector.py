@@ -29,6 +29,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import (
     CONFLICT_CREATED,
+    ENGINE_EVENTS,
     PARTICIPANT_JOINED,
     Event,
     Record,
@@ -231,7 +232,7 @@ class Projector:
         labels = [self._labels[v] for v in marker.data["versions"] if v in self._labels]
         if not labels:
             return None
-        event = Event(marker.type, {"commands": labels})
+        event = ENGINE_EVENTS.make(marker.type, {"commands": labels})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
 
     def _label(self, record: Record, knowledge: Knowledge) -> str:

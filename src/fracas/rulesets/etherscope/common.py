@@ -5,10 +5,8 @@ from __future__ import annotations
 from fracas.engine.commands import Command
 from fracas.engine.components import RangeBands
 from fracas.engine.describe import name_of
-from fracas.engine.events import (
-    PARTICIPANT_OUT,
-    Event,
-)
+from fracas.engine.engine_events import ParticipantOut
+from fracas.engine.events import Event
 from fracas.engine.limits import as_int
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
@@ -114,8 +112,7 @@ def damage_events(
     out: Events = [ev.Damage(participant=pid, amount=amount, condenser=kind, left=after,
                              reason=reason, source=source)]
     if after == 0:
-        out.append(Event(PARTICIPANT_OUT, {"participant": pid,
-                                           "reason": f"{kind} condenser at 0"}))
+        out.append(ParticipantOut(participant=pid, reason=f"{kind} condenser at 0"))
     return out
 
 
