@@ -16,6 +16,7 @@ opaque per-viewer :attr:`Projector.cursor`, never the conflict's version.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import hmac
@@ -368,8 +369,9 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
             "round": state.round, "round_limit": state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
-            "settings": dict(state.settings) if gm
-            else unknown.clean(public_settings(state.settings)),
+            # a copy: a setting's value may be a table the state changes in place
+            "settings": copy.deepcopy(state.settings if gm else
+                                      unknown.clean(public_settings(state.settings))),
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
