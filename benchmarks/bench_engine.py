@@ -64,13 +64,13 @@ def script(target_events: int) -> list[str]:
 
 def setup() -> Setup:
     return Setup(ruleset="toy", participants=[
-        {"id": p, "name": p.title(), "stats": {"hp": 10**9}} for p in PEOPLE])
+        {"id": p, "name": p.title(), "stats": {"hp": 10**6}} for p in PEOPLE])
 
 
 def baseline_play(lines: list[str], check: bool) -> tuple[Popcorn, dict[str, ResourcePool]]:
     """The same state changes by direct calls (and, with ``check``, the same validation)."""
     turns = Popcorn(members=list(PEOPLE))
-    hp = {p: ResourcePool(current=10**9, maximum=10**9) for p in PEOPLE}
+    hp = {p: ResourcePool(current=10**6, maximum=10**6) for p in PEOPLE}
     for line in lines:
         head, _, rest = line.partition(" ")
         if head == "start":

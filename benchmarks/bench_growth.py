@@ -78,7 +78,7 @@ def measure(size: int, repeats: int) -> dict[str, float]:
     toy = Toy()
     register(toy)
     setup = Setup(ruleset="toy", participants=[
-        {"id": p, "name": p.title(), "stats": {"hp": 10**9}, "player": f"{p}-player"}
+        {"id": p, "name": p.title(), "stats": {"hp": 10**6}, "player": f"{p}-player"}
         for p in PEOPLE])
     conflict = Conflict.create(toy, setup, "bench", time="")
     script = commands(size + 200)

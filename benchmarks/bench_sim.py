@@ -14,6 +14,7 @@ overhead per task of a Dask LocalCluster.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -253,6 +254,7 @@ def main() -> None:
         rows.append((ruleset, name, line, f"{n / plain_s:,.0f} encounters/s "
                      f"({100 * plain_s / sim_s:.1f}% of its speed; {same}/{n} encounters "
                      "identical)"))
+    print(f"load average {os.getloadavg()[0]:.1f} (2 cores shared: the ratios are the figures)")
     print("| ruleset | encounter | fracas sim (1 core) | hand-written loop |")
     print("|---|---|---|---|")
     for row in rows:
@@ -285,7 +287,7 @@ def main() -> None:
     local, _ = timed(lambda: [run_chunk(tiny, 0, 1) for _ in range(tasks)])
     print(f"Dask LocalCluster (2 workers), {tasks} tasks: an empty task {1000 * empty / tasks:.1f}"
           f" ms (the overhead per task); a one-encounter task {1000 * one / tasks:.1f} ms, "
-          f"in-process {1000 * local / tasks:.1f} ms")
+          f"in-process {1000 * local / tasks:.1f} ms (load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -30,7 +32,16 @@ def test_run_json_is_the_documented_stable_form() -> None:
     assert [e["command"] for e in data["log"]][:3] == ["create", "start ada", "ada: hit gob dice=4"]
     assert data["state"]["conflict"]["round"] == 1
     again = json.loads(runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--json"]).output)
-    assert again == data, "same seed, same script: same output"
+    # the envelope's time of day is when the command was stored, kept apart from the rest
+    for entry in data["log"] + again["log"]:
+        assert datetime.fromisoformat(entry["time"]).utcoffset() == timedelta(0), entry
+    assert _without_times(again) == _without_times(data), "same seed, same script: same output"
+    assert len(again["log"]) == len(data["log"]) == data["version"]
+
+
+def _without_times(data: dict[str, Any]) -> dict[str, Any]:
+    """The run's JSON with each log entry's stored time left out."""
+    return {**data, "log": [{k: v for k, v in e.items() if k != "time"} for e in data["log"]]}
 
 
 def test_run_as_a_player_hides_gm_secrets() -> None:

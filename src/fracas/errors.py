@@ -94,6 +94,12 @@ class NotFound(FracasError):
     code = "not_found"
 
 
+class RateLimited(FracasError):
+    """Too many requests from one client (a token or an address) for now: retry later."""
+
+    code = "rate_limited"
+
+
 class InternalError(FracasError):
     """A bug in fracas (a ruleset's decide or evolve failed): the command was refused and
     nothing changed. Never expected; please report it with the command."""

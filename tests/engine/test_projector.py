@@ -4,6 +4,7 @@ log gives, for every viewer at every step; undo folds from checkpoints to the sa
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 
@@ -17,7 +18,7 @@ from fracas.engine.projector import Projector
 from fracas.engine.serialize import state_to_data
 from fracas.errors import FracasError, InvalidInput, NotFound
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
-from tests.support.helpers import toy_conflict
+from tests.support.helpers import TOY, toy_conflict, toy_setup
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "6"))
 ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
@@ -65,6 +66,7 @@ def test_the_live_projection_equals_a_full_refold_for_every_viewer_at_every_step
     c = played(name)
     live = {v: Projector(c, v) for v in viewers(c)}
     for _ in range(data.draw(st.integers(1, 10))):
+        shown = {v: copy.deepcopy(p.view()) for v, p in live.items()}
         step(c, data)
         for viewer, projector in live.items():
             update = projector.advance()
@@ -72,6 +74,8 @@ def test_the_live_projection_equals_a_full_refold_for_every_viewer_at_every_step
             assert [e.to_data() for e in projector.entries] == \
                 [e.to_data() for e in fresh.entries]
             assert projector.view() == fresh.view()
+            # a changed view is sent exactly when the viewer's view changed
+            assert (update.view is None) == (fresh.view() == shown[viewer])
             assert update.cursor == fresh.cursor
     assert state_to_data(c.state) == state_to_data(fold(c.ruleset, c.records))
 
@@ -163,3 +167,14 @@ def test_a_player_naming_a_concealed_participant_gets_the_answer_for_a_missing_o
         errors.append(str(info.value).replace(who, "ID"))
     assert errors[0] == errors[1] == "no participant 'ID' in this conflict"
     c.execute("ada: effect 'x' until=turn_end who=gob")  # the GM may
+
+
+@pytest.mark.parametrize("viewer", [Viewer.gm(), Viewer.public()])
+def test_a_changed_setting_inside_a_table_reaches_the_live_view(viewer: Viewer) -> None:
+    # the override changes a table of the state in place; the viewer must still be sent it
+    c = Conflict.create(TOY, toy_setup(settings={"weather": {"wind": [1, 2]}}), "s", time="")
+    follow = Projector(c, viewer)
+    c.execute("override settings.weather.wind.1 5", time="")
+    update = follow.advance()
+    assert update.view is not None
+    assert update.view["conflict"]["settings"]["weather"] == {"wind": [1, 5]}

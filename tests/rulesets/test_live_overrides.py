@@ -5,6 +5,7 @@ refused naming the path that would."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -95,6 +96,38 @@ def test_etherscope_whose_action_comes_now() -> None:
         ["kim", 8], ["agent2", 6]]  # the others still come, in their order
     with pytest.raises(InvalidInput, match="a character still to act"):
         c.execute("override ruleset.acting bruno")
+
+
+def _declaring() -> Conflict:
+    """The car chase just after 'round': Ada (base 12) has not declared yet."""
+    sc = load_scenario("etherscope-car-chase")
+    n = next(i for i, line in enumerate(sc.script) if line.text == "ada: declare 8,2")
+    return play_script(dataclasses.replace(sc, script=sc.script[:n]), "s")
+
+
+@pytest.mark.rule("ES-ROUND-2")
+@pytest.mark.rule("ES-ROUND-3")
+def test_etherscope_acting_initiatives_are_overridden_like_a_declaration() -> None:
+    """The GM corrects Ada's declaration by its show --json path; the countdown then runs on
+    it, and a correction the rules would refuse as a declaration is refused the same way."""
+    c = _declaring()
+    _corrects(c, "override ada.declared 7,2", "ada", "declared", [7, 2])
+    c.execute("override ada.declared '[2, 7]'")
+    for line, refusal in [("override ada.declared 7,4", "at least 5 apart.*ES-ROUND-3"),
+                          ("override ada.declared 9,5", "more than the base.*ES-ROUND-2"),
+                          ("override ada.declared 0", "must be positive"),
+                          ("override ada.declared soon", "takes acting initiatives")]:
+        version = c.version
+        with pytest.raises((InvalidInput, IllegalCommand), match=refusal):
+            c.execute(line)
+        assert c.version == version
+    assert _seen(c, "ada")["declared"] == [7, 2]
+    c.execute("bruno: declare 9")
+    c.execute("countdown")
+    assert [[s.actor, s.score] for s in c.state.ext.countdown.queue] == [
+        ["zepcar", 10], ["bruno", 9], ["ada", 7], ["ada", 2]]
+    with pytest.raises(IllegalCommand, match=r"override ruleset.acting.*ES-ROUND-7"):
+        c.execute("override ada.declared 8")  # the countdown's order is fixed now
 
 
 @pytest.mark.rule("VR-MOVE-3")

@@ -19,7 +19,7 @@ def stored_projection(db: str, conflict_id: str, viewer: Viewer
         conflict = ConflictService(store).load(conflict_id)
     finally:
         store.close()
-    data, entries, _ = projection.snapshot(conflict, viewer)
+    data, entries, _ = projection.Live(conflict, viewer).snapshot()
     return data, entries
 
 

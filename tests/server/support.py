@@ -54,12 +54,16 @@ class Served:
 
 
 def start_server(db: str, log_path: str, *, workers: int = 1, port: int | None = None,
-                 env: dict[str, str] | None = None) -> Served:
-    """Start ``fracas serve`` and wait until it answers."""
+                 env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> Served:
+    """Start ``fracas serve`` (with more ``args``) and wait until it answers."""
     port = port or free_port()
     cmd = [sys.executable, "-c", "from fracas.cli import main; main()", "serve",
-           "--host", "127.0.0.1", "--port", str(port), "--db", db, "--workers", str(workers)]
+           "--host", "127.0.0.1", "--port", str(port), "--db", db, "--workers", str(workers),
+           *args]
     out = open(log_path, "ab")  # noqa: SIM115 - the child writes to it until it ends
+    if not any(a.startswith("--rate-limit") for a in args):
+        # the tests send far more than a table would (the default: test_rate_limit.py)
+        cmd += ["--rate-limit", "100000"]
     full_env = {**os.environ, "FRACAS_LOG_LEVEL": "warning", **(env or {})}
     proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=full_env,
                             start_new_session=True)

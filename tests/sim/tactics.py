@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.sim.policies import Option, Turn
+from fracas.sim.policies import Offer, Option, Turn
 
 SEEN: list[dict[str, Any]] = []  # the views the recording policy was shown (one process)
 
@@ -25,3 +25,44 @@ def recording(turn: Turn) -> Option:
 def broken(turn: Turn) -> Option:
     """A policy with a bug."""
     raise ZeroDivisionError("oops")
+
+
+def surrender_at_once(turn: Turn) -> Option | Offer:
+    """Give up on the side's first turn (where the rules allow it)."""
+    return turn.offer("surrender") or turn.options[0]
+
+
+def offer_compromise(turn: Turn) -> Option | Offer:
+    """Offer a compromise whenever it may, then play the first option."""
+    return turn.offer("compromise") or turn.options[0]
+
+
+def accept_compromise(turn: Turn) -> Option | Offer:
+    """Accept a compromise on the table, else play the first option."""
+    return turn.offer("accept") or turn.options[0]
+
+
+def concede_anyway(turn: Turn) -> Option | Offer:
+    """Surrender even where the rules offer no concession (a user's mistake)."""
+    return Offer("surrender")
+
+
+_MISJUDGED: list[Turn] = []  # the last turn in which misjudging erred (held: no id reuse)
+
+
+def misjudging(turn: Turn) -> Option:
+    """Once a turn, try an attack at difficulty -1 (the engine refuses it, ES-ACT-4), then
+    play the first option."""
+    attacks = [o for o in turn.options if o.verb == "attack"]
+    if attacks and not (_MISJUDGED and _MISJUDGED[0] is turn):
+        _MISJUDGED[:] = [turn]
+        return Option(attacks[0].legal, (*attacks[0].values, ("difficulty", -1)))
+    return turn.options[0]
+
+
+def insisting(turn: Turn) -> Option:
+    """Always try an attack at difficulty -1 (refused every time, ES-ACT-4): a policy bug."""
+    attacks = [o for o in turn.options if o.verb == "attack"]
+    if attacks:
+        return Option(attacks[0].legal, (*attacks[0].values, ("difficulty", -1)))
+    return turn.options[0]

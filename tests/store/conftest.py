@@ -77,11 +77,12 @@ def service(store: SqlEventStore) -> ConflictService:
     return ConflictService(store, snapshot_every=5)
 
 
-def spawn_fracas(*args: str, width: int = 100) -> pexpect.spawn:
-    """``fracas ARGS`` (with the toy ruleset) in a pseudo-terminal, as a person would run it."""
+def spawn_fracas(*args: str, width: int = 100, timeout: float = 20) -> pexpect.spawn:
+    """``fracas ARGS`` (with the toy ruleset) in a pseudo-terminal, as a person would run it;
+    each ``expect`` waits at most ``timeout`` seconds for its output."""
     return pexpect.spawn(
         sys.executable, [str(HERE / "toy_fracas.py"), *args],
-        cwd=str(ROOT), encoding="utf-8", timeout=20, dimensions=(40, width),
+        cwd=str(ROOT), encoding="utf-8", timeout=timeout, dimensions=(40, width),
         env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "HOME": str(ROOT),
              "PROMPT_TOOLKIT_NO_CPR": "1"},
     )

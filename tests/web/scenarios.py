@@ -94,7 +94,8 @@ title = "Brawl at the ford inn"
 sides = ["heroes", "toughs"]
 
 [settings]
-zones = [{{ id = "bar", name = "The bar" }}, {{ id = "floor", name = "Common room" }}]
+zones = [{{ id = "bar", name = "The bar" }}, {{ id = "floor", name = "Common room" }},
+         {{ id = "door", name = "Front door" }}]
 links = [["bar", "floor"]]
 
 [[participants]]

@@ -16,7 +16,8 @@ BUILD_JS = """async (legal) => {
   const { normalize, commandForm } = await import("/static/js/legal.js");
   const ctx = { participants: [{ id: "ada", name: "Ada" }, { id: "imp", name: "<b>Imp</b>" }],
                 zones: [{ id: "bar", name: "The bar" }],
-                name: (id) => ({ ada: "Ada", imp: "<b>Imp</b>" })[id] || id };
+                name: (id) => ({ ada: "Ada", imp: "<b>Imp</b>" })[id] || id,
+                skillsOf: (id) => (id === "ada" ? ["brawl", "stealth"] : []) };
   window.sent = [];
   const box = document.createElement("div");
   box.id = "controls";
@@ -81,3 +82,17 @@ def test_text_templates_become_the_same_controls(page: Page) -> None:
         "el => [...el.options].map(o => o.value)") == ["", "2", "3", "4", "5", "6"]
     assert page.evaluate("window.sent") == [
         "ada: attack imp weapon=knife", "ada: awareness", "cover ada 3 object='the oak table'"]
+
+
+def test_an_open_skill_suggests_the_actors_own_skills(page: Page) -> None:
+    build(page, [{"verb": "act", "actor": "ada", "rule": "ES-ACT-4", "text": "…", "params": [
+        {"name": "name", "kind": "text", "allowed": None, "required": True, "fixed": None},
+        {"name": "skill", "kind": "word", "allowed": None, "required": True, "fixed": None},
+    ]}])
+    skill = page.get_by_label("skill")
+    assert skill.evaluate("el => [...el.list.options].map(o => o.value)") == ["brawl", "stealth"]
+    page.get_by_label("name").fill("climb the wall")
+    skill.fill("athletics")  # any skill may be tried (a default pool without a rating)
+    page.get_by_role("button", name="act").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "act", "args": {
+        "name": "climb the wall", "skill": "athletics"}}]

@@ -3,13 +3,16 @@
 It joins the engine and an :class:`~fracas.store.port.EventStore`: a command is decided on the
 loaded conflict, appended with the version it was decided on (and its idempotency key), and
 only then folded in. A :class:`~fracas.errors.StaleVersion` means another writer came first;
-retrying is the caller's business. Snapshots are written every ``snapshot_every`` versions.
+retrying is the caller's business, except for a command given with its author's cursor
+(decided again while the author has seen nothing change). Snapshots are written every
+``snapshot_every`` versions.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import hmac
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,10 +29,14 @@ from fracas.engine.events import Record
 from fracas.engine.limits import check_seed
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
+from fracas.engine.views import projector
 from fracas.errors import StaleVersion
 from fracas.rulesets import get_ruleset
 from fracas.store.port import DEFAULT_CAMPAIGN, EventStore
 
+#: How often a command with an expected cursor is decided again when another writer came first
+#: with records that changed nothing its author sees.
+_CURSOR_RETRIES = 5
 #: Snapshot every this many versions unless ``FRACAS_SNAPSHOT_EVERY`` or the caller says.
 SNAPSHOT_EVERY = 100
 
@@ -134,20 +141,44 @@ class ConflictService:
         author: Viewer | None = None,
         *,
         expected_version: int | None = None,
+        expected_cursor: str | None = None,
         key: str | None = None,
         conflict: Conflict | None = None,
     ) -> Outcome:
         """Decide ``command`` and append its record.
 
-        ``expected_version`` is the version the caller saw (default: the one loaded now);
+        ``expected_version`` is the version the caller saw (default: the one loaded now; the
+        GM's kind of expectation); ``expected_cursor`` is instead the author's opaque cursor
+        (``Projector.cursor``, what a player is given): the command is refused if anything
+        the author sees changed since, and otherwise decided on the newest log — records
+        hidden from the author never make it stale, so a player learns nothing of them.
         ``key`` makes a retried command apply once; ``conflict`` is a conflict already
         loaded (kept in step by this call). Raises StaleVersion if another writer came first.
         """
         author = author or Viewer.gm()
         if conflict is None:
             conflict = self.load(conflict_id)
+        for attempt in range(_CURSOR_RETRIES):
+            if expected_cursor is not None:
+                _check_cursor(conflict, author, expected_cursor)
+            try:
+                return self._append(conflict_id, conflict, command, author,
+                                    expected_version, key)
+            except StaleVersion:
+                if expected_cursor is None or attempt == _CURSOR_RETRIES - 1:
+                    if author.is_gm:
+                        raise
+                    raise _stale_for_player(expected_cursor is not None) from None
+                self.refresh(conflict_id, conflict)  # someone came first: look again
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _append(self, conflict_id: str, conflict: Conflict,
+                command: str | Command | dict[str, Any], author: Viewer,
+                expected_version: int | None, key: str | None) -> Outcome:
         if key is not None:
-            done = conflict.record_with_key(key) or self.store.find_key(conflict_id, key)
+            # a key stored by another writer after ``conflict`` was loaded is found when the
+            # append meets their record (a stale version or the key's unique index) below
+            done = conflict.record_with_key(key)
             if done is not None:
                 return self._duplicate(conflict_id, conflict, command, done, author)
         record = conflict.prepare(command, author, expected_version=expected_version, key=key,
@@ -192,6 +223,21 @@ class ConflictService:
                 self.store.save_snapshot(conflict_id, conflict.version,
                                          snapshot_format(conflict.ruleset.name),
                                          state_to_data(conflict.state))
+
+
+def _check_cursor(conflict: Conflict, author: Viewer, cursor: str) -> None:
+    """Refuse a command whose author has seen something change since ``cursor``."""
+    seen = projector(conflict, author)
+    if not hmac.compare_digest(seen.cursor.encode(), cursor.encode()):
+        seen.read_cursor(cursor)  # InvalidInput for a token not made for this viewer
+        raise _stale_for_player(True)
+
+
+def _stale_for_player(by_cursor: bool) -> StaleVersion:
+    """A stale command, told without versions (a player is never told one)."""
+    since = " since your cursor" if by_cursor else ""
+    return StaleVersion(f"what you see changed{since}: someone acted first; look again and "
+                        "retry")
 
 
 def _now() -> str:

@@ -9,6 +9,7 @@ of the database opens nothing.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -107,6 +108,22 @@ class TableService:
         if token is None or token.revoked is not None:
             raise NotAuthenticated("this link is unknown or was revoked; ask the GM for a new one")
         return Access(token.table, token.id, token.role, token.player)
+
+    def new_admin_secret(self, *, renew: bool = False) -> str | None:
+        """Make the server's admin secret (which lets its holder create tables) if there is
+        none yet, or anew if ``renew``: the secret, shown once; None if one is kept."""
+        if self.store.admin_digest() is not None and not renew:
+            return None
+        secret = secrets.token_urlsafe(32)  # 256 bits
+        self.store.set_admin_digest(digest(secret))
+        return secret
+
+    def is_admin(self, secret: str | None) -> bool:
+        """Whether ``secret`` is the server's admin secret."""
+        if not secret or len(secret) > 200:
+            return False
+        stored = self.store.admin_digest()
+        return stored is not None and hmac.compare_digest(stored, digest(secret))
 
     def as_owner(self, table_id: str) -> Access:
         """The GM's access for whoever holds the database itself (the ``fracas table``

@@ -7,6 +7,7 @@ data directory). Errors are printed as one sentence with exit code 2, never a tr
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -159,15 +160,30 @@ def show(
 
 
 def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
-         expect: int | None, key: str | None) -> None:
+         expect: str | None, key: str | None) -> None:
     viewer = viewer_for(as_player)
     with _guard(), open_service(db) as service:
         conflict = service.load(conflict_id)
         check_viewer(conflict, viewer)
-        out = service.execute(conflict_id, command, viewer, expected_version=expect, key=key,
-                              conflict=conflict)
+        version, cursor = _expectation(expect, viewer)
+        out = service.execute(conflict_id, command, viewer, expected_version=version,
+                              expected_cursor=cursor, key=key, conflict=conflict)
         note = " [dim](already applied: same idempotency key)[/]" if out.duplicate else ""
         print_record(out.conflict, out.record, viewer, note)
+
+
+def _expectation(expect: str | None, viewer: Viewer) -> tuple[int | None, str | None]:
+    """``--expect``: the GM's VERSION, or a cursor (a player's only kind: they are never
+    told the conflict's version, and need not know it)."""
+    if expect is None:
+        return None, None
+    if re.fullmatch(r"[0-9]+", expect.strip()):
+        if not viewer.is_gm:
+            raise InvalidInput("as a player, --expect takes your cursor: the \"cursor\" of "
+                               "`fracas show ID --as PLAYER --json` (players are told no "
+                               "version)")
+        return int(expect), None
+    return None, expect.strip()
 
 
 def do(
@@ -175,8 +191,10 @@ def do(
     command: Annotated[str, typer.Argument(help='one command in text notation, e.g. '
                                                 '"ada: hit bruno"')],
     as_player: AsOption = None,
-    expect: Annotated[int | None, typer.Option(
-        "--expect", help="refuse unless the conflict is at this VERSION")] = None,
+    expect: Annotated[str | None, typer.Option(
+        "--expect", metavar="CURSOR|VERSION",
+        help="refuse if what you see changed: your cursor (from show --json; a player's "
+             "only kind), or the GM's VERSION")] = None,
     key: Annotated[str | None, typer.Option(
         "--key", help="idempotency key: a retry with the same key applies once")] = None,
     dice: Annotated[str | None, typer.Option(
@@ -196,7 +214,7 @@ def undo(
     db: DbOption = None,
 ) -> None:
     """Take back the last N commands (stored as an undo event; versions only grow)."""
-    _run(db, conflict_id, f"undo {steps}", None, expect, None)
+    _run(db, conflict_id, f"undo {steps}", None, _text(expect), None)
 
 
 def redo(
@@ -206,7 +224,11 @@ def redo(
     db: DbOption = None,
 ) -> None:
     """Bring back the last N undone commands (stored as a redo event)."""
-    _run(db, conflict_id, f"redo {steps}", None, expect, None)
+    _run(db, conflict_id, f"redo {steps}", None, _text(expect), None)
+
+
+def _text(version: int | None) -> str | None:
+    return None if version is None else str(version)
 
 
 def export(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -111,32 +112,49 @@ CHANGED = "\x00changed:"
 
 
 class ChangeWatcher(threading.Thread):
-    """Interrupts the prompt when someone else stores a command in the conflict, so the panel
-    is never stale (its own connections; PostgreSQL is told, SQLite is polled)."""
+    """Interrupts the prompt when someone else stores a command that the viewer sees, so the
+    panel is never stale (its own connections; PostgreSQL is told, SQLite is polled).
 
-    def __init__(self, url: str, conflict_id: str, session: PromptSession[str]) -> None:
+    It projects each new record for the viewer itself: a record hidden from a player changes
+    neither their entries nor their view, so it never interrupts their prompt — a redraw at
+    that moment would tell them that something hidden just happened.
+    """
+
+    def __init__(self, url: str, conflict: Conflict, conflict_id: str,
+                 session: PromptSession[str], viewer: Viewer) -> None:
         super().__init__(daemon=True, name="fracas-play-watcher")
         self.store = open_store(url, migrate=False)
+        self.service = ConflictService(self.store, snapshot_every=0)
+        self.follow = Projector(conflict, viewer)
         self.conflict_id = conflict_id
         self.session = session
-        self.version = 0  # the version the prompt shows
+        self.version = conflict.version  # the version the prompt shows
+        self.seen_at = 0  # the newest version that changed what the viewer sees
         self.done = threading.Event()
 
     def run(self) -> None:
-        """Wait for versions past the shown one; interrupt a running prompt once each."""
+        """Project the versions past the projected one; interrupt a running prompt once for
+        each change the viewer sees that the prompt does not show yet."""
         while not self.done.is_set():
             try:
-                seen = self.version
-                version = self.store.wait_for_change(self.conflict_id, seen, 1.0)
+                self._look(self.store.wait_for_change(self.conflict_id, self.follow.position,
+                                                      1.0))
             except Exception:  # a dropped connection must not kill the table's prompt
                 self.done.wait(1.0)
                 continue
             app = self.session.app
-            if version > seen == self.version and app.is_running and app.loop is not None:
+            if self.seen_at > self.version and app.is_running and app.loop is not None:
                 app.loop.call_soon_threadsafe(self._interrupt)
                 self.done.wait(0.5)
-            elif version > seen:
+            elif self.seen_at > self.version:
                 self.done.wait(0.2)  # our own command, or the prompt is busy
+
+    def _look(self, version: int) -> None:
+        if version <= self.follow.position:
+            return
+        update = self.follow.advance(self.service.load(self.conflict_id))
+        if self.follow.viewer.is_gm or update.entries or update.view is not None:
+            self.seen_at = version
 
     def _interrupt(self) -> None:
         """(On the prompt's loop.) End the prompt, handing back what was typed so far."""
@@ -174,13 +192,20 @@ def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
         complete_while_typing=False,
     )
     console.print(f"[dim]{HELP}[/]")
-    watcher = ChangeWatcher(service.store.url, conflict_id, session)
+    watcher = ChangeWatcher(service.store.url, conflict, conflict_id, session, viewer)
     watcher.start()
     try:
         _loop(service, conflict_id, viewer, console, Projector(conflict, viewer), session,
               completer, watcher)
     finally:
         watcher.stop()
+
+
+def _expecting(follow: Projector, conflict: Conflict) -> dict[str, Any]:
+    """What the prompt's command expects: the version for the GM, the cursor for a player."""
+    if follow.viewer.is_gm:
+        return {"expected_version": conflict.version}
+    return {"expected_cursor": follow.cursor}
 
 
 def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: Console,
@@ -236,9 +261,9 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
         command = line
         if word in (":undo", ":redo"):
             command = f"{word[1:]} {rest.strip() or 1}"
-        try:
-            out = service.execute(conflict_id, command, viewer,
-                                  expected_version=conflict.version, conflict=conflict)
+        try:  # a player expects their cursor: records hidden from them never make it stale
+            out = service.execute(conflict_id, command, viewer, conflict=conflict,
+                                  **_expecting(follow, conflict))
         except StaleVersion as exc:
             console.print(f"[bold red]not stored:[/] {escape(str(exc))}")
             conflict = service.load(conflict_id)

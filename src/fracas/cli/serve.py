@@ -9,6 +9,7 @@ import typer
 
 from fracas.cli.common import err_console, fail
 from fracas.cli.conflicts import DbOption
+from fracas.errors import FracasError
 from fracas.store import default_url, safe_url
 
 SQLITE_ONE_PROCESS = (
@@ -23,26 +24,57 @@ def serve(
     workers: Annotated[int, typer.Option(min=1, max=64,
                                          help="server processes (PostgreSQL only)")] = 1,
     db: DbOption = None,
+    open_tables: Annotated[bool, typer.Option(
+        "--open", help="let anyone who reaches the server create tables (a trusted "
+                       "network); by default only this machine or the admin link may")] = False,
+    new_admin_secret: Annotated[bool, typer.Option(
+        "--new-admin-secret", help="make a new admin link (the old one stops working)")
+    ] = False,
+    rate_limit: Annotated[str, typer.Option(
+        help="requests a second per token [/burst], or off (an address may make 5 times "
+             "as many)")] = "20/60",
 ) -> None:
     """Serve the tables over HTTP and WebSocket (API in docs/server.md)."""
     import uvicorn
 
-    from fracas.server.limits import MAX_WS_MESSAGE
+    from fracas.app.tables import TableService
+    from fracas.server.app import ENV_OPEN
+    from fracas.server.limits import ENV_RATE_LIMIT, MAX_WS_MESSAGE, parse_rate_limit
 
     url = db or default_url()
     if workers > 1 and not url.startswith("postgresql"):
         fail(SQLITE_ONE_PROCESS)
+    try:
+        parse_rate_limit(rate_limit)
+    except FracasError as exc:
+        fail(exc.message)
     os.environ["FRACAS_DB"] = url  # the worker processes open the same store
+    os.environ[ENV_RATE_LIMIT] = rate_limit
+    os.environ[ENV_OPEN] = "1" if open_tables else "0"
     from fracas.store import open_store
 
     try:  # migrate once here, so the workers find the schema current
-        open_store(url).close()
+        store = open_store(url)
+        try:
+            admin = TableService(store).new_admin_secret(renew=new_admin_secret)
+        finally:
+            store.close()
     except Exception as exc:  # an unreachable database or a schema mismatch
         fail(str(exc))
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     err_console.print(f"fracas serving {safe_url(url)} on http://{host}:{port} "
                       f"({workers} process{'es' if workers > 1 else ''})"
-                      f"; open http://{host}:{port}/ to start a table in your browser "
+                      f"; open http://{shown}:{port}/ to start a table in your browser "
                       "(docs/table.md)")
+    if open_tables:
+        err_console.print("--open: anyone who reaches this server may create tables")
+    elif admin is not None:
+        err_console.print("tables may be created from this machine, or by whoever opens "
+                          "this admin link (secret, shown once; `--new-admin-secret` makes "
+                          f"another): http://{shown}:{port}/join#{admin}", soft_wrap=True)
+    else:
+        err_console.print("tables may be created from this machine, or with the admin link "
+                          "printed before (`--new-admin-secret` makes a new one)", soft_wrap=True)
     uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
                 log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))

@@ -65,6 +65,10 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     if diag["refused_commands"] or diag["stalled"]:
         out.print(f"[yellow]note:[/] {diag['refused_commands']} chosen commands were refused "
                   f"and {diag['stalled']} encounters stalled (counted as no decision)")
+        for r in diag["refusals"]:
+            out.print(f"  {r['count']} × {escape(r['verb'])} refused"
+                      f"{' (' + r['rule'] + ')' if r['rule'] else ''}: {escape(r['error'])} "
+                      f"— e.g. {escape(r['example'])}")
 
 
 def sim_command(
@@ -80,7 +84,7 @@ def sim_command(
     vary: Annotated[list[str] | None, typer.Option(
         help="sweep a value: 'ogre.stats.cover=0,1,3', 'pcs=3,4' (repeatable)")] = None,
     policy: Annotated[list[str] | None, typer.Option(
-        help="side=NAME: random, focus-fire, weakest-first, defensive, flee or "
+        help="side=NAME: random, focus-fire, weakest-first, defensive, flee, parley or "
              "module:function (repeatable)")] = None,
     max_rounds: Annotated[int | None, typer.Option(
         help="rounds before an encounter counts as no decision (default 50)")] = None,

@@ -6,6 +6,8 @@ GM of any table in it. A link's secret is printed once and never stored.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -25,6 +27,17 @@ UrlOption = Annotated[str, typer.Option(
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 
+@contextmanager
+def _tables(db: str | None) -> Iterator[TableService]:
+    """The tables of the database at ``db``, with fracas's errors as sentences."""
+    with _guard():
+        store = open_store(db)
+        try:
+            yield TableService(store)
+        finally:
+            store.close()
+
+
 def _link(url: str, issued: Issued) -> str:
     return f"{url.rstrip('/')}/join#{issued.secret}"
 
@@ -36,12 +49,8 @@ def new_table(
     db: DbOption = None,
 ) -> None:
     """Create a table; prints its id and the GM's link (keep it secret)."""
-    with _guard():
-        store = open_store(db)
-        try:
-            table_id, gm = TableService(store).create_table(title)
-        finally:
-            store.close()
+    with _tables(db) as tables:
+        table_id, gm = tables.create_table(title)
     err_console.print(f"created table {table_id} ({escape(title)}); the GM's link (secret, "
                       "shown once):")
     console.print(table_id)
@@ -59,15 +68,9 @@ def invite(
     db: DbOption = None,
 ) -> None:
     """Print a new link: for PLAYER (who then acts for their characters) or --public."""
-    with _guard():
-        store = open_store(db)
-        try:
-            tables = TableService(store)
-            access = tables.as_owner(table)
-            issued = tables.invite(access, "public" if public else "player",
-                                   None if public else player)
-        finally:
-            store.close()
+    with _tables(db) as tables:
+        issued = tables.invite(tables.as_owner(table), "public" if public else "player",
+                               None if public else player)
     who = "the public" if public else player
     err_console.print(f"link {issued.info.id} for {who} (shown once):")
     console.print(_link(url, issued))
@@ -79,13 +82,8 @@ def links(
     db: DbOption = None,
 ) -> None:
     """List a table's links (never their secrets)."""
-    with _guard():
-        store = open_store(db)
-        try:
-            tables = TableService(store)
-            tokens = tables.links(tables.as_owner(table))
-        finally:
-            store.close()
+    with _tables(db) as tables:
+        tokens = tables.links(tables.as_owner(table))
     out = RichTable(box=None, header_style="bold", pad_edge=False)
     for col in ("id", "role", "player", "created", "revoked"):
         out.add_column(col)
@@ -102,13 +100,8 @@ def revoke(
     db: DbOption = None,
 ) -> None:
     """Revoke a link: it opens nothing from now on, and its open sockets close."""
-    with _guard():
-        store = open_store(db)
-        try:
-            tables = TableService(store)
-            token = tables.revoke(tables.as_owner(table), link)
-        finally:
-            store.close()
+    with _tables(db) as tables:
+        token = tables.revoke(tables.as_owner(table), link)
     console.print(f"revoked {token.id} ({token.role} {token.player or ''})".rstrip())
 
 

@@ -101,14 +101,14 @@ class Param:
         where = f"{verb}: {self.name}"
         if kind == "int":
             try:
-                number = int(raw)
+                number = limits.as_int(raw, where)
             except ValueError:
                 raise bad("a whole number") from None
             return limits.check_number(number, where)
         if kind in ("ints", "dice"):
             parts = [p.strip() for p in raw.split(",") if p.strip()]
             try:
-                values = [int(p) for p in parts]
+                values = [limits.as_int(p, where) for p in parts]
             except ValueError:
                 raise bad(KINDS[kind]) from None
             if not values:

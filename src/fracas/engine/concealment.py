@@ -11,13 +11,12 @@ hidden=yes`` conceals through the ruleset's own ``conceal`` where there is one.
 
 from __future__ import annotations
 
-import copy
 from typing import Annotated
 
 from fracas.engine.commands import Command, CommandSpec, Param
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event, TypedEvent, event_type
-from fracas.engine.model import ConflictState
+from fracas.engine.model import ConflictState, copy_state
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import Names
 from fracas.errors import IllegalCommand
@@ -75,7 +74,7 @@ def concealing(
     if any(spec.verb == CONCEAL for spec in ruleset.commands):
         from fracas.engine.conflict import evolve
 
-        after = copy.deepcopy(state)
+        after = copy_state(state)
         for event in joined:
             evolve(ruleset, after, event)
         return ruleset.decide(after.innermost, Command(CONCEAL, None, {"who": pid}), ctx)

@@ -9,7 +9,6 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 from __future__ import annotations
 
 import bisect
-import copy
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
@@ -24,18 +23,16 @@ from fracas.engine.concealment import (
     inherit,
 )
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    CONFLICT_CREATED,
-    CONFLICT_ENDED,
-    META_EVENTS,
-    REDONE,
-    ROUND_ENDED,
-    UNDONE,
-    ZOOM_CLOSED,
-    ZOOM_OPENED,
-    Event,
-    Record,
+from fracas.engine.engine_events import (
+    ConflictCreated,
+    ConflictEnded,
+    Redone,
+    RoundEnded,
+    Undone,
+    ZoomClosed,
+    ZoomOpened,
 )
+from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record
 from fracas.engine.generic import (
     AFTER_END_VERBS,
     GENERIC_COMMANDS,
@@ -46,8 +43,17 @@ from fracas.engine.generic import (
 )
 from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.limits import check_nesting, check_stat_ranges
-from fracas.engine.model import ConflictState, Status, Viewer, not_found
+from fracas.engine.model import (
+    ConflictState,
+    Status,
+    Viewer,
+    copy_state,
+    frozen_copy,
+    not_found,
+    thawed,
+)
 from fracas.engine.redaction import Knowledge
+from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.engine.suggest import did_you_mean
@@ -80,13 +86,14 @@ def command_set(ruleset: Ruleset) -> CommandSet:
 
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
+    event = ruleset.events.typed(event)
     chain = root.chain()
     if evolve_concealment(chain, event):
         return root
-    target = chain[-2] if event.type == ZOOM_CLOSED and len(chain) > 1 else chain[-1]
+    target = chain[-2] if isinstance(event, ZoomClosed) and len(chain) > 1 else chain[-1]
     evolve_generic(ruleset, target, event)
     ruleset.evolve(target, event)
-    if event.type == ZOOM_OPENED and target.zoom is not None:
+    if isinstance(event, ZoomOpened) and target.zoom is not None:
         inherit(target, target.zoom)
     return root
 
@@ -115,7 +122,7 @@ class Checkpoints:
     def __init__(self, every: int | None = None, keep: int | None = None) -> None:
         self.every = every or CHECKPOINT_EVERY
         self.keep = keep or CHECKPOINTS_KEPT
-        self._copies: list[tuple[int, ConflictState]] = []
+        self._copies: list[tuple[int, bytes | ConflictState]] = []
         self._since = 0
 
     def passed(self, version: int, state: ConflictState) -> None:
@@ -127,7 +134,7 @@ class Checkpoints:
     def take(self, version: int, state: ConflictState) -> None:
         """Keep a copy of ``state`` as the fold up to ``version``."""
         self._since = 0
-        self._copies.append((version, copy.deepcopy(state)))
+        self._copies.append((version, frozen_copy(state)))
         del self._copies[:-self.keep]
 
     def forget_from(self, version: int) -> None:
@@ -136,11 +143,11 @@ class Checkpoints:
         self._since = 0
 
     def newest(self) -> tuple[int, ConflictState] | None:
-        """The newest copy (version, a fresh deep copy of its state), if any."""
+        """The newest copy (version, a fresh copy of its state), if any."""
         if not self._copies:
             return None
-        version, state = self._copies[-1]
-        return version, copy.deepcopy(state)
+        version, kept = self._copies[-1]
+        return version, thawed(kept)
 
 
 class History:
@@ -168,9 +175,11 @@ class History:
             keep = len(self.active)  # undone versions are the last ones (undo takes those)
             while keep and self.active[keep - 1] in gone:
                 keep -= 1
-            if len(self.active) - keep != len(gone):  # not all at the end: the general case
+            if len(self.active) - keep == len(gone):  # the common case: cut off the end
+                del self.active[keep:]
+            else:  # not all at the end: the general case
                 keep = next(i for i, v in enumerate(self.active) if v in gone)
-            self.active = self.active[:keep] + [v for v in self.active[keep:] if v not in gone]
+                self.active[keep:] = [v for v in self.active[keep:] if v not in gone]
             self.redo.extend(versions)
             return UNDONE, versions
         back = set(versions)
@@ -205,6 +214,7 @@ class Conflict:
         self.ruleset = ruleset
         self.seed = seed
         self.commands = command_set(ruleset)
+        self._engine_verbs = frozenset(spec.verb for spec in engine_verbs(ruleset))
         self.records: list[Record] = []
         self.state = ConflictState()
         self._history = History()
@@ -215,7 +225,7 @@ class Conflict:
         if snapshot is not None and not any(
             r.is_meta for r in self.records if r.version > snapshot[0]
         ):
-            self.state = copy.deepcopy(snapshot[1])
+            self.state = copy_state(snapshot[1])
             self._checkpoints.take(snapshot[0], self.state)
             for record in self.records:
                 if record.version > snapshot[0]:
@@ -242,7 +252,7 @@ class Conflict:
             check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
         setup = ruleset.validate_setup(setup)
         conflict = cls(ruleset, seed)
-        event = Event(CONFLICT_CREATED, setup.model_dump(mode="json"))
+        event = ConflictCreated.from_payload(setup.model_dump(mode="json"))
         record = Record(1, "create", (event,), author, time or _now(), None)
         conflict._commit(record)
         return conflict
@@ -360,7 +370,14 @@ class Conflict:
         author = author or Viewer.gm()
         try:
             return self._decide(command, author)
-        except NotFound as exc:
+        except FracasError as exc:
+            if not author.is_gm:  # a player's refusal is built from what they may know
+                told = refusal_for(self.ruleset, self.state, author, command, exc)
+                if told is exc:
+                    raise
+                raise told from None
+            if not isinstance(exc, NotFound):
+                raise
             pid = exc.values.get("participant")
             hint = did_you_mean(pid, self.state.innermost.participants) if (
                 author.is_gm and isinstance(pid, str) and not exc.values.get("suggested")) else ""
@@ -410,7 +427,8 @@ class Conflict:
                 f"internal error while deciding {self.text(command)!r}: {exc!r}; nothing "
                 "changed", verb=command.verb,
             ) from exc
-        return self._post_process(state, events)
+        typed = self.ruleset.events.typed
+        return self._post_process(state, [typed(e) for e in events])
 
     def _check_known_ids(self, state: ConflictState, command: Command, author: Viewer) -> None:
         """Refuse, before any rule is asked, a player's command that names a participant the
@@ -448,31 +466,28 @@ class Conflict:
             pass
         raise not_found(next(iter(hidden)))
 
-    @property
-    def _engine_verbs(self) -> frozenset[str]:
-        return frozenset(spec.verb for spec in engine_verbs(self.ruleset))
-
     def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
         """Add what follows from the rules of every conflict: the end of a conflict (or the
         return from a zoomed-in one) when its round limit is reached, and expired effects."""
         limit = state.round_limit
-        if limit is not None and not any(e.type in (ZOOM_CLOSED, CONFLICT_ENDED) for e in events):
+        if limit is not None and not any(isinstance(e, ZoomClosed | ConflictEnded)
+                                         for e in events):
             for e in events:
-                if e.type == ROUND_ENDED and int(e.data.get("round", 0)) >= limit:
+                if isinstance(e, RoundEnded) and e.round >= limit:
                     reason = f"{limit} rounds played"
-                    events = [*events, Event(ZOOM_CLOSED, {"reason": reason}) if state.depth > 0
-                              else Event(CONFLICT_ENDED, {"reason": reason})]
+                    events = [*events, ZoomClosed(reason=reason) if state.depth > 0
+                              else ConflictEnded(reason=reason)]
                     break
         return fx.with_expiries(state.effects, events)
 
     def _decide_undo(self, steps: int) -> Event:
-        return self._marker(UNDONE, "undo", "undone", steps, self.undoable)
+        return self._marker(Undone, "undo", "undone", steps, self.undoable)
 
     def _decide_redo(self, steps: int) -> Event:
-        return self._marker(REDONE, "redo", "redone", steps, self.redoable)
+        return self._marker(Redone, "redo", "redone", steps, self.redoable)
 
     @staticmethod
-    def _marker(kind: str, verb: str, done: str, steps: int,
+    def _marker(kind: type[Undone | Redone], verb: str, done: str, steps: int,
                 can: Callable[[int | None], list[int]]) -> Event:
         """An undo or redo marker for the next ``steps`` of the versions ``can`` gives."""
         if steps < 1:
@@ -484,7 +499,7 @@ class Conflict:
             raise IllegalCommand(
                 f"only {len(versions)} command(s) can be {done}, not {steps}", steps=steps
             )
-        return Event(kind, {"versions": versions[:steps]})
+        return kind(versions=versions[:steps])
 
     # --- executing --------------------------------------------------------------------
     def prepare(
@@ -508,10 +523,9 @@ class Conflict:
                 expected=expected_version, actual=self.version,
             )
         cmd = self.to_command(command)
-        events = self.decide(cmd, author)
-        typed = self.ruleset.events.typed
-        return Record(self.version + 1, self.text(cmd), tuple(typed(e) for e in events),
-                      author.name, time or _now(), key)
+        events = self.decide(cmd, author)  # typed by the ruleset's event types
+        return Record(self.version + 1, self.text(cmd), tuple(events), author.name,
+                      time or _now(), key)
 
     def execute(
         self,
@@ -622,7 +636,7 @@ class Conflict:
 
     def snapshot_state(self) -> ConflictState:
         """A deep copy of the live state (for caches and comparisons)."""
-        return copy.deepcopy(self.state)
+        return copy_state(self.state)
 
 
 #: Appended to a hidden id to make one that surely does not exist (and is taken out again).

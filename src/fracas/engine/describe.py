@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from fracas.engine import engine_events as ee
 from fracas.engine.concealment import describe_concealment
-from fracas.engine.events import (
-    CONFLICT_CREATED,
-    CONFLICT_ENDED,
-    CONFLICT_STARTED,
-    EFFECT_ADDED,
-    EFFECT_EXPIRED,
-    GM_ACTS,
-    NARRATION,
-    NOTE,
-    OVERRIDE,
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    REDONE,
-    ROLL,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    UNDONE,
-    ZOOM_CLOSED,
-    ZOOM_OPENED,
-    Event,
-)
+from fracas.engine.events import Event
+from fracas.engine.handlers import Table
 from fracas.engine.model import ConflictState
 from fracas.engine.ruleset import Ruleset
+from fracas.engine.sentences import fill, secret_mark
 
 
 def name_of(state: ConflictState, pid: str | None) -> str:
@@ -41,73 +24,96 @@ def name_of(state: ConflictState, pid: str | None) -> str:
     return p.name if p else "someone"
 
 
+DescribeFn = Callable[[Ruleset, Any, ConflictState], str]
+#: The engine's sentence for each of its events, by class.
+SENTENCES: Table[type[Event], DescribeFn] = Table("describe")
+
+
 def describe(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
     """One line for ``event``: the ruleset's sentence, or the engine's generic one."""
+    event = ruleset.events.typed(event)
     text = ruleset.describe(event, state)
     if text is None:
         text = describe_concealment(event, state)
     if text is not None:
         return text
-    d = event.data
-    who = name_of(state, event.actor)
-    t = event.type
-    secret = "" if event.visibility == "public" else f" [{event.visibility}]"
-    if t == CONFLICT_CREATED:
-        return f"conflict set up: {d.get('title') or ruleset.title} " \
-               f"({len(d.get('participants', []))} participants)"
-    if t == CONFLICT_STARTED:
-        return "the conflict begins"
-    if t == CONFLICT_ENDED:
-        out = f" — {d['outcome']}" if d.get("outcome") else ""
-        return f"the conflict ends: {d.get('reason')}{out}"
-    if t == ROUND_STARTED:
-        return f"round {d.get('round')} begins"
-    if t == ROUND_ENDED:
-        return f"round {d.get('round')} ends"
-    if t == TURN_STARTED:
-        return f"{name_of(state, d.get('participant'))}'s turn"
-    if t == TURN_ENDED:
-        return f"{name_of(state, d.get('participant'))} is done"
-    if t == PARTICIPANT_JOINED:
-        return f"{d.get('name')} joins the conflict"
-    if t == PARTICIPANT_LEFT:
-        return f"{name_of(state, d.get('participant'))} leaves: {d.get('reason')}"
-    if t == PARTICIPANT_OUT:
-        return f"{name_of(state, d.get('participant'))} is out of the conflict: {d.get('reason')}"
-    if t == NOTE:
-        return f"note{secret}: {d.get('text')}"
-    if t == NARRATION:
-        return f"{who}{secret}: {d.get('text')}"
-    if t == ROLL:
-        why = f" for {d['why']}" if d.get("why") else ""
-        return f"{who} rolls{why}{secret}: {d.get('text')}"
-    if t == OVERRIDE:
-        reason = f" ({d['reason']})" if d.get("reason") else ""
-        return f"GM sets {'.'.join(d['path'])} = {d['value']!r} (was {d.get('was')!r}){reason}"
-    if t == EFFECT_ADDED:
-        return f"effect {d.get('id')}{secret}: {d.get('text')} (until {_until(d, state)})"
-    if t == EFFECT_EXPIRED:
-        return f"effect {d.get('id')} ends: {d.get('text')}"
-    if t == ZOOM_OPENED:
-        return f"zoom in: {d.get('reason') or 'a nested conflict'}"
-    if t == ZOOM_CLOSED:
-        return f"back to the main conflict ({d.get('reason')})"
-    if t in (UNDONE, REDONE):
-        # the GM's marker names versions; a player's names their own entries' commands
-        done = [f"v{v}" for v in d.get("versions", [])] or list(d.get("commands", []))
-        return f"{'undo' if t == UNDONE else 'redo'}: " + "; ".join(done)
-    if t == GM_ACTS:
-        return "the GM acts"
-    details = ", ".join(f"{k}={v}" for k, v in d.items())
-    return f"{t.replace('_', ' ')}{secret}: {details}" if details else t.replace("_", " ")
+    engine = SENTENCES.get(type(event))
+    if engine is not None:
+        return engine(ruleset, event, state)
+    details = ", ".join(f"{k}={v}" for k, v in event.data.items())
+    kind = event.type.replace("_", " ")
+    return f"{kind}{secret_mark(event)}: {details}" if details else kind
 
 
-def _until(d: dict[str, object], state: ConflictState) -> str:
-    count = d.get("remaining", 1)
-    times = "" if count == 1 else f" ×{count}"
-    trigger = d.get("trigger")
-    if trigger == "round_end":
+def _part(text: str, value: str | None) -> str:
+    """``text`` around an optional value ("" without one)."""
+    return text.format(value) if value else ""
+
+
+@SENTENCES.register(ee.ConflictCreated)
+def _created(ruleset: Ruleset, e: ee.ConflictCreated, state: ConflictState) -> str:
+    return f"conflict set up: {e.title or ruleset.title} ({len(e.participants)} participants)"
+
+
+@SENTENCES.register(ee.ConflictEnded)
+def _ended(ruleset: Ruleset, e: ee.ConflictEnded, state: ConflictState) -> str:
+    return f"the conflict ends: {e.reason}{_part(' — {}', e.outcome)}"
+
+
+@SENTENCES.register(ee.Rolled)
+def _rolled(ruleset: Ruleset, e: ee.Rolled, state: ConflictState) -> str:
+    return f"{name_of(state, e.actor)} rolls{_part(' for {}', e.why)}{secret_mark(e)}: {e.text}"
+
+
+@SENTENCES.register(ee.Override)
+def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
+    return (f"GM sets {'.'.join(e.path)} = {e.value!r} (was {e.was!r})"
+            f"{_part(' ({})', e.reason)}")
+
+
+@SENTENCES.register(ee.EffectAdded)
+def _effect_added(ruleset: Ruleset, e: ee.EffectAdded, state: ConflictState) -> str:
+    return f"effect {e.id}{secret_mark(e)}: {e.text} (until {_until(e, state)})"
+
+
+@SENTENCES.register(ee.ZoomOpened)
+def _zoom_opened(ruleset: Ruleset, e: ee.ZoomOpened, state: ConflictState) -> str:
+    return f"zoom in: {e.reason or 'a nested conflict'}"
+
+
+@SENTENCES.register(ee.Undone, ee.Redone)
+def _marker(ruleset: Ruleset, e: ee.Undone | ee.Redone, state: ConflictState) -> str:
+    # the GM's marker names versions; a player's names their own entries' commands
+    done = [f"v{v}" for v in e.versions or ()] or list(e.commands or ())
+    return f"{'undo' if isinstance(e, ee.Undone) else 'redo'}: " + "; ".join(done)
+
+
+#: The sentences that are templates of the event's fields (see :func:`.sentences.fill`).
+TEMPLATES: dict[type[Event], str] = {
+    ee.ConflictStarted: "the conflict begins",
+    ee.RoundStarted: "round {e.round} begins",
+    ee.RoundEnded: "round {e.round} ends",
+    ee.TurnStarted: "{who.participant}'s turn",
+    ee.TurnEnded: "{who.participant} is done",
+    ee.ParticipantJoined: "{e.name} joins the conflict",
+    ee.ParticipantLeft: "{who.participant} leaves: {e.reason}",
+    ee.ParticipantOut: "{who.participant} is out of the conflict: {e.reason}",
+    ee.Note: "note{secret}: {e.text}",
+    ee.Narration: "{who.actor}{secret}: {e.text}",
+    ee.EffectExpired: "effect {e.id} ends: {e.text}",
+    ee.ZoomClosed: "back to the main conflict ({e.reason})",
+    ee.GmActs: "the GM acts",
+}
+
+
+@SENTENCES.register(*TEMPLATES)
+def _templated(ruleset: Ruleset, e: Event, state: ConflictState) -> str:
+    return fill(TEMPLATES[type(e)], e, state, name_of)
+
+
+def _until(e: ee.EffectAdded, state: ConflictState) -> str:
+    times = "" if e.remaining == 1 else f" ×{e.remaining}"
+    if e.trigger == "round_end":
         return f"the end of the round{times}"
-    who = name_of(state, str(d.get("participant")))
-    edge = "start" if trigger == "turn_start" else "end"
-    return f"the {edge} of {who}'s turn{times}"
+    edge = "start" if e.trigger == "turn_start" else "end"
+    return f"the {edge} of {name_of(state, str(e.participant))}'s turn{times}"

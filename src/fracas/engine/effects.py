@@ -13,22 +13,24 @@ import hashlib
 import hmac
 from typing import TYPE_CHECKING
 
-from fracas.engine.events import (
-    EFFECT_ADDED,
-    EFFECT_EXPIRED,
-    ROUND_ENDED,
-    TURN_ENDED,
-    TURN_STARTED,
-    ZOOM_CLOSED,
-    Event,
+from fracas.engine.engine_events import (
+    EffectAdded,
+    EffectExpired,
+    RoundEnded,
+    TurnBoundary,
+    TurnEnded,
+    TurnStarted,
+    ZoomClosed,
 )
+from fracas.engine.events import Event
 from fracas.engine.model import TimedEffect
 
 if TYPE_CHECKING:
     from fracas.engine.context import DecideContext
 
 TRIGGERS = ("round_end", "turn_start", "turn_end")
-_BOUNDARY = {ROUND_ENDED: "round_end", TURN_STARTED: "turn_start", TURN_ENDED: "turn_end"}
+_BOUNDARY: dict[type[Event], str] = {
+    RoundEnded: "round_end", TurnStarted: "turn_start", TurnEnded: "turn_end"}
 
 
 def new_id(ctx: DecideContext, effects: list[TimedEffect]) -> str:
@@ -51,12 +53,12 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 def matches(effect: TimedEffect, event: Event) -> bool:
     """Whether ``event`` is a boundary that counts for ``effect``."""
-    trigger = _BOUNDARY.get(event.type)
+    trigger = _BOUNDARY.get(type(event))
     if trigger is None or trigger != effect.trigger:
         return False
     if trigger == "round_end":
         return True
-    return event.data.get("participant") == effect.participant
+    return isinstance(event, TurnBoundary) and event.participant == effect.participant
 
 
 def tick(effects: list[TimedEffect], event: Event) -> None:
@@ -66,34 +68,31 @@ def tick(effects: list[TimedEffect], event: Event) -> None:
             effect.remaining -= 1
 
 
-def expired(effect: TimedEffect, reason: str) -> Event:
+def expired(effect: TimedEffect, reason: str) -> EffectExpired:
     """The event that ends ``effect`` (it names whom the effect watched, for redaction)."""
-    return Event(
-        EFFECT_EXPIRED,
-        {"id": effect.id, "text": effect.text, "reason": reason,
-         "participant": effect.participant},
-        actor=effect.owner, visibility=effect.visibility,
-    )
+    return EffectExpired(id=effect.id, text=effect.text, reason=reason,
+                         participant=effect.participant, actor=effect.owner,
+                         visibility=effect.visibility)
 
 
 def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event]:
     """``events`` with an ``effect_expired`` event after each boundary that ends an effect."""
-    if not effects and not any(e.type == EFFECT_ADDED for e in events):
+    if not effects and not any(isinstance(e, EffectAdded) for e in events):
         return events  # nothing can expire (the common case: no copy)
     live = copy.deepcopy(effects)
     out: list[Event] = []
     for event in events:
         out.append(event)
-        if event.type == EFFECT_ADDED:
-            live.append(TimedEffect(**event.data))
-        elif event.type == EFFECT_EXPIRED:
-            live = [e for e in live if e.id != event.data["id"]]
-        elif event.type in _BOUNDARY:
+        if isinstance(event, EffectAdded):
+            live.append(event.effect())
+        elif isinstance(event, EffectExpired):
+            live = [e for e in live if e.id != event.id]
+        elif type(event) in _BOUNDARY:
             tick(live, event)
             for effect in [e for e in live if e.remaining <= 0]:
                 out.append(expired(effect, event.type))
                 live.remove(effect)
-        elif event.type == ZOOM_CLOSED:
+        elif isinstance(event, ZoomClosed):
             # the zoomed-in conflict's effects end with it (they are logged as ending, just
             # before it closes)
             out[-1:-1] = [expired(e, "the zoomed-in conflict ended") for e in live]

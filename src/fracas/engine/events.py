@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import (
+    TYPE_CHECKING,
     Any,
     ClassVar,
     TypeVar,
@@ -24,6 +25,8 @@ from typing import (
 )
 
 from fracas.engine.model import Visibility
+
+_PUBLIC = Visibility.PUBLIC.value  # read once: an enum member's value is slow to look up
 
 # Event types the engine itself understands; everything else belongs to a ruleset.
 CONFLICT_CREATED = "conflict_created"
@@ -73,14 +76,14 @@ class Event:
     type: str
     data: dict[str, Any] = field(default_factory=dict)
     actor: str | None = None
-    visibility: str = Visibility.PUBLIC.value
+    visibility: str = _PUBLIC
 
     def to_data(self) -> dict[str, Any]:
         """The JSON form."""
         out: dict[str, Any] = {"type": self.type, "data": self.data}
         if self.actor is not None:
             out["actor"] = self.actor
-        if self.visibility != Visibility.PUBLIC.value:
+        if self.visibility != _PUBLIC:
             out["visibility"] = self.visibility
         return out
 
@@ -90,7 +93,7 @@ class Event:
         engine's) declares its tag, else a generic one."""
         return (types or ENGINE_EVENTS).make(
             str(data["type"]), dict(data.get("data", {})), data.get("actor"),
-            str(data.get("visibility", Visibility.PUBLIC.value)),
+            str(data.get("visibility", _PUBLIC)),
         )
 
     def to_text(self) -> str:
@@ -99,7 +102,7 @@ class Event:
         :meth:`from_text` (``ada: hit target=gob damage=4``)."""
         parts = [f"{self.actor}:"] if self.actor is not None else []
         parts.append(self.type)
-        if self.visibility != Visibility.PUBLIC.value:
+        if self.visibility != _PUBLIC:
             parts.append(f"@{self.visibility}")
         for key, value in self.data.items():
             parts.append(f"{key}={_text_value(value)}")
@@ -116,7 +119,7 @@ class Event:
         if not tokens:
             raise ValueError(f"no event type in {text!r}")
         kind = tokens.pop(0)
-        visibility = Visibility.PUBLIC.value
+        visibility = _PUBLIC
         if tokens and tokens[0].startswith("@"):
             visibility = tokens.pop(0)[1:]
         data: dict[str, Any] = {}
@@ -157,20 +160,34 @@ class TypedEvent(Event):
     Etherscope's ``score`` or VERS's ``actions``) declares a field ``extra: dict[str, Any] =
     field(default_factory=dict)``: its items are written after the declared fields, and keys
     the class does not declare are read into it.
+
+    ``data`` (the JSON data) is built from the fields when first read and then kept: most
+    events are folded and never written out again.
     """
 
     type: str = field(default="", init=False, repr=False)
-    data: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the JSON data, built from the fields on first use (most events are never written out)
+    data: dict[str, Any] = field(init=False, repr=False, compare=False)
     TYPE: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type", self.TYPE)
-        object.__setattr__(self, "data", _payload(self))
+        if type(self) not in _SPECS:  # the class's declaration is checked on first use
+            _spec(type(self))
+
+    if not TYPE_CHECKING:  # (hidden from mypy: it would make every attribute name valid)
+        def __getattr__(self, name: str) -> Any:
+            """``data`` on first use: built from the fields and kept (an unset slot)."""
+            if name != "data":
+                raise AttributeError(name)
+            data = _payload(self)
+            object.__setattr__(self, "data", data)
+            return data
 
     @classmethod
     def from_payload(
         cls: builtins.type[_E], data: dict[str, Any], actor: str | None = None,
-        visibility: str = Visibility.PUBLIC.value,
+        visibility: str = _PUBLIC,
     ) -> _E:
         """Build the event from its JSON ``data`` (keys the class does not declare are an
         error: the data does not belong to this event type)."""
@@ -207,6 +224,22 @@ class _Omit:
 OMIT_NONE = _Omit()
 
 
+class _AsJson:
+    """``Annotated`` metadata: the field holds its JSON value as it is (lists stay lists)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "AS_JSON"
+
+
+#: Mark a field that keeps its JSON value unchanged when read (a set-up's participants, an
+#: override's value): the state built from it is then the same live and after a reload::
+#:
+#:     value: Annotated[Any, AS_JSON] = None
+AS_JSON = _AsJson()
+
+
 @dataclass(frozen=True, slots=True)
 class _Field:
     name: str
@@ -237,12 +270,13 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
                 continue
             meta = getattr(hints[f.name], "__metadata__", ())
             key = next((m.name for m in meta if isinstance(m, Key)), f.name)
-            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit))
+            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit | _AsJson))
             if marks and type(None) not in get_args(get_args(hints[f.name])[0]):
                 raise TypeError(f"{cls.__name__}.{f.name} carries secret marks, so it must "
                                 "accept None (the masked value)")
+            raw = any(isinstance(m, _AsJson) for m in meta)
             items.append(_Field(f.name, key, any(isinstance(m, _Omit) for m in meta), marks,
-                                _loader(hints[f.name])))
+                                _as_is if raw else _loader(hints[f.name])))
         extra = any(f.name == "extra" for f in fields(cls))
         spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
@@ -301,6 +335,10 @@ def _loader(hint: Any) -> Callable[[Any], Any]:
     return _from_json
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def _from_json(value: Any) -> Any:
     """JSON data as a frozen field value: lists become tuples (recursively)."""
     if isinstance(value, list):
@@ -348,7 +386,7 @@ class EventTypes:
         return register
 
     def make(self, kind: str, data: dict[str, Any], actor: str | None = None,
-             visibility: str = Visibility.PUBLIC.value) -> Event:
+             visibility: str = _PUBLIC) -> Event:
         """The event of tag ``kind`` with JSON ``data``: typed when declared here."""
         cls = self.get(kind)
         if cls is None:
@@ -469,6 +507,8 @@ class Record:
             events = tuple(self.events)
         else:
             events = tuple(self.events)
+            if all(isinstance(e, TypedEvent) for e in events):  # a decided record: as it is
+                return self
         again = tuple(types.typed(e) for e in events)
         if all(a is b for a, b in zip(again, events, strict=True)):
             return self
@@ -485,3 +525,7 @@ class Record:
             time=str(data.get("time", "")),
             key=data.get("key"),
         )
+
+
+# the engine's typed events (declared in their own module, registered in ENGINE_EVENTS)
+from fracas.engine import engine_events as _engine_events  # noqa: E402,F401

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -14,29 +15,30 @@ from fracas.engine import effects as fx
 from fracas.engine.commands import Command, CommandSpec, Param
 from fracas.engine.concealment import concealing
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    CONFLICT_CREATED,
-    CONFLICT_ENDED,
-    CONFLICT_STARTED,
-    EFFECT_ADDED,
-    EFFECT_EXPIRED,
-    NARRATION,
-    NOTE,
-    OVERRIDE,
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROLL,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    ZOOM_CLOSED,
-    ZOOM_OPENED,
-    Event,
+from fracas.engine.engine_events import (
+    ConflictCreated,
+    ConflictEnded,
+    ConflictStarted,
+    EffectAdded,
+    EffectExpired,
+    Narration,
+    Note,
+    Override,
+    ParticipantJoined,
+    ParticipantLeft,
+    ParticipantOut,
+    Rolled,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+    ZoomClosed,
+    ZoomOpened,
 )
+from fracas.engine.events import Event
+from fracas.engine.handlers import Decision, Handlers, Table
 from fracas.engine.limits import check_stat_ranges
-from fracas.engine.model import ConflictState, Participant, Status, TimedEffect, Visibility
+from fracas.engine.model import ConflictState, Participant, Status, Visibility
 from fracas.engine.overrides import normalise
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import ParticipantSetup, first_error, setup_of
@@ -100,81 +102,118 @@ OUT_OF_PLAY_VERBS = frozenset({"note", "narrate", "roll"})
 AFTER_END_VERBS = frozenset({"undo", "redo", "note", "narrate", "override", "roll"})
 
 
+#: The engine's verbs (undo and redo are the log's own: see :mod:`.conflict`).
+ENGINE = Handlers()
+
+
 def decide_generic(
     ruleset: Ruleset, state: ConflictState, cmd: Command, ctx: DecideContext
 ) -> list[Event]:
     """Events of an engine-level command (not undo/redo) against the innermost conflict."""
-    a = cmd.args
-    vis = str(a.get("visibility", "public"))
+    return ENGINE.decide(ruleset, state, cmd, ctx)
+
+
+def _visibility(cmd: Command) -> str:
+    vis = str(cmd.args.get("visibility", "public"))
     if vis == Visibility.OWNER and cmd.actor is None:
         raise InvalidInput("visibility=owner needs an actor whose owner may see it")
-    verb = cmd.verb
-    if verb in ("note", "narrate"):
-        kind = NOTE if verb == "note" else NARRATION
-        return [Event(kind, {"text": a["text"]}, actor=cmd.actor, visibility=vis)]
-    if verb == "roll":
-        result = ctx.roll(a["expression"], a.get("dice"))
-        data = result.to_data()
-        data["text"] = result.to_text()
-        if a.get("why"):
-            data["why"] = a["why"]
-        return [Event(ROLL, data, actor=cmd.actor, visibility=vis)]
-    if verb == "effect":
-        who = a.get("who")
-        trigger = a["until"]
-        if trigger != "round_end" and who is None:
-            raise InvalidInput(f"until={trigger} needs who=PARTICIPANT")
-        if who is not None:
-            state.participant(who)
-        if a["count"] < 1:
-            raise InvalidInput("count must be at least 1", count=a["count"])
-        effect = TimedEffect(
-            id=fx.new_id(ctx, state.effects), text=a["text"], trigger=trigger,
-            remaining=a["count"], participant=who, visibility=vis, owner=cmd.actor,
-        )
-        return [Event(EFFECT_ADDED, dataclasses.asdict(effect), actor=cmd.actor,
-                      visibility=vis)]
-    if verb == "expire":
-        for effect in state.effects:
-            if effect.id == a["id"]:
-                return [fx.expired(effect, "gm")]
-        raise InvalidInput(f"no timed effect {a['id']!r}", id=a["id"])
-    if verb == "override":
-        path = parse_path(a["path"])
-        target = ruleset.override_target(state, normalise(state, path))
-        if target is not None:
-            current = target.current
-            value = target.check(a["value"])
-        else:
-            _refuse_setup_only(ruleset, state, path)
-            current = resolve_path(state, path)
-            value = check_override_value(a["path"], current, a["value"])
-            check_declared_type(a["path"], slot_type(state, path), value)
-        if value == current:
-            raise InvalidInput(f"override: {a['path']} is already {_jsonable(current)!r}; "
-                               "nothing would change", path=a["path"])
-        data = {"path": path, "value": value, "was": _jsonable(current)}
-        if a.get("reason"):
-            data["reason"] = a["reason"]
-        return [Event(OVERRIDE, data, visibility=Visibility.GM.value)]
-    if verb == "join":
-        return _decide_join(ruleset, state, cmd, ctx)
-    if verb in ("leave", "out"):
-        p = state.participant(a["id"])
-        if not p.active:
-            raise IllegalCommand(f"{p.name} is no longer in the conflict", participant=p.id)
-        kind = PARTICIPANT_LEFT if verb == "leave" else PARTICIPANT_OUT
-        event = Event(kind, {"participant": p.id, "reason": a.get("reason") or verb})
-        return [event, *ruleset.on_leave(state, p.id, ctx)]
-    if verb == "end":
-        if state.depth > 0:
-            return [Event(ZOOM_CLOSED, {"reason": a["reason"], "early": True})]
-        ruleset.check_end(state, a["reason"])
-        data = {"reason": a["reason"]}
-        if a.get("outcome"):
-            data["outcome"] = a["outcome"]
-        return [Event(CONFLICT_ENDED, data)]
-    raise InvalidInput(f"unknown command {verb!r}")  # pragma: no cover - specs are closed
+    return vis
+
+
+@ENGINE.decides("note")
+def _note(d: Decision, cmd: Command) -> None:
+    d.emit(Note(text=cmd.args["text"], actor=cmd.actor, visibility=_visibility(cmd)))
+
+
+@ENGINE.decides("narrate")
+def _narrate(d: Decision, cmd: Command) -> None:
+    d.emit(Narration(text=cmd.args["text"], actor=cmd.actor, visibility=_visibility(cmd)))
+
+
+@ENGINE.decides("roll")
+def _roll(d: Decision, cmd: Command) -> None:
+    a = cmd.args
+    vis = _visibility(cmd)
+    result = d.ctx.roll(a["expression"], a.get("dice"))
+    d.emit(Rolled.from_payload({**result.to_data(), "text": result.to_text(),
+                                "why": a.get("why") or None}, cmd.actor, vis))
+
+
+@ENGINE.decides("effect")
+def _effect(d: Decision, cmd: Command) -> None:
+    a, state = cmd.args, d.state
+    vis = _visibility(cmd)
+    who = a.get("who")
+    trigger = a["until"]
+    if trigger != "round_end" and who is None:
+        raise InvalidInput(f"until={trigger} needs who=PARTICIPANT")
+    if who is not None:
+        state.participant(who)
+    if a["count"] < 1:
+        raise InvalidInput("count must be at least 1", count=a["count"])
+    d.emit(EffectAdded(id=fx.new_id(d.ctx, state.effects), text=a["text"], trigger=trigger,
+                       remaining=a["count"], participant=who, shown_to=vis, owner=cmd.actor,
+                       actor=cmd.actor, visibility=vis))
+
+
+@ENGINE.decides("expire")
+def _expire(d: Decision, cmd: Command) -> None:
+    for effect in d.state.effects:
+        if effect.id == cmd.args["id"]:
+            d.emit(fx.expired(effect, "gm"))
+            return
+    raise InvalidInput(f"no timed effect {cmd.args['id']!r}", id=cmd.args["id"])
+
+
+@ENGINE.decides("override")
+def _override(d: Decision, cmd: Command) -> None:
+    a, state, ruleset = cmd.args, d.state, d.ruleset
+    path = parse_path(a["path"])
+    target = ruleset.override_target(state, normalise(state, path))
+    if target is not None:
+        current = target.current
+        value = target.check(a["value"])
+    else:
+        _refuse_setup_only(ruleset, state, path)
+        current = resolve_path(state, path)
+        value = check_override_value(a["path"], current, a["value"])
+        check_declared_type(a["path"], slot_type(state, path), value)
+    if value == current:
+        raise InvalidInput(f"override: {a['path']} is already {_jsonable(current)!r}; "
+                           "nothing would change", path=a["path"])
+    d.emit(Override(path=path, value=value, was=_jsonable(current),
+                    reason=a.get("reason") or None, visibility=Visibility.GM.value))
+
+
+@ENGINE.decides("leave")
+def _leave(d: Decision, cmd: Command) -> None:
+    p = _still_in(d.state, cmd.args["id"])
+    d.emit(ParticipantLeft(participant=p.id, reason=cmd.args.get("reason") or "leave"),
+           *d.ruleset.on_leave(d.state, p.id, d.ctx))
+
+
+@ENGINE.decides("out")
+def _out(d: Decision, cmd: Command) -> None:
+    p = _still_in(d.state, cmd.args["id"])
+    d.emit(ParticipantOut(participant=p.id, reason=cmd.args.get("reason") or "out"),
+           *d.ruleset.on_leave(d.state, p.id, d.ctx))
+
+
+def _still_in(state: ConflictState, pid: str) -> Participant:
+    p = state.participant(pid)
+    if not p.active:
+        raise IllegalCommand(f"{p.name} is no longer in the conflict", participant=p.id)
+    return p
+
+
+@ENGINE.decides("end")
+def _end(d: Decision, cmd: Command) -> None:
+    reason = cmd.args["reason"]
+    if d.state.depth > 0:
+        d.emit(ZoomClosed(reason=reason, early=True))
+        return
+    d.ruleset.check_end(d.state, reason)
+    d.emit(ConflictEnded(reason=reason, outcome=cmd.args.get("outcome") or None))
 
 
 def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:
@@ -190,10 +229,9 @@ def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) 
                 f"nothing in play; override {live.format(id=pid)} instead", path=".".join(path))
 
 
-def _decide_join(
-    ruleset: Ruleset, state: ConflictState, cmd: Command, ctx: DecideContext
-) -> list[Event]:
-    a = cmd.args
+@ENGINE.decides("join")
+def _join(d: Decision, cmd: Command) -> None:
+    ruleset, state, ctx, a = d.ruleset, d.state, d.ctx, cmd.args
     if a["id"] in state.participants:
         raise IllegalCommand(f"{a['id']!r} is already a participant", participant=a["id"])
     stats = a.get("stats") or {}
@@ -212,13 +250,13 @@ def _decide_join(
     check_stat_ranges(ruleset.stat_ranges, setup.id, setup.stats)
     ruleset.validate_setup(setup_of(state, ruleset.name, setup))
     data = setup.model_dump()
-    events = [Event(PARTICIPANT_JOINED, data)]
+    events: list[Event] = [ParticipantJoined.from_payload(data)]
     joined = _participant_from(data)
     preview = dataclasses.replace(state, participants={**state.participants, joined.id: joined})
     events += ruleset.on_join(preview, joined.id, ctx)
     if a.get("hidden"):
         events += concealing(ruleset, state, events, joined.id, ctx)
-    return events
+    d.emit(*events)
 
 
 def _participant_from(data: dict[str, Any]) -> Participant:
@@ -356,6 +394,8 @@ def _int(path: str, value: float) -> int:
 def _jsonable(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
     return value
 
 
@@ -378,51 +418,98 @@ def apply_override(state: ConflictState, path: list[str], value: Any) -> None:
 
 # --- evolve ------------------------------------------------------------------------------
 
+EvolveFn = Callable[[Ruleset, ConflictState, Any], None]
+#: How each engine event changes the conflict it belongs to, by class (never raises).
+EVOLVERS: Table[type[Event], EvolveFn] = Table("evolve")
+
+
 def evolve_generic(ruleset: Ruleset, state: ConflictState, event: Event) -> None:
     """Apply an engine-level event to ``state`` (the conflict it belongs to). Never raises."""
-    t, d = event.type, event.data
-    if t == CONFLICT_CREATED:
-        state.ruleset = d["ruleset"]
-        state.title = d.get("title", "")
-        state.scene = d.get("scene", "")
-        state.settings = copy.deepcopy(d.get("settings", {}))
-        state.round_limit = d.get("round_limit")
-        state.sides = list(d.get("sides", []))
-        state.participants = {p["id"]: _participant_from(p) for p in d.get("participants", [])}
-        state.ext = ruleset.init_ext(state, d)
-    elif t == CONFLICT_STARTED:
-        state.status = Status.RUNNING.value
-    elif t == CONFLICT_ENDED:
-        state.status = Status.ENDED.value
-        state.end_reason = d.get("reason")
-        state.outcome = d.get("outcome")
-    elif t == ROUND_STARTED:
-        state.round = int(d.get("round", state.round + 1))
-    elif t in (ROUND_ENDED, TURN_STARTED, TURN_ENDED):
-        fx.tick(state.effects, event)
-    elif t == PARTICIPANT_JOINED:
-        p = _participant_from(d)
-        state.participants[p.id] = p
-        if p.side is not None and p.side not in state.sides:
-            state.sides.append(p.side)
-    elif t == PARTICIPANT_LEFT:
-        if d["participant"] in state.participants:
-            state.participants[d["participant"]].present = False
-    elif t == PARTICIPANT_OUT:
-        if d["participant"] in state.participants:
-            state.participants[d["participant"]].out = d.get("reason") or "out"
-    elif t == EFFECT_ADDED:
-        state.effects.append(TimedEffect(**d))
-    elif t == EFFECT_EXPIRED:
-        state.effects = [e for e in state.effects if e.id != d["id"]]
-    elif t == OVERRIDE:
-        target = ruleset.override_target(state, normalise(state, d["path"]))
-        if target is not None:
-            target.apply(copy.deepcopy(d["value"]))
-        else:
-            apply_override(state, d["path"], copy.deepcopy(d["value"]))
-    elif t == ZOOM_OPENED:
-        state.zoom = ruleset.zoom_state(state, d)
-    elif t == ZOOM_CLOSED and state.zoom is not None:
+    handler = EVOLVERS.get(type(event))
+    if handler is not None:
+        handler(ruleset, state, event)
+
+
+@EVOLVERS.register(ConflictCreated)
+def _created(ruleset: Ruleset, state: ConflictState, e: ConflictCreated) -> None:
+    state.ruleset = e.ruleset
+    state.title = e.title
+    state.scene = e.scene
+    state.settings = copy.deepcopy(e.settings)
+    state.round_limit = e.round_limit
+    state.sides = list(e.sides)
+    state.participants = {p["id"]: _participant_from(p) for p in e.participants}
+    state.ext = ruleset.init_ext(state, e.data)
+
+
+@EVOLVERS.register(ConflictStarted)
+def _started(ruleset: Ruleset, state: ConflictState, e: ConflictStarted) -> None:
+    state.status = Status.RUNNING.value
+
+
+@EVOLVERS.register(ConflictEnded)
+def _ended(ruleset: Ruleset, state: ConflictState, e: ConflictEnded) -> None:
+    state.status = Status.ENDED.value
+    state.end_reason = e.reason
+    state.outcome = e.outcome
+
+
+@EVOLVERS.register(RoundStarted)
+def _round_started(ruleset: Ruleset, state: ConflictState, e: RoundStarted) -> None:
+    state.round = int(e.round)
+
+
+@EVOLVERS.register(RoundEnded, TurnStarted, TurnEnded)
+def _boundary(ruleset: Ruleset, state: ConflictState, e: Event) -> None:
+    fx.tick(state.effects, e)
+
+
+@EVOLVERS.register(ParticipantJoined)
+def _joined(ruleset: Ruleset, state: ConflictState, e: ParticipantJoined) -> None:
+    p = _participant_from(e.data)
+    state.participants[p.id] = p
+    if p.side is not None and p.side not in state.sides:
+        state.sides.append(p.side)
+
+
+@EVOLVERS.register(ParticipantLeft)
+def _left(ruleset: Ruleset, state: ConflictState, e: ParticipantLeft) -> None:
+    if e.participant in state.participants:
+        state.participants[e.participant].present = False
+
+
+@EVOLVERS.register(ParticipantOut)
+def _gone_out(ruleset: Ruleset, state: ConflictState, e: ParticipantOut) -> None:
+    if e.participant in state.participants:
+        state.participants[e.participant].out = e.reason or "out"
+
+
+@EVOLVERS.register(EffectAdded)
+def _effect_added(ruleset: Ruleset, state: ConflictState, e: EffectAdded) -> None:
+    state.effects.append(e.effect())
+
+
+@EVOLVERS.register(EffectExpired)
+def _effect_expired(ruleset: Ruleset, state: ConflictState, e: EffectExpired) -> None:
+    state.effects = [x for x in state.effects if x.id != e.id]
+
+
+@EVOLVERS.register(Override)
+def _overridden(ruleset: Ruleset, state: ConflictState, e: Override) -> None:
+    target = ruleset.override_target(state, normalise(state, list(e.path)))
+    if target is not None:
+        target.apply(copy.deepcopy(e.value))
+    else:
+        apply_override(state, list(e.path), copy.deepcopy(e.value))
+
+
+@EVOLVERS.register(ZoomOpened)
+def _zoom_opened(ruleset: Ruleset, state: ConflictState, e: ZoomOpened) -> None:
+    state.zoom = ruleset.zoom_state(state, e.data)
+
+
+@EVOLVERS.register(ZoomClosed)
+def _zoom_closed(ruleset: Ruleset, state: ConflictState, e: ZoomClosed) -> None:
+    if state.zoom is not None:
         ruleset.merge_zoom(state, state.zoom)
         state.zoom = None

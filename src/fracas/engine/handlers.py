@@ -16,20 +16,26 @@ A ruleset (and the engine, for its own verbs and events) keeps one :class:`Handl
     @HANDLERS.describes(Hit)
     def _say_hit(event: Hit, state: ConflictState) -> str: ...
 
+    HANDLERS.says({Missed: "{who.actor} misses {who.target}"}, name_of)  # template sentences
+
+A ruleset follows the engine's own events the same way (``@HANDLERS.evolves(TurnStarted)``);
+the engine's evolve and describe handlers, which also need the ruleset, are tables of their
+own (a :class:`Table` each: ``generic.EVOLVERS``, ``describe.SENTENCES``).
+
 ``decide`` stays pure: :meth:`Decision.fold` applies events to a working copy of the state, never
 to the live one, so a command refused half-way changes nothing.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event
-from fracas.engine.model import ConflictState
+from fracas.engine.model import ConflictState, copy_state
+from fracas.engine.sentences import NameFn, fill
 from fracas.errors import IllegalCommand
 
 if TYPE_CHECKING:
@@ -40,6 +46,8 @@ DecideFn = Callable[["Decision", Command], None]
 EvolveFn = Callable[[ConflictState, Any], None]
 DescribeFn = Callable[[Any, ConflictState], "str | None"]
 _F = TypeVar("_F", bound=Callable[..., Any])
+K = TypeVar("K")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Decision:
@@ -66,7 +74,7 @@ class Decision:
     def fold(self, *events: Event) -> None:
         """Add events and apply them to :attr:`state`, so later steps of the command see them."""
         if not self._copied:
-            self.state = copy.deepcopy(self.state)
+            self.state = copy_state(self.state)
             self._copied = True
         from fracas.engine.conflict import evolve
 
@@ -75,48 +83,78 @@ class Decision:
             evolve(self.ruleset, self.state, event)
 
 
+class _Template:
+    """A describe handler that fills one template."""
+
+    __slots__ = ("name", "template")
+
+    def __init__(self, template: str, name: NameFn) -> None:
+        self.template = template
+        self.name = name
+
+    def __call__(self, event: Event, state: ConflictState) -> str:
+        return fill(self.template, event, state, self.name)
+
+
+class Table(Generic[K, F]):
+    """Handlers by key (a verb, an event class), each key registered once."""
+
+    __slots__ = ("_fns", "what")
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._fns: dict[K, F] = {}
+
+    def register(self, *keys: K) -> Callable[[F], F]:
+        """Register the decorated function as the handler of ``keys``."""
+        def register(fn: F) -> F:
+            for key in keys:
+                if key in self._fns:
+                    name = getattr(key, "__name__", repr(key))
+                    raise ValueError(f"{name} has two {self.what} handlers")
+                self._fns[key] = fn
+            return fn
+        return register
+
+    def get(self, key: K) -> F | None:
+        """The handler of ``key`` (None: none registered)."""
+        return self._fns.get(key)
+
+    def keys(self) -> frozenset[K]:
+        """The keys with a handler."""
+        return frozenset(self._fns)
+
+
 class Handlers:
     """A table of decide handlers by verb and of evolve and describe handlers by event class."""
 
     def __init__(self) -> None:
-        self.deciders: dict[str, DecideFn] = {}
-        self.evolvers: dict[type[Event], EvolveFn] = {}
-        self.describers: dict[type[Event], DescribeFn] = {}
+        self.deciders: Table[str, DecideFn] = Table("decide")
+        self.evolvers: Table[type[Event], EvolveFn] = Table("evolve")
+        self.describers: Table[type[Event], DescribeFn] = Table("describe")
 
     @property
     def verbs(self) -> frozenset[str]:
         """The verbs this table decides."""
-        return frozenset(self.deciders)
+        return self.deciders.keys()
 
     def decides(self, *verbs: str) -> Callable[[_F], _F]:
         """Register the decide handler of ``verbs``."""
-        def register(fn: _F) -> _F:
-            for verb in verbs:
-                if verb in self.deciders:
-                    raise ValueError(f"verb {verb!r} has two decide handlers")
-                self.deciders[verb] = fn
-            return fn
-        return register
+        return self.deciders.register(*verbs)  # type: ignore[return-value]
 
     def evolves(self, *kinds: type[E]) -> Callable[[_F], _F]:
         """Register the evolve handler of the event classes ``kinds``."""
-        def register(fn: _F) -> _F:
-            for kind in kinds:
-                if kind in self.evolvers:
-                    raise ValueError(f"{kind.__name__} has two evolve handlers")
-                self.evolvers[kind] = fn
-            return fn
-        return register
+        return self.evolvers.register(*kinds)  # type: ignore[return-value]
 
     def describes(self, *kinds: type[E]) -> Callable[[_F], _F]:
         """Register the sentence of the event classes ``kinds``."""
-        def register(fn: _F) -> _F:
-            for kind in kinds:
-                if kind in self.describers:
-                    raise ValueError(f"{kind.__name__} has two describe handlers")
-                self.describers[kind] = fn
-            return fn
-        return register
+        return self.describers.register(*kinds)  # type: ignore[return-value]
+
+    def says(self, templates: dict[type[Event], str], name: NameFn) -> None:
+        """Register the sentences that are templates of their event's fields (the forms of
+        :func:`fracas.engine.sentences.fill`; ``name`` names a participant)."""
+        for kind, template in templates.items():
+            self.describes(kind)(_Template(template, name))
 
     def decide(self, ruleset: Ruleset, state: ConflictState, command: Command,
                ctx: DecideContext) -> list[Event]:

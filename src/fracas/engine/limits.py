@@ -36,6 +36,7 @@ MAX_NUMBER = 1_000_000
 MAX_ID_CHARS = 40
 
 _CONFLICT_ID = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 #: Characters that turn text around or hide it: bidi embeddings, overrides and isolates.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
@@ -91,6 +92,30 @@ def _refuse_hidden(text: str, what: str, *, allow_newlines: bool) -> None:
         if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
             raise InvalidInput(f"{what} holds the control character U+{ord(ch):04X}; names "
                                "and text may not hold control or text-direction characters")
+
+
+def refuse_foreign_digits(text: str, what: str) -> str:
+    """Refuse text holding a digit other than 0-9 (Arabic-Indic ``٣``, full-width ``３``,
+    superscript ``²``…): Python's ``int`` and ``\\d`` read them, so every door that reads a
+    number from outside asks this first, as the dice parser does."""
+    for ch in text:
+        if ch.isdigit() and not "0" <= ch <= "9":
+            raise InvalidInput(f"{what} holds the digit {ch!r} (U+{ord(ch):04X} "
+                               f"{unicodedata.name(ch, 'DIGIT')}); numbers are written "
+                               "with the digits 0-9", value=text)
+    return text
+
+
+def as_int(value: Any, what: str) -> int:
+    """``int(value)`` for a number from outside (a stat, a setting, a command's argument),
+    but text only in the digits 0-9: InvalidInput for another script's digits (see
+    :func:`refuse_foreign_digits`), ValueError or TypeError for what ``int`` refuses."""
+    if isinstance(value, str):
+        text = refuse_foreign_digits(value, what).strip()
+        if not _WHOLE.fullmatch(text):
+            raise ValueError(f"{what}: {value!r} is not a whole number")
+        return int(text)
+    return int(value)
 
 
 def check_number(value: Any, where: str) -> Any:

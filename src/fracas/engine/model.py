@@ -7,6 +7,8 @@ its own part of the state in :attr:`ConflictState.ext`, a dataclass of its own.
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -199,3 +201,27 @@ class Viewer:
         if name in ("gm", "public"):
             return cls(name)
         return cls.of_player(name)
+
+
+def frozen_copy(state: ConflictState) -> bytes | ConflictState:
+    """A private copy of ``state`` to keep (a checkpoint): its pickle, which the cyclic
+    garbage collector never walks and which is made several times faster than a deep copy;
+    a deep copy where a ruleset's state cannot be pickled. :func:`thawed` reads it back."""
+    try:
+        return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(state)
+
+
+def thawed(kept: bytes | ConflictState) -> ConflictState:
+    """A fresh working state from a :func:`frozen_copy` (each call a new one)."""
+    if isinstance(kept, bytes):
+        state: ConflictState = pickle.loads(kept)
+        return state
+    return copy.deepcopy(kept)
+
+
+def copy_state(state: ConflictState) -> ConflictState:
+    """A deep copy of ``state`` (through its pickle: a deep copy of a VERS state is about
+    fifteen times slower)."""
+    return thawed(frozen_copy(state))

@@ -16,6 +16,7 @@ opaque per-viewer :attr:`Projector.cursor`, never the conflict's version.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import hmac
@@ -29,6 +30,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import (
     CONFLICT_CREATED,
+    ENGINE_EVENTS,
     PARTICIPANT_JOINED,
     Event,
     Record,
@@ -180,8 +182,8 @@ class Projector:
         """The entry count a cursor made by :attr:`cursor` stands for; InvalidInput for a
         token this projector did not make (forged, or of another viewer)."""
         head, _, mac = cursor.partition(".")
-        if head.isdigit() and int(head) <= len(self.entries) \
-                and hmac.compare_digest(mac, self._mac(int(head))):
+        if head.isascii() and head.isdigit() and int(head) <= len(self.entries) \
+                and hmac.compare_digest(mac.encode(), self._mac(int(head)).encode()):
             return int(head)
         raise InvalidInput(f"not a cursor of this conflict: {cursor!r}")
 
@@ -231,7 +233,7 @@ class Projector:
         labels = [self._labels[v] for v in marker.data["versions"] if v in self._labels]
         if not labels:
             return None
-        event = Event(marker.type, {"commands": labels})
+        event = ENGINE_EVENTS.make(marker.type, {"commands": labels})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
 
     def _label(self, record: Record, knowledge: Knowledge) -> str:
@@ -334,8 +336,12 @@ def _effect_seen(state: ConflictState, effect: Any, viewer: Viewer, knowledge: K
                 for who in (effect.participant, effect.owner))
 
 
-def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[str, Any]:
-    """The state as ``viewer`` may see it, as JSON-native data (no version, no cursor)."""
+def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
+               odds: bool = True, ext: bool = True) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, as JSON-native data (no version, no cursor).
+    For the simulator's agents, which compute only what they read: ``odds=False`` skips the
+    pending roll's exact odds (``"odds": None``), ``ext=False`` the ruleset's part
+    (``"ruleset": None``)."""
     knowledge = Knowledge(ruleset, root, viewer)
     unknown = knowledge.unknowns()  # the net under the ruleset's parts of the view
     gm = viewer.is_gm
@@ -363,13 +369,14 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> dict[st
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
             "round": state.round, "round_limit": state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
-            "settings": dict(state.settings) if gm
-            else unknown.clean(public_settings(state.settings)),
+            # a copy: a setting's value may be a table the state changes in place
+            "settings": copy.deepcopy(state.settings if gm else
+                                      unknown.clean(public_settings(state.settings))),
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
-            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)),
-            "odds": unknown.clean(ruleset.pending_odds(state, viewer))
+            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)) if ext else None,
+            "odds": None if not odds else unknown.clean(ruleset.pending_odds(state, viewer))
             if state.status == "running" else [],
         })
     return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},

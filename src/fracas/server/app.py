@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from ipaddress import ip_address
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -39,12 +41,20 @@ from fracas.errors import (
     NotFound,
     StaleVersion,
 )
-from fracas.server import projection
-from fracas.server.limits import MAX_BODY, BodyLimit, RateLimit
-from fracas.server.live import Hub, Subscriber
+from fracas.server import offers, projection, setups
+from fracas.server.limits import (
+    ENV_RATE_LIMIT,
+    MAX_BODY,
+    BodyLimit,
+    RateLimit,
+    RequestLimit,
+    parse_rate_limit,
+)
+from fracas.server.live import Hub, Room, Subscriber
 from fracas.server.models import (
     ERRORS,
     CommandIn,
+    ConflictFormIn,
     ConflictIn,
     LinkIn,
     OddsIn,
@@ -52,11 +62,15 @@ from fracas.server.models import (
     TableIn,
 )
 from fracas.server.pages import mount_pages
+from fracas.server.projection import dump
 from fracas.store import SqlEventStore, StoreFailure, open_store
 
 log = logging.getLogger("fracas.server")
 
 COOKIE = "fracas_token"
+#: ``fracas serve --open`` tells its server processes, in this variable, that anyone who
+#: reaches them may create tables.
+ENV_OPEN = "FRACAS_OPEN_TABLES"
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
 
@@ -71,6 +85,7 @@ class Server:
     hub: Hub
     export_key: bytes
     tables_of: dict[str, str]  # conflict id → its table (never changes)
+    open_tables: bool = False  # anyone may create tables (`fracas serve --open`)
 
 
 def status_of(error: FracasError) -> int:
@@ -107,7 +122,8 @@ def create_app(url: str | None = None) -> FastAPI:
         cursor_key = await to_thread.run_sync(store.secret_key, "seal-cursors")
         export_key = await to_thread.run_sync(store.secret_key, "seal-exports")
         hub = Hub(service, cursor_key)
-        app.state.server = Server(store, service, TableService(store), hub, export_key, {})
+        app.state.server = Server(store, service, TableService(store), hub, export_key, {},
+                                  open_tables=os.environ.get(ENV_OPEN) == "1")
         hub.start(asyncio.get_running_loop())
         try:
             yield
@@ -121,6 +137,8 @@ def create_app(url: str | None = None) -> FastAPI:
                     "Every refusal is a typed error {code, message, rule, values}.",
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(RequestLimit, limit=parse_rate_limit(os.environ.get(ENV_RATE_LIMIT)),
+                       cookie=COOKIE)  # added last: it runs first, before a body is read
     _handlers(app)
     _routes(app)
     mount_pages(app, authenticate)
@@ -189,6 +207,29 @@ async def authenticate(request: Request) -> Access:
 AccessDep = Annotated[Access, Depends(authenticate)]
 
 
+def _from_this_machine(request: Request) -> bool:
+    """Whether the client is on the server's own machine (a loopback address; behind a
+    reverse proxy, uvicorn reads the real client from ``X-Forwarded-For``)."""
+    try:
+        return request.client is not None and ip_address(request.client.host).is_loopback
+    except ValueError:
+        return False
+
+
+async def check_may_create_tables(request: Request) -> None:
+    """Creating a table needs the server's admin secret (header or cookie), unless the
+    client is on the server's own machine or the server was started with ``--open``."""
+    server = _server(request)
+    if server.open_tables or _from_this_machine(request):
+        return
+    secret, _ = _secret(request.headers, request.cookies)
+    if not await to_thread.run_sync(server.tables.is_admin, secret):
+        raise NotAuthenticated(
+            "creating a table on this server needs its admin secret: open the admin link "
+            "`fracas serve` printed when it started (or send Authorization: Bearer SECRET); "
+            "the GM can make a new one with `fracas serve --new-admin-secret`")
+
+
 async def _conflict_room(server: Server, access: Access, table: str, conflict_id: str
                          ) -> Any:
     """The room of a conflict of the access's table (404 alike for unknown and foreign)."""
@@ -216,9 +257,11 @@ def _routes(app: FastAPI) -> None:
         """The bundled example scenarios a conflict can be created from."""
         return [{"name": n, "title": t} for n, t in bundled_scenarios().items()]
 
-    @app.post("/api/tables", status_code=201, tags=["tables"])
+    @app.post("/api/tables", status_code=201, tags=["tables"],
+              dependencies=[Depends(check_may_create_tables)])
     async def create_table(request: Request, body: TableIn) -> dict[str, Any]:
-        """Create a table; the answer holds the GM's secret token (shown only once)."""
+        """Create a table; the answer holds the GM's secret token (shown only once). Needs
+        the server's admin secret, except from the server's own machine or with --open."""
         server = _server(request)
         table, gm = await to_thread.run_sync(server.tables.create_table, body.title)
         return {"table": table, "title": body.title.strip(), "gm_token": gm.secret,
@@ -232,11 +275,16 @@ def _routes(app: FastAPI) -> None:
                 "player": access.player}
 
     @app.post("/api/session", tags=["tables"])
-    async def session(request: Request, access: AccessDep) -> Response:
-        """Keep the bearer token in a ``SameSite=Strict; HttpOnly`` cookie (for browsers)."""
+    async def session(request: Request) -> Response:
+        """Keep the bearer token (or the server's admin secret) in a ``SameSite=Strict;
+        HttpOnly`` cookie (for browsers)."""
         secret, _ = _secret(request.headers, request.cookies)
-        out = JSONResponse({"table": access.table, "role": access.role,
-                            "player": access.player})
+        if await to_thread.run_sync(_server(request).tables.is_admin, secret):
+            data: dict[str, Any] = {"table": None, "role": "admin", "player": None}
+        else:
+            access = await authenticate(request)
+            data = {"table": access.table, "role": access.role, "player": access.player}
+        out = JSONResponse(data)
         out.set_cookie(COOKIE, secret or "", httponly=True, samesite="strict",
                        secure=request.url.scheme == "https", path="/")
         return out
@@ -310,18 +358,23 @@ def _routes(app: FastAPI) -> None:
         if not access.is_gm:
             raise NotAllowed("only the GM may create conflicts")
 
-        def make() -> tuple[str, Conflict]:
-            try:
-                scenario = _scenario(body)
-                return server.service.new_from_scenario(scenario, seed=body.seed,
-                                                        campaign=access.table)
-            except NotFound as exc:  # an unknown ruleset or name in the file: bad input
-                raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
+        return await _create(server, access, lambda: _scenario(body), body.seed)
 
-        cid, conflict = await to_thread.run_sync(make)
-        server.tables_of[cid] = access.table
-        return {"id": cid, "ruleset": conflict.ruleset.name,
-                "title": conflict.state.title}
+    @app.post("/api/tables/{table}/conflicts/form", status_code=201, tags=["conflicts"])
+    async def create_from_form(request: Request, table: str, body: ConflictFormIn,
+                               access: AccessDep) -> dict[str, Any]:
+        """(GM) A new conflict from the GM screen's form (a scenario's set-up as JSON)."""
+        server = _server(request)
+        server.tables.check_table(access, table)
+        if not access.is_gm:
+            raise NotAllowed("only the GM may create conflicts")
+        return await _create(server, access, lambda: setups.scenario_of(body.setup),
+                             body.seed)
+
+    @app.get("/api/rulesets", tags=["tables"])
+    async def rulesets() -> list[dict[str, Any]]:
+        """Each ruleset's set-up choices, stats and (VERS) condition ladders, for the form."""
+        return setups.rulesets()
 
     @app.get("/api/tables/{table}/conflicts/{conflict}", tags=["conflicts"])
     async def get_conflict(request: Request, table: str, conflict: str, access: AccessDep
@@ -331,10 +384,10 @@ def _routes(app: FastAPI) -> None:
         room = await _conflict_room(server, access, table, conflict)
         viewer = access.viewer
 
-        def look(c: Conflict) -> dict[str, Any]:
-            data, entries, position = projection.snapshot(c, viewer)
-            return {"id": conflict, "ruleset": c.ruleset.name, "view": data, "log": entries,
-                    "cursor": server.hub.cursor(conflict, viewer, position)}
+        def look(r: Room) -> dict[str, Any]:
+            data, entries, position = r.live(viewer).snapshot()
+            return {"id": conflict, "ruleset": r.conflict.ruleset.name, "view": data,
+                    "log": entries, "cursor": server.hub.cursor(conflict, viewer, position)}
 
         result: dict[str, Any] = await server.hub.run(room, look)
         return result
@@ -347,7 +400,7 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         found: dict[str, Any] = await server.hub.run(
-            room, lambda c: projection.character(c, access.viewer, character))
+            room, lambda r: projection.character(r.live(access.viewer), character))
         return found
 
     @app.post("/api/tables/{table}/conflicts/{conflict}/commands", tags=["play"])
@@ -381,7 +434,19 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         found: dict[str, list[str]] = await server.hub.run(
-            room, lambda c: projection.legal(c, access.viewer, actor))
+            room, lambda r: projection.legal(r.live(access.viewer), actor))
+        return found
+
+    @app.get("/api/tables/{table}/conflicts/{conflict}/legal-commands", tags=["play"])
+    async def legal_commands(request: Request, table: str, conflict: str, access: AccessDep,
+                             actor: Annotated[str | None, Query(max_length=40)] = None
+                             ) -> dict[str, list[dict[str, Any]]]:
+        """What the viewer may do now, structured: per actor the engine's legal commands
+        (verb, actor, rule, params with kind, allowed values, required and fixed)."""
+        server = _server(request)
+        room = await _conflict_room(server, access, table, conflict)
+        found: dict[str, list[dict[str, Any]]] = await server.hub.run(
+            room, lambda r: offers.structured(r.live(access.viewer), actor))
         return found
 
     @app.get("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
@@ -391,7 +456,7 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         lines: list[str] = await server.hub.run(
-            room, lambda c: projection.pending_odds(c, access.viewer))
+            room, lambda r: projection.pending_odds(r.live(access.viewer)))
         return {"odds": lines}
 
     @app.post("/api/tables/{table}/conflicts/{conflict}/odds", tags=["play"])
@@ -402,17 +467,18 @@ def _routes(app: FastAPI) -> None:
         room = await _conflict_room(server, access, table, conflict)
         viewer = access.viewer
 
-        def ask(c: Conflict) -> dict[str, Any]:
+        def ask(r: Room) -> dict[str, Any]:
+            c, live = r.conflict, r.live(viewer)
             try:
                 cmd = c.to_command(body.command)
-                refusal = projection.masked_refusal(c, viewer, cmd)
+                refusal = projection.masked_refusal(live, cmd)
                 if refusal is None:
                     c.check_author(cmd, viewer)
             except FracasError as exc:
-                raise projection.error_for(c, viewer, exc) from None
+                raise projection.error_for(live, exc) from None
             if refusal is not None:
                 raise refusal
-            return {"command": c.text(cmd), "odds": projection.command_odds(c, viewer, cmd)}
+            return {"command": c.text(cmd), "odds": projection.command_odds(live, cmd)}
 
         result: dict[str, Any] = await server.hub.run(room, ask)
         return result
@@ -461,6 +527,23 @@ def _link_data(token: Any) -> dict[str, Any]:
             "created": token.created, "revoked": token.revoked}
 
 
+async def _create(server: Server, access: Access, scenario: Callable[[], Scenario],
+                  seed: str | None) -> dict[str, Any]:
+    """Create a conflict of the access's table from ``scenario()`` (every side's harm view
+    set: see fracas.server.harm)."""
+    def make() -> tuple[str, Conflict]:
+        try:
+            found = scenario()
+            found = dataclasses.replace(found, setup=setups.with_harm_views(found.setup))
+            return server.service.new_from_scenario(found, seed=seed, campaign=access.table)
+        except NotFound as exc:  # an unknown ruleset or name in the file: bad input
+            raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
+
+    cid, conflict = await to_thread.run_sync(make)
+    server.tables_of[cid] = access.table
+    return {"id": cid, "ruleset": conflict.ruleset.name, "title": conflict.state.title}
+
+
 def _scenario(body: ConflictIn) -> Scenario:
     if (body.scenario is None) == (body.toml is None):
         raise InvalidInput("give either `scenario` (a bundled scenario's name) or `toml` "
@@ -484,19 +567,32 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
     room = await _conflict_room(server, access, table, conflict_id)
     viewer = access.viewer
 
-    def work(c: Conflict) -> dict[str, Any]:
+    def work(r: Room) -> dict[str, Any]:
+        loaded = r.conflict.version
+        try:
+            return attempt(r)
+        except FracasError:
+            # decided on the loaded conflict: if another process appended meanwhile, the
+            # refusal may be out of date (a turn passed): decide again on the newest log
+            if cursor is not None or \
+                    server.service.refresh(conflict_id, r.conflict).version == loaded:
+                raise
+        return attempt(r)
+
+    def attempt(r: Room) -> dict[str, Any]:
+        c, live = r.conflict, r.live(viewer)
         try:
             cmd = c.to_command(command)
-            refusal = projection.masked_refusal(c, viewer, cmd)
+            refusal = projection.masked_refusal(live, cmd)
         except FracasError as exc:
-            raise projection.error_for(c, viewer, exc) from None
+            raise projection.error_for(live, exc) from None
         if refusal is not None:
             raise refusal
         try:
             if cursor is not None:
                 start = projection.position_of(server.hub.cursor_key, conflict_id, viewer,
                                                cursor)
-                seen, _, _, reset = projection.entries_after(c, viewer, start)
+                seen, reset = live.after(start)
                 if seen or reset:
                     raise StaleVersion("the conflict changed since your cursor: someone "
                                        "else acted first; look again and retry")
@@ -510,12 +606,15 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
                         raise
                     server.service.refresh(conflict_id, c)
         except FracasError as exc:
-            raise projection.error_for(c, viewer, exc) from None
-        return {"duplicate": out.duplicate,
-                "entry": projection.entry_of(out.conflict, viewer, out.record.version),
-                "view": projection.project_view(out.conflict, viewer)}
+            raise projection.error_for(r.live(viewer), exc) from None
+        r.conflict = out.conflict  # the same object, unless a retried key loaded it anew
+        live = r.live(viewer)
+        return {"duplicate": out.duplicate, "entry": live.entry_of(out.record.version),
+                "view": live.view}
 
-    result: dict[str, Any] = await server.hub.run(room, work)
+    # decided on the loaded conflict without reading the store first: the append checks
+    # the stored version (a cursor is compared with the newest log, so it is read first)
+    result: dict[str, Any] = await server.hub.run(room, work, fresh=cursor is not None)
     return result
 
 
@@ -540,7 +639,7 @@ async def _live(websocket: WebSocket, table: str, conflict_id: str, cursor: str 
         await websocket.close(close_code_of(exc))
         return
     try:
-        await websocket.send_text(json.dumps(first, ensure_ascii=False))
+        await websocket.send_text(first)
         sender = asyncio.create_task(_send(websocket, sub))
         try:
             await _receive(websocket, sub)
@@ -561,7 +660,7 @@ async def _send(websocket: WebSocket, sub: Subscriber) -> None:
             if frame is None:
                 await websocket.close(sub.closed or 1000)
                 return
-            await websocket.send_text(json.dumps(frame, ensure_ascii=False))
+            await websocket.send_text(frame)
 
 
 async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
@@ -574,7 +673,7 @@ async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
         if not limit.allow():
             sub.close(RateLimit.CLOSE_CODE)
             return
-        reply = _answer(message.get("text"))
+        reply = dump(_answer(message.get("text")))
         with contextlib.suppress(asyncio.QueueFull):
             sub.queue.put_nowait(reply)
 
@@ -600,8 +699,9 @@ const token = location.hash.slice(1);
 history.replaceState(null, "", location.pathname);
 fetch("/api/session", {method: "POST", headers: {Authorization: "Bearer " + token}})
   .then(r => r.json().then(d => [r.ok, d]))
-  .then(([ok, d]) => { document.getElementById("status").textContent = ok
-      ? "You joined table " + d.table + " as " + (d.player || d.role) + "."
-      : d.message; if (ok) location.replace("/table/" + encodeURIComponent(d.table)); });
+  .then(([ok, d]) => { document.getElementById("status").textContent = !ok ? d.message
+      : d.table ? "You joined table " + d.table + " as " + (d.player || d.role) + "."
+      : "You may create tables on this server.";
+    if (ok) location.replace(d.table ? "/table/" + encodeURIComponent(d.table) : "/"); });
 </script></body></html>
 """

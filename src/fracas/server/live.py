@@ -1,17 +1,20 @@
 """Live conflicts of one server process: the loaded conflicts and their WebSocket viewers.
 
-A :class:`Room` keeps one conflict as loaded, brought up to the stored log before each use
-(another process may have appended). After every append — made here, announced by
-PostgreSQL (LISTEN/NOTIFY, so every process of a scaled-out server hears of it) or found by
-polling SQLite — the room computes each subscriber's frame from the projection and queues it;
-a subscriber's position only moves under the room's lock, so nothing is missed or doubled.
-A subscriber whose projection did not change gets no frame at all.
+A :class:`Room` keeps one conflict as loaded and one live projection
+(:class:`~fracas.server.projection.Live`) per viewer who uses it. A read brings the conflict up
+to the stored log first (another process may have appended); a command does not (its append
+is checked against the stored version, and decided again on the newer log if another writer
+came first). After every append — made here, announced by PostgreSQL (LISTEN/NOTIFY, so every
+process of a scaled-out server hears of it) or found by polling SQLite — each viewer's
+projection takes the new records (O(1) per record) and each subscriber gets its frame, encoded
+once for all the subscribers of one viewer at one position; a subscriber's position only moves
+under the room's lock, so nothing is missed or doubled. A subscriber whose projection did not
+change gets no frame at all.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -26,7 +29,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.errors import FracasError
 from fracas.server import projection
-from fracas.server.projection import Position
+from fracas.server.projection import Live, Position, dump
 from fracas.store import SqlEventStore
 from fracas.store.port import TOKEN_CHANNEL
 
@@ -50,8 +53,8 @@ class Subscriber:
 
     access: Access
     position: Position
-    last_view: str
-    queue: asyncio.Queue[dict[str, Any] | None] = field(
+    serial: int  # the serial of the last view it was sent (Live.serial)
+    queue: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_FRAMES))
     closed: int | None = None  # the close code, once it must close
 
@@ -74,12 +77,22 @@ class Subscriber:
 
 @dataclass(eq=False)
 class Room:
-    """One loaded conflict and its subscribers."""
+    """One loaded conflict, its viewers' live projections and its subscribers."""
 
     conflict_id: str
     conflict: Conflict
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
+    lives: dict[Viewer, Live] = field(default_factory=dict)
+
+    def live(self, viewer: Viewer) -> Live:
+        """(Under the lock.) The viewer's live projection, advanced to the loaded log."""
+        live = self.lives.get(viewer)
+        if live is None:
+            live = self.lives[viewer] = Live(self.conflict, viewer)
+        else:
+            live.advance(self.conflict)
+        return live
 
 
 class Hub:
@@ -115,14 +128,17 @@ class Hub:
         for cid in idle[:max(0, len(self.rooms) - MAX_ROOMS + 1)]:
             del self.rooms[cid]
 
-    async def run(self, room: Room, work: Callable[[Conflict], Any]) -> Any:
-        """Run ``work`` (blocking) on the room's conflict, brought up to date, under its
-        lock; then deliver whatever was appended."""
+    async def run(self, room: Room, work: Callable[[Room], Any], *, fresh: bool = True
+                  ) -> Any:
+        """Run ``work`` (blocking, in a worker thread) on the room under its lock, its
+        conflict first brought up to the stored log unless ``fresh`` is False; then deliver
+        whatever was appended."""
         async with room.lock:
-            def job() -> tuple[Any, list[tuple[Subscriber, dict[str, Any]]]]:
-                room.conflict = self.service.refresh(room.conflict_id, room.conflict)
+            def job() -> tuple[Any, list[tuple[Subscriber, str]]]:
+                if fresh:
+                    self.service.refresh(room.conflict_id, room.conflict)
                 try:
-                    result = work(room.conflict)
+                    result = work(room)
                 finally:
                     frames = self._frames(room)
                 return result, frames
@@ -133,6 +149,7 @@ class Hub:
             except Exception:
                 # a failed write may have left the cached conflict unsure: read it again
                 room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
+                room.lives.clear()
                 raise
             for sub, frame in frames:
                 try:
@@ -147,59 +164,66 @@ class Hub:
 
     # --- subscribers ------------------------------------------------------------------
     async def subscribe(self, room: Room, access: Access, cursor: str | None
-                        ) -> tuple[Subscriber, dict[str, Any]]:
+                        ) -> tuple[Subscriber, str]:
         """Add a subscriber; its first frame (the snapshot, or what it missed since
         ``cursor``)."""
         viewer = access.viewer
 
-        def first(conflict: Conflict) -> tuple[Subscriber, dict[str, Any]]:
+        def first(room: Room) -> tuple[Subscriber, str]:
+            live = room.live(viewer)
             if cursor:
                 start = projection.position_of(self.cursor_key, room.conflict_id, viewer,
                                                cursor)
-                entries, data, position, reset = projection.entries_after(conflict, viewer,
-                                                                          start)
+                entries, reset = live.after(start)
                 kind = "snapshot" if reset else "resume"
             else:
-                data, entries, position = projection.snapshot(conflict, viewer)
-                kind = "snapshot"
-            sub = Subscriber(access, position, _dump(data))
+                entries, kind = live.data, "snapshot"
+            position = live.position
+            sub = Subscriber(access, position, live.serial)
             room.subscribers.add(sub)
-            return sub, {"type": kind, "entries": entries, "view": data,
-                         "cursor": self.cursor(room.conflict_id, viewer, position)}
+            return sub, dump({"type": kind, "entries": entries, "view": live.view,
+                              "cursor": self.cursor(room.conflict_id, viewer, position)})
 
-        result: tuple[Subscriber, dict[str, Any]] = await self.run(room, first)
+        result: tuple[Subscriber, str] = await self.run(room, first)
         return result
 
     def unsubscribe(self, room: Room, sub: Subscriber) -> None:
         """Forget a closed subscriber."""
         room.subscribers.discard(sub)
 
-    def _frames(self, room: Room) -> list[tuple[Subscriber, dict[str, Any]]]:
+    def _frames(self, room: Room) -> list[tuple[Subscriber, str]]:
         """(Under the room's lock, in a worker thread.) Each subscriber's next frame, if
-        anything it sees changed; their positions move on."""
-        conflict = room.conflict
-        out: list[tuple[Subscriber, dict[str, Any]]] = []
-        cache: dict[tuple[Viewer, Position],
-                    tuple[list[Any], dict[str, Any], Position, bool]] = {}
+        anything it sees changed; their positions move on. Subscribers of one viewer at one
+        position share one frame, encoded once."""
+        out: list[tuple[Subscriber, str]] = []
+        frames: dict[tuple[Viewer, Position, int], str | None] = {}
         for sub in list(room.subscribers):
             if sub.closed is not None:
                 continue
-            key = (sub.viewer, sub.position)
-            if key not in cache:
-                cache[key] = projection.entries_after(conflict, sub.viewer, sub.position)
-            entries, data, position, reset = cache[key]
-            text = _dump(data)
-            if not entries and text == sub.last_view:
+            live = room.live(sub.viewer)
+            key = (sub.viewer, sub.position, sub.serial)
+            if key not in frames:
+                frames[key] = self._frame(room.conflict_id, live, sub.position, sub.serial)
+            frame = frames[key]
+            if frame is None:
                 continue  # nothing this viewer sees has changed: no frame
-            frame: dict[str, Any] = {"type": "snapshot" if reset else "update",
-                                     "entries": entries,
-                                     "cursor": self.cursor(room.conflict_id, sub.viewer,
-                                                           position)}
-            if reset or text != sub.last_view:
-                frame["view"] = data
-            sub.position, sub.last_view = position, text
+            sub.position, sub.serial = live.position, live.serial
             out.append((sub, frame))
         return out
+
+    def _frame(self, conflict_id: str, live: Live, position: Position, serial: int
+               ) -> str | None:
+        """The frame that brings a subscriber at ``position`` (having seen view ``serial``)
+        up to ``live``; None when nothing it sees changed."""
+        entries, reset = live.after(position)
+        if not entries and not reset and serial == live.serial:
+            return None
+        frame: dict[str, Any] = {"type": "snapshot" if reset else "update",
+                                 "entries": entries,
+                                 "cursor": self.cursor(conflict_id, live.viewer, live.position)}
+        if reset or serial != live.serial:
+            frame["view"] = live.view
+        return dump(frame)
 
     async def changed(self, conflict_id: str, version: int | None = None) -> None:
         """Another process (or a poll) says the conflict changed (up to ``version``, if
@@ -209,7 +233,7 @@ class Hub:
             return
         if version is not None and room.conflict.version >= version:
             return  # our own append, already delivered
-        await self.run(room, lambda _c: None)
+        await self.run(room, lambda _r: None)
 
     def revoked(self, token_id: str) -> None:
         """Close at once every socket opened with a revoked token."""
@@ -293,7 +317,3 @@ class Hub:
                 for token in tokens:
                     if token.revoked is not None:
                         self.revoked(token.id)
-
-
-def _dump(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -44,6 +44,14 @@ class ConflictIn(_Body):
                              description="fix the secret seed on purpose (default: random)")
 
 
+class ConflictFormIn(_Body):
+    """A new conflict from the GM screen's form: a scenario file's set-up as JSON."""
+
+    setup: dict[str, Any] = Field(description="ruleset, title, scene, settings, sides, "
+                                  "participants: as in a scenario file (docs/scenarios.md)")
+    seed: str | None = Field(default=None, min_length=1, max_length=200)
+
+
 class CommandIn(_Body):
     """One command, in text notation or the engine's JSON form."""
 
@@ -74,7 +82,7 @@ class ErrorOut(BaseModel):
 
     code: str = Field(description="stable code: invalid_input, illegal_command, "
                       "not_your_turn, stale_version, not_allowed, not_authenticated, "
-                      "not_found, internal_error")
+                      "not_found, rate_limited, internal_error")
     message: str = Field(description="one sentence a GM understands")
     rule: str | None = Field(description="the numbered rule that refused it, if any")
     values: dict[str, Any] = Field(description="the offending values")
@@ -90,6 +98,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (409, "illegal in this state, not your turn, or stale"),
         (413, "the request body is over the limit"),
         (422, "invalid input"),
+        (429, "too many requests from this token or address: retry after Retry-After "
+              "seconds"),
         (500, "internal error: nothing changed"),
         (503, "the database failed: nothing changed"),
     )

@@ -1,151 +1,140 @@
 """Everything the server sends about a conflict goes through this module.
 
-It is the server's one door to the engine's projection (:mod:`fracas.engine.views`), so that
-it can move to the engine's live ``Projector`` in one place. A *position* is the server-side
-place of a viewer in the log (the version their last delivered entry ends at); a viewer only
+It is the server's one door to the engine's live :class:`~fracas.engine.projector.Projector`:
+a :class:`Live` is one viewer's projector on a loaded conflict (the hub keeps one per
+conflict and viewer), advanced record by record — O(1) per appended record — with the JSON
+form of every entry made once and the view's text made once per change, however many sockets
+of that viewer follow it. A *position* is the server-side place of a viewer in their log (how
+many of their entries were delivered, and the version the last one stands for); a viewer only
 ever holds it as an opaque, sealed cursor (:func:`cursor_for` / :func:`position_of`).
 
-For a player or the public it holds back what would give away hidden records: the global
-``version`` is dropped from the view, a trailing "the GM acts" entry (records wholly hidden
-from them) is withheld until something they may see follows it, so a hidden record never
-makes a frame of its own, and an error that would tell a hidden character from a missing one
-is answered as for a missing one.
+A record wholly hidden from a player or the public makes no entry of theirs (the projector
+skips it), so it never makes a frame; the global ``version`` is only in the GM's view; and an
+error that would tell a hidden character from a missing one is answered as for a missing one.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import secrets
-import threading
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fracas.app.sealed import seal, unseal
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
-from fracas.engine.events import GM_ACTS
 from fracas.engine.model import Viewer
-from fracas.engine.views import log_entries, view
+from fracas.engine.projector import Entry as ProjectedEntry
+from fracas.engine.projector import Projector
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
+from fracas.server import harm
 
 Entry = dict[str, Any]
 
 
-#: The last projections made: one command's answer and its frames share them. A conflict
-#: at one version is one state (records are only appended), so (conflict, version, viewer)
-#: names a projection; callers never change what they get.
-_MEMO_SIZE = 64
-_memo: dict[tuple[int, int, Viewer, str], tuple[Conflict, Any]] = {}
-_memo_lock = threading.Lock()
-
-
-def _memoized(kind: str, conflict: Conflict, viewer: Viewer, make: Callable[[], Any]) -> Any:
-    key = (id(conflict), conflict.version, viewer, kind)
-    with _memo_lock:
-        hit = _memo.get(key)
-    if hit is not None and hit[0] is conflict:
-        return hit[1]
-    value = make()
-    with _memo_lock:
-        _memo[key] = (conflict, value)
-        while len(_memo) > _MEMO_SIZE:
-            del _memo[next(iter(_memo))]
-    return value
-
-
-def project_view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
-    """The state as ``viewer`` may see it (without the global version for a non-GM)."""
-    def make() -> dict[str, Any]:
-        out = view(conflict, viewer)
-        if not viewer.is_gm:
-            out.pop("version", None)
-        return out
-
-    result: dict[str, Any] = _memoized("view", conflict, viewer, make)
-    return result
-
-
-def _released(conflict: Conflict, viewer: Viewer) -> list[tuple[int, Entry]]:
-    """The viewer's log with the version each entry ends at; a trailing run of records
-    wholly hidden from a non-GM viewer is held back."""
-    def make() -> list[tuple[int, Entry]]:
-        entries = log_entries(conflict, viewer)
-        if not viewer.is_gm:
-            while entries and _collapsed(entries[-1][1]):
-                entries.pop()
-        return entries
-
-    result: list[tuple[int, Entry]] = _memoized("log", conflict, viewer, make)
-    return result
-
-
-def _collapsed(entry: Entry) -> bool:
-    events = entry.get("events") or []
-    return len(events) == 1 and events[0].get("type") == GM_ACTS and not events[0].get("data")
+def dump(data: Any) -> str:
+    """The one JSON text of ``data`` the server sends (compact, UTF-8 kept)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Where a viewer is in the log (server side only): the version their last delivered
-    entry ends at, and a digest of the entries delivered up to it (an earlier entry can
-    change when a hidden character is revealed: the log is then sent again whole)."""
+    """Where a viewer is in their log (server side only): how many of their entries were
+    delivered, and the version the last of them stands for (0: none)."""
 
-    version: int
-    digest: bytes
+    entries: int
+    last: int
 
     def pack(self) -> bytes:
         """16 bytes for a cursor."""
-        return self.version.to_bytes(8, "big") + self.digest
+        return self.entries.to_bytes(8, "big") + self.last.to_bytes(8, "big")
 
     @classmethod
     def unpack(cls, raw: bytes) -> Position:
         """The inverse of :meth:`pack`."""
         if len(raw) != 16:
             raise InvalidInput("not a valid cursor")
-        return cls(int.from_bytes(raw[:8], "big"), raw[8:])
+        return cls(int.from_bytes(raw[:8], "big"), int.from_bytes(raw[8:], "big"))
 
 
-def _digest(entries: list[Entry]) -> bytes:
-    text = json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+class Live:
+    """One viewer's live projection of a loaded conflict: the engine's projector, the JSON
+    form of each of its entries (made once) and its view (:attr:`serial` counts its
+    changes)."""
 
+    def __init__(self, conflict: Conflict, viewer: Viewer) -> None:
+        """Project ``conflict``'s records so far for ``viewer``."""
+        self.viewer = viewer
+        self.serial = 0
+        self.view: dict[str, Any] = {}
+        self._start(conflict)
 
-def _position(entries: list[tuple[int, Entry]], viewer: Viewer, conflict: Conflict
-              ) -> Position:
-    end = conflict.version if viewer.is_gm else (entries[-1][0] if entries else 0)
-    return Position(end, _digest([e for _, e in entries]))
+    def _start(self, conflict: Conflict) -> None:
+        self.projector = Projector(conflict, self.viewer)
+        self._raw_view: dict[str, Any] = {}
+        self.data: list[Entry] = []
+        self._take(self.projector.entries, self.projector.view())
 
+    @property
+    def conflict(self) -> Conflict:
+        """The conflict it follows."""
+        return self.projector.conflict
 
-def snapshot(conflict: Conflict, viewer: Viewer
-             ) -> tuple[dict[str, Any], list[Entry], Position]:
-    """The viewer's view, whole log and position."""
-    entries = _released(conflict, viewer)
-    return project_view(conflict, viewer), [e for _, e in entries], _position(
-        entries, viewer, conflict)
+    def advance(self, conflict: Conflict) -> None:
+        """Project the records appended since (to ``conflict``, the room's copy, which may
+        be a freshly loaded one of the same log)."""
+        if conflict is self.projector.conflict:
+            if conflict.version == self.projector.position:
+                return  # nothing new
+        elif not self.projector.follows(conflict):
+            self._start(conflict)  # another log (never in a running server): anew
+            return
+        update = self.projector.advance(conflict)
+        self._take(update.entries, update.view)
 
+    def _take(self, entries: Sequence[ProjectedEntry], view: dict[str, Any] | None) -> None:
+        """Keep the JSON form of new entries, and the view if it changed (None: it did not),
+        both with others' harm as their side's harm view allows (:mod:`fracas.server.harm`,
+        judged by the view at these entries)."""
+        data = [e.to_data() for e in entries]
+        if not self.viewer.is_gm:
+            name = self.conflict.ruleset.name
+            seen = view if view is not None else self._raw_view
+            data = [e for _, e in harm.mask_log(name, self.viewer, seen,
+                                                [(0, e) for e in data])]
+            if view is not None:
+                self._raw_view = view
+                view = harm.mask_view(name, self.viewer, view)
+        self.data += data
+        if view is not None:
+            self.view = view
+            self.serial += 1
 
-def entries_after(conflict: Conflict, viewer: Viewer, position: Position
-                  ) -> tuple[list[Entry], dict[str, Any], Position, bool]:
-    """The viewer's entries past ``position``, the view now, the new position, and whether
-    the entries are instead the whole log again (an earlier entry changed)."""
-    entries = _released(conflict, viewer)
-    seen = [e for v, e in entries if v <= position.version]
-    new = [e for v, e in entries if v > position.version]
-    now = _position(entries, viewer, conflict)
-    if _digest(seen) != position.digest:
-        return [e for _, e in entries], project_view(conflict, viewer), now, True
-    return new, project_view(conflict, viewer), now, False
+    @property
+    def position(self) -> Position:
+        """The position at the end of the viewer's log."""
+        entries = self.projector.entries
+        return Position(len(entries), entries[-1].version if entries else 0)
 
+    def snapshot(self) -> tuple[dict[str, Any], list[Entry], Position]:
+        """The viewer's view, whole log and position."""
+        return self.view, list(self.data), self.position
 
-def entry_of(conflict: Conflict, viewer: Viewer, version: int) -> Entry | None:
-    """The viewer's entry that holds record ``version`` (None if it is not released)."""
-    for end, entry in _released(conflict, viewer):
-        if end >= version:
-            return entry
-    return None
+    def after(self, position: Position) -> tuple[list[Entry], bool]:
+        """The viewer's entries past ``position``, or (True) their whole log again when the
+        position is not one of this log (the cursor of another log, or ahead of it)."""
+        entries = self.projector.entries
+        n = position.entries
+        if n > len(entries) or (entries[n - 1].version if n else 0) != position.last:
+            return list(self.data), True
+        return self.data[n:], False
+
+    def entry_of(self, version: int) -> Entry | None:
+        """The viewer's entry for record ``version`` (None: hidden from them)."""
+        entry = self.projector.entry_for(version)
+        return None if entry is None else self.data[entry.number - 1]
 
 
 # --- cursors --------------------------------------------------------------------------
@@ -164,43 +153,42 @@ def position_of(key: bytes, conflict_id: str, viewer: Viewer, cursor: str) -> Po
 
 
 # --- what a viewer may name -------------------------------------------------------------
-def known_ids(conflict: Conflict, viewer: Viewer) -> list[str]:
-    """Ids of the participants ``viewer`` may know of, at every level shown to them."""
-    data = view(conflict, viewer)
+def known_ids(live: Live) -> list[str]:
+    """Ids of the participants the viewer may know of, at every level shown to them."""
+    data = live.view
     levels = [data["conflict"], *data["zoom"]]
     return list(dict.fromkeys(p["id"] for level in levels for p in level["participants"]))
 
 
-def _hidden(conflict: Conflict, viewer: Viewer) -> dict[str, str]:
-    """Id → name of the participants ``viewer`` may not know of."""
-    if viewer.is_gm:
+def _hidden(live: Live) -> dict[str, str]:
+    """Id → name of the participants the viewer may not know of."""
+    if live.viewer.is_gm:
         return {}
-    known = set(known_ids(conflict, viewer))
-    return {p.id: p.name for s in conflict.state.chain() for p in s.participants.values()
+    known = set(known_ids(live))
+    return {p.id: p.name for s in live.conflict.state.chain() for p in s.participants.values()
             if p.id not in known}
 
 
-def character(conflict: Conflict, viewer: Viewer, pid: str) -> dict[str, Any]:
-    """One participant as ``viewer`` sees it (NotFound alike for hidden and missing)."""
-    data = view(conflict, viewer)
+def character(live: Live, pid: str) -> dict[str, Any]:
+    """One participant as the viewer sees it (NotFound alike for hidden and missing)."""
+    data = live.view
     for level in [data["conflict"], *data["zoom"]]:
         for p in level["participants"]:
             if p["id"] == pid:
                 return dict(p)
-    raise _missing(conflict, viewer, pid)
+    raise _missing(live, pid)
 
 
-def _missing(conflict: Conflict, viewer: Viewer, pid: str) -> NotFound:
-    known = ", ".join(known_ids(conflict, viewer)) or "none"
+def _missing(live: Live, pid: str) -> NotFound:
+    known = ", ".join(known_ids(live)) or "none"
     return NotFound(f"no participant {pid!r} in this conflict (known: {known})",
                     participant=pid)
 
 
-def masked_refusal(conflict: Conflict, viewer: Viewer, command: Command
-                   ) -> FracasError | None:
+def masked_refusal(live: Live, command: Command) -> FracasError | None:
     """What the engine would answer if the hidden participants ``command`` names did not
     exist (None: it would not refuse): a hidden character is refused like a missing one."""
-    hidden = _hidden(conflict, viewer)
+    hidden = _hidden(live)
     fakes: dict[str, str] = {}
 
     def mask(value: Any) -> Any:
@@ -216,9 +204,9 @@ def masked_refusal(conflict: Conflict, viewer: Viewer, command: Command
     if not fakes:
         return None
     try:
-        conflict.decide(Command(command.verb, actor, args), viewer)
+        live.conflict.decide(Command(command.verb, actor, args), live.viewer)
     except FracasError as exc:
-        return _unmask(error_for(conflict, viewer, exc), fakes)
+        return _unmask(error_for(live, exc), fakes)
     return None
 
 
@@ -244,14 +232,14 @@ def _words(command: Command) -> list[str]:
     return out
 
 
-def error_for(conflict: Conflict, viewer: Viewer, error: FracasError) -> FracasError:
-    """The error as ``viewer`` may read it: a missing participant lists only those the viewer
-    may know, and an error that would name a hidden one says only that the rules refuse."""
-    hidden = _hidden(conflict, viewer)
+def error_for(live: Live, error: FracasError) -> FracasError:
+    """The error as the viewer may read it: a missing participant lists only those they may
+    know, and an error that would name a hidden one says only that the rules refuse."""
+    hidden = _hidden(live)
     if not hidden:
         return error
     if isinstance(error, NotFound) and "participant" in error.values:
-        return _missing(conflict, viewer, str(error.values["participant"]))
+        return _missing(live, str(error.values["participant"]))
     if _mentions(json.dumps(error.to_dict(), ensure_ascii=False), hidden):
         return IllegalCommand("the rules do not allow this command now")
     return error
@@ -263,37 +251,39 @@ def _mentions(text: str, hidden: dict[str, str]) -> bool:
                for w in words)
 
 
-def legal(conflict: Conflict, viewer: Viewer, actor: str | None) -> dict[str, list[str]]:
-    """What ``viewer`` may do now: for the GM (``actor`` None) or one character, or, for a
+def legal(live: Live, actor: str | None) -> dict[str, list[str]]:
+    """What the viewer may do now: for the GM (``actor`` None) or one character, or, for a
     player, for each of their own characters; nothing naming a hidden participant."""
+    conflict, viewer = live.conflict, live.viewer
     if viewer.is_gm:
         if actor is not None:
-            character(conflict, viewer, actor)
+            character(live, actor)
         return {actor or "gm": conflict.legal_commands(actor)}
-    mine = [p for p in known_ids(conflict, viewer)
+    mine = [p for p in known_ids(live)
             if conflict.state.innermost.participants.get(p) is not None
             and conflict.state.innermost.participants[p].owner == viewer.player]
     if actor is not None:
-        character(conflict, viewer, actor)
+        character(live, actor)
         mine = [a for a in mine if a == actor]
-    hidden = _hidden(conflict, viewer)
+    hidden = _hidden(live)
     return {a: [c for c in conflict.legal_commands(a) if not _mentions(c, hidden)]
             for a in mine}
 
 
-def pending_odds(conflict: Conflict, viewer: Viewer) -> list[str]:
-    """The exact odds of the pending roll(s) ``viewer`` may know (the engine's lines)."""
-    data = project_view(conflict, viewer)
+def pending_odds(live: Live) -> list[str]:
+    """The exact odds of the pending roll(s) the viewer may know (the engine's lines)."""
+    data = live.view
     return [line for level in [data["conflict"], *data["zoom"]] for line in level["odds"]]
 
 
-def command_odds(conflict: Conflict, viewer: Viewer, command: Command) -> list[str]:
+def command_odds(live: Live, command: Command) -> list[str]:
     """The pending-odds lines that concern ``command``: those naming its actor and, where it
     names a target the viewer may know, that target too."""
-    lines = pending_odds(conflict, viewer)
-    state = conflict.state.innermost
+    lines = pending_odds(live)
+    state = live.conflict.state.innermost
+    known = known_ids(live)
     names = [state.participants[w].name for w in _words(command)
-             if w in state.participants and w in known_ids(conflict, viewer)]
+             if w in state.participants and w in known]
     if not names:
         return []
     actor, *targets = names

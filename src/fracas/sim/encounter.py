@@ -5,13 +5,14 @@ The fast path plays every command through the same code as the table: ``Conflict
 ``decide`` with the dice of the command's version, then the round-limit and effect rules) and
 ``Conflict.append_record`` (the engine's ``evolve`` fold). It skips only what a table needs:
 no text is parsed or written (commands go in as their JSON form, the record's command text
-is left empty), no timestamps or idempotency keys, no store, and no view but the one the
-acting side's agent looks at (and the GM's at the end, to read the harm).
+is left empty), no timestamps or idempotency keys, no store, no log entries or sentences,
+and no view but the one the acting side's agent looks at (the projection of the live state,
+computed when read, without odds nobody reads) and the GM's at the end, to read the harm.
+Legal commands are the ruleset's structured values, asked once per character per decision.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +21,10 @@ from fracas.dice.rng import DiceRng
 from fracas.engine.commands import Command, CommandSet
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
+from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.model import Status, Viewer
+from fracas.engine.projector import state_view
 from fracas.engine.setup import Setup
-from fracas.engine.views import view
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.sim.job import (
@@ -33,12 +35,33 @@ from fracas.sim.job import (
     sim_options,
     with_side_players,
 )
-from fracas.sim.policies import Option, Policy, Sight, Turn, options_of, policies_for
-from fracas.sim.profiles import TABLE_VERBS, ChaseWatch, Profile, profile_of
-from fracas.sim.stats import NO_DECISION, EncounterResult
+from fracas.sim.policies import (
+    Offer,
+    Option,
+    Policy,
+    Sight,
+    Turn,
+    options_of,
+    policies_for,
+)
+from fracas.sim.profiles import (
+    ACCEPT,
+    COMPROMISE,
+    SURRENDER,
+    SURRENDERED,
+    TABLE_VERBS,
+    ChaseWatch,
+    Profile,
+    profile_of,
+)
+from fracas.sim.stats import NO_DECISION, EncounterResult, Refusal
 
 _GM = Viewer.gm()
-_NO_SIGHT = Sight(dict)  # the simulated GM fills no open values from a view
+MAX_REFUSED_PER_TURN = 64
+"""How many refused commands a policy may choose in one turn before the job stops with an
+error (a policy returning a refused command that is not among ``turn.options`` would otherwise
+be asked again and again)."""
+_NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
 
 
 @dataclass(slots=True)
@@ -54,6 +77,9 @@ class Prepared:
     max_rounds: int
     seed: str
     bystanders: frozenset[str]  # characters who do not count for their side (FU extras)
+    left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
+    created: Record | None = None  # the set-up record, made (and checked) once
+    tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -76,9 +102,10 @@ def prepare(job: SimJob) -> Prepared:
     prepared = Prepared(ruleset.name, setup, sides, profile,
                         policies_for(sides.sides, chosen), prologue,
                         job.max_rounds or options["max_rounds"], job.seed,
-                        frozenset())
+                        frozenset(), TABLE_VERBS | profile.skip,
+                        tracking=options["tracking"])
     conflict = _start(prepared, "check", scenario.path)
-    gm = view(conflict, _GM)
+    gm = state_view(conflict.ruleset, conflict.state, _GM, odds=False)
     prepared.bystanders = frozenset(
         p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
     return prepared
@@ -100,9 +127,15 @@ def _leading_gm(script: tuple[ScriptLine, ...], commands: CommandSet) -> list[st
 
 
 def _start(p: Prepared, seed: str, where: str = "") -> Conflict:
+    """The conflict of one encounter after its prologue: its set-up record, checked and made
+    once per job, loaded under the encounter's seed as a store loads a conflict."""
     ruleset = get_ruleset(p.ruleset_name)
     try:
-        conflict = Conflict.create(ruleset, p.setup, seed, time="")
+        if p.created is None:
+            conflict = Conflict.create(ruleset, p.setup, seed, time="")
+            p.created = conflict.records[0]
+        else:
+            conflict = Conflict(ruleset, seed, [p.created])
         for cmd in p.prologue:
             _apply(conflict, cmd, _GM)
     except FracasError as exc:
@@ -119,6 +152,24 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     return events
 
 
+def playable(conflict: Conflict, actor: str | None, left_out: frozenset[str]
+             ) -> list[LegalCommand]:
+    """What ``actor`` (None: the GM) may do now, as ``Conflict.legal`` gives it but without
+    the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the ruleset's own
+    legal commands, a text template read only when its verb is played."""
+    out: list[LegalCommand] = []
+    for item in conflict.ruleset.legal_commands(conflict.state.innermost, actor):
+        if isinstance(item, str):
+            head, sep, rest = item.partition(": ")
+            verb = (rest if sep and " " not in head else item).partition(" ")[0]
+            if verb in left_out:
+                continue
+            item = from_template(conflict.commands, item)
+        if item.verb not in left_out and item not in out:
+            out.append(item)
+    return out
+
+
 class Encounter:
     """The state of one encounter being played."""
 
@@ -132,13 +183,20 @@ class Encounter:
         for record in self.conflict.records:  # the prologue may have started a chase
             p.profile.observe(self.chases, list(record.events))
         self.refused = 0
+        self.refusals: list[tuple[Refusal, str]] = []  # each: the refusal and its command
         self.players = {side: Viewer.of_player(name)
                         for side, name in p.sides.player_of.items()}
+        self.proposal: str | None = None  # the side whose compromise is on the table
+        self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
 
     def verdict(self) -> tuple[str, str] | None:
-        """(winner, outcome) once the conflict is decided: a chase settled, or at most one
-        side with characters still in it (none: no winner)."""
-        settled = self.p.profile.chase_verdict(self.chases, self.p.sides.side_of)
+        """(winner, outcome) once the conflict is decided: a concession made (a surrender,
+        an accepted compromise), a chase settled, or at most one side with characters still
+        in it (none: no winner)."""
+        if self.conceded is not None:
+            return self.conceded
+        settled = self.p.profile.chase_verdict(self.chases, self.p.sides.side_of,
+                                               self.p.tracking)
         if settled is not None:
             return settled
         state = self.conflict.state
@@ -153,30 +211,41 @@ class Encounter:
         if not verbs:
             return []
         out: list[Option] = []
-        for legal in self.conflict.legal(None):
+        for legal in playable(self.conflict, None, TABLE_VERBS):
             if legal.actor is None and legal.verb in verbs:
                 out += options_of(legal, self.p.profile, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
-    def _legal(self, pid: str) -> list[Any]:
+    def _legal(self, pid: str) -> list[LegalCommand]:
         """The legal commands of ``pid`` the simulator plays (none while it only has
         optional ones)."""
         profile = self.p.profile
-        legal = [lc for lc in self.conflict.legal(pid) if lc.actor == pid
-                 and lc.verb not in TABLE_VERBS and lc.verb not in profile.skip]
+        legal = [lc for lc in playable(self.conflict, pid, self.p.left_out) if lc.actor == pid]
         return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
+
+    def sight(self, side: str) -> Sight:
+        """What the side's player would see now: the projection of the live state for its
+        pseudo-player (the view a table's projector gives, without the log's entries), the
+        pending roll's odds only when read."""
+        conflict, viewer = self.conflict, self.players[side]
+        return Sight(lambda full: state_view(conflict.ruleset, conflict.state, viewer,
+                                             odds=False, ext=full),
+                     lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
+                         "conflict"]["odds"]))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
-        legal commands of all its characters (the other sides are not asked)."""
+        legal commands of all its characters (the other sides are not asked; nor are
+        bystanders, who take no turns). A reaction comes first that way: a VERS character
+        who must roll to endure is asked before the one acting."""
         profile = self.p.profile
         side_of = self.p.sides.side_of
         active = [pid for pid, part in self.conflict.state.innermost.participants.items()
-                  if part.active]
+                  if part.active and pid not in self.p.bystanders]
         tried: set[str] = set()
-        for pid in active:
+        for i, pid in enumerate(active):
             side = side_of.get(pid, "")
             if side in tried:
                 continue
@@ -184,18 +253,37 @@ class Encounter:
             if not first:
                 continue
             tried.add(side)
-            later = active[active.index(pid) + 1:]
-            legal = first + [lc for q in later if side_of.get(q, "") == side
+            legal = first + [lc for q in active[i + 1:] if side_of.get(q, "") == side
                              for lc in self._legal(q)]
-            sight = Sight(functools.partial(view, self.conflict, self.players[side]))
+            sight = self.sight(side)
             options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
             if options:
-                return Turn(side, options, sight, side_of, profile, self.rng)
+                return Turn(side, options, sight, side_of, profile, self.rng,
+                            self._offers(side), self.proposal)
         return None
+
+    def _offers(self, side: str) -> tuple[Offer, ...]:
+        """The concessions ``side`` may make now: its profile's (a compromise once, until
+        the other side's turn), and accepting the other side's compromise."""
+        kinds = [k for k in self.p.profile.concessions
+                 if not (k == COMPROMISE and self.proposal == side)]
+        if self.proposal is not None and self.proposal != side:
+            kinds.append(ACCEPT)
+        return tuple(Offer(k) for k in kinds)
+
+    def _acting(self) -> bool:
+        """Whether someone's turn is under way (the turn order's ``acting``): the GM then
+        has no procedure command to give before it (and is not asked)."""
+        state = self.conflict.state.innermost
+        order = self.conflict.ruleset.turn_order(state)
+        return order is not None and bool(order.acting())
 
     def step(self) -> bool:
         """Give the next command; False when nobody can act and the GM has nothing to give."""
-        gm = self._gm_options(self.p.profile.gm_first)
+        gm = self._gm_options(self.p.profile.chase_turns(self.chases, self.p.tracking))
+        first = self.p.profile.gm_first
+        if not gm and first and not self._acting():
+            gm = self._gm_options(first)
         if not gm:
             turn = self.side_turn()
             if turn is not None:
@@ -210,6 +298,7 @@ class Encounter:
 
     def _play_turn(self, turn: Turn) -> bool:
         policy = self.p.policies[turn.side]
+        refused = 0
         while turn.options:
             try:
                 choice = policy(turn)
@@ -218,19 +307,59 @@ class Encounter:
             except Exception as exc:  # a user's policy: a clear error, not a traceback
                 raise InvalidInput(f"the policy of side {turn.side} failed: {exc!r}",
                                    side=turn.side) from exc
+            if isinstance(choice, Offer) and choice in turn.offers:
+                if self._concede(turn.side, choice):
+                    return True
+                turn.offers = tuple(o for o in turn.offers if o != choice)
+                turn.proposal = self.proposal
+                continue
             if not isinstance(choice, Option):
                 raise InvalidInput(f"the policy of side {turn.side} returned {choice!r}, not "
-                                   "one of turn.options", side=turn.side)
+                                   "one of turn.options or turn.offers", side=turn.side)
             if self._try(choice, self.players[turn.side]):
+                if self.proposal is not None and self.proposal != turn.side:
+                    self.proposal = None  # not accepted on the side's turn: declined
                 return True
+            refused += 1
+            if refused > MAX_REFUSED_PER_TURN:  # a policy that insists on a refused command
+                raise InvalidInput(f"the policy of side {turn.side} chose {refused} commands "
+                                   "the rules refused in one turn; it must choose among "
+                                   "turn.options", side=turn.side)
             turn.options = tuple(o for o in turn.options if o != choice)
         return False
+
+    def _concede(self, side: str, offer: Offer) -> bool:
+        """Make a concession; True when it settles the encounter (a surrender, an accepted
+        compromise), False when the side still takes its turn (a compromise offered)."""
+        if offer.kind == COMPROMISE:
+            self.proposal = side
+            return False
+        if offer.kind == ACCEPT:
+            self.conceded = (NO_DECISION, COMPROMISE)
+            return True
+        if offer.kind == SURRENDER:
+            state = self.conflict.state.innermost
+            for pid, part in list(state.participants.items()):
+                if part.active and self.p.sides.side_of.get(pid) == side:
+                    self._gm({"verb": "out", "args": {"id": pid, "reason": SURRENDERED}})
+            others = {s for s in self.p.sides.sides if s != side}
+            self.conceded = (others.pop() if len(others) == 1 else NO_DECISION, SURRENDERED)
+            return True
+        raise InvalidInput(f"side {side}: no concession {offer.kind!r}")
+
+    def _gm(self, command: dict[str, Any]) -> None:
+        """Give a GM command the rules must accept (a refusal is a bug: it is raised)."""
+        _apply(self.conflict, command, _GM)
+        if self.trace is not None:
+            self.trace.append(self.conflict.text(self.conflict.commands.from_data(command)))
 
     def _try(self, option: Option, author: Viewer) -> bool:
         try:
             events = _apply(self.conflict, option.command(), author)
         except FracasError as exc:
             self.refused += 1
+            text = self.conflict.text(self.conflict.commands.from_data(option.command()))
+            self.refusals.append(((option.verb, exc.rule or "", exc.message), text))
             if self.trace is not None:
                 self.trace.append(f"refused {option.command()}: {exc}")
             return False
@@ -263,13 +392,13 @@ class Encounter:
         state = self.conflict.state
         decided = self.verdict()
         winner, outcome = decided if decided is not None else (NO_DECISION, NO_DECISION)
-        gm = view(self.conflict, _GM)
+        gm = state_view(self.conflict.ruleset, state, _GM, odds=False)
         harm = {e["id"]: self.p.profile.harm(e, gm) for e in gm["conflict"]["participants"]
                 if e["id"] not in self.p.bystanders}
         out = tuple(pid for pid, part in state.participants.items()
                     if part.out is not None and pid not in self.p.bystanders)
         return EncounterResult(winner, outcome, min(state.round, self.p.max_rounds), out,
-                               harm, self.refused, stalled)
+                               harm, self.refused, stalled, self.refusals)
 
 
 def play_encounter(p: Prepared, index: int) -> EncounterResult:

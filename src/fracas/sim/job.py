@@ -7,6 +7,7 @@ worker processes or on a Dask cluster. ``[sim]`` in a scenario file may give def
     prologue = "chase c1 hunter=ada quarry=cutpurse length=2"   # GM commands played first
     max_rounds = 30
     policies = { heroes = "focus-fire", toughs = "mypackage.tactics:berserk" }
+    tracking = true     # VERS: after an escape the GM turns the chase to tracking
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from fracas.engine.setup import ParticipantSetup, Setup
 from fracas.errors import InvalidInput
 
 DEFAULT_MAX_ROUNDS = 50
-_SIM_KEYS = {"prologue", "max_rounds", "policies"}
+_SIM_KEYS = {"prologue", "max_rounds", "policies", "tracking"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,11 @@ def sim_options(scenario: Scenario) -> dict[str, Any]:
     if not isinstance(policies, dict) or not all(
             isinstance(v, str) for v in policies.values()):
         raise InvalidInput(f"{scenario.path}: [sim] policies must map sides to policy names")
-    return {"prologue": prologue, "max_rounds": rounds, "policies": dict(policies)}
+    tracking = raw.get("tracking", False)
+    if not isinstance(tracking, bool):
+        raise InvalidInput(f"{scenario.path}: [sim] tracking must be true or false")
+    return {"prologue": prologue, "max_rounds": rounds, "policies": dict(policies),
+            "tracking": tracking}
 
 
 # --- sweeps ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ scenario's ``[sim] policies``); built-ins are named in :data:`BUILT_IN`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
 from fracas.errors import InvalidInput
-from fracas.sim.profiles import Profile
+from fracas.sim.profiles import ACCEPT, COMPROMISE, SURRENDER, Profile
 
 T = TypeVar("T")
 
@@ -60,39 +61,75 @@ class Option:
         return self.legal.command(**dict(self.values))
 
 
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A concession a policy may return instead of an option, where the rules allow it
+    (``turn.offers``): ``surrender`` (the side's characters give up, out of the conflict),
+    ``compromise`` (offered to the other side; the side then still takes its turn) or
+    ``accept`` (the other side's compromise: the conflict ends in it)."""
+
+    kind: str
+
+
 _LIST_KINDS = ("ids", "ints", "dice")
 
 
 class Sight:
-    """What one side's player would see (``fracas.engine.views.view``), computed on first use:
-    a policy that never looks costs no view."""
+    """What one side's player would see (the projection of ``fracas.engine.views.view``),
+    computed on first use: a policy that never looks costs no view. The pending roll's exact
+    odds are left out of the view (``"odds": None``) and computed only when asked for
+    (:attr:`odds`); reading characters (:meth:`entry`, :attr:`basics`) does not compute the
+    ruleset's part of the view (positions, ranges) until :attr:`view` is read."""
 
-    __slots__ = ("_by_id", "_load", "_view")
+    __slots__ = ("_basics", "_by_id", "_load", "_load_odds", "_view")
 
-    def __init__(self, load: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, load: Callable[[bool], dict[str, Any]],
+                 odds: Callable[[], list[str]] | None = None) -> None:
+        """``load(full)`` gives the view; ``full=False``: without the ruleset's part."""
         self._load = load
+        self._load_odds = odds
         self._view: dict[str, Any] | None = None
+        self._basics: dict[str, Any] | None = None
         self._by_id: dict[str, dict[str, Any]] = {}
+
+    @property
+    def odds(self) -> list[str]:
+        """The exact odds of the roll about to be made, as this side's player sees them."""
+        return self._load_odds() if self._load_odds is not None else []
 
     @property
     def view(self) -> dict[str, Any]:
         """The side's view of the conflict."""
         if self._view is None:
-            self._view = self._load()
-            levels = [self._view["conflict"], *self._view["zoom"]] if self._view else []
-            for level in levels:
-                for p in level["participants"]:
-                    self._by_id[p["id"]] = p
+            self._view = self._load(True)
+            self._index(self._view)
         return self._view
+
+    @property
+    def basics(self) -> dict[str, Any]:
+        """The side's view, perhaps without the ruleset's part (``"ruleset": None``): its
+        characters, settings, round and status."""
+        if self._view is not None:
+            return self._view
+        if self._basics is None:
+            self._basics = self._load(False)
+            self._index(self._basics)
+        return self._basics
+
+    def _index(self, view: dict[str, Any]) -> None:
+        self._by_id.clear()
+        for level in [view["conflict"], *view["zoom"]] if view else []:
+            for p in level["participants"]:
+                self._by_id[p["id"]] = p
 
     def entry(self, pid: str | None) -> dict[str, Any] | None:
         """A character as this side sees it (None: unknown to it)."""
-        self.view  # noqa: B018 (loads the view)
+        self.basics  # noqa: B018 (loads the view)
         return self._by_id.get(pid or "")
 
     def entries(self) -> list[dict[str, Any]]:
         """Every character this side sees."""
-        self.view  # noqa: B018 (loads the view)
+        self.basics  # noqa: B018 (loads the view)
         return list(self._by_id.values())
 
 
@@ -111,7 +148,8 @@ def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Opti
             if not values:
                 return []
         else:
-            values = profile.optional(legal.verb, c.name, c.allowed, legal.actor, sight) or []
+            values = profile.optional(legal.verb, c.name, c.allowed, legal.actor, sight
+                                      ) if c.name in profile.fills else None
             if not values:
                 continue
         if c.kind in _LIST_KINDS:
@@ -132,11 +170,24 @@ class Turn:
     side_of: dict[str, str]
     profile: Profile
     rng: DiceRng
+    offers: tuple[Offer, ...] = ()  # the concessions the side may make now
+    proposal: str | None = None  # the side whose compromise is on the table, if any
+
+    def offer(self, kind: str) -> Offer | None:
+        """The concession ``kind`` (surrender, compromise, accept) if the side may make it
+        now, else None."""
+        return next((o for o in self.offers if o.kind == kind), None)
 
     @property
     def view(self) -> dict[str, Any]:
         """The side's view of the conflict (the projection its player gets)."""
         return self.sight.view
+
+    @property
+    def odds(self) -> list[str]:
+        """The exact odds of the pending roll as the side's player sees them (computed when
+        read: the view leaves them out)."""
+        return self.sight.odds
 
     def pick(self, items: Sequence[T]) -> T:
         """One of ``items``, uniformly, from the encounter's own generator."""
@@ -158,14 +209,18 @@ class Turn:
 
     def health(self, entry: dict[str, Any] | None) -> float:
         """How much fight a character has left as this side sees it (1 when unknown)."""
-        h = self.profile.health(entry, self.view) if entry else None
+        h = self.profile.health(entry, self.sight.basics) if entry else None
         return 1.0 if h is None else h
+
+    def balance(self) -> float:
+        """This side's fight left over its foes' (by the view; 1 when neither has any)."""
+        mine = sum(self.health(p) for p in self.friends())
+        theirs = sum(self.health(p) for p in self.foes())
+        return mine / theirs if theirs else (float("inf") if mine else 1.0)
 
     def losing(self) -> bool:
         """Whether this side has less fight left than its foes (by the view)."""
-        mine = sum(self.health(p) for p in self.friends())
-        theirs = sum(self.health(p) for p in self.foes())
-        return mine < theirs
+        return self.balance() < 1.0
 
     def attacks(self) -> list[Option]:
         """The options that attack a character of another side (the legal commands name
@@ -178,7 +233,7 @@ class Turn:
         return [o for o in self.options if test(o)]
 
 
-Policy = Callable[[Turn], Option]
+Policy = Callable[[Turn], Option | Offer]
 
 
 def random_legal(turn: Turn) -> Option:
@@ -226,7 +281,7 @@ def weakest_first(turn: Turn) -> Option:
     """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
     ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
     def absolute(entry: dict[str, Any]) -> float:
-        harm = turn.profile.harm(entry, turn.view)
+        harm = turn.profile.harm(entry, turn.sight.basics)
         return turn.health(entry) - harm / 100.0
     return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
 
@@ -240,7 +295,7 @@ def defensive(turn: Turn) -> Option:
         return turn.pick(hurt)
     staying = tuple(o for o in turn.options if me.keeps_cover(o.verb, turn.entry(o.actor)))
     if staying and len(staying) < len(turn.options):
-        turn = Turn(turn.side, staying, turn.sight, turn.side_of, me, turn.rng)
+        turn = dataclasses.replace(turn, options=staying)
     return focus_fire(turn)
 
 
@@ -251,9 +306,27 @@ def flee_when_losing(turn: Turn) -> Option:
         me = turn.profile
         foes = turn.foes()
         away = turn.where(lambda o: me.flees(o.verb, o.arguments(), turn.entry(o.actor),
-                                             turn.view, foes))
+                                             turn.sight.basics, foes))
         if away:
             return turn.pick(away)
+    return focus_fire(turn)
+
+
+def parley(turn: Turn) -> Option | Offer:
+    """Talk where the rules allow it (Fabula Ultima): accept the other side's compromise
+    unless winning by half as much again; surrender with a quarter of the foes' fight left
+    or less; offer a compromise when losing (once: the offer stands until the other side's
+    turn); then focus fire."""
+    balance = turn.balance()
+    accept = turn.offer(ACCEPT)
+    if accept is not None and balance < 1.5:
+        return accept
+    surrender = turn.offer(SURRENDER)
+    if surrender is not None and balance <= 0.25:
+        return surrender
+    compromise = turn.offer(COMPROMISE)
+    if compromise is not None and balance < 1.0:
+        return compromise
     return focus_fire(turn)
 
 
@@ -263,6 +336,7 @@ BUILT_IN: dict[str, Policy] = {
     "weakest-first": weakest_first,
     "defensive": defensive,
     "flee": flee_when_losing,
+    "parley": parley,
 }
 DEFAULT_POLICY = "focus-fire"
 

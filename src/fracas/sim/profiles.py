@@ -16,6 +16,12 @@ from fracas.rulesets.etherscope.settings import condenser_of
 if TYPE_CHECKING:
     from fracas.sim.policies import Sight
 
+#: Concessions (Profile.concessions) and the outcomes they give.
+SURRENDER = "surrender"
+COMPROMISE = "compromise"
+ACCEPT = "accept"
+SURRENDERED = "surrendered"
+
 #: Verbs the simulator never plays: bookkeeping of the table, not moves of the game.
 TABLE_VERBS = frozenset({
     "note", "narrate", "roll", "effect", "override", "join", "leave", "out", "undo", "redo",
@@ -34,7 +40,10 @@ class ChaseWatch:
 
 
 class Profile:
-    """The simulator's reading of one ruleset (see docs/sim.md, "How a win is read")."""
+    """The simulator's reading of one ruleset (see docs/sim.md, "How a win is read").
+
+    The ``view`` its reading hooks get is a side's (or the GM's) view; the ruleset's part of
+    it (``"ruleset"``) may be None, not computed."""
 
     ruleset: ClassVar[str] = ""
     #: GM verbs given before any character acts (e.g. opening a VERS turn).
@@ -61,9 +70,14 @@ class Profile:
     outcomes: ClassVar[tuple[str, ...]] = ("taken out",)
     #: What the harm figures count.
     harm_unit: ClassVar[str] = "harm"
+    #: What a side may concede where the rules allow it (Fabula Ultima: ``surrender``, and
+    #: ``compromise`` offered to the other side, which may ``accept`` it on its turn).
+    concessions: ClassVar[tuple[str, ...]] = ()
 
     def end_reason(self, winner: str, outcome: str) -> str:
         """The reason the simulated GM gives with ``end`` once the conflict is decided."""
+        if outcome == COMPROMISE:
+            return "a compromise: the sides find terms both accept"
         return f"unable or unwilling to continue: {outcome}; {winner} remain"
 
     # --- values the rules leave open -------------------------------------------------------
@@ -72,6 +86,10 @@ class Profile:
         """Values to try for a required parameter whose values the legal command leaves open
         (None: the simulator cannot fill it, and leaves the command out)."""
         return None
+
+    #: The optional parameters :meth:`optional` may fill (the others keep the rules'
+    #: default without asking it).
+    fills: ClassVar[frozenset[str]] = frozenset()
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
@@ -108,10 +126,16 @@ class Profile:
     def observe(self, chases: dict[str, ChaseWatch], events: list[Event]) -> None:
         """Follow the chases of an encounter through its events."""
 
-    def chase_verdict(self, chases: dict[str, ChaseWatch],
-                      side_of: dict[str, str]) -> tuple[str, str] | None:
-        """(winning side, outcome) when a chase has settled the conflict."""
+    def chase_verdict(self, chases: dict[str, ChaseWatch], side_of: dict[str, str],
+                      tracking: bool = False) -> tuple[str, str] | None:
+        """(winning side, outcome) when a chase has settled the conflict (``tracking``: an
+        escape is followed up, not an end)."""
         return None
+
+    def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool) -> tuple[str, ...]:
+        """GM verbs that move a chase on to its next stage, given as soon as they are legal
+        (VERS: ``pursue`` after contact; with ``tracking``, ``track`` after an escape)."""
+        return ()
 
 
 def _pool(entry: dict[str, Any], key: str) -> tuple[float, float] | None:
@@ -135,6 +159,7 @@ class EtherscopeProfile(Profile):
     recover_verbs = frozenset({"recover"})
     seek_verbs = frozenset({"search"})
     harm_unit = "points of the conflict's condenser"
+    fills = frozenset({"skill"})
 
     def _condenser(self, entry: dict[str, Any], view: dict[str, Any]) -> tuple[int, int] | None:
         settings = view["conflict"]["settings"]
@@ -146,7 +171,7 @@ class EtherscopeProfile(Profile):
         """``declare``: one action at the base initiative, or two (base − 1 and 1)."""
         me = sight.entry(actor) if verb == "declare" and param == "scores" else None
         if me is not None:
-            pair = self._condenser(me, sight.view)
+            pair = self._condenser(me, sight.basics)
             if pair is None or pair[0] < 1:
                 return None
             base = pair[0]
@@ -190,12 +215,15 @@ class EtherscopeProfile(Profile):
 
 
 class FabulaUltimaProfile(Profile):
-    """Fabula Ultima: no GM procedure besides the end; a PC leads the initiative check."""
+    """Fabula Ultima: no GM procedure besides the end; a PC leads the initiative check. A
+    side may surrender (its characters are out, FU-CON-12) or offer a compromise, which ends
+    the conflict when the other side accepts it (FU-CON-11)."""
 
     ruleset = "fabula-ultima"
     skip = frozenset({"goal", "equip", "check", "fabula", "spell"})
     last_side_outcome = "defeated"
-    outcomes = ("defeated",)
+    outcomes = ("defeated", SURRENDERED, COMPROMISE)
+    concessions = (SURRENDER, COMPROMISE)
     harm_unit = "HP"
 
     def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
@@ -225,8 +253,8 @@ _INJURY = ("grazed", "wounded", "impaired", "disabled")
 
 class VersProfile(Profile):
     """VERS: the GM opens each turn (popcorn) and hands off for those taken out; a chase
-    that reaches the top of its scale has been escaped (tracking is the GM's choice: start
-    the chase at stage=tracking in the prologue to simulate one)."""
+    that reaches the top of its scale has been escaped, unless the scenario's ``[sim]
+    tracking = true`` has the GM turn it to tracking (and contact back to pursuit)."""
 
     ruleset = "vers"
     gm_first = ("open", "handoff")
@@ -234,6 +262,7 @@ class VersProfile(Profile):
     pass_verbs = frozenset({"handoff"})
     recover_verbs = frozenset({"recover"})
     objective_verbs = frozenset({"run", "interpose"})
+    fills = frozenset({"weapon"})
     outcomes = ("taken out", "captured", "escaped", "evaded", "away", "won", "lost")
     harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
 
@@ -286,19 +315,27 @@ class VersProfile(Profile):
             elif e.type in ("chase_roll", "chase_interpose") and d["id"] in chases:
                 chases[d["id"]].stage = d["new_stage"]
 
-    def chase_verdict(self, chases: dict[str, ChaseWatch],
-                      side_of: dict[str, str]) -> tuple[str, str] | None:
-        """Captured: the hunter's side wins; escaped (top of the pursuit), evaded or
-        completely away (top of the tracking): the quarry's; a race for a prize: won or lost
-        (VR-CHASE-4, VR-CHASE-6, VR-CHASE-7)."""
+    def chase_verdict(self, chases: dict[str, ChaseWatch], side_of: dict[str, str],
+                      tracking: bool = False) -> tuple[str, str] | None:
+        """Captured: the hunter's side wins; escaped (top of the pursuit; unless
+        ``tracking``: then the hunt goes on), evaded or completely away (top of the
+        tracking): the quarry's; a race for a prize: won or lost (VR-CHASE-4, VR-CHASE-6,
+        VR-CHASE-7)."""
         for chase in chases.values():
             other = chase.quarry if chase.roller == chase.hunter else chase.hunter
             winner = {"captured": chase.hunter, "escaped": chase.quarry, "evaded": chase.quarry,
                       "away": chase.quarry,
                       "won": chase.roller, "lost": other}.get(chase.stage)
-            if winner is not None:
+            if winner is not None and not (tracking and chase.stage == "escaped"):
                 return side_of[winner], chase.stage
         return None
+
+    def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool) -> tuple[str, ...]:
+        """``pursue`` once contact is made (pursuit begins again, VR-CHASE-7); with
+        ``tracking``, ``track`` once the quarry has escaped (VR-CHASE-4)."""
+        stages = {c.stage for c in chases.values()}
+        return (("pursue",) if "contact" in stages else ()) + (
+            ("track",) if tracking and "escaped" in stages else ())
 
 
 PROFILES: dict[str, Profile] = {

@@ -50,7 +50,12 @@ def result_data(r: Result) -> dict[str, Any]:
                   "mean_harm": t.harm.get(pid, 0) / n if n else 0.0}
             for pid in names if pid not in p.bystanders
         },
-        "diagnostics": {"refused_commands": t.refused, "stalled": t.stalled},
+        "diagnostics": {"refused_commands": t.refused, "stalled": t.stalled,
+                        "refusals": [
+                            {"verb": verb, "rule": rule or None, "error": error,
+                             "count": count, "example": example}
+                            for (verb, rule, error), (count, example) in sorted(
+                                t.refusals.items(), key=lambda kv: (-kv[1][0], kv[0]))]},
     }
 
 

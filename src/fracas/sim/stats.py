@@ -30,6 +30,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+#: A kind of refusal: (the verb refused, the error's rule ID or "", the error's message).
+Refusal = tuple[str, str, str]
+
+
 @dataclass(slots=True)
 class EncounterResult:
     """What one simulated encounter came to."""
@@ -41,6 +45,7 @@ class EncounterResult:
     harm: dict[str, int]  # harm taken, by character id (whole units of the ruleset)
     refused: int = 0  # commands a policy chose that the engine refused (a legal-commands bug)
     stalled: bool = False  # nobody could act and the GM had nothing to give
+    refusals: list[tuple[Refusal, str]] = field(default_factory=list)  # each: its command
 
 
 @dataclass(slots=True)
@@ -55,6 +60,8 @@ class Tally:
     harm: Counter[str] = field(default_factory=Counter)
     refused: int = 0
     stalled: int = 0
+    #: per kind of refusal: how often, and the first example's command text (in text order)
+    refusals: dict[Refusal, tuple[int, str]] = field(default_factory=dict)
 
     def add(self, r: EncounterResult) -> None:
         """Count one encounter."""
@@ -66,12 +73,21 @@ class Tally:
         self.harm.update(r.harm)
         self.refused += r.refused
         self.stalled += int(r.stalled)
+        for kind, example in r.refusals:
+            self._refusal(kind, 1, example)
+
+    def _refusal(self, kind: Refusal, count: int, example: str) -> None:
+        had, first = self.refusals.get(kind, (0, example))
+        self.refusals[kind] = (had + count, min(first, example))
 
     def merge(self, other: Tally) -> Tally:
         """This tally plus ``other`` (a new tally)."""
         out = Tally(self.n + other.n, self.wins + other.wins, self.outcomes + other.outcomes,
                     self.rounds + other.rounds, self.out + other.out, self.harm + other.harm,
-                    self.refused + other.refused, self.stalled + other.stalled)
+                    self.refused + other.refused, self.stalled + other.stalled,
+                    dict(self.refusals))
+        for kind, (count, example) in other.refusals.items():
+            out._refusal(kind, count, example)
         return out
 
 

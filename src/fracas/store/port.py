@@ -92,6 +92,14 @@ class TableStore(Protocol):
         every process on this database)."""
         ...
 
+    def admin_digest(self) -> str | None:
+        """The digest of the server's admin secret (None: none was made yet)."""
+        ...
+
+    def set_admin_digest(self, digest: str) -> None:
+        """Keep the digest of a new admin secret (the old one stops working)."""
+        ...
+
 
 #: PostgreSQL channel on which every token revocation is announced (its token id).
 TOKEN_CHANNEL = "fracas_tokens"

@@ -8,7 +8,9 @@ failing mid-transaction. PostgreSQL is chosen by a ``postgresql+psycopg://`` URL
 
 An append is one transaction: ``UPDATE conflicts SET version = v+1 WHERE version = v`` (the
 optimistic check: zero rows means someone came first) then the INSERT of the record; the
-(conflict, version) primary key backs the check up.
+(conflict, version) primary key backs the check up. On SQLite, appends made at the same time
+by several threads share one transaction, each in its own savepoint (group commit,
+:mod:`fracas.store.group`): one disk wait for many, and none acknowledged before its commit.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from sqlalchemy.pool import NullPool, QueuePool
 from fracas.engine.events import LazyEvents, Record
 from fracas.engine.limits import check_conflict_id
 from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
+from fracas.store.group import GroupCommit
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
     TOKEN_CHANNEL,
@@ -71,6 +74,8 @@ from fracas.store.schema import (
 ENV_DB = "FRACAS_DB"
 
 
+#: The name under which ``store_keys`` holds the digest of the server's admin secret.
+ADMIN_KEY = "server-admin"
 #: PostgreSQL channel on which every append is announced as "CONFLICT_ID VERSION".
 NOTIFY_CHANNEL = "fracas_appends"
 #: How often SQLite is polled for changes (seconds).
@@ -78,6 +83,8 @@ POLL_SECONDS = 0.2
 #: Seconds to wait for a PostgreSQL server to answer before giving up (unless the URL sets
 #: ``connect_timeout``): an unreachable or silent host fails fast instead of hanging.
 CONNECT_TIMEOUT = 10
+#: PostgreSQL connections a process keeps open (and as many more at its busiest).
+POOL_SIZE = 12
 #: The longest text each stored field takes (the columns of schema.py), checked before
 #: writing so that SQLite and PostgreSQL accept and refuse the same conflicts.
 LIMITS = {"id": 40, "campaign": 200, "ruleset": 60, "title": 200, "seed": 200,
@@ -143,6 +150,8 @@ class SqlEventStore:
         self.url = url or default_url()
         self.engine = _make_engine(self.url)
         self.dialect = self.engine.dialect.name
+        self._group: GroupCommit[tuple[str, Record, int]] | None = \
+            GroupCommit(self._append_batch) if self.dialect == "sqlite" else None
         try:
             state = self.schema_state()
             if state == "fresh" and migrate:
@@ -274,6 +283,20 @@ class SqlEventStore:
                                      .where(store_keys.c.name == name)).scalar_one()
         return bytes.fromhex(str(found))
 
+    def admin_digest(self) -> str | None:
+        """The digest of the server's admin secret (None: none was made yet)."""
+        with self._read() as conn:
+            found = conn.execute(select(store_keys.c.value)
+                                 .where(store_keys.c.name == ADMIN_KEY)).scalar()
+        return None if found is None else str(found)
+
+    def set_admin_digest(self, digest: str) -> None:
+        """Keep the digest of a new admin secret (the old one stops working)."""
+        with self._write() as conn:
+            conn.execute(delete(store_keys).where(store_keys.c.name == ADMIN_KEY))
+            conn.execute(insert(store_keys).values(name=ADMIN_KEY, value=digest,
+                                                   created=_now()))
+
     def _campaign_id(self, conn: Connection, name: str, now: str) -> int:
         found = conn.execute(select(campaigns.c.id).where(campaigns.c.name == name)).scalar()
         if found is not None:
@@ -297,28 +320,52 @@ class SqlEventStore:
             raise InvalidInput(f"record {record.version} cannot follow version "
                                f"{expected_version}")
         _check_record(record)
+        if self._group is not None:  # SQLite: one writer, so appends share commits
+            self._group.submit((conflict_id, record, expected_version))
+            return
         try:
             with self._write() as conn:
-                done = conn.execute(
-                    sql_update(conflicts)
-                    .where(conflicts.c.id == conflict_id,
-                           conflicts.c.version == expected_version)
-                    .values(version=record.version, updated=_now())
-                )
-                if done.rowcount != 1:
-                    actual = conn.execute(select(conflicts.c.version)
-                                          .where(conflicts.c.id == conflict_id)).scalar()
-                    if actual is None:
-                        raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
-                    raise _stale(expected_version, int(actual))
-                self._insert_records(conn, conflict_id, [record])
-                if self.dialect == "postgresql":  # delivered when the append commits
-                    conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                                 {"channel": NOTIFY_CHANNEL,
-                                  "payload": f"{conflict_id} {record.version}"})
+                self._append_in(conn, conflict_id, record, expected_version)
         except IntegrityError:
             # the same version or idempotency key written by someone else first
             raise _stale(expected_version, None) from None
+
+    def _append_in(self, conn: Connection, conflict_id: str, record: Record,
+                   expected_version: int) -> None:
+        """The writes of one append, in the transaction of ``conn``."""
+        done = conn.execute(
+            sql_update(conflicts)
+            .where(conflicts.c.id == conflict_id, conflicts.c.version == expected_version)
+            .values(version=record.version, updated=_now())
+        )
+        if done.rowcount != 1:
+            actual = conn.execute(select(conflicts.c.version)
+                                  .where(conflicts.c.id == conflict_id)).scalar()
+            if actual is None:
+                raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
+            raise _stale(expected_version, int(actual))
+        self._insert_records(conn, conflict_id, [record])
+        if self.dialect == "postgresql":  # delivered when the append commits
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": NOTIFY_CHANNEL,
+                          "payload": f"{conflict_id} {record.version}"})
+
+    def _append_batch(self, appends: Sequence[tuple[str, Record, int]]
+                      ) -> list[BaseException | None]:
+        """Several appends in one transaction (one commit), each in its own savepoint: a
+        refused one is rolled back alone and answered with its refusal."""
+        errors: list[BaseException | None] = []
+        with self._write() as conn:
+            for conflict_id, record, expected_version in appends:
+                try:
+                    with conn.begin_nested():
+                        self._append_in(conn, conflict_id, record, expected_version)
+                    errors.append(None)
+                except IntegrityError:
+                    errors.append(_stale(expected_version, None))
+                except (NotFound, StaleVersion) as exc:
+                    errors.append(exc)
+        return errors
 
     def save_snapshot(
         self, conflict_id: str, version: int, fmt: str, state: dict[str, Any]
@@ -638,7 +685,10 @@ def _make_engine(url: str) -> Engine:
 
             timeout = {} if "connect_timeout" in make_url(url).query else {
                 "connect_timeout": CONNECT_TIMEOUT}
-            return create_engine(url, pool_pre_ping=True, connect_args=timeout)
+            # a server process's threads keep POOL_SIZE connections open (opening one costs
+            # PostgreSQL a new backend process: never one per query)
+            return create_engine(url, pool_pre_ping=True, connect_args=timeout,
+                                 pool_size=POOL_SIZE, max_overflow=POOL_SIZE)
     except (ArgumentError, ImportError) as exc:
         raise InvalidInput(f"bad database URL {safe_url(url)}: {exc}") from None
     raise InvalidInput(

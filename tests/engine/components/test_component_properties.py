@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -153,6 +154,13 @@ def test_alternating_checked_ops_never_raise(data: st.DataObject) -> None:
         if order.current is None:
             assert bool(order.who_may_act()) != order.round_over
     roundtrip(order)
+    # a copy to try moves on (Fabula Ultima's) is equal and shares nothing with the order
+    trial, before = order.copy(), copy.deepcopy(order)
+    assert trial == order
+    trial.leave(ACTORS[0])
+    trial.join("zed", "npcs", 1)
+    trial.new_round()
+    assert order == before
 
 
 # --------------------------------------------------------------------------- popcorn
@@ -271,7 +279,7 @@ def test_zones_checked_ops_never_raise(data: st.DataObject) -> None:
 @FAST
 @given(st.integers(2, 6), st.lists(st.integers(-20, 20), max_size=20))
 def test_track_moves_stay_on_scale(length: int, moves: list[int]) -> None:
-    track = Track.for_pursuit(length)
+    track = Track.centred(length)
     for m in moves:
         track.move(m)
         assert 1 <= track.position <= track.length
@@ -321,7 +329,7 @@ def test_pool_ops_stay_in_bounds(maximum: int, ops: list[tuple[str, int]]) -> No
         AlternatingSides.setup(["pcs", "npcs"], "npcs", {"a": "pcs", "b": "npcs"}, {"b": 2}),
         Popcorn(members=["a", "b"], gone=["a"], current="a", actions_left=1, openers=["a"]),
         RangeBands(actors=["a", "b"], bands={"a|b": 2}, hidden={"a": ["b"]}),
-        Track.for_pursuit(3),
+        Track.centred(3),
         ladder_from_spec([("worn", 1, 0, 0), ("damaged", 1, 3, -1)]),
         ResourcePool(current=3, maximum=10),
     ],

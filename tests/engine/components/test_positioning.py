@@ -195,24 +195,17 @@ def test_zone_checks() -> None:
 
 
 @pytest.mark.parametrize(("length", "size", "start"), [(2, 5, 3), (4, 9, 5), (6, 13, 7)])
-def test_pursuit_sizes(length: int, size: int, start: int) -> None:
-    track = Track.for_pursuit(length)
+def test_centred_sizes(length: int, size: int, start: int) -> None:
+    track = Track.centred(length)
     assert (track.length, track.position) == (size, start)
     assert track.centre() == start
 
 
-@pytest.mark.parametrize("length", [1, 7, 0, -2])
-def test_pursuit_length_refused(length: int) -> None:
-    with pytest.raises(InvalidInput) as err:
-        Track.for_pursuit(length, rule="VR-CHASE-2")
-    assert err.value.rule == "VR-CHASE-2" and str(length) in str(err.value)
-
-
 def test_track_clamps() -> None:
-    track = Track.for_pursuit(2)
+    track = Track.centred(2)
     assert track.move(-1) == -1 and track.position == 2
     assert track.move(-5) == -1 and track.at_bottom
     assert track.move(+10) == 4 and track.at_top and track.position == 5
-    assert Track.for_pursuit(3, start=99).position == 7
+    assert Track.centred(3, start=99).position == 7
     with pytest.raises(InvalidInput):
         track.check_position(6)

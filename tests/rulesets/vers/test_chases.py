@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.errors import IllegalCommand
+from fracas.errors import IllegalCommand, InvalidInput
+from fracas.rulesets.vers.chases import PURSUIT_LENGTHS, pursuit_track
 
 from .helpers import do, make, npc, of, pc, refused, ruleset
 
@@ -154,3 +155,20 @@ def test_one_roll_is_one_action_and_the_pc_rolls():
     refused(c2, "chase c1 hunter=a quarry=b", "VR-CHASE-8")
     do(c2, "chase c1 hunter=a quarry=b roller=b")
     assert c2.state.ext.chases["c1"].roller == "b"
+
+
+@pytest.mark.rule("VR-CHASE-2")
+@pytest.mark.parametrize(("length", "size", "start"), [(2, 5, 3), (4, 9, 5), (6, 13, 7)])
+def test_a_pursuit_scale_has_two_positions_an_action_around_its_centre(
+        length: int, size: int, start: int) -> None:
+    track = pursuit_track(length, "VR-CHASE-2")
+    assert (track.length, track.position) == (size, start)
+
+
+@pytest.mark.rule("VR-CHASE-2")
+@pytest.mark.parametrize("length", [1, 7, 0, -2])
+def test_a_pursuit_length_outside_2_to_6_is_refused(length: int) -> None:
+    with pytest.raises(InvalidInput) as err:
+        pursuit_track(length, "VR-CHASE-2")
+    assert err.value.rule == "VR-CHASE-2" and str(length) in str(err.value)
+    assert list(PURSUIT_LENGTHS) == [2, 3, 4, 5, 6]

@@ -14,7 +14,7 @@ from fracas.engine.components.ladders import (
 )
 from fracas.engine.components.pools import ResourcePool
 from fracas.engine.components.ranges import DEFAULT_BAND, Band, RangeBands, pair_key
-from fracas.engine.components.track import PURSUIT_LENGTHS, Track
+from fracas.engine.components.track import Track
 from fracas.engine.components.turn_orders import (
     AlternatingSides,
     Countdown,
@@ -27,7 +27,6 @@ from fracas.engine.components.zones import Zone, ZoneMap, link_key
 
 __all__ = [
     "DEFAULT_BAND",
-    "PURSUIT_LENGTHS",
     "AlternatingSides",
     "Band",
     "ConditionLadder",

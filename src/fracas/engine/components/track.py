@@ -1,4 +1,5 @@
-"""A chase scale of positions 1..N (VERS pursuit and tracking).
+"""A chase scale of positions 1..N (VERS pursuit and tracking; the lengths a ruleset allows
+are its own: VERS's in :mod:`fracas.rulesets.vers.chases`).
 
 Position 1 is the bottom (the hunter may interpose); position N the top (the quarry got
 away). Mutators clamp to 1..N and never raise.
@@ -10,10 +11,7 @@ from dataclasses import dataclass
 
 from fracas.errors import InvalidInput
 
-__all__ = ["PURSUIT_LENGTHS", "Track"]
-
-PURSUIT_LENGTHS = range(2, 7)
-"""Chase lengths a GM may pick for pursuit (2..6 actions)."""
+__all__ = ["Track"]
 
 
 @dataclass(slots=True)
@@ -24,19 +22,10 @@ class Track:
     position: int
 
     @classmethod
-    def for_pursuit(cls, length: int, rule: str | None = None, start: int | None = None) -> Track:
-        """A pursuit scale: 2 × ``length`` + 1 positions, starting at the centre.
-
-        ``start`` overrides the centre (clamped onto the scale). Raises InvalidInput when
-        ``length`` is outside 2..6.
-        """
-        if length not in PURSUIT_LENGTHS:
-            raise InvalidInput(
-                f"A chase length must be 2 to 6 actions, not {length}",
-                rule=rule,
-                length=length,
-            )
-        track = cls(length=2 * length + 1, position=length + 1)
+    def centred(cls, half: int, start: int | None = None) -> Track:
+        """A scale of 2 × ``half`` + 1 positions with the marker at the centre (or at
+        ``start``, clamped onto the scale)."""
+        track = cls(length=2 * half + 1, position=half + 1)
         if start is not None:
             track.set(start)
         return track

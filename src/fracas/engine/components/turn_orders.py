@@ -287,6 +287,14 @@ class AlternatingSides:
             self.side_on_turn = self.first_side
             self.settle()
 
+    def copy(self) -> AlternatingSides:
+        """An independent copy to try moves on (its tables are flat: no deep copy needed)."""
+        return AlternatingSides(sides=list(self.sides), first_side=self.first_side,
+                                side_of=dict(self.side_of),
+                                turns_per_round=dict(self.turns_per_round),
+                                taken=dict(self.taken), side_on_turn=self.side_on_turn,
+                                current=self.current, out=list(self.out))
+
     @classmethod
     def setup(
         cls,

@@ -32,7 +32,7 @@ from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.events import ES_EVENTS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
-from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import odds, pending_odds
 from fracas.rulesets.etherscope.settings import condenser_of, normalise
@@ -105,14 +105,9 @@ class Etherscope(Ruleset):
         return []
 
     def evolve(self, state: ConflictState, event: Event) -> None:
-        """Apply an event to the Etherscope state: its class's handler, or Etherscope's part
-        of an engine event (found by tag)."""
-        if state.ext is None:
-            return
-        engine = ENGINE.evolvers.get(event.type)
-        if engine is not None:
-            engine(state, event)
-        else:
+        """Apply an event to the Etherscope state: its class's handler (Etherscope's or the
+        engine's event)."""
+        if state.ext is not None:
             self.handlers.evolve(state, event)
 
     # --- zoom
@@ -191,10 +186,7 @@ class Etherscope(Ruleset):
         return views.view_participant(state, viewer, pid)
 
     def describe(self, event: Event, state: ConflictState) -> str | None:
-        """One log line per event: its class's sentence, or Etherscope's for an engine event."""
-        engine = ENGINE.describers.get(event.type)
-        if engine is not None:
-            return engine(event, state)
+        """One log line per event: its class's sentence (None: the engine's)."""
         return self.handlers.describe(event, state)
 
     def legal_commands(self, state: ConflictState, actor: str | None) -> list[LegalCommand]:

@@ -7,10 +7,8 @@ from typing import Any
 
 from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    PARTICIPANT_OUT,
-    Event,
-)
+from fracas.engine.engine_events import ParticipantOut
+from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState
 from fracas.errors import IllegalCommand, InvalidInput
@@ -131,7 +129,7 @@ def decide_action(d: Decision, cmd: Command) -> None:
     if nature != s["nature"]:
         out += damage_events(state, actor, s["off_nature_damage"],
                              f"acting {nature} in a {s['nature']} conflict", None, pending)
-    outs = {e.data["participant"] for e in out if e.type == PARTICIPANT_OUT}
+    outs = {e.participant for e in out if isinstance(e, ParticipantOut)}
     d.emit(*out, *end_turn(state, outs))
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from fracas.engine.commands import Command
 from fracas.engine.components import RangeBands
 from fracas.engine.describe import name_of
-from fracas.engine.events import (
-    PARTICIPANT_OUT,
-    Event,
-)
+from fracas.engine.engine_events import ParticipantOut
+from fracas.engine.events import Event
+from fracas.engine.limits import as_int
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope import events as ev
@@ -113,8 +112,7 @@ def damage_events(
     out: Events = [ev.Damage(participant=pid, amount=amount, condenser=kind, left=after,
                              reason=reason, source=source)]
     if after == 0:
-        out.append(Event(PARTICIPANT_OUT, {"participant": pid,
-                                           "reason": f"{kind} condenser at 0"}))
+        out.append(ParticipantOut(participant=pid, reason=f"{kind} condenser at 0"))
     return out
 
 
@@ -164,7 +162,7 @@ def dice_by_character(raw: str | None, targets: list[str], key: str, rule: str
             raise InvalidInput(f"{key}={raw}: write ID:DICE/ID:DICE for "
                                f"{', '.join(targets) or 'nobody'}", rule=rule)
         try:
-            out[who] = [int(d) for d in dice.split(",")]
+            out[who] = [as_int(d, key) for d in dice.split(",")]
         except ValueError:
             raise InvalidInput(f"{key}={raw}: {dice!r} are not dice", rule=rule) from None
     return out

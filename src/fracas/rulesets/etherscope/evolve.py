@@ -5,20 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.engine.components import RangeBands, ResourcePool, Slot
-from fracas.engine.events import (
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_STARTED,
-    ZOOM_OPENED,
-    Event,
+from fracas.engine.engine_events import (
+    ParticipantJoined,
+    ParticipantLeft,
+    ParticipantOut,
+    RoundEnded,
+    RoundStarted,
+    TurnStarted,
+    ZoomOpened,
 )
 from fracas.engine.model import ConflictState
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
-from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.state import EsExt
 
 CONDENSERS = ("physical", "ether", "society")
@@ -172,56 +171,55 @@ def _recovered(state: ConflictState, e: ev.Recovered) -> None:
 
 
 # --- the engine's events, in Etherscope's state ---------------------------------------------
-@ENGINE.evolves(ROUND_STARTED)
-def _round_started(state: ConflictState, e: Event) -> None:
+@H.evolves(RoundStarted)
+def _round_started(state: ConflictState, e: RoundStarted) -> None:
     ext = _ext(state)
     ext.phase = ph.DECLARE
-    ext.base = {k: int(v) for k, v in e.data.get("base", {}).items()}
+    ext.base = {k: int(v) for k, v in e.extra.get("base", {}).items()}
     ext.countdown.new_round()
     ext.defaulted = []
     ext.acted = False
 
 
-@ENGINE.evolves(TURN_STARTED)
-def _turn_started(state: ConflictState, e: Event) -> None:
+@H.evolves(TurnStarted)
+def _turn_started(state: ConflictState, e: TurnStarted) -> None:
     ext = _ext(state)
-    cd, d = ext.countdown, e.data
+    cd, score = ext.countdown, e.extra.get("score")
     ext.acted = False
     start = max(0, cd.position + 1) if cd.position >= 0 else 0
     for i in range(start, len(cd.queue)):
-        if cd.queue[i].actor == d["participant"] and cd.queue[i].score == d.get("score"):
+        if cd.queue[i].actor == e.participant and cd.queue[i].score == score:
             cd.position = i
             return
-    cd.position = min(int(d.get("slot", 0)), len(cd.queue))
+    cd.position = min(int(e.extra.get("slot", 0)), len(cd.queue))
 
 
-@ENGINE.evolves(ROUND_ENDED)
-def _round_ended(state: ConflictState, e: Event) -> None:
+@H.evolves(RoundEnded)
+def _round_ended(state: ConflictState, e: RoundEnded) -> None:
     ext = _ext(state)
     ext.phase = ph.READY
     ext.countdown.position = len(ext.countdown.queue)
 
 
-@ENGINE.evolves(ZOOM_OPENED)
-def _zoom_opened(state: ConflictState, e: Event) -> None:
+@H.evolves(ZoomOpened)
+def _zoom_opened(state: ConflictState, e: ZoomOpened) -> None:
     _ext(state).acted = True
 
 
-@ENGINE.evolves(PARTICIPANT_JOINED)
-def _joined(state: ConflictState, e: Event) -> None:
-    ext, d = _ext(state), e.data
-    pid = d["id"]
+@H.evolves(ParticipantJoined)
+def _joined(state: ConflictState, e: ParticipantJoined) -> None:
+    ext, pid = _ext(state), e.id
     if pid not in ext.ranges.actors:
         ext.ranges.add(pid, state.settings["ranges"]["default"])
-    ext.condenser[pid] = condensers_of(d.get("stats", {}))
+    ext.condenser[pid] = condensers_of(e.stats)
     if ext.phase != ph.START:  # at the start it rolls awareness like everyone (ES-START-1)
         ext.awareness.setdefault(pid, 0)
     ext.countdown.add(pid)
 
 
-@ENGINE.evolves(PARTICIPANT_LEFT, PARTICIPANT_OUT)
-def _gone(state: ConflictState, e: Event) -> None:
-    ext, pid = _ext(state), e.data["participant"]
+@H.evolves(ParticipantLeft, ParticipantOut)
+def _gone(state: ConflictState, e: ParticipantLeft | ParticipantOut) -> None:
+    ext, pid = _ext(state), e.participant
     ext.countdown.remove(pid)
     for g in [g for g, m in ext.groups.items() if pid in m]:
         _leave_group(ext, g, pid)

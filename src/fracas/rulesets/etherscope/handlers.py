@@ -1,12 +1,9 @@
-"""The Etherscope handler tables: the engine's one decide pattern (decide by verb; evolve and
-describe by event class) and Etherscope's part of the engine's own events (by tag)."""
+"""The Etherscope handler table: the engine's one decide pattern (decide by verb; evolve and
+describe by event class, Etherscope's and the engine's own)."""
 
 from __future__ import annotations
 
 from fracas.engine.handlers import Handlers
-from fracas.rulesets.tables import EngineEvents
 
-#: Decide handlers by verb; evolve and describe handlers by Etherscope event class.
+#: Decide handlers by verb; evolve and describe handlers by event class.
 HANDLERS = Handlers()
-#: Etherscope's part of the engine's events (rounds, turns, joins, zooms).
-ENGINE = EngineEvents()

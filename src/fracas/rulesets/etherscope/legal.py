@@ -9,7 +9,7 @@ from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
-from fracas.rulesets.etherscope.common import ext_of
+from fracas.rulesets.etherscope.common import ext_of, group_of
 from fracas.rulesets.etherscope.settings import BANDS
 from fracas.rulesets.legal import LegalCommands
 
@@ -78,19 +78,42 @@ def _moves(state: ConflictState, actor: str) -> list[LegalCommand]:
     if mover != actor:
         return []
     ids = state.active_ids()
+    later = ext.move_order[ext.mover + 1:]
+    free = {t for t in later if t not in ext.stepped and t in ids
+            and not ext.ranges.is_hidden(t, actor)}
     out = []
-    for t in ext.move_order[ext.mover + 1:]:
-        if t in ext.stepped or ext.ranges.is_hidden(t, actor) or t not in ids:
-            continue
-        out += _steps("step", state, actor, t)
+    for unit in _move_units(state, actor, later):
+        if all(t in free for t in unit):
+            out += _steps("step", state, actor, unit)
     return [*out, command("done", actor)]
 
 
-def _steps(verb: str, state: ConflictState, actor: str, t: str) -> list[LegalCommand]:
-    """One step toward (not from Close) and away (not from Distant) (ES-RNG-4)."""
-    band = ext_of(state).ranges.get(actor, t)
-    ways = [w for w, ok in (("toward", band > 0), ("away", band < len(BANDS) - 1)) if ok]
-    return [command(verb, actor, targets=[t], way=w) for w in ways]
+def _move_units(state: ConflictState, actor: str, later: list[str]) -> list[list[str]]:
+    """Those ``actor`` may step against at once in its awareness move, in move order: one
+    character, or every member of a group still to move and not hidden from it, who are
+    moved together (ES-START-5, ES-START-6)."""
+    ext = ext_of(state)
+    units: list[list[str]] = []
+    for t in later:
+        g = group_of(ext, t)
+        if g is not None and actor not in ext.groups[g]:
+            unit = [m for m in ext.groups[g] if m in later
+                    and not ext.ranges.is_hidden(m, actor)]
+        else:
+            unit = [t]
+        if unit and unit not in units:
+            units.append(unit)
+    return units
+
+
+def _steps(verb: str, state: ConflictState, actor: str, unit: list[str]
+           ) -> list[LegalCommand]:
+    """One step toward (not from Close) and away (not from Distant) against each of ``unit``
+    (ES-RNG-4)."""
+    bands = [ext_of(state).ranges.get(actor, t) for t in unit]
+    ways = [w for w, ok in (("toward", min(bands) > 0), ("away", max(bands) < len(BANDS) - 1))
+            if ok]
+    return [command(verb, actor, targets=unit, way=w) for w in ways]
 
 
 def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
@@ -115,7 +138,7 @@ def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
     out = [command("attack", actor, target=t) for t in seen]
     out += [command("push", actor, target=t) for t in seen]
     for t in seen:
-        out += _steps("move", state, actor, t)
+        out += _steps("move", state, actor, [t])
     out += [command("hide", actor), command("search", actor), command("recover", actor),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"}),
             command("done", actor)]

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice import OddsReport, distribution
+from fracas.engine.limits import refuse_foreign_digits
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import setting_is_secret, stat_is_secret
 from fracas.errors import InvalidInput
@@ -24,11 +25,12 @@ _ODDS_SETTINGS = ("die_size", "threshold")
 
 _QUERY = re.compile(
     r"^\s*pool\s+(?P<pool>\d+)(?:\s+vs\s+(?P<diff>\d+))?(?:\s+die\s+d?(?P<die>\d+))?"
-    r"(?:\s+threshold\s+(?P<thr>\d+))?\s*$", re.I)
+    r"(?:\s+threshold\s+(?P<thr>\d+))?\s*$", re.I | re.ASCII)
 
 
 def odds(query: str) -> OddsReport:
     """P(success), the distribution of successes and the expected extra successes."""
+    refuse_foreign_digits(query, "the odds query")
     m = _QUERY.match(query)
     if not m:
         raise InvalidInput(

@@ -1,15 +1,20 @@
 """What an Etherscope GM may correct with ``override``: a condenser's current score (and its
-maximum), the range band between two characters and whose action comes now in the countdown
-— by the paths of ``fracas show --json`` (see engine/overrides.py)."""
+maximum), a character's acting initiatives before the countdown, the range band between two
+characters and whose action comes now in the countdown — by the paths of ``fracas show
+--json`` (see engine/overrides.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fracas.engine.components import Band, ResourcePool
+from fracas.engine.limits import as_int
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, one_of, whole
+from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.evolve import CONDENSERS
-from fracas.rulesets.etherscope.state import COUNTDOWN
+from fracas.rulesets.etherscope.state import COUNTDOWN, DECLARE
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
 LIVE_STATS = {kind: f"{{id}}.condensers.{kind}" for kind in CONDENSERS}
@@ -28,6 +33,9 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         if pool is None or index not in ("0", "1"):
             return None
         return _condenser(".".join(path[1:]), pool, index == "0")
+    if path[:1] == ["participants"] and path[2:] == ["declared"] and len(path) == 3 \
+            and path[1] in state.participants:
+        return _declared(state, path[1])
     if path == ["ruleset", "acting"]:
         return _acting(state)
     if len(path) == 4 and path[:2] == ["ruleset", "ranges"]:
@@ -64,6 +72,39 @@ def _acting(state: ConflictState) -> OverrideTarget | None:
         ext.acted = False
     return OverrideTarget("ruleset.acting", current.actor,
                           one_of("ruleset.acting", waiting, "a character still to act"), act)
+
+
+def _declared(state: ConflictState, pid: str) -> OverrideTarget:
+    """``pid``'s acting initiatives this round (``7,1`` or ``[7, 1]``), checked as a
+    declaration is: positive, summing to at most the base, ``min_gap`` apart (ES-ROUND-2,
+    ES-ROUND-3), and only while the round's declarations are open (ES-ROUND-7)."""
+    ext = ext_of(state)
+    where = f"{pid}.declared"
+
+    def check(value: Any) -> list[int]:
+        if ext.phase != DECLARE or pid not in ext.base:
+            raise IllegalCommand(
+                f"override: {where} is open only while the round's declarations are (after "
+                "'round', before 'countdown'); during the countdown override ruleset.acting",
+                rule="ES-ROUND-7", path=where)
+        items = value.split(",") if isinstance(value, str) else \
+            value if isinstance(value, list) else [value]
+        try:
+            scores = [as_int(v, f"override: {where}") for v in items
+                      if not isinstance(v, bool)]
+        except (TypeError, ValueError):
+            scores = []
+        if not scores or len(scores) != len(items):
+            raise InvalidInput(f"override: {where} takes acting initiatives such as 7,1, "
+                               f"not {value!r}", path=where, rule="ES-ROUND-2")
+        ext.countdown.check_declare(pid, scores, ext.base[pid], state.settings["min_gap"],
+                                    "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
+                                    rule_started="ES-ROUND-7", names=state.names())
+        return sorted(scores, reverse=True)
+
+    def declare(value: object) -> None:
+        ext.countdown.declare(pid, list(value) if isinstance(value, list) else [])
+    return OverrideTarget(where, ext.countdown.declarations.get(pid), check, declare)
 
 
 def _condenser(where: str, pool: ResourcePool, current: bool) -> OverrideTarget:

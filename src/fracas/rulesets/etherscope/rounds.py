@@ -7,14 +7,14 @@ from typing import Any
 
 from fracas.engine.commands import Command
 from fracas.engine.components import Slot, tie_groups
-from fracas.engine.events import (
-    CONFLICT_STARTED,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
+from fracas.engine.engine_events import (
+    ConflictStarted,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
 )
+from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.errors import IllegalCommand, NotYourTurn
@@ -50,10 +50,10 @@ def decide_round(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"round {state.round} is still going", rule="ES-ROUND-4")
     out: Events = []
     if state.status == Status.SETUP.value:
-        out.append(Event(CONFLICT_STARTED, {}))
+        out.append(ConflictStarted())
     base = {p: current_condenser(state, p) for p in state.active_ids()}
-    out.append(Event(ROUND_STARTED, {"round": state.round + 1, "base": base,
-                                     "condenser": condenser_of(state.settings)}))
+    out.append(RoundStarted(round=state.round + 1,
+                            extra={"base": base, "condenser": condenser_of(state.settings)}))
     d.emit(*out)
 
 
@@ -117,9 +117,9 @@ def decide_countdown(d: Decision, cmd: Command) -> None:
     check_rolloffs_used(state, table)
     out.append(ev.CountdownStarted(order=tuple((a, s) for a, s in order)))
     if order:
-        out.append(Event(TURN_STARTED, {"participant": order[0][0], "score": order[0][1]}))
+        out.append(TurnStarted(participant=order[0][0], extra={"score": order[0][1]}))
     else:
-        out.append(Event(ROUND_ENDED, {"round": state.round}))
+        out.append(RoundEnded(round=state.round))
     d.emit(*out)
 
 
@@ -159,10 +159,9 @@ def end_turn(state: ConflictState, outs: set[str] | None = None) -> Events:
     cur = ext.countdown.current
     assert cur is not None
     gone = outs or set()
-    out: Events = [Event(TURN_ENDED, {"participant": cur.actor})]
+    out: Events = [TurnEnded(participant=cur.actor)]
     for i in range(ext.countdown.position + 1, len(ext.countdown.queue)):
         slot = ext.countdown.queue[i]
         if active(state, slot.actor) and slot.actor not in gone:
-            return [*out, Event(TURN_STARTED, {"participant": slot.actor,
-                                               "score": slot.score})]
-    return [*out, Event(ROUND_ENDED, {"round": state.round})]
+            return [*out, TurnStarted(participant=slot.actor, extra={"score": slot.score})]
+    return [*out, RoundEnded(round=state.round)]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.engine.events import CONFLICT_CREATED, ROUND_STARTED, ZOOM_CLOSED, ZOOM_OPENED, Event
+from fracas.engine.engine_events import ConflictCreated, RoundStarted, ZoomClosed, ZoomOpened
 from fracas.engine.model import ConflictState
 from fracas.engine.secrets import shown
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope.common import name
-from fracas.rulesets.etherscope.handlers import ENGINE, HANDLERS
+from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.settings import BANDS, meaning_lines, table_line
 
 H = HANDLERS
@@ -45,44 +45,54 @@ def _nested(r: dict[str, Any]) -> str:
     return _succ(r.get("text"), r.get("successes"), r.get("table"))
 
 
-@ENGINE.describes(CONFLICT_CREATED)
-def _created(e: Event, state: ConflictState) -> str | None:
-    d = e.data
-    table = d.get("settings", {})
+@H.describes(ConflictCreated)
+def _created(e: ConflictCreated, state: ConflictState) -> str | None:
+    table = e.settings
     if TABLE_SETTINGS - set(table) or (table.get("range_scaling") == "custom"
                                        and "custom_scaling" not in table):
         return None  # a GM-only table setting: the engine's plain sentence
-    return (f"conflict set up: {d.get('title') or 'Etherscope'}. "
+    return (f"conflict set up: {e.title or 'Etherscope'}. "
             f"{table_line(table)} " + "; ".join(meaning_lines(table)))
 
 
-@ENGINE.describes(ROUND_STARTED)
-def _round(e: Event, state: ConflictState) -> str | None:
-    d = e.data
-    if "base" not in d:
+@H.describes(RoundStarted)
+def _round(e: RoundStarted, state: ConflictState) -> str | None:
+    if "base" not in e.extra:
         return None
-    base = ", ".join(f"{_n(state, k)} {v}" for k, v in d["base"].items())
-    return f"round {d['round']} begins; base initiative ({d.get('condenser')}): {base}"
+    base = ", ".join(f"{_n(state, k)} {v}" for k, v in e.extra["base"].items())
+    return f"round {e.round} begins; base initiative ({e.extra.get('condenser')}): {base}"
 
 
-@ENGINE.describes(ZOOM_OPENED)
-def _zoom(e: Event, state: ConflictState) -> str:
-    d = e.data
+@H.describes(ZoomOpened)
+def _zoom(e: ZoomOpened, state: ConflictState) -> str:
+    d = e.extra
     who = _names(state, d.get("participants"))
     scale = f", {d['range_scaling']} scale" if d.get("range_scaling") else ""
     return (f"zoom in ({d.get('time_scale')}{scale}, {d.get('round_limit')} rounds) with "
-            f"{who}: {d.get('reason')}")
+            f"{who}: {e.reason}")
 
 
-@ENGINE.describes(ZOOM_CLOSED)
-def _zoom_closed(e: Event, state: ConflictState) -> str:
+@H.describes(ZoomClosed)
+def _zoom_closed(e: ZoomClosed, state: ConflictState) -> str:
     """ES-ACT-1: the conflict play returns to — the main one, or the zoom it was opened from
     (judged on the state the event applies to: the closing zoom is the innermost)."""
     levels = state.chain()
     back = levels[-2] if len(levels) > 1 else None
     where = "the main conflict" if back is None or back.depth == 0 else \
         f"the zoomed-in conflict at depth {back.depth}"
-    return f"back to {where} ({e.data.get('reason')})"
+    return f"back to {where} ({e.reason})"
+
+
+H.says({
+    ev.GroupFormed: "group {e.group}: {names.members} stand together",
+    ev.GroupDissolved: "group {e.group} dissolved",
+    ev.GroupLeft: "{who.participant} moved alone and leaves group {e.group}",
+    ev.Hidden: "{who.participant} is hidden from {names.from_}",
+    ev.AwarenessOrder: "awareness moves, best first: {names.order}",
+    ev.MoverStarted: "{who.participant}'s awareness move: one step against {names.against}",
+    ev.MoverDone: "{who.participant}'s awareness move is over",
+    ev.MovesDone: "the awareness moves are over",
+}, _n)
 
 
 @H.describes(ev.AwarenessRolled)
@@ -115,51 +125,10 @@ def _range_changed(e: ev.RangeChanged, state: ConflictState) -> str:
             f"({e.why or ''})")
 
 
-@H.describes(ev.GroupFormed)
-def _group_formed(e: ev.GroupFormed, state: ConflictState) -> str:
-    return f"group {e.group}: {_names(state, e.members)} stand together"
-
-
-@H.describes(ev.GroupDissolved)
-def _group_dissolved(e: ev.GroupDissolved, state: ConflictState) -> str:
-    return f"group {e.group} dissolved"
-
-
-@H.describes(ev.GroupLeft)
-def _group_left(e: ev.GroupLeft, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)} moved alone and leaves group {e.group}"
-
-
-@H.describes(ev.Hidden)
-def _hidden(e: ev.Hidden, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)} is hidden from {_names(state, e.from_)}"
-
-
 @H.describes(ev.Revealed)
 def _revealed(e: ev.Revealed, state: ConflictState) -> str:
     band = f" at {band_name(e.band)}" if e.band is not None else ""
     return f"{_n(state, e.participant)} is revealed to {_names(state, e.from_)}{band}"
-
-
-@H.describes(ev.AwarenessOrder)
-def _order(e: ev.AwarenessOrder, state: ConflictState) -> str:
-    return "awareness moves, best first: " + _names(state, e.order)
-
-
-@H.describes(ev.MoverStarted)
-def _mover(e: ev.MoverStarted, state: ConflictState) -> str:
-    return (f"{_n(state, e.participant)}'s awareness move: one step against "
-            f"{_names(state, e.against)}")
-
-
-@H.describes(ev.MoverDone)
-def _mover_done(e: ev.MoverDone, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)}'s awareness move is over"
-
-
-@H.describes(ev.MovesDone)
-def _moves_done(e: ev.MovesDone, state: ConflictState) -> str:
-    return "the awareness moves are over"
 
 
 @H.describes(ev.InitiativeDeclared)

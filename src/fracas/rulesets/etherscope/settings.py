@@ -82,7 +82,7 @@ GM_ONLY = ["lurking", "ranges", "groups"]
 
 _KNOWN = {
     "nature", "reality", "time_scale", "range_scaling", "custom_scaling", "awareness_skill",
-    "ranges", "groups", "lurking", "actions", "gm_only_settings", *NUMBERS,
+    "ranges", "groups", "lurking", "actions", "gm_only_settings", "harm_view", *NUMBERS,
 }
 
 
@@ -156,6 +156,8 @@ def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
         raise InvalidInput("settings.gm_only_settings must be a list of setting names",
                            key="gm_only_settings")
     out["gm_only_settings"] = sorted({*GM_ONLY, *map(str, extra)})
+    if "harm_view" in settings:  # what players see of others' harm (fracas.server.harm)
+        out["harm_view"] = settings["harm_view"]
     return out
 
 

@@ -4,14 +4,11 @@ redaction of events, and the view lines."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from fracas.engine.engine_events import ConflictCreated, RoundStarted, TurnStarted, ZoomOpened
 from fracas.engine.events import (
-    CONFLICT_CREATED,
-    ROUND_STARTED,
-    TURN_STARTED,
-    ZOOM_OPENED,
     Event,
 )
 from fracas.engine.model import ConflictState, Viewer
@@ -59,37 +56,33 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     out = _redact_hidden(state, event, viewer)
     if out is None:
         return None
-    engine_mask = _ENGINE_MASKS.get(out.type)
-    if engine_mask is not None and state.ext is not None:
-        return engine_mask(state, out, viewer)
+    if state.ext is not None:
+        if isinstance(out, RoundStarted):
+            return _round_started(state, out, viewer)
+        if isinstance(out, TurnStarted):
+            return _turn_started(state, out, viewer)
     return mask(out, state, viewer)
 
 
-def _round_started(state: ConflictState, event: Event, viewer: Viewer) -> Event:
-    """The base initiatives of a GM-only condenser are left out of a round's start."""
-    base = event.data.get("base")
+def _round_started(state: ConflictState, event: RoundStarted, viewer: Viewer) -> Event:
+    """The base initiatives of a GM-only condenser are left out of a round's start (an
+    Etherscope key of the engine's event, which carries no marks)."""
+    base = event.extra.get("base")
     if not isinstance(base, dict):
         return event
-    kind = str(event.data.get("condenser") or condenser_of(state.settings))
+    kind = str(event.extra.get("condenser") or condenser_of(state.settings))
     kept = {k: v for k, v in base.items() if not stat_is_secret(state, viewer, k, kind)}
     if kept == base:
         return event
-    return Event(event.type, {**event.data, "base": kept}, event.actor, event.visibility)
+    return dataclasses.replace(event, extra={**event.extra, "base": kept})
 
 
-def _turn_started(state: ConflictState, event: Event, viewer: Viewer) -> Event:
+def _turn_started(state: ConflictState, event: TurnStarted, viewer: Viewer) -> Event:
     """A turn at a default declaration's score tells the base: it is masked with it."""
-    pid = event.data.get("participant")
-    if event.data.get("score") is None or not isinstance(pid, str) \
-            or not default_score_secret(state, viewer, pid):
+    if event.extra.get("score") is None \
+            or not default_score_secret(state, viewer, event.participant):
         return event
-    return Event(event.type, {**event.data, "score": None}, event.actor, event.visibility)
-
-
-#: Etherscope keys of the engine's events that derive from a secret (generic events: no marks).
-_ENGINE_MASKS: dict[str, Callable[[ConflictState, Event, Viewer], Event]] = {
-    ROUND_STARTED: _round_started, TURN_STARTED: _turn_started,
-}
+    return dataclasses.replace(event, extra={**event.extra, "score": None})
 
 
 def _rebuilt(event: Event, data: dict[str, Any]) -> Event:
@@ -98,7 +91,7 @@ def _rebuilt(event: Event, data: dict[str, Any]) -> Event:
 
 def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     """``event`` as a player sees it: characters hidden from all theirs do not exist."""
-    if event.type == CONFLICT_CREATED:
+    if isinstance(event, ConflictCreated):
         return _redact_created(event, viewer)
     if state.ext is None:
         return event
@@ -165,7 +158,7 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
         return None
     if isinstance(event, ev.TieRolloff) and len(new.get("participants", [])) < 2:
         return None
-    if event.type == ZOOM_OPENED:
+    if isinstance(event, ZoomOpened):
         hidden = d.get("hidden", {})
 
         def secret(a: str, b: str) -> bool:  # ES-RNG-1: the band under a hidden flag
@@ -187,7 +180,7 @@ def _pid_of(x: Any) -> Any:
     return x
 
 
-def _redact_created(event: Event, viewer: Viewer) -> Event:
+def _redact_created(event: ConflictCreated, viewer: Viewer) -> Event:
     d = event.data
     settings = d.get("settings", {})
     lurking: dict[str, list[str]] = settings.get("lurking", {})
@@ -202,7 +195,7 @@ def _redact_created(event: Event, viewer: Viewer) -> Event:
         for p in d.get("participants", []) if p["id"] not in drop]
     new["settings"] = {k: v for k, v in settings.items()
                        if k not in hidden and k != "gm_only_settings"}
-    return Event(event.type, new, actor=event.actor, visibility=event.visibility)
+    return _rebuilt(event, new)
 
 
 def _redact_ambush(state: ConflictState, event: ev.AmbushResolved, mine: list[str]
@@ -336,12 +329,10 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     if state.ext is None:
         return {}
     ext = ext_of(state)
-    p = state.participants[pid]
     kind = condenser_of(state.settings)
-    own = viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)
-    pools = ext.condenser.get(pid, {})
+    pools = ext.condenser.get(pid, {})  # GM-only means the GM's only, the owner's too
     pools_shown = {c: [pool.current, pool.maximum] for c, pool in pools.items()
-                   if own or c not in p.gm_only}
+                   if not stat_is_secret(state, viewer, pid, c)}
     summary = f"{kind} {current_condenser(state, pid)}/{pools[kind].maximum}" \
         if kind in pools_shown and kind in pools else f"{kind} ?"
     aw = ext.awareness.get(pid)

@@ -5,11 +5,8 @@ from __future__ import annotations
 import copy
 
 from fracas.engine.commands import Command
-from fracas.engine.events import (
-    PARTICIPANT_OUT,
-    ZOOM_OPENED,
-    Event,
-)
+from fracas.engine.engine_events import ParticipantOut, ZoomOpened
+from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
@@ -78,7 +75,7 @@ def decide_zoom(d: Decision, cmd: Command) -> None:
         "start": bool(cmd.args.get("start")),
         "range_scaling": settings["range_scaling"],
     }
-    d.emit(Event(ZOOM_OPENED, data, actor=actor))
+    d.emit(ZoomOpened.from_payload(data, actor))
 
 
 @HANDLERS.decides("damage")
@@ -95,6 +92,6 @@ def decide_damage(d: Decision, cmd: Command) -> None:
     out = damage_events(state, who, amount, cmd.args.get("reason") or "GM", None, {})
     ext = ext_of(state)
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
-    if cur and cur.actor == who and any(e.type == PARTICIPANT_OUT for e in out):
+    if cur and cur.actor == who and any(isinstance(e, ParticipantOut) for e in out):
         out += end_turn(state, {who})
     d.emit(*out)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import asdict
 from typing import Any
@@ -12,16 +11,16 @@ from fracas.dice.errors import TableDiceError
 from fracas.engine.commands import Command
 from fracas.engine.components import AlternatingSides
 from fracas.engine.context import DecideContext
-from fracas.engine.events import (
-    CONFLICT_STARTED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
+from fracas.engine.engine_events import (
+    ConflictStarted,
+    ParticipantLeft,
+    ParticipantOut,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
 )
+from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Participant, Status
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.fabula_ultima import events as ev
@@ -150,8 +149,7 @@ def damage_events(state: ConflictState, target: Participant, raw: int, dtype: st
                 entered_crisis=not in_crisis(pool) and 0 < after <= pool.maximum // 2)
     events: list[Event] = [ev.Damaged(**data)]
     if after == 0 and target.active:
-        events.append(Event(PARTICIPANT_OUT, {"participant": target.id,
-                                              "reason": "defeated (0 HP)"}))
+        events.append(ParticipantOut(participant=target.id, reason="defeated (0 HP)"))
     return events
 
 
@@ -165,15 +163,15 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
     _running(state, "taking a turn")
     ext: FabulaExt = state.ext
     assert ext.order is not None
-    order = copy.deepcopy(ext.order)
+    order = ext.order.copy()
     pre: list[Event] = []
     rnd = state.round
     if order.round_over:
         # The round has ended (FU-CON-10) and the conflict goes on: this turn opens the next.
         if not ext.round_closed:
-            pre.append(Event(ROUND_ENDED, {"round": rnd}))
+            pre.append(RoundEnded(round=rnd))
         rnd += 1
-        pre.append(Event(ROUND_STARTED, {"round": rnd}))
+        pre.append(RoundStarted(round=rnd))
         order.new_round()
     names = state.names()
     p = state.participant(actor)
@@ -207,14 +205,14 @@ def finish_turn(order: AlternatingSides, rnd: int, actor: str, pre: list[Event],
     left (FU-CON-10). The next round begins with the next turn, if the conflict goes on."""
     order.take_turn(actor)
     for e in body:
-        if e.type == PARTICIPANT_OUT:
-            order.leave(e.data["participant"])
+        if isinstance(e, ParticipantOut):
+            order.leave(e.participant)
     order.end_turn()
     order.settle()
-    events = [*pre, Event(TURN_STARTED, {"participant": actor}), *body,
-              Event(TURN_ENDED, {"participant": actor})]
+    events = [*pre, TurnStarted(participant=actor), *body,
+              TurnEnded(participant=actor)]
     if order.round_over:
-        events.append(Event(ROUND_ENDED, {"round": rnd}))
+        events.append(RoundEnded(round=rnd))
     return events
 
 
@@ -223,18 +221,18 @@ def close_round(state: ConflictState, events: list[Event]) -> list[Event]:
     turn this round: a defeat, a departure or a change of sides (FU-CON-10, FU-CON-12)."""
     ext: FabulaExt = state.ext
     if (ext.order is None or state.status != Status.RUNNING.value or ext.round_closed
-            or any(e.type == ROUND_ENDED for e in events)):
+            or any(isinstance(e, RoundEnded) for e in events)):
         return events
-    order = copy.deepcopy(ext.order)
+    order = ext.order.copy()
     if order.round_over:
         return events
     for e in events:
-        if e.type in (PARTICIPANT_OUT, PARTICIPANT_LEFT):
-            order.leave(e.data["participant"])
+        if isinstance(e, ParticipantOut | ParticipantLeft):
+            order.leave(e.participant)
         elif isinstance(e, ev.SideAssigned) and e.participant in order.side_of:
             order.move(e.participant, e.side)
     if order.round_over:
-        return [*events, Event(ROUND_ENDED, {"round": state.round})]
+        return [*events, RoundEnded(round=state.round)]
     return events
 
 
@@ -326,7 +324,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
             "first_side": first}
     events = [ev.InitiativeChecked(**data, actor=leader.id), *events,
               *fumble_fp(ext, leader, res)]
-    return [Event(CONFLICT_STARTED), *events, Event(ROUND_STARTED, {"round": 1})]
+    return [ConflictStarted(), *events, RoundStarted(round=1)]
 
 
 @decides("attack")
@@ -474,8 +472,7 @@ def decide_pools(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
         events: list[Event] = [ev.Spent(participant=p.id, pool=a["pool"], amount=a["amount"],
                                         after=after, why=a.get("why") or None, actor=p.id)]
         if a["pool"] == "hp" and after == 0:
-            events.append(Event(PARTICIPANT_OUT, {"participant": p.id,
-                                                  "reason": "defeated (0 HP)"}))
+            events.append(ParticipantOut(participant=p.id, reason="defeated (0 HP)"))
         return close_round(state, events)
     if verb == "status":
         target = _active(state, a["target"])

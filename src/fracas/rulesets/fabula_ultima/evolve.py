@@ -1,22 +1,13 @@
-"""Fabula Ultima ``evolve``: events → state, one handler per event class (and Fabula Ultima's
-part of the engine's rounds, turns, joins and outs, by tag). Never raises."""
+"""Fabula Ultima ``evolve``: events → state, one handler per event class (Fabula Ultima's, and
+its part of the engine's rounds, turns, joins and outs). Never raises."""
 
 from __future__ import annotations
 
+from fracas.engine import engine_events as engine
 from fracas.engine.components import AlternatingSides
-from fracas.engine.events import (
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
-)
 from fracas.engine.model import ConflictState
 from fracas.rulesets.fabula_ultima import events as ev
-from fracas.rulesets.fabula_ultima.handlers import ENGINE, HANDLERS
+from fracas.rulesets.fabula_ultima.handlers import HANDLERS
 from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     Item,
@@ -129,46 +120,46 @@ def _fabula(state: ConflictState, e: ev.FabulaChanged) -> None:
 
 
 # --- the engine's events, in Fabula Ultima's state -------------------------------------------
-@ENGINE.evolves(ROUND_STARTED)
-def _round_started(state: ConflictState, e: Event) -> None:
+@H.evolves(engine.RoundStarted)
+def _round_started(state: ConflictState, e: engine.RoundStarted) -> None:
     ext = _ext(state)
     if ext.order is not None:
         ext.order.new_round()
         ext.round_closed = False
 
 
-@ENGINE.evolves(ROUND_ENDED)
-def _round_ended(state: ConflictState, e: Event) -> None:
+@H.evolves(engine.RoundEnded)
+def _round_ended(state: ConflictState, e: engine.RoundEnded) -> None:
     _ext(state).round_closed = True
 
 
-@ENGINE.evolves(TURN_STARTED)
-def _turn_started(state: ConflictState, e: Event) -> None:
+@H.evolves(engine.TurnStarted)
+def _turn_started(state: ConflictState, e: engine.TurnStarted) -> None:
     order = _ext(state).order
     if order is not None:
-        order.take_turn(e.data["participant"])
+        order.take_turn(e.participant)
 
 
-@ENGINE.evolves(TURN_ENDED)
-def _turn_ended(state: ConflictState, e: Event) -> None:
+@H.evolves(engine.TurnEnded)
+def _turn_ended(state: ConflictState, e: engine.TurnEnded) -> None:
     order = _ext(state).order
     if order is not None:
         order.end_turn()
         order.settle()
 
 
-@ENGINE.evolves(PARTICIPANT_LEFT, PARTICIPANT_OUT)
-def _gone(state: ConflictState, e: Event) -> None:
+@H.evolves(engine.ParticipantLeft, engine.ParticipantOut)
+def _gone(state: ConflictState, e: engine.ParticipantLeft | engine.ParticipantOut) -> None:
     order = _ext(state).order
     if order is not None:
-        order.leave(e.data["participant"])
+        order.leave(e.participant)
         order.settle()
 
 
-@ENGINE.evolves(PARTICIPANT_JOINED)
-def _joined(state: ConflictState, e: Event) -> None:
+@H.evolves(engine.ParticipantJoined)
+def _joined(state: ConflictState, e: engine.ParticipantJoined) -> None:
     ext = _ext(state)
-    p = state.participants.get(e.data["id"])
+    p = state.participants.get(e.id)
     if p is None:
         return
     add_participant(ext, p)

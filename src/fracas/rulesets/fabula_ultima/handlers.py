@@ -1,5 +1,5 @@
-"""The Fabula Ultima handler tables: the engine's one decide pattern (decide by verb; evolve
-and describe by event class) and Fabula Ultima's part of the engine's own events (by tag)."""
+"""The Fabula Ultima handler table: the engine's one decide pattern (decide by verb; evolve
+and describe by event class, Fabula Ultima's and the engine's own)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ from fracas.engine.context import DecideContext
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers
 from fracas.engine.model import ConflictState
-from fracas.rulesets.tables import EngineEvents
 
-#: Decide handlers by verb; evolve and describe handlers by Fabula Ultima event class.
+#: Decide handlers by verb; evolve and describe handlers by event class.
 HANDLERS = Handlers()
-#: Fabula Ultima's part of the engine's events (rounds, turns, joins, outs).
-ENGINE = EngineEvents()
 
 Decider = Callable[[ConflictState, Command, DecideContext], list[Event]]
 

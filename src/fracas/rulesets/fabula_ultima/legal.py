@@ -42,10 +42,13 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[str | LegalC
                 command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
                         allowed={"target": tuple(active)}),
                 "out ID"]
+    p = state.participants.get(actor)
+    if p is None or not p.active:  # out of the conflict: it no longer acts (FU-CON-12)
+        return []
     out = list(turn(actor)) if actor in nxt.may_act else []
     out.append(command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"},
                        turn=False))
-    if actor in ext.fp:
+    if ext.fp.get(actor, 0) > 0:  # a Fabula Point to spend (FU-CHK-4)
         out.append(command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",)))
     return out
 

@@ -18,6 +18,7 @@ import re
 from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, pair_odds
+from fracas.engine.limits import refuse_foreign_digits
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.state import (
@@ -31,11 +32,11 @@ from fracas.rulesets.fabula_ultima.state import (
 from fracas.rulesets.fabula_ultima.views import defense_hidden
 
 _CHECK = r"\{?\s*d(\d+)\s*\+\s*d(\d+)\s*\}?\s*(?:([+-])\s*(\d+))?"
-_SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I)
+_SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I | re.ASCII)
 _GROUP = re.compile(
     rf"^\s*group\s+{_CHECK}\s+vs\s+(-?\d+)"
-    r"(?:\s+supporters\s+(?P<sup>.+?))?(?:\s+bonds\s+(?P<bonds>[\d,\s]+))?\s*$", re.I)
-_ONE = re.compile(rf"^{_CHECK}$", re.I)
+    r"(?:\s+supporters\s+(?P<sup>.+?))?(?:\s+bonds\s+(?P<bonds>[\d,\s]+))?\s*$", re.I | re.ASCII)
+_ONE = re.compile(rf"^{_CHECK}$", re.I | re.ASCII)
 SUPPORT_DL = 10
 MAX_SUPPORTERS = 10
 USAGE = ("queries: '{d8+d10}+1 vs 13' or "
@@ -148,6 +149,7 @@ def _split_checks(text: str) -> list[Check]:
 
 def answer(query: str) -> OddsReport:
     """Answer an odds query (see the module's docstring)."""
+    refuse_foreign_digits(query, "the odds query")
     m = _GROUP.match(query)
     if m:
         leader = _check(*m.groups()[:4])

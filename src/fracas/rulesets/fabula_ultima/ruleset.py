@@ -6,7 +6,8 @@ from typing import Any, ClassVar
 
 from fracas.dice.odds import OddsReport
 from fracas.engine.context import DecideContext
-from fracas.engine.events import PARTICIPANT_LEFT, Event, EventTypes
+from fracas.engine.engine_events import ParticipantLeft
+from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
@@ -25,7 +26,7 @@ from fracas.rulesets.fabula_ultima import (  # noqa: F401 (their handlers regist
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima import odds as fu_odds
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
-from fracas.rulesets.fabula_ultima.handlers import ENGINE, HANDLERS
+from fracas.rulesets.fabula_ultima.handlers import HANDLERS
 from fracas.rulesets.fabula_ultima.limits import STAT_RANGES
 from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
@@ -112,7 +113,7 @@ class FabulaUltima(Ruleset):
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """End the round at once when the turns still to come this round were all the
         leaver's (FU-CON-10, FU-CON-12, FU-CON-14); the next turn opens the next round."""
-        gone = Event(PARTICIPANT_LEFT, {"participant": pid})
+        gone = ParticipantLeft(participant=pid)
         return actions.close_round(state, [gone])[1:]
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
@@ -132,12 +133,7 @@ class FabulaUltima(Ruleset):
     # --- evolve (the event class's handler, or FU's part of an engine event) ------------
     def evolve(self, state: ConflictState, event: Event) -> None:
         """Apply an event to the ruleset's state. Never raises."""
-        if state.ext is None:
-            return
-        engine = ENGINE.evolvers.get(event.type)
-        if engine is not None:
-            engine(state, event)
-        else:
+        if state.ext is not None:
             self.handlers.evolve(state, event)
 
     # --- views ------------------------------------------------------------------------

@@ -30,9 +30,11 @@ def _nested_check(d: dict[str, Any]) -> str:
                        d.get("critical"), d.get("fumble"))
 
 
-@H.describes(ev.GoalSet)
-def _goal(e: ev.GoalSet, state: ConflictState) -> str:
-    return f"{name_of(state, e.participant)}'s goal: {e.text}"
+H.says({
+    ev.GoalSet: "{who.participant}'s goal: {e.text}",
+    ev.Acted: "{who.actor}: {e.text}",
+    ev.SideAssigned: "{who.participant} is on side {e.side} (was {e.was})",
+}, name_of)
 
 
 @H.describes(ev.ItemEquipped)
@@ -44,11 +46,6 @@ def _equipped(e: ev.ItemEquipped, state: ConflictState) -> str:
 def _extra(e: ev.ExtraSet, state: ConflictState) -> str:
     return f"{name_of(state, e.participant)} " + (
         "is an extra and takes no turns" if e.on else "takes part actively")
-
-
-@H.describes(ev.SideAssigned)
-def _assigned(e: ev.SideAssigned, state: ConflictState) -> str:
-    return f"{name_of(state, e.participant)} is on side {e.side} (was {e.was})"
 
 
 @H.describes(ev.InitiativeChecked)
@@ -63,11 +60,6 @@ def _initiative(e: ev.InitiativeChecked, state: ConflictState) -> str:
     return (f"{name_of(state, e.actor)} leads the Initiative Group Check: "
             f"{_nested_check(e.check or {})} (DL = {src}; support +{e.support}, bond "
             f"+{e.bond}" + (f"; {support}" if support else "") + f") — {verdict} every round")
-
-
-@H.describes(ev.Acted)
-def _acted(e: ev.Acted, state: ConflictState) -> str:
-    return f"{name_of(state, e.actor)}: {e.text}"
 
 
 @H.describes(ev.Attacked)

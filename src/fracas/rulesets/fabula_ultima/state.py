@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.engine.components import AlternatingSides, ResourcePool
+from fracas.engine.limits import as_int, refuse_foreign_digits
 from fracas.engine.model import ConflictState, Kind, Participant
 from fracas.errors import InvalidInput
 
@@ -34,7 +35,7 @@ STAT_KEYS = frozenset({
     *ATTRIBUTES, "hp", "mp", "ip", "fp", "rank", "replaces", "defense", "mdef", "init_mod",
     "initiative", "affinities", "equipment", "bonds", "extra", "goal",
 })
-_RANK = re.compile(r"^(soldier|elite|champion)\s*\(?\s*(\d+)?\s*\)?$")
+_RANK = re.compile(r"^(soldier|elite|champion)\s*\(?\s*(\d+)?\s*\)?$", re.ASCII)
 
 
 @dataclass(slots=True)
@@ -95,7 +96,7 @@ def check_die(pid: str, what: str, value: Any) -> int:
     if isinstance(value, str) and value.lower().startswith("d"):
         value = value[1:]
     try:
-        size = int(value)
+        size = as_int(value, f"{pid}: {what}")
     except (TypeError, ValueError):
         size = -1
     if size not in DIE_SIZES or isinstance(value, bool):
@@ -107,7 +108,8 @@ def check_die(pid: str, what: str, value: Any) -> int:
 
 def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
     """(rank, N) where N is the turns per round: soldier 1, elite 2, champion N (FU-CON-9)."""
-    raw = str(stats.get("rank", "soldier")).strip().lower()
+    raw = refuse_foreign_digits(str(stats.get("rank", "soldier")).strip().lower(),
+                                f"{pid}: rank")
     m = _RANK.match(raw)
     if not m:
         raise bad(pid, f"rank must be soldier, elite or champion N, not {raw!r}", "FU-CON-9")
@@ -118,7 +120,7 @@ def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
         return rank, 2
     n = m.group(2) or stats.get("replaces")
     try:
-        count = int(n) if n is not None else 0
+        count = as_int(n, f"{pid}: replaces") if n is not None else 0
     except (TypeError, ValueError):
         count = 0
     if count < 1:
@@ -148,10 +150,9 @@ def make_item(pid: str, data: Any) -> Item:
         raise bad(pid, f"{name}: damage type must be one of {', '.join(DAMAGE_TYPES)}",
                   "FU-RES-3")
     try:
-        return Item(kind=kind, name=name, init=int(data.get("init", 0)),
-                    defense=int(data.get("defense", 0)), mdef=int(data.get("mdef", 0)),
-                    accuracy=acc, bonus=int(data.get("bonus", 0)),
-                    damage=int(data.get("damage", 0)), type=dtype)
+        numbers = {k: as_int(data.get(k, 0), f"{pid}: {name}: {k}")
+                   for k in ("init", "defense", "mdef", "bonus", "damage")}
+        return Item(kind=kind, name=name, accuracy=acc, type=dtype, **numbers)
     except (TypeError, ValueError):
         raise bad(pid, f"{name}: init, defense, mdef, bonus and damage are whole numbers",
                   "FU-CON-2") from None

@@ -5,13 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.engine.commands import Command
-from fracas.engine.events import (
-    ROUND_ENDED,
-    ROUND_STARTED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
-)
+from fracas.engine.engine_events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from fracas.engine.handlers import Decision
 from fracas.engine.secrets import Modifier
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
@@ -63,17 +57,16 @@ def decide_open(d: Decision, cmd: Command) -> None:
     start_if_needed(d)
     actions = _actions_of(d, first)
     if turns.round_opened and first not in turns.gone:
-        d.emit(Event(TURN_STARTED, {"participant": first, "actions": actions,
-                                    "resumed": True}))
+        d.emit(TurnStarted(participant=first, extra={"actions": actions, "resumed": True}))
         return
     if turns.round_opened:
         if [m for m in turns.not_gone() if d.state.participants[m].active]:
             raise IllegalCommand(f"{p.name} has already gone this turn; choose someone who "
                                  "has not", rule="VR-TURN-2", participant=first)
-        d.fold(Event(ROUND_ENDED, {"round": d.state.round}))  # the check below sees it
+        d.fold(RoundEnded(round=d.state.round))  # the check below sees it
     ext_of(d.state).turns.check_open(first, "VR-TURN-1", names=d.state.names())
-    d.emit(Event(ROUND_STARTED, {"round": d.state.round + 1}),
-           Event(TURN_STARTED, {"participant": first, "actions": actions, "opens": True}))
+    d.emit(RoundStarted(round=d.state.round + 1),
+           TurnStarted(participant=first, extra={"actions": actions, "opens": True}))
 
 
 @HANDLERS.decides("handoff")
@@ -100,21 +93,21 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
                 f"{', '.join(name(state, r) for r in rest)} "
                 f"{'has' if len(rest) == 1 else 'have'} not gone yet; hand off to one of them",
                 rule="VR-TURN-2", waiting=rest)
-        d.emit(Event(TURN_ENDED, {"participant": actor}),
-               Event(ROUND_ENDED, {"round": state.round}))
+        d.emit(TurnEnded(participant=actor),
+               RoundEnded(round=state.round))
         return
     target = active(state, to, "VR-TURN-2")
-    data: dict[str, Any] = {"participant": to, "from": actor, "actions": _actions_of(d, to)}
+    data: dict[str, Any] = {"from": actor, "actions": _actions_of(d, to)}
     if cmd.args.get("say"):
         data["say"] = cmd.args["say"]
     if not rest and state.settings.get("last_chooses_opener", False) and to in turns.members:
-        d.emit(Event(TURN_ENDED, {"participant": actor}),
-               Event(ROUND_ENDED, {"round": state.round}),
-               Event(ROUND_STARTED, {"round": state.round + 1}),
-               Event(TURN_STARTED, {**data, "opens": True}))
+        d.emit(TurnEnded(participant=actor),
+               RoundEnded(round=state.round),
+               RoundStarted(round=state.round + 1),
+               TurnStarted(participant=to, extra={**data, "opens": True}))
         return
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
-    d.emit(Event(TURN_ENDED, {"participant": actor}), Event(TURN_STARTED, data))
+    d.emit(TurnEnded(participant=actor), TurnStarted(participant=to, extra=data))
 
 
 def decide_gm_handoff(d: Decision, cmd: Command) -> None:
@@ -136,10 +129,10 @@ def decide_gm_handoff(d: Decision, cmd: Command) -> None:
             f"'handoff {m}'" for m in waiting), rule="VR-TURN-2")
     target = active(state, to, "VR-TURN-2")
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
-    data: dict[str, Any] = {"participant": to, "by_gm": True, "actions": _actions_of(d, to)}
+    data: dict[str, Any] = {"by_gm": True, "actions": _actions_of(d, to)}
     if cmd.args.get("say"):
         data["say"] = cmd.args["say"]
-    d.emit(Event(TURN_STARTED, data))
+    d.emit(TurnStarted(participant=to, extra=data))
 
 
 @HANDLERS.decides("endure")

@@ -22,6 +22,18 @@ from fracas.rulesets.vers.decider import (
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 from fracas.rulesets.vers.state import Chase, ranks, skill_tn
 
+#: Chase lengths a GM may pick for pursuit, in actions (VR-CHASE-2).
+PURSUIT_LENGTHS = range(2, 7)
+
+
+def pursuit_track(length: int, rule: str) -> Track:
+    """A pursuit scale: 2 × ``length`` + 1 positions, starting at the centre; a length
+    outside :data:`PURSUIT_LENGTHS` is refused under ``rule``."""
+    if length not in PURSUIT_LENGTHS:
+        raise InvalidInput(f"A chase length must be 2 to 6 actions, not {length}", rule=rule,
+                           length=length)
+    return Track.centred(length)
+
 
 @HANDLERS.decides("chase")
 def decide_chase(d: Decision, cmd: Command) -> None:
@@ -33,7 +45,7 @@ def decide_chase(d: Decision, cmd: Command) -> None:
     quarry = active(d.state, a["quarry"], "VR-CHASE-1")
     if hunter.id == quarry.id:
         raise InvalidInput("a chase needs two different characters", rule="VR-CHASE-1")
-    track = Track.for_pursuit(a["length"], "VR-CHASE-2")
+    track = pursuit_track(a["length"], "VR-CHASE-2")
     if a.get("start") is not None:
         track.check_position(a["start"], "VR-CHASE-2")
         track.set(a["start"])
@@ -79,7 +91,7 @@ def decide_stage(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"chase {cmd.args['id']} is at stage {chase.stage}; {new} "
                              f"follows only {needs}", rule=rule)
     length = cmd.args.get("length") or chase.length
-    track = Track.for_pursuit(length, "VR-CHASE-7")
+    track = pursuit_track(length, "VR-CHASE-7")
     d.emit(ChaseStage(id=cmd.args["id"], stage=new, length=length, positions=track.length,
                       position=track.position))
 

@@ -15,13 +15,8 @@ from typing import Any
 
 from fracas.engine.commands import Command
 from fracas.engine.components import ConditionLadder
-from fracas.engine.events import (
-    CONFLICT_STARTED,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    TURN_ENDED,
-    Event,
-)
+from fracas.engine.engine_events import ConflictStarted, ParticipantOut, RoundEnded, TurnEnded
+from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers
 from fracas.engine.model import ConflictState, Participant, Status
 from fracas.engine.secrets import Modifier
@@ -79,7 +74,7 @@ def actor_of(cmd: Command) -> str:
 def start_if_needed(d: Decision) -> None:
     """The conflict begins with its first turn or chase."""
     if d.state.status == Status.SETUP.value:
-        d.emit(Event(CONFLICT_STARTED))
+        d.emit(ConflictStarted())
 
 
 def action(d: Decision, cmd: Command, actor: str, n: int = 1) -> int:
@@ -167,7 +162,7 @@ def harm(state: ConflictState, pid: str, net: int, track: str, why: str,
 
 def take_out(state: ConflictState, pid: str, reason: str) -> list[Event]:
     """``pid`` is out of the conflict; a go of its own under way ends (VR-TURN-2/3)."""
-    return [Event(PARTICIPANT_OUT, {"participant": pid, "reason": reason}),
+    return [ParticipantOut(participant=pid, reason=reason),
             *boundary_after_leave(state, pid)]
 
 
@@ -400,7 +395,7 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
     for i, (who, chunk) in enumerate(zip(attackers, chunks, strict=True)):
         plan = attack_plan(d.state, who, target, readied(d.state, who), free=True)
         events = resolve_attack(d, plan, chunk, 0, free=True, working=working)
-        if any(e.type == PARTICIPANT_OUT for e in events):
+        if any(isinstance(e, ParticipantOut) for e in events):
             d.emit(*events)
             break
         if i < len(attackers) - 1 and any(isinstance(e, ObjectDamaged) for e in events):
@@ -458,7 +453,7 @@ def boundary_after_leave(state: ConflictState, pid: str) -> list[Event]:
             and state.participants[m].active]
     events: list[Event] = []
     if acting:
-        events.append(Event(TURN_ENDED, {"participant": pid, "out": True}))
+        events.append(TurnEnded(participant=pid, extra={"out": True}))
     if (acting or turns.current is None) and not rest:
-        events.append(Event(ROUND_ENDED, {"round": state.round}))
+        events.append(RoundEnded(round=state.round))
     return events

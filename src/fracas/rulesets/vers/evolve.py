@@ -1,49 +1,25 @@
 """Evolve for VERS: how each event changes the VERS part of the state, one handler a class.
 
-VERS events dispatch by class through ``HANDLERS``; the engine's own events that VERS follows
-(turns, joins, leaving) by their tag, in :data:`ENGINE_EVOLVERS`.
+VERS events and the engine's own events that VERS follows (turns, joins, leaving) dispatch by
+class through ``HANDLERS``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fracas.engine.components import Track
-from fracas.engine.events import (
-    PARTICIPANT_JOINED,
-    PARTICIPANT_LEFT,
-    PARTICIPANT_OUT,
-    ROUND_ENDED,
-    TURN_ENDED,
-    TURN_STARTED,
-    Event,
+from fracas.engine.engine_events import (
+    ParticipantJoined,
+    ParticipantLeft,
+    ParticipantOut,
+    RoundEnded,
+    TurnEnded,
+    TurnStarted,
 )
 from fracas.engine.model import ConflictState
+from fracas.rulesets.vers import events as ev
 from fracas.rulesets.vers.decider import HANDLERS, ext_of
-from fracas.rulesets.vers.events import (
-    Attack,
-    ChaseInterpose,
-    ChaseRoll,
-    ChaseStage,
-    ChaseStarted,
-    Condition,
-    CoverSet,
-    Disengaged,
-    Endured,
-    GuardLeft,
-    GuardPosted,
-    Moved,
-    ObjectAdded,
-    ObjectDamaged,
-    ObjectRestored,
-    Placed,
-    Recovered,
-    Repaired,
-    Slipped,
-    ZoneAdded,
-    ZonesLinked,
-)
 from fracas.rulesets.vers.state import (
     TRACKS,
     Chase,
@@ -63,7 +39,7 @@ def join(ext: VersExt, pid: str, stats: dict[str, Any]) -> None:
         ext.zones.place(pid, zone)
 
 
-def add_object(ext: VersExt, spec: ObjectAdded) -> None:
+def add_object(ext: VersExt, spec: ev.ObjectAdded) -> None:
     """An object from its set-up (mutator)."""
     ext.objects[spec.object] = VersObject(
         name=spec.name, hardness=spec.hardness, ladder=new_object_ladder(spec.slots),
@@ -78,21 +54,38 @@ def leave_posts(ext: VersExt, pid: str) -> None:
             ext.zones.remove_guard(pid, key)
 
 
-# --- the engine's events, by tag -----------------------------------------------------------
+# --- the engine's events ------------------------------------------------------------------
 
-def _turn_started(ext: VersExt, event: Event) -> None:
-    d = event.data
-    pid = d["participant"]
-    if d.get("opens"):
-        ext.turns.open(pid, int(d.get("actions", 2)))
+@HANDLERS.evolves(TurnStarted)
+def _turn_started(state: ConflictState, e: TurnStarted) -> None:
+    ext, pid = ext_of(state), e.participant
+    actions = int(e.extra.get("actions", 2))
+    if e.extra.get("opens"):
+        ext.turns.open(pid, actions)
     else:
-        ext.turns.hand_off(pid, int(d.get("actions", 2)))
+        ext.turns.hand_off(pid, actions)
     if ext.disabled(pid) and pid not in ext.pending_discipline:
         ext.pending_discipline.append(pid)
 
 
-def _gone(ext: VersExt, event: Event) -> None:
-    pid = event.data["participant"]
+@HANDLERS.evolves(TurnEnded)
+def _turn_ended(state: ConflictState, e: TurnEnded) -> None:
+    ext_of(state).turns.end_go()
+
+
+@HANDLERS.evolves(RoundEnded)
+def _round_ended(state: ConflictState, e: RoundEnded) -> None:
+    ext_of(state).turns.new_round()
+
+
+@HANDLERS.evolves(ParticipantJoined)
+def _joined(state: ConflictState, e: ParticipantJoined) -> None:
+    join(ext_of(state), e.id, e.stats)
+
+
+@HANDLERS.evolves(ParticipantLeft, ParticipantOut)
+def _gone(state: ConflictState, e: ParticipantLeft | ParticipantOut) -> None:
+    ext, pid = ext_of(state), e.participant
     ext.turns.leave(pid)
     ext.disengage_all(pid)
     ext.zones.remove_actor(pid)
@@ -100,21 +93,10 @@ def _gone(ext: VersExt, event: Event) -> None:
         ext.pending_discipline.remove(pid)
 
 
-ENGINE_EVOLVERS: dict[str, Callable[[VersExt, Event], None]] = {
-    TURN_STARTED: _turn_started,
-    TURN_ENDED: lambda ext, event: ext.turns.end_go(),
-    ROUND_ENDED: lambda ext, event: ext.turns.new_round(),
-    PARTICIPANT_JOINED: lambda ext, event: join(ext, event.data["id"],
-                                                event.data.get("stats", {})),
-    PARTICIPANT_LEFT: _gone,
-    PARTICIPANT_OUT: _gone,
-}
-
-
 # --- VERS events, by class -----------------------------------------------------------------
 
-@HANDLERS.evolves(Condition)
-def _condition(state: ConflictState, e: Condition) -> None:
+@HANDLERS.evolves(ev.Condition)
+def _condition(state: ConflictState, e: ev.Condition) -> None:
     ext = ext_of(state)
     ladder = ext.harm.get(e.who, {}).get(e.track)
     if ladder is None or e.ev is None:
@@ -128,8 +110,8 @@ def _condition(state: ConflictState, e: Condition) -> None:
             ext.turns.actions_left = max(0, ext.turns.actions_left - 1)
 
 
-@HANDLERS.evolves(Endured)
-def _endured(state: ConflictState, e: Endured) -> None:
+@HANDLERS.evolves(ev.Endured)
+def _endured(state: ConflictState, e: ev.Endured) -> None:
     ext = ext_of(state)
     if e.who in ext.pending_discipline:
         ext.pending_discipline.remove(e.who)
@@ -144,31 +126,31 @@ def _arrive(ext: VersExt, who: str, from_: str, to: str) -> None:
     ext.prune_engagements()
 
 
-@HANDLERS.evolves(Moved)
-def _moved(state: ConflictState, e: Moved) -> None:
+@HANDLERS.evolves(ev.Moved)
+def _moved(state: ConflictState, e: ev.Moved) -> None:
     _arrive(ext_of(state), e.who, e.from_, e.to)
 
 
-@HANDLERS.evolves(Slipped)
-def _slipped(state: ConflictState, e: Slipped) -> None:
+@HANDLERS.evolves(ev.Slipped)
+def _slipped(state: ConflictState, e: ev.Slipped) -> None:
     if e.check is not None and e.check.success:
         _arrive(ext_of(state), e.who, e.from_, e.to)
 
 
-@HANDLERS.evolves(Disengaged)
-def _disengaged(state: ConflictState, e: Disengaged) -> None:
+@HANDLERS.evolves(ev.Disengaged)
+def _disengaged(state: ConflictState, e: ev.Disengaged) -> None:
     if e.check is not None and e.check.success:
         ext_of(state).disengage_all(e.who)
 
 
-@HANDLERS.evolves(Attack)
-def _attack(state: ConflictState, e: Attack) -> None:
+@HANDLERS.evolves(ev.Attack)
+def _attack(state: ConflictState, e: ev.Attack) -> None:
     if e.kind == "close" and e.target in state.participants:
         ext_of(state).engage(e.actor or "", e.target)
 
 
-@HANDLERS.evolves(Recovered)
-def _recovered(state: ConflictState, e: Recovered) -> None:
+@HANDLERS.evolves(ev.Recovered)
+def _recovered(state: ConflictState, e: ev.Recovered) -> None:
     if not e.level:
         return
     ext = ext_of(state)
@@ -177,8 +159,8 @@ def _recovered(state: ConflictState, e: Recovered) -> None:
         ext.pending_discipline.remove(e.who)
 
 
-@HANDLERS.evolves(ObjectDamaged)
-def _object_damaged(state: ConflictState, e: ObjectDamaged) -> None:
+@HANDLERS.evolves(ev.ObjectDamaged)
+def _object_damaged(state: ConflictState, e: ev.ObjectDamaged) -> None:
     ext = ext_of(state)
     obj = ext.objects.get(e.object)
     if e.level is None or obj is None or e.net is None:
@@ -189,52 +171,52 @@ def _object_damaged(state: ConflictState, e: ObjectDamaged) -> None:
         ext.cover_object.pop(pid, None)
 
 
-@HANDLERS.evolves(Repaired)
-def _repaired(state: ConflictState, e: Repaired) -> None:
+@HANDLERS.evolves(ev.Repaired)
+def _repaired(state: ConflictState, e: ev.Repaired) -> None:
     if e.level:
         ext_of(state).objects[e.object].ladder.remove_highest()
 
 
-@HANDLERS.evolves(ObjectRestored)
-def _restored(state: ConflictState, e: ObjectRestored) -> None:
+@HANDLERS.evolves(ev.ObjectRestored)
+def _restored(state: ConflictState, e: ev.ObjectRestored) -> None:
     ext_of(state).objects[e.object].ladder.clear()
 
 
-@HANDLERS.evolves(ObjectAdded)
-def _object_added(state: ConflictState, e: ObjectAdded) -> None:
+@HANDLERS.evolves(ev.ObjectAdded)
+def _object_added(state: ConflictState, e: ev.ObjectAdded) -> None:
     add_object(ext_of(state), e)
 
 
-@HANDLERS.evolves(ZoneAdded)
-def _zone_added(state: ConflictState, e: ZoneAdded) -> None:
+@HANDLERS.evolves(ev.ZoneAdded)
+def _zone_added(state: ConflictState, e: ev.ZoneAdded) -> None:
     ext_of(state).zones.add_zone(e.zone, e.name)
 
 
-@HANDLERS.evolves(ZonesLinked)
-def _zones_linked(state: ConflictState, e: ZonesLinked) -> None:
+@HANDLERS.evolves(ev.ZonesLinked)
+def _zones_linked(state: ConflictState, e: ev.ZonesLinked) -> None:
     ext_of(state).zones.link(e.a, e.b)
 
 
-@HANDLERS.evolves(Placed)
-def _placed(state: ConflictState, e: Placed) -> None:
+@HANDLERS.evolves(ev.Placed)
+def _placed(state: ConflictState, e: ev.Placed) -> None:
     ext = ext_of(state)
     ext.zones.place(e.who, e.zone)
     leave_posts(ext, e.who)
     ext.prune_engagements()
 
 
-@HANDLERS.evolves(GuardPosted)
-def _guard_posted(state: ConflictState, e: GuardPosted) -> None:
+@HANDLERS.evolves(ev.GuardPosted)
+def _guard_posted(state: ConflictState, e: ev.GuardPosted) -> None:
     ext_of(state).zones.place_guard(e.link, e.who)
 
 
-@HANDLERS.evolves(GuardLeft)
-def _guard_left(state: ConflictState, e: GuardLeft) -> None:
+@HANDLERS.evolves(ev.GuardLeft)
+def _guard_left(state: ConflictState, e: ev.GuardLeft) -> None:
     ext_of(state).zones.remove_guard(e.who)
 
 
-@HANDLERS.evolves(CoverSet)
-def _cover_set(state: ConflictState, e: CoverSet) -> None:
+@HANDLERS.evolves(ev.CoverSet)
+def _cover_set(state: ConflictState, e: ev.CoverSet) -> None:
     ext = ext_of(state)
     if e.value:
         ext.cover[e.who] = e.value
@@ -246,23 +228,23 @@ def _cover_set(state: ConflictState, e: CoverSet) -> None:
         ext.cover_object.pop(e.who, None)
 
 
-@HANDLERS.evolves(ChaseStarted)
-def _chase_started(state: ConflictState, e: ChaseStarted) -> None:
+@HANDLERS.evolves(ev.ChaseStarted)
+def _chase_started(state: ConflictState, e: ev.ChaseStarted) -> None:
     ext_of(state).chases[e.id] = Chase(
         hunter=e.hunter, quarry=e.quarry, roller=e.roller, stage=e.stage,
         track=Track(length=e.positions, position=e.position), length=e.length, prize=e.prize)
 
 
-@HANDLERS.evolves(ChaseStage)
-def _chase_stage(state: ConflictState, e: ChaseStage) -> None:
+@HANDLERS.evolves(ev.ChaseStage)
+def _chase_stage(state: ConflictState, e: ev.ChaseStage) -> None:
     chase = ext_of(state).chases[e.id]
     chase.stage = e.stage
     chase.length = e.length
     chase.track = Track(length=e.positions, position=e.position)
 
 
-@HANDLERS.evolves(ChaseRoll, ChaseInterpose)
-def _chase_moved(state: ConflictState, e: ChaseRoll | ChaseInterpose) -> None:
+@HANDLERS.evolves(ev.ChaseRoll, ev.ChaseInterpose)
+def _chase_moved(state: ConflictState, e: ev.ChaseRoll | ev.ChaseInterpose) -> None:
     chase = ext_of(state).chases[e.id]
     chase.track.set(e.to)
     chase.stage = e.new_stage

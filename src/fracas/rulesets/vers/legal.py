@@ -14,16 +14,20 @@ from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attacks_open_to, hostile_guards
-from fracas.rulesets.vers.state import VersExt
+from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")
+#: The skills a hunter may track with (``run … skill=``, VR-CHASE-7).
+TRACKING_SKILLS = next(p.choices for p in _SPECS["run"].params if p.name == "skill")
 
 
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
-            allowed: dict[str, tuple[Any, ...]] | None = None, **fixed: Any) -> LegalCommand:
-    """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list, and
-    ``free`` ones the table picks (by placeholder), in the order of the command's spec."""
+            allowed: dict[str, tuple[Any, ...]] | None = None,
+            options: dict[str, tuple[Any, ...]] | None = None, **fixed: Any) -> LegalCommand:
+    """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list,
+    ``free`` ones the table picks (by placeholder), and the values an optional parameter may
+    take now (``options``; else any of its kind), in the order of the command's spec."""
     spec = _SPECS[verb]
     params = []
     for p in spec.params:
@@ -37,6 +41,8 @@ def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
             params.append(Choice(placeholder=free[name], required=p.required, **base))
         else:
             choices = tuple(p.choices) if p.kind == "choice" else None
+            if options and name in options:
+                choices = options[name]
             params.append(Choice(allowed=choices, required=False, listed=False, **base))
     return LegalCommand(verb, actor, tuple(params), spec.rule)
 
@@ -60,8 +66,10 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
             if chase.stage == "interpose" or (chase.stage == "pursuit"
                                               and chase.track.position == 1):
                 out.append(command(actor, "interpose", id=cid, free={"dice": "DICE"}))
-            elif chase.stage in ("pursuit", "tracking"):
-                out.append(command(actor, "run", id=cid,
+            elif chase.stage in ("pursuit", "tracking"):  # skill=: the hunter's tracking
+                skills = TRACKING_SKILLS if chase.stage == "tracking" \
+                    and chase.roller_is_hunter else ()
+                out.append(command(actor, "run", id=cid, options={"skill": skills},
                                    free={"mod": "N", "why": "TEXT", "dice": "DICE"}))
     if not acting:
         return out
@@ -120,12 +128,18 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
             guarded = hostile_guards(state, actor, ext.zones.path(here, z) or [])
             if guarded and dist == 1:
                 out.append(command(actor, "slip", to=z, free={"dice": "DICE"}))
-            elif not guarded:
-                out.append(command(actor, "move", to=z,
-                                   free={"dice": "DICE"} if dist == 2 else None))
-    for target, weapon, _ in attacks_open_to(state, actor):
+            elif not guarded and dist == 1:
+                out.append(command(actor, "move", to=z))
+            elif not guarded:  # a failed dash takes both actions only if both are left
+                both = not ext.turns.round_opened or ext.turns.actions_left >= 2
+                out.append(command(actor, "move", to=z, free={"dice": "DICE"},
+                                   options={"onfail": ("short", "both") if both
+                                            else ("short",)}))
+    weapons = weapons_of(state.participants[actor])
+    for target, weapon, _ in attacks_open_to(state, actor):  # the weapon sets the track
+        track = KIND_TRACK.get(str(weapons[weapon].get("kind", "close")), "injury")
         out.append(command(actor, "attack", target=target, weapon=weapon,
-                           free={"dice": "DICE"}))
+                           free={"dice": "DICE"}, options={"track": (track,)}))
     for track, lad in ext.ladders(actor).items():
         if lad.highest() is not None:
             out.append(command(actor, "recover", who=actor, track=track,

@@ -20,12 +20,13 @@ import re
 from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, distribution
+from fracas.engine.limits import refuse_foreign_digits
 from fracas.errors import InvalidInput
 
-_CHECK = re.compile(r"^\s*3d6\s+vs\s+(-?\d+)((?:\s*[+-]\s*\d+)*)\s*$", re.I)
+_CHECK = re.compile(r"^\s*3d6\s+vs\s+(-?\d+)((?:\s*[+-]\s*\d+)*)\s*$", re.I | re.ASCII)
 _CHASE = re.compile(
     r"^\s*chase\s+length\s+(\d+)\s+tn\s+(-?\d+)\s+vs\s+(-?\d+)\s+as\s+(hunter|quarry)"
-    r"(?:\s+start\s+(\d+))?(?:\s+mod\s+([+-]?\d+))?\s*$", re.I)
+    r"(?:\s+start\s+(\d+))?(?:\s+mod\s+([+-]?\d+))?\s*$", re.I | re.ASCII)
 
 USAGE = ("queries: '3d6 vs TN [MOD ...]' (e.g. '3d6 vs 12 -2') or "
          "'chase length L tn T vs P as hunter|quarry [start S] [mod M]' "
@@ -39,6 +40,7 @@ def p_success(target: int) -> Fraction:
 
 def answer(query: str) -> OddsReport:
     """Answer a query in the syntax above, or raise InvalidInput with the usage."""
+    refuse_foreign_digits(query, "the odds query")
     m = _CHECK.match(query)
     if m:
         mods = [int(x.replace(" ", "")) for x in re.findall(r"[+-]\s*\d+", m.group(2))]

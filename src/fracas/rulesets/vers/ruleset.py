@@ -18,7 +18,7 @@ from fracas.rulesets.vers import actions, chases, legal, overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded, typed
-from fracas.rulesets.vers.evolve import ENGINE_EVOLVERS, add_object, join
+from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
@@ -145,19 +145,14 @@ class Vers(Ruleset):
 
     # --- evolve ------------------------------------------------------------------------
     def evolve(self, state: ConflictState, event: Event) -> None:
-        """Apply a VERS (or boundary) event to ``state.ext``: VERS events by their class, the
-        engine's by their tag. Never raises."""
+        """Apply a VERS (or boundary) event to ``state.ext``, by its class. Never raises."""
         ext: VersExt | None = state.ext
         if ext is None:
             return
         event = typed(event)
         if isinstance(event, SPENDING) and event.spend:
             ext.turns.spend(event.spend)
-        engine = ENGINE_EVOLVERS.get(event.type)
-        if engine is not None:
-            engine(ext, event)
-        else:
-            self.handlers.evolve(state, event)
+        self.handlers.evolve(state, event)
 
     def on_leave(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """The end of the leaver's go, and of the turn when nobody is left to go."""
@@ -165,7 +160,7 @@ class Vers(Ruleset):
 
     # --- views ------------------------------------------------------------------------
     def describe(self, event: Event, state: ConflictState) -> str | None:
-        """One line per VERS event (by its class; the engine's events VERS words by tag)."""
+        """One line per VERS event and per engine event VERS words its own way (by class)."""
         return views.describe(event, state)
 
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:

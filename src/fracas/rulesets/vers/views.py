@@ -4,11 +4,17 @@ tracker, battlefield, harm and the odds of the attacks the acting character coul
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.describe import name_of
-from fracas.engine.events import ROUND_ENDED, ROUND_STARTED, TURN_ENDED, TURN_STARTED, Event
+from fracas.engine.engine_events import (
+    RoundBoundary,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
+from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
@@ -54,37 +60,36 @@ def _n(state: ConflictState, pid: str | None) -> str:
 
 # --- sentences -----------------------------------------------------------------------------
 
-def _turn_started(e: Event, state: ConflictState) -> str:
-    d = e.data
+@HANDLERS.describes(TurnStarted)
+def _turn_started(e: TurnStarted, state: ConflictState) -> str:
+    d = e.extra
     say = f' — "{d["say"]}"' if d.get("say") else ""
     how = "opens the turn" if d.get("opens") else (
         f"takes the hand-off from {_n(state, d['from'])}" if d.get("from") else
         "takes the hand-off from the GM" if d.get("by_gm") else "acts")
     n = int(d.get("actions", 2))
-    return f"{_n(state, d['participant'])} {how} ({n} action{'s' if n != 1 else ''}){say}"
+    return f"{_n(state, e.participant)} {how} ({n} action{'s' if n != 1 else ''}){say}"
 
 
-def _turn_ended(e: Event, state: ConflictState) -> str | None:
-    if not e.data.get("out"):
+@HANDLERS.describes(TurnEnded)
+def _turn_ended(e: TurnEnded, state: ConflictState) -> str | None:
+    if not e.extra.get("out"):
         return None
-    return f"{_n(state, e.data['participant'])}'s go ends (out of the conflict)"
+    return f"{_n(state, e.participant)}'s go ends (out of the conflict)"
 
 
-#: The engine's events VERS words its own way, by tag.
-ENGINE_SENTENCES: dict[str, Callable[[Event, ConflictState], str | None]] = {
-    TURN_STARTED: _turn_started,
-    TURN_ENDED: _turn_ended,
-    ROUND_STARTED: lambda e, state: f"turn {e.data.get('round')} begins",
-    ROUND_ENDED: lambda e, state: (f"turn {e.data.get('round')} ends; the table picks who "
-                                   "opens the next ('open WHO')"),
-}
+#: What a VERS turn (the engine's round) does at each of its boundaries.
+_TURN_SAYS: dict[type[RoundBoundary], str] = {
+    RoundStarted: "begins", RoundEnded: "ends; the table picks who opens the next ('open WHO')"}
+
+
+@HANDLERS.describes(*_TURN_SAYS)
+def _round(e: RoundBoundary, state: ConflictState) -> str:
+    return f"turn {e.round} {_TURN_SAYS[type(e)]}"
 
 
 def describe(event: Event, state: ConflictState) -> str | None:
     """A one-line sentence for each VERS event (None: the engine's own text)."""
-    engine = ENGINE_SENTENCES.get(event.type)
-    if engine is not None:
-        return engine(event, state)
     return HANDLERS.describe(typed(event), state)
 
 

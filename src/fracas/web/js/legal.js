@@ -61,15 +61,36 @@ function fromTemplate(text) {
   return { source: "text", verb, actor, rule: null, params };
 }
 
-// Two templates of one verb ("ada: awareness", "ada: awareness dice=DICE"): one control whose
-// parameters are the union, those missing from a variant being optional.
+// Variants of one verb ("ada: attack bruno weapon=sword", "ada: attack imp weapon=unarmed",
+// "ada: declare 10", "ada: declare SCORES"): one control. A parameter fixed alike in every
+// variant stays fixed; one that differs becomes a choice among the values the variants allow
+// (free when a variant leaves it free); one missing from a variant is optional.
 function mergeVariants(a, b) {
-  const names = new Set(b.params.map((p) => p.name));
-  const params = a.params.map((p) => (names.has(p.name) ? p : { ...p, required: false }));
-  for (const p of b.params) {
-    if (!a.params.some((q) => q.name === p.name)) params.push({ ...p, required: false });
-  }
+  const names = [...new Set([...a.params, ...b.params].map((p) => p.name))];
+  const params = names.map((name) => {
+    const p = a.params.find((q) => q.name === name);
+    const q = b.params.find((r) => r.name === name);
+    if (!p || !q) {
+      const x = p || q;
+      return x.fixed !== null ? { ...x, fixed: null, allowed: [x.fixed], required: false } : { ...x, required: false };
+    }
+    if (p.fixed !== null && q.fixed !== null && same(p.fixed, q.fixed)) return p;
+    const values = (x) => (x.fixed !== null ? [x.fixed] : x.allowed);
+    const [vp, vq] = [values(p), values(q)];
+    const allowed = vp && vq ? unique([...vp, ...vq]) : null;
+    return { ...p, fixed: null, allowed, kind: p.kind, required: p.required && q.required,
+             label: p.label || q.label };
+  });
   return { ...a, params };
+}
+
+function same(x, y) {
+  return JSON.stringify(x) === JSON.stringify(y);
+}
+
+function unique(values) {
+  const seen = new Map(values.map((v) => [JSON.stringify(v), v]));
+  return [...seen.values()];
 }
 
 /** The words of the text notation for a value (quoted as the engine's quote() does). */
@@ -85,10 +106,11 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
   const title = [command.actor ? context.name(command.actor) + ":" : null, words(command.verb),
     ...command.params.filter((p) => p.fixed !== null).map((p) =>
-      (p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
+      (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
+        : p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
     .filter(Boolean).join(" ");
   const uid = `c${++serial}`;
-  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context));
+  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
   const form = h("form", { class: "command", "data-verb": command.verb },
     fields.map((f) => f.wrap),
@@ -130,17 +152,19 @@ function label(value, context) {
   return context.name(String(value)) || String(value);
 }
 
-function field(param, id, context) {
+function field(param, id, context, actor) {
   const name = param.label || param.name;
   const text = words(name) + (param.required ? "" : " (optional)");
   let input;
+  let suggestions = null;
   const options = param.allowed || optionsOf(param.kind, context);
   if (options) {
     const multiple = param.kind === "ids";
     input = h("select", { id, name: param.name, multiple, required: param.required && !multiple });
     if (!param.required && !multiple) input.append(h("option", { value: "" }, "—"));
     for (const value of options) {
-      input.append(h("option", { value: String(value) }, label(value, context)));
+      const text = Array.isArray(value) ? value.join(",") : String(value);
+      input.append(h("option", { value: text }, Array.isArray(value) ? text : label(value, context)));
     }
   } else if (param.kind === "bool") {
     input = h("select", { id, name: param.name },
@@ -151,10 +175,14 @@ function field(param, id, context) {
     input = h("input", { id, name: param.name, inputmode: "numeric", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*",
       placeholder: param.kind === "dice" ? "empty: fracas rolls" : "7,1", required: param.required });
   } else {
-    input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required });
+    // a skill the rules leave open (any skill may be tried): the actor's own as suggestions
+    const skills = param.name === "skill" && actor && context.skillsOf ? context.skillsOf(actor) : [];
+    input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required,
+      list: skills.length ? `${id}-skills` : null });
+    if (skills.length) suggestions = h("datalist", { id: `${id}-skills` }, skills.map((k) => h("option", { value: k })));
   }
   const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2") : null;
-  const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, hint);
+  const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
 }
 
@@ -193,7 +221,7 @@ function typed(kind, raw) {
   if (kind === "int") return Number(raw);
   if (kind === "ints" || kind === "dice") return raw.split(",").map((x) => Number(x.trim()));
   if (kind === "ids") return raw.split(",").filter(Boolean);
-  if (kind === "bool") return raw === "yes";
+  if (kind === "bool") return raw === "yes" || raw === "true";
   if (kind === "value") {
     try { return JSON.parse(raw); } catch { return raw; }
   }

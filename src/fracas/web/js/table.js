@@ -6,6 +6,7 @@ import { h, panel, words } from "./dom.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live } from "./live.js";
 import { eventLines } from "./log.js";
+import { setupForm } from "./setup.js";
 import { rulesetPanels, turnOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
@@ -44,6 +45,7 @@ async function boot() {
   document.getElementById("who").textContent = state.me.role === "gm" ? "Game master"
     : state.me.role === "player" ? `Player: ${state.me.player}` : "Onlooker";
   document.body.classList.add(state.me.role === "gm" ? "gm" : "player");
+  state.rulesets = await api("GET", "/rulesets");
   layout();
   await loadConflicts(pathConflict);
 }
@@ -107,8 +109,10 @@ function context() {
   const byId = new Map(all.map((p) => [p.id, p]));
   const inner = levels().at(-1);
   const zones = ((inner && inner.settings && inner.settings.zones) || []);
-  return { participants: inner ? inner.participants : [], zones,
+  const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
+  return { participants: inner ? inner.participants : [], zones, ladders: rules.ladders || {},
            name: (id) => (byId.has(id) ? byId.get(id).name : id),
+           skillsOf: (id) => Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
            send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null };
 }
 
@@ -127,17 +131,45 @@ function render() {
 function renderField(level, turn, ctx) {
   const now = new Set(turn.current);
   const parents = levels().slice(0, -1);
+  const own = rulesetPanels(state.view, level, ctx);
   regions.field.replaceChildren(...[
-    parents.length ? panel("Zoomed in", h("ol", { class: "plain" }, [...parents, level].map((l, i) =>
-      h("li", {}, `${"› ".repeat(i)}${l.title} · round ${l.round}${l.round_limit ? " of " + l.round_limit : ""}`)))) : null,
-    ...rulesetPanels(state.view, level, ctx),
+    parents.length ? nested(parents, level, own) : own,
+    state.me.role === "gm" ? harmPanel(levels()[0], ctx) : null,
     panel("Participants", h("ul", { class: "people" }, level.participants.map((p) =>
       h("li", { class: ["person", now.has(p.id) ? "acting" : "", p.mine ? "mine" : "", p.out ? "out" : ""].join(" ").trim() },
         h("span", { class: "name" }, p.name), p.mine ? h("span", { class: "tag" }, "yours") : null,
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
         h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""))))),
-  ].filter(Boolean));
+  ].flat().filter(Boolean));
+}
+
+// A zoomed-in conflict drawn inside its parents: each level a box with its title and round
+// count, the innermost holding its own panels.
+function nested(parents, level, inner) {
+  const label = (l) => `${l.title} · round ${l.round}${l.round_limit ? " of " + l.round_limit : ""}`;
+  let box = h("section", { class: "zoom-level innermost", "aria-label": `zoomed in: ${label(level)}` },
+    h("h2", { class: "zoom-title" }, `Zoomed in: ${label(level)}`), inner);
+  for (const parent of [...parents].reverse()) {
+    box = h("section", { class: "zoom-level", "aria-label": `parent conflict: ${label(parent)}` },
+      h("h2", { class: "zoom-title" }, label(parent)), box);
+  }
+  return box;
+}
+
+// What the players see of each side's harm: the GM's choice, kept in the conflict's settings
+// (`override settings.harm_view.SIDE MODE`); the server enforces it in what it sends.
+const HARM_MODES = { exact: "exact values", band: "a band only", none: "nothing" };
+
+function harmPanel(level, ctx) {
+  const modes = (level.settings || {}).harm_view;
+  if (!modes || !Object.keys(modes).length) return null;
+  return panel("What players see of harm", Object.entries(modes).map(([side, mode]) => {
+    const id = `harm-view-${side}`;
+    return h("p", { class: "field" }, h("label", { for: id }, `Harm of ${side}`),
+      h("select", { id, onchange: (e) => ctx.send(`override settings.harm_view.${side} ${e.target.value}`) },
+        Object.entries(HARM_MODES).map(([value, text]) => h("option", { value, selected: value === mode }, text))));
+  }));
 }
 
 function renderLog(ctx) {
@@ -251,7 +283,7 @@ function actForChooser(ctx, turn) {
 }
 
 async function legalCommands(turn, ctx, gm) {
-  const base = `/tables/${tableId}/conflicts/${state.conflictId}/legal`;
+  const base = `/tables/${tableId}/conflicts/${state.conflictId}/legal-commands`;
   if (state.me.role === "public") return {};  // an onlooker never acts
   if (!gm) return api("GET", base);
   const actors = state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
@@ -368,9 +400,9 @@ function newConflictPanel() {
   api("GET", "/scenarios").then((items) => select.replaceChildren(
     ...items.map((s) => h("option", { value: s.name }, `${s.title} (${s.name})`))));
   const file = h("input", { type: "file", id: "scenario-file", accept: ".toml,text/plain" });
-  const created = async (body) => {
+  const created = async (body, how = "") => {
     try {
-      const made = await api("POST", `/tables/${tableId}/conflicts`, body);
+      const made = await api("POST", `/tables/${tableId}/conflicts${how}`, body);
       state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
       state.roundHead = null;
       openConflict(made.id);
@@ -379,6 +411,8 @@ function newConflictPanel() {
     }
   };
   return panel("New conflict",
+    h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
+      setupForm(state.rulesets, (body) => created(body, "/form"))),
     h("form", { id: "from-example", onsubmit: (e) => { e.preventDefault(); created({ scenario: select.value }); } },
       h("p", { class: "field" }, h("label", { for: "scenario" }, "Bundled example"), select),
       h("button", { type: "submit" }, "Create from the example")),

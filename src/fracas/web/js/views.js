@@ -32,6 +32,12 @@ export function rulesetPanels(view, level, ctx) {
   return [];
 }
 
+// A band the server sent in place of exact harm (see docs/table.md): one word, nothing drawn
+// from a number.
+function harmTag(p) {
+  return p.harm ? h("span", { class: "tag harm" }, p.harm) : null;
+}
+
 function bar(label, current, max) {
   return h("span", { class: "bar" }, h("span", { class: "bar-label" }, `${label} ${current}/${max}`),
     h("meter", { min: 0, max, value: current, "aria-label": `${label} ${current} of ${max}` }));
@@ -48,10 +54,18 @@ function etherscope(level, ctx) {
     for (const score of scores || []) lane.push([score, id]);
   }
   lane.sort((a, b) => b[0] - a[0]);
+  const offered = new Set();  // the GM's "act now" on each waiting character's first slot
+  const actNow = (id) => {
+    if (!ctx.send || id === actingId || r.phase !== "countdown" || !ids(r.to_come).includes(id) || offered.has(id)) return null;
+    offered.add(id);
+    return h("button", { type: "button", class: "small", "aria-label": `Let ${ctx.name(id)} act now`,
+      onclick: () => ctx.send(`override ruleset.acting ${id}`) }, "act now");
+  };
   const countdown = panel("Countdown",
     h("p", {}, `phase: ${words(r.phase || "")}`, actingId ? ` · acting: ${ctx.name(actingId)}` : ""),
     h("ol", { class: "lane" }, lane.map(([score, id]) =>
-      h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id)))));
+      h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id),
+        actNow(id)))));
   const people = level.participants.filter((p) => p.present !== false);
   const band = new Map();
   for (const [a, b, value] of r.ranges || []) {
@@ -66,7 +80,7 @@ function etherscope(level, ctx) {
       people.map((b) => h("td", {}, a.id === b.id ? "—" : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx)))))))));
   const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
-      p.awareness !== undefined ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
+      harmTag(p), p.awareness !== undefined ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
   return [setup, countdown, matrix, condensers];
 }
 
@@ -99,7 +113,7 @@ function fabula(level, ctx) {
           ? `${left} turn(s) left` : acted ? "acted" : "";
         return h("li", { class: "member" }, h("b", {}, p.name), state ? h("span", { class: "tag" }, state) : null,
           p.hp ? bar("HP", p.hp.current, p.hp.max) : null, p.mp ? bar("MP", p.mp.current, p.mp.max) : null,
-          p.crisis ? h("span", { class: "tag crisis" }, "crisis") : null,
+          p.crisis ? h("span", { class: "tag crisis" }, "crisis") : null, harmTag(p),
           (p.statuses || []).map((st) => h("span", { class: "tag" }, st)),
           p.fp !== undefined ? h("span", { class: "tag" }, `FP ${p.fp}`) : null);
       })));
@@ -113,7 +127,10 @@ function vers(level, ctx) {
   const r = level.ruleset || {};
   const out = [];
   const zones = zonesOf(level);
-  if (zones.length) out.push(panel("Zones", zoneMap(level, zones, ctx), zoneFacts(r, zones, ctx)));
+  if (zones.length) {
+    out.push(panel("Zones", zoneMap(level, zones, ctx), zoneFacts(r, zones, ctx),
+      ctx.send ? mapEditor(level, zones, ctx) : null));
+  }
   const objects = Object.entries(r.objects || {});
   if (objects.length) {
     out.push(panel("Objects", h("ul", { class: "plain" }, objects.map(([id, o]) => h("li", {},
@@ -125,10 +142,8 @@ function vers(level, ctx) {
     h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
     h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
   out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) =>
-    h("li", {}, h("b", {}, p.name), " ", Object.entries(p.tracks || {}).map(([track, info]) =>
-      h("span", { class: "ladder" }, `${track}: `,
-        Object.entries(info.conditions || {}).map(([c, n]) => `${c}${n > 1 ? " ×" + n : ""}`).join(", ") || "—",
-        info.penalty ? ` (${info.penalty})` : "", info.taken_out ? " taken out" : "")))))));
+    h("li", { class: "ladders" }, h("b", {}, p.name), " ", harmTag(p),
+      Object.entries(p.tracks || {}).map(([track, info]) => ladder(p, track, info, ctx)))))));
   const chases = Object.entries(r.chases || {});
   if (chases.length) {
     out.push(panel("Chase", chases.map(([id, c]) => h("div", { class: "chase" },
@@ -140,6 +155,22 @@ function vers(level, ctx) {
   return out;
 }
 
+// One condition ladder: its levels from least to greatest, each with its slots (filled as
+// many as the conditions held there) and its penalty, and the track's total penalty.
+function ladder(p, track, info, ctx) {
+  const levels = (ctx.ladders || {})[track] || Object.keys(info.conditions || {}).map((name) => ({ name, slots: 1, penalty: 0 }));
+  const held = info.conditions || {};
+  return h("table", { class: "ladder" },
+    h("caption", {}, `${p.name}: ${track}`, info.penalty ? ` (${info.penalty} to rolls)` : "", info.taken_out ? " · taken out" : ""),
+    h("tbody", {}, levels.map((lvl) => {
+      const n = held[lvl.name] || 0;
+      return h("tr", { class: n ? "held" : "" }, h("th", { scope: "row" }, lvl.name),
+        h("td", { class: "slots", "aria-label": `${n} of ${lvl.slots} slots filled` },
+          Array.from({ length: lvl.slots }, (_, i) => h("span", { class: i < n ? "slot full" : "slot" }, i < n ? "■" : "□"))),
+        h("td", {}, lvl.penalty ? `${lvl.penalty}${lvl.each ? " each" : ""}` : "—"));
+    })));
+}
+
 function zoneFacts(r, zones, ctx) {
   const zoneName = (id) => (zones.find((z) => z.id === id) || {}).name || id;
   const facts = [];
@@ -148,7 +179,8 @@ function zoneFacts(r, zones, ctx) {
   }
   for (const [who, value] of Object.entries(r.cover || {})) {
     const amount = typeof value === "object" && value !== null ? value.value : value;
-    facts.push(`${ctx.name(who)} has cover ${amount}`);
+    const share = { "-1": "⅓", "-3": "⅔", "-5": "complete" }[String(amount)];
+    facts.push(share ? `${ctx.name(who)} has ${share} cover (${amount} to attacks on them)` : `${ctx.name(who)} has cover ${amount}`);
   }
   for (const [between, guards] of Object.entries(r.guards || {})) {
     const [a, b] = between.split("|");
@@ -157,10 +189,37 @@ function zoneFacts(r, zones, ctx) {
   return facts.length ? h("ul", { class: "facts" }, facts.map((f) => h("li", {}, f))) : null;
 }
 
+// The GM edits the map through the rules' own GM commands (VR-MOVE-1/5, VR-ATK-5): who stands
+// where (choose a character, then a zone on the map or in the list), links and cover.
+const edits = { who: "" };
+
+function mapEditor(level, zones, ctx) {
+  const people = level.participants.filter((p) => !p.out);
+  const pick = (id, text, options, value) => h("p", { class: "field" }, h("label", { for: id }, text),
+    h("select", { id, onchange: id === "map-who" ? (e) => { edits.who = e.target.value; } : null },
+      options.map(([v, label]) => h("option", { value: v, selected: v === value }, label))));
+  const zoneOptions = zones.map((z) => [z.id, z.name || z.id]);
+  const whoOptions = [["", "—"], ...people.map((p) => [p.id, p.name])];
+  const value = (id) => document.getElementById(id).value;
+  return h("div", { class: "map-editor" }, h("h3", {}, "Edit the map"),
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("map-who")) ctx.send(`place ${value("map-who")} ${value("map-zone")}`); } },
+      pick("map-who", "Character to move", whoOptions, edits.who), pick("map-zone", "Zone", zoneOptions),
+      h("button", { type: "submit" }, "Place")),
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); ctx.send(`link ${value("map-a")} ${value("map-b")}`); } },
+      pick("map-a", "Link zone", zoneOptions), pick("map-b", "with zone", zoneOptions),
+      h("button", { type: "submit" }, "Link")),
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("cover-who")) ctx.send(`cover ${value("cover-who")} ${value("cover-value")}`); } },
+      pick("cover-who", "Cover for", whoOptions), pick("cover-value", "Cover", [["0", "none"], ["1", "⅓ (1)"], ["3", "⅔ (3)"], ["5", "complete (5)"]]),
+      h("button", { type: "submit" }, "Set cover")));
+}
+
+// The zones as they are now (the ruleset's live map: the GM may have drawn more), named as the
+// set-up named them.
 function zonesOf(level) {
-  const fromSettings = (level.settings || {}).zones;
-  if (Array.isArray(fromSettings)) return fromSettings;
-  return Object.entries((level.ruleset || {}).zones || {}).map(([id, name]) => ({ id, name: typeof name === "string" ? name : id }));
+  const named = new Map((((level.settings || {}).zones) || []).map((z) => [z.id, z.name || z.id]));
+  const live = Object.keys((level.ruleset || {}).zones || {});
+  const ids = live.length ? [...new Set([...named.keys(), ...live])] : [...named.keys()];
+  return ids.map((id) => ({ id, name: named.get(id) || id }));
 }
 
 function zoneMap(level, zones, ctx) {
@@ -168,9 +227,9 @@ function zoneMap(level, zones, ctx) {
   const step = width / zones.length;
   const at = new Map(zones.map((z, i) => [z.id, { x: step * i + step / 2, y: i % 2 ? 150 : 70 }]));
   const r = level.ruleset || {};
-  const links = (level.settings || {}).links
-    || Object.entries(r.zones || {}).flatMap(([a, near]) => (Array.isArray(near) ? near : [])
-      .filter((b) => a < b).map((b) => [a, b]));
+  const live = Object.entries(r.zones || {}).flatMap(([a, near]) => (Array.isArray(near) ? near : [])
+    .filter((b) => a < b).map((b) => [a, b]));
+  const links = live.length ? live : (level.settings || {}).links || [];
   const where = r.positions || {};
   const people = level.participants.map((p) => ({ ...p, zone: where[p.id] || p.zone })).filter((p) => p.zone);
   return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} 240`, class: "zones", role: "img",
@@ -180,7 +239,14 @@ function zoneMap(level, zones, ctx) {
     zones.map((z) => {
       const { x, y } = at.get(z.id);
       const here = people.filter((p) => p.zone === z.id);
-      return s("g", {}, s("circle", { cx: x, cy: y, r: 34, class: "zone" }),
+      const place = ctx.send ? () => {
+        const who = document.getElementById("map-who");
+        if (who && who.value) ctx.send(`place ${who.value} ${z.id}`);
+      } : null;
+      const attrs = place ? { class: "zone-target", role: "button", tabindex: 0,
+        "aria-label": `Put the chosen character in ${z.name || z.id}`, onclick: place,
+        onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); place(); } } } : {};
+      return s("g", attrs, s("circle", { cx: x, cy: y, r: 34, class: "zone" }),
         s("text", { x, y: y - 40, "text-anchor": "middle", class: "zone-name" }, z.name || z.id),
         here.map((p, i) => s("text", { x, y: y + 4 + i * 15 - (here.length - 1) * 7, "text-anchor": "middle",
           class: "who" }, shorten(p.name))));

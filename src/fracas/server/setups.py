@@ -1,0 +1,85 @@
+"""What the GM screen's conflict-creation form offers and sends.
+
+:func:`rulesets` tells the form each ruleset's set-up choices (with the values the rules
+allow), the stats a participant counts with (with their ranges), and, for VERS, the condition
+ladders with their slots and penalties (public rules text, nothing of any conflict).
+:func:`scenario_of` reads what the form sent as a scenario: the same checks and the same
+error texts as a scenario file's (docs/scenarios.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from fracas.app.scenario import Scenario
+from fracas.engine.setup import Setup, first_error
+from fracas.errors import InvalidInput
+from fracas.rulesets import available, get_ruleset
+from fracas.rulesets.etherscope.settings import NATURES, REALITIES, SCALINGS, TIME_SCALES
+from fracas.rulesets.fabula_ultima.state import ATTRIBUTES as FU_ATTRIBUTES
+from fracas.rulesets.fabula_ultima.state import DIE_SIZES
+from fracas.rulesets.vers.state import ATTRIBUTES as VERS_ATTRIBUTES
+from fracas.rulesets.vers.state import TRACKS
+from fracas.server import harm
+
+#: Each ruleset's set-up choices: the setting, what the form calls it, the allowed values.
+CHOICES: dict[str, list[dict[str, Any]]] = {
+    "etherscope": [
+        {"name": "nature", "label": "Nature", "allowed": list(NATURES)},
+        {"name": "reality", "label": "Reality", "allowed": list(REALITIES)},
+        {"name": "time_scale", "label": "Time scale", "allowed": list(TIME_SCALES)},
+        {"name": "range_scaling", "label": "Range scaling", "allowed": list(SCALINGS)},
+    ],
+    "fabula-ultima": [
+        {"name": "pc_side", "label": "The player characters' side", "allowed": "sides"},
+        {"name": "foe_side", "label": "The foes' side", "allowed": "sides"},
+    ],
+    "vers": [],
+}
+#: The stats the form asks for a participant (others go in as ``name=value``).
+STATS: dict[str, list[dict[str, Any]]] = {
+    "etherscope": [{"name": n, "min": 0, "max": 100} for n in ("physical", "ether", "society")]
+    + [{"name": "awareness", "min": 0, "max": 30}],
+    "fabula-ultima": [{"name": n, "allowed": list(DIE_SIZES)} for n in FU_ATTRIBUTES]
+    + [{"name": "hp", "min": 0, "max": 9_999}, {"name": "mp", "min": 0, "max": 9_999}],
+    "vers": [{"name": n, "min": 0, "max": 20} for n in VERS_ATTRIBUTES],
+}
+
+
+def rulesets() -> list[dict[str, Any]]:
+    """Each shipped ruleset: name, title, set-up choices, stats, harm views and ladders."""
+    out = []
+    for name in available():
+        rs = get_ruleset(name)
+        item: dict[str, Any] = {"name": name, "title": rs.title,
+                                "choices": CHOICES.get(name, []),
+                                "stats": STATS.get(name, []), "harm_views": list(harm.MODES)}
+        if name == "vers":
+            item["ladders"] = {track: [{"name": n, "slots": slots, "penalty": penalty,
+                                        "each": each} for n, slots, _, penalty, each in rows]
+                               for track, rows in TRACKS.items()}
+        out.append(item)
+    return out
+
+
+def scenario_of(setup: dict[str, Any]) -> Scenario:
+    """The form's set-up as a scenario (InvalidInput with the scenario file's error text)."""
+    try:
+        checked = Setup.model_validate(setup)
+    except ValidationError as exc:
+        key, message = first_error(exc)
+        raise InvalidInput(f"the form: {key}: {message}", key=key) from None
+    return Scenario("the form", with_harm_views(checked))
+
+
+def with_harm_views(setup: Setup) -> Setup:
+    """``setup`` with a harm view for each of its sides (see :mod:`fracas.server.harm`)."""
+    sides = list(setup.sides) or list(dict.fromkeys(
+        p.side for p in setup.participants if p.side is not None))
+    settings = harm.with_defaults(setup.settings, sides)
+    return setup.model_copy(update={"settings": settings})
+
+
+__all__ = ["CHOICES", "STATS", "rulesets", "scenario_of", "with_harm_views"]

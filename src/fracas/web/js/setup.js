@@ -1,0 +1,160 @@
+// The GM's form for a new conflict: ruleset, its set-up choices, sides (with what players see
+// of their harm), participants with stats and GM-only stats. It sends a scenario's set-up as
+// JSON (POST …/conflicts/form); the server checks it as it checks a scenario file and a
+// refusal shows the engine's own words.
+import { h } from "./dom.js";
+
+let serial = 0;
+
+/** The form; onCreate(body) sends it (and shows any refusal). */
+export function setupForm(rulesets, onCreate) {
+  const byName = new Map(rulesets.map((r) => [r.name, r]));
+  const id = (name) => `setup-${name}`;
+  const ruleset = h("select", { id: id("ruleset"), name: "ruleset" },
+    rulesets.map((r) => h("option", { value: r.name }, r.title)));
+  const title = h("input", { id: id("title"), name: "title", maxlength: 200, required: true });
+  const scene = h("input", { id: id("scene"), name: "scene", maxlength: 2000 });
+  const sides = h("input", { id: id("sides"), name: "sides", maxlength: 400, required: true,
+    pattern: "\\s*[a-z][a-z0-9_-]*(\\s*,\\s*[a-z][a-z0-9_-]*)*\\s*", placeholder: "heroes, foes" });
+  const zones = h("input", { id: id("zones"), name: "zones", maxlength: 400,
+    placeholder: "bar, floor, door (linked in this order)" });
+  const zonesField = field("Zones (VERS: ids, comma-separated)", zones);
+  const choices = h("div", { class: "choices" });
+  const harms = h("div", { class: "choices" });
+  const people = h("div", { class: "people-setup" });
+  const sideList = () => sides.value.split(",").map((x) => x.trim()).filter(Boolean);
+  const zoneList = () => zones.value.split(",").map((x) => x.trim()).filter(Boolean);
+
+  const refreshChoices = () => {
+    const rs = byName.get(ruleset.value);
+    const was = new Map([...form.querySelectorAll(".choices select")].map((el) => [el.id, el.value]));
+    zonesField.hidden = rs.name !== "vers";
+    choices.replaceChildren(...rs.choices.map((c) => {
+      const allowed = c.allowed === "sides" ? sideList() : c.allowed;
+      const select = h("select", { id: id(`choice-${c.name}`), name: c.name, "data-choice": c.name },
+        h("option", { value: "" }, "— (the rules' default)"),
+        allowed.map((v) => h("option", { value: v }, v)));
+      select.value = was.get(select.id) || "";
+      return field(c.label, select);
+    }));
+    harms.replaceChildren(...sideList().map((side) => field(`What players see of the harm of ${side}`,
+      h("select", { id: id(`harm-${side}`), "data-side": side },
+        rs.harm_views.map((v) => h("option", { value: v, selected: was.get(id(`harm-${side}`)) === v }, HARM_WORDS[v] || v))))));
+    for (const row of people.children) row.refresh();
+  };
+
+  const addPerson = () => {
+    const row = personRow(() => byName.get(ruleset.value), sideList, zoneList, () => row.remove());
+    people.append(row);
+    row.refresh();
+  };
+
+  ruleset.addEventListener("change", () => {
+    people.replaceChildren();
+    addPerson();
+    refreshChoices();
+  });
+  sides.addEventListener("input", refreshChoices);
+  zones.addEventListener("input", refreshChoices);
+
+  const form = h("form", { id: "from-form", class: "setup", onsubmit: (e) => {
+    e.preventDefault();
+    const rs = byName.get(ruleset.value);
+    const settings = {};
+    for (const select of choices.querySelectorAll("select[data-choice]")) {
+      if (select.value) settings[select.dataset.choice] = select.value;
+    }
+    const harm = {};
+    for (const select of harms.querySelectorAll("select[data-side]")) harm[select.dataset.side] = select.value;
+    settings.harm_view = harm;
+    if (rs.name === "vers" && zoneList().length) {
+      const list = zoneList();
+      settings.zones = list.map((z) => ({ id: z, name: z }));
+      settings.links = list.slice(1).map((z, i) => [list[i], z]);
+    }
+    const setup = { ruleset: rs.name, title: title.value.trim(), scene: scene.value.trim(),
+      sides: sideList(), settings, participants: [...people.children].map((row) => row.value()) };
+    onCreate({ setup });
+  } },
+  field("Ruleset", ruleset), field("Title", title), field("Scene", scene),
+  field("Sides (comma-separated)", sides), zonesField, choices, harms,
+  h("h3", {}, "Participants"), people,
+  h("p", { class: "buttons" },
+    h("button", { type: "button", onclick: addPerson }, "Add a participant"),
+    h("button", { type: "submit" }, "Create from the form")));
+  addPerson();
+  refreshChoices();
+  return form;
+}
+
+const HARM_WORDS = { exact: "exact values", band: "a band (unhurt / hurt / in crisis / down)", none: "nothing" };
+
+function field(text, input) {
+  const label = h("label", { for: input.id }, text);
+  return h("p", { class: "field" }, label, input);
+}
+
+// One participant: id, name, kind, side, player, the ruleset's stats (each may be GM-only),
+// other stats as name=value.
+function personRow(ruleset, sides, zones, remove) {
+  const n = ++serial;
+  const id = (name) => `p${n}-${name}`;
+  const pid = h("input", { id: id("id"), required: true, maxlength: 40, pattern: "[a-z][a-z0-9_-]*",
+    placeholder: "ada" });
+  const name = h("input", { id: id("name"), required: true, maxlength: 200, placeholder: "Ada" });
+  const kind = h("select", { id: id("kind") }, ["pc", "npc", "group"].map((k) => h("option", { value: k }, k)));
+  const side = h("select", { id: id("side") });
+  const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_-]*",
+    placeholder: "alice (for a pc)" });
+  const zone = h("select", { id: id("zone") });
+  const zoneField = field("Zone", zone);
+  const stats = h("div", { class: "stats" });
+  const other = h("input", { id: id("other"), maxlength: 1000, placeholder: "skills.brawl=2, fp=3" });
+  const row = h("fieldset", { class: "person-setup" }, h("legend", {}, `Participant ${n}`),
+    field("Id", pid), field("Name", name), field("Kind", kind), field("Side", side),
+    field("Player (their link's name)", player), zoneField, stats,
+    field("Other stats (name=value, comma-separated)", other),
+    h("button", { type: "button", onclick: remove, "aria-label": `Remove participant ${n}` }, "Remove"));
+  row.refresh = () => {
+    const rs = ruleset();
+    const keep = side.value;
+    side.replaceChildren(h("option", { value: "" }, "—"), ...sides().map((s) => h("option", { value: s, selected: s === keep }, s)));
+    zoneField.hidden = rs.name !== "vers" || !zones().length;
+    const z = zone.value;
+    zone.replaceChildren(h("option", { value: "" }, "—"), ...zones().map((s) => h("option", { value: s, selected: s === z }, s)));
+    if (stats.dataset.ruleset === rs.name) return;
+    stats.dataset.ruleset = rs.name;
+    stats.replaceChildren(...rs.stats.map((st) => {
+      const input = st.allowed
+        ? h("select", { id: id(`stat-${st.name}`), "data-stat": st.name },
+          h("option", { value: "" }, "—"), st.allowed.map((v) => h("option", { value: v }, String(v))))
+        : h("input", { id: id(`stat-${st.name}`), "data-stat": st.name, type: "number", min: st.min, max: st.max,
+          inputmode: "numeric" });
+      const secret = h("input", { type: "checkbox", id: id(`gm-${st.name}`), "data-gm": st.name });
+      return h("p", { class: "field stat" }, h("label", { for: input.id }, st.name), input,
+        h("span", { class: "inline" }, secret, h("label", { for: secret.id }, `${st.name} GM only`)));
+    }));
+  };
+  row.value = () => {
+    const out = { id: pid.value.trim(), name: name.value.trim(), kind: kind.value, stats: {}, gm_only: [] };
+    if (side.value) out.side = side.value;
+    if (player.value.trim()) out.player = player.value.trim();
+    for (const input of stats.querySelectorAll("[data-stat]")) {
+      if (input.value !== "") out.stats[input.dataset.stat] = Number(input.value);
+    }
+    if (zone.value && !zoneField.hidden) out.stats.zone = zone.value;
+    for (const pair of other.value.split(",").map((x) => x.trim()).filter(Boolean)) {
+      const [key, raw = ""] = pair.split("=").map((x) => x.trim());
+      const value = raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+      const path = key.split(".");
+      let node = out.stats;
+      for (const part of path.slice(0, -1)) node = node[part] = node[part] || {};
+      node[path.at(-1)] = value;
+    }
+    for (const box of stats.querySelectorAll("[data-gm]")) {
+      if (box.checked) out.gm_only.push(box.dataset.gm);
+    }
+    return out;
+  };
+  return row;
+}

@@ -1,0 +1,129 @@
+"""Free text reaches players safe by structure, not by a search for names in it.
+
+Every text parameter of every command is of one kind (ARCHITECTURE.md, "Free text"): *marked*
+(the command's own ``visibility=``), *gm-only* (its events are the GM's), *actor* (a
+character's own words, shown only to those who may know the character) or *table* (the GM's
+words to everyone who sees the event). The projector's search for hidden names in sentences,
+view texts and refusals (``redaction.Unknowns``) is only a belt under them: the tests marked
+"belt off" take it away and check that the structure alone keeps every hidden name out.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fracas.app.scenario import load_scenario
+from fracas.app.script import play_script
+from fracas.cli.render import log_lines
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.redaction import Unknowns
+from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
+from fracas.rulesets import get_ruleset
+from tests.rulesets.etherscope.helpers import make, pc
+
+ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
+SECRET = "Kimberly Lurk"
+
+#: Every free-text parameter, by verb, with its kind (a new one must be given a kind here
+#: and in ARCHITECTURE.md, after deciding whom its text is written for).
+KINDS = {
+    "note": "marked", "narrate": "marked", "roll": "marked", "effect": "marked",
+    "override": "gm-only",
+    "join": "table", "leave": "table", "out": "table", "end": "table", "damage": "table",
+    "zone": "table", "object": "table", "harm": "table", "chase": "table",
+    "handoff": "table",  # VERS: a GM's hand-off; a character's own is that actor's words
+    "push": "actor", "attack": "actor", "move": "actor", "hide": "actor", "search": "actor",
+    "recover": "actor", "act": "actor", "zoom": "actor", "goal": "actor", "equip": "actor",
+    "spell": "actor", "spend": "actor", "fabula": "actor", "run": "actor",
+    "interpose": "actor",
+}
+
+
+@pytest.mark.parametrize("ruleset", ["etherscope", "fabula-ultima", "vers"])
+def test_every_free_text_is_of_a_kind_its_command_enforces(ruleset: str) -> None:
+    specs = Conflict(get_ruleset(ruleset), "s").commands.specs.values()
+    for spec in specs:
+        if not any(p.kind == "text" for p in spec.params):
+            continue
+        kind = KINDS.get(spec.verb)
+        assert kind is not None, f"{ruleset} {spec.verb}: whom is its free text for?"
+        marked = any(p.name == "visibility" for p in spec.params)
+        assert marked == (kind == "marked"), spec.verb
+        if kind == "actor":
+            assert spec.actor == "required", spec.verb  # always a character's own words
+        if kind == "table":
+            assert spec.actor in ("gm", "optional"), spec.verb
+
+
+@pytest.fixture
+def belt_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Take the projector's search for hidden names away: only the structure is left."""
+    monkeypatch.setattr(Unknowns, "named_in", lambda self, text: False)
+
+
+def _lurking() -> Conflict:
+    """Ada (alice) and Bruno (bob) with Kimberly Lurk lurking, hidden from both; round 1
+    counting down, Kimberly's slot first."""
+    kim = {**pc("kim", physical=10), "name": SECRET}
+    c = make({"time_scale": "tactical", "lurking": {"kim": ["ada", "bruno"]}},
+             [pc("ada", "alice"), pc("bruno", "bob"), pc("boris"), kim],
+             ["ada: awareness successes=3", "bruno: awareness successes=2",
+              "boris: awareness successes=1", "kim: awareness successes=4", "moves"])
+    while c.state.ext.phase == "moves":
+        c.execute(f"{c.state.ext.move_order[c.state.ext.mover]}: done")
+    for line in ("round", "ada: declare 7", "bruno: declare 5", "kim: declare 10",
+                 "countdown"):
+        c.execute(line)
+    return c
+
+
+def _seen(c: Conflict, viewer: Viewer) -> str:
+    return json.dumps(view(c, viewer)) + json.dumps(log_view(c, viewer)) + json.dumps(
+        log_lines(c, viewer)) + json.dumps(log_lines(c, viewer, raw=True))
+
+
+@pytest.mark.usefixtures("belt_off")
+def test_belt_off_marked_gm_only_and_actor_texts_keep_a_hidden_name_out() -> None:
+    c = _lurking()
+    for line in (f"note '{SECRET} waits by the door' visibility=gm",  # marked
+                 f"narrate '{SECRET} smiles' visibility=gm",
+                 f"roll 1d6 why='{SECRET} ambush' visibility=gm",
+                 f"effect '{SECRET} is poised' visibility=gm",
+                 f"bruno: note '{SECRET} is near' visibility=owner",  # bob's, not alice's
+                 f"override ada.condensers.physical 9 reason='{SECRET} hurt her'",  # gm-only
+                 f"kim: attack ada successes=1 say='{SECRET} strikes from the dark'"):  # actor
+        c.execute(line, time="")
+    assert SECRET.split()[0] not in _seen(c, ALICE)
+    assert "Kimberly Lurk is near" in _seen(c, BOB)  # the owner's own note, seen by its owner
+    assert "strikes from the dark" in _seen(c, Viewer.gm())
+
+
+@pytest.mark.usefixtures("belt_off")
+def test_belt_off_a_refusal_at_a_hidden_characters_turn_names_no_one() -> None:
+    """A refusal is authored for its author: VERS's turn check names whose go it is, and the
+    engine rebuilds it for a player from their projection (engine/refusals.py)."""
+    c = play_script(load_scenario("vers-tavern-brawl"), "s")
+    c.execute("join wraith name='Pale Wraith' side=toughs hidden=yes "
+              "'stats={\"zone\": \"bar\"}'")
+    c.execute("override ruleset.current wraith")
+    for command, viewer in (("ada: handoff", ALICE), ("bruno: attack thug", BOB)):
+        with pytest.raises(FracasError) as info:
+            c.execute(command, viewer, time="")
+        told = json.dumps(info.value.to_dict()) + str(info.value)
+        assert "Wraith" not in told and "wraith" not in told, told
+
+
+def test_the_belt_catches_a_gms_slip_in_words_to_the_table(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """A public note is the GM's words to the table; one naming the lurker by mistake is
+    left out of the players' logs by the belt (and, the belt taken off, would be shown)."""
+    c = _lurking()
+    c.execute(f"note 'a shadow: {SECRET}?'", time="")
+    assert SECRET not in _seen(c, ALICE)
+    monkeypatch.setattr(Unknowns, "named_in", lambda self, text: False)
+    c.execute("note 'the lights flicker'", time="")  # a fresh projection, without the belt
+    assert SECRET in _seen(Conflict(c.ruleset, c.seed, c.records), ALICE)

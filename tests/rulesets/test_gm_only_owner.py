@@ -1,0 +1,65 @@
+"""One rule in every ruleset: a GM-only stat is the GM's only — the player of that very
+character does not see it either (docs/scenarios.md, "GM-only stats"). Etherscope's panel
+used to show a player their own GM-only condenser."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from fracas.app.scenario import parse_scenario
+from fracas.app.script import play_script
+from fracas.cli.render import log_lines
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.views import log_view, view
+from tests.rulesets.etherscope.helpers import make, pc
+
+ALICE = Viewer.of_player("alice")
+
+
+def _everything(c: Conflict, viewer: Viewer) -> tuple[dict[str, Any], str]:
+    """Ada as ``viewer`` sees her, and all ``viewer`` is given (view, log, log lines)."""
+    shown = view(c, viewer)
+    text = json.dumps(shown) + json.dumps(log_view(c, viewer)) + json.dumps(
+        log_lines(c, viewer))
+    return next(p for p in shown["conflict"]["participants"] if p["id"] == "ada"), text
+
+
+def _scenario(name: str, replace: dict[str, str]) -> Conflict:
+    text = resources.files("fracas.scenarios").joinpath(name).read_text(encoding="utf-8")
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new, 1)
+    return play_script(parse_scenario(text, "f.toml"), "s")
+
+
+def test_etherscope_hides_a_gm_only_condenser_from_its_own_player() -> None:
+    ada = {**pc("ada", "alice", physical=13), "gm_only": ["physical"]}
+    c = make({}, [ada, pc("bruno", "bob"), pc("carl")],
+             ["ada: awareness successes=3", "bruno: awareness successes=2",
+              "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round"])
+    mine, text = _everything(c, ALICE)
+    assert "physical" not in mine["condensers"] and mine["summary"].startswith("physical ?")
+    assert "13" not in text
+    gm, _ = _everything(c, Viewer.gm())
+    assert gm["condensers"]["physical"] == [13, 13]
+
+
+def test_fabula_ultima_hides_gm_only_hp_from_its_own_player() -> None:
+    c = _scenario("fabula-ultima-ambush.toml", {
+        'player = "alice"\n[participants.stats]': 'player = "alice"\ngm_only = ["hp"]\n'
+                                                 '[participants.stats]',
+        "hp = 45": "hp = 47"})
+    mine, text = _everything(c, ALICE)
+    assert "hp" not in mine and "HP" not in mine["summary"] and "47" not in text
+
+
+def test_vers_hides_gm_only_weapons_from_their_own_player() -> None:
+    c = _scenario("vers-tavern-brawl.toml", {
+        'player = "alice"': 'gm_only = ["weapons"]\nplayer = "alice"'})
+    _, gm = _everything(c, Viewer.gm())
+    assert "net EV 5" in gm and '"ev": 5' in gm  # Ada's sword, EV 5, hit the thug
+    _, text = _everything(c, ALICE)
+    assert "EV 5" not in text and '"ev": 5' not in text

@@ -1,0 +1,160 @@
+"""Outcomes beyond a side taken out: Fabula Ultima's surrender and compromise, VERS tracking
+after an escape; and the agents' view is exactly the table's projection, odds on demand."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.app.scenario import load_scenario, parse_scenario
+from fracas.engine import Conflict
+from fracas.engine.serialize import state_to_data
+from fracas.engine.views import view
+from fracas.errors import InvalidInput
+from fracas.rulesets import get_ruleset
+from fracas.sim import Runner, SimJob, report_data, simulate
+from fracas.sim.encounter import Encounter, prepare
+from fracas.sim.policies import parley
+
+TACTICS = "tests.sim.tactics"
+
+
+def job(name: str, n: int, policies: dict[str, str] | None = None, extra: str = "",
+        seed: str = "c") -> SimJob:
+    sc = load_scenario(name)
+    if extra:
+        sc = parse_scenario(sc.text + extra, f"{name}.toml")
+    return SimJob(sc.text, sc.path, n, seed, None, tuple((policies or {}).items()))
+
+
+def replayed_at_the_table(encounter: Encounter) -> Conflict:
+    """The encounter's commands given through the table's path (text, envelopes, store-free
+    Conflict.execute), ended with the encounter's own reason."""
+    p = encounter.p
+    table = Conflict.create(get_ruleset(p.ruleset_name), p.setup, encounter.seed, time="")
+    for cmd in p.prologue:
+        table.execute(cmd, time="")
+    for text in encounter.trace or []:
+        if not text.startswith("refused "):
+            table.execute(text, time="")
+    state = encounter.conflict.state
+    table.execute({"verb": "end", "args": {"reason": state.end_reason}}, time="")
+    return table
+
+
+@pytest.mark.rule("FU-CON-12")
+def test_a_side_that_surrenders_is_out_and_the_other_side_wins() -> None:
+    [r] = simulate(job("fabula-ultima-ambush", 6, {"heroes": f"{TACTICS}:surrender_at_once"}),
+                   runner=Runner(1))
+    t = r.tally
+    assert t.outcomes["surrendered"] == 6 and t.wins["bandits"] == 6
+    assert t.out["ada"] == t.out["bruno"] == 6 and t.out["captain"] == 0
+    data = report_data([r])["results"][0]
+    assert data["outcomes"]["surrendered"]["p"] == 1.0
+    assert data["outcomes"]["compromise"]["count"] == 0  # listed though none happened
+
+    encounter = Encounter(prepare(job("fabula-ultima-ambush", 1, {
+        "heroes": f"{TACTICS}:surrender_at_once"})), 2, [])
+    encounter.play()
+    assert [t for t in encounter.trace or [] if t.startswith("out ")] == [
+        "out ada surrendered", "out bruno surrendered"]
+    state = encounter.conflict.state
+    assert {pid: p.out for pid, p in state.participants.items() if p.out} == {
+        "ada": "surrendered", "bruno": "surrendered"}
+    table = replayed_at_the_table(encounter)  # the same rules: the table accepts every step
+    assert state_to_data(table.state) == state_to_data(state)
+
+
+@pytest.mark.rule("FU-CON-11")
+def test_a_compromise_ends_the_conflict_only_when_the_other_side_accepts() -> None:
+    offered = {"heroes": f"{TACTICS}:offer_compromise"}
+    [accepted] = simulate(job("fabula-ultima-ambush", 5, {
+        **offered, "bandits": f"{TACTICS}:accept_compromise"}), runner=Runner(1))
+    assert accepted.tally.outcomes["compromise"] == 5
+    assert accepted.tally.wins["no decision"] == 5  # nobody wins a compromise
+    assert accepted.tally.rounds == {1: 5} and not accepted.tally.out
+
+    [declined] = simulate(job("fabula-ultima-ambush", 5, offered), runner=Runner(1))
+    assert declined.tally.outcomes["compromise"] == 0  # focus-fire never accepts
+    assert declined.tally.wins["bandits"] + declined.tally.wins["heroes"] == 5
+
+    encounter = Encounter(prepare(job("fabula-ultima-ambush", 1, {
+        **offered, "bandits": f"{TACTICS}:accept_compromise"})), 0, [])
+    encounter.play()
+    state = encounter.conflict.state
+    assert state.status == "ended" and "compromise" in (state.end_reason or "")
+    assert state_to_data(replayed_at_the_table(encounter).state) == state_to_data(state)
+
+
+@pytest.mark.rule("FU-CON-11", "FU-CON-12")
+def test_parley_offers_accepts_and_surrenders_by_the_balance_it_sees() -> None:
+    talks = job("fabula-ultima-ambush", 40, {"heroes": "parley", "bandits": "parley"})
+    [r] = simulate(talks, runner=Runner(1))
+    t = r.tally
+    assert t.outcomes["compromise"] > 0 and t.outcomes["surrendered"] > 0
+    assert t.n == sum(t.outcomes.values()) and t.refused == 0 and t.stalled == 0
+    assert report_data(simulate(talks, runner=Runner(2))) == report_data([r])  # same seed
+    encounter = Encounter(prepare(job("fabula-ultima-ambush", 1, {"heroes": "parley"})), 0)
+    turn = encounter.side_turn()
+    assert turn is not None and turn.side == "heroes"
+    assert [o.kind for o in turn.offers] == ["surrender", "compromise"]
+    assert turn.balance() == pytest.approx(2 / 3)  # 2 heroes at full health, 3 foes (and a mule)
+    assert parley(turn) == turn.offer("compromise")
+
+
+def test_a_ruleset_without_concessions_refuses_one_by_name() -> None:
+    encounter = Encounter(prepare(job("vers-tavern-brawl", 1)), 0)
+    for _ in range(10):
+        turn = encounter.side_turn()
+        if turn is not None:
+            assert turn.offers == ()
+            break
+        encounter.step()
+    with pytest.raises(InvalidInput, match=r"not one of turn\.options or turn\.offers"):
+        simulate(job("vers-chase", 1, {"pcs": f"{TACTICS}:concede_anyway"}), runner=Runner(1))
+
+
+@pytest.mark.rule("VR-CHASE-4", "VR-CHASE-7")
+def test_with_tracking_an_escape_is_hunted_down_or_completely_away() -> None:
+    plain = simulate(job("vers-chase", 60), runner=Runner(1))[0].tally
+    assert plain.outcomes["escaped"] > 0 and plain.outcomes["away"] == 0
+    tracked_job = job("vers-chase", 60, extra="\n[sim]\ntracking = true\n")
+    tracked = simulate(tracked_job, runner=Runner(1))[0].tally
+    assert tracked.outcomes["escaped"] == 0
+    assert tracked.outcomes["away"] > 0 and tracked.outcomes["captured"] > plain.outcomes[
+        "captured"]  # some escapes are tracked down and caught after all
+    p = prepare(tracked_job)
+    for i in range(60):
+        encounter = Encounter(p, i, [])
+        encounter.play()
+        trace = encounter.trace or []
+        if "pursue c1" in trace:  # escaped, tracked to contact, pursued again
+            assert trace.index("track c1") < trace.index("pursue c1")
+            state = encounter.conflict.state
+            assert state_to_data(replayed_at_the_table(encounter).state) == \
+                state_to_data(state)
+            break
+    else:
+        pytest.fail("no encounter went from tracking back to pursuit")
+    with pytest.raises(InvalidInput, match=r"\[sim\] tracking must be true or false"):
+        prepare(job("vers-chase", 1, extra='\n[sim]\ntracking = "yes"\n'))
+
+
+def test_the_agents_view_is_the_players_projection_with_odds_on_demand() -> None:
+    for name in ("etherscope-car-chase", "fabula-ultima-ambush", "vers-tavern-brawl"):
+        encounter = Encounter(prepare(job(name, 1)), 1)
+        looked = 0
+        for _ in range(40):
+            turn = encounter.side_turn()
+            if turn is not None:
+                player = encounter.players[turn.side]
+                table = view(encounter.conflict, player)  # what the player's table shows
+                seen = dict(turn.view)
+                assert seen["conflict"]["odds"] is None  # not computed unless read
+                assert turn.odds == table["conflict"]["odds"]
+                del table["cursor"]
+                table["conflict"]["odds"] = None
+                assert seen == table
+                looked += 1
+            if encounter.verdict() or not encounter.step():
+                break
+        assert looked > 3

@@ -1,0 +1,237 @@
+"""The GM's tools and the players' structured controls in a real browser, through the pages
+alone: players act with the controls built from the server's structured legal commands, the
+GM creates a conflict from the form, chooses per side what players see of harm (enforced in
+what the server sends), edits the VERS map and the Etherscope countdown on the diagram, and
+sees a zoom-in drawn inside its parent; VERS ladders are drawn with their slots."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, expect
+
+from tests.server.support import Served
+from tests.web.browser import (
+    Screen,
+    command,
+    invite,
+    join,
+    leaks,
+    start_table,
+    unlabelled_controls,
+    upload_scenario,
+    wait_log,
+)
+from tests.web.scenarios import BY_RULESET, SECRETS
+
+pytestmark = pytest.mark.timeout(150)
+
+
+@contextmanager
+def table(browser: Browser, served: Served, ruleset: str, tmp: Path
+          ) -> Iterator[tuple[Screen, Screen, Screen]]:
+    """The GM's screen with a conflict of ``ruleset`` and the phones of alice and bob."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, BY_RULESET[ruleset], tmp)
+    alice = join(browser, invite(gm, "alice"))
+    bob = join(browser, invite(gm, "bob"))
+    try:
+        yield gm, alice, bob
+    finally:
+        for screen in (gm, alice, bob):
+            screen.context.close()
+
+
+def control(screen: Screen, actor: str, title: str) -> Locator:
+    """The opened control of a legal command (its summary reads ``title``)."""
+    group = screen.page.locator(f"section.actor[data-actor='{actor}']")
+    details = group.locator("details.command", has=screen.page.locator(
+        "summary", has_text=re.compile(f"^{re.escape(title)}$")))
+    details.locator("summary").click()
+    return details.locator("form")
+
+
+def last_view(screen: Screen) -> dict[str, Any]:
+    """The newest view the page received (WebSocket frames and API answers)."""
+    for text in reversed(screen.received().split("\n")):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("view"), dict):
+            view: dict[str, Any] = data["view"]
+            return view
+    raise AssertionError("no view received")
+
+
+def person(view: dict[str, Any], pid: str) -> dict[str, Any]:
+    """One participant of a view's top level."""
+    found: dict[str, Any] = next(p for p in view["conflict"]["participants"] if p["id"] == pid)
+    return found
+
+
+def clean(gm: Screen, players: tuple[Screen, ...]) -> None:
+    """No unlabelled control anywhere, no script error, no secret on a player's page."""
+    for screen in (gm, *players):
+        assert unlabelled_controls(screen.page) == []
+        assert screen.errors == [], screen.errors
+    for screen in players:
+        assert leaks(screen, SECRETS) == []
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_players_act_with_the_structured_controls(browser: Browser, served: Served,
+                                                  tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        opener = control(gm, "gm", "open")
+        opener.get_by_label("first").select_option(label="Ada")
+        opener.get_by_role("button", name="open").click()
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        attack = control(alice, "ada", "Ada: attack")
+        targets = attack.get_by_label("target").evaluate(
+            "el => [...el.options].map(o => o.text)")
+        assert "Bruno" in targets and "zqdora" not in " ".join(targets).lower()
+        attack.get_by_label("target", exact=True).select_option("imp")
+        attack.get_by_label(re.compile("^weapon")).select_option("sword")
+        attack.get_by_label(re.compile("^dice")).fill("3,3,2")
+        attack.get_by_role("button", name="attack").click()
+        for p in (gm, alice, bob):
+            expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")
+        handoff = control(alice, "ada", "Ada: handoff")
+        handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
+        handoff.get_by_role("button", name="handoff").click()
+        expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        expect(alice.page).not_to_have_title(re.compile("Your turn"))
+        clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_harm_views_per_side_are_enforced_by_the_server(browser: Browser, served: Served,
+                                                        tmp_path: Path) -> None:
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        ada = bob.page.locator(".member", has_text="Ada")
+        expect(ada.locator("meter")).to_have_count(2)  # exact by default: HP and MP bars
+        gm.page.get_by_label("Harm of heroes").select_option("band")
+        expect(ada.locator(".tag.harm")).to_have_text("unhurt")
+        expect(ada.locator("meter")).to_have_count(0)
+        expect(ada).not_to_contain_text("HP")
+        seen = person(last_view(bob), "ada")  # the server sent the band, not the numbers
+        assert seen["harm"] == "unhurt" and "hp" not in seen and "hp" not in seen["stats"]
+        mine = alice.page.locator(".member", has_text="Ada")  # a player's own: exact
+        expect(mine.locator("meter")).to_have_count(2)
+        command(alice, "ada", "ada: initiative dice=5,5,6,4")
+        command(gm, "gm", "override ada.hp.current 30")
+        expect(ada.locator(".tag.harm")).to_have_text("hurt")
+        expect(mine).to_contain_text("HP 30/45")
+        assert "30/45" not in bob.page.content()
+        gm.page.get_by_label("Harm of heroes").select_option("none")
+        expect(ada.locator(".tag.harm")).to_have_count(0)
+        seen = person(last_view(bob), "ada")
+        assert "harm" not in seen and "hp" not in seen and seen["summary"] == ""
+        expect(gm.page.locator(".member", has_text="Ada")).to_contain_text("HP 30/45")
+        clean(gm, (alice, bob))
+
+
+def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("fabula-ultima")
+    form.get_by_label("Title").fill("The form's ambush")
+    form.get_by_label("Sides (comma-separated)").fill("heroes, bandits")
+    form.get_by_label("The player characters' side").select_option("heroes")
+    form.get_by_label("The foes' side").select_option("bandits")
+    form.get_by_label("What players see of the harm of bandits").select_option("band")
+
+    def fill(row: Locator, pid: str, name: str, side: str, hp: str, stats: dict[str, str]
+             ) -> None:
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+        row.get_by_label("hp", exact=True).fill(hp)
+        for stat, size in stats.items():
+            row.get_by_label(stat, exact=True).select_option(size)
+
+    dice = {"dex": "8", "ins": "8", "mig": "8", "wlp": "8"}
+    fill(form.locator("fieldset").nth(0), "ada", "Ada", "heroes", "45", dice)
+    form.locator("fieldset").nth(0).get_by_label("Kind").select_option("pc")
+    form.locator("fieldset").nth(0).get_by_label(re.compile("^Player")).fill("alice")
+    form.get_by_role("button", name="Add a participant").click()
+    fill(form.locator("fieldset").nth(1), "ada", "Brute", "bandits", "3917", dice)
+    form.locator("fieldset").nth(1).get_by_label("hp GM only").check()
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator("#error")).to_contain_text("ada")  # the engine's words: a second ada
+    assert page.locator(".conflicts li").count() == 0
+    form.locator("fieldset").nth(1).get_by_label("Id", exact=True).fill("brute")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The form's ambush")
+    expect(page.locator(".member", has_text="Brute")).to_contain_text("HP 3917/3917")
+    alice = join(browser, invite(gm, "alice"))
+    expect(alice.page.locator(".member", has_text="Ada")).to_contain_text("HP 45/45")
+    expect(alice.page.locator(".member", has_text="Brute").locator(".tag.harm")
+           ).to_have_count(0)  # GM-only HP: not even a band can be drawn from it
+    assert leaks(alice, ("3917",)) == []
+    clean(gm, (alice,))
+    alice.context.close()
+    gm.context.close()
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm.page.get_by_label("Character to move").select_option(label="Ada")
+        gm.page.get_by_role("button", name="Put the chosen character in The bar").click()
+        bar = alice.page.locator("svg.zones g", has_text="The bar")
+        expect(bar).to_contain_text("Ada")
+        expect(alice.page.locator("svg.zones line")).to_have_count(1)
+        gm.page.get_by_label("Link zone").select_option("floor")
+        gm.page.get_by_label("with zone").select_option("door")
+        gm.page.locator(".map-editor").get_by_role("button", name="Link").click()
+        expect(alice.page.locator("svg.zones line")).to_have_count(2)
+        gm.page.get_by_label("Cover for").select_option(label="Bruno")
+        gm.page.get_by_label("Cover", exact=True).select_option("3")
+        gm.page.get_by_role("button", name="Set cover").click()
+        expect(bob.page.locator(".facts")).to_contain_text("Bruno has ⅔ cover")
+        injury = alice.page.locator("table.ladder", has_text="Ada: injury")
+        expect(injury.locator("tr")).to_have_count(4)  # grazed, wounded, impaired, disabled
+        expect(injury.locator("tr", has_text="wounded")).to_contain_text("-1 each")
+        command(gm, "gm", "harm ada 4")
+        expect(injury.locator("tr", has_text="wounded").locator(".slot.full")).to_have_count(1)
+        expect(injury.locator("caption")).to_contain_text("-1 to rolls")
+        clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("ES-ACT-2")
+def test_the_gm_edits_the_countdown_and_a_zoom_in_sits_inside_its_parent(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "etherscope", tmp_path) as (gm, alice, bob):
+        for actor, text in (("gm", "zqdora: done"), ("ada", "ada: done"),
+                            ("bruno", "bruno: done"), ("gm", "round")):
+            command({"gm": gm, "ada": alice, "bruno": bob}[actor], actor, text)
+        declare = control(alice, "ada", "Ada: declare")
+        declare.get_by_label(re.compile("^scores")).select_option("7,1")  # a split
+        declare.get_by_role("button", name="declare").click()
+        wait_log(alice, "declare")
+        command(bob, "bruno", "bruno: declare 9")
+        command(gm, "gm", "imp: declare 6")
+        command(gm, "gm", "zqdora: declare 3")
+        command(gm, "gm", "countdown")
+        expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        gm.page.get_by_role("button", name="Let Ada act now").click()
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        expect(bob.page).not_to_have_title(re.compile("Your turn"))
+        command(alice, "ada", "ada: zoom who=ada,bruno reason='a scuffle in the dark'")
+        for p in (gm, alice, bob):
+            outer = p.page.locator("section.zoom-level", has_text="A lurker in the vault")
+            inner = outer.locator("section.zoom-level.innermost")
+            expect(inner.locator(".zoom-title")).to_contain_text(re.compile(r"round \d"))
+            expect(inner.locator(".panel").first).to_be_visible()
+        clean(gm, (alice, bob))
