@@ -535,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="scripts/mutation.sh", description=__doc__.split("\n")[0])
     ap.add_argument("modules", nargs="*",
                     help="modules to mutate (src/ paths, dotted names or globs); default: "
-                         "the nine rule and component modules of issue 16")
+                         "the rule and component modules of RULE_MODULES")
     ap.add_argument("--all", action="store_true",
                     help="every module of the rulesets, the engine components and the dice")
     ap.add_argument("--sample", type=int, default=None,

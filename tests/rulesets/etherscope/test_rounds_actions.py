@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from fracas.engine.components.turn_orders import Slot
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.model import ConflictState
@@ -271,3 +272,13 @@ def test_a_roll_without_the_skill_says_the_default_pool_was_used() -> None:
     c.execute(f"{actor}: search skill=notice")
     event = next(e for e in c.records[-1].events if e.type == "action_resolved")
     assert "(no notice rating: pool of 2)" in describe(c.ruleset, event, c.state)
+
+
+@pytest.mark.rule("ES-ROUND-4")
+def test_a_countdown_of_one_slot_lets_its_character_act() -> None:
+    c = make(people=[pc("ada", "alice")], script=["ada: awareness successes=3", "moves", "round",
+                                                 "ada: declare 10", "countdown"])
+    assert c.state.ext.countdown.current == Slot("ada", 10)
+    assert "done" in [lc.verb for lc in c.legal("ada")]
+    events = c.execute("ada: done", time="").events
+    assert [e.type for e in events] == ["turn_ended", "round_ended"]
