@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.errors import FracasError
+from fracas.rulesets.etherscope.legal import MAX_SPLITS, declarations
 
 from .helpers import make, pc, started
 
@@ -38,3 +39,15 @@ def test_the_targets_listed_are_those_the_actor_may_target() -> None:
     people = [pc("ada", "alice"), pc("bruno", "bob")]
     gm = {lc.verb: lc for lc in make(people=people).legal(None)}
     assert gm["damage"].choice("who").allowed == ("ada", "bruno")
+
+
+@pytest.mark.rule("ES-ROUND-2", "ES-ROUND-3")
+def test_up_to_200_declarations_are_listed_one_by_one_and_more_by_their_bounds() -> None:
+    listed = declarations(44, 19)  # exactly 200 splits of 44 at least 19 apart
+    assert listed is not None and len(listed) == MAX_SPLITS == 200
+    assert [44] in listed and [25, 6] in listed and [24, 5] in listed
+    assert declarations(45, 19) is None  # 214: the control takes the bounds only
+    c = started({"min_gap": 19})
+    (free,) = [lc for lc in c.legal("ada") if lc.verb == "declare"
+               and not lc.choice("scores").is_fixed]
+    assert free.choice("scores").allowed == declarations(10, 19)
