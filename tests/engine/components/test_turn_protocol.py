@@ -80,3 +80,13 @@ def test_every_ruleset_answers_the_protocol_consistently(name: str) -> None:
             assert not tv.acting and not tv.to_act
         assert turn_view(rs, state, lambda pid: False) == type(tv)((), (), (), tv.round_over)
     assert someone_may_act, "every bundled script reaches a point where someone may act"
+
+
+@pytest.mark.rule("FU-CON-6")
+def test_before_there_is_a_turn_order_nobody_acts_and_no_round_is_over() -> None:
+    sc = load_scenario("fabula-ultima-ambush")  # the conflict's order comes with initiative
+    rs = get_ruleset(sc.setup.ruleset)
+    conflict = Conflict.create(rs, sc.setup, "seed", time="")
+    assert rs.turn_order(conflict.state) is None
+    assert turn_view(rs, conflict.state).to_data() == {
+        "acting": [], "may_act": [], "to_act": [], "round_over": False}

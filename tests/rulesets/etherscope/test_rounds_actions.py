@@ -282,3 +282,28 @@ def test_a_countdown_of_one_slot_lets_its_character_act() -> None:
     assert "done" in [lc.verb for lc in c.legal("ada")]
     events = c.execute("ada: done", time="").events
     assert [e.type for e in events] == ["turn_ended", "round_ended"]
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_the_gm_deals_damage_of_1_or_more_and_the_log_says_why() -> None:
+    c = started()
+    events = c.execute("damage ada 1", time="").events
+    assert c.state.ext.condenser["ada"]["physical"].current == 9
+    assert describe(ES, events[0], c.state) == "Ada takes 1 physical damage (GM); 9 left"
+    events = c.execute('damage ada 2 reason="falling masonry"', time="").events
+    assert describe(ES, events[0], c.state) == \
+        "Ada takes 2 physical damage (falling masonry); 7 left"
+    refused(c, "damage ada 0", InvalidInput, "ES-DMG-1")
+
+
+@pytest.mark.rule("ES-DMG-1", "ES-ROUND-4")
+def test_gm_damage_that_takes_out_the_character_acting_passes_the_turn_on() -> None:
+    c = started()
+    c.execute("ada: declare 10", time="")
+    c.execute("bruno: declare 9", time="")
+    c.execute("carl: declare 8", time="")
+    c.execute("countdown", time="")
+    assert c.state.ext.countdown.current.actor == "ada"
+    events = c.execute("damage ada 10", time="").events
+    assert [e.type for e in events][-3:] == ["participant_out", "turn_ended", "turn_started"]
+    assert c.state.ext.countdown.current.actor == "bruno"
