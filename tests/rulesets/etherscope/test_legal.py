@@ -51,3 +51,21 @@ def test_up_to_200_declarations_are_listed_one_by_one_and_more_by_their_bounds()
     (free,) = [lc for lc in c.legal("ada") if lc.verb == "declare"
                and not lc.choice("scores").is_fixed]
     assert free.choice("scores").allowed == declarations(10, 19)
+
+
+@pytest.mark.rule("ES-ROUND-2")
+def test_a_character_that_declared_is_offered_no_second_declaration() -> None:
+    c = started()
+    assert "declare" in [lc.verb for lc in c.legal("ada")]
+    c.execute("ada: declare 10", time="")
+    assert "declare" not in [lc.verb for lc in c.legal("ada")]
+    assert "declare" in [lc.verb for lc in c.legal("bruno")]
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_the_zoom_offered_takes_in_everyone_the_actor_sees() -> None:
+    c = started()
+    for line in ("ada: declare 10", "bruno: declare 9", "carl: declare 8", "countdown"):
+        c.execute(line, time="")
+    (zoom,) = [lc for lc in c.legal("ada") if lc.verb == "zoom"]
+    assert list(zoom.choice("who").fixed) == ["bruno", "carl"]

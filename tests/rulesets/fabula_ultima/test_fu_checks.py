@@ -171,3 +171,13 @@ def test_off_its_turn_a_character_is_offered_a_check_that_takes_no_turn() -> Non
     record = c.execute({**cmd, "args": {**cmd["args"], "dice": [5, 5]}}, time="")
     (done,) = [e for e in record.events if e.type == "check"]
     assert done.data["success"]
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_a_pc_is_offered_to_spend_one_fabula_point() -> None:
+    c = seed_example()
+    before = c.state.ext.fp["ada"]
+    (spend,) = [lc for lc in c.legal("ada") if lc.verb == "fabula"]
+    assert spend.choice("delta").fixed == -1
+    c.execute(spend.command(why="a lucky break"), time="")
+    assert c.state.ext.fp["ada"] == before - 1
