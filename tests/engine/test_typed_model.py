@@ -259,3 +259,29 @@ def test_a_template_reads_fixed_free_listed_and_ranged_values() -> None:
         "args": {"id": "c1", "hunter": "thug", "quarry": "ada", "length": 3}}
     with pytest.raises(Exception, match="length must be one of"):
         lc.command(length=9)
+
+
+def test_a_template_keeps_every_word_of_a_fixed_free_text() -> None:
+    rs = get_ruleset("vers")
+    conflict = Conflict.create(rs, load_scenario("vers-tavern-brawl").setup, "s", time="")
+    lc = from_template(conflict.commands, "narrate the door creaks open slowly")
+    assert lc.choice("text").fixed == "the door creaks open slowly"
+    assert conflict.to_command(lc.command()).args["text"] == "the door creaks open slowly"
+
+
+def test_the_handler_decorators_return_the_function_they_register() -> None:
+    table = Handlers()
+
+    def decide(d: Decision, cmd: Command) -> None:
+        """A decide handler."""
+
+    def evolve(state: ConflictState, event: Event) -> None:
+        """An evolve handler."""
+
+    def say(event: Event, state: ConflictState) -> str:
+        return "said"
+
+    assert table.decides("wave")(decide) is decide  # still callable and decoratable by name
+    assert table.evolves(Event)(evolve) is evolve
+    assert table.describes(Event)(say) is say
+    assert table.verbs == frozenset({"wave"})

@@ -40,7 +40,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 EQUIVALENT_FILE = Path(__file__).with_name("equivalent.txt")
 
-# The nine modules of issue 16 (rule logic and the engine components it stands on).
+# The nine modules of issue 16 (rule logic and the engine components it stands on), then the
+# modules the typed model (issue 10) moved rule logic into: the one decide pattern, whose turn
+# it is, structured legal commands, and each ruleset's deciders, evolvers and legal commands.
 RULE_MODULES = (
     "fracas/rulesets/vers/checks.py",
     "fracas/rulesets/vers/chases.py",
@@ -51,18 +53,32 @@ RULE_MODULES = (
     "fracas/engine/components/turn_orders.py",
     "fracas/engine/components/ladders.py",
     "fracas/dice/plan_totals.py",  # the roller's operations (roller.py only starts a roll)
+    "fracas/engine/handlers.py",
+    "fracas/engine/turns.py",
+    "fracas/engine/legal.py",
+    "fracas/rulesets/vers/decider.py",
+    "fracas/rulesets/vers/evolve.py",
+    "fracas/rulesets/vers/legal.py",
+    "fracas/rulesets/etherscope/evolve.py",
+    "fracas/rulesets/etherscope/legal.py",
+    "fracas/rulesets/etherscope/zoom.py",
+    "fracas/rulesets/fabula_ultima/evolve.py",
+    "fracas/rulesets/fabula_ultima/legal.py",
 )
 # Everything ``--all`` mutates: the rulesets, the engine's components and the dice.
 ALL_GLOBS = ("fracas/rulesets/**/*.py", "fracas/engine/components/*.py", "fracas/dice/*.py")
 
 GOLDEN = "tests/test_golden_logs.py"
+# Every ruleset's legal commands are accepted by its decide; typed events keep their JSON.
+SHARED = ("tests/rulesets/test_legal_agrees_with_decide.py",
+          "tests/rulesets/test_typed_events.py")
 RULESET_TESTS = ("tests/rulesets/vers", "tests/rulesets/etherscope",
                  "tests/rulesets/fabula_ultima")
 # The tests that cover a module, by the longest matching path prefix.
 TESTS: dict[str, tuple[str, ...]] = {
-    "fracas/rulesets/vers/": ("tests/rulesets/vers", GOLDEN),
-    "fracas/rulesets/etherscope/": ("tests/rulesets/etherscope", GOLDEN),
-    "fracas/rulesets/fabula_ultima/": ("tests/rulesets/fabula_ultima", GOLDEN),
+    "fracas/rulesets/vers/": ("tests/rulesets/vers", *SHARED, GOLDEN),
+    "fracas/rulesets/etherscope/": ("tests/rulesets/etherscope", *SHARED, GOLDEN),
+    "fracas/rulesets/fabula_ultima/": ("tests/rulesets/fabula_ultima", *SHARED, GOLDEN),
     "fracas/rulesets/": (*RULESET_TESTS, "tests/rulesets", GOLDEN),
     "fracas/engine/components/": ("tests/engine/components", *RULESET_TESTS, GOLDEN),
     "fracas/engine/": ("tests/engine", *RULESET_TESTS, GOLDEN),
@@ -519,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="scripts/mutation.sh", description=__doc__.split("\n")[0])
     ap.add_argument("modules", nargs="*",
                     help="modules to mutate (src/ paths, dotted names or globs); default: "
-                         "the nine rule and component modules of issue 16")
+                         "the rule and component modules of RULE_MODULES")
     ap.add_argument("--all", action="store_true",
                     help="every module of the rulesets, the engine components and the dice")
     ap.add_argument("--sample", type=int, default=None,

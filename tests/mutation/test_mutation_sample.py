@@ -1,6 +1,7 @@
 """The mutation driver itself, and a small fixed sample of it run as part of the suite: every
-sampled mutant of the nine rule and component modules must be caught by the tests (or be
-listed as equivalent). The whole sampled run is ``bash scripts/mutation.sh --sample 25``."""
+sampled mutant of the rule and component modules (``driver.RULE_MODULES``) must be caught by
+the tests (or be listed as equivalent). The whole sampled run is
+``bash scripts/mutation.sh --sample 25``."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_a_mutant_changes_exactly_its_node() -> None:
     assert mutated.count("<=") == 1 and "assert x >= 0" in mutated
 
 
-def test_mutants_of_the_nine_modules_compile_and_have_unique_names() -> None:
+def test_mutants_of_the_rule_modules_compile_and_have_unique_names() -> None:
     for module in driver.RULE_MODULES:
         source = (driver.SRC / module).read_text(encoding="utf-8")
         mutants = driver.find_mutants(module, source)
@@ -82,8 +83,9 @@ def test_the_sample_is_fixed_by_its_seed_and_spread_over_modules() -> None:
 @pytest.mark.mutation
 @pytest.mark.timeout(900)
 def test_a_fixed_sample_of_mutants_is_caught_by_the_tests() -> None:
+    # one mutant a module: 20 test runs, about as long as the 18 of the first nine modules
     mutants = driver.sample([m for mod in driver.RULE_MODULES for m in driver.find_mutants(mod)],
-                            2, "ci")
+                            1, "ci")
     outcomes = driver.run_mutants(mutants, jobs=2, check_baseline=False)
     equivalent = driver.equivalent_mutants()
     if driver.survivors(outcomes, equivalent):

@@ -15,6 +15,7 @@ from fracas.engine.components.turn_orders import (
 )
 from fracas.engine.conflict import Conflict
 from fracas.engine.turns import turn_view
+from fracas.errors import InvalidInput
 from fracas.rulesets import get_ruleset
 
 
@@ -80,3 +81,24 @@ def test_every_ruleset_answers_the_protocol_consistently(name: str) -> None:
             assert not tv.acting and not tv.to_act
         assert turn_view(rs, state, lambda pid: False) == type(tv)((), (), (), tv.round_over)
     assert someone_may_act, "every bundled script reaches a point where someone may act"
+
+
+@pytest.mark.rule("FU-CON-6")
+def test_before_there_is_a_turn_order_nobody_acts_and_no_round_is_over() -> None:
+    sc = load_scenario("fabula-ultima-ambush")  # the conflict's order comes with initiative
+    rs = get_ruleset(sc.setup.ruleset)
+    conflict = Conflict.create(rs, sc.setup, "seed", time="")
+    assert rs.turn_order(conflict.state) is None
+    assert turn_view(rs, conflict.state).to_data() == {
+        "acting": [], "may_act": [], "to_act": [], "round_over": False}
+
+
+@pytest.mark.rule("FU-CON-8", "FU-CON-14")
+def test_nobody_may_start_a_turn_while_one_is_under_way_and_joining_needs_whole_turns() -> None:
+    order = AlternatingSides.setup(["pcs", "foes"], "pcs", {"ada": "pcs", "orc": "foes"}, {})
+    assert order.who_may_act() == ["ada"]
+    order.take_turn("ada")
+    assert order.who_may_act() == []
+    with pytest.raises(InvalidInput, match="cannot have -1 turns"):
+        order.check_join("bo", "pcs", -1)
+    order.check_join("bo", "pcs", 0)  # a character with no turns may still join

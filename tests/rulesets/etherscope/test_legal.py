@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.errors import FracasError
+from fracas.rulesets.etherscope.legal import MAX_SPLITS, declarations
 
 from .helpers import make, pc, started
 
@@ -38,3 +39,33 @@ def test_the_targets_listed_are_those_the_actor_may_target() -> None:
     people = [pc("ada", "alice"), pc("bruno", "bob")]
     gm = {lc.verb: lc for lc in make(people=people).legal(None)}
     assert gm["damage"].choice("who").allowed == ("ada", "bruno")
+
+
+@pytest.mark.rule("ES-ROUND-2", "ES-ROUND-3")
+def test_up_to_200_declarations_are_listed_one_by_one_and_more_by_their_bounds() -> None:
+    listed = declarations(44, 19)  # exactly 200 splits of 44 at least 19 apart
+    assert listed is not None and len(listed) == MAX_SPLITS == 200
+    assert [44] in listed and [25, 6] in listed and [24, 5] in listed
+    assert declarations(45, 19) is None  # 214: the control takes the bounds only
+    c = started({"min_gap": 19})
+    (free,) = [lc for lc in c.legal("ada") if lc.verb == "declare"
+               and not lc.choice("scores").is_fixed]
+    assert free.choice("scores").allowed == declarations(10, 19)
+
+
+@pytest.mark.rule("ES-ROUND-2")
+def test_a_character_that_declared_is_offered_no_second_declaration() -> None:
+    c = started()
+    assert "declare" in [lc.verb for lc in c.legal("ada")]
+    c.execute("ada: declare 10", time="")
+    assert "declare" not in [lc.verb for lc in c.legal("ada")]
+    assert "declare" in [lc.verb for lc in c.legal("bruno")]
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_the_zoom_offered_takes_in_everyone_the_actor_sees() -> None:
+    c = started()
+    for line in ("ada: declare 10", "bruno: declare 9", "carl: declare 8", "countdown"):
+        c.execute(line, time="")
+    (zoom,) = [lc for lc in c.legal("ada") if lc.verb == "zoom"]
+    assert list(zoom.choice("who").fixed) == ["bruno", "carl"]

@@ -113,3 +113,13 @@ def test_moving_out_of_order_says_whether_ones_move_is_over_or_still_to_come() -
     assert msg.startswith("Ada's awareness move is over; Bruno is moving now")
     msg = refused(c, "dora: step ada toward", NotYourTurn, "ES-START-5")
     assert msg.startswith("Dora has not had its awareness move yet; Bruno is moving now")
+
+
+@pytest.mark.rule("ES-START-6")
+def test_a_character_who_leaves_leaves_its_group_and_a_group_of_one_is_no_group() -> None:
+    c = four()
+    c.execute("group trio ada,bruno,carl", time="")
+    c.execute("leave carl", time="")
+    assert c.state.ext.groups == {"trio": ["ada", "bruno"]}
+    c.execute("leave bruno", time="")
+    assert c.state.ext.groups == {}

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from fracas.engine.components.turn_orders import Slot
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.model import ConflictState
@@ -271,3 +272,38 @@ def test_a_roll_without_the_skill_says_the_default_pool_was_used() -> None:
     c.execute(f"{actor}: search skill=notice")
     event = next(e for e in c.records[-1].events if e.type == "action_resolved")
     assert "(no notice rating: pool of 2)" in describe(c.ruleset, event, c.state)
+
+
+@pytest.mark.rule("ES-ROUND-4")
+def test_a_countdown_of_one_slot_lets_its_character_act() -> None:
+    c = make(people=[pc("ada", "alice")], script=["ada: awareness successes=3", "moves", "round",
+                                                 "ada: declare 10", "countdown"])
+    assert c.state.ext.countdown.current == Slot("ada", 10)
+    assert "done" in [lc.verb for lc in c.legal("ada")]
+    events = c.execute("ada: done", time="").events
+    assert [e.type for e in events] == ["turn_ended", "round_ended"]
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_the_gm_deals_damage_of_1_or_more_and_the_log_says_why() -> None:
+    c = started()
+    events = c.execute("damage ada 1", time="").events
+    assert c.state.ext.condenser["ada"]["physical"].current == 9
+    assert describe(ES, events[0], c.state) == "Ada takes 1 physical damage (GM); 9 left"
+    events = c.execute('damage ada 2 reason="falling masonry"', time="").events
+    assert describe(ES, events[0], c.state) == \
+        "Ada takes 2 physical damage (falling masonry); 7 left"
+    refused(c, "damage ada 0", InvalidInput, "ES-DMG-1")
+
+
+@pytest.mark.rule("ES-DMG-1", "ES-ROUND-4")
+def test_gm_damage_that_takes_out_the_character_acting_passes_the_turn_on() -> None:
+    c = started()
+    c.execute("ada: declare 10", time="")
+    c.execute("bruno: declare 9", time="")
+    c.execute("carl: declare 8", time="")
+    c.execute("countdown", time="")
+    assert c.state.ext.countdown.current.actor == "ada"
+    events = c.execute("damage ada 10", time="").events
+    assert [e.type for e in events][-3:] == ["participant_out", "turn_ended", "turn_started"]
+    assert c.state.ext.countdown.current.actor == "bruno"

@@ -160,3 +160,24 @@ def test_a_pc_who_has_left_supports_no_initiative_check() -> None:
     run(c, "ada: initiative dice=5,5,4,4")  # two dice for Bruno, two for Ada: Cleo is gone
     assert [s["participant"] for s in events(c, "initiative_checked")[0].data["supporters"]] \
         == ["bruno"]
+
+
+@pytest.mark.rule("FU-CHK-1", "FU-CON-8")
+def test_off_its_turn_a_character_is_offered_a_check_that_takes_no_turn() -> None:
+    c = seed_example("foes")  # the foes' side opens: ada may not take a turn now
+    (check,) = [lc for lc in c.legal("ada") if lc.verb == "check"]
+    assert check.choice("turn").fixed is False
+    cmd = check.command(attributes="dex+ins", dl=10)
+    record = c.execute({**cmd, "args": {**cmd["args"], "dice": [5, 5]}}, time="")
+    (done,) = [e for e in record.events if e.type == "check"]
+    assert done.data["success"]
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_a_pc_is_offered_to_spend_one_fabula_point() -> None:
+    c = seed_example()
+    before = c.state.ext.fp["ada"]
+    (spend,) = [lc for lc in c.legal("ada") if lc.verb == "fabula"]
+    assert spend.choice("delta").fixed == -1
+    c.execute(spend.command(why="a lucky break"), time="")
+    assert c.state.ext.fp["ada"] == before - 1

@@ -169,6 +169,16 @@ def test_extras_are_listed_but_take_no_turns() -> None:
     assert any("extras (no turns): Mule, Cook" in line for line in gm["ruleset"]["lines"])
 
 
+@pytest.mark.rule("FU-CON-1")
+def test_the_gm_marks_and_unmarks_extras_before_the_start() -> None:
+    c = make(pc("ada"), npc("orc"), npc("mule", extra=True), npc("cook"))
+    refused(c, "extra mule", "FU-CON-1", IllegalCommand)  # already an extra
+    run(c, "extra cook", "extra mule no")
+    assert c.state.ext.extras == ["cook"]
+    run(c, "ada: initiative dice=5,5")
+    assert set(c.state.ext.order.side_of) == {"ada", "orc", "mule"}
+
+
 @pytest.mark.rule("FU-CON-2")
 def test_goals_and_equipment_are_recorded_before_the_start() -> None:
     c = make(pc("ada"), npc("orc"))

@@ -96,6 +96,17 @@ def test_thrown_weapon_two_zones_needs_3_dos():
 
 
 @pytest.mark.rule("VR-ATK-3")
+def test_thrown_weapon_three_zones_needs_6_dos():
+    c = make(shooter(), npc("orc", zone="d"), **ZONES)
+    do(c, "open ada")
+    att = of(do(c, "ada: attack orc weapon=axe dice=1,1,2"), "attack")[0]
+    assert att["target_number"] == 10 and att["min_dos"] == 6  # 14, −4 three zones away
+    assert att["dos"] == 6 and att["hit"]
+    att = of(do(c, "ada: attack orc weapon=axe dice=1,2,2"), "attack")[0]
+    assert att["success"] and att["dos"] == 5 and not att["hit"]
+
+
+@pytest.mark.rule("VR-ATK-3")
 def test_thrown_same_zone_and_next_zone():
     c = make(shooter(), npc("orc", zone="a"), npc("elf", zone="b"), **ZONES)
     assert preview_mods(c, "ada", "orc", "axe")[1:] == [["same zone", -2]]
@@ -137,3 +148,21 @@ def test_gm_sets_cover_values():
     assert c.state.ext.cover["orc"] == -5
     refused(c, "cover orc 2", "VR-ATK-5")
     refused(c, "cover orc 1 object=nothing", "VR-ATK-5")
+
+
+@pytest.mark.rule("VR-MOVE-4", "VR-ATK-5", "VR-OBJ-4")
+def test_a_free_attack_that_breaks_the_cover_leaves_the_next_one_without_it():
+    club = {"club": {"ev": 8}}
+    c = make(pc("ada", zone="a", tn={"athletics": 12, "close_combat": 12}),
+             npc("thug", zone="a", tn={"close_combat": 12}, weapons=club),
+             npc("rat", zone="a", tn={"close_combat": 12}, weapons=club), **ZONES,
+             objects=[{"id": "sheet", "material": "cloth"}],
+             cover=[{"who": "ada", "value": 3, "object": "sheet"}])
+    do(c, "open ada", "ada: attack thug dice=6,6,6", "ada: handoff rat",
+       "rat: attack ada dice=6,6,6", "rat: handoff thug", "thug: handoff", "open ada")
+    events = do(c, "ada: disengage dice=6,5,1 free=4,4,3,4,4,3")
+    first, second = of(events, "attack")
+    assert ["cover", -3] in first["mods"] and first["cover_hit"]  # 11 > 9: the sheet is hit
+    assert of(events, "object_damaged")[0]["broken"]  # net 8 + 1 = 9
+    assert ["cover", -3] not in second["mods"] and second["hit"]  # 11 ≤ 12, nothing to hide behind
+    assert "ada" not in c.state.ext.cover

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine.model import Viewer
+from fracas.rulesets.vers.views import view_ext
 
 from .helpers import do, make, npc, of, pc, refused, ruleset
 
@@ -84,6 +85,18 @@ def test_recovery_penalty_by_highest_level_removes_highest():
     assert rec["level"] is None and held.highest_name() == "grazed"
 
 
+@pytest.mark.rule("VR-INJ-3", "VR-INJ-4")
+def test_recovered_from_disabled_no_discipline_roll_is_due():
+    c = make(pc("ada", tn={"close_combat": 12, "discipline": 12}), pc("bea", tn={"medicine": 12}),
+             npc("thug", tn={"close_combat": 12}))
+    do(c, "harm ada 10", "open bea")
+    rec = of(do(c, "bea: recover ada dice=1,1,1 skill=medicine"), "recovered")[0]
+    assert rec["level"] == "disabled" and rec["check"]["mods"] == [["Ada disabled", -4]]
+    do(c, "bea: handoff ada")
+    att = of(do(c, "ada: attack thug dice=1,1,1"), "attack")[0]  # no endure first
+    assert att["mods"] == [] and c.state.ext.turns.actions_left == 1
+
+
 @pytest.mark.rule("VR-INJ-4")
 def test_recovery_with_no_condition_is_refused():
     c = victim()
@@ -104,3 +117,15 @@ def test_focus_and_morale_tracks():
     do(c, "open ada")
     rec = of(do(c, "ada: recover track=focus dice=1,1,1"), "recovered")[0]
     assert rec["level"] == "disoriented"
+
+
+@pytest.mark.rule("VR-INJ-3", "VR-TURN-4")
+def test_disabled_on_its_last_action_leaves_none_not_minus_one():
+    c = make(pc("ada", zone="a", tn={"athletics": 12, "close_combat": 12, "discipline": 12}),
+             npc("thug", zone="a", tn={"close_combat": 12}, weapons={"club": {"ev": 12}}),
+             zones=["a"])
+    do(c, "open ada", "ada: attack thug dice=6,6,6")  # engaged, one action left
+    events = do(c, "ada: disengage dice=6,6,6 free=1,1,1")  # fails; the free blow disables
+    assert of(events, "condition")[0]["level"] == "disabled"
+    assert c.state.ext.turns.actions_left == 0
+    assert "Acting: Ada (0 action(s) left)" in view_ext(c.state, Viewer.gm())["lines"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.model import Viewer
 from fracas.errors import InvalidInput
+from fracas.rulesets.vers.views import view_ext
 
 from .helpers import do, make, npc, of, pc, refused
 
@@ -107,3 +109,15 @@ def test_broken_object_is_not_repaired_by_action_but_gm_restores_it():
     refused(c, "ada: repair door dice=1,1,1", "VR-OBJ-5")
     do(c, "restore door")
     assert not c.state.ext.objects["door"].broken
+
+
+@pytest.mark.rule("VR-OBJ-3", "VR-OBJ-4")
+@pytest.mark.parametrize("slots", [1, 2])  # a large object: one broken slot of two is enough
+def test_a_broken_object_takes_no_further_conditions(slots):
+    c = smith()
+    do(c, f"object vase material=glass slots={slots}", "open ada")
+    first = of(do(c, "ada: attack vase weapon=hammer dice=1,1,1"), "object_damaged")[0]
+    assert first["level"] == "broken" and first["broken"]  # 10 − 1 = 9
+    again = of(do(c, "ada: attack vase weapon=sword dice=1,1,1"), "object_damaged")[0]
+    assert again["broken"] and again["level"] is None  # 8 − 1 = 7 would be tattered
+    assert view_ext(c.state, Viewer.gm())["objects"]["vase"]["conditions"] == ["broken"]

@@ -95,6 +95,7 @@ def test_disengage_penalty_per_extra_opponent_and_free_attacks_on_failure():
     assert [f["free"] for f in free] == [True, True]
     assert {e.actor for e in events if e.type == "attack"} == {"thug", "rat"}
     assert c.state.ext.zones.zone_of("ada") == "a"
+    assert sorted(c.state.ext.engaged_with("ada")) == ["rat", "thug"]  # still held
     assert c.state.ext.turns.actions_left == 1
     do(c, "ada: disengage dice=1,1,1")
     assert c.state.ext.engaged_with("ada") == []

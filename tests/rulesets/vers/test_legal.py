@@ -1,0 +1,75 @@
+"""Structured legal commands in VERS (DESIGN.md principle 5): what a character or the GM is
+offered now is what the rules allow now, with the exact values they allow."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.errors import FracasError
+
+from .helpers import do, make, npc, pc, refused
+from .test_chases import runners
+from .test_objects import smith
+
+
+def verbs(c, actor):
+    """The verbs offered to ``actor`` (None: the GM) now."""
+    return [lc.verb for lc in c.legal(actor)]
+
+
+def chase_rolls(c):
+    """The chase rolls offered to ada."""
+    return [lc.verb for lc in c.legal("ada") if lc.verb in ("run", "interpose")]
+
+
+@pytest.mark.rule("VR-CHASE-8")
+def test_a_character_out_of_the_conflict_is_offered_no_chase_roll():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2")
+    assert chase_rolls(c) == ["run"]
+    do(c, "out ada")  # the chase stays on the GM's table
+    assert chase_rolls(c) == []
+    with pytest.raises(FracasError):
+        c.execute("ada: run c1 dice=1,1,1")
+
+
+@pytest.mark.rule("VR-CHASE-4")
+def test_the_chase_roll_offered_is_a_run_except_at_position_1_in_pursuit():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2")  # pursuit at 3 of 5
+    assert chase_rolls(c) == ["run"]
+    do(c, "ada: run c1 dice=1,1,1", "ada: run c1 dice=1,1,1")  # 3 → 2 → 1
+    assert c.state.ext.chases["c1"].track.position == 1
+    assert chase_rolls(c) == ["interpose"]
+
+
+@pytest.mark.rule("VR-CHASE-8")
+def test_a_chase_roll_in_a_round_needs_an_action_left():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2", "open ada", "ada: run c1 dice=1,1,1")
+    assert "run" in verbs(c, "ada")
+    do(c, "ada: run c1 dice=6,6,6")  # the second action
+    assert c.state.ext.turns.actions_left == 0
+    assert "run" not in verbs(c, "ada") and "interpose" not in verbs(c, "ada")
+    refused(c, "ada: run c1 dice=1,1,1", "VR-TURN-4")
+
+
+@pytest.mark.rule("VR-ATK-5")
+def test_the_gm_is_offered_the_three_cover_values():
+    c = make(pc("ada"), npc("thug"))
+    (cover,) = [lc for lc in c.legal(None) if lc.verb == "cover"]
+    assert cover.choice("value").allowed == (1, 3, 5)
+    for value in cover.choice("value").allowed:
+        do(c, f"cover thug {value}")
+        assert c.state.ext.cover["thug"] == -value
+
+
+@pytest.mark.rule("VR-OBJ-5")
+def test_repair_is_offered_for_a_damaged_object_and_not_a_broken_one():
+    c = smith()
+    do(c, "open ada", "ada: attack door weapon=hammer dice=1,1,1")  # tattered
+    repairs = [lc.choice("id").fixed for lc in c.legal("ada") if lc.verb == "repair"]
+    assert repairs == ["door"]
+    do(c, "ada: attack door weapon=hammer dice=1,1,1")  # broken
+    do(c, "ada: handoff thug", "thug: handoff", "open ada")
+    assert [lc for lc in c.legal("ada") if lc.verb == "repair"] == []
