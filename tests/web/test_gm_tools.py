@@ -57,6 +57,12 @@ def control(screen: Screen, actor: str, title: str) -> Locator:
     return details.locator("form")
 
 
+def control_summary(screen: Screen, actor: str, title: str) -> Locator:
+    """The summary of a legal command's control (closed or open)."""
+    group = screen.page.locator(f"section.actor[data-actor='{actor}']")
+    return group.locator("details.command summary", has_text=re.compile(f"^{re.escape(title)}$"))
+
+
 def last_view(screen: Screen) -> dict[str, Any]:
     """The newest view the page received (WebSocket frames and API answers)."""
     for text in reversed(screen.received().split("\n")):
@@ -109,6 +115,28 @@ def test_players_act_with_the_structured_controls(browser: Browser, served: Serv
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
         expect(alice.page).not_to_have_title(re.compile("Your turn"))
         clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_what_a_player_is_typing_survives_the_table_moving_on(browser: Browser, served: Served,
+                                                              tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")
+        line.click()
+        line.press_sequentially("ada: attack im")
+        opener = control(gm, "gm", "open")  # the GM opens Ada's go: her controls are redrawn
+        opener.get_by_label("first").select_option(label="Ada")
+        opener.get_by_role("button", name="open").click()
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        expect(control_summary(alice, "ada", "Ada: attack")).to_be_visible()
+        expect(line).to_have_value("ada: attack im")
+        assert alice.page.evaluate("document.activeElement.id") == "line-ada"
+        line.press("End")
+        line.press_sequentially("p dice=3,3,2")  # she goes on typing where she was
+        line.press("Enter")
+        for p in (gm, alice, bob):
+            expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")
+        expect(line).to_have_value("")
 
 
 @pytest.mark.rule("FU-RES-1")

@@ -212,43 +212,56 @@ async function renderRound(level, turn, ctx) {
   const key = JSON.stringify([legal, state.actFor, ctx.participants.map((p) => [p.id, p.name])]);
   if (key === state.legalKey) return;
   state.legalKey = key;
-  const groups = Object.entries(legal).map(([actor, items]) => {
+  redraw(state.controls, () => [gm ? actForChooser(ctx, turn) : null, ...Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
     return h("section", { class: "actor", "data-actor": actor }, h("h3", {}, title),
       commands.length ? commands.map((c) => commandForm(c, ctx, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
-  });
-  const chooser = gm ? actForChooser(ctx, turn) : null;
-  if (gm && !state.behind) state.behind = behindTheScreen();  // built once: what is typed stays
-  state.controls.replaceChildren(...[chooser, ...groups, state.behind].filter(Boolean));
+  }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
 }
 
 // A command typed in the text notation (docs/commands.md): what the rules allow but the list
 // does not offer yet, or any value the GM overrides. The server decides it like any other.
-const typed = new Map();
+// One field per actor, made once and moved into each redraw: what is being typed (and where
+// the caret is) survives whatever happens at the table meanwhile.
+const lines = new Map();
 
 function commandLine(actor, ctx) {
+  const label = actor === "gm" ? "Any command (text notation)"
+    : `Another command for ${ctx.name(actor)} (text notation)`;
+  const made = lines.get(actor);
+  if (made) {
+    made.querySelector("label").textContent = label;
+    return made;
+  }
   const id = `line-${actor}`;
   const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
     placeholder: actor === "gm" ? "override ada.hp 12" : `${actor}: …`,
-    oninput: (e) => {
-      typed.set(actor, e.target.value);
-      oddsFor(() => fullText(actor, input.value.trim()), output);
-    } });
+    oninput: () => oddsFor(() => fullText(actor, input.value.trim()), output) });
   const output = h("output", { class: "odds", "aria-live": "polite", for: id });
-  input.value = typed.get(actor) || "";  // what was typed survives a redraw
-  return h("form", { class: "command command-line", onsubmit: (e) => {
+  const form = h("form", { class: "command command-line", onsubmit: (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    const full = fullText(actor, text);
-    submit(full, e.target).then((ok) => {
-      if (ok) typed.delete(actor);
+    submit(fullText(actor, text), form).then((ok) => {
       if (ok && input.value.trim() === text) input.value = "";
     });
-  } }, h("p", { class: "field" }, h("label", { for: id }, actor === "gm"
-    ? "Any command (text notation)" : `Another command for ${ctx.name(actor)} (text notation)`), input),
+  } }, h("p", { class: "field" }, h("label", { for: id }, label), input),
   h("button", { type: "submit" }, "Send"), output);
+  lines.set(actor, form);
+  return form;
+}
+
+// Replace ``box``'s children by what ``build()`` makes, keeping the focus (and the caret) in a
+// field it moves along (moving a field out of the page, even for a moment, takes its focus).
+function redraw(box, build) {
+  const active = document.activeElement;
+  const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+  box.replaceChildren(...build().filter(Boolean));
+  if (active && active !== document.activeElement && active.isConnected) {
+    active.focus();
+    if (caret && caret[0] !== null) active.setSelectionRange(caret[0], caret[1]);
+  }
 }
 
 function fullText(actor, text) {
