@@ -1,5 +1,6 @@
 // What each ruleset adds to the screen, drawn from the viewer's projection only.
 import { h, panel, s, words } from "./dom.js";
+import { quote } from "./legal.js";
 
 /** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}. */
 export function turnOf(view, level) {
@@ -210,7 +211,27 @@ function mapEditor(level, zones, ctx) {
       h("button", { type: "submit" }, "Link")),
     h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("cover-who")) ctx.send(`cover ${value("cover-who")} ${value("cover-value")}`); } },
       pick("cover-who", "Cover for", whoOptions), pick("cover-value", "Cover", [["0", "none"], ["1", "⅓ (1)"], ["3", "⅔ (3)"], ["5", "complete (5)"]]),
-      h("button", { type: "submit" }, "Set cover")));
+      h("button", { type: "submit" }, "Set cover")),
+    h("form", { class: "command", onsubmit: (e) => {
+      e.preventDefault();
+      if (value("guard-who")) ctx.send(`guard ${value("guard-who")} ${value("guard-a")} ${value("guard-b")}`);
+    } },
+      pick("guard-who", "Guard", whoOptions), pick("guard-a", "the way from zone", zoneOptions),
+      pick("guard-b", "to zone", zoneOptions), h("button", { type: "submit" }, "Post guard")),
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("unguard-who")) ctx.send(`unguard ${value("unguard-who")}`); } },
+      pick("unguard-who", "Stop guarding", whoOptions), h("button", { type: "submit" }, "Stop")),
+    h("form", { class: "command", onsubmit: (e) => {
+      e.preventDefault();
+      const id = value("zone-id").trim().toLowerCase();
+      const name = value("zone-name").trim();
+      if (id) ctx.send(`zone ${id}${name ? ` name=${quote(name)}` : ""}`);
+    } },
+      h("p", { class: "field" }, h("label", { for: "zone-id" }, "New zone (id)"),
+        h("input", { id: "zone-id", required: true, maxlength: 40, pattern: "[A-Za-z0-9_-]+",
+          placeholder: "cellar" })),
+      h("p", { class: "field" }, h("label", { for: "zone-name" }, "its name (optional)"),
+        h("input", { id: "zone-name", maxlength: 80, placeholder: "The cellar" })),
+      h("button", { type: "submit" }, "Add zone")));
 }
 
 // The zones as they are now (the ruleset's live map: the GM may have drawn more), named as the
