@@ -197,6 +197,11 @@ def main() -> None:
     parser.add_argument("--plays", type=Path, default=None,
                         help="a folder keeping each ruleset's random play, to compare versions")
     args = parser.parse_args()
+    chosen = [r for r in args.rulesets.split(",") if r and r != "none"]
+    known = {_scenario(n).setup.ruleset for n in bundled_scenarios()}
+    if unknown := sorted(set(chosen) - known):
+        parser.error(f"no bundled scenario of {', '.join(unknown)} "
+                     f"(rulesets: {', '.join(sorted(known))}, or none)")
     n_events = 1_000 if args.quick else args.events
     repeats = 1 if args.quick else 5
     ruleset = Toy()
@@ -226,7 +231,7 @@ def main() -> None:
     for name, ours, base in rows:
         print(f"{name:<24}{ours:>14,.0f}{base:>16,.0f}{base / ours:>9.1f}×")
     print(f"mean per command: {t_exec / len(lines) * 1e6:.1f} µs")
-    for ruleset_name in [r for r in args.rulesets.split(",") if r and r != "none"]:
+    for ruleset_name in chosen:
         for name, per_second in ruleset_rows(ruleset_name, repeats, args.plays):
             print(f"{name:<36}{per_second:>12,.0f}   ({1e6 / per_second:.0f} µs each)")
 
