@@ -186,7 +186,7 @@ class Vers(Ruleset):
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """Turn tracker, battlefield, objects and chases as lines and data."""
-        return views.view_ext(state, viewer)
+        return views.view_ext(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def status_lines(self, state: ConflictState) -> list[str]:
         """The tracker lines for a terminal."""

@@ -4,6 +4,7 @@ tracker, battlefield, harm and the odds of the attacks the acting character coul
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.describe import name_of
@@ -305,13 +306,19 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
 COVER_SHARE = {-1: "⅓", -3: "⅔", -5: "complete"}
 
 
-def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
-    """The turn tracker, zones, guards, objects and chases as lines plus data."""
+def view_ext(state: ConflictState, viewer: Viewer,
+             can_see: Callable[[str], bool] = lambda pid: True) -> dict[str, Any]:
+    """The turn tracker, zones, guards, objects and chases as lines plus data. The lines
+    leave out whom the viewer may not know of (``can_see``), so that a line naming them is
+    written without them, never dropped whole: no line comes or goes with a hidden one."""
     ext: VersExt = state.ext
     turns = ext.turns
 
     def n(pid: str) -> str:
         return _n(state, pid)
+
+    def names(pids: Iterable[str]) -> str:
+        return ", ".join(n(p) for p in pids if can_see(p))
 
     lines: list[str] = []
     openers = ", ".join(f"{n(p)} (turn {i + 1})" for i, p in enumerate(turns.openers))
@@ -329,14 +336,15 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         lines.append(f"Acting: {n(turns.current)} ({turns.actions_left} action(s) left)")
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
     if not ended:
-        not_gone = ", ".join(n(p) for p in turns.not_gone()) or "nobody"
-        lines.append(f"Gone: {', '.join(n(p) for p in gone) or 'nobody'} · not gone: {not_gone}")
+        not_gone = names(turns.not_gone()) or "nobody"
+        lines.append(f"Gone: {names(gone) or 'nobody'} · not gone: {not_gone}")
     for zid, zone in ext.zones.zones.items():
-        here = ", ".join(n(p) for p in ext.zones.occupants(zid)) or "empty"
+        here = names(ext.zones.occupants(zid)) or "empty"
         near = ", ".join(ext.zones.neighbours(zid))
         lines.append(f"Zone {zid} ({zone.name}): {here}" + (f" → {near}" if near else ""))
     for key, guards in ext.zones.guards.items():
-        lines.append(f"Guarded way {key.replace('|', '–')}: {', '.join(n(g) for g in guards)}")
+        if seen_guards := names(guards):
+            lines.append(f"Guarded way {key.replace('|', '–')}: {seen_guards}")
     for key in ext.engaged:
         a, _, b = key.partition("|")
         lines.append(f"Engaged: {n(a)} and {n(b)}")
