@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,27 +23,12 @@ from tests.web.browser import (
     leaks,
     start_table,
     unlabelled_controls,
-    upload_scenario,
     wait_log,
 )
-from tests.web.scenarios import BY_RULESET, SECRETS
+from tests.web.scenarios import SECRETS
+from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
-
-
-@contextmanager
-def table(browser: Browser, served: Served, ruleset: str, tmp: Path
-          ) -> Iterator[tuple[Screen, Screen, Screen]]:
-    """The GM's screen with a conflict of ``ruleset`` and the phones of alice and bob."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, BY_RULESET[ruleset], tmp)
-    alice = join(browser, invite(gm, "alice"))
-    bob = join(browser, invite(gm, "bob"))
-    try:
-        yield gm, alice, bob
-    finally:
-        for screen in (gm, alice, bob):
-            screen.context.close()
 
 
 def control(screen: Screen, actor: str, title: str) -> Locator:

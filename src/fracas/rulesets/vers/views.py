@@ -177,29 +177,17 @@ def _repaired(e: Repaired, state: ConflictState) -> str:
     return f"{_n(state, e.actor)} repairs {_n(state, e.object)}: {check_text(e.check)} → {res}"
 
 
-@HANDLERS.describes(ZoneAdded)
-def _zone_added(e: ZoneAdded, state: ConflictState) -> str:
-    return f"zone {e.zone} ({e.name}) drawn"
-
-
-@HANDLERS.describes(ZonesLinked)
-def _zones_linked(e: ZonesLinked, state: ConflictState) -> str:
-    return f"zones {e.a} and {e.b} joined"
-
-
-@HANDLERS.describes(Placed)
-def _placed(e: Placed, state: ConflictState) -> str:
-    return f"{_n(state, e.who)} is placed in {e.zone}"
+HANDLERS.says({
+    ZoneAdded: "zone {e.zone} ({e.name}) drawn",
+    ZonesLinked: "zones {e.a} and {e.b} joined",
+    Placed: "{who.who} is placed in {e.zone}",
+    GuardLeft: "{who.who} stops guarding",
+}, _n)
 
 
 @HANDLERS.describes(GuardPosted)
 def _guard_posted(e: GuardPosted, state: ConflictState) -> str:
     return f"{_n(state, e.who)} guards the way {e.link.replace('|', '–')}"
-
-
-@HANDLERS.describes(GuardLeft)
-def _guard_left(e: GuardLeft, state: ConflictState) -> str:
-    return f"{_n(state, e.who)} stops guarding"
 
 
 @HANDLERS.describes(CoverSet)
