@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import re
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -190,8 +191,8 @@ def test_no_side_channel_counts_numbers_or_times_what_is_hidden(
                 assert update.entries == () and update.view is None, (text, viewer)
                 assert (follow.view(), follow.cursor, len(follow.entries)) == before
             # what reaches them now names no one they may not know now
-            _names_no_one_hidden(c, viewer, json.dumps([e.to_data() for e in update.entries])
-                                 + json.dumps(_without_texts(follow.view())))
+            _names_no_one_hidden(c, viewer, [e.to_data() for e in update.entries],
+                                 _without_texts(follow.view()))
             if viewer.player is not None:  # refusals at every turn state
                 _refusals_name_no_one_hidden(c, viewer)
     for viewer, follow in watchers.items():
@@ -236,34 +237,67 @@ def _refusals_name_no_one_hidden(c: Conflict, viewer: Viewer) -> None:
             try:
                 c.prepare(f"{me}: {spec.verb}{target}", viewer, time="")
             except FracasError as exc:
-                _names_no_one_hidden(c, viewer, json.dumps(exc.to_dict()) + json.dumps(
-                    str(exc)), refusal=True)
+                _refusal_names_no_one_hidden(c, viewer, json.dumps(exc.to_dict())
+                                             + json.dumps(str(exc)))
 
 
-def _without_texts(view: dict[str, object]) -> dict[str, object]:
-    """A view without the scenario's own texts (a scene may well name a character the GM
-    conceals later)."""
-    levels = [view["conflict"], *view["zoom"]]  # type: ignore[list-item]
-    return {**view, "conflict": None, "zoom": [
-        {k: v for k, v in level.items() if k not in ("title", "scene")} for level in levels]}
+def _without_texts(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """A view's levels (the conflict, then each zoom-in) without the scenario's own texts (a
+    scene may well name a character the GM conceals later)."""
+    return [{k: v for k, v in level.items() if k not in ("title", "scene")}
+            for level in [view["conflict"], *view["zoom"]]]
 
 
-def _names_no_one_hidden(c: Conflict, viewer: Viewer, seen: str, *,
-                         refusal: bool = False) -> None:
+def _names_no_one_hidden(c: Conflict, viewer: Viewer, entries: list[dict[str, Any]],
+                         levels: list[dict[str, Any]]) -> None:
+    """What reaches a player names no one they may not know. One hidden at every level of
+    the conflict is named nowhere; one concealed only inside a zoom-in (ES-ACT-1), known in
+    the parent, is named nowhere at that level: neither in its view nor in its entries."""
     knowledge = Knowledge(c.ruleset, c.state, viewer)
-    for level in c.state.chain():
-        shown = {q.name for q in level.participants.values() if knowledge.knows(q.id)}
+    chain = c.state.chain()
+    known = {q.id for level in chain for q in level.participants.values()
+             if knowledge.knows(q.id, level.depth)}
+    for level in chain:
         for p in level.participants.values():
             if knowledge.knows(p.id, level.depth):
                 continue
-            at = seen.find(f'"{p.id}"')
-            assert at < 0, (p.id, viewer, seen[max(0, at - 300):at + 80])
-            if refusal:  # a sentence names an id bare or quoted: 'kim', kim's
-                found = re.search(rf"(?<![\w-]){re.escape(p.id)}(?![\w-])", seen)
-                assert not found, (p.id, viewer, seen)
-            if p.name not in shown:
-                found = re.search(rf"\b{re.escape(p.name)}\b", seen)
-                assert not found, (p.name, viewer, found and seen[max(0, found.start() - 300):
-                                                                  found.end() + 80])
-    if not knowledge.knows(HIDDEN_ID):
+            if p.id in known:  # a secret of this level only
+                _not_named(c, viewer, p.id, json.dumps(
+                    [levels[level.depth], *(e for e in entries if e["depth"] == level.depth)]))
+            else:
+                _not_named(c, viewer, p.id, json.dumps(entries) + json.dumps(levels))
+
+
+def _refusal_names_no_one_hidden(c: Conflict, viewer: Viewer, seen: str) -> None:
+    """A refusal names no one hidden where commands act (the innermost level) nor anyone
+    hidden at every level, bare or quoted (``'kim'``, ``kim's``)."""
+    knowledge = Knowledge(c.ruleset, c.state, viewer)
+    chain = c.state.chain()
+    known = {q.id for level in chain for q in level.participants.values()
+             if knowledge.knows(q.id, level.depth)}
+    for level in chain:
+        for p in level.participants.values():
+            if knowledge.knows(p.id, level.depth) or (
+                    p.id in known and level.depth != c.state.innermost.depth):
+                continue
+            _not_named(c, viewer, p.id, seen)
+            found = re.search(rf"(?<![\w-]){re.escape(p.id)}(?![\w-])", seen)
+            assert not found, (p.id, viewer, seen)
+
+
+def _not_named(c: Conflict, viewer: Viewer, pid: str, seen: str) -> None:
+    """``seen`` holds neither ``pid`` as a value nor its name (unless another character the
+    viewer knows bears it), nor the hidden newcomer's side."""
+    knowledge = Knowledge(c.ruleset, c.state, viewer)
+    at = seen.find(f'"{pid}"')
+    assert at < 0, (pid, viewer, seen[max(0, at - 300):at + 80])
+    shown = {q.name for level in c.state.chain() for q in level.participants.values()
+             if knowledge.knows(q.id, level.depth)}
+    name = next(q.name for level in c.state.chain() for q in level.participants.values()
+                if q.id == pid)
+    if name not in shown:
+        found = re.search(rf"\b{re.escape(name)}\b", seen)
+        assert not found, (name, viewer, found and seen[max(0, found.start() - 300):
+                                                        found.end() + 80])
+    if pid == HIDDEN_ID and not knowledge.knows(HIDDEN_ID):
         assert HIDDEN_SIDE not in seen

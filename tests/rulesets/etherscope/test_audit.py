@@ -153,6 +153,25 @@ def test_a_zoom_opened_by_an_unseen_character_gives_nothing_away() -> None:
     assert opened and "ada|carl" not in opened[0]["data"]["bands"]
 
 
+@pytest.mark.rule("ES-RNG-6", "ES-ACT-1")
+def test_a_character_concealed_inside_a_zoom_is_gone_from_that_level_only() -> None:
+    c = started()
+    c.execute("countdown")
+    c.execute("ada: zoom bruno,carl reason='the back room'")
+    c.execute("conceal carl from=ada")
+    shown = view(c, ALICE)
+    zoom = json.dumps(shown["zoom"][0])
+    assert "carl" not in zoom.lower() and "bruno" in zoom
+    # the parent, where Ada still sees him, keeps him; the conceal itself says nothing to her
+    assert "carl" in [p["id"] for p in shown["conflict"]["participants"]]
+    assert not any("conceal" in r["command"] for r in log_view(c, ALICE))
+    # the ranges carry back at the same scaling: he stays hidden from her, unnamed
+    c.execute("end 'they talked'")
+    assert c.state.ext.ranges.is_hidden("carl", "ada")
+    after = json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE)[-1])
+    assert "carl" not in after.lower() and "bruno" in after
+
+
 @pytest.mark.rule("ES-ROUND-4")
 def test_the_turn_passes_on_when_the_acting_character_is_taken_out() -> None:
     c = started()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fracas.cli.render import log_lines
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
@@ -50,3 +52,21 @@ def test_gm_only_equipment_is_not_listed_for_players() -> None:
     assert "Saber" not in text and "Mail" not in text
     gm = json.dumps(view(c, Viewer.gm())) + json.dumps(log_view(c, Viewer.gm()))
     assert "Saber" in gm and "Mail" in gm
+
+
+@pytest.mark.rule("FU-CON-6", "FU-CON-8")
+def test_a_concealed_foes_turn_leaves_every_tracker_line_in_place_without_them() -> None:
+    c = run(make(pc("ada"), npc("orc"), npc("lurk")), "ada: initiative dice=6,6",
+            "conceal lurk", "ada: attack orc dice=1,2", "orc: attack ada dice=1,2")
+
+    def lines(viewer: Viewer) -> list[str]:
+        return view(c, viewer)["conflict"]["ruleset"]["lines"]  # type: ignore[no-any-return]
+
+    gm, ada = lines(Viewer.gm()), lines(ADA)
+    assert "round 1: side foes on turn — may act: Lurk" in gm
+    assert "foes: acted Orc · turns left Lurk" in gm
+    # the same lines, none gone, none naming the lurker
+    assert len(ada) == len(gm)
+    assert "round 1: side foes on turn — may act: nobody" in ada
+    assert "foes: acted Orc · turns left —" in ada
+    assert "Lurk" not in json.dumps(ada)

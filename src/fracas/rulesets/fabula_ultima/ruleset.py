@@ -143,7 +143,7 @@ class FabulaUltima(Ruleset):
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The tracker: per side who has acted and who has turns left."""
-        return views.view_ext(state, viewer)
+        return views.view_ext(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def view_participant(self, state: ConflictState, viewer: Viewer,
                          pid: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fracas.engine.describe import name_of
@@ -48,12 +49,19 @@ def tracker(state: ConflictState) -> dict[str, Any]:
             "sides": sides, "turns_per_round": dict(order.turns_per_round)}
 
 
-def tracker_lines(state: ConflictState) -> list[str]:
-    """Text lines of the tracker for the terminal."""
+def tracker_lines(state: ConflictState,
+                  can_see: Callable[[str], bool] = lambda pid: True) -> list[str]:
+    """Text lines of the tracker. They leave out whom the viewer may not know of
+    (``can_see``), so that a line naming them is written without them, never dropped whole:
+    no line comes or goes with a hidden one."""
     ext: FabulaExt = state.ext
+
+    def names(pids: Iterable[str]) -> str:
+        return ", ".join(name_of(state, p) for p in pids if can_see(p))
+
     lines: list[str] = []
     if ext.order is None:
-        loose = unassigned(state)
+        loose = [p for p in unassigned(state) if can_see(p.id)]
         if loose:
             lines.append("unassigned (FU-CON-13): " + ", ".join(
                 f"{p.name} (side {p.side or 'none'})" for p in loose))
@@ -70,31 +78,31 @@ def tracker_lines(state: ConflictState) -> list[str]:
     if state.status == Status.ENDED.value:
         lines.append(f"ended: {state.end_reason}")
         return lines
+    may = names(t["may_act"]) or "nobody"
     if t["round_over"]:
-        may = ", ".join(name_of(state, a) for a in t["may_act"]) or "nobody"
         lines.append(f"round {state.round} has ended; if the conflict goes on, the next turn "
                      f"opens round {t['next_round']} with side {t['side_on_turn']} — may act: "
                      f"{may}")
     else:
-        may = ", ".join(name_of(state, a) for a in t["may_act"]) or "nobody"
         lines.append(f"round {state.round}: side {t['side_on_turn']} on turn — may act: {may}")
     for side, st in t["sides"].items():
-        acted = ", ".join(name_of(state, a) for a in st["acted"] if a not in st["out"]) or "—"
+        acted = names(a for a in st["acted"] if a not in st["out"]) or "—"
         left = ", ".join(f"{name_of(state, a)} ×{n}" if n > 1 else name_of(state, a)
-                         for a, n in st["turns_left"].items()) or "—"
-        out = ", ".join(name_of(state, a) for a in st["out"])
+                         for a, n in st["turns_left"].items() if can_see(a)) or "—"
+        out = names(st["out"])
         lines.append(f"{side}: acted {acted} · turns left {left}"
                      + (f" · out {out}" if out else ""))
-    extras = [name_of(state, e) for e in ext.extras if e in state.participants]
-    if extras:
-        lines.append("extras (no turns): " + ", ".join(extras))
+    if extras := names(e for e in ext.extras if e in state.participants):
+        lines.append("extras (no turns): " + extras)
     return lines
 
 
-def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
-    """The tracker as lines plus structured data; the initiative result; goals."""
+def view_ext(state: ConflictState, viewer: Viewer,
+             can_see: Callable[[str], bool] = lambda pid: True) -> dict[str, Any]:
+    """The tracker as lines (see :func:`tracker_lines`) plus structured data; the
+    initiative result; goals."""
     ext: FabulaExt = state.ext
-    out: dict[str, Any] = {"lines": tracker_lines(state), "tracker": tracker(state),
+    out: dict[str, Any] = {"lines": tracker_lines(state, can_see), "tracker": tracker(state),
                            "pc_side": ext.pc_side, "foe_side": ext.foe_side,
                            "extras": list(ext.extras)}
     if ext.initiative is not None:
