@@ -248,41 +248,40 @@ def _without_texts(view: dict[str, Any]) -> list[dict[str, Any]]:
             for level in [view["conflict"], *view["zoom"]]]
 
 
-def _names_no_one_hidden(c: Conflict, viewer: Viewer, entries: list[dict[str, Any]],
-                         levels: list[dict[str, Any]]) -> None:
-    """What reaches a player names no one they may not know. One hidden at every level of
-    the conflict is named nowhere; one concealed only inside a zoom-in (ES-ACT-1), known in
-    the parent, is named nowhere at that level: neither in its view nor in its entries."""
+def _hidden_by_level(c: Conflict, viewer: Viewer) -> list[tuple[int, str, bool]]:
+    """Each participant hidden from ``viewer`` at a level: (the level's depth, its id,
+    whether the viewer knows it at another level, as one concealed only inside a zoom-in,
+    ES-ACT-1, is known in the parent)."""
     knowledge = Knowledge(c.ruleset, c.state, viewer)
     chain = c.state.chain()
     known = {q.id for level in chain for q in level.participants.values()
              if knowledge.knows(q.id, level.depth)}
-    for level in chain:
-        for p in level.participants.values():
-            if knowledge.knows(p.id, level.depth):
-                continue
-            if p.id in known:  # a secret of this level only
-                _not_named(c, viewer, p.id, json.dumps(
-                    [levels[level.depth], *(e for e in entries if e["depth"] == level.depth)]))
-            else:
-                _not_named(c, viewer, p.id, json.dumps(entries) + json.dumps(levels))
+    return [(level.depth, pid, pid in known) for level in chain for pid in level.participants
+            if not knowledge.knows(pid, level.depth)]
+
+
+def _names_no_one_hidden(c: Conflict, viewer: Viewer, entries: list[dict[str, Any]],
+                         levels: list[dict[str, Any]]) -> None:
+    """What reaches a player names no one they may not know: one hidden at every level is
+    named nowhere, one hidden at a level only is named nowhere at that level (neither in
+    its view nor in its entries)."""
+    for depth, pid, known_elsewhere in _hidden_by_level(c, viewer):
+        if known_elsewhere:
+            _not_named(c, viewer, pid, json.dumps(
+                [levels[depth], *(e for e in entries if e["depth"] == depth)]))
+        else:
+            _not_named(c, viewer, pid, json.dumps(entries) + json.dumps(levels))
 
 
 def _refusal_names_no_one_hidden(c: Conflict, viewer: Viewer, seen: str) -> None:
     """A refusal names no one hidden where commands act (the innermost level) nor anyone
     hidden at every level, bare or quoted (``'kim'``, ``kim's``)."""
-    knowledge = Knowledge(c.ruleset, c.state, viewer)
-    chain = c.state.chain()
-    known = {q.id for level in chain for q in level.participants.values()
-             if knowledge.knows(q.id, level.depth)}
-    for level in chain:
-        for p in level.participants.values():
-            if knowledge.knows(p.id, level.depth) or (
-                    p.id in known and level.depth != c.state.innermost.depth):
-                continue
-            _not_named(c, viewer, p.id, seen)
-            found = re.search(rf"(?<![\w-]){re.escape(p.id)}(?![\w-])", seen)
-            assert not found, (p.id, viewer, seen)
+    for depth, pid, known_elsewhere in _hidden_by_level(c, viewer):
+        if known_elsewhere and depth != c.state.innermost.depth:
+            continue
+        _not_named(c, viewer, pid, seen)
+        found = re.search(rf"(?<![\w-]){re.escape(pid)}(?![\w-])", seen)
+        assert not found, (pid, viewer, seen)
 
 
 def _not_named(c: Conflict, viewer: Viewer, pid: str, seen: str) -> None:
