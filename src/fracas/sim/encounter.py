@@ -13,6 +13,7 @@ Legal commands are the ruleset's structured values, asked once per character per
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,21 +153,25 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     return events
 
 
-def playable(conflict: Conflict, actor: str | None, left_out: frozenset[str]
-             ) -> list[LegalCommand]:
-    """What ``actor`` (None: the GM) may do now, as ``Conflict.legal`` gives it but without
-    the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the ruleset's own
-    legal commands, a text template read only when its verb is played."""
-    out: list[LegalCommand] = []
-    for item in conflict.ruleset.legal_commands(conflict.state.innermost, actor):
-        if isinstance(item, str):
-            head, sep, rest = item.partition(": ")
-            verb = (rest if sep and " " not in head else item).partition(" ")[0]
-            if verb in left_out:
-                continue
-            item = from_template(conflict.commands, item)
-        if item.verb not in left_out and item not in out:
-            out.append(item)
+def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozenset[str]
+             ) -> dict[str | None, list[LegalCommand]]:
+    """What each of ``actors`` (None: the GM) may do now, as ``Conflict.legal`` gives it but
+    without the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the
+    ruleset's own legal commands, asked for all of them at once, a text template read only
+    when its verb is played."""
+    out: dict[str | None, list[LegalCommand]] = {}
+    for actor, items in conflict.ruleset.legal_commands_of(conflict.state.innermost,
+                                                           actors).items():
+        mine = out[actor] = []
+        for item in items:
+            if isinstance(item, str):
+                head, sep, rest = item.partition(": ")
+                verb = (rest if sep and " " not in head else item).partition(" ")[0]
+                if verb in left_out:
+                    continue
+                item = from_template(conflict.commands, item)
+            if item.verb not in left_out and item not in mine:
+                mine.append(item)
     return out
 
 
@@ -188,6 +193,8 @@ class Encounter:
                         for side, name in p.sides.player_of.items()}
         self.proposal: str | None = None  # the side whose compromise is on the table
         self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
+        self._legal_at = -1  # the version the legal commands in _legal_of were asked at
+        self._legal_of: dict[str | None, list[LegalCommand]] = {}
 
     def verdict(self) -> tuple[str, str] | None:
         """(winner, outcome) once the conflict is decided: a concession made (a surrender,
@@ -211,18 +218,36 @@ class Encounter:
         if not verbs:
             return []
         out: list[Option] = []
-        for legal in playable(self.conflict, None, TABLE_VERBS):
+        for legal in self._playable(None):
             if legal.actor is None and legal.verb in verbs:
                 out += options_of(legal, self.p.profile, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
+    def _playable(self, actor: str | None) -> list[LegalCommand]:
+        """:func:`playable` for ``actor`` (None: the GM), asked once per version: nothing
+        changes the state between two commands, so neither do the legal commands."""
+        if self._legal_at != self.conflict.version:
+            self._legal_at = self.conflict.version
+            self._legal_of = {}
+        found = self._legal_of.get(actor)
+        if found is None:  # a character's: those of every character, asked at once
+            asked = [actor] if actor is None else self._characters()
+            self._legal_of.update(playable(self.conflict, asked, self.p.left_out))
+            found = self._legal_of.setdefault(actor, [])
+        return found
+
+    def _characters(self) -> list[str]:
+        """The characters in the conflict who count for their side, in set-up order."""
+        return [pid for pid, part in self.conflict.state.innermost.participants.items()
+                if part.active and pid not in self.p.bystanders]
+
     def _legal(self, pid: str) -> list[LegalCommand]:
         """The legal commands of ``pid`` the simulator plays (none while it only has
         optional ones)."""
         profile = self.p.profile
-        legal = [lc for lc in playable(self.conflict, pid, self.p.left_out) if lc.actor == pid]
+        legal = [lc for lc in self._playable(pid) if lc.actor == pid]
         return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
 
     def sight(self, side: str) -> Sight:
@@ -242,8 +267,7 @@ class Encounter:
         who must roll to endure is asked before the one acting."""
         profile = self.p.profile
         side_of = self.p.sides.side_of
-        active = [pid for pid, part in self.conflict.state.innermost.participants.items()
-                  if part.active and pid not in self.p.bystanders]
+        active = self._characters()
         tried: set[str] = set()
         for i, pid in enumerate(active):
             side = side_of.get(pid, "")

@@ -249,6 +249,7 @@ class FabulaUltimaProfile(Profile):
 
 
 _INJURY = ("grazed", "wounded", "impaired", "disabled")
+_CHASE_EVENTS = frozenset({"chase_started", "chase_stage", "chase_roll", "chase_interpose"})
 
 
 class VersProfile(Profile):
@@ -307,12 +308,14 @@ class VersProfile(Profile):
         """Chase stages from ``chase_started``, ``chase_stage``, ``chase_roll`` and
         ``chase_interpose`` events."""
         for e in events:
+            if e.type not in _CHASE_EVENTS:  # (the others' JSON data is never built)
+                continue
             d = e.data
             if e.type == "chase_started":
                 chases[d["id"]] = ChaseWatch(d["hunter"], d["quarry"], d["roller"], d["stage"])
             elif e.type == "chase_stage" and d["id"] in chases:
                 chases[d["id"]].stage = d["stage"]
-            elif e.type in ("chase_roll", "chase_interpose") and d["id"] in chases:
+            elif d["id"] in chases:
                 chases[d["id"]].stage = d["new_stage"]
 
     def chase_verdict(self, chases: dict[str, ChaseWatch], side_of: dict[str, str],

@@ -11,7 +11,7 @@ from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.common import ext_of, group_of
 from fracas.rulesets.etherscope.settings import BANDS
-from fracas.rulesets.legal import LegalCommands
+from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
 #: Declaration splits listed one by one up to this many (beyond: the bounds only).
@@ -121,10 +121,19 @@ def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
     if actor not in ext.base or actor in ext.countdown.declarations:
         return []
     base, gap = ext.base[actor], int(state.settings["min_gap"])
+    return list(_DECLARED.get((actor, base, gap), lambda: _declarations_of(actor, base, gap)))
+
+
+def _declarations_of(actor: str, base: int, gap: int) -> tuple[LegalCommand, ...]:
+    """The declarations at base initiative ``base``: the base as one action, and any split."""
     listed = declarations(base, gap)
-    return [command("declare", actor, scores=[base]),
+    return (command("declare", actor, scores=[base]),
             command("declare", actor, free={"scores": "SCORES"},
-                    allowed={} if listed is None else {"scores": listed})]
+                    allowed={} if listed is None else {"scores": listed}))
+
+
+#: The two legal declarations by (actor, base, gap): the splits are listed once, not per ask.
+_DECLARED: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
+from fracas.rulesets.legal import Made, frozen_key
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attacks_open_to, hostile_guards
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
@@ -20,6 +21,7 @@ _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")
 #: The skills a hunter may track with (``run … skill=``, VR-CHASE-7).
 TRACKING_SKILLS = next(p.choices for p in _SPECS["run"].params if p.name == "skill")
+_MADE: Made[LegalCommand] = Made()
 
 
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
@@ -27,7 +29,15 @@ def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
             options: dict[str, tuple[Any, ...]] | None = None, **fixed: Any) -> LegalCommand:
     """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list,
     ``free`` ones the table picks (by placeholder), and the values an optional parameter may
-    take now (``options``; else any of its kind), in the order of the command's spec."""
+    take now (``options``; else any of its kind), in the order of the command's spec (made
+    once for the same values: a legal command is an immutable value)."""
+    key = frozen_key(actor, verb, free, allowed, options, fixed)
+    return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, fixed))
+
+
+def _make(actor: str | None, verb: str, free: dict[str, str] | None,
+          allowed: dict[str, tuple[Any, ...]] | None,
+          options: dict[str, tuple[Any, ...]] | None, fixed: dict[str, Any]) -> LegalCommand:
     spec = _SPECS[verb]
     params = []
     for p in spec.params:
