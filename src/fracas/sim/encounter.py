@@ -14,7 +14,7 @@ Legal commands are the ruleset's structured values, asked once per character per
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.app.scenario import ScriptLine
@@ -39,10 +39,10 @@ from fracas.sim.job import (
 from fracas.sim.policies import (
     Offer,
     Option,
+    Playable,
     Policy,
     Sight,
     Turn,
-    options_of,
     policies_for,
 )
 from fracas.sim.profiles import (
@@ -81,6 +81,10 @@ class Prepared:
     left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
     created: Record | None = None  # the set-up record, made (and checked) once
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
+    options: Playable = field(init=False)  # the playable forms of legal commands
+
+    def __post_init__(self) -> None:
+        self.options = Playable(self.profile)
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -193,6 +197,7 @@ class Encounter:
                         for side, name in p.sides.player_of.items()}
         self.proposal: str | None = None  # the side whose compromise is on the table
         self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
+        self.options = p.options
         self._legal_at = -1  # the version the legal commands in _legal_of were asked at
         self._legal_of: dict[str | None, list[LegalCommand]] = {}
 
@@ -220,7 +225,7 @@ class Encounter:
         out: list[Option] = []
         for legal in self._playable(None):
             if legal.actor is None and legal.verb in verbs:
-                out += options_of(legal, self.p.profile, _NO_SIGHT)
+                out += self.options(legal, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
@@ -262,9 +267,9 @@ class Encounter:
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
-        legal commands of all its characters (the other sides are not asked; nor are
-        bystanders, who take no turns). A reaction comes first that way: a VERS character
-        who must roll to endure is asked before the one acting."""
+        legal commands of all its characters (the other sides are not offered theirs;
+        bystanders, who take no turns, are not asked). A reaction comes first that way: a
+        VERS character who must roll to endure is asked before the one acting."""
         profile = self.p.profile
         side_of = self.p.sides.side_of
         active = self._characters()
@@ -280,7 +285,7 @@ class Encounter:
             legal = first + [lc for q in active[i + 1:] if side_of.get(q, "") == side
                              for lc in self._legal(q)]
             sight = self.sight(side)
-            options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
+            options = tuple(o for lc in legal for o in self.options(lc, sight))
             if options:
                 return Turn(side, options, sight, side_of, profile, self.rng,
                             self._offers(side), self.proposal)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.events import Event
 from fracas.rulesets.etherscope.settings import condenser_of
+from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 
 if TYPE_CHECKING:
     from fracas.sim.policies import Sight
@@ -249,7 +250,6 @@ class FabulaUltimaProfile(Profile):
 
 
 _INJURY = ("grazed", "wounded", "impaired", "disabled")
-_CHASE_EVENTS = frozenset({"chase_started", "chase_stage", "chase_roll", "chase_interpose"})
 
 
 class VersProfile(Profile):
@@ -307,16 +307,13 @@ class VersProfile(Profile):
     def observe(self, chases: dict[str, ChaseWatch], events: list[Event]) -> None:
         """Chase stages from ``chase_started``, ``chase_stage``, ``chase_roll`` and
         ``chase_interpose`` events."""
-        for e in events:
-            if e.type not in _CHASE_EVENTS:  # (the others' JSON data is never built)
-                continue
-            d = e.data
-            if e.type == "chase_started":
-                chases[d["id"]] = ChaseWatch(d["hunter"], d["quarry"], d["roller"], d["stage"])
-            elif e.type == "chase_stage" and d["id"] in chases:
-                chases[d["id"]].stage = d["stage"]
-            elif d["id"] in chases:
-                chases[d["id"]].stage = d["new_stage"]
+        for e in events:  # typed events: their fields, not their JSON data, are read
+            if isinstance(e, ChaseStarted):
+                chases[e.id] = ChaseWatch(e.hunter, e.quarry, e.roller, e.stage)
+            elif isinstance(e, ChaseStage) and e.id in chases:
+                chases[e.id].stage = e.stage
+            elif isinstance(e, ChaseRoll | ChaseInterpose) and e.id in chases:
+                chases[e.id].stage = e.new_stage
 
     def chase_verdict(self, chases: dict[str, ChaseWatch], side_of: dict[str, str],
                       tracking: bool = False) -> tuple[str, str] | None:

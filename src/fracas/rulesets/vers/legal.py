@@ -103,25 +103,28 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
     elif not turns.round_opened:
         out += [command(None, "open", first=p) for p in turns.members
                 if state.participants[p].active]
-    out += [
-        command(None, "zone", free={"id": "ID", "name": "NAME"}),
-        command(None, "link", free={"a": "ZONE", "b": "ZONE"}),
-        command(None, "place", free={"who": "WHO", "zone": "ZONE"}),
-        command(None, "guard", free={"who": "WHO", "a": "ZONE", "b": "ZONE"}),
-        command(None, "cover", free={"who": "WHO", "object": "OBJECT"},
-                allowed={"value": (1, 3, 5)}),
-        command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
-        command(None, "harm", free={"who": "WHO", "ev": "EV"},
-                allowed={"track": TRACK_NAMES}),
-        command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
-                allowed={"length": (2, 3, 4, 5, 6)}),
-    ]
+    out += _GM_TOOLS
     for cid, chase in ext.chases.items():
         if chase.stage == "escaped":
             out.append(command(None, "track", id=cid, free={"length": "N"}))
         if chase.stage == "contact":
             out.append(command(None, "pursue", id=cid, free={"length": "N"}))
     return out
+
+
+#: The GM's set-up tools, legal whenever the conflict runs (the same values every time).
+_GM_TOOLS = (
+    command(None, "zone", free={"id": "ID", "name": "NAME"}),
+    command(None, "link", free={"a": "ZONE", "b": "ZONE"}),
+    command(None, "place", free={"who": "WHO", "zone": "ZONE"}),
+    command(None, "guard", free={"who": "WHO", "a": "ZONE", "b": "ZONE"}),
+    command(None, "cover", free={"who": "WHO", "object": "OBJECT"},
+            allowed={"value": (1, 3, 5)}),
+    command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
+    command(None, "harm", free={"who": "WHO", "ev": "EV"}, allowed={"track": TRACK_NAMES}),
+    command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
+            allowed={"length": (2, 3, 4, 5, 6)}),
+)
 
 
 def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
