@@ -7,8 +7,10 @@ The fast path plays every command through the same code as the table: ``Conflict
 no text is parsed or written (commands go in as their JSON form, the record's command text
 is left empty), no timestamps or idempotency keys, no store, no log entries or sentences,
 and no view but the one the acting side's agent looks at (the projection of the live state,
-computed when read, without odds nobody reads) and the GM's at the end, to read the harm.
-Legal commands are the ruleset's structured values, asked once per character per decision.
+computed when read, without odds nobody reads) and the GM's characters at the end, to read
+the harm. Legal commands are the ruleset's structured values (each made once, then handed out
+again), asked for every character at once, once per version of the conflict; the playable
+forms of a legal command that need no view are worked out once.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from fracas.engine.projector import state_view
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
+from fracas.rulesets.legal import Made, frozen_key
 from fracas.sim.job import (
     SimJob,
     SimSides,
@@ -82,9 +85,11 @@ class Prepared:
     created: Record | None = None  # the set-up record, made (and checked) once
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
     options: Playable = field(init=False)  # the playable forms of legal commands
+    checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
 
     def __post_init__(self) -> None:
         self.options = Playable(self.profile)
+        self.checked = Made()
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -382,9 +387,15 @@ class Encounter:
         if self.trace is not None:
             self.trace.append(self.conflict.text(self.conflict.commands.from_data(command)))
 
+    def _command(self, data: dict[str, Any]) -> Command:
+        """The command of JSON form ``data``, checked against its spec once per job (a
+        command is an immutable value; the rules still decide it every time)."""
+        key = frozen_key(data["verb"], data["actor"], data["args"])
+        return self.p.checked.get(key, lambda: self.conflict.commands.from_data(data))
+
     def _try(self, option: Option, author: Viewer) -> bool:
         try:
-            events = _apply(self.conflict, option.command(), author)
+            events = _apply(self.conflict, self._command(option.command()), author)
         except FracasError as exc:
             self.refused += 1
             text = self.conflict.text(self.conflict.commands.from_data(option.command()))
@@ -421,7 +432,7 @@ class Encounter:
         state = self.conflict.state
         decided = self.verdict()
         winner, outcome = decided if decided is not None else (NO_DECISION, NO_DECISION)
-        gm = state_view(self.conflict.ruleset, state, _GM, odds=False)
+        gm = state_view(self.conflict.ruleset, state, _GM, odds=False, ext=False)
         harm = {e["id"]: self.p.profile.harm(e, gm) for e in gm["conflict"]["participants"]
                 if e["id"] not in self.p.bystanders}
         out = tuple(pid for pid, part in state.participants.items()
