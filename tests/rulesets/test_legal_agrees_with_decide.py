@@ -1,5 +1,6 @@
 """Legal commands are a view of decide (DESIGN.md principle 5): a legal command filled in with
-values it lists as allowed is accepted — in random play of every bundled scenario deep into
+values it lists as allowed is accepted (and all actors' legal commands asked at once are each
+actor's own) — in random play of every bundled scenario deep into
 its conflict (awareness moves, declarations, countdowns, zoom-ins, VERS chases, Fabula Ultima
 turns), and in the simulator's play with every built-in policy (the choices its agents make
 are the ones the browser table offers as buttons)."""
@@ -82,6 +83,10 @@ def test_a_legal_command_with_allowed_values_is_accepted(name: str, seed: int) -
     for _ in range(STEPS):
         if conflict.state.status == Status.ENDED.value:
             break
+        state, ruleset = conflict.state.innermost, conflict.ruleset
+        everyone = [None, *state.participants]  # asked all at once (the simulator's way)
+        assert ruleset.legal_commands_of(state, everyone) == {
+            actor: ruleset.legal_commands(state, actor) for actor in everyone}
         by_actor = {actor: options for actor in conflict.state.innermost.participants
                     if (options := [lc for lc in conflict.legal(actor) if _playable(lc)])}
         gm = [lc for lc in conflict.legal(None) if _playable(lc)]

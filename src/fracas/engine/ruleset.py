@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -27,6 +27,19 @@ if TYPE_CHECKING:
     from fracas.engine.context import DecideContext
     from fracas.engine.overrides import OverrideTarget
     from fracas.engine.setup import Setup
+
+
+_IS_TURN_ORDER: dict[type, bool] = {}
+
+
+def _is_turn_order(value: Any) -> bool:
+    """Whether ``value`` is a :class:`TurnOrder` (asked once per class: the protocol's own
+    check looks every method up again each time)."""
+    kind = type(value)
+    known = _IS_TURN_ORDER.get(kind)
+    if known is None:
+        known = _IS_TURN_ORDER[kind] = isinstance(value, TurnOrder)
+    return known
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +128,9 @@ class Ruleset:
             return None
         for f in dataclasses.fields(ext):
             value = getattr(ext, f.name)
-            if isinstance(value, TurnOrder):
-                return value
+            if _is_turn_order(value):
+                order: TurnOrder = value
+                return order
         return None
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
@@ -189,6 +203,13 @@ class Ruleset:
         """What ``actor`` (None: the GM) may do now: structured :class:`LegalCommand` values,
         or text templates read by :func:`fracas.engine.legal.from_template`."""
         return []
+
+    def legal_commands_of(
+        self, state: ConflictState, actors: Sequence[str | None]
+    ) -> Mapping[str | None, Sequence[str | LegalCommand]]:
+        """:meth:`legal_commands` of each of ``actors`` at once (the simulator asks for every
+        character each step): one call each by default; a ruleset may share the work."""
+        return {actor: self.legal_commands(state, actor) for actor in actors}
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """Exact odds of the roll(s) the character acting now is about to make, as lines

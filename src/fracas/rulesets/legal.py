@@ -1,12 +1,64 @@
-"""Building a ruleset's structured legal commands from its command specs."""
+"""Building a ruleset's structured legal commands from its command specs.
+
+A :class:`~fracas.engine.legal.LegalCommand` is an immutable value, and a ruleset asks for the
+same few again and again (every character's ``done``, an attack on each foe in sight), so each
+is made once and handed out again while it is asked for with the same values
+(:class:`Made`): the legal commands of a turn cost dictionary look-ups, not new objects.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, TypeVar
 
 from fracas.engine.commands import CommandSpec
 from fracas.engine.legal import Choice, LegalCommand
+
+T = TypeVar("T")
+
+
+def frozen_key(*parts: Any) -> Hashable:
+    """A key for the values a legal command is made from: ``parts`` as they are when they
+    hash (dictionaries as their items), else with every list, tuple and dictionary spelled
+    out (kept apart, so two keys are equal only for equal values of the same shapes)."""
+    key = tuple(tuple(p.items()) if type(p) is dict else p for p in parts)
+    try:
+        hash(key)
+    except TypeError:
+        return (list, tuple(_spelled(p) for p in parts))
+    return key
+
+
+def _spelled(value: Any) -> Hashable:
+    if isinstance(value, list):
+        return (list, tuple(_spelled(v) for v in value))
+    if isinstance(value, tuple):
+        return (tuple, tuple(_spelled(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, tuple((k, _spelled(v)) for k, v in value.items()))
+    plain: Hashable = value
+    return plain
+
+
+class Made(Generic[T]):
+    """The legal commands (or lists of them) made so far, by a key of the values they were
+    made from (at most ``limit``; then it starts afresh, so a long-running server does not
+    grow without end)."""
+
+    __slots__ = ("_made", "limit")
+
+    def __init__(self, limit: int = 8192) -> None:
+        self._made: dict[Hashable, T] = {}
+        self.limit = limit
+
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value made for ``key``, made by ``build`` the first time."""
+        found = self._made.get(key)
+        if found is None:
+            if len(self._made) >= self.limit:
+                self._made.clear()
+            found = self._made[key] = build()
+        return found
 
 
 class LegalCommands:
@@ -19,6 +71,7 @@ class LegalCommands:
             Choice(p.name, p.kind, tuple(p.choices) if p.kind == "choice" else None,
                    required=False, positional=p.positional, listed=False)
             for p in s.params) for s in specs}
+        self._made: Made[LegalCommand] = Made()
 
     def __call__(self, verb: str, actor: str | None, *, rule: str | None = None,
                  free: dict[str, str] | None = None,
@@ -28,6 +81,14 @@ class LegalCommands:
         ones shown by their placeholder, ``allowed`` values of a free or optional parameter;
         the other parameters are optional and not listed. ``named`` parameters are written
         ``name=value`` even where the notation allows them without the name."""
+        key = (verb, actor) if not (fixed or free or allowed or rule) else frozen_key(
+            verb, actor, rule, free, allowed, named, fixed)
+        return self._made.get(key, lambda: self._make(verb, actor, rule, free, allowed,
+                                                      named, fixed))
+
+    def _make(self, verb: str, actor: str | None, rule: str | None,
+              free: dict[str, str] | None, allowed: dict[str, tuple[Any, ...]] | None,
+              named: tuple[str, ...], fixed: dict[str, Any]) -> LegalCommand:
         spec = self.specs[verb]
         params = list(self._unlisted[verb])
         if fixed or free or allowed:

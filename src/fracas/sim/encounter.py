@@ -7,13 +7,16 @@ The fast path plays every command through the same code as the table: ``Conflict
 no text is parsed or written (commands go in as their JSON form, the record's command text
 is left empty), no timestamps or idempotency keys, no store, no log entries or sentences,
 and no view but the one the acting side's agent looks at (the projection of the live state,
-computed when read, without odds nobody reads) and the GM's at the end, to read the harm.
-Legal commands are the ruleset's structured values, asked once per character per decision.
+computed when read, without odds nobody reads) and the GM's characters at the end, to read
+the harm. Legal commands are the ruleset's structured values (each made once, then handed out
+again), asked for every character at once, once per version of the conflict; the playable
+forms of a legal command that need no view are worked out once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.app.scenario import ScriptLine
@@ -27,6 +30,7 @@ from fracas.engine.projector import state_view
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
+from fracas.rulesets.legal import Made, frozen_key
 from fracas.sim.job import (
     SimJob,
     SimSides,
@@ -38,10 +42,10 @@ from fracas.sim.job import (
 from fracas.sim.policies import (
     Offer,
     Option,
+    Playable,
     Policy,
     Sight,
     Turn,
-    options_of,
     policies_for,
 )
 from fracas.sim.profiles import (
@@ -80,6 +84,12 @@ class Prepared:
     left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
     created: Record | None = None  # the set-up record, made (and checked) once
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
+    options: Playable = field(init=False)  # the playable forms of legal commands
+    checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
+
+    def __post_init__(self) -> None:
+        self.options = Playable(self.profile)
+        self.checked = Made()
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -152,21 +162,25 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     return events
 
 
-def playable(conflict: Conflict, actor: str | None, left_out: frozenset[str]
-             ) -> list[LegalCommand]:
-    """What ``actor`` (None: the GM) may do now, as ``Conflict.legal`` gives it but without
-    the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the ruleset's own
-    legal commands, a text template read only when its verb is played."""
-    out: list[LegalCommand] = []
-    for item in conflict.ruleset.legal_commands(conflict.state.innermost, actor):
-        if isinstance(item, str):
-            head, sep, rest = item.partition(": ")
-            verb = (rest if sep and " " not in head else item).partition(" ")[0]
-            if verb in left_out:
-                continue
-            item = from_template(conflict.commands, item)
-        if item.verb not in left_out and item not in out:
-            out.append(item)
+def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozenset[str]
+             ) -> dict[str | None, list[LegalCommand]]:
+    """What each of ``actors`` (None: the GM) may do now, as ``Conflict.legal`` gives it but
+    without the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the
+    ruleset's own legal commands, asked for all of them at once, a text template read only
+    when its verb is played."""
+    out: dict[str | None, list[LegalCommand]] = {}
+    for actor, items in conflict.ruleset.legal_commands_of(conflict.state.innermost,
+                                                           actors).items():
+        mine = out[actor] = []
+        for item in items:
+            if isinstance(item, str):
+                head, sep, rest = item.partition(": ")
+                verb = (rest if sep and " " not in head else item).partition(" ")[0]
+                if verb in left_out:
+                    continue
+                item = from_template(conflict.commands, item)
+            if item.verb not in left_out and item not in mine:
+                mine.append(item)
     return out
 
 
@@ -188,6 +202,9 @@ class Encounter:
                         for side, name in p.sides.player_of.items()}
         self.proposal: str | None = None  # the side whose compromise is on the table
         self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
+        self.options = p.options
+        self._legal_at = -1  # the version the legal commands in _legal_of were asked at
+        self._legal_of: dict[str | None, list[LegalCommand]] = {}
 
     def verdict(self) -> tuple[str, str] | None:
         """(winner, outcome) once the conflict is decided: a concession made (a surrender,
@@ -211,18 +228,36 @@ class Encounter:
         if not verbs:
             return []
         out: list[Option] = []
-        for legal in playable(self.conflict, None, TABLE_VERBS):
+        for legal in self._playable(None):
             if legal.actor is None and legal.verb in verbs:
-                out += options_of(legal, self.p.profile, _NO_SIGHT)
+                out += self.options(legal, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
+
+    def _playable(self, actor: str | None) -> list[LegalCommand]:
+        """:func:`playable` for ``actor`` (None: the GM), asked once per version: nothing
+        changes the state between two commands, so neither do the legal commands."""
+        if self._legal_at != self.conflict.version:
+            self._legal_at = self.conflict.version
+            self._legal_of = {}
+        found = self._legal_of.get(actor)
+        if found is None:  # a character's: those of every character, asked at once
+            asked = [actor] if actor is None else self._characters()
+            self._legal_of.update(playable(self.conflict, asked, self.p.left_out))
+            found = self._legal_of.setdefault(actor, [])
+        return found
+
+    def _characters(self) -> list[str]:
+        """The characters in the conflict who count for their side, in set-up order."""
+        return [pid for pid, part in self.conflict.state.innermost.participants.items()
+                if part.active and pid not in self.p.bystanders]
 
     def _legal(self, pid: str) -> list[LegalCommand]:
         """The legal commands of ``pid`` the simulator plays (none while it only has
         optional ones)."""
         profile = self.p.profile
-        legal = [lc for lc in playable(self.conflict, pid, self.p.left_out) if lc.actor == pid]
+        legal = [lc for lc in self._playable(pid) if lc.actor == pid]
         return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
 
     def sight(self, side: str) -> Sight:
@@ -237,13 +272,12 @@ class Encounter:
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
-        legal commands of all its characters (the other sides are not asked; nor are
-        bystanders, who take no turns). A reaction comes first that way: a VERS character
-        who must roll to endure is asked before the one acting."""
+        legal commands of all its characters (the other sides are not offered theirs;
+        bystanders, who take no turns, are not asked). A reaction comes first that way: a
+        VERS character who must roll to endure is asked before the one acting."""
         profile = self.p.profile
         side_of = self.p.sides.side_of
-        active = [pid for pid, part in self.conflict.state.innermost.participants.items()
-                  if part.active and pid not in self.p.bystanders]
+        active = self._characters()
         tried: set[str] = set()
         for i, pid in enumerate(active):
             side = side_of.get(pid, "")
@@ -256,7 +290,7 @@ class Encounter:
             legal = first + [lc for q in active[i + 1:] if side_of.get(q, "") == side
                              for lc in self._legal(q)]
             sight = self.sight(side)
-            options = tuple(o for lc in legal for o in options_of(lc, profile, sight))
+            options = tuple(o for lc in legal for o in self.options(lc, sight))
             if options:
                 return Turn(side, options, sight, side_of, profile, self.rng,
                             self._offers(side), self.proposal)
@@ -353,9 +387,15 @@ class Encounter:
         if self.trace is not None:
             self.trace.append(self.conflict.text(self.conflict.commands.from_data(command)))
 
+    def _command(self, data: dict[str, Any]) -> Command:
+        """The command of JSON form ``data``, checked against its spec once per job (a
+        command is an immutable value; the rules still decide it every time)."""
+        key = frozen_key(data["verb"], data["actor"], data["args"])
+        return self.p.checked.get(key, lambda: self.conflict.commands.from_data(data))
+
     def _try(self, option: Option, author: Viewer) -> bool:
         try:
-            events = _apply(self.conflict, option.command(), author)
+            events = _apply(self.conflict, self._command(option.command()), author)
         except FracasError as exc:
             self.refused += 1
             text = self.conflict.text(self.conflict.commands.from_data(option.command()))
@@ -392,7 +432,7 @@ class Encounter:
         state = self.conflict.state
         decided = self.verdict()
         winner, outcome = decided if decided is not None else (NO_DECISION, NO_DECISION)
-        gm = state_view(self.conflict.ruleset, state, _GM, odds=False)
+        gm = state_view(self.conflict.ruleset, state, _GM, odds=False, ext=False)
         harm = {e["id"]: self.p.profile.harm(e, gm) for e in gm["conflict"]["participants"]
                 if e["id"] not in self.p.bystanders}
         out = tuple(pid for pid, part in state.participants.items()

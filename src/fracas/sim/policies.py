@@ -160,6 +160,34 @@ def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Opti
             for combo in itertools.product(*choices)]
 
 
+class Playable:
+    """:func:`options_of` for one profile, remembered for each legal command whose options
+    need no view (every open value listed by the rules, none for the profile to fill): a
+    legal command is an immutable value, made once by its ruleset, so are its options."""
+
+    __slots__ = ("_known", "limit", "profile")
+
+    def __init__(self, profile: Profile, limit: int = 4096) -> None:
+        self.profile = profile
+        self.limit = limit
+        # by id: the legal command itself (kept, so its id stays its own) and its options
+        # (None: they depend on the view)
+        self._known: dict[int, tuple[LegalCommand, tuple[Option, ...] | None]] = {}
+
+    def __call__(self, legal: LegalCommand, sight: Sight) -> Sequence[Option]:
+        """The playable forms of ``legal`` (see :func:`options_of`)."""
+        known = self._known.get(id(legal))
+        if known is None or known[0] is not legal:
+            if len(self._known) >= self.limit:
+                self._known.clear()
+            fills = self.profile.fills
+            viewed = any(c.fixed is None and (c.allowed is None if c.required
+                                              else c.name in fills) for c in legal.params)
+            known = self._known[id(legal)] = (legal, None if viewed else tuple(
+                options_of(legal, self.profile, sight)))
+        return options_of(legal, self.profile, sight) if known[1] is None else known[1]
+
+
 @dataclass(slots=True)
 class Turn:
     """What a side's agent knows when it must choose: its options and its player's view."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.events import Event
 from fracas.rulesets.etherscope.settings import condenser_of
+from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 
 if TYPE_CHECKING:
     from fracas.sim.policies import Sight
@@ -306,14 +307,13 @@ class VersProfile(Profile):
     def observe(self, chases: dict[str, ChaseWatch], events: list[Event]) -> None:
         """Chase stages from ``chase_started``, ``chase_stage``, ``chase_roll`` and
         ``chase_interpose`` events."""
-        for e in events:
-            d = e.data
-            if e.type == "chase_started":
-                chases[d["id"]] = ChaseWatch(d["hunter"], d["quarry"], d["roller"], d["stage"])
-            elif e.type == "chase_stage" and d["id"] in chases:
-                chases[d["id"]].stage = d["stage"]
-            elif e.type in ("chase_roll", "chase_interpose") and d["id"] in chases:
-                chases[d["id"]].stage = d["new_stage"]
+        for e in events:  # typed events: their fields, not their JSON data, are read
+            if isinstance(e, ChaseStarted):
+                chases[e.id] = ChaseWatch(e.hunter, e.quarry, e.roller, e.stage)
+            elif isinstance(e, ChaseStage) and e.id in chases:
+                chases[e.id].stage = e.stage
+            elif isinstance(e, ChaseRoll | ChaseInterpose) and e.id in chases:
+                chases[e.id].stage = e.new_stage
 
     def chase_verdict(self, chases: dict[str, ChaseWatch], side_of: dict[str, str],
                       tracking: bool = False) -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.common import ext_of, group_of
 from fracas.rulesets.etherscope.settings import BANDS
-from fracas.rulesets.legal import LegalCommands
+from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
 #: Declaration splits listed one by one up to this many (beyond: the bounds only).
@@ -110,10 +110,21 @@ def _steps(verb: str, state: ConflictState, actor: str, unit: list[str]
            ) -> list[LegalCommand]:
     """One step toward (not from Close) and away (not from Distant) against each of ``unit``
     (ES-RNG-4)."""
-    bands = [ext_of(state).ranges.get(actor, t) for t in unit]
-    ways = [w for w, ok in (("toward", min(bands) > 0), ("away", max(bands) < len(BANDS) - 1))
-            if ok]
-    return [command(verb, actor, targets=unit, way=w) for w in ways]
+    ranges = ext_of(state).ranges
+    near, far = min(ranges.get(actor, t) for t in unit), max(ranges.get(actor, t) for t in unit)
+    return list(_STEPS.get((verb, actor, tuple(unit), near > 0, far < len(BANDS) - 1),
+                           lambda: _steps_of(verb, actor, unit, near > 0,
+                                             far < len(BANDS) - 1)))
+
+
+def _steps_of(verb: str, actor: str, unit: list[str], toward: bool, away: bool
+              ) -> tuple[LegalCommand, ...]:
+    return tuple(command(verb, actor, targets=list(unit), way=w)
+                 for w, ok in (("toward", toward), ("away", away)) if ok)
+
+
+#: The steps by (verb, actor, unit, toward allowed, away allowed): made once (immutable).
+_STEPS: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
@@ -121,10 +132,19 @@ def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
     if actor not in ext.base or actor in ext.countdown.declarations:
         return []
     base, gap = ext.base[actor], int(state.settings["min_gap"])
+    return list(_DECLARED.get((actor, base, gap), lambda: _declarations_of(actor, base, gap)))
+
+
+def _declarations_of(actor: str, base: int, gap: int) -> tuple[LegalCommand, ...]:
+    """The declarations at base initiative ``base``: the base as one action, and any split."""
     listed = declarations(base, gap)
-    return [command("declare", actor, scores=[base]),
+    return (command("declare", actor, scores=[base]),
             command("declare", actor, free={"scores": "SCORES"},
-                    allowed={} if listed is None else {"scores": listed})]
+                    allowed={} if listed is None else {"scores": listed}))
+
+
+#: The two legal declarations by (actor, base, gap): the splits are listed once, not per ask.
+_DECLARED: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
@@ -134,17 +154,29 @@ def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
         return []
     if ext.acted:
         return [command("done", actor)]
-    seen = _seen(state, actor)
+    seen = tuple(_seen(state, actor))
+    zoom = state.settings["time_scale"] != "fast"
+    at_hand = _AT_HAND.get((actor, seen, zoom), lambda: _at_hand(actor, seen, zoom))
+    moves = [m for t in seen for m in _steps("move", state, actor, [t])]
+    cut = 2 * len(seen)  # the moves go after the attacks and pushes
+    return [*at_hand[:cut], *moves, *at_hand[cut:]]
+
+
+def _at_hand(actor: str, seen: tuple[str, ...], zoom: bool) -> tuple[LegalCommand, ...]:
+    """An acting character's commands but its moves: attacks and pushes on those it sees,
+    then the rest (ES-ACT-1, ES-ACT-2)."""
     out = [command("attack", actor, target=t) for t in seen]
     out += [command("push", actor, target=t) for t in seen]
-    for t in seen:
-        out += _steps("move", state, actor, [t])
     out += [command("hide", actor), command("search", actor), command("recover", actor),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"}),
             command("done", actor)]
-    if state.settings["time_scale"] != "fast":
-        out.append(command("zoom", actor, who=seen or [actor], free={"reason": "TEXT"}))
-    return out
+    if zoom:
+        out.append(command("zoom", actor, who=list(seen) or [actor], free={"reason": "TEXT"}))
+    return tuple(out)
+
+
+#: An acting character's commands but its moves, by (actor, those seen, zoom allowed).
+_AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def _gm_commands(state: ConflictState) -> list[LegalCommand]:

@@ -3,54 +3,84 @@ with the exact values the rules allow (DESIGN.md principle 5)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Kind, Status
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import FabulaExt, is_extra, next_turn
-from fracas.rulesets.legal import LegalCommands
+from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
 
 
 def legal_commands(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
     """What ``actor`` (None: the GM) may do now."""
+    return legal_commands_of(state, (actor,))[actor]
+
+
+def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
+                      ) -> dict[str | None, list[str | LegalCommand]]:
+    """What each of ``actors`` (None: the GM) may do now, the turn order read once for all."""
     ext: FabulaExt = state.ext
     if state.status == Status.ENDED.value:
-        return ["undo"]
+        return {actor: ["undo"] for actor in actors}
     if state.status == Status.SETUP.value:
-        return _setup(state, actor)
+        return {actor: _setup(state, actor) for actor in actors}
     nxt = next_turn(ext)
     if nxt is None:
-        return []
+        return {actor: [] for actor in actors}
     order = ext.order
     assert order is not None
-    active = [p.id for p in state.participants.values() if p.active and p.id in order.side_of]
+    active = tuple(p.id for p in state.participants.values() if p.active and p.id in order.side_of)
 
-    def turn(pid: str) -> list[LegalCommand]:
-        foes = [t for t in active if order.side_of.get(t) != order.side_of.get(pid)]
-        return [command("act", pid, free={"text": "TEXT"}),
-                *(command("attack", pid, target=t) for t in foes),
-                command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
-                        allowed={"target": tuple(active)}),
-                command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"})]
+    def turn(pid: str) -> tuple[LegalCommand, ...]:
+        foes = tuple(t for t in active if order.side_of.get(t) != order.side_of.get(pid))
+        return _TURNS.get((pid, foes, active), lambda: _turn(pid, foes, active))
 
-    if actor is None:
-        out: list[str | LegalCommand] = [c for pid in nxt.may_act for c in turn(pid)]
-        return [*out,
-                command("damage", None, free={"target": "TARGET", "amount": "AMOUNT"},
-                        allowed={"target": tuple(active)}),
-                command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
-                        allowed={"target": tuple(active)}),
-                "out ID"]
-    p = state.participants.get(actor)
-    if p is None or not p.active:  # out of the conflict: it no longer acts (FU-CON-12)
-        return []
-    out = list(turn(actor)) if actor in nxt.may_act else []
-    out.append(command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"},
-                       turn=False))
-    if ext.fp.get(actor, 0) > 0:  # a Fabula Point to spend (FU-CHK-4)
-        out.append(command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",)))
-    return out
+    def of(actor: str | None) -> list[str | LegalCommand]:
+        if actor is None:
+            out: list[str | LegalCommand] = [c for pid in nxt.may_act for c in turn(pid)]
+            return [*out, *_GM_TOOLS.get(active, lambda: _gm_tools(active)), "out ID"]
+        p = state.participants.get(actor)
+        if p is None or not p.active:  # out of the conflict: it no longer acts (FU-CON-12)
+            return []
+        out = list(turn(actor)) if actor in nxt.may_act else []
+        spend = ext.fp.get(actor, 0) > 0  # a Fabula Point to spend (FU-CHK-4)
+        return out + list(_ANYTIME.get((actor, spend), lambda: _anytime(actor, spend)))
+
+    return {actor: of(actor) for actor in actors}
+
+
+def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...]
+          ) -> tuple[LegalCommand, ...]:
+    """What ``pid`` may do with its turn (FU-CON-6, FU-CON-8)."""
+    return (command("act", pid, free={"text": "TEXT"}),
+            *(command("attack", pid, target=t) for t in foes),
+            command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
+                    allowed={"target": active}),
+            command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"}))
+
+
+def _anytime(actor: str, spend: bool) -> tuple[LegalCommand, ...]:
+    """What ``actor`` may do outside its turn: a free check, a Fabula Point (FU-CHK-4)."""
+    check = command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"}, turn=False)
+    return (check, command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",))
+            ) if spend else (check,)
+
+
+def _gm_tools(active: tuple[str, ...]) -> tuple[LegalCommand, ...]:
+    """The GM's damage and status on anyone still in the conflict."""
+    return (command("damage", None, free={"target": "TARGET", "amount": "AMOUNT"},
+                    allowed={"target": active}),
+            command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
+                    allowed={"target": active}))
+
+
+#: The legal commands above, made once for the same characters (immutable values).
+_TURNS: Made[tuple[LegalCommand, ...]] = Made()
+_ANYTIME: Made[tuple[LegalCommand, ...]] = Made()
+_GM_TOOLS: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:

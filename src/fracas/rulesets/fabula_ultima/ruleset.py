@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from fracas.dice.odds import OddsReport
@@ -163,6 +164,11 @@ class FabulaUltima(Ruleset):
                        ) -> list[str | LegalCommand]:
         """What ``actor`` (None: the GM) may do now, with the values the rules allow."""
         return legal.legal_commands(state, actor)
+
+    def legal_commands_of(self, state: ConflictState, actors: Sequence[str | None]
+                          ) -> dict[str | None, list[str | LegalCommand]]:
+        """What each of ``actors`` may do now, the turn order read once for all."""
+        return legal.legal_commands_of(state, actors)
 
     # --- odds -------------------------------------------------------------------------
     def odds(self, query: str) -> OddsReport:

@@ -12,6 +12,7 @@ from typing import Any
 
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
+from fracas.rulesets.legal import Made, frozen_key
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attacks_open_to, hostile_guards
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
@@ -20,6 +21,7 @@ _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")
 #: The skills a hunter may track with (``run … skill=``, VR-CHASE-7).
 TRACKING_SKILLS = next(p.choices for p in _SPECS["run"].params if p.name == "skill")
+_MADE: Made[LegalCommand] = Made()
 
 
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
@@ -27,7 +29,15 @@ def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
             options: dict[str, tuple[Any, ...]] | None = None, **fixed: Any) -> LegalCommand:
     """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list,
     ``free`` ones the table picks (by placeholder), and the values an optional parameter may
-    take now (``options``; else any of its kind), in the order of the command's spec."""
+    take now (``options``; else any of its kind), in the order of the command's spec (made
+    once for the same values: a legal command is an immutable value)."""
+    key = frozen_key(actor, verb, free, allowed, options, fixed)
+    return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, fixed))
+
+
+def _make(actor: str | None, verb: str, free: dict[str, str] | None,
+          allowed: dict[str, tuple[Any, ...]] | None,
+          options: dict[str, tuple[Any, ...]] | None, fixed: dict[str, Any]) -> LegalCommand:
     spec = _SPECS[verb]
     params = []
     for p in spec.params:
@@ -93,25 +103,28 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
     elif not turns.round_opened:
         out += [command(None, "open", first=p) for p in turns.members
                 if state.participants[p].active]
-    out += [
-        command(None, "zone", free={"id": "ID", "name": "NAME"}),
-        command(None, "link", free={"a": "ZONE", "b": "ZONE"}),
-        command(None, "place", free={"who": "WHO", "zone": "ZONE"}),
-        command(None, "guard", free={"who": "WHO", "a": "ZONE", "b": "ZONE"}),
-        command(None, "cover", free={"who": "WHO", "object": "OBJECT"},
-                allowed={"value": (1, 3, 5)}),
-        command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
-        command(None, "harm", free={"who": "WHO", "ev": "EV"},
-                allowed={"track": TRACK_NAMES}),
-        command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
-                allowed={"length": (2, 3, 4, 5, 6)}),
-    ]
+    out += _GM_TOOLS
     for cid, chase in ext.chases.items():
         if chase.stage == "escaped":
             out.append(command(None, "track", id=cid, free={"length": "N"}))
         if chase.stage == "contact":
             out.append(command(None, "pursue", id=cid, free={"length": "N"}))
     return out
+
+
+#: The GM's set-up tools, legal whenever the conflict runs (the same values every time).
+_GM_TOOLS = (
+    command(None, "zone", free={"id": "ID", "name": "NAME"}),
+    command(None, "link", free={"a": "ZONE", "b": "ZONE"}),
+    command(None, "place", free={"who": "WHO", "zone": "ZONE"}),
+    command(None, "guard", free={"who": "WHO", "a": "ZONE", "b": "ZONE"}),
+    command(None, "cover", free={"who": "WHO", "object": "OBJECT"},
+            allowed={"value": (1, 3, 5)}),
+    command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
+    command(None, "harm", free={"who": "WHO", "ev": "EV"}, allowed={"track": TRACK_NAMES}),
+    command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
+            allowed={"length": (2, 3, 4, 5, 6)}),
+)
 
 
 def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
