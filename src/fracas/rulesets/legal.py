@@ -81,7 +81,7 @@ class LegalCommands:
         ones shown by their placeholder, ``allowed`` values of a free or optional parameter;
         the other parameters are optional and not listed. ``named`` parameters are written
         ``name=value`` even where the notation allows them without the name."""
-        key = (verb, actor) if not (fixed or free or allowed or rule) else frozen_key(
+        key = (verb, actor, named) if not (fixed or free or allowed or rule) else frozen_key(
             verb, actor, rule, free, allowed, named, fixed)
         return self._made.get(key, lambda: self._make(verb, actor, rule, free, allowed,
                                                       named, fixed))
