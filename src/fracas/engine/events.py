@@ -271,7 +271,10 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
             meta = getattr(hints[f.name], "__metadata__", ())
             key = next((m.name for m in meta if isinstance(m, Key)), f.name)
             marks = tuple(m for m in meta if not isinstance(m, Key | _Omit | _AsJson))
-            if marks and type(None) not in get_args(get_args(hints[f.name])[0]):
+            # a mark that hides the whole event, or masks a list item by item, puts no None
+            masks = [m for m in marks if not getattr(m, "hide_event", False)]
+            if masks and not _masked_by_item(hints[f.name]) \
+                    and type(None) not in get_args(get_args(hints[f.name])[0]):
                 raise TypeError(f"{cls.__name__}.{f.name} carries secret marks, so it must "
                                 "accept None (the masked value)")
             raw = any(isinstance(m, _AsJson) for m in meta)
@@ -280,6 +283,14 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
         extra = any(f.name == "extra" for f in fields(cls))
         spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
+
+
+def _masked_by_item(hint: Any) -> bool:
+    """Whether a field of type ``hint`` is a tuple of values that mask themselves (roll
+    modifiers: each is masked on its own, never the tuple)."""
+    inner = get_args(hint)[0] if getattr(hint, "__metadata__", None) else hint
+    items = get_args(inner) if get_origin(inner) is tuple else ()
+    return bool(items) and hasattr(items[0], "masked")
 
 
 def event_fields(cls: type[TypedEvent]) -> tuple[tuple[str, str, tuple[Any, ...]], ...]:

@@ -14,7 +14,7 @@ from dataclasses import field
 from typing import Annotated, Any, TypeVar, dataclass_transform
 
 from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
-from fracas.engine.secrets import Derived, Names, Setting
+from fracas.engine.secrets import Derived, Harm, Names, Setting
 from fracas.rulesets.etherscope.marks import Condenser, DefaultSlots, PoolOf, RollOf, RollsOf
 
 #: The settings a roll's expression and dice give away.
@@ -226,9 +226,9 @@ class Damage(TypedEvent):
     """ES-DMG-1: damage to the conflict's condenser."""
 
     participant: str
-    amount: int
+    amount: Annotated[int | None, Harm("participant")]
     condenser: str
-    left: Annotated[int | None, Condenser("participant"), OMIT_NONE] = None
+    left: Annotated[int | None, Condenser("participant"), Harm("participant"), OMIT_NONE] = None
     reason: str = ""
     source: Annotated[str | None, Names()] = None
 
@@ -238,7 +238,7 @@ class Recovered(TypedEvent):
     """ES-DMG-1: condenser points recovered (capped by the secret maximum, so as secret)."""
 
     participant: str
-    amount: Annotated[int | None, Condenser("participant")] = None
+    amount: Annotated[int | None, Condenser("participant"), Harm("participant")] = None
     condenser: str = ""
 
 

@@ -160,7 +160,7 @@ def _action(state: ConflictState, e: ev.ActionResolved) -> None:
 def _damage(state: ConflictState, e: ev.Damage) -> None:
     pool = _ext(state).condenser.get(e.participant, {}).get(e.condenser)
     if pool is not None:
-        pool.damage(int(e.amount))
+        pool.damage(int(e.amount or 0))
 
 
 @H.evolves(ev.Recovered)

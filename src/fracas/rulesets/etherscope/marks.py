@@ -3,7 +3,8 @@
 The engine's marks (:mod:`fracas.engine.secrets`) name a fixed stat or setting. Etherscope's
 secrets depend on the conflict: the stat a pool comes from is named by the roll's skill, and
 the conflict's condenser (the base initiative, the damage left) is physical, ether or society
-by its nature and reality. These marks say so on the fields of the typed events;
+by its nature and reality, and its value is the harm taken (hidden too where the side's harm
+view is not exact). These marks say so on the fields of the typed events;
 :func:`mask` puts None in every field the viewer may not know — and in every field
 :class:`~fracas.engine.secrets.Derived` from one — without reading any label.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine.events import Event, TypedEvent, event_fields
+from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import Derived, setting_is_secret, stat_is_secret
 
@@ -78,7 +80,9 @@ class _Viewer:
             self.state, self.viewer, pid, stat)
 
     def condenser_secret(self, pid: Any) -> bool:
-        return self.stat(pid, self.condenser)
+        """The condenser's rating is GM-only, or its value (the harm taken) is hidden by
+        the side's harm view."""
+        return self.stat(pid, self.condenser) or harm_hidden(self.state, self.viewer, pid)
 
     def pool_secret(self, pid: Any, skill: Any) -> bool:
         return self.rolls_secret or any(
@@ -156,6 +160,12 @@ def _rolls(judge: _Viewer, mark: RollsOf, value: Any) -> Any:
     secret: Callable[[dict[str, Any]], bool] = lambda r: judge.pool_secret(  # noqa: E731
         r.get(key), r.get("skill"))
     return tuple(judge.without_pool(r) if secret(r) else r for r in value)
+
+
+def condenser_secret(state: ConflictState, viewer: Viewer, pid: str) -> bool:
+    """Whether ``viewer`` may not know ``pid``'s value of the conflict's condenser (its base
+    initiative): a GM-only rating, or harm their side's harm view hides."""
+    return not viewer.is_gm and _Viewer(state, viewer).condenser_secret(pid)
 
 
 def default_score_secret(state: ConflictState, viewer: Viewer, pid: str) -> bool:

@@ -177,7 +177,7 @@ def _action(e: ev.ActionResolved, state: ConflictState) -> str:
 @H.describes(ev.Damage)
 def _damage(e: ev.Damage, state: ConflictState) -> str:
     src = f" from {_n(state, e.source)}" if e.source else ""
-    return (f"{_n(state, e.participant)} takes {e.amount} {e.condenser} damage{src} "
+    return (f"{_n(state, e.participant)} takes {shown(e.amount)} {e.condenser} damage{src} "
             f"({e.reason}); {shown(e.left)} left")
 
 

@@ -11,6 +11,7 @@ from fracas.engine.engine_events import ConflictCreated, RoundStarted, TurnStart
 from fracas.engine.events import (
     Event,
 )
+from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import shown, stat_is_secret
 from fracas.rulesets.etherscope import events as ev
@@ -65,13 +66,15 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
 
 
 def _round_started(state: ConflictState, event: RoundStarted, viewer: Viewer) -> Event:
-    """The base initiatives of a GM-only condenser are left out of a round's start (an
-    Etherscope key of the engine's event, which carries no marks)."""
+    """The base initiatives of a GM-only condenser (or of harm the harm view hides) are left
+    out of a round's start (an Etherscope key of the engine's event, which carries no
+    marks)."""
     base = event.extra.get("base")
     if not isinstance(base, dict):
         return event
     kind = str(event.extra.get("condenser") or condenser_of(state.settings))
-    kept = {k: v for k, v in base.items() if not stat_is_secret(state, viewer, k, kind)}
+    kept = {k: v for k, v in base.items() if not stat_is_secret(state, viewer, k, kind)
+            and not harm_hidden(state, viewer, k)}
     if kept == base:
         return event
     return dataclasses.replace(event, extra={**event.extra, "base": kept})

@@ -118,8 +118,10 @@ def _condition(e: Condition, state: ConflictState) -> str:
     if e.taken_out and e.level is None:
         return (f"{_n(state, e.who)} has no free {e.track} level left for net EV "
                 f"{shown(e.ev)}: taken out")
+    if e.taken_out is None:  # the harm view hides even the condition's name
+        return f"{_n(state, e.who)} takes harm ({e.track})"
     up = f" (upgraded from {e.landed})" if e.upgraded else ""
-    return f"{_n(state, e.who)} is {e.level}{up} ({e.track}, net EV {shown(e.ev)})"
+    return f"{_n(state, e.who)} is {shown(e.level)}{up} ({e.track}, net EV {shown(e.ev)})"
 
 
 @HANDLERS.describes(ObjectDamaged)
@@ -165,7 +167,8 @@ def _endured(e: Endured, state: ConflictState) -> str:
 @HANDLERS.describes(Recovered)
 def _recovered(e: Recovered, state: ConflictState) -> str:
     assert e.check is not None
-    res = f"removes {e.level}" if e.level else "no recovery"
+    res = f"removes {e.level}" if e.level else "no recovery" if not e.check.success else \
+        "removes a condition"  # its name hidden by the harm view
     return (f"{_n(state, e.actor)} recovers {_n(state, e.who)} ({e.track}): "
             f"{check_text(e.check)} → {res}")
 
