@@ -396,6 +396,24 @@ class EventTypes:
 
         return register
 
+    @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+    def extends(self, base: type[TypedEvent]) -> Callable[[type[_E]], type[_E]]:
+        """Declare the keys this ruleset writes on one of the ENGINE's events as typed (and
+        marked) fields: a subclass of ``base`` read here under its tag, its fields written
+        after the engine's; the engine's and the ruleset's handlers of ``base`` apply to it."""
+
+        def register(cls: type[_E]) -> type[_E]:
+            if not issubclass(cls, base) or base.TYPE not in (self.parent.classes()
+                                                                if self.parent else {}):
+                raise ValueError(f"{cls.__name__} does not extend an engine event")
+            if base.TYPE in self.own:
+                raise ValueError(f"event type {base.TYPE!r} is extended twice in {self.name}")
+            made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+            self.own[base.TYPE] = made
+            return made
+
+        return register
+
     def make(self, kind: str, data: dict[str, Any], actor: str | None = None,
              visibility: str = _PUBLIC) -> Event:
         """The event of tag ``kind`` with JSON ``data``: typed when declared here."""
@@ -406,8 +424,10 @@ class EventTypes:
 
     def typed(self, event: Event) -> Event:
         """``event`` as its typed class here (a generic event of a declared tag is read
-        again; a typed one is returned as it is)."""
-        if isinstance(event, TypedEvent) or self.get(event.type) is None:
+        again, and so is one typed by the engine's class of a tag this ruleset extends; one
+        of the class declared here is returned as it is)."""
+        cls = self.get(event.type)
+        if cls is None or type(event) is cls:
             return event
         return self.make(event.type, event.data, event.actor, event.visibility)
 
@@ -518,7 +538,7 @@ class Record:
             events = tuple(self.events)
         else:
             events = tuple(self.events)
-            if all(isinstance(e, TypedEvent) for e in events):  # a decided record: as it is
+            if all(type(e) is types.get(e.type) for e in events):  # a decided one: as it is
                 return self
         again = tuple(types.typed(e) for e in events)
         if all(a is b for a, b in zip(again, events, strict=True)):

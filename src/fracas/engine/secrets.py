@@ -77,8 +77,9 @@ class Harm:
     event's): secret from a viewer who may not see their harm exactly — not theirs, of a side
     whose harm view is not ``exact`` (:mod:`fracas.engine.harm_view`). With ``hide_event``
     the whole event is hidden then (it tells harm by happening at all); with ``band``, only
-    where the view is ``none`` (the band tells as much). On a list of modifiers it masks
-    every one of them (a condition penalty carries no source of its own)."""
+    where the view is ``none`` (the band tells as much). A list of modifiers it masks is
+    left empty: a condition penalty carries no source of its own, and its label (the
+    condition's name) and the list's length tell the harm as well."""
 
     who: str
     hide_event: bool = False
@@ -238,13 +239,13 @@ def redact_marked(
         value = judge.value(name)
         if value is None:
             continue
-        if _modifiers(value):  # each modifier is masked on its own, never the list
-            every = judge.harm_masks(name)
-            masked = tuple(m.masked() if every or judge.modifier_secret(m) else m
-                           for m in value)
+        if _modifiers(value) and judge.harm_masks(name):  # labels and count tell harm too
+            changes[name] = ()
+        elif _modifiers(value):  # each modifier is masked on its own, never the list
+            masked = tuple(m.masked() if judge.modifier_secret(m) else m for m in value)
             if masked != value:
                 changes[name] = masked
-        elif marks and judge.secret(name):
+        elif marks and value != () and judge.secret(name):  # (): an emptied list of them
             changes[name] = None
     return dataclasses.replace(event, **changes) if changes else event
 

@@ -54,6 +54,20 @@ class RollsOf:
 
 
 @dataclass(frozen=True, slots=True)
+class Bases:
+    """Base initiatives by participant (each its condenser now): those the viewer may not
+    know are left out."""
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultScore:
+    """A turn's score: when it is ``who``'s default declaration (the base initiative), as
+    secret as that participant's condenser."""
+
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefaultSlots:
     """Countdown slots ``[participant, score]``: a default declaration's score is the base
     initiative, so it is as secret as that participant's condenser."""
@@ -134,6 +148,11 @@ def mask(event: Event, state: ConflictState, viewer: Viewer) -> Event:
                 changes[name] = judge.without_pool(v)
             elif isinstance(m, RollsOf):
                 changes[name] = _rolls(judge, m, v)
+            elif isinstance(m, DefaultScore) and judge.slot_secret(value(m.who)):
+                changes[name] = None
+            elif isinstance(m, Bases):
+                changes[name] = {pid: v for pid, v in v.items()
+                                 if not judge.condenser_secret(pid)}
             elif isinstance(m, DefaultSlots):
                 changes[name] = tuple((pid, None if judge.slot_secret(pid) else score)
                                       for pid, score in v)
