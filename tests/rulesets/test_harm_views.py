@@ -261,3 +261,14 @@ def test_an_old_conflict_gets_harm_views_by_override_without_rewriting_its_recor
     assert "harm_view" not in c.state.settings
     assert received(c, bob)["view"] == before["view"]
     store.close()
+
+
+@pytest.mark.rule("VR-TURN-4", "VR-INJ-3")
+def test_vers_a_disabled_characters_single_action_tells_nothing_hidden() -> None:
+    a = world(VERS, "none", "harm imp 9", "open imp")  # disabled: one action, then endure
+    b = world(VERS, "none", "harm imp 1", "open imp")
+    assert a.state.ext.disabled("imp") and not b.state.ext.disabled("imp")
+    assert received(a) == received(b)
+    assert received(a)["view"]["conflict"]["ruleset"]["actions_left"] is None
+    assert any("Imp opens the turn (? actions)" in e["lines"] for e in received(a)["log"])
+    assert received(a, Viewer.gm())["view"]["conflict"]["ruleset"]["actions_left"] == 1

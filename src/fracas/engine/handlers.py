@@ -99,7 +99,7 @@ class _Template:
 class Table(Generic[K, F]):
     """Handlers by key (a verb, an event class), each key registered once."""
 
-    __slots__ = ("_found", "_fns", "what")
+    __slots__ = ("_fns", "_found", "what")
 
     def __init__(self, what: str) -> None:
         self.what = what

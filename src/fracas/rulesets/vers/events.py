@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, TypeVar, dataclass_transform
 
+from fracas.engine.engine_events import TurnEnded, TurnStarted
 from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, Event, EventTypes, Key, TypedEvent
 from fracas.engine.secrets import Derived, Harm, Stat
 from fracas.rulesets.vers.checks import Check, CheckFields
@@ -302,6 +303,35 @@ class ChaseInterpose(TypedEvent):
     new_stage: str = ""
     why: str = ""
     spend: int = 0
+
+
+# --- VERS's keys on the engine's events -----------------------------------------------------
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+def vers_extends(base: type[TypedEvent]) -> Callable[[type[_E]], type[_E]]:
+    """Declare VERS's typed keys on one of the engine's events (a subclass of it)."""
+    return VERS_EVENTS.extends(base)
+
+
+@vers_extends(TurnStarted)
+class VersTurnStarted(TurnStarted):
+    """A go begins (VR-TURN-1/2): opening the turn, a hand-off (from whom, or the GM's), or
+    a go resumed, with the actions it has and what its character says."""
+
+    from_: Annotated[str | None, Key("from"), OMIT_NONE] = None
+    by_gm: Annotated[bool | None, OMIT_NONE] = None
+    #: one for a disabled character (VR-TURN-4): as secret as its conditions
+    actions: Annotated[int | None, Harm("participant", band=True), OMIT_NONE] = None
+    say: Annotated[str | None, OMIT_NONE] = None
+    opens: Annotated[bool | None, OMIT_NONE] = None
+    resumed: Annotated[bool | None, OMIT_NONE] = None
+
+
+@vers_extends(TurnEnded)
+class VersTurnEnded(TurnEnded):
+    """A go ends; ``out`` when its character is out of the conflict (VR-TURN-2)."""
+
+    out: Annotated[bool | None, OMIT_NONE] = None
 
 
 #: The events with a nested check, rolled by their actor.
