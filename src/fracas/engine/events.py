@@ -158,8 +158,9 @@ class TypedEvent(Event):
 
     An engine event that rulesets extend with keys of their own (``turn_started`` with
     Etherscope's ``score`` or VERS's ``actions``) declares a field ``extra: dict[str, Any] =
-    field(default_factory=dict)``: its items are written after the declared fields, and keys
-    the class does not declare are read into it.
+    field(default_factory=dict)`` for keys no class read declares (its items are written after
+    the declared fields); each ruleset declares its keys as typed, marked fields of a subclass
+    (:meth:`EventTypes.extends`), read under the same tag with that ruleset's types.
 
     ``data`` (the JSON data) is built from the fields when first read and then kept: most
     events are folded and never written out again.
