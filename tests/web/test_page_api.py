@@ -104,8 +104,11 @@ def test_a_band_or_nothing_is_all_a_player_receives_of_anothers_harm(served: Ser
     log = bob.get(path).json()["log"]
     hits = [e for entry in log for e in entry["events"]
             if e["type"] == "damage" and e["data"].get("target") == "ada"]
-    assert hits and all("amount" not in e["data"] for e in hits)
-    assert not any("Ada takes" in line for entry in log for line in entry.get("lines", []))
+    assert hits and all(e["data"]["amount"] is None and e["data"]["raw"] is None
+                        and "hp_after" not in e["data"] for e in hits)
+    lines = [line for entry in log for line in entry.get("lines", []) if "Ada takes" in line]
+    assert lines and all(line.startswith("Ada takes ? physical damage") for line in lines)
+    assert not any("HP" in line for line in lines)  # built from the masked event
     t.gm.post(path + "/commands", json={"command": "override settings.harm_view.heroes none"})
     ada = _people(bob.get(path).json()["view"])["ada"]
     assert "harm" not in ada and ada["summary"] == ""

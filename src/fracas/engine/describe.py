@@ -108,7 +108,8 @@ TEMPLATES: dict[type[Event], str] = {
 
 @SENTENCES.register(*TEMPLATES)
 def _templated(ruleset: Ruleset, e: Event, state: ConflictState) -> str:
-    return fill(TEMPLATES[type(e)], e, state, name_of)
+    kind = next(c for c in type(e).__mro__ if c in TEMPLATES)  # a ruleset's subclass: its base's
+    return fill(TEMPLATES[kind], e, state, name_of)
 
 
 def _until(e: ee.EffectAdded, state: ConflictState) -> str:

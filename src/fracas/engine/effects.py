@@ -33,6 +33,12 @@ _BOUNDARY: dict[type[Event], str] = {
     RoundEnded: "round_end", TurnStarted: "turn_start", TurnEnded: "turn_end"}
 
 
+def boundary(event: Event) -> str | None:
+    """The trigger of a boundary event (None: none), by its class or a base's (a ruleset's
+    typed keys on the engine's ``turn_ended`` are a subclass of it)."""
+    return next((_BOUNDARY[c] for c in type(event).__mro__ if c in _BOUNDARY), None)
+
+
 def new_id(ctx: DecideContext, effects: list[TimedEffect]) -> str:
     """A short id for a new effect (``ekqzt``: letters, so it never reads as a number) that is
     neither a version nor a count, so no player learns from it how many records or (secret)
@@ -53,7 +59,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 def matches(effect: TimedEffect, event: Event) -> bool:
     """Whether ``event`` is a boundary that counts for ``effect``."""
-    trigger = _BOUNDARY.get(type(event))
+    trigger = boundary(event)
     if trigger is None or trigger != effect.trigger:
         return False
     if trigger == "round_end":
@@ -87,7 +93,7 @@ def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event
             live.append(event.effect())
         elif isinstance(event, EffectExpired):
             live = [e for e in live if e.id != event.id]
-        elif type(event) in _BOUNDARY:
+        elif boundary(event) is not None:
             tick(live, event)
             for effect in [e for e in live if e.remaining <= 0]:
                 out.append(expired(effect, event.type))

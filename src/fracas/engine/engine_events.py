@@ -2,9 +2,11 @@
 notes, rolls, timed effects, overrides, zooms and the undo/redo markers.
 
 Each class is registered in :data:`~fracas.engine.events.ENGINE_EVENTS` under its tag; its
-fields are the keys of the JSON data in the order they are written. Events a ruleset extends
-with keys of its own (a turn's Etherscope ``score`` or VERS ``actions``) keep those in
-``extra``, written after the declared fields in the order they were given.
+fields are the keys of the JSON data in the order they are written. A ruleset that writes keys
+of its own on one of them (a turn's Etherscope ``score``, VERS ``actions``) declares them as
+typed, marked fields of a subclass (``@ES_EVENTS.extends(TurnStarted)``), read under the same
+tag with that ruleset's types; ``extra`` holds only keys that no class read declares (a record
+read with the engine's types alone), written after the declared fields as they were given.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from fracas.engine.events import (
 from fracas.engine.model import TimedEffect, Visibility
 
 Json = Annotated[Any, AS_JSON]
+#: Keys no class declares (a ruleset's, read with the engine's types alone): kept as read.
 Extra = dict[str, Any]
 
 
@@ -74,7 +77,7 @@ class ConflictEnded(TypedEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoundBoundary(TypedEvent):
-    """The start or the end of round ``round`` (a ruleset's own keys in ``extra``)."""
+    """The start or the end of round ``round`` (a ruleset's own keys: in its subclass)."""
 
     round: int
     extra: Extra = field(default_factory=dict)
@@ -82,7 +85,8 @@ class RoundBoundary(TypedEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnBoundary(TypedEvent):
-    """The start or the end of ``participant``'s turn (a ruleset's own keys in ``extra``)."""
+    """The start or the end of ``participant``'s turn (a ruleset's own keys: in its
+    subclass)."""
 
     participant: str
     extra: Extra = field(default_factory=dict)
@@ -90,12 +94,12 @@ class TurnBoundary(TypedEvent):
 
 @event_type(ROUND_STARTED)
 class RoundStarted(RoundBoundary):
-    """A round begins (Etherscope's base initiatives in ``extra``)."""
+    """A round begins (Etherscope's base initiatives: ``EsRoundStarted``)."""
 
 
 @event_type(TURN_STARTED)
 class TurnStarted(TurnBoundary):
-    """Whose turn it is now (Etherscope's score, VERS's actions, opens… in ``extra``)."""
+    """Whose turn it is now (Etherscope's score, VERS's actions, opens…: their subclasses)."""
 
 
 @event_type(TURN_ENDED)
@@ -205,7 +209,7 @@ class EffectExpired(TypedEvent):
 
 @event_type(ZOOM_OPENED)
 class ZoomOpened(TypedEvent):
-    """A nested conflict opens (the ruleset's description of it in ``extra``)."""
+    """A nested conflict opens (the ruleset's description of it: ``EsZoomOpened``)."""
 
     reason: Annotated[str | None, OMIT_NONE] = None
     extra: Extra = field(default_factory=dict)

@@ -158,8 +158,9 @@ class TypedEvent(Event):
 
     An engine event that rulesets extend with keys of their own (``turn_started`` with
     Etherscope's ``score`` or VERS's ``actions``) declares a field ``extra: dict[str, Any] =
-    field(default_factory=dict)``: its items are written after the declared fields, and keys
-    the class does not declare are read into it.
+    field(default_factory=dict)`` for keys no class read declares (its items are written after
+    the declared fields); each ruleset declares its keys as typed, marked fields of a subclass
+    (:meth:`EventTypes.extends`), read under the same tag with that ruleset's types.
 
     ``data`` (the JSON data) is built from the fields when first read and then kept: most
     events are folded and never written out again.
@@ -271,7 +272,10 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
             meta = getattr(hints[f.name], "__metadata__", ())
             key = next((m.name for m in meta if isinstance(m, Key)), f.name)
             marks = tuple(m for m in meta if not isinstance(m, Key | _Omit | _AsJson))
-            if marks and type(None) not in get_args(get_args(hints[f.name])[0]):
+            # a mark that hides the whole event, or masks a list item by item, puts no None
+            masks = [m for m in marks if not getattr(m, "hide_event", False)]
+            if masks and not _masked_by_item(hints[f.name]) \
+                    and type(None) not in get_args(get_args(hints[f.name])[0]):
                 raise TypeError(f"{cls.__name__}.{f.name} carries secret marks, so it must "
                                 "accept None (the masked value)")
             raw = any(isinstance(m, _AsJson) for m in meta)
@@ -280,6 +284,14 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
         extra = any(f.name == "extra" for f in fields(cls))
         spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
+
+
+def _masked_by_item(hint: Any) -> bool:
+    """Whether a field of type ``hint`` is a tuple of values that mask themselves (roll
+    modifiers: each is masked on its own, never the tuple)."""
+    inner = get_args(hint)[0] if getattr(hint, "__metadata__", None) else hint
+    items = get_args(inner) if get_origin(inner) is tuple else ()
+    return bool(items) and hasattr(items[0], "masked")
 
 
 def event_fields(cls: type[TypedEvent]) -> tuple[tuple[str, str, tuple[Any, ...]], ...]:
@@ -385,6 +397,24 @@ class EventTypes:
 
         return register
 
+    @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+    def extends(self, base: type[TypedEvent]) -> Callable[[type[_E]], type[_E]]:
+        """Declare the keys this ruleset writes on one of the ENGINE's events as typed (and
+        marked) fields: a subclass of ``base`` read here under its tag, its fields written
+        after the engine's; the engine's and the ruleset's handlers of ``base`` apply to it."""
+
+        def register(cls: type[_E]) -> type[_E]:
+            if not issubclass(cls, base) or base.TYPE not in (self.parent.classes()
+                                                                if self.parent else {}):
+                raise ValueError(f"{cls.__name__} does not extend an engine event")
+            if base.TYPE in self.own:
+                raise ValueError(f"event type {base.TYPE!r} is extended twice in {self.name}")
+            made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+            self.own[base.TYPE] = made
+            return made
+
+        return register
+
     def make(self, kind: str, data: dict[str, Any], actor: str | None = None,
              visibility: str = _PUBLIC) -> Event:
         """The event of tag ``kind`` with JSON ``data``: typed when declared here."""
@@ -395,8 +425,10 @@ class EventTypes:
 
     def typed(self, event: Event) -> Event:
         """``event`` as its typed class here (a generic event of a declared tag is read
-        again; a typed one is returned as it is)."""
-        if isinstance(event, TypedEvent) or self.get(event.type) is None:
+        again, and so is one typed by the engine's class of a tag this ruleset extends; one
+        of the class declared here is returned as it is)."""
+        cls = self.get(event.type)
+        if cls is None or type(event) is cls:
             return event
         return self.make(event.type, event.data, event.actor, event.visibility)
 
@@ -507,7 +539,7 @@ class Record:
             events = tuple(self.events)
         else:
             events = tuple(self.events)
-            if all(isinstance(e, TypedEvent) for e in events):  # a decided record: as it is
+            if all(type(e) is types.get(e.type) for e in events):  # a decided one: as it is
                 return self
         again = tuple(types.typed(e) for e in events)
         if all(a is b for a, b in zip(again, events, strict=True)):

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from fracas.engine import effects as fx
+from fracas.engine import harm_view
 from fracas.engine.commands import Command, CommandSpec, Param
 from fracas.engine.concealment import concealing
 from fracas.engine.context import DecideContext
@@ -39,7 +40,7 @@ from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers, Table
 from fracas.engine.limits import check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, Visibility
-from fracas.engine.overrides import normalise
+from fracas.engine.overrides import OverrideTarget, normalise
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import ParticipantSetup, first_error, setup_of
 from fracas.engine.suggest import did_you_mean
@@ -169,7 +170,7 @@ def _expire(d: Decision, cmd: Command) -> None:
 def _override(d: Decision, cmd: Command) -> None:
     a, state, ruleset = cmd.args, d.state, d.ruleset
     path = parse_path(a["path"])
-    target = ruleset.override_target(state, normalise(state, path))
+    target = _target(ruleset, state, path)
     if target is not None:
         current = target.current
         value = target.check(a["value"])
@@ -214,6 +215,13 @@ def _end(d: Decision, cmd: Command) -> None:
         return
     d.ruleset.check_end(d.state, reason)
     d.emit(ConflictEnded(reason=reason, outcome=cmd.args.get("outcome") or None))
+
+
+def _target(ruleset: Ruleset, state: ConflictState, path: list[str]) -> OverrideTarget | None:
+    """The live value ``path`` names, where it is not a plain slot of the state: a side's
+    harm view (present or not: engine/harm_view.py), or one the ruleset names."""
+    parts = normalise(state, path)
+    return harm_view.override_target(state, parts) or ruleset.override_target(state, parts)
 
 
 def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:
@@ -496,7 +504,7 @@ def _effect_expired(ruleset: Ruleset, state: ConflictState, e: EffectExpired) ->
 
 @EVOLVERS.register(Override)
 def _overridden(ruleset: Ruleset, state: ConflictState, e: Override) -> None:
-    target = ruleset.override_target(state, normalise(state, list(e.path)))
+    target = _target(ruleset, state, list(e.path))
     if target is not None:
         target.apply(copy.deepcopy(e.value))
     else:

@@ -99,11 +99,12 @@ class _Template:
 class Table(Generic[K, F]):
     """Handlers by key (a verb, an event class), each key registered once."""
 
-    __slots__ = ("_fns", "what")
+    __slots__ = ("_fns", "_found", "what")
 
     def __init__(self, what: str) -> None:
         self.what = what
         self._fns: dict[K, F] = {}
+        self._found: dict[K, F | None] = {}  # by key: its handler or its nearest base's
 
     def register(self, *keys: K) -> Callable[[F], F]:
         """Register the decorated function as the handler of ``keys``."""
@@ -113,12 +114,21 @@ class Table(Generic[K, F]):
                     name = getattr(key, "__name__", repr(key))
                     raise ValueError(f"{name} has two {self.what} handlers")
                 self._fns[key] = fn
+            self._found.clear()
             return fn
         return register
 
     def get(self, key: K) -> F | None:
-        """The handler of ``key`` (None: none registered)."""
-        return self._fns.get(key)
+        """The handler of ``key`` (None: none registered); for an event class without one,
+        its nearest base class's (a ruleset's typed keys on an engine event, such as
+        Etherscope's ``turn_started``, are a subclass of the engine's event)."""
+        fn = self._fns.get(key)
+        if fn is not None or not isinstance(key, type):
+            return fn
+        if key not in self._found:
+            self._found[key] = next((self._fns[b] for b in key.__mro__[1:] if b in self._fns),
+                                    None)
+        return self._found[key]
 
     def keys(self) -> frozenset[K]:
         """The keys with a handler."""

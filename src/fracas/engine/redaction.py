@@ -9,15 +9,15 @@ import dataclasses
 import re
 from typing import Any
 
-from fracas.engine.events import (
-    CONFLICT_CREATED,
-    EFFECT_ADDED,
-    EFFECT_EXPIRED,
-    META_EVENTS,
-    PARTICIPANT_JOINED,
-    Event,
-    TypedEvent,
+from fracas.engine.engine_events import (
+    ConflictCreated,
+    EffectAdded,
+    EffectExpired,
+    ParticipantJoined,
+    Redone,
+    Undone,
 )
+from fracas.engine.events import Event, TypedEvent
 from fracas.engine.model import ConflictState, Participant, Viewer, Visibility
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import redact_marked
@@ -179,19 +179,20 @@ def redact(
 ) -> Event | None:
     """``event`` as ``viewer`` may see it (None: hidden), judged on the state ``then`` and
     on who the viewer may know exists there (``knowledge``)."""
-    if event.type in META_EVENTS:
+    event = ruleset.events.typed(event)  # judged by its class: never a plain event
+    if isinstance(event, Undone | Redone):  # log markers: the projector words them
         return event
     state = then.innermost
     if not may_see_event(state, event, viewer):
         return None
     if viewer.is_gm:
         return event
-    if event.type in (EFFECT_ADDED, EFFECT_EXPIRED):
-        # an effect on (or set by) a character the viewer cannot know is hidden, as in the view
-        pid = event.data.get("participant")
-        if any(isinstance(who, str) and not knowledge.knows(who) for who in (pid, event.actor)):
-            return None
-    if event.type in (CONFLICT_CREATED, PARTICIPANT_JOINED):
+    # an effect on (or set by) a character the viewer cannot know is hidden, as in the view
+    if isinstance(event, EffectAdded | EffectExpired) and any(
+            isinstance(who, str) and not knowledge.knows(who)
+            for who in (event.participant, event.actor)):
+        return None
+    if isinstance(event, ConflictCreated | ParticipantJoined):
         setup = _redact_setup(event, knowledge)
         if setup is None:
             return None
@@ -203,13 +204,14 @@ def redact(
     return None if out is None else without_unknown(out, knowledge)
 
 
-def _redact_setup(event: Event, knowledge: Knowledge) -> Event | None:
+def _redact_setup(event: ConflictCreated | ParticipantJoined,
+                  knowledge: Knowledge) -> Event | None:
     """Set-up data as the viewer may know it, judged like the state (the set-up record of a
     conflict at its own level, a join at the level it joins): no GM-only stats or settings,
     no characters the viewer may not know, and no side only they are on."""
     d = event.data
-    if event.type == PARTICIPANT_JOINED:
-        if not knowledge.knows(d["id"]):
+    if isinstance(event, ParticipantJoined):
+        if not knowledge.knows(event.id):
             return None
         data = _public_entry(d)
     else:

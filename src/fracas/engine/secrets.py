@@ -14,10 +14,11 @@ sources (DESIGN.md principle 6), whatever a label or a sentence says::
         tn: Annotated[int | None, Setting("base_tn")] = None
 
 For a viewer who may not see a source (a GM-only stat or setting, a character hidden from
-them), :func:`redact_marked` puts ``None`` in the field (a masked modifier keeps its label and
-loses its value), so every marked field must accept None; a sentence shows such a value as
-``?`` (:func:`shown`). A :class:`Names` field that
-names someone the viewer may not know hides the field, or the whole event with
+them, the harm of a character whose side's harm view is not exact: :class:`Harm`),
+:func:`redact_marked` puts ``None`` in the field (a masked modifier keeps its label and loses
+its value), so every marked field must accept None; a sentence shows such a value as ``?``
+(:func:`shown`). A :class:`Names` (or :class:`Harm`) field that names someone the viewer may
+not know (or whose harm they may not see) hides the field, or the whole event with
 ``hide_event=True``. No view code matches label text.
 """
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine.events import Event, TypedEvent, event_fields
+from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 
 #: What a sentence shows in place of a value the viewer may not know.
@@ -67,6 +69,21 @@ class Names:
     one of them, the field is masked — or, with ``hide_event``, the whole event is hidden."""
 
     hide_event: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Harm:
+    """The value tells the harm of the participant(s) in field ``who`` (``actor``: the
+    event's): secret from a viewer who may not see their harm exactly — not theirs, of a side
+    whose harm view is not ``exact`` (:mod:`fracas.engine.harm_view`). With ``hide_event``
+    the whole event is hidden then (it tells harm by happening at all); with ``band``, only
+    where the view is ``none`` (the band tells as much). A list of modifiers it masks is
+    left empty: a condition penalty carries no source of its own, and its label (the
+    condition's name) and the list's length tell the harm as well."""
+
+    who: str
+    hide_event: bool = False
+    band: bool = False  # the band tells it too (a VERS condition): hidden only under "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +129,7 @@ class Modifier:
         return Modifier(self.label, None)
 
 
-SECRET_MARKS = (Stat, Setting, Derived, Names)
+SECRET_MARKS = (Stat, Setting, Derived, Names, Harm)
 
 CanSee = Callable[[str], bool]
 
@@ -173,7 +190,19 @@ class _Judge:
                 return True
             if isinstance(mark, Names) and self.unknown_ids(value):
                 return True
+            if isinstance(mark, Harm) and self.harm_of(mark):
+                return True
         return False
+
+    def harm_of(self, mark: Harm) -> bool:
+        """Whether the harm ``mark`` names (of the participant(s) in its field) is hidden."""
+        value = self.value(mark.who)
+        ids = value if isinstance(value, tuple) else (value,)
+        return any(harm_hidden(self.state, self.viewer, i, band=mark.band) for i in ids)
+
+    def harm_masks(self, name: str) -> bool:
+        """Whether a :class:`Harm` mark of field ``name`` masks it for the viewer."""
+        return any(isinstance(m, Harm) and self.harm_of(m) for m in self.marks.get(name, ()))
 
     def modifier_secret(self, m: Modifier) -> bool:
         if m.of is None or m.stat is None:
@@ -182,7 +211,8 @@ class _Judge:
 
     def hides_event(self) -> bool:
         return any(
-            isinstance(mark, Names) and mark.hide_event and self.unknown_ids(self.value(name))
+            (isinstance(mark, Names) and mark.hide_event and self.unknown_ids(self.value(name)))
+            or (isinstance(mark, Harm) and mark.hide_event and self.harm_of(mark))
             for name, marks in self.marks.items() for mark in marks
         )
 
@@ -209,11 +239,13 @@ def redact_marked(
         value = judge.value(name)
         if value is None:
             continue
-        if _modifiers(value):  # each modifier is masked on its own, never the list
+        if _modifiers(value) and judge.harm_masks(name):  # labels and count tell harm too
+            changes[name] = ()
+        elif _modifiers(value):  # each modifier is masked on its own, never the list
             masked = tuple(m.masked() if judge.modifier_secret(m) else m for m in value)
             if masked != value:
                 changes[name] = masked
-        elif marks and judge.secret(name):
+        elif marks and value != () and judge.secret(name):  # (): an emptied list of them
             changes[name] = None
     return dataclasses.replace(event, **changes) if changes else event
 
@@ -224,6 +256,6 @@ def shown(value: Any) -> str:
 
 
 __all__ = [
-    "MASK", "SECRET_MARKS", "Derived", "Modifier", "Names", "Setting", "Stat", "redact_marked",
-    "setting_is_secret", "shown", "stat_is_secret",
+    "MASK", "SECRET_MARKS", "Derived", "Harm", "Modifier", "Names", "Setting", "Stat",
+    "redact_marked", "setting_is_secret", "shown", "stat_is_secret",
 ]

@@ -73,7 +73,6 @@ class Live:
 
     def _start(self, conflict: Conflict) -> None:
         self.projector = Projector(conflict, self.viewer)
-        self._raw_view: dict[str, Any] = {}
         self.data: list[Entry] = []
         self._take(self.projector.entries, self.projector.view())
 
@@ -95,18 +94,12 @@ class Live:
         self._take(update.entries, update.view)
 
     def _take(self, entries: Sequence[ProjectedEntry], view: dict[str, Any] | None) -> None:
-        """Keep the JSON form of new entries, and the view if it changed (None: it did not),
-        both with others' harm as their side's harm view allows (:mod:`fracas.server.harm`,
-        judged by the view at these entries)."""
+        """Keep the JSON form of new entries (the projector masked the harm in them), and
+        the view if it changed (None: it did not), with others' harm as their side's harm
+        view allows (:mod:`fracas.server.harm`)."""
         data = [e.to_data() for e in entries]
-        if not self.viewer.is_gm:
-            name = self.conflict.ruleset.name
-            seen = view if view is not None else self._raw_view
-            data = [e for _, e in harm.mask_log(name, self.viewer, seen,
-                                                [(0, e) for e in data])]
-            if view is not None:
-                self._raw_view = view
-                view = harm.mask_view(name, self.viewer, view)
+        if view is not None and not self.viewer.is_gm:
+            view = harm.mask_view(self.conflict.ruleset.name, self.viewer, view)
         self.data += data
         if view is not None:
             self.view = view

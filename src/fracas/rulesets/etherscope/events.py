@@ -13,9 +13,18 @@ from collections.abc import Callable
 from dataclasses import field
 from typing import Annotated, Any, TypeVar, dataclass_transform
 
-from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
-from fracas.engine.secrets import Derived, Names, Setting
-from fracas.rulesets.etherscope.marks import Condenser, DefaultSlots, PoolOf, RollOf, RollsOf
+from fracas.engine.engine_events import RoundStarted, TurnStarted, ZoomOpened
+from fracas.engine.events import AS_JSON, ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
+from fracas.engine.secrets import Derived, Harm, Names, Setting
+from fracas.rulesets.etherscope.marks import (
+    Bases,
+    Condenser,
+    DefaultScore,
+    DefaultSlots,
+    PoolOf,
+    RollOf,
+    RollsOf,
+)
 
 #: The settings a roll's expression and dice give away.
 _DIE = Setting("die_size")
@@ -226,9 +235,9 @@ class Damage(TypedEvent):
     """ES-DMG-1: damage to the conflict's condenser."""
 
     participant: str
-    amount: int
+    amount: Annotated[int | None, Harm("participant")]
     condenser: str
-    left: Annotated[int | None, Condenser("participant"), OMIT_NONE] = None
+    left: Annotated[int | None, Condenser("participant"), Harm("participant"), OMIT_NONE] = None
     reason: str = ""
     source: Annotated[str | None, Names()] = None
 
@@ -238,8 +247,52 @@ class Recovered(TypedEvent):
     """ES-DMG-1: condenser points recovered (capped by the secret maximum, so as secret)."""
 
     participant: str
-    amount: Annotated[int | None, Condenser("participant")] = None
+    amount: Annotated[int | None, Condenser("participant"), Harm("participant")] = None
     condenser: str = ""
+
+
+# --- Etherscope's keys on the engine's events ---------------------------------------------
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+def es_extends(base: type[TypedEvent]) -> Callable[[type[_E]], type[_E]]:
+    """Declare Etherscope's typed keys on one of the engine's events (a subclass of it)."""
+    return ES_EVENTS.extends(base)
+
+
+@es_extends(RoundStarted)
+class EsRoundStarted(RoundStarted):
+    """ES-ROUND-1: a round begins; each character's base initiative is its condenser now."""
+
+    base: Annotated[dict[str, int] | None, Bases(), AS_JSON, OMIT_NONE] = None
+    condenser: Annotated[str | None, OMIT_NONE] = None
+
+
+@es_extends(TurnStarted)
+class EsTurnStarted(TurnStarted):
+    """ES-ROUND-4: a countdown slot begins, at its score (a default declaration's: the base)."""
+
+    score: Annotated[int | None, DefaultScore("participant")] = None
+    slot: Annotated[int | None, OMIT_NONE] = None  # logs of early versions only
+
+
+_Json = Annotated[Any, AS_JSON, OMIT_NONE]
+
+
+@es_extends(ZoomOpened)
+class EsZoomOpened(ZoomOpened):
+    """ES-ACT-1/2: a zoomed-in conflict of some characters, one time scale faster."""
+
+    opened_by: Annotated[str | None, OMIT_NONE] = None
+    participants: _Json = None
+    time_scale: Annotated[str | None, OMIT_NONE] = None
+    round_limit: Annotated[int | None, OMIT_NONE] = None
+    depth: Annotated[int | None, OMIT_NONE] = None
+    settings: _Json = None  # its settings: the GM's (a player's view has none)
+    awareness: _Json = None
+    bands: _Json = None
+    hidden: _Json = None
+    start: Annotated[bool | None, OMIT_NONE] = None
+    range_scaling: Annotated[str | None, OMIT_NONE] = None
 
 
 #: Every Etherscope event class.

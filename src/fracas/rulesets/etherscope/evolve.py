@@ -10,9 +10,6 @@ from fracas.engine.engine_events import (
     ParticipantLeft,
     ParticipantOut,
     RoundEnded,
-    RoundStarted,
-    TurnStarted,
-    ZoomOpened,
 )
 from fracas.engine.model import ConflictState
 from fracas.rulesets.etherscope import events as ev
@@ -160,7 +157,7 @@ def _action(state: ConflictState, e: ev.ActionResolved) -> None:
 def _damage(state: ConflictState, e: ev.Damage) -> None:
     pool = _ext(state).condenser.get(e.participant, {}).get(e.condenser)
     if pool is not None:
-        pool.damage(int(e.amount))
+        pool.damage(int(e.amount or 0))
 
 
 @H.evolves(ev.Recovered)
@@ -171,27 +168,27 @@ def _recovered(state: ConflictState, e: ev.Recovered) -> None:
 
 
 # --- the engine's events, in Etherscope's state ---------------------------------------------
-@H.evolves(RoundStarted)
-def _round_started(state: ConflictState, e: RoundStarted) -> None:
+@H.evolves(ev.EsRoundStarted)
+def _round_started(state: ConflictState, e: ev.EsRoundStarted) -> None:
     ext = _ext(state)
     ext.phase = ph.DECLARE
-    ext.base = {k: int(v) for k, v in e.extra.get("base", {}).items()}
+    ext.base = {k: int(v) for k, v in (e.base or {}).items()}
     ext.countdown.new_round()
     ext.defaulted = []
     ext.acted = False
 
 
-@H.evolves(TurnStarted)
-def _turn_started(state: ConflictState, e: TurnStarted) -> None:
+@H.evolves(ev.EsTurnStarted)
+def _turn_started(state: ConflictState, e: ev.EsTurnStarted) -> None:
     ext = _ext(state)
-    cd, score = ext.countdown, e.extra.get("score")
+    cd, score = ext.countdown, e.score
     ext.acted = False
     start = max(0, cd.position + 1) if cd.position >= 0 else 0
     for i in range(start, len(cd.queue)):
         if cd.queue[i].actor == e.participant and cd.queue[i].score == score:
             cd.position = i
             return
-    cd.position = min(int(e.extra.get("slot", 0)), len(cd.queue))
+    cd.position = min(e.slot or 0, len(cd.queue))
 
 
 @H.evolves(RoundEnded)
@@ -201,8 +198,8 @@ def _round_ended(state: ConflictState, e: RoundEnded) -> None:
     ext.countdown.position = len(ext.countdown.queue)
 
 
-@H.evolves(ZoomOpened)
-def _zoom_opened(state: ConflictState, e: ZoomOpened) -> None:
+@H.evolves(ev.EsZoomOpened)
+def _zoom_opened(state: ConflictState, e: ev.EsZoomOpened) -> None:
     _ext(state).acted = True
 
 

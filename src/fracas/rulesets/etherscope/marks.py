@@ -3,7 +3,8 @@
 The engine's marks (:mod:`fracas.engine.secrets`) name a fixed stat or setting. Etherscope's
 secrets depend on the conflict: the stat a pool comes from is named by the roll's skill, and
 the conflict's condenser (the base initiative, the damage left) is physical, ether or society
-by its nature and reality. These marks say so on the fields of the typed events;
+by its nature and reality, and its value is the harm taken (hidden too where the side's harm
+view is not exact). These marks say so on the fields of the typed events;
 :func:`mask` puts None in every field the viewer may not know — and in every field
 :class:`~fracas.engine.secrets.Derived` from one — without reading any label.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine.events import Event, TypedEvent, event_fields
+from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import Derived, setting_is_secret, stat_is_secret
 
@@ -52,6 +54,20 @@ class RollsOf:
 
 
 @dataclass(frozen=True, slots=True)
+class Bases:
+    """Base initiatives by participant (each its condenser now): those the viewer may not
+    know are left out."""
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultScore:
+    """A turn's score: when it is ``who``'s default declaration (the base initiative), as
+    secret as that participant's condenser."""
+
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefaultSlots:
     """Countdown slots ``[participant, score]``: a default declaration's score is the base
     initiative, so it is as secret as that participant's condenser."""
@@ -78,7 +94,9 @@ class _Viewer:
             self.state, self.viewer, pid, stat)
 
     def condenser_secret(self, pid: Any) -> bool:
-        return self.stat(pid, self.condenser)
+        """The condenser's rating is GM-only, or its value (the harm taken) is hidden by
+        the side's harm view."""
+        return self.stat(pid, self.condenser) or harm_hidden(self.state, self.viewer, pid)
 
     def pool_secret(self, pid: Any, skill: Any) -> bool:
         return self.rolls_secret or any(
@@ -130,6 +148,11 @@ def mask(event: Event, state: ConflictState, viewer: Viewer) -> Event:
                 changes[name] = judge.without_pool(v)
             elif isinstance(m, RollsOf):
                 changes[name] = _rolls(judge, m, v)
+            elif isinstance(m, DefaultScore) and judge.slot_secret(value(m.who)):
+                changes[name] = None
+            elif isinstance(m, Bases):
+                changes[name] = {pid: v for pid, v in v.items()
+                                 if not judge.condenser_secret(pid)}
             elif isinstance(m, DefaultSlots):
                 changes[name] = tuple((pid, None if judge.slot_secret(pid) else score)
                                       for pid, score in v)
@@ -156,6 +179,12 @@ def _rolls(judge: _Viewer, mark: RollsOf, value: Any) -> Any:
     secret: Callable[[dict[str, Any]], bool] = lambda r: judge.pool_secret(  # noqa: E731
         r.get(key), r.get("skill"))
     return tuple(judge.without_pool(r) if secret(r) else r for r in value)
+
+
+def condenser_secret(state: ConflictState, viewer: Viewer, pid: str) -> bool:
+    """Whether ``viewer`` may not know ``pid``'s value of the conflict's condenser (its base
+    initiative): a GM-only rating, or harm their side's harm view hides."""
+    return not viewer.is_gm and _Viewer(state, viewer).condenser_secret(pid)
 
 
 def default_score_secret(state: ConflictState, viewer: Viewer, pid: str) -> bool:

@@ -10,9 +10,7 @@ from fracas.engine.components import Slot, tie_groups
 from fracas.engine.engine_events import (
     ConflictStarted,
     RoundEnded,
-    RoundStarted,
     TurnEnded,
-    TurnStarted,
 )
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
@@ -31,6 +29,7 @@ from fracas.rulesets.etherscope.common import (
     unknown_to,
 )
 from fracas.rulesets.etherscope.handlers import HANDLERS
+from fracas.rulesets.etherscope.marks import condenser_secret
 from fracas.rulesets.etherscope.rolls import break_ties
 from fracas.rulesets.etherscope.settings import condenser_of
 
@@ -52,8 +51,8 @@ def decide_round(d: Decision, cmd: Command) -> None:
     if state.status == Status.SETUP.value:
         out.append(ConflictStarted())
     base = {p: current_condenser(state, p) for p in state.active_ids()}
-    out.append(RoundStarted(round=state.round + 1,
-                            extra={"base": base, "condenser": condenser_of(state.settings)}))
+    out.append(ev.EsRoundStarted(round=state.round + 1,
+                            base=base, condenser=condenser_of(state.settings)))
     d.emit(*out)
 
 
@@ -117,7 +116,7 @@ def decide_countdown(d: Decision, cmd: Command) -> None:
     check_rolloffs_used(state, table)
     out.append(ev.CountdownStarted(order=tuple((a, s) for a, s in order)))
     if order:
-        out.append(TurnStarted(participant=order[0][0], extra={"score": order[0][1]}))
+        out.append(ev.EsTurnStarted(participant=order[0][0], score=order[0][1]))
     else:
         out.append(RoundEnded(round=state.round))
     d.emit(*out)
@@ -143,8 +142,8 @@ def check_turn(state: ConflictState, actor: str, author: Viewer | None = None, *
         if cur is not None and unknown_to(state, author, cur.actor):
             now = f"it is not {name(state, actor)}'s turn"
         elif cur is not None:
-            secret = cur.actor in ext.defaulted and author is not None and not author.is_gm \
-                and condenser_of(state.settings) in state.participants[cur.actor].gm_only
+            secret = cur.actor in ext.defaulted and author is not None \
+                and condenser_secret(state, author, cur.actor)
             at = "" if secret else f" at {cur.score}"
             now = f"it is {name(state, cur.actor)}'s turn{at}"
         raise NotYourTurn(f"{name(state, actor)} does not act now; {now}", rule="ES-ROUND-4")
@@ -163,5 +162,5 @@ def end_turn(state: ConflictState, outs: set[str] | None = None) -> Events:
     for i in range(ext.countdown.position + 1, len(ext.countdown.queue)):
         slot = ext.countdown.queue[i]
         if active(state, slot.actor) and slot.actor not in gone:
-            return [*out, TurnStarted(participant=slot.actor, extra={"score": slot.score})]
+            return [*out, ev.EsTurnStarted(participant=slot.actor, score=slot.score)]
     return [*out, RoundEnded(round=state.round)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.engine.engine_events import ConflictCreated, RoundStarted, ZoomClosed, ZoomOpened
+from fracas.engine.engine_events import ConflictCreated, ZoomClosed
 from fracas.engine.model import ConflictState
 from fracas.engine.secrets import shown
 from fracas.rulesets.etherscope import events as ev
@@ -55,20 +55,19 @@ def _created(e: ConflictCreated, state: ConflictState) -> str | None:
             f"{table_line(table)} " + "; ".join(meaning_lines(table)))
 
 
-@H.describes(RoundStarted)
-def _round(e: RoundStarted, state: ConflictState) -> str | None:
-    if "base" not in e.extra:
+@H.describes(ev.EsRoundStarted)
+def _round(e: ev.EsRoundStarted, state: ConflictState) -> str | None:
+    if e.base is None:
         return None
-    base = ", ".join(f"{_n(state, k)} {v}" for k, v in e.extra["base"].items())
-    return f"round {e.round} begins; base initiative ({e.extra.get('condenser')}): {base}"
+    base = ", ".join(f"{_n(state, k)} {v}" for k, v in e.base.items())
+    return f"round {e.round} begins; base initiative ({e.condenser}): {base}"
 
 
-@H.describes(ZoomOpened)
-def _zoom(e: ZoomOpened, state: ConflictState) -> str:
-    d = e.extra
-    who = _names(state, d.get("participants"))
-    scale = f", {d['range_scaling']} scale" if d.get("range_scaling") else ""
-    return (f"zoom in ({d.get('time_scale')}{scale}, {d.get('round_limit')} rounds) with "
+@H.describes(ev.EsZoomOpened)
+def _zoom(e: ev.EsZoomOpened, state: ConflictState) -> str:
+    who = _names(state, e.participants)
+    scale = f", {e.range_scaling} scale" if e.range_scaling else ""
+    return (f"zoom in ({e.time_scale}{scale}, {e.round_limit} rounds) with "
             f"{who}: {e.reason}")
 
 
@@ -177,7 +176,7 @@ def _action(e: ev.ActionResolved, state: ConflictState) -> str:
 @H.describes(ev.Damage)
 def _damage(e: ev.Damage, state: ConflictState) -> str:
     src = f" from {_n(state, e.source)}" if e.source else ""
-    return (f"{_n(state, e.participant)} takes {e.amount} {e.condenser} damage{src} "
+    return (f"{_n(state, e.participant)} takes {shown(e.amount)} {e.condenser} damage{src} "
             f"({e.reason}); {shown(e.left)} left")
 
 

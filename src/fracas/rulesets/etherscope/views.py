@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from fracas.engine.engine_events import ConflictCreated, RoundStarted, TurnStarted, ZoomOpened
+from fracas.engine.engine_events import ConflictCreated
 from fracas.engine.events import (
     Event,
 )
@@ -56,33 +56,7 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     out = _redact_hidden(state, event, viewer)
     if out is None:
         return None
-    if state.ext is not None:
-        if isinstance(out, RoundStarted):
-            return _round_started(state, out, viewer)
-        if isinstance(out, TurnStarted):
-            return _turn_started(state, out, viewer)
     return mask(out, state, viewer)
-
-
-def _round_started(state: ConflictState, event: RoundStarted, viewer: Viewer) -> Event:
-    """The base initiatives of a GM-only condenser are left out of a round's start (an
-    Etherscope key of the engine's event, which carries no marks)."""
-    base = event.extra.get("base")
-    if not isinstance(base, dict):
-        return event
-    kind = str(event.extra.get("condenser") or condenser_of(state.settings))
-    kept = {k: v for k, v in base.items() if not stat_is_secret(state, viewer, k, kind)}
-    if kept == base:
-        return event
-    return dataclasses.replace(event, extra={**event.extra, "base": kept})
-
-
-def _turn_started(state: ConflictState, event: TurnStarted, viewer: Viewer) -> Event:
-    """A turn at a default declaration's score tells the base: it is masked with it."""
-    if event.extra.get("score") is None \
-            or not default_score_secret(state, viewer, event.participant):
-        return event
-    return dataclasses.replace(event, extra={**event.extra, "score": None})
 
 
 def _rebuilt(event: Event, data: dict[str, Any]) -> Event:
@@ -158,7 +132,7 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
         return None
     if isinstance(event, ev.TieRolloff) and len(new.get("participants", [])) < 2:
         return None
-    if isinstance(event, ZoomOpened):
+    if isinstance(event, ev.EsZoomOpened):
         hidden = d.get("hidden", {})
 
         def secret(a: str, b: str) -> bool:  # ES-RNG-1: the band under a hidden flag

@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 
 from fracas.engine.commands import Command
-from fracas.engine.engine_events import ParticipantOut, ZoomOpened
+from fracas.engine.engine_events import ParticipantOut
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
+from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.actions import checked_target
 from fracas.rulesets.etherscope.common import (
@@ -75,7 +76,7 @@ def decide_zoom(d: Decision, cmd: Command) -> None:
         "start": bool(cmd.args.get("start")),
         "range_scaling": settings["range_scaling"],
     }
-    d.emit(ZoomOpened.from_payload(data, actor))
+    d.emit(ev.EsZoomOpened.from_payload(data, actor))
 
 
 @HANDLERS.decides("damage")

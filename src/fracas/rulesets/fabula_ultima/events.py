@@ -15,7 +15,7 @@ from dataclasses import field
 from typing import Annotated, Any, TypeVar, dataclass_transform
 
 from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
-from fracas.engine.secrets import Derived, Stat
+from fracas.engine.secrets import Derived, Harm, Stat
 
 #: The dice and bonus of a check give away the roller's GM-only attributes and gear.
 _ROLLED = (Stat("actor", "dex"), Stat("actor", "ins"), Stat("actor", "mig"),
@@ -23,6 +23,10 @@ _ROLLED = (Stat("actor", "dex"), Stat("actor", "ins"), Stat("actor", "mig"),
 Rolled = Annotated[dict[str, Any] | None, *_ROLLED, OMIT_NONE]
 RollText = Annotated[str | None, Derived("roll"), *_ROLLED, OMIT_NONE]
 Dl = Annotated[int | None, OMIT_NONE]  # masked by the views when it is a secret Defense
+#: The value tells the target's HP or MP (hidden by its side's harm view).
+HARM = Harm("target")
+#: Crisis: the band tells as much (hidden only where the view is "none").
+CRISIS = Harm("target", band=True)
 
 
 #: The Fabula Ultima event classes (over the engine's): a Fabula Ultima conflict's records are read
@@ -120,7 +124,7 @@ class Cast(TypedEvent):
 
     name: str
     mp: int = 0
-    mp_after: Annotated[int | None, Stat("actor", "mp"), OMIT_NONE] = None
+    mp_after: Annotated[int | None, Stat("actor", "mp"), Harm("actor"), OMIT_NONE] = None
     target: Annotated[str | None, OMIT_NONE] = None
     roll: Rolled = None
     text: RollText = None
@@ -154,16 +158,17 @@ class Damaged(TypedEvent):
     """FU-RES-1/2/3: damage after affinities, HP left and Crisis."""
 
     target: str
-    raw: int
+    raw: Annotated[int | None, HARM]
     damage_type: Annotated[str, Key("type")] = "physical"
     affinity: Annotated[str | None, Stat("target", "affinities")] = None
     source: Annotated[str | None, OMIT_NONE] = None
-    amount: Annotated[int | None, Derived("affinity"), Stat("target", "affinities")] = None
+    amount: Annotated[int | None, Derived("affinity"), Stat("target", "affinities"),
+                      HARM] = None
     healed: Annotated[int | None, Derived("affinity"), Stat("target", "affinities"),
-                      Stat("target", "hp"), OMIT_NONE] = None
-    hp_after: Annotated[int | None, Stat("target", "hp"), OMIT_NONE] = None
-    crisis: bool = False
-    entered_crisis: bool = False
+                      Stat("target", "hp"), HARM, OMIT_NONE] = None
+    hp_after: Annotated[int | None, Stat("target", "hp"), HARM, OMIT_NONE] = None
+    crisis: Annotated[bool | None, CRISIS] = False
+    entered_crisis: Annotated[bool | None, CRISIS] = False
 
 
 @fu_event("recovered")
@@ -173,8 +178,8 @@ class Recovered(TypedEvent):
 
     target: str
     pool: str
-    amount: Annotated[int | None, OMIT_NONE] = None
-    after: Annotated[int | None, OMIT_NONE] = None
+    amount: Annotated[int | None, HARM, OMIT_NONE] = None
+    after: Annotated[int | None, HARM, OMIT_NONE] = None
 
 
 @fu_event("spent")
@@ -183,8 +188,8 @@ class Spent(TypedEvent):
 
     participant: str
     pool: str
-    amount: int
-    after: Annotated[int | None, OMIT_NONE] = None
+    amount: Annotated[int | None, Harm("participant")]
+    after: Annotated[int | None, Harm("participant"), OMIT_NONE] = None
     why: Annotated[str | None, OMIT_NONE] = None
 
 

@@ -94,7 +94,7 @@ def _damaged(e: ev.Damaged, state: ConflictState) -> str:
     crisis = " — in Crisis" if e.entered_crisis else ""
     if e.affinity == "absorb":
         heals = f" and heals {e.healed}" if e.healed is not None else ""
-        return f"{target} absorbs {e.raw} {e.damage_type} damage{heals}{hp}"
+        return f"{target} absorbs {shown(e.raw)} {e.damage_type} damage{heals}{hp}"
     aff = f" ({e.affinity})" if e.affinity else ""
     return f"{target} takes {shown(e.amount)} {e.damage_type} damage{aff}{hp}{crisis}"
 
@@ -110,7 +110,8 @@ def _recovered(e: ev.Recovered, state: ConflictState) -> str:
 def _spent(e: ev.Spent, state: ConflictState) -> str:
     why = f" for {e.why}" if e.why else ""
     after = f" ({e.after} left)" if e.after is not None else ""
-    return f"{name_of(state, e.participant)} spends {e.amount} {e.pool.upper()}{why}{after}"
+    return (f"{name_of(state, e.participant)} spends {shown(e.amount)} {e.pool.upper()}{why}"
+            f"{after}")
 
 
 @H.describes(ev.StatusChanged)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fracas.engine.commands import Command
-from fracas.engine.engine_events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from fracas.engine.engine_events import RoundEnded, RoundStarted
 from fracas.engine.handlers import Decision
 from fracas.engine.secrets import Modifier
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
@@ -29,7 +27,16 @@ from fracas.rulesets.vers.decider import (
     take_out,
     weapon_source,
 )
-from fracas.rulesets.vers.events import Disengaged, Endured, Moved, Recovered, Repaired, Slipped
+from fracas.rulesets.vers.events import (
+    Disengaged,
+    Endured,
+    Moved,
+    Recovered,
+    Repaired,
+    Slipped,
+    VersTurnEnded,
+    VersTurnStarted,
+)
 from fracas.rulesets.vers.state import (
     RECOVERY_PENALTY,
     REPAIR_PENALTY,
@@ -57,7 +64,7 @@ def decide_open(d: Decision, cmd: Command) -> None:
     start_if_needed(d)
     actions = _actions_of(d, first)
     if turns.round_opened and first not in turns.gone:
-        d.emit(TurnStarted(participant=first, extra={"actions": actions, "resumed": True}))
+        d.emit(VersTurnStarted(participant=first, actions=actions, resumed=True))
         return
     if turns.round_opened:
         if [m for m in turns.not_gone() if d.state.participants[m].active]:
@@ -66,7 +73,7 @@ def decide_open(d: Decision, cmd: Command) -> None:
         d.fold(RoundEnded(round=d.state.round))  # the check below sees it
     ext_of(d.state).turns.check_open(first, "VR-TURN-1", names=d.state.names())
     d.emit(RoundStarted(round=d.state.round + 1),
-           TurnStarted(participant=first, extra={"actions": actions, "opens": True}))
+           VersTurnStarted(participant=first, actions=actions, opens=True))
 
 
 @HANDLERS.decides("handoff")
@@ -93,21 +100,21 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
                 f"{', '.join(name(state, r) for r in rest)} "
                 f"{'has' if len(rest) == 1 else 'have'} not gone yet; hand off to one of them",
                 rule="VR-TURN-2", waiting=rest)
-        d.emit(TurnEnded(participant=actor),
+        d.emit(VersTurnEnded(participant=actor),
                RoundEnded(round=state.round))
         return
     target = active(state, to, "VR-TURN-2")
-    data: dict[str, Any] = {"from": actor, "actions": _actions_of(d, to)}
-    if cmd.args.get("say"):
-        data["say"] = cmd.args["say"]
+    say = cmd.args.get("say") or None
     if not rest and state.settings.get("last_chooses_opener", False) and to in turns.members:
-        d.emit(TurnEnded(participant=actor),
+        d.emit(VersTurnEnded(participant=actor),
                RoundEnded(round=state.round),
                RoundStarted(round=state.round + 1),
-               TurnStarted(participant=to, extra={**data, "opens": True}))
+               VersTurnStarted(participant=to, from_=actor, actions=_actions_of(d, to),
+                               say=say, opens=True))
         return
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
-    d.emit(TurnEnded(participant=actor), TurnStarted(participant=to, extra=data))
+    d.emit(VersTurnEnded(participant=actor),
+           VersTurnStarted(participant=to, from_=actor, actions=_actions_of(d, to), say=say))
 
 
 def decide_gm_handoff(d: Decision, cmd: Command) -> None:
@@ -129,10 +136,8 @@ def decide_gm_handoff(d: Decision, cmd: Command) -> None:
             f"'handoff {m}'" for m in waiting), rule="VR-TURN-2")
     target = active(state, to, "VR-TURN-2")
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
-    data: dict[str, Any] = {"by_gm": True, "actions": _actions_of(d, to)}
-    if cmd.args.get("say"):
-        data["say"] = cmd.args["say"]
-    d.emit(TurnStarted(participant=to, extra=data))
+    d.emit(VersTurnStarted(participant=to, by_gm=True, actions=_actions_of(d, to),
+                           say=cmd.args.get("say") or None))
 
 
 @HANDLERS.decides("endure")

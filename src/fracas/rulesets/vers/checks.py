@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from fracas.engine.context import DecideContext
 from fracas.engine.events import TypedEvent
 from fracas.engine.model import ConflictState
-from fracas.engine.secrets import MASK, Derived, Modifier, Setting, Stat
+from fracas.engine.secrets import MASK, Derived, Harm, Modifier, Setting, Stat
 
 #: The roller's TN: from its ``tn`` table, or base TN + attribute + ranks (VR-ROLL-1).
 TN = Annotated[
@@ -29,6 +29,10 @@ TN = Annotated[
 ]
 
 Mods = tuple[Modifier, ...]
+#: The roller's condition penalties are among the modifiers (VR-INJ-3), and the totals and
+#: margins derive from them: where the roller's harm view is ``none`` they are masked (the
+#: band names the conditions, which tell the penalties).
+ROLLER_HARM = Harm("actor", band=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,7 +42,7 @@ class CheckFields:
 
     skill: str
     tn: TN = None
-    mods: Mods = ()
+    mods: Annotated[Mods, ROLLER_HARM] = ()
     modifier: Annotated[int | None, Derived("mods")] = None
     target_number: Annotated[int | None, Derived("tn", "mods")] = None
     breakdown: Annotated[str | None, Derived("mods")] = None

@@ -15,14 +15,14 @@ from typing import Any
 
 from fracas.engine.commands import Command
 from fracas.engine.components import ConditionLadder
-from fracas.engine.engine_events import ConflictStarted, ParticipantOut, RoundEnded, TurnEnded
+from fracas.engine.engine_events import ConflictStarted, ParticipantOut, RoundEnded
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers
 from fracas.engine.model import ConflictState, Participant, Status
 from fracas.engine.secrets import Modifier
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.checks import Check, check, source
-from fracas.rulesets.vers.events import Attack, Condition, ObjectDamaged
+from fracas.rulesets.vers.events import Attack, Condition, ObjectDamaged, VersTurnEnded
 from fracas.rulesets.vers.state import (
     KIND_TRACK,
     VersExt,
@@ -453,7 +453,7 @@ def boundary_after_leave(state: ConflictState, pid: str) -> list[Event]:
             and state.participants[m].active]
     events: list[Event] = []
     if acting:
-        events.append(TurnEnded(participant=pid, extra={"out": True}))
+        events.append(VersTurnEnded(participant=pid, out=True))
     if (acting or turns.current is None) and not rest:
         events.append(RoundEnded(round=state.round))
     return events

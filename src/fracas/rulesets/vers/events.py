@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, TypeVar, dataclass_transform
 
+from fracas.engine.engine_events import TurnEnded, TurnStarted
 from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, Event, EventTypes, Key, TypedEvent
-from fracas.engine.secrets import Derived, Stat
+from fracas.engine.secrets import Derived, Harm, Stat
 from fracas.rulesets.vers.checks import Check, CheckFields
 
 #: The VERS event classes (over the engine's): a VERS conflict's records are read with them.
@@ -41,6 +42,13 @@ TargetRV = Annotated[int | None, Stat("target", "rv"), Stat("target", "focus_rv"
                      Stat("target", "morale_rv")]
 #: An EV dealt by the GM-only weapon of the participant in ``by`` (None: no such weapon).
 ByWeapon = Annotated[int | None, Stat("by", "weapons")]
+#: The value tells the conditions of ``who`` (hidden by its side's harm view).
+HARM = Harm("who")
+#: A condition's name, or taken out: the band tells as much (hidden only under "none").
+NAMED = Harm("who", band=True)
+#: The value tells an object's conditions: objects are on no side, so their harm view is
+#: always exact (the mark says the field is harm, for the day one is carried by a side).
+OBJECT_HARM = Harm("object")
 
 
 # --- attacks and harm ----------------------------------------------------------------------
@@ -61,7 +69,7 @@ class Attack(CheckFields, TypedEvent):
     spend: int = 0
     track: Annotated[str | None, OMIT_NONE] = None
     rv: Annotated[TargetRV, OMIT_NONE] = None
-    net: Annotated[int | None, OMIT_NONE, Derived("ev", "rv")] = None
+    net: Annotated[int | None, OMIT_NONE, Derived("ev", "rv"), Harm("target")] = None
 
 
 @vers_event("condition")
@@ -71,13 +79,13 @@ class Condition(TypedEvent):
     who: str
     track: str
     ev: Annotated[int | None, Stat("by", "weapons"), Stat("who", "rv"), Stat("who", "focus_rv"),
-                  Stat("who", "morale_rv")] = None
+                  Stat("who", "morale_rv"), HARM] = None
     why: Annotated[str | None, Stat("by", "weapons")] = None
-    landed: str | None = None
-    level: str | None = None
-    index: int | None = None
-    upgraded: bool = False
-    taken_out: bool = False
+    landed: Annotated[str | None, HARM] = None
+    level: Annotated[str | None, NAMED] = None
+    index: Annotated[int | None, HARM] = None
+    upgraded: Annotated[bool | None, HARM] = False
+    taken_out: Annotated[bool | None, NAMED] = False
     by: Annotated[str | None, OMIT_NONE] = None
 
 
@@ -88,23 +96,25 @@ class ObjectDamaged(TypedEvent):
     object: str
     ev: ByWeapon = None
     hardness: int = 0
-    net: Annotated[int | None, Derived("ev")] = None
+    net: Annotated[int | None, Derived("ev"), OBJECT_HARM] = None
     why: Annotated[str | None, Stat("by", "weapons")] = None
-    level: str | None = None
-    upgraded: bool = False
-    broken: bool = False
+    level: Annotated[str | None, OBJECT_HARM] = None
+    upgraded: Annotated[bool | None, OBJECT_HARM] = False
+    broken: Annotated[bool | None, OBJECT_HARM] = False
     uncovered: Annotated[tuple[str, ...] | None, OMIT_NONE] = None
     by: Annotated[str | None, OMIT_NONE] = None
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Who:
-    who: str
+class _Disabled:
+    who: Annotated[str, Harm("who", hide_event=True, band=True)]  # rolled only while disabled
 
 
 @vers_event("endured")
-class Endured(CheckFields, _Who, TypedEvent):
-    """A disabled character's Discipline roll to stay conscious (VR-INJ-3); ``who`` first."""
+class Endured(CheckFields, _Disabled, TypedEvent):
+    """A disabled character's Discipline roll to stay conscious (VR-INJ-3); ``who`` first.
+    Hidden whole from a viewer whose harm view of ``who`` is not exact (it is only rolled
+    while ``who`` is disabled)."""
 
 
 # --- movement ------------------------------------------------------------------------------
@@ -154,7 +164,7 @@ class Recovered(TypedEvent):
     who: str
     by: str
     track: str
-    level: str | None = None
+    level: Annotated[str | None, NAMED] = None
     check: Check | None = None
     spend: int = 0
 
@@ -167,7 +177,7 @@ class Repaired(TypedEvent):
     by: str
     check: Check | None = None
     spend: int = 0
-    level: str | None = None
+    level: Annotated[str | None, OBJECT_HARM] = None
 
 
 # --- the GM's battlefield ------------------------------------------------------------------
@@ -293,6 +303,35 @@ class ChaseInterpose(TypedEvent):
     new_stage: str = ""
     why: str = ""
     spend: int = 0
+
+
+# --- VERS's keys on the engine's events -----------------------------------------------------
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+def vers_extends(base: type[TypedEvent]) -> Callable[[type[_E]], type[_E]]:
+    """Declare VERS's typed keys on one of the engine's events (a subclass of it)."""
+    return VERS_EVENTS.extends(base)
+
+
+@vers_extends(TurnStarted)
+class VersTurnStarted(TurnStarted):
+    """A go begins (VR-TURN-1/2): opening the turn, a hand-off (from whom, or the GM's), or
+    a go resumed, with the actions it has and what its character says."""
+
+    from_: Annotated[str | None, Key("from"), OMIT_NONE] = None
+    by_gm: Annotated[bool | None, OMIT_NONE] = None
+    #: one for a disabled character (VR-TURN-4): as secret as its conditions
+    actions: Annotated[int | None, Harm("participant", band=True), OMIT_NONE] = None
+    say: Annotated[str | None, OMIT_NONE] = None
+    opens: Annotated[bool | None, OMIT_NONE] = None
+    resumed: Annotated[bool | None, OMIT_NONE] = None
+
+
+@vers_extends(TurnEnded)
+class VersTurnEnded(TurnEnded):
+    """A go ends; ``out`` when its character is out of the conflict (VR-TURN-2)."""
+
+    out: Annotated[bool | None, OMIT_NONE] = None
 
 
 #: The events with a nested check, rolled by their actor.

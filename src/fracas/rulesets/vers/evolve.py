@@ -14,8 +14,6 @@ from fracas.engine.engine_events import (
     ParticipantLeft,
     ParticipantOut,
     RoundEnded,
-    TurnEnded,
-    TurnStarted,
 )
 from fracas.engine.model import ConflictState
 from fracas.rulesets.vers import events as ev
@@ -56,11 +54,11 @@ def leave_posts(ext: VersExt, pid: str) -> None:
 
 # --- the engine's events ------------------------------------------------------------------
 
-@HANDLERS.evolves(TurnStarted)
-def _turn_started(state: ConflictState, e: TurnStarted) -> None:
+@HANDLERS.evolves(ev.VersTurnStarted)
+def _turn_started(state: ConflictState, e: ev.VersTurnStarted) -> None:
     ext, pid = ext_of(state), e.participant
-    actions = int(e.extra.get("actions", 2))
-    if e.extra.get("opens"):
+    actions = 2 if e.actions is None else e.actions
+    if e.opens:
         ext.turns.open(pid, actions)
     else:
         ext.turns.hand_off(pid, actions)
@@ -68,8 +66,8 @@ def _turn_started(state: ConflictState, e: TurnStarted) -> None:
         ext.pending_discipline.append(pid)
 
 
-@HANDLERS.evolves(TurnEnded)
-def _turn_ended(state: ConflictState, e: TurnEnded) -> None:
+@HANDLERS.evolves(ev.VersTurnEnded)
+def _turn_ended(state: ConflictState, e: ev.VersTurnEnded) -> None:
     ext_of(state).turns.end_go()
 
 

@@ -12,10 +12,9 @@ from fracas.engine.engine_events import (
     RoundBoundary,
     RoundEnded,
     RoundStarted,
-    TurnEnded,
-    TurnStarted,
 )
 from fracas.engine.events import Event
+from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
@@ -41,6 +40,8 @@ from fracas.rulesets.vers.events import (
     Recovered,
     Repaired,
     Slipped,
+    VersTurnEnded,
+    VersTurnStarted,
     ZoneAdded,
     ZonesLinked,
     typed,
@@ -61,20 +62,19 @@ def _n(state: ConflictState, pid: str | None) -> str:
 
 # --- sentences -----------------------------------------------------------------------------
 
-@HANDLERS.describes(TurnStarted)
-def _turn_started(e: TurnStarted, state: ConflictState) -> str:
-    d = e.extra
-    say = f' — "{d["say"]}"' if d.get("say") else ""
-    how = "opens the turn" if d.get("opens") else (
-        f"takes the hand-off from {_n(state, d['from'])}" if d.get("from") else
-        "takes the hand-off from the GM" if d.get("by_gm") else "acts")
-    n = int(d.get("actions", 2))
-    return f"{_n(state, e.participant)} {how} ({n} action{'s' if n != 1 else ''}){say}"
+@HANDLERS.describes(VersTurnStarted)
+def _turn_started(e: VersTurnStarted, state: ConflictState) -> str:
+    say = f' — "{e.say}"' if e.say else ""
+    how = "opens the turn" if e.opens else (
+        f"takes the hand-off from {_n(state, e.from_)}" if e.from_ else
+        "takes the hand-off from the GM" if e.by_gm else "acts")
+    n = shown(e.actions)  # hidden where it tells a disabled character's harm (VR-TURN-4)
+    return f"{_n(state, e.participant)} {how} ({n} action{'s' if n != '1' else ''}){say}"
 
 
-@HANDLERS.describes(TurnEnded)
-def _turn_ended(e: TurnEnded, state: ConflictState) -> str | None:
-    if not e.extra.get("out"):
+@HANDLERS.describes(VersTurnEnded)
+def _turn_ended(e: VersTurnEnded, state: ConflictState) -> str | None:
+    if not e.out:
         return None
     return f"{_n(state, e.participant)}'s go ends (out of the conflict)"
 
@@ -118,8 +118,10 @@ def _condition(e: Condition, state: ConflictState) -> str:
     if e.taken_out and e.level is None:
         return (f"{_n(state, e.who)} has no free {e.track} level left for net EV "
                 f"{shown(e.ev)}: taken out")
+    if e.taken_out is None:  # the harm view hides even the condition's name
+        return f"{_n(state, e.who)} takes harm ({e.track})"
     up = f" (upgraded from {e.landed})" if e.upgraded else ""
-    return f"{_n(state, e.who)} is {e.level}{up} ({e.track}, net EV {shown(e.ev)})"
+    return f"{_n(state, e.who)} is {shown(e.level)}{up} ({e.track}, net EV {shown(e.ev)})"
 
 
 @HANDLERS.describes(ObjectDamaged)
@@ -165,7 +167,8 @@ def _endured(e: Endured, state: ConflictState) -> str:
 @HANDLERS.describes(Recovered)
 def _recovered(e: Recovered, state: ConflictState) -> str:
     assert e.check is not None
-    res = f"removes {e.level}" if e.level else "no recovery"
+    res = f"removes {e.level}" if e.level else "no recovery" if not e.check.success else \
+        "removes a condition"  # its name hidden by the harm view
     return (f"{_n(state, e.actor)} recovers {_n(state, e.who)} ({e.track}): "
             f"{check_text(e.check)} → {res}")
 
@@ -320,8 +323,11 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if ended:
         head = f"Ended during turn {state.round}"
     lines.append(head + (f" · opened by {openers}" if openers else ""))
+    # a disabled character's go has one action (VR-TURN-4): the count tells its harm
+    left = None if harm_hidden(state, viewer, turns.current, band=True) else turns.actions_left
     if turns.current and not ended:
-        lines.append(f"Acting: {n(turns.current)} ({turns.actions_left} action(s) left)")
+        lines.append(f"Acting: {n(turns.current)}" + (
+            f" ({left} action(s) left)" if left is not None else ""))
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
     if not ended:
         not_gone = names(turns.not_gone()) or "nobody"
@@ -354,7 +360,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
     data: dict[str, Any] = {
         "options": options,
         "lines": lines, "turn": state.round, "current": turns.current,
-        "actions_left": turns.actions_left, "gone": gone, "not_gone": turns.not_gone(),
+        "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
         "openers": list(turns.openers), "positions": dict(ext.zones.positions),
         "zones": {z: ext.zones.neighbours(z) for z in ext.zones.zones},
         "guards": {k: list(v) for k, v in ext.zones.guards.items()},

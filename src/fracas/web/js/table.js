@@ -158,12 +158,14 @@ function nested(parents, level, inner) {
 }
 
 // What the players see of each side's harm: the GM's choice, kept in the conflict's settings
-// (`override settings.harm_view.SIDE MODE`); the server enforces it in what it sends.
+// (`override settings.harm_view.SIDE MODE`); the server enforces it in what it sends. A side
+// the setting does not name (every side of a conflict made before harm views) is exact.
 const HARM_MODES = { exact: "exact values", band: "a band only", none: "nothing" };
 
 function harmPanel(level, ctx) {
-  const modes = (level.settings || {}).harm_view;
-  if (!modes || !Object.keys(modes).length) return null;
+  const given = (level.settings || {}).harm_view || {};
+  const modes = Object.fromEntries((level.sides || []).map((side) => [side, given[side] || "exact"]));
+  if (!Object.keys(modes).length) return null;
   return panel("What players see of harm", Object.entries(modes).map(([side, mode]) => {
     const id = `harm-view-${side}`;
     return h("p", { class: "field" }, h("label", { for: id }, `Harm of ${side}`),

@@ -1,0 +1,77 @@
+"""Harm views in a real browser, as a player's phone shows them: in VERS a band is the names of
+the conditions held and "nothing" is nothing — the page (DOM, attributes, frames, storage)
+holds no net EV, no slot and no penalty of the masked character, and its log line is the one
+the engine built from the masked event; and a conflict made before harm views (imported from
+an export of records main wrote) gets the GM's harm panel, every side exact until the GM
+chooses otherwise."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.rulesets.test_harm_views import _old_export
+from tests.server.support import Served
+from tests.web.browser import command, invite, join, leaks, start_table, wait_log
+from tests.web.test_gm_tools import clean, last_view, person
+from tests.web.test_table import table
+
+pytestmark = pytest.mark.timeout(150)
+
+
+@pytest.mark.rule("VR-INJ-1", "VR-INJ-2")
+def test_vers_band_and_nothing_on_a_players_phone(browser: Browser, served: Served,
+                                                 tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        imp = alice.page.locator(".ladders", has_text="onerror")  # the imp's name is markup
+        gm.page.get_by_label("Harm of toughs").select_option("band")
+        command(gm, "gm", "harm imp 6")
+        wait_log(alice, "level: impaired")  # the band's word; the net EV and slot are masked
+        expect(imp.locator(".tag.harm")).to_have_text("impaired")
+        seen = person(last_view(alice), "imp")
+        assert seen["harm"] == "impaired" and not {"tracks", "penalty", "disabled"} & set(seen)
+        assert leaks(alice, ("ev: 6", "index:", "landed:", "to rolls")) == []
+        expect(gm.page.locator(".log")).to_contain_text("ev: 6")  # the GM sees it all
+        gm.page.get_by_label("Harm of toughs").select_option("none")
+        command(gm, "gm", "harm imp 1")
+        harmed = alice.page.locator(".log .entry", has_text="why: GM")
+        expect(harmed).to_have_count(2)
+        expect(harmed.first).not_to_contain_text("level")  # the newest: nothing of it
+        expect(imp.locator(".tag.harm")).to_have_count(0)
+        assert "harm" not in person(last_view(alice), "imp")
+        expect(imp).not_to_contain_text("impaired")  # (the ladder of her own Ada names all levels)
+        assert leaks(alice, ("ev: 1", "upgraded: true")) == []
+        clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_an_old_conflict_gets_the_harm_panel_and_its_bands(browser: Browser, served: Served,
+                                                          tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    table_id = gm.page.url.rstrip("/").rsplit("/", 1)[-1].split("#")[0].split("?")[0]
+    text, _ = _old_export()
+    path = tmp_path / "old.json"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "fracas"), "import", str(path), "--trust", "--new-id",
+         "--campaign", table_id, "--db", served.db], capture_output=True, text=True,
+        timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    gm.page.reload()
+    expect(gm.page.get_by_label("Harm of heroes")).to_have_value("exact")  # no key: exact
+    bob = join(browser, invite(gm, "bob"))
+    ada = bob.page.locator(".member", has_text="Ada")
+    expect(ada.locator("meter")).not_to_have_count(0)
+    gm.page.get_by_label("Harm of heroes").select_option("band")
+    expect(ada.locator(".tag.harm")).to_have_text(re.compile("unhurt|hurt|in crisis|down"))
+    expect(ada.locator("meter")).to_have_count(0)
+    assert "hp" not in person(last_view(bob), "ada")
+    expect(gm.page.get_by_label("Harm of heroes")).to_have_value("band")
+    for screen in (gm, bob):
+        assert screen.errors == [], screen.errors
+        screen.context.close()
