@@ -2,14 +2,16 @@
 
     python benchmarks/bench_server.py [--conflicts 100] [--seconds 30] [--pause 1.0]
                                       [--pg postgresql+psycopg://…] [--spans]
+                                      [--sync full,normal]
 
-For each backend (SQLite, one process; PostgreSQL, two processes, with ``--pg`` or
-``$FRACAS_TEST_PG_URL``): CONFLICTS conflicts with six WebSocket viewers each (GM, two
-players, public, a second socket of a player and of the GM), one writer per conflict sending
-a command, waiting for its answer, then PAUSE seconds. Figures: p50 / p99 from a command's
-HTTP request to its entry at every subscribed viewer, commands per second held, and the
-server's memory per live conflict (RSS growth from an idle server to every socket
-subscribed, divided by CONFLICTS). Baseline: the same fan-out through
+For each backend (SQLite, one process, with each ``fracas serve --sync`` setting; PostgreSQL,
+two processes, with ``--pg`` or ``$FRACAS_TEST_PG_URL``): CONFLICTS conflicts with six
+WebSocket viewers each (GM, two players, public, a second socket of a player and of the GM),
+one writer per conflict sending a command, waiting for its answer, then PAUSE seconds.
+Figures: p50 / p99 from a command's HTTP request to its entry at every subscribed viewer,
+commands per second held, the server's CPU time per command, and its memory per live
+conflict (RSS growth from an idle server to every socket subscribed, divided by CONFLICTS).
+Baseline: the same fan-out through
 ``benchmarks/broadcast_baseline.py`` (no engine, no store). All on loopback; it stops by
 itself. The load client retries a command whose connection failed (same idempotency key) and
 counts those failures. ``--spans`` also prints each server process's timing of its stages
@@ -184,6 +186,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pause", type=float, default=1.0)
     parser.add_argument("--pg", default=os.environ.get("FRACAS_TEST_PG_URL"))
+    parser.add_argument("--sync", default="full,normal",
+                        help="the SQLite commit settings to run (fracas serve --sync)")
     parser.add_argument("--spans", action="store_true",
                         help="print the servers' timing of their stages")
     args = parser.parse_args()
@@ -211,15 +215,16 @@ def main() -> None:
             baseline.terminate()
             baseline.wait(timeout=10)
         print(_line("baseline: bare Starlette broadcast", base, cpu))
-        db = f"sqlite:///{tmp}/bench.db"
         prefix = f"{tmp}/spans"
         env = {ENV_SPANS: prefix} if args.spans else {}
-        with running(db, f"{tmp}/sqlite.log", env=env) as one:
-            result, cpu, memory = _fracas(([one.url], db), [one.process.pid],
-                                          args.conflicts, args.seconds, args.pause,
-                                          args.spans)
-        print(_line("fracas serve, SQLite, 1 process", result, cpu, memory))
-        _print_spans(prefix)
+        for sync in args.sync.split(","):
+            db = f"sqlite:///{tmp}/bench-{sync}.db"
+            with running(db, f"{tmp}/sqlite.log", env=env, args=("--sync", sync)) as one:
+                result, cpu, memory = _fracas(([one.url], db), [one.process.pid],
+                                              args.conflicts, args.seconds, args.pause,
+                                              args.spans)
+            print(_line(f"fracas serve, SQLite --sync {sync}", result, cpu, memory))
+            _print_spans(prefix)
         if args.pg:
             reset_pg(args.pg)
             with running(args.pg, f"{tmp}/a.log", env=env) as a, \
