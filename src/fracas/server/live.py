@@ -254,9 +254,12 @@ class Hub:
 
         def take(r: Room) -> None:
             if record is not None and record.version == r.conflict.version + 1:
-                r.conflict.append_record(record)  # announced with it: nothing to read
-            else:
-                self.service.refresh(r.conflict_id, r.conflict)
+                try:
+                    r.conflict.append_record(record)  # announced with it: nothing to read
+                    return
+                except FracasError:
+                    pass  # not the record it should be: read the log instead
+            self.service.refresh(r.conflict_id, r.conflict)
 
         await self.run(room, take, fresh=False)
 
