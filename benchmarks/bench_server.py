@@ -1,17 +1,21 @@
 """Speed of ``fracas serve``, beside a bare Starlette WebSocket broadcast in the same run.
 
     python benchmarks/bench_server.py [--conflicts 100] [--seconds 30] [--pause 1.0]
-                                      [--pg postgresql+psycopg://…]
+                                      [--pg postgresql+psycopg://…] [--spans]
+                                      [--sync full,normal]
 
-For each backend (SQLite, one process; PostgreSQL, two processes, with ``--pg`` or
-``$FRACAS_TEST_PG_URL``): CONFLICTS conflicts with six WebSocket viewers each (GM, two
-players, public, a second socket of a player and of the GM), one writer per conflict sending
-a command, waiting for its answer, then PAUSE seconds. Figures: p50 / p99 from a command's
-HTTP request to its entry at every subscribed viewer, commands per second held, and the
-server's memory per live conflict (RSS growth from an idle server to every socket
-subscribed, divided by CONFLICTS). Baseline: the same fan-out through
+For each backend (SQLite, one process, with each ``fracas serve --sync`` setting; PostgreSQL,
+two processes, with ``--pg`` or ``$FRACAS_TEST_PG_URL``): CONFLICTS conflicts with six
+WebSocket viewers each (GM, two players, public, a second socket of a player and of the GM),
+one writer per conflict sending a command, waiting for its answer, then PAUSE seconds.
+Figures: p50 / p99 from a command's HTTP request to its entry at every subscribed viewer,
+commands per second held, the server's CPU time per command, and its memory per live
+conflict (RSS growth from an idle server to every socket subscribed, divided by CONFLICTS).
+Baseline: the same fan-out through
 ``benchmarks/broadcast_baseline.py`` (no engine, no store). All on loopback; it stops by
-itself.
+itself. The load client retries a command whose connection failed (same idempotency key) and
+counts those failures. ``--spans`` also prints each server process's timing of its stages
+(``fracas.server.spans``): where a command's time goes.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from tests.server.load import LoadResult, run_load  # noqa: E402
+from fracas.server.spans import ENV_SPANS, SPANS_RESET  # noqa: E402
+from tests.server.load import LoadResult, http_client, post, run_load  # noqa: E402
 from tests.server.support import free_port, running  # noqa: E402
 from tests.support.pg import reset_pg  # noqa: E402
 
@@ -46,6 +52,17 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) used so far by processes and their children."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in [q for pid in pids for q in (pid, *_children(pid))]:
+        with open(f"/proc/{p}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def _children(pid: int) -> list[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -54,7 +71,8 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-async def _baseline(base: str, rooms: int, seconds: float, pause: float) -> LoadResult:
+async def _baseline(base: str, rooms: int, seconds: float, pause: float,
+                    on_subscribed: Callable[[], object]) -> LoadResult:
     """The same shape of load through the bare broadcast."""
     arrivals: dict[str, list[float]] = {}
     stop = asyncio.Event()
@@ -79,18 +97,23 @@ async def _baseline(base: str, rooms: int, seconds: float, pause: float) -> Load
     tasks = [asyncio.create_task(listen(r)) for r in range(rooms) for _ in range(6)]
     while ready < len(tasks):
         await asyncio.sleep(0.05)
+    on_subscribed()
     sent: dict[str, float] = {}
     started = time.perf_counter()
     deadline = started + seconds
-    async with httpx.AsyncClient(timeout=60) as http:
+    errors = 0
+    async with http_client(rooms + 10) as http:
         async def write(room: int) -> None:
+            nonlocal errors
             k = 0
             await asyncio.sleep(pause * room / rooms)  # writers out of step, as in run_load
             while time.perf_counter() < deadline:
                 marker = f"c{room} n{k}"
                 t0 = time.perf_counter()
-                await http.post(f"{base}/rooms/r{room}", json={"text": marker})
-                sent[marker] = t0
+                r, failed = await post(http, f"{base}/rooms/r{room}", json={"text": marker})
+                errors += failed
+                if r is not None:
+                    sent[marker] = t0
                 k += 1
                 await asyncio.sleep(pause)
 
@@ -102,25 +125,58 @@ async def _baseline(base: str, rooms: int, seconds: float, pause: float) -> Load
     latencies = [max(arrivals[m]) - t0 for m, t0 in sent.items()
                  if len(arrivals.get(m, [])) == 6]
     lost = [m for m in sent if len(arrivals.get(m, [])) != 6]
-    return LoadResult(len(sent), elapsed, latencies, [f"{m} lost" for m in lost])
+    return LoadResult(len(sent), elapsed, latencies, [f"{m} lost" for m in lost], errors)
 
 
-def _line(name: str, r: LoadResult, memory: float | None = None) -> str:
+def _line(name: str, r: LoadResult, cpu: float, memory: float | None = None) -> str:
     mem = f" · {memory:,.0f} KiB per live conflict" if memory is not None else ""
     ok = "" if not r.problems else f" · {len(r.problems)} PROBLEMS: {r.problems[:3]}"
-    return (f"{name:<36} p50 {r.quantile(0.5):7.1f} ms · p99 {r.quantile(0.99):7.1f} ms · "
-            f"{r.per_second:6.1f} commands/s ({r.commands} in {r.seconds:.0f} s){mem}{ok}")
+    errors = f" · {r.errors} failed connections (retried)" if r.errors else ""
+    return (f"{name:<38} p50 {r.quantile(0.5):7.1f} ms · p99 {r.quantile(0.99):7.1f} ms · "
+            f"{r.per_second:6.1f} commands/s ({r.commands} in {r.seconds:.0f} s) · "
+            f"server CPU {1000 * cpu / max(1, r.commands):.1f} ms a command{mem}"
+            f"{errors}{ok}")
+
+
+def _print_spans(prefix: str) -> None:
+    """Print the stage timings the server processes wrote (fracas.server.spans)."""
+    for path in sorted(Path(prefix).parent.glob(Path(prefix).name + ".*")):
+        print(f"  stages of process {path.suffix[1:]} (ms):")
+        for stage, s in json.loads(path.read_text()).items():
+            print(f"    {stage:<36} n {s['count']:>7,} · p50 {s['p50']:7.2f} · "
+                  f"p99 {s['p99']:7.2f} · max {s['max']:7.1f}")
+        path.unlink()
+
+
+class Meter:
+    """What the server processes used while the load ran: CPU seconds, and the memory
+    their subscribed sockets took (RSS growth from idle); their stage timings start anew."""
+
+    def __init__(self, pids: list[int], spans: bool = False) -> None:
+        self.pids, self.spans = pids, spans
+        self.idle = sum(_rss_kib(p) for p in pids)
+        self.memory = 0.0
+        self.started = 0.0
+
+    def subscribed(self) -> None:
+        """Every socket has its snapshot: the load begins."""
+        self.memory = sum(_rss_kib(p) for p in self.pids) - self.idle
+        self.started = _cpu_seconds(self.pids)
+        for p in self.pids if self.spans else ():
+            os.kill(p, SPANS_RESET)
+
+    def cpu(self) -> float:
+        """CPU seconds since the load began."""
+        return _cpu_seconds(self.pids) - self.started
 
 
 def _fracas(bases_db: tuple[list[str], str], pids: list[int], conflicts: int,
-            seconds: float, pause: float) -> tuple[LoadResult, float]:
+            seconds: float, pause: float, spans: bool) -> tuple[LoadResult, float, float]:
     bases, db = bases_db
-    before = sum(_rss_kib(p) for p in pids)
-    after: list[int] = []
+    meter = Meter(pids, spans)
     result = asyncio.run(run_load(bases, db, conflicts, seconds, pause,
-                                  on_subscribed=lambda: after.append(
-                                      sum(_rss_kib(p) for p in pids))))
-    return result, (after[0] - before) / conflicts
+                                  on_subscribed=meter.subscribed))
+    return result, meter.cpu(), meter.memory / conflicts
 
 
 def main() -> None:
@@ -130,6 +186,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pause", type=float, default=1.0)
     parser.add_argument("--pg", default=os.environ.get("FRACAS_TEST_PG_URL"))
+    parser.add_argument("--sync", default="full,normal",
+                        help="the SQLite commit settings to run (fracas serve --sync)")
+    parser.add_argument("--spans", action="store_true",
+                        help="print the servers' timing of their stages")
     args = parser.parse_args()
     print(f"{args.conflicts} conflicts x 6 viewers, one writer each pausing {args.pause} s, "
           f"{args.seconds:.0f} s per run (Python {sys.version.split()[0]}, "
@@ -147,24 +207,34 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
+            meter = Meter([baseline.pid])
             base = asyncio.run(_baseline(f"http://127.0.0.1:{port}", args.conflicts,
-                                         args.seconds, args.pause))
+                                         args.seconds, args.pause, meter.subscribed))
+            cpu = meter.cpu()
         finally:
             baseline.terminate()
             baseline.wait(timeout=10)
-        print(_line("baseline: bare Starlette broadcast", base))
-        db = f"sqlite:///{tmp}/bench.db"
-        with running(db, f"{tmp}/sqlite.log") as one:
-            result, memory = _fracas(([one.url], db), [one.process.pid], args.conflicts,
-                                     args.seconds, args.pause)
-        print(_line("fracas serve, SQLite, 1 process", result, memory))
+        print(_line("baseline: bare Starlette broadcast", base, cpu))
+        prefix = f"{tmp}/spans"
+        env = {ENV_SPANS: prefix} if args.spans else {}
+        for sync in args.sync.split(","):
+            db = f"sqlite:///{tmp}/bench-{sync}.db"
+            with running(db, f"{tmp}/sqlite.log", env=env, args=("--sync", sync)) as one:
+                result, cpu, memory = _fracas(([one.url], db), [one.process.pid],
+                                              args.conflicts, args.seconds, args.pause,
+                                              args.spans)
+            print(_line(f"fracas serve, SQLite --sync {sync}", result, cpu, memory))
+            _print_spans(prefix)
         if args.pg:
             reset_pg(args.pg)
-            with running(args.pg, f"{tmp}/a.log") as a, running(args.pg, f"{tmp}/b.log") as b:
-                result, memory = _fracas(([a.url, b.url], args.pg),
-                                         [a.process.pid, b.process.pid], args.conflicts,
-                                         args.seconds, args.pause)
-            print(_line("fracas serve, PostgreSQL, 2 processes", result, memory))
+            with running(args.pg, f"{tmp}/a.log", env=env) as a, \
+                    running(args.pg, f"{tmp}/b.log", env=env) as b:
+                result, cpu, memory = _fracas(([a.url, b.url], args.pg),
+                                              [a.process.pid, b.process.pid],
+                                              args.conflicts, args.seconds, args.pause,
+                                          args.spans)
+            print(_line("fracas serve, PostgreSQL, 2 processes", result, cpu, memory))
+            _print_spans(prefix)
         else:
             print("PostgreSQL skipped: give --pg URL or set FRACAS_TEST_PG_URL")
 

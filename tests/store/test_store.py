@@ -165,6 +165,15 @@ def test_sqlite_pragmas(sqlite_url: str) -> None:
     store.close()
 
 
+def test_sqlite_commits_without_a_disk_wait_only_when_asked(sqlite_url: str) -> None:
+    store = SqlEventStore(sqlite_url, synchronous="NORMAL")  # fracas serve --sync normal
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    store.close()
+    with pytest.raises(InvalidInput, match="synchronous is one of FULL, NORMAL"):
+        SqlEventStore(sqlite_url, synchronous="OFF")
+
+
 def test_a_key_retried_by_another_author_reveals_nothing(service: ConflictService) -> None:
     from fracas.engine.model import Viewer
 

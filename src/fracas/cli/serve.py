@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -16,6 +17,13 @@ SQLITE_ONE_PROCESS = (
     "SQLite serves one process only: other processes would not hear of each other's "
     "commands (only PostgreSQL announces them, by LISTEN/NOTIFY); use --workers 1, or "
     "--db postgresql+psycopg://… for several workers")
+
+
+class Sync(StrEnum):
+    """How an SQLite server commits (docs/server.md, "Durability")."""
+
+    full = "full"  # every commit waits for the disk: it survives a power cut
+    normal = "normal"  # it survives a crash of the server process, not of the machine
 
 
 def serve(
@@ -33,12 +41,16 @@ def serve(
     rate_limit: Annotated[str, typer.Option(
         help="requests a second per token [/burst], or off (an address may make 5 times "
              "as many)")] = "20/60",
+    sync: Annotated[Sync, typer.Option(
+        help="SQLite: full (an acknowledged command survives a power cut) or normal (it "
+             "survives a crash of the server, not of the machine; no disk wait per "
+             "command)")] = Sync.full,
 ) -> None:
     """Serve the tables over HTTP and WebSocket (API in docs/server.md)."""
     import uvicorn
 
     from fracas.app.tables import TableService
-    from fracas.server.app import ENV_OPEN
+    from fracas.server.app import ENV_OPEN, ENV_SYNC
     from fracas.server.limits import ENV_RATE_LIMIT, MAX_WS_MESSAGE, parse_rate_limit
 
     url = db or default_url()
@@ -51,6 +63,7 @@ def serve(
     os.environ["FRACAS_DB"] = url  # the worker processes open the same store
     os.environ[ENV_RATE_LIMIT] = rate_limit
     os.environ[ENV_OPEN] = "1" if open_tables else "0"
+    os.environ[ENV_SYNC] = sync.value
     from fracas.store import open_store
 
     try:  # migrate once here, so the workers find the schema current

@@ -14,6 +14,7 @@ import gc
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from ipaddress import ip_address
@@ -42,7 +43,7 @@ from fracas.errors import (
     NotFound,
     StaleVersion,
 )
-from fracas.server import offers, projection, setups
+from fracas.server import offers, projection, setups, spans
 from fracas.server.limits import (
     ENV_RATE_LIMIT,
     MAX_BODY,
@@ -72,6 +73,8 @@ COOKIE = "fracas_token"
 #: ``fracas serve --open`` tells its server processes, in this variable, that anyone who
 #: reaches them may create tables.
 ENV_OPEN = "FRACAS_OPEN_TABLES"
+#: ``fracas serve --sync`` tells its server processes, in this variable, how SQLite commits.
+ENV_SYNC = "FRACAS_SQLITE_SYNC"
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
 
@@ -118,7 +121,8 @@ def create_app(url: str | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await to_thread.run_sync(lambda: open_store(url))
+        sync = os.environ.get(ENV_SYNC, "full").upper()
+        store = await to_thread.run_sync(lambda: open_store(url, synchronous=sync))
         service = ConflictService(store)
         cursor_key = await to_thread.run_sync(store.secret_key, "seal-cursors")
         export_key = await to_thread.run_sync(store.secret_key, "seal-exports")
@@ -126,11 +130,16 @@ def create_app(url: str | None = None) -> FastAPI:
         app.state.server = Server(store, service, TableService(store), hub, export_key, {},
                                   open_tables=os.environ.get(ENV_OPEN) == "1")
         hub.start(asyncio.get_running_loop())
+        watching = _watch_spans(store)
         try:
             yield
         finally:
             await hub.stop()
             store.close()
+            if watching is not None:
+                watching.cancel()
+                assert spans.SPANS is not None
+                spans.SPANS.write(os.environ[spans.ENV_SPANS])
 
     app = FastAPI(
         title="fracas", version=__version__, lifespan=lifespan, responses=ERRORS,
@@ -138,12 +147,24 @@ def create_app(url: str | None = None) -> FastAPI:
                     "Every refusal is a typed error {code, message, rule, values}.",
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    if spans.SPANS is not None:
+        app.add_middleware(spans.RequestTimer)
     app.add_middleware(RequestLimit, limit=parse_rate_limit(os.environ.get(ENV_RATE_LIMIT)),
                        cookie=COOKIE)  # added last: it runs first, before a body is read
     _handlers(app)
     _routes(app)
     mount_pages(app, authenticate)
     return app
+
+
+def _watch_spans(store: SqlEventStore) -> asyncio.Task[None] | None:
+    """When measuring (``$FRACAS_SPANS``): time the store's appends, the collector's pauses
+    and the event loop's lateness (fracas.server.spans)."""
+    if spans.SPANS is None:
+        return None
+    store.append = spans.timed("append (durable commit)", store.append)  # type: ignore[method-assign]
+    spans.SPANS.watch_gc()
+    return asyncio.get_running_loop().create_task(spans.SPANS.watch_loop())
 
 
 def app_from_env() -> FastAPI:
@@ -217,7 +238,8 @@ def _server(request: Request) -> Server:
 async def authenticate(request: Request) -> Access:
     """The access of the request's token (401 without a valid one)."""
     secret, _ = _secret(request.headers, request.cookies)
-    return await to_thread.run_sync(_server(request).tables.authenticate, secret)
+    with spans.span("authenticate"):
+        return await to_thread.run_sync(_server(request).tables.authenticate, secret)
 
 
 AccessDep = Annotated[Access, Depends(authenticate)]
@@ -419,24 +441,27 @@ def _routes(app: FastAPI) -> None:
             room, lambda r: projection.character(r.live(access.viewer), character))
         return found
 
-    @app.post("/api/tables/{table}/conflicts/{conflict}/commands", tags=["play"])
+    @app.post("/api/tables/{table}/conflicts/{conflict}/commands", tags=["play"],
+              response_model=dict[str, Any])
     async def command(request: Request, table: str, conflict: str, body: CommandIn,
-                      access: AccessDep) -> dict[str, Any]:
+                      access: AccessDep) -> Response:
         """Decide and store one command (text notation or the engine's JSON form)."""
         return await _execute(_server(request), access, table, conflict, body.command,
                               body.key, body.cursor)
 
-    @app.post("/api/tables/{table}/conflicts/{conflict}/undo", tags=["play"])
+    @app.post("/api/tables/{table}/conflicts/{conflict}/undo", tags=["play"],
+              response_model=dict[str, Any])
     async def undo(request: Request, table: str, conflict: str, access: AccessDep,
-                   body: StepsIn | None = None) -> dict[str, Any]:
+                   body: StepsIn | None = None) -> Response:
         """(GM) Take back the last STEPS commands (an undo record; versions only grow)."""
         steps = body.steps if body else 1
         return await _execute(_server(request), access, table, conflict, f"undo {steps}",
                               body.key if body else None, body.cursor if body else None)
 
-    @app.post("/api/tables/{table}/conflicts/{conflict}/redo", tags=["play"])
+    @app.post("/api/tables/{table}/conflicts/{conflict}/redo", tags=["play"],
+              response_model=dict[str, Any])
     async def redo(request: Request, table: str, conflict: str, access: AccessDep,
-                   body: StepsIn | None = None) -> dict[str, Any]:
+                   body: StepsIn | None = None) -> Response:
         """(GM) Bring back the last STEPS undone commands."""
         steps = body.steps if body else 1
         return await _execute(_server(request), access, table, conflict, f"redo {steps}",
@@ -579,11 +604,16 @@ def _scenario(body: ConflictIn) -> Scenario:
 
 async def _execute(server: Server, access: Access, table: str, conflict_id: str,
                    command: str | dict[str, Any], key: str | None, cursor: str | None
-                   ) -> dict[str, Any]:
+                   ) -> Response:
+    """Decide and store a command; the answer, encoded in the worker thread (the event loop
+    only sends it)."""
     room = await _conflict_room(server, access, table, conflict_id)
     viewer = access.viewer
 
-    def work(r: Room) -> dict[str, Any]:
+    def work(r: Room) -> str:
+        return dump(decided(r))
+
+    def decided(r: Room) -> dict[str, Any]:
         loaded = r.conflict.version
         try:
             return attempt(r)
@@ -598,8 +628,9 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
     def attempt(r: Room) -> dict[str, Any]:
         c, live = r.conflict, r.live(viewer)
         try:
-            cmd = c.to_command(command)
-            refusal = projection.masked_refusal(live, cmd)
+            with spans.span("parse"):
+                cmd = c.to_command(command)
+                refusal = projection.masked_refusal(live, cmd)
         except FracasError as exc:
             raise projection.error_for(live, exc) from None
         if refusal is not None:
@@ -614,8 +645,9 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
                                        "else acted first; look again and retry")
             for attempt in range(RETRIES):
                 try:
-                    out = server.service.execute(conflict_id, cmd, viewer, key=key,
-                                                 conflict=c)
+                    with spans.span("execute (decide, commit, fold)"):
+                        out = server.service.execute(conflict_id, cmd, viewer, key=key,
+                                                     conflict=c)
                     break
                 except StaleVersion:  # another process appended first: decide again
                     if cursor is not None or attempt == RETRIES - 1:
@@ -630,8 +662,8 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
 
     # decided on the loaded conflict without reading the store first: the append checks
     # the stored version (a cursor is compared with the newest log, so it is read first)
-    result: dict[str, Any] = await server.hub.run(room, work, fresh=cursor is not None)
-    return result
+    answer: str = await server.hub.run(room, work, fresh=cursor is not None)
+    return Response(answer, media_type="application/json")
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -672,11 +704,14 @@ async def _send(websocket: WebSocket, sub: Subscriber) -> None:
     """Write the subscriber's frames in order; close with its code when told to."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
-            frame = await sub.queue.get()
-            if frame is None:
+            item = await sub.queue.get()
+            if item is None:
                 await websocket.close(sub.closed or 1000)
                 return
-            await websocket.send_text(frame)
+            frame, queued = item
+            spans.add("frame waits in its queue", time.perf_counter() - queued)
+            with spans.span("send one frame"):
+                await websocket.send_text(frame)
 
 
 async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
@@ -691,7 +726,7 @@ async def _receive(websocket: WebSocket, sub: Subscriber) -> None:
             return
         reply = dump(_answer(message.get("text")))
         with contextlib.suppress(asyncio.QueueFull):
-            sub.queue.put_nowait(reply)
+            sub.queue.put_nowait((reply, time.perf_counter()))
 
 
 def _answer(text: str | None) -> dict[str, Any]:

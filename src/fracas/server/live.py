@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,12 +27,13 @@ from anyio import to_thread
 from fracas.app.service import ConflictService
 from fracas.app.tables import Access
 from fracas.engine.conflict import Conflict
+from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.errors import FracasError
-from fracas.server import projection
+from fracas.server import projection, spans
 from fracas.server.projection import Live, Position, dump
 from fracas.store import SqlEventStore
-from fracas.store.port import TOKEN_CHANNEL
+from fracas.store.port import TOKEN_CHANNEL, read_append_note
 
 log = logging.getLogger("fracas.server")
 
@@ -54,7 +56,7 @@ class Subscriber:
     access: Access
     position: Position
     serial: int  # the serial of the last view it was sent (Live.serial)
-    queue: asyncio.Queue[str | None] = field(
+    queue: asyncio.Queue[tuple[str, float] | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_FRAMES))
     closed: int | None = None  # the close code, once it must close
 
@@ -133,17 +135,27 @@ class Hub:
         """Run ``work`` (blocking, in a worker thread) on the room under its lock, its
         conflict first brought up to the stored log unless ``fresh`` is False; then deliver
         whatever was appended."""
+        asked = time.perf_counter()
         async with room.lock:
+            locked = time.perf_counter()
+            spans.add("wait for the room's lock", locked - asked)
+            done = locked
+
             def job() -> tuple[Any, list[tuple[Subscriber, str]]]:
+                nonlocal done
+                spans.add("wait for a worker thread", time.perf_counter() - locked)
                 if fresh:
                     self.service.refresh(room.conflict_id, room.conflict)
                 try:
                     result = work(room)
                 finally:
-                    frames = self._frames(room)
+                    with spans.span("project and encode (all viewers)"):
+                        frames = self._frames(room)
+                    done = time.perf_counter()
                 return result, frames
             try:
                 result, frames = await to_thread.run_sync(job)
+                spans.add("back on the event loop", time.perf_counter() - done)
             except FracasError:
                 raise  # refused: the engine changed nothing
             except Exception:
@@ -151,9 +163,10 @@ class Hub:
                 room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
                 room.lives.clear()
                 raise
+            now = time.perf_counter()
             for sub, frame in frames:
                 try:
-                    sub.queue.put_nowait(frame)
+                    sub.queue.put_nowait((frame, now))
                 except asyncio.QueueFull:
                     sub.close(CLOSE_TOO_SLOW)
             return result
@@ -200,10 +213,13 @@ class Hub:
         for sub in list(room.subscribers):
             if sub.closed is not None:
                 continue
-            live = room.live(sub.viewer)
+            with spans.span("project one viewer"):
+                live = room.live(sub.viewer)
             key = (sub.viewer, sub.position, sub.serial)
             if key not in frames:
-                frames[key] = self._frame(room.conflict_id, live, sub.position, sub.serial)
+                with spans.span("encode one frame"):
+                    frames[key] = self._frame(room.conflict_id, live, sub.position,
+                                              sub.serial)
             frame = frames[key]
             if frame is None:
                 continue  # nothing this viewer sees has changed: no frame
@@ -225,15 +241,27 @@ class Hub:
             frame["view"] = live.view
         return dump(frame)
 
-    async def changed(self, conflict_id: str, version: int | None = None) -> None:
+    async def changed(self, conflict_id: str, version: int | None = None,
+                      record: Record | None = None) -> None:
         """Another process (or a poll) says the conflict changed (up to ``version``, if
-        known): deliver what this process has not delivered yet."""
+        known, by ``record``, if it came along): deliver what this process has not
+        delivered yet."""
         room = self.rooms.get(conflict_id)
         if room is None or not room.subscribers:
             return
         if version is not None and room.conflict.version >= version:
             return  # our own append, already delivered
-        await self.run(room, lambda _r: None)
+
+        def take(r: Room) -> None:
+            if record is not None and record.version == r.conflict.version + 1:
+                try:
+                    r.conflict.append_record(record)  # announced with it: nothing to read
+                    return
+                except FracasError:
+                    pass  # not the record it should be: read the log instead
+            self.service.refresh(r.conflict_id, r.conflict)
+
+        await self.run(room, take, fresh=False)
 
     def revoked(self, token_id: str) -> None:
         """Close at once every socket opened with a revoked token."""
@@ -275,9 +303,7 @@ class Hub:
                     elif channel == TOKEN_CHANNEL:
                         self._loop.call_soon_threadsafe(self.revoked, payload)
                     else:
-                        cid, _, version = payload.partition(" ")
-                        self._call(self.changed(cid, int(version) if version.isdigit()
-                                                else None))
+                        self._call(self.changed(*read_append_note(payload)))
             except Exception as exc:  # the database went away: try again shortly
                 log.warning("listening for changes failed (%s); retrying", type(exc).__name__)
                 self._stop.wait(1.0)

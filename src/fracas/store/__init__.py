@@ -20,9 +20,11 @@ from fracas.store.sql import SqlEventStore, default_url, safe_url
 StoreFailure = SQLAlchemyError
 
 
-def open_store(url: str | None = None, *, migrate: bool = True) -> SqlEventStore:
-    """The store at ``url`` (default: ``$FRACAS_DB`` or the SQLite file in the data folder)."""
-    return SqlEventStore(url or default_url(), migrate=migrate)
+def open_store(url: str | None = None, *, migrate: bool = True, synchronous: str = "FULL"
+               ) -> SqlEventStore:
+    """The store at ``url`` (default: ``$FRACAS_DB`` or the SQLite file in the data folder);
+    ``synchronous`` (SQLite): ``FULL`` or ``NORMAL`` (SqlEventStore)."""
+    return SqlEventStore(url or default_url(), migrate=migrate, synchronous=synchronous)
 
 __all__ = [
     "DEFAULT_CAMPAIGN",

@@ -1,13 +1,14 @@
 """Group commit: appends that arrive while another is being written share its successor's
 transaction, so that many commands cost one ``fsync`` instead of one each.
 
-SQLite has one writer at a time and, with ``synchronous=FULL``, each commit waits for the
-disk (milliseconds). :class:`GroupCommit` lets the first caller lead: it writes every append
-waiting at that moment in one transaction, each inside its own savepoint (so one that is
-refused — a stale version, a taken idempotency key — changes nothing and refuses only its own
-caller), commits once, and then wakes each caller with its own outcome. Callers that arrived
-meanwhile are led by the first of them, and so on. No caller returns before the transaction
-holding its append has committed: durability is exactly that of one append per commit.
+SQLite has one writer at a time and, with ``synchronous=FULL`` (the default), each commit
+waits for the disk (milliseconds). :class:`GroupCommit` lets the first caller lead: it writes
+every append waiting at that moment in one transaction, each inside its own savepoint (so one
+that is refused — a stale version, a taken idempotency key — changes nothing and refuses only
+its own caller), commits once, and then wakes each caller with its own outcome. Callers that
+arrived meanwhile are led by the first of them, and so on: a batch is written as soon as the
+writer is free, never held back by a timer. No caller returns before the transaction holding
+its append has committed: durability is exactly that of one append per commit.
 """
 
 from __future__ import annotations

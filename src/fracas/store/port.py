@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import builtins
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fracas.engine.events import Record
+from fracas.engine.events import LazyEvents, Record
 from fracas.errors import FracasError
 
 DEFAULT_CAMPAIGN = "default"
@@ -103,6 +104,31 @@ class TableStore(Protocol):
 
 #: PostgreSQL channel on which every token revocation is announced (its token id).
 TOKEN_CHANNEL = "fracas_tokens"
+#: The longest record (bytes of JSON) announced along with its append; PostgreSQL's NOTIFY
+#: takes at most 8,000 bytes.
+NOTE_RECORD_LIMIT = 7_000
+
+
+def append_note(conflict_id: str, version: int, data: str) -> str:
+    """The announcement of an append (PostgreSQL NOTIFY): ``CONFLICT_ID VERSION``, then the
+    record's JSON ``data`` when it fits, so that a listener need not read the record back."""
+    head = f"{conflict_id} {version}"
+    return f"{head} {data}" if len(data.encode()) <= NOTE_RECORD_LIMIT else head
+
+
+def read_append_note(payload: str) -> tuple[str, int | None, Record | None]:
+    """The conflict, version and (if it came along) record of an announcement."""
+    conflict_id, _, rest = payload.partition(" ")
+    version, _, data = rest.partition(" ")
+    record = None
+    if data:
+        try:
+            d = json.loads(data)
+            record = Record(int(d["version"]), str(d["command"]), LazyEvents(data),
+                            str(d.get("author", "gm")), str(d.get("time", "")), d.get("key"))
+        except (ValueError, KeyError, TypeError):
+            record = None  # read back from the store instead
+    return conflict_id, int(version) if version.isdigit() else None, record
 
 
 class EventStore(Protocol):

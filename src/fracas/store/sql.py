@@ -2,15 +2,18 @@
 
 SQLite (the default) is a file in the user's data directory, in WAL mode with foreign keys
 on and ``synchronous=FULL``: a command acknowledged to the user has reached the disk, even if
-the machine loses power right after (``NORMAL`` in WAL mode would only survive a process
-crash). Writes open with ``BEGIN IMMEDIATE`` so two writers queue on the lock instead of
+the machine loses power right after. ``NORMAL`` (asked for by ``fracas serve --sync normal``)
+keeps a commit through a crash of the process but not of the machine, and waits for no disk
+per commit. Writes open with ``BEGIN IMMEDIATE`` so two writers queue on the lock instead of
 failing mid-transaction. PostgreSQL is chosen by a ``postgresql+psycopg://`` URL.
 
 An append is one transaction: ``UPDATE conflicts SET version = v+1 WHERE version = v`` (the
 optimistic check: zero rows means someone came first) then the INSERT of the record; the
-(conflict, version) primary key backs the check up. On SQLite, appends made at the same time
-by several threads share one transaction, each in its own savepoint (group commit,
-:mod:`fracas.store.group`): one disk wait for many, and none acknowledged before its commit.
+(conflict, version) primary key backs the check up. On PostgreSQL both, and the announcement
+of the append (NOTIFY), are one statement in autocommit mode: one round trip. On SQLite,
+appends made at the same time by several threads share one transaction, each in its own
+savepoint (group commit, :mod:`fracas.store.group`): one disk wait for many, and none
+acknowledged before its commit.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ from sqlalchemy.pool import NullPool, QueuePool
 
 from fracas.engine.events import LazyEvents, Record
 from fracas.engine.limits import check_conflict_id
-from fracas.errors import ConflictExists, InvalidInput, NotFound, StaleVersion
+from fracas.errors import ConflictExists, FracasError, InvalidInput, NotFound, StaleVersion
 from fracas.store.group import GroupCommit
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
@@ -61,6 +64,8 @@ from fracas.store.port import (
     SchemaMismatch,
     StoredConflict,
     TokenInfo,
+    append_note,
+    read_append_note,
 )
 from fracas.store.schema import (
     campaigns,
@@ -76,8 +81,10 @@ ENV_DB = "FRACAS_DB"
 
 #: The name under which ``store_keys`` holds the digest of the server's admin secret.
 ADMIN_KEY = "server-admin"
-#: PostgreSQL channel on which every append is announced as "CONFLICT_ID VERSION".
+#: PostgreSQL channel on which every append is announced (``port.append_note``).
 NOTIFY_CHANNEL = "fracas_appends"
+#: SQLite's ``synchronous`` settings a store may open with (see SqlEventStore).
+SYNCHRONOUS = ("FULL", "NORMAL")
 #: How often SQLite is polled for changes (seconds).
 POLL_SECONDS = 0.2
 #: Seconds to wait for a PostgreSQL server to answer before giving up (unless the URL sets
@@ -141,14 +148,20 @@ class _DeferredData:
 class SqlEventStore:
     """An :class:`~fracas.store.port.EventStore` on SQLite or PostgreSQL."""
 
-    def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
-        """Open the database at ``url`` (default: :func:`default_url`).
+    def __init__(self, url: str | None = None, *, migrate: bool = True,
+                 synchronous: str = "FULL") -> None:
+        """Open the database at ``url`` (default: :func:`default_url`). On SQLite,
+        ``synchronous`` is ``FULL`` (a commit survives a power cut) or ``NORMAL`` (a commit
+        survives a crash of the process, not of the machine; no disk wait per commit).
 
         A fresh database is migrated on first use when ``migrate``; one from a newer fracas,
         or an older one that needs ``fracas db upgrade``, raises :class:`SchemaMismatch`.
         """
         self.url = url or default_url()
-        self.engine = _make_engine(self.url)
+        if synchronous not in SYNCHRONOUS:
+            raise InvalidInput(f"synchronous is one of {', '.join(SYNCHRONOUS)}, not "
+                               f"{synchronous!r}", synchronous=synchronous)
+        self.engine = _make_engine(self.url, synchronous)
         self.dialect = self.engine.dialect.name
         self._group: GroupCommit[tuple[str, Record, int]] | None = \
             GroupCommit(self._append_batch) if self.dialect == "sqlite" else None
@@ -218,6 +231,18 @@ class SqlEventStore:
             conn = conn.execution_options(fracas_write=True)
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _single(self) -> Iterator[Connection]:
+        """A connection for one statement that is a transaction by itself: on PostgreSQL in
+        autocommit mode, so no BEGIN and COMMIT cost a round trip each."""
+        with self.engine.connect() as conn:
+            if self.dialect == "postgresql":
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                yield conn
+            else:
+                with conn.begin():
+                    yield conn
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -323,16 +348,31 @@ class SqlEventStore:
         if self._group is not None:  # SQLite: one writer, so appends share commits
             self._group.submit((conflict_id, record, expected_version))
             return
+        data = record_json(record)
         try:
-            with self._write() as conn:
-                self._append_in(conn, conflict_id, record, expected_version)
+            with self._single() as conn:  # PostgreSQL: one statement, one round trip
+                appended = conn.execute(_PG_APPEND, {
+                    "conflict_id": conflict_id, "expected": expected_version,
+                    "version": record.version, "updated": _now(), "command": record.command,
+                    "author": record.author, "time": record.time, "key": record.key,
+                    "data": data, "channel": NOTIFY_CHANNEL,
+                    "payload": append_note(conflict_id, record.version, data)}).first()
         except IntegrityError:
             # the same version or idempotency key written by someone else first
             raise _stale(expected_version, None) from None
+        if appended is None:
+            raise self._not_at(conflict_id, expected_version)
+
+    def _not_at(self, conflict_id: str, expected_version: int) -> FracasError:
+        """Why an append expecting ``expected_version`` changed nothing."""
+        actual = self.versions([conflict_id]).get(conflict_id)
+        if actual is None:
+            return NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
+        return _stale(expected_version, actual)
 
     def _append_in(self, conn: Connection, conflict_id: str, record: Record,
                    expected_version: int) -> None:
-        """The writes of one append, in the transaction of ``conn``."""
+        """The writes of one append, in the transaction of ``conn`` (SQLite)."""
         done = conn.execute(
             sql_update(conflicts)
             .where(conflicts.c.id == conflict_id, conflicts.c.version == expected_version)
@@ -345,10 +385,6 @@ class SqlEventStore:
                 raise NotFound(f"no conflict {conflict_id!r}", conflict=conflict_id)
             raise _stale(expected_version, int(actual))
         self._insert_records(conn, conflict_id, [record])
-        if self.dialect == "postgresql":  # delivered when the append commits
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                         {"channel": NOTIFY_CHANNEL,
-                          "payload": f"{conflict_id} {record.version}"})
 
     def _append_batch(self, appends: Sequence[tuple[str, Record, int]]
                       ) -> list[BaseException | None]:
@@ -473,7 +509,7 @@ class SqlEventStore:
 
     def records_after(self, conflict_id: str, version: int) -> builtins.list[Record]:
         """The records past ``version``, in order."""
-        with self._read() as conn:
+        with self._single() as conn:
             rows = conn.execute(
                 select(records.c.version, records.c.command, records.c.author,
                        records.c.time, records.c.key, records.c.data)
@@ -536,7 +572,7 @@ class SqlEventStore:
 
     def find_token(self, digest: str) -> TokenInfo | None:
         """The token with this digest, if any."""
-        with self._read() as conn:
+        with self._single() as conn:
             row = conn.execute(self._token_query().where(tokens.c.digest == digest)).first()
         return None if row is None else self._token(row)
 
@@ -623,9 +659,9 @@ class SqlEventStore:
                 if left <= 0:
                     break
                 for note in pg.notifies(timeout=left, stop_after=1):
-                    cid, _, v = note.payload.partition(" ")
-                    if cid == conflict_id:
-                        current = max(current, int(v))
+                    cid, v, _ = read_append_note(note.payload)
+                    if cid == conflict_id and v is not None:
+                        current = max(current, v)
             return current
         finally:
             try:
@@ -638,6 +674,22 @@ class SqlEventStore:
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+
+#: An append on PostgreSQL in one statement: the optimistic check, the record and its
+#: announcement (delivered at commit); a row only if it was appended.
+_PG_APPEND = text("""
+WITH moved AS (
+    UPDATE conflicts SET version = :version, updated = :updated
+    WHERE id = :conflict_id AND version = :expected
+    RETURNING id
+), added AS (
+    INSERT INTO records (conflict_id, version, command, author, time, key, data)
+    SELECT id, :version, :command, :author, :time, :key, :data FROM moved
+    RETURNING version
+)
+SELECT pg_notify(:channel, :payload) FROM added
+""")
 
 
 def _check_fields(**fields: str | None) -> None:
@@ -676,10 +728,10 @@ def safe_url(url: str) -> str:
         return "<bad database URL>"
 
 
-def _make_engine(url: str) -> Engine:
+def _make_engine(url: str, synchronous: str) -> Engine:
     try:
         if url.startswith("sqlite"):
-            return _sqlite_engine(url)
+            return _sqlite_engine(url, synchronous)
         if url.startswith("postgresql"):
             from sqlalchemy.engine import make_url
 
@@ -697,7 +749,7 @@ def _make_engine(url: str) -> Engine:
     )
 
 
-def _sqlite_engine(url: str) -> Engine:
+def _sqlite_engine(url: str, synchronous: str) -> Engine:
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
@@ -715,7 +767,7 @@ def _sqlite_engine(url: str) -> Engine:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA busy_timeout = 60000")
         cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = FULL")
+        cur.execute(f"PRAGMA synchronous = {synchronous}")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.close()
 
