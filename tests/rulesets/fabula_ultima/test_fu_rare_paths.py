@@ -62,6 +62,15 @@ def test_with_no_adversaries_the_gm_gives_the_dl_of_the_group_check() -> None:
     assert (ev["dl"], ev["dl_from"], ev["initiatives"]) == (8, "given", {})
 
 
+@pytest.mark.rule("FU-CON-3")
+def test_the_gm_may_give_a_dl_of_zero_but_not_below() -> None:
+    c = make(pc("ada"), pc("bruno"))
+    refused(c, "ada: initiative dl=-1 dice=5,5,4,4", "FU-CON-3", InvalidInput)
+    run(c, "ada: initiative dl=0 dice=5,5,4,4")
+    ev = events(c, "initiative_checked")[0].data
+    assert (ev["dl"], ev["dl_from"]) == (0, "given")
+
+
 @pytest.mark.rule("FU-CHK-1")
 def test_a_dl_of_zero_is_a_check_and_a_negative_one_is_refused() -> None:
     c = make(pc("ada"), npc("orc"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.reading import last_sentences
+
 from .helpers import ZONES, do, make, npc, of, pc, refused
 
 
@@ -120,3 +122,28 @@ def test_slipping_past_a_guard_goes_one_zone_only():
     # its Close Combat ranks, with the stat they come from
     assert slipped["check"]["mods"] == [["guarded by Guard", -3, "guard", "skills"]]
     assert c.state.ext.zones.zone_of("ada") == "b"
+
+
+@pytest.mark.rule("VR-TURN-1", "VR-TURN-3")
+def test_the_opener_the_last_to_act_chooses_opens_the_next_turn():
+    c = make(pc("ada"), pc("bruno"), last_chooses_opener=True)
+    do(c, "open ada", "ada: handoff bruno", "bruno: handoff ada")
+    assert last_sentences(c)[-1] == "Ada opens the turn (2 actions)"
+    assert c.state.round == 2 and c.state.ext.turns.round_opened
+    err = refused(c, "open bruno", "VR-TURN-1")  # Ada's go is under way
+    assert "Ada" in str(err)
+    do(c, "ada: handoff bruno", "bruno: handoff")
+    assert c.state.ext.turns.openers == ["ada", "ada"]
+
+
+@pytest.mark.rule("VR-MOVE-4")
+def test_disengaging_from_three_opponents_costs_two_for_each_beyond_the_first():
+    c = make(pc("ada", zone="a", tn={"athletics": 12, "close_combat": 12}),
+             npc("thug", zone="a"), npc("rat", zone="a"), npc("bat", zone="a"), **ZONES)
+    do(c, "open ada", "ada: attack thug dice=6,6,6", "ada: handoff rat",
+       "rat: attack ada dice=6,6,6", "rat: handoff bat", "bat: attack ada dice=6,6,6",
+       "bat: handoff thug", "thug: handoff", "open ada")
+    dis = of(do(c, "ada: disengage dice=3,3,2"), "disengaged")[0]
+    assert dis["check"]["mods"] == [["2 more opponent(s)", -4]]
+    assert dis["check"]["success"]  # 8 ≤ 12 − 4
+    assert "Athletics TN 12 (−4 2 more opponent(s): −4) → 8: rolled 8" in last_sentences(c)[0]

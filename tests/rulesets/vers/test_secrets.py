@@ -102,6 +102,26 @@ def test_a_gm_only_base_tn_shows_through_no_tn() -> None:
     assert "11" not in json.dumps(view(c, ALICE)["conflict"]["settings"])
 
 
+@pytest.mark.rule("VR-ATK-4", "VR-ROLL-2")
+def test_a_gm_only_reach_shows_as_a_question_mark_whichever_side_it_is_on() -> None:
+    """The reach modifier comes from both fighters' reach: a GM-only reach hides it from a
+    player whether its owner is the target (the first source) or the attacker (the second)."""
+    c = make(pc("ada", zone="a", reach=1, tn={"close_combat": 12}, weapons={"sword": {"ev": 4}}),
+             {**npc("thug", zone="a", reach=2, tn={"close_combat": 13},
+                    weapons={"club": {"ev": 3}}), "gm_only": ["reach"]}, **ZONES)
+    do(c, "open ada", "ada: attack thug dice=2,2,2", "ada: handoff thug",
+       "thug: attack ada dice=2,2,2")
+    gm = [s for s in sentences(c, Viewer.gm()) if " attacks " in s]
+    assert "Close combat TN 12 (−1 reach: −1) → 11: rolled 6" in gm[0]
+    assert "Close combat TN 13 (−1 wounded, +1 reach: +0) → 13: rolled 6" in gm[1]
+    ada_reads = [s for s in sentences(c) if " attacks " in s]
+    assert "Close combat TN 12 (? reach: ?): rolled 6, success → hit" in ada_reads[0]
+    assert "Close combat TN 13 (−1 wounded, ? reach: ?): rolled 6, success → hit" in ada_reads[1]
+    reach_values = [m[1] for e in player_events(c) if e.type == "attack"
+                    for m in e.data["mods"] if m[0] == "reach"]
+    assert reach_values == [None, None]
+
+
 #: Stats of every kind a label could name, GM-only for the thug.
 HIDDEN = ["dodge", "skills", "reach", "rv", "weapons", "tn", "agility", "intuition"]
 SCRIPT = ["open ada", "ada: attack thug dice=2,2,3", "ada: handoff thug",

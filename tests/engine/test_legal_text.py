@@ -1,0 +1,61 @@
+"""How a legal command reads as text (what `fracas play` completes, what the browser table and
+the server's legal commands show as ``text``): fixed values, placeholders, listed values,
+ranges of whole numbers, and a free value without a placeholder; and templates whose words
+happen to be a parameter's name."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.app.scenario import load_scenario
+from fracas.engine.commands import CommandSet
+from fracas.engine.conflict import Conflict
+from fracas.engine.legal import Choice, LegalCommand, from_template
+from fracas.rulesets import get_ruleset
+
+
+@pytest.fixture(scope="module")
+def commands() -> CommandSet:
+    """The VERS commands (attack, chase, narrate …) of a bundled table."""
+    conflict = Conflict.create(get_ruleset("vers"), load_scenario("vers-tavern-brawl").setup,
+                               "s", time="")
+    return conflict.commands
+
+
+@pytest.mark.parametrize("template", [
+    "ada: attack TARGET weapon=sword|knife",
+    "chase c1 hunter=WHO quarry=ada length=2..4",
+    "chase c1 hunter=ada quarry=bo length=2..6",
+    "chase c1 hunter=ada quarry=bo length=1|3|5",
+    "chase c1 hunter=ada quarry=bo length=2|3",
+])
+def test_a_template_reads_back_as_the_same_text(commands: CommandSet, template: str) -> None:
+    assert from_template(commands, template).text() == template
+
+
+def test_three_or_more_whole_numbers_in_a_row_read_as_a_range(commands: CommandSet) -> None:
+    lc = from_template(commands, "chase c1 hunter=ada quarry=bo length=2|3|4")
+    assert lc.choice("length").allowed == (2, 3, 4)
+    assert lc.text() == "chase c1 hunter=ada quarry=bo length=2..4"
+    assert from_template(commands, "chase c1 hunter=ada quarry=bo length=-1..1").text() == (
+        "chase c1 hunter=ada quarry=bo length=-1..1")
+
+
+def test_a_structured_command_reads_as_text_without_a_template() -> None:
+    """How a ruleset's own legal commands (built as values, not templates) read."""
+    lc = LegalCommand("attack", "ada", (
+        Choice("target", "word"),  # free, no placeholder: the parameter's name
+        Choice("weapon", "word", ("sword", "knife"), positional=False),
+        Choice("ev", "int", (4, 5, 6), positional=False),
+        Choice("skill", "word", fixed="athletics", positional=False),
+        Choice("track", "choice", ("injury", "focus"), listed=False),
+    ))
+    assert lc.text() == "ada: attack TARGET weapon=sword|knife ev=4..6 skill=athletics"
+    assert LegalCommand("handoff", None, (Choice("to", "word", ("bo",)),)).text() == (
+        "handoff bo")
+
+
+def test_a_free_text_may_begin_with_a_parameters_name(commands: CommandSet) -> None:
+    lc = from_template(commands, "narrate text messages arrive at dawn")
+    assert lc.choice("text").fixed == "text messages arrive at dawn"
+    assert lc.text() == "narrate text messages arrive at dawn"
