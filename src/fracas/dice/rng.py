@@ -22,8 +22,15 @@ roll ever replayed from a seed):
    For ``k > 256`` (bounds beyond 2**256) the pool is discarded and ``ceil(k / 256)`` fresh
    blocks are concatenated, the first most significant, masked to ``k`` bits, per attempt.
 5. ``die(sides) = below(sides) + 1``; ``dice(count, sides)`` is exactly ``count`` calls of
-   ``die(sides)`` in order, done in one loop for speed. (Cutting a whole block into draws at
-   once was tried: in CPython it is no faster than the loop, one shift and mask per draw.)
+   ``die(sides)`` in order.
+
+How it is computed does not change the stream. A generator that has used up its first block
+and needs another for a die of 2 to 16 sides (chunks of 1 to 4 bits) cuts the new block into
+all its chunks at once, in C (the block's octal, hexadecimal or binary digits, read from the
+least significant end, through ``bytes.translate``), and hands out the faces that are not
+rejected, in order, as long as the same size of die is asked for. Any other request first
+works out how many chunks those faces used and puts the rest back into the pool. A fresh
+generator that rolls a few dice (one per command) never pays for cutting a whole block.
 
 Only integer arithmetic and SHA-256 are used, so the stream is the same on every platform and
 Python version.
@@ -35,18 +42,56 @@ import hashlib
 import secrets
 
 _BLOCK_BITS = 256
+#: Chunk widths (bits) whose faces are decoded a whole block at a time: dice of 2 to 16 sides.
+_RUN_BITS = 4
+_DIGITS = b"0123456789abcdef"
+#: A hexadecimal digit's low and high two bits, as the digits of two 2-bit chunks.
+_LOW_PAIR = bytes.maketrans(_DIGITS, bytes(_DIGITS[v & 3] for v in range(16)))
+_HIGH_PAIR = bytes.maketrans(_DIGITS, bytes(_DIGITS[v >> 2] for v in range(16)))
+#: For each size of die 2..16: the table from a chunk's digit to its face, the digits rejected,
+#: and the table marking each accepted digit as 1.
+_TABLES = {
+    sides: (
+        bytes.maketrans(_DIGITS[:sides], bytes(range(1, sides + 1))),
+        _DIGITS[sides : 1 << (sides - 1).bit_length()],
+        bytes.maketrans(_DIGITS[:sides], b"\x01" * sides),
+    )
+    for sides in range(2, 17)
+}
+
+
+def _chunks(block: int, k: int) -> bytes:
+    """The whole ``k``-bit chunks of a 256-bit block, least significant first, one digit each
+    (``k`` of 1 to 4: a binary, base-4, octal or hexadecimal digit)."""
+    if k == 3:
+        return format(block, "086o")[:0:-1].encode()  # 85 chunks; the top bit is left over
+    if k == 1:
+        return format(block, "0256b")[::-1].encode()
+    nibbles = format(block, "064x")[::-1].encode()
+    if k == 4:
+        return nibbles
+    pairs = bytearray(128)  # k == 2: each nibble holds two chunks, the low one first
+    pairs[0::2] = nibbles.translate(_LOW_PAIR)
+    pairs[1::2] = nibbles.translate(_HIGH_PAIR)
+    return bytes(pairs)
 
 
 class DiceRng:
     """A deterministic source of uniform integers (see the module docstring for the algorithm)."""
 
-    __slots__ = ("_bits", "_counter", "_key", "_pool")
+    __slots__ = ("_at", "_bits", "_chunks", "_counter", "_faces", "_key", "_pool", "_sides")
 
     def __init__(self, key: bytes) -> None:
         self._key = hashlib.sha256(key).digest()
         self._counter = 0
         self._pool = 0
         self._bits = 0
+        # a decoded block: its chunks' digits, the faces they give a d``_sides`` (0: none),
+        # and how many of those faces are used; ``_pool`` is then the whole block
+        self._sides = 0
+        self._chunks = b""
+        self._faces = b""
+        self._at = 0
 
     @classmethod
     def derive(cls, seed: str | int | bytes, stream: int = 0) -> DiceRng:
@@ -72,6 +117,14 @@ class DiceRng:
 
     def die(self, sides: int) -> int:
         """One die with faces ``1 .. sides`` (``below(sides) + 1``)."""
+        if sides == self._sides:
+            at = self._at
+            if at < len(self._faces):
+                self._at = at + 1
+                return self._faces[at]
+            return self._decoded(1, sides, [])[0]
+        if self._sides:
+            self._settle()
         k = (sides - 1).bit_length()
         if sides < 2 or k > _BLOCK_BITS:
             return self._huge_or_one(sides)
@@ -80,6 +133,8 @@ class DiceRng:
         bits = self._bits
         while True:
             if bits < k:
+                if self._counter and k <= _RUN_BITS:
+                    return self._decoded(1, sides, [])[0]
                 pool = self._block()
                 bits = _BLOCK_BITS
             value = pool & mask
@@ -111,8 +166,17 @@ class DiceRng:
 
     def dice(self, count: int, sides: int) -> list[int]:
         """``count`` dice with faces ``1 .. sides``: the same as ``count`` calls of :meth:`die`."""
+        if sides == self._sides:
+            at = self._at
+            end = at + count
+            if end <= len(self._faces):
+                self._at = end
+                return list(self._faces[at:end])
+            return self._decoded(count, sides, [])
         if count == 1:
             return [self.die(sides)]
+        if self._sides:
+            self._settle()
         k = (sides - 1).bit_length()
         if sides < 2 or k > _BLOCK_BITS:
             return [self._huge_or_one(sides) for _ in range(count)]
@@ -124,6 +188,8 @@ class DiceRng:
         left = count
         while left:
             if bits < k:
+                if self._counter and k <= _RUN_BITS:
+                    return self._decoded(left, sides, out)
                 pool = self._block()
                 bits = _BLOCK_BITS
             value = pool & mask
@@ -135,6 +201,32 @@ class DiceRng:
         self._pool = pool
         self._bits = bits
         return out
+
+    def _decoded(self, count: int, sides: int, out: list[int]) -> list[int]:
+        """``out`` and ``count`` more faces of a d``sides`` from decoded blocks: the rest of
+        the one decoded for ``sides`` (if any), then new ones (the pool is used up)."""
+        faces, at = (self._faces, self._at) if self._sides == sides else (b"", 0)
+        while at + count > len(faces):
+            out += faces[at:]
+            count -= len(faces) - at
+            block = self._block()
+            face_of, rejected, _ = _TABLES[sides]
+            self._chunks = _chunks(block, (sides - 1).bit_length())
+            faces, at = self._chunks.translate(face_of, rejected), 0
+            self._pool, self._bits = block, _BLOCK_BITS
+            self._sides, self._faces = sides, faces
+        out += faces[at : at + count]
+        self._at = at + count
+        return out
+
+    def _settle(self) -> None:
+        """Back to the pool of bits: the decoded block less the chunks its used faces took."""
+        marks = self._chunks.translate(_TABLES[self._sides][2])
+        used = len(marks) - len(marks.split(b"\x01", self._at)[-1])
+        shift = used * (self._sides - 1).bit_length()
+        self._pool >>= shift
+        self._bits -= shift
+        self._sides = 0
 
 
 def new_seed() -> str:
