@@ -13,11 +13,12 @@ shows its faces, or the number of a ``mi``/``ma``), so each test is one set look
 from __future__ import annotations
 
 from collections.abc import Callable, Container
+from fractions import Fraction
 from typing import Any
 
 from fracas.dice.bounds import pool_target
 from fracas.dice.nodes import MAX_EXPLOSIONS, Dice, Group, Node, Op, Sel, SetOf, Value
-from fracas.dice.plan import Plan, Source, compile_plan
+from fracas.dice.plan import Plan, Source, compile_plan, top_offset
 from fracas.dice.selection import dropped_few, select
 
 Members = list[Value | None]
@@ -28,6 +29,13 @@ Step = Callable[[Members, Source, list[int]], None]
 def compile_totals(node: Node) -> Plan:
     """The lean plan of a syntax tree."""
     return compile_plan(node, _group)
+
+
+def compile_roll(node: Node) -> tuple[Plan, Fraction | None]:
+    """The lean plan of a whole expression and the constant with a fraction it adds at the
+    top (None: no such term; see :func:`fracas.dice.plan.top_offset`)."""
+    rest, offset = top_offset(node, _group)
+    return compile_plan(rest, _group), offset
 
 
 class _Matches:
@@ -57,6 +65,8 @@ def _group(node: Dice | SetOf | Group) -> Plan:
         return _dice(target, target.ops + ops)
     items = [compile_totals(i) for i in target]
     finish = _finish(ops, None)
+    if len(ops) == 1 and _rank_slice(ops[0], len(items)) is not None:
+        return _ranked_set(items, ops[0])
     steps = [_step(op, 0, None) for op in ops if op.kind != "c"]  # a count is the finish
     if len(steps) == 1 and finish is _total:
         step = steps[0]
@@ -75,6 +85,88 @@ def _group(node: Dice | SetOf | Group) -> Plan:
         return finish(members)
 
     return set_plan
+
+
+def _rank_slice(op: Op, count: int) -> tuple[int, int, bool] | None:
+    """What a single keep or drop of the highest or lowest few leaves of ``count`` members: the
+    places ``start .. end-1`` of their order from the highest (``True``, ties: the earlier
+    member first) or from the lowest (``False``); None for any other operation. As the steps
+    below (and plan_breakdown) pick: ``kh``/``ph`` count from the highest, ``dl`` keeps all but
+    the last places from the highest, ``dh`` all but the last from the lowest."""
+    kind, sels = op.kind, op.sels
+    n = sels[0].num
+    if kind in ("dh", "dl"):
+        return 0, max(0, count - n), kind == "dl"
+    if kind not in ("k", "p") or len(sels) != 1 or sels[0].by_value:
+        return None
+    n = min(n, count)
+    return (0, n, sels[0].cat == "h") if kind == "k" else (n, count, sels[0].cat == "h")
+
+
+def _ranked_set(items: list[Plan], op: Op) -> Plan:
+    """A set with one keep or drop of its highest or lowest few: the sum of those members
+    (which of two equal members is kept does not change it)."""
+    start, end, highest = _rank_slice(op, len(items))  # type: ignore[misc]
+    pick = max if highest else min
+    if (start, end) == (0, 1) and len(items) == 2:
+        first, second = items
+
+        def better_of_two(src: Source, out: list[int], kept: list[Any]) -> Value:
+            return pick(first(src, out, kept), second(src, out, kept))
+
+        return better_of_two
+    if (start, end) == (0, 1):
+
+        def best_member(src: Source, out: list[int], kept: list[Any]) -> Value:
+            return pick([item(src, out, kept) for item in items])
+
+        return best_member
+
+    def ranked_members(src: Source, out: list[int], kept: list[Any]) -> Value:
+        values = [item(src, out, kept) for item in items]
+        values.sort(reverse=highest)
+        return sum(values[start:end])
+
+    return ranked_members
+
+
+def _ranked_dice(count: int, sides: int, op: Op, finish: Callable[[Members], Value]
+                 ) -> Plan | None:
+    """``count`` fresh dice with one keep or drop of their highest or lowest few, when that
+    keeps one die or drops one (``2d20kh1``, ``4d6kh3``, ``4d6dl1``), with the tie rules of
+    :func:`_rank_slice`; None otherwise."""
+    start, end, highest = _rank_slice(op, count)  # type: ignore[misc]
+    whole = finish is _total
+    if (start, end) == (0, 1) and count > 1:  # the first of the highest (lowest) dice
+        pick = max if highest else min
+
+        def keep_one(src: Source, out: list[int], kept: list[Any]) -> Value:
+            faces = src.dice(count, sides)
+            out += faces
+            face = pick(faces)
+            kept.append(face)
+            return face if whole else finish([face])
+
+        return keep_one
+    if end - start != count - 1 or count < 2:
+        return None
+    # one die dropped: the last of the order (the latest of the lowest, from the highest) when
+    # the kept places start at 0, else the first (the earliest of the highest)
+    pick = min if highest == (start == 0) else max
+    latest = start == 0
+
+    def drop_one(src: Source, out: list[int], kept: list[Any]) -> Value:
+        faces = src.dice(count, sides)
+        out += faces
+        face = pick(faces)
+        if latest:
+            del faces[count - 1 - faces[::-1].index(face)]
+        else:
+            faces.remove(face)
+        kept += faces
+        return sum(faces) if whole else finish(faces)  # type: ignore[arg-type]
+
+    return drop_one
 
 
 def _total(members: Members) -> Value:
@@ -181,6 +273,10 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
         if single is not None:
             return single
     whole = finish is _total
+    if _rank_slice(op, count) is not None:
+        ranked = _ranked_dice(count, sides, op, finish)
+        if ranked is not None:
+            return ranked
     if op.kind in ("k", "p") and all(s.by_value for s in op.sels):
         hits = _hits(op.sels, top)
         keeping = op.kind == "k"
@@ -317,17 +413,8 @@ def _clamp_step(n: int, low: bool) -> Step:
 
 def _ranked_step(kind: str, sels: tuple[Sel, ...], sides: int) -> Step:
     """``k``, ``p``, ``ro`` or ``ra`` with a selector of the highest or lowest few."""
-    if kind in ("k", "p") and len(sels) == 1:
-        n, highest = sels[0].num, sels[0].cat == "h"
-        keeping = kind == "k"
-
-        def keep_or_drop_few(members: Members, src: Source, out: list[int]) -> None:
-            order = [i for i, v in enumerate(members) if v is not None]
-            order.sort(key=members.__getitem__, reverse=highest)  # type: ignore[arg-type]
-            for i in order[n:] if keeping else order[:n]:
-                members[i] = None
-
-        return keep_or_drop_few
+    if kind in ("k", "p") and not any(s.by_value for s in sels):
+        return _keep_or_drop_few(sels, kind == "k")
 
     def ranked(members: Members, src: Source, out: list[int]) -> None:
         picked = select(sels, members)
@@ -350,6 +437,42 @@ def _ranked_step(kind: str, sels: tuple[Sel, ...], sides: int) -> Step:
             members.append(face)
 
     return ranked
+
+
+def _keep_or_drop_few(sels: tuple[Sel, ...], keeping: bool) -> Step:
+    """``k`` or ``p`` of the highest and lowest few (``kh3``, ``kh3kl1``): the members each
+    selector picks from one sort of the members (ties: the earlier member first)."""
+    if len(sels) == 1:
+        n, highest = sels[0].num, sels[0].cat == "h"
+
+        def keep_or_drop_one_few(members: Members, src: Source, out: list[int]) -> None:
+            order = [i for i, v in enumerate(members) if v is not None]
+            order.sort(key=members.__getitem__, reverse=highest)  # type: ignore[arg-type]
+            for i in order[n:] if keeping else order[:n]:
+                members[i] = None
+
+        return keep_or_drop_one_few
+
+    highest = [s.num for s in sels if s.cat == "h"]
+    lowest = [s.num for s in sels if s.cat == "l"]
+
+    def keep_or_drop_few(members: Members, src: Source, out: list[int]) -> None:
+        order = [i for i, v in enumerate(members) if v is not None]
+        key = members.__getitem__
+        picked: set[int] = set()
+        if highest:
+            ranked = sorted(order, key=key, reverse=True)  # type: ignore[arg-type]
+            for n in highest:
+                picked.update(ranked[:n])
+        if lowest:
+            ranked = sorted(order, key=key)  # type: ignore[arg-type]
+            for n in lowest:
+                picked.update(ranked[:n])
+        for i in order:
+            if (i in picked) != keeping:
+                members[i] = None
+
+    return keep_or_drop_few
 
 
 def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
