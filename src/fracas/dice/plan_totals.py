@@ -441,7 +441,7 @@ def _ranked_step(kind: str, sels: tuple[Sel, ...], sides: int) -> Step:
 
 def _keep_or_drop_few(sels: tuple[Sel, ...], keeping: bool) -> Step:
     """``k`` or ``p`` of the highest and lowest few (``kh3``, ``kh3kl1``): the members each
-    selector picks from one sort of the members (ties: the earlier member first)."""
+    selector picks from at most one sort each way (ties: the earlier member first)."""
     if len(sels) == 1:
         n, highest = sels[0].num, sels[0].cat == "h"
 
@@ -453,20 +453,20 @@ def _keep_or_drop_few(sels: tuple[Sel, ...], keeping: bool) -> Step:
 
         return keep_or_drop_one_few
 
-    highest = [s.num for s in sels if s.cat == "h"]
-    lowest = [s.num for s in sels if s.cat == "l"]
+    from_top = [s.num for s in sels if s.cat == "h"]
+    from_bottom = [s.num for s in sels if s.cat == "l"]
 
     def keep_or_drop_few(members: Members, src: Source, out: list[int]) -> None:
         order = [i for i, v in enumerate(members) if v is not None]
         key = members.__getitem__
         picked: set[int] = set()
-        if highest:
+        if from_top:
             ranked = sorted(order, key=key, reverse=True)  # type: ignore[arg-type]
-            for n in highest:
+            for n in from_top:
                 picked.update(ranked[:n])
-        if lowest:
+        if from_bottom:
             ranked = sorted(order, key=key)  # type: ignore[arg-type]
-            for n in lowest:
+            for n in from_bottom:
                 picked.update(ranked[:n])
         for i in order:
             if (i in picked) != keeping:
