@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from fracas.dice.errors import OddsBudgetError
 from fracas.dice.exact_distribution import Distribution
+from fracas.dice.exact_sums import WholeDie
 from fracas.dice.explosion_depth import explodes, pick_depth, truncated_mass
 from fracas.dice.expression import Expression, parse
 from fracas.dice.nodes import MAX_EXPLOSIONS, Annotated, Dice
@@ -58,18 +59,14 @@ def distribution(expr: str | Expression, *, explode_depth: int | None = None) ->
     result = Builder(depth, Budget(e.text)).build(e.tree)
     if isinstance(result, Scaled):
         result = result.totals()
-    quantities: list[int]
-    if not isinstance(result, icepool.Die):
-        outcomes, quantities, denominator = [int(result)], [1], 1
-    else:
-        totals: dict[int, int] = {}
-        for o, q in result.items():
-            if q:
-                totals[int(o)] = totals.get(int(o), 0) + int(q)  # a total rounds toward zero
-        pairs = sorted(totals.items())
-        outcomes = [o for o, _ in pairs]
-        quantities = [q for _, q in pairs]
-        denominator = sum(quantities)
+    if isinstance(result, icepool.Die):  # a total rounds toward zero
+        result = WholeDie.from_items((int(o), int(q)) for o, q in result.items())
+    if not isinstance(result, WholeDie):
+        result = WholeDie.constant(int(result))
+    pairs = result.items()
+    outcomes = [o for o, _ in pairs]
+    quantities = [q for _, q in pairs]
+    denominator = sum(quantities)
     if len(outcomes) > MAX_OUTCOMES:
         raise OddsBudgetError(
             f"the exact odds of {e.text} have {len(outcomes):,} totals; at most "

@@ -8,7 +8,7 @@ from typing import Any
 
 from fracas.dice.bounds import pool_target
 from fracas.dice.errors import DiceValueError
-from fracas.dice.exact_sums import exploded, sum_power
+from fracas.dice.exact_sums import WholeDie, exploded, sum_power
 from fracas.dice.nodes import (
     Annotated,
     BinOp,
@@ -62,6 +62,8 @@ def _as_die(value: Any) -> Any:
 
     if isinstance(value, Scaled):
         value = value.value()
+    if isinstance(value, WholeDie):
+        return value.die()
     return value if isinstance(value, icepool.Die) else icepool.Die([value])
 
 
@@ -102,7 +104,7 @@ class Builder:
         op = node.op
         if op in ("+", "-", "*"):
             a, b = Scaled.of(left), Scaled.of(right)
-            if isinstance(a.x, icepool.Die) and isinstance(b.x, icepool.Die):
+            if isinstance(a.x, WholeDie) and isinstance(b.x, WholeDie):
                 self.budget.charge(len(a.x) * len(b.x), f"'{op}'")
             return a.combine(op, b)
         if op == "/" and type(right) is int and right != 0:  # whole numbers over a divisor
