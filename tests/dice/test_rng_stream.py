@@ -50,7 +50,8 @@ class SpecRng:
                 return value
 
 
-SIDES = st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 17, 20, 100, 1000, 2**300])
+SIDES = st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 17, 20, 100, 128, 129, 255, 256,
+                         1000, 2**300])
 CALLS = st.lists(
     st.tuples(st.sampled_from(["die", "dice", "below"]), SIDES, st.integers(0, 90)),
     min_size=1,
@@ -76,7 +77,7 @@ def test_a_long_run_of_one_small_die_then_others_follows_the_stream() -> None:
     # thousands of d6 cross many decoded blocks; each other die then continues from the
     # exact chunk where the d6 stopped
     rng, spec = DiceRng.derive("long", 1), SpecRng("long", 1)
-    for sides in (6, 10, 20, 4, 2, 16, 3, 6):
+    for sides in (6, 10, 20, 4, 2, 16, 3, 100, 255, 129, 6):
         assert rng.dice(3000, sides) == [spec.below(sides) + 1 for _ in range(3000)]
         assert rng.die(7) == spec.below(7) + 1
         assert [rng.die(sides) for _ in range(50)] == [spec.below(sides) + 1 for _ in range(50)]

@@ -25,12 +25,14 @@ roll ever replayed from a seed):
    ``die(sides)`` in order.
 
 How it is computed does not change the stream. A generator that has used up its first block
-and needs another for a die of 2 to 16 sides (chunks of 1 to 4 bits) cuts the new block into
-all its chunks at once, in C (the block's octal, hexadecimal or binary digits, read from the
-least significant end, through ``bytes.translate``), and hands out the faces that are not
-rejected, in order, as long as the same size of die is asked for. Any other request first
-works out how many chunks those faces used and puts the rest back into the pool. A fresh
-generator that rolls a few dice (one per command) never pays for cutting a whole block.
+and needs another for a die of 2 to 255 sides (chunks of 1 to 8 bits) cuts the new block into
+all its chunks at once, in C (big-integer masks and shifts move chunk ``i`` to byte ``i``, then
+``bytes.translate`` turns the chunks into faces and drops the rejected ones), and hands out
+those faces in order as long as the same size of die is asked for. Any other request first
+works out how many chunks the faces handed out used and puts the rest back into the pool, and
+the generator goes die by die from then on (one that mixes sizes of dice would cut blocks for
+nothing). A fresh generator that rolls a few dice (one per command) never pays for cutting a
+whole block.
 
 Only integer arithmetic and SHA-256 are used, so the stream is the same on every platform and
 Python version.
@@ -38,51 +40,75 @@ Python version.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 
 _BLOCK_BITS = 256
-#: Chunk widths (bits) whose faces are decoded a whole block at a time: dice of 2 to 16 sides.
-_RUN_BITS = 4
-_DIGITS = b"0123456789abcdef"
-#: A hexadecimal digit's low and high two bits, as the digits of two 2-bit chunks.
-_LOW_PAIR = bytes.maketrans(_DIGITS, bytes(_DIGITS[v & 3] for v in range(16)))
-_HIGH_PAIR = bytes.maketrans(_DIGITS, bytes(_DIGITS[v >> 2] for v in range(16)))
-#: For each size of die 2..16: the table from a chunk's digit to its face, the digits rejected,
-#: and the table marking each accepted digit as 1.
-_TABLES = {
-    sides: (
-        bytes.maketrans(_DIGITS[:sides], bytes(range(1, sides + 1))),
-        _DIGITS[sides : 1 << (sides - 1).bit_length()],
-        bytes.maketrans(_DIGITS[:sides], b"\x01" * sides),
-    )
-    for sides in range(2, 17)
-}
+#: The largest die whose faces are decoded a whole block at a time (a byte each).
+_RUN_SIDES = 255
+
+
+@functools.cache
+def _spreading(k: int) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """How to move each ``k``-bit chunk ``i`` of a block to bits ``8i .. 8i+k-1``: (number of
+    chunks, mask of their bits, and per step a mask of the chunks to move and how far).
+
+    Step ``j`` (highest first) moves the chunks whose index has bit ``j`` set by
+    ``(8 - k) * 2**j`` bits, so after all steps chunk ``i`` has moved ``(8 - k) * i``.
+    """
+    n = _BLOCK_BITS // k
+    at = [k * i for i in range(n)]
+    steps = []
+    for j in reversed(range((n - 1).bit_length())):
+        moved = [i for i in range(n) if i >> j & 1]
+        mask = sum(((1 << k) - 1) << at[i] for i in moved)
+        shift = (8 - k) << j
+        for i in moved:
+            at[i] += shift
+        if shift:
+            steps.append((mask, shift))
+    return n, (1 << (n * k)) - 1, tuple(steps)
+
+
+#: An octal or hexadecimal digit's value.
+_DIGIT_VALUES = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 
 
 def _chunks(block: int, k: int) -> bytes:
-    """The whole ``k``-bit chunks of a 256-bit block, least significant first, one digit each
-    (``k`` of 1 to 4: a binary, base-4, octal or hexadecimal digit)."""
-    if k == 3:
-        return format(block, "086o")[:0:-1].encode()  # 85 chunks; the top bit is left over
-    if k == 1:
-        return format(block, "0256b")[::-1].encode()
-    nibbles = format(block, "064x")[::-1].encode()
+    """The whole ``k``-bit chunks of a 256-bit block (``k`` of 1 to 8), least significant
+    first, one byte each, all in C: 3- and 4-bit chunks are the block's octal and hexadecimal
+    digits; others are moved apart by a few big-integer masks and shifts, then cut by
+    ``int.to_bytes``."""
     if k == 4:
-        return nibbles
-    pairs = bytearray(128)  # k == 2: each nibble holds two chunks, the low one first
-    pairs[0::2] = nibbles.translate(_LOW_PAIR)
-    pairs[1::2] = nibbles.translate(_HIGH_PAIR)
-    return bytes(pairs)
+        return format(block, "064x")[::-1].encode().translate(_DIGIT_VALUES)
+    if k == 3:  # 85 chunks; the top bit is left over
+        return format(block, "086o")[:0:-1].encode().translate(_DIGIT_VALUES)
+    n, whole, steps = _spreading(k)
+    x = block & whole
+    for mask, shift in steps:
+        moving = x & mask
+        x = (x ^ moving) | (moving << shift)
+    return x.to_bytes(n, "little")
+
+
+@functools.cache
+def _tables(sides: int) -> tuple[bytes, bytes, bytes]:
+    """For a d``sides``: the table from a chunk to its face (the chunk + 1), the chunks it
+    rejects, and the table marking each chunk 1 (accepted) or 0 (rejected)."""
+    accepted = bytes(range(sides))
+    return (bytes.maketrans(accepted, bytes(range(1, sides + 1))), bytes(range(sides, 256)),
+            bytes(1 if v < sides else 0 for v in range(256)))
 
 
 class DiceRng:
     """A deterministic source of uniform integers (see the module docstring for the algorithm)."""
 
-    __slots__ = ("_at", "_bits", "_chunks", "_counter", "_faces", "_key", "_pool", "_sides")
+    __slots__ = ("_at", "_bits", "_chunks", "_counter", "_faces", "_keyed", "_mixed", "_pool",
+                 "_sides")
 
     def __init__(self, key: bytes) -> None:
-        self._key = hashlib.sha256(key).digest()
+        self._keyed = hashlib.sha256(hashlib.sha256(key).digest())  # SHA-256 fed the key
         self._counter = 0
         self._pool = 0
         self._bits = 0
@@ -92,6 +118,7 @@ class DiceRng:
         self._chunks = b""
         self._faces = b""
         self._at = 0
+        self._mixed = False  # asked for another size of die while it handed out decoded faces
 
     @classmethod
     def derive(cls, seed: str | int | bytes, stream: int = 0) -> DiceRng:
@@ -103,9 +130,10 @@ class DiceRng:
         return cls(seed + b"\x00" + str(stream).encode("ascii"))
 
     def _block(self) -> int:
-        digest = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        block = self._keyed.copy()
+        block.update(self._counter.to_bytes(8, "big"))
         self._counter += 1
-        return int.from_bytes(digest, "big")
+        return int.from_bytes(block.digest(), "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1`` by bitmask rejection sampling."""
@@ -117,13 +145,13 @@ class DiceRng:
 
     def die(self, sides: int) -> int:
         """One die with faces ``1 .. sides`` (``below(sides) + 1``)."""
-        if sides == self._sides:
-            at = self._at
-            if at < len(self._faces):
-                self._at = at + 1
-                return self._faces[at]
-            return self._decoded(1, sides, [])[0]
         if self._sides:
+            if sides == self._sides:
+                at = self._at
+                if at < len(self._faces):
+                    self._at = at + 1
+                    return self._faces[at]
+                return self._decoded(1, sides, [])[0]
             self._settle()
         k = (sides - 1).bit_length()
         if sides < 2 or k > _BLOCK_BITS:
@@ -133,7 +161,7 @@ class DiceRng:
         bits = self._bits
         while True:
             if bits < k:
-                if self._counter and k <= _RUN_BITS:
+                if self._counter and sides <= _RUN_SIDES and not self._mixed:
                     return self._decoded(1, sides, [])[0]
                 pool = self._block()
                 bits = _BLOCK_BITS
@@ -166,17 +194,17 @@ class DiceRng:
 
     def dice(self, count: int, sides: int) -> list[int]:
         """``count`` dice with faces ``1 .. sides``: the same as ``count`` calls of :meth:`die`."""
-        if sides == self._sides:
-            at = self._at
-            end = at + count
-            if end <= len(self._faces):
-                self._at = end
-                return list(self._faces[at:end])
-            return self._decoded(count, sides, [])
+        if self._sides:
+            if sides == self._sides:
+                at = self._at
+                end = at + count
+                if end <= len(self._faces):
+                    self._at = end
+                    return list(self._faces[at:end])
+                return self._decoded(count, sides, [])
+            self._settle()
         if count == 1:
             return [self.die(sides)]
-        if self._sides:
-            self._settle()
         k = (sides - 1).bit_length()
         if sides < 2 or k > _BLOCK_BITS:
             return [self._huge_or_one(sides) for _ in range(count)]
@@ -188,7 +216,7 @@ class DiceRng:
         left = count
         while left:
             if bits < k:
-                if self._counter and k <= _RUN_BITS:
+                if self._counter and sides <= _RUN_SIDES and not self._mixed:
                     return self._decoded(left, sides, out)
                 pool = self._block()
                 bits = _BLOCK_BITS
@@ -210,7 +238,7 @@ class DiceRng:
             out += faces[at:]
             count -= len(faces) - at
             block = self._block()
-            face_of, rejected, _ = _TABLES[sides]
+            face_of, rejected, _ = _tables(sides)
             self._chunks = _chunks(block, (sides - 1).bit_length())
             faces, at = self._chunks.translate(face_of, rejected), 0
             self._pool, self._bits = block, _BLOCK_BITS
@@ -221,12 +249,19 @@ class DiceRng:
 
     def _settle(self) -> None:
         """Back to the pool of bits: the decoded block less the chunks its used faces took."""
-        marks = self._chunks.translate(_TABLES[self._sides][2])
-        used = len(marks) - len(marks.split(b"\x01", self._at)[-1])
+        marks = self._chunks.translate(_tables(self._sides)[2])
+        at = self._at
+        used = at  # the chunks up to the at-th accepted one: at + the rejected ones among them
+        while True:
+            more = at + marks.count(0, 0, used)
+            if more == used:
+                break
+            used = more
         shift = used * (self._sides - 1).bit_length()
         self._pool >>= shift
         self._bits -= shift
         self._sides = 0
+        self._mixed = True  # from now on die by die
 
 
 def new_seed() -> str:
