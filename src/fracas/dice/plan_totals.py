@@ -12,7 +12,7 @@ shows its faces, or the number of a ``mi``/``ma``), so each test is one set look
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -49,8 +49,16 @@ class _Matches:
     def __contains__(self, value: object) -> bool:
         return value is not None and any(s.matches(value) for s in self.sels)  # type: ignore[arg-type]
 
+    def isdisjoint(self, values: Iterable[Value | None]) -> bool:
+        """Whether no value is picked."""
+        return not any(v in self for v in values)
 
-def _hits(sels: tuple[Sel, ...], span: range | None) -> Container[Value]:
+
+#: What by-value selectors pick (``None``, a dropped member, never).
+Hits = frozenset[Value] | _Matches
+
+
+def _hits(sels: tuple[Sel, ...], span: range | None) -> Hits:
     """What by-value selectors pick: a set of the values of ``span`` (None: any value)."""
     if span is None:
         return _Matches(sels)
@@ -284,7 +292,10 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
         def filtered(src: Source, out: list[int], kept: list[Any]) -> Value:
             faces = src.dice(count, sides)
             out += faces
-            values = [v for v in faces if (v in hits) == keeping]
+            if keeping:
+                values = [v for v in faces if v in hits]
+            else:
+                values = faces if hits.isdisjoint(faces) else [v for v in faces if v not in hits]
             kept += values
             return sum(values) if whole else finish(values)  # type: ignore[arg-type]
 
@@ -475,12 +486,14 @@ def _keep_or_drop_few(sels: tuple[Sel, ...], keeping: bool) -> Step:
     return keep_or_drop_few
 
 
-def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
+def _reroll_step(kind: str, sides: int, hits: Hits) -> Step:
     if kind == "rr":
 
         def reroll_until(members: Members, src: Source, out: list[int]) -> None:
+            if hits.isdisjoint(members):
+                return
             for i, v in enumerate(members):  # each die until it stops (the parser made sure)
-                if v is not None and v in hits:
+                if v in hits:
                     while v in hits:
                         v = src.die(sides)
                         out.append(v)
@@ -490,8 +503,10 @@ def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
     if kind == "ro":
 
         def reroll_once(members: Members, src: Source, out: list[int]) -> None:
+            if hits.isdisjoint(members):
+                return
             for i, v in enumerate(members):  # picked by value: rerolling one leaves the others
-                if v is not None and v in hits:
+                if v in hits:
                     face = src.die(sides)
                     out.append(face)
                     members[i] = face
@@ -500,7 +515,7 @@ def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
 
     def reroll_add(members: Members, src: Source, out: list[int]) -> None:
         for v in members:
-            if v is not None and v in hits:
+            if v in hits:
                 face = src.die(sides)
                 out.append(face)
                 members.append(face)
@@ -509,8 +524,10 @@ def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
     return reroll_add
 
 
-def _explode_step(sides: int, hits: Container[Value]) -> Step:
+def _explode_step(sides: int, hits: Hits) -> Step:
     def explode(members: Members, src: Source, out: list[int]) -> None:
+        if hits.isdisjoint(members):
+            return
         # breadth first, as d20: the new dice go last and may explode in turn, one generation
         # after another; the 20th extra die of a chain never explodes, as with '!'
         start, end = 0, len(members)
