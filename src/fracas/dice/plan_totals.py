@@ -206,6 +206,7 @@ def _dice(node: Dice, ops: tuple[Op, ...]) -> Plan:
         if fast is not None:
             return fast
     steps = [_step(op, sides, top) for op in ops]
+    whole = finish is _total
 
     def dice_plan(src: Source, out: list[int], kept: list[Any]) -> Value:
         if chain_at is None:
@@ -216,8 +217,9 @@ def _dice(node: Dice, ops: tuple[Op, ...]) -> Plan:
             members = _chains(src, out, count, sides, chain_at)
         for step in steps:
             step(members, src, out)
-        kept += [v for v in members if v is not None]
-        return finish(members)
+        values = [v for v in members if v is not None]
+        kept += values
+        return sum(values) if whole else finish(values)  # type: ignore[arg-type]
 
     return dice_plan
 
