@@ -10,7 +10,9 @@ the roll tree; no string formatting. Caches: fracas keeps parsed expressions (wi
 compiled roll plans) in an LRU cache (``fracas.dice.parse``, 4096 texts) and d20 keeps parsed
 trees in its own LFU cache (256 texts, ``d20.Roller``), so neither side parses again; nothing
 else is cached on either side (fracas rebuilds a roll's breakdown from its faces only when it
-is asked for, which these rows never do). Times are CPU seconds of this process (the machine
+is asked for, which these rows never do). Each row rolls from one generator on each side (a
+``DiceRng`` for fracas, d20's ``random``), so fracas's generator soon decodes whole blocks of
+its stream (see fracas/dice/rng.py; the engine's one-command generators never do). Times are CPU seconds of this process (the machine
 may be shared), the best of several runs, fracas and d20 taking turns run by run. d20 has no
 success-count operator, so for ``10d10>=7`` it rolls ``10d10`` and counts kept dice >= 7 from
 its roll tree. The d20 operations roll the same text on both sides (fracas in its ``d20:``

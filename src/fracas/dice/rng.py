@@ -104,11 +104,11 @@ def _tables(sides: int) -> tuple[bytes, bytes, bytes]:
 class DiceRng:
     """A deterministic source of uniform integers (see the module docstring for the algorithm)."""
 
-    __slots__ = ("_at", "_bits", "_chunks", "_counter", "_faces", "_keyed", "_mixed", "_pool",
+    __slots__ = ("_at", "_bits", "_chunks", "_counter", "_faces", "_key", "_mixed", "_pool",
                  "_sides")
 
     def __init__(self, key: bytes) -> None:
-        self._keyed = hashlib.sha256(hashlib.sha256(key).digest())  # SHA-256 fed the key
+        self._key = hashlib.sha256(key).digest()
         self._counter = 0
         self._pool = 0
         self._bits = 0
@@ -130,10 +130,9 @@ class DiceRng:
         return cls(seed + b"\x00" + str(stream).encode("ascii"))
 
     def _block(self) -> int:
-        block = self._keyed.copy()
-        block.update(self._counter.to_bytes(8, "big"))
+        digest = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
-        return int.from_bytes(block.digest(), "big")
+        return int.from_bytes(digest, "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1`` by bitmask rejection sampling."""
