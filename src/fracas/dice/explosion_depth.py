@@ -29,6 +29,7 @@ def _e_p(node: Dice, op: Op) -> Fraction:
 
 
 def pick_depth(groups: tuple[Dice, ...]) -> int:
+    """The least depth that cuts at most ``TRUNCATION_TARGET`` of the mass."""
     depth = 1
     while depth < MAX_EXPLOSIONS and truncated_mass(groups, depth) > TRUNCATION_TARGET:
         depth += 1
@@ -54,4 +55,5 @@ def truncated_mass(groups: tuple[Dice, ...], depth: int) -> Fraction:
 
 
 def explodes(e: Expression) -> bool:
+    """Whether any group of the expression explodes (``!`` or ``e``)."""
     return any(g.explode is not None or any(op.kind == "e" for op in g.ops) for g in e.groups)

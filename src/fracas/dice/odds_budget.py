@@ -75,6 +75,7 @@ def estimate(node: Node, depth: int) -> tuple[int, int]:
 
 
 def kept_count(node: Dice) -> int:
+    """How many dice a simple pool keeps after its keep or drop."""
     n = node.count
     for op in node.ops:
         if op.kind == "k":

@@ -75,6 +75,7 @@ class Builder:
         self.budget = budget
 
     def build(self, node: Node) -> Any:
+        """The icepool die (or number, WholeDie, Scaled) of a syntax tree."""
         if isinstance(node, Const):
             return node.value
         if isinstance(node, Dice):
@@ -98,6 +99,7 @@ class Builder:
         return self.members(members, ops, None)
 
     def binop(self, node: BinOp) -> Any:
+        """``left op right``: exact arithmetic, comparisons as 1 or 0."""
         import icepool
 
         left, right = self.build(node.left), self.build(node.right)
@@ -122,6 +124,7 @@ class Builder:
 
     # -- dice groups --------------------------------------------------------------------
     def dice(self, node: Dice, extra: tuple[Op, ...]) -> Any:
+        """A dice group with its own operations and those of the groups around it."""
         import icepool
 
         ops = node.ops + extra
@@ -169,6 +172,7 @@ class Builder:
         return self.apply(rest, self.convolve([elements] * count, cut), raw)
 
     def legacy(self, node: Dice) -> Any:
+        """A simple pool: ``!``, one keep or drop of the highest or lowest, a count."""
         import icepool
 
         die = icepool.d(node.sides)
@@ -260,6 +264,7 @@ class Builder:
         return self.apply(ops, multi, raw)
 
     def apply(self, ops: tuple[Op, ...], multi: Any, raw: Any) -> Any:
+        """The operations on a die of sorted multisets, then its value."""
         for op in ops:
             self.budget.maps(len(multi), f"'{op}'")
             if op.kind == "c":
@@ -314,15 +319,18 @@ class _Chain:
         self.memo: dict[tuple[int, Value, int], Any] = {}
 
     def of(self, die: Any) -> Any:
+        """What each value of ``die`` becomes through the operations."""
         return _as_die(die).map(lambda v: self.at(0, v, 0))
 
     def at(self, i: int, v: Value, gen: int) -> Any:
+        """What the value ``v`` becomes from operation ``i`` on (memoised)."""
         key = (i, v, gen)
         if key not in self.memo:
             self.memo[key] = self.step(i, v, gen)
         return self.memo[key]
 
     def step(self, i: int, v: Value, gen: int) -> Any:
+        """Operation ``i`` on the value ``v`` of a die of generation ``gen``."""
         import icepool
 
         if i == len(self.ops):

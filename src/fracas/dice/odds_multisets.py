@@ -15,10 +15,12 @@ from fracas.dice.nodes import Op, Sel, Value
 
 
 def picks(sels: tuple[Sel, ...], value: Value) -> bool:
+    """Whether any of the selectors picks ``value``."""
     return any(s.matches(value) for s in sels)
 
 
 def merge(a: tuple[Value, ...], b: tuple[Value, ...]) -> tuple[Value, ...]:
+    """The sorted union of two sorted multisets."""
     return tuple(sorted(a + b))
 
 
@@ -33,10 +35,12 @@ def cut_for(op: Op) -> Callable[[tuple[Value, ...]], tuple[Value, ...]]:
 
 
 def counter(sels: tuple[Sel, ...]) -> Callable[[tuple[Value, ...]], int]:
+    """The number of values of a multiset the selectors pick (successes)."""
     return lambda t: sum(1 for v in t if picks(sels, v))
 
 
 def tuple_value(t: Any) -> Any:
+    """A multiset's total (a number stays itself)."""
     return t if isinstance(t, int | Fraction) else sum(t)
 
 
@@ -76,6 +80,7 @@ def per_die(op: Op) -> bool:
 
 
 def single_keep(op: Op) -> bool:
+    """Whether an operation keeps or drops one run of the highest or lowest few."""
     return op.kind in ("dh", "dl") or (
         op.kind in ("k", "p") and len(op.sels) == 1 and not op.sels[0].by_value)
 

@@ -26,13 +26,13 @@ roll ever replayed from a seed):
 
 How it is computed does not change the stream. A generator that has used up its first block
 and needs another for a die of 2 to 255 sides (chunks of 1 to 8 bits) cuts the new block into
-all its chunks at once, in C (big-integer masks and shifts move chunk ``i`` to byte ``i``, then
-``bytes.translate`` turns the chunks into faces and drops the rejected ones), and hands out
-those faces in order as long as the same size of die is asked for. Any other request first
-works out how many chunks the faces handed out used and puts the rest back into the pool, and
-the generator goes die by die from then on (one that mixes sizes of dice would cut blocks for
-nothing). A fresh generator that rolls a few dice (one per command) never pays for cutting a
-whole block.
+all its chunks at once, in C (its octal or hexadecimal digits, or big-integer masks and shifts
+that move chunk ``i`` to byte ``i``; then ``bytes.translate`` turns the chunks into faces and
+drops the rejected ones), and hands out those faces in order as long as the same size of die
+is asked for. Any other request first works out how many chunks the faces handed out used and
+puts the rest back into the pool, and the generator goes die by die from then on (one that
+mixes sizes of dice would cut blocks for nothing). A fresh generator that rolls a few dice (one
+per command) never pays for cutting a whole block.
 
 Only integer arithmetic and SHA-256 are used, so the stream is the same on every platform and
 Python version.
@@ -112,8 +112,8 @@ class DiceRng:
         self._counter = 0
         self._pool = 0
         self._bits = 0
-        # a decoded block: its chunks' digits, the faces they give a d``_sides`` (0: none),
-        # and how many of those faces are used; ``_pool`` is then the whole block
+        # a decoded block: its chunks (a byte each), the faces they give a d``_sides`` (0:
+        # none) and how many of those faces are used; ``_pool`` is then the whole block
         self._sides = 0
         self._chunks = b""
         self._faces = b""

@@ -41,6 +41,7 @@ class Scaled:
 
     @classmethod
     def of(cls, value: Any) -> Scaled:
+        """A number or die as whole numbers over their least common denominator."""
         if isinstance(value, Scaled):
             return value
         den = _denominator(value)
