@@ -33,7 +33,7 @@ def test_sum_power_is_repeated_addition(die: icepool.Die, count: int) -> None:
 
 
 DICE = [icepool.d6, icepool.d2.explode([2], depth=20), icepool.Die({-3: 1, 0: 2, 4: 7}),
-        icepool.Die({0: 1, 1_000_000: 3}), 3 @ icepool.d8 * 4]
+        icepool.Die({0: 1, 1_000_000: 3}), 3 @ icepool.d8 * 4, icepool.d100 * 1_000_000]
 
 
 @pytest.mark.parametrize("a", DICE)

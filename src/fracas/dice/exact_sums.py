@@ -167,13 +167,14 @@ class WholeDie:
         low_a, step_a = _lattice(a)
         low_b, step_b = _lattice(b)
         step = math.gcd(step_a, step_b) or 1
-        dense_a, dense_b = _dense(a, low_a, step), _dense(b, low_b, step)
-        if len(a) * len(b) <= 64 or len(dense_a) + len(dense_b) > 8 * (len(a) + len(b)) + 1024:
+        span = (max(a) - low_a + max(b) - low_b) // step + 2  # the coefficients of both
+        if len(a) * len(b) <= 64 or span > 8 * (len(a) + len(b)) + 1024:
             out: dict[int, int] = {}
             for o, q in a.items():
                 for p, r in b.items():
                     out[o + p] = out.get(o + p, 0) + q * r
             return WholeDie(out)
+        dense_a, dense_b = _dense(a, low_a, step), _dense(b, low_b, step)
         size = _size(sum(a.values()) * sum(b.values()))
         packed = _packed(dense_a, size) * _packed(dense_b, size)
         coefficients = _unpacked(packed, size, len(dense_a) + len(dense_b) - 1)
