@@ -10,20 +10,25 @@ the roll tree; no string formatting. Caches: fracas keeps parsed expressions (wi
 compiled roll plans) in an LRU cache (``fracas.dice.parse``, 4096 texts) and d20 keeps parsed
 trees in its own LFU cache (256 texts, ``d20.Roller``), so neither side parses again; nothing
 else is cached on either side (fracas rebuilds a roll's breakdown from its faces only when it
-is asked for, which these rows never do). Times are CPU seconds of this process (the machine
-may be shared), the best of several runs, fracas and d20 taking turns run by run. d20 has no
-success-count operator, so for ``10d10>=7`` it rolls ``10d10`` and counts kept dice >= 7 from
-its roll tree. The d20 operations roll the same text on both sides (fracas in its ``d20:``
-reading where the text has a comparison).
+is asked for, which these rows never do). Each row rolls from one generator on each side (a
+``DiceRng`` for fracas, d20's ``random``), so fracas's generator soon decodes whole blocks of
+its stream (see fracas/dice/rng.py; the engine's one-command generators never do). Times are
+CPU seconds of this process (the machine may be shared), the best of several runs, fracas and
+d20 taking turns run by run. d20 has no success-count operator, so for ``10d10>=7`` it rolls
+``10d10`` and counts kept dice >= 7 from its roll tree. The d20 operations roll the same text
+on both sides (fracas in its ``d20:`` reading where the text has a comparison).
 
 Odds: each exact query the rulesets need, through fracas.dice and through icepool used
 directly, with icepool's caches cleared before every query on both sides; then the exact odds
-of every expression of d20's own tests (tests/dice/test_d20_suite.py), cold, as a p99.
+of every expression of d20's own tests (tests/dice/test_d20_suite.py), cold, as a p99 (the
+collector is run before each query, untimed, so that no query pays a full collection of the
+garbage the roll rows left).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.metadata
 import os
 import sys
@@ -253,7 +258,8 @@ def main() -> None:
 
 
 def odds_p99(runs: int) -> None:
-    """Exact odds of each expression of d20's tests, cold (icepool caches cleared): p99."""
+    """Exact odds of each expression of d20's tests, cold (icepool caches cleared, and the
+garbage of earlier work collected before each query): p99."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.dice.test_d20_suite import D20_EXPRESSIONS
 
@@ -266,6 +272,7 @@ def odds_p99(runs: int) -> None:
         refused = False
         for _ in range(max(runs // 3, 20)):
             icepool.Pool.clear_cache()
+            gc.collect()  # a query pays for its own garbage, not for the rolls run before it
             start, start_cpu = time.perf_counter(), time.process_time()
             try:
                 distribution(e)

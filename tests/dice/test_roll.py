@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -38,6 +39,45 @@ def test_keep_and_drop(expr: str, dice: list[int], total: int, kept: list[int]) 
     r = from_table(expr, dice)
     assert r.total == total
     assert r.kept() == kept
+
+
+@pytest.mark.parametrize(
+    ("expr", "dice", "kept"),
+    [  # the fast keeps and drops of one die keep the dice the general steps keep, ties included
+        ("4d6kh3", [3, 5, 3, 6], [3, 5, 6]),  # the later of the lowest is dropped
+        ("4d6dl1", [3, 5, 3, 6], [3, 5, 6]),
+        ("4d6kl3", [6, 5, 3, 6], [6, 5, 3]),  # the later of the highest is dropped
+        ("4d6dh1", [6, 5, 3, 6], [6, 5, 3]),
+        ("4d6ph1", [6, 5, 3, 6], [5, 3, 6]),  # 'p' drops the earlier of the highest
+        ("4d6pl1", [3, 5, 3, 6], [5, 3, 6]),
+        ("3d20kh1", [4, 19, 19], [19]),
+        ("(1d20, 1d20)kh1", [7, 15], [7, 15]),  # a set's dice stay kept; its value is 15
+    ],
+)
+def test_keeping_or_dropping_one_die_breaks_ties_by_roll_order(
+    expr: str, dice: list[int], kept: list[int]
+) -> None:
+    r = from_table(expr, dice)
+    assert r.kept() == kept
+    assert [d.face for g in r.groups for d in g.dice if d.kept] == kept
+
+
+@pytest.mark.parametrize(
+    ("expr", "dice", "value", "total"),
+    [  # a constant with a fraction at the top of the sum is added exactly, then rounded to 0
+        ("15 / 2 + 1d4", [3], Fraction(21, 2), 10),
+        ("1d4 - 7.5", [1], Fraction(-13, 2), -6),
+        ("0.5 - 1d4", [4], Fraction(-7, 2), -3),
+        ("1d4 / 2 + 0.25", [3], Fraction(7, 4), 1),
+        ("(1d4 + 0.5) + 1.5", [2], Fraction(4), 4),
+    ],
+)
+def test_fractional_constants_keep_the_exact_value(
+    expr: str, dice: list[int], value: Fraction, total: int
+) -> None:
+    r = from_table(expr, dice)
+    assert (r.value, r.total) == (value, total)
+    assert r.to_data()["total"] == total
 
 
 def test_success_counting_total_is_number_of_successes() -> None:

@@ -10,14 +10,14 @@ from fracas.dice.nodes import Annotated, BinOp, Dice, Group, Node, SetOf, Tree, 
 from fracas.dice.parser import parse_tree
 from fracas.dice.plan import Plan
 from fracas.dice.plan_breakdown import compile_breakdown
-from fracas.dice.plan_totals import compile_totals
+from fracas.dice.plan_totals import compile_roll, compile_totals
 
 
 class Expression:
     """A parsed dice expression: the syntax tree, its canonical text, bounds and roll plan."""
 
-    __slots__ = ("_breakdown", "_plan", "_terms", "groups", "maximum", "minimum", "parsed",
-                 "source", "text", "tree")
+    __slots__ = ("_breakdown", "_plan", "_terms", "groups", "maximum", "minimum", "offset",
+                 "parsed", "source", "text", "tree")
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -27,7 +27,8 @@ class Expression:
         low, high = bounds(self.tree)
         self.minimum, self.maximum = int(low), int(high)
         self.groups: tuple[Dice, ...] = tuple(dice_groups(self.tree))
-        self._plan = compile_totals(self.tree)
+        # the lean plan rolls all but a top-level constant with a fraction, ``offset``
+        self._plan, self.offset = compile_roll(self.tree)
         self._breakdown: Plan | None = None
         self._terms: list[tuple[int, str, Plan]] | None = None
 

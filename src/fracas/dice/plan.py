@@ -77,6 +77,20 @@ def compile_plan(node: Node, group: GroupCompiler) -> Plan:
     return _unfolded(node, group)
 
 
+def top_offset(node: Node, group: GroupCompiler) -> tuple[Node, Fraction | None]:
+    """A sum's term that is a constant with a fraction, kept apart from the rest: ``15 / 2 +
+    1d4`` is ``1d4`` and 15/2 (so that a roll makes the Fraction of its exact value only when
+    that is read); ``(node, None)`` when there is no such term."""
+    if isinstance(node, BinOp) and node.op in ("+", "-") and _constant(node, group) is None:
+        right = _constant(node.right, group)
+        if isinstance(right, Fraction) and right.denominator != 1:
+            return node.left, (right if node.op == "+" else -right)
+        left = _constant(node.left, group)
+        if isinstance(left, Fraction) and left.denominator != 1:
+            return (node.right if node.op == "+" else Unary("-", node.right)), left
+    return node, None
+
+
 def _unfolded(node: Node, group: GroupCompiler) -> Plan:
     if isinstance(node, Const):
         value = node.value

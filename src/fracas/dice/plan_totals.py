@@ -12,12 +12,13 @@ shows its faces, or the number of a ``mi``/``ma``), so each test is one set look
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any
 
 from fracas.dice.bounds import pool_target
 from fracas.dice.nodes import MAX_EXPLOSIONS, Dice, Group, Node, Op, Sel, SetOf, Value
-from fracas.dice.plan import Plan, Source, compile_plan
+from fracas.dice.plan import Plan, Source, compile_plan, top_offset
 from fracas.dice.selection import dropped_few, select
 
 Members = list[Value | None]
@@ -28,6 +29,13 @@ Step = Callable[[Members, Source, list[int]], None]
 def compile_totals(node: Node) -> Plan:
     """The lean plan of a syntax tree."""
     return compile_plan(node, _group)
+
+
+def compile_roll(node: Node) -> tuple[Plan, Fraction | None]:
+    """The lean plan of a whole expression and the constant with a fraction it adds at the
+    top (None: no such term; see :func:`fracas.dice.plan.top_offset`)."""
+    rest, offset = top_offset(node, _group)
+    return compile_plan(rest, _group), offset
 
 
 class _Matches:
@@ -41,8 +49,16 @@ class _Matches:
     def __contains__(self, value: object) -> bool:
         return value is not None and any(s.matches(value) for s in self.sels)  # type: ignore[arg-type]
 
+    def isdisjoint(self, values: Iterable[Value | None]) -> bool:
+        """Whether no value is picked."""
+        return not any(v in self for v in values)
 
-def _hits(sels: tuple[Sel, ...], span: range | None) -> Container[Value]:
+
+#: What by-value selectors pick (``None``, a dropped member, never).
+Hits = frozenset[Value] | _Matches
+
+
+def _hits(sels: tuple[Sel, ...], span: range | None) -> Hits:
     """What by-value selectors pick: a set of the values of ``span`` (None: any value)."""
     if span is None:
         return _Matches(sels)
@@ -57,6 +73,8 @@ def _group(node: Dice | SetOf | Group) -> Plan:
         return _dice(target, target.ops + ops)
     items = [compile_totals(i) for i in target]
     finish = _finish(ops, None)
+    if len(ops) == 1 and _rank_slice(ops[0], len(items)) is not None:
+        return _ranked_set(items, ops[0])
     steps = [_step(op, 0, None) for op in ops if op.kind != "c"]  # a count is the finish
     if len(steps) == 1 and finish is _total:
         step = steps[0]
@@ -75,6 +93,88 @@ def _group(node: Dice | SetOf | Group) -> Plan:
         return finish(members)
 
     return set_plan
+
+
+def _rank_slice(op: Op, count: int) -> tuple[int, int, bool] | None:
+    """What a single keep or drop of the highest or lowest few leaves of ``count`` members: the
+    places ``start .. end-1`` of their order from the highest (``True``, ties: the earlier
+    member first) or from the lowest (``False``); None for any other operation. As the steps
+    below (and plan_breakdown) pick: ``kh``/``ph`` count from the highest, ``dl`` keeps all but
+    the last places from the highest, ``dh`` all but the last from the lowest."""
+    kind, sels = op.kind, op.sels
+    n = sels[0].num
+    if kind in ("dh", "dl"):
+        return 0, max(0, count - n), kind == "dl"
+    if kind not in ("k", "p") or len(sels) != 1 or sels[0].by_value:
+        return None
+    n = min(n, count)
+    return (0, n, sels[0].cat == "h") if kind == "k" else (n, count, sels[0].cat == "h")
+
+
+def _ranked_set(items: list[Plan], op: Op) -> Plan:
+    """A set with one keep or drop of its highest or lowest few: the sum of those members
+    (which of two equal members is kept does not change it)."""
+    start, end, highest = _rank_slice(op, len(items))  # type: ignore[misc]
+    pick = max if highest else min
+    if (start, end) == (0, 1) and len(items) == 2:
+        first, second = items
+
+        def better_of_two(src: Source, out: list[int], kept: list[Any]) -> Value:
+            return pick(first(src, out, kept), second(src, out, kept))
+
+        return better_of_two
+    if (start, end) == (0, 1):
+
+        def best_member(src: Source, out: list[int], kept: list[Any]) -> Value:
+            return pick([item(src, out, kept) for item in items])
+
+        return best_member
+
+    def ranked_members(src: Source, out: list[int], kept: list[Any]) -> Value:
+        values = [item(src, out, kept) for item in items]
+        values.sort(reverse=highest)
+        return sum(values[start:end])
+
+    return ranked_members
+
+
+def _ranked_dice(count: int, sides: int, op: Op, finish: Callable[[Members], Value]
+                 ) -> Plan | None:
+    """``count`` fresh dice with one keep or drop of their highest or lowest few, when that
+    keeps one die or drops one (``2d20kh1``, ``4d6kh3``, ``4d6dl1``), with the tie rules of
+    :func:`_rank_slice`; None otherwise."""
+    start, end, highest = _rank_slice(op, count)  # type: ignore[misc]
+    whole = finish is _total
+    if (start, end) == (0, 1) and count > 1:  # the first of the highest (lowest) dice
+        pick = max if highest else min
+
+        def keep_one(src: Source, out: list[int], kept: list[Any]) -> Value:
+            faces = src.dice(count, sides)
+            out += faces
+            face = pick(faces)
+            kept.append(face)
+            return face if whole else finish([face])
+
+        return keep_one
+    if end - start != count - 1 or count < 2:
+        return None
+    # one die dropped: the last of the order (the latest of the lowest, from the highest) when
+    # the kept places start at 0, else the first (the earliest of the highest)
+    pick = min if highest == (start == 0) else max
+    latest = start == 0
+
+    def drop_one(src: Source, out: list[int], kept: list[Any]) -> Value:
+        faces = src.dice(count, sides)
+        out += faces
+        face = pick(faces)
+        if latest:
+            del faces[count - 1 - faces[::-1].index(face)]
+        else:
+            faces.remove(face)
+        kept += faces
+        return sum(faces) if whole else finish(faces)  # type: ignore[arg-type]
+
+    return drop_one
 
 
 def _total(members: Members) -> Value:
@@ -106,6 +206,7 @@ def _dice(node: Dice, ops: tuple[Op, ...]) -> Plan:
         if fast is not None:
             return fast
     steps = [_step(op, sides, top) for op in ops]
+    whole = finish is _total
 
     def dice_plan(src: Source, out: list[int], kept: list[Any]) -> Value:
         if chain_at is None:
@@ -116,8 +217,9 @@ def _dice(node: Dice, ops: tuple[Op, ...]) -> Plan:
             members = _chains(src, out, count, sides, chain_at)
         for step in steps:
             step(members, src, out)
-        kept += [v for v in members if v is not None]
-        return finish(members)
+        values = [v for v in members if v is not None]
+        kept += values
+        return sum(values) if whole else finish(values)  # type: ignore[arg-type]
 
     return dice_plan
 
@@ -181,6 +283,10 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
         if single is not None:
             return single
     whole = finish is _total
+    if _rank_slice(op, count) is not None:
+        ranked = _ranked_dice(count, sides, op, finish)
+        if ranked is not None:
+            return ranked
     if op.kind in ("k", "p") and all(s.by_value for s in op.sels):
         hits = _hits(op.sels, top)
         keeping = op.kind == "k"
@@ -188,7 +294,10 @@ def _one_step(count: int, sides: int, ops: tuple[Op, ...], finish: Callable[[Mem
         def filtered(src: Source, out: list[int], kept: list[Any]) -> Value:
             faces = src.dice(count, sides)
             out += faces
-            values = [v for v in faces if (v in hits) == keeping]
+            if keeping:
+                values = [v for v in faces if v in hits]
+            else:
+                values = faces if hits.isdisjoint(faces) else [v for v in faces if v not in hits]
             kept += values
             return sum(values) if whole else finish(values)  # type: ignore[arg-type]
 
@@ -317,17 +426,8 @@ def _clamp_step(n: int, low: bool) -> Step:
 
 def _ranked_step(kind: str, sels: tuple[Sel, ...], sides: int) -> Step:
     """``k``, ``p``, ``ro`` or ``ra`` with a selector of the highest or lowest few."""
-    if kind in ("k", "p") and len(sels) == 1:
-        n, highest = sels[0].num, sels[0].cat == "h"
-        keeping = kind == "k"
-
-        def keep_or_drop_few(members: Members, src: Source, out: list[int]) -> None:
-            order = [i for i, v in enumerate(members) if v is not None]
-            order.sort(key=members.__getitem__, reverse=highest)  # type: ignore[arg-type]
-            for i in order[n:] if keeping else order[:n]:
-                members[i] = None
-
-        return keep_or_drop_few
+    if kind in ("k", "p") and not any(s.by_value for s in sels):
+        return _keep_or_drop_few(sels, kind == "k")
 
     def ranked(members: Members, src: Source, out: list[int]) -> None:
         picked = select(sels, members)
@@ -352,12 +452,50 @@ def _ranked_step(kind: str, sels: tuple[Sel, ...], sides: int) -> Step:
     return ranked
 
 
-def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
+def _keep_or_drop_few(sels: tuple[Sel, ...], keeping: bool) -> Step:
+    """``k`` or ``p`` of the highest and lowest few (``kh3``, ``kh3kl1``): the members each
+    selector picks from at most one sort each way (ties: the earlier member first)."""
+    if len(sels) == 1:
+        n, highest = sels[0].num, sels[0].cat == "h"
+
+        def keep_or_drop_one_few(members: Members, src: Source, out: list[int]) -> None:
+            order = [i for i, v in enumerate(members) if v is not None]
+            order.sort(key=members.__getitem__, reverse=highest)  # type: ignore[arg-type]
+            for i in order[n:] if keeping else order[:n]:
+                members[i] = None
+
+        return keep_or_drop_one_few
+
+    from_top = [s.num for s in sels if s.cat == "h"]
+    from_bottom = [s.num for s in sels if s.cat == "l"]
+
+    def keep_or_drop_few(members: Members, src: Source, out: list[int]) -> None:
+        order = [i for i, v in enumerate(members) if v is not None]
+        key = members.__getitem__
+        picked: set[int] = set()
+        if from_top:
+            ranked = sorted(order, key=key, reverse=True)  # type: ignore[arg-type]
+            for n in from_top:
+                picked.update(ranked[:n])
+        if from_bottom:
+            ranked = sorted(order, key=key)  # type: ignore[arg-type]
+            for n in from_bottom:
+                picked.update(ranked[:n])
+        for i in order:
+            if (i in picked) != keeping:
+                members[i] = None
+
+    return keep_or_drop_few
+
+
+def _reroll_step(kind: str, sides: int, hits: Hits) -> Step:
     if kind == "rr":
 
         def reroll_until(members: Members, src: Source, out: list[int]) -> None:
+            if hits.isdisjoint(members):
+                return
             for i, v in enumerate(members):  # each die until it stops (the parser made sure)
-                if v is not None and v in hits:
+                if v in hits:
                     while v in hits:
                         v = src.die(sides)
                         out.append(v)
@@ -367,8 +505,10 @@ def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
     if kind == "ro":
 
         def reroll_once(members: Members, src: Source, out: list[int]) -> None:
+            if hits.isdisjoint(members):
+                return
             for i, v in enumerate(members):  # picked by value: rerolling one leaves the others
-                if v is not None and v in hits:
+                if v in hits:
                     face = src.die(sides)
                     out.append(face)
                     members[i] = face
@@ -377,7 +517,7 @@ def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
 
     def reroll_add(members: Members, src: Source, out: list[int]) -> None:
         for v in members:
-            if v is not None and v in hits:
+            if v in hits:
                 face = src.die(sides)
                 out.append(face)
                 members.append(face)
@@ -386,8 +526,10 @@ def _reroll_step(kind: str, sides: int, hits: Container[Value]) -> Step:
     return reroll_add
 
 
-def _explode_step(sides: int, hits: Container[Value]) -> Step:
+def _explode_step(sides: int, hits: Hits) -> Step:
     def explode(members: Members, src: Source, out: list[int]) -> None:
+        if hits.isdisjoint(members):
+            return
         # breadth first, as d20: the new dice go last and may explode in turn, one generation
         # after another; the 20th extra die of a chain never explodes, as with '!'
         start, end = 0, len(members)

@@ -93,15 +93,31 @@ class Roll:
     Build one with :func:`roll`, :func:`from_table` or :meth:`Roll.from_data`.
     """
 
-    __slots__ = ("_groups", "_kept", "dice", "expr", "total", "value")
+    __slots__ = ("_groups", "_kept", "_rolled", "dice", "expr", "total")
 
-    def __init__(self, expr: Expression, value: Value, dice: list[int], kept: list[Value]) -> None:
+    def __init__(self, expr: Expression, rolled: Value, dice: list[int], kept: list[Value]
+                 ) -> None:
+        """``rolled``: the value of the expression's lean plan (all but ``expr.offset``)."""
         self.expr = expr
-        self.value = value  # exact (a Fraction after '/' or decimals)
-        self.total = value if type(value) is int else int(value)
+        self._rolled = rolled
+        offset = expr.offset
+        if offset is None:
+            self.total = rolled if type(rolled) is int else int(rolled)
+        elif type(rolled) is int:  # rounded toward zero, in whole numbers
+            scaled = rolled * offset.denominator + offset.numerator
+            self.total = (scaled // offset.denominator if scaled >= 0
+                          else -(-scaled // offset.denominator))
+        else:
+            self.total = int(rolled + offset)
         self.dice = dice
         self._kept = kept
         self._groups: list[RolledGroup] | None = None
+
+    @property
+    def value(self) -> Value:
+        """The exact value (a Fraction after '/' or decimals); ``total`` rounds it toward 0."""
+        offset = self.expr.offset
+        return self._rolled if offset is None else self._rolled + offset
 
     def _rolled_groups(self) -> list[RolledGroup]:
         """Each group and set with its members, rebuilt from the faces on first use."""

@@ -48,7 +48,7 @@ def from_table(expr: str | Expression, values: Sequence[int]) -> Roll:
     dice: list[int] = []
     kept: list[Value] = []
     try:
-        total = e._plan(source, dice, kept)
+        rolled = e._plan(source, dice, kept)
     except TableDiceRanOut:
         raise TableDiceError(
             f"{e.text} needs more than {len(faces)} dice with these faces "
@@ -65,6 +65,6 @@ def from_table(expr: str | Expression, values: Sequence[int]) -> Roll:
             dice=faces,
             needed=source.pos,
         )
-    return Roll(e, total, dice, kept)
+    return Roll(e, rolled, dice, kept)
 
 

@@ -1,0 +1,110 @@
+"""What an odds query may cost: an estimate made before it is built, and the work charged while
+it is built (the d20 operations), both refused with OddsBudgetError past the budget."""
+
+from __future__ import annotations
+
+from fracas.dice.bounds import bounds
+from fracas.dice.errors import OddsBudgetError
+from fracas.dice.nodes import COMPARISONS, Annotated, BinOp, Const, Dice, Group, Node, Unary
+
+#: Estimated elementary steps one odds query may take (about a second of icepool work).
+ODDS_BUDGET = 4_000_000
+#: Largest number of distinct totals an odds query may produce.
+MAX_OUTCOMES = 20_000
+#: What one call of a Python function over outcomes costs, in budget steps (about 50 µs).
+MAP_STEPS = 200
+
+
+def simple_pool(node: Dice) -> bool:
+    """Whether a group only uses fracas's first modifiers: ``!``, one keep or drop, a count
+    (icepool has a direct formulation for these)."""
+    ops = list(node.ops)
+    if ops and ops[0].kind == "!":
+        ops.pop(0)
+    first = ops[0] if ops else None
+    if first is not None and (first.kind in ("dh", "dl") or (
+            first.kind == "k" and len(first.sels) == 1 and not first.sels[0].by_value)):
+        ops.pop(0)
+    if ops and ops[0].kind == "c" and ops[0].sels[0].cat in (">=", "<="):
+        ops.pop(0)
+    return not ops
+
+
+def estimate(node: Node, depth: int) -> tuple[int, int]:
+    """(estimated outcomes, estimated work) of computing a node's distribution.
+
+    Only the forms with a closed-form cost are estimated here; the d20 operations charge
+    their actual work to a :class:`Budget` while they are built.
+    """
+    if isinstance(node, Const):
+        return 1, 0
+    if isinstance(node, Dice):
+        if not simple_pool(node):
+            lo, hi = bounds(node)
+            return int(hi - lo) + 1, 0
+        k = node.sides * (1 if node.explode is None else depth + 1)
+        boom = 0  # building the exploded die: each level mixes a shifted die per exploding face
+        if node.explode is not None:
+            faces = node.sides - node.explode + 1
+            boom = 8 * faces * node.sides * depth * (depth + 1) // 2
+        if node.counts:
+            k = 2
+        n = node.count
+        m = kept_count(node)
+        if m == n:
+            return n * (k - 1) + 1, boom + n * n * k * k // 2
+        return m * (k - 1) + 1, boom + 3 * n * k * (m * k + 1)
+    if isinstance(node, BinOp):
+        a, wa = estimate(node.left, depth)
+        b, wb = estimate(node.right, depth)
+        if node.op in ("+", "-"):
+            size = a + b - 1
+        elif node.op in COMPARISONS:
+            size = 2
+        else:
+            size = a * b
+        return size, wa + wb + a * b
+    if isinstance(node, Unary):
+        return estimate(node.operand, depth)
+    if isinstance(node, Annotated):
+        return estimate(node.inner, depth)
+    if isinstance(node, Group) and not node.ops:
+        return estimate(node.inner, depth)
+    lo, hi = bounds(node)
+    return max(1, int(hi - lo) + 1), 0
+
+
+def kept_count(node: Dice) -> int:
+    """How many dice a simple pool keeps after its keep or drop."""
+    n = node.count
+    for op in node.ops:
+        if op.kind == "k":
+            n = min(n, op.sels[0].num)
+        elif op.kind in ("dh", "dl"):
+            n = max(0, n - op.sels[0].num)
+    return n
+
+
+class Budget:
+    """Work charged while an odds query is built; refuses the query when it runs out."""
+
+    __slots__ = ("expression", "used")
+
+    def __init__(self, expression: str) -> None:
+        self.expression = expression
+        self.used = 0
+
+    def charge(self, steps: int, what: str) -> None:
+        """Charge ``steps`` of icepool arithmetic (the unit of :data:`ODDS_BUDGET`)."""
+        self.used += steps
+        if self.used > ODDS_BUDGET:
+            raise OddsBudgetError(
+                f"the exact odds of {self.expression} are too large to compute quickly "
+                f"({what} would bring the work to about {self.used:,} steps; the budget is "
+                f"{ODDS_BUDGET:,}); try fewer dice, faces or operations",
+                expression=self.expression,
+            )
+
+    def maps(self, calls: int, what: str) -> None:
+        """Charge ``calls`` of a Python function over outcomes (far dearer than arithmetic)."""
+        self.charge(calls * MAP_STEPS, what)
