@@ -212,9 +212,11 @@ def everything_on(screen: Screen) -> str:
 
 
 def leaks(screen: Screen, secrets: tuple[str, ...]) -> list[str]:
-    """The secrets found anywhere on the screen (case-insensitive)."""
+    """The secrets found anywhere on the screen (case-insensitive; a number only as a whole
+    number, not as digits inside another, such as a timestamp's microseconds)."""
     text = everything_on(screen).lower()
-    return [s for s in secrets if s.lower() in text]
+    return [s for s in secrets if (re.search(rf"(?<![\d.]){s}(?!\d)", text) if s.isdigit()
+                                   else s.lower() in text)]
 
 
 def log_json(screen: Screen) -> str:
