@@ -364,7 +364,12 @@ class AlternatingSides:
 
     def side_turns_left(self, side: str) -> int:
         """Turns the members of ``side`` may still start this round (query)."""
-        return sum(self.turns_left(a) for a in self.members(side))
+        out, per, taken = self.out, self.turns_per_round, self.taken
+        left = 0
+        for a, s in self.side_of.items():  # turns_left of each of members(side), inlined
+            if s == side and a not in out:
+                left += max(0, per.get(a, 0) - taken.get(a, 0))
+        return left
 
     @property
     def round_over(self) -> bool:
