@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -152,6 +152,94 @@ class Checkpoints:
         return version, thawed(kept)
 
 
+class Versions:
+    """Versions in increasing order, kept as runs ``[first, last]``: a log without undo is one
+    run, so reading it back from a snapshot costs the same however long the log is."""
+
+    __slots__ = ("_len", "runs")
+
+    def __init__(self, runs: Iterable[Sequence[int]] = ()) -> None:
+        self.runs: list[list[int]] = [[int(first), int(last)] for first, last in runs]
+        self._len = sum(last - first + 1 for first, last in self.runs)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[int]:
+        for first, last in self.runs:
+            yield from range(first, last + 1)
+
+    @property
+    def first(self) -> int | None:
+        """The lowest version (None: none)."""
+        return self.runs[0][0] if self.runs else None
+
+    def append(self, version: int) -> None:
+        """Add ``version`` (in its place, when it is not the highest: only a marker made by
+        hand brings back a version below one that counts)."""
+        runs = self.runs
+        if runs and version <= runs[-1][1]:
+            values = sorted({*self, version})
+            self.runs, self._len = [], 0
+            for v in values:
+                self.append(v)
+            return
+        if runs and runs[-1][1] == version - 1:
+            runs[-1][1] = version
+        else:
+            runs.append([version, version])
+        self._len += 1
+
+    def last(self, n: int) -> list[int]:
+        """The ``n`` highest versions, highest first."""
+        out: list[int] = []
+        for first, last in reversed(self.runs):
+            if len(out) >= n:
+                break
+            out.extend(range(last, max(first, last - (n - len(out)) + 1) - 1, -1))
+        return out
+
+    def after(self, version: int) -> list[int]:
+        """The versions above ``version``, in order."""
+        return self.last(self._len - bisect.bisect_right(_Ends(self), version))[::-1]
+
+    def remove(self, gone: set[int]) -> None:
+        """Take ``gone`` out (undo takes the last versions: only the versions from the
+        lowest of them on are gone through)."""
+        if not gone:
+            return
+        low = min(gone)
+        above: list[int] = []
+        while self.runs and self.runs[-1][1] >= low:
+            first, last = self.runs.pop()
+            self._len -= last - first + 1
+            if first < low:
+                self.runs.append([first, low - 1])
+                self._len += low - first
+            above[:0] = range(max(first, low), last + 1)
+        for v in above:
+            if v not in gone:
+                self.append(v)
+
+
+class _Ends(Sequence[int]):
+    """The versions of a :class:`Versions` by index, for :func:`bisect.bisect_right`."""
+
+    def __init__(self, versions: Versions) -> None:
+        self.versions = versions
+
+    def __len__(self) -> int:
+        return len(self.versions)
+
+    def __getitem__(self, index: int) -> int:  # type: ignore[override]
+        for first, last in self.versions.runs:
+            size = last - first + 1
+            if index < size:
+                return first + index
+            index -= size
+        raise IndexError(index)
+
+
 class History:
     """Which versions count after the undo and redo markers read so far: the counting ones
     in version order, and the redo stack (next to redo last). One reading of the markers,
@@ -160,7 +248,7 @@ class History:
     __slots__ = ("active", "redo")
 
     def __init__(self) -> None:
-        self.active: list[int] = []
+        self.active = Versions()
         self.redo: list[int] = []
 
     def read(self, record: Record) -> tuple[str, list[int]]:
@@ -173,39 +261,25 @@ class History:
         marker = record.events[0]
         versions = list(marker.data["versions"])
         if marker.type == UNDONE:
-            gone = set(versions)
-            keep = len(self.active)  # undone versions are the last ones (undo takes those)
-            while keep and self.active[keep - 1] in gone:
-                keep -= 1
-            if len(self.active) - keep == len(gone):  # the common case: cut off the end
-                del self.active[keep:]
-            else:  # not all at the end: the general case
-                keep = next(i for i, v in enumerate(self.active) if v in gone)
-                self.active[keep:] = [v for v in self.active[keep:] if v not in gone]
+            self.active.remove(set(versions))
             self.redo.extend(versions)
             return UNDONE, versions
         back = set(versions)
         self.redo = [v for v in self.redo if v not in back]
-        self.active.extend(versions)
+        for v in sorted(versions):  # brought back: the versions undone last, above the rest
+            self.active.append(v)
         return REDONE, versions
 
     def to_data(self) -> dict[str, Any]:
         """The JSON form (kept with a snapshot): the counting versions as runs
         ``[first, last]`` (one run for a log without undo) and the redo stack."""
-        runs: list[list[int]] = []
-        for v in self.active:
-            if runs and runs[-1][1] == v - 1:
-                runs[-1][1] = v
-            else:
-                runs.append([v, v])
-        return {"active": runs, "redo": list(self.redo)}
+        return {"active": [list(run) for run in self.active.runs], "redo": list(self.redo)}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> History:
         """Read :meth:`to_data` back."""
         history = cls()
-        for first, last in data["active"]:
-            history.active.extend(range(int(first), int(last) + 1))
+        history.active = Versions(data["active"])
         history.redo = [int(v) for v in data["redo"]]
         return history
 
@@ -228,7 +302,7 @@ class Earlier:
     them by its idempotency key."""
 
     upto: int  #: the snapshot's version: the records 1 … upto are left in the store
-    history: History
+    history: History  #: taken over (and changed) by the conflict loaded with it
     read: Callable[[], Sequence[Record]]
     find_key: Callable[[str], Record | None]
 
@@ -246,7 +320,7 @@ class Conflict:
         earlier: Earlier | None = None,
     ) -> None:
         """Load a conflict from its log; ``snapshot`` (version, state) is an optional cache
-        used when no undo or redo came after it. With ``earlier`` (the records up to the
+        used when no undo or redo came after it (its state is taken over, not copied). With ``earlier`` (the records up to the
         snapshot, left in the store), ``records`` are only the ones after the snapshot: the
         load then costs what they cost, however long the log."""
         self.ruleset = ruleset
@@ -266,13 +340,13 @@ class Conflict:
             earlier = None
         if earlier is not None:
             self._earlier, self._offset = earlier, earlier.upto
-            self._history = History.from_data(earlier.history.to_data())  # a private copy
+            self._history = earlier.history  # taken over: the caller made it for this load
         for record in records:
             self._append(record, rebuild=False)
         if snapshot is not None and not any(
             r.is_meta for r in self._log if r.version > snapshot[0]
         ):
-            self.state = copy_state(snapshot[1])
+            self.state = snapshot[1]
             self._checkpoints.take(snapshot[0], self.state)
             for record in self._log:
                 if record.version > snapshot[0]:
@@ -356,9 +430,9 @@ class Conflict:
         """Versions that undo would take back, most recent first (never the set-up); at most
         ``limit`` of them."""
         active = self._history.active
-        first = 1 if active and active[0] == 1 else 0
+        first = 1 if active.first == 1 else 0
         start = first if limit is None else max(first, len(active) - limit)
-        return active[start:][::-1]
+        return active.last(len(active) - start)
 
     def redoable(self, limit: int | None = None) -> list[int]:
         """Versions that redo would bring back, next first; at most ``limit`` of them."""
@@ -704,8 +778,7 @@ class Conflict:
             self.state = fold(self.ruleset, self.records, self._checkpoints)
             return
         since, self.state = start
-        active = self._history.active  # in version order
-        for v in active[bisect.bisect_right(active, since):]:
+        for v in self._history.active.after(since):
             for event in self.record(v).events:
                 evolve(self.ruleset, self.state, event)
 

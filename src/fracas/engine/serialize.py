@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -18,6 +19,13 @@ def state_to_data(state: ConflictState) -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def _adapter(ext_type: type) -> TypeAdapter[Any]:
+    """The reader of a ruleset's part of the state (made once: making one costs more than
+    reading a state with it)."""
+    return TypeAdapter(ext_type)
+
+
 def state_from_data(ruleset: Ruleset, data: dict[str, Any]) -> ConflictState:
     """Read :func:`state_to_data` back, the ruleset's part as its own dataclass."""
     state = _STATE.validate_python(data)
@@ -25,6 +33,6 @@ def state_from_data(ruleset: Ruleset, data: dict[str, Any]) -> ConflictState:
     raw: dict[str, Any] | None = data
     while level is not None and raw is not None:
         if ruleset.ext_type is not None and raw.get("ext") is not None:
-            level.ext = TypeAdapter(ruleset.ext_type).validate_python(raw["ext"])
+            level.ext = _adapter(ruleset.ext_type).validate_python(raw["ext"])
         level, raw = level.zoom, raw.get("zoom")
     return state
