@@ -33,6 +33,9 @@ _VERB = re.compile(r"^[a-z][a-z0-9\-]*$")
 _WORD = re.compile(r"""(?:[^ \t\r\n'"]+|'[^']*'|"[^"]*")+""")
 _SPACE = re.compile(r"[ \t\r\n]*")
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+#: What a bare word of the notation may not hold: whitespace (as ``str.isspace`` reads it)
+#: and the shell's special characters.
+_SPECIAL = re.compile(r"[\s'\"\\#;&|<>()$`*?\[\]{}~!]")
 
 #: Parameter kinds and what their values look like in the text form.
 KINDS = {
@@ -52,7 +55,7 @@ KINDS = {
 def quote(text: str) -> str:
     """``text`` as one token of the notation, quoted only as much as needed and readably:
     ``'goal achieved'``, ``"Ada's car"``."""
-    if text and not any(c.isspace() or c in "'\"\\#;&|<>()$`*?[]{}~!" for c in text):
+    if text and not _SPECIAL.search(text):
         return text
     if "'" not in text:
         return f"'{text}'"
@@ -132,11 +135,14 @@ class Param:
                 raise bad("a whole number") from None
             return limits.check_number(number, where)
         if kind in ("ints", "dice"):
-            parts = [p.strip() for p in raw.split(",") if p.strip()]
-            try:
-                values = [limits.as_int(p, where) for p in parts]
-            except ValueError:
-                raise bad(KINDS[kind]) from None
+            if raw.isascii() and raw.replace(",", "").isdigit():  # the common case: 5,6,2
+                values = [int(p) for p in raw.split(",") if p]
+            else:
+                parts = [p.strip() for p in raw.split(",") if p.strip()]
+                try:
+                    values = [limits.as_int(p, where) for p in parts]
+                except ValueError:
+                    raise bad(KINDS[kind]) from None
             if not values:
                 raise bad(KINDS[kind])
             for v in values:

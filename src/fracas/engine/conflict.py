@@ -33,7 +33,7 @@ from fracas.engine.engine_events import (
     ZoomClosed,
     ZoomOpened,
 )
-from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record
+from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record, TypedEvent
 from fracas.engine.generic import (
     AFTER_END_VERBS,
     GENERIC_COMMANDS,
@@ -88,8 +88,9 @@ def command_set(ruleset: Ruleset) -> CommandSet:
 
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
-    event = ruleset.events.typed(event)
-    chain = root.chain()
+    if not isinstance(event, TypedEvent):  # (decided and stored events are typed already)
+        event = ruleset.events.typed(event)
+    chain = [root] if root.zoom is None else root.chain()
     if evolve_concealment(chain, event):
         return root
     target = chain[-2] if isinstance(event, ZoomClosed) and len(chain) > 1 else chain[-1]
@@ -320,9 +321,10 @@ class Conflict:
         earlier: Earlier | None = None,
     ) -> None:
         """Load a conflict from its log; ``snapshot`` (version, state) is an optional cache
-        used when no undo or redo came after it (its state is taken over, not copied). With ``earlier`` (the records up to the
-        snapshot, left in the store), ``records`` are only the ones after the snapshot: the
-        load then costs what they cost, however long the log."""
+        used when no undo or redo came after it (its state is taken over, not copied).
+        With ``earlier`` (the records up to the snapshot, left in the store), ``records``
+        are only the ones after the snapshot: the load then costs what they cost, however
+        long the log."""
         self.ruleset = ruleset
         self.seed = seed
         self.commands = command_set(ruleset)
