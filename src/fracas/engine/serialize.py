@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -19,11 +18,16 @@ def state_to_data(state: ConflictState) -> dict[str, Any]:
     return data
 
 
-@functools.cache
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
 def _adapter(ext_type: type) -> TypeAdapter[Any]:
     """The reader of a ruleset's part of the state (made once: making one costs more than
     reading a state with it)."""
-    return TypeAdapter(ext_type)
+    adapter = _ADAPTERS.get(ext_type)
+    if adapter is None:
+        adapter = _ADAPTERS[ext_type] = TypeAdapter(ext_type)
+    return adapter
 
 
 def state_from_data(ruleset: Ruleset, data: dict[str, Any]) -> ConflictState:
