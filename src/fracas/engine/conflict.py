@@ -8,7 +8,6 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 
 from __future__ import annotations
 
-import bisect
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -195,14 +194,20 @@ class Versions:
         """The ``n`` highest versions, highest first."""
         out: list[int] = []
         for first, last in reversed(self.runs):
-            if len(out) >= n:
+            take = min(n - len(out), last - first + 1)
+            if take <= 0:
                 break
-            out.extend(range(last, max(first, last - (n - len(out)) + 1) - 1, -1))
+            out.extend(range(last, last - take, -1))
         return out
 
     def after(self, version: int) -> list[int]:
         """The versions above ``version``, in order."""
-        return self.last(self._len - bisect.bisect_right(_Ends(self), version))[::-1]
+        out: list[int] = []
+        for first, last in reversed(self.runs):
+            if last <= version:
+                break
+            out[:0] = range(max(first, version + 1), last + 1)
+        return out
 
     def remove(self, gone: set[int]) -> None:
         """Take ``gone`` out (undo takes the last versions: only the versions from the
@@ -221,24 +226,6 @@ class Versions:
         for v in above:
             if v not in gone:
                 self.append(v)
-
-
-class _Ends(Sequence[int]):
-    """The versions of a :class:`Versions` by index, for :func:`bisect.bisect_right`."""
-
-    def __init__(self, versions: Versions) -> None:
-        self.versions = versions
-
-    def __len__(self) -> int:
-        return len(self.versions)
-
-    def __getitem__(self, index: int) -> int:  # type: ignore[override]
-        for first, last in self.versions.runs:
-            size = last - first + 1
-            if index < size:
-                return first + index
-            index -= size
-        raise IndexError(index)
 
 
 class History:
