@@ -18,18 +18,25 @@ picked by a seeded generator from a bundled scenario, no undo, redo, extra, end,
 leave, recorded once — or read from ``--plays``
 — then replayed as commands):
 validated commands/s and ``legal_commands`` calls/s (every participant and the GM, at every
-step of the random play).
+step of the random play). Times are CPU time of this process (best of the repeats). Beside
+them, for the scripts that have one
+(``benchmarks/plain_loops.py``: Fabula Ultima's two, VERS's chase), a plain-Python loop doing
+the same checks and state changes from the commands already read: both sides time the
+commands alone (the set-up is made before the clock starts), and the run first checks that
+both end in the same state.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import random
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,7 +47,13 @@ from fracas.errors import FracasError
 from fracas.rulesets import get_ruleset
 from tests.support.toy import Toy
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plain_loops import LOOPS, fresh_copy, summary
+
 PEOPLE = ["ada", "bruno", "gob"]
+#: The clock of every figure: the process's CPU time, which other processes on a shared
+#: machine inflate far less than the wall clock (both are the same on a quiet one).
+CLOCK = time.process_time
 
 
 def script(target_events: int) -> list[str]:
@@ -102,9 +115,9 @@ def baseline_play(lines: list[str], check: bool) -> tuple[Popcorn, dict[str, Res
 def best_of(repeats: int, fn: Callable[[], object]) -> float:
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(CLOCK() - t0)
     return min(times)
 
 
@@ -188,6 +201,65 @@ def ruleset_rows(ruleset: str, repeats: int, plays: Path | None = None
             (f"{ruleset} legal_commands/s", calls / max(t_legal, 1e-9))]
 
 
+def _best_prepared(repeats: int, prepare: Callable[[], list[Any]],
+                   run: Callable[[list[Any]], object]) -> float:
+    """The best time of ``run`` over what ``prepare`` made (made before the clock starts)."""
+    times = []
+    for _ in range(repeats):
+        made = prepare()
+        gc.collect()  # not the collection of what preparing made
+        t0 = CLOCK()
+        run(made)
+        times.append(CLOCK() - t0)
+    return min(times)
+
+
+#: Passes over the scripts in one sample of the plain-loop comparison (they are short).
+PASSES = 10
+
+
+def plain_rows(ruleset: str, repeats: int) -> list[tuple[str, float, float]]:
+    """(scripts, fracas s/command, plain s/command) of ``ruleset``'s scripts that have a
+    plain loop, after checking that both end in the same state."""
+    work = []
+    for name in sorted(bundled_scenarios()):
+        sc = _scenario(name)
+        loop = LOOPS.get(name) or LOOPS.get(sc.setup.ruleset)
+        if sc.setup.ruleset != ruleset or loop is None:
+            continue
+        lines = [line.text for line in sc.script]
+        start = _fresh(name)
+        steps = [(c.verb, c.actor, dict(c.args)) for c in map(start.parse, lines)]
+        copy = fresh_copy(start.state)
+        done = summary(_run(name, lines).state)
+        if summary(loop(copy()).play(steps)) != done:
+            raise AssertionError(f"the plain loop of {name} does not end where fracas does")
+        work.append((name, lines, steps, loop, copy))
+    if not work:
+        return []
+    n = PASSES * sum(len(w[1]) for w in work)
+
+    def conflicts() -> list[Any]:
+        return [(_fresh(name), lines) for _ in range(PASSES) for name, lines, *_ in work]
+
+    def plain_states() -> list[Any]:
+        return [(loop, copy(), steps) for _ in range(PASSES) for _, _, steps, loop, copy
+                in work]
+
+    def execute(made: list[Any]) -> None:
+        for conflict, lines in made:
+            for line in lines:
+                conflict.execute(line, time="")
+
+    def play(made: list[Any]) -> None:
+        for loop, state, steps in made:
+            loop(state).play(steps)
+
+    t_fracas = _best_prepared(repeats, conflicts, execute)
+    t_plain = _best_prepared(repeats, plain_states, play)
+    return [(", ".join(w[0] for w in work), t_fracas / n, t_plain / n)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1,000 events, one repeat")
@@ -234,6 +306,9 @@ def main() -> None:
     for ruleset_name in chosen:
         for name, per_second in ruleset_rows(ruleset_name, repeats, args.plays):
             print(f"{name:<36}{per_second:>12,.0f}   ({1e6 / per_second:.0f} µs each)")
+        for scripts, ours, plain in plain_rows(ruleset_name, repeats):
+            print(f"  commands alone, {scripts}: fracas {ours * 1e6:.1f} µs · plain Python "
+                  f"{plain * 1e6:.1f} µs ({ours / plain:.1f}×)")
 
 
 if __name__ == "__main__":

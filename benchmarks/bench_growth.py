@@ -10,11 +10,17 @@ subprocess with the same script):
 * undo and redo of the last command (``Conflict.execute("undo")`` / ``"redo"``),
 * ``legal_commands()`` for the GM,
 * an append with an idempotency key through the service into SQLite (conflict kept loaded),
-* a player's projection after one more record (``log_view`` for that player),
-* loading the stored conflict with a snapshot (``ConflictService.load``).
+* a player's projection after one more record: ``log_view(conflict, player, since=N)``, the
+  entries after those the player has read, as a live viewer (or the server's per-viewer
+  Projector) reads them (the baseline has no ``since``: its ``log_view`` returns the whole log),
+* loading the stored conflict with a snapshot at its last version (``ConflictService.load``;
+  this checkout reads only the rows after the snapshot).
 
 Each figure is the median of several repeats. A cost "stays flat" when it changes by less
-than 2× from the smallest size to the largest.
+than 2× from the smallest size to the largest. The last row is no cost but the size of the
+state itself (its pickle, in KiB): the brawl's turn order keeps who opened each round, so
+the state grows with the rounds, and so does what undo (a checkpoint) and a load (the
+snapshot) must read back.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import statistics
 import subprocess
 import sys
@@ -34,7 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "58da975"  # main before the typed-model work (issue 10)
 PEOPLE = ["ada", "bruno", "gob"]
-FIGURES = ["undo", "redo", "legal (GM)", "append + key", "player projection", "load + snapshot"]
+FIGURES = ["undo", "redo", "legal (GM)", "append + key", "player projection", "load + snapshot",
+           "state KiB"]
 
 
 def commands(n: int) -> list[str]:
@@ -93,15 +101,26 @@ def measure(size: int, repeats: int) -> dict[str, float]:
         conflict.execute("redo", time="")
         return t1 - t0, time.perf_counter() - t1
 
+    state_kib = len(pickle.dumps(conflict.state, pickle.HIGHEST_PROTOCOL)) / 1024 / 1000
     pairs = [undo_redo() for _ in range(repeats)]
     out = {"undo": statistics.median(p[0] for p in pairs),
            "redo": statistics.median(p[1] for p in pairs),
            "legal (GM)": _median(lambda: conflict.legal_commands(None), repeats)}
     player = Viewer.of_player("ada-player")
+    seen = len(log_view(conflict, player))
+    try:
+        log_view(conflict, player, since=seen)
+        since: bool = True
+    except TypeError:  # the baseline: no cursor, the whole log each time
+        since = False
 
     def project_one() -> None:
+        nonlocal seen
         conflict.execute(next(spare), time="")
-        log_view(conflict, player)
+        if since:
+            seen += len(log_view(conflict, player, since=seen))
+        else:
+            log_view(conflict, player)
 
     out["player projection"] = _median(project_one, max(1, repeats // 2))
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,6 +133,7 @@ def measure(size: int, repeats: int) -> dict[str, float]:
         service.rebuild_snapshot(cid)
         out["load + snapshot"] = _median(lambda: service.load(cid), max(1, repeats // 2))
         store.close()
+    out["state KiB"] = state_kib  # (printed by _ms, which multiplies by 1000)
     return out
 
 

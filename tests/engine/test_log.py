@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fracas.engine import Conflict, ConflictState, Event, Viewer
+from fracas.engine.conflict import History, Versions
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -274,3 +277,23 @@ def test_a_bug_in_a_rulesets_decide_is_refused_as_an_internal_error(
     with pytest.raises(InternalError, match="while deciding 'ada: hit gob'"):
         c.execute("ada: hit gob")
     assert snapshot(c) == before
+
+
+@given(st.lists(st.integers(1, 60), unique=True, max_size=40).map(sorted),
+       st.integers(0, 45), st.integers(0, 61), st.data())
+def test_the_counting_versions_kept_as_runs_are_the_versions_they_stand_for(
+        versions: list[int], n: int, since: int, data: st.DataObject) -> None:
+    """What undo takes back, what a refold replays and what a snapshot keeps of the undo
+    and redo markers is read from runs of versions: they must answer as the plain list."""
+    kept = Versions()
+    for v in versions:
+        kept.append(v)
+    assert list(kept) == versions and len(kept) == len(versions)
+    assert kept.last(n) == versions[::-1][:n]
+    assert kept.after(since) == [v for v in versions if v > since]
+    gone = set(data.draw(st.lists(st.sampled_from(versions), unique=True))) if versions else set()
+    kept.remove(gone)
+    left = [v for v in versions if v not in gone]
+    assert list(kept) == left and len(kept) == len(left)
+    assert list(Versions(History.from_data({"active": kept.runs, "redo": []}).active.runs)) \
+        == left

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fracas.engine import Command
+from fracas.engine.commands import split_words
 from fracas.engine.conflict import command_set
 from fracas.errors import FracasError, InvalidInput
 from tests.support.helpers import TOY, toy_conflict
@@ -91,3 +94,18 @@ def test_the_json_form_is_accepted_wherever_text_is() -> None:
     assert record.command == "ada: hit gob dice=4"
     with pytest.raises(InvalidInput, match="not a JSON command"):
         c.execute('{"actor": "ada", ')
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab= '\"\t\n\r\xa0\\é:,")), max_size=24))
+def test_the_words_of_a_command_are_those_the_shell_would_read(text: str) -> None:
+    """The notation's quoting is the POSIX shell's (``shlex``), unclosed quotes refused the
+    same way; the fast reading of quoted text must never differ from it."""
+    try:
+        want: object = shlex.split(text, comments=False, posix=True)
+    except ValueError as exc:
+        want = ("refused", str(exc))
+    try:
+        got: object = split_words(text)
+    except ValueError as exc:
+        got = ("refused", str(exc))
+    assert got == want

@@ -195,3 +195,16 @@ def test_a_players_log_is_numbered_so_no_gap_counts_hidden_records() -> None:
     assert all("version" not in e for e in entries)
     assert [e["command"] for e in entries][2:] == ["ada: hit gob dice=1"]
     assert [e["version"] for e in log_view(c, Viewer.gm())] == [1, 2, 3, 4, 5]
+
+
+def test_a_log_read_since_an_entry_gives_just_the_entries_after_it() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    seen = log_view(c, ALICE)
+    c.execute("note 'the goblin plans to flee' visibility=gm")  # no entry for Alice
+    assert log_view(c, ALICE, since=len(seen)) == []
+    c.execute("note 'Ada hears footsteps'")
+    new = log_view(c, ALICE, since=len(seen))
+    assert new == log_view(c, ALICE)[len(seen):]
+    assert [e["entry"] for e in new] == [len(seen) + 1]
+    assert new[0]["command"] == "note 'Ada hears footsteps'"

@@ -11,6 +11,7 @@ retrying is the caller's business, except for a command given with its author's 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import hmac
 import os
@@ -24,7 +25,7 @@ from fracas.app.scenario import Scenario
 from fracas.app.script import play_script
 from fracas.dice.rng import new_seed
 from fracas.engine.commands import Command
-from fracas.engine.conflict import Conflict
+from fracas.engine.conflict import Conflict, Earlier, History
 from fracas.engine.events import Record
 from fracas.engine.limits import check_seed
 from fracas.engine.model import Viewer
@@ -54,7 +55,7 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 def snapshot_format(ruleset: str) -> str:
     """The tag a snapshot is written with; a snapshot with another tag is ignored."""
-    return f"fracas.state/1 fracas={__version__} ruleset={ruleset}"
+    return f"fracas.state/2 fracas={__version__} ruleset={ruleset}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +108,27 @@ class ConflictService:
             return self._load(conflict_id)
 
     def _load(self, conflict_id: str) -> Conflict:
-        stored = self.store.load(conflict_id)
+        stored = self.store.load(conflict_id, after_snapshot=True)
         ruleset = get_ruleset(stored.info.ruleset)
         snap = None
+        history = None
         if stored.snapshot is not None:
             version, fmt, data = stored.snapshot
             if fmt == snapshot_format(ruleset.name):
                 try:
-                    snap = (version, state_from_data(ruleset, data))
+                    snap = (version, state_from_data(ruleset, data["state"]))
+                    history = History.from_data(data["history"])
                 except Exception:  # an unusable cache is ignored: the log is the truth
                     snap = None
-        return Conflict(ruleset, stored.seed, stored.records, snapshot=snap)
+        records = stored.records
+        earlier = None
+        if stored.earlier is not None:
+            if snap is None or history is None:
+                records = [*stored.earlier(), *records]  # the snapshot is no use: read all
+            else:
+                earlier = Earlier(snap[0], history, stored.earlier,
+                                  functools.partial(self.store.find_key, conflict_id))
+        return Conflict(ruleset, stored.seed, records, snapshot=snap, earlier=earlier)
 
     def refresh(self, conflict_id: str, conflict: Conflict) -> Conflict:
         """``conflict`` (as loaded before) brought up to the stored log: the records another
@@ -222,7 +233,8 @@ class ConflictService:
             with contextlib.suppress(Exception):
                 self.store.save_snapshot(conflict_id, conflict.version,
                                          snapshot_format(conflict.ruleset.name),
-                                         state_to_data(conflict.state))
+                                         {"state": state_to_data(conflict.state),
+                                          "history": conflict.history_data()})
 
 
 def _check_cursor(conflict: Conflict, author: Viewer, cursor: str) -> None:

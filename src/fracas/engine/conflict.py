@@ -8,9 +8,9 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 
 from __future__ import annotations
 
-import bisect
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,7 +32,7 @@ from fracas.engine.engine_events import (
     ZoomClosed,
     ZoomOpened,
 )
-from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record
+from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record, TypedEvent
 from fracas.engine.generic import (
     AFTER_END_VERBS,
     GENERIC_COMMANDS,
@@ -73,6 +73,7 @@ _COMMAND_SETS: dict[type[Ruleset], CommandSet] = {}
 #: counting records (an undo further back folds from the start).
 CHECKPOINT_EVERY = 64
 CHECKPOINTS_KEPT = 16
+_ENDED = Status.ENDED.value  # read once: an enum member's value is slow to look up
 
 
 def command_set(ruleset: Ruleset) -> CommandSet:
@@ -86,8 +87,9 @@ def command_set(ruleset: Ruleset) -> CommandSet:
 
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
-    event = ruleset.events.typed(event)
-    chain = root.chain()
+    if not isinstance(event, TypedEvent):  # (decided and stored events are typed already)
+        event = ruleset.events.typed(event)
+    chain = [root] if root.zoom is None else root.chain()
     if evolve_concealment(chain, event):
         return root
     target = chain[-2] if isinstance(event, ZoomClosed) and len(chain) > 1 else chain[-1]
@@ -150,6 +152,82 @@ class Checkpoints:
         return version, thawed(kept)
 
 
+class Versions:
+    """Versions in increasing order, kept as runs ``[first, last]``: a log without undo is one
+    run, so reading it back from a snapshot costs the same however long the log is."""
+
+    __slots__ = ("_len", "runs")
+
+    def __init__(self, runs: Iterable[Sequence[int]] = ()) -> None:
+        self.runs: list[list[int]] = [[int(first), int(last)] for first, last in runs]
+        self._len = sum(last - first + 1 for first, last in self.runs)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[int]:
+        for first, last in self.runs:
+            yield from range(first, last + 1)
+
+    @property
+    def first(self) -> int | None:
+        """The lowest version (None: none)."""
+        return self.runs[0][0] if self.runs else None
+
+    def append(self, version: int) -> None:
+        """Add ``version`` (in its place, when it is not the highest: only a marker made by
+        hand brings back a version below one that counts)."""
+        runs = self.runs
+        if runs and version <= runs[-1][1]:
+            values = sorted({*self, version})
+            self.runs, self._len = [], 0
+            for v in values:
+                self.append(v)
+            return
+        if runs and runs[-1][1] == version - 1:
+            runs[-1][1] = version
+        else:
+            runs.append([version, version])
+        self._len += 1
+
+    def last(self, n: int) -> list[int]:
+        """The ``n`` highest versions, highest first."""
+        out: list[int] = []
+        for first, last in reversed(self.runs):
+            take = min(n - len(out), last - first + 1)
+            if take <= 0:
+                break
+            out.extend(range(last, last - take, -1))
+        return out
+
+    def after(self, version: int) -> list[int]:
+        """The versions above ``version``, in order."""
+        out: list[int] = []
+        for first, last in reversed(self.runs):
+            if last <= version:
+                break
+            out[:0] = range(max(first, version + 1), last + 1)
+        return out
+
+    def remove(self, gone: set[int]) -> None:
+        """Take ``gone`` out (undo takes the last versions: only the versions from the
+        lowest of them on are gone through)."""
+        if not gone:
+            return
+        low = min(gone)
+        above: list[int] = []
+        while self.runs and self.runs[-1][1] >= low:
+            first, last = self.runs.pop()
+            self._len -= last - first + 1
+            if first < low:
+                self.runs.append([first, low - 1])
+                self._len += low - first
+            above[:0] = range(max(first, low), last + 1)
+        for v in above:
+            if v not in gone:
+                self.append(v)
+
+
 class History:
     """Which versions count after the undo and redo markers read so far: the counting ones
     in version order, and the redo stack (next to redo last). One reading of the markers,
@@ -158,7 +236,7 @@ class History:
     __slots__ = ("active", "redo")
 
     def __init__(self) -> None:
-        self.active: list[int] = []
+        self.active = Versions()
         self.redo: list[int] = []
 
     def read(self, record: Record) -> tuple[str, list[int]]:
@@ -171,21 +249,27 @@ class History:
         marker = record.events[0]
         versions = list(marker.data["versions"])
         if marker.type == UNDONE:
-            gone = set(versions)
-            keep = len(self.active)  # undone versions are the last ones (undo takes those)
-            while keep and self.active[keep - 1] in gone:
-                keep -= 1
-            if len(self.active) - keep == len(gone):  # the common case: cut off the end
-                del self.active[keep:]
-            else:  # not all at the end: the general case
-                keep = next(i for i, v in enumerate(self.active) if v in gone)
-                self.active[keep:] = [v for v in self.active[keep:] if v not in gone]
+            self.active.remove(set(versions))
             self.redo.extend(versions)
             return UNDONE, versions
         back = set(versions)
         self.redo = [v for v in self.redo if v not in back]
-        self.active.extend(versions)
+        for v in sorted(versions):  # brought back: the versions undone last, above the rest
+            self.active.append(v)
         return REDONE, versions
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON form (kept with a snapshot): the counting versions as runs
+        ``[first, last]`` (one run for a log without undo) and the redo stack."""
+        return {"active": [list(run) for run in self.active.runs], "redo": list(self.redo)}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> History:
+        """Read :meth:`to_data` back."""
+        history = cls()
+        history.active = Versions(data["active"])
+        history.redo = [int(v) for v in data["redo"]]
+        return history
 
 
 def counting_records(records: Iterable[Record]) -> list[Record]:
@@ -198,6 +282,19 @@ def counting_records(records: Iterable[Record]) -> list[Record]:
     return [by_version[v] for v in history.active]
 
 
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """The records up to a snapshot, left unread in a store: which of them count (the
+    :class:`History` kept with the snapshot), how to read them all (done once, when first
+    needed: by undo past the snapshot, redo, a projector, an export) and how to find one of
+    them by its idempotency key."""
+
+    upto: int  #: the snapshot's version: the records 1 … upto are left in the store
+    history: History  #: taken over (and changed) by the conflict loaded with it
+    read: Callable[[], Sequence[Record]]
+    find_key: Callable[[str], Record | None]
+
+
 class Conflict:
     """One conflict: ruleset, secret seed, log and the live state."""
 
@@ -208,26 +305,39 @@ class Conflict:
         records: Sequence[Record] = (),
         *,
         snapshot: tuple[int, ConflictState] | None = None,
+        earlier: Earlier | None = None,
     ) -> None:
         """Load a conflict from its log; ``snapshot`` (version, state) is an optional cache
-        used when no undo or redo came after it."""
+        used when no undo or redo came after it (its state is taken over, not copied).
+        With ``earlier`` (the records up to the snapshot, left in the store), ``records``
+        are only the ones after the snapshot: the load then costs what they cost, however
+        long the log."""
         self.ruleset = ruleset
         self.seed = seed
         self.commands = command_set(ruleset)
         self._engine_verbs = frozenset(spec.verb for spec in engine_verbs(ruleset))
-        self.records: list[Record] = []
+        self._log: list[Record] = []  # the records after the first ``_offset`` versions
+        self._offset = 0
+        self._earlier: Earlier | None = None
         self.state = ConflictState()
         self._history = History()
         self._keys: dict[str, Record] = {}
         self._checkpoints = Checkpoints()
+        if earlier is not None and (snapshot is None or snapshot[0] != earlier.upto
+                                    or any(r.is_meta for r in records)):
+            self._log = list(earlier.read())  # not usable: read the whole log
+            earlier = None
+        if earlier is not None:
+            self._earlier, self._offset = earlier, earlier.upto
+            self._history = earlier.history  # taken over: the caller made it for this load
         for record in records:
             self._append(record, rebuild=False)
         if snapshot is not None and not any(
-            r.is_meta for r in self.records if r.version > snapshot[0]
+            r.is_meta for r in self._log if r.version > snapshot[0]
         ):
-            self.state = copy_state(snapshot[1])
+            self.state = snapshot[1]
             self._checkpoints.take(snapshot[0], self.state)
-            for record in self.records:
+            for record in self._log:
                 if record.version > snapshot[0]:
                     for event in record.events:
                         evolve(ruleset, self.state, event)
@@ -259,9 +369,38 @@ class Conflict:
 
     # --- reading ----------------------------------------------------------------------
     @property
+    def records(self) -> list[Record]:
+        """The whole log in version order (records a load left in the store are read, all at
+        once, the first time it is asked for)."""
+        earlier = self._earlier
+        if earlier is not None:
+            self._earlier = None
+            before = [r.typed(self.ruleset.events) for r in earlier.read()]
+            if len(before) != self._offset:
+                raise InternalError(f"the store gave {len(before)} records before the "
+                                    f"snapshot at version {self._offset}")
+            self._log[:0] = before
+            self._offset = 0
+            for record in before:
+                if record.key is not None:
+                    self._keys.setdefault(record.key, record)
+        return self._log
+
+    @property
     def version(self) -> int:
-        """The version of the last record (0 for an empty log)."""
-        return self.records[-1].version if self.records else 0
+        """The version of the last record (0 for an empty log; versions are 1, 2, 3, …)."""
+        return self._offset + len(self._log)
+
+    def record(self, version: int) -> Record:
+        """The record at ``version`` (1 … :attr:`version`)."""
+        if version > self._offset:
+            return self._log[version - self._offset - 1]
+        return self.records[version - 1]
+
+    def history_data(self) -> dict[str, Any]:
+        """Which versions count and which redo would bring back, as JSON (kept with a
+        snapshot, so that a load from it need not read the records before it)."""
+        return self._history.to_data()
 
     def parse(self, text: str) -> Command:
         """Read a command in text notation."""
@@ -280,9 +419,9 @@ class Conflict:
         """Versions that undo would take back, most recent first (never the set-up); at most
         ``limit`` of them."""
         active = self._history.active
-        first = 1 if active and active[0] == 1 else 0
+        first = 1 if active.first == 1 else 0
         start = first if limit is None else max(first, len(active) - limit)
-        return active[start:][::-1]
+        return active.last(len(active) - start)
 
     def redoable(self, limit: int | None = None) -> list[int]:
         """Versions that redo would bring back, next first; at most ``limit`` of them."""
@@ -308,7 +447,7 @@ class Conflict:
 
     def _legal_items(self, actor: str | None) -> list[str | LegalCommand]:
         state = self.state.innermost
-        ended = self.state.status == Status.ENDED.value
+        ended = self.state.status == _ENDED
         out: list[str | LegalCommand] = []
         if actor is None:
             if self.undoable(1):
@@ -388,7 +527,7 @@ class Conflict:
 
     def _decide(self, command: Command, author: Viewer) -> list[Event]:
         self.check_author(command, author)
-        if not self.records:
+        if not self.version:
             raise IllegalCommand("the conflict has not been created yet")
         if command.verb == "undo":
             return [self._decide_undo(int(command.args.get("steps", 1)))]
@@ -396,7 +535,7 @@ class Conflict:
             return [self._decide_redo(int(command.args.get("steps", 1)))]
         state = self.state.innermost
         root = self.state
-        if root.status == Status.ENDED.value and command.verb not in AFTER_END_VERBS:
+        if root.status == _ENDED and command.verb not in AFTER_END_VERBS:
             raise IllegalCommand(
                 f"the conflict has ended ({root.end_reason}); undo the end to play on",
                 verb=command.verb,
@@ -540,8 +679,9 @@ class Conflict:
 
         A retried command with the same idempotency ``key`` returns the record already made.
         """
-        if key is not None and key in self._keys:
-            return self.retried(self._keys[key], command, author)
+        done = None if key is None else self.record_with_key(key)
+        if done is not None:
+            return self.retried(done, command, author)
         record = self.prepare(
             command, author, expected_version=expected_version, key=key, time=time
         )
@@ -549,8 +689,14 @@ class Conflict:
         return record
 
     def record_with_key(self, key: str) -> Record | None:
-        """The record appended with idempotency ``key``, if any (an index, not a scan)."""
-        return self._keys.get(key)
+        """The record appended with idempotency ``key``, if any (an index, not a scan; for
+        the records a load left in the store, the store's index)."""
+        done = self._keys.get(key)
+        if done is None and self._earlier is not None:
+            found = self._earlier.find_key(key)
+            if found is not None and found.version <= self._offset:
+                done = found
+        return done
 
     def retried(
         self, done: Record, command: str | Command | dict[str, Any], author: Viewer | None
@@ -572,7 +718,7 @@ class Conflict:
         try:
             self._append(record, rebuild=True)
         except Exception as exc:  # a ruleset bug: evolve must never fail
-            self.records.pop()
+            self._log.pop()
             self._reindex()
             raise InternalError(
                 f"internal error while applying {record.command!r}: {exc!r}; nothing changed"
@@ -596,7 +742,7 @@ class Conflict:
 
     def _append(self, record: Record, *, rebuild: bool) -> None:
         record = record.typed(self.ruleset.events)
-        self.records.append(record)
+        self._log.append(record)
         if record.key is not None:
             self._keys[record.key] = record
         did, versions = self._history.read(record)
@@ -608,7 +754,7 @@ class Conflict:
             self._refold()
             return
         for v in versions:
-            for event in self.records[v - 1].events:  # versions are 1, 2, 3, …
+            for event in (record if did == "record" else self.record(v)).events:
                 evolve(self.ruleset, self.state, event)
             if did == "record":
                 self._checkpoints.passed(v, self.state)
@@ -621,13 +767,12 @@ class Conflict:
             self.state = fold(self.ruleset, self.records, self._checkpoints)
             return
         since, self.state = start
-        active = self._history.active  # in version order
-        for v in active[bisect.bisect_right(active, since):]:
-            for event in self.records[v - 1].events:  # versions are 1, 2, 3, …
+        for v in self._history.active.after(since):
+            for event in self.record(v).events:
                 evolve(self.ruleset, self.state, event)
 
     def _reindex(self) -> None:
-        records, self.records = self.records, []
+        records, self._log = self.records, []
         self._history, self._keys = History(), {}
         self._checkpoints = Checkpoints()
         for record in records:

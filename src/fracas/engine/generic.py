@@ -39,7 +39,7 @@ from fracas.engine.engine_events import (
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers, Table
 from fracas.engine.limits import check_stat_ranges
-from fracas.engine.model import ConflictState, Participant, Status, Visibility
+from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
 from fracas.engine.overrides import OverrideTarget, normalise
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import ParticipantSetup, first_error, setup_of
@@ -272,7 +272,7 @@ def _participant_from(data: dict[str, Any]) -> Participant:
     # override of one item would rewrite the log
     return Participant(
         id=data["id"], name=data["name"], kind=data.get("kind", "npc"), side=data.get("side"),
-        owner=data.get("player"), stats=copy.deepcopy(data.get("stats", {})),
+        owner=data.get("player"), stats=copy_json(data.get("stats", {})),
         gm_only=list(data.get("gm_only", [])),
     )
 
@@ -443,7 +443,7 @@ def _created(ruleset: Ruleset, state: ConflictState, e: ConflictCreated) -> None
     state.ruleset = e.ruleset
     state.title = e.title
     state.scene = e.scene
-    state.settings = copy.deepcopy(e.settings)
+    state.settings = copy_json(e.settings)
     state.round_limit = e.round_limit
     state.sides = list(e.sides)
     state.participants = {p["id"]: _participant_from(p) for p in e.participants}

@@ -111,7 +111,8 @@ def as_int(value: Any, what: str) -> int:
     but text only in the digits 0-9: InvalidInput for another script's digits (see
     :func:`refuse_foreign_digits`), ValueError or TypeError for what ``int`` refuses."""
     if isinstance(value, str):
-        text = refuse_foreign_digits(value, what).strip()
+        # ASCII text holds no digits but 0-9: only other text needs the character check
+        text = (value if value.isascii() else refuse_foreign_digits(value, what)).strip()
         if not _WHOLE.fullmatch(text):
             raise ValueError(f"{what}: {value!r} is not a whole number")
         return int(text)

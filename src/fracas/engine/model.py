@@ -203,6 +203,24 @@ class Viewer:
         return cls.of_player(name)
 
 
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-native data (dicts, lists, tuples and scalars), several times
+    faster than :func:`copy.deepcopy`; anything else is deep-copied the slow way."""
+    kind = type(value)
+    if kind is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [copy_json(v) for v in value]
+    if kind in _SCALARS:
+        return value
+    if kind is tuple:
+        return tuple(copy_json(v) for v in value)
+    return copy.deepcopy(value)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def frozen_copy(state: ConflictState) -> bytes | ConflictState:
     """A private copy of ``state`` to keep (a checkpoint): its pickle, which the cyclic
     garbage collector never walks and which is made several times faster than a deep copy;

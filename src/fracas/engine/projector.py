@@ -127,11 +127,10 @@ class Projector:
 
     def follows(self, conflict: Conflict) -> bool:
         """Whether ``conflict`` holds the log this projector has projected (so far)."""
-        records = conflict.records
         n = self.position
-        if conflict.seed != self._seed or len(records) < n:
+        if conflict.seed != self._seed or conflict.version < n:
             return False
-        return n == 0 or records[n - 1].payload() == self._replica.records[n - 1].payload()
+        return n == 0 or conflict.record(n).payload() == self._replica.record(n).payload()
 
     def advance(self, conflict: Conflict | None = None) -> Update:
         """Project the records appended since the last call (to ``conflict``, when a newer
@@ -140,8 +139,9 @@ class Projector:
             if not self.follows(conflict):
                 raise InvalidInput("this projector follows another log")
             self.conflict = conflict
-        new = [e for e in map(self._project, self.conflict.records[self.position:])
-               if e is not None]
+        records = (self.conflict.record(v)
+                   for v in range(self.position + 1, self.conflict.version + 1))
+        new = [e for e in map(self._project, records) if e is not None]
         current = self.view()
         changed = current if current != self._shown else None
         self._shown = current

@@ -38,17 +38,20 @@ def view(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
     return projector(conflict, viewer).view()
 
 
-def log_view(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
+def log_view(conflict: Conflict, viewer: Viewer, since: int = 0) -> list[dict[str, Any]]:
     """The log as ``viewer`` may see it (see :class:`~fracas.engine.projector.Entry`): the
     GM's entries carry their versions, a player's are numbered 1, 2, … and records wholly
-    hidden from them are not there at all."""
-    return log_data(projector(conflict, viewer).entries)
+    hidden from them are not there at all. ``since``: only the entries after the viewer's
+    entry number ``since`` (what a viewer who has read that far has not seen: its cost is
+    that of the new entries, however long the log)."""
+    return log_data(projector(conflict, viewer).after(since))
 
 
-def log_entries(conflict: Conflict, viewer: Viewer) -> list[tuple[int, dict[str, Any]]]:
+def log_entries(conflict: Conflict, viewer: Viewer, since: int = 0
+                ) -> list[tuple[int, dict[str, Any]]]:
     """:func:`log_view` with the version each entry stands for (for the server side only:
     to follow a log from a version; never sent to a player)."""
-    return [(e.version, e.to_data()) for e in projector(conflict, viewer).entries]
+    return [(e.version, e.to_data()) for e in projector(conflict, viewer).after(since)]
 
 
 def record_view(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,6 +43,9 @@ class StoredConflict:
     #: (version, format, state data) of the latest snapshot worth trying, or None.
     snapshot: tuple[int, str, dict[str, Any]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Set by a load ``after_snapshot``: ``records`` are then only those after the snapshot,
+    #: and this reads the ones up to it (version order), when they are needed.
+    earlier: Callable[[], builtins.list[Record]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +161,10 @@ class EventStore(Protocol):
         """Append ``record`` (version ``expected_version + 1``) or raise StaleVersion."""
         ...
 
-    def load(self, conflict_id: str) -> StoredConflict:
-        """The whole log, the seed and the latest usable snapshot (NotFound if unknown)."""
+    def load(self, conflict_id: str, *, after_snapshot: bool = False) -> StoredConflict:
+        """The whole log, the seed and the latest usable snapshot (NotFound if unknown);
+        ``after_snapshot``: only the records after the snapshot are read (see
+        :attr:`StoredConflict.earlier`)."""
         ...
 
     def info(self, conflict_id: str) -> ConflictInfo:

@@ -462,14 +462,23 @@ class SqlEventStore:
         with self._read() as conn:
             return [self._info(row) for row in conn.execute(query)]
 
-    def load(self, conflict_id: str) -> StoredConflict:
+    def load(self, conflict_id: str, *, after_snapshot: bool = False) -> StoredConflict:
         """Log, seed and the newest snapshot no undo/redo came after, in one read.
+
+        ``after_snapshot``: read only the rows after the newest snapshot (through the
+        ``(conflict_id, version)`` key, so the cost does not grow with the log); the rows up
+        to it are read by :attr:`StoredConflict.earlier` if they are needed. When an undo
+        or redo came after that snapshot, or there is none, the whole log is read.
 
         With a snapshot, the rows up to it are read without their data (which a
         :class:`LazyEvents` fetches, all at once, only if undo, redo or the log view needs
         it); undo and redo markers are always read whole.
         """
         check_conflict_id(conflict_id)
+        if after_snapshot:
+            tail = self._load_tail(conflict_id)
+            if tail is not None:
+                return tail
         meta = or_(records.c.command.in_(("undo", "redo")),
                    records.c.command.like("undo %"), records.c.command.like("redo %"))
         mine = records.c.conflict_id == conflict_id
@@ -507,16 +516,55 @@ class SqlEventStore:
         ]
         return StoredConflict(info, str(row[7]), recs, snapshot)
 
+    def _load_tail(self, conflict_id: str) -> StoredConflict | None:
+        """The newest snapshot and the records after it, or None (no snapshot, a torn one,
+        or an undo or redo after it: the whole log is then needed)."""
+        with self._read() as conn:
+            row = conn.execute(self._info_query().where(conflicts.c.id == conflict_id)).first()
+            if row is None:
+                raise self._missing(conflict_id)
+            info = self._info(row)
+            snap_row = conn.execute(
+                select(snapshots.c.version, snapshots.c.format, snapshots.c.state)
+                .where(snapshots.c.conflict_id == conflict_id,
+                       snapshots.c.version <= info.version)
+                .order_by(snapshots.c.version.desc()).limit(1)
+            ).first()
+            if snap_row is None:
+                return None
+            upto = int(snap_row[0])
+            after = self._records_in(conn, conflict_id, upto, info.version)
+        if any(r.is_meta for r in after):
+            return None
+        try:
+            snapshot = (upto, str(snap_row[1]), json.loads(snap_row[2]))
+        except ValueError:
+            return None  # a torn cache: ignored, the log is the truth
+
+        def earlier() -> builtins.list[Record]:
+            with self._read() as conn:
+                return self._records_in(conn, conflict_id, 0, upto)
+
+        return StoredConflict(info, str(row[7]), after, snapshot, earlier=earlier)
+
+    @staticmethod
+    def _records_in(conn: Connection, conflict_id: str, after: int, upto: int | None
+                    ) -> builtins.list[Record]:
+        """The records with ``after`` < version <= ``upto`` (None: no upper end), in order."""
+        where = [records.c.conflict_id == conflict_id, records.c.version > after]
+        if upto is not None:
+            where.append(records.c.version <= upto)
+        rows = conn.execute(
+            select(records.c.version, records.c.command, records.c.author,
+                   records.c.time, records.c.key, records.c.data)
+            .where(*where).order_by(records.c.version)).all()
+        return [Record(int(v), str(command), LazyEvents(data), str(author), str(t), key)
+                for v, command, author, t, key, data in rows]
+
     def records_after(self, conflict_id: str, version: int) -> builtins.list[Record]:
         """The records past ``version``, in order."""
         with self._single() as conn:
-            rows = conn.execute(
-                select(records.c.version, records.c.command, records.c.author,
-                       records.c.time, records.c.key, records.c.data)
-                .where(records.c.conflict_id == conflict_id, records.c.version > version)
-                .order_by(records.c.version)).all()
-        return [Record(int(v), str(command), LazyEvents(data), str(author), str(t), key)
-                for v, command, author, t, key, data in rows]
+            return self._records_in(conn, conflict_id, version, None)
 
     def versions(self, conflict_ids: Sequence[str]) -> dict[str, int]:
         """The current version of each of these conflicts (unknown ones are left out)."""

@@ -364,12 +364,21 @@ class AlternatingSides:
 
     def side_turns_left(self, side: str) -> int:
         """Turns the members of ``side`` may still start this round (query)."""
-        return sum(self.turns_left(a) for a in self.members(side))
+        out, per, taken = self.out, self.turns_per_round, self.taken
+        left = 0
+        for a, s in self.side_of.items():  # turns_left of each of members(side), inlined
+            if s == side and a not in out:
+                left += max(0, per.get(a, 0) - taken.get(a, 0))
+        return left
 
     @property
     def round_over(self) -> bool:
         """No turn under way and nobody has a turn left (query)."""
-        return self.current is None and all(self.side_turns_left(s) == 0 for s in self.sides)
+        if self.current is not None:
+            return False
+        out, per, taken, sides = self.out, self.turns_per_round, self.taken, self.sides
+        return not any(s in sides and a not in out and per.get(a, 0) > taken.get(a, 0)
+                       for a, s in self.side_of.items())  # side_turns_left of each, inlined
 
     def who_may_act(self) -> list[str]:
         """Members of the side on turn with a turn left; empty while a turn is under way."""

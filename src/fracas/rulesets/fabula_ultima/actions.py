@@ -66,7 +66,7 @@ def roll_check(
 
 def outcome(roll: Roll, dl: int) -> dict[str, Any]:
     """A check's result: total, High Roll, critical, fumble, success (FU-CHK-1..4)."""
-    a, b = roll.check().faces[:2]
+    a, b = roll.dice[:2]  # the two dice of {dA + dB}, never rerolled nor exploded
     critical = a == b and a >= 6
     fumble = a == 1 and b == 1
     success = critical or (not fumble and roll.total >= dl)
