@@ -25,7 +25,6 @@ from fracas.engine.secrets import Harm
 from fracas.engine.views import view
 from fracas.rulesets import get_ruleset
 from fracas.rulesets.etherscope.marks import Bases, Condenser, DefaultScore, DefaultSlots
-from fracas.server.harm import HARM_KEYS
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -89,7 +88,7 @@ def test_every_event_marks_its_harm_or_is_known_to_tell_none(types: Any) -> None
 
 def _harm(c: Conflict) -> dict[str, Any]:
     data = view(c, Viewer.gm())
-    keys = HARM_KEYS[c.ruleset.name]
+    keys = c.ruleset.harm_keys
     return {p["id"]: {k: p.get(k) for k in keys if k != "summary"}
             for level in [data["conflict"], *data["zoom"]] for p in level["participants"]}
 

@@ -22,11 +22,11 @@ from fracas.app.exchange import EXPORT_FORMAT, checksum, dumps, import_conflict
 from fracas.app.scenario import parse_scenario
 from fracas.app.script import play_script
 from fracas.app.service import ConflictService
+from fracas.engine import harm_view
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import InvalidInput, NotYourTurn
-from fracas.server import harm
 from fracas.store.sql import SqlEventStore
 
 pytestmark = pytest.mark.timeout(120)
@@ -131,8 +131,8 @@ def world(scenario: str, mode: str, *lines: str) -> Conflict:
 
 
 def received(c: Conflict, viewer: Viewer = ALICE) -> dict[str, Any]:
-    """All a player receives: the view as the server sends it and the log."""
-    return {"view": harm.mask_view(c.ruleset.name, viewer, view(c, viewer)),
+    """All a player receives: the view and the log."""
+    return {"view": view(c, viewer),
             "log": log_view(c, viewer)}
 
 
@@ -251,7 +251,7 @@ def test_an_old_conflict_gets_harm_views_by_override_without_rewriting_its_recor
     assert c.version == version + 1 and len(c.records[-1].events) == 1
     assert c.state.settings["harm_view"] == {"heroes": "band", "bandits": "exact"}
     ada = _participant(received(c, bob), "ada")
-    assert "hp" not in ada and ada["harm"] in harm.BANDS
+    assert "hp" not in ada and ada["harm"] in harm_view.BANDS
     stored = [r.to_data() for r in store.load(cid).records]
     assert [{k: r[k] for k in ("version", "command", "events")} for r in stored[:len(records)]
             ] == [{k: r[k] for k in ("version", "command", "events")} for r in records]
@@ -272,3 +272,34 @@ def test_vers_a_disabled_characters_single_action_tells_nothing_hidden() -> None
     assert received(a)["view"]["conflict"]["ruleset"]["actions_left"] is None
     assert any("Imp opens the turn (? actions)" in e["lines"] for e in received(a)["log"])
     assert received(a, Viewer.gm())["view"]["conflict"]["ruleset"]["actions_left"] == 1
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_fracas_show_as_a_player_gives_the_band_not_the_numbers(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from fracas.cli import app
+
+    scenario = tmp_path / "ford.toml"
+    script = 'script = """\nada: initiative dice=5,5,6,4\nbruno: attack ogre dice=5,4\n"""\n'
+    scenario.write_text(script + FABULA.replace("MODE", "band"), encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'fracas.db'}"
+    runner = CliRunner()
+    made = runner.invoke(app, ["new", str(scenario), "--db", db])
+    assert made.exit_code == 0, made.output
+    cid = made.output.strip().split()[-1]
+    gm = runner.invoke(app, ["show", cid, "--db", db, "--json"])
+    alice = runner.invoke(app, ["show", cid, "--db", db, "--json", "--as", "alice"])
+    assert gm.exit_code == 0 and alice.exit_code == 0, alice.output
+
+    def ogre(output: str) -> dict[str, Any]:
+        data = json.loads(output)
+        return next(p for p in data["state"]["conflict"]["participants"] if p["id"] == "ogre")
+
+    assert ogre(gm.output)["hp"]["current"] < 40
+    seen = ogre(alice.output)
+    assert seen["harm"] == "hurt" and seen["summary"] == "hurt"
+    assert not {"hp", "mp", "crisis"} & set(seen) and "hp" not in seen["stats"]
+    text = runner.invoke(app, ["show", cid, "--db", db, "--as", "alice"]).output
+    row = next(line for line in text.splitlines() if line.strip().startswith("Ogre  "))
+    assert "hurt" in row and "HP" not in row

@@ -11,21 +11,30 @@ rewritten.
 A field that tells a participant's harm carries the mark :class:`~fracas.engine.secrets.Harm`;
 the one generic redaction (:func:`~fracas.engine.secrets.redact_marked`) masks it for a
 viewer who may not see that participant's harm exactly (:func:`harm_hidden`), so a log
-sentence built from the redacted event shows ``?`` in its place.
+sentence built from the redacted event shows ``?`` in its place; and the projection of the
+state gives such a viewer each participant's view without its harm values, with at most its
+band (:func:`masked_entry`): every player output — the server's frames, ``fracas show --as``,
+the simulator's agents — holds no more than the GM chose to show.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget, one_of
 from fracas.errors import InvalidInput
 
+if TYPE_CHECKING:
+    from fracas.engine.ruleset import Ruleset
+
 SETTING = "harm_view"
 EXACT = "exact"
 NONE = "none"
-MODES = (EXACT, "band", NONE)
+BAND = "band"
+MODES = (EXACT, BAND, NONE)
+#: The generic bands (a ruleset may band in its own words, as VERS names the conditions).
+BANDS = ("unhurt", "hurt", "in crisis", "down")
 
 
 def modes_of(settings: dict[str, Any], sides: list[str]) -> dict[str, str]:
@@ -33,6 +42,22 @@ def modes_of(settings: dict[str, Any], sides: list[str]) -> dict[str, str]:
     given = settings.get(SETTING)
     given = given if isinstance(given, dict) else {}
     return {side: str(given.get(side, EXACT)) for side in sides}
+
+
+def with_defaults(settings: dict[str, Any], sides: list[str]) -> dict[str, Any]:
+    """``settings`` with a harm view for every side (``exact`` unless given), as a new
+    conflict is made with it; InvalidInput for an unknown side or mode."""
+    given = settings.get(SETTING, {})
+    if not isinstance(given, dict):
+        raise InvalidInput(f"settings.{SETTING} maps a side to one of {', '.join(MODES)}")
+    for side, mode in given.items():
+        if side not in sides:
+            raise InvalidInput(f"settings.{SETTING}: no side {side!r} (sides: "
+                               f"{', '.join(sides) or 'none'})", side=side)
+        if mode not in MODES:
+            raise InvalidInput(f"settings.{SETTING}.{side}: {mode!r} is not one of "
+                               f"{', '.join(MODES)}", side=side)
+    return {**settings, SETTING: modes_of(settings, sides)}
 
 
 def mode_of(state: ConflictState, side: str | None) -> str:
@@ -57,6 +82,27 @@ def harm_hidden(state: ConflictState, viewer: Viewer, pid: Any, *, band: bool = 
     return mode == NONE if band else mode != EXACT
 
 
+def masked_entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer,
+                 entry: dict[str, Any]) -> dict[str, Any]:
+    """A participant's view ``entry`` as ``viewer`` may see its harm: unchanged where they
+    see it exactly, else without every harm value (:attr:`Ruleset.harm_keys`,
+    :attr:`Ruleset.harm_stats`) and with at most its band (``harm``, and as its summary), so
+    what a player receives cannot hold more than the band (no ratio to draw a width or a
+    colour from)."""
+    if not harm_hidden(state, viewer, entry["id"]):
+        return entry
+    shown = None
+    if mode_of(state, entry.get("side")) == BAND:
+        shown = "down" if entry.get("out") else ruleset.harm_band(entry)
+    out = {k: v for k, v in entry.items() if k not in ruleset.harm_keys}
+    out["stats"] = {k: v for k, v in entry.get("stats", {}).items()
+                    if k not in ruleset.harm_stats}
+    out["summary"] = shown or ""
+    if shown is not None:
+        out["harm"] = shown
+    return out
+
+
 def override_target(state: ConflictState, parts: list[str]) -> OverrideTarget | None:
     """The target of ``override settings.harm_view.SIDE MODE`` (None: another path)."""
     if len(parts) != 3 or parts[:2] != ["settings", SETTING]:
@@ -74,5 +120,5 @@ def override_target(state: ConflictState, parts: list[str]) -> OverrideTarget | 
     return OverrideTarget(path, mode_of(state, side), pick, apply)
 
 
-__all__ = ["EXACT", "MODES", "NONE", "SETTING", "harm_hidden", "mode_of", "modes_of",
-           "override_target"]
+__all__ = ["BAND", "BANDS", "EXACT", "MODES", "NONE", "SETTING", "harm_hidden", "masked_entry",
+           "mode_of", "modes_of", "override_target", "with_defaults"]

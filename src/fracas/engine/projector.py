@@ -35,6 +35,7 @@ from fracas.engine.events import (
     Event,
     Record,
 )
+from fracas.engine.harm_view import masked_entry
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.redaction import (
     Knowledge,
@@ -362,7 +363,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             if gm and p.id in state.concealed:
                 entry["concealed"] = True
             entry.update(unknown.clean(ruleset.view_participant(state, viewer, p.id)))
-            participants.append(entry)
+            participants.append(entry if gm else masked_entry(ruleset, state, viewer, entry))
         shown_sides = {p["side"] for p in participants}
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,

@@ -188,6 +188,17 @@ class Ruleset:
         """Ruleset details of one visible participant (harm tracks, pools…)."""
         return {}
 
+    #: The keys of :meth:`view_participant` that tell a participant's harm (a side's harm
+    #: view other than ``exact`` takes them out, :mod:`fracas.engine.harm_view`).
+    harm_keys: ClassVar[tuple[str, ...]] = ("summary",)
+    #: The set-up stats that are harm maxima (beside a band they would tell a ratio).
+    harm_stats: ClassVar[tuple[str, ...]] = ()
+
+    def harm_band(self, entry: dict[str, Any]) -> str | None:
+        """The band of a participant's view ``entry`` (``unhurt``, ``hurt``, ``in crisis``
+        or ``down``, or the ruleset's own words; None: no harm to band)."""
+        return None
+
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         """The event as ``viewer`` may see it, or None to hide it (beyond visibility)."""
         return event

@@ -571,7 +571,7 @@ def _link_data(token: Any) -> dict[str, Any]:
 async def _create(server: Server, access: Access, scenario: Callable[[], Scenario],
                   seed: str | None) -> dict[str, Any]:
     """Create a conflict of the access's table from ``scenario()`` (every side's harm view
-    set: see fracas.server.harm)."""
+    set: see fracas.engine.harm_view)."""
     def make() -> tuple[str, Conflict]:
         try:
             found = scenario()

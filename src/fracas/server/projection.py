@@ -29,7 +29,6 @@ from fracas.engine.model import Viewer
 from fracas.engine.projector import Entry as ProjectedEntry
 from fracas.engine.projector import Projector
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
-from fracas.server import harm
 
 Entry = dict[str, Any]
 
@@ -94,12 +93,10 @@ class Live:
         self._take(update.entries, update.view)
 
     def _take(self, entries: Sequence[ProjectedEntry], view: dict[str, Any] | None) -> None:
-        """Keep the JSON form of new entries (the projector masked the harm in them), and
-        the view if it changed (None: it did not), with others' harm as their side's harm
-        view allows (:mod:`fracas.server.harm`)."""
+        """Keep the JSON form of new entries and the view if it changed (None: it did not);
+        the projector masked others' harm in both as their side's harm view allows
+        (:mod:`fracas.engine.harm_view`)."""
         data = [e.to_data() for e in entries]
-        if view is not None and not self.viewer.is_gm:
-            view = harm.mask_view(self.conflict.ruleset.name, self.viewer, view)
         self.data += data
         if view is not None:
             self.view = view

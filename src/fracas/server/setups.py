@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from fracas.app.scenario import Scenario
+from fracas.engine import harm_view
 from fracas.engine.setup import Setup, first_error
 from fracas.errors import InvalidInput
 from fracas.rulesets import available, get_ruleset
@@ -22,7 +23,6 @@ from fracas.rulesets.fabula_ultima.state import ATTRIBUTES as FU_ATTRIBUTES
 from fracas.rulesets.fabula_ultima.state import DIE_SIZES
 from fracas.rulesets.vers.state import ATTRIBUTES as VERS_ATTRIBUTES
 from fracas.rulesets.vers.state import TRACKS
-from fracas.server import harm
 
 #: Each ruleset's set-up choices: the setting, what the form calls it, the allowed values.
 CHOICES: dict[str, list[dict[str, Any]]] = {
@@ -55,7 +55,7 @@ def rulesets() -> list[dict[str, Any]]:
         rs = get_ruleset(name)
         item: dict[str, Any] = {"name": name, "title": rs.title,
                                 "choices": CHOICES.get(name, []),
-                                "stats": STATS.get(name, []), "harm_views": list(harm.MODES)}
+                                "stats": STATS.get(name, []), "harm_views": list(harm_view.MODES)}
         if name == "vers":
             item["ladders"] = {track: [{"name": n, "slots": slots, "penalty": penalty,
                                         "each": each} for n, slots, _, penalty, each in rows]
@@ -75,10 +75,10 @@ def scenario_of(setup: dict[str, Any]) -> Scenario:
 
 
 def with_harm_views(setup: Setup) -> Setup:
-    """``setup`` with a harm view for each of its sides (see :mod:`fracas.server.harm`)."""
+    """``setup`` with a harm view for each of its sides (see :mod:`fracas.engine.harm_view`)."""
     sides = list(setup.sides) or list(dict.fromkeys(
         p.side for p in setup.participants if p.side is not None))
-    settings = harm.with_defaults(setup.settings, sides)
+    settings = harm_view.with_defaults(setup.settings, sides)
     return setup.model_copy(update={"settings": settings})
 
 

@@ -57,6 +57,8 @@ class Etherscope(Ruleset):
     events: ClassVar[EventTypes] = ES_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
+    harm_keys = ("condensers", "summary")
+    harm_stats = ("physical", "ether", "society")
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """Condensers and range bands (overrides.py)."""
@@ -184,6 +186,16 @@ class Etherscope(Ruleset):
                          ) -> dict[str, Any]:
         """Condensers and awareness at a glance."""
         return views.view_participant(state, viewer, pid)
+
+
+    def harm_band(self, entry: dict[str, Any]) -> str | None:
+        """Down with a condenser at 0, hurt below any maximum, else unhurt."""
+        pools = list((entry.get("condensers") or {}).values())
+        if not pools:
+            return None
+        if any(cur <= 0 for cur, _ in pools):
+            return "down"
+        return "hurt" if any(cur < top for cur, top in pools) else "unhurt"
 
     def describe(self, event: Event, state: ConflictState) -> str | None:
         """One log line per event: its class's sentence (None: the engine's)."""

@@ -156,7 +156,7 @@ def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
         raise InvalidInput("settings.gm_only_settings must be a list of setting names",
                            key="gm_only_settings")
     out["gm_only_settings"] = sorted({*GM_ONLY, *map(str, extra)})
-    if "harm_view" in settings:  # what players see of others' harm (fracas.server.harm)
+    if "harm_view" in settings:  # what players see of others' harm (fracas.engine.harm_view)
         out["harm_view"] = settings["harm_view"]
     return out
 

@@ -64,6 +64,8 @@ class FabulaUltima(Ruleset):
     events: ClassVar[EventTypes] = ev.FU_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
+    harm_keys = ("hp", "mp", "crisis", "summary")
+    harm_stats = ("hp", "mp")
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """HP, MP, IP, FP, statuses, turns left and the side on turn (overrides.py)."""
@@ -150,6 +152,17 @@ class FabulaUltima(Ruleset):
                          pid: str) -> dict[str, Any]:
         """HP/MP/IP, Crisis, FP, statuses, dice, turns left, gear, goal."""
         return views.view_participant(state, viewer, pid)
+
+
+    def harm_band(self, entry: dict[str, Any]) -> str | None:
+        """Down at 0 HP, in crisis, hurt below full HP, else unhurt."""
+        hp = entry.get("hp")
+        if not isinstance(hp, dict):
+            return None
+        if hp["current"] <= 0:
+            return "down"
+        return "in crisis" if entry.get("crisis") else \
+            "hurt" if hp["current"] < hp["max"] else "unhurt"
 
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         """Hide GM-only pool values from players."""

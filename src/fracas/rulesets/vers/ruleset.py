@@ -40,6 +40,7 @@ class Vers(Ruleset):
     events: ClassVar[EventTypes] = VERS_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
+    harm_keys = ("tracks", "penalty", "disabled", "summary")
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """Zones, conditions and whose go it is (overrides.py)."""
@@ -172,6 +173,18 @@ class Vers(Ruleset):
                          ) -> dict[str, Any]:
         """Harm at a glance plus the tracks, zone, engagement and cover."""
         return views.view_participant(state, viewer, pid)
+
+
+    def harm_band(self, entry: dict[str, Any]) -> str | None:
+        """Down when a track takes them out, else the names of the conditions held (the
+        ladder's own words), or unhurt."""
+        tracks = entry.get("tracks")
+        if not isinstance(tracks, dict):
+            return None
+        if any(t.get("taken_out") for t in tracks.values()):
+            return "down"
+        names = [name for t in tracks.values() for name in t.get("conditions", {})]
+        return ", ".join(names) if names else "unhurt"
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
