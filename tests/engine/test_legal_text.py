@@ -59,3 +59,13 @@ def test_a_free_text_may_begin_with_a_parameters_name(commands: CommandSet) -> N
     lc = from_template(commands, "narrate text messages arrive at dawn")
     assert lc.choice("text").fixed == "text messages arrive at dawn"
     assert lc.text() == "narrate text messages arrive at dawn"
+
+
+def test_the_json_form_of_a_legal_command_is_a_copy_a_caller_may_change() -> None:
+    from fracas.engine.legal import Choice, LegalCommand
+
+    offer = LegalCommand("zoom", "ada", (Choice("who", "ids", fixed=["ada", "bruno"]),))
+    sent = offer.to_data()
+    sent["params"][0]["fixed"].append("kim")  # a caller editing what it was handed
+    assert offer.to_data()["params"][0]["fixed"] == ["ada", "bruno"]
+    assert offer.text() == "ada: zoom ada,bruno"

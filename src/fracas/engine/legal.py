@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine.commands import GM, CommandSet, Param
+from fracas.engine.model import copy_json
 from fracas.errors import InvalidInput
 
 
@@ -41,10 +42,11 @@ class Choice:
         return self.fixed is not None
 
     def to_data(self) -> dict[str, Any]:
-        """The JSON form (for the server and the browser table)."""
+        """The JSON form (for the server and the browser table): a copy, as one legal command
+        is shared by every conflict that is offered it (:class:`fracas.rulesets.legal.Made`)."""
         return {"name": self.name, "kind": self.kind,
                 "allowed": None if self.allowed is None else list(self.allowed),
-                "required": self.required, "fixed": self.fixed}
+                "required": self.required, "fixed": copy_json(self.fixed)}
 
 
 @dataclass(frozen=True, slots=True)
