@@ -19,11 +19,12 @@ leave, recorded once — or read from ``--plays``
 — then replayed as commands):
 validated commands/s and ``legal_commands`` calls/s (every participant and the GM, at every
 step of the random play). Times are CPU time of this process (best of the repeats). Beside
-them, for the scripts that have one
-(``benchmarks/plain_loops.py``: Fabula Ultima's two, VERS's chase), a plain-Python loop doing
-the same checks and state changes from the commands already read: both sides time the
-commands alone (the set-up is made before the clock starts), and the run first checks that
-both end in the same state.
+them, for the workloads that have one (``benchmarks/plain_loops.py``: ``LOOPS`` names a loop
+per scenario, per ruleset, and ``RULESET random`` for the random play), a plain-Python loop
+doing the same checks and state changes. Both sides start from the commands already read
+(fracas executes each parsed command: the checks of its arguments, author and rules, its
+events, record and fold) and time the commands alone (the set-up is made before the clock
+starts), and the run first checks that both end in the same state.
 """
 
 from __future__ import annotations
@@ -142,11 +143,24 @@ def _run(name: str, lines: list[str]) -> Conflict:
 _NOT_PLAYED = frozenset({"undo", "redo", "extra", "end", "out", "leave"})
 
 
+def _placeholder(word: str) -> bool:
+    return word.isupper() and len(word) > 1
+
+
 def _concrete(c: Conflict) -> list[str]:
-    actors = [None, *c.state.innermost.participants]
-    return [t for a in actors for t in c.legal_commands(a)
-            if t.partition(": ")[2 if ": " in t else 0].split(" ")[0] not in _NOT_PLAYED
-            and not any(w.isupper() and len(w) > 1 for w in t.replace(":", " ").split())]
+    """The legal commands of everyone that need no value picked: a template's keyword
+    placeholders (``say=TEXT``, ``dice=DICE``) are left out (the engine rolls what the table
+    does not type), and a template with another placeholder is skipped."""
+    out = []
+    for actor in [None, *c.state.innermost.participants]:
+        for template in c.legal_commands(actor):
+            words = [w for w in template.split(" ")
+                     if not ("=" in w and _placeholder(w.partition("=")[2]))]
+            if words[0 if not words[0].endswith(":") else 1] in _NOT_PLAYED or any(
+                    _placeholder(w) for w in words):
+                continue
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
 
 
 def random_play(name: str, steps: int = 300, seed: int = 1) -> list[str]:
@@ -167,21 +181,29 @@ def random_play(name: str, steps: int = 300, seed: int = 1) -> list[str]:
     return out
 
 
-def ruleset_rows(ruleset: str, repeats: int, plays: Path | None = None
-                 ) -> list[tuple[str, float]]:
-    """(figure, per second) of ``ruleset``'s workloads; the random play is read from (or, the
-    first time, written to) ``plays``/RULESET.txt, so that two versions replay the same one."""
-    names = sorted(n for n in bundled_scenarios() if _scenario(n).setup.ruleset == ruleset)
+def played_of(ruleset: str, plays: Path | None = None) -> list[str]:
+    """The random play of ``ruleset``'s first bundled scenario, read from (or, the first
+    time, written to) ``plays``/RULESET.txt, so that two versions replay the same one."""
+    saved = plays / f"{ruleset}.txt" if plays else None
+    if saved is not None and saved.exists():
+        return saved.read_text(encoding="utf-8").splitlines()
+    played = random_play(_names(ruleset)[0])
+    if saved is not None:
+        saved.write_text("\n".join(played) + "\n", encoding="utf-8")
+    return played
+
+
+def _names(ruleset: str) -> list[str]:
+    return sorted(n for n in bundled_scenarios() if _scenario(n).setup.ruleset == ruleset)
+
+
+def ruleset_rows(ruleset: str, repeats: int, played: list[str]) -> list[tuple[str, float]]:
+    """(figure, per second) of ``ruleset``'s workloads: its bundled scripts and the random
+    play ``played``."""
+    names = _names(ruleset)
     scripts = {n: [line.text for line in _scenario(n).script] for n in names}
     n_script = sum(map(len, scripts.values()))
     t_script = best_of(repeats, lambda: [_run(n, lines) for n, lines in scripts.items()])
-    saved = plays / f"{ruleset}.txt" if plays else None
-    if saved is not None and saved.exists():
-        played = saved.read_text(encoding="utf-8").splitlines()
-    else:
-        played = random_play(names[0])
-        if saved is not None:
-            saved.write_text("\n".join(played) + "\n", encoding="utf-8")
     t_random = best_of(repeats, lambda: _run(names[0], played))
     calls = 0
 
@@ -218,46 +240,59 @@ def _best_prepared(repeats: int, prepare: Callable[[], list[Any]],
 PASSES = 10
 
 
-def plain_rows(ruleset: str, repeats: int) -> list[tuple[str, float, float]]:
-    """(scripts, fracas s/command, plain s/command) of ``ruleset``'s scripts that have a
-    plain loop, after checking that both end in the same state."""
-    work = []
-    for name in sorted(bundled_scenarios()):
-        sc = _scenario(name)
-        loop = LOOPS.get(name) or LOOPS.get(sc.setup.ruleset)
-        if sc.setup.ruleset != ruleset or loop is None:
+def plain_rows(ruleset: str, repeats: int, played: list[str]
+               ) -> list[tuple[str, float, float]]:
+    """(workload, fracas s/command, plain s/command) of ``ruleset``'s scripts that have a
+    plain loop and of its random play ``played`` (when a loop plays it), after checking that
+    both sides end in the same state.
+
+    Both sides start from the commands already read: fracas executes each parsed command
+    (its checks of the arguments, the author, the rules; its events, record and fold), the
+    loop its verb, actor and arguments."""
+    names = _names(ruleset)
+    scripts = [(name, [line.text for line in _scenario(name).script]) for name in names]
+    rows = []
+    for label, workloads in (("scripts", scripts), ("random play", [(names[0], played)])):
+        work = []
+        for name, lines in workloads:
+            loop = LOOPS.get(f"{ruleset} random") if label == "random play" else (
+                LOOPS.get(name) or LOOPS.get(ruleset))
+            if loop is None:
+                continue
+            start = _fresh(name)
+            commands = [start.parse(line) for line in lines]
+            steps = [(c.verb, c.actor, dict(c.args)) for c in commands]
+            copy = fresh_copy(start.state)
+            done = summary(_run(name, lines).state)
+            if summary(loop(copy()).play(steps)) != done:
+                raise AssertionError(f"the plain loop of {name} ({label}) does not end where "
+                                     "fracas does")
+            work.append((name, commands, steps, loop, copy))
+        if not work:
             continue
-        lines = [line.text for line in sc.script]
-        start = _fresh(name)
-        steps = [(c.verb, c.actor, dict(c.args)) for c in map(start.parse, lines)]
-        copy = fresh_copy(start.state)
-        done = summary(_run(name, lines).state)
-        if summary(loop(copy()).play(steps)) != done:
-            raise AssertionError(f"the plain loop of {name} does not end where fracas does")
-        work.append((name, lines, steps, loop, copy))
-    if not work:
-        return []
-    n = PASSES * sum(len(w[1]) for w in work)
+        n = PASSES * sum(len(w[1]) for w in work)
 
-    def conflicts() -> list[Any]:
-        return [(_fresh(name), lines) for _ in range(PASSES) for name, lines, *_ in work]
+        def conflicts(work: list[Any] = work) -> list[Any]:
+            return [(_fresh(name), commands) for _ in range(PASSES)
+                    for name, commands, *_ in work]
 
-    def plain_states() -> list[Any]:
-        return [(loop, copy(), steps) for _ in range(PASSES) for _, _, steps, loop, copy
-                in work]
+        def plain_states(work: list[Any] = work) -> list[Any]:
+            return [(loop, copy(), steps) for _ in range(PASSES)
+                    for _, _, steps, loop, copy in work]
 
-    def execute(made: list[Any]) -> None:
-        for conflict, lines in made:
-            for line in lines:
-                conflict.execute(line, time="")
+        def execute(made: list[Any]) -> None:
+            for conflict, commands in made:
+                for command in commands:
+                    conflict.execute(command, time="")
 
-    def play(made: list[Any]) -> None:
-        for loop, state, steps in made:
-            loop(state).play(steps)
+        def play(made: list[Any]) -> None:
+            for loop, state, steps in made:
+                loop(state).play(steps)
 
-    t_fracas = _best_prepared(repeats, conflicts, execute)
-    t_plain = _best_prepared(repeats, plain_states, play)
-    return [(", ".join(w[0] for w in work), t_fracas / n, t_plain / n)]
+        t_fracas = _best_prepared(repeats, conflicts, execute)
+        t_plain = _best_prepared(repeats, plain_states, play)
+        rows.append((f"{label} ({', '.join(w[0] for w in work)})", t_fracas / n, t_plain / n))
+    return rows
 
 
 def main() -> None:
@@ -304,11 +339,12 @@ def main() -> None:
         print(f"{name:<24}{ours:>14,.0f}{base:>16,.0f}{base / ours:>9.1f}×")
     print(f"mean per command: {t_exec / len(lines) * 1e6:.1f} µs")
     for ruleset_name in chosen:
-        for name, per_second in ruleset_rows(ruleset_name, repeats, args.plays):
+        played = played_of(ruleset_name, args.plays)
+        for name, per_second in ruleset_rows(ruleset_name, repeats, played):
             print(f"{name:<36}{per_second:>12,.0f}   ({1e6 / per_second:.0f} µs each)")
-        for scripts, ours, plain in plain_rows(ruleset_name, repeats):
-            print(f"  commands alone, {scripts}: fracas {ours * 1e6:.1f} µs · plain Python "
-                  f"{plain * 1e6:.1f} µs ({ours / plain:.1f}×)")
+        for workload, ours, plain in plain_rows(ruleset_name, repeats, played):
+            print(f"  from commands already read, {workload}: fracas {ours * 1e6:.1f} µs · "
+                  f"plain Python {plain * 1e6:.1f} µs ({ours / plain:.1f}×)")
 
 
 if __name__ == "__main__":
