@@ -68,6 +68,8 @@ def test_conflicts_exported_by_main_at_7233ce4_load_write_the_same_json_and_repl
         conflict = Conflict(ruleset, "seed", records)
         for state in (fold(ruleset, records), conflict.state):
             got = json.loads(json.dumps(state_to_data(state)))
+            if data["ruleset"] == "vers":  # the count of openers left to the log came later
+                assert got["ext"]["turns"].pop("openers_before") == 0, name
             assert got == data["state"], name
         # read with the engine's types only (a store's first reading): the same JSON too
         plain = [Record.from_data(r) for r in data["records"]]

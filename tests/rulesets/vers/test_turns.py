@@ -27,6 +27,24 @@ def test_gm_records_opener_and_tracker_shows_earlier_openers():
 
 
 @pytest.mark.rule("VR-TURN-1")
+def test_a_long_fight_shows_the_last_six_openers_with_their_turn_numbers():
+    c = trio()
+    order = ["ada", "bruno", "thug"]
+    for turn in range(9):  # nine turns, each opened by the next of the three
+        first, second, third = order[turn % 3:] + order[:turn % 3]
+        do(c, f"open {first}", f"{first}: handoff {second}", f"{second}: handoff {third}",
+           f"{third}: handoff")
+    head = ruleset().view_ext(c.state, Viewer.gm())["lines"][0]
+    assert head.endswith("opened by Ada (turn 4), Bruno (turn 5), Thug (turn 6), "
+                         "Ada (turn 7), Bruno (turn 8), Thug (turn 9)")
+    assert c.state.ext.turns.openers_before == 3  # the state keeps six: turns 1-3 are in the log
+    do(c, "undo", "undo", "undo", "undo")  # turn 9 taken back: turn 3's opener is back too
+    assert ruleset().view_ext(c.state, Viewer.gm())["lines"][0].endswith(
+        "opens turn 9 · opened by Thug (turn 3), Ada (turn 4), Bruno (turn 5), Thug (turn 6), "
+        "Ada (turn 7), Bruno (turn 8)")
+
+
+@pytest.mark.rule("VR-TURN-1")
 def test_opening_a_turn_under_way_is_refused():
     c = trio()
     do(c, "open ada")

@@ -540,6 +540,9 @@ class AlternatingSides:
 
 # --------------------------------------------------------------------------- popcorn
 
+OPENERS_KEPT = 6
+"""How many rounds' openers a :class:`Popcorn` order keeps (earlier ones are in the log)."""
+
 
 @dataclass(slots=True)
 class Popcorn:
@@ -547,7 +550,9 @@ class Popcorn:
 
     ``members`` are in the conflict; ``gone`` have started their go this round (the one
     acting now included); ``current`` is acting now with ``actions_left`` actions;
-    ``openers`` records who opened each round, oldest first.
+    ``openers`` records who opened the last :data:`OPENERS_KEPT` rounds, oldest first, and
+    ``openers_before`` how many earlier openings are left to the log (so the state, and what
+    an undo or a snapshot copies, stays the same size however long the conflict runs).
     """
 
     members: list[str] = field(default_factory=list)
@@ -556,6 +561,11 @@ class Popcorn:
     actions_left: int = 0
     openers: list[str] = field(default_factory=list)
     round_opened: bool = False
+    openers_before: int = 0
+
+    def recent_openers(self) -> list[tuple[int, str]]:
+        """(round, who opened it) of the rounds whose opener is kept, oldest first (query)."""
+        return [(self.openers_before + i + 1, who) for i, who in enumerate(self.openers)]
 
     # -- queries and checks
 
@@ -657,6 +667,9 @@ class Popcorn:
         """``actor`` opens the round and starts its go with ``actions`` actions (mutator)."""
         self.round_opened = True
         self.openers.append(actor)
+        if len(self.openers) > OPENERS_KEPT:
+            del self.openers[0]
+            self.openers_before += 1
         self._start_go(actor, actions)
 
     def hand_off(self, to: str, actions: int = 2) -> None:

@@ -312,7 +312,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
         return ", ".join(n(p) for p in pids if can_see(p))
 
     lines: list[str] = []
-    openers = ", ".join(f"{n(p)} (turn {i + 1})" for i, p in enumerate(turns.openers))
+    openers = ", ".join(f"{n(p)} (turn {r})" for r, p in turns.recent_openers())
     if turns.round_opened:
         head = f"Turn {state.round}"
     elif state.round:
@@ -361,7 +361,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "options": options,
         "lines": lines, "turn": state.round, "current": turns.current,
         "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
-        "openers": list(turns.openers), "positions": dict(ext.zones.positions),
+        "openers": list(turns.openers), "openers_from": turns.openers_before + 1,
+        "positions": dict(ext.zones.positions),
         "zones": {z: ext.zones.neighbours(z) for z in ext.zones.zones},
         "guards": {k: list(v) for k, v in ext.zones.guards.items()},
         "engaged": list(ext.engaged), "cover": dict(ext.cover),
