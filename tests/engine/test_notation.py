@@ -96,6 +96,20 @@ def test_the_json_form_is_accepted_wherever_text_is() -> None:
         c.execute('{"actor": "ada", ')
 
 
+def test_a_command_made_by_hand_is_checked_before_it_is_decided() -> None:
+    c = toy_conflict()
+    c.execute("start ada")
+    with pytest.raises(InvalidInput, match="unknown argument"):
+        c.execute(Command("hit", "ada", {"target": "gob", "power": 9}))
+    assert c.version == 2  # refused: nothing changed
+    record = c.execute(Command("hit", "ADA", {"target": "gob", "dice": [4]}))  # read as JSON
+    assert record.command == "ada: hit gob dice=4"
+    read = c.parse("ada: hit gob dice=2")
+    assert c.execute(read).command == "ada: hit gob dice=2"  # read once, by this conflict
+    with pytest.raises(InvalidInput, match="unknown argument"):  # another set's mark: checked
+        c.execute(Command("hit", "ada", {"target": "gob", "power": 9}, read.read_by + 1))
+
+
 @given(st.text(alphabet=st.sampled_from(list("ab= '\"\t\n\r\xa0\\é:,")), max_size=24))
 def test_the_words_of_a_command_are_those_the_shell_would_read(text: str) -> None:
     """The notation's quoting is the POSIX shell's (``shlex``), unclosed quotes refused the

@@ -87,6 +87,12 @@ def _value_text(v: Value) -> str:
     return str(v)
 
 
+#: The text of rolls already written, by expression and faces (a check rolls the same few
+#: hundred combinations again and again): at most this many are kept.
+_TEXTS_KEPT = 4096
+_TEXTS: dict[tuple[str | int, ...], str] = {}
+
+
 class Roll:
     """A rolled expression: total, every face rolled (``dice``) and the roll tree.
 
@@ -250,6 +256,15 @@ class Roll:
         lowered by ``mi``/``ma`` shows both values (``1→2``). A labelled roll ends with its
         totals by label: ``= 18 (fire 7, radiant 8, unlabelled 3)``.
         """
+        key = (self.expr.text, *self.dice)  # the expression and its faces make the text
+        text = _TEXTS.get(key)
+        if text is None:
+            if len(_TEXTS) >= _TEXTS_KEPT:
+                _TEXTS.clear()
+            text = _TEXTS[key] = self._text()
+        return text
+
+    def _text(self) -> str:
         parts = [f"{self.expression} → "]
         for text, style in self.pieces():
             if style == "drop":

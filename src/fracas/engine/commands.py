@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import secrets
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -237,11 +238,15 @@ class CommandSpec:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A request to change a conflict, in structured form."""
+    """A request to change a conflict, in structured form.
+
+    ``read_by`` is the token of the :class:`CommandSet` that read and checked it (0: made by
+    hand, to be checked before it is decided); it takes no part in equality."""
 
     verb: str
     actor: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    read_by: int = field(default=0, compare=False, repr=False)
 
     def to_data(self) -> dict[str, Any]:
         """The JSON form."""
@@ -252,6 +257,9 @@ class CommandSet:
     """The commands a ruleset understands (its own plus the engine's), by verb."""
 
     def __init__(self, specs: Iterable[CommandSpec]) -> None:
+        #: marks the commands this set read (a random number: a command pickled in another
+        #: process, or read by another set, is read again)
+        self.token = secrets.randbits(62) + 1
         self.specs: dict[str, CommandSpec] = {}
         # per verb, read once: the positional parameters and every parameter by name
         self._params: dict[str, tuple[list[Param], dict[str, Param]]] = {}
@@ -337,6 +345,11 @@ class CommandSet:
             )
         return self._complete(spec, actor, args)
 
+    def checked(self, command: Command) -> Command:
+        """``command`` as this set reads it: itself when this set read it, else its JSON form
+        checked (a command made by hand, or by another ruleset's set)."""
+        return command if command.read_by == self.token else self.from_data(command.to_data())
+
     def from_data(self, data: Any) -> Command:
         """Validate the JSON form of a command."""
         if not isinstance(data, dict):
@@ -384,7 +397,7 @@ class CommandSet:
             )
         if spec.actor == "gm" and actor is not None:
             raise InvalidInput(f"{spec.verb} is a GM command; write it without an actor")
-        return Command(spec.verb, actor, args)
+        return Command(spec.verb, actor, args, self.token)
 
     def to_text(self, cmd: Command) -> str:
         """The canonical text form of ``cmd``; ``parse(to_text(cmd)) == cmd``."""

@@ -467,7 +467,7 @@ class Conflict:
     def to_command(self, command: str | Command | dict[str, Any]) -> Command:
         """Any accepted form of a command (text, JSON object, Command) as a Command."""
         if isinstance(command, Command):
-            return self.commands.from_data(command.to_data())
+            return self.commands.checked(command)
         if isinstance(command, dict):
             return self.commands.from_data(command)
         if isinstance(command, str):
