@@ -256,7 +256,7 @@ class Roll:
         lowered by ``mi``/``ma`` shows both values (``1→2``). A labelled roll ends with its
         totals by label: ``= 18 (fire 7, radiant 8, unlabelled 3)``.
         """
-        key = (self.expr.text, *self.dice)  # the expression and its faces make the text
+        key: tuple[str | int, ...] = (self.expr.text, *self.dice)  # they make the text
         text = _TEXTS.get(key)
         if text is None:
             if len(_TEXTS) >= _TEXTS_KEPT:
