@@ -342,7 +342,7 @@ class Conflict:
                     for event in record.events:
                         evolve(ruleset, self.state, event)
         else:
-            self.state = fold(ruleset, self.records, self._checkpoints)
+            self.state = self._fold_counting()
 
     # --- creation ---------------------------------------------------------------------
     @classmethod
@@ -764,7 +764,7 @@ class Conflict:
         records after it (the whole log only when no checkpoint is left)."""
         start = self._checkpoints.newest()
         if start is None:
-            self.state = fold(self.ruleset, self.records, self._checkpoints)
+            self.state = self._fold_counting()
             return
         since, self.state = start
         for v in self._history.active.after(since):
@@ -777,7 +777,18 @@ class Conflict:
         self._checkpoints = Checkpoints()
         for record in records:
             self._append(record, rebuild=False)
-        self.state = fold(self.ruleset, self.records, self._checkpoints)
+        self.state = self._fold_counting()
+
+    def _fold_counting(self) -> ConflictState:
+        """The fold of the counting records, as the history read while appending them says
+        (their events typed already), copied into the checkpoints as it goes."""
+        state = ConflictState()
+        records, ruleset = self.records, self.ruleset
+        for v in self._history.active:
+            for event in records[v - 1].events:
+                evolve(ruleset, state, event)
+            self._checkpoints.passed(v, state)
+        return state
 
     def snapshot_state(self) -> ConflictState:
         """A deep copy of the live state (for caches and comparisons)."""
