@@ -243,6 +243,8 @@ class FabulaLoop:
     def do_check(self, actor: str, a: dict[str, Any]) -> None:
         ext, p = self.ext, self.state.participants[actor]
         sizes = parse_attributes(ext, p, a["attributes"])
+        if a["dl"] < 0:
+            raise Refused("a negative DL")
         order = self._begin(actor) if a.get("turn", True) else None
         faces = self._dice(a.get("dice"), sizes)
         _, fumble, _ = _fu_check(faces, int(a.get("bonus", 0)), a["dl"])
