@@ -1,11 +1,19 @@
-"""Plain-Python baselines of the rulesets' bundled scripts, for ``bench_engine.py``.
+"""Plain-Python baselines of the rulesets' bundled scripts and random plays, for
+``bench_engine.py``.
 
-Each loop plays a scenario's script the way a hand-written program would: from the commands
+Each loop plays a scenario's commands the way a hand-written program would: from the commands
 already read (no parsing), it makes the rules' checks and changes the state directly — the
 same ruleset state classes and helper functions fracas uses (turn orders, pools, die sizes,
 defenses, affinities), but no commands, events, log, undo checkpoints or views. A loop
-supports the verbs its ruleset's bundled scripts use; :func:`summary` reads the same totals
-from its state and from fracas's, so the benchmark checks that both did the same work.
+supports the verbs its workloads use (another raises); dice not typed in are drawn as the
+engine draws them, from ``DiceRng.derive(SEED, version)`` of each command's version.
+:func:`summary` reads the same totals from its state and from fracas's, so the benchmark
+checks that both did the same work.
+
+Workloads with a loop (``LOOPS``):
+
+* Fabula Ultima's scripts (ambush, dragon lair) and its random play (on the ambush): FabulaLoop.
+* VERS's chase script: VersChaseLoop.
 """
 
 from __future__ import annotations
@@ -14,8 +22,10 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
+from fracas.dice.rng import DiceRng
 from fracas.engine.components import AlternatingSides, Track
 from fracas.engine.model import ConflictState, Participant
+from fracas.rulesets.fabula_ultima.actions import parse_attributes
 from fracas.rulesets.fabula_ultima.state import (
     STATUSES,
     FabulaExt,
@@ -30,12 +40,16 @@ from fracas.rulesets.fabula_ultima.state import (
     npc_initiative,
     roster,
     turns_per_round,
+    unassigned,
     weapon_of,
 )
 from fracas.rulesets.vers.state import Chase, VersExt, ranks, skill_tn
 
 #: A command already read: (verb, actor, arguments).
 Step = tuple[str, str | None, dict[str, Any]]
+#: The seed ``bench_engine`` creates its conflicts with: the dice the engine rolls for a
+#: command come from ``DiceRng.derive(SEED, version)``.
+SEED = "bench"
 
 
 class Refused(Exception):
@@ -52,28 +66,45 @@ def _faces(dice: list[int], sizes: tuple[int, ...]) -> list[int]:
 
 # --------------------------------------------------------------------------- Fabula Ultima
 
-def _fu_check(sizes: tuple[int, int], mod: int, dice: list[int], dl: int
-              ) -> tuple[bool, bool, int]:
-    """(success, fumble, high roll) of a check rolled at the table (FU-CHK-1..4)."""
-    a, b = _faces(dice, sizes)
+def _fu_check(faces: list[int], mod: int, dl: int) -> tuple[bool, bool, int]:
+    """(success, fumble, high roll) of a check's two dice (FU-CHK-1..4)."""
+    a, b = faces
     critical = a == b and a >= 6
     fumble = a == 1 and b == 1
     return critical or (not fumble and a + b + mod >= dl), fumble, max(a, b)
 
 
 class FabulaLoop:
-    """Fabula Ultima's goal, equip, initiative, attack, spell, check, act, status, join,
-    leave and end, by hand."""
+    """Fabula Ultima's goal, equip, initiative, attack, spell, check, act, fabula, status,
+    join, leave and end, by hand. A check without dice typed in rolls the engine's dice: the
+    generator of the command's version (the set-up is version 1), drawn in the engine's
+    order."""
 
-    def __init__(self, state: ConflictState) -> None:
+    def __init__(self, state: ConflictState, seed: str = SEED) -> None:
+        if state.effects:
+            raise Refused("timed effects (ticked at turn boundaries) are not played by hand")
         self.state = state
         self.ext: FabulaExt = state.ext
+        self.seed = seed
+        self.version = 1  # the set-up's record: the first command is version 2
+        self.rng: DiceRng | None = None  # the command's generator, made when it rolls
 
     def play(self, steps: list[Step]) -> ConflictState:
         """Play ``steps``; the state they leave."""
         for verb, actor, a in steps:
+            self.version += 1
+            self.rng = None
             getattr(self, "do_" + verb)(actor, a)
         return self.state
+
+    def _dice(self, typed: list[int] | None, sizes: tuple[int, int]) -> list[int]:
+        """The dice typed in (checked against ``sizes``), else the next two of the command's
+        generator."""
+        if typed is not None:
+            return _faces(typed, sizes)
+        if self.rng is None:
+            self.rng = DiceRng.derive(self.seed, self.version)
+        return [self.rng.die(sizes[0]), self.rng.die(sizes[1])]
 
     def _fumbled(self, p: Participant, fumble: bool) -> None:
         if fumble and p.id in self.ext.fp:
@@ -138,28 +169,38 @@ class FabulaLoop:
     def do_initiative(self, actor: str, a: dict[str, Any]) -> None:
         st, ext = self.state, self.ext
         leader = self._target(actor)
-        if st.status != "setup" or leader.kind != "pc" or leader.side != ext.pc_side:
+        if st.status != "setup" or leader.kind != "pc" or leader.side != ext.pc_side \
+                or is_extra(ext, leader) or unassigned(st):
             raise Refused("no initiative now")
+        if a.get("dl") is not None or a.get("supporters") is not None:
+            raise Refused("initiative with dl= or supporters= is not played by hand")
         foes = [p for p in st.participants.values()
                 if p.active and p.side == ext.foe_side and not is_extra(ext, p)]
+        if not foes:
+            raise Refused("no foes")
         dl = max(npc_initiative(ext, p) for p in foes)
         pcs = [p for p in st.participants.values() if p.active and p.side == ext.pc_side
                and not is_extra(ext, p) and p.kind == "pc" and p.id != leader.id]
-        dice = a["dice"]
-        if len(dice) != 2 * (len(pcs) + 1):
+        dice = a.get("dice")
+        if dice is not None and len(dice) != 2 * (len(pcs) + 1):
             raise Refused("initiative dice")
         helpers = bond = 0
         for i, s in enumerate(pcs):
-            ok, fumble, _ = _fu_check((die(ext, s, "dex"), die(ext, s, "ins")),
-                                      init_modifier(ext, s), dice[2 * i: 2 * i + 2], 10)
+            faces = self._dice(None if dice is None else dice[2 * i: 2 * i + 2],
+                               (die(ext, s, "dex"), die(ext, s, "ins")))
+            ok, fumble, _ = _fu_check(faces, init_modifier(ext, s), 10)
             self._fumbled(s, fumble)
             if ok:
                 helpers += 1
                 bond = max(bond, int((s.stats.get("bonds") or {}).get(leader.id, 0)))
-        ok, fumble, _ = _fu_check((die(ext, leader, "dex"), die(ext, leader, "ins")),
-                                  init_modifier(ext, leader) + helpers + bond, dice[-2:], dl)
+        mod = init_modifier(ext, leader) + helpers + bond
+        faces = self._dice(None if dice is None else dice[-2:],
+                           (die(ext, leader, "dex"), die(ext, leader, "ins")))
+        ok, fumble, _ = _fu_check(faces, mod, dl)
         self._fumbled(leader, fumble)
         first = ext.pc_side if ok else ext.foe_side
+        ext.initiative = {"leader": leader.id, "dl": dl, "total": sum(faces) + mod,
+                          "success": ok, "first_side": first}
         members, turns = roster(st)
         order = AlternatingSides(sides=[ext.pc_side, ext.foe_side], first_side=first,
                                  side_on_turn=first)
@@ -176,8 +217,9 @@ class FabulaLoop:
         target = self._target(a["target"])
         order = self._begin(actor)
         w = weapon_of(ext, p, a.get("weapon"))
-        hit, fumble, hr = _fu_check((die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1])),
-                                    w.bonus, a["dice"], defense(ext, target, False))
+        faces = self._dice(a.get("dice"), (die(ext, p, w.accuracy[0]),
+                                           die(ext, p, w.accuracy[1])))
+        hit, fumble, hr = _fu_check(faces, w.bonus, defense(ext, target, False))
         self._fumbled(p, fumble)
         if hit:
             self._damage(target, hr + w.damage, w.type)
@@ -188,12 +230,11 @@ class FabulaLoop:
         target = self._target(a["target"])
         order = self._begin(actor)
         mp = int(a.get("mp", 0))
-        if mp > ext.mp[actor].current:
-            raise Refused("not enough MP")
+        ext.mp[actor].check_spend(mp)
         ext.mp[actor].set(ext.mp[actor].current - mp)
-        hit, fumble, hr = _fu_check((die(ext, p, "ins"), die(ext, p, "wlp")),
-                                    int(a.get("bonus", 0)), a["dice"],
-                                    defense(ext, target, True))
+        faces = self._dice(a.get("dice"), parse_attributes(ext, p, a.get("accuracy")
+                                                           or "ins+wlp"))
+        hit, fumble, hr = _fu_check(faces, int(a.get("bonus", 0)), defense(ext, target, True))
         self._fumbled(p, fumble)
         if hit and a.get("damage") is not None:
             self._damage(target, hr + int(a["damage"]), a.get("type") or "physical")
@@ -201,15 +242,24 @@ class FabulaLoop:
 
     def do_check(self, actor: str, a: dict[str, Any]) -> None:
         ext, p = self.ext, self.state.participants[actor]
-        first, second = a["attributes"].split("+")
-        order = self._begin(actor)
-        _, fumble, _ = _fu_check((die(ext, p, first), die(ext, p, second)),
-                                 int(a.get("bonus", 0)), a["dice"], a["dl"])
+        sizes = parse_attributes(ext, p, a["attributes"])
+        if a["dl"] < 0:
+            raise Refused("a negative DL")
+        order = self._begin(actor) if a.get("turn", True) else None
+        faces = self._dice(a.get("dice"), sizes)
+        _, fumble, _ = _fu_check(faces, int(a.get("bonus", 0)), a["dl"])
         self._fumbled(p, fumble)
-        self._finish(order)
+        if order is not None:
+            self._finish(order)
 
     def do_act(self, actor: str, a: dict[str, Any]) -> None:
         self._finish(self._begin(actor))
+
+    def do_fabula(self, actor: str, a: dict[str, Any]) -> None:
+        fp, delta = self.ext.fp, int(a["delta"])
+        if actor not in fp or delta == 0 or fp[actor] + delta < 0:
+            raise Refused("fabula")
+        fp[actor] += delta
 
     def do_status(self, actor: str | None, a: dict[str, Any]) -> None:
         have = self.ext.statuses.setdefault(self._target(a["target"]).id, [])
@@ -350,17 +400,23 @@ def summary(state: ConflictState) -> dict[str, Any]:
         out.update(hp={k: v.current for k, v in ext.hp.items()},
                    mp={k: v.current for k, v in ext.mp.items()}, fp=dict(ext.fp),
                    statuses={k: v for k, v in ext.statuses.items() if v},
-                   goals=dict(ext.goals),
-                   order=None if order is None else (order.side_on_turn, order.current,
-                                                     dict(order.taken), sorted(order.out)))
+                   goals=dict(ext.goals), equipment={k: list(v) for k, v in
+                                                     ext.equipment.items() if v},
+                   taken_out={p.id: p.out for p in state.participants.values() if p.out},
+                   initiative=ext.initiative, round_closed=ext.round_closed,
+                   order=None if order is None else (
+                       order.first_side, order.side_on_turn, order.current,
+                       dict(order.taken), dict(order.turns_per_round), sorted(order.out)))
     if isinstance(ext, VersExt):
         out["chases"] = {k: (c.stage, c.length, c.track.length, c.track.position)
                          for k, c in ext.chases.items()}
     return out
 
 
-#: The plain loop of each ruleset whose bundled scripts have one.
+#: The plain loop of each workload that has one: by scenario or by ruleset (its scripts),
+#: and ``RULESET random`` (its random play).
 LOOPS: dict[str, Callable[[ConflictState], Any]] = {"fabula-ultima": FabulaLoop,
+                                                    "fabula-ultima random": FabulaLoop,
                                                     "vers-chase": VersChaseLoop}
 
 
