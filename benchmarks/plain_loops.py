@@ -10,10 +10,12 @@ engine draws them, from ``DiceRng.derive(SEED, version)`` of each command's vers
 :func:`summary` reads the same totals from its state and from fracas's, so the benchmark
 checks that both did the same work.
 
-Workloads with a loop (``LOOPS``):
+The workloads with a loop (``LOOPS``):
 
-* Fabula Ultima's scripts (ambush, dragon lair) and its random play (on the ambush): FabulaLoop.
-* VERS's chase script: VersChaseLoop.
+* Fabula Ultima's scripts (ambush, dragon lair) and its random play (on the ambush):
+  :class:`FabulaLoop`.
+* VERS's scripts (vers-chase, vers-tavern-brawl) and its random play (on vers-chase):
+  :class:`VersLoop`.
 """
 
 from __future__ import annotations
@@ -43,7 +45,21 @@ from fracas.rulesets.fabula_ultima.state import (
     unassigned,
     weapon_of,
 )
-from fracas.rulesets.vers.state import Chase, VersExt, ranks, skill_tn
+from fracas.rulesets.vers.decider import COMBAT_VERBS, hostile_guards, readied
+from fracas.rulesets.vers.evolve import leave_posts
+from fracas.rulesets.vers.state import (
+    KIND_TRACK,
+    RECOVERY_PENALTY,
+    REPAIR_PENALTY,
+    Chase,
+    VersExt,
+    dodge,
+    ranks,
+    reach,
+    skill_tn,
+    track_armor,
+    weapons_of,
+)
 
 #: A command already read: (verb, actor, arguments).
 Step = tuple[str, str | None, dict[str, Any]]
@@ -291,59 +307,436 @@ class FabulaLoop:
         self.state.status, self.state.end_reason = "ended", a["reason"]
 
 
-# --------------------------------------------------------------------------- VERS chases
+# --------------------------------------------------------------------------- VERS
 
-def _vers_check(state: ConflictState, p: Participant, skill: str, mod: int, dice: list[int]
-                ) -> bool:
-    """A 3d6 roll-under check at the table (VR-ROLL-1), with ``p``'s condition penalties."""
-    ext: VersExt = state.ext
-    for ladder in ext.ladders(p.id).values():
-        for index, level in enumerate(ladder.levels):
-            held = ladder.count(index)
-            if held and level.penalty:
-                mod += level.penalty * (held if level.penalty_each else 1)
-    return sum(_faces(dice, (6, 6, 6))) <= skill_tn(state, p, skill) + mod
+#: The weapon kinds and the skill each attacks with (VR-ATK-*).
+_ATTACK_SKILL = {"close": "close_combat", "ranged": "ranged_combat", "thrown": "athletics"}
 
 
-class VersChaseLoop:
-    """VERS chase, run, interpose, track and pursue (VR-CHASE-*), by hand."""
+class VersLoop:
+    """VERS turns (open, handoff, endure), moves and slips past guards, disengaging with its
+    free attacks, physical attacks on characters and objects with their harm, recovery,
+    repair, and chases (chase, run, interpose, track, pursue), by hand. Mental and social
+    attacks, races for a prize and the GM's battlefield verbs are not played (refused).
+
+    It starts from the state after the set-up (version 1): its ``n``-th step is version
+    ``n + 1``, whose generator rolls the dice a step does not name, in the engine's order."""
 
     def __init__(self, state: ConflictState) -> None:
         self.state = state
         self.ext: VersExt = state.ext
+        self.version = 1
+        self._rng: DiceRng | None = None
 
     def play(self, steps: list[Step]) -> ConflictState:
         """Play ``steps``; the state they leave."""
+        st = self.state
         for verb, actor, a in steps:
+            self.version += 1
+            self._rng = None
+            if st.status == "ended":
+                raise Refused("the conflict has ended")
+            if actor is not None and not st.participants[actor].active:
+                raise Refused(f"{actor} is out of the conflict")
             getattr(self, "do_" + verb)(actor, a)
-        return self.state
+        return st
 
-    def _chase(self, actor: str | None, a: dict[str, Any]) -> tuple[Chase, Participant,
-                                                                      Participant]:
-        chase = self.ext.chases[a["id"]]
+    # --- dice, checks, actions
+
+    def _dice(self, table: list[int] | None) -> list[int]:
+        """3d6: those rolled at the table, else the next three of this version's generator."""
+        if table is not None:
+            return _faces(table, (6, 6, 6))
+        if self._rng is None:
+            self._rng = DiceRng.derive(SEED, self.version)
+        return self._rng.dice(3, 6)
+
+    def _margin(self, p: Participant, skill: str, mod: int, table: list[int] | None) -> int:
+        """TN + ``mod`` − the 3d6 rolled: a success when not negative (VR-ROLL-1)."""
+        return skill_tn(self.state, p, skill) + mod - sum(self._dice(table))
+
+    def _action(self, actor: str, verb: str) -> int:
+        """The actions ``verb`` spends: one on ``actor``'s go, none outside a turn for what
+        is not combat (VR-TURN-1/2/4, VR-INJ-3)."""
+        turns = self.ext.turns
+        if actor in self.ext.pending_discipline:
+            raise Refused(f"{actor} must endure first")
+        if not turns.round_opened:
+            if verb in COMBAT_VERBS:
+                raise Refused("nobody is acting")
+            return 0
+        turns.check_action(actor)
+        return 1
+
+    def _spend(self, n: int) -> None:
+        if n:
+            self.ext.turns.spend(n)
+
+    def _active(self, pid: str) -> Participant:
+        p = self.state.participants.get(pid)
+        if p is None or not p.active:
+            raise Refused(f"no {pid} in play")
+        return p
+
+    # --- turns (VR-TURN-*)
+
+    def _actions_of(self, pid: str) -> int:
+        return 1 if self.ext.disabled(pid) else 2
+
+    def _start_go(self, pid: str, actions: int, opens: bool) -> None:
+        ext = self.ext
+        if opens:
+            ext.turns.open(pid, actions)
+        else:
+            ext.turns.hand_off(pid, actions)
+        if ext.disabled(pid) and pid not in ext.pending_discipline:
+            ext.pending_discipline.append(pid)
+
+    def _new_turn(self, pid: str) -> None:
+        self.state.round += 1
+        self._start_go(pid, self._actions_of(pid), opens=True)
+
+    def _rest(self, actor: str) -> list[str]:
+        ps = self.state.participants
+        return [m for m in self.ext.turns.not_gone() if m != actor and ps[m].active]
+
+    def do_open(self, actor: str | None, a: dict[str, Any]) -> None:
+        st, turns = self.state, self.ext.turns
+        first = self._active(a["first"]).id
+        if turns.round_opened and turns.current is not None:
+            raise Refused("the turn is under way")
+        if st.status == "setup":
+            st.status = "running"
+        if turns.round_opened and first not in turns.gone:  # a go resumed
+            self._start_go(first, self._actions_of(first), opens=False)
+            return
+        if turns.round_opened:
+            if self._rest(""):
+                raise Refused(f"{first} has gone this turn")
+            turns.new_round()
+        turns.check_open(first)
+        self._new_turn(first)
+
+    def do_handoff(self, actor: str | None, a: dict[str, Any]) -> None:
+        st, ext = self.state, self.ext
+        turns, to = ext.turns, a.get("to")
+        if actor is None:  # the GM's, for one taken out during its go
+            if turns.current is not None or not turns.round_opened or to is None:
+                raise Refused("no hand-off for the GM now")
+            turns.check_hand_off(self._active(to).id)
+            self._start_go(to, self._actions_of(to), opens=False)
+            return
+        if turns.current != actor or actor in ext.pending_discipline:
+            raise Refused(f"{actor} is not acting")
+        rest = self._rest(actor)
+        if to is None:
+            if rest:
+                raise Refused("some have not gone")
+            turns.end_go()
+            turns.new_round()
+            return
+        self._active(to)
+        if not rest and st.settings.get("last_chooses_opener", False) and to in turns.members:
+            actions = self._actions_of(to)
+            turns.end_go()
+            turns.new_round()
+            st.round += 1
+            self._start_go(to, actions, opens=True)
+            return
+        turns.check_hand_off(to)
+        actions = self._actions_of(to)
+        turns.end_go()
+        self._start_go(to, actions, opens=False)
+
+    def do_endure(self, actor: str, a: dict[str, Any]) -> None:
+        ext = self.ext
+        if actor not in ext.pending_discipline:
+            raise Refused("no Discipline roll to make")
+        p = self.state.participants[actor]
+        ok = self._margin(p, "discipline", ext.harm_penalty(actor), a.get("dice")) >= 0
+        ext.pending_discipline.remove(actor)
+        if not ok:
+            self._take_out(actor, "unconscious")
+
+    # --- harm (VR-INJ-*, VR-OBJ-*)
+
+    def _take_out(self, pid: str, reason: str) -> None:
+        """``pid`` is out; its go ends, and the turn when nobody in it is left to go."""
+        ext = self.ext
+        turns = ext.turns
+        acting = turns.current == pid
+        ends_turn = turns.round_opened and (acting or turns.current is None) \
+            and not self._rest(pid)
+        self.state.participants[pid].out = reason
+        turns.leave(pid)
+        ext.disengage_all(pid)
+        ext.zones.remove_actor(pid)
+        if pid in ext.pending_discipline:
+            ext.pending_discipline.remove(pid)
+        if acting:
+            turns.end_go()
+        if ends_turn:
+            turns.new_round()
+
+    def _harm(self, pid: str, net: int, why: str) -> bool:
+        """An injury for ``net`` EV on ``pid``; whether it took ``pid`` out."""
+        ext = self.ext
+        if net < 0 or pid not in ext.harm:
+            return False
+        result = ext.harm[pid]["injury"].take(net, why)
+        if result.taken_out:
+            self._take_out(pid, "injury track full")
+            return True
+        if result.level == 3:  # disabled: one action a go, and a Discipline roll
+            if pid not in ext.pending_discipline:
+                ext.pending_discipline.append(pid)
+            if ext.turns.current == pid:
+                ext.turns.actions_left = max(0, ext.turns.actions_left - 1)
+        return False
+
+    def _damage_object(self, oid: str, ev: int, why: str) -> None:
+        ext = self.ext
+        obj = ext.objects[oid]
+        net = ev - obj.hardness
+        if net < 0 or obj.broken:
+            return
+        obj.ladder.take(net, why)
+        if obj.broken:  # broken cover shelters nobody any more
+            for pid in [p for p, o in ext.cover_object.items() if o == oid]:
+                ext.cover.pop(pid, None)
+                ext.cover_object.pop(pid, None)
+
+    # --- attacks (VR-ROLL-2, VR-ATK-*)
+
+    def _attack(self, actor: str, target: str, weapon: str | None, spend: int,
+                table: list[int] | None, free: bool = False) -> bool:
+        """A physical attack; whether it took ``target`` out."""
+        st, ext = self.state, self.ext
+        ps = st.participants
+        me = ps[actor]
+        weapons = weapons_of(me)
+        wname = weapon or next(w for w, spec in weapons.items()
+                               if spec.get("kind", "close") not in KIND_TRACK)
+        if wname not in weapons:
+            raise Refused(f"no weapon {wname}")
+        w = weapons[wname]
+        kind = str(w.get("kind", "close"))
+        if kind not in _ATTACK_SKILL:
+            raise Refused("mental and social attacks are not played")
+        skill = _ATTACK_SKILL[kind]
+        mod = ext.harm_penalty(actor)
+        oid = w.get("object")
+        if oid and oid in ext.objects:
+            if ext.objects[oid].broken:
+                raise Refused(f"{wname} is broken")
+            mod += ext.objects[oid].ladder.total_penalty()
+        min_dos = cover = 0
+        cover_object = None
+        t = ps.get(target)
+        if t is None:
+            mod += ext.objects[target].penalty
+        else:
+            if not t.active or t.id == actor:
+                raise Refused(f"no attack on {target}")
+            za, zt = ext.zones.zone_of(actor), ext.zones.zone_of(target)
+            dist = ext.zones.distance(za, zt) if za and zt else None
+            if za and zt and dist is None:
+                raise Refused(f"{target} cannot be reached")
+            if kind == "close":
+                if dist not in (None, 0) and not free:
+                    raise Refused("a close attack needs the same zone")
+                close = ranks(t, "close_combat")
+                mod += -dodge(t) if dodge(t) >= close else -close
+                mod += reach(me) - reach(t)
+            else:
+                mod -= dodge(t)
+                if dist == 0:
+                    mod -= 2
+                elif dist is not None and dist > 1:
+                    mod -= 2 * (dist - 1)
+                mod -= 2 * len([o for o in ext.engaged_with(target)
+                                if o != actor and ps[o].active])
+                if kind == "thrown" and dist is not None and dist > 1:
+                    min_dos = 3 * (dist - 1)
+            cover = ext.cover.get(target, 0)
+            cover_object = ext.cover_object.get(target)
+        margin = self._margin(me, skill, mod + cover, table)
+        hit = margin >= min_dos
+        self._spend(spend)
+        if kind == "close" and t is not None:
+            ext.engage(actor, target)
+        why = f"{me.name}'s {wname}"
+        ev = int(w.get("ev", 0))
+        if hit and t is None:
+            self._damage_object(target, ev, why)
+        elif hit:
+            assert t is not None
+            return self._harm(target, ev - track_armor(t, "injury"), why)
+        elif cover < 0 and margin - cover >= min_dos and cover_object in ext.objects:
+            assert cover_object is not None
+            self._damage_object(cover_object, ev, why + " (cover hit)")
+        return False
+
+    def do_attack(self, actor: str, a: dict[str, Any]) -> None:
+        target = a["target"]
+        if target not in self.state.participants and target not in self.ext.objects:
+            raise Refused(f"no {target} to attack")
+        spend = self._action(actor, "attack")
+        if a.get("track") in KIND_TRACK.values() or a.get("skill") or a.get("ev") is not None:
+            raise Refused("mental and social attacks are not played")
+        self._attack(actor, target, a.get("weapon"), spend, a.get("dice"))
+
+    # --- moving (VR-MOVE-*)
+
+    def _begin_move(self, actor: str, verb: str, to: str, steps: int) -> tuple[int, str]:
+        """The actions a move of at most ``steps`` zones spends and the zone it leaves, by
+        one not engaged (VR-MOVE-1/4)."""
+        spend = self._action(actor, verb)
+        if self.ext.engaged_with(actor):
+            raise Refused(f"{actor} is engaged")
+        self.ext.zones.check_move(actor, to, steps)
+        here = self.ext.zones.zone_of(actor)
+        assert here is not None
+        return spend, here
+
+    def _arrive(self, actor: str, here: str, to: str) -> None:
+        ext = self.ext
+        if to != here:  # cover belongs to the spot it left
+            ext.cover.pop(actor, None)
+            ext.cover_object.pop(actor, None)
+        ext.zones.move(actor, to)
+        leave_posts(ext, actor)
+        ext.prune_engagements()
+
+    def do_move(self, actor: str, a: dict[str, Any]) -> None:
+        st, ext, to = self.state, self.ext, a["to"]
+        spend, here = self._begin_move(actor, "move", to, 2)
+        path = ext.zones.path(here, to) or []
+        if hostile_guards(st, actor, path):
+            raise Refused("guarded: slip")
+        used, dest = spend, to
+        if len(path) > 2:  # a dash: Athletics
+            both = a.get("onfail") == "both"
+            if both and ext.turns.round_opened and ext.turns.actions_left < 2:
+                raise Refused("one action left")
+            if self._margin(st.participants[actor], "athletics", ext.harm_penalty(actor),
+                            a.get("dice")) < 0:
+                used, dest = (spend * 2, to) if both else (spend, path[1])
+        self._spend(used)
+        self._arrive(actor, here, dest)
+
+    def do_slip(self, actor: str, a: dict[str, Any]) -> None:
+        st, ext, to = self.state, self.ext, a["to"]
+        ps = st.participants
+        spend, here = self._begin_move(actor, "slip", to, 1)
+        guards = hostile_guards(st, actor, [here, to])
+        if not guards:
+            raise Refused("nobody guards the way")
+        best = max(guards, key=lambda g: ranks(ps[g], "close_combat"))
+        extra = 2 * (len(guards) - 1)
+        ok = self._margin(ps[actor], "athletics", ext.harm_penalty(actor)
+                          - ranks(ps[best], "close_combat") - extra, a.get("dice")) >= 0
+        self._spend(spend)
+        if ok:
+            self._arrive(actor, here, to)
+            return
+        weapon = readied(st, best)  # the guard's blow: its EV against the mover's armour
+        ev = int(weapons_of(ps[best])[weapon].get("ev", 0)) + extra
+        self._harm(actor, ev - track_armor(ps[actor], "injury"),
+                   f"{ps[best].name}'s {weapon} (guarded way)")
+
+    def do_disengage(self, actor: str, a: dict[str, Any]) -> None:
+        st, ext = self.state, self.ext
+        ps = st.participants
+        spend = self._action(actor, "disengage")
+        foes = [f for f in ext.engaged_with(actor) if ps[f].active]
+        if not foes:
+            raise Refused(f"{actor} is not engaged")
+        ok = self._margin(ps[actor], "athletics",
+                          ext.harm_penalty(actor) - 2 * (len(foes) - 1), a.get("dice")) >= 0
+        self._spend(spend)
+        if ok:
+            ext.disengage_all(actor)
+            return
+        free = a.get("free")  # free attacks, one after another, while it stays in
+        if free is not None and len(free) != 3 * len(foes):
+            raise Refused("free= needs 3 dice a free attack")
+        for i, foe in enumerate(foes):
+            dice = None if free is None else free[3 * i: 3 * i + 3]
+            if self._attack(foe, actor, readied(st, foe), 0, dice, free=True):
+                break
+
+    # --- recovery and repair (VR-INJ-4, VR-OBJ-5)
+
+    def do_recover(self, actor: str, a: dict[str, Any]) -> None:
+        ext = self.ext
+        who = a.get("who") or actor
+        self._active(who)
+        ladder = ext.harm[who][a["track"]]
+        highest = ladder.highest()
+        if highest is None:
+            raise Refused(f"{who} has no conditions")
+        spend = self._action(actor, "recover")
+        mod = (0 if who == actor else ext.harm_penalty(actor)) + RECOVERY_PENALTY[highest]
+        ok = self._margin(self.state.participants[actor], a["skill"], mod, a.get("dice")) >= 0
+        self._spend(spend)
+        if ok:
+            ladder.remove_highest()
+            if not ext.disabled(who) and who in ext.pending_discipline:
+                ext.pending_discipline.remove(who)
+
+    def do_repair(self, actor: str, a: dict[str, Any]) -> None:
+        ext = self.ext
+        obj = ext.objects[a["id"]]
+        highest = obj.ladder.highest()
+        if highest is None or obj.broken:
+            raise Refused(f"{a['id']} cannot be repaired")
+        spend = self._action(actor, "repair")
+        ok = self._margin(self.state.participants[actor], a["skill"],
+                          ext.harm_penalty(actor) + REPAIR_PENALTY[highest],
+                          a.get("dice")) >= 0
+        self._spend(spend)
+        if ok:
+            obj.ladder.remove_highest()
+
+    # --- chases (VR-CHASE-*)
+
+    def _roller(self, actor: str | None, chase: Chase, verb: str
+                ) -> tuple[Participant, Participant, int]:
+        """The roller, its opponent and the actions the roll spends (VR-CHASE-1/8)."""
         ps = self.state.participants
         if actor != chase.roller or not ps[chase.hunter].active or not ps[chase.quarry].active:
             raise Refused("not the roller")
-        return chase, ps[actor], ps[chase.opponent]
+        return ps[actor], ps[chase.opponent], self._action(actor, verb)
 
     def do_chase(self, actor: str | None, a: dict[str, Any]) -> None:
-        ps = self.state.participants
-        hunter, quarry = ps[a["hunter"]], ps[a["quarry"]]
+        if a.get("prize"):
+            raise Refused("races for a prize are not played")
+        hunter, quarry = self._active(a["hunter"]), self._active(a["quarry"])
         if a["id"] in self.ext.chases or not 2 <= a["length"] <= 6 or hunter is quarry:
             raise Refused("chase")
-        roller = [p.id for p in (hunter, quarry) if p.kind == "pc"]
+        track = Track.centred(a["length"])
+        if a.get("start") is not None:
+            track.check_position(a["start"])
+            track.set(a["start"])
+        pcs = [p.id for p in (hunter, quarry) if p.kind == "pc"]
+        roller = a.get("roller") or (pcs[0] if len(pcs) == 1 else None)
+        if roller not in (hunter.id, quarry.id):
+            raise Refused("name who rolls")
         if self.state.status == "setup":
             self.state.status = "running"
-        self.ext.chases[a["id"]] = Chase(
-            hunter=hunter.id, quarry=quarry.id, roller=roller[0], stage=a["stage"],
-            track=Track.centred(a["length"]), length=a["length"], prize="")
+        self.ext.chases[a["id"]] = Chase(hunter=hunter.id, quarry=quarry.id, roller=roller,
+                                         stage=a["stage"], track=track, length=a["length"])
 
     def do_run(self, actor: str | None, a: dict[str, Any]) -> None:
-        chase, me, opp = self._chase(actor, a)
+        chase = self.ext.chases[a["id"]]
         if chase.stage not in ("pursuit", "tracking") or (
                 chase.stage == "pursuit" and chase.track.position == 1):
             raise Refused("no run now")
         hunting = chase.roller_is_hunter
+        if a.get("skill") and (chase.stage != "tracking" or not hunting):
+            raise Refused("skill= picks the hunter's tracking skill")
+        me, opp, spend = self._roller(actor, chase, "run")
         if chase.stage == "pursuit":
             skill, opp_rank = "athletics", ranks(opp, "athletics")
         elif hunting:
@@ -353,7 +746,9 @@ class VersChaseLoop:
         else:
             skill = "stealth"
             opp_rank = max(ranks(opp, "survival"), ranks(opp, "investigation"))
-        ok = _vers_check(self.state, me, skill, int(a.get("mod") or 0) - opp_rank, a["dice"])
+        ok = self._margin(me, skill, self.ext.harm_penalty(me.id) + int(a.get("mod") or 0)
+                          - opp_rank, a.get("dice")) >= 0
+        self._spend(spend)
         after = min(max(1, chase.track.position + (-1 if hunting else 1) * (1 if ok else -1)),
                     chase.track.length)
         if after == chase.track.length:
@@ -363,11 +758,14 @@ class VersChaseLoop:
         chase.track.set(after)
 
     def do_interpose(self, actor: str | None, a: dict[str, Any]) -> None:
-        chase, me, opp = self._chase(actor, a)
+        chase = self.ext.chases[a["id"]]
         if chase.stage != "pursuit" or chase.track.position != 1:
             raise Refused("no interpose now")
-        ok = _vers_check(self.state, me, "athletics",
-                         int(a.get("mod") or 0) - ranks(opp, "athletics"), a["dice"])
+        me, opp, spend = self._roller(actor, chase, "interpose")
+        ok = self._margin(me, "athletics", self.ext.harm_penalty(me.id)
+                          + int(a.get("mod") or 0) - ranks(opp, "athletics"),
+                          a.get("dice")) >= 0
+        self._spend(spend)
         if chase.roller_is_hunter != ok:  # the quarry got away: back to pursuit at 2
             chase.stage = "pursuit"
             chase.track.set(2)
@@ -408,8 +806,19 @@ def summary(state: ConflictState) -> dict[str, Any]:
                        order.first_side, order.side_on_turn, order.current,
                        dict(order.taken), dict(order.turns_per_round), sorted(order.out)))
     if isinstance(ext, VersExt):
-        out["chases"] = {k: (c.stage, c.length, c.track.length, c.track.position)
-                         for k, c in ext.chases.items()}
+        turns = ext.turns
+        out.update(
+            chases={k: (c.stage, c.length, c.track.length, c.track.position)
+                    for k, c in ext.chases.items()},
+            out={p.id: p.out for p in state.participants.values() if p.out},
+            harm={pid: {t: (ladder.marks, ladder.taken_out) for t, ladder in tracks.items()}
+                  for pid, tracks in ext.harm.items()},
+            objects={k: (o.ladder.marks, o.ladder.taken_out) for k, o in ext.objects.items()},
+            zones=dict(ext.zones.positions), guards=dict(ext.zones.guards),
+            engaged=list(ext.engaged), cover=dict(ext.cover),
+            cover_object=dict(ext.cover_object), pending=list(ext.pending_discipline),
+            turns=(turns.members, turns.gone, turns.current, turns.actions_left,
+                   turns.openers, turns.round_opened))
     return out
 
 
@@ -417,7 +826,9 @@ def summary(state: ConflictState) -> dict[str, Any]:
 #: and ``RULESET random`` (its random play).
 LOOPS: dict[str, Callable[[ConflictState], Any]] = {"fabula-ultima": FabulaLoop,
                                                     "fabula-ultima random": FabulaLoop,
-                                                    "vers-chase": VersChaseLoop}
+                                                    "vers-chase": VersLoop,
+                                                    "vers-tavern-brawl": VersLoop,
+                                                    "vers random": VersLoop}
 
 
 def fresh_copy(state: ConflictState) -> Callable[[], ConflictState]:
