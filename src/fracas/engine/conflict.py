@@ -685,7 +685,7 @@ class Conflict:
         record = self.prepare(
             command, author, expected_version=expected_version, key=key, time=time
         )
-        self._commit(record)
+        self._commit(record, decided=True)
         return record
 
     def record_with_key(self, key: str) -> Record | None:
@@ -713,10 +713,11 @@ class Conflict:
             )
         return done
 
-    def _commit(self, record: Record) -> None:
-        """Append a decided record and fold it into the state."""
+    def _commit(self, record: Record, *, decided: bool = False) -> None:
+        """Append a record and fold it into the state (``decided``: by this conflict, its
+        events typed already)."""
         try:
-            self._append(record, rebuild=True)
+            self._append(record, rebuild=True, typed=decided)
         except Exception as exc:  # a ruleset bug: evolve must never fail
             self._log.pop()
             self._reindex()
@@ -740,8 +741,9 @@ class Conflict:
             )
         self._commit(record)
 
-    def _append(self, record: Record, *, rebuild: bool) -> None:
-        record = record.typed(self.ruleset.events)
+    def _append(self, record: Record, *, rebuild: bool, typed: bool = False) -> None:
+        if not typed:
+            record = record.typed(self.ruleset.events)
         self._log.append(record)
         if record.key is not None:
             self._keys[record.key] = record
