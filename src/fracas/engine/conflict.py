@@ -17,6 +17,8 @@ from typing import Any
 from fracas.engine import effects as fx
 from fracas.engine.commands import Command, CommandSet
 from fracas.engine.concealment import (
+    ParticipantConcealed,
+    ParticipantRevealed,
     decide_concealment,
     engine_verbs,
     evolve_concealment,
@@ -85,10 +87,18 @@ def command_set(ruleset: Ruleset) -> CommandSet:
     return cs
 
 
+#: The events whose level is not simply the innermost conflict's, or that change a parent.
+_ROUTED = (ParticipantConcealed, ParticipantRevealed, ZoomClosed, ZoomOpened)
+
+
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
     if not isinstance(event, TypedEvent):  # (decided and stored events are typed already)
         event = ruleset.events.typed(event)
+    if root.zoom is None and not isinstance(event, _ROUTED):  # most events: no routing
+        evolve_generic(ruleset, root, event)
+        ruleset.evolve(root, event)
+        return root
     chain = [root] if root.zoom is None else root.chain()
     if evolve_concealment(chain, event):
         return root
