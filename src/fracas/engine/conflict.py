@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from time import time as epoch_seconds
 from typing import Any
 
 from fracas.engine import effects as fx
@@ -826,4 +827,12 @@ def _swap_back(value: Any, hidden: dict[str, str]) -> Any:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The time now, to the second, in ISO 8601 (written once per second, not per record)."""
+    global _last_second
+    second = int(epoch_seconds())
+    if second != _last_second[0]:
+        _last_second = second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+    return _last_second[1]
+
+
+_last_second: tuple[int, str] = (0, "")  # the last second asked for, and its text
