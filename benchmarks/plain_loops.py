@@ -14,8 +14,12 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
+from plain_etherscope import EtherscopeLoop
+from plain_steps import Refused, Step
+
 from fracas.engine.components import AlternatingSides, Track
 from fracas.engine.model import ConflictState, Participant
+from fracas.rulesets.etherscope.state import EsExt
 from fracas.rulesets.fabula_ultima.state import (
     STATUSES,
     FabulaExt,
@@ -33,13 +37,6 @@ from fracas.rulesets.fabula_ultima.state import (
     weapon_of,
 )
 from fracas.rulesets.vers.state import Chase, VersExt, ranks, skill_tn
-
-#: A command already read: (verb, actor, arguments).
-Step = tuple[str, str | None, dict[str, Any]]
-
-
-class Refused(Exception):
-    """A command the plain loop's checks refuse (the bundled scripts have none)."""
 
 
 def _faces(dice: list[int], sizes: tuple[int, ...]) -> list[int]:
@@ -345,6 +342,18 @@ def summary(state: ConflictState) -> dict[str, Any]:
     out: dict[str, Any] = {"status": state.status, "round": state.round,
                            "in play": sorted(p.id for p in state.participants.values()
                                              if p.active)}
+    if isinstance(ext, EsExt):
+        cd = ext.countdown
+        out.update(end=state.end_reason, out={p.id: p.out for p in state.participants.values()},
+                   phase=ext.phase, awareness=dict(ext.awareness), ambushed=dict(ext.ambushed),
+                   bands=dict(ext.ranges.bands), hidden=dict(ext.ranges.hidden),
+                   groups=dict(ext.groups), acted=ext.acted,
+                   condensers={k: {c: (v.current, v.maximum) for c, v in pools.items()}
+                               for k, pools in ext.condenser.items()},
+                   moves=(ext.move_order, ext.mover, ext.stepped), base=dict(ext.base),
+                   countdown=(dict(cd.declarations), [(s.actor, s.score) for s in cd.queue],
+                              cd.position, cd.joiners, ext.defaulted),
+                   zoom=None if state.zoom is None else summary(state.zoom))
     if isinstance(ext, FabulaExt):
         order = ext.order
         out.update(hp={k: v.current for k, v in ext.hp.items()},
@@ -361,7 +370,9 @@ def summary(state: ConflictState) -> dict[str, Any]:
 
 #: The plain loop of each ruleset whose bundled scripts have one.
 LOOPS: dict[str, Callable[[ConflictState], Any]] = {"fabula-ultima": FabulaLoop,
-                                                    "vers-chase": VersChaseLoop}
+                                                    "vers-chase": VersChaseLoop,
+                                                    "etherscope": EtherscopeLoop,
+                                                    "etherscope random": EtherscopeLoop}
 
 
 def fresh_copy(state: ConflictState) -> Callable[[], ConflictState]:
