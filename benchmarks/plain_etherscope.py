@@ -377,12 +377,15 @@ class EtherscopeLoop:
         successes = self._pool(actor, a.get("skill") or conf.get("skill") or None, a)
         return successes - difficulty if successes >= difficulty else None
 
-    def _finish(self, actor: str, a: dict[str, Any]) -> None:
-        """The action is resolved: off-nature damage (ES-SET-3), then the next slot."""
+    def _finish(self, actor: str, a: dict[str, Any], gain: int = 0) -> None:
+        """The action is resolved: off-nature damage (ES-SET-3; reckoned, as the engine does,
+        on the condenser before a recovery's ``gain``), the gain, then the next slot."""
         s = self.state.settings
         self.ext.acted = True
         if (a.get("nature") or s["nature"]) != s["nature"]:
             self._damage(actor, s["off_nature_damage"])
+        if gain:
+            self.ext.condenser[actor][condenser_of(s)].heal(gain)
         self._end_turn()
 
     def _cost(self) -> int:
@@ -473,9 +476,7 @@ class EtherscopeLoop:
         pool = self.ext.condenser[actor][condenser_of(s)]
         gain = 0 if extra is None else min(s["recover_amount"] + extra // self._cost(),
                                            pool.maximum - pool.current)
-        # off-nature damage is reckoned on the condenser before the gain, as the engine does
-        self._finish(actor, a)
-        pool.heal(gain)
+        self._finish(actor, a, gain)
 
     def do_act(self, actor: str, a: dict[str, Any]) -> None:
         self._check_turn(actor)

@@ -6,6 +6,10 @@ same ruleset state classes and helper functions fracas uses (turn orders, pools,
 defenses, affinities), but no commands, events, log, undo checkpoints or views. A loop
 supports the verbs its ruleset's bundled scripts use; :func:`summary` reads the same totals
 from its state and from fracas's, so the benchmark checks that both did the same work.
+
+Loops (``LOOPS``): Fabula Ultima's two scripts (:class:`FabulaLoop`), VERS's chase
+(:class:`VersChaseLoop`), and Etherscope's four scripts and random play (``EtherscopeLoop``,
+in ``plain_etherscope.py``).
 """
 
 from __future__ import annotations
@@ -344,7 +348,9 @@ def summary(state: ConflictState) -> dict[str, Any]:
                                              if p.active)}
     if isinstance(ext, EsExt):
         cd = ext.countdown
-        out.update(end=state.end_reason, out={p.id: p.out for p in state.participants.values()},
+        out.update(end=(state.end_reason, state.outcome), concealed=state.concealed,
+                   out={p.id: p.out for p in state.participants.values()},
+                   opened=(ext.opened_by, ext.zoom_reason, state.depth, state.round_limit),
                    phase=ext.phase, awareness=dict(ext.awareness), ambushed=dict(ext.ambushed),
                    bands=dict(ext.ranges.bands), hidden=dict(ext.ranges.hidden),
                    groups=dict(ext.groups), acted=ext.acted,
