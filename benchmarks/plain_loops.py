@@ -12,6 +12,8 @@ checks that both did the same work.
 
 The workloads with a loop (``LOOPS``):
 
+* Etherscope's four scripts and its random play (on the agents' domain): ``EtherscopeLoop``,
+  in ``plain_etherscope.py``.
 * Fabula Ultima's scripts (ambush, dragon lair) and its random play (on the ambush):
   :class:`FabulaLoop`.
 * VERS's scripts (vers-chase, vers-tavern-brawl) and its random play (on vers-chase):
@@ -24,9 +26,13 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
+from plain_etherscope import EtherscopeLoop
+from plain_steps import SEED, Refused, Step
+
 from fracas.dice.rng import DiceRng
 from fracas.engine.components import AlternatingSides, Track
 from fracas.engine.model import ConflictState, Participant
+from fracas.rulesets.etherscope.state import EsExt
 from fracas.rulesets.fabula_ultima.actions import parse_attributes
 from fracas.rulesets.fabula_ultima.state import (
     STATUSES,
@@ -60,16 +66,6 @@ from fracas.rulesets.vers.state import (
     track_armor,
     weapons_of,
 )
-
-#: A command already read: (verb, actor, arguments).
-Step = tuple[str, str | None, dict[str, Any]]
-#: The seed ``bench_engine`` creates its conflicts with: the dice the engine rolls for a
-#: command come from ``DiceRng.derive(SEED, version)``.
-SEED = "bench"
-
-
-class Refused(Exception):
-    """A command the plain loop's checks refuse (the bundled scripts have none)."""
 
 
 def _faces(dice: list[int], sizes: tuple[int, ...]) -> list[int]:
@@ -793,6 +789,20 @@ def summary(state: ConflictState) -> dict[str, Any]:
     out: dict[str, Any] = {"status": state.status, "round": state.round,
                            "in play": sorted(p.id for p in state.participants.values()
                                              if p.active)}
+    if isinstance(ext, EsExt):
+        cd = ext.countdown
+        out.update(end=(state.end_reason, state.outcome), concealed=state.concealed,
+                   out={p.id: p.out for p in state.participants.values()},
+                   opened=(ext.opened_by, ext.zoom_reason, state.depth, state.round_limit),
+                   phase=ext.phase, awareness=dict(ext.awareness), ambushed=dict(ext.ambushed),
+                   bands=dict(ext.ranges.bands), hidden=dict(ext.ranges.hidden),
+                   groups=dict(ext.groups), acted=ext.acted,
+                   condensers={k: {c: (v.current, v.maximum) for c, v in pools.items()}
+                               for k, pools in ext.condenser.items()},
+                   moves=(ext.move_order, ext.mover, ext.stepped), base=dict(ext.base),
+                   countdown=(dict(cd.declarations), [(s.actor, s.score) for s in cd.queue],
+                              cd.position, cd.joiners, ext.defaulted),
+                   zoom=None if state.zoom is None else summary(state.zoom))
     if isinstance(ext, FabulaExt):
         order = ext.order
         out.update(hp={k: v.current for k, v in ext.hp.items()},
@@ -828,7 +838,9 @@ LOOPS: dict[str, Callable[[ConflictState], Any]] = {"fabula-ultima": FabulaLoop,
                                                     "fabula-ultima random": FabulaLoop,
                                                     "vers-chase": VersLoop,
                                                     "vers-tavern-brawl": VersLoop,
-                                                    "vers random": VersLoop}
+                                                    "vers random": VersLoop,
+                                                    "etherscope": EtherscopeLoop,
+                                                    "etherscope random": EtherscopeLoop}
 
 
 def fresh_copy(state: ConflictState) -> Callable[[], ConflictState]:
