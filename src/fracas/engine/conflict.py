@@ -577,8 +577,9 @@ class Conflict:
                 f"internal error while deciding {self.text(command)!r}: {exc!r}; nothing "
                 "changed", verb=command.verb,
             ) from exc
-        typed = self.ruleset.events.typed
-        return self._post_process(state, [typed(e) for e in events])
+        types = self.ruleset.events
+        final, typed = types.final(), types.typed
+        return self._post_process(state, [e if type(e) in final else typed(e) for e in events])
 
     def _check_known_ids(self, state: ConflictState, command: Command, author: Viewer) -> None:
         """Refuse, before any rule is asked, a player's command that names a participant the

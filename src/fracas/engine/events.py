@@ -370,6 +370,14 @@ class EventTypes:
         self.name = name
         self.parent = parent
         self.own: dict[str, type[TypedEvent]] = {}
+        self._final: frozenset[type[Event]] | None = None  # (made when first asked for)
+
+    def final(self) -> frozenset[type[Event]]:
+        """The classes these types read their tags as: an event of one of them is typed
+        already (:meth:`typed` returns it as it is)."""
+        if self._final is None:
+            self._final = frozenset(self.classes().values())
+        return self._final
 
     def get(self, tag: str) -> type[TypedEvent] | None:
         """The class declared for ``tag`` here or by the engine (None: none)."""
@@ -393,6 +401,7 @@ class EventTypes:
             cls.TYPE = tag
             made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
             self.own[tag] = made
+            self._final = None
             return made
 
         return register
@@ -411,6 +420,7 @@ class EventTypes:
                 raise ValueError(f"event type {base.TYPE!r} is extended twice in {self.name}")
             made = dataclass(frozen=True, slots=True, kw_only=True)(cls)
             self.own[base.TYPE] = made
+            self._final = None
             return made
 
         return register
