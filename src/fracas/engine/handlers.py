@@ -104,7 +104,8 @@ class Table(Generic[K, F]):
     def __init__(self, what: str) -> None:
         self.what = what
         self._fns: dict[K, F] = {}
-        self._found: dict[K, F | None] = {}  # by key: its handler or its nearest base's
+        self._found: dict[K, F | None] = {}  # by key asked for: its handler, its nearest
+        # base's, or None
 
     def register(self, *keys: K) -> Callable[[F], F]:
         """Register the decorated function as the handler of ``keys``."""
@@ -122,13 +123,15 @@ class Table(Generic[K, F]):
         """The handler of ``key`` (None: none registered); for an event class without one,
         its nearest base class's (a ruleset's typed keys on an engine event, such as
         Etherscope's ``turn_started``, are a subclass of the engine's event)."""
+        try:
+            return self._found[key]
+        except KeyError:
+            pass
         fn = self._fns.get(key)
-        if fn is not None or not isinstance(key, type):
-            return fn
-        if key not in self._found:
-            self._found[key] = next((self._fns[b] for b in key.__mro__[1:] if b in self._fns),
-                                    None)
-        return self._found[key]
+        if fn is None and isinstance(key, type):
+            fn = next((self._fns[b] for b in key.__mro__[1:] if b in self._fns), None)
+        self._found[key] = fn
+        return fn
 
     def keys(self) -> frozenset[K]:
         """The keys with a handler."""
