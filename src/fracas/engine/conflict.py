@@ -35,7 +35,7 @@ from fracas.engine.engine_events import (
     ZoomClosed,
     ZoomOpened,
 )
-from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record, TypedEvent
+from fracas.engine.events import META_EVENTS, REDONE, UNDONE, Event, Record
 from fracas.engine.generic import (
     AFTER_END_VERBS,
     GENERIC_COMMANDS,
@@ -94,8 +94,9 @@ _ROUTED = (ParticipantConcealed, ParticipantRevealed, ZoomClosed, ZoomOpened)
 
 def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState:
     """Apply one event to the conflict (routed to the zoomed-in one being played)."""
-    if not isinstance(event, TypedEvent):  # (decided and stored events are typed already)
-        event = ruleset.events.typed(event)
+    types = ruleset.events
+    if type(event) not in types.final():  # (decided and stored events are typed already)
+        event = types.typed(event)
     if root.zoom is None and not isinstance(event, _ROUTED):  # most events: no routing
         evolve_generic(ruleset, root, event)
         ruleset.evolve(root, event)

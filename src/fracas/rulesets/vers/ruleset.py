@@ -17,7 +17,7 @@ from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
-from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded, typed
+from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
 from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
@@ -150,7 +150,6 @@ class Vers(Ruleset):
         ext: VersExt | None = state.ext
         if ext is None:
             return
-        event = typed(event)
         if isinstance(event, SPENDING) and event.spend:
             ext.turns.spend(event.spend)
         self.handlers.evolve(state, event)
