@@ -172,8 +172,8 @@ class Viewer:
 
     @classmethod
     def gm(cls) -> Viewer:
-        """The game master, who sees everything."""
-        return cls("gm")
+        """The game master, who sees everything (one value, shared: a viewer is frozen)."""
+        return _GM
 
     @classmethod
     def of_player(cls, name: str) -> Viewer:
@@ -201,6 +201,9 @@ class Viewer:
         if name in ("gm", "public"):
             return cls(name)
         return cls.of_player(name)
+
+
+_GM = Viewer("gm")
 
 
 def copy_json(value: Any) -> Any:
