@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -129,9 +130,10 @@ class ConflictState:
         """Ids of the participants still taking part, in set-up order."""
         return [p.id for p in self.participants.values() if p.active]
 
-    def names(self) -> dict[str, str]:
-        """Display name by participant id (for component error messages)."""
-        return {p.id: p.name for p in self.participants.values()}
+    def names(self) -> Mapping[str, str]:
+        """Display name by participant id (for component error messages): a view, read only
+        when a message is written."""
+        return _Names(self.participants)
 
     def owned_by(self, player: str) -> list[str]:
         """Ids of the characters a player controls."""
@@ -204,6 +206,24 @@ class Viewer:
 
 
 _GM = Viewer("gm")
+
+
+class _Names(Mapping[str, str]):
+    """The display names of a conflict's participants, read through (nothing is copied)."""
+
+    __slots__ = ("_participants",)
+
+    def __init__(self, participants: Mapping[str, Participant]) -> None:
+        self._participants = participants
+
+    def __getitem__(self, pid: str) -> str:
+        return self._participants[pid].name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._participants)
+
+    def __len__(self) -> int:
+        return len(self._participants)
 
 
 def copy_json(value: Any) -> Any:
