@@ -16,7 +16,6 @@ opaque per-viewer :attr:`Projector.cursor`, never the conflict's version.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import hmac
@@ -36,7 +35,7 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.harm_view import masked_entry
-from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.model import ConflictState, Viewer, copy_json
 from fracas.engine.redaction import (
     Knowledge,
     may_see_event,
@@ -371,8 +370,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             "round": state.round, "round_limit": state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
             # a copy: a setting's value may be a table the state changes in place
-            "settings": copy.deepcopy(state.settings if gm else
-                                      unknown.clean(public_settings(state.settings))),
+            "settings": copy_json(state.settings if gm else
+                                  unknown.clean(public_settings(state.settings))),
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
