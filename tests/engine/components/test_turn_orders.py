@@ -188,6 +188,20 @@ def test_cannot_pass_with_turn_available() -> None:
     order.check_pass("pcs")
 
 
+def test_a_refused_pass_names_who_still_has_a_turn() -> None:
+    names = {"ada": "Ada", "bo": "Bo"}
+    with pytest.raises(IllegalCommand, match="Side pcs cannot pass: Ada, Bo still have a turn"):
+        _fu(["ada", "bo"], ["n1"]).check_pass("pcs", names=names)
+    with pytest.raises(IllegalCommand, match="Side pcs cannot pass: Ada still has a turn"):
+        _fu(["ada"], ["n1"]).check_pass("pcs", names=names)
+
+
+def test_a_joiner_takes_one_turn_a_round_unless_told_otherwise() -> None:
+    order = _fu(["ada"], ["n1"])
+    order.join("bo", "pcs")
+    assert order.turns_left("bo") == 1
+
+
 def test_defeated_mid_round_turns_vanish() -> None:
     order = _fu(["ada", "bo"], ["n1", "n2"])
     order.take_turn("ada")
