@@ -763,16 +763,19 @@ class Conflict:
         did, versions = self._history.read(record)
         if not rebuild:
             return
-        if did != "record":
-            self._checkpoints.forget_from(min(versions))
+        ruleset, state = self.ruleset, self.state
+        if did == "record":
+            for event in record.events:
+                evolve(ruleset, state, event)
+            self._checkpoints.passed(record.version, state)
+            return
+        self._checkpoints.forget_from(min(versions))
         if did == UNDONE:
             self._refold()
             return
-        for v in versions:
-            for event in (record if did == "record" else self.record(v)).events:
-                evolve(self.ruleset, self.state, event)
-            if did == "record":
-                self._checkpoints.passed(v, self.state)
+        for v in versions:  # redone: their events again, in order
+            for event in self.record(v).events:
+                evolve(ruleset, state, event)
 
     def _refold(self) -> None:
         """The state after an undo: the newest checkpoint left standing plus the counting
