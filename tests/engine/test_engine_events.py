@@ -4,6 +4,7 @@ the JSON and text forms unchanged, old exports replay, and `fracas schema` lists
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from pathlib import Path
 
@@ -83,3 +84,40 @@ def test_fracas_schema_lists_the_engine_events() -> None:
     assert set(ENGINE_TAGS) <= titles
     turn = next(b for b in json.loads(out.output)["oneOf"] if b["title"] == "turn_started")
     assert "participant" in turn["properties"]["data"]["properties"]
+
+
+def _every_event_class() -> list[type[TypedEvent]]:
+    out: dict[str, type[TypedEvent]] = {}
+    for name in ("etherscope", "fabula-ultima", "vers"):
+        out.update({f"{name}:{t}": c for t, c in get_ruleset(name).events.classes().items()})
+    return list(out.values())
+
+
+@pytest.mark.parametrize("cls", _every_event_class(), ids=lambda c: c.__qualname__)
+def test_every_event_class_is_made_as_its_declaration_says(cls: type[TypedEvent]) -> None:
+    """Its tag, each value given, each default, a fresh value of each default factory, a
+    refusal of a missing or an unknown field, and no change after it is made."""
+    fields = [f for f in dataclasses.fields(cls) if f.init and f.name not in ("actor",
+                                                                           "visibility")]
+    required = {f.name: f"v-{f.name}" for f in fields
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    event = cls(**required, actor="ada", visibility="gm")
+    assert (event.type, event.actor, event.visibility) == (cls.TYPE, "ada", "gm")
+    for f in fields:
+        if f.name in required:
+            assert getattr(event, f.name) == required[f.name]
+        elif f.default is not dataclasses.MISSING:
+            assert getattr(event, f.name) == f.default
+        else:
+            made = f.default_factory()  # type: ignore[misc]
+            assert getattr(event, f.name) == made
+            if isinstance(made, dict | list):  # each event its own
+                assert getattr(event, f.name) is not getattr(cls(**required), f.name)
+    assert cls(**required) == cls(**required)
+    if required:
+        with pytest.raises(TypeError):
+            cls(**dict(list(required.items())[1:]))
+    with pytest.raises(TypeError):
+        cls(**required, no_such_field=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.actor = "bruno"  # type: ignore[misc]
