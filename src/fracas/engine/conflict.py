@@ -101,7 +101,7 @@ def evolve(ruleset: Ruleset, root: ConflictState, event: Event) -> ConflictState
         evolve_generic(ruleset, root, event)
         ruleset.evolve(root, event)
         return root
-    chain = [root] if root.zoom is None else root.chain()
+    chain = root.chain()
     if evolve_concealment(chain, event):
         return root
     target = chain[-2] if isinstance(event, ZoomClosed) and len(chain) > 1 else chain[-1]
@@ -116,9 +116,17 @@ def fold(ruleset: Ruleset, records: Iterable[Record],
          checkpoints: Checkpoints | None = None) -> ConflictState:
     """The state of a log: its counting records' events applied in order (kept in
     ``checkpoints`` every so often, for a later undo)."""
+    types = ruleset.events
+    return fold_typed(ruleset, (r.typed(types) for r in counting_records(records)), checkpoints)
+
+
+def fold_typed(ruleset: Ruleset, records: Iterable[Record],
+               checkpoints: Checkpoints | None = None) -> ConflictState:
+    """The state of counting records already typed by the ruleset's event types, applied in
+    order (kept in ``checkpoints`` every so often)."""
     state = ConflictState()
-    for record in counting_records(records):
-        for event in record.typed(ruleset.events).events:
+    for record in records:
+        for event in record.events:
             evolve(ruleset, state, event)
         if checkpoints is not None:
             checkpoints.passed(record.version, state)
@@ -800,13 +808,9 @@ class Conflict:
     def _fold_counting(self) -> ConflictState:
         """The fold of the counting records, as the history read while appending them says
         (their events typed already), copied into the checkpoints as it goes."""
-        state = ConflictState()
-        records, ruleset = self.records, self.ruleset
-        for v in self._history.active:
-            for event in records[v - 1].events:
-                evolve(ruleset, state, event)
-            self._checkpoints.passed(v, state)
-        return state
+        records = self.records
+        return fold_typed(self.ruleset, (records[v - 1] for v in self._history.active),
+                          self._checkpoints)
 
     def snapshot_state(self) -> ConflictState:
         """A deep copy of the live state (for caches and comparisons)."""

@@ -363,9 +363,12 @@ def _lean_init(cls: type[_E]) -> type[_E]:
     does, about twice as fast: each field is set through its slot's descriptor (not
     ``object.__setattr__``, which looks the name up first), ``type`` once, and the class's
     declaration checked on first use without a ``__post_init__`` call. An event is made for
-    every change a command decides. A class with a ``__post_init__`` of its own keeps the
-    dataclass's ``__init__``."""
-    if cls.__post_init__ is not TypedEvent.__post_init__:
+    every change a command decides. A class with a ``__post_init__`` of its own, or a field
+    left out of ``__init__`` with a default (other than ``type``), keeps the dataclass's."""
+    own = [f for f in fields(cls) if f.name != "type"]
+    if cls.__post_init__ is not TypedEvent.__post_init__ or any(
+            not f.init and (f.default is not MISSING or f.default_factory is not MISSING)
+            for f in own):
         return cls
 
     def setter(name: str) -> Any:
@@ -376,26 +379,21 @@ def _lean_init(cls: type[_E]) -> type[_E]:
     positional: list[str] = []
     keyword: list[str] = []
     body = ["if _cls not in _SPECS:", "    _check(_cls)"]
-    for f in fields(cls):
-        if f.name == "type" or (not f.init and f.default is MISSING
-                                and f.default_factory is MISSING):
-            continue  # ``type`` is set last; ``data`` is made when first read
+    for f in own:
+        if not f.init:  # ``data``: made from the fields when first read
+            continue
         glb[f"_s_{f.name}"] = setter(f.name)
+        value = f.name
         if f.default is not MISSING:
             glb[f"_d_{f.name}"] = f.default
-            param, value = f"{f.name}=_d_{f.name}", f.name
+            param = f"{f.name}=_d_{f.name}"
         elif f.default_factory is not MISSING:
             glb[f"_f_{f.name}"] = f.default_factory
             param = f"{f.name}=_MISSING"
             value = f"_f_{f.name}() if {f.name} is _MISSING else {f.name}"
         else:
-            param, value = f.name, f.name
-        if not f.init:
-            value = f"_d_{f.name}" if f.default is not MISSING else f"_f_{f.name}()"
-        elif f.kw_only:
-            keyword.append(param)
-        else:
-            positional.append(param)
+            param = f.name
+        (keyword if f.kw_only else positional).append(param)
         body.append(f"_s_{f.name}(self, {value})")
     body.append("_s_type(self, _TYPE)")
     params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])

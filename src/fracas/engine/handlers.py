@@ -96,6 +96,9 @@ class _Template:
         return fill(self.template, event, state, self.name)
 
 
+_UNSEEN = object()  # a class not asked for yet
+
+
 class Table(Generic[K, F]):
     """Handlers by key (a verb, an event class), each key registered once."""
 
@@ -104,8 +107,7 @@ class Table(Generic[K, F]):
     def __init__(self, what: str) -> None:
         self.what = what
         self._fns: dict[K, F] = {}
-        self._found: dict[K, F | None] = {}  # by key asked for: its handler, its nearest
-        # base's, or None
+        self._found: dict[K, F | None] = {}  # by class without one: its nearest base's
 
     def register(self, *keys: K) -> Callable[[F], F]:
         """Register the decorated function as the handler of ``keys``."""
@@ -123,15 +125,14 @@ class Table(Generic[K, F]):
         """The handler of ``key`` (None: none registered); for an event class without one,
         its nearest base class's (a ruleset's typed keys on an engine event, such as
         Etherscope's ``turn_started``, are a subclass of the engine's event)."""
-        try:
-            return self._found[key]
-        except KeyError:
-            pass
         fn = self._fns.get(key)
-        if fn is None and isinstance(key, type):
-            fn = next((self._fns[b] for b in key.__mro__[1:] if b in self._fns), None)
-        self._found[key] = fn
-        return fn
+        if fn is not None or not isinstance(key, type):
+            return fn
+        found = self._found.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._found[key] = next(
+                (self._fns[b] for b in key.__mro__[1:] if b in self._fns), None)
+        return found  # type: ignore[return-value]
 
     def keys(self) -> frozenset[K]:
         """The keys with a handler."""
