@@ -42,11 +42,12 @@ def scripted(turn: Turn) -> Option:
     """The benchmark's policy: a chase roll if there is one; else the first attack the legal
     commands list (the first member who may act, on the first foe standing); else pass; else
     the first option."""
-    for wanted in (turn.profile.objective_verbs, turn.profile.attack_verbs):
-        found = [o for o in turn.options if o.verb in wanted
-                 and (wanted is turn.profile.objective_verbs or o in turn.attacks())]
-        if found:
-            return found[0]
+    chase = [o for o in turn.options if o.verb in turn.profile.objective_verbs]
+    if chase:
+        return chase[0]
+    attacks = turn.attacks()  # in the order of turn.options
+    if attacks:
+        return attacks[0]
     passes = [o for o in turn.options if o.verb in turn.profile.pass_verbs]
     return (passes or list(turn.options))[0]
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fracas.engine import Conflict, Viewer
 from fracas.engine.conflict import fold
-from fracas.engine.projector import Projector
+from fracas.engine.projector import Projector, participant_view, state_view
 from fracas.engine.serialize import state_to_data
 from fracas.errors import FracasError, InvalidInput, NotFound
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
@@ -55,6 +55,27 @@ def step(c: Conflict, data: st.DataObject) -> None:
         text = data.draw(st.sampled_from(options))
     with contextlib.suppress(FracasError):
         c.execute(text, time="")
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
+    name: str, data: st.DataObject
+) -> None:
+    """What a simulated side reads of one character (``participant_view``) is its entry in
+    that side's whole view — the innermost level it is shown at — and nothing for a
+    character hidden from the viewer or missing."""
+    c = played(name)
+    for _ in range(data.draw(st.integers(1, 8))):
+        step(c, data)
+        ids = {pid for level in c.state.chain() for pid in level.participants}
+        for viewer in viewers(c):
+            view = state_view(c.ruleset, c.state, viewer, odds=False, ext=False)
+            shown = {p["id"]: p for level in [view["conflict"], *view["zoom"]]
+                     for p in level["participants"]}
+            for pid in [*sorted(ids), "nobody-here"]:
+                assert participant_view(c.ruleset, c.state, viewer, pid) == shown.get(pid)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

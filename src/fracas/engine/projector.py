@@ -35,9 +35,10 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.harm_view import masked_entry
-from fracas.engine.model import ConflictState, Viewer, copy_json
+from fracas.engine.model import ConflictState, Participant, Viewer, copy_json
 from fracas.engine.redaction import (
     Knowledge,
+    Unknowns,
     may_see_event,
     public_participant,
     public_settings,
@@ -347,22 +348,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
     gm = viewer.is_gm
     levels = []
     for i, state in enumerate(knowledge.chain[:visible_depth(knowledge) + 1]):
-        participants = []
-        for p in state.participants.values():
-            if not knowledge.knows(p.id, i):
-                continue
-            entry: dict[str, Any] = {
-                "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
-                "player": p.owner, "stats": dict(p.stats if gm else p.public_stats()),
-                "present": p.present, "out": p.out,
-                "mine": viewer.player is not None and p.owner == viewer.player,
-            }
-            if gm and p.gm_only:
-                entry["gm_only"] = list(p.gm_only)
-            if gm and p.id in state.concealed:
-                entry["concealed"] = True
-            entry.update(unknown.clean(ruleset.view_participant(state, viewer, p.id)))
-            participants.append(entry if gm else masked_entry(ruleset, state, viewer, entry))
+        participants = [_entry(ruleset, state, viewer, unknown, p)
+                        for p in state.participants.values() if knowledge.knows(p.id, i)]
         shown_sides = {p["side"] for p in participants}
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,
@@ -383,6 +370,37 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             "conflict": levels[0], "zoom": levels[1:]}
 
 
+def _entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer, unknown: Unknowns,
+           p: Participant) -> dict[str, Any]:
+    """The view of participant ``p`` at level ``state``, for ``viewer`` who may know it."""
+    gm = viewer.is_gm
+    entry: dict[str, Any] = {
+        "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
+        "player": p.owner, "stats": dict(p.stats if gm else p.public_stats()),
+        "present": p.present, "out": p.out,
+        "mine": viewer.player is not None and p.owner == viewer.player,
+    }
+    if gm and p.gm_only:
+        entry["gm_only"] = list(p.gm_only)
+    if gm and p.id in state.concealed:
+        entry["concealed"] = True
+    entry.update(unknown.clean(ruleset.view_participant(state, viewer, p.id)))
+    return entry if gm else masked_entry(ruleset, state, viewer, entry)
+
+
+def participant_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, pid: str
+                     ) -> dict[str, Any] | None:
+    """The entry of ``pid`` in :func:`state_view` for ``viewer`` — that of the innermost
+    level they may see it at — without the rest of the view (None: not known to them)."""
+    knowledge = Knowledge(ruleset, root, viewer)
+    chain = knowledge.chain[:visible_depth(knowledge) + 1]
+    for i in range(len(chain) - 1, -1, -1):
+        p = chain[i].participants.get(pid)
+        if p is not None and knowledge.knows(pid, i):
+            return _entry(ruleset, chain[i], viewer, knowledge.unknowns(), p)
+    return None
+
+
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:
     """The players of the characters ``viewer`` may know (no list of players gives away a
     character hidden from them)."""
@@ -397,4 +415,5 @@ def log_data(entries: Iterable[Entry]) -> list[dict[str, Any]]:
 
 
 __all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entry", "Projector", "Update", "known_players",
-           "log_data", "project", "sentence", "state_view", "visible_depth"]
+           "log_data", "participant_view", "project", "sentence", "state_view",
+           "visible_depth"]

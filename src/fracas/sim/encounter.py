@@ -26,7 +26,7 @@ from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
 from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.model import Status, Viewer
-from fracas.engine.projector import state_view
+from fracas.engine.projector import participant_view, state_view
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
@@ -65,6 +65,8 @@ MAX_REFUSED_PER_TURN = 64
 """How many refused commands a policy may choose in one turn before the job stops with an
 error (a policy returning a refused command that is not among ``turn.options`` would otherwise
 be asked again and again)."""
+KNOWN_OPTIONS = 4096
+"""How many options' checked commands a job remembers (then it starts again)."""
 _NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
 
 
@@ -86,10 +88,13 @@ class Prepared:
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
     options: Playable = field(init=False)  # the playable forms of legal commands
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
+    #: by id: an option handed out (kept, so its id stays its own) and its checked command
+    commands_of: dict[int, tuple[Option, Command]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.options = Playable(self.profile)
         self.checked = Made()
+        self.commands_of = {}
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -205,6 +210,8 @@ class Encounter:
         self.options = p.options
         self._legal_at = -1  # the version the legal commands in _legal_of were asked at
         self._legal_of: dict[str | None, list[LegalCommand]] = {}
+        self._mine: dict[str, list[LegalCommand]] = {}  # _legal, by character
+        self._standing: list[str] | None = None  # _characters
 
     def verdict(self) -> tuple[str, str] | None:
         """(winner, outcome) once the conflict is decided: a concession made (a surrender,
@@ -235,12 +242,18 @@ class Encounter:
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
-    def _playable(self, actor: str | None) -> list[LegalCommand]:
-        """:func:`playable` for ``actor`` (None: the GM), asked once per version: nothing
-        changes the state between two commands, so neither do the legal commands."""
+    def _now(self) -> None:
+        """Forget what was worked out for an earlier version: nothing changes the state
+        between two commands, so neither do the characters or their legal commands."""
         if self._legal_at != self.conflict.version:
             self._legal_at = self.conflict.version
             self._legal_of = {}
+            self._mine = {}
+            self._standing = None
+
+    def _playable(self, actor: str | None) -> list[LegalCommand]:
+        """:func:`playable` for ``actor`` (None: the GM), asked once per version."""
+        self._now()
         found = self._legal_of.get(actor)
         if found is None:  # a character's: those of every character, asked at once
             asked = [actor] if actor is None else self._characters()
@@ -250,15 +263,25 @@ class Encounter:
 
     def _characters(self) -> list[str]:
         """The characters in the conflict who count for their side, in set-up order."""
-        return [pid for pid, part in self.conflict.state.innermost.participants.items()
-                if part.active and pid not in self.p.bystanders]
+        self._now()
+        if self._standing is None:
+            bystanders = self.p.bystanders
+            self._standing = [pid for pid, part in
+                              self.conflict.state.innermost.participants.items()
+                              if part.active and pid not in bystanders]
+        return self._standing
 
     def _legal(self, pid: str) -> list[LegalCommand]:
         """The legal commands of ``pid`` the simulator plays (none while it only has
         optional ones)."""
-        profile = self.p.profile
-        legal = [lc for lc in self._playable(pid) if lc.actor == pid]
-        return legal if any(lc.verb not in profile.optional_verbs for lc in legal) else []
+        self._now()
+        mine = self._mine.get(pid)
+        if mine is None:
+            optional = self.p.profile.optional_verbs
+            legal = [lc for lc in self._playable(pid) if lc.actor == pid]
+            mine = self._mine[pid] = legal if any(
+                lc.verb not in optional for lc in legal) else []
+        return mine
 
     def sight(self, side: str) -> Sight:
         """What the side's player would see now: the projection of the live state for its
@@ -268,7 +291,9 @@ class Encounter:
         return Sight(lambda full: state_view(conflict.ruleset, conflict.state, viewer,
                                              odds=False, ext=full),
                      lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
-                         "conflict"]["odds"]))
+                         "conflict"]["odds"]),
+                     lambda pid: participant_view(conflict.ruleset, conflict.state, viewer,
+                                                  pid))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
@@ -387,15 +412,24 @@ class Encounter:
         if self.trace is not None:
             self.trace.append(self.conflict.text(self.conflict.commands.from_data(command)))
 
-    def _command(self, data: dict[str, Any]) -> Command:
-        """The command of JSON form ``data``, checked against its spec once per job (a
-        command is an immutable value; the rules still decide it every time)."""
+    def _command(self, option: Option) -> Command:
+        """The command ``option`` stands for, checked against its spec once per job (a
+        command is an immutable value; the rules still decide it every time), remembered
+        for the option itself while it is handed out again."""
+        known = self.p.commands_of.get(id(option))
+        if known is not None and known[0] is option:
+            return known[1]
+        data = option.command()
         key = frozen_key(data["verb"], data["actor"], data["args"])
-        return self.p.checked.get(key, lambda: self.conflict.commands.from_data(data))
+        command = self.p.checked.get(key, lambda: self.conflict.commands.from_data(data))
+        if len(self.p.commands_of) >= KNOWN_OPTIONS:
+            self.p.commands_of.clear()
+        self.p.commands_of[id(option)] = (option, command)
+        return command
 
     def _try(self, option: Option, author: Viewer) -> bool:
         try:
-            events = _apply(self.conflict, self._command(option.command()), author)
+            events = _apply(self.conflict, self._command(option), author)
         except FracasError as exc:
             self.refused += 1
             text = self.conflict.text(self.conflict.commands.from_data(option.command()))

@@ -13,7 +13,7 @@ import dataclasses
 import importlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fracas.dice.rng import DiceRng
@@ -81,16 +81,19 @@ class Sight:
     (:attr:`odds`); reading characters (:meth:`entry`, :attr:`basics`) does not compute the
     ruleset's part of the view (positions, ranges) until :attr:`view` is read."""
 
-    __slots__ = ("_basics", "_by_id", "_load", "_load_odds", "_view")
+    __slots__ = ("_basics", "_by_id", "_load", "_load_entry", "_load_odds", "_view")
 
     def __init__(self, load: Callable[[bool], dict[str, Any]],
-                 odds: Callable[[], list[str]] | None = None) -> None:
-        """``load(full)`` gives the view; ``full=False``: without the ruleset's part."""
+                 odds: Callable[[], list[str]] | None = None,
+                 entry: Callable[[str], dict[str, Any] | None] | None = None) -> None:
+        """``load(full)`` gives the view; ``full=False``: without the ruleset's part.
+        ``entry(pid)``, if given, one character's entry of the view without the rest."""
         self._load = load
         self._load_odds = odds
+        self._load_entry = entry
         self._view: dict[str, Any] | None = None
         self._basics: dict[str, Any] | None = None
-        self._by_id: dict[str, dict[str, Any]] = {}
+        self._by_id: dict[str, dict[str, Any] | None] = {}  # None: not known to the side
 
     @property
     def odds(self) -> list[str]:
@@ -123,14 +126,20 @@ class Sight:
                 self._by_id[p["id"]] = p
 
     def entry(self, pid: str | None) -> dict[str, Any] | None:
-        """A character as this side sees it (None: unknown to it)."""
+        """A character as this side sees it (None: unknown to it): from the view once it
+        is loaded, else on its own (the same entry)."""
+        key = pid or ""
+        if self._basics is None and self._view is None and self._load_entry is not None:
+            if key not in self._by_id:
+                self._by_id[key] = self._load_entry(key) if key else None
+            return self._by_id[key]
         self.basics  # noqa: B018 (loads the view)
-        return self._by_id.get(pid or "")
+        return self._by_id.get(key)
 
     def entries(self) -> list[dict[str, Any]]:
         """Every character this side sees."""
         self.basics  # noqa: B018 (loads the view)
-        return list(self._by_id.values())
+        return [e for e in self._by_id.values() if e is not None]
 
 
 def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Option]:
@@ -200,6 +209,9 @@ class Turn:
     rng: DiceRng
     offers: tuple[Offer, ...] = ()  # the concessions the side may make now
     proposal: str | None = None  # the side whose compromise is on the table, if any
+    #: :meth:`attacks` of the options it was last worked out for (the options may change)
+    _attacks: tuple[tuple[Option, ...], tuple[Option, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def offer(self, kind: str) -> Offer | None:
         """The concession ``kind`` (surrender, compromise, accept) if the side may make it
@@ -252,9 +264,14 @@ class Turn:
 
     def attacks(self) -> list[Option]:
         """The options that attack a character of another side (the legal commands name
-        only targets the actor may attack)."""
-        return [o for o in self.options if o.verb in self.profile.attack_verbs
-                and self.side_of.get(o.value("target"), self.side) != self.side]
+        only targets the actor may attack), in the order of :attr:`options`."""
+        known = self._attacks
+        if known is None or known[0] is not self.options:
+            verbs, side_of, side = self.profile.attack_verbs, self.side_of, self.side
+            known = self._attacks = (self.options, tuple(
+                o for o in self.options if o.legal.verb in verbs
+                and side_of.get(o.value("target"), side) != side))
+        return list(known[1])
 
     def where(self, test: Callable[[Option], bool]) -> list[Option]:
         """The options that pass ``test``."""
