@@ -388,17 +388,38 @@ def _entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer, unknown: Unkn
     return entry if gm else masked_entry(ruleset, state, viewer, entry)
 
 
+class Entries:
+    """One viewer's entries of :func:`state_view`, each made on its own when asked for
+    (the state as it is then: for the simulator's agents, read within one version)."""
+
+    __slots__ = ("_chain", "_knowledge", "_ruleset", "_unknown", "_viewer")
+
+    def __init__(self, ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> None:
+        self._ruleset, self._viewer = ruleset, viewer
+        self._knowledge = Knowledge(ruleset, root, viewer)
+        self._chain: list[ConflictState] | None = None
+        self._unknown: Unknowns | None = None
+
+    def __call__(self, pid: str) -> dict[str, Any] | None:
+        """The entry of ``pid`` — that of the innermost level the viewer may see it at —
+        or None when it is not known to them."""
+        knowledge = self._knowledge
+        if self._chain is None:
+            self._chain = knowledge.chain[:visible_depth(knowledge) + 1]
+        for i in range(len(self._chain) - 1, -1, -1):
+            p = self._chain[i].participants.get(pid)
+            if p is not None and knowledge.knows(pid, i):
+                if self._unknown is None:
+                    self._unknown = knowledge.unknowns()
+                return _entry(self._ruleset, self._chain[i], self._viewer, self._unknown, p)
+        return None
+
+
 def participant_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, pid: str
                      ) -> dict[str, Any] | None:
-    """The entry of ``pid`` in :func:`state_view` for ``viewer`` — that of the innermost
-    level they may see it at — without the rest of the view (None: not known to them)."""
-    knowledge = Knowledge(ruleset, root, viewer)
-    chain = knowledge.chain[:visible_depth(knowledge) + 1]
-    for i in range(len(chain) - 1, -1, -1):
-        p = chain[i].participants.get(pid)
-        if p is not None and knowledge.knows(pid, i):
-            return _entry(ruleset, chain[i], viewer, knowledge.unknowns(), p)
-    return None
+    """The entry of ``pid`` in :func:`state_view` for ``viewer`` without the rest of the
+    view (None: not known to them); see :class:`Entries`."""
+    return Entries(ruleset, root, viewer)(pid)
 
 
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:
@@ -414,6 +435,6 @@ def log_data(entries: Iterable[Entry]) -> list[dict[str, Any]]:
     return [e.to_data() for e in entries]
 
 
-__all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entry", "Projector", "Update", "known_players",
+__all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entries", "Entry", "Projector", "Update", "known_players",
            "log_data", "participant_view", "project", "sentence", "state_view",
            "visible_depth"]

@@ -26,7 +26,7 @@ from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
 from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.model import Status, Viewer
-from fracas.engine.projector import participant_view, state_view
+from fracas.engine.projector import Entries, state_view
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
@@ -292,8 +292,7 @@ class Encounter:
                                              odds=False, ext=full),
                      lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
                          "conflict"]["odds"]),
-                     lambda pid: participant_view(conflict.ruleset, conflict.state, viewer,
-                                                  pid))
+                     Entries(conflict.ruleset, conflict.state, viewer))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -119,6 +119,12 @@ class Sight:
             self._index(self._basics)
         return self._basics
 
+    @property
+    def later(self) -> Mapping[str, Any]:
+        """:attr:`basics`, loaded only when something in it is read (for a reading that
+        may not need the view: a profile's ``health`` of an entry)."""
+        return _Later(self)
+
     def _index(self, view: dict[str, Any]) -> None:
         self._by_id.clear()
         for level in [view["conflict"], *view["zoom"]] if view else []:
@@ -140,6 +146,24 @@ class Sight:
         """Every character this side sees."""
         self.basics  # noqa: B018 (loads the view)
         return [e for e in self._by_id.values() if e is not None]
+
+
+class _Later(Mapping[str, Any]):
+    """A side's :attr:`Sight.basics`, loaded when first read."""
+
+    __slots__ = ("_sight",)
+
+    def __init__(self, sight: Sight) -> None:
+        self._sight = sight
+
+    def __getitem__(self, key: str) -> Any:
+        return self._sight.basics[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sight.basics)
+
+    def __len__(self) -> int:
+        return len(self._sight.basics)
 
 
 def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Option]:
@@ -249,7 +273,7 @@ class Turn:
 
     def health(self, entry: dict[str, Any] | None) -> float:
         """How much fight a character has left as this side sees it (1 when unknown)."""
-        h = self.profile.health(entry, self.sight.basics) if entry else None
+        h = self.profile.health(entry, self.sight.later) if entry else None
         return 1.0 if h is None else h
 
     def balance(self) -> float:
@@ -326,7 +350,7 @@ def weakest_first(turn: Turn) -> Option:
     """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
     ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
     def absolute(entry: dict[str, Any]) -> float:
-        harm = turn.profile.harm(entry, turn.sight.basics)
+        harm = turn.profile.harm(entry, turn.sight.later)
         return turn.health(entry) - harm / 100.0
     return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
 
@@ -351,7 +375,7 @@ def flee_when_losing(turn: Turn) -> Option:
         me = turn.profile
         foes = turn.foes()
         away = turn.where(lambda o: me.flees(o.verb, o.arguments(), turn.entry(o.actor),
-                                             turn.sight.basics, foes))
+                                             turn.sight.later, foes))
         if away:
             return turn.pick(away)
     return focus_fire(turn)

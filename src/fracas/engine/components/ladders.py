@@ -85,8 +85,9 @@ class ConditionLadder:
 
     def highest(self) -> int | None:
         """The index of the greatest level holding a condition; None when none is held."""
+        marks = self.marks  # at least one list of marks per level (__post_init__)
         for index in range(len(self.levels) - 1, -1, -1):
-            if self.count(index):
+            if marks[index]:
                 return index
         return None
 
@@ -102,10 +103,9 @@ class ConditionLadder:
     def total_penalty(self) -> int:
         """The sum of the penalties of the conditions held (per condition or per level)."""
         result = 0
-        for index, level in enumerate(self.levels):
-            held = self.count(index)
-            if held:
-                result += level.penalty * (held if level.penalty_each else 1)
+        for level, marks in zip(self.levels, self.marks):  # a list of marks per level
+            if marks:
+                result += level.penalty * (len(marks) if level.penalty_each else 1)
         return result
 
     def check_remove(
