@@ -435,6 +435,6 @@ def log_data(entries: Iterable[Entry]) -> list[dict[str, Any]]:
     return [e.to_data() for e in entries]
 
 
-__all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entries", "Entry", "Projector", "Update", "known_players",
-           "log_data", "participant_view", "project", "sentence", "state_view",
-           "visible_depth"]
+__all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entries", "Entry", "Projector", "Update",
+           "known_players", "log_data", "participant_view", "project", "sentence",
+           "state_view", "visible_depth"]

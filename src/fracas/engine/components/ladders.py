@@ -103,7 +103,7 @@ class ConditionLadder:
     def total_penalty(self) -> int:
         """The sum of the penalties of the conditions held (per condition or per level)."""
         result = 0
-        for level, marks in zip(self.levels, self.marks):  # a list of marks per level
+        for level, marks in zip(self.levels, self.marks, strict=False):  # marks: one per level
             if marks:
                 result += level.penalty * (len(marks) if level.penalty_each else 1)
         return result

@@ -102,7 +102,7 @@ def own_mods(state: ConflictState, pid: str) -> list[Modifier]:
     """The condition penalties ``pid`` carries to every roll (VR-INJ-3, VR-INJ-5)."""
     mods: list[Modifier] = []
     for ladder in ext_of(state).ladders(pid).values():
-        for level, marks in zip(ladder.levels, ladder.marks):  # a list of marks per level
+        for level, marks in zip(ladder.levels, ladder.marks, strict=False):  # one per level
             held = len(marks)
             if held and level.penalty:
                 times = held if level.penalty_each else 1
