@@ -127,6 +127,22 @@ def test_built_in_policies_choose_as_documented() -> None:
     assert checked["focus"] > 0 and checked["weakest"] > 0
 
 
+@pytest.mark.rule("VR-INJ-1", "VR-INJ-2")
+def test_a_vers_sides_reading_of_health_reaches_nothing_left_only_with_the_track_full() -> None:
+    """Harm is each injury condition weighted by its level; a full track (two grazed, two
+    wounded, impaired, disabled) is 13, the only harm read as no fight left."""
+    p = prepare(job("vers-tavern-brawl", 1))
+    encounter = Encounter(p, 0)
+    read = []
+    for ev in (0, 0, 3, 3, 6, 9):  # the net EV of each hit: grazed, grazed, wounded, …
+        encounter.conflict.execute(f"harm thug {ev}", time="")
+        sight = encounter.sight("heroes")
+        thug = sight.entry("thug")
+        assert thug is not None
+        read.append((p.profile.harm(thug, sight.later), p.profile.health(thug, sight.later)))
+    assert read == [(1, 12 / 13), (2, 11 / 13), (4, 9 / 13), (6, 7 / 13), (9, 4 / 13), (13, 0.0)]
+
+
 def test_bad_policies_and_sim_tables_are_refused_by_name() -> None:
     with pytest.raises(InvalidInput, match="random, focus-fire, weakest-first"):
         prepare(job("vers-chase", 1, policies=(("pcs", "berserk"),)))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from fracas.engine.events import Event
 from fracas.rulesets.etherscope.settings import condenser_of
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
+from fracas.rulesets.vers.state import TRACKS
 
 if TYPE_CHECKING:
     from fracas.sim.policies import Sight
@@ -250,7 +251,9 @@ class FabulaUltimaProfile(Profile):
         return not entry.get("extra")
 
 
-_INJURY = ("grazed", "wounded", "impaired", "disabled")
+_INJURY = tuple(row[0] for row in TRACKS["injury"])  # grazed, wounded, impaired, disabled
+#: The harm of a full injury track, each condition weighted by its level (2·1 + 2·2 + 3 + 4).
+_INJURY_FULL = sum((level + 1) * row[1] for level, row in enumerate(TRACKS["injury"]))
 
 
 class VersProfile(Profile):
@@ -266,7 +269,7 @@ class VersProfile(Profile):
     objective_verbs = frozenset({"run", "interpose"})
     fills = frozenset({"weapon"})
     outcomes = ("taken out", "captured", "escaped", "evaded", "away", "won", "lost")
-    harm_unit = "injury conditions, weighted grazed 1 … disabled 4"
+    harm_unit = "injury conditions, weighted grazed 1 … disabled 4; a full track 13"
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
@@ -276,12 +279,13 @@ class VersProfile(Profile):
         return None
 
     def health(self, entry: dict[str, Any], view: Mapping[str, Any]) -> float | None:
-        """1 − the injury conditions held, weighted by level, over the track's worst (10)."""
-        return max(0.0, 1.0 - self.harm(entry, view) / 10.0)
+        """1 − the injury conditions held, weighted by level, over a full track's (13)."""
+        return max(0.0, 1.0 - self.harm(entry, view) / _INJURY_FULL)
 
     def harm(self, entry: dict[str, Any], view: Mapping[str, Any]) -> int:
         """Injury conditions held, weighted by level: grazed 1, wounded 2, impaired 3,
-        disabled 4 (a full injury track is 10)."""
+        disabled 4 (a full injury track — two grazed, two wounded, impaired, disabled — is
+        13)."""
         held = entry.get("tracks", {}).get("injury", {}).get("conditions", {})
         return sum((_INJURY.index(k) + 1) * int(n) for k, n in held.items() if k in _INJURY)
 
