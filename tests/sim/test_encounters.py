@@ -139,7 +139,8 @@ def test_a_vers_sides_reading_of_health_reaches_nothing_left_only_with_the_track
         sight = encounter.sight("heroes")
         thug = sight.entry("thug")
         assert thug is not None
-        read.append((p.profile.harm(thug, sight.later), p.profile.health(thug, sight.later)))
+        read.append((p.profile.harm(thug, sight.settings),
+                     p.profile.health(thug, sight.settings)))
     assert read == [(1, 12 / 13), (2, 11 / 13), (4, 9 / 13), (6, 7 / 13), (9, 4 / 13), (13, 0.0)]
 
 

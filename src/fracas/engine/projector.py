@@ -356,9 +356,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
             "round": state.round, "round_limit": state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
-            # a copy: a setting's value may be a table the state changes in place
-            "settings": copy_json(state.settings if gm else
-                                  unknown.clean(public_settings(state.settings))),
+            "settings": _settings(state, gm, unknown),
             "participants": participants,
             "effects": [dataclasses.asdict(e) for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
@@ -368,6 +366,14 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
         })
     return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},
             "conflict": levels[0], "zoom": levels[1:]}
+
+
+def _settings(state: ConflictState, gm: bool, unknown: Unknowns) -> dict[str, Any]:
+    """A level's settings as the viewer may see them: a copy (a setting's value may be a
+    table the state changes in place)."""
+    seen: dict[str, Any] = copy_json(state.settings if gm else
+                                     unknown.clean(public_settings(state.settings)))
+    return seen
 
 
 def _entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer, unknown: Unknowns,
@@ -409,10 +415,19 @@ class Entries:
         for i in range(len(self._chain) - 1, -1, -1):
             p = self._chain[i].participants.get(pid)
             if p is not None and knowledge.knows(pid, i):
-                if self._unknown is None:
-                    self._unknown = knowledge.unknowns()
-                return _entry(self._ruleset, self._chain[i], self._viewer, self._unknown, p)
+                return _entry(self._ruleset, self._chain[i], self._viewer, self.unknown, p)
         return None
+
+    @property
+    def unknown(self) -> Unknowns:
+        """The participants hidden from the viewer, to keep out of what they are given."""
+        if self._unknown is None:
+            self._unknown = self._knowledge.unknowns()
+        return self._unknown
+
+    def settings(self) -> dict[str, Any]:
+        """The settings of the conflict (its top level) as :func:`state_view` gives them."""
+        return _settings(self._knowledge.chain[0], self._viewer.is_gm, self.unknown)
 
 
 def participant_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, pid: str

@@ -466,7 +466,8 @@ class Encounter:
         decided = self.verdict()
         winner, outcome = decided if decided is not None else (NO_DECISION, NO_DECISION)
         gm = state_view(self.conflict.ruleset, state, _GM, odds=False, ext=False)
-        harm = {e["id"]: self.p.profile.harm(e, gm) for e in gm["conflict"]["participants"]
+        settings = gm["conflict"]["settings"]
+        harm = {e["id"]: self.p.profile.harm(e, settings) for e in gm["conflict"]["participants"]
                 if e["id"] not in self.p.bystanders}
         out = tuple(pid for pid, part in state.participants.items()
                     if part.out is not None and pid not in self.p.bystanders)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
+from fracas.engine.projector import Entries
 from fracas.errors import InvalidInput
 from fracas.sim.profiles import ACCEPT, COMPROMISE, SURRENDER, Profile
 
@@ -79,21 +80,24 @@ class Sight:
     computed on first use: a policy that never looks costs no view. The pending roll's exact
     odds are left out of the view (``"odds": None``) and computed only when asked for
     (:attr:`odds`); reading characters (:meth:`entry`, :attr:`basics`) does not compute the
-    ruleset's part of the view (positions, ranges) until :attr:`view` is read."""
+    ruleset's part of the view (positions, ranges) until :attr:`view` is read, and until then
+    a character (:meth:`entry`) or the settings (:attr:`settings`) are made on their own."""
 
-    __slots__ = ("_basics", "_by_id", "_load", "_load_entry", "_load_odds", "_view")
+    __slots__ = ("_basics", "_by_id", "_entries", "_load", "_load_odds", "_settings", "_view")
 
     def __init__(self, load: Callable[[bool], dict[str, Any]],
                  odds: Callable[[], list[str]] | None = None,
-                 entry: Callable[[str], dict[str, Any] | None] | None = None) -> None:
+                 entries: Entries | None = None) -> None:
         """``load(full)`` gives the view; ``full=False``: without the ruleset's part.
-        ``entry(pid)``, if given, one character's entry of the view without the rest."""
+        ``entries``, if given, make one character's entry, or the settings, of that view
+        without the rest."""
         self._load = load
         self._load_odds = odds
-        self._load_entry = entry
+        self._entries = entries
         self._view: dict[str, Any] | None = None
         self._basics: dict[str, Any] | None = None
         self._by_id: dict[str, dict[str, Any] | None] = {}  # None: not known to the side
+        self._settings: dict[str, Any] | None = None
 
     @property
     def odds(self) -> list[str]:
@@ -120,10 +124,16 @@ class Sight:
         return self._basics
 
     @property
-    def later(self) -> Mapping[str, Any]:
-        """:attr:`basics`, loaded only when something in it is read (for a reading that
-        may not need the view: a profile's ``health`` of an entry)."""
-        return _Later(self)
+    def settings(self) -> dict[str, Any]:
+        """The conflict's settings as the side sees them (those of :attr:`basics`)."""
+        if self._loaded() or self._entries is None:
+            return self.basics["conflict"]["settings"] if self.basics else {}
+        if self._settings is None:
+            self._settings = self._entries.settings()
+        return self._settings
+
+    def _loaded(self) -> bool:
+        return self._basics is not None or self._view is not None
 
     def _index(self, view: dict[str, Any]) -> None:
         self._by_id.clear()
@@ -135,9 +145,9 @@ class Sight:
         """A character as this side sees it (None: unknown to it): from the view once it
         is loaded, else on its own (the same entry)."""
         key = pid or ""
-        if self._basics is None and self._view is None and self._load_entry is not None:
+        if not self._loaded() and self._entries is not None:
             if key not in self._by_id:
-                self._by_id[key] = self._load_entry(key) if key else None
+                self._by_id[key] = self._entries(key) if key else None
             return self._by_id[key]
         self.basics  # noqa: B018 (loads the view)
         return self._by_id.get(key)
@@ -146,24 +156,6 @@ class Sight:
         """Every character this side sees."""
         self.basics  # noqa: B018 (loads the view)
         return [e for e in self._by_id.values() if e is not None]
-
-
-class _Later(Mapping[str, Any]):
-    """A side's :attr:`Sight.basics`, loaded when first read."""
-
-    __slots__ = ("_sight",)
-
-    def __init__(self, sight: Sight) -> None:
-        self._sight = sight
-
-    def __getitem__(self, key: str) -> Any:
-        return self._sight.basics[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._sight.basics)
-
-    def __len__(self) -> int:
-        return len(self._sight.basics)
 
 
 def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Option]:
@@ -273,7 +265,7 @@ class Turn:
 
     def health(self, entry: dict[str, Any] | None) -> float:
         """How much fight a character has left as this side sees it (1 when unknown)."""
-        h = self.profile.health(entry, self.sight.later) if entry else None
+        h = self.profile.health(entry, self.sight.settings) if entry else None
         return 1.0 if h is None else h
 
     def balance(self) -> float:
@@ -350,7 +342,7 @@ def weakest_first(turn: Turn) -> Option:
     """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
     ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
     def absolute(entry: dict[str, Any]) -> float:
-        harm = turn.profile.harm(entry, turn.sight.later)
+        harm = turn.profile.harm(entry, turn.sight.settings)
         return turn.health(entry) - harm / 100.0
     return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
 
@@ -375,7 +367,7 @@ def flee_when_losing(turn: Turn) -> Option:
         me = turn.profile
         foes = turn.foes()
         away = turn.where(lambda o: me.flees(o.verb, o.arguments(), turn.entry(o.actor),
-                                             turn.sight.later, foes))
+                                             turn.sight.basics, foes))
         if away:
             return turn.pick(away)
     return focus_fire(turn)

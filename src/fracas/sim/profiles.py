@@ -7,7 +7,6 @@ the ruleset themselves (``Conflict.legal``, ``decide``, ``evolve``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,8 +44,9 @@ class ChaseWatch:
 class Profile:
     """The simulator's reading of one ruleset (see docs/sim.md, "How a win is read").
 
-    The ``view`` its reading hooks get is a side's (or the GM's) view; the ruleset's part of
-    it (``"ruleset"``) may be None, not computed."""
+    Its reading hooks get a character's entry in a side's (or the GM's) view and the
+    conflict's ``settings`` as that viewer sees them; a ``view`` they get may have None for
+    the ruleset's part (``"ruleset"``), not computed."""
 
     ruleset: ClassVar[str] = ""
     #: GM verbs given before any character acts (e.g. opening a VERS turn).
@@ -100,12 +100,14 @@ class Profile:
         return None
 
     # --- reading the table ------------------------------------------------------------------
-    def health(self, entry: dict[str, Any], view: Mapping[str, Any]) -> float | None:
-        """How much fight a character has left, 0..1, from a view entry (None: unknown)."""
+    def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
+        """How much fight a character has left, 0..1, from its view entry and the settings
+        (None: unknown)."""
         return None
 
-    def harm(self, entry: dict[str, Any], view: Mapping[str, Any]) -> int:
-        """Harm taken by a character, from the GM's view at the end (the unit is the ruleset's)."""
+    def harm(self, entry: dict[str, Any], settings: dict[str, Any]) -> int:
+        """Harm taken by a character, from its entry in the GM's view at the end and the
+        settings (the unit is the ruleset's)."""
         return 0
 
     def takes_part(self, entry: dict[str, Any]) -> bool:
@@ -113,7 +115,7 @@ class Profile:
         return True
 
     def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
-              view: Mapping[str, Any], foes: list[dict[str, Any]]) -> bool:
+              view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
         """Whether a move gets the actor away from its foes."""
         return False
 
@@ -164,8 +166,8 @@ class EtherscopeProfile(Profile):
     harm_unit = "points of the conflict's condenser"
     fills = frozenset({"skill"})
 
-    def _condenser(self, entry: dict[str, Any], view: Mapping[str, Any]) -> tuple[int, int] | None:
-        settings = view["conflict"]["settings"]
+    def _condenser(self, entry: dict[str, Any], settings: dict[str, Any]
+                   ) -> tuple[int, int] | None:
         pair = entry.get("condensers", {}).get(condenser_of(settings))
         return (int(pair[0]), int(pair[1])) if pair else None
 
@@ -174,7 +176,7 @@ class EtherscopeProfile(Profile):
         """``declare``: one action at the base initiative, or two (base − 1 and 1)."""
         me = sight.entry(actor) if verb == "declare" and param == "scores" else None
         if me is not None:
-            pair = self._condenser(me, sight.basics)
+            pair = self._condenser(me, sight.settings)
             if pair is None or pair[0] < 1:
                 return None
             base = pair[0]
@@ -192,18 +194,18 @@ class EtherscopeProfile(Profile):
         names = [s for s in skills if allowed is None or s in allowed]
         return [max(names, key=lambda s: (skills[s], s))] if names else None
 
-    def health(self, entry: dict[str, Any], view: Mapping[str, Any]) -> float | None:
+    def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """The conflict's condenser, current over maximum."""
-        pair = self._condenser(entry, view)
+        pair = self._condenser(entry, settings)
         return pair[0] / pair[1] if pair and pair[1] else None
 
-    def harm(self, entry: dict[str, Any], view: Mapping[str, Any]) -> int:
+    def harm(self, entry: dict[str, Any], settings: dict[str, Any]) -> int:
         """Points of damage to the conflict's condenser (ES-DMG-1)."""
-        pair = self._condenser(entry, view)
+        pair = self._condenser(entry, settings)
         return pair[1] - pair[0] if pair else 0
 
     def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
-              view: Mapping[str, Any], foes: list[dict[str, Any]]) -> bool:
+              view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
         """Moving or stepping away from a foe, or hiding."""
         ids = {f["id"] for f in foes}
         return verb == "hide" or (verb in ("move", "step") and values.get("way") == "away"
@@ -234,14 +236,14 @@ class FabulaUltimaProfile(Profile):
         """``act``: the character bides its time (a turn cannot be passed; FU-CON-6)."""
         return ["bides its time"] if verb == "act" else None
 
-    def health(self, entry: dict[str, Any], view: Mapping[str, Any]) -> float | None:
+    def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """HP over maximum HP; hidden HP reads as the Crisis line (≤ half, FU-RES-2)."""
         pool = _pool(entry, "hp")
         if pool is not None:
             return pool[0] / pool[1] if pool[1] else None
         return 0.5 if entry.get("crisis") else 1.0
 
-    def harm(self, entry: dict[str, Any], view: Mapping[str, Any]) -> int:
+    def harm(self, entry: dict[str, Any], settings: dict[str, Any]) -> int:
         """HP lost."""
         pool = _pool(entry, "hp")
         return int(pool[1] - pool[0]) if pool else 0
@@ -278,11 +280,11 @@ class VersProfile(Profile):
             return list(allowed)
         return None
 
-    def health(self, entry: dict[str, Any], view: Mapping[str, Any]) -> float | None:
+    def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """1 − the injury conditions held, weighted by level, over a full track's (13)."""
-        return max(0.0, 1.0 - self.harm(entry, view) / _INJURY_FULL)
+        return max(0.0, 1.0 - self.harm(entry, settings) / _INJURY_FULL)
 
-    def harm(self, entry: dict[str, Any], view: Mapping[str, Any]) -> int:
+    def harm(self, entry: dict[str, Any], settings: dict[str, Any]) -> int:
         """Injury conditions held, weighted by level: grazed 1, wounded 2, impaired 3,
         disabled 4 (a full injury track — two grazed, two wounded, impaired, disabled — is
         13)."""
@@ -293,7 +295,7 @@ class VersProfile(Profile):
         return {f["zone"] for f in foes if f.get("zone")}
 
     def flees(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
-              view: Mapping[str, Any], foes: list[dict[str, Any]]) -> bool:
+              view: dict[str, Any], foes: list[dict[str, Any]]) -> bool:
         """Disengaging, or moving (slipping) to a zone with no foe in it; running in a chase
         as the quarry."""
         if verb in ("disengage", "run"):
