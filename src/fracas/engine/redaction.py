@@ -52,7 +52,12 @@ class Knowledge:
         innermost). A name that is no participant at all is no secret."""
         if self.viewer.is_gm:
             return True
-        last = len(self.chain) - 1 if depth is None else min(depth, len(self.chain) - 1)
+        chain = self.chain
+        if len(chain) == 1:  # no zoom: judged at the conflict itself
+            level = chain[0]
+            return pid not in level.participants or self.ruleset.can_see(level, self.viewer,
+                                                                         pid)
+        last = len(chain) - 1 if depth is None else min(depth, len(chain) - 1)
         levels = [i for i in range(last + 1) if pid in self.chain[i].participants]
         if not levels:
             return True

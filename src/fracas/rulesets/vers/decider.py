@@ -216,18 +216,19 @@ class Plan:
 
 def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | None,
                 free: bool = False, track: str | None = None, skill: str | None = None,
-                ev: int | None = None) -> Plan:
+                ev: int | None = None, own: Sequence[Modifier] | None = None) -> Plan:
     """Skill, TN and every modifier of an attack, before the roll (VR-ATK-*).
 
     A ``free`` attack (an engaged opponent's) is in reach by definition. ``track`` focus or
     morale (or a mental/social weapon) makes a mental or social attack (VR-INJ-5 default).
+    ``own``: the attacker's :func:`own_mods`, when already worked out for this state.
     """
     ext = ext_of(state)
     a = state.participants[attacker]
     weapons = weapons_of(a)
     if track in KIND_TRACK.values() or (weapon in weapons
                                          and weapons[weapon].get("kind") in KIND_TRACK):
-        return harm_plan(state, attacker, target, weapon, track, skill, ev)
+        return harm_plan(state, attacker, target, weapon, track, skill, ev, own)
     if skill is not None or ev is not None:
         raise InvalidInput("skill= and ev= go with a mental or social attack "
                            "(track=focus or track=morale); a physical attack uses its "
@@ -241,7 +242,7 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
     kind = str(w.get("kind", "close"))
     skill = {"close": "close_combat", "ranged": "ranged_combat",
              "thrown": "athletics"}.get(kind, "close_combat")
-    mods = own_mods(state, attacker)
+    mods = list(own) if own is not None else own_mods(state, attacker)
     oid = w.get("object")
     if oid and oid in ext.objects:
         obj = ext.objects[oid]
@@ -303,7 +304,8 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
 
 
 def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | None,
-              track: str | None, skill: str | None, ev: int | None) -> Plan:
+              track: str | None, skill: str | None, ev: int | None,
+              own: Sequence[Modifier] | None = None) -> Plan:
     """A mental (Focus) or social (Morale) attack: the attacker's skill penalized by the
     target's resolve or poise; net EV = EV − the track's RV (VR-INJ-5 default)."""
     a = state.participants[attacker]
@@ -337,7 +339,7 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
     if t.id == attacker:
         raise InvalidInput(f"{a.name} cannot attack itself")
     label, defence, sources = track_defence(t, track)
-    mods = [*own_mods(state, attacker),
+    mods = [*(own_mods(state, attacker) if own is None else own),
             stat_mod(state, f"{t.name}'s {label}", -defence, *sources)]
     return Plan(attacker, target, weapon or skill,
                 "mental" if track == "focus" else "social", skill,
@@ -407,12 +409,14 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
 def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Plan]]:
     """(target, weapon, plan) of every attack ``actor`` may make now (VR-ATK-*, VR-MOVE-3)."""
     out = []
+    weapons = weapons_of(state.participants[actor])
+    own = own_mods(state, actor)  # the same for every attack it might make now
     for t in state.active_ids():
         if t == actor:
             continue
-        for w in weapons_of(state.participants[actor]):
+        for w in weapons:
             try:
-                out.append((t, w, attack_plan(state, actor, t, w)))
+                out.append((t, w, attack_plan(state, actor, t, w, own=own)))
             except FracasError:
                 continue
     return out
