@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fracas.engine import Conflict, Viewer
 from fracas.engine.conflict import fold
-from fracas.engine.projector import Entries, Projector, participant_view, state_view
+from fracas.engine.projector import Entries, Projector, state_view
 from fracas.engine.serialize import state_to_data
 from fracas.errors import FracasError, InvalidInput, NotFound
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
@@ -63,7 +63,7 @@ def step(c: Conflict, data: st.DataObject) -> None:
 def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
     name: str, data: st.DataObject
 ) -> None:
-    """What a simulated side reads of one character (``participant_view``) is its entry in
+    """What a simulated side reads of one character (``Entries``) is its entry in
     that side's whole view — the innermost level it is shown at — and nothing for a
     character hidden from the viewer or missing; the settings it reads alone are the view's."""
     c = played(name)
@@ -74,10 +74,10 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
             view = state_view(c.ruleset, c.state, viewer, odds=False, ext=False)
             shown = {p["id"]: p for level in [view["conflict"], *view["zoom"]]
                      for p in level["participants"]}
+            entries = Entries(c.ruleset, c.state, viewer)
             for pid in [*sorted(ids), "nobody-here"]:
-                assert participant_view(c.ruleset, c.state, viewer, pid) == shown.get(pid)
-            assert Entries(c.ruleset, c.state, viewer).settings() == \
-                view["conflict"]["settings"]
+                assert entries(pid) == shown.get(pid)
+            assert entries.settings() == view["conflict"]["settings"]
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -430,13 +430,6 @@ class Entries:
         return _settings(self._knowledge.chain[0], self._viewer.is_gm, self.unknown)
 
 
-def participant_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, pid: str
-                     ) -> dict[str, Any] | None:
-    """The entry of ``pid`` in :func:`state_view` for ``viewer`` without the rest of the
-    view (None: not known to them); see :class:`Entries`."""
-    return Entries(ruleset, root, viewer)(pid)
-
-
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:
     """The players of the characters ``viewer`` may know (no list of players gives away a
     character hidden from them)."""
@@ -451,5 +444,5 @@ def log_data(entries: Iterable[Entry]) -> list[dict[str, Any]]:
 
 
 __all__ = ["EXISTENCE_EVENTS", "GM_ACTS", "Entries", "Entry", "Projector", "Update",
-           "known_players", "log_data", "participant_view", "project", "sentence",
-           "state_view", "visible_depth"]
+           "known_players", "log_data", "project", "sentence", "state_view",
+           "visible_depth"]
