@@ -14,7 +14,13 @@ from fracas.errors import InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.sim import Runner, SimJob, report_data, simulate
 from fracas.sim.encounter import Encounter, prepare
-from fracas.sim.policies import defensive, flee_when_losing, focus_fire, weakest_first
+from fracas.sim.policies import (
+    defensive,
+    flee_when_losing,
+    focus_fire,
+    options_of,
+    weakest_first,
+)
 from tests.sim import tactics
 
 
@@ -125,6 +131,27 @@ def test_built_in_policies_choose_as_documented() -> None:
                     not encounter.step():
                 break
     assert checked["focus"] > 0 and checked["weakest"] > 0
+
+
+@pytest.mark.parametrize("name", ["etherscope-car-chase", "etherscope-agents-domain",
+                                  "vers-tavern-brawl", "fabula-ultima-ambush"])
+def test_options_remembered_for_a_job_are_those_the_turns_view_gives(name: str) -> None:
+    """The playable forms of a legal command, worked out once per job where they need at
+    most the actor's sheet, are at every turn the ones the side's view of that turn gives."""
+    p = prepare(job(name, 1))
+    compared = 0
+    for index in range(3):
+        encounter = Encounter(p, index)
+        while encounter.verdict() is None and encounter.conflict.state.status != "ended":
+            turn = encounter.side_turn()
+            if turn is not None:
+                for legal in {id(o.legal): o.legal for o in turn.options}.values():
+                    fresh = options_of(legal, p.profile, encounter.sight(turn.side))
+                    assert list(p.options(legal, turn.sight)) == fresh
+                    compared += 1
+            if not encounter.step():
+                break
+    assert compared > 20
 
 
 @pytest.mark.rule("VR-INJ-1", "VR-INJ-2")

@@ -93,6 +93,11 @@ class Profile:
     #: The optional parameters :meth:`optional` may fill (the others keep the rules'
     #: default without asking it).
     fills: ClassVar[frozenset[str]] = frozenset()
+    #: Those of :attr:`fills` whose values :meth:`optional` picks from the legal command and
+    #: the actor's own sheet alone, which stay the same all through a job (the simulator
+    #: plays none of the table's commands that change a sheet: ``override``, ``join``): their
+    #: options are worked out once per legal command, not from every turn's view.
+    sheet_fills: ClassVar[frozenset[str]] = frozenset()
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
@@ -165,6 +170,7 @@ class EtherscopeProfile(Profile):
     seek_verbs = frozenset({"search"})
     harm_unit = "points of the conflict's condenser"
     fills = frozenset({"skill"})
+    sheet_fills = frozenset({"skill"})  # the actor's skill ratings
 
     def _condenser(self, entry: dict[str, Any], settings: dict[str, Any]
                    ) -> tuple[int, int] | None:
@@ -270,6 +276,7 @@ class VersProfile(Profile):
     recover_verbs = frozenset({"recover"})
     objective_verbs = frozenset({"run", "interpose"})
     fills = frozenset({"weapon"})
+    sheet_fills = frozenset({"weapon"})  # the weapons the legal command allows
     outcomes = ("taken out", "captured", "escaped", "evaded", "away", "won", "lost")
     harm_unit = "injury conditions, weighted grazed 1 … disabled 4; a full track 13"
 
