@@ -398,18 +398,18 @@ class Entries:
     """One viewer's entries of :func:`state_view`, each made on its own when asked for
     (the state as it is then: for the simulator's agents, read within one version)."""
 
-    __slots__ = ("_chain", "_knowledge", "_ruleset", "_unknown", "_viewer")
+    __slots__ = ("_chain", "_knowledge", "_root", "_ruleset", "_unknown", "_viewer")
 
     def __init__(self, ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> None:
-        self._ruleset, self._viewer = ruleset, viewer
-        self._knowledge = Knowledge(ruleset, root, viewer)
+        self._ruleset, self._root, self._viewer = ruleset, root, viewer
+        self._knowledge: Knowledge | None = None  # each worked out when first needed
         self._chain: list[ConflictState] | None = None
         self._unknown: Unknowns | None = None
 
     def __call__(self, pid: str) -> dict[str, Any] | None:
         """The entry of ``pid`` — that of the innermost level the viewer may see it at —
         or None when it is not known to them."""
-        knowledge = self._knowledge
+        knowledge = self.knowledge
         if self._chain is None:
             self._chain = knowledge.chain[:visible_depth(knowledge) + 1]
         for i in range(len(self._chain) - 1, -1, -1):
@@ -419,15 +419,22 @@ class Entries:
         return None
 
     @property
+    def knowledge(self) -> Knowledge:
+        """Which participants the viewer may know, at each level."""
+        if self._knowledge is None:
+            self._knowledge = Knowledge(self._ruleset, self._root, self._viewer)
+        return self._knowledge
+
+    @property
     def unknown(self) -> Unknowns:
         """The participants hidden from the viewer, to keep out of what they are given."""
         if self._unknown is None:
-            self._unknown = self._knowledge.unknowns()
+            self._unknown = self.knowledge.unknowns()
         return self._unknown
 
     def settings(self) -> dict[str, Any]:
         """The settings of the conflict (its top level) as :func:`state_view` gives them."""
-        return _settings(self._knowledge.chain[0], self._viewer.is_gm, self.unknown)
+        return _settings(self._root, self._viewer.is_gm, self.unknown)
 
 
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:

@@ -187,9 +187,9 @@ def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Opti
 
 class Playable:
     """:func:`options_of` for one profile (and one job), remembered for each legal command
-    whose options need no view: every open value listed by the rules, none for the profile
-    to fill but from the actor's sheet (:attr:`Profile.sheet_fills`). A legal command is an
-    immutable value, made once by its ruleset, so are its options."""
+    whose options need no view: every open value listed by the rules or filled by the
+    profile from the actor's sheet alone (:attr:`Profile.sheet_fills`). A legal command is
+    an immutable value, made once by its ruleset, so are its options."""
 
     __slots__ = ("_known", "limit", "profile")
 
@@ -207,9 +207,8 @@ class Playable:
             if len(self._known) >= self.limit:
                 self._known.clear()
             fills, sheet = self.profile.fills, self.profile.sheet_fills
-            viewed = any(c.fixed is None and (c.allowed is None if c.required else
-                                              c.name in fills and c.name not in sheet)
-                         for c in legal.params)
+            viewed = any(c.fixed is None and c.name not in sheet and (
+                c.allowed is None if c.required else c.name in fills) for c in legal.params)
             known = self._known[id(legal)] = (legal, None if viewed else tuple(
                 options_of(legal, self.profile, sight)))
         return options_of(legal, self.profile, sight) if known[1] is None else known[1]

@@ -93,10 +93,11 @@ class Profile:
     #: The optional parameters :meth:`optional` may fill (the others keep the rules'
     #: default without asking it).
     fills: ClassVar[frozenset[str]] = frozenset()
-    #: Those of :attr:`fills` whose values :meth:`optional` picks from the legal command and
-    #: the actor's own sheet alone, which stay the same all through a job (the simulator
-    #: plays none of the table's commands that change a sheet: ``override``, ``join``): their
-    #: options are worked out once per legal command, not from every turn's view.
+    #: The parameters whose values :meth:`candidates` or :meth:`optional` picks from the
+    #: legal command and the actor's own sheet alone, which stay the same all through a job
+    #: (the simulator plays none of the table's commands that change a sheet: ``override``,
+    #: ``join``): their options are worked out once per legal command, not from every turn's
+    #: view.
     sheet_fills: ClassVar[frozenset[str]] = frozenset()
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
@@ -236,6 +237,7 @@ class FabulaUltimaProfile(Profile):
     outcomes = ("defeated", SURRENDERED, COMPROMISE)
     concessions = (SURRENDER, COMPROMISE)
     harm_unit = "HP"
+    sheet_fills = frozenset({"text"})  # an act's text: always the same
 
     def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
                    ) -> list[Any] | None:
