@@ -10,7 +10,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from fracas.cli.common import console, err_console, fail
@@ -115,7 +122,7 @@ def sim_command(
         job = SimJob(sc.text, sc.path, n, seed or new_seed(), max_rounds, tuple(chosen))
         runner = Runner(workers or min(default_workers(), max(1, n // 50)), dask)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn())
+                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
         with Progress(*columns, console=err_console, transient=True,
                       disable=not err_console.is_terminal) as bar:
             task = bar.add_task("simulating", total=None)
