@@ -79,6 +79,16 @@ def test_odds_budget_refuses_large_queries(expr: str) -> None:
         distribution(expr)
 
 
+def test_a_sum_of_far_apart_values_is_refused_before_it_is_built() -> None:
+    """A sum counts up to one total per pair of its sides' totals: 1d1000×1,000,000 + 1d1000
+    has a million, refused by the estimate up front (not after a second of building them),
+    while a small sparse sum still gets its exact odds."""
+    with pytest.raises(OddsBudgetError, match="too large to compute quickly"):
+        distribution("1d1000*1000000 + 1d1000")
+    small = distribution("1d20*100 + 1d20")
+    assert len(small) == 400 and small[2020] == Fraction(1, 400) and small.max == 2020
+
+
 def test_explode_depth_is_bounded() -> None:
     with pytest.raises(OddsBudgetError):
         distribution("d6!", explode_depth=50)

@@ -57,8 +57,9 @@ def estimate(node: Node, depth: int) -> tuple[int, int]:
     if isinstance(node, BinOp):
         a, wa = estimate(node.left, depth)
         b, wb = estimate(node.right, depth)
-        if node.op in ("+", "-"):
-            size = a + b - 1
+        if node.op in ("+", "-"):  # as many totals as pairs, at most, and as the span holds
+            lo, hi = bounds(node)
+            size = min(a * b, int(hi - lo) + 1)
         elif node.op in COMPARISONS:
             size = 2
         else:
