@@ -242,22 +242,29 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
     kind = str(w.get("kind", "close"))
     skill = {"close": "close_combat", "ranged": "ranged_combat",
              "thrown": "athletics"}.get(kind, "close_combat")
-    mods = list(own) if own is not None else own_mods(state, attacker)
     oid = w.get("object")
+    worn: list[Modifier] = []  # the weapon's own wear
     if oid and oid in ext.objects:
         obj = ext.objects[oid]
         if obj.broken:
             raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
                                  rule="VR-OBJ-4", weapon=wname)
         if obj.ladder.total_penalty():
-            mods.append(Modifier(f"{wname} {obj.ladder.highest_name()}",
+            worn.append(Modifier(f"{wname} {obj.ladder.highest_name()}",
                                  obj.ladder.total_penalty()))
-    plan = Plan(attacker, target, wname, kind, skill, int(w.get("ev", 0)),
-                skill_tn(state, a, skill), mods)
+
+    def planned() -> Plan:
+        """The plan, made once every check has passed (most of the attacks a list of legal
+        commands tries are refused: out of reach)."""
+        mine = list(own) if own is not None else own_mods(state, attacker)
+        return Plan(attacker, target, wname, kind, skill, int(w.get("ev", 0)),
+                    skill_tn(state, a, skill), [*mine, *worn])
+
     if target in ext.objects and target not in state.participants:
+        plan = planned()
         obj = ext.objects[target]
         if obj.penalty:
-            mods.append(Modifier("small or moving", obj.penalty))
+            plan.mods.append(Modifier("small or moving", obj.penalty))
         plan.is_object = True
         return plan
     t = active(state, target)
@@ -268,12 +275,14 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
     if za and zt and dist is None:
         raise IllegalCommand(f"{t.name} in {zt} cannot be reached from {za}",
                              rule="VR-MOVE-1")
+    if kind == "close" and dist not in (None, 0) and not free:
+        raise IllegalCommand(
+            f"{t.name} is {dist} zone(s) away; a close attack needs the same zone",
+            rule="VR-MOVE-3", distance=dist)
+    plan = planned()
+    mods = plan.mods
     plan.distance = dist
     if kind == "close":
-        if dist not in (None, 0) and not free:
-            raise IllegalCommand(
-                f"{t.name} is {dist} zone(s) away; a close attack needs the same zone",
-                rule="VR-MOVE-3", distance=dist)
         if dodge(t) >= ranks(t, "close_combat"):
             mods.append(stat_mod(state, f"{t.name}'s dodge", -dodge(t), *dodge_sources(t)))
         else:
