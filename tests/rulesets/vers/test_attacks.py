@@ -141,6 +141,22 @@ def test_cover_penalty_and_a_miss_by_the_cover_strikes_it():
     assert not of(events, "attack")[0]["cover_hit"] and of(events, "object_damaged") == []
 
 
+@pytest.mark.rule("VR-ATK-5", "VR-OBJ-2")
+def test_a_miss_that_would_just_hit_without_the_cover_strikes_it():
+    c = make(shooter(), npc("orc", zone="b"), **ZONES,
+             objects=[{"id": "crate", "material": "wood"}],
+             cover=[{"who": "orc", "value": 3, "object": "crate"}])
+    do(c, "open ada")
+    events = do(c, "ada: attack orc weapon=bow dice=5,5,4")  # 14: the TN without the cover
+    att = of(events, "attack")[0]
+    assert not att["hit"] and att["cover_hit"] and att["target_number"] == 11
+    assert of(events, "object_damaged")[0]["object"] == "crate"
+    do(c, "cover orc 1 object=crate")  # a third of the orc hidden: −1
+    events = do(c, "ada: attack orc weapon=bow dice=5,5,4")
+    att = of(events, "attack")[0]
+    assert not att["hit"] and att["cover_hit"] and att["target_number"] == 13
+
+
 @pytest.mark.rule("VR-ATK-5")
 def test_gm_sets_cover_values():
     c = make(shooter(), npc("orc", zone="b"), **ZONES)
