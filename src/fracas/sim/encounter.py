@@ -40,6 +40,7 @@ from fracas.sim.job import (
     with_side_players,
 )
 from fracas.sim.policies import (
+    ByIdentity,
     Offer,
     Option,
     Playable,
@@ -65,8 +66,6 @@ MAX_REFUSED_PER_TURN = 64
 """How many refused commands a policy may choose in one turn before the job stops with an
 error (a policy returning a refused command that is not among ``turn.options`` would otherwise
 be asked again and again)."""
-KNOWN_OPTIONS = 4096
-"""How many options' checked commands a job remembers (then it starts again)."""
 _NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
 
 
@@ -88,13 +87,12 @@ class Prepared:
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
     options: Playable = field(init=False)  # the playable forms of legal commands
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
-    #: by id: an option handed out (kept, so its id stays its own) and its checked command
-    commands_of: dict[int, tuple[Option, Command]] = field(init=False)
+    commands_of: ByIdentity[Option, Command] = field(init=False)  # an option's checked command
 
     def __post_init__(self) -> None:
         self.options = Playable(self.profile)
         self.checked = Made()
-        self.commands_of = {}
+        self.commands_of = ByIdentity()
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -415,16 +413,11 @@ class Encounter:
         """The command ``option`` stands for, checked against its spec once per job (a
         command is an immutable value; the rules still decide it every time), remembered
         for the option itself while it is handed out again."""
-        known = self.p.commands_of.get(id(option))
-        if known is not None and known[0] is option:
-            return known[1]
-        data = option.command()
+        return self.p.commands_of.get(option, lambda: self._checked(option.command()))
+
+    def _checked(self, data: dict[str, Any]) -> Command:
         key = frozen_key(data["verb"], data["actor"], data["args"])
-        command = self.p.checked.get(key, lambda: self.conflict.commands.from_data(data))
-        if len(self.p.commands_of) >= KNOWN_OPTIONS:
-            self.p.commands_of.clear()
-        self.p.commands_of[id(option)] = (option, command)
-        return command
+        return self.p.checked.get(key, lambda: self.conflict.commands.from_data(data))
 
     def _try(self, option: Option, author: Viewer) -> bool:
         try:

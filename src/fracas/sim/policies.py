@@ -14,7 +14,7 @@ import importlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
@@ -185,33 +185,55 @@ def options_of(legal: LegalCommand, profile: Profile, sight: Sight) -> list[Opti
             for combo in itertools.product(*choices)]
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class ByIdentity(Generic[K, V]):
+    """Values worked out for objects, remembered by identity (each object is kept, so its
+    id stays its own; at most ``limit`` of them, then it starts afresh): for immutable
+    values made once and handed out again, such as legal commands and their options."""
+
+    __slots__ = ("_known", "limit")
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._known: dict[int, tuple[K, V]] = {}
+
+    def get(self, obj: K, build: Callable[[], V]) -> V:
+        """The value for ``obj``, made by ``build`` the first time."""
+        known = self._known.get(id(obj))
+        if known is None or known[0] is not obj:
+            if len(self._known) >= self.limit:
+                self._known.clear()
+            known = self._known[id(obj)] = (obj, build())
+        return known[1]
+
+
 class Playable:
     """:func:`options_of` for one profile (and one job), remembered for each legal command
     whose options need no view: every open value listed by the rules or filled by the
     profile from the actor's sheet alone (:attr:`Profile.sheet_fills`). A legal command is
     an immutable value, made once by its ruleset, so are its options."""
 
-    __slots__ = ("_known", "limit", "profile")
+    __slots__ = ("_known", "profile")
 
     def __init__(self, profile: Profile, limit: int = 4096) -> None:
         self.profile = profile
-        self.limit = limit
-        # by id: the legal command itself (kept, so its id stays its own) and its options
-        # (None: they depend on the view)
-        self._known: dict[int, tuple[LegalCommand, tuple[Option, ...] | None]] = {}
+        #: by legal command: its options (None: they depend on the view)
+        self._known: ByIdentity[LegalCommand, tuple[Option, ...] | None] = ByIdentity(limit)
 
     def __call__(self, legal: LegalCommand, sight: Sight) -> Sequence[Option]:
         """The playable forms of ``legal`` (see :func:`options_of`)."""
-        known = self._known.get(id(legal))
-        if known is None or known[0] is not legal:
-            if len(self._known) >= self.limit:
-                self._known.clear()
-            fills, sheet = self.profile.fills, self.profile.sheet_fills
-            viewed = any(c.fixed is None and c.name not in sheet and (
-                c.allowed is None if c.required else c.name in fills) for c in legal.params)
-            known = self._known[id(legal)] = (legal, None if viewed else tuple(
-                options_of(legal, self.profile, sight)))
-        return options_of(legal, self.profile, sight) if known[1] is None else known[1]
+        known = self._known.get(legal, lambda: None if self._viewed(legal) else tuple(
+            options_of(legal, self.profile, sight)))
+        return options_of(legal, self.profile, sight) if known is None else known
+
+    def _viewed(self, legal: LegalCommand) -> bool:
+        """Whether the options of ``legal`` depend on the side's view."""
+        fills, sheet = self.profile.fills, self.profile.sheet_fills
+        return any(c.fixed is None and c.name not in sheet and (
+            c.allowed is None if c.required else c.name in fills) for c in legal.params)
 
 
 @dataclass(slots=True)
