@@ -125,12 +125,18 @@ def test_reach_bonus_and_penalty_in_close_combat_only():
     assert ["reach", 2] not in preview_mods(c2, "ada", "orc", "bow")
 
 
-@pytest.mark.rule("VR-ATK-5", "VR-OBJ-2")
-def test_cover_penalty_and_a_miss_by_the_cover_strikes_it():
+def orc_behind_a_crate():
+    """Ada, with her turn open, and an orc one zone away, two thirds behind a crate (−3)."""
     c = make(shooter(), npc("orc", zone="b"), **ZONES,
              objects=[{"id": "crate", "material": "wood"}],
              cover=[{"who": "orc", "value": 3, "object": "crate"}])
     do(c, "open ada")
+    return c
+
+
+@pytest.mark.rule("VR-ATK-5", "VR-OBJ-2")
+def test_cover_penalty_and_a_miss_by_the_cover_strikes_it():
+    c = orc_behind_a_crate()
     events = do(c, "ada: attack orc weapon=bow dice=4,4,4")  # 12 > 11, ≤ 14
     att = of(events, "attack")[0]
     assert att["mods"] == [["cover", -3]] and not att["hit"] and att["cover_hit"]
@@ -143,10 +149,7 @@ def test_cover_penalty_and_a_miss_by_the_cover_strikes_it():
 
 @pytest.mark.rule("VR-ATK-5", "VR-OBJ-2")
 def test_a_miss_that_would_just_hit_without_the_cover_strikes_it():
-    c = make(shooter(), npc("orc", zone="b"), **ZONES,
-             objects=[{"id": "crate", "material": "wood"}],
-             cover=[{"who": "orc", "value": 3, "object": "crate"}])
-    do(c, "open ada")
+    c = orc_behind_a_crate()
     events = do(c, "ada: attack orc weapon=bow dice=5,5,4")  # 14: the TN without the cover
     att = of(events, "attack")[0]
     assert not att["hit"] and att["cover_hit"] and att["target_number"] == 11
