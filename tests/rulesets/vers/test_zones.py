@@ -146,3 +146,19 @@ def test_legal_moves_follow_the_guards_that_stop_the_mover():
     do(c, "out foe")
     assert ways() == ["ada: move b", "ada: move c dice=DICE"]
     do(c, "ada: move b")
+
+
+@pytest.mark.rule("VR-MOVE-1", "VR-MOVE-3")
+def test_the_attacks_offered_follow_reach_across_the_zones():
+    """A foe one zone away is offered to a bow, not to a sword; one in a zone with no way to
+    it is offered to neither, and the attack is refused if typed."""
+    weapons = {"sword": {"ev": 5}, "bow": {"ev": 3, "kind": "ranged"}}
+    c = make(pc("ada", zone="a", weapons=weapons), npc("near", zone="b"),
+             npc("far", zone="e"), npc("lost", zone="island"),
+             zones=[*ZONES["zones"], "island"], links=ZONES["links"])
+    do(c, "open ada")
+    offered = [lc.text()
+               for lc in ruleset().legal_commands(c.state, "ada") if lc.verb == "attack"]
+    assert offered == ["ada: attack near weapon=bow dice=DICE",
+                       "ada: attack far weapon=bow dice=DICE"]
+    refused(c, "ada: attack lost weapon=bow", "VR-MOVE-1")

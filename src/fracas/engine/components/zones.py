@@ -78,6 +78,21 @@ class ZoneMap:
         found = self.path(z1, z2)
         return None if found is None else len(found) - 1
 
+    def distances(self, zone: str) -> dict[str, int]:
+        """Links on the shortest path from ``zone`` to every zone it reaches, itself at 0
+        (query; one search for what :meth:`distance` finds pair by pair)."""
+        if zone not in self.zones:
+            return {}
+        found = {zone: 0}
+        queue = deque([zone])
+        while queue:
+            here = queue.popleft()
+            for nxt in self.links.get(here, []):
+                if nxt not in found:
+                    found[nxt] = found[here] + 1
+                    queue.append(nxt)
+        return {z: d for z, d in found.items() if z in self.zones}
+
     def zone_of(self, actor: str) -> str | None:
         """The zone ``actor`` stands in, or None if not placed (query)."""
         return self.positions.get(actor)

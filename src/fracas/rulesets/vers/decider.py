@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from fracas.engine.commands import Command
 from fracas.engine.components import ConditionLadder
@@ -214,6 +214,56 @@ class Plan:
         return self.tn + sum(m.value or 0 for m in self.mods)
 
 
+class Aim(NamedTuple):
+    """A physical attack that has passed every check, before its modifiers."""
+
+    weapon: str
+    spec: dict[str, Any]  # the weapon's
+    kind: str  # close, ranged or thrown
+    target: Participant | None  # None: an object
+    distance: int | None  # in zones, None when either side is not placed
+
+
+def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
+        free: bool = False, distances: dict[str, int] | None = None) -> Aim:
+    """The checks of a physical attack, raising its refusal: the weapon is the attacker's and
+    works (VR-OBJ-4), the target is in the conflict and can be reached (VR-MOVE-1), a close
+    attack is made in the same zone unless ``free`` (VR-MOVE-3). ``distances``: the zone
+    distances from the attacker's zone (:meth:`ZoneMap.distances`), when already known."""
+    ext = ext_of(state)
+    a = state.participants[attacker]
+    weapons = weapons_of(a)
+    wname = weapon or next(w for w, spec in weapons.items()
+                           if spec.get("kind", "close") not in KIND_TRACK)
+    if wname not in weapons:
+        raise InvalidInput(f"{a.name} has no weapon {wname!r} (weapons: "
+                           f"{', '.join(weapons)})", weapon=wname)
+    w = weapons[wname]
+    kind = str(w.get("kind", "close"))
+    oid = w.get("object")
+    if oid and oid in ext.objects and ext.objects[oid].broken:
+        raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
+                             rule="VR-OBJ-4", weapon=wname)
+    if target in ext.objects and target not in state.participants:
+        return Aim(wname, w, kind, None, None)
+    t = active(state, target)
+    if t.id == attacker:
+        raise InvalidInput(f"{a.name} cannot attack itself")
+    za, zt = ext.zones.zone_of(attacker), ext.zones.zone_of(target)
+    dist = None
+    if za and zt:
+        dist = (ext.zones.distance(za, zt) if distances is None
+                else distances.get(zt) if zt in ext.zones.zones else None)
+        if dist is None:
+            raise IllegalCommand(f"{t.name} in {zt} cannot be reached from {za}",
+                                 rule="VR-MOVE-1")
+    if kind == "close" and dist not in (None, 0) and not free:
+        raise IllegalCommand(
+            f"{t.name} is {dist} zone(s) away; a close attack needs the same zone",
+            rule="VR-MOVE-3", distance=dist)
+    return Aim(wname, w, kind, t, dist)
+
+
 def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | None,
                 free: bool = False, track: str | None = None, skill: str | None = None,
                 ev: int | None = None, own: Sequence[Modifier] | None = None) -> Plan:
@@ -233,54 +283,23 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
         raise InvalidInput("skill= and ev= go with a mental or social attack "
                            "(track=focus or track=morale); a physical attack uses its "
                            "weapon's skill and EV", rule="VR-INJ-5")
-    wname = weapon or next(w for w, spec in weapons.items()
-                           if spec.get("kind", "close") not in KIND_TRACK)
-    if wname not in weapons:
-        raise InvalidInput(f"{a.name} has no weapon {wname!r} (weapons: "
-                           f"{', '.join(weapons)})", weapon=wname)
-    w = weapons[wname]
-    kind = str(w.get("kind", "close"))
+    wname, w, kind, t, dist = aim(state, attacker, target, weapon, free)
     skill = {"close": "close_combat", "ranged": "ranged_combat",
              "thrown": "athletics"}.get(kind, "close_combat")
+    plan = Plan(attacker, target, wname, kind, skill, int(w.get("ev", 0)),
+                skill_tn(state, a, skill),
+                list(own) if own is not None else own_mods(state, attacker))
+    mods = plan.mods
     oid = w.get("object")
-    worn: list[Modifier] = []  # the weapon's own wear
-    if oid and oid in ext.objects:
-        obj = ext.objects[oid]
-        if obj.broken:
-            raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
-                                 rule="VR-OBJ-4", weapon=wname)
-        if obj.ladder.total_penalty():
-            worn.append(Modifier(f"{wname} {obj.ladder.highest_name()}",
-                                 obj.ladder.total_penalty()))
-
-    def planned() -> Plan:
-        """The plan, made once every check has passed (most of the attacks a list of legal
-        commands tries are refused: out of reach)."""
-        mine = list(own) if own is not None else own_mods(state, attacker)
-        return Plan(attacker, target, wname, kind, skill, int(w.get("ev", 0)),
-                    skill_tn(state, a, skill), [*mine, *worn])
-
-    if target in ext.objects and target not in state.participants:
-        plan = planned()
+    if oid and oid in ext.objects and ext.objects[oid].ladder.total_penalty():
+        worn = ext.objects[oid].ladder  # the weapon's own wear
+        mods.append(Modifier(f"{wname} {worn.highest_name()}", worn.total_penalty()))
+    if t is None:
         obj = ext.objects[target]
         if obj.penalty:
-            plan.mods.append(Modifier("small or moving", obj.penalty))
+            mods.append(Modifier("small or moving", obj.penalty))
         plan.is_object = True
         return plan
-    t = active(state, target)
-    if t.id == attacker:
-        raise InvalidInput(f"{a.name} cannot attack itself")
-    za, zt = ext.zones.zone_of(attacker), ext.zones.zone_of(target)
-    dist = ext.zones.distance(za, zt) if za and zt else None
-    if za and zt and dist is None:
-        raise IllegalCommand(f"{t.name} in {zt} cannot be reached from {za}",
-                             rule="VR-MOVE-1")
-    if kind == "close" and dist not in (None, 0) and not free:
-        raise IllegalCommand(
-            f"{t.name} is {dist} zone(s) away; a close attack needs the same zone",
-            rule="VR-MOVE-3", distance=dist)
-    plan = planned()
-    mods = plan.mods
     plan.distance = dist
     if kind == "close":
         if dodge(t) >= ranks(t, "close_combat"):
@@ -417,17 +436,31 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
 
 def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Plan]]:
     """(target, weapon, plan) of every attack ``actor`` may make now (VR-ATK-*, VR-MOVE-3)."""
-    out = []
-    weapons = weapons_of(state.participants[actor])
     own = own_mods(state, actor)  # the same for every attack it might make now
+    return [(t, w, attack_plan(state, actor, t, w, own=own))
+            for t, w in attack_choices(state, actor)]
+
+
+def attack_choices(state: ConflictState, actor: str) -> list[tuple[str, str]]:
+    """(target, weapon) of every attack ``actor`` may make now: those :func:`attack_plan`
+    would not refuse, found by its checks alone (VR-ATK-*, VR-MOVE-1/3, VR-OBJ-4)."""
+    ext = ext_of(state)
+    weapons = weapons_of(state.participants[actor])
+    here = ext.zones.zone_of(actor)
+    distances = ext.zones.distances(here) if here else {}
+    out = []
     for t in state.active_ids():
         if t == actor:
             continue
-        for w in weapons:
+        for w, spec in weapons.items():
             try:
-                out.append((t, w, attack_plan(state, actor, t, w, own=own)))
+                if spec.get("kind") in KIND_TRACK:
+                    harm_plan(state, actor, t, w, None, None, None, ())
+                else:
+                    aim(state, actor, t, w, distances=distances)
             except FracasError:
                 continue
+            out.append((t, w))
     return out
 
 

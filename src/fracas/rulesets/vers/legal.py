@@ -14,7 +14,7 @@ from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import attacks_open_to, hostile_guards
+from fracas.rulesets.vers.decider import attack_choices, hostile_guards
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
@@ -134,8 +134,9 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
     if ext.engaged_with(actor):
         out.append(command(actor, "disengage", free={"dice": "DICE"}))
     elif here is not None:
+        distances = ext.zones.distances(here)
         for z in ext.zones.zones:
-            dist = ext.zones.distance(here, z)
+            dist = distances.get(z)
             if dist is None or dist == 0 or dist > 2:
                 continue
             guarded = hostile_guards(state, actor, ext.zones.path(here, z) or [])
@@ -149,7 +150,7 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
                                    options={"onfail": ("short", "both") if both
                                             else ("short",)}))
     weapons = weapons_of(state.participants[actor])
-    for target, weapon, _ in attacks_open_to(state, actor):  # the weapon sets the track
+    for target, weapon in attack_choices(state, actor):  # the weapon sets the track
         track = KIND_TRACK.get(str(weapons[weapon].get("kind", "close")), "injury")
         out.append(command(actor, "attack", target=target, weapon=weapon,
                            free={"dice": "DICE"}, options={"track": (track,)}))
