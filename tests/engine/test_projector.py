@@ -65,7 +65,8 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
 ) -> None:
     """What a simulated side reads of one character (``Entries``) is its entry in
     that side's whole view — the innermost level it is shown at — and nothing for a
-    character hidden from the viewer or missing; the settings it reads alone are the view's."""
+    character hidden from the viewer or missing; the settings it reads alone are the view's;
+    it lists the characters in the view's order."""
     c = played(name)
     for _ in range(data.draw(st.integers(1, 8))):
         step(c, data)
@@ -77,6 +78,7 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
             entries = Entries(c.ruleset, c.state, viewer)
             for pid in [*sorted(ids), "nobody-here"]:
                 assert entries(pid) == shown.get(pid)
+            assert [pid for pid in entries.ids() if entries(pid) is not None] == list(shown)
             assert entries.settings() == view["conflict"]["settings"]
 
 

@@ -409,14 +409,25 @@ class Entries:
     def __call__(self, pid: str) -> dict[str, Any] | None:
         """The entry of ``pid`` — that of the innermost level the viewer may see it at —
         or None when it is not known to them."""
-        knowledge = self.knowledge
-        if self._chain is None:
-            self._chain = knowledge.chain[:visible_depth(knowledge) + 1]
-        for i in range(len(self._chain) - 1, -1, -1):
-            p = self._chain[i].participants.get(pid)
+        knowledge, chain = self.knowledge, self.chain
+        for i in range(len(chain) - 1, -1, -1):
+            p = chain[i].participants.get(pid)
             if p is not None and knowledge.knows(pid, i):
-                return _entry(self._ruleset, self._chain[i], self._viewer, self.unknown, p)
+                return _entry(self._ruleset, chain[i], self._viewer, self.unknown, p)
         return None
+
+    def ids(self) -> list[str]:
+        """The ids of the participants of every level the viewer may see, in the view's order
+        (the outermost level's first), those unknown to the viewer among them."""
+        return list(dict.fromkeys(pid for state in self.chain for pid in state.participants))
+
+    @property
+    def chain(self) -> list[ConflictState]:
+        """The levels the viewer may see, outermost first."""
+        if self._chain is None:
+            knowledge = self.knowledge
+            self._chain = knowledge.chain[:visible_depth(knowledge) + 1]
+        return self._chain
 
     @property
     def knowledge(self) -> Knowledge:

@@ -153,7 +153,10 @@ class Sight:
         return self._by_id.get(key)
 
     def entries(self) -> list[dict[str, Any]]:
-        """Every character this side sees."""
+        """Every character this side sees, in the view's order."""
+        if not self._loaded() and self._entries is not None:
+            found = (self.entry(pid) for pid in self._entries.ids())
+            return [e for e in found if e is not None]
         self.basics  # noqa: B018 (loads the view)
         return [e for e in self._by_id.values() if e is not None]
 
