@@ -252,8 +252,7 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
     za, zt = ext.zones.zone_of(attacker), ext.zones.zone_of(target)
     dist = None
     if za and zt:
-        dist = (ext.zones.distance(za, zt) if distances is None
-                else distances.get(zt) if zt in ext.zones.zones else None)
+        dist = ext.zones.distance(za, zt) if distances is None else distances.get(zt)
         if dist is None:
             raise IllegalCommand(f"{t.name} in {zt} cannot be reached from {za}",
                                  rule="VR-MOVE-1")
