@@ -149,6 +149,8 @@ def test_zone_moves() -> None:
         zm.check_move("ada", "c", 1, rule="VR-MOVE-1")
     assert err.value.rule == "VR-MOVE-1"
     zm.check_move("ada", "c", 2)
+    with pytest.raises(IllegalCommand, match="at most 1"):  # a move is one zone unless said
+        zm.check_move("ada", "c")
     with pytest.raises(InvalidInput):
         zm.check_move("ada", "zz")
     with pytest.raises(IllegalCommand):

@@ -57,6 +57,19 @@ def test_defender_penalty_and_net_ev_against_armor():
     assert of(events, "condition") == []
 
 
+@pytest.mark.rule("VR-ROLL-2", "VR-INJ-5")
+def test_a_weapon_written_without_an_ev_strikes_with_none():
+    """A weapon the sheet gives no EV deals EV 0, physical or social: net EV = −RV."""
+    c = make(pc("ada", tn={"close_combat": 14}, presence=2, skills={"intimidation": 2},
+                weapons={"stick": {}, "jeer": {"kind": "social", "skill": "intimidation"}}),
+             npc("thug", rv=1))
+    do(c, "open ada")
+    stick = of(do(c, "ada: attack thug weapon=stick dice=1,1,1"), "attack")[0]
+    assert (stick["hit"], stick["ev"], stick["net"]) == (True, 0, -1)
+    jeer = of(do(c, "ada: attack thug weapon=jeer dice=1,1,1"), "attack")[0]
+    assert (jeer["hit"], jeer["ev"], jeer["net"]) == (True, 0, 0)
+
+
 def preview_mods(c, attacker, target, weapon=None):
     """[label, value] of each modifier of an attack before it is rolled."""
     return [[m.label, m.value] for m in attack_plan(c.state, attacker, target, weapon).mods]

@@ -7,7 +7,7 @@ import pytest
 
 from fracas.errors import FracasError
 
-from .helpers import do, make, npc, pc, refused
+from .helpers import ZONES, do, make, npc, pc, refused
 from .test_chases import runners
 from .test_objects import smith
 
@@ -73,3 +73,25 @@ def test_repair_is_offered_for_a_damaged_object_and_not_a_broken_one():
     do(c, "ada: attack door weapon=hammer dice=1,1,1")  # broken
     do(c, "ada: handoff thug", "thug: handoff", "open ada")
     assert [lc for lc in c.legal("ada") if lc.verb == "repair"] == []
+
+
+@pytest.mark.rule("VR-CHASE-2")
+def test_the_gm_is_offered_the_pursuit_lengths_the_rules_allow():
+    c = make(pc("ada"), npc("thug"))
+    (chase,) = [lc for lc in c.legal(None) if lc.verb == "chase"]
+    assert chase.choice("length").allowed == (2, 3, 4, 5, 6)
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_a_dash_may_take_both_actions_on_a_failure_only_while_both_are_left():
+    c = make(pc("ada", zone="a"), npc("thug", zone="e"), **ZONES)
+
+    def onfail(to: str) -> tuple[str, ...]:
+        (dash,) = [lc for lc in c.legal("ada")
+                   if lc.verb == "move" and lc.choice("to").fixed == to]
+        return tuple(dash.choice("onfail").allowed or ())
+
+    do(c, "open ada")
+    assert onfail("c") == ("short", "both")
+    do(c, "ada: move b")
+    assert onfail("d") == ("short",)

@@ -13,6 +13,7 @@ from typing import Any
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
+from fracas.rulesets.vers.chases import PURSUIT_LENGTHS
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attack_choices, hostile_guards
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
@@ -123,11 +124,12 @@ _GM_TOOLS = (
     command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
     command(None, "harm", free={"who": "WHO", "ev": "EV"}, allowed={"track": TRACK_NAMES}),
     command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
-            allowed={"length": (2, 3, 4, 5, 6)}),
+            allowed={"length": tuple(PURSUIT_LENGTHS)}),
 )
 
 
 def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
+    """The actions of ``actor``, acting now with an action left."""
     ext: VersExt = state.ext
     out: list[LegalCommand] = []
     here = ext.zones.zone_of(actor)
@@ -145,10 +147,9 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
             elif not guarded and dist == 1:
                 out.append(command(actor, "move", to=z))
             elif not guarded:  # a failed dash takes both actions only if both are left
-                both = not ext.turns.round_opened or ext.turns.actions_left >= 2
                 out.append(command(actor, "move", to=z, free={"dice": "DICE"},
-                                   options={"onfail": ("short", "both") if both
-                                            else ("short",)}))
+                                   options={"onfail": ("short", "both")
+                                            if ext.turns.actions_left >= 2 else ("short",)}))
     weapons = weapons_of(state.participants[actor])
     for target, weapon in attack_choices(state, actor):  # the weapon sets the track
         track = KIND_TRACK.get(str(weapons[weapon].get("kind", "close")), "injury")
