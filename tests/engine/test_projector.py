@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from fracas.engine import Conflict, Viewer
 from fracas.engine.conflict import fold
+from fracas.engine.legal import hidden_words
 from fracas.engine.projector import Entries, Projector, state_view
 from fracas.engine.serialize import state_to_data
 from fracas.errors import FracasError, InvalidInput, NotFound
@@ -66,7 +67,8 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
     """What a simulated side reads of one character (``Entries``) is its entry in
     that side's whole view — the innermost level it is shown at — and nothing for a
     character hidden from the viewer or missing; the settings it reads alone are the view's;
-    it lists the characters in the view's order."""
+    it lists the characters in the view's order, and the words no command offered to it may
+    name are those of every character the view leaves out."""
     c = played(name)
     for _ in range(data.draw(st.integers(1, 8))):
         step(c, data)
@@ -79,6 +81,9 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
             for pid in [*sorted(ids), "nobody-here"]:
                 assert entries(pid) == shown.get(pid)
             assert [pid for pid in entries.ids() if entries(pid) is not None] == list(shown)
+            assert entries.hidden_words() == hidden_words(
+                p for level in c.state.chain() for p in level.participants.values()
+                if p.id not in shown)
             assert entries.settings() == view["conflict"]["settings"]
 
 

@@ -22,6 +22,15 @@ def recording(turn: Turn) -> Option:
     return turn.options[0]
 
 
+OFFERED: list[tuple[str, dict[str, Any]]] = []  # (side, command) of every option shown
+
+
+def offered_at_random(turn: Turn) -> Option:
+    """Remember every option the side was offered, then play one of them at random."""
+    OFFERED.extend((turn.side, o.command()) for o in turn.options)
+    return turn.pick(turn.options)
+
+
 def broken(turn: Turn) -> Option:
     """A policy with a bug."""
     raise ZeroDivisionError("oops")

@@ -100,6 +100,31 @@ def test_agents_see_only_their_own_sides_view() -> None:
         assert "seed" not in seen["view"]
 
 
+def test_a_side_is_offered_nothing_that_names_a_character_hidden_from_it() -> None:
+    """As at the table, a concealed character is not there for the other side's agents: no
+    option names it (its id or its name), so none is refused for naming it; its own side
+    is offered its commands."""
+    tactics.OFFERED.clear()
+    sc = load_scenario("vers-tavern-brawl")
+    hidden = parse_scenario(sc.text + '\n[sim]\nprologue = "conceal mira"\n', sc.path)
+    policy = "tests.sim.tactics:offered_at_random"
+    [r] = simulate(SimJob(hidden.text, hidden.path, 4, "hidden", None,
+                          (("heroes", policy), ("toughs", policy))), runner=Runner(1))
+
+    def names_mira(value: object) -> bool:
+        if isinstance(value, dict):
+            return any(names_mira(v) for v in value.values())
+        if isinstance(value, list | tuple):
+            return any(names_mira(v) for v in value)
+        return isinstance(value, str) and value.lower() in ("mira", "mira the knife")
+
+    heroes = [cmd for side, cmd in tactics.OFFERED if side == "heroes"]
+    toughs = [cmd for side, cmd in tactics.OFFERED if side == "toughs"]
+    assert heroes and not any(names_mira(cmd) for cmd in heroes)
+    assert any(cmd["actor"] == "mira" for cmd in toughs)
+    assert r.tally.n == 4 and not [k for k in r.tally.refusals if "mira" in str(k).lower()]
+
+
 def test_built_in_policies_choose_as_documented() -> None:
     checked = {"focus": 0, "weakest": 0, "flee": 0, "defend": 0}
     for name in ("etherscope-car-chase", "vers-tavern-brawl"):

@@ -14,12 +14,14 @@ command's :class:`~fracas.engine.commands.CommandSpec`: an UPPER-CASE word is a 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine.commands import GM, CommandSet, Param
-from fracas.engine.model import copy_json
+from fracas.engine.model import Participant, copy_json
 from fracas.errors import InvalidInput
 
 
@@ -107,6 +109,38 @@ class LegalCommand:
         """The JSON form (for the server and the browser table)."""
         return {"verb": self.verb, "actor": self.actor, "rule": self.rule, "text": self.text(),
                 "params": [c.to_data() for c in self.params]}
+
+    def without(self, hidden: Collection[str]) -> LegalCommand | None:
+        """This command as a viewer may be offered it, ``hidden`` being the ids and names
+        (lower case, :func:`hidden_words`) of the participants they may not know of: the
+        allowed values naming one taken out; None when its actor or a fixed value names one,
+        or a required parameter has no allowed value left."""
+        if not hidden:
+            return self
+        if self.actor is not None and self.actor.lower() in hidden:
+            return None
+        params: list[Choice] = []
+        for c in self.params:
+            if c.is_fixed and _names_one(c.fixed, hidden):
+                return None
+            if c.allowed is not None:
+                allowed = tuple(v for v in c.allowed if not _names_one(v, hidden))
+                if not allowed and c.required:
+                    return None
+                c = dataclasses.replace(c, allowed=allowed)
+            params.append(c)
+        return dataclasses.replace(self, params=tuple(params))
+
+
+def hidden_words(hidden: Iterable[Participant]) -> frozenset[str]:
+    """The ids and names, lower case, of participants hidden from a viewer (for
+    :meth:`LegalCommand.without`)."""
+    return frozenset(w.lower() for p in hidden for w in (p.id, p.name))
+
+
+def _names_one(value: Any, hidden: Collection[str]) -> bool:
+    items = value if isinstance(value, list | tuple) else [value]
+    return any(isinstance(v, str) and v.lower() in hidden for v in items)
 
 
 def _render(choice: Choice, value: Any) -> str:

@@ -35,6 +35,7 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.harm_view import masked_entry
+from fracas.engine.legal import hidden_words
 from fracas.engine.model import ConflictState, Participant, Viewer, copy_json
 from fracas.engine.redaction import (
     Knowledge,
@@ -398,13 +399,14 @@ class Entries:
     """One viewer's entries of :func:`state_view`, each made on its own when asked for
     (the state as it is then: for the simulator's agents, read within one version)."""
 
-    __slots__ = ("_chain", "_knowledge", "_root", "_ruleset", "_unknown", "_viewer")
+    __slots__ = ("_chain", "_hidden", "_knowledge", "_root", "_ruleset", "_unknown", "_viewer")
 
     def __init__(self, ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> None:
         self._ruleset, self._root, self._viewer = ruleset, root, viewer
         self._knowledge: Knowledge | None = None  # each worked out when first needed
         self._chain: list[ConflictState] | None = None
         self._unknown: Unknowns | None = None
+        self._hidden: frozenset[str] | None = None
 
     def __call__(self, pid: str) -> dict[str, Any] | None:
         """The entry of ``pid`` — that of the innermost level the viewer may see it at —
@@ -415,6 +417,30 @@ class Entries:
             if p is not None and knowledge.knows(pid, i):
                 return _entry(self._ruleset, chain[i], self._viewer, self.unknown, p)
         return None
+
+    def shown(self, pid: str) -> bool:
+        """Whether the view shows ``pid`` (at some level: :meth:`__call__` gives an entry)."""
+        knowledge, chain = self.knowledge, self.chain
+        return any(pid in chain[i].participants and knowledge.knows(pid, i)
+                   for i in range(len(chain)))
+
+    def hidden_words(self) -> frozenset[str]:
+        """The ids and names (lower case) of the participants, at every level, that the view
+        does not show: what no legal command offered to the viewer may name
+        (:meth:`~fracas.engine.legal.LegalCommand.without`)."""
+        if self._hidden is None:
+            root, viewer = self._root, self._viewer
+            if viewer.is_gm:
+                self._hidden = frozenset()
+            elif root.zoom is None:  # one level: the ruleset's word alone (Knowledge.knows)
+                can_see = self._ruleset.can_see
+                self._hidden = hidden_words(p for p in root.participants.values()
+                                            if not can_see(root, viewer, p.id))
+            else:
+                self._hidden = hidden_words(
+                    p for state in root.chain() for p in state.participants.values()
+                    if not self.shown(p.id))
+        return self._hidden
 
     def ids(self) -> list[str]:
         """The ids of the participants of every level the viewer may see, in the view's order

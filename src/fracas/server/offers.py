@@ -8,11 +8,9 @@ allowed ones, and a command that fixes one (or has no allowed value left) is not
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from fracas.engine.conflict import Conflict
-from fracas.engine.legal import Choice, LegalCommand
+from fracas.engine.legal import hidden_words
 from fracas.server import projection
 
 
@@ -29,42 +27,13 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
     if actor is not None:
         projection.character(live, actor)
         mine = [a for a in mine if a == actor]
-    hidden = _hidden_words(conflict, known)
+    hidden = hidden_words(p for s in conflict.state.chain() for p in s.participants.values()
+                          if p.id not in known)
     out: dict[str, list[dict[str, Any]]] = {}
     for a in mine:
-        kept = (_without(c, hidden) for c in conflict.legal(a))
+        kept = (c.without(hidden) for c in conflict.legal(a))
         out[a] = [c.to_data() for c in kept if c is not None]
     return out
-
-
-def _hidden_words(conflict: Conflict, known: set[str]) -> set[str]:
-    """The ids and names (lower case) of the participants a viewer may not know of."""
-    return {w.lower() for s in conflict.state.chain() for p in s.participants.values()
-            if p.id not in known for w in (p.id, p.name)}
-
-
-def _names_hidden(value: Any, hidden: set[str]) -> bool:
-    items = value if isinstance(value, list | tuple) else [value]
-    return any(isinstance(v, str) and v.lower() in hidden for v in items)
-
-
-def _without(command: LegalCommand, hidden: set[str]) -> LegalCommand | None:
-    """``command`` without the hidden values (None: nothing of it may be offered)."""
-    if not hidden:
-        return command
-    if command.actor is not None and command.actor.lower() in hidden:
-        return None
-    params: list[Choice] = []
-    for c in command.params:
-        if c.is_fixed and _names_hidden(c.fixed, hidden):
-            return None
-        if c.allowed is not None:
-            allowed = tuple(v for v in c.allowed if not _names_hidden(v, hidden))
-            if not allowed and c.required:
-                return None
-            c = dataclasses.replace(c, allowed=allowed)
-        params.append(c)
-    return dataclasses.replace(command, params=tuple(params))
 
 
 __all__ = ["structured"]

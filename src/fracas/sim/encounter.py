@@ -210,6 +210,7 @@ class Encounter:
         self._legal_of: dict[str | None, list[LegalCommand]] = {}
         self._mine: dict[str, list[LegalCommand]] = {}  # _legal, by character
         self._standing: list[str] | None = None  # _characters
+        self._entries: dict[str, Entries] = {}  # _entries_of, by side
 
     def verdict(self) -> tuple[str, str] | None:
         """(winner, outcome) once the conflict is decided: a concession made (a surrender,
@@ -248,6 +249,7 @@ class Encounter:
             self._legal_of = {}
             self._mine = {}
             self._standing = None
+            self._entries = {}
 
     def _playable(self, actor: str | None) -> list[LegalCommand]:
         """:func:`playable` for ``actor`` (None: the GM), asked once per version."""
@@ -270,16 +272,32 @@ class Encounter:
         return self._standing
 
     def _legal(self, pid: str) -> list[LegalCommand]:
-        """The legal commands of ``pid`` the simulator plays (none while it only has
+        """The legal commands of ``pid`` the simulator plays, as its side's player is offered
+        them: nothing that names a character hidden from them (none while it only has
         optional ones)."""
         self._now()
         mine = self._mine.get(pid)
         if mine is None:
             optional = self.p.profile.optional_verbs
             legal = [lc for lc in self._playable(pid) if lc.actor == pid]
+            side = self.p.sides.side_of.get(pid, "")
+            hidden = self._entries_of(side).hidden_words() if legal and side in self.players \
+                else None
+            if hidden:
+                legal = [k for lc in legal if (k := lc.without(hidden)) is not None]
             mine = self._mine[pid] = legal if any(
                 lc.verb not in optional for lc in legal) else []
         return mine
+
+    def _entries_of(self, side: str) -> Entries:
+        """The side's player's view of one character at a time, made once per version."""
+        self._now()
+        found = self._entries.get(side)
+        if found is None:
+            conflict = self.conflict
+            found = self._entries[side] = Entries(conflict.ruleset, conflict.state,
+                                                  self.players[side])
+        return found
 
     def sight(self, side: str) -> Sight:
         """What the side's player would see now: the projection of the live state for its
@@ -290,7 +308,7 @@ class Encounter:
                                              odds=False, ext=full),
                      lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
                          "conflict"]["odds"]),
-                     Entries(conflict.ruleset, conflict.state, viewer))
+                     self._entries_of(side))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
