@@ -22,12 +22,15 @@ def recording(turn: Turn) -> Option:
     return turn.options[0]
 
 
-OFFERED: list[tuple[str, dict[str, Any]]] = []  # (side, command) of every option shown
+#: (side, what it was told) of every turn: each option's command, and the sides it was shown
+OFFERED: list[tuple[str, dict[str, Any]]] = []
 
 
 def offered_at_random(turn: Turn) -> Option:
-    """Remember every option the side was offered, then play one of them at random."""
+    """Remember every option the side was offered and the sides it was told of, then play
+    one of the options at random."""
     OFFERED.extend((turn.side, o.command()) for o in turn.options)
+    OFFERED.append((turn.side, {"sides": dict(turn.side_of)}))
     return turn.pick(turn.options)
 
 

@@ -102,8 +102,8 @@ def test_agents_see_only_their_own_sides_view() -> None:
 
 def test_a_side_is_offered_nothing_that_names_a_character_hidden_from_it() -> None:
     """As at the table, a concealed character is not there for the other side's agents: no
-    option names it (its id or its name), so none is refused for naming it; its own side
-    is offered its commands."""
+    option names it (its id or its name), so none is refused for naming it, nor does the
+    turn's table of sides; its own side is offered its commands."""
     tactics.OFFERED.clear()
     sc = load_scenario("vers-tavern-brawl")
     hidden = parse_scenario(sc.text + '\n[sim]\nprologue = "conceal mira"\n', sc.path)
@@ -113,7 +113,7 @@ def test_a_side_is_offered_nothing_that_names_a_character_hidden_from_it() -> No
 
     def names_mira(value: object) -> bool:
         if isinstance(value, dict):
-            return any(names_mira(v) for v in value.values())
+            return any(names_mira(k) or names_mira(v) for k, v in value.items())
         if isinstance(value, list | tuple):
             return any(names_mira(v) for v in value)
         return isinstance(value, str) and value.lower() in ("mira", "mira the knife")
@@ -121,7 +121,8 @@ def test_a_side_is_offered_nothing_that_names_a_character_hidden_from_it() -> No
     heroes = [cmd for side, cmd in tactics.OFFERED if side == "heroes"]
     toughs = [cmd for side, cmd in tactics.OFFERED if side == "toughs"]
     assert heroes and not any(names_mira(cmd) for cmd in heroes)
-    assert any(cmd["actor"] == "mira" for cmd in toughs)
+    assert any(cmd.get("actor") == "mira" for cmd in toughs)
+    assert any("mira" in told.get("sides", {}) for told in toughs)
     assert r.tally.n == 4 and not [k for k in r.tally.refusals if "mira" in str(k).lower()]
 
 

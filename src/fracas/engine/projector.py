@@ -399,14 +399,16 @@ class Entries:
     """One viewer's entries of :func:`state_view`, each made on its own when asked for
     (the state as it is then: for the simulator's agents, read within one version)."""
 
-    __slots__ = ("_chain", "_hidden", "_knowledge", "_root", "_ruleset", "_unknown", "_viewer")
+    __slots__ = ("_chain", "_hidden", "_hidden_words", "_knowledge", "_root", "_ruleset",
+                 "_unknown", "_viewer")
 
     def __init__(self, ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> None:
         self._ruleset, self._root, self._viewer = ruleset, root, viewer
         self._knowledge: Knowledge | None = None  # each worked out when first needed
         self._chain: list[ConflictState] | None = None
         self._unknown: Unknowns | None = None
-        self._hidden: frozenset[str] | None = None
+        self._hidden: tuple[Participant, ...] | None = None
+        self._hidden_words: frozenset[str] | None = None
 
     def __call__(self, pid: str) -> dict[str, Any] | None:
         """The entry of ``pid`` — that of the innermost level the viewer may see it at —
@@ -428,18 +430,24 @@ class Entries:
         """The ids and names (lower case) of the participants, at every level, that the view
         does not show: what no legal command offered to the viewer may name
         (:meth:`~fracas.engine.legal.LegalCommand.without`)."""
+        if self._hidden_words is None:
+            self._hidden_words = hidden_words(self.hidden())
+        return self._hidden_words
+
+    def hidden(self) -> tuple[Participant, ...]:
+        """The participants, at every level, that the view does not show (each once)."""
         if self._hidden is None:
             root, viewer = self._root, self._viewer
             if viewer.is_gm:
-                self._hidden = frozenset()
+                self._hidden = ()
             elif root.zoom is None:  # one level: the ruleset's word alone (Knowledge.knows)
                 can_see = self._ruleset.can_see
-                self._hidden = hidden_words(p for p in root.participants.values()
-                                            if not can_see(root, viewer, p.id))
+                self._hidden = tuple(p for p in root.participants.values()
+                                     if not can_see(root, viewer, p.id))
             else:
-                self._hidden = hidden_words(
-                    p for state in root.chain() for p in state.participants.values()
-                    if not self.shown(p.id))
+                self._hidden = tuple({
+                    p.id: p for state in root.chain() for p in state.participants.values()
+                    if not self.shown(p.id)}.values())
         return self._hidden
 
     def ids(self) -> list[str]:

@@ -15,8 +15,9 @@ forms of a legal command that need no view are worked out once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from fracas.app.scenario import ScriptLine
@@ -211,6 +212,8 @@ class Encounter:
         self._mine: dict[str, list[LegalCommand]] = {}  # _legal, by character
         self._standing: list[str] | None = None  # _characters
         self._entries: dict[str, Entries] = {}  # _entries_of, by side
+        self._sides_seen: dict[str, Mapping[str, str]] = {}  # _sides_seen_by, by side
+        self._all_sides: Mapping[str, str] = MappingProxyType(p.sides.side_of)
 
     def verdict(self) -> tuple[str, str] | None:
         """(winner, outcome) once the conflict is decided: a concession made (a surrender,
@@ -250,6 +253,7 @@ class Encounter:
             self._mine = {}
             self._standing = None
             self._entries = {}
+            self._sides_seen = {}
 
     def _playable(self, actor: str | None) -> list[LegalCommand]:
         """:func:`playable` for ``actor`` (None: the GM), asked once per version."""
@@ -299,6 +303,17 @@ class Encounter:
                                                   self.players[side])
         return found
 
+    def _sides_seen_by(self, side: str) -> Mapping[str, str]:
+        """The side of each character the side's player is shown (read only)."""
+        self._now()
+        found = self._sides_seen.get(side)
+        if found is None:
+            hidden = {p.id for p in self._entries_of(side).hidden()}
+            found = self._sides_seen[side] = MappingProxyType(
+                {pid: s for pid, s in self._all_sides.items() if pid not in hidden}
+            ) if hidden else self._all_sides
+        return found
+
     def sight(self, side: str) -> Sight:
         """What the side's player would see now: the projection of the live state for its
         pseudo-player (the view a table's projector gives, without the log's entries), the
@@ -332,7 +347,7 @@ class Encounter:
             sight = self.sight(side)
             options = tuple(o for lc in legal for o in self.options(lc, sight))
             if options:
-                return Turn(side, options, sight, side_of, profile, self.rng,
+                return Turn(side, options, sight, self._sides_seen_by(side), profile, self.rng,
                             self._offers(side), self.proposal)
         return None
 

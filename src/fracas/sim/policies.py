@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -246,7 +246,7 @@ class Turn:
     side: str
     options: tuple[Option, ...]
     sight: Sight
-    side_of: dict[str, str]
+    side_of: Mapping[str, str]  # the side of each character the side's view shows
     profile: Profile
     rng: DiceRng
     offers: tuple[Offer, ...] = ()  # the concessions the side may make now
