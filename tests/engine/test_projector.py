@@ -82,8 +82,8 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
                 assert entries(pid) == shown.get(pid)
             assert [pid for pid in entries.ids() if entries(pid) is not None] == list(shown)
             assert entries.hidden_words() == hidden_words(
-                p for level in c.state.chain() for p in level.participants.values()
-                if p.id not in shown)
+                (p for level in c.state.chain() for p in level.participants.values()
+                 if p.id not in shown), shown)
             assert entries.settings() == view["conflict"]["settings"]
 
 

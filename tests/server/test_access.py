@@ -131,3 +131,23 @@ def test_tokens_never_reach_the_server_log(server: Served) -> None:
     assert table.gm.token and alice.token
     log = server.log()
     assert table.gm.token not in log and alice.token not in log
+
+
+def test_a_character_is_offered_though_a_hidden_one_is_named_as_its_id(server: Served) -> None:
+    """A player is offered nothing naming a concealed character, but a character they can
+    see stays on offer when a hidden one bears its id as a name (an id names one
+    participant): here a concealed second "Thug" beside the thug."""
+    table = new_table(server.url)
+    path = table.conflict(BRAWL)
+    joined = table.gm.post(path + "/commands", json={
+        "command": "join thug2 name=Thug side=toughs stats='{\"zone\": \"bar\"}' hidden=yes"})
+    assert joined.status_code == 200, joined.text
+    assert table.gm.post(path + "/commands", json={"command": "open ada"}).is_success
+    alice = table.invite("alice")
+    offered = alice.get(path + "/legal-commands").json()["ada"]
+    targets = {c["params"][0]["fixed"] for c in offered if c["verb"] == "attack"}
+    assert "thug" in targets and "thug2" not in targets
+    assert "thug2" not in json.dumps(offered)
+    lines = alice.get(path + "/legal").json()["ada"]
+    assert any(line.startswith("ada: attack thug ") for line in lines)
+    assert not any("thug2" in line for line in lines)

@@ -132,10 +132,12 @@ class LegalCommand:
         return dataclasses.replace(self, params=tuple(params))
 
 
-def hidden_words(hidden: Iterable[Participant]) -> frozenset[str]:
+def hidden_words(hidden: Iterable[Participant], shown: Iterable[str] = ()) -> frozenset[str]:
     """The ids and names, lower case, of participants hidden from a viewer (for
-    :meth:`LegalCommand.without`)."""
-    return frozenset(w.lower() for p in hidden for w in (p.id, p.name))
+    :meth:`LegalCommand.without`), less the ids of those ``shown`` to them: an id names one
+    participant, so a shown one stays on offer when a hidden one bears its id as a name."""
+    return frozenset(w.lower() for p in hidden for w in (p.id, p.name)) - {
+        pid.lower() for pid in shown}
 
 
 def _names_one(value: Any, hidden: Collection[str]) -> bool:

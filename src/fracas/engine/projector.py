@@ -431,7 +431,11 @@ class Entries:
         does not show: what no legal command offered to the viewer may name
         (:meth:`~fracas.engine.legal.LegalCommand.without`)."""
         if self._hidden_words is None:
-            self._hidden_words = hidden_words(self.hidden())
+            hidden = self.hidden()
+            out = {p.id for p in hidden}
+            self._hidden_words = hidden_words(hidden, (
+                pid for state in self._root.chain() for pid in state.participants
+                if pid not in out)) if hidden else frozenset()
         return self._hidden_words
 
     def hidden(self) -> tuple[Participant, ...]:

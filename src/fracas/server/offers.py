@@ -27,8 +27,8 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
     if actor is not None:
         projection.character(live, actor)
         mine = [a for a in mine if a == actor]
-    hidden = hidden_words(p for s in conflict.state.chain() for p in s.participants.values()
-                          if p.id not in known)
+    hidden = hidden_words((p for s in conflict.state.chain() for p in s.participants.values()
+                           if p.id not in known), known)
     out: dict[str, list[dict[str, Any]]] = {}
     for a in mine:
         kept = (c.without(hidden) for c in conflict.legal(a))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,13 +230,17 @@ def error_for(live: Live, error: FracasError) -> FracasError:
         return error
     if isinstance(error, NotFound) and "participant" in error.values:
         return _missing(live, str(error.values["participant"]))
-    if _mentions(json.dumps(error.to_dict(), ensure_ascii=False), hidden):
+    if _mentions(json.dumps(error.to_dict(), ensure_ascii=False), _names_of(hidden)):
         return IllegalCommand("the rules do not allow this command now")
     return error
 
 
-def _mentions(text: str, hidden: dict[str, str]) -> bool:
-    words = [w for pair in hidden.items() for w in pair if w]
+def _names_of(hidden: dict[str, str]) -> list[str]:
+    """The ids and names of ``hidden`` (id → name)."""
+    return [w for pair in hidden.items() for w in pair if w]
+
+
+def _mentions(text: str, words: Iterable[str]) -> bool:
     return any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", text, re.IGNORECASE)
                for w in words)
 
@@ -249,14 +253,18 @@ def legal(live: Live, actor: str | None) -> dict[str, list[str]]:
         if actor is not None:
             character(live, actor)
         return {actor or "gm": conflict.legal_commands(actor)}
-    mine = [p for p in known_ids(live)
+    known = known_ids(live)
+    mine = [p for p in known
             if conflict.state.innermost.participants.get(p) is not None
             and conflict.state.innermost.participants[p].owner == viewer.player]
     if actor is not None:
         character(live, actor)
         mine = [a for a in mine if a == actor]
-    hidden = _hidden(live)
-    return {a: [c for c in conflict.legal_commands(a) if not _mentions(c, hidden)]
+    # a command names participants by id: one the viewer knows stays on offer though a
+    # hidden one bears that id as its name (LegalCommand.without does the same)
+    shown = {pid.lower() for pid in known}
+    words = [w for w in _names_of(_hidden(live)) if w.lower() not in shown]
+    return {a: [c for c in conflict.legal_commands(a) if not _mentions(c, words)]
             for a in mine}
 
 
