@@ -10,7 +10,7 @@ import pytest
 from fracas.app.scenario import load_scenario
 from fracas.engine.commands import CommandSet
 from fracas.engine.conflict import Conflict
-from fracas.engine.legal import Choice, LegalCommand, from_template
+from fracas.engine.legal import Choice, LegalCommand, from_template, hidden_words
 from fracas.rulesets import get_ruleset
 
 
@@ -69,3 +69,30 @@ def test_the_json_form_of_a_legal_command_is_a_copy_a_caller_may_change() -> Non
     sent["params"][0]["fixed"].append("kim")  # a caller editing what it was handed
     assert offer.to_data()["params"][0]["fixed"] == ["ada", "bruno"]
     assert offer.text() == "ada: zoom ada,bruno"
+
+
+def test_a_command_offered_to_a_viewer_names_nobody_hidden_from_them() -> None:
+    """LegalCommand.without: a hidden one's id or name (any case) is taken out of the allowed
+    values; a command whose actor or fixed value names one, or with no required value left,
+    is not offered; an optional parameter may be left with none."""
+    from fracas.engine.model import Participant
+
+    kim = Participant("kim", "Kim Lee")
+    hidden = hidden_words([kim])
+    assert hidden == {"kim", "kim lee"}
+    lc = LegalCommand("zoom", "ada", (
+        Choice("who", "ids", (["ada", "kim"], ["ada", "bo"], "KIM")),
+        Choice("why", "text", ("Kim Lee",), required=False)))
+    offered = lc.without(hidden)
+    assert offered is not None
+    assert offered.choice("who").allowed == (["ada", "bo"],)
+    assert offered.choice("why").allowed == ()
+    assert lc.without(frozenset()) is lc
+    assert LegalCommand("move", "kim", ()).without(hidden) is None
+    assert LegalCommand("attack", "ada", (Choice("target", "id", fixed="Kim"),)).without(
+        hidden) is None
+    assert LegalCommand("attack", "ada", (Choice("target", "id", ("kim",)),)).without(
+        hidden) is None
+    # an id names one participant: a shown one stays on offer though a hidden one is named so
+    thug, thug2 = Participant("thug", "Thug"), Participant("thug2", "Thug")
+    assert hidden_words([thug2], [thug.id]) == {"thug2"}
