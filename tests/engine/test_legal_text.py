@@ -5,6 +5,8 @@ happen to be a parameter's name."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fracas.app.scenario import load_scenario
@@ -96,3 +98,14 @@ def test_a_command_offered_to_a_viewer_names_nobody_hidden_from_them() -> None:
     # an id names one participant: a shown one stays on offer though a hidden one is named so
     thug, thug2 = Participant("thug", "Thug"), Participant("thug2", "Thug")
     assert hidden_words([thug2], [thug.id]) == {"thug2"}
+
+
+def test_a_template_with_a_range_of_three_bounds_is_refused_by_name(
+        commands: CommandSet) -> None:
+    """A ruleset's template is read strictly: ``2..3..4`` is no range, and the value is
+    refused as the parameter's kind, not a crash."""
+    from fracas.errors import InvalidInput
+
+    refusal = re.escape("length must be a whole number, got '2..3..4'")
+    with pytest.raises(InvalidInput, match=refusal):
+        from_template(commands, "chase c1 hunter=ada quarry=bo length=2..3..4")
