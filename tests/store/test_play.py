@@ -124,3 +124,23 @@ def test_a_player_is_offered_only_what_they_may_do(sqlite_url: str) -> None:
     assert all(s.startswith(("ada:", ":")) for s in mine), mine
     assert ":undo" in suggestions(conflict, Viewer.gm())
     store.close()
+
+
+def test_a_player_is_offered_nothing_that_names_a_character_hidden_from_them(
+        sqlite_url: str) -> None:
+    """The prompt's completions for a player are the table's offer: no command that names
+    a character the GM concealed from them, though the GM is offered those."""
+    from fracas.cli.play import suggestions
+    from fracas.engine.model import Viewer
+
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, _ = service.new_from_scenario(load_scenario("vers-tavern-brawl"))
+    service.execute(cid, "conceal mira")
+    service.execute(cid, "open ada")
+    conflict = service.load(cid)
+    mine = suggestions(conflict, Viewer.of_player("alice"))
+    assert any(s.startswith("ada: attack thug ") for s in mine)
+    assert not any("mira" in s for s in mine), mine
+    assert any("ada: attack mira" in s for s in suggestions(conflict, Viewer.gm()))
+    store.close()

@@ -29,7 +29,7 @@ from fracas.app.service import ConflictService
 from fracas.cli.render import print_entries, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
-from fracas.engine.projector import Projector
+from fracas.engine.projector import Entries, Projector
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import FracasError, StaleVersion
 from fracas.store import open_store
@@ -41,18 +41,23 @@ META = (":undo", ":redo", ":reload", ":help", ":quit")
 
 
 def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
-    """What the prompt offers: legal commands for the GM (or the player's characters),
-    then the engine's verbs and the prompt's own commands."""
+    """What the prompt offers: legal commands for the GM (or the player's characters, as
+    the table offers them: nothing naming a character hidden from the player), then the
+    engine's verbs and the prompt's own commands."""
     state = conflict.state.innermost
     if viewer.is_gm:
         actors: list[str | None] = [None, *state.participants]
+        hidden: frozenset[str] = frozenset()
     elif viewer.player:
         actors = list(state.owned_by(viewer.player))
+        hidden = Entries(conflict.ruleset, conflict.state, viewer).hidden_words()
     else:
-        actors = []
+        actors, hidden = [], frozenset()
     out: list[str] = []
     for actor in actors:
-        for text in conflict.legal_commands(actor):
+        for text in (conflict.legal_commands(actor) if not hidden else [
+                offered.text() for lc in conflict.legal(actor)
+                if (offered := lc.without(hidden)) is not None]):
             if text not in out:
                 out.append(text)
     return out + [m for m in META if viewer.is_gm or m not in (":undo", ":redo")]
