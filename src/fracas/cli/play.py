@@ -29,7 +29,7 @@ from fracas.app.service import ConflictService
 from fracas.cli.render import print_entries, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
-from fracas.engine.projector import Entries, Projector
+from fracas.engine.projector import Projector, offered
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import FracasError, StaleVersion
 from fracas.store import open_store
@@ -47,17 +47,13 @@ def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
     state = conflict.state.innermost
     if viewer.is_gm:
         actors: list[str | None] = [None, *state.participants]
-        hidden: frozenset[str] = frozenset()
     elif viewer.player:
         actors = list(state.owned_by(viewer.player))
-        hidden = Entries(conflict.ruleset, conflict.state, viewer).hidden_words()
     else:
-        actors, hidden = [], frozenset()
+        actors = []
     out: list[str] = []
     for actor in actors:
-        for text in (conflict.legal_commands(actor) if not hidden else [
-                offered.text() for lc in conflict.legal(actor)
-                if (offered := lc.without(hidden)) is not None]):
+        for text in (lc.text() for lc in offered(conflict, viewer, actor)):
             if text not in out:
                 out.append(text)
     return out + [m for m in META if viewer.is_gm or m not in (":undo", ":redo")]

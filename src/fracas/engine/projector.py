@@ -35,7 +35,7 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.harm_view import masked_entry
-from fracas.engine.legal import hidden_words
+from fracas.engine.legal import LegalCommand, hidden_words
 from fracas.engine.model import ConflictState, Participant, Viewer, copy_json
 from fracas.engine.redaction import (
     Knowledge,
@@ -484,6 +484,17 @@ class Entries:
     def settings(self) -> dict[str, Any]:
         """The settings of the conflict (its top level) as :func:`state_view` gives them."""
         return _settings(self._root, self._viewer.is_gm, self.unknown)
+
+
+def offered(conflict: Conflict, viewer: Viewer, actor: str | None) -> list[LegalCommand]:
+    """The legal commands of ``actor`` (None: the GM's own) as ``viewer`` is offered them:
+    :meth:`Conflict.legal` less every value, and every command, that names a participant
+    hidden from the viewer (:meth:`LegalCommand.without`)."""
+    legal = conflict.legal(actor)
+    if viewer.is_gm:
+        return legal
+    hidden = Entries(conflict.ruleset, conflict.state, viewer).hidden_words()
+    return [k for lc in legal if (k := lc.without(hidden)) is not None] if hidden else legal
 
 
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.engine.legal import hidden_words
+from fracas.engine.projector import offered
 from fracas.server import projection
 
 
@@ -21,19 +21,13 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
         if actor is not None:
             projection.character(live, actor)
         return {actor or "gm": [c.to_data() for c in conflict.legal(actor)]}
-    known = set(projection.known_ids(live))
+    known = projection.known_ids(live)
     inner = conflict.state.innermost.participants
     mine = [p for p in known if p in inner and inner[p].owner == viewer.player]
     if actor is not None:
         projection.character(live, actor)
         mine = [a for a in mine if a == actor]
-    hidden = hidden_words((p for s in conflict.state.chain() for p in s.participants.values()
-                           if p.id not in known), known)
-    out: dict[str, list[dict[str, Any]]] = {}
-    for a in mine:
-        kept = (c.without(hidden) for c in conflict.legal(a))
-        out[a] = [c.to_data() for c in kept if c is not None]
-    return out
+    return {a: [c.to_data() for c in offered(conflict, viewer, a)] for a in mine}
 
 
 __all__ = ["structured"]

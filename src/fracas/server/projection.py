@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.projector import Entry as ProjectedEntry
-from fracas.engine.projector import Projector
+from fracas.engine.projector import Projector, offered
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
 
 Entry = dict[str, Any]
@@ -230,17 +230,13 @@ def error_for(live: Live, error: FracasError) -> FracasError:
         return error
     if isinstance(error, NotFound) and "participant" in error.values:
         return _missing(live, str(error.values["participant"]))
-    if _mentions(json.dumps(error.to_dict(), ensure_ascii=False), _names_of(hidden)):
+    if _mentions(json.dumps(error.to_dict(), ensure_ascii=False), hidden):
         return IllegalCommand("the rules do not allow this command now")
     return error
 
 
-def _names_of(hidden: dict[str, str]) -> list[str]:
-    """The ids and names of ``hidden`` (id → name)."""
-    return [w for pair in hidden.items() for w in pair if w]
-
-
-def _mentions(text: str, words: Iterable[str]) -> bool:
+def _mentions(text: str, hidden: dict[str, str]) -> bool:
+    words = [w for pair in hidden.items() for w in pair if w]
     return any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", text, re.IGNORECASE)
                for w in words)
 
@@ -253,19 +249,13 @@ def legal(live: Live, actor: str | None) -> dict[str, list[str]]:
         if actor is not None:
             character(live, actor)
         return {actor or "gm": conflict.legal_commands(actor)}
-    known = known_ids(live)
-    mine = [p for p in known
+    mine = [p for p in known_ids(live)
             if conflict.state.innermost.participants.get(p) is not None
             and conflict.state.innermost.participants[p].owner == viewer.player]
     if actor is not None:
         character(live, actor)
         mine = [a for a in mine if a == actor]
-    # a command names participants by id: one the viewer knows stays on offer though a
-    # hidden one bears that id as its name (LegalCommand.without does the same)
-    shown = {pid.lower() for pid in known}
-    words = [w for w in _names_of(_hidden(live)) if w.lower() not in shown]
-    return {a: [c for c in conflict.legal_commands(a) if not _mentions(c, words)]
-            for a in mine}
+    return {a: [c.text() for c in offered(conflict, viewer, a)] for a in mine}
 
 
 def pending_odds(live: Live) -> list[str]:
