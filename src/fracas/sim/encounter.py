@@ -212,7 +212,7 @@ class Encounter:
         self._mine: dict[str, list[LegalCommand]] = {}  # _legal, by character
         self._standing: list[str] | None = None  # _characters
         self._entries: dict[str, Entries] = {}  # _entries_of, by side
-        self._sides_seen: dict[str, Mapping[str, str]] = {}  # _sides_seen_by, by side
+        self._hidden: dict[str, tuple[frozenset[str], Mapping[str, str]]] = {}  # by side
         self._all_sides: Mapping[str, str] = MappingProxyType(p.sides.side_of)
 
     def verdict(self) -> tuple[str, str] | None:
@@ -253,7 +253,7 @@ class Encounter:
             self._mine = {}
             self._standing = None
             self._entries = {}
-            self._sides_seen = {}
+            self._hidden = {}
 
     def _playable(self, actor: str | None) -> list[LegalCommand]:
         """:func:`playable` for ``actor`` (None: the GM), asked once per version."""
@@ -285,8 +285,7 @@ class Encounter:
             optional = self.p.profile.optional_verbs
             legal = [lc for lc in self._playable(pid) if lc.actor == pid]
             side = self.p.sides.side_of.get(pid, "")
-            hidden = self._entries_of(side).hidden_words() if legal and side in self.players \
-                else None
+            hidden = self._hidden_from(side)[0] if legal and side in self.players else None
             if hidden:
                 legal = [k for lc in legal if (k := lc.without(hidden)) is not None]
             mine = self._mine[pid] = legal if any(
@@ -303,15 +302,18 @@ class Encounter:
                                                   self.players[side])
         return found
 
-    def _sides_seen_by(self, side: str) -> Mapping[str, str]:
-        """The side of each character the side's player is shown (read only)."""
+    def _hidden_from(self, side: str) -> tuple[frozenset[str], Mapping[str, str]]:
+        """What the side's player may not be told, worked out once per version: the words
+        no command offered to them may name (:meth:`Entries.hidden_words`), and the side of
+        each character they are shown (read only)."""
         self._now()
-        found = self._sides_seen.get(side)
+        found = self._hidden.get(side)
         if found is None:
-            hidden = {p.id for p in self._entries_of(side).hidden()}
-            found = self._sides_seen[side] = MappingProxyType(
-                {pid: s for pid, s in self._all_sides.items() if pid not in hidden}
-            ) if hidden else self._all_sides
+            entries = self._entries_of(side)
+            out = {p.id for p in entries.hidden()}
+            found = self._hidden[side] = (entries.hidden_words(), MappingProxyType(
+                {pid: s for pid, s in self._all_sides.items() if pid not in out}
+            ) if out else self._all_sides)
         return found
 
     def sight(self, side: str) -> Sight:
@@ -347,7 +349,7 @@ class Encounter:
             sight = self.sight(side)
             options = tuple(o for lc in legal for o in self.options(lc, sight))
             if options:
-                return Turn(side, options, sight, self._sides_seen_by(side), profile, self.rng,
+                return Turn(side, options, sight, self._hidden_from(side)[1], profile, self.rng,
                             self._offers(side), self.proposal)
         return None
 

@@ -34,7 +34,10 @@ def can_see(state: ConflictState, viewer: Viewer, pid: str) -> bool:
     """Whether ``viewer`` may know ``pid`` exists."""
     if viewer.is_gm or state.ext is None:
         return True
-    return not invisible(ext_of(state).ranges, _mine(state, viewer), pid)
+    ranges = ext_of(state).ranges
+    if not ranges.hidden.get(pid):  # hidden from nobody: no need to ask whose they are
+        return True
+    return not invisible(ranges, _mine(state, viewer), pid)
 
 
 def band_visible(state: ConflictState, viewer: Viewer, a: str, b: str) -> bool:
