@@ -132,6 +132,14 @@ class LegalCommand:
         return dataclasses.replace(self, params=tuple(params))
 
 
+def without(legal: Iterable[LegalCommand], hidden: Collection[str]) -> list[LegalCommand]:
+    """``legal`` as a viewer may be offered it (:meth:`LegalCommand.without` of each; those
+    with nothing left to offer dropped)."""
+    if not hidden:
+        return list(legal)
+    return [k for lc in legal if (k := lc.without(hidden)) is not None]
+
+
 def hidden_words(hidden: Iterable[Participant], shown: Iterable[str] = ()) -> frozenset[str]:
     """The ids and names, lower case, of participants hidden from a viewer (for
     :meth:`LegalCommand.without`), less the ids of those ``shown`` to them: an id names one

@@ -35,7 +35,7 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.harm_view import masked_entry
-from fracas.engine.legal import LegalCommand, hidden_words
+from fracas.engine.legal import LegalCommand, hidden_words, without
 from fracas.engine.model import ConflictState, Participant, Viewer, copy_json
 from fracas.engine.redaction import (
     Knowledge,
@@ -444,8 +444,8 @@ class Entries:
             root, viewer = self._root, self._viewer
             if viewer.is_gm:
                 self._hidden = ()
-            elif root.zoom is None:  # one level: the ruleset's word alone (Knowledge.knows)
-                can_see = self._ruleset.can_see
+            elif root.zoom is None:  # one level: the ruleset's word alone, as Knowledge.knows
+                can_see = self._ruleset.can_see  # judges it (no Knowledge made: once a version)
                 self._hidden = tuple(p for p in root.participants.values()
                                      if not can_see(root, viewer, p.id))
             else:
@@ -493,8 +493,7 @@ def offered(conflict: Conflict, viewer: Viewer, actor: str | None) -> list[Legal
     legal = conflict.legal(actor)
     if viewer.is_gm:
         return legal
-    hidden = Entries(conflict.ruleset, conflict.state, viewer).hidden_words()
-    return [k for lc in legal if (k := lc.without(hidden)) is not None] if hidden else legal
+    return without(legal, Entries(conflict.ruleset, conflict.state, viewer).hidden_words())
 
 
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:

@@ -25,7 +25,7 @@ from fracas.dice.rng import DiceRng
 from fracas.engine.commands import Command, CommandSet
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
-from fracas.engine.legal import LegalCommand, from_template
+from fracas.engine.legal import LegalCommand, from_template, without
 from fracas.engine.model import Status, Viewer
 from fracas.engine.projector import Entries, state_view
 from fracas.engine.setup import Setup
@@ -285,9 +285,8 @@ class Encounter:
             optional = self.p.profile.optional_verbs
             legal = [lc for lc in self._playable(pid) if lc.actor == pid]
             side = self.p.sides.side_of.get(pid, "")
-            hidden = self._hidden_from(side)[0] if legal and side in self.players else None
-            if hidden:
-                legal = [k for lc in legal if (k := lc.without(hidden)) is not None]
+            if legal and side in self.players:
+                legal = without(legal, self._hidden_from(side)[0])
             mine = self._mine[pid] = legal if any(
                 lc.verb not in optional for lc in legal) else []
         return mine
