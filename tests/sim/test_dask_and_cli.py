@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from fracas.app.scenario import load_scenario
 from fracas.cli.main import app
+from fracas.cli.sim import print_report
 from fracas.errors import InvalidInput
 from fracas.sim import Runner, SimJob, report_data, simulate
 
@@ -59,6 +62,17 @@ def test_sim_prints_tables_and_draws_a_plot(tmp_path: Path) -> None:
                  "The zepcar driver"):
         assert text in result.output
     assert plot.read_text().lstrip().startswith("<?xml") and "<svg" in plot.read_text()
+
+
+def test_the_report_header_reads_the_policies_on_a_line_of_their_own_in_80_columns() -> None:
+    result = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "w",
+                                 "--workers", "1", "--json"])
+    data = json.loads(result.output)
+    terminal = Console(width=80, file=io.StringIO())
+    print_report(terminal, data)
+    lines = terminal.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines[0] == "vers-tavern-brawl (vers) · seed w"
+    assert lines[1] == "policies: heroes=focus-fire · toughs=focus-fire"
 
 
 def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:

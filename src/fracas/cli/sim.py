@@ -33,8 +33,10 @@ def _pct(entry: dict[str, Any]) -> str:
 
 def print_report(out: Console, data: dict[str, Any]) -> None:
     """The report as tables: one block per combination (a sweep adds a summary table)."""
-    out.print(f"[bold]{escape(data['scenario'])}[/] ({data['ruleset']}) · seed {data['seed']}"
-              f" · policies " + ", ".join(f"{s}={p}" for s, p in data["policies"].items()))
+    out.print(f"[bold]{escape(data['scenario'])}[/] ({data['ruleset']}) · seed "
+              f"{escape(data['seed'])}")
+    out.print("policies: " + " · ".join(  # a side's policy never breaks across lines
+        escape(f"{s}={p}").replace(" ", "\u00a0") for s, p in data["policies"].items()))
     results = data["results"]
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
