@@ -94,3 +94,25 @@ def test_every_package_is_placed_in_a_layer() -> None:
     packages = {p.name for p in SRC.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     packages |= {p.stem for p in SRC.glob("*.py") if p.stem != "__init__"}
     assert packages - {"scenarios"} <= set(ALLOWED)
+
+
+#: The modules that may ask for legal commands unfiltered: the engine and the rulesets, which
+#: make them; the simulator, which filters a side's with what its player may not be told
+#: (``Encounter._legal``); and the server's offer, whose unfiltered answer is only the GM's.
+#: Every other path offers a viewer their commands through ``fracas.engine.projector.offered``.
+UNFILTERED_LEGAL = ("fracas/engine/", "fracas/rulesets/", "fracas/sim/encounter.py",
+                    "fracas/server/offers.py")
+LEGAL_METHODS = ("legal", "legal_commands", "legal_commands_of")
+
+
+def test_a_viewers_legal_commands_are_offered_only_through_the_projector() -> None:
+    found = []
+    for path in _sources():
+        rel = path.relative_to(SRC.parent).as_posix()
+        if rel.startswith(UNFILTERED_LEGAL):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in LEGAL_METHODS:
+                found.append(f"{rel}:{node.lineno} calls .{node.func.attr}()")
+    assert found == []

@@ -475,7 +475,7 @@ def _routes(app: FastAPI) -> None:
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         found: dict[str, list[str]] = await server.hub.run(
-            room, lambda r: projection.legal(r.live(access.viewer), actor))
+            room, lambda r: offers.texts(r.live(access.viewer), actor))
         return found
 
     @app.get("/api/tables/{table}/conflicts/{conflict}/legal-commands", tags=["play"])

@@ -27,7 +27,7 @@ from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.projector import Entry as ProjectedEntry
-from fracas.engine.projector import Projector, offered
+from fracas.engine.projector import Projector
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
 
 Entry = dict[str, Any]
@@ -239,23 +239,6 @@ def _mentions(text: str, hidden: dict[str, str]) -> bool:
     words = [w for pair in hidden.items() for w in pair if w]
     return any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", text, re.IGNORECASE)
                for w in words)
-
-
-def legal(live: Live, actor: str | None) -> dict[str, list[str]]:
-    """What the viewer may do now: for the GM (``actor`` None) or one character, or, for a
-    player, for each of their own characters; nothing naming a hidden participant."""
-    conflict, viewer = live.conflict, live.viewer
-    if viewer.is_gm:
-        if actor is not None:
-            character(live, actor)
-        return {actor or "gm": conflict.legal_commands(actor)}
-    mine = [p for p in known_ids(live)
-            if conflict.state.innermost.participants.get(p) is not None
-            and conflict.state.innermost.participants[p].owner == viewer.player]
-    if actor is not None:
-        character(live, actor)
-        mine = [a for a in mine if a == actor]
-    return {a: [c.text() for c in offered(conflict, viewer, a)] for a in mine}
 
 
 def pending_odds(live: Live) -> list[str]:
