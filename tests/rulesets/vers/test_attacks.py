@@ -77,8 +77,8 @@ def preview_mods(c, attacker, target, weapon=None):
 
 @pytest.mark.rule("VR-ATK-1")
 def test_ranged_penalty_by_zone_distance():
-    expected = {"a": [["same zone", -2]], "b": [], "c": [["2 zones away", -2]],
-                "d": [["3 zones away", -4]], "e": [["4 zones away", -6]]}
+    expected = {"a": [["same zone", -2]], "b": [], "c": [["range 2 zones", -2]],
+                "d": [["range 3 zones", -4]], "e": [["range 4 zones", -6]]}
     for zone, mods in expected.items():
         c = make(shooter(), npc("orc", zone=zone), **ZONES)
         assert preview_mods(c, "ada", "orc", "bow")[1:] == mods, zone
@@ -92,9 +92,9 @@ def test_shot_three_zones_away_at_target_engaged_with_two_is_minus_8():
        "y: handoff ada")
     events = do(c, "ada: attack orc weapon=bow dice=2,2,2")
     att = of(events, "attack")[0]
-    assert att["mods"] == [["3 zones away", -4], ["target engaged with 2", -4]]
+    assert att["mods"] == [["range 3 zones", -4], ["target engaged with 2", -4]]
     assert att["modifier"] == -8 and att["target_number"] == 6
-    assert att["breakdown"] == "−4 3 zones away, −4 target engaged with 2: −8"
+    assert att["breakdown"] == "−4 range 3 zones, −4 target engaged with 2: −8"
 
 
 @pytest.mark.rule("VR-ATK-3")

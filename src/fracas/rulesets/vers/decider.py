@@ -315,7 +315,7 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
         if dist == 0:
             mods.append(Modifier("same zone", -2))
         elif dist is not None and dist > 1:
-            mods.append(Modifier(f"{dist} zones away", -2 * (dist - 1)))
+            mods.append(Modifier(f"range {dist} zones", -2 * (dist - 1)))
         # those in close combat with the target, the attacker itself not counted
         k = len([o for o in ext.engaged_with(target)
                  if o != attacker and state.participants[o].active])
