@@ -57,6 +57,27 @@ def test_twelve_long_names_fit_a_phone(browser: Browser, served: Served,
         assert screen.page.evaluate(LOW_CONTRAST_JS) == []
 
 
+#: The centre and radius of each zone's circle on the page, in CSS pixels.
+ZONE_CIRCLES_JS = """() => [...document.querySelectorAll("svg.zones circle.zone")].map((c) => {
+  const b = c.getBoundingClientRect();
+  return [b.left + b.width / 2, b.top + b.height / 2, b.width / 2];
+})"""
+
+
+def test_every_zone_of_the_map_is_in_view_on_a_phone(browser: Browser, served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")  # five zones
+    alice = join(browser, invite(gm, "alice"))
+    expect(alice.page.locator("svg.zones circle.zone")).to_have_count(5)
+    circles = alice.page.evaluate(ZONE_CIRCLES_JS)
+    for x, _, r in circles:
+        assert r >= 25, f"a zone drawn too small to read on a phone: {circles}"
+        assert x - r >= 0 and x + r <= 390, f"a zone out of the phone's screen: {circles}"
+    assert len({round(y) for _, y, _ in circles}) > 2, "the zones are not wrapped into rows"
+    wide = [round(y) for _, y, _ in gm.page.evaluate(ZONE_CIRCLES_JS)]
+    assert len(set(wide)) == 2, f"the GM's wide map is not one zigzag row: {wide}"
+
+
 def test_a_command_by_keyboard_alone(browser: Browser, served: Served, tmp_path: Path) -> None:
     gm = start_table(browser, served.url)
     upload_scenario(gm, crowd(4), tmp_path)

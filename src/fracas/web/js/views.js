@@ -243,17 +243,34 @@ function zonesOf(level) {
   return ids.map((id) => ({ id, name: named.get(id) || id }));
 }
 
+// Where each zone is drawn: in one row, zigzag, on a wider screen; on a phone in rows of
+// three, each row running back the way the one above came, so that zones listed next to each
+// other stay next to each other and every zone is in view without scrolling.
+const PHONE = "(max-width: 599px)";
+const ROW = 220;
+
+function zonePlaces(zones) {
+  const phone = window.matchMedia(PHONE).matches;
+  const cols = Math.max(1, phone ? Math.min(3, zones.length) : zones.length);
+  const width = phone ? 384 : 640;
+  const step = width / cols;
+  const at = new Map(zones.map((z, i) => {
+    const row = Math.floor(i / cols);
+    const col = row % 2 ? cols - 1 - (i % cols) : i % cols;
+    return [z.id, { x: step * col + step / 2, y: 70 + row * ROW + (col % 2 ? 80 : 0) }];
+  }));
+  return { at, width, height: 240 + (Math.ceil(zones.length / cols) - 1) * ROW };
+}
+
 function zoneMap(level, zones, ctx) {
-  const width = 640;
-  const step = width / zones.length;
-  const at = new Map(zones.map((z, i) => [z.id, { x: step * i + step / 2, y: i % 2 ? 150 : 70 }]));
+  const { at, width, height } = zonePlaces(zones);
   const r = level.ruleset || {};
   const live = Object.entries(r.zones || {}).flatMap(([a, near]) => (Array.isArray(near) ? near : [])
     .filter((b) => a < b).map((b) => [a, b]));
   const links = live.length ? live : (level.settings || {}).links || [];
   const where = r.positions || {};
   const people = level.participants.map((p) => ({ ...p, zone: where[p.id] || p.zone })).filter((p) => p.zone);
-  return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} 240`, class: "zones", role: "img",
+  return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} ${height}`, class: "zones", role: "img",
     "aria-label": "zone map" },
     links.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) =>
       s("line", { x1: at.get(a).x, y1: at.get(a).y, x2: at.get(b).x, y2: at.get(b).y, class: "link" })),
