@@ -21,7 +21,7 @@ from tests.web.browser import (
     start_table,
     upload_scenario,
 )
-from tests.web.scenarios import FABULA
+from tests.web.scenarios import FABULA, XSS
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 pytestmark = pytest.mark.skipif(os.environ.get("FRACAS_SCREENSHOTS") != "1",
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(os.environ.get("FRACAS_SCREENSHOTS") != "1",
 def test_screenshots(browser: Browser, served: Served, tmp_path: Path, ruleset: str) -> None:
     gm = start_table(browser, served.url, "Friday night")
     if ruleset == "fabula-ultima":  # the bundled examples end their conflict: show a round
-        upload_scenario(gm, FABULA, tmp_path)
+        upload_scenario(gm, FABULA.replace(XSS, "Red imp"), tmp_path)  # a name for the docs
     else:
         create_from_example(gm, {"etherscope": "etherscope-car-chase",
                                  "vers": "vers-tavern-brawl"}[ruleset])
