@@ -96,3 +96,20 @@ def test_an_open_skill_suggests_the_actors_own_skills(page: Page) -> None:
     page.get_by_role("button", name="act").click()
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "act", "args": {
         "name": "climb the wall", "skill": "athletics"}}]
+
+
+def test_a_command_says_what_it_does_and_the_rule_it_serves(page: Page) -> None:
+    build(page, [
+        {"verb": "fabula", "actor": "ada", "rule": "FU-CHK-4", "text": "…",
+         "summary": "gain (+N) or spend (-N) Fabula Points", "params": [
+             {"name": "delta", "kind": "int", "allowed": None, "required": True, "fixed": -1},
+             {"name": "why", "kind": "text", "allowed": None, "required": False,
+              "fixed": None}]},
+        {"verb": "round", "actor": None, "rule": "ES-ROUND-1", "text": "round",
+         "summary": "start the next round", "params": []},
+    ])
+    form = page.locator("form[data-verb=fabula]")
+    assert form.locator(".about").inner_text() == (
+        "Gain (+N) or spend (-N) Fabula Points (FU-CHK-4)")
+    assert page.get_by_role("button", name="round").get_attribute("title") == (
+        "Start the next round (ES-ROUND-1)")

@@ -31,6 +31,7 @@ def test_structured_legal_commands_never_name_a_hidden_character(served: Served)
     assert list(mine) == ["ada"]
     declare = [c for c in mine["ada"] if c["verb"] == "declare"]
     assert declare and all(c["actor"] == "ada" for c in declare)
+    assert all("initiative" in c["summary"] for c in declare)  # what it does, for the controls
     splits = next(c for c in declare if c["params"][0]["allowed"])["params"][0]["allowed"]
     assert [7, 1] in splits  # split initiatives offered as allowed values, checked by the rules
     assert "zqdora" not in json.dumps(mine).lower() and "zqlurker" not in json.dumps(mine).lower()

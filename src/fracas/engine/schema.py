@@ -127,7 +127,8 @@ def legal_schema() -> dict[str, Any]:
     return {"$schema": DIALECT, "title": "fracas legal command", "type": "object",
             "properties": {"verb": {"type": "string"}, "actor": {"type": ["string", "null"]},
                            "rule": {"type": ["string", "null"]}, "text": {"type": "string"},
-                           "params": {"type": "array", "items": choice}},
+                           "params": {"type": "array", "items": choice},
+                           "summary": {"type": "string"}},  # the server's: what it does
             "required": ["verb", "actor", "rule", "text", "params"]}
 
 

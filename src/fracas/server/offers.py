@@ -31,8 +31,11 @@ def offers(live: projection.Live, actor: str | None) -> dict[str, list[LegalComm
 
 
 def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[str, Any]]]:
-    """:func:`offers` as JSON values (``…/legal-commands``)."""
-    return {a: [c.to_data() for c in cs] for a, cs in offers(live, actor).items()}
+    """:func:`offers` as JSON values (``…/legal-commands``), each with its command's
+    ``summary``: what it does, in a sentence the controls show beside it."""
+    specs = live.conflict.commands.specs
+    return {a: [{**c.to_data(), "summary": specs[c.verb].summary if c.verb in specs else ""}
+                for c in cs] for a, cs in offers(live, actor).items()}
 
 
 def texts(live: projection.Live, actor: str | None) -> dict[str, list[str]]:

@@ -25,6 +25,7 @@ export function normalize(items) {
 function fromData(item) {
   return {
     source: "json", verb: item.verb, actor: item.actor || null, rule: item.rule || null,
+    summary: item.summary || "",
     params: (item.params || []).map((p) => ({
       name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
       fixed: p.fixed ?? null, positional: false,
@@ -112,9 +113,12 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const uid = `c${++serial}`;
   const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
+  const about = aboutOf(command);
   const form = h("form", { class: "command", "data-verb": command.verb },
+    free.length && about ? h("p", { class: "about" }, about) : null,
     fields.map((f) => f.wrap),
-    h("button", { type: "submit" }, free.length ? words(command.verb) : title), odds);
+    h("button", { type: "submit", title: free.length ? null : about },
+      free.length ? words(command.verb) : title), odds);
   const key = `${command.actor || ""}|${command.verb}|${title}`;
   for (const f of fields) keep(f, `${key}|${f.param.name}`);
   const build = () => buildCommand(command, free, fields);
@@ -129,6 +133,14 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   if (!free.length) return form;
   return h("details", { class: "command", open: kept.get(key) === "open",
     ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", {}, title), form);
+}
+
+// What a command does, from the server's summary of it, with the rule it serves:
+// "Gain (+N) or spend (-N) Fabula Points (FU-CHK-4)".
+function aboutOf(command) {
+  const text = (command.summary || "").trim();
+  if (!text) return null;
+  return text[0].toUpperCase() + text.slice(1) + (command.rule ? ` (${command.rule})` : "");
 }
 
 // What was typed or chosen, and which commands were open, survive a redraw of the controls
