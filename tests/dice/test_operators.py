@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import icepool
@@ -182,6 +183,29 @@ def test_a_comment_needs_a_space_and_a_letter() -> None:
         parse("2d6 3")
     with pytest.raises(DiceSyntaxError, match="unexpected 'x'"):
         parse("2d6x")
+
+
+def test_adv_and_dis_roll_the_leading_d20_twice_as_avrae_does() -> None:
+    adv = from_table("1d20+5 adv to hit", [4, 17])
+    assert (adv.total, adv.to_data()["comment"]) == (22, "to hit")
+    assert adv.to_text() == "2d20kh1+5 to hit → [~~4~~, 17] + 5 = 22"
+    assert from_table("1d20-3 dis", [4, 17]).total == 1
+    assert from_table("d20:1d20+5 ADV >= 15", [3, 9]).total == 0  # the d20 reading too
+    assert str(parse("d20 adv")) == str(parse("2d20kh1"))
+    assert distribution("1d20 adv").to_dict()[20] == Fraction(39, 400)
+    assert parse("1d20 advance").comment == "advance"  # only the word itself
+    assert str(parse("adv 1d20+5")) == "2d20kh1+5"  # anywhere in the text, as Avrae finds it
+    assert str(parse("1d20+5 [adv] poison")) == "1d20+5[adv] poison"  # a label is a label
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("5+1d20 adv", "does not start with a single 1d20"),
+    ("2d20 adv", "does not start with a single 1d20"),
+    ("1d20 adv dis", "'adv' and 'dis' both given"),
+])
+def test_adv_or_dis_that_avrae_would_ignore_is_refused(text: str, message: str) -> None:
+    with pytest.raises(DiceSyntaxError, match=re.escape(message)):
+        parse(text)
 
 
 def test_division_and_decimals_are_exact_and_the_total_rounds_toward_zero() -> None:

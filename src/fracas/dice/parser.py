@@ -27,6 +27,9 @@ operation such as ``kh3``)::
     annotation  = "[" , { any character but "]" } , "]" ;
     comment     = whitespace , letter , { any character } ;
 
+Avrae's ``adv`` / ``dis``, a word anywhere in the text but a label, is taken out before the
+text is parsed and rolls the leading ``1d20`` twice (:mod:`fracas.dice.advantage`).
+
 Letters are case-insensitive. ``d6`` means ``1d6``; ``kh`` alone means ``kh1``; ``d%`` is
 ``d100``. Braces group a check's attribute dice (``{d8+d10}+1``) and otherwise act like
 parentheses.
@@ -39,8 +42,10 @@ explicit ``c>=7`` counts successes in both readings.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
+from fracas.dice.advantage import advantage_words, rolled_twice
 from fracas.dice.errors import DiceBudgetError, DiceSyntaxError
 from fracas.dice.nodes import (
     COMPARISONS,
@@ -158,6 +163,8 @@ class Parser:
             self.reading = D20
             self.pos += len(D20_PREFIX)
             self.skip()
+        word = self.advantage_word()
+        self.skip()
         if self.pos >= self.n:
             raise self.syntax("empty dice expression", self.pos)
         root = self.comparison()
@@ -167,7 +174,11 @@ class Parser:
         if self.pos < self.n:
             ch = self.text[self.pos]
             if spaced and (self.low[self.pos] in _LETTERS or ch == "#"):
-                comment = self.text[self.pos :].strip()
+                comment = self.text[self.pos :]
+                if word is not None and word.start() >= self.pos:  # the word out of it
+                    at, end = word.start() - self.pos, word.end() - self.pos
+                    comment = comment[:at].rstrip() + " " + comment[end:].lstrip()
+                comment = comment.strip()
             elif ch in ")}":
                 raise self.syntax(f"unexpected {show(ch)} with nothing to close", self.pos)
             else:
@@ -176,7 +187,29 @@ class Parser:
                     "comparison), a comment after a space, or the end",
                     self.pos,
                 )
+        if word is not None:
+            rolled = rolled_twice(root, word.group(1).lower() == "adv")
+            if rolled is None:
+                raise self.syntax(f"'{self.text[word.start():word.end()]}' rolls the leading "
+                                  "1d20 twice, and this expression does not start with a "
+                                  "single 1d20 (write 2d20kh1 or 2d20kl1 where the d20 is)",
+                                  word.start())
+            root = rolled
         return Tree(self.reading, root, comment)
+
+    def advantage_word(self) -> re.Match[str] | None:
+        """Avrae's ``adv``/``dis`` anywhere in the text but a label (:mod:`.advantage`),
+        blanked out of what is parsed; a second one is refused."""
+        found = advantage_words(self.low)
+        if not found:
+            return None
+        if len(found) > 1:
+            raise self.syntax(f"'{found[0].group(1)}' and '{found[1].group(1)}' both given; "
+                              "write adv or dis once", found[1].start())
+        word = found[0]
+        self.low = self.low[:word.start()] + " " * (word.end() - word.start()) + \
+            self.low[word.end():]
+        return word
 
     def comparison(self) -> Node:
         node = self.sum()
