@@ -45,6 +45,26 @@ def test_roll_without_seed_uses_a_fresh_seed() -> None:
     assert a["seed"] != b["seed"]
 
 
+def test_roll_many_times_sums_them_and_counts_those_at_the_dc() -> None:
+    args = ["roll", "1d20+5 adv", "--times", "4", "--dc", "15", "--seed", "rr"]
+    rolls = [roll("1d20+5 adv", DiceRng.derive("rr", i)) for i in range(4)]
+    result = runner.invoke(make_app(), args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert lines[:4] == [r.to_text() for r in rolls]  # the first is the single roll's
+    met = sum(r.total >= 15 for r in rolls)
+    assert lines[4] == f"{met} of 4 at DC 15 or more · 4 rolls, sum {sum(r.total for r in rolls)}"
+    data = json.loads(runner.invoke(make_app(), [*args, "--json"]).stdout)
+    assert [d["total"] for d in data["rolls"]] == [r.total for r in rolls]
+    assert (data["sum"], data["successes"], data["dc"]) == (sum(r.total for r in rolls), met, 15)
+
+
+@pytest.mark.parametrize("times", ["0", "101"])
+def test_roll_too_few_or_too_many_times_is_refused(times: str) -> None:
+    result = runner.invoke(make_app(), ["roll", "1d6", "--times", times])
+    assert result.exit_code == 2 and "give 1 to 100 rolls" in result.stderr
+
+
 def test_bad_expression_exits_2_with_message_not_traceback() -> None:
     result = runner.invoke(make_app(), ["roll", "2d6+)"])
     assert result.exit_code == 2

@@ -30,6 +30,9 @@ def _console() -> Console:
     return Console(file=sys.stdout)
 
 
+MAX_TIMES = 100  # as Avrae's !rr
+
+
 def roll_command(
     expr: Annotated[str, typer.Argument(help="Dice expression, e.g. 4d6kh3+2 or 10d10>=7.")],
     seed: Annotated[
@@ -37,26 +40,45 @@ def roll_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
     d20: Annotated[bool, typer.Option("--d20", help=D20_HELP)] = False,
+    times: Annotated[int | None, typer.Option(
+        "--times", help=f"Roll it N times (1 to {MAX_TIMES}), as Avrae's !rr N.")] = None,
+    dc: Annotated[int | None, typer.Option(
+        "--dc", help="Count the rolls whose total is DC or more, as Avrae's !rrr N EXPR DC.")]
+    = None,
 ) -> None:
-    """Roll a dice expression and show every die."""
+    """Roll a dice expression and show every die (--times N: N rolls and their sum)."""
     expr = _reading(expr, d20)
     from fracas.cli.dice_render import roll_to_rich
     from fracas.dice.rng import DiceRng, new_seed
     from fracas.dice.roller import roll
 
+    if times is not None and not 1 <= times <= MAX_TIMES:
+        _fail(f"--times {times}: give 1 to {MAX_TIMES} rolls")
     used_seed = seed if seed is not None else new_seed()
-    try:
-        result = roll(expr, DiceRng.derive(used_seed, 0))
+    count = 1 if times is None else times
+    try:  # roll i is the i-th of the seed's (the first is the single roll's)
+        results = [roll(expr, DiceRng.derive(used_seed, i)) for i in range(count)]
     except FracasError as error:
         _fail(str(error))
+    several = times is not None or dc is not None
+    total = sum(r.total for r in results)
+    met = None if dc is None else sum(1 for r in results if r.total >= dc)
     if as_json:
-        typer.echo(json.dumps({**result.to_data(), "seed": used_seed}))
+        if not several:
+            typer.echo(json.dumps({**results[0].to_data(), "seed": used_seed}))
+            return
+        typer.echo(json.dumps({"rolls": [r.to_data() for r in results], "sum": total,
+                               "dc": dc, "successes": met, "seed": used_seed}))
         return
     console = _console()
-    if console.is_terminal:
-        console.print(roll_to_rich(result))
-    else:
-        typer.echo(result.to_text())
+    for result in results:
+        if console.is_terminal:
+            console.print(roll_to_rich(result))
+        else:
+            typer.echo(result.to_text())
+    if several:
+        at = "" if dc is None else f"{met} of {count} at DC {dc} or more · "
+        typer.echo(f"{at}{count} roll{'s' if count != 1 else ''}, sum {total}")
 
 
 def odds_command(
