@@ -127,6 +127,21 @@ def test_hostile_operations_are_refused_before_rolling(
     assert 0 <= info.value.position <= len(expr)  # type: ignore[attr-defined]
 
 
+def test_an_expression_of_exactly_the_longest_length_is_read() -> None:
+    text = "1d20+5 " + "x" * 493
+    assert len(text) == 500 and parse(text).comment == "x" * 493
+    with pytest.raises(DiceBudgetError, match="501 characters long"):
+        parse(text + "x")
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/", "//", "%", "<", ">=", "=="])
+def test_a_hundred_operators_are_read_and_the_hundred_and_first_refused(op: str) -> None:
+    text = "(1d6)" + f"{op}1" * 100
+    assert from_table(text, [3]).expression == str(parse(text))
+    with pytest.raises(DiceBudgetError, match="more than 100 operators"):
+        parse(text + f"{op}1")
+
+
 @pytest.mark.parametrize(
     ("expr", "most_calls"),
     [
@@ -152,7 +167,10 @@ def test_odds_budget_refuses_every_new_operation_after_bounded_work(
 
 
 @pytest.mark.parametrize("expr", ["1000d6ro1", "1000d20rr1", "500d6e6", "1000d6mi2ma5k>3",
-                                  "(" + ",".join(["10d6"] * 40) + ")kh1"])
+                                  "(" + ",".join(["10d6"] * 40) + ")kh1",
+                                  # long chains: every part worked out once, not 2^n times
+                                  "1" + "+1" * 100, "1d6" + "+1" * 99, "(" * 31 + "1d2" +
+                                  "*1" * 99 + ")" * 31])
 def test_rolling_the_largest_allowed_expressions_finishes(expr: str) -> None:
     r = roll(expr, DiceRng.derive("big", 1))
     assert parse(expr).minimum <= r.total <= parse(expr).maximum
@@ -194,8 +212,14 @@ def test_adv_and_dis_roll_the_leading_d20_twice_as_avrae_does() -> None:
     assert str(parse("d20 adv")) == str(parse("2d20kh1"))
     assert distribution("1d20 adv").to_dict()[20] == Fraction(39, 400)
     assert parse("1d20 advance").comment == "advance"  # only the word itself
+    assert parse("1d20 to  dis arm").comment == "to arm"  # out of the comment, gap and all
+    assert parse("1d20 adv to hit").comment == "to hit"
     assert str(parse("adv 1d20+5")) == "2d20kh1+5"  # anywhere in the text, as Avrae finds it
     assert str(parse("1d20+5 [adv] poison")) == "1d20+5[adv] poison"  # a label is a label
+    for text, read in [("-1d20 adv", "-2d20kh1"), ("(1d20+2) dis", "(2d20kl1+2)"),
+                       ("(1d20, 1d4, 3)kh1 adv", "(2d20kh1,1d4,3)kh1"),
+                       ("1d20 [luck] adv", "2d20kh1[luck]"), ("{d20+d8} adv", "{2d20kh1+d8}")]:
+        assert str(parse(text)) == read, text  # the leftmost die, at any depth
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -15,14 +15,18 @@ import re
 from fracas.dice.nodes import Annotated, BinOp, Const, Dice, Group, Node, Op, Sel, SetOf, Unary
 
 #: The word, alone between spaces (or the ends of the text), in any case.
-ADVANTAGE_WORD = re.compile(r"(?<!\S)(adv|dis)(?!\S)", re.IGNORECASE)
+ADVANTAGE_WORD = re.compile(r"(?<!\S)(?:adv|dis)(?!\S)", re.IGNORECASE | re.ASCII)
 
 
 def advantage_words(text: str) -> list[re.Match[str]]:
     """Every ``adv``/``dis`` of a text outside its ``[labels]``, as Avrae finds the word
     anywhere (``1d20+5 adv >= 15`` compares ``2d20kh1+5`` with 15)."""
-    return [m for m in ADVANTAGE_WORD.finditer(text)
-            if text.count("[", 0, m.start()) == text.count("]", 0, m.start())]
+    words = []
+    for word in ADVANTAGE_WORD.finditer(text):
+        before = text[: word.start()]
+        if before.count("[") == before.count("]"):  # not inside a label
+            words.append(word)
+    return words
 
 
 def rolled_twice(node: Node, highest: bool) -> Node | None:

@@ -9,6 +9,8 @@ MAX_LENGTH = 500
 MAX_DICE = 1000
 MAX_FACES = 1000
 MAX_DEPTH = 32
+#: Arithmetic and comparison operators in one expression (``1+1+…``: each is a tree level).
+MAX_OPERATORS = 100
 MAX_EXPLOSIONS = 20
 MAX_INTEGER = 1_000_000
 #: Most dice one group may come to hold once explosions and added dice are counted.

@@ -57,6 +57,7 @@ from fracas.dice.nodes import (
     MAX_FACES,
     MAX_INTEGER,
     MAX_LENGTH,
+    MAX_OPERATORS,
     Annotated,
     BinOp,
     Const,
@@ -81,7 +82,7 @@ _MERGED = ("k", "p", "rr", "ro", "ra", "e")
 class Parser:
     """The recursive-descent parser of one text (see the grammar above)."""
 
-    __slots__ = ("depth", "dice", "low", "n", "pos", "reading", "rerolls", "text")
+    __slots__ = ("depth", "dice", "low", "n", "operators", "pos", "reading", "rerolls", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -91,6 +92,7 @@ class Parser:
         self.pos = 0
         self.depth = 0
         self.dice = 0
+        self.operators = 0
         self.rerolls = 0
         self.reading = FRACAS
 
@@ -146,6 +148,14 @@ class Parser:
         self.pos = pos
         return int(low[start:pos])
 
+    def operator(self, length: int) -> None:
+        """Step over an arithmetic or comparison operator, counting it against the budget
+        (each one is a level of the syntax tree that every later pass walks)."""
+        self.operators += 1
+        if self.operators > MAX_OPERATORS:
+            raise self.budget(f"expression has more than {MAX_OPERATORS} operators", self.pos)
+        self.pos += length
+
     def enter(self, position: int) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -174,11 +184,9 @@ class Parser:
         if self.pos < self.n:
             ch = self.text[self.pos]
             if spaced and (self.low[self.pos] in _LETTERS or ch == "#"):
-                comment = self.text[self.pos :]
-                if word is not None and word.start() >= self.pos:  # the word out of it
-                    at, end = word.start() - self.pos, word.end() - self.pos
-                    comment = comment[:at].rstrip() + " " + comment[end:].lstrip()
-                comment = comment.strip()
+                comment = self.text[self.pos :].strip()
+                if word is not None:  # the word out of it, and the gap it leaves
+                    comment = " ".join(self.bare(word)[self.pos :].split())
             elif ch in ")}":
                 raise self.syntax(f"unexpected {show(ch)} with nothing to close", self.pos)
             else:
@@ -188,9 +196,9 @@ class Parser:
                     self.pos,
                 )
         if word is not None:
-            rolled = rolled_twice(root, word.group(1).lower() == "adv")
+            rolled = rolled_twice(root, word.group().lower() == "adv")
             if rolled is None:
-                raise self.syntax(f"'{self.text[word.start():word.end()]}' rolls the leading "
+                raise self.syntax(f"'{word.group()}' rolls the leading "
                                   "1d20 twice, and this expression does not start with a "
                                   "single 1d20 (write 2d20kh1 or 2d20kl1 where the d20 is)",
                                   word.start())
@@ -200,16 +208,19 @@ class Parser:
     def advantage_word(self) -> re.Match[str] | None:
         """Avrae's ``adv``/``dis`` anywhere in the text but a label (:mod:`.advantage`),
         blanked out of what is parsed; a second one is refused."""
-        found = advantage_words(self.low)
+        found = advantage_words(self.text)
+        if len(found) > 1:
+            raise self.syntax(f"'{found[0].group()}' and '{found[1].group()}' both given; "
+                              "write adv or dis once", found[1].start())
         if not found:
             return None
-        if len(found) > 1:
-            raise self.syntax(f"'{found[0].group(1)}' and '{found[1].group(1)}' both given; "
-                              "write adv or dis once", found[1].start())
-        word = found[0]
-        self.low = self.low[:word.start()] + " " * (word.end() - word.start()) + \
-            self.low[word.end():]
+        (word,) = found
+        self.low = self.bare(word).translate(_ASCII_LOWER)
         return word
+
+    def bare(self, word: re.Match[str]) -> str:
+        """The text with ``word`` blanked out."""
+        return self.text[: word.start()] + " " * len(word.group()) + self.text[word.end():]
 
     def comparison(self) -> Node:
         node = self.sum()
@@ -217,7 +228,7 @@ class Parser:
             self.skip()
             for op in COMPARISONS:
                 if self.at(op):
-                    self.pos += len(op)
+                    self.operator(len(op))
                     node = BinOp(op, node, self.sum())
                     break
             else:
@@ -229,7 +240,7 @@ class Parser:
             self.skip()
             if self.pos < self.n and self.low[self.pos] in "+-":
                 op = self.low[self.pos]
-                self.pos += 1
+                self.operator(1)
                 node = BinOp(op, node, self.product())
             else:
                 return node
@@ -239,11 +250,11 @@ class Parser:
         while True:
             self.skip()
             if self.at("//"):
-                self.pos += 2
+                self.operator(2)
                 node = BinOp("//", node, self.unary())
             elif self.pos < self.n and self.low[self.pos] in "*/%":
                 op = self.low[self.pos]
-                self.pos += 1
+                self.operator(1)
                 node = BinOp(op, node, self.unary())
             else:
                 return node

@@ -15,7 +15,6 @@ from typing import Any, Protocol
 
 from fracas.dice.errors import DiceValueError
 from fracas.dice.nodes import Annotated, BinOp, Const, Dice, Group, Node, SetOf, Unary, Value
-from fracas.dice.table import TableSource
 
 
 class Source(Protocol):
@@ -57,35 +56,50 @@ def _foldable(node: Node) -> bool:
     return isinstance(node, Group) and not node.ops and _foldable(node.inner)
 
 
-def _constant(node: Node, group: GroupCompiler) -> Value | None:
+def _constant(node: Node) -> Value | None:
     """The value of a node without dice, or None (dice, or a division by zero)."""
     if isinstance(node, Const):
         return node.value
     if not _foldable(node):
         return None
-    try:
-        return _unfolded(node, group)(TableSource("", []), [], [])
-    except DiceValueError:
-        return None  # refused each time it is rolled
+    return _evaluated(node)
+
+
+def _evaluated(node: Node) -> Value | None:
+    """The value of a foldable node (:func:`_foldable`), worked out once per node: None for a
+    division by zero, which is refused each time the expression is rolled. (Compiling the
+    node to find it compiled its parts again at every level: 2^n for a chain of n terms.)"""
+    if isinstance(node, Const):
+        return node.value
+    if isinstance(node, BinOp):
+        a, b = _evaluated(node.left), _evaluated(node.right)
+        if a is None or b is None or (node.op in ("/", "//", "%") and b == 0):
+            return None
+        return ARITH[node.op](a, b)
+    if isinstance(node, Unary):
+        value = _evaluated(node.operand)
+        return value if value is None or node.op == "+" else -value
+    assert isinstance(node, Annotated | Group)
+    return _evaluated(node.inner)
 
 
 def compile_plan(node: Node, group: GroupCompiler) -> Plan:
     """Compile a syntax tree, its dice groups and sets by ``group``."""
-    value = _constant(node, group)
+    value = _constant(node)
     if value is not None and not isinstance(node, Const):
         return compile_plan(Const(value), group)
     return _unfolded(node, group)
 
 
-def top_offset(node: Node, group: GroupCompiler) -> tuple[Node, Fraction | None]:
+def top_offset(node: Node) -> tuple[Node, Fraction | None]:
     """A sum's term that is a constant with a fraction, kept apart from the rest: ``15 / 2 +
     1d4`` is ``1d4`` and 15/2 (so that a roll makes the Fraction of its exact value only when
     that is read); ``(node, None)`` when there is no such term."""
-    if isinstance(node, BinOp) and node.op in ("+", "-") and _constant(node, group) is None:
-        right = _constant(node.right, group)
+    if isinstance(node, BinOp) and node.op in ("+", "-") and _constant(node) is None:
+        right = _constant(node.right)
         if isinstance(right, Fraction) and right.denominator != 1:
             return node.left, (right if node.op == "+" else -right)
-        left = _constant(node.left, group)
+        left = _constant(node.left)
         if isinstance(left, Fraction) and left.denominator != 1:
             return (node.right if node.op == "+" else Unary("-", node.right)), left
     return node, None
@@ -136,7 +150,7 @@ def _binop(node: BinOp, group: GroupCompiler) -> Plan:
     op = node.op
     if op == "+":
         for fixed, rolled in ((node.left, right), (node.right, left)):
-            value = _constant(fixed, group)
+            value = _constant(fixed)
             if isinstance(value, Fraction) and value.denominator != 1:
                 return _add_fraction(value, rolled)
 

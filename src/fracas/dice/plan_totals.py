@@ -34,7 +34,7 @@ def compile_totals(node: Node) -> Plan:
 def compile_roll(node: Node) -> tuple[Plan, Fraction | None]:
     """The lean plan of a whole expression and the constant with a fraction it adds at the
     top (None: no such term; see :func:`fracas.dice.plan.top_offset`)."""
-    rest, offset = top_offset(node, _group)
+    rest, offset = top_offset(node)
     return compile_plan(rest, _group), offset
 
 
