@@ -59,6 +59,16 @@ def test_roll_many_times_sums_them_and_counts_those_at_the_dc() -> None:
     assert (data["sum"], data["successes"], data["dc"]) == (sum(r.total for r in rolls), met, 15)
 
 
+def test_a_dc_alone_judges_the_one_roll_and_a_total_at_the_dc_reaches_it() -> None:
+    single = roll("1d20", DiceRng.derive("dc", 0))
+    result = runner.invoke(make_app(), ["roll", "1d20", "--dc", str(single.total), "--seed", "dc"])
+    assert result.stdout.strip().splitlines() == [
+        single.to_text(), f"1 of 1 at DC {single.total} or more · 1 roll, sum {single.total}"]
+    for times in ("1", "100"):  # the bounds are allowed
+        out = runner.invoke(make_app(), ["roll", "1d6", "--times", times, "--json"])
+        assert len(json.loads(out.stdout)["rolls"]) == int(times)
+
+
 @pytest.mark.parametrize("times", ["0", "101"])
 def test_roll_too_few_or_too_many_times_is_refused(times: str) -> None:
     result = runner.invoke(make_app(), ["roll", "1d6", "--times", times])

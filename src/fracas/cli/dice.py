@@ -65,7 +65,8 @@ def roll_command(
     met = None if dc is None else sum(1 for r in results if r.total >= dc)
     if as_json:
         if not several:
-            typer.echo(json.dumps({**results[0].to_data(), "seed": used_seed}))
+            (single,) = results
+            typer.echo(json.dumps({**single.to_data(), "seed": used_seed}))
             return
         typer.echo(json.dumps({"rolls": [r.to_data() for r in results], "sum": total,
                                "dc": dc, "successes": met, "seed": used_seed}))
