@@ -23,6 +23,7 @@ from tests.server.support import Served, start_server
 from tests.web.browser import (
     Screen,
     command,
+    create_from_example,
     invite,
     join,
     leaks,
@@ -98,6 +99,8 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         for p in players:
             assert acting(p).startswith("Acting: nobody")
             expect(p.page.locator(".person.acting")).to_have_count(0)
+            expect(p.page.locator(".round-region")).to_contain_text(
+                "awareness moves, most awareness successes first (ES-START-5)")
         before = readable(alice)
         command(gm, "gm", "note 'zqsecret plan' visibility=gm")
         wait_log(gm, "note 'zqsecret plan' visibility=gm")
@@ -108,6 +111,8 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         command(bob, "bruno", "bruno: done")
         everyone_sees((gm, alice, bob), "bruno: done")
         command(gm, "gm", "round")
+        expect(alice.page.locator(".round-region")).to_contain_text(
+            "declaring acting initiatives (ES-ROUND-2)")
         command(alice, "ada", "ada: declare 8")
         everyone_sees((gm, alice), "ada: declare 8")  # others learn it at the countdown
         expect(alice.page.locator(".lane")).to_contain_text("8 Ada")
@@ -120,6 +125,8 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         command(gm, "gm", "countdown")
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
         expect(bob.page.locator("#turn-banner")).to_have_text("Your turn: Bruno")
+        expect(bob.page.locator(".round-region")).to_contain_text(
+            "the countdown: actions resolve from the highest acting initiative down (ES-ROUND-4)")
         expect(alice.page).not_to_have_title(re.compile("Your turn"))
         # the odds before the roll: of the pending roll, and of the command being typed
         expect(bob.page.locator(".odds-box")).to_contain_text("%")
@@ -140,6 +147,19 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
             expect(p.page.locator(".matrix")).to_be_visible()
             expect(p.page.locator(".matrix")).not_to_contain_text("Zqlurker")
         check_the_table_holds(gm, players)
+
+
+@pytest.mark.rule("ES-ROUND-2")
+def test_between_rounds_the_lane_shows_the_last_rounds_initiatives(browser: Browser,
+                                                                   served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")  # its script ends the first round
+    alice = join(browser, invite(gm, "alice"))
+    for screen in (gm, alice):
+        countdown = screen.page.get_by_role("region", name="Countdown")
+        expect(countdown).to_contain_text("between rounds: the GM starts the next one")
+        expect(countdown).to_contain_text("The last round's acting initiatives:")
+        expect(countdown.locator(".lane li")).not_to_have_count(0)
 
 
 def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Path) -> None:
