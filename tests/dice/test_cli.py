@@ -69,6 +69,15 @@ def test_a_dc_alone_judges_the_one_roll_and_a_total_at_the_dc_reaches_it() -> No
         assert len(json.loads(out.stdout)["rolls"]) == int(times)
 
 
+def test_an_expression_may_start_with_a_minus_sign() -> None:
+    result = runner.invoke(make_app(), ["roll", "-1d4+2", "--seed", "neg"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == roll("-1d4+2", DiceRng.derive("neg", 0)).to_text()
+    odds = runner.invoke(make_app(), ["odds", "-1d4", "--json"])
+    assert odds.exit_code == 0 and len(json.loads(odds.stdout)["rows"]) == 4
+    assert runner.invoke(make_app(), ["roll", "1d6", "--bogus"]).exit_code == 2  # still refused
+
+
 @pytest.mark.parametrize("times", ["0", "101"])
 def test_roll_too_few_or_too_many_times_is_refused(times: str) -> None:
     result = runner.invoke(make_app(), ["roll", "1d6", "--times", times])

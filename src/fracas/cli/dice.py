@@ -132,5 +132,7 @@ def _ruleset_odds(name: str, query: str) -> Any:
 
 def register(app: typer.Typer) -> None:
     """Add the ``roll`` and ``odds`` commands to the main ``fracas`` Typer app."""
-    app.command("roll")(roll_command)
-    app.command("odds")(odds_command)
+    # an expression may start with a sign: "-1d4+2" is an expression, not an unknown option
+    negative = {"ignore_unknown_options": True}
+    app.command("roll", context_settings=negative)(roll_command)
+    app.command("odds", context_settings=negative)(odds_command)
