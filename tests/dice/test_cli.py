@@ -69,6 +69,11 @@ def test_a_dc_alone_judges_the_one_roll_and_a_total_at_the_dc_reaches_it() -> No
         assert len(json.loads(out.stdout)["rolls"]) == int(times)
 
 
+def test_roll_without_an_expression_rolls_a_d20_as_avrae_does() -> None:
+    result = runner.invoke(make_app(), ["roll", "--seed", "r"])
+    assert result.stdout.strip() == roll("1d20", DiceRng.derive("r", 0)).to_text()
+
+
 def test_an_expression_may_start_with_a_minus_sign() -> None:
     result = runner.invoke(make_app(), ["roll", "-1d4+2", "--seed", "neg"])
     assert result.exit_code == 0, result.output

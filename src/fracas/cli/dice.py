@@ -34,7 +34,9 @@ MAX_TIMES = 100  # as Avrae's !rr
 
 
 def roll_command(
-    expr: Annotated[str, typer.Argument(help="Dice expression, e.g. 4d6kh3+2 or 10d10>=7.")],
+    expr: Annotated[str, typer.Argument(
+        help="Dice expression, e.g. 4d6kh3+2 or 10d10>=7 (none: 1d20, as Avrae's !r).")]
+    = "1d20",
     seed: Annotated[
         str | None, typer.Option("--seed", help="Seed for a repeatable roll (default: fresh).")
     ] = None,
