@@ -33,9 +33,9 @@ def offers(live: projection.Live, actor: str | None) -> dict[str, list[LegalComm
 def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[str, Any]]]:
     """:func:`offers` as JSON values (``…/legal-commands``), each with its command's
     ``summary``: what it does, in a sentence the controls show beside it."""
-    specs = live.conflict.commands.specs
-    return {a: [{**c.to_data(), "summary": specs[c.verb].summary if c.verb in specs else ""}
-                for c in cs] for a, cs in offers(live, actor).items()}
+    spec = live.conflict.commands.spec
+    return {a: [{**c.to_data(), "summary": spec(c.verb).summary} for c in cs]
+            for a, cs in offers(live, actor).items()}
 
 
 def texts(live: projection.Live, actor: str | None) -> dict[str, list[str]]:

@@ -12,6 +12,15 @@ MOVES = "moves"  # awareness moves in descending order (ES-START-5)
 READY = "ready"  # between rounds: the GM starts the next one
 DECLARE = "declare"  # acting initiatives are being declared (ES-ROUND-2, ES-ROUND-7)
 COUNTDOWN = "countdown"  # actions resolve counting down (ES-ROUND-4)
+#: Each phase in words, with the rule it follows, for the table (the view's ``phase_text``).
+PHASE_TEXT = {
+    START: "the start: awareness rolls, ambushes and starting ranges (ES-START-1–4)",
+    MOVES: "awareness moves, most awareness successes first (ES-START-5)",
+    READY: "between rounds: the GM starts the next one",
+    DECLARE: "declaring acting initiatives (ES-ROUND-2)",
+    COUNTDOWN: "the countdown: actions resolve from the highest acting initiative down "
+               "(ES-ROUND-4)",
+}
 
 
 @dataclass(slots=True)

@@ -2,24 +2,11 @@
 import { h, panel, s, words } from "./dom.js";
 import { quote } from "./legal.js";
 
-// What each phase of an Etherscope conflict is, for the table (with the rule it follows).
-const ES_PHASES = {
-  start: "the start: awareness rolls, ambushes and starting ranges (ES-START-1–4)",
-  moves: "awareness moves, most awareness successes first (ES-START-5)",
-  ready: "between rounds: the GM starts the next one",
-  declare: "declaring acting initiatives (ES-ROUND-2)",
-  countdown: "the countdown: actions resolve from the highest acting initiative down (ES-ROUND-4)",
-};
-
-function esPhase(phase) {
-  return ES_PHASES[phase] || words(phase || "");
-}
-
 /** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}. */
 export function turnOf(view, level) {
   const r = level.ruleset || {};
   if (view.ruleset === "etherscope") {
-    return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: esPhase(r.phase) };
+    return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || "") };
   }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
@@ -76,7 +63,7 @@ function etherscope(level, ctx) {
       onclick: () => ctx.send(`override ruleset.acting ${id}`) }, "act now");
   };
   const countdown = panel("Countdown",
-    h("p", {}, esPhase(r.phase), actingId ? ` · acting: ${ctx.name(actingId)}` : ""),
+    h("p", {}, r.phase_text || words(r.phase || ""), actingId ? ` · acting: ${ctx.name(actingId)}` : ""),
     r.phase === "ready" && lane.length ? h("p", { class: "muted" }, "The last round's acting initiatives:") : null,
     h("ol", { class: "lane" }, lane.map(([score, id]) =>
       h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id),
