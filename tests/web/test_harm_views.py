@@ -31,21 +31,25 @@ def test_vers_band_and_nothing_on_a_players_phone(browser: Browser, served: Serv
         imp = alice.page.locator(".ladders", has_text="onerror")  # the imp's name is markup
         gm.page.get_by_label("Harm of toughs").select_option("band")
         command(gm, "gm", "harm imp 6")
-        wait_log(alice, "level: impaired")  # the band's word; the net EV and slot are masked
+        wait_log(alice, "is impaired (injury, net EV ?)")  # the band's word; the EV masked
         expect(imp.locator(".tag.harm")).to_have_text("impaired")
         seen = person(last_view(alice), "imp")
         assert seen["harm"] == "impaired" and not {"tracks", "penalty", "disabled"} & set(seen)
-        assert leaks(alice, ("ev: 6", "index:", "landed:", "to rolls")) == []
-        expect(gm.page.locator(".log")).to_contain_text("ev: 6")  # the GM sees it all
+        secret = ("net EV 6", '"ev":6', '"index":2')
+        expect(gm.page.locator(".log")).to_contain_text("net EV 6")  # the GM sees it all
+        assert leaks(gm, secret) == list(secret)
+        assert leaks(alice, (*secret, "to rolls")) == []
         gm.page.get_by_label("Harm of toughs").select_option("none")
         command(gm, "gm", "harm imp 1")
-        harmed = alice.page.locator(".log .entry", has_text="why: GM")
+        harmed = alice.page.locator(".log .entry", has_text="(injury")
         expect(harmed).to_have_count(2)
-        expect(harmed.first).not_to_contain_text("level")  # the newest: nothing of it
+        expect(harmed.first).to_contain_text("takes harm (injury)")  # the newest: nothing of it
+        expect(harmed.first).not_to_contain_text("net EV")
+        expect(gm.page.locator(".log .entry").first).to_contain_text("(injury, net EV 1)")
         expect(imp.locator(".tag.harm")).to_have_count(0)
         assert "harm" not in person(last_view(alice), "imp")
         expect(imp).not_to_contain_text("impaired")  # (the ladder of her own Ada names all levels)
-        assert leaks(alice, ("ev: 1", "upgraded: true")) == []
+        assert leaks(alice, ('"ev":1', "net EV 1")) == []
         clean(gm, (alice, bob))
 
 

@@ -46,7 +46,7 @@ def assert_no_maul(c: Conflict) -> None:
     text = json.dumps(log_view(c, ALICE)) + json.dumps(view(c, ALICE)) + "\n".join(sentences(c))
     assert "maul" not in text
     for line in sentences(c):
-        for leak in ("EV 13", "net EV 12", "= 12", "= 11", "net EV 11"):
+        for leak in ("EV 13", "net EV 12", "RV 1 = 12", "hardness 2 = 11", "net EV 11"):
             assert leak not in line, line
     for e in player_events(c):
         for key in ("ev", "net", "weapon", "why"):
@@ -112,11 +112,11 @@ def test_a_gm_only_reach_shows_as_a_question_mark_whichever_side_it_is_on() -> N
     do(c, "open ada", "ada: attack thug dice=2,2,2", "ada: handoff thug",
        "thug: attack ada dice=2,2,2")
     gm = [s for s in sentences(c, Viewer.gm()) if " attacks " in s]
-    assert "Close combat TN 12 (−1 reach: −1) → 11: rolled 6" in gm[0]
-    assert "Close combat TN 13 (−1 wounded, +1 reach: +0) → 13: rolled 6" in gm[1]
+    assert "Close combat TN 12 (−1 reach: −1) → 11: rolled [2, 2, 2] = 6" in gm[0]
+    assert "Close combat TN 13 (−1 wounded, +1 reach: +0) → 13: rolled [2, 2, 2] = 6" in gm[1]
     ada_reads = [s for s in sentences(c) if " attacks " in s]
-    assert "Close combat TN 12 (? reach: ?): rolled 6, success → hit" in ada_reads[0]
-    assert "Close combat TN 13 (−1 wounded, ? reach: ?): rolled 6, success → hit" in ada_reads[1]
+    assert "Close combat TN 12 (? reach: ?): rolled [2, 2, 2] = 6, success → hit" in ada_reads[0]
+    assert "Close combat TN 13 (−1 wounded, ? reach: ?): rolled [2, 2, 2] = 6, success → hit" in ada_reads[1]
     reach_values = [m[1] for e in player_events(c) if e.type == "attack"
                     for m in e.data["mods"] if m[0] == "reach"]
     assert reach_values == [None, None]

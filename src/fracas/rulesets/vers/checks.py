@@ -125,16 +125,26 @@ def check(
 
 
 def check_text(c: CheckFields) -> str:
-    """"Athletics TN 13 (−2 guards: −2) → 11: rolled 9, success by 2" (numbers a viewer may
-    not know shown as "?", the margin left out)."""
+    """"Athletics TN 13 (−2 guards: −2) → 11: rolled [2, 3, 4] = 9, success, 2 DoS" (numbers
+    a viewer may not know shown as "?", the margin left out)."""
     skill = c.skill.replace("_", " ").capitalize()
+    rolled = rolled_text(c)
     tn = MASK if c.tn is None else c.tn
     if c.target_number is None:  # numbers from GM-only stats, hidden from a player
         result = "success" if c.success else "failure"
         mods = f" ({breakdown(c.mods)})" if c.mods else ""
-        return f"{skill} TN {tn}{mods}: rolled {c.total}, {result}"
+        return f"{skill} TN {tn}{mods}: rolled {rolled}, {result}"
     result = f"success, {c.dos} DoS" if c.success else f"failure, {c.dof} DoF"
     if not c.mods:
-        return f"{skill} TN {tn}: rolled {c.total}, {result}"
+        return f"{skill} TN {tn}: rolled {rolled}, {result}"
     return (f"{skill} TN {tn} ({breakdown(c.mods)}) → {c.target_number}: rolled "
-            f"{c.total}, {result}")
+            f"{rolled}, {result}")
+
+
+def rolled_text(c: CheckFields) -> str:
+    """The check's dice and total, "[2, 3, 4] = 9" (the total alone when the dice are not
+    given)."""
+    dice = c.roll.get("dice")
+    if not isinstance(dice, list) or not dice:
+        return str(c.total)
+    return f"[{', '.join(str(d) for d in dice)}] = {c.total}"
