@@ -219,6 +219,26 @@ def leaks(screen: Screen, secrets: tuple[str, ...]) -> list[str]:
                                    else s.lower() in text)]
 
 
+def sent_log(screen: Screen) -> list[list[str]]:
+    """The sentences of the log the server sent the page (its WebSocket frames: a snapshot
+    starts the log again, anything else adds to it), newest entry first, as a reader sees
+    them (without the **marks** of bold)."""
+    log: list[list[str]] = []
+    for text in screen.frames:
+        frame = json.loads(text)
+        if not isinstance(frame, dict) or "entries" not in frame:
+            continue
+        lines = [[line.replace("**", "") for line in e["lines"]] for e in frame["entries"]]
+        log = lines if frame.get("type") == "snapshot" else log + lines
+    return log[::-1]
+
+
+def shown_log(screen: Screen) -> list[list[str]]:
+    """The sentences the page's log shows, newest entry first."""
+    return [entry.locator(".events li").all_inner_texts()
+            for entry in screen.page.locator(".log .entry").all()]
+
+
 def log_json(screen: Screen) -> str:
     """The frames received, for a failure message."""
     return json.dumps(screen.frames[-3:])[:2000]

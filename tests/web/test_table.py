@@ -27,6 +27,8 @@ from tests.web.browser import (
     invite,
     join,
     leaks,
+    sent_log,
+    shown_log,
     start_table,
     undo,
     unlabelled_controls,
@@ -88,6 +90,7 @@ def check_the_table_holds(gm: Screen, players: tuple[Screen, ...]) -> None:
         assert screen.errors == [], screen.errors
         assert screen.page.locator("img[src='x']").count() == 0
         expect(screen.page.locator(".person .name", has_text=XSS)).to_have_count(1)
+        assert shown_log(screen) == sent_log(screen)  # the rulesets' sentences, each one
     for screen in players:
         assert leaks(screen, SECRETS) == []
 
@@ -135,7 +138,12 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         expect(line.locator("output")).to_contain_text("%")
         command(bob, "bruno", "bruno: attack imp dice=5,6")
         for p in (gm, alice, bob):  # the result with its breakdown, on every page
-            expect(p.page.locator(".log .entry").first).to_contain_text("[5, 6]")
+            newest = p.page.locator(".log .entry").first
+            expect(newest).to_contain_text("Bruno: attack ")  # (the imp's name is markup)
+            expect(newest).to_contain_text("[5, 6] = 2 vs difficulty")
+            expect(newest.locator("b")).to_have_text(["5", "6"])  # two successes, in bold
+        expect(gm.page.locator(".log .entry .label").first).to_have_text(re.compile(r"^v\d+$"))
+        expect(alice.page.locator(".log .entry .label").first).to_have_text(re.compile(r"^#\d+$"))
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         command(alice, "ada", "ada: attack imp dice=1,2")
         everyone_sees((gm, alice, bob), "ada: attack imp dice=1,2")

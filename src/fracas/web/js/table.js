@@ -5,7 +5,7 @@ import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live } from "./live.js";
-import { eventLines } from "./log.js";
+import { logEntry } from "./log.js";
 import { setupForm } from "./setup.js";
 import { rulesetPanels, turnOf } from "./views.js";
 
@@ -123,7 +123,7 @@ function render() {
   const level = levels().at(-1);
   const turn = turnOf(state.view, level);
   renderField(level, turn, ctx);
-  renderLog(ctx);
+  renderLog();
   renderRound(level, turn, ctx);
   announce(turn, ctx, level);
 }
@@ -174,12 +174,9 @@ function harmPanel(level, ctx) {
   }));
 }
 
-function renderLog(ctx) {
-  const items = [...state.log].reverse().map((entry) => h("li", { class: "entry" },
-    entry.command ? h("p", { class: "said" }, entry.command) : null,
-    h("ul", { class: "events" }, (entry.events || []).map((event) =>
-      h("li", {}, h("b", {}, words(event.type)), " ", eventLines(event, ctx))))));
+function renderLog() {
   const gm = state.me.role === "gm";
+  const items = [...state.log].reverse().map((entry) => logEntry(entry, gm));
   regions.log.replaceChildren(panel("Log",
     gm ? h("p", { class: "buttons" },
       h("button", { type: "button", onclick: () => send("/undo", {}) }, "Undo"),
