@@ -43,14 +43,16 @@ def test_a_player_sees_their_own_penalty_and_a_question_mark_for_the_hidden_one(
     do(c, "ada: attack thug dice=2,2,2")
     said = last_sentences(c, ALICE)[0]
     assert said.startswith("Ada attacks Thug with sword (close): Close combat TN 12 "
-                           "(−1 wounded, ? Thug's close combat: ?): rolled [2, 2, 2] = 6, success → hit")
+                           "(−1 wounded, ? Thug's close combat: ?): rolled [2, 2, 2] = 6, "
+                           "success → hit")
     assert "→ 9" not in said and "DoS" not in said  # modified TN and margin give −2 away
     data = last_check(c, ALICE)
     assert data["mods"] == [["wounded", -1], ["Thug's close combat", None]]
     assert (data["modifier"], data["target_number"], data["dos"]) == (None, None, None)
     assert data["tn"] == 12 and data["total"] == 6 and data["success"] is True
     gm = last_sentences(c)[0]
-    assert "(−1 wounded, −2 Thug's close combat: −3) → 9: rolled [2, 2, 2] = 6, success, 3 DoS" in gm
+    assert ("(−1 wounded, −2 Thug's close combat: −3) → 9: rolled [2, 2, 2] = 6, success, "
+            "3 DoS") in gm
 
 
 @pytest.mark.rule("VR-ROLL-2")
@@ -58,7 +60,8 @@ def test_with_nothing_secret_in_it_a_player_sees_the_whole_breakdown_and_margin(
     c = table()
     do(c, "ada: attack rat dice=2,2,2")
     said = last_sentences(c, ALICE)[0]
-    assert "Close combat TN 12 (−1 wounded: −1) → 11: rolled [2, 2, 2] = 6, success, 5 DoS → hit" in said
+    assert ("Close combat TN 12 (−1 wounded: −1) → 11: rolled [2, 2, 2] = 6, success, 5 DoS "
+            "→ hit") in said
     assert said == last_sentences(c)[0]
 
 
@@ -70,7 +73,8 @@ def test_a_hidden_tn_leaves_the_modifiers_a_player_knows_and_their_total():
     assert said.startswith("Thug attacks Ada with club (close): Close combat TN ? (−1 wounded: "
                            "−1): rolled [3, 3, 3] = 9, success → hit")
     assert "TN 13" not in said and "→ 12" not in said and "DoS" not in said
-    assert "TN 13 (−1 wounded: −1) → 12: rolled [3, 3, 3] = 9, success, 3 DoS" in last_sentences(c)[0]
+    gm = last_sentences(c)[0]
+    assert "TN 13 (−1 wounded: −1) → 12: rolled [3, 3, 3] = 9, success, 3 DoS" in gm
 
 
 @pytest.mark.rule("VR-ROLL-2")

@@ -146,4 +146,5 @@ def test_disengaging_from_three_opponents_costs_two_for_each_beyond_the_first():
     dis = of(do(c, "ada: disengage dice=3,3,2"), "disengaged")[0]
     assert dis["check"]["mods"] == [["2 more opponent(s)", -4]]
     assert dis["check"]["success"]  # 8 ≤ 12 − 4
-    assert "Athletics TN 12 (−4 2 more opponent(s): −4) → 8: rolled [3, 3, 2] = 8" in last_sentences(c)[0]
+    said = last_sentences(c)[0]
+    assert "Athletics TN 12 (−4 2 more opponent(s): −4) → 8: rolled [3, 3, 2] = 8" in said

@@ -116,7 +116,8 @@ def test_a_gm_only_reach_shows_as_a_question_mark_whichever_side_it_is_on() -> N
     assert "Close combat TN 13 (−1 wounded, +1 reach: +0) → 13: rolled [2, 2, 2] = 6" in gm[1]
     ada_reads = [s for s in sentences(c) if " attacks " in s]
     assert "Close combat TN 12 (? reach: ?): rolled [2, 2, 2] = 6, success → hit" in ada_reads[0]
-    assert "Close combat TN 13 (−1 wounded, ? reach: ?): rolled [2, 2, 2] = 6, success → hit" in ada_reads[1]
+    assert ("Close combat TN 13 (−1 wounded, ? reach: ?): rolled [2, 2, 2] = 6, success "
+            "→ hit") in ada_reads[1]
     reach_values = [m[1] for e in player_events(c) if e.type == "attack"
                     for m in e.data["mods"] if m[0] == "reach"]
     assert reach_values == [None, None]
