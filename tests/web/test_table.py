@@ -179,6 +179,9 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         command(alice, "ada", "ada: attack imp dice=6,5")
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("attack")
+        off_turn = alice.page.locator("section.actor[data-actor='ada'] summary")  # foes' turn
+        expect(off_turn).to_contain_text(["Ada: check outside the turn",
+                                          "Ada: spend a Fabula Point"])
         command(gm, "gm", "imp: attack ada dice=3,4")
         everyone_sees((gm, alice, bob), "imp: attack ada dice=3,4")
         command(bob, "bruno", "bruno: attack imp dice=5,4")

@@ -59,6 +59,9 @@ class LegalCommand:
     actor: str | None
     params: tuple[Choice, ...] = ()
     rule: str | None = None
+    #: what this offer does in a few words, where its verb and fixed values would not say it
+    #: ("check outside the turn" for ``check turn=no``); "": they say it
+    label: str = ""
 
     def text(self) -> str:
         """The template in the text notation (``ada: attack TARGET weapon=sword|knife``)."""
@@ -108,7 +111,7 @@ class LegalCommand:
     def to_data(self) -> dict[str, Any]:
         """The JSON form (for the server and the browser table)."""
         return {"verb": self.verb, "actor": self.actor, "rule": self.rule, "text": self.text(),
-                "params": [c.to_data() for c in self.params]}
+                "label": self.label, "params": [c.to_data() for c in self.params]}
 
     def without(self, hidden: Collection[str]) -> LegalCommand | None:
         """This command as a viewer may be offered it, ``hidden`` being the ids and names

@@ -76,19 +76,20 @@ class LegalCommands:
     def __call__(self, verb: str, actor: str | None, *, rule: str | None = None,
                  free: dict[str, str] | None = None,
                  allowed: dict[str, tuple[Any, ...]] | None = None,
-                 named: tuple[str, ...] = (), **fixed: Any) -> LegalCommand:
+                 named: tuple[str, ...] = (), label: str = "", **fixed: Any) -> LegalCommand:
         """The legal command ``verb`` of ``actor`` (None: the GM): ``fixed`` values, ``free``
         ones shown by their placeholder, ``allowed`` values of a free or optional parameter;
         the other parameters are optional and not listed. ``named`` parameters are written
-        ``name=value`` even where the notation allows them without the name."""
-        key = (verb, actor, named) if not (fixed or free or allowed or rule) else frozen_key(
-            verb, actor, rule, free, allowed, named, fixed)
+        ``name=value`` even where the notation allows them without the name; ``label`` says
+        what the offer does where its verb and fixed values would not."""
+        key = (verb, actor, named) if not (fixed or free or allowed or rule or label) \
+            else frozen_key(verb, actor, rule, free, allowed, named, label, fixed)
         return self._made.get(key, lambda: self._make(verb, actor, rule, free, allowed,
-                                                      named, fixed))
+                                                      named, label, fixed))
 
     def _make(self, verb: str, actor: str | None, rule: str | None,
               free: dict[str, str] | None, allowed: dict[str, tuple[Any, ...]] | None,
-              named: tuple[str, ...], fixed: dict[str, Any]) -> LegalCommand:
+              named: tuple[str, ...], label: str, fixed: dict[str, Any]) -> LegalCommand:
         spec = self.specs[verb]
         params = list(self._unlisted[verb])
         if fixed or free or allowed:
@@ -107,4 +108,4 @@ class LegalCommands:
                 else:
                     params[i] = Choice(allowed=allowed[p.name], required=False, listed=False,
                                        **base)
-        return LegalCommand(verb, actor, tuple(params), rule or spec.rule)
+        return LegalCommand(verb, actor, tuple(params), rule or spec.rule, label)

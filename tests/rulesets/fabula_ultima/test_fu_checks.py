@@ -167,6 +167,7 @@ def test_off_its_turn_a_character_is_offered_a_check_that_takes_no_turn() -> Non
     c = seed_example("foes")  # the foes' side opens: ada may not take a turn now
     (check,) = [lc for lc in c.legal("ada") if lc.verb == "check"]
     assert check.choice("turn").fixed is False
+    assert check.to_data()["label"] == "check outside the turn"  # the control's title
     cmd = check.command(attributes="dex+ins", dl=10)
     record = c.execute({**cmd, "args": {**cmd["args"], "dice": [5, 5]}}, time="")
     (done,) = [e for e in record.events if e.type == "check"]
@@ -179,5 +180,6 @@ def test_a_pc_is_offered_to_spend_one_fabula_point() -> None:
     before = c.state.ext.fp["ada"]
     (spend,) = [lc for lc in c.legal("ada") if lc.verb == "fabula"]
     assert spend.choice("delta").fixed == -1
+    assert spend.to_data()["label"] == "spend a Fabula Point"
     c.execute(spend.command(why="a lucky break"), time="")
     assert c.state.ext.fp["ada"] == before - 1

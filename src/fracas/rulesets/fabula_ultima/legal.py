@@ -64,9 +64,10 @@ def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...]
 
 def _anytime(actor: str, spend: bool) -> tuple[LegalCommand, ...]:
     """What ``actor`` may do outside its turn: a free check, a Fabula Point (FU-CHK-4)."""
-    check = command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"}, turn=False)
-    return (check, command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",))
-            ) if spend else (check,)
+    check = command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"}, turn=False,
+                    label="check outside the turn")
+    return (check, command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",),
+                           label="spend a Fabula Point")) if spend else (check,)
 
 
 def _gm_tools(active: tuple[str, ...]) -> tuple[LegalCommand, ...]:

@@ -25,7 +25,7 @@ export function normalize(items) {
 function fromData(item) {
   return {
     source: "json", verb: item.verb, actor: item.actor || null, rule: item.rule || null,
-    summary: item.summary || "",
+    summary: item.summary || "", label: item.label || "",
     params: (item.params || []).map((p) => ({
       name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
       fixed: p.fixed ?? null, positional: false,
@@ -82,7 +82,7 @@ function mergeVariants(a, b) {
     return { ...p, fixed: null, allowed, kind: p.kind, required: p.required && q.required,
              label: p.label || q.label };
   });
-  return { ...a, params };
+  return { ...a, params, label: a.label === b.label ? a.label : "" };
 }
 
 function same(x, y) {
@@ -105,11 +105,7 @@ export function quote(text) {
 /** A form for one legal command; onSubmit(command, form) gets the text or JSON command. */
 export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
-  const title = [command.actor ? context.name(command.actor) + ":" : null, words(command.verb),
-    ...command.params.filter((p) => p.fixed !== null).map((p) =>
-      (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
-        : p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))]
-    .filter(Boolean).join(" ");
+  const title = titleOf(command, context);
   const uid = `c${++serial}`;
   const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
@@ -133,6 +129,15 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   if (!free.length) return form;
   return h("details", { class: "command", open: kept.get(key) === "open",
     ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", {}, title), form);
+}
+
+// "Ada: attack Bruno": the actor, then the offer's label, or its verb and fixed values.
+function titleOf(command, context) {
+  const what = command.label ? [command.label] : [words(command.verb),
+    ...command.params.filter((p) => p.fixed !== null).map((p) =>
+      (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
+        : p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))];
+  return [command.actor ? context.name(command.actor) + ":" : null, ...what].filter(Boolean).join(" ");
 }
 
 // What a command does, from the server's summary of it, with the rule it serves:
