@@ -230,6 +230,8 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         players = (alice, bob)
         command(gm, "gm", "open ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        ada = alice.page.locator("section.actor[data-actor='ada']")  # a zone by its name
+        expect(ada.locator("summary", has_text="Ada: move The bar")).to_have_count(1)
         command(alice, "ada", "ada: attack imp weapon=sword dice=3,3,2")
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")

@@ -45,6 +45,7 @@ KINDS = {
     "id": "a participant id",
     "ids": "participant ids separated by commas",
     "word": "a single word",
+    "zone": "a zone id (a single word)",
     "choice": "one of the listed words",
     "text": "free text (quote it, or put it last)",
     "dice": "dice faces rolled at the table, separated by commas (5,6,2)",
@@ -178,7 +179,7 @@ class Param:
             except ValueError:
                 value = raw
             return limits.check_value(value, where)
-        if kind == "word":
+        if kind in ("word", "zone"):
             if not raw or any(c.isspace() for c in raw):
                 raise bad("a single word")
             return limits.check_text(raw, where)

@@ -23,6 +23,7 @@ _KIND_SCHEMAS: dict[str, dict[str, Any]] = {
     "ids": {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_\\-]*$"},
             "minItems": 1},
     "word": {"type": "string", "pattern": "^\\S+$"},
+    "zone": {"type": "string", "pattern": "^\\S+$"},
     "text": {"type": "string"},
     "bool": {"type": "boolean"},
     "value": {},

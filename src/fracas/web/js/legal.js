@@ -136,7 +136,8 @@ function titleOf(command, context) {
   const what = command.label ? [command.label] : [words(command.verb),
     ...command.params.filter((p) => p.fixed !== null).map((p) =>
       (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
-        : p.positional || command.source === "json" ? label(p.fixed, context) : `${p.name}=${label(p.fixed, context)}`))];
+        : p.positional || command.source === "json" ? label(p.fixed, context, p.kind)
+          : `${p.name}=${label(p.fixed, context, p.kind)}`))];
   return [command.actor ? context.name(command.actor) + ":" : null, ...what].filter(Boolean).join(" ");
 }
 
@@ -165,8 +166,8 @@ function keep(f, key) {
 
 let serial = 0;
 
-function label(value, context) {
-  return context.name(String(value)) || String(value);
+function label(value, context, kind) {
+  return context.name(String(value), kind) || String(value);
 }
 
 function field(param, id, context, actor) {
@@ -181,7 +182,7 @@ function field(param, id, context, actor) {
     if (!param.required && !multiple) input.append(h("option", { value: "" }, "—"));
     for (const value of options) {
       const text = Array.isArray(value) ? value.join(",") : String(value);
-      input.append(h("option", { value: text }, Array.isArray(value) ? text : label(value, context)));
+      input.append(h("option", { value: text }, Array.isArray(value) ? text : label(value, context, param.kind)));
     }
   } else if (param.kind === "bool") {
     input = h("select", { id, name: param.name },

@@ -109,9 +109,13 @@ function context() {
   const byId = new Map(all.map((p) => [p.id, p]));
   const inner = levels().at(-1);
   const zones = ((inner && inner.settings && inner.settings.zones) || []);
+  const zoneNames = new Map(zones.map((z) => [z.id, z.name || z.id]));
+  const objects = (inner && inner.ruleset && inner.ruleset.objects) || {};
   const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
   return { participants: inner ? inner.participants : [], zones, ladders: rules.ladders || {},
-           name: (id) => (byId.has(id) ? byId.get(id).name : id),
+           // a participant's, an object's or (for a zone parameter) a zone's name; else the id
+           name: (id, kind) => (kind === "zone" ? zoneNames.get(id) || id
+             : byId.has(id) ? byId.get(id).name : (objects[id] || {}).name || id),
            skillsOf: (id) => Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
            send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null };
 }
