@@ -223,12 +223,20 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         gm.page.get_by_label("its name (optional)").fill("The 'wet' cellar")
         gm.page.get_by_role("button", name="Add zone").click()
         expect(alice.page.locator("svg.zones g", has_text="cellar")).to_have_count(1)
+        ada_ladders = alice.page.locator(".ladders details", has_text="Ada: injury")
+        bruno_ladders = alice.page.locator(".ladders details", has_text="Bruno: injury")
+        for folded in (ada_ladders, bruno_ladders):  # unhurt: folded to a line each
+            expect(folded).not_to_have_attribute("open", "")
+        expect(bruno_ladders.locator("summary")).to_contain_text("unhurt")
+        bruno_ladders.locator("summary").click()  # opened by hand: kept open over redraws
         injury = alice.page.locator("table.ladder", has_text="Ada: injury")
         expect(injury.locator("tr")).to_have_count(4)  # grazed, wounded, impaired, disabled
         expect(injury.locator("tr", has_text="wounded")).to_contain_text("-1 each")
         command(gm, "gm", "harm ada 4")
+        expect(ada_ladders).to_have_attribute("open", "")  # a condition opens them
         expect(injury.locator("tr", has_text="wounded").locator(".slot.full")).to_have_count(1)
         expect(injury.locator("caption")).to_contain_text("-1 to rolls")
+        expect(bruno_ladders).to_have_attribute("open", "")
         clean(gm, (alice, bob))
 
 

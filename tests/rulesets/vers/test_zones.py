@@ -162,3 +162,17 @@ def test_the_attacks_offered_follow_reach_across_the_zones():
     assert offered == ["ada: attack near weapon=bow dice=DICE",
                        "ada: attack far weapon=bow dice=DICE"]
     refused(c, "ada: attack lost weapon=bow", "VR-MOVE-1")
+
+
+@pytest.mark.rule("VR-MOVE-1", "VR-MOVE-5")
+def test_the_log_names_a_zone_by_its_name_and_an_unnamed_one_by_its_id():
+    c = field()
+    lines = ('zone cellar "The cellar"', "link cellar b", "place thug cellar",
+             "guard thug b cellar", "open ada", "ada: move b")
+    said = [ruleset().describe(e, c.state) for line in lines for e in do(c, line)]
+    assert said[1:4] == ["zones The cellar and b joined", "Thug is placed in The cellar",
+                         "Thug guards the way b – The cellar"]
+    assert "Ada moves from a to b" in said
+    slipped = do(c, "ada: slip cellar dice=2,2,2")[0]
+    assert ruleset().describe(slipped, c.state).startswith(
+        "Ada tries to slip past Thug to The cellar: Athletics TN 12")

@@ -60,6 +60,13 @@ def _n(state: ConflictState, pid: str | None) -> str:
     return name_of(state, pid)
 
 
+def _zone(state: ConflictState, zid: str | None) -> str:
+    """A zone as a sentence names it: its name, or its id when it has none."""
+    ext: VersExt | None = state.ext
+    zone = ext.zones.zones.get(zid) if ext is not None and zid else None
+    return zone.name if zone is not None and zone.name else str(zid)
+
+
 # --- sentences -----------------------------------------------------------------------------
 
 @HANDLERS.describes(VersTurnStarted)
@@ -139,7 +146,7 @@ def _object_damaged(e: ObjectDamaged, state: ConflictState) -> str:
 @HANDLERS.describes(Moved)
 def _moved(e: Moved, state: ConflictState) -> str:
     how = f" ({check_text(e.check)}: {e.result})" if e.check is not None else ""
-    return f"{_n(state, e.who)} moves from {e.from_} to {e.to}{how}"
+    return f"{_n(state, e.who)} moves from {_zone(state, e.from_)} to {_zone(state, e.to)}{how}"
 
 
 @HANDLERS.describes(Slipped)
@@ -147,7 +154,7 @@ def _slipped(e: Slipped, state: ConflictState) -> str:
     assert e.check is not None
     res = "gets past" if e.check.success else "is stopped"
     guards = ", ".join(_n(state, g) for g in e.guards)
-    return (f"{_n(state, e.who)} tries to slip past {guards} to {e.to}: "
+    return (f"{_n(state, e.who)} tries to slip past {guards} to {_zone(state, e.to)}: "
             f"{check_text(e.check)} → {res}")
 
 
@@ -182,15 +189,24 @@ def _repaired(e: Repaired, state: ConflictState) -> str:
 
 HANDLERS.says({
     ZoneAdded: "zone {e.zone} ({e.name}) drawn",
-    ZonesLinked: "zones {e.a} and {e.b} joined",
-    Placed: "{who.who} is placed in {e.zone}",
     GuardLeft: "{who.who} stops guarding",
 }, _n)
 
 
+@HANDLERS.describes(ZonesLinked)
+def _zones_linked(e: ZonesLinked, state: ConflictState) -> str:
+    return f"zones {_zone(state, e.a)} and {_zone(state, e.b)} joined"
+
+
+@HANDLERS.describes(Placed)
+def _placed(e: Placed, state: ConflictState) -> str:
+    return f"{_n(state, e.who)} is placed in {_zone(state, e.zone)}"
+
+
 @HANDLERS.describes(GuardPosted)
 def _guard_posted(e: GuardPosted, state: ConflictState) -> str:
-    return f"{_n(state, e.who)} guards the way {e.link.replace('|', '–')}"
+    way = " – ".join(_zone(state, z) for z in e.link.split("|"))
+    return f"{_n(state, e.who)} guards the way {way}"
 
 
 @HANDLERS.describes(CoverSet)

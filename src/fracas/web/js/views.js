@@ -143,9 +143,7 @@ function vers(level, ctx) {
     h("p", {}, r.current ? `acting: ${ctx.name(r.current)} (${r.actions_left} action(s) left)` : "nobody is acting"),
     h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
     h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
-  out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) =>
-    h("li", { class: "ladders" }, h("b", {}, p.name), " ", harmTag(p),
-      Object.entries(p.tracks || {}).map(([track, info]) => ladder(p, track, info, ctx)))))));
+  out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) => ladders(p, ctx)))));
   const chases = Object.entries(r.chases || {});
   if (chases.length) {
     out.push(panel("Chase", chases.map(([id, c]) => h("div", { class: "chase" },
@@ -155,6 +153,23 @@ function vers(level, ctx) {
           i + 1 === c.position ? "●" : String(i + 1))))))));
   }
   return out;
+}
+
+// Whose ladders the viewer opened or closed against the default (open while the character
+// holds a condition), kept across redraws.
+const laddersChosen = new Map();
+
+// One character's condition ladders, folded to a line (name, harm, summary) unless the
+// character holds a condition or the viewer opened them.
+function ladders(p, ctx) {
+  const tracks = Object.entries(p.tracks || {});
+  const head = [h("b", {}, p.name), " ", harmTag(p), p.summary ? h("span", { class: "muted" }, ` ${p.summary}`) : null];
+  if (!tracks.length) return h("li", { class: "ladders" }, head);
+  const held = tracks.some(([, info]) => info.taken_out || Object.values(info.conditions || {}).some((n) => n > 0));
+  const open = laddersChosen.has(p.id) ? laddersChosen.get(p.id) : held;
+  const toggled = (e) => (e.target.open === held ? laddersChosen.delete(p.id) : laddersChosen.set(p.id, e.target.open));
+  return h("li", { class: "ladders" }, h("details", { open, ontoggle: toggled }, h("summary", {}, head),
+    tracks.map(([track, info]) => ladder(p, track, info, ctx))));
 }
 
 // One condition ladder: its levels from least to greatest, each with its slots (filled as
