@@ -232,6 +232,9 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         ada = alice.page.locator("section.actor[data-actor='ada']")  # a zone by its name
         expect(ada.locator("summary", has_text="Ada: move The bar")).to_have_count(1)
+        target = ada.locator("details", has_text="Ada: attack").locator("select[name='target']")
+        expect(target).to_have_value("imp")  # the foe first, then Bruno, her friend
+        expect(target.locator("option")).to_have_count(2)
         command(alice, "ada", "ada: attack imp weapon=sword dice=3,3,2")
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")

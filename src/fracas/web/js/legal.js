@@ -175,7 +175,7 @@ function field(param, id, context, actor) {
   const text = words(name) + (param.required ? "" : " (optional)");
   let input;
   let suggestions = null;
-  const options = param.allowed || optionsOf(param.kind, context);
+  const options = foesFirst(param, param.allowed || optionsOf(param.kind, context), context, actor);
   if (options) {
     const multiple = param.kind === "ids";
     input = h("select", { id, name: param.name, multiple, required: param.required && !multiple });
@@ -202,6 +202,16 @@ function field(param, id, context, actor) {
   const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2") : null;
   const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
+}
+
+// A target's choices with the actor's foes first (the first is the one chosen at first);
+// the order is otherwise the server's.
+function foesFirst(param, options, context, actor) {
+  if (!options || !actor || !["target", "targets"].includes(param.name)) return options;
+  const sideOf = new Map(context.participants.map((p) => [p.id, p.side]));
+  const mine = sideOf.get(actor);
+  const ally = (value) => (mine !== undefined && sideOf.get(String(value)) === mine ? 1 : 0);
+  return [...options].sort((a, b) => ally(a) - ally(b));
 }
 
 function optionsOf(kind, context) {
