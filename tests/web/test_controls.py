@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.support import Served
 from tests.web.browser import DESK, open_screen
@@ -113,3 +113,31 @@ def test_a_command_says_what_it_does_and_the_rule_it_serves(page: Page) -> None:
         "Gain (+N) or spend (-N) Fabula Points (FU-CHK-4)")
     assert page.get_by_role("button", name="round").get_attribute("title") == (
         "Start the next round (ES-ROUND-1)")
+
+
+FOLDED_JS = """async (legal) => {
+  const { normalize, commandForm } = await import("/static/js/legal.js");
+  const ctx = { participants: [], zones: [], name: (id) => ({ ada: "Ada" })[id] || id };
+  const form = commandForm(normalize(legal)[0], ctx, { onSubmit: () => {} });
+  return form.querySelector("details.more").open;
+}"""
+
+
+def test_rarely_needed_values_fold_under_more_options(page: Page) -> None:
+    attack = [{"verb": "attack", "actor": "ada", "rule": "VR-ATK-1", "text": "…", "params": [
+        {"name": "target", "kind": "word", "allowed": ["imp"], "required": True, "fixed": None},
+        {"name": "skill", "kind": "word", "allowed": None, "required": False, "fixed": None},
+        {"name": "ev", "kind": "int", "allowed": None, "required": False, "fixed": None},
+        {"name": "dice", "kind": "dice", "allowed": None, "required": False, "fixed": None},
+    ]}]
+    assert page.evaluate(FOLDED_JS, attack) is False  # a new form shows them folded
+    build(page, attack)
+    more = page.locator("form[data-verb=attack] details.more")
+    expect(more.locator("summary")).to_have_text("more options: skill, ev")
+    expect(more.locator("label")).to_have_text(["skill (optional)", "ev (optional)"])
+    more.get_by_label("ev (optional)").fill("7")  # the target and the dice stay in sight
+    page.get_by_label("dice (optional)").fill("2,2,2")
+    page.get_by_role("button", name="attack").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "attack", "args": {
+        "target": "imp", "ev": 7, "dice": [2, 2, 2]}}]
+    assert page.evaluate(FOLDED_JS, attack) is True  # a redraw keeps a typed value in sight

@@ -36,7 +36,7 @@ def control(screen: Screen, actor: str, title: str) -> Locator:
     group = screen.page.locator(f"section.actor[data-actor='{actor}']")
     details = group.locator("details.command", has=screen.page.locator(
         "summary", has_text=re.compile(f"^{re.escape(title)}$")))
-    details.locator("summary").click()
+    details.locator("> summary").click()
     return details.locator("form")
 
 

@@ -110,13 +110,13 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
   const about = aboutOf(command);
-  const form = h("form", { class: "command", "data-verb": command.verb },
-    free.length && about ? h("p", { class: "about" }, about) : null,
-    fields.map((f) => f.wrap),
-    h("button", { type: "submit", title: free.length ? null : about },
-      free.length ? words(command.verb) : title), odds);
   const key = `${command.actor || ""}|${command.verb}|${title}`;
   for (const f of fields) keep(f, `${key}|${f.param.name}`);
+  const form = h("form", { class: "command", "data-verb": command.verb },
+    free.length && about ? h("p", { class: "about" }, about) : null,
+    folded(fields, `${key}|more`),
+    h("button", { type: "submit", title: free.length ? null : about },
+      free.length ? words(command.verb) : title), odds);
   const build = () => buildCommand(command, free, fields);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -129,6 +129,19 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   if (!free.length) return form;
   return h("details", { class: "command", open: kept.get(key) === "open",
     ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", {}, title), form);
+}
+
+// The fields of a form, its rarely needed ones (two or more optional values typed in freely,
+// such as a skill or an EV; not the dice) folded under "more options"; open while one of
+// them holds a value, or when the viewer opened it.
+function folded(fields, key) {
+  const rare = fields.filter((f) => !f.param.required && f.input.tagName === "INPUT" && f.param.kind !== "dice");
+  if (rare.length < 2) return fields.map((f) => f.wrap);
+  const open = kept.get(key) === "open" || rare.some((f) => valueOf(f) !== "");
+  const more = h("details", { class: "more", open, ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
+    h("summary", {}, `more options: ${rare.map((f) => words(f.param.label || f.param.name)).join(", ")}`),
+    h("div", { class: "fields" }, rare.map((f) => f.wrap)));
+  return [...fields.filter((f) => !rare.includes(f)).map((f) => f.wrap), more];
 }
 
 // "Ada: attack Bruno": the actor, then the offer's label, or its verb and fixed values.
