@@ -173,6 +173,6 @@ def test_the_log_names_a_zone_by_its_name_and_an_unnamed_one_by_its_id():
     assert said[1:4] == ["zones The cellar and b joined", "Thug is placed in The cellar",
                          "Thug guards the way b – The cellar"]
     assert "Ada moves from a to b" in said
-    slipped = do(c, "ada: slip cellar dice=2,2,2")[0]
-    assert ruleset().describe(slipped, c.state).startswith(
-        "Ada tries to slip past Thug to The cellar: Athletics TN 12")
+    slipped = ruleset().describe(do(c, "ada: slip cellar dice=2,2,2")[0], c.state)
+    assert slipped.startswith("Ada tries to slip past Thug to The cellar: Athletics TN 12")
+    assert slipped.endswith("→ gets past")

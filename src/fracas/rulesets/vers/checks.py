@@ -145,6 +145,6 @@ def rolled_text(c: CheckFields) -> str:
     """The check's dice and total, "[2, 3, 4] = 9" (the total alone when the dice are not
     given)."""
     dice = c.roll.get("dice")
-    if not isinstance(dice, list) or not dice:
+    if not dice:
         return str(c.total)
     return f"[{', '.join(str(d) for d in dice)}] = {c.total}"

@@ -60,11 +60,11 @@ def _n(state: ConflictState, pid: str | None) -> str:
     return name_of(state, pid)
 
 
-def _zone(state: ConflictState, zid: str | None) -> str:
-    """A zone as a sentence names it: its name, or its id when it has none."""
+def _zone(state: ConflictState, zid: str) -> str:
+    """A zone as a sentence names it: by its name (one drawn without a name has its id)."""
     ext: VersExt | None = state.ext
-    zone = ext.zones.zones.get(zid) if ext is not None and zid else None
-    return zone.name if zone is not None and zone.name else str(zid)
+    zone = ext.zones.zones.get(zid) if ext is not None else None
+    return zid if zone is None else zone.name
 
 
 # --- sentences -----------------------------------------------------------------------------
