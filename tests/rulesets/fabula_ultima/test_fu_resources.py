@@ -123,3 +123,18 @@ def test_zero_hp_takes_a_participant_out() -> None:
     assert [e.type for e in events(c)] == ["damage", "participant_out"]
     assert c.state.ext.hp["orc"].current == 0
     refused(c, "damage orc 1", "FU-CON-12", IllegalCommand)
+
+
+@pytest.mark.rule("FU-RES-3", "FU-CON-2")
+def test_an_attack_is_offered_with_each_equipped_weapon_or_bare_hands() -> None:
+    sword = {"kind": "weapon", "name": "Sword", "accuracy": "dex+mig", "damage": 6}
+    dagger = {"kind": "weapon", "name": "Twin daggers", "accuracy": "dex+ins", "damage": 4}
+    c = make(pc("ada", equipment=[sword, dagger]), pc("bruno"), npc("orc", defense=9))
+    run(c, "ada: initiative dice=6,6,6,6")
+    (attack,) = [lc for lc in c.legal("ada") if lc.verb == "attack"]
+    assert attack.choice("weapon").allowed == ("Sword", "Twin daggers", "unarmed strike")
+    (bare,) = [lc for lc in c.legal("bruno") if lc.verb == "attack"]
+    assert bare.choice("weapon").allowed == ("unarmed strike",)
+    cmd = attack.command(target="orc", weapon="Twin daggers")
+    c.execute({**cmd, "args": {**cmd["args"], "dice": [4, 4]}}, time="")
+    assert events(c, "attack")[0].data["weapon"] == "Twin daggers"

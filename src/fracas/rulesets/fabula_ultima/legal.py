@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Kind, Status
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
-from fracas.rulesets.fabula_ultima.state import FabulaExt, is_extra, next_turn
+from fracas.rulesets.fabula_ultima.state import UNARMED, FabulaExt, is_extra, next_turn
 from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
@@ -36,7 +36,8 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
 
     def turn(pid: str) -> tuple[LegalCommand, ...]:
         foes = tuple(t for t in active if order.side_of.get(t) != order.side_of.get(pid))
-        return _TURNS.get((pid, foes, active), lambda: _turn(pid, foes, active))
+        arms = weapons(ext, pid)
+        return _TURNS.get((pid, foes, active, arms), lambda: _turn(pid, foes, active, arms))
 
     def of(actor: str | None) -> list[str | LegalCommand]:
         if actor is None:
@@ -52,11 +53,18 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
     return {actor: of(actor) for actor in actors}
 
 
-def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...]
+def weapons(ext: FabulaExt, pid: str) -> tuple[str, ...]:
+    """The weapons ``pid`` may attack with: those equipped, and an unarmed strike."""
+    equipped = tuple(i.name for i in ext.equipment.get(pid, []) if i.kind == "weapon")
+    return (*equipped, UNARMED.name)
+
+
+def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...], arms: tuple[str, ...]
           ) -> tuple[LegalCommand, ...]:
-    """What ``pid`` may do with its turn (FU-CON-6, FU-CON-8)."""
+    """What ``pid`` may do with its turn (FU-CON-6, FU-CON-8): an attack with any of its
+    ``arms`` (left out: the first)."""
     return (command("act", pid, free={"text": "TEXT"}),
-            *(command("attack", pid, target=t) for t in foes),
+            *(command("attack", pid, target=t, allowed={"weapon": arms}) for t in foes),
             command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
                     allowed={"target": active}),
             command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"}))
