@@ -94,3 +94,12 @@ def test_every_pending_odds_line_matches_a_monte_carlo_of_the_attack_through_the
             events = ruleset().decide(c.state, cmd, DecideContext(f"mc-{i}", c.version + 1))
             hits += next(e for e in events if e.type == "attack").data["hit"]
         assert abs(hits / n - shown) < 0.06, (line, hits / n)
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_the_pending_odds_list_the_attacks_on_foes_before_those_on_friends():
+    c = make(pc("ada", zone="a", weapons={"sword": {"ev": 5}}), pc("bruno", zone="a"),
+             npc("orc", zone="a"), pc("cleo", zone="a"), npc("rat", zone="a"), **ZONES)
+    do(c, "open ada")
+    targets = list(dict.fromkeys(o["target"] for _, o in _pending(c)))  # each weapon
+    assert targets == ["orc", "rat", "bruno", "cleo"]  # each group in the table's order

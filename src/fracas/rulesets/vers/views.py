@@ -397,7 +397,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
 # --- odds ----------------------------------------------------------------------------------
 
 def attack_options(state: ConflictState) -> list[dict[str, Any]]:
-    """Every attack the acting character could make now, with its breakdown (GM view)."""
+    """Every attack the acting character could make now, with its breakdown (GM view): on
+    its foes and objects first, then on its own side."""
     ext: VersExt = state.ext
     actor = ext.turns.current
     if actor is None or ext.turns.actions_left < 1:
@@ -410,7 +411,9 @@ def attack_options(state: ConflictState) -> list[dict[str, Any]]:
                     "mods": [m.to_json() for m in plan.mods if m.value],
                     "target_number": plan.target_number, "min_dos": plan.min_dos,
                     "text": text})
-    return out
+    side = state.participants[actor].side
+    ally = {pid for pid, p in state.participants.items() if p.side == side}
+    return sorted(out, key=lambda o: o["target"] in ally)
 
 
 def hit_chance(target_number: int, min_dos: int) -> float:
