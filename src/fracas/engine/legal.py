@@ -135,6 +135,36 @@ class LegalCommand:
         return dataclasses.replace(self, params=tuple(params))
 
 
+    def unnamed(self, secret: Collection[str], optional: Collection[str]) -> LegalCommand:
+        """This command without naming any of the ``secret`` values (lower case: a GM-only
+        weapon of its own actor, say): an allowed value naming one is left out (with none
+        left, any value of the kind), a fixed value naming one is left to the user, unlisted
+        and, where the command's spec makes it ``optional`` (names), optional."""
+        params = []
+        for c in self.params:
+            if c.is_fixed and _names_one(c.fixed, secret):
+                c = Choice(c.name, c.kind, required=c.name not in optional,
+                           positional=c.positional, listed=False)
+            elif c.allowed is not None and any(_names_one(v, secret) for v in c.allowed):
+                allowed = tuple(v for v in c.allowed if not _names_one(v, secret))
+                c = dataclasses.replace(c, allowed=allowed or None)
+            params.append(c)
+        return dataclasses.replace(self, params=tuple(params))
+
+
+def unnamed(legal: Iterable[LegalCommand], secret: Collection[str],
+            commands: CommandSet) -> list[LegalCommand]:
+    """``legal`` naming none of the ``secret`` values (:meth:`LegalCommand.unnamed`); the
+    variants that differed only in such a value are one command."""
+    out: list[LegalCommand] = []
+    for lc in legal:
+        optional = {p.name for p in commands.spec(lc.verb).params if not p.required}
+        kept = lc.unnamed(secret, optional)
+        if kept not in out:
+            out.append(kept)
+    return out
+
+
 def without(legal: Iterable[LegalCommand], hidden: Collection[str]) -> list[LegalCommand]:
     """``legal`` as a viewer may be offered it (:meth:`LegalCommand.without` of each; those
     with nothing left to offer dropped)."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from fracas.engine import Conflict
+from fracas.engine import Conflict, Viewer
+from fracas.engine.projector import offered as offered_to
 from fracas.errors import IllegalCommand
 from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
 
@@ -138,3 +140,17 @@ def test_an_attack_is_offered_with_each_equipped_weapon_or_bare_hands() -> None:
     cmd = attack.command(target="orc", weapon="Twin daggers")
     c.execute({**cmd, "args": {**cmd["args"], "dice": [4, 4]}}, time="")
     assert events(c, "attack")[0].data["weapon"] == "Twin daggers"
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_gm_only_equipment_is_not_named_in_the_attack_offered() -> None:
+    cursed = {"kind": "weapon", "name": "Zqcursed blade", "accuracy": "dex+mig", "damage": 6}
+    c = make({**pc("ada", equipment=[cursed]), "gm_only": ["equipment"]}, pc("bruno"),
+             npc("orc"))
+    run(c, "ada: initiative dice=6,6,6,6")
+    (gm,) = [lc for lc in offered_to(c, Viewer.gm(), "ada") if lc.verb == "attack"]
+    assert gm.choice("weapon").allowed == ("Zqcursed blade", "unarmed strike")
+    offered = offered_to(c, Viewer.of_player("ada"), "ada")
+    assert "zqcursed" not in json.dumps([lc.to_data() for lc in offered]).lower()
+    (attack,) = [lc for lc in offered if lc.verb == "attack"]
+    assert attack.choice("weapon").allowed == ("unarmed strike",)  # a list of one tells nothing

@@ -12,6 +12,7 @@ import pytest
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Event
 from fracas.engine.model import Viewer
+from fracas.engine.projector import offered
 from fracas.engine.secrets import Modifier
 from fracas.engine.views import log_view, view
 from fracas.rulesets.vers import actions, chases, decider
@@ -170,3 +171,19 @@ def test_rewording_every_label_changes_nothing_a_player_may_know(
     gm = json.dumps(log_view(c, Viewer.gm()))
     assert f'"{prefix}Thug\'s dodge", -3, "thug", "dodge"' in gm  # the GM sees the values
     assert f'"{prefix}Thug\'s dodge", null' in after[0]  # a player does not
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_a_player_is_offered_attacks_that_name_none_of_their_gm_only_weapons() -> None:
+    c = make({**ada(weapons={"zqmaul": {"ev": 13}, "zqknife": {"ev": 2}}),
+              "gm_only": ["weapons"]}, npc("thug", zone="a"), pc("bo", zone="a"), **ZONES)
+    do(c, "open ada")
+    gm = [lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "attack"]
+    assert {lc.choice("weapon").fixed for lc in gm} == {"zqmaul", "zqknife", "unarmed"}
+    mine = [lc for lc in offered(c, ALICE, "ada") if lc.verb == "attack"]
+    assert "zq" not in json.dumps([lc.to_data() for lc in mine])
+    assert [lc.choice("target").fixed for lc in mine] == ["thug", "bo"]  # one per target
+    assert all(lc.choice("weapon").fixed is None and not lc.choice("weapon").required
+               for lc in mine)
+    c.execute(mine[0].command(dice=[2, 2, 2]), time="")  # the first weapon: the maul
+    assert c.records[-1].events[0].data["weapon"] == "zqmaul"

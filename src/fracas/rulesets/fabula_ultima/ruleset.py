@@ -140,6 +140,16 @@ class FabulaUltima(Ruleset):
             self.handlers.evolve(state, event)
 
     # --- views ------------------------------------------------------------------------
+    def offer_secrets(self, state: ConflictState, actor: str, viewer: Viewer
+                      ) -> frozenset[str]:
+        """The actor's equipment, where it is GM-only: an attack offered to a player does
+        not list its weapons (FU-CON-2)."""
+        p = state.participants.get(actor)
+        if viewer.is_gm or p is None or "equipment" not in p.gm_only:
+            return frozenset()
+        ext: FabulaExt = state.ext
+        return frozenset(i.name.lower() for i in ext.equipment.get(actor, []))
+
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The chance each member who may act now hits each foe (FU-RES-3)."""
         return fu_odds.pending_odds(state, viewer)

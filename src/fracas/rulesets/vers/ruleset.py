@@ -22,7 +22,7 @@ from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
-from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt
+from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt, weapons_of
 
 #: The modules whose handlers fill HANDLERS (imported for their registrations).
 _DECIDERS = (actions, chases)
@@ -184,6 +184,16 @@ class Vers(Ruleset):
             return "down"
         names = [name for t in tracks.values() for name in t.get("conditions", {})]
         return ", ".join(names) if names else "unhurt"
+
+    def offer_secrets(self, state: ConflictState, actor: str, viewer: Viewer
+                      ) -> frozenset[str]:
+        """The actor's weapons, unarmed included, where they are GM-only: a player is
+        offered one attack per target, naming no weapon (the first is used, VR-ATK-1), so
+        neither the names nor the count of the weapons show."""
+        p = state.participants.get(actor)
+        if viewer.is_gm or p is None or "weapons" not in p.gm_only:
+            return frozenset()
+        return frozenset(w.lower() for w in weapons_of(p))
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
