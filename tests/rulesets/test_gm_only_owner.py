@@ -13,6 +13,7 @@ from fracas.app.script import play_script
 from fracas.cli.render import log_lines
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.projector import offered
 from fracas.engine.views import log_view, view
 from tests.rulesets.etherscope.helpers import make, pc
 
@@ -20,10 +21,12 @@ ALICE = Viewer.of_player("alice")
 
 
 def _everything(c: Conflict, viewer: Viewer) -> tuple[dict[str, Any], str]:
-    """Ada as ``viewer`` sees her, and all ``viewer`` is given (view, log, log lines)."""
+    """Ada as ``viewer`` sees her, and all ``viewer`` is given (view, log, log lines and the
+    legal commands offered for Ada)."""
     shown = view(c, viewer)
+    offers = [lc.to_data() for lc in offered(c, viewer, "ada")]
     text = json.dumps(shown) + json.dumps(log_view(c, viewer)) + json.dumps(
-        log_lines(c, viewer))
+        log_lines(c, viewer)) + json.dumps(offers)
     return next(p for p in shown["conflict"]["participants"] if p["id"] == "ada"), text
 
 
@@ -45,6 +48,12 @@ def test_etherscope_hides_a_gm_only_condenser_from_its_own_player() -> None:
     assert "13" not in text
     gm, _ = _everything(c, Viewer.gm())
     assert gm["condensers"]["physical"] == [13, 13]
+    # the splits the rules allow would tell her base initiative: she may declare any scores
+    (declare,) = [lc for lc in offered(c, ALICE, "ada") if lc.verb == "declare"]
+    assert declare.choice("scores").allowed is None
+    assert len([lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "declare"]) == 2
+    c.execute(declare.command(scores=[8, 2]), time="")
+    assert c.state.ext.countdown.declarations["ada"] == [8, 2]
 
 
 def test_fabula_ultima_hides_gm_only_hp_from_its_own_player() -> None:
@@ -63,3 +72,7 @@ def test_vers_hides_gm_only_weapons_from_their_own_player() -> None:
     assert "net EV 5" in gm and '"ev": 5' in gm  # Ada's sword, EV 5, hit the thug
     _, text = _everything(c, ALICE)
     assert "EV 5" not in text and '"ev": 5' not in text
+    c.execute("open ada", time="")  # her turn: the attacks she is offered name no weapon
+    gm_offer, offer = (json.dumps([lc.to_data() for lc in offered(c, v, "ada")])
+                       for v in (Viewer.gm(), ALICE))
+    assert "sword" in gm_offer and "sword" not in offer and "unarmed" not in offer

@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.engine.commands import GM, CommandSet, Param
+from fracas.engine.commands import GM, CommandSet, CommandSpec, Param
 from fracas.engine.model import Participant, copy_json
 from fracas.errors import InvalidInput
 
@@ -153,13 +153,14 @@ class LegalCommand:
 
 
 def unnamed(legal: Iterable[LegalCommand], secret: Collection[str],
-            commands: CommandSet) -> list[LegalCommand]:
-    """``legal`` naming none of the ``secret`` values (:meth:`LegalCommand.unnamed`); the
-    variants that differed only in such a value are one command."""
+            specs: Iterable[CommandSpec]) -> list[LegalCommand]:
+    """``legal`` naming none of the ``secret`` values (:meth:`LegalCommand.unnamed`; a value
+    left to the user is optional where its verb's spec among ``specs`` says so); the variants
+    that differed only in such a value are one command."""
+    optional = {s.verb: {p.name for p in s.params if not p.required} for s in specs}
     out: list[LegalCommand] = []
     for lc in legal:
-        optional = {p.name for p in commands.spec(lc.verb).params if not p.required}
-        kept = lc.unnamed(secret, optional)
+        kept = lc.unnamed(secret, optional.get(lc.verb, ()))
         if kept not in out:
             out.append(kept)
     return out

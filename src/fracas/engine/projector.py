@@ -35,7 +35,7 @@ from fracas.engine.events import (
     Record,
 )
 from fracas.engine.harm_view import masked_entry
-from fracas.engine.legal import LegalCommand, hidden_words, unnamed, without
+from fracas.engine.legal import LegalCommand, hidden_words, without
 from fracas.engine.model import ConflictState, Participant, Viewer, copy_json
 from fracas.engine.redaction import (
     Knowledge,
@@ -489,14 +489,13 @@ class Entries:
 def offered(conflict: Conflict, viewer: Viewer, actor: str | None) -> list[LegalCommand]:
     """The legal commands of ``actor`` (None: the GM's own) as ``viewer`` is offered them:
     :meth:`Conflict.legal` less every value, and every command, that names a participant
-    hidden from the viewer (:meth:`LegalCommand.without`), and naming none of the actor's
-    stats the viewer may not see (:meth:`Ruleset.offer_secrets`, :func:`unnamed`)."""
+    hidden from the viewer (:meth:`LegalCommand.without`), and telling nothing of the actor's
+    stats the viewer may not see (:meth:`Ruleset.offer_for`)."""
     legal = conflict.legal(actor)
     if viewer.is_gm:
         return legal
     offer = without(legal, Entries(conflict.ruleset, conflict.state, viewer).hidden_words())
-    secret = conflict.ruleset.offer_secrets(conflict.state, actor, viewer) if actor else None
-    return unnamed(offer, secret, conflict.commands) if secret else offer
+    return conflict.ruleset.offer_for(conflict.state, actor, viewer, offer) if actor else offer
 
 
 def known_players(conflict: Conflict, viewer: Viewer) -> list[str]:

@@ -222,12 +222,13 @@ class Ruleset:
         character each step): one call each by default; a ruleset may share the work."""
         return {actor: self.legal_commands(state, actor) for actor in actors}
 
-    def offer_secrets(self, state: ConflictState, actor: str, viewer: Viewer
-                      ) -> frozenset[str]:
-        """The values, lower case, that ``viewer``'s offer of ``actor``'s legal commands may
-        not name though the rules' offer does: such as the names of the actor's GM-only
-        weapons (none by default)."""
-        return frozenset()
+    def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
+                  offer: list[LegalCommand]) -> list[LegalCommand]:
+        """What ``viewer`` (a player) is offered of ``actor``'s legal commands, ``offer``
+        (already naming no participant hidden from them): nothing that tells of one of the
+        actor's stats the viewer may not see, such as the names of GM-only weapons (by
+        default: ``offer``)."""
+        return offer
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """Exact odds of the roll(s) the character acting now is about to make, as lines

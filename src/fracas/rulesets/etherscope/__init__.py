@@ -205,6 +205,11 @@ class Etherscope(Ruleset):
         """What ``actor`` (None: the GM) may do now, with the values the rules allow."""
         return legal.legal_commands(state, actor)
 
+    def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
+                  offer: list[LegalCommand]) -> list[LegalCommand]:
+        """A declaration that tells nothing of a hidden base initiative (ES-ROUND-2)."""
+        return legal.offer_for(state, actor, viewer, offer)
+
     def status_lines(self, state: ConflictState) -> list[str]:
         """The GM's view lines."""
         return views.view_lines(state, Viewer.gm()) if state.ext is not None else []

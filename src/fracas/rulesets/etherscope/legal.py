@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from fracas.engine.legal import LegalCommand
-from fracas.engine.model import ConflictState
+from fracas.engine.model import ConflictState, Viewer
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.common import ext_of, group_of
+from fracas.rulesets.etherscope.marks import condenser_secret
 from fracas.rulesets.etherscope.settings import BANDS
 from fracas.rulesets.legal import LegalCommands, Made
 
@@ -145,6 +146,20 @@ def _declarations_of(actor: str, base: int, gap: int) -> tuple[LegalCommand, ...
 
 #: The two legal declarations by (actor, base, gap): the splits are listed once, not per ask.
 _DECLARED: Made[tuple[LegalCommand, ...]] = Made()
+
+
+def offer_for(state: ConflictState, actor: str, viewer: Viewer,
+              offer: list[LegalCommand]) -> list[LegalCommand]:
+    """What a player is offered of ``actor``'s legal commands, ``offer``: where the base
+    initiative is hidden from them (its condenser GM-only, or its harm not shown), one
+    declaration of any scores, as the splits the rules allow would tell the base
+    (ES-ROUND-2)."""
+    if not any(lc.verb == "declare" for lc in offer) or not condenser_secret(state, viewer,
+                                                                              actor):
+        return offer
+    first = next(i for i, lc in enumerate(offer) if lc.verb == "declare")
+    rest = [lc for lc in offer if lc.verb != "declare"]
+    return [*rest[:first], command("declare", actor, free={"scores": "SCORES"}), *rest[first:]]
 
 
 def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
