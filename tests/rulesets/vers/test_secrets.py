@@ -182,7 +182,7 @@ def test_a_player_is_offered_attacks_that_name_none_of_their_gm_only_weapons() -
     assert {lc.choice("weapon").fixed for lc in gm} == {"zqmaul", "zqknife", "unarmed"}
     mine = [lc for lc in offered(c, ALICE, "ada") if lc.verb == "attack"]
     assert "zq" not in json.dumps([lc.to_data() for lc in mine])
-    assert [lc.choice("target").fixed for lc in mine] == ["thug", "bo"]  # one per target
+    assert [lc.text() for lc in mine] == ["ada: attack thug dice=DICE", "ada: attack bo dice=DICE"]
     assert all(lc.choice("weapon").fixed is None and not lc.choice("weapon").required
                for lc in mine)
     c.execute(mine[0].command(dice=[2, 2, 2]), time="")  # the first weapon: the maul
