@@ -154,12 +154,11 @@ def offer_for(state: ConflictState, actor: str, viewer: Viewer,
     initiative is hidden from them (its condenser GM-only, or its harm not shown), one
     declaration of any scores, as the splits the rules allow would tell the base
     (ES-ROUND-2)."""
-    if not any(lc.verb == "declare" for lc in offer) or not condenser_secret(state, viewer,
-                                                                              actor):
+    at = next((i for i, lc in enumerate(offer) if lc.verb == "declare"), None)
+    if at is None or not condenser_secret(state, viewer, actor):
         return offer
-    first = next(i for i, lc in enumerate(offer) if lc.verb == "declare")
     rest = [lc for lc in offer if lc.verb != "declare"]
-    return [*rest[:first], command("declare", actor, free={"scores": "SCORES"}), *rest[first:]]
+    return [*rest[:at], command("declare", actor, free={"scores": "SCORES"}), *rest[at:]]
 
 
 def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:

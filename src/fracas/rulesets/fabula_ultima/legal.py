@@ -8,7 +8,13 @@ from collections.abc import Sequence
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Kind, Status
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
-from fracas.rulesets.fabula_ultima.state import UNARMED, FabulaExt, is_extra, next_turn
+from fracas.rulesets.fabula_ultima.state import (
+    UNARMED,
+    FabulaExt,
+    is_extra,
+    next_turn,
+    weapons_of,
+)
 from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
@@ -55,8 +61,7 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
 
 def weapons(ext: FabulaExt, pid: str) -> tuple[str, ...]:
     """The weapons ``pid`` may attack with: those equipped, and an unarmed strike."""
-    equipped = tuple(i.name for i in ext.equipment.get(pid, []) if i.kind == "weapon")
-    return (*equipped, UNARMED.name)
+    return (*(w.name for w in weapons_of(ext, pid)), UNARMED.name)
 
 
 def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...], arms: tuple[str, ...]

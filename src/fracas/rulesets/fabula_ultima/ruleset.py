@@ -145,7 +145,7 @@ class FabulaUltima(Ruleset):
         """Where the actor's equipment is GM-only, an attack lists none of its weapons
         (FU-CON-2)."""
         p = state.participants.get(actor)
-        if viewer.is_gm or p is None or "equipment" not in p.gm_only:
+        if p is None or "equipment" not in p.gm_only:
             return offer
         ext: FabulaExt = state.ext
         return unnamed(offer, {i.name.lower() for i in ext.equipment.get(actor, [])},

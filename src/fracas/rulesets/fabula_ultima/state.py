@@ -345,9 +345,14 @@ def add_participant(ext: FabulaExt, p: Participant) -> None:
 UNARMED = Item(kind="weapon", name="unarmed strike", accuracy=["dex", "mig"], damage=0)
 
 
+def weapons_of(ext: FabulaExt, pid: str) -> list[Item]:
+    """The weapons ``pid`` has equipped, in the order declared."""
+    return [i for i in ext.equipment.get(pid, []) if i.kind == "weapon"]
+
+
 def weapon_of(ext: FabulaExt, p: Participant, name: str | None) -> Item:
     """The equipped weapon called ``name`` (None: the first equipped, or an unarmed strike)."""
-    weapons = [i for i in ext.equipment.get(p.id, []) if i.kind == "weapon"]
+    weapons = weapons_of(ext, p.id)
     if name is None:
         return weapons[0] if weapons else UNARMED
     for w in weapons:

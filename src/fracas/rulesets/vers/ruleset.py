@@ -190,7 +190,7 @@ class Vers(Ruleset):
         """Where the actor's weapons are GM-only, one attack per target naming no weapon
         (the first is used, VR-ATK-1): neither the names nor the count of the weapons show."""
         p = state.participants.get(actor)
-        if viewer.is_gm or p is None or "weapons" not in p.gm_only:
+        if p is None or "weapons" not in p.gm_only:
             return offer
         return unnamed(offer, {w.lower() for w in weapons_of(p)}, self.commands)
 
