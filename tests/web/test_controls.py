@@ -4,11 +4,15 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from fracas.app.scenario import load_scenario
+from fracas.app.script import play_script
 from tests.server.support import Served
 from tests.web.browser import DESK, open_screen
 
@@ -141,3 +145,55 @@ def test_rarely_needed_values_fold_under_more_options(page: Page) -> None:
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "attack", "args": {
         "target": "imp", "ev": 7, "dice": [2, 2, 2]}}]
     assert page.evaluate(FOLDED_JS, attack) is True  # a redraw keeps a typed value in sight
+
+
+def _tavern_offer(actor: str) -> list[Any]:
+    """What the engine offers ``actor`` in the tavern brawl once Ada's go has opened."""
+    scenario = load_scenario("vers-tavern-brawl")
+    conflict = play_script(replace(scenario, script=scenario.script[:1]), "controls")
+    return [lc.to_data() for lc in conflict.legal(actor)]
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_a_chosen_target_narrows_the_weapons_to_those_that_can_strike_it(page: Page) -> None:
+    offer = _tavern_offer("ada")
+    attacks = [{p["name"]: p["fixed"] for p in c["params"]} for c in offer
+               if c["verb"] == "attack"]
+    can_strike = {a["target"]: sorted(b["weapon"] for b in attacks if b["target"] == a["target"])
+                  for a in attacks}
+    assert len({tuple(w) for w in can_strike.values()}) > 1  # the weapons differ by target
+    build(page, offer)
+    form = page.locator("form[data-verb=attack]")
+    shown = "el => [...el.options].filter(o => !o.hidden).map(o => o.value).sort()"
+    for target, weapons in can_strike.items():
+        form.get_by_label("target").select_option(target)
+        assert form.get_by_label(re.compile("^weapon")).evaluate(shown) == weapons, target
+    form.get_by_label("target").select_option("thug")
+    form.get_by_label(re.compile("^weapon")).select_option("sword")
+    form.get_by_label("target").select_option("bruno")  # the sword cannot reach him
+    form.get_by_role("button", name="attack").click()
+    sent = page.evaluate("window.sent")
+    assert [(c["args"]["target"], c["args"]["weapon"]) for c in sent] == [("bruno", "knife")]
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_a_step_to_the_next_zone_asks_for_no_dice(page: Page) -> None:
+    build(page, [
+        {"verb": "move", "actor": "ada", "rule": "VR-MOVE-2", "text": "…", "params": [
+            {"name": "to", "kind": "zone", "allowed": None, "required": True, "fixed": "bar"}]},
+        {"verb": "move", "actor": "ada", "rule": "VR-MOVE-2", "text": "…", "params": [
+            {"name": "to", "kind": "zone", "allowed": None, "required": True, "fixed": "door"},
+            {"name": "dice", "kind": "dice", "allowed": None, "required": False, "fixed": None},
+            {"name": "onfail", "kind": "choice", "allowed": ["short", "both"], "required": False,
+             "fixed": None}]},
+    ])
+    form = page.locator("form[data-verb=move]")
+    form.get_by_label("to").select_option("door")  # a dash: it may be rolled
+    expect(form.get_by_label("dice (optional)")).to_be_visible()
+    form.get_by_label("dice (optional)").fill("6,6,6")
+    form.get_by_label("to").select_option("bar")  # a step: nothing to roll
+    expect(form.get_by_label("dice (optional)")).to_be_hidden()
+    expect(form.get_by_label("onfail (optional)")).to_be_hidden()
+    form.get_by_role("button", name="move").click()
+    assert page.evaluate("window.sent") == [
+        {"actor": "ada", "verb": "move", "args": {"to": "bar"}}]

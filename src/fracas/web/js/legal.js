@@ -17,7 +17,7 @@ export function normalize(items) {
     const command = typeof item === "string" ? fromTemplate(item) : fromData(item);
     const key = `${command.actor || ""}|${command.verb}`;
     const known = merged.get(key);
-    merged.set(key, known ? mergeVariants(known, command) : command);
+    merged.set(key, known ? mergeVariants(known, command) : { ...command, variants: [command.params] });
   }
   return [...merged.values()];
 }
@@ -82,7 +82,43 @@ function mergeVariants(a, b) {
     return { ...p, fixed: null, allowed, kind: p.kind, required: p.required && q.required,
              label: p.label || q.label };
   });
-  return { ...a, params, label: a.label === b.label ? a.label : "" };
+  return { ...a, params, label: a.label === b.label ? a.label : "", variants: [...a.variants, b.params] };
+}
+
+// Whether one variant's parameters take `text` (a field's value; "" for none) for `name`.
+function admits(variant, name, text) {
+  const p = variant.find((q) => q.name === name);
+  if (!p) return text === "";
+  if (text === "") return !p.required;
+  if (p.fixed !== null) return textOf(p.fixed) === text;
+  return !p.allowed || p.allowed.some((v) => textOf(v) === text);
+}
+
+function textOf(value) {
+  return Array.isArray(value) ? value.join(",") : String(value);
+}
+
+// A merged command's choices narrowed to the variants that take what is chosen before them:
+// once the target is chosen, only the weapons that can strike it are offered; a value no
+// such variant has is hidden. A choice no longer offered gives way to the first one left.
+function narrow(command, fields) {
+  if (!command.variants || command.variants.length < 2) return;
+  let open = command.variants;
+  for (const f of fields) {
+    const name = f.param.name;
+    const takes = (text) => open.some((v) => admits(v, name, text));
+    if (f.input.tagName === "SELECT") {
+      for (const o of f.input.options) o.hidden = o.disabled = !takes(o.value);
+      if (!f.input.multiple && f.input.selectedOptions[0]?.disabled) {
+        const first = [...f.input.options].find((o) => !o.disabled);
+        if (first) f.input.value = first.value;
+      }
+    }
+    const unused = open.every((v) => !v.some((q) => q.name === name));
+    f.wrap.hidden = f.input.disabled = unused;  // a disabled field is neither checked nor sent
+    if (unused && !f.input.multiple) f.input.value = "";
+    if (!f.input.multiple) open = open.filter((v) => admits(v, name, valueOf(f)));
+  }
 }
 
 function same(x, y) {
@@ -118,6 +154,8 @@ export function commandForm(command, context, { onSubmit, onChange }) {
     h("button", { type: "submit", title: free.length ? null : about },
       free.length ? words(command.verb) : title), odds);
   const build = () => buildCommand(command, free, fields);
+  narrow(command, fields);
+  form.addEventListener("change", () => narrow(command, fields));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     onSubmit(build(), form);
@@ -194,7 +232,7 @@ function field(param, id, context, actor) {
     input = h("select", { id, name: param.name, multiple, required: param.required && !multiple });
     if (!param.required && !multiple) input.append(h("option", { value: "" }, "—"));
     for (const value of options) {
-      const text = Array.isArray(value) ? value.join(",") : String(value);
+      const text = textOf(value);
       input.append(h("option", { value: text }, Array.isArray(value) ? text : label(value, context, param.kind)));
     }
   } else if (param.kind === "bool") {
