@@ -1,6 +1,7 @@
 """Legal commands are a view of decide (DESIGN.md principle 5): a legal command filled in with
-values it lists as allowed is accepted (and all actors' legal commands asked at once are each
-actor's own) — in random play of every bundled scenario deep into
+values it lists as allowed is accepted, it asks for no value its command leaves optional (the
+browser would demand it), and all actors' legal commands asked at once are each actor's
+own — in random play of every bundled scenario deep into
 its conflict (awareness moves, declarations, countdowns, zoom-ins, VERS chases, Fabula Ultima
 turns), and in the simulator's play with every built-in policy (the choices its agents make
 are the ones the browser table offers as buttons)."""
@@ -94,6 +95,10 @@ def test_a_legal_command_with_allowed_values_is_accepted(name: str, seed: int) -
             by_actor[None] = gm  # type: ignore[index]
         if not by_actor:
             break
+        for lc in [lc for options in by_actor.values() for lc in options]:
+            spec = conflict.commands.spec(lc.verb)
+            demanded = {p.name for p in lc.params if p.required and not p.is_fixed}
+            assert demanded <= {p.name for p in spec.params if p.required}, lc.text()
         options = by_actor[rng.choice(list(by_actor))]
         lc = rng.choice(options)
         command = lc.command(**_fill(lc, rng))

@@ -104,7 +104,7 @@ class LegalCommands:
                     params[i] = Choice(fixed=fixed[p.name], **base)
                 elif p.name in free:
                     params[i] = Choice(allowed=allowed.get(p.name, choices),
-                                       placeholder=free[p.name], **base)
+                                       placeholder=free[p.name], required=p.required, **base)
                 else:
                     params[i] = Choice(allowed=allowed[p.name], required=False, listed=False,
                                        **base)

@@ -237,12 +237,13 @@ class FabulaUltimaProfile(Profile):
     outcomes = ("defeated", SURRENDERED, COMPROMISE)
     concessions = (SURRENDER, COMPROMISE)
     harm_unit = "HP"
+    fills = frozenset({"text"})
     sheet_fills = frozenset({"text"})  # an act's text: always the same
 
-    def candidates(self, verb: str, param: str, actor: str | None, sight: Sight
-                   ) -> list[Any] | None:
+    def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
+                 actor: str | None, sight: Sight) -> list[Any] | None:
         """``act``: the character bides its time (a turn cannot be passed; FU-CON-6)."""
-        return ["bides its time"] if verb == "act" else None
+        return ["bides its time"] if verb == "act" and param == "text" else None
 
     def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """HP over maximum HP; hidden HP reads as the Crisis line (≤ half, FU-RES-2)."""
