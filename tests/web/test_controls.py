@@ -19,8 +19,9 @@ from tests.web.browser import DESK, open_screen
 BUILD_JS = """async (legal) => {
   const { normalize, commandForm } = await import("/static/js/legal.js");
   const ctx = { participants: [{ id: "ada", name: "Ada" }, { id: "imp", name: "<b>Imp</b>" }],
-                zones: [{ id: "bar", name: "The bar" }],
-                name: (id) => ({ ada: "Ada", imp: "<b>Imp</b>" })[id] || id,
+                zones: [{ id: "bar", name: "The bar" }, { id: "door", name: "Front door" }],
+                name: (id, kind) => (kind === "zone" ? { bar: "The bar", door: "Front door" }
+                  : { ada: "Ada", imp: "<b>Imp</b>" })[id] || id,
                 skillsOf: (id) => (id === "ada" ? ["brawl", "stealth"] : []) };
   window.sent = [];
   const box = document.createElement("div");
@@ -80,7 +81,7 @@ def test_text_templates_become_the_same_controls(page: Page) -> None:
     cover.get_by_role("button").click()
     place = page.locator("form[data-verb=place]")
     assert place.get_by_label("zone").evaluate("el => [...el.options].map(o => o.text)") == [
-        "bar"]
+        "The bar", "Front door"]  # the zones by their names
     chase = page.locator("form[data-verb=chase]")
     assert chase.get_by_label("length (optional)").evaluate(
         "el => [...el.options].map(o => o.value)") == ["", "2", "3", "4", "5", "6"]
@@ -197,3 +198,28 @@ def test_a_step_to_the_next_zone_asks_for_no_dice(page: Page) -> None:
     form.get_by_role("button", name="move").click()
     assert page.evaluate("window.sent") == [
         {"actor": "ada", "verb": "move", "args": {"to": "bar"}}]
+
+
+@pytest.mark.rule("VR-MOVE-5")
+def test_an_offer_is_titled_by_its_label_with_the_value_it_names(page: Page) -> None:
+    def slip(to: str) -> dict[str, Any]:
+        return {"verb": "slip", "actor": "ada", "rule": "VR-MOVE-5", "text": "…",
+                "label": "get past the guard into {to}", "params": [
+                    {"name": "to", "kind": "zone", "allowed": None, "required": True,
+                     "fixed": to},
+                    {"name": "dice", "kind": "dice", "allowed": None, "required": False,
+                     "fixed": None}]}
+
+    build(page, [slip("bar")])
+    assert page.locator("details > summary").all_inner_texts() == [
+        "Ada: get past the guard into The bar"]  # the zone by its name
+    page.get_by_role("button", name="get past the guard into The bar").click()
+    assert page.evaluate("window.sent") == [
+        {"actor": "ada", "verb": "slip", "args": {"to": "bar"}}]
+    build(page, [slip("bar"), slip("door")])  # two ways past: the zone is still to choose
+    assert page.locator("details > summary").all_inner_texts() == [
+        "Ada: get past the guard into …"]
+    page.get_by_label("to").select_option("door")
+    page.get_by_role("button", name="slip").click()
+    assert page.evaluate("window.sent") == [
+        {"actor": "ada", "verb": "slip", "args": {"to": "door"}}]

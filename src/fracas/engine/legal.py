@@ -60,7 +60,8 @@ class LegalCommand:
     params: tuple[Choice, ...] = ()
     rule: str | None = None
     #: what this offer does in a few words, where its verb and fixed values would not say it
-    #: ("check outside the turn" for ``check turn=no``); "": they say it
+    #: ("check outside the turn" for ``check turn=no``; "get past the guard into {to}", where
+    #: ``{to}`` stands for the value of ``to``); "": they say it
     label: str = ""
 
     def text(self) -> str:

@@ -143,6 +143,8 @@ def test_legal_moves_follow_the_guards_that_stop_the_mover():
     assert ways() == ["ada: move b", "ada: move c dice=DICE"]
     do(c, "guard foe a b")
     assert ways() == ["ada: slip b dice=DICE"]
+    slip = next(lc for lc in ruleset().legal_commands(c.state, "ada") if lc.verb == "slip")
+    assert slip.to_data()["label"] == "get past the guard into {to}"  # the control's title
     do(c, "out foe")
     assert ways() == ["ada: move b", "ada: move c dice=DICE"]
     do(c, "ada: move b")

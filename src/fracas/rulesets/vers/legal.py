@@ -27,18 +27,21 @@ _MADE: Made[LegalCommand] = Made()
 
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
             allowed: dict[str, tuple[Any, ...]] | None = None,
-            options: dict[str, tuple[Any, ...]] | None = None, **fixed: Any) -> LegalCommand:
+            options: dict[str, tuple[Any, ...]] | None = None, label: str = "",
+            **fixed: Any) -> LegalCommand:
     """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list,
     ``free`` ones the table picks (by placeholder), and the values an optional parameter may
-    take now (``options``; else any of its kind), in the order of the command's spec (made
-    once for the same values: a legal command is an immutable value)."""
-    key = frozen_key(actor, verb, free, allowed, options, fixed)
-    return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, fixed))
+    take now (``options``; else any of its kind), in the order of the command's spec, named
+    ``label`` where the verb would not say what it does (made once for the same values: a
+    legal command is an immutable value)."""
+    key = frozen_key(actor, verb, free, allowed, options, label, fixed)
+    return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, label, fixed))
 
 
 def _make(actor: str | None, verb: str, free: dict[str, str] | None,
           allowed: dict[str, tuple[Any, ...]] | None,
-          options: dict[str, tuple[Any, ...]] | None, fixed: dict[str, Any]) -> LegalCommand:
+          options: dict[str, tuple[Any, ...]] | None, label: str,
+          fixed: dict[str, Any]) -> LegalCommand:
     spec = _SPECS[verb]
     params = []
     for p in spec.params:
@@ -55,7 +58,7 @@ def _make(actor: str | None, verb: str, free: dict[str, str] | None,
             if options and name in options:
                 choices = options[name]
             params.append(Choice(allowed=choices, required=False, listed=False, **base))
-    return LegalCommand(verb, actor, tuple(params), spec.rule)
+    return LegalCommand(verb, actor, tuple(params), spec.rule, label)
 
 
 def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand]:
@@ -143,7 +146,8 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
                 continue
             guarded = hostile_guards(state, actor, ext.zones.path(here, z) or [])
             if guarded and dist == 1:
-                out.append(command(actor, "slip", to=z, free={"dice": "DICE"}))
+                out.append(command(actor, "slip", to=z, free={"dice": "DICE"},
+                                   label="get past the guard into {to}"))
             elif not guarded and dist == 1:
                 out.append(command(actor, "move", to=z))
             elif not guarded:  # a failed dash takes both actions only if both are left

@@ -152,7 +152,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
     free.length && about ? h("p", { class: "about" }, about) : null,
     folded(fields, `${key}|more`),
     h("button", { type: "submit", title: free.length ? null : about },
-      free.length ? words(command.verb) : title), odds);
+      free.length ? buttonOf(command, context) : title), odds);
   const build = () => buildCommand(command, free, fields);
   narrow(command, fields);
   form.addEventListener("change", () => narrow(command, fields));
@@ -182,14 +182,34 @@ function folded(fields, key) {
   return [...fields.filter((f) => !rare.includes(f)).map((f) => f.wrap), more];
 }
 
-// "Ada: attack Bruno": the actor, then the offer's label, or its verb and fixed values.
+// "Ada: attack Bruno": the actor, then the offer's label ("get past the guard into {to}",
+// with the value of `to` named, or "…" while it is still to choose), or its verb and fixed
+// values.
 function titleOf(command, context) {
-  const what = command.label ? [command.label] : [words(command.verb),
+  const what = command.label ? [labelOf(command, context).text] : [words(command.verb),
     ...command.params.filter((p) => p.fixed !== null).map((p) =>
       (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
         : p.positional || command.source === "json" ? label(p.fixed, context, p.kind)
           : `${p.name}=${label(p.fixed, context, p.kind)}`))];
   return [command.actor ? context.name(command.actor) + ":" : null, ...what].filter(Boolean).join(" ");
+}
+
+// The words on a form's button: the label where it is whole, else the verb.
+function buttonOf(command, context) {
+  const named = command.label ? labelOf(command, context) : { open: true };
+  return named.open ? words(command.verb) : named.text;
+}
+
+// The offer's label with its slots filled in; `open` when one is still to choose.
+function labelOf(command, context) {
+  let open = false;
+  const text = command.label.replace(/\{(\w+)\}/g, (_, name) => {
+    const p = command.params.find((q) => q.name === name);
+    if (p && p.fixed !== null) return label(p.fixed, context, p.kind);
+    open = true;
+    return "…";
+  });
+  return { text, open };
 }
 
 // What a command does, from the server's summary of it, with the rule it serves:
