@@ -72,6 +72,8 @@ def test_vers_hides_gm_only_weapons_from_their_own_player() -> None:
     assert "net EV 5" in gm and '"ev": 5' in gm  # Ada's sword, EV 5, hit the thug
     _, text = _everything(c, ALICE)
     assert "EV 5" not in text and '"ev": 5' not in text
+    assert "sword" in gm and "sword" not in text  # the GM's script named it for Ada
+    assert "Ada: attack" in text  # what Ada did stays in her log
     c.execute("open ada", time="")  # her turn: the attacks she is offered name no weapon
     gm_offer, offer = (json.dumps([lc.to_data() for lc in offered(c, v, "ada")])
                        for v in (Viewer.gm(), ALICE))

@@ -224,7 +224,10 @@ class Projector:
             return None  # wholly hidden: no entry, so nothing counts or times it
         whole = record.command == "create" or all(
             a is b for a, b in zip(shown, record.events, strict=True))
-        mine = typed or _actor_owned(record, known_after)  # the player knows what they asked
+        # the player knows what they asked, and what the GM asked for their character unless
+        # it names one of its GM-only stats
+        mine = typed or (_actor_owned(record, known_after)
+                         and not self._names_a_secret(record, known_after))
         command = record.command if whole or mine else self._label(record, known_after)
         return self._entry(record, visible, command, depth)
 
@@ -237,6 +240,16 @@ class Projector:
             return None
         event = ENGINE_EVENTS.make(marker.type, {"commands": labels})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
+
+    def _names_a_secret(self, record: Record, knowledge: Knowledge) -> bool:
+        """Whether the record's command names one of its actor's :meth:`secret_words` (as a
+        part of its text: on the safe side for a name inside a longer word)."""
+        head, _, rest = record.command.partition(" ")
+        actor = head[:-1]
+        state = next((s for s in reversed(knowledge.chain) if actor in s.participants), None)
+        secret = self.ruleset.secret_words(state, actor) if state is not None else frozenset()
+        text = rest.lower()
+        return any(word in text for word in secret)
 
     def _label(self, record: Record, knowledge: Knowledge) -> str:
         """What a record is called where the viewer may not read its command: its actor and

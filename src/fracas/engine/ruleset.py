@@ -18,7 +18,7 @@ from fracas.engine.commands import Command, CommandSpec
 from fracas.engine.components.turn_orders import TurnOrder
 from fracas.engine.events import ENGINE_EVENTS, Event, EventTypes
 from fracas.engine.handlers import Handlers
-from fracas.engine.legal import LegalCommand
+from fracas.engine.legal import LegalCommand, unnamed
 from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import IllegalCommand, InvalidInput
 
@@ -226,9 +226,16 @@ class Ruleset:
                   offer: list[LegalCommand]) -> list[LegalCommand]:
         """What ``viewer`` (a player) is offered of ``actor``'s legal commands, ``offer``
         (already naming no participant hidden from them): nothing that tells of one of the
-        actor's stats the viewer may not see, such as the names of GM-only weapons (by
-        default: ``offer``)."""
-        return offer
+        actor's stats the viewer may not see (by default: ``offer`` naming none of the
+        :meth:`secret_words`, the variants that told them apart merged)."""
+        secret = self.secret_words(state, actor)
+        return unnamed(offer, secret, self.commands) if secret else offer
+
+    def secret_words(self, state: ConflictState, pid: str) -> frozenset[str]:
+        """The words (lower case) a command for ``pid`` may hold that name one of its GM-only
+        stats, such as the names of GM-only weapons: neither its offers nor, where the GM
+        typed it, its command in its player's log name them (by default: none)."""
+        return frozenset()
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """Exact odds of the roll(s) the character acting now is about to make, as lines

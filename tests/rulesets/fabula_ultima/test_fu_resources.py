@@ -9,6 +9,7 @@ import pytest
 
 from fracas.engine import Conflict, Viewer
 from fracas.engine.projector import offered as offered_to
+from fracas.engine.views import log_view
 from fracas.errors import IllegalCommand
 from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
 
@@ -154,3 +155,7 @@ def test_gm_only_equipment_is_not_named_in_the_attack_offered() -> None:
     assert "zqcursed" not in json.dumps([lc.to_data() for lc in offered]).lower()
     (attack,) = [lc for lc in offered if lc.verb == "attack"]
     assert attack.choice("weapon").allowed == ("unarmed strike",)  # a list of one tells nothing
+    run(c, "ada: attack orc weapon='Zqcursed blade' dice=5,5")  # typed by the GM
+    mine = json.dumps(log_view(c, Viewer.of_player("ada")))
+    assert "zqcursed" not in mine.lower() and "Ada: attack" in mine
+    assert "Zqcursed blade" in json.dumps(log_view(c, Viewer.gm()))

@@ -10,7 +10,7 @@ from fracas.engine.context import DecideContext
 from fracas.engine.engine_events import ParticipantLeft
 from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
-from fracas.engine.legal import LegalCommand, unnamed
+from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
@@ -140,16 +140,13 @@ class FabulaUltima(Ruleset):
             self.handlers.evolve(state, event)
 
     # --- views ------------------------------------------------------------------------
-    def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
-                  offer: list[LegalCommand]) -> list[LegalCommand]:
-        """Where the actor's equipment is GM-only, an attack lists none of its weapons
-        (FU-CON-2)."""
-        p = state.participants.get(actor)
+    def secret_words(self, state: ConflictState, pid: str) -> frozenset[str]:
+        """The names of GM-only equipment: an attack lists none of its weapons (FU-CON-2)."""
+        p = state.participants.get(pid)
         if p is None or "equipment" not in p.gm_only:
-            return offer
+            return frozenset()
         ext: FabulaExt = state.ext
-        return unnamed(offer, {i.name.lower() for i in ext.equipment.get(actor, [])},
-                       self.commands)
+        return frozenset(i.name.lower() for i in ext.equipment.get(pid, []))
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The chance each member who may act now hits each foe (FU-RES-3)."""

@@ -8,7 +8,7 @@ from fracas.engine.components import link_key
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
-from fracas.engine.legal import LegalCommand, unnamed
+from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
@@ -185,14 +185,13 @@ class Vers(Ruleset):
         names = [name for t in tracks.values() for name in t.get("conditions", {})]
         return ", ".join(names) if names else "unhurt"
 
-    def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
-                  offer: list[LegalCommand]) -> list[LegalCommand]:
-        """Where the actor's weapons are GM-only, one attack per target naming no weapon
-        (the first is used, VR-ATK-1): neither the names nor the count of the weapons show."""
-        p = state.participants.get(actor)
+    def secret_words(self, state: ConflictState, pid: str) -> frozenset[str]:
+        """The names of GM-only weapons: ``pid`` is offered one attack per target naming no
+        weapon (the first is used, VR-ATK-1), so neither the names nor the count show."""
+        p = state.participants.get(pid)
         if p is None or "weapons" not in p.gm_only:
-            return offer
-        return unnamed(offer, {w.lower() for w in weapons_of(p)}, self.commands)
+            return frozenset()
+        return frozenset(w.lower() for w in weapons_of(p))
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
