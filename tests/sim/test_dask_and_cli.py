@@ -64,7 +64,7 @@ def test_sim_prints_tables_and_draws_a_plot(tmp_path: Path) -> None:
     assert plot.read_text().lstrip().startswith("<?xml") and "<svg" in plot.read_text()
 
 
-def test_the_report_header_reads_the_policies_on_a_line_of_their_own_in_80_columns() -> None:
+def test_the_report_header_keeps_the_seed_whole_and_the_policies_apart_in_80_cols() -> None:
     result = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "w",
                                  "--workers", "1", "--json"])
     data = json.loads(result.output)
@@ -73,6 +73,10 @@ def test_the_report_header_reads_the_policies_on_a_line_of_their_own_in_80_colum
     lines = terminal.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert lines[0] == "vers-tavern-brawl (vers) · seed w"
     assert lines[1] == "policies: heroes=focus-fire · toughs=focus-fire"
+    terminal = Console(width=80, file=io.StringIO())
+    print_report(terminal, {**data, "seed": "d5" * 32})  # as long as one made for the run
+    lines = terminal.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines[:2] == ["vers-tavern-brawl (vers)", "seed " + "d5" * 32]  # whole, copyable
 
 
 def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:

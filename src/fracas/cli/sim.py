@@ -33,8 +33,12 @@ def _pct(entry: dict[str, Any]) -> str:
 
 def print_report(out: Console, data: dict[str, Any]) -> None:
     """The report as tables: one block per combination (a sweep adds a summary table)."""
-    out.print(f"[bold]{escape(data['scenario'])}[/] ({data['ruleset']}) · seed "
-              f"{escape(data['seed'])}")
+    head, seed = f"{data['scenario']} ({data['ruleset']})", f"seed {data['seed']}"
+    if len(head) + len(seed) + 3 <= out.width:
+        out.print(f"[bold]{escape(head)}[/] · {escape(seed)}")
+    else:  # a long seed (the one made for a run without --seed) whole on its own line
+        out.print(f"[bold]{escape(head)}[/]")
+        out.print(escape(seed), soft_wrap=True)
     out.print("policies: " + " · ".join(  # a side's policy never breaks across lines
         escape(f"{s}={p}").replace(" ", "\u00a0") for s, p in data["policies"].items()))
     results = data["results"]
