@@ -79,6 +79,21 @@ def test_the_report_header_keeps_the_seed_whole_and_the_policies_apart_in_80_col
     assert lines[:2] == ["vers-tavern-brawl (vers)", "seed " + "d5" * 32]  # whole, copyable
 
 
+def test_outcomes_no_encounter_reached_are_named_on_one_line_not_as_rows() -> None:
+    result = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "3", "--seed", "w",
+                                 "--workers", "1", "--json"])
+    data = json.loads(result.output)
+    outcomes = data["results"][0]["outcomes"]
+    unseen = [k for k, v in outcomes.items() if v["count"] == 0]
+    assert outcomes["taken out"]["count"] == 3 and "captured" in unseen  # a brawl, no chase
+    terminal = Console(width=200, file=io.StringIO())
+    print_report(terminal, data)
+    text = terminal.file.getvalue()  # type: ignore[attr-defined]
+    assert "│ taken out │" in text and "│ captured" not in text
+    top = 100 * outcomes["captured"]["ci95"][1]
+    assert f"not seen: {', '.join(unseen)} (each at most {top:.1f}%, 95% CI)" in text
+
+
 def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
     plot = tmp_path / "sweep.png"
     result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "3", "--seed", "s",

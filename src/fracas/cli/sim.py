@@ -61,12 +61,17 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     for side, v in r["wins"].items():
         wins.add_row(escape(side), _pct(v))
     out.print(wins)
+    seen = {k: v for k, v in r["outcomes"].items() if v["count"]}
+    unseen = [k for k in r["outcomes"] if k not in seen]  # one line, not a row of 0.0% each
     outcomes = Table(title="outcome (95% CI)")
     outcomes.add_column("outcome")
     outcomes.add_column("P", justify="right")
-    for name, v in r["outcomes"].items():
+    for name, v in seen.items():
         outcomes.add_row(escape(name), _pct(v))
     out.print(outcomes)
+    if unseen:
+        out.print(f"not seen: {escape(', '.join(unseen))} (each at most "
+                  f"{100 * r['outcomes'][unseen[0]]['ci95'][1]:.1f}%, 95% CI)")
     chars = Table(title=f"characters (harm: {data['harm_unit']})")
     for col in ("character", "side", "P(taken out)", "mean harm"):
         chars.add_column(col, justify="left" if col in ("character", "side") else "right")
