@@ -628,7 +628,8 @@ class Conflict:
 
     def _post_process(self, state: ConflictState, events: list[Event]) -> list[Event]:
         """Add what follows from the rules of every conflict: the end of a conflict (or the
-        return from a zoomed-in one) when its round limit is reached, and expired effects."""
+        return from a zoomed-in one) when its round limit is reached, expired effects, and
+        what the ruleset says follows in the outer conflict once a zoomed-in one closed."""
         limit = state.round_limit
         if limit is not None and not any(isinstance(e, ZoomClosed | ConflictEnded)
                                          for e in events):
@@ -638,7 +639,15 @@ class Conflict:
                     events = [*events, ZoomClosed(reason=reason) if state.depth > 0
                               else ConflictEnded(reason=reason)]
                     break
-        return fx.with_expiries(state.effects, events)
+        events = fx.with_expiries(state.effects, events)
+        if any(isinstance(e, ZoomClosed) for e in events):  # rare: worth a scratch copy
+            after = copy_state(self.state)
+            for e in events:
+                evolve(self.ruleset, after, e)
+            parent, typed = after.innermost, self.ruleset.events.typed
+            follow = [typed(e) for e in self.ruleset.after_zoom(parent)]
+            events = [*events, *fx.with_expiries(parent.effects, follow)]
+        return events
 
     def _decide_undo(self, steps: int) -> Event:
         return self._marker(Undone, "undo", "undone", steps, self.undoable)

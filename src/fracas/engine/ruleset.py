@@ -169,6 +169,11 @@ class Ruleset:
     def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
         """Carry a nested conflict's effects back into its parent. Never raises."""
 
+    def after_zoom(self, parent: ConflictState) -> list[Event]:
+        """What follows in ``parent`` once a nested conflict has closed and merged back into
+        it, such as the end of the turn of a character taken out inside (default: nothing)."""
+        return []
+
     # --- views ------------------------------------------------------------------------
     def can_see(self, state: ConflictState, viewer: Viewer, pid: str) -> bool:
         """Whether ``viewer`` may know participant ``pid`` exists (default: yes, unless the GM

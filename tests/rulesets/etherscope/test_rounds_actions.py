@@ -222,6 +222,28 @@ def test_zoom_in_is_one_step_faster_five_rounds_and_carries_damage_back() -> Non
     c.execute("ada: done")
 
 
+@pytest.mark.rule("ES-ACT-1", "ES-DMG-1")
+@pytest.mark.parametrize("close", ["rounds", "end"])
+def test_a_zoomer_taken_out_inside_hands_the_countdown_on_when_the_zoom_closes(
+        close: str) -> None:
+    c = started(people=[pc("ada", "alice", physical=2), pc("bruno", "bob", physical=1),
+                        pc("carl", physical=1)])
+    c.execute("countdown")  # ada 2, bruno 1, carl 1: Ada acts first
+    c.execute("ada: zoom carl")
+    for line in ("round", "countdown", "ada: done", "carl: attack ada successes=2"):
+        c.execute(line)
+    assert c.state.participants["ada"].active  # out only inside, until the zoom closes
+    if close == "end":
+        c.execute("end 'the fight on the roof is over'")
+    else:
+        while c.state.zoom is not None:
+            for line in ("round", "countdown", "carl: done"):
+                c.execute(line)
+    assert c.state.zoom is None and not c.state.participants["ada"].active
+    assert c.state.ext.countdown.current.actor == "bruno"  # not stuck on Ada's turn
+    c.execute("bruno: done")
+
+
 @pytest.mark.rule("ES-ACT-2", "ES-ACT-1")
 def test_zoom_nests_and_fast_cannot_zoom() -> None:
     c = started({"time_scale": "quick"})
