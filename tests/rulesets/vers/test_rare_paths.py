@@ -148,3 +148,36 @@ def test_disengaging_from_three_opponents_costs_two_for_each_beyond_the_first():
     assert dis["check"]["success"]  # 8 ≤ 12 − 4
     said = last_sentences(c)[0]
     assert "Athletics TN 12 (−4 2 more opponent(s): −4) → 8: rolled [3, 3, 2] = 8" in said
+
+
+def broken_club():
+    """Ada engaged with a thug whose club (an object) she has just broken."""
+    c = make(pc("ada", zone="a", tn={"close_combat": 12, "athletics": 3},
+                weapons={"maul": {"ev": 20}}),
+             npc("thug", zone="a", tn={"close_combat": 12},
+                 weapons={"club": {"ev": 3, "object": "club"}}),
+             zones=["a", "b"], links=[["a", "b"]], objects=[{"id": "club", "material": "wood"}])
+    do(c, "open ada", "ada: attack thug weapon=maul dice=6,6,6",
+       "ada: attack club weapon=maul dice=1,1,1")
+    assert c.state.ext.objects["club"].broken
+    return c
+
+
+@pytest.mark.rule("VR-MOVE-4", "VR-OBJ-4")
+def test_a_failed_disengage_draws_a_free_attack_with_bare_hands_when_the_weapon_is_broken():
+    c = broken_club()
+    do(c, "ada: handoff thug", "thug: handoff", "open ada")
+    events = do(c, "ada: disengage dice=6,6,6 free=1,1,1")  # was refused: the club is broken
+    assert not of(events, "disengaged")[0]["check"]["success"]
+    (blow,) = of(events, "attack")
+    assert blow["weapon"] == "unarmed" and blow["ev"] == 0
+
+
+@pytest.mark.rule("VR-MOVE-5", "VR-OBJ-4")
+def test_a_guard_whose_weapon_is_broken_strikes_with_bare_hands():
+    c = broken_club()
+    do(c, "guard thug a b", "ada: handoff thug", "thug: handoff", "open ada")
+    do(c, "join ada2 kind=pc side=pcs stats='{\"zone\": \"a\"}'", "ada: handoff ada2")
+    events = do(c, "ada2: slip b dice=6,6,6")
+    blow = of(events, "condition")[0]
+    assert blow["ev"] == 0 and "unarmed" in blow["why"]  # not the club's EV 3

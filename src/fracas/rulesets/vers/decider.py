@@ -464,9 +464,12 @@ def attack_choices(state: ConflictState, actor: str) -> list[tuple[str, str]]:
 
 
 def readied(state: ConflictState, pid: str) -> str:
-    """The close weapon ``pid`` has ready for a free attack or a guard's blow."""
+    """The close weapon ``pid`` has ready for a free attack or a guard's blow: the first that
+    still works (a broken one no longer functions, VR-OBJ-4; bare hands always do)."""
+    objects = ext_of(state).objects
     return next(w for w, spec in weapons_of(state.participants[pid]).items()
-                if spec.get("kind", "close") == "close")
+                if spec.get("kind", "close") == "close"
+                and not (spec.get("object") in objects and objects[spec["object"]].broken))
 
 
 def hostile_guards(state: ConflictState, mover: str, path: list[str]) -> list[str]:
