@@ -130,6 +130,16 @@ def test_zone_bfs_distances() -> None:
     assert zm.neighbours("a") == ["b", "e"]
 
 
+def test_every_shortest_path_in_order_of_the_sorted_neighbours() -> None:
+    zm = _map()
+    zm.link("b", "e")
+    assert zm.shortest_paths("b", "d") == [["b", "c", "d"], ["b", "e", "d"]]
+    assert zm.shortest_paths("a", "a") == [["a"]]
+    assert zm.shortest_paths("a", "island") == [] and zm.shortest_paths("a", "nowhere") == []
+    assert zm.shortest_paths("b", "d", limit=1) == [["b", "c", "d"]]
+    assert all(len(p) - 1 == zm.distance(p[0], p[-1]) for p in zm.shortest_paths("a", "c"))
+
+
 def test_zone_unreachable() -> None:
     zm = _map()
     assert zm.distance("a", "island") is None

@@ -110,6 +110,26 @@ def test_moving_past_a_guard_without_the_roll_is_refused():
     refused(c, "ada: move d dice=1,1,1", "VR-MOVE-5")
 
 
+@pytest.mark.rule("VR-MOVE-5", "VR-MOVE-2")
+def test_a_dash_takes_a_way_no_guard_bars_when_there_is_one():
+    """The seed bars a move only if the only way out is guarded: of two ways as short, the
+    unguarded one is taken (and offered); with every way guarded, the refusal says how to
+    get past, also when the guard stands at the second link."""
+    ring = {"zones": ["a", "b", "c", "d"],
+            "links": [["a", "b"], ["b", "d"], ["a", "c"], ["c", "d"]]}
+    c = field(**ring)
+    do(c, "place guard b", "guard guard b d", "open ada")
+    assert "ada: move d dice=DICE" in [lc.text() for lc in ruleset().legal_commands(c.state, "ada")]
+    moved = of(do(c, "ada: move d dice=1,1,1"), "moved")[0]
+    assert moved["path"] == ["a", "c", "d"] and c.state.ext.zones.zone_of("ada") == "d"
+    line = field()  # a - b - c - d - e, the only way to c guarded at its second link
+    do(line, "guard guard b c", "open ada")
+    err = refused(line, "ada: move c dice=1,1,1", "VR-MOVE-5")
+    assert "'ada: move b', then 'ada: slip c'" in str(err)
+    do(line, "ada: move b", "ada: slip c dice=1,1,1")  # the way it said
+    assert line.state.ext.zones.zone_of("ada") == "c"
+
+
 @pytest.mark.rule("VR-MOVE-5")
 def test_slip_past_guards_penalty_and_damage_on_failure():
     c = field()

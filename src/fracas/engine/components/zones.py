@@ -73,6 +73,18 @@ class ZoneMap:
                     queue.append(nxt)
         return None
 
+    def shortest_paths(self, z1: str, z2: str, limit: int = 64) -> list[list[str]]:
+        """Every shortest path from ``z1`` to ``z2`` inclusive (at most ``limit``, in the
+        order of sorted neighbours; none if unreachable) (query)."""
+        to_goal = self.distances(z2)
+        if z1 not in to_goal:
+            return []
+        paths: list[list[str]] = [[z1]]
+        while paths and paths[0][-1] != z2:
+            paths = [[*p, nxt] for p in paths for nxt in self.links.get(p[-1], [])
+                     if to_goal.get(nxt) == to_goal[p[-1]] - 1][:limit]
+        return paths
+
     def distance(self, z1: str, z2: str) -> int | None:
         """Links on the shortest path between two zones; None if unreachable (query)."""
         found = self.path(z1, z2)

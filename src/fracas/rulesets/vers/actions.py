@@ -25,6 +25,7 @@ from fracas.rulesets.vers.decider import (
     start_if_needed,
     stat_mod,
     take_out,
+    way,
     weapon_source,
 )
 from fracas.rulesets.vers.events import (
@@ -182,13 +183,14 @@ def decide_move(d: Decision, cmd: Command) -> None:
     a = cmd.args
     actor, here, spend = _begin_move(d, cmd, 2, "VR-MOVE-1")
     ext = ext_of(d.state)
-    path = ext.zones.path(here, a["to"]) or []
-    guards = hostile_guards(d.state, actor, path)
+    path, guards = way(d.state, actor, here, a["to"])
     if guards:
+        how = (f"'{actor}: slip {path[1]}'" if hostile_guards(d.state, actor, path[:2])
+               else f"'{actor}: move {path[1]}', then '{actor}: slip {path[2]}'")
         raise IllegalCommand(
             f"{', '.join(name(d.state, g) for g in guards)} "
             f"guard{'s' if len(guards) == 1 else ''} the way; getting past needs an "
-            f"Athletics roll ('{actor}: slip {path[1]}')", rule="VR-MOVE-5", guards=guards)
+            f"Athletics roll ({how})", rule="VR-MOVE-5", guards=guards)
     if len(path) == 2:
         d.emit(Moved(who=actor, from_=here, to=a["to"], path=tuple(path), spend=spend,
                      actor=actor))

@@ -15,7 +15,7 @@ from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
 from fracas.rulesets.vers.chases import PURSUIT_LENGTHS
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import attack_choices, hostile_guards
+from fracas.rulesets.vers.decider import attack_choices, way
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
@@ -144,7 +144,7 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
             dist = distances.get(z)
             if dist is None or dist == 0 or dist > 2:
                 continue
-            guarded = hostile_guards(state, actor, ext.zones.path(here, z) or [])
+            guarded = way(state, actor, here, z)[1]
             if guarded and dist == 1:
                 out.append(command(actor, "slip", to=z, free={"dice": "DICE"},
                                    label="get past the guard into {to}"))
