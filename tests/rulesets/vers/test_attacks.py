@@ -84,6 +84,13 @@ def test_ranged_penalty_by_zone_distance():
         assert preview_mods(c, "ada", "orc", "bow")[1:] == mods, zone
 
 
+@pytest.mark.rule("VR-ATK-1")
+def test_a_fight_without_zones_is_in_one_room_so_a_shot_takes_the_same_zone_penalty():
+    unplaced = {k: v for k, v in shooter()["stats"].items() if k != "zone"}
+    c = make(pc("ada", **unplaced), npc("orc"))  # no zones: docs/vers.md, "one room"
+    assert preview_mods(c, "ada", "orc", "bow")[1:] == [["same zone", -2]]
+
+
 @pytest.mark.rule("VR-ATK-2", "VR-ATK-1")
 def test_shot_three_zones_away_at_target_engaged_with_two_is_minus_8():
     c = make(shooter(), npc("orc", zone="d"), npc("x", zone="d", tn={"close_combat": 3}),

@@ -250,7 +250,7 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
     if t.id == attacker:
         raise InvalidInput(f"{a.name} cannot attack itself")
     za, zt = ext.zones.zone_of(attacker), ext.zones.zone_of(target)
-    dist = None
+    dist = None if ext.zones.zones else 0  # no zones: a fight in one room, one zone
     if za and zt:
         dist = ext.zones.distance(za, zt) if distances is None else distances.get(zt)
         if dist is None:
