@@ -36,6 +36,14 @@ def test_length_outside_2_to_6_is_refused_and_start_may_be_set():
     assert c.state.ext.chases["c1"].track.position == 2
 
 
+@pytest.mark.rule("VR-CHASE-4")
+def test_a_chase_cannot_start_where_the_quarry_has_already_got_away():
+    c = runners()
+    err = refused(c, "chase c1 hunter=ada quarry=thief length=2 start=5", "VR-CHASE-4")
+    assert "1 to 4" in str(err)
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=4")
+
+
 @pytest.mark.rule("VR-CHASE-3")
 def test_hunter_success_moves_down_quarry_success_moves_up():
     c = runners()

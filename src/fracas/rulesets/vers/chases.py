@@ -48,6 +48,10 @@ def decide_chase(d: Decision, cmd: Command) -> None:
     track = pursuit_track(a["length"], "VR-CHASE-2")
     if a.get("start") is not None:
         track.check_position(a["start"], "VR-CHASE-2")
+        if a["start"] == track.length:  # the other end: there is nobody left to chase
+            raise InvalidInput(
+                f"start {a['start']} is the top of the scale, where the quarry has got away; "
+                f"a chase starts at 1 to {track.length - 1}", rule="VR-CHASE-4")
         track.set(a["start"])
     roller = a.get("roller")
     if roller is None:
