@@ -213,7 +213,6 @@ def _end(d: Decision, cmd: Command) -> None:
     if d.state.depth > 0:
         d.emit(ZoomClosed(reason=reason, early=True))
         return
-    d.ruleset.check_end(d.state, reason)
     d.emit(ConflictEnded(reason=reason, outcome=cmd.args.get("outcome") or None))
 
 

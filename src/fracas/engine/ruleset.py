@@ -143,9 +143,6 @@ class Ruleset:
         the GM took it out)."""
         return None
 
-    def check_end(self, state: ConflictState, reason: str) -> None:
-        """Refuse an ending the rules do not allow (default: any reason)."""
-
     def on_join(self, state: ConflictState, pid: str, ctx: DecideContext) -> list[Event]:
         """Extra events when a participant joins mid-conflict (``state`` includes it)."""
         return []

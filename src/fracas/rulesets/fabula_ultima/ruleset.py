@@ -36,9 +36,6 @@ from fracas.rulesets.fabula_ultima.state import (
     turns_per_round,
 )
 
-#: Words an ending's reason must contain (FU-CON-11), or it must start with "note".
-END_REASONS = ("goal", "unable", "unwilling", "compromise")
-
 
 def _sides(setup: dict[str, Any]) -> tuple[str, str]:
     settings = setup.get("settings", {}) or {}
@@ -122,16 +119,6 @@ class FabulaUltima(Ruleset):
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """A defeated participant takes no more turns (FU-CON-12)."""
         return "FU-CON-12"
-
-    def check_end(self, state: ConflictState, reason: str) -> None:
-        """Refuse an ending that names none of the seed's reasons (FU-CON-11)."""
-        text = reason.strip().lower()
-        if text.startswith("note") or any(w in text for w in END_REASONS):
-            return
-        raise InvalidInput(
-            f"end: {reason!r} names none of the seed's reasons; say \"goal achieved\", "
-            "\"unable or unwilling to continue\", \"compromise\", or start with \"note:\"",
-            rule="FU-CON-11", reason=reason)
 
     # --- evolve (the event class's handler, or FU's part of an engine event) ------------
     def evolve(self, state: ConflictState, event: Event) -> None:
