@@ -57,13 +57,15 @@ def test_the_side_chooses_which_member_acts() -> None:
     assert gm["may_act"] == ["orc1", "orc2"]
 
 
-@pytest.mark.rule("FU-CON-9")
-def test_a_second_turn_for_someone_with_none_left_is_refused() -> None:
+@pytest.mark.rule("FU-CON-8")
+def test_a_second_turn_for_someone_with_none_left_is_refused_naming_who_may_act() -> None:
     c = seed_example()
     run(c, "ada: act x", "orc1: act y")
-    refused(c, "ada: act again", "FU-CON-9", IllegalCommand)
+    err = refused(c, "ada: act again", "FU-CON-8", IllegalCommand)
+    assert str(err).startswith("Ada has taken their only turn this round; Bruno may act now")
     run(c, "bruno: act z")
-    refused(c, "orc1: act again", "FU-CON-9", IllegalCommand)
+    err = refused(c, "orc1: act again", "FU-CON-8", IllegalCommand)
+    assert "Orc2, Orc3 may act now" in str(err)  # not "someone else on side foes"
 
 
 @pytest.mark.rule("FU-CON-9", "FU-CON-7")
@@ -80,7 +82,8 @@ def test_an_elite_takes_two_turns_and_the_larger_side_finishes() -> None:
     c = make(pc("ada"), npc("boss", rank="elite", initiative=3), npc("orc", initiative=3))
     run(c, "ada: initiative dice=5,5")
     run(c, "ada: act", "boss: act", "boss: act")
-    refused(c, "boss: act", "FU-CON-9", IllegalCommand)
+    err = refused(c, "boss: act", "FU-CON-9", IllegalCommand)
+    assert "taken all 2 turns" in str(err)
     run(c, "orc: act")
     assert turn_log(c) == ["ada", "boss", "boss", "orc"] and round_over(c, 1)
 
@@ -339,3 +342,13 @@ def test_pass_refusal_names_who_still_has_a_turn() -> None:
     c = seed_example()
     err = refused(c, "ada: pass", "FU-CON-6", IllegalCommand)
     assert "Ada, Bruno have a turn left this round on side pcs" in str(err)
+
+
+@pytest.mark.rule("FU-CON-10", "FU-CON-6")
+def test_the_turn_cannot_be_overridden_to_a_side_with_no_turn_left() -> None:
+    c = make(pc("ada"), pc("bea"), npc("o1"))
+    run(c, "ada: initiative dice=6,6,6,6", "ada: act", "o1: act")  # the foes are done
+    err = refused(c, "override ruleset.tracker.side_on_turn foes", "FU-CON-10", InvalidInput)
+    assert "override o1.turns_left 1" in str(err)  # how to give them one
+    run(c, "override o1.turns_left 1", "override ruleset.tracker.side_on_turn foes")
+    run(c, "o1: act again", "bea: act")  # nobody is left stuck

@@ -185,14 +185,16 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
                              rule="FU-CON-12", participant=actor)
     if order.turns_left(actor) == 0:
         n = order.turns_per_round.get(actor, 1)
+        waiting = [names.get(a, a) for a in order.who_may_act()]
         raise IllegalCommand(
             f"{p.name} has taken {'their only turn' if n == 1 else f'all {n} turns'} this "
-            f"round; someone else on side {order.side_of[actor]} with a turn left acts",
-            rule="FU-CON-9", participant=actor)
+            f"round; {', '.join(waiting) or 'nobody'} may act now",
+            rule="FU-CON-8" if n == 1 else "FU-CON-9", participant=actor)
     if order.side_of[actor] != order.side_on_turn:
         waiting = [names.get(a, a) for a in order.who_may_act()]
         raise NotYourTurn(
-            f"It is the turn of side {order.side_on_turn} ({', '.join(waiting)} may act), "
+            f"It is the turn of side {order.side_on_turn} ({', '.join(waiting) or 'nobody'} "
+            "may act), "
             f"not {p.name}'s side {order.side_of[actor]}; the sides alternate",
             rule="FU-CON-6", participant=actor, side_on_turn=order.side_on_turn)
     order.check_take_turn(actor, "FU-CON-8", "FU-CON-9", names=names)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fracas.engine.components import ResourcePool
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
+from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.state import STATUSES, FabulaExt
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
@@ -22,12 +23,22 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         return _participant(ext, path[1], path[2:])
     if path == ["ruleset", "tracker", "side_on_turn"] and ext.order is not None:
         order = ext.order
+        where = "ruleset.tracker.side_on_turn"
+        pick = one_of(where, order.sides, "a side")
+
+        def check(value: object) -> str:
+            chosen = pick(value)  # a side with no turn left would leave nobody to act
+            if order.side_turns_left(chosen) == 0 and not order.round_over:
+                someone = next(iter(order.members(chosen)), "ID")
+                raise InvalidInput(
+                    f"override: side {chosen} has no turn left this round, so nobody could "
+                    f"act; give one of its members a turn first ('override {someone}."
+                    "turns_left 1')", rule="FU-CON-10", path=where)
+            return chosen
 
         def side(value: object) -> None:
             order.side_on_turn = str(value)
-        return OverrideTarget("ruleset.tracker.side_on_turn", order.side_on_turn,
-                              one_of("ruleset.tracker.side_on_turn", order.sides, "a side"),
-                              side)
+        return OverrideTarget(where, order.side_on_turn, check, side)
     return None
 
 
