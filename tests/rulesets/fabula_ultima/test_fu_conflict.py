@@ -352,3 +352,13 @@ def test_the_turn_cannot_be_overridden_to_a_side_with_no_turn_left() -> None:
     assert "override o1.turns_left 1" in str(err)  # how to give them one
     run(c, "override o1.turns_left 1", "override ruleset.tracker.side_on_turn foes")
     run(c, "o1: act again", "bea: act")  # nobody is left stuck
+
+
+@pytest.mark.rule("FU-CON-9")
+@pytest.mark.parametrize("rank", ["soldier 3", "elite 5"])
+def test_a_count_beside_a_rank_that_takes_none_is_refused_not_ignored(rank: str) -> None:
+    with pytest.raises(InvalidInput, match="only a champion counts") as err:
+        make(pc("ada"), npc("o1", rank=rank))
+    assert err.value.rule == "FU-CON-9"
+    order = run(make(pc("ada"), npc("o1", rank="champion 3")), "ada: initiative dice=6,6")
+    assert order.state.ext.order.turns_per_round["o1"] == 3

@@ -114,6 +114,10 @@ def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
     if not m:
         raise bad(pid, f"rank must be soldier, elite or champion N, not {raw!r}", "FU-CON-9")
     rank = m.group(1)
+    if rank != "champion" and m.group(2) is not None:  # "soldier 3": a champion meant?
+        raise bad(pid, f"only a champion counts the soldiers it replaces; {raw!r} would take "
+                       f"{1 if rank == 'soldier' else 2} turn(s): write {rank!r}, or "
+                       f"\"champion {m.group(2)}\"", "FU-CON-9")
     if rank == "soldier":
         return rank, 1
     if rank == "elite":
