@@ -162,6 +162,17 @@ def test_etherscope_base_initiative_and_damage_tell_nothing_hidden(mode: str, lo
     assert "Imp may act now" in str(refused.value) and "9" not in str(refused.value)
 
 
+@pytest.mark.rule("ES-DMG-1")
+def test_etherscope_band_counts_only_the_condensers_a_character_has() -> None:
+    only_physical = ETHERSCOPE.replace(
+        "stats = { physical = 10, ether = 10, society = 10, awareness = 1 }",
+        "stats = { physical = 10, awareness = 1 }")
+    c = world(only_physical, "band")
+    assert _participant(received(c), "imp").get("harm") == "unhurt"  # was "down"
+    c.execute("damage imp 3")
+    assert _participant(received(c), "imp").get("harm") == "hurt"
+
+
 @pytest.mark.rule("FU-RES-1", "FU-RES-2", "FU-RES-3")
 @pytest.mark.parametrize("mode", ["none", "band"])
 def test_fabula_hp_crisis_and_odds_tell_nothing_hidden(mode: str) -> None:

@@ -198,8 +198,9 @@ class Etherscope(Ruleset):
 
 
     def harm_band(self, entry: dict[str, Any]) -> str | None:
-        """Down with a condenser at 0, hurt below any maximum, else unhurt."""
-        pools = list((entry.get("condensers") or {}).values())
+        """Down with a condenser at 0, hurt below any maximum, else unhurt (a condenser of
+        maximum 0, one the character does not have, counts for nothing)."""
+        pools = [p for p in (entry.get("condensers") or {}).values() if p[1] > 0]
         if not pools:
             return None
         if any(cur <= 0 for cur, _ in pools):
