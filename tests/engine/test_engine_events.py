@@ -71,6 +71,10 @@ def test_conflicts_exported_by_main_at_7233ce4_load_write_the_same_json_and_repl
             got = json.loads(json.dumps(state_to_data(state)))
             if data["ruleset"] == "vers":  # the count of openers left to the log came later
                 assert got["ext"]["turns"].pop("openers_before") == 0, name
+            if data["ruleset"] == "etherscope":  # so did the pools of the awareness rolls
+                assert got["ext"].pop("awareness_pools") == {
+                    e.data["participant"]: e.data["pool"] for r in records for e in r.events
+                    if e.type == "awareness_rolled" and e.data.get("pool") is not None}, name
             assert got == data["state"], name
         # read with the engine's types only (a store's first reading): the same JSON too
         plain = [Record.from_data(r) for r in data["records"]]

@@ -78,6 +78,18 @@ def test_ties_go_to_awareness_then_roll_offs_logged() -> None:
     assert c2.state.ext.awareness == {"ada": 2, "bruno": 2, "carl": 2}
 
 
+@pytest.mark.rule("ES-ROUND-5", "ES-START-5")
+def test_a_roll_off_rolls_again_the_pool_each_awareness_roll_was_made_with() -> None:
+    c = make(people=[pc("ada", "alice", awareness=1), pc("bruno", "bob", awareness=1)])
+    c.execute("ada: awareness pool=5 dice=6,6,1,1,1")
+    c.execute("bruno: awareness skill=awareness pool=4 dice=6,6,1,1")
+    c.execute("moves rolloff=ada:6,6,6,6,6/bruno:1,1,1,1")  # the table's dice, five and four
+    (tie,) = [e for e in c.records[-1].events if e.type == "tie_rolloff"]
+    assert {pid: r["expression"] for pid, r in tie.data["rolls"].items()} == {
+        "ada": "5d6>=5", "bruno": "4d6>=5"}  # not the awareness stat's one die
+    assert c.state.ext.move_order[:2] == ["ada", "bruno"]
+
+
 @pytest.mark.rule("ES-ROUND-6", "ES-DMG-1")
 def test_mid_round_damage_keeps_declarations_and_lowers_next_base() -> None:
     c = started()

@@ -57,6 +57,8 @@ def _ext(state: ConflictState) -> EsExt:
 @H.evolves(ev.AwarenessRolled)
 def _awareness(state: ConflictState, e: ev.AwarenessRolled) -> None:
     _ext(state).awareness[e.participant] = int(e.successes)
+    if e.pool is not None:
+        _ext(state).awareness_pools[e.participant] = int(e.pool)
 
 
 @H.evolves(ev.AmbushResolved)

@@ -7,6 +7,7 @@ from typing import Any
 from fracas.engine.context import DecideContext
 from fracas.engine.model import ConflictState
 from fracas.errors import InvalidInput
+from fracas.rulesets.etherscope.common import ext_of
 
 
 def expression(settings: dict[str, Any], pool: int) -> str:
@@ -75,7 +76,8 @@ def break_ties(
     state: ConflictState, ctx: DecideContext, tied: list[str], awareness: dict[str, int],
     score: int | None, table: dict[str, list[int]] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Order ``tied`` by awareness, then roll-offs of the awareness roll (ES-ROUND-5).
+    """Order ``tied`` by awareness, then roll-offs of the awareness roll, with the pool each
+    character rolled it with (ES-ROUND-5).
 
     Returns the roll-off records (for ``tie_rolloff`` events) and the order, best first.
     The roll-offs never change the kept awareness scores. ``table`` holds dice rolled at the
@@ -102,7 +104,7 @@ def _roll_off(
         rolls: dict[str, Any] = {}
         result: dict[str, int] = {}
         for pid in group:
-            pool = max(1, awareness_pool(state, pid))
+            pool = max(1, ext_of(state).awareness_pools.get(pid) or awareness_pool(state, pid))
             dice = table.pop(pid, None) if table is not None else None
             roll = ctx.roll(expression(state.settings, pool), dice)
             rolls[pid] = roll.to_data()

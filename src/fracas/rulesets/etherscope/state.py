@@ -29,6 +29,8 @@ class EsExt:
 
     phase: str = START
     awareness: dict[str, int] = field(default_factory=dict)  # kept successes (ES-START-1)
+    #: the pool each awareness roll was made with: a tie's roll-offs roll it again (ES-ROUND-5)
+    awareness_pools: dict[str, int] = field(default_factory=dict)
     ambushed: dict[str, list[str]] = field(default_factory=dict)  # ambusher -> tried targets
     ranges: RangeBands = field(default_factory=RangeBands)
     groups: dict[str, list[str]] = field(default_factory=dict)
