@@ -74,7 +74,7 @@ def test_a_player_naming_an_unseen_character_in_moves_and_actions_learns_nothing
         assert "Carl" not in msg and "known: ada, bruno, dora" in msg, command
     # the GM, who knows Carl, is told why instead (ES-RNG-2)
     msg = refused(c, "ada: push bruno toward=carl successes=2", IllegalCommand, "ES-RNG-2")
-    assert "Carl is hidden from Ada" in msg
+    assert "Carl is hidden from Ada" in msg and "('ada: search')" in msg  # the way to him
 
 
 @pytest.mark.rule("ES-RNG-2")
@@ -83,7 +83,7 @@ def test_ambushing_a_character_hidden_from_the_ambusher_is_refused() -> None:
     c = make({"lurking": {"carl": ["ada"]}}, people)
     # Alice knows Carl through Eve, so Ada is told why
     msg = refused(c, "ada: ambush carl successes=3", IllegalCommand, "ES-RNG-2")
-    assert "Carl is hidden from Ada" in msg
+    assert "Carl is hidden from Ada, who cannot ambush what it does not see" in msg
 
 
 @pytest.mark.rule("ES-ACT-5")

@@ -44,7 +44,8 @@ def checked_target(state: ConflictState, actor: str, tid: str, ctx: DecideContex
     if hidden:
         raise IllegalCommand(
             f"{name(state, tid)} is hidden from {name(state, actor)}; a hidden character can "
-            "only be targeted by an action to reveal it", rule="ES-RNG-2", target=tid)
+            "only be sought out: a search reveals the nearest hidden from its searcher "
+            f"('{actor}: search')", rule="ES-RNG-2", target=tid)
     if tid == actor:
         raise InvalidInput(f"{name(state, actor)} cannot target itself", target=tid)
     if not active(state, tid):

@@ -62,8 +62,9 @@ def decide_ambush(d: Decision, cmd: Command) -> None:
     unseen = [t for t in targets if ext.ranges.is_hidden(t, actor)]
     if unseen:
         raise IllegalCommand(
-            f"{name(state, unseen[0])} is hidden from {name(state, actor)}; a hidden character "
-            "can only be targeted by an action to reveal it", rule="ES-RNG-2",
+            f"{name(state, unseen[0])} is hidden from {name(state, actor)}, who cannot ambush "
+            "what it does not see: a hidden character can only be targeted to be revealed",
+            rule="ES-RNG-2",
             target=unseen[0])
     tried = [t for t in targets if t in ext.ambushed.get(actor, [])]
     if tried:
