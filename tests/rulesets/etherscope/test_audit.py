@@ -74,6 +74,8 @@ def test_a_player_naming_an_unseen_character_in_moves_and_actions_learns_nothing
         assert "Carl" not in msg and "known: ada, bruno, dora" in msg, command
     # the GM, who knows Carl, is told why instead (ES-RNG-2)
     msg = refused(c, "ada: push bruno toward=carl successes=2", IllegalCommand, "ES-RNG-2")
+    assert "Carl is hidden from Ada" in msg
+    msg = refused(c, "ada: attack carl successes=2", IllegalCommand, "ES-RNG-2")
     assert "Carl is hidden from Ada" in msg and "('ada: search')" in msg  # the way to him
 
 
