@@ -127,6 +127,21 @@ def test_group_must_be_moved_against_together_and_a_lone_move_leaves_it() -> Non
     assert c.records[-1].events[-1].type == "group_left"
 
 
+@pytest.mark.rule("ES-START-6")
+def test_a_move_toward_one_member_of_a_group_takes_that_member_out_of_it() -> None:
+    c = started({"groups": {"agents": ["bruno", "carl"]}})
+    c.execute("countdown")
+    c.execute("ada: move bruno toward successes=1")
+    assert c.state.ext.ranges.get("ada", "bruno") != c.state.ext.ranges.get("ada", "carl")
+    assert "agents" not in c.state.ext.groups  # they no longer stand together
+    assert [e.data for e in c.records[-1].events if e.type == "group_left"] == [
+        {"group": "agents", "participant": "bruno"}]
+    both = started({"groups": {"agents": ["bruno", "carl"]}})
+    both.execute("countdown")
+    both.execute("ada: move agents toward successes=1")  # the whole group: it stays
+    assert both.state.ext.groups == {"agents": ["bruno", "carl"]}
+
+
 @pytest.mark.rule("ES-ROUND-1")
 def test_missing_conflict_condenser_is_refused() -> None:
     with pytest.raises(InvalidInput, match="society"):

@@ -118,7 +118,8 @@ class GroupDissolved(TypedEvent):
 
 @es_event("group_left")
 class GroupLeft(TypedEvent):
-    """ES-START-6: a member moved alone and leaves its group."""
+    """ES-START-6: a member whose range changed alone (its own move, or a move to it) leaves
+    its group."""
 
     group: str
     participant: str

@@ -85,7 +85,7 @@ def _zoom_closed(e: ZoomClosed, state: ConflictState) -> str:
 H.says({
     ev.GroupFormed: "group {e.group}: {names.members} stand together",
     ev.GroupDissolved: "group {e.group} dissolved",
-    ev.GroupLeft: "{who.participant} moved alone and leaves group {e.group}",
+    ev.GroupLeft: "{who.participant} no longer stands with group {e.group} and leaves it",
     ev.Hidden: "{who.participant} is hidden from {names.from_}",
     ev.AwarenessOrder: "awareness moves, best first: {names.order}",
     ev.MoverStarted: "{who.participant}'s awareness move: one step against {names.against}",

@@ -249,12 +249,23 @@ def _check_mover(state: ConflictState, actor: str, author: Viewer | None) -> Non
 
 
 def group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Events:
-    """A member who changed its range alone leaves its group (logged) (ES-START-6)."""
-    ext = ext_of(state)
-    g = group_of(ext, mover)
-    if g is None or not targets:
+    """A member whose range to a third character changed alone leaves its group (logged)
+    (ES-START-6): the mover, from its own group; a target moved to or from without all of
+    its group that the mover sees."""
+    if not targets:
         return []
-    return [ev.GroupLeft(group=g, participant=mover)]
+    ext = ext_of(state)
+    own = group_of(ext, mover)
+    out: Events = [ev.GroupLeft(group=own, participant=mover)] if own is not None else []
+    moved = set(targets)
+    for t in targets:
+        g = group_of(ext, t)
+        if g is None or g == own:
+            continue
+        seen = {m for m in ext.groups[g] if not ext.ranges.is_hidden(m, mover)}
+        if not seen <= moved:
+            out.append(ev.GroupLeft(group=g, participant=t))
+    return out
 
 
 def on_leave(state: ConflictState, pid: str) -> Events:
