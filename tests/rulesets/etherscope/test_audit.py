@@ -97,6 +97,16 @@ def test_push_back_refuses_a_character_both_toward_and_away() -> None:
     assert "Carl is in both toward= and away=" in msg
 
 
+@pytest.mark.rule("ES-ACT-5")
+def test_push_back_refuses_to_move_the_target_toward_or_away_from_itself() -> None:
+    c = started()
+    c.execute("countdown")
+    for line in ("ada: push bruno toward=bruno successes=2",
+                 "ada: push bruno away=carl,bruno successes=2"):
+        msg = refused(c, line, InvalidInput, "ES-ACT-5")  # a success that moved nobody
+        assert "Bruno cannot be pushed toward or away from itself" in msg
+
+
 @pytest.mark.rule("ES-RNG-6", "ES-ROUND-4", "ES-START-5")
 def test_no_index_or_slot_counts_the_hidden_characters_turns_or_moves() -> None:
     c = lurking_carl()

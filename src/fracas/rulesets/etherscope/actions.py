@@ -74,7 +74,7 @@ def decide_action(d: Decision, cmd: Command) -> None:
         targets = expand(state, a["from"], author=ctx.author) if a.get("from") else \
             [p for p in state.active_ids() if p != actor]
     if verb == "push":
-        _push_sides(state, actor, a, ctx)
+        _push_sides(state, actor, targets[0], a, ctx)
     conf = s["actions"].get(verb, {"skill": "", "difficulty": None})
     skill = a.get("skill") or conf.get("skill") or None
     raw = a.get("difficulty")
@@ -134,14 +134,19 @@ def decide_action(d: Decision, cmd: Command) -> None:
     d.emit(*out, *end_turn(state, outs))
 
 
-def _push_sides(state: ConflictState, actor: str, a: dict[str, Any], ctx: DecideContext
-                ) -> tuple[list[str], list[str]]:
+def _push_sides(state: ConflictState, actor: str, target: str, a: dict[str, Any],
+                ctx: DecideContext) -> tuple[list[str], list[str]]:
     """Push Back's ``toward=`` and ``away=`` characters (default: away from the actor only),
-    refused when one is named twice or is hidden from the actor (ES-ACT-5, ES-RNG-2)."""
+    refused when one is named twice, is the target itself or is hidden from the actor
+    (ES-ACT-5, ES-RNG-2)."""
     ext = ext_of(state)
     toward = expand(state, a.get("toward") or [], author=ctx.author)
     away = expand(state, a.get("away") or [], author=ctx.author) \
         if a.get("away") or a.get("toward") else [actor]
+    if target in (*toward, *away):
+        raise InvalidInput(
+            f"{name(state, target)} cannot be pushed toward or away from itself; name the "
+            "characters it moves toward or away from", rule="ES-ACT-5", participant=target)
     both = [x for x in toward if x in away]
     if both:
         raise InvalidInput(
@@ -182,10 +187,8 @@ def _effects(
         if n:
             spent["damage"] = n * cost
         t = targets[0]
-        toward, away = _push_sides(state, actor, a, ctx)
+        toward, away = _push_sides(state, actor, t, a, ctx)
         for x, delta in [*((x, -steps) for x in toward), *((x, steps) for x in away)]:
-            if x == t:
-                continue
             was = ext.ranges.get(t, x)
             band = min(2, max(0, was + delta))
             if band != was:
