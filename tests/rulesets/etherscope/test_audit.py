@@ -285,7 +285,8 @@ def test_roll_offs_take_dice_rolled_at_the_table() -> None:
     c.execute("ada: declare 10")
     c.execute("bruno: declare 10")
     c.execute("carl: declare 9")
-    refused(c, "countdown rolloff=ada:6", InvalidInput, None)  # two dice in Ada's pool
+    msg = refused(c, "countdown rolloff=ada:6", InvalidInput, "ES-ROUND-5")
+    assert msg.startswith("Ada's roll of 2 dice")  # two dice in Ada's pool
     c.execute("countdown rolloff=ada:6,5/bruno:1,2")
     assert [s.actor for s in c.state.ext.countdown.queue] == ["ada", "bruno", "carl"]
     assert any("roll-off Ada 2, Bruno 0" in (ES.describe(e, c.state) or "")

@@ -129,7 +129,7 @@ def test_pool_from_skill_and_table_dice_validated() -> None:
                         pc("carl")])
     c.execute("ada: declare 10")
     c.execute("countdown")
-    refused(c, "ada: attack bruno skill=shoot dice=5,6", InvalidInput, None)
+    refused(c, "ada: attack bruno skill=shoot dice=5,6", InvalidInput, "ES-ACT-4")
     c.execute("ada: attack bruno skill=shoot difficulty=3 dice=5,6,6,1")
     d = c.records[-1].events[0].data
     assert (d["pool"], d["successes"], d["success"], d["extra"]) == (4, 3, True, 0)

@@ -9,7 +9,7 @@ from fracas.engine.model import Viewer
 from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
-from .helpers import make, refused, started
+from .helpers import make, pc, refused, started
 
 
 @pytest.mark.rule("ES-SET-1", "ES-SET-2", "ES-SET-4")
@@ -73,6 +73,33 @@ def test_ambush_succeeds_only_when_successes_exceed_the_counter() -> None:
     assert c.state.ext.ranges.is_hidden("carl", "ada")
     assert not c.state.ext.ranges.is_hidden("carl", "bruno")
     refused(c, "carl: ambush ada", IllegalCommand, "ES-START-2")
+
+
+@pytest.mark.rule("ES-START-2")
+def test_the_targets_of_an_ambush_roll_the_counter_skill_the_gm_names() -> None:
+    people = [pc("ada", "alice", skills={"stealth": 3}),
+              pc("bruno", "bob", awareness=2, skills={"perception": 4})]
+    c = make(people=people)
+    c.execute("ada: ambush bruno skill=stealth dice=6,6,6 counter_skill=perception "
+              "counter=bruno:6,6,1,1")
+    (target,) = c.records[-1].events[0].data["targets"]
+    assert (target["skill"], target["pool"], target["successes"]) == ("perception", 4, 2)
+    assert target["ambushed"]  # 3 successes beat 2
+    plain = make(people=people)  # by default the targets roll the awareness roll's pool
+    plain.execute("ada: ambush bruno skill=stealth dice=6,6,6 counter=bruno:6,6")
+    assert plain.records[-1].events[0].data["targets"][0]["pool"] == 2
+
+
+@pytest.mark.rule("ES-START-2", "ES-ROUND-5")
+def test_table_dice_that_do_not_fit_say_whose_roll_and_the_rule() -> None:
+    c = make(people=[pc("ada", "alice", skills={"stealth": 3}), pc("bruno", "bob")])
+    msg = refused(c, "ada: ambush bruno skill=stealth dice=6,6,6 counter=bruno:6,6,1,1",
+                  InvalidInput, "ES-START-2")
+    assert msg.startswith("Bruno's roll of 2 dice (2d6>=5):")
+    c.execute("ada: awareness dice=6,1")
+    c.execute("bruno: awareness dice=5,2")
+    msg = refused(c, "moves rolloff=ada:6,6,6", InvalidInput, "ES-ROUND-5")
+    assert msg.startswith("Ada's roll of 2 dice (2d6>=5):")
 
 
 @pytest.mark.rule("ES-START-3", "ES-START-6")

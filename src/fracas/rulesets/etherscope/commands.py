@@ -35,7 +35,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "roll awareness; the successes are kept for the conflict", rule="ES-START-1"),
     CommandSpec("ambush", (Param("targets", "ids"), *ROLL_PARAMS[:4],
                            _named("counter", "word",
-                                  "targets' table dice: ada:5,6,2/bruno:3,1")),
+                                  "targets' table dice: ada:5,6,2/bruno:3,1"),
+                           _named("counter_skill", "word",
+                                  "the skill the targets roll against it (default: the "
+                                  "awareness roll's)")),
                 "attempt an ambush, opposed by each target's counter roll",
                 rule="ES-START-2"),
     CommandSpec("set-range", (Param("a", "ids"), Param("b", "ids"),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from fracas.dice import Roll
+from fracas.dice.errors import TableDiceError
 from fracas.engine.context import DecideContext
 from fracas.engine.model import ConflictState
 from fracas.errors import InvalidInput
@@ -33,10 +36,25 @@ def pool_size(state: ConflictState, pid: str, skill: str | None) -> int:
     return int(p.stats.get("pool", state.settings["default_pool"]))
 
 
+def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
+               dice: Sequence[int] | None, rule: str) -> Roll:
+    """``pid``'s roll of ``pool`` dice (or the dice rolled at the table: refused under
+    ``rule``, saying whose roll they do not fit)."""
+    expr = expression(state.settings, pool)
+    try:
+        return ctx.roll(expr, dice)
+    except TableDiceError as exc:
+        who = state.participants[pid].name
+        raise TableDiceError(f"{who}'s roll of {pool} dice ({expr}): {exc.message}",
+                             rule=rule, dice=list(dice or ()), expression=expr) from None
+
+
 def pool_roll(
     state: ConflictState, ctx: DecideContext, pid: str, skill: str | None, args: dict[str, Any],
+    rule: str = "ES-ACT-4",
 ) -> dict[str, Any]:
-    """Roll (or take from the table) ``pid``'s pool: {pool, skill, successes, roll?}."""
+    """Roll (or take from the table) ``pid``'s pool: {pool, skill, successes, roll?} (table
+    dice that do not fit it refused under ``rule``)."""
     pool = args.get("pool")
     out: dict[str, Any] = {}
     if pool is None:
@@ -60,7 +78,7 @@ def pool_roll(
             raise InvalidInput("a pool of 0 dice takes no dice", rule="ES-ACT-4")
         out["successes"] = 0
         return out
-    roll = ctx.roll(expression(state.settings, pool), args.get("dice"))
+    roll = table_roll(state, ctx, pid, pool, args.get("dice"), rule)
     out["roll"] = roll.to_data()
     out["text"] = roll.to_text()
     out["successes"] = roll.total
@@ -106,7 +124,7 @@ def _roll_off(
         for pid in group:
             pool = max(1, ext_of(state).awareness_pools.get(pid) or awareness_pool(state, pid))
             dice = table.pop(pid, None) if table is not None else None
-            roll = ctx.roll(expression(state.settings, pool), dice)
+            roll = table_roll(state, ctx, pid, pool, dice, "ES-ROUND-5")
             rolls[pid] = roll.to_data()
             result[pid] = roll.total
         records.append({"score": score, "awareness": aw, "participants": list(group),

@@ -44,7 +44,7 @@ def decide_awareness(d: Decision, cmd: Command) -> None:
             f"{name(state, actor)} already rolled awareness ({ext.awareness[actor]} "
             "successes); it is kept for the whole conflict", rule="ES-START-1")
     skill = cmd.args.get("skill") or state.settings["awareness_skill"]
-    result = pool_roll(state, ctx, actor, skill, cmd.args)
+    result = pool_roll(state, ctx, actor, skill, cmd.args, "ES-START-1")
     d.emit(ev.AwarenessRolled(participant=actor, **result, actor=actor))
 
 
@@ -71,11 +71,11 @@ def decide_ambush(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"{name(state, actor)} already tried to ambush "
                              f"{', '.join(name(state, t) for t in tried)}", rule="ES-START-2")
     counters = dice_by_character(cmd.args.get("counter"), targets, "counter", "ES-START-2")
-    mine = pool_roll(state, ctx, actor, cmd.args.get("skill"), cmd.args)
+    mine = pool_roll(state, ctx, actor, cmd.args.get("skill"), cmd.args, "ES-START-2")
+    against = cmd.args.get("counter_skill") or state.settings["awareness_skill"]
     results = []
     for t in targets:
-        c = pool_roll(state, ctx, t, state.settings["awareness_skill"],
-                     {"dice": counters.get(t)})
+        c = pool_roll(state, ctx, t, against, {"dice": counters.get(t)}, "ES-START-2")
         results.append({"target": t, **c, "ambushed": mine["successes"] > c["successes"]})
     d.emit(ev.AmbushResolved(ambusher=actor, roll=mine, targets=tuple(results), actor=actor))
 
