@@ -82,7 +82,10 @@ def test_disabled_mid_go_keeps_one_action_a_turn_and_must_endure_before_handing_
     assert of(events, "condition")[0]["level"] == "disabled"
     assert c.state.ext.turns.actions_left == 0  # its one action this turn is spent
     refused(c, "ada: handoff bruno", "VR-INJ-3")
-    do(c, "ada: endure dice=1,1,1", "ada: handoff bruno")
+    do(c, "ada: endure dice=1,1,1")
+    err = refused(c, "ada: move b", "VR-TURN-4")  # says why there is no action left
+    assert str(err).startswith("Ada has 0 actions left this go, not 1: Ada is disabled")
+    do(c, "ada: handoff bruno")
 
 
 @pytest.mark.rule("VR-INJ-5")

@@ -94,7 +94,14 @@ def action(d: Decision, cmd: Command, actor: str, n: int = 1) -> int:
         raise NotYourTurn(
             f"Nobody is acting: the GM opens the turn first ('open {actor}')",
             rule="VR-TURN-1", actor=actor)
-    ext.turns.check_action(actor, "VR-TURN-2", "VR-TURN-4", n, names=d.state.names())
+    try:
+        ext.turns.check_action(actor, "VR-TURN-2", "VR-TURN-4", n, names=d.state.names())
+    except IllegalCommand as exc:
+        if not ext.disabled(actor) or exc.rule != "VR-TURN-4":
+            raise
+        raise IllegalCommand(  # the one action a disabled character has is spent
+            f"{exc.message}: {name(d.state, actor)} is disabled and has a single action a go",
+            rule=exc.rule, **exc.values) from None
     return n
 
 
