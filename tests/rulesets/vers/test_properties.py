@@ -67,7 +67,8 @@ def test_the_attacks_listed_are_exactly_those_the_rules_would_plan(
     name: str, picks: list[int]
 ) -> None:
     """The attacks a character is offered (found by the checks alone, the zone distances from
-    one search) are every (target, weapon) whose plan the rules would make, and no other —
+    one search) are every (target, weapon) whose plan the rules would make, on a character or
+    an object not yet broken, and no other —
     through random play that moves, engages, covers and takes characters out."""
     conflict = play_script(load_scenario(name), "prop")
     rs = ruleset()
@@ -80,8 +81,9 @@ def test_the_attacks_listed_are_exactly_those_the_rules_would_plan(
                 if (d := ext.zones.distance(zone, z)) is not None}
         for pid in state.active_ids():
             weapons = weapons_of(state.participants[pid])
-            planned = [(t, w) for t in state.active_ids() if t != pid for w in weapons
-                       if _planned(state, pid, t, w)]
+            targets = [*(t for t in state.active_ids() if t != pid),
+                       *(o for o, obj in ext.objects.items() if not obj.broken)]
+            planned = [(t, w) for t in targets for w in weapons if _planned(state, pid, t, w)]
             assert attack_choices(state, pid) == planned
         options = [o for pid in state.active_ids() for o in rs.legal_commands(state, pid)
                    if all(c.is_fixed or not c.required for c in o.params)]

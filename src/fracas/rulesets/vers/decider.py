@@ -449,15 +449,16 @@ def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Pl
 
 def attack_choices(state: ConflictState, actor: str) -> list[tuple[str, str]]:
     """(target, weapon) of every attack ``actor`` may make now: those :func:`attack_plan`
-    would not refuse, found by its checks alone (VR-ATK-*, VR-MOVE-1/3, VR-OBJ-4)."""
+    would not refuse, found by its checks alone (VR-ATK-*, VR-MOVE-1/3, VR-OBJ-4), on the
+    characters and then on the objects not yet broken."""
     ext = ext_of(state)
     weapons = weapons_of(state.participants[actor])
     here = ext.zones.zone_of(actor)
     distances = ext.zones.distances(here) if here else {}
     out = []
-    for t in state.active_ids():
-        if t == actor:
-            continue
+    targets = [*(t for t in state.active_ids() if t != actor),
+               *(oid for oid, obj in ext.objects.items() if not obj.broken)]
+    for t in targets:
         for w, spec in weapons.items():
             try:
                 if spec.get("kind") in KIND_TRACK:
