@@ -45,7 +45,7 @@ from fracas.engine.generic import (
     evolve_generic,
 )
 from fracas.engine.legal import LegalCommand, from_template
-from fracas.engine.limits import check_nesting, check_stat_ranges
+from fracas.engine.limits import check_gm_only_settings, check_nesting, check_stat_ranges
 from fracas.engine.model import (
     ConflictState,
     Status,
@@ -380,6 +380,7 @@ class Conflict:
             raise InvalidInput(f"the set-up is for {setup.ruleset!r}, not {ruleset.name!r}")
         for p in setup.participants:
             check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
+        check_gm_only_settings(setup.settings, ruleset.shown_settings, ruleset.title)
         setup = ruleset.validate_setup(setup)
         conflict = cls(ruleset, seed)
         event = ConflictCreated.from_payload(setup.model_dump(mode="json"))

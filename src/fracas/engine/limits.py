@@ -188,6 +188,22 @@ def check_nesting(raw: str, what: str) -> None:
         i += 1
 
 
+def check_gm_only_settings(settings: dict[str, Any], shown: frozenset[str], title: str
+                           ) -> None:
+    """Refuse a ``gm_only_settings`` that is not a list of setting names, or that names one
+    the ruleset shows every viewer (``shown``): a GM would think it hidden."""
+    names = settings.get("gm_only_settings", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InvalidInput("settings.gm_only_settings must be a list of setting names",
+                           key="gm_only_settings")
+    public = sorted(shown.intersection(names))
+    if public:
+        raise InvalidInput(
+            f"settings.gm_only_settings: {', '.join(public)} cannot be hidden: {title} shows "
+            f"{'it' if len(public) == 1 else 'them'} to every player (hide a character with "
+            "'conceal', keep a secret in a note with visibility=gm)", key="gm_only_settings")
+
+
 def check_stat_ranges(ranges: dict[str, tuple[int, int]], pid: str,
                       stats: dict[str, Any]) -> None:
     """Refuse a stat a ruleset counts with that is not a whole number in its range.

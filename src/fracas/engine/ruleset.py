@@ -83,6 +83,9 @@ class Ruleset:
     #: Set-up stats whose live value is kept elsewhere once play starts: stat → the path to
     #: override instead (``{id}`` stands for the participant), e.g. ``"hp": "{id}.hp.max"``.
     live_stats: ClassVar[dict[str, str]] = {}
+    #: Settings every viewer is shown, whatever ``gm_only_settings`` says (a VERS map):
+    #: listing one there is refused at set-up, not silently ignored.
+    shown_settings: ClassVar[frozenset[str]] = frozenset()
 
     _rules_cache: tuple[Rule, ...] | None = None
 

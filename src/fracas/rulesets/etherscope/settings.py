@@ -151,11 +151,9 @@ def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     out["ranges"] = _ranges(settings.get("ranges", {}), ids)
     out["groups"] = _groups(settings.get("groups", {}), ids)
     out["lurking"] = _lurking(settings.get("lurking", {}), ids)
-    extra = settings.get("gm_only_settings", [])
-    if not isinstance(extra, list):
-        raise InvalidInput("settings.gm_only_settings must be a list of setting names",
-                           key="gm_only_settings")
-    out["gm_only_settings"] = sorted({*GM_ONLY, *map(str, extra)})
+    # a list of names (fracas.engine.limits.check_gm_only_settings): the GM's, and those
+    # Etherscope always keeps to the GM
+    out["gm_only_settings"] = sorted({*GM_ONLY, *settings.get("gm_only_settings", [])})
     if "harm_view" in settings:  # what players see of others' harm (fracas.engine.harm_view)
         out["harm_view"] = settings["harm_view"]
     return out

@@ -54,6 +54,8 @@ class FabulaUltima(Ruleset):
 
     name = "fabula-ultima"
     title = "Fabula Ultima"
+    #: the two sides of the turn order are in every view
+    shown_settings = frozenset({"pc_side", "foe_side"})
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt

@@ -33,6 +33,8 @@ class Vers(Ruleset):
 
     name = "vers"
     title = "VERS: Physical Conflict"
+    #: the battlefield is in every view (its map, objects, guards and cover)
+    shown_settings = frozenset({"zones", "links", "objects", "guards", "cover"})
     package = "fracas.rulesets.vers"
     commands = COMMANDS
     ext_type = VersExt
