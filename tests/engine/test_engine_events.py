@@ -72,9 +72,12 @@ def test_conflicts_exported_by_main_at_7233ce4_load_write_the_same_json_and_repl
             if data["ruleset"] == "vers":  # the count of openers left to the log came later
                 assert got["ext"]["turns"].pop("openers_before") == 0, name
             if data["ruleset"] == "etherscope":  # so did the pools of the awareness rolls
+                rolled = [e.data for r in records for e in r.events
+                          if e.type == "awareness_rolled" and e.data.get("pool") is not None]
                 assert got["ext"].pop("awareness_pools") == {
-                    e.data["participant"]: e.data["pool"] for r in records for e in r.events
-                    if e.type == "awareness_rolled" and e.data.get("pool") is not None}, name
+                    d["participant"]: d["pool"] for d in rolled}, name
+                assert got["ext"].pop("awareness_skills") == {
+                    d["participant"]: d.get("skill", "") for d in rolled}, name
             assert got == data["state"], name
         # read with the engine's types only (a store's first reading): the same JSON too
         plain = [Record.from_data(r) for r in data["records"]]

@@ -103,3 +103,15 @@ def test_a_gm_only_scaling_shows_in_no_table_line_and_the_log_still_reads() -> N
     text = _seen(c)  # the player's log lines are written without the secret setting
     assert "chase" not in text and "alongside" not in text
     assert "chase" in json.dumps(view(c, Viewer.gm()))
+
+
+@pytest.mark.rule("ES-ROUND-5", "ES-START-1")
+def test_a_roll_off_of_an_awareness_roll_made_with_a_gm_only_skill_shows_no_pool() -> None:
+    ada = {**pc("ada", "alice", awareness=1, perception=4), "gm_only": ["perception"]}
+    c = make(people=[ada, pc("bruno", "bob", awareness=1)])
+    c.execute("ada: awareness skill=perception dice=6,6,1,1")  # 4 dice: her hidden rating
+    c.execute("bruno: awareness pool=2 dice=6,6")
+    c.execute("moves")  # tied at 2: the roll-off rolls her 4 dice again
+    assert "4d6" in _seen(c, Viewer.gm())
+    for player in ("alice", "bob"):
+        assert "4d6" not in _seen(c, Viewer.of_player(player)), player

@@ -59,6 +59,7 @@ def _awareness(state: ConflictState, e: ev.AwarenessRolled) -> None:
     _ext(state).awareness[e.participant] = int(e.successes)
     if e.pool is not None:
         _ext(state).awareness_pools[e.participant] = int(e.pool)
+        _ext(state).awareness_skills[e.participant] = e.skill
 
 
 @H.evolves(ev.AmbushResolved)

@@ -174,7 +174,9 @@ def mask(event: Event, state: ConflictState, viewer: Viewer) -> Event:
 def _rolls(judge: _Viewer, mark: RollsOf, value: Any) -> Any:
     aware = judge.state.settings.get("awareness_skill")
     if mark.key is None:  # awareness roll-offs by participant: the secret ones are left out
-        return {pid: r for pid, r in value.items() if not judge.pool_secret(pid, aware)}
+        used = judge.state.ext.awareness_skills if judge.state.ext is not None else {}
+        return {pid: r for pid, r in value.items()  # the pool of its awareness roll, or theirs
+                if not judge.pool_secret(pid, aware) and not judge.pool_secret(pid, used.get(pid))}
     key = mark.key
     secret: Callable[[dict[str, Any]], bool] = lambda r: judge.pool_secret(  # noqa: E731
         r.get(key), r.get("skill"))

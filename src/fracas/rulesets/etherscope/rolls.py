@@ -45,7 +45,8 @@ def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
         return ctx.roll(expr, dice)
     except TableDiceError as exc:
         who = state.participants[pid].name
-        raise TableDiceError(f"{who}'s roll of {pool} dice ({expr}): {exc.message}",
+        dice_word = "die" if pool == 1 else "dice"
+        raise TableDiceError(f"{who}'s roll of {pool} {dice_word} ({expr}): {exc.message}",
                              rule=rule, dice=list(dice or ()), expression=expr) from None
 
 

@@ -29,8 +29,10 @@ class EsExt:
 
     phase: str = START
     awareness: dict[str, int] = field(default_factory=dict)  # kept successes (ES-START-1)
-    #: the pool each awareness roll was made with: a tie's roll-offs roll it again (ES-ROUND-5)
+    #: the pool each awareness roll was made with, and its skill: a tie's roll-offs roll it
+    #: again (ES-ROUND-5), as secret as that roll was
     awareness_pools: dict[str, int] = field(default_factory=dict)
+    awareness_skills: dict[str, str] = field(default_factory=dict)
     ambushed: dict[str, list[str]] = field(default_factory=dict)  # ambusher -> tried targets
     ranges: RangeBands = field(default_factory=RangeBands)
     groups: dict[str, list[str]] = field(default_factory=dict)
