@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from fracas.engine.components import Band, RangeBands, Track, ZoneMap, link_key, pair_key
@@ -138,6 +140,21 @@ def test_every_shortest_path_in_order_of_the_sorted_neighbours() -> None:
     assert zm.shortest_paths("a", "island") == [] and zm.shortest_paths("a", "nowhere") == []
     assert zm.shortest_paths("b", "d", limit=1) == [["b", "c", "d"]]
     assert all(len(p) - 1 == zm.distance(p[0], p[-1]) for p in zm.shortest_paths("a", "c"))
+
+
+def test_shortest_paths_are_bounded_on_a_map_with_very_many() -> None:
+    zm = ZoneMap()  # a ladder of 7 rungs, two zones each: 2**7 = 128 ways across
+    rungs = [["start"], *[[f"{i}a", f"{i}b"] for i in range(7)], ["end"]]
+    for rung in rungs:
+        for z in rung:
+            zm.add_zone(z)
+    for here, there in itertools.pairwise(rungs):
+        for z1 in here:
+            for z2 in there:
+                zm.link(z1, z2)
+    paths = zm.shortest_paths("start", "end")
+    assert len(paths) == 64 and len({tuple(p) for p in paths}) == 64  # at most 64, distinct
+    assert len(zm.shortest_paths("start", "end", limit=200)) == 128
 
 
 def test_zone_unreachable() -> None:

@@ -131,6 +131,26 @@ def test_a_dash_takes_a_way_no_guard_bars_when_there_is_one():
 
 
 @pytest.mark.rule("VR-MOVE-5")
+def test_with_every_way_guarded_the_refusal_names_the_way_the_fewest_guards_bar():
+    ring = {"zones": ["a", "b", "c", "d"],
+            "links": [["a", "b"], ["b", "d"], ["a", "c"], ["c", "d"]]}
+    guard = {"tn": {"close_combat": 12}, "skills": {"close_combat": 1}}
+    posts = {"via c, the fewer": ("guard g1 a b", "place g2 a", "guard g2 a b", "guard g3 c d"),
+             "via b, the fewer": ("guard g1 a b", "guard g2 c d", "guard g3 c d"),
+             "via b, the first of two alike": ("guard g1 a b", "guard g3 c d")}
+    said = {}
+    for layout, lines in posts.items():
+        c = make(pc("ada", zone="a", tn={"athletics": 12}), npc("g1", zone="a", **guard),
+                 npc("g2", zone="c", **guard), npc("g3", zone="c", **guard), **ring)
+        do(c, *lines, "open ada")
+        said[layout] = str(refused(c, "ada: move d dice=1,1,1", "VR-MOVE-5"))
+    assert said["via c, the fewer"].startswith("G3 guards the way")
+    assert "'ada: move c', then 'ada: slip d'" in said["via c, the fewer"]
+    for layout in ("via b, the fewer", "via b, the first of two alike"):
+        assert said[layout].startswith("G1 guards the way") and "'ada: slip b'" in said[layout]
+
+
+@pytest.mark.rule("VR-MOVE-5")
 def test_slip_past_guards_penalty_and_damage_on_failure():
     c = field()
     do(c, "join guard2 kind=npc side=npcs stats='{\"zone\": \"c\"}'",

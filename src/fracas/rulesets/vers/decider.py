@@ -482,21 +482,16 @@ def readied(state: ConflictState, pid: str) -> str:
 
 def way(state: ConflictState, mover: str, here: str, to: str) -> tuple[list[str], list[str]]:
     """The shortest way from ``here`` to ``to`` that the fewest guards bar to ``mover``, and
-    those guards (VR-MOVE-5: a move is stopped only when every way is guarded); of ways
-    barred alike, one barred at its first link, which a slip gets past. ([], []): none."""
-    found: tuple[list[str], list[str]] | None = None
+    those guards (VR-MOVE-5: a move is stopped only when every way is guarded); ([], []):
+    none."""
+    found: tuple[list[str], list[str]] = ([], [])
     for path in ext_of(state).zones.shortest_paths(here, to):
         guards = hostile_guards(state, mover, path)
         if not guards:
             return path, []
-        if found is None or (len(guards), not _barred_at_once(state, mover, path)) < (
-                len(found[1]), not _barred_at_once(state, mover, found[0])):
+        if not found[0] or len(guards) < len(found[1]):
             found = (path, guards)
-    return found or ([], [])
-
-
-def _barred_at_once(state: ConflictState, mover: str, path: list[str]) -> bool:
-    return bool(hostile_guards(state, mover, path[:2]))
+    return found
 
 
 def hostile_guards(state: ConflictState, mover: str, path: list[str]) -> list[str]:
