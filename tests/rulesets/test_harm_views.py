@@ -171,6 +171,11 @@ def test_etherscope_band_counts_only_the_condensers_a_character_has() -> None:
     assert _participant(received(c), "imp").get("harm") == "unhurt"  # was "down"
     c.execute("damage imp 3")
     assert _participant(received(c), "imp").get("harm") == "hurt"
+    c.execute("damage imp 7")  # its physical condenser at 0: out of the conflict
+    assert _participant(received(c), "imp").get("harm") == "down"
+    tiny = world(only_physical.replace("physical = 10, awareness = 1",
+                                       "physical = 1, awareness = 1"), "band")
+    assert _participant(received(tiny), "imp").get("harm") == "unhurt"  # a condenser of 1
 
 
 @pytest.mark.rule("FU-RES-1", "FU-RES-2", "FU-RES-3")

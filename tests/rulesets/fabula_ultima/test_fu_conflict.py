@@ -362,3 +362,22 @@ def test_a_count_beside_a_rank_that_takes_none_is_refused_not_ignored(rank: str)
     assert err.value.rule == "FU-CON-9"
     order = run(make(pc("ada"), npc("o1", rank="champion 3")), "ada: initiative dice=6,6")
     assert order.state.ext.order.turns_per_round["o1"] == 3
+
+
+@pytest.mark.rule("FU-CON-9")
+@pytest.mark.parametrize("stats", [{"rank": "champion"}, {"rank": "champion 0"},
+                                   {"rank": "champion 21"}])
+def test_a_champion_needs_the_number_of_soldiers_it_replaces(stats: dict[str, object]) -> None:
+    with pytest.raises(InvalidInput, match=r"a champion (needs the number of|replaces at most "
+                                           r"20) soldiers") as err:
+        make(pc("ada"), npc("o1", **stats))
+    assert err.value.rule == "FU-CON-9"
+
+
+@pytest.mark.rule("FU-CON-9")
+@pytest.mark.parametrize("stats, turns", [({"rank": "champion 1"}, 1),
+                                          ({"rank": "champion", "replaces": 2}, 2)])
+def test_a_champion_takes_a_turn_for_each_soldier_it_replaces(stats: dict[str, object],
+                                                              turns: int) -> None:
+    c = run(make(pc("ada"), npc("o1", **stats)), "ada: initiative dice=6,6")
+    assert c.state.ext.order.turns_per_round["o1"] == turns

@@ -198,13 +198,11 @@ class Etherscope(Ruleset):
 
 
     def harm_band(self, entry: dict[str, Any]) -> str | None:
-        """Down with a condenser at 0, hurt below any maximum, else unhurt (a condenser of
-        maximum 0, one the character does not have, counts for nothing)."""
-        pools = [p for p in (entry.get("condensers") or {}).values() if p[1] > 0]
+        """Hurt below any maximum, else unhurt (a condenser the character does not have, at
+        0 of 0, counts for nothing; "down" is the engine's, for those out)."""
+        pools = list((entry.get("condensers") or {}).values())
         if not pools:
             return None
-        if any(cur <= 0 for cur, _ in pools):
-            return "down"
         return "hurt" if any(cur < top for cur, top in pools) else "unhurt"
 
     def describe(self, event: Event, state: ConflictState) -> str | None:

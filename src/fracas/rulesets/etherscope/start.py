@@ -251,9 +251,7 @@ def _check_mover(state: ConflictState, actor: str, author: Viewer | None) -> Non
 def group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Events:
     """A member whose range to a third character changed alone leaves its group (logged)
     (ES-START-6): the mover, from its own group; a target moved to or from without all of
-    its group that the mover sees."""
-    if not targets:
-        return []
+    its group that the mover sees (``targets``: never empty)."""
     ext = ext_of(state)
     own = group_of(ext, mover)
     out: Events = [ev.GroupLeft(group=own, participant=mover)] if own is not None else []

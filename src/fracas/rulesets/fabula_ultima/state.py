@@ -18,6 +18,7 @@ from fracas.engine.components import AlternatingSides, ResourcePool
 from fracas.engine.limits import as_int, refuse_foreign_digits
 from fracas.engine.model import ConflictState, Kind, Participant
 from fracas.errors import InvalidInput
+from fracas.rulesets.fabula_ultima.limits import MAX_REPLACED
 
 ATTRIBUTES = ("dex", "ins", "mig", "wlp")
 DIE_SIZES = (6, 8, 10, 12)
@@ -122,14 +123,14 @@ def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
         return rank, 1
     if rank == "elite":
         return rank, 2
-    n = m.group(2) or stats.get("replaces")
-    try:
-        count = as_int(n, f"{pid}: replaces") if n is not None else 0
-    except (TypeError, ValueError):
-        count = 0
+    n = m.group(2) or stats.get("replaces")  # a whole number: the stat ranges checked it
+    count = as_int(n, f"{pid}: replaces") if n is not None else 0
     if count < 1:
         raise bad(pid, "a champion needs the number of soldiers it replaces "
                        "(rank = \"champion 3\" or replaces = 3)", "FU-CON-9")
+    if count > MAX_REPLACED:
+        raise bad(pid, f"a champion replaces at most {MAX_REPLACED} soldiers (a turn each), "
+                       f"not {count}", "FU-CON-9")
     return rank, count
 
 
