@@ -640,8 +640,10 @@ class Popcorn:
         n: int = 1,
         *,
         names: Names = None,
+        why: str = "",
     ) -> None:
-        """Refuse an action off one's go (NotYourTurn) or beyond the actions left."""
+        """Refuse an action off one's go (NotYourTurn) or beyond the actions left (``why``:
+        what the refusal adds, such as why the go has so few)."""
         who = label(names, actor)
         if actor != self.current:
             now = f"it is {label(names, self.current)}'s go" if self.current else "nobody's go"
@@ -654,7 +656,8 @@ class Popcorn:
         if n > self.actions_left:
             left = self.actions_left
             raise IllegalCommand(
-                f"{who} has {left} action{'s' if left != 1 else ''} left this go, not {n}",
+                f"{who} has {left} action{'s' if left != 1 else ''} left this go, not {n}"
+                + (f": {why}" if why else ""),
                 rule=rule_actions,
                 actor=actor,
                 actions_left=left,

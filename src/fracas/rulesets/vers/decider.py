@@ -9,7 +9,7 @@ another see each other's harm on a copy of the target's ladders only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -26,6 +26,7 @@ from fracas.rulesets.vers.events import Attack, Condition, ObjectDamaged, VersTu
 from fracas.rulesets.vers.state import (
     KIND_TRACK,
     VersExt,
+    VersObject,
     dodge,
     dodge_sources,
     ranks,
@@ -94,14 +95,9 @@ def action(d: Decision, cmd: Command, actor: str, n: int = 1) -> int:
         raise NotYourTurn(
             f"Nobody is acting: the GM opens the turn first ('open {actor}')",
             rule="VR-TURN-1", actor=actor)
-    try:
-        ext.turns.check_action(actor, "VR-TURN-2", "VR-TURN-4", n, names=d.state.names())
-    except IllegalCommand as exc:
-        if not ext.disabled(actor) or exc.rule != "VR-TURN-4":
-            raise
-        raise IllegalCommand(  # the one action a disabled character has is spent
-            f"{exc.message}: {name(d.state, actor)} is disabled and has a single action a go",
-            rule=exc.rule, **exc.values) from None
+    why = (f"{name(d.state, actor)} is disabled and has a single action a go"
+           if n > ext.turns.actions_left and ext.disabled(actor) else "")
+    ext.turns.check_action(actor, "VR-TURN-2", "VR-TURN-4", n, names=d.state.names(), why=why)
     return n
 
 
@@ -247,8 +243,7 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
                            f"{', '.join(weapons)})", weapon=wname)
     w = weapons[wname]
     kind = str(w.get("kind", "close"))
-    oid = w.get("object")
-    if oid and oid in ext.objects and ext.objects[oid].broken:
+    if not works(ext.objects, w):
         raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
                              rule="VR-OBJ-4", weapon=wname)
     if target in ext.objects and target not in state.participants:
@@ -476,8 +471,13 @@ def readied(state: ConflictState, pid: str) -> str:
     still works (a broken one no longer functions, VR-OBJ-4; bare hands always do)."""
     objects = ext_of(state).objects
     return next(w for w, spec in weapons_of(state.participants[pid]).items()
-                if spec.get("kind", "close") == "close"
-                and not (spec.get("object") in objects and objects[spec["object"]].broken))
+                if spec.get("kind", "close") == "close" and works(objects, spec))
+
+
+def works(objects: Mapping[str, VersObject], spec: Mapping[str, Any]) -> bool:
+    """Whether a weapon still works: the object it is, if any, is not broken (VR-OBJ-4)."""
+    obj = objects.get(spec.get("object", ""))
+    return obj is None or not obj.broken
 
 
 def way(state: ConflictState, mover: str, here: str, to: str) -> tuple[list[str], list[str]]:
