@@ -145,6 +145,16 @@ def test_reach_bonus_and_penalty_in_close_combat_only():
     assert ["reach", 2] not in preview_mods(c2, "ada", "orc", "bow")
 
 
+@pytest.mark.rule("VR-ATK-4")
+def test_a_shorter_reach_than_most_is_a_reach_below_zero():
+    c = make(pc("ada", reach=-1, zone="a", weapons={"knife": {"ev": 2}}),
+             npc("orc", zone="a", weapons={"club": {"ev": 3}}), **ZONES)
+    assert preview_mods(c, "ada", "orc")[-1] == ["reach", -1]
+    assert preview_mods(c, "orc", "ada")[-1] == ["reach", 1]
+    with pytest.raises(InvalidInput, match="reach"):
+        make(pc("ada", reach=-11, zone="a"), npc("orc", zone="a"), **ZONES)
+
+
 def orc_behind_a_crate():
     """Ada, with her turn open, and an orc one zone away, two thirds behind a crate (−3)."""
     c = make(shooter(), npc("orc", zone="b"), **ZONES,

@@ -7,6 +7,6 @@ from fracas.rulesets.vers.state import ATTRIBUTES
 STAT_RANGES: dict[str, tuple[int, int]] = {
     **{attr: (0, 20) for attr in ATTRIBUTES},
     "skills.*": (0, 20), "tn.*": (0, 40), "rv": (0, 20), "focus_rv": (0, 20),
-    "morale_rv": (0, 20), "reach": (0, 10),
+    "morale_rv": (0, 20), "reach": (-10, 10),  # below 0: a shorter reach (VR-ATK-4)
     "dodge": (0, 40), "resolve": (0, 40), "poise": (0, 40), "weapons.*.ev": (0, 100),
 }
