@@ -56,6 +56,7 @@ class Screen:
     responses: list[Response] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)  # what the page logged as an error
 
     def received(self) -> str:
         """Every WebSocket frame and API answer body the page received, as one text."""
@@ -86,8 +87,17 @@ def open_screen(browser: Browser, url: str, viewport: dict[str, int]) -> Screen:
     page.on("response", lambda r: screen.responses.append(r) if "/api/" in r.url else None)
     page.on("dialog", lambda d: (screen.dialogs.append(d.message), d.dismiss()))
     page.on("pageerror", lambda e: screen.errors.append(str(e)))
+    page.on("console", lambda m: screen.console.append(f"{m.text} ({m.location.get('url')})")
+            if m.type == "error" and not _refused(m.text, m.location.get("url", "")) else None)
     page.goto(url)
     return screen
+
+
+def _refused(text: str, url: str) -> bool:
+    """Whether a console error is the browser's note of an API answer that refused (a 4xx the
+    page shows in its own words) or of a live connection that could not be made (the page
+    reconnects and says so); every other one is a fault of the page."""
+    return "/api/" in url or "/api/" in text
 
 
 def start_table(browser: Browser, base: str, title: str = "Friday night") -> Screen:

@@ -103,6 +103,56 @@ def test_an_open_skill_suggests_the_actors_own_skills(page: Page) -> None:
         "name": "climb the wall", "skill": "athletics"}}]
 
 
+@pytest.mark.rule("ES-RNG-4", "ES-ACT-1")
+def test_characters_offered_one_at_a_time_are_one_choice_by_name(page: Page) -> None:
+    def move(who: str) -> dict[str, Any]:
+        return {"verb": "move", "actor": "ada", "rule": "ES-RNG-4", "text": "…", "params": [
+            {"name": "targets", "kind": "ids", "allowed": None, "required": True,
+             "fixed": [who]},
+            {"name": "way", "kind": "choice", "allowed": None, "required": True,
+             "fixed": "toward"}]}
+    zoom = {"verb": "zoom", "actor": "ada", "rule": "ES-ACT-1", "text": "…", "params": [
+        {"name": "who", "kind": "ids", "allowed": None, "required": True, "fixed": ["ada", "imp"]}]}
+    build(page, [move("ada"), move("imp"), zoom])
+    targets = page.get_by_label("targets")
+    assert targets.evaluate("el => [el.multiple, el.required, [...el.options].map(o => o.text)]"
+                            ) == [False, True, ["Ada", "<b>Imp</b>"]]
+    targets.select_option(label="<b>Imp</b>")
+    page.get_by_role("button", name="move").click()
+    assert page.get_by_role("button", name="Ada: zoom Ada, <b>Imp</b>").count() == 1
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "move", "args": {
+        "targets": ["imp"], "way": "toward"}}]
+
+
+def test_a_free_list_of_characters_that_is_required_needs_one_chosen(page: Page) -> None:
+    build(page, [{"verb": "hide", "actor": "ada", "rule": "ES-RNG-2", "text": "…", "params": [
+        {"name": "from", "kind": "ids", "allowed": ["ada", "imp"], "required": True,
+         "fixed": None}]}])
+    listed = page.get_by_label("from")
+    assert listed.evaluate("el => el.multiple")
+    page.get_by_role("button", name="hide").click()
+    assert page.evaluate("window.sent") == []  # nothing chosen: the browser asks for one
+    listed.select_option(["ada", "imp"])
+    page.get_by_role("button", name="hide").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "hide", "args": {
+        "from": ["ada", "imp"]}}]
+
+
+def test_a_field_says_what_its_value_is(page: Page) -> None:
+    build(page, [{"verb": "attack", "actor": "ada", "rule": "ES-DMG-2", "text": "…",
+                  "summary": "[default] attack: 1 damage + 1 per extra success", "params": [
+                      {"name": "skill", "kind": "word", "allowed": None, "required": False,
+                       "fixed": None, "help": "the skill rolled (its rating sets the pool)"},
+                      {"name": "declared", "kind": "ints", "allowed": None, "required": False,
+                       "fixed": None, "help": "at most your base initiative in all"}]}])
+    form = page.locator("form[data-verb=attack]")
+    assert form.locator(".about").inner_text() == (  # the rules file's tag left out
+        "Attack: 1 damage + 1 per extra success (ES-DMG-2)")
+    assert form.locator(".field small").all_inner_texts() == [
+        "the skill rolled (its rating sets the pool); Ada's: brawl, stealth",
+        "at most your base initiative in all"]
+
+
 def test_a_command_says_what_it_does_and_the_rule_it_serves(page: Page) -> None:
     build(page, [
         {"verb": "fabula", "actor": "ada", "rule": "FU-CHK-4", "text": "…",
@@ -133,18 +183,21 @@ def test_rarely_needed_values_fold_under_more_options(page: Page) -> None:
         {"name": "target", "kind": "word", "allowed": ["imp"], "required": True, "fixed": None},
         {"name": "skill", "kind": "word", "allowed": None, "required": False, "fixed": None},
         {"name": "ev", "kind": "int", "allowed": None, "required": False, "fixed": None},
+        {"name": "difficulty", "kind": "int", "allowed": None, "required": False,
+         "fixed": None},
         {"name": "dice", "kind": "dice", "allowed": None, "required": False, "fixed": None},
     ]}]
     assert page.evaluate(FOLDED_JS, attack) is False  # a new form shows them folded
     build(page, attack)
     more = page.locator("form[data-verb=attack] details.more")
-    expect(more.locator("summary")).to_have_text("more options: skill, ev")
-    expect(more.locator("label")).to_have_text(["skill (optional)", "ev (optional)"])
-    more.get_by_label("ev (optional)").fill("7")  # the target and the dice stay in sight
+    expect(more.locator("summary")).to_have_text("more options: ev, difficulty")
+    expect(more.locator("label")).to_have_text(["ev (optional)", "difficulty (optional)"])
+    more.get_by_label("ev (optional)").fill("7")  # the target, skill and dice stay in sight
+    page.get_by_label("skill (optional)").fill("brawl")  # it sets the pool: never folded
     page.get_by_label("dice (optional)").fill("2,2,2")
     page.get_by_role("button", name="attack").click()
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "attack", "args": {
-        "target": "imp", "ev": 7, "dice": [2, 2, 2]}}]
+        "target": "imp", "skill": "brawl", "ev": 7, "dice": [2, 2, 2]}}]
     assert page.evaluate(FOLDED_JS, attack) is True  # a redraw keeps a typed value in sight
 
 

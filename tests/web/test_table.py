@@ -88,6 +88,7 @@ def check_the_table_holds(gm: Screen, players: tuple[Screen, ...]) -> None:
         assert unlabelled_controls(screen.page) == []
         assert screen.dialogs == [], "a name's markup ran as a script"
         assert screen.errors == [], screen.errors
+        assert screen.console == [], screen.console  # no invalid pattern, no missing file
         assert screen.page.locator("img[src='x']").count() == 0
         expect(screen.page.locator(".person .name", has_text=XSS)).to_have_count(1)
         assert shown_log(screen) == sent_log(screen)  # the rulesets' sentences, each one
@@ -116,7 +117,16 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         command(gm, "gm", "round")
         expect(alice.page.locator(".round-region")).to_contain_text(
             "declaring acting initiatives (ES-ROUND-2)")
+        for p, who in ((alice, "Ada"), (bob, "Bruno")):  # everyone declares at once
+            expect(p.page.locator("#turn-banner")).to_have_text(
+                f"Declare your acting initiatives: {who}")
+        expect(gm.page.locator(".round-region")).to_contain_text(
+            re.compile("Still to declare: Ada, Bruno, .*zqlurker", re.IGNORECASE))
+        expect(alice.page.locator(".round-region p", has_text="Still to declare:")
+               ).to_have_text("Still to declare: Ada, Bruno, " + XSS
+                              + " · declaring acting initiatives (ES-ROUND-2)")
         command(alice, "ada", "ada: declare 8")
+        expect(alice.page.locator("#turn-banner")).to_be_hidden()
         everyone_sees((gm, alice), "ada: declare 8")  # others learn it at the countdown
         expect(alice.page.locator(".lane")).to_contain_text("8 Ada")
         undo(gm)  # the GM takes the declaration back
@@ -137,6 +147,8 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         line.locator("input").fill("bruno: attack imp")
         expect(line.locator("output")).to_contain_text("%")
         command(bob, "bruno", "bruno: attack imp dice=5,6")
+        expect(bob.page.locator("#notice .outcome")).to_contain_text(  # in view on the phone
+            "[5, 6] = 2 vs difficulty")
         for p in (gm, alice, bob):  # the result with its breakdown, on every page
             newest = p.page.locator(".log .entry").first
             expect(newest).to_contain_text("Bruno: attack ")  # (the imp's name is markup)

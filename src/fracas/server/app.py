@@ -743,7 +743,7 @@ def _answer(text: str | None) -> dict[str, Any]:
 
 JOIN_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>fracas: join a table</title>
-<meta name="referrer" content="no-referrer"></head>
+<meta name="referrer" content="no-referrer"><link rel="icon" href="/static/img/icon.svg"></head>
 <body><main><h1>fracas</h1><p id="status">Joining…</p></main>
 <script>
 const token = location.hash.slice(1);

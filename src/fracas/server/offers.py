@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.commands import CommandSpec
 from fracas.engine.legal import LegalCommand
 from fracas.engine.projector import offered
 from fracas.server import projection
@@ -32,10 +33,18 @@ def offers(live: projection.Live, actor: str | None) -> dict[str, list[LegalComm
 
 def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[str, Any]]]:
     """:func:`offers` as JSON values (``…/legal-commands``), each with its command's
-    ``summary``: what it does, in a sentence the controls show beside it."""
+    ``summary`` (what it does, in a sentence the controls show beside it) and each parameter's
+    ``help`` (what its value is, beside its field; "" where the spec says nothing)."""
     spec = live.conflict.commands.spec
-    return {a: [{**c.to_data(), "summary": spec(c.verb).summary} for c in cs]
+    return {a: [_described(c.to_data(), spec(c.verb)) for c in cs]
             for a, cs in offers(live, actor).items()}
+
+
+def _described(data: dict[str, Any], spec: CommandSpec) -> dict[str, Any]:
+    helps = {p.name: p.help for p in spec.params}
+    for param in data["params"]:
+        param["help"] = helps.get(param["name"], "")
+    return {**data, "summary": spec.summary}
 
 
 def texts(live: projection.Live, actor: str | None) -> dict[str, list[str]]:

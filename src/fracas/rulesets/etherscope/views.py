@@ -295,6 +295,8 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
                     for x in ext.countdown.remaining() if see(x.actor)] if cur else [],
         "declared": {a: None if default_score_secret(state, viewer, a) else v
                      for a, v in ext.countdown.declarations.items() if see(a)},
+        "to_declare": [p for p in ext.base if p not in ext.countdown.declarations and see(p)]
+        if ext.phase == ph.DECLARE else [],
         "ranges": [[a, b, BANDS[band]] for a, b, band in ext.ranges.pairs()
                    if band_visible(state, viewer, a, b)],
         "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()

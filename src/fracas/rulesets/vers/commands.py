@@ -16,7 +16,7 @@ _WHY = Param("why", "text", required=False, positional=False, help="narration of
 
 COMMANDS: tuple[CommandSpec, ...] = (
     # turn order
-    CommandSpec("open", (Param("first", "id"),),
+    CommandSpec("open", (Param("first", "id", help="who opens this turn"),),
                 "the table's choice of who opens this turn", actor="gm", rule="VR-TURN-1"),
     CommandSpec("handoff", (Param("to", "id", required=False),
                             Param("say", "text", required=False, positional=False)),

@@ -28,7 +28,7 @@ function fromData(item) {
     summary: item.summary || "", label: item.label || "",
     params: (item.params || []).map((p) => ({
       name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
-      fixed: p.fixed ?? null, positional: false,
+      fixed: p.fixed ?? null, positional: false, help: p.help || "",
     })),
   };
 }
@@ -170,10 +170,11 @@ export function commandForm(command, context, { onSubmit, onChange }) {
 }
 
 // The fields of a form, its rarely needed ones (two or more optional values typed in freely,
-// such as a skill or an EV; not the dice) folded under "more options"; open while one of
+// such as an EV or a difficulty; not the dice or the skill) folded under "more options"; open while one of
 // them holds a value, or when the viewer opened it.
 function folded(fields, key) {
-  const rare = fields.filter((f) => !f.param.required && f.input.tagName === "INPUT" && f.param.kind !== "dice");
+  const rare = fields.filter((f) => !f.param.required && f.input.tagName === "INPUT" && f.param.kind !== "dice"
+    && f.param.name !== "skill");
   if (rare.length < 2) return fields.map((f) => f.wrap);
   const open = kept.get(key) === "open" || rare.some((f) => valueOf(f) !== "");
   const more = h("details", { class: "more", open, ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
@@ -215,7 +216,7 @@ function labelOf(command, context) {
 // What a command does, from the server's summary of it, with the rule it serves:
 // "Gain (+N) or spend (-N) Fabula Points (FU-CHK-4)".
 function aboutOf(command) {
-  const text = (command.summary || "").trim();
+  const text = (command.summary || "").replace(/^\[[a-z]+\]\s*/i, "").trim();  // no "[default]"
   if (!text) return null;
   return text[0].toUpperCase() + text.slice(1) + (command.rule ? ` (${command.rule})` : "");
 }
@@ -237,7 +238,10 @@ function keep(f, key) {
 
 let serial = 0;
 
+// A value as the viewer reads it: a character's (an object's, a zone's) name for its id, the
+// names of a list of characters joined ("Bruno, The zepcar driver").
 function label(value, context, kind) {
+  if (Array.isArray(value)) return value.map((v) => label(v, context, kind === "ids" ? "id" : kind)).join(", ");
   return context.name(String(value), kind) || String(value);
 }
 
@@ -246,14 +250,17 @@ function field(param, id, context, actor) {
   const text = words(name) + (param.required ? "" : " (optional)");
   let input;
   let suggestions = null;
+  let about = param.help;
   const options = foesFirst(param, param.allowed || optionsOf(param.kind, context), context, actor);
   if (options) {
-    const multiple = param.kind === "ids";
-    input = h("select", { id, name: param.name, multiple, required: param.required && !multiple });
+    // a list of characters offered one at a time ("move toward Bruno", "… toward the
+    // zepcar") is one choice; a free list, several (at least one when it is required)
+    const one = options.every((v) => Array.isArray(v) && v.length === 1);
+    const multiple = param.kind === "ids" && !one;
+    input = h("select", { id, name: param.name, multiple, required: param.required });
     if (!param.required && !multiple) input.append(h("option", { value: "" }, "—"));
     for (const value of options) {
-      const text = textOf(value);
-      input.append(h("option", { value: text }, Array.isArray(value) ? text : label(value, context, param.kind)));
+      input.append(h("option", { value: textOf(value) }, label(value, context, param.kind)));
     }
   } else if (param.kind === "bool") {
     input = h("select", { id, name: param.name },
@@ -268,9 +275,13 @@ function field(param, id, context, actor) {
     const skills = param.name === "skill" && actor && context.skillsOf ? context.skillsOf(actor) : [];
     input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required,
       list: skills.length ? `${id}-skills` : null });
-    if (skills.length) suggestions = h("datalist", { id: `${id}-skills` }, skills.map((k) => h("option", { value: k })));
+    if (skills.length) {
+      suggestions = h("datalist", { id: `${id}-skills` }, skills.map((k) => h("option", { value: k })));
+      about = [param.help, `${context.name(actor)}'s: ${skills.join(", ")}`].filter(Boolean).join("; ");
+    }
   }
-  const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2") : null;
+  const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2")
+    : about ? h("small", {}, about) : null;
   const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
 }

@@ -15,7 +15,7 @@ export function setupForm(rulesets, onCreate) {
   const title = h("input", { id: id("title"), name: "title", maxlength: 200, required: true });
   const scene = h("input", { id: id("scene"), name: "scene", maxlength: 2000 });
   const sides = h("input", { id: id("sides"), name: "sides", maxlength: 400, required: true,
-    pattern: "\\s*[a-z][a-z0-9_-]*(\\s*,\\s*[a-z][a-z0-9_-]*)*\\s*", placeholder: "heroes, foes" });
+    pattern: "\\s*[a-z][a-z0-9_\\-]*(\\s*,\\s*[a-z][a-z0-9_\\-]*)*\\s*", placeholder: "heroes, foes" });
   const zones = h("input", { id: id("zones"), name: "zones", maxlength: 400,
     placeholder: "bar, floor, door (linked in this order)" });
   const zonesField = field("Zones (VERS: ids, comma-separated)", zones);
@@ -99,12 +99,12 @@ function field(text, input) {
 function personRow(ruleset, sides, zones, remove) {
   const n = ++serial;
   const id = (name) => `p${n}-${name}`;
-  const pid = h("input", { id: id("id"), required: true, maxlength: 40, pattern: "[a-z][a-z0-9_-]*",
+  const pid = h("input", { id: id("id"), required: true, maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
     placeholder: "ada" });
   const name = h("input", { id: id("name"), required: true, maxlength: 200, placeholder: "Ada" });
   const kind = h("select", { id: id("kind") }, ["pc", "npc", "group"].map((k) => h("option", { value: k }, k)));
   const side = h("select", { id: id("side") });
-  const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_-]*",
+  const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
     placeholder: "alice (for a pc)" });
   const zone = h("select", { id: id("zone") });
   const zoneField = field("Zone", zone);

@@ -5,21 +5,28 @@ import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live } from "./live.js";
-import { logEntry } from "./log.js";
+import { logEntry, marked } from "./log.js";
 import { setupForm } from "./setup.js";
-import { rulesetPanels, turnOf } from "./views.js";
+import { rulesetPanels, turnOf, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
 const main = document.getElementById("main");
 const errorBox = document.getElementById("error");
 const banner = document.getElementById("turn-banner");
 const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], live: null,
-                legalKey: "", actFor: "", myTurn: false, title: "fracas" };
+                legalKey: "", actFor: "", myTurn: null, title: "fracas" };
 const regions = {};
 
+// A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
+// the next command is sent or a field is changed.
 function showError(error) {
   errorBox.hidden = !error;
-  errorBox.textContent = error ? error.message || String(error) : "";
+  if (!error) return errorBox.replaceChildren();
+  const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
+  const text = unsent ? "Not sent: the server cannot be reached. Try again once the page says live."
+    : error.message || String(error);
+  errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
+    "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
 }
 
 function setConnection(kind, text) {
@@ -57,6 +64,7 @@ function layout() {
   regions.log = h("div", { class: "region log-region" });
   main.replaceChildren(regions.round, regions.field, regions.log, regions.table);
   main.className = "grid";
+  main.addEventListener("input", () => showError(null));  // the user is putting it right
 }
 
 async function loadConflicts(wanted) {
@@ -108,7 +116,7 @@ function context() {
   const all = levels().flatMap((l) => l.participants);
   const byId = new Map(all.map((p) => [p.id, p]));
   const inner = levels().at(-1);
-  const zones = ((inner && inner.settings && inner.settings.zones) || []);
+  const zones = inner ? zonesOf(inner) : [];
   const zoneNames = new Map(zones.map((z) => [z.id, z.name || z.id]));
   const objects = (inner && inner.ruleset && inner.ruleset.objects) || {};
   const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
@@ -142,6 +150,7 @@ function renderField(level, turn, ctx) {
     panel("Participants", h("ul", { class: "people" }, level.participants.map((p) =>
       h("li", { class: ["person", now.has(p.id) ? "acting" : "", p.mine ? "mine" : "", p.out ? "out" : ""].join(" ").trim() },
         h("span", { class: "name" }, p.name), p.mine ? h("span", { class: "tag" }, "yours") : null,
+        p.concealed ? h("span", { class: "tag secret" }, "hidden from players") : null,
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
         h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""))))),
@@ -193,8 +202,8 @@ async function renderRound(level, turn, ctx) {
   const head = [
     h("p", { class: "status" }, `${level.title} · round ${level.round} · ${words(level.status)}`,
       level.end_reason ? ` (${level.end_reason})` : ""),
-    h("p", {}, h("b", {}, "Acting: "), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
-    h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
+    h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
+    turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
     (level.odds || []).length ? h("div", { class: "odds-box" }, h("h3", {}, "Odds of the pending roll"),
       h("ul", {}, level.odds.map((line) => h("li", {}, line)))) : null,
   ];
@@ -215,7 +224,9 @@ async function renderRound(level, turn, ctx) {
   const key = JSON.stringify([legal, state.actFor, ctx.participants.map((p) => [p.id, p.name])]);
   if (key === state.legalKey) return;
   state.legalKey = key;
-  redraw(state.controls, () => [gm ? actForChooser(ctx, turn) : null, ...Object.entries(legal).map(([actor, items]) => {
+  const watching = state.me.role === "player" && !ctx.participants.some((p) => p.mine)
+    ? h("p", { class: "muted" }, "You have no character in this conflict: you are watching.") : null;
+  redraw(state.controls, () => [gm ? actForChooser(ctx, turn) : watching, ...Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
     return h("section", { class: "actor", "data-actor": actor }, h("h3", {}, title),
@@ -282,8 +293,13 @@ function behindTheScreen() {
     h("form", { class: "command", onsubmit: async (e) => {
       e.preventDefault();
       const reason = why.value.trim() ? ` why=${quote(why.value.trim())}` : "";
-      const ok = await submit(`roll ${expr.value.trim()}${reason} visibility=gm`, e.target);
-      if (ok && how.value === "ghost") await send("/commands", { command: "narrate 'The GM rolls behind the screen.'" });
+      const roll = `roll ${expr.value.trim()}${reason} visibility=gm`;
+      if (!(await submit(roll, e.target)) || how.value !== "ghost") return;
+      const notice = document.getElementById("notice");
+      const result = [...notice.childNodes];  // the roll's result stays in view
+      if (await send("/commands", { command: "narrate 'The GM rolls behind the screen.'" })) {
+        notice.replaceChildren(...result);
+      }
     } },
     h("p", { class: "field" }, h("label", { for: "secret-roll" }, "Dice"), expr),
     h("p", { class: "field" }, h("label", { for: "secret-why" }, "Why (GM only)"), why),
@@ -319,10 +335,12 @@ function actorOf(item) {
   return head ? head[1] : null;
 }
 
-let oddsTimer = null;
+// The odds of what a form would send, asked a moment after its last change (one timer per
+// form: every form shows its own odds as soon as it is drawn).
+const oddsTimers = new WeakMap();
 function oddsFor(build, output) {
-  clearTimeout(oddsTimer);
-  oddsTimer = setTimeout(async () => {
+  clearTimeout(oddsTimers.get(output));
+  oddsTimers.set(output, setTimeout(async () => {
     const form = output.form || output.closest("form");
     if (!form || !form.checkValidity()) return;
     const command = build();
@@ -334,16 +352,21 @@ function oddsFor(build, output) {
     } catch {
       output.replaceChildren();
     }
-  }, 250);
+  }, 250));
 }
 
-async function submit(command, form) {
+// Send a command from a form; once done, the foot of the screen says what came of it (the
+// sentences of its log entry: on a phone the log is far below the controls).
+async function submit(command, form, done = "") {
   const output = form.querySelector("output");
   if (output) output.replaceChildren();
   const sent = await send("/commands", { command });
   if (sent) {
-    const said = typeof command === "string" ? command : `${command.actor ? command.actor + ": " : ""}${command.verb}`;
-    document.getElementById("notice").textContent = `Done: ${said}`;
+    const said = done || (typeof command === "string" ? command
+      : `${command.actor ? command.actor + ": " : ""}${command.verb}`);
+    const lines = (sent.entry && sent.entry.lines) || [];
+    document.getElementById("notice").replaceChildren(h("span", {}, `Done: ${said}`),
+      lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
   }
   return sent !== null;
 }
@@ -368,14 +391,15 @@ function announce(turn, ctx, level) {
   const next = !now.length && turn.ordered && turn.waiting.length > 0 && mine.has(turn.waiting[0]);
   const myTurn = now.length > 0;
   const base = `${level.title} · fracas`;
-  document.title = myTurn ? `▶ Your turn: ${now.map(ctx.name).join(", ")} · ${base}` : next ? `You are next · ${base}` : base;
+  const ask = `${turn.ask || "Your turn"}: ${now.map(ctx.name).join(", ")}`;
+  document.title = myTurn ? `▶ ${ask} · ${base}` : next ? `You are next · ${base}` : base;
   if (state.me.role === "gm") {
     banner.hidden = true;
   } else {
     banner.hidden = !(myTurn || next);
-    banner.textContent = myTurn ? `Your turn: ${now.map(ctx.name).join(", ")}` : next ? "You are next" : "";
+    banner.textContent = myTurn ? ask : next ? "You are next" : "";
   }
-  if (myTurn && !state.myTurn && soundOn()) signal();
+  if (myTurn && state.myTurn === false && soundOn()) signal();  // not on opening the page
   state.myTurn = myTurn;
 }
 
@@ -383,10 +407,14 @@ function soundOn() {
   return localStorage.getItem("fracas.sound") !== "off";
 }
 
+// One sound for the page, made when first needed; a browser plays it only once the page has
+// been touched (until then it stays silent, and so does vibration).
+let audio = null;
 function signal() {
+  if (!navigator.userActivation || !navigator.userActivation.hasBeenActive) return;
   if (navigator.vibrate) navigator.vibrate(200);
   try {
-    const audio = new AudioContext();
+    audio ||= new AudioContext();
     const tone = audio.createOscillator();
     tone.frequency.value = 660;
     tone.connect(audio.destination);

@@ -2,9 +2,15 @@
 import { h, panel, s, words } from "./dom.js";
 import { quote } from "./legal.js";
 
-/** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}. */
+/** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}; while
+ * everyone declares at once (Etherscope), `current` are those still to declare and `ask`
+ * what they are asked. */
 export function turnOf(view, level) {
   const r = level.ruleset || {};
+  if (view.ruleset === "etherscope" && r.phase === "declare") {
+    return { current: r.to_declare || [], waiting: [], ask: "Declare your acting initiatives",
+             acting: "Still to declare", line: r.phase_text || "" };
+  }
   if (view.ruleset === "etherscope") {
     return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || "") };
   }
@@ -163,7 +169,8 @@ const laddersChosen = new Map();
 // character holds a condition or the viewer opened them.
 function ladders(p, ctx) {
   const tracks = Object.entries(p.tracks || {});
-  const head = [h("b", {}, p.name), " ", harmTag(p), p.summary ? h("span", { class: "muted" }, ` ${p.summary}`) : null];
+  const said = p.summary && p.summary !== p.harm ? p.summary : "";  // a band is said once
+  const head = [h("b", {}, p.name), " ", harmTag(p), said ? h("span", { class: "muted" }, ` ${said}`) : null];
   if (!tracks.length) return h("li", { class: "ladders" }, head);
   const held = tracks.some(([, info]) => info.taken_out || Object.values(info.conditions || {}).some((n) => n > 0));
   const open = laddersChosen.has(p.id) ? laddersChosen.get(p.id) : held;
@@ -243,17 +250,18 @@ function mapEditor(level, zones, ctx) {
       if (id) ctx.send(`zone ${id}${name ? ` name=${quote(name)}` : ""}`);
     } },
       h("p", { class: "field" }, h("label", { for: "zone-id" }, "New zone (id)"),
-        h("input", { id: "zone-id", required: true, maxlength: 40, pattern: "[A-Za-z0-9_-]+",
+        h("input", { id: "zone-id", required: true, maxlength: 40, pattern: "[A-Za-z0-9_\\-]+",
           placeholder: "cellar" })),
       h("p", { class: "field" }, h("label", { for: "zone-name" }, "its name (optional)"),
         h("input", { id: "zone-name", maxlength: 80, placeholder: "The cellar" })),
       h("button", { type: "submit" }, "Add zone")));
 }
 
-// The zones as they are now (the ruleset's live map: the GM may have drawn more), named as the
-// set-up named them.
-function zonesOf(level) {
+// The zones as they are now (the ruleset's live map: the GM may have drawn more), by their
+// names (those of the set-up, and of the zones drawn since).
+export function zonesOf(level) {
   const named = new Map((((level.settings || {}).zones) || []).map((z) => [z.id, z.name || z.id]));
+  for (const [id, name] of Object.entries((level.ruleset || {}).zone_names || {})) named.set(id, name);
   const live = Object.keys((level.ruleset || {}).zones || {});
   const ids = live.length ? [...new Set([...named.keys(), ...live])] : [...named.keys()];
   return ids.map((id) => ({ id, name: named.get(id) || id }));
@@ -275,7 +283,7 @@ function zonePlaces(zones) {
     const col = row % 2 ? cols - 1 - (i % cols) : i % cols;
     return [z.id, { x: step * col + step / 2, y: 70 + row * ROW + (col % 2 ? 80 : 0) }];
   }));
-  return { at, width, height: 240 + (Math.ceil(zones.length / cols) - 1) * ROW };
+  return { at, width, height: 250 + (Math.ceil(zones.length / cols) - 1) * ROW };
 }
 
 function zoneMap(level, zones, ctx) {
@@ -302,7 +310,7 @@ function zoneMap(level, zones, ctx) {
         onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); place(); } } } : {};
       return s("g", attrs, s("circle", { cx: x, cy: y, r: 34, class: "zone" }),
         s("text", { x, y: y - 40, "text-anchor": "middle", class: "zone-name" }, z.name || z.id),
-        here.map((p, i) => s("text", { x, y: y + 4 + i * 15 - (here.length - 1) * 7, "text-anchor": "middle",
+        here.map((p, i) => s("text", { x, y: y + 56 + i * 20, "text-anchor": "middle",  // below the circle
           class: "who" }, shorten(p.name))));
     })));
 }
