@@ -9,6 +9,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 extras=${1:-}
 stamp=".venv/.fracas-installed${extras:+-$extras}"
+if [ -z "$extras" ]; then  # an install with extras holds the plain one
+  for done in .venv/.fracas-installed*; do
+    if [ -f "$done" ] && [ ! pyproject.toml -nt "$done" ]; then stamp=$done; fi
+  done
+fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv/bin/python -m pip install -q -e ".${extras:+[$extras]}"

@@ -114,3 +114,22 @@ def test_as_a_name_nobody_plays_warns_and_shows_an_onlookers_view() -> None:
     said = " ".join(result.output.split())
     assert "nobody in this conflict is played by 'zed'; showing what an onlooker sees" in said
     assert "alice" not in said.split("onlooker sees")[0]  # no list of the players
+
+
+def _command_paths(group: Any, prefix: list[str]) -> list[list[str]]:
+    """Every command and sub-command of a command group, as the words that name it."""
+    paths = [prefix]
+    for name, sub in getattr(group, "commands", {}).items():
+        paths += _command_paths(sub, [*prefix, name])
+    return paths
+
+
+def test_every_commands_help_prints_without_a_traceback() -> None:
+    import typer.main
+
+    paths = _command_paths(typer.main.get_command(app), [])
+    assert ["serve"] in paths and ["sim"] in paths and len(paths) > 10
+    for path in paths:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output, result.exception)
+        assert "Usage" in result.output, path

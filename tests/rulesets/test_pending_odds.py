@@ -65,5 +65,19 @@ def test_vers_shows_each_attack_with_its_breakdown_and_chance_to_the_gm() -> Non
     assert "+1 reach" in thug
     target = int(thug.split("→ ")[-1].split(":")[0])
     assert thug.endswith(f"hit {float(distribution('3d6').p_at_most(target)):.0%}")
-    assert odds_lines(text, Viewer.of_player("alice")) == []
     assert Fraction(0) <= distribution("3d6").p_at_most(target) <= 1
+    assert odds_lines(text, Viewer.of_player("bob")) == [], "not Bob's character"
+
+
+def test_a_vers_player_reads_the_odds_their_roll_would_show_them() -> None:
+    text = cut_script("vers-tavern-brawl", 1)  # Ada opens the turn; the thug's skills GM-only
+    gm, alice = odds_lines(text, Viewer.gm()), odds_lines(text, Viewer.of_player("alice"))
+    assert alice and all(line in gm for line in alice), "the GM's words, never other numbers"
+    assert any("Thug (knife)" in line for line in alice), "a dodge from a stat she sees"
+    # the sword is parried with the thug's close combat, a GM-only skill: its roll would
+    # show Alice "? Thug's close combat", so no odds tell it beforehand
+    assert not any("Thug's close combat" in line for line in alice)
+    assert any("Thug's close combat" in line for line in gm)
+    # with her own weapons GM-only, each weapon's odds would tell them: none
+    hidden = text.replace('name = "Ada"', 'name = "Ada"\ngm_only = ["weapons"]', 1)
+    assert odds_lines(hidden, Viewer.of_player("alice")) == [] != odds_lines(hidden, Viewer.gm())

@@ -137,3 +137,16 @@ def test_a_policy_of_your_own_plugs_in_from_the_command_line() -> None:
     r = data["results"][0]
     assert r["wins"]["heroes"]["count"] == 3
     assert r["characters"]["ada"]["mean_harm"] == 0 == r["characters"]["bruno"]["mean_harm"]
+
+
+def test_a_plot_without_matplotlib_is_refused_before_the_run(tmp_path: Path) -> None:
+    # as on a machine without the sim extra: the import of matplotlib fails
+    plot = tmp_path / "report.png"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(__import__("sys").modules, "matplotlib", None)
+        result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--workers", "1",
+                                     "--plot", str(plot)])
+    assert result.exit_code == 2, result.output
+    assert "plots need matplotlib: pip install 'fracas[sim]'" in " ".join(result.output.split())
+    assert "P(" not in result.output and "Traceback" not in result.output
+    assert not plot.exists()

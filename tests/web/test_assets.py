@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import httpx
+from playwright.sync_api import Browser, expect
 
 from fracas.web import ASSETS
 from tests.server.support import Served
@@ -54,3 +55,20 @@ def test_only_the_gm_draws_qr_codes(served: Served) -> None:
     assert httpx.post(served.url + "/api/qr", json={"text": "x"}).status_code == 401
     too_long = httpx.post(served.url + "/api/qr", json={"text": "x" * 1001}, headers=gm)
     assert too_long.status_code == 422
+
+
+def test_the_api_documentation_page_works_offline(served: Served, browser: Browser) -> None:
+    # /docs (Swagger UI) is served from this server: on a table with no internet it draws the
+    # API, and asks no other origin for anything
+    context = browser.new_context()
+    elsewhere: list[str] = []
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1:)"),
+                  lambda route: (elsewhere.append(route.request.url), route.abort()))
+    page = context.new_page()
+    try:
+        page.goto(served.url + "/docs")
+        expect(page.locator(".opblock-summary-path", has_text="/api/tables").first
+               ).to_be_visible()
+    finally:
+        context.close()
+    assert elsewhere == []

@@ -75,11 +75,20 @@ def dumps(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
 
 
+#: How to import a file this store did not sign, on purpose (said in the refusal).
+TRUST_HINT_CLI = "import it with --trust"
+#: The same through the server, which imports only its own exports.
+TRUST_HINT_SERVER = ("import it on the server's machine with "
+                     "`fracas import FILE --trust --campaign TABLE`")
+
+
 def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
-                 trust: bool = False) -> tuple[dict[str, Any], list[Record]]:
+                 trust: bool = False, trust_hint: str = TRUST_HINT_CLI
+                 ) -> tuple[dict[str, Any], list[Record]]:
     """Check an export file's text; return its conflict member and records (or raise).
 
-    The signature is checked with ``key`` (the importing store's) unless ``trust``.
+    The signature is checked with ``key`` (the importing store's) unless ``trust``; a
+    refusal of it ends with ``trust_hint``.
     """
     if len(text) > MAX_EXPORT_BYTES:
         raise InvalidInput(f"{name}: the file is {len(text):,} characters long; exports take "
@@ -108,7 +117,7 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
         raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
                            "edited by hand; nothing was imported")
     if not trust:
-        _check_signature(doc, key, name)
+        _check_signature(doc, key, name, trust_hint)
     meta = doc.get("conflict")
     raw = doc.get("records")
     if not isinstance(meta, dict) or not isinstance(raw, list) or not raw:
@@ -131,19 +140,19 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
     return meta, records
 
 
-def _check_signature(doc: dict[str, Any], key: bytes | None, name: str) -> None:
+def _check_signature(doc: dict[str, Any], key: bytes | None, name: str, hint: str) -> None:
     given = doc.get("signature")
     if given is None:
         raise InvalidInput(
             f"{name}: the export is not signed (it was made by an older fracas, before "
             "exports were signed), so nothing shows it was not edited; nothing was imported. "
-            "If you know where the file came from, import it with --trust")
+            f"If you know where the file came from, {hint}")
     if key is None or not isinstance(given, str) or not hmac.compare_digest(
             given, signature(doc, key)):
         raise InvalidInput(
             f"{name}: the signature does not match this database's key: the file was edited "
             "after it was exported, or it was exported from another database; nothing was "
-            "imported. Import it with --trust only if you know the file is what was exported")
+            f"imported. Only if you know the file is what was exported, {hint}")
 
 
 def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conflict:
@@ -183,13 +192,15 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
 
 def import_conflict(service: ConflictService, text: str, name: str = "<export>", *,
                     new_id: bool = False, campaign: str | None = None,
-                    trust: bool = False) -> tuple[str, Conflict]:
+                    trust: bool = False, trust_hint: str = TRUST_HINT_CLI
+                    ) -> tuple[str, Conflict]:
     """Validate an export file entirely, then store it in one transaction.
 
     A file this store did not sign (edited, from another database, or from a fracas before
     signatures) is refused unless ``trust``; every record is replayed either way.
     """
-    meta, records = parse_export(text, name, key=service.store.export_key(), trust=trust)
+    meta, records = parse_export(text, name, key=service.store.export_key(), trust=trust,
+                                 trust_hint=trust_hint)
     conflict = replay_check(meta, records, name)
     cid = service.store.create(
         ruleset=conflict.ruleset.name, seed=meta["seed"],
@@ -235,4 +246,5 @@ def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str
         meta["seed"] = unseal(key, sealed, "fracas.seed/1", "sealed seed").decode("utf-8")
         doc["checksum"] = checksum(doc)
         text = json.dumps(doc, ensure_ascii=False)
-    return import_conflict(service, text, name, new_id=True, campaign=campaign)
+    return import_conflict(service, text, name, new_id=True, campaign=campaign,
+                           trust_hint=TRUST_HINT_SERVER)

@@ -189,7 +189,7 @@ def _expectation(expect: str | None, viewer: Viewer) -> tuple[int | None, str | 
 def do(
     conflict_id: IdArgument,
     command: Annotated[str, typer.Argument(help='one command in text notation, e.g. '
-                                                '"ada: hit bruno"')],
+                                                '"bruno: attack thug weapon=crossbow"')],
     as_player: AsOption = None,
     expect: Annotated[str | None, typer.Option(
         "--expect", metavar="CURSOR|VERSION",

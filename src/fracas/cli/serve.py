@@ -39,8 +39,8 @@ def serve(
         "--new-admin-secret", help="make a new admin link (the old one stops working)")
     ] = False,
     rate_limit: Annotated[str, typer.Option(
-        help="requests a second per token [/burst], or off (an address may make 5 times "
-             "as many)")] = "20/60",
+        help="RATE/BURST: requests a second per token and the burst allowed, or off (an "
+             "address may make 5 times as many)")] = "20/60",
     sync: Annotated[Sync, typer.Option(
         help="SQLite: full (an acknowledged command survives a power cut) or normal (it "
              "survives a crash of the server, not of the machine; no disk wait per "

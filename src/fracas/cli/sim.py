@@ -23,7 +23,7 @@ from rich.table import Table
 from fracas.cli.common import console, err_console, fail
 from fracas.dice.rng import new_seed
 from fracas.errors import FracasError, InvalidInput
-from fracas.sim.plot import FORMATS as PLOT_FORMATS
+from fracas.sim.plot import check_target as check_plot_target
 
 
 def _pct(entry: dict[str, Any]) -> str:
@@ -120,8 +120,8 @@ def sim_command(
             raise InvalidInput(f"-n {n}: give 1 to 100,000,000 encounters")
         if max_rounds is not None and not 1 <= max_rounds <= 10_000:
             raise InvalidInput(f"--max-rounds {max_rounds}: give 1 to 10,000")
-        if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
-            raise InvalidInput(f"--plot {plot}: give a .png or .svg file name")
+        if plot is not None:
+            check_plot_target(plot)
         if workers is not None and not 1 <= workers <= 256:
             raise InvalidInput(f"--workers {workers}: give 1 to 256")
         chosen = []

@@ -25,6 +25,7 @@ from anyio import to_thread
 from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas import __version__
@@ -141,8 +142,8 @@ def create_app(url: str | None = None) -> FastAPI:
                 assert spans.SPANS is not None
                 spans.SPANS.write(os.environ[spans.ENV_SPANS])
 
-    app = FastAPI(
-        title="fracas", version=__version__, lifespan=lifespan, responses=ERRORS,
+    app = FastAPIOffline(  # /docs served from here, not from a CDN (redoc would fetch one)
+        redoc_url=None, title="fracas", version=__version__, lifespan=lifespan, responses=ERRORS,
         description="Live tabletop conflicts for a GM and their players: see docs/server.md. "
                     "Every refusal is a typed error {code, message, rule, values}.",
     )

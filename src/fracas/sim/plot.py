@@ -15,11 +15,23 @@ def _errors(entries: list[dict[str, Any]]) -> list[list[float]]:
     return [[e["p"] - e["ci95"][0] for e in entries], [e["ci95"][1] - e["p"] for e in entries]]
 
 
-def plot_report(data: dict[str, Any], path: str | Path) -> Path:
-    """Draw the report to ``path`` (``.png`` or ``.svg``) and return the path."""
+def check_target(path: str | Path) -> Path:
+    """The plot's file, refused before any work if it is no ``.png`` or ``.svg`` or if
+    matplotlib is not installed."""
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
         raise InvalidInput(f"--plot {out}: give a .png or .svg file name", path=str(out))
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InvalidInput(f"--plot {out}: plots need matplotlib: pip install 'fracas[sim]'",
+                           path=str(out)) from None
+    return out
+
+
+def plot_report(data: dict[str, Any], path: str | Path) -> Path:
+    """Draw the report to ``path`` (``.png`` or ``.svg``) and return the path."""
+    out = check_target(path)
     import matplotlib
 
     matplotlib.use("Agg")

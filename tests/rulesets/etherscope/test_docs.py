@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -43,3 +44,15 @@ def test_doc_has_odds_and_commands_sections() -> None:
     assert "## Odds" in text and "## Commands" in text
     for spec in ES.commands:
         assert spec.verb in text
+
+
+def test_the_first_conflicts_commands_play_the_whole_conflicts_set_up(tmp_path: Path) -> None:
+    first = blocks("text")[0]
+    whole = next(b for b in blocks("toml") if 'title = "A car chase"' in b)
+    setup = re.sub(r'script = """.*?"""\n', "", whole, flags=re.S)
+    path = tmp_path / "first.toml"
+    path.write_text(setup.replace('seed = "docs"\n',
+                                  f'seed = "docs"\nscript = """\n{first}"""\n'), "utf-8")
+    result = CliRunner().invoke(app, ["run", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["state"]["conflict"]["status"] == "ended"

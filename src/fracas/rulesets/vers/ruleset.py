@@ -197,7 +197,7 @@ class Vers(Ruleset):
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
-        return views.pending_odds(state, viewer)
+        return views.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """Unconscious after a failed Discipline roll (VR-INJ-3), or a full track (VR-INJ-2)."""

@@ -18,7 +18,7 @@ from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
-from fracas.rulesets.vers.decider import HANDLERS, attacks_open_to
+from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to
 from fracas.rulesets.vers.events import (
     ROLLS,
     Attack,
@@ -397,15 +397,18 @@ def view_ext(state: ConflictState, viewer: Viewer,
 
 # --- odds ----------------------------------------------------------------------------------
 
-def attack_options(state: ConflictState) -> list[dict[str, Any]]:
-    """Every attack the acting character could make now, with its breakdown (GM view): on
-    its foes and objects first, then on its own side."""
+def attack_options(state: ConflictState,
+                   keep: Callable[[Plan], bool] | None = None) -> list[dict[str, Any]]:
+    """Every attack the acting character could make now (those ``keep`` keeps), with its
+    breakdown (GM view): on its foes and objects first, then on its own side."""
     ext: VersExt = state.ext
     actor = ext.turns.current
     if actor is None or ext.turns.actions_left < 1:
         return []
     out = []
     for t, w, plan in attacks_open_to(state, actor):
+        if keep is not None and not keep(plan):
+            continue
         text = (f"{_n(state, actor)} → {_n(state, t)} ({w}): TN {plan.tn}, "
                 f"{breakdown([m for m in plan.mods if m.value])} → {plan.target_number}")
         out.append({"target": t, "weapon": w, "tn": plan.tn,
@@ -422,14 +425,38 @@ def hit_chance(target_number: int, min_dos: int) -> float:
     return float(p_success(target_number - min_dos))
 
 
-def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
+def pending_odds(state: ConflictState, viewer: Viewer,
+                 can_see: Callable[[str], bool]) -> list[str]:
     """Each attack the acting character could make, with its breakdown and exact chance to
-    hit on 3d6 (a thrown weapon beyond the next zone needs degrees of success; GM only: the
-    numbers can come from GM-only stats)."""
+    hit on 3d6 (a thrown weapon beyond the next zone needs degrees of success). A player reads
+    those of their own character, on what they may see, and only where the roll would show
+    them every number of it (the same marks, the same redaction as the roll's: no GM-only stat
+    or setting, no penalty of a harm they do not see); with the character's weapons GM-only,
+    none (each weapon's odds would tell it)."""
+    keep = None
     if not viewer.is_gm:
-        return []
+        actor = state.ext.turns.current
+        p = state.participants.get(actor) if actor else None
+        if (p is None or viewer.player is None or p.owner != viewer.player
+                or "weapons" in p.gm_only):
+            return []
+        keep = lambda plan: _known(state, viewer, can_see, plan)  # noqa: E731
     out = []
-    for o in attack_options(state):
+    for o in attack_options(state, keep):
         need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
         out.append(f"{o['text']}: hit {hit_chance(o['target_number'], o['min_dos']):.0%}{need}")
     return out
+
+
+def _known(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
+           plan: Plan) -> bool:
+    """Whether ``viewer`` may know the target and every number of the roll of ``plan``."""
+    if plan.target not in state.ext.objects and not can_see(plan.target):
+        return False
+    kept = tuple(m for m in plan.mods if m.value)
+    probe = Check(actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=kept,
+                  modifier=sum(m.value or 0 for m in kept), target_number=plan.target_number,
+                  breakdown=breakdown(kept))
+    seen = redact_marked(probe, state, viewer, can_see)
+    return (isinstance(seen, Check) and seen.tn is not None and seen.target_number is not None
+            and all(m.value is not None for m in seen.mods))
