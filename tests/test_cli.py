@@ -133,3 +133,26 @@ def test_every_commands_help_prints_without_a_traceback() -> None:
         result = runner.invoke(app, [*path, "--help"])
         assert result.exit_code == 0, (path, result.output, result.exception)
         assert "Usage" in result.output, path
+
+
+def test_table_links_say_what_is_missing_and_what_was_already_done(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    table = runner.invoke(app, ["table", "new", "Friday night", "--db", db]).stdout.split()[0]
+    nameless = runner.invoke(app, ["table", "invite", table, "--db", db])
+    assert nameless.exit_code == 2
+    assert "or --public for a read-only link" in " ".join(nameless.output.split())
+    assert runner.invoke(app, ["table", "invite", table, "alice", "--db", db]).exit_code == 0
+    listed = runner.invoke(app, ["table", "links", table, "--db", db]).stdout
+    link = next(line.split()[0] for line in listed.splitlines() if " alice " in line)
+    first = runner.invoke(app, ["table", "revoke", table, link, "--db", db])
+    assert first.exit_code == 0 and first.stdout.startswith(f"revoked {link} (player alice)")
+    again = runner.invoke(app, ["table", "revoke", table, link, "--db", db])
+    assert again.exit_code == 0, again.output
+    assert f"{link} (player alice) was already revoked, at 20" in " ".join(again.stdout.split())
+
+
+def test_the_seed_is_printed_as_it_is_typed_again() -> None:
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "two words [x]"])
+    assert result.exit_code == 0, result.output
+    line = " ".join(result.output.splitlines()[0].split())
+    assert line == "seed two words [x] (secret; --seed 'two words [x]' replays these rolls)"

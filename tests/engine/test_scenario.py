@@ -25,8 +25,11 @@ def test_a_scenario_loads_with_its_script_and_line_numbers() -> None:
     ("text", "message"),
     [
         ('ruleset = "toy"\ncolour = 3\n', r"x\.toml:2: unknown key 'colour'"),
+        ('ruleset = "toy"\ngm_only_settings = ["twist"]\n',
+         r"x\.toml:2: unknown key 'gm_only_settings'.*goes under \[settings\]"),
         ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\n\n[[participants]]\n'
-         'id = "Bad Id"\nname = "B"\n', r"x\.toml:7: participants\.1\.id"),
+         'id = "Bad Id"\nname = "B"\n', r"x\.toml:7: participants\.1\.id: 'Bad Id' is not an id: "
+         r"an id is lower-case letters, digits, '_' and '-'"),
         ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\nkind = "dragon"\n',
          r"x\.toml:5: participants\.0\.kind"),
         ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\n[[participants]]\n'

@@ -107,9 +107,11 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         key = unknown[0]
+        hint = ("" if isinstance(data[key], dict) else
+                f" (a setting such as {key!r} goes under [settings])")
         raise InvalidInput(
             f"{name}:{_line_of(raw, [key])}: unknown key {key!r}; "
-            f"known keys: {', '.join(sorted(_TOP_KEYS))}", path=name, key=key,
+            f"known keys: {', '.join(sorted(_TOP_KEYS))}{hint}", path=name, key=key,
         )
     seed = data.pop("seed", None)
     sim = data.pop("sim", {})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -85,7 +86,9 @@ def run(
         sys.stdout.write(json.dumps(run_data(conflict, sc, the_seed, viewer), indent=2) + "\n")
         return
     if viewer.is_gm:
-        console.print(f"[dim]seed {the_seed} (secret; --seed {the_seed} replays these rolls)[/]")
+        again = escape(shlex.quote(the_seed))  # as typed in a shell, spaces and all
+        console.print(f"[dim]seed {escape(the_seed)} (secret; --seed {again} replays these "
+                      "rolls)[/]")
     print_log(console, conflict, viewer, raw=raw)
     console.print()
     print_state(console, conflict, viewer)

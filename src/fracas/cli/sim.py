@@ -26,9 +26,9 @@ from fracas.errors import FracasError, InvalidInput
 from fracas.sim.plot import check_target as check_plot_target
 
 
-def _pct(entry: dict[str, Any]) -> str:
+def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
     low, high = entry["ci95"]
-    return f"{100 * entry['p']:5.1f}%  [{100 * low:.1f}–{100 * high:.1f}]"
+    return f"{100 * entry['p']:5.1f}%{sep}[{100 * low:.1f}–{100 * high:.1f}]"
 
 
 def print_report(out: Console, data: dict[str, Any]) -> None:
@@ -44,11 +44,11 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     results = data["results"]
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
-        table.add_column("combination")
+        table.add_column("combination", overflow="fold")  # a long path folds, never cut
         for side in results[0]["wins"]:
-            table.add_column(side, justify="right")
+            table.add_column(side, justify="right", overflow="fold")
         for r in results:
-            table.add_row(escape(r["label"]), *(_pct(v) for v in r["wins"].values()))
+            table.add_row(escape(r["label"]), *(_pct(v, "\n") for v in r["wins"].values()))
         out.print(table)
         return
     r = results[0]

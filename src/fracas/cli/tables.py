@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from fracas.app.tables import Issued, TableService
-from fracas.cli.common import console, err_console
+from fracas.cli.common import console, err_console, fail
 from fracas.cli.conflicts import DbOption, _guard
 from fracas.store import open_store
 
@@ -68,6 +68,9 @@ def invite(
     db: DbOption = None,
 ) -> None:
     """Print a new link: for PLAYER (who then acts for their characters) or --public."""
+    if player is None and not public:
+        fail("a link is for a player or the public: give the player's name (fracas table "
+             "invite TABLE alice), or --public for a read-only link")
     with _tables(db) as tables:
         issued = tables.invite(tables.as_owner(table), "public" if public else "player",
                                None if public else player)
@@ -101,8 +104,14 @@ def revoke(
 ) -> None:
     """Revoke a link: it opens nothing from now on, and its open sockets close."""
     with _tables(db) as tables:
-        token = tables.revoke(tables.as_owner(table), link)
-    console.print(f"revoked {token.id} ({token.role} {token.player or ''})".rstrip())
+        access = tables.as_owner(table)
+        before = next((t for t in tables.links(access) if t.id == link), None)
+        token = tables.revoke(access, link)
+    who = f"{token.role} {token.player or ''}".rstrip()
+    if before is not None and before.revoked is not None:
+        console.print(f"{token.id} ({who}) was already revoked, at {before.revoked}")
+    else:
+        console.print(f"revoked {token.id} ({who})")
 
 
 def register(app: typer.Typer) -> None:

@@ -89,9 +89,14 @@ class ParticipantSetup(BaseModel):
 
 
 def first_error(exc: ValidationError) -> tuple[str, str]:
-    """The key path and the sentence of a validation error's first complaint."""
+    """The key path and the sentence of a validation error's first complaint (an id that
+    does not match its pattern said in words, not as the pattern)."""
     err = exc.errors()[0]
     key = ".".join(str(x) for x in err["loc"]) or "(top)"
+    if err["type"] == "string_pattern_mismatch" and (err.get("ctx") or {}).get(
+            "pattern") == ID_PATTERN:
+        return key, (f"{err['input']!r} is not an id: an id is lower-case letters, digits, "
+                     "'_' and '-', beginning with a letter or digit (ada, thug-2)")
     return key, str(err["msg"]).removeprefix("Value error, ")
 
 

@@ -438,6 +438,13 @@ def load_policy(name: str) -> Policy:
                            "module:function", policy=name)
     try:
         found = getattr(importlib.import_module(module), attr)
+    except ModuleNotFoundError as exc:
+        top = module.split(".")[0]
+        hint = (f" (a module of your own is found on the Python path: run with "
+                f"PYTHONPATH=DIR, DIR the folder that holds {top}.py)"
+                if exc.name == top else "")
+        raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}{hint}",
+                           policy=name) from None
     except (ImportError, AttributeError) as exc:
         raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}", policy=name) from None
     if not callable(found):
