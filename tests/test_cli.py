@@ -156,3 +156,14 @@ def test_the_seed_is_printed_as_it_is_typed_again() -> None:
     assert result.exit_code == 0, result.output
     line = " ".join(result.output.splitlines()[0].split())
     assert line == "seed two words [x] (secret; --seed 'two words [x]' replays these rolls)"
+
+
+def test_the_log_strikes_out_what_was_undone_for_every_viewer(tmp_path: Path) -> None:
+    text = Path(TOY_FILE).read_text(encoding="utf-8").replace(
+        "gob: hit ada\n", "gob: hit ada\nundo 2\nredo\n")
+    path = tmp_path / "undone.toml"
+    path.write_text(text, encoding="utf-8")
+    for who in ([], ["--as", "alice"]):
+        out = runner.invoke(app, ["run", str(path), "--seed", "7", *who]).output
+        marked = [line.split()[1:] for line in out.splitlines() if "(undone)" in line]
+        assert marked == [["gob:", "hit", "ada", "(undone)"]], (who, out)  # redo: the other

@@ -172,8 +172,11 @@ def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     c.execute("note 'the goblin has a key' visibility=gm")  # v4, secret
     c.execute("undo 2")  # takes back v4 and v3
     markers = [e for r in log_view(c, ALICE) for e in r["events"] if e["type"] == "undone"]
-    # the undo names what it took back as Alice saw it, and no version or count
-    assert markers == [{"type": "undone", "data": {"commands": ["ada: hit gob dice=2"]}}]
+    # the undo names what it took back as Alice saw it, by her own entry's number, and no
+    # version or count
+    mine = next(r["entry"] for r in log_view(c, ALICE) if r["command"] == "ada: hit gob dice=2")
+    assert markers == [{"type": "undone", "data": {"commands": ["ada: hit gob dice=2"],
+                                                   "entries": [mine]}}]
     assert log_view(c, ALICE)[-1]["command"] == "undo"
     assert log_view(c, ALICE)[-1]["lines"] == ["undo: ada: hit gob dice=2"]
     c.execute("redo")  # brings back v3 only

@@ -30,8 +30,10 @@ def run_script(db: str, port: int, example: str | None = None) -> tuple[str, lis
                             start_new_session=True)
     try:
         assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith(PREFIX), line
+        said = []  # what set-up printed first, if it had anything to do
+        while not (line := proc.stdout.readline()).startswith(PREFIX):
+            assert line, "".join(said)
+            said.append(line)
         link = line[len(PREFIX):].strip()
         secret = link.split("#", 1)[1]
         auth = {"Authorization": f"Bearer {secret}"}

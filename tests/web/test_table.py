@@ -200,8 +200,12 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         for p in (gm, alice, bob):  # the roll and its breakdown (the foe's HP stays hidden)
             expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")
         undo(gm)
-        for p in (gm, alice, bob):
+        for p in (gm, alice, bob):  # the attack taken back is struck through on every page
             expect(p.page.locator(".log .entry").first).to_contain_text("undo")
+            expect(p.page.locator(".log .entry.undone")).to_have_count(1)
+            expect(p.page.locator(".log .entry.undone .said")).to_have_text(  # Alice: a label
+                re.compile(r"^(bruno: attack imp dice=5,4|Bruno: attack)$"))
+            expect(p.page.locator(".log .entry.undone .tag")).to_have_text("undone")
         command(bob, "bruno", "bruno: attack imp dice=5,4")
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")
@@ -255,8 +259,10 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         undo(gm)
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         expect(bob.page).not_to_have_title(re.compile("Your turn"))
+        expect(gm.page.locator(".log .entry.undone .said")).to_have_text("ada: handoff bruno")
         gm.page.locator(".log-region").get_by_role("button", name="Redo").click()
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        expect(gm.page.locator(".log .entry.undone")).to_have_count(0)  # brought back
         # the server goes away mid-round and comes back: every page reconnects by itself
         port = int(served.url.rsplit(":", 1)[1])
         served.kill(signal.SIGKILL)

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
-from fracas.engine.projector import Entry
+from fracas.engine.projector import Entry, undone_entries
 from fracas.engine.views import projector, view
 
 
@@ -56,12 +56,18 @@ def log_lines(
 
 
 def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
-                  raw: bool = False, note: str = "") -> None:
+                  raw: bool = False, note: str = "", undone: frozenset[int] = frozenset()
+                  ) -> None:
     """Entries of a viewer's log, one command a line and its events indented under it
-    (``note``: Rich markup after the command)."""
+    (``note``: Rich markup after the command; ``undone``: the numbers of the entries taken
+    back, struck through and marked)."""
     for entry in entries:
         _, label, command, sentences = entry_lines(entry, raw=raw)
-        console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]{note}")
+        if entry.number in undone:
+            console.print(f"[bold cyan]{label:<5}[/] [strike]{escape(command)}[/] "
+                          f"[dim](undone)[/]{note}")
+        else:
+            console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]{note}")
         for sentence in sentences:
             console.print(Text("       " + sentence) if raw else marked(sentence, "       "))
 
@@ -71,7 +77,8 @@ def print_log(
 ) -> None:
     """The viewer's log (``raw``: events in their text form instead of sentences; ``after``:
     only the entries past that many of the viewer's entries — for the GM, past that version)."""
-    print_entries(console, projector(conflict, viewer).after(after), raw=raw)
+    p = projector(conflict, viewer)
+    print_entries(console, p.after(after), raw=raw, undone=undone_entries(p.entries))
 
 
 def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:

@@ -225,18 +225,22 @@ class ZoomClosed(TypedEvent):
 
 @event_type(UNDONE)
 class Undone(TypedEvent):
-    """The marker of an undo: the versions taken back (a player's: their commands)."""
+    """The marker of an undo: the versions taken back (a player's: their commands, and the
+    numbers of their entries)."""
 
     versions: Annotated[list[int] | None, AS_JSON, OMIT_NONE] = None
     commands: Annotated[list[str] | None, AS_JSON, OMIT_NONE] = None
+    entries: Annotated[list[int] | None, AS_JSON, OMIT_NONE] = None
 
 
 @event_type(REDONE)
 class Redone(TypedEvent):
-    """The marker of a redo: the versions brought back (a player's: their commands)."""
+    """The marker of a redo: the versions brought back (a player's: their commands, and the
+    numbers of their entries)."""
 
     versions: Annotated[list[int] | None, AS_JSON, OMIT_NONE] = None
     commands: Annotated[list[str] | None, AS_JSON, OMIT_NONE] = None
+    entries: Annotated[list[int] | None, AS_JSON, OMIT_NONE] = None
 
 
 @event_type(GM_ACTS)

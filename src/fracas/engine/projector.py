@@ -20,7 +20,7 @@ import dataclasses
 import hashlib
 import hmac
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,8 @@ from fracas.engine.events import (
     CONFLICT_CREATED,
     ENGINE_EVENTS,
     PARTICIPANT_JOINED,
+    REDONE,
+    UNDONE,
     Event,
     Record,
 )
@@ -233,12 +235,14 @@ class Projector:
 
     def _marker(self, record: Record, depth: int) -> Entry | None:
         """An undo or redo as a player sees it: what it took back (or brought back) as they
-        saw it, by their own entries' labels; none at all if they saw none of them."""
+        saw it, by their own entries' labels and numbers; none at all if they saw none."""
         marker = record.events[0]
-        labels = [self._labels[v] for v in marker.data["versions"] if v in self._labels]
-        if not labels:
+        seen = [v for v in marker.data["versions"] if v in self._labels]
+        if not seen:
             return None
-        event = ENGINE_EVENTS.make(marker.type, {"commands": labels})
+        event = ENGINE_EVENTS.make(marker.type, {
+            "commands": [self._labels[v] for v in seen],
+            "entries": [self._by_version[v].number for v in seen]})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
 
     def _names_a_secret(self, record: Record, knowledge: Knowledge) -> bool:
@@ -284,6 +288,24 @@ class Projector:
         self._labels[record.version] = command
         self._by_version[record.version] = entry
         return entry
+
+
+def undone_entries(entries: Sequence[Entry]) -> frozenset[int]:
+    """The numbers of the entries whose commands are taken back now, by the undo and redo
+    entries among ``entries`` (a viewer's whole log, in order)."""
+    number_of = {e.version: e.number for e in entries}
+    out: set[int] = set()
+    for entry in entries:
+        for event in entry.events:
+            if event.type not in (UNDONE, REDONE):
+                continue
+            numbers = event.data.get("entries") or [
+                number_of[v] for v in event.data.get("versions") or () if v in number_of]
+            if event.type == UNDONE:
+                out.update(numbers)
+            else:
+                out.difference_update(numbers)
+    return frozenset(out)
 
 
 def _actor_owned(record: Record, knowledge: Knowledge) -> bool:

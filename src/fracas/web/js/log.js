@@ -3,17 +3,38 @@
 
 import { h } from "./dom.js";
 
-/** The list item of one log entry; the GM's carries its version, author and time. */
-export function logEntry(entry, gm) {
+/** The list item of one log entry; the GM's carries its version, author and time. An entry
+ * taken back (``undone``: from {@link undoneOf}) is struck through and says so. */
+export function logEntry(entry, gm, undone = new Set()) {
   const label = gm ? `v${entry.version}` : `#${entry.entry}`;
+  const key = gm ? entry.version : entry.entry;
   const when = gm && entry.time ? new Date(entry.time) : null;
+  const classes = ["entry", entry.depth ? "inner" : "", undone.has(key) ? "undone" : ""];
   return h("li", {
-    class: entry.depth ? "entry inner" : "entry",
+    class: classes.filter(Boolean).join(" "),
     title: when ? `by ${entry.author}, ${when.toLocaleString()}` : null,
   },
   h("p", { class: "head" }, h("span", { class: "label" }, label), " ",
-    h("span", { class: "said" }, entry.command)),
+    h("span", { class: "said" }, entry.command),
+    undone.has(key) ? h("span", { class: "tag" }, "undone") : null),
   h("ul", { class: "events" }, (entry.lines || []).map((line) => h("li", {}, marked(line)))));
+}
+
+/** The entries taken back now, by the undo and redo entries of a whole log (in order): the
+ * GM's by version, a player's by their entry numbers. */
+export function undoneOf(log, gm) {
+  const out = new Set();
+  for (const entry of log) {
+    for (const event of entry.events || []) {
+      if (event.type !== "undone" && event.type !== "redone") continue;
+      const keys = (gm ? event.data.versions : event.data.entries) || [];
+      for (const key of keys) {
+        if (event.type === "undone") out.add(key);
+        else out.delete(key);
+      }
+    }
+  }
+  return out;
 }
 
 /** A sentence's pieces: its **marked** runs as bold elements (text, never markup). */

@@ -5,7 +5,7 @@ import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live } from "./live.js";
-import { logEntry, marked } from "./log.js";
+import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
 import { rulesetPanels, turnOf, zonesOf } from "./views.js";
 
@@ -189,7 +189,8 @@ function harmPanel(level, ctx) {
 
 function renderLog() {
   const gm = state.me.role === "gm";
-  const items = [...state.log].reverse().map((entry) => logEntry(entry, gm));
+  const undone = undoneOf(state.log, gm);
+  const items = [...state.log].reverse().map((entry) => logEntry(entry, gm, undone));
   regions.log.replaceChildren(panel("Log",
     gm ? h("p", { class: "buttons" },
       h("button", { type: "button", onclick: () => send("/undo", {}) }, "Undo"),
