@@ -4,13 +4,21 @@ keyboard alone."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import create_from_example, invite, join, start_table, upload_scenario
+from tests.web.browser import (
+    command,
+    create_from_example,
+    invite,
+    join,
+    start_table,
+    upload_scenario,
+)
 from tests.web.scenarios import crowd
 
 pytestmark = pytest.mark.timeout(120)
@@ -76,6 +84,22 @@ def test_every_zone_of_the_map_is_in_view_on_a_phone(browser: Browser, served: S
     assert len({round(y) for _, y, _ in circles}) > 2, "the zones are not wrapped into rows"
     wide = [round(y) for _, y, _ in gm.page.evaluate(ZONE_CIRCLES_JS)]
     assert len(set(wide)) == 2, f"the GM's wide map is not one zigzag row: {wide}"
+
+
+def test_a_long_list_of_odds_folds_on_a_phone_until_opened(browser: Browser,
+                                                          served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")
+    alice = join(browser, invite(gm, "alice"))
+    command(gm, "gm", "open ada")  # Ada's attacks: three weapons on five targets and two objects
+    box = alice.page.locator(".odds-box")
+    expect(box.locator("summary")).to_have_text(re.compile(r"^Odds of the pending roll \(\d+\)$"))
+    expect(box.locator("li").first).to_be_hidden()  # her commands come first on the phone
+    box.locator("summary").click()
+    expect(box.locator("li").first).to_contain_text("Ada → ")
+    command(alice, "ada", "ada: attack thug weapon=knife dice=6,6,6")
+    expect(alice.page.locator(".log .entry").first).to_contain_text("[6, 6, 6]")
+    expect(box.locator("li").first).to_be_visible()  # as she left it, though the odds changed
 
 
 def test_a_command_by_keyboard_alone(browser: Browser, served: Served, tmp_path: Path) -> None:

@@ -205,8 +205,7 @@ async function renderRound(level, turn, ctx) {
       level.end_reason ? ` (${level.end_reason})` : ""),
     h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
-    (level.odds || []).length ? h("div", { class: "odds-box" }, h("h3", {}, "Odds of the pending roll"),
-      h("ul", {}, level.odds.map((line) => h("li", {}, line)))) : null,
+    (level.odds || []).length ? oddsBox(level.odds) : null,
   ];
   if (!state.roundHead) {
     state.roundHead = h("div", {});
@@ -234,6 +233,19 @@ async function renderRound(level, turn, ctx) {
       commands.length ? commands.map((c) => commandForm(c, ctx, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
+}
+
+// The odds of the pending roll: open while they are few; a long list (a VERS fighter with
+// three weapons and six targets) folds to its title on a phone until opened, and stays as
+// the reader left it while the table moves on.
+const FEW_ODDS = 4;
+function oddsBox(lines) {
+  const open = state.oddsOpen ?? lines.length <= FEW_ODDS;
+  const box = h("details", { class: "odds-box", open },
+    h("summary", { onclick: () => { state.oddsOpen = !box.open; } },  // the reader's choice
+      h("h3", {}, "Odds of the pending roll"), lines.length > FEW_ODDS ? ` (${lines.length})` : ""),
+    h("ul", {}, lines.map((line) => h("li", {}, line))));
+  return box;
 }
 
 // A command typed in the text notation (docs/commands.md): what the rules allow but the list
