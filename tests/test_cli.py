@@ -167,3 +167,15 @@ def test_the_log_strikes_out_what_was_undone_for_every_viewer(tmp_path: Path) ->
         out = runner.invoke(app, ["run", str(path), "--seed", "7", *who]).output
         marked = [line.split()[1:] for line in out.splitlines() if "(undone)" in line]
         assert marked == [["gob:", "hit", "ada", "(undone)"]], (who, out)  # redo: the other
+
+
+def test_free_text_of_a_script_line_is_checked_like_any_text(tmp_path: Path) -> None:
+    # a note that would clear the GM's terminal (ESC [2J) is refused, as in the JSON form
+    text = Path(TOY_FILE).read_text(encoding="utf-8").replace(
+        "gob: hit ada\n", "gob: hit ada\nnote hello \\u001b[2J there\n")
+    path = tmp_path / "esc.toml"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["run", str(path), "--seed", "7"])
+    assert result.exit_code == 2, result.output
+    assert "note: text holds the control character U+001B" in " ".join(result.output.split())
+    assert "\x1b" not in result.output

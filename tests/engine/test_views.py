@@ -39,6 +39,10 @@ def test_secret_notes_and_rolls_leave_no_entry_at_all_in_a_players_log() -> None
     assert [e["entry"] for e in entries] == [1, 2, 3]
     gm_text = json.dumps(log_view(c, Viewer.gm()))
     assert "flee" in gm_text and "morale" in gm_text
+    # a player who calls themselves "gm" is not the author of the GM's records (the server
+    # refuses such a link; a store that holds one from before still shows it nothing more)
+    for name in ("gm", "public"):
+        assert log_view(c, Viewer.of_player(name)) == entries, name
 
 
 def test_owner_visibility_reaches_the_owner_and_the_gm_only() -> None:

@@ -151,3 +151,15 @@ def test_a_character_is_offered_though_a_hidden_one_is_named_as_its_id(server: S
     lines = alice.get(path + "/legal").json()["ada"]
     assert any(line.startswith("ada: attack thug ") for line in lines)
     assert not any("thug2" in line for line in lines)
+
+
+def test_a_viewer_role_is_no_players_name_for_a_link(server: Served) -> None:
+    # the GM's own records are authored "gm": a player link by that name would read them
+    table = new_table(server.url)
+    before = table.gm.get(f"/api/tables/{table.id}/links").json()
+    for name in ("gm", "public"):
+        r = table.gm.post(f"/api/tables/{table.id}/links",
+                          json={"role": "player", "player": name})
+        assert r.status_code == 422, r.text
+        assert r.json()["message"] == f"{name!r} is a viewer role, not a player's name"
+    assert table.gm.get(f"/api/tables/{table.id}/links").json() == before

@@ -34,6 +34,15 @@ def _log_length(table: Table, path: str) -> int:
     (b'{"command": "note hi", "cursor": "garbage"}', 422),
     (b'{"command": "undo 0"}', 422),
     (b'{"command": "undo 99"}', 409),
+    # free text of the text form is checked as the JSON form's is: no control characters,
+    # and a lone surrogate (which no database can store) is refused, not a 500
+    (b'{"command": "note hi\\u001b[31m red"}', 422),
+    (b'{"command": "note \\ud800"}', 422),
+    (b'{"command": "narrate \\udc80 hi"}', 422),
+    (b'{"command": "\\ud800x"}', 422),
+    (b'{"command": "zz\\ud800: note x"}', 422),
+    (b'{"command": {"verb": "\\ud800"}}', 422),
+    (b'{"command": {"verb": "note", "actor": "\\ud800", "args": {"text": "x"}}}', 422),
 ])
 def test_bad_commands_are_refused_and_write_nothing(server: Served, body: bytes,
                                                     status: int) -> None:

@@ -24,3 +24,13 @@ def test_an_export_imports_again_and_an_edited_one_is_refused(server: Served) ->
     assert "the signature does not match" in message and "nothing was imported" in message
     assert "`fracas import FILE --trust --campaign TABLE`" in message, "the CLI's way, named"
     assert table.gm.get(f"/api/tables/{table.id}/conflicts").json() == listed
+
+
+def test_an_import_that_is_no_export_is_refused_in_words(server: Served) -> None:
+    table = new_table(server.url)
+    for body in (b'{"format": "\\ud800"}', b'{"format": "fracas.export/1"}', b"[]"):
+        r = table.gm.post(f"/api/tables/{table.id}/imports", content=body,
+                          headers={"content-type": "application/json"})
+        assert r.status_code == 422, r.text
+        assert "Traceback" not in r.text and r.json()["message"]
+    assert table.gm.get(f"/api/tables/{table.id}/conflicts").json() == []

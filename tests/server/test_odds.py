@@ -30,3 +30,17 @@ def test_a_player_asks_the_odds_of_their_pending_attack(server: Served) -> None:
     # another player may not ask for Ada's odds, nor for a command that is not legal
     assert bob.post(path + "/odds", json={"command": attack}).status_code == 403
     assert alice.post(path + "/odds", json={"command": "ada: fly"}).status_code == 422
+
+
+def test_a_players_odds_of_a_hidden_target_read_as_of_a_missing_one(server: Served) -> None:
+    table = new_table(server.url)
+    path = table.conflict(scenario="vers-tavern-brawl")
+    for command in ("conceal mira", "open ada"):
+        assert table.gm.post(path + "/commands", json={"command": command}).status_code == 200
+    alice = table.invite("alice")
+    hidden = alice.post(path + "/odds", json={"command": "ada: attack mira"})
+    missing = alice.post(path + "/odds", json={"command": "ada: attack zqx"})
+    assert hidden.status_code == missing.status_code == 422, (hidden.text, missing.text)
+    assert hidden.json()["message"].replace("mira", "zqx") == missing.json()["message"]
+    seen = alice.post(path + "/odds", json={"command": "ada: attack thug weapon=knife"})
+    assert seen.status_code == 200 and seen.json()["odds"], seen.text

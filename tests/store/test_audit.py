@@ -92,8 +92,10 @@ def test_hand_edited_export_refused_clearly_on_both_backends(
 def test_field_limits_are_the_same_on_both_backends(service: ConflictService) -> None:
     cid = _played(service)
     version = service.store.info(cid).version
-    with pytest.raises(InvalidInput, match="key is too long"):
+    with pytest.raises(InvalidInput, match=r"the key is 201 characters long; give 1 to 200"):
         service.execute(cid, "note hello", key="k" * 201)
+    with pytest.raises(InvalidInput, match="the key holds the control character U[+]DCFF"):
+        service.execute(cid, "note hello", key="\udcff")  # a byte not UTF-8, from a shell
     with pytest.raises(InvalidInput, match="campaign is too long"):
         service.new_from_scenario(load_scenario(TOY_SCENARIO), campaign="c" * 201)
     assert service.store.info(cid).version == version and len(service.store.list()) == 1

@@ -27,7 +27,7 @@ from fracas.dice.rng import new_seed
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict, Earlier, History
 from fracas.engine.events import Record
-from fracas.engine.limits import check_seed
+from fracas.engine.limits import check_key, check_seed
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import projector
@@ -167,6 +167,8 @@ class ConflictService:
         loaded (kept in step by this call). Raises StaleVersion if another writer came first.
         """
         author = author or Viewer.gm()
+        if key is not None:
+            check_key(key)
         if conflict is None:
             conflict = self.load(conflict_id)
         for attempt in range(_CURSOR_RETRIES):

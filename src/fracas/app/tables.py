@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from fracas.engine.model import Viewer
+from fracas.engine.setup import RESERVED_IDS
 from fracas.errors import InvalidInput, NotAllowed, NotAuthenticated, NotFound
 from fracas.store.port import TableStore, TokenInfo
 
@@ -88,6 +89,9 @@ class TableService:
                 raise InvalidInput("a player link needs the player's name as their "
                                    "characters' `player` field has it (a-z, 0-9, _ or -, "
                                    "at most 40)", player=player)
+            if player in RESERVED_IDS:  # the GM's own records are authored "gm"
+                raise InvalidInput(f"{player!r} is a viewer role, not a player's name",
+                                   player=player)
         else:
             player = None
         label = _clean_title(label or (player or "public"), "label")

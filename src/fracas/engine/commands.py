@@ -336,7 +336,7 @@ class CommandSet:
             if not free:
                 break
             if param.kind == "text" and param is positional[-1]:
-                args[param.name] = " ".join(free)
+                args[param.name] = param.convert(" ".join(free), verb)  # the text limits too
                 free = []
             else:
                 args[param.name] = param.convert(free.pop(0), verb)

@@ -16,6 +16,8 @@ from fracas.errors import InvalidInput
 
 #: Longest secret seed (characters), for ``run``, ``new`` and a scenario's ``seed``.
 MAX_SEED_CHARS = 200
+#: The longest idempotency key of a command (``fracas do --key``, the API's ``key``).
+MAX_KEY_CHARS = 200
 #: Most participants one conflict (or a zoom inside it) holds, joins included.
 MAX_PARTICIPANTS = 100
 #: Most commands in a scenario's script.
@@ -50,6 +52,15 @@ def check_seed(seed: str) -> str:
                            f"{MAX_SEED_CHARS} (the limit on seeds)", limit=MAX_SEED_CHARS)
     _refuse_hidden(seed, "the seed", allow_newlines=False)
     return seed
+
+
+def check_key(key: str) -> str:
+    """An idempotency key: 1 to :data:`MAX_KEY_CHARS` characters, no control characters."""
+    if not key or len(key) > MAX_KEY_CHARS:
+        raise InvalidInput(f"the key is {len(key)} characters long; give 1 to {MAX_KEY_CHARS} "
+                           "(the limit on keys)", limit=MAX_KEY_CHARS)
+    _refuse_hidden(key, "the key", allow_newlines=False)
+    return key
 
 
 def check_conflict_id(cid: Any) -> str:

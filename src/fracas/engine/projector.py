@@ -48,6 +48,7 @@ from fracas.engine.redaction import (
     redact,
 )
 from fracas.engine.ruleset import Ruleset
+from fracas.engine.setup import RESERVED_IDS
 from fracas.errors import InvalidInput
 
 #: Events about who exists: judged on the state after their record (a participant joining
@@ -221,7 +222,7 @@ class Projector:
             shown = [None if r is None or _vanishes(e, knew, known_after) else r
                      for e, r in zip(record.events, early, strict=True)]
         visible = tuple(e for e in shown if e is not None)
-        typed = viewer.player is not None and record.author == viewer.player
+        typed = self._typed(record)
         if not visible and not typed:
             return None  # wholly hidden: no entry, so nothing counts or times it
         whole = record.command == "create" or all(
@@ -232,6 +233,12 @@ class Projector:
                          and not self._names_a_secret(record, known_after))
         command = record.command if whole or mine else self._label(record, known_after)
         return self._entry(record, visible, command, depth)
+
+    def _typed(self, record: Record) -> bool:
+        """Whether the viewer, a player, gave the record's command themselves (a name that is
+        a viewer role never is a player's: the GM's records are authored "gm")."""
+        player = self.viewer.player
+        return player is not None and player not in RESERVED_IDS and record.author == player
 
     def _marker(self, record: Record, depth: int) -> Entry | None:
         """An undo or redo as a player sees it: what it took back (or brought back) as they
@@ -276,7 +283,7 @@ class Projector:
             unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
             said = [(e, unknown.text(line)) for e, line in lines]
             kept = [(e, line) for e, line in said if line is not None]
-            if not kept and lines and record.author != self.viewer.player:
+            if not kept and lines and not self._typed(record):
                 return None
             lines = kept
         entry = Entry(

@@ -114,7 +114,19 @@ def close_code_of(error: FracasError) -> int:
 
 
 def _error(error: FracasError, status: int | None = None) -> JSONResponse:
-    return JSONResponse(error.to_dict(), status_code=status or status_of(error))
+    return JSONResponse(_encodable(error.to_dict()), status_code=status or status_of(error))
+
+
+def _encodable(value: Any) -> Any:
+    """``value`` with each lone surrogate (a refused input echoed back, such as "\\ud800")
+    made U+FFFD, so that the answer can be written as UTF-8."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_encodable(v) for v in value]
+    return value
 
 
 def create_app(url: str | None = None) -> FastAPI:
@@ -516,6 +528,8 @@ def _routes(app: FastAPI) -> None:
                 refusal = projection.masked_refusal(live, cmd)
                 if refusal is None:
                     c.check_author(cmd, viewer)
+                    c.decide(cmd, viewer)  # only a command the rules take now: a missing
+                    # name is refused as a hidden one is, by the same words
             except FracasError as exc:
                 raise projection.error_for(live, exc) from None
             if refusal is not None:
