@@ -58,7 +58,7 @@ from fracas.engine.model import (
 from fracas.engine.redaction import Knowledge
 from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import Setup
+from fracas.engine.setup import Setup, read_setup
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import (
     FracasError,
@@ -381,11 +381,11 @@ class Conflict:
         for p in setup.participants:
             check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
         check_gm_only_settings(setup.settings, ruleset.shown_settings, ruleset.title)
-        setup = ruleset.validate_setup(setup)
+        checked = read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
         conflict = cls(ruleset, seed)
-        event = ConflictCreated.from_payload(setup.model_dump(mode="json"))
+        event = ConflictCreated.from_payload(checked.model_dump(mode="json"))
         record = Record(1, "create", (event,), author, time or _now(), None)
-        conflict._commit(record)
+        read_setup(ruleset.title, lambda: conflict._commit(record))  # the ruleset reads it
         return conflict
 
     # --- reading ----------------------------------------------------------------------

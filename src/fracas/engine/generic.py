@@ -42,7 +42,7 @@ from fracas.engine.limits import check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
 from fracas.engine.overrides import OverrideTarget, normalise
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import ParticipantSetup, first_error, setup_of
+from fracas.engine.setup import ParticipantSetup, first_error, read_setup, setup_of
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
@@ -255,7 +255,8 @@ def _join(d: Decision, cmd: Command) -> None:
         raise InvalidInput(f"join: {key}: {msg}") from None
     # exactly the checks of a scenario file: the stats' ranges, then the ruleset's set-up
     check_stat_ranges(ruleset.stat_ranges, setup.id, setup.stats)
-    ruleset.validate_setup(setup_of(state, ruleset.name, setup))
+    read_setup(ruleset.title, lambda: ruleset.validate_setup(setup_of(state, ruleset.name,
+                                                                      setup)))
     data = setup.model_dump()
     events: list[Event] = [ParticipantJoined.from_payload(data)]
     joined = _participant_from(data)

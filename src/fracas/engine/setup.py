@@ -7,7 +7,8 @@ and an import refuse the same values with the same sentence.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -19,7 +20,7 @@ from pydantic import (
 )
 
 from fracas.engine import limits
-from fracas.errors import InvalidInput
+from fracas.errors import FracasError, InvalidInput
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
 #: Ids a participant may not take: the viewer roles.
@@ -179,3 +180,24 @@ class Setup(BaseModel):
             if p.side is not None and p.side not in self.sides:
                 self.sides.append(p.side)
         return self
+
+
+_T = TypeVar("_T")
+
+#: What a value of the wrong shape raises where a ruleset reads it (a list where a table
+#: goes, text where a number goes).
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+
+
+def read_setup(title: str, read: Callable[[], _T]) -> _T:
+    """``read()`` (a ruleset checking or reading a set-up), with a value of a shape it cannot
+    read refused as bad input, never a crash: the net under the ruleset's own checks, which
+    name the key and the rule."""
+    try:
+        return read()
+    except FracasError:
+        raise
+    except SHAPE_ERRORS as exc:
+        raise InvalidInput(f"the set-up holds a value of a shape the {title} rules cannot read "
+                           f"({exc}); see the ruleset's guide for the form of each setting "
+                           "and stat") from None

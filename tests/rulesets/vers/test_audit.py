@@ -158,7 +158,7 @@ def test_guard_stands_at_its_way_and_leaves_it_by_moving():
 def test_object_with_zero_slots_is_refused():
     c = make(pc("ada"))
     err = refused(c, "object crate material=wood slots=0", "VR-OBJ-2")
-    assert "at least 1" in str(err)
+    assert "from 1 to 20, got 0" in str(err)
 
 
 @pytest.mark.rule("VR-ATK-5", "VR-OBJ-4")

@@ -19,6 +19,7 @@ from fracas.rulesets.vers.events import (
     ZoneAdded,
     ZonesLinked,
 )
+from fracas.rulesets.vers.limits import MAX_OBJECT_SLOTS
 from fracas.rulesets.vers.state import HARDNESS, VersExt
 
 
@@ -132,9 +133,26 @@ def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:
                                f"{', '.join(HARDNESS)} (or give hardness=RANK)",
                                rule="VR-OBJ-1")
         hardness = HARDNESS[str(material)]
-    slots = int(a["slots"]) if a.get("slots") is not None else 1
-    if slots < 1:
-        raise InvalidInput(f"object {oid}: slots must be at least 1", rule="VR-OBJ-2")
+    slots = _whole(a, "slots", 1, oid, (1, MAX_OBJECT_SLOTS), "VR-OBJ-2")
     return {"object": oid, "name": str(a.get("name") or oid), "material": material or "",
-            "hardness": int(hardness), "slots": slots, "penalty": -abs(int(a.get("penalty")
-                                                                            or 0))}
+            "hardness": _whole({"hardness": hardness}, "hardness", 0, oid, (-100, 100),
+                               "VR-OBJ-1"),
+            "slots": slots, "penalty": -abs(_whole(a, "penalty", 0, oid, (-100, 100), "VR-OBJ-2"))}
+
+
+def _whole(a: dict[str, Any], key: str, default: int, oid: str, bounds: tuple[int, int],
+           rule: str) -> int:
+    """An object's whole-number value ``key`` (text such as "2" read as a number), within
+    ``bounds``."""
+    raw = a.get(key)
+    if raw is None:
+        return default
+    try:
+        value = int(raw) if not isinstance(raw, bool | float) else None
+    except (TypeError, ValueError):
+        value = None
+    lo, hi = bounds
+    if value is None or not lo <= value <= hi:
+        raise InvalidInput(f"object {oid}: {key} must be a whole number from {lo} to {hi}, "
+                           f"got {raw!r}", rule=rule)
+    return value

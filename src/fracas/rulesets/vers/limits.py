@@ -10,3 +10,6 @@ STAT_RANGES: dict[str, tuple[int, int]] = {
     "morale_rv": (0, 20), "reach": (-10, 10),  # below 0: a shorter reach (VR-ATK-4)
     "dodge": (0, 40), "resolve": (0, 40), "poise": (0, 40), "weapons.*.ev": (0, 100),
 }
+
+#: The most slots an object's condition may have (VR-OBJ-2: by its size).
+MAX_OBJECT_SLOTS = 20

@@ -28,6 +28,11 @@ from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt, weapon
 _DECIDERS = (actions, chases)
 
 
+#: The battlefield's settings that are lists, and the rule each serves.
+BATTLEFIELD_LISTS = {"zones": "VR-MOVE-1", "links": "VR-MOVE-1", "objects": "VR-OBJ-1",
+                     "guards": "VR-MOVE-5", "cover": "VR-ATK-5"}
+
+
 class Vers(Ruleset):
     """VERS physical conflict: popcorn turns, zones, engagement, conditions, objects, chases."""
 
@@ -52,6 +57,9 @@ class Vers(Ruleset):
     def validate_setup(self, setup: Setup) -> Setup:
         """Check sheets (attributes, skills, weapons) and the battlefield settings."""
         s = setup.settings
+        for key, rule in BATTLEFIELD_LISTS.items():
+            if not isinstance(s.get(key) or [], list):
+                raise InvalidInput(f"settings.{key} must be a list, got {s[key]!r}", rule=rule)
         zone_ids = set()
         for z in s.get("zones", []) or []:
             zid = z if isinstance(z, str) else z.get("id") if isinstance(z, dict) else None
@@ -61,7 +69,8 @@ class Vers(Ruleset):
             zone_ids.add(zid)
         for link in s.get("links", []) or []:
             if not (isinstance(link, list) and len(link) == 2
-                    and all(x in zone_ids for x in link) and link[0] != link[1]):
+                    and all(isinstance(x, str) and x in zone_ids for x in link)
+                    and link[0] != link[1]):
                 raise InvalidInput(f"settings.links: {link!r} must join two different known "
                                    "zones", rule="VR-MOVE-1")
         ids = {p.id for p in setup.participants}
@@ -87,9 +96,10 @@ class Vers(Ruleset):
                                    f"the zones it guards ({' or '.join(g['between'])})",
                                    rule="VR-MOVE-5")
         for c in s.get("cover", []) or []:
-            if not isinstance(c, dict) or c.get("who") not in ids or abs(
-                    int(c.get("value", 0))) not in (0, 1, 3, 5) or (
-                    c.get("object") is not None and c["object"] not in objects):
+            if not isinstance(c, dict) or c.get("who") not in ids or not isinstance(
+                    c.get("value", 0), int) or abs(c.get("value", 0)) not in (0, 1, 3, 5) or (
+                    c.get("object") is not None and (not isinstance(c["object"], str)
+                                                     or c["object"] not in objects)):
                 raise InvalidInput(f"settings.cover: {c!r} needs who, value 1/3/5 and a known "
                                    "object", rule="VR-ATK-5")
         for p in setup.participants:
@@ -104,6 +114,10 @@ class Vers(Ruleset):
                         isinstance(v, int) and not isinstance(v, bool) for v in raw.values()):
                     raise InvalidInput(f"{p.id}: {key} must map skill names to whole numbers",
                                        rule="VR-ROLL-1")
+            if not isinstance(st.get("weapons") or {}, dict):
+                raise InvalidInput(f"{p.id}: weapons must be a table of weapons, e.g. weapons "
+                                   "= { sword = { ev = 5, kind = \"close\" } }",
+                                   rule="VR-ROLL-2")
             for wname, w in (st.get("weapons") or {}).items():
                 if not isinstance(w, dict) or w.get("kind", "close") not in WEAPON_KINDS \
                         or not isinstance(w.get("ev", 0), int):
@@ -117,7 +131,7 @@ class Vers(Ruleset):
                     raise InvalidInput(f"{p.id}: weapon {wname} names unknown object "
                                        f"{w['object']!r}", rule="VR-OBJ-4")
             zone = st.get("zone")
-            if zone is not None and zone not in zone_ids:
+            if zone is not None and (not isinstance(zone, str) or zone not in zone_ids):
                 raise InvalidInput(f"{p.id}: zone {zone!r} is not in settings.zones",
                                    rule="VR-MOVE-1")
         check_placement(setup, zone_ids)  # placement.py

@@ -1,0 +1,66 @@
+"""A scenario whose values have the wrong shape (a number where a list goes, a list where a
+name goes) is refused in words, naming the key and the rule where the ruleset checks it, and
+never crashes: the same for a file, the server and a join."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+
+from fracas.app.scenario import parse_scenario
+from fracas.app.script import play_script
+from fracas.errors import InvalidInput
+
+
+def bundled(name: str) -> str:
+    return resources.files("fracas.scenarios").joinpath(f"{name}.toml").read_text("utf-8")
+
+
+COVER = 'cover = [{ who = "mira", value = 3, object = "counter" }]'
+COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2 }'
+
+
+@pytest.mark.parametrize("rule, old, new, message", [
+    ("VR-ATK-5", COVER, "cover = 5", "settings.cover must be a list, got 5"),
+    ("VR-ATK-5", COVER, COVER.replace("3", '"x"'), "needs who, value 1/3/5 and a known object"),
+    ("VR-ATK-5", COVER, COVER.replace('"counter"', '["counter"]'), "a known object"),
+    ("VR-OBJ-2", COUNTER, COUNTER.replace("2", '"two"'),
+     "object counter: slots must be a whole number from 1 to 20, got 'two'"),
+    ("VR-OBJ-2", COUNTER, COUNTER.replace("2", "1000000"), "from 1 to 20, got 1000000"),
+    ("VR-MOVE-1", 'zone = "floor"', 'zone = ["floor"]', "zone ['floor'] is not in settings.zones"),
+    ("VR-ROLL-2", 'weapons = { crossbow = { ev = 6, kind = "ranged" } }', "weapons = [1, 2]",
+     "bruno: weapons must be a table of weapons"),
+])
+def test_a_vers_battlefield_of_the_wrong_shape_is_refused_by_its_rule(
+        rule: str, old: str, new: str, message: str) -> None:
+    text = bundled("vers-tavern-brawl")
+    assert old in text
+    with pytest.raises(InvalidInput, match=re.escape(message)) as refused:
+        play_script(parse_scenario(text.replace(old, new, 1), "f.toml"), "s")
+    assert refused.value.rule == rule
+
+
+@pytest.mark.parametrize("scenario, old, new", [
+    ("fabula-ultima-ambush", 'accuracy = "dex+ins"', "accuracy = true"),
+    ("fabula-ultima-ambush", 'equipment = [{ kind = "weapon", name = "Twin daggers", accuracy = '
+     '"dex+ins", bonus = 1, damage = 4 }]', "equipment = 5"),
+    ("etherscope-car-chase", 'pairs = [["ada", "zepcar", "distant"], ["bruno", "zepcar", '
+     '"distant"]]', "pairs = 1.5"),
+])
+def test_any_set_up_of_a_shape_its_ruleset_cannot_read_is_refused_not_crashed(
+        scenario: str, old: str, new: str) -> None:
+    text = bundled(scenario)
+    assert old in text
+    with pytest.raises(InvalidInput, match=r"the set-up holds a value of a shape the .* rules "
+                                           "cannot read"):
+        play_script(parse_scenario(text.replace(old, new, 1), "f.toml"), "s")
+
+
+def test_a_join_of_the_wrong_shape_is_refused_and_changes_nothing() -> None:
+    c = play_script(parse_scenario(bundled("vers-tavern-brawl")), "s")
+    version = c.version
+    with pytest.raises(InvalidInput, match="rat: weapons must be a table"):
+        c.execute("""join rat name=Rat stats='{"zone": "bar", "weapons": [1]}'""")
+    assert c.version == version and "rat" not in c.state.participants
