@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -77,6 +78,26 @@ def test_pair_odds_for_a_fabula_style_check() -> None:
 def test_odds_budget_refuses_large_queries(expr: str) -> None:
     with pytest.raises(OddsBudgetError, match="too large"):
         distribution(expr)
+
+
+@pytest.mark.parametrize("expr, what", [
+    ("(1d1000)kh1", "dice of 1,000 outcomes together; at most 500"),
+    ("1d1000ra>1", "dice of 1,000 outcomes together"),
+    ("(-80d20)kh1", "dice of 1,521 outcomes together"),
+    ("(100d100/3)kh1", "dice of 9,901 outcomes together"),
+    ("(999d1000/999)kl2", "summing the dice would make 998,002 totals; at most 20,000"),
+])
+def test_a_pool_of_too_many_outcomes_is_refused_at_once(expr: str, what: str) -> None:
+    # icepool weighs a kept or rerolled pool one outcome deeper at a time: these took minutes
+    # or ran out of stack; the roller still rolls them
+    with pytest.raises(OddsBudgetError, match=re.escape(what)):
+        distribution(expr)
+    assert isinstance(roll(expr, DiceRng(b"s")).total, int)
+
+
+def test_a_pool_of_few_outcomes_still_gets_its_exact_odds() -> None:
+    highest = distribution("(1d300,1d300)kh1")
+    assert highest[300] == Fraction(599, 90000) and len(highest) == 300
 
 
 def test_a_sum_of_far_apart_values_is_refused_before_it_is_built() -> None:

@@ -56,7 +56,12 @@ def distribution(expr: str | Expression, *, explode_depth: int | None = None) ->
             f"{MAX_OUTCOMES:,} totals and {ODDS_BUDGET:,} steps); try fewer dice or faces",
             expression=e.text,
         )
-    result = Builder(depth, Budget(e.text)).build(e.tree)
+    try:
+        result = Builder(depth, Budget(e.text)).build(e.tree)
+    except RecursionError:  # the net under Budget.pool: never a traceback
+        raise OddsBudgetError(
+            f"the exact odds of {e.text} are too large to compute quickly (too many outcomes "
+            "weighed together); try dice with fewer faces", expression=e.text) from None
     if isinstance(result, Scaled):
         result = result.totals()
     if isinstance(result, icepool.Die):  # a total rounds toward zero

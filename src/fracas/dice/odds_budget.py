@@ -86,6 +86,10 @@ def kept_count(node: Dice) -> int:
     return n
 
 
+#: The most outcomes a pool of dice kept, sorted or rerolled together may have.
+MAX_POOL_OUTCOMES = 500
+
+
 class Budget:
     """Work charged while an odds query is built; refuses the query when it runs out."""
 
@@ -109,3 +113,24 @@ class Budget:
     def maps(self, calls: int, what: str) -> None:
         """Charge ``calls`` of a Python function over outcomes (far dearer than arithmetic)."""
         self.charge(calls * MAP_STEPS, what)
+
+    def totals(self, totals: int, what: str) -> None:
+        """Refuse a step whose die would have more than :data:`MAX_OUTCOMES` totals (a sum
+        the estimate let through because a division or a keep shrinks it afterwards)."""
+        if totals > MAX_OUTCOMES:
+            raise OddsBudgetError(
+                f"the exact odds of {self.expression} are too large to compute quickly "
+                f"({what} would make {totals:,} totals; at most {MAX_OUTCOMES:,}); try fewer "
+                "dice or faces", expression=self.expression)
+
+    def pool(self, outcomes: int, what: str) -> None:
+        """Refuse a pool of dice (kept, sorted or rerolled together) of more than
+        :data:`MAX_POOL_OUTCOMES` outcomes: icepool weighs such a pool one outcome at a time,
+        each a level deeper, so a larger one would take minutes or exhaust the stack."""
+        if outcomes > MAX_POOL_OUTCOMES:
+            raise OddsBudgetError(
+                f"the exact odds of {self.expression} are too large to compute quickly "
+                f"({what} would weigh dice of {outcomes:,} outcomes together; at most "
+                f"{MAX_POOL_OUTCOMES:,}); try dice with fewer faces",
+                expression=self.expression,
+            )

@@ -148,6 +148,7 @@ class Builder:
         first = rest[0]
         if not any(op.kind in ("e", "k", "p") for op in prefix):  # one value per die
             scalar = _Chain(self, prefix, raw, 0, _add, lambda v: v).of(base)
+            self.budget.pool(len(scalar), "keeping or sorting the dice")
             pool = scalar.pool(count)
             if single_keep(first):  # keeps of the few highest or lowest, one after another,
                 low, high = 0, count  # keep a run of sorted places: ((10d6kh5)kl2)kh1 is the
@@ -191,6 +192,8 @@ class Builder:
             return 0
         kept = kept_count(node)
         if keep is None or kept >= node.count:
+            spread = (max(die.outcomes()) - min(die.outcomes())) * node.count + 1
+            self.budget.totals(spread, "summing the dice")  # inside a set or a division
             return _sum_of(die, node.count)
         if kept == 0:
             return 0
@@ -205,6 +208,7 @@ class Builder:
         if op.kind == "rr":
             die = icepool.Die([f for f in raw.outcomes() if not picks(op.sels, f)])
         self.budget.maps(math.comb(k + len(die) - 1, k), f"'{op}'")
+        self.budget.pool(len(die), f"'{op}'")
         return die.pool(k).expand().map(lambda s: merge(rest, s))
 
     def extras(self, raw: Any, sels: tuple[Sel, ...], gen: int) -> Any:
@@ -258,6 +262,7 @@ class Builder:
             if kept == 0:
                 return 0
             self.budget.charge(math.prod(len(m) for m in members), "the set")
+            self.budget.pool(len(set().union(*(m.outcomes() for m in members))), "the set")
             pool = icepool.Pool(members)
             return (pool.highest(kept) if highest else pool.lowest(kept)).sum()
         multi = self.convolve([m.map(lambda v: (v,)) for m in members])
