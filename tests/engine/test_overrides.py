@@ -111,3 +111,22 @@ def test_an_override_inside_a_zoom_changes_the_zoomed_in_conflict_and_undoes() -
     c.execute("undo")
     assert c.state.innermost.ext.hp["gob"].current == 6
     assert c.replay() == c.state
+
+
+@pytest.mark.parametrize("line, message", [
+    ("override ada.id gob", "ada.id cannot change"),
+    ("override ruleset vers", "ruleset cannot change"),
+    ("override round -5", "the round is a whole number from 0, got -5"),
+    ("override ada.name '   '", "ada.name: participants.0.name: the name is empty"),
+    ("override ada.kind robot", "Input should be 'pc', 'npc' or 'group'"),
+    ("override ada.side ''", "a side or player name is empty"),
+])
+def test_an_override_no_scenario_file_could_hold_is_refused_alike(line: str,
+                                                                   message: str) -> None:
+    c = toy_conflict()
+    before = snapshot(c)
+    with pytest.raises(InvalidInput, match=message):
+        c.execute(line)
+    assert snapshot(c) == before
+    c.execute("override ada.name 'Ada the Bold'")  # a value a file could hold goes in
+    assert c.state.participants["ada"].name == "Ada the Bold"

@@ -42,7 +42,7 @@ from fracas.engine.limits import check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
 from fracas.engine.overrides import OverrideTarget, normalise
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import ParticipantSetup, first_error, read_setup, setup_of
+from fracas.engine.setup import ParticipantSetup, Setup, first_error, read_setup, setup_of
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
@@ -179,6 +179,7 @@ def _override(d: Decision, cmd: Command) -> None:
         current = resolve_path(state, path)
         value = check_override_value(a["path"], current, a["value"])
         check_declared_type(a["path"], slot_type(state, path), value)
+        _check_as_set_up(ruleset, state, path, value)
     if value == current:
         raise InvalidInput(f"override: {a['path']} is already {_jsonable(current)!r}; "
                            "nothing would change", path=a["path"])
@@ -221,6 +222,37 @@ def _target(ruleset: Ruleset, state: ConflictState, path: list[str]) -> Override
     harm view (present or not: engine/harm_view.py), or one the ruleset names."""
     parts = normalise(state, path)
     return harm_view.override_target(state, parts) or ruleset.override_target(state, parts)
+
+
+#: What the set-up of a conflict holds (an override of it is checked as a scenario file is).
+SET_UP_PARTS = frozenset({"participants", "settings", "sides", "title", "scene", "round_limit"})
+
+
+def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
+                     value: Any) -> None:
+    """Refuse an override that no scenario file could hold (a stat out of its range, a
+    blank name, an unknown kind, a battlefield the rules refuse), with the same words; and
+    the values no override may change: a participant's id (every record names it by it),
+    the ruleset and the round below 0."""
+    parts, where = normalise(state, path), ".".join(path)
+    if parts[0] in ("ruleset", "depth") or (parts[0] == "participants" and parts[2:] == ["id"]):
+        raise InvalidInput(f"override: {where} cannot change (every record of the conflict "
+                           "reads it)", path=where)
+    if parts[0] == "round" and not (isinstance(value, int) and value >= 0):
+        raise InvalidInput(f"override: the round is a whole number from 0, got {value!r}",
+                           path=where)
+    if parts[0] not in SET_UP_PARTS:
+        return
+    preview = copy.deepcopy(state)
+    apply_override(preview, path, value)
+    try:
+        setup = Setup.model_validate(setup_of(preview, ruleset.name).model_dump())
+    except ValidationError as exc:
+        key, msg = first_error(exc)
+        raise InvalidInput(f"override: {where}: {key}: {msg}", path=where) from None
+    for p in setup.participants:
+        check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
+    read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
 
 
 def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:

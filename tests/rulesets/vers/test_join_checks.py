@@ -49,3 +49,20 @@ def _toml(stats: str) -> str:
         return json.dumps(value)
 
     return inline(json.loads(stats))
+
+
+@pytest.mark.rule("VR-MOVE-1")
+@pytest.mark.parametrize("line, message", [
+    ("override ada.stats.strength 21", "stats.strength is 21; it goes from 0 to 20"),
+    ("override ada.stats.weapons.sword.ev 101", "it goes from 0 to 100"),
+    ("override ada.stats.reach 11", "it goes from -10 to 10"),
+    ("override settings.zones []", r"settings.links: \['bar', 'floor'\] must join two"),
+])
+def test_an_override_of_the_set_up_is_checked_like_the_scenario_file(line: str,
+                                                                      message: str) -> None:
+    c = play_script(parse_scenario(BRAWL), "s")
+    version = c.version
+    with pytest.raises(InvalidInput, match=message):
+        c.execute(line)
+    assert c.version == version
+    c.execute("""join rat name=Rat stats='{"zone": "bar"}'""")  # the conflict still takes joins
