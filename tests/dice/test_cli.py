@@ -39,6 +39,15 @@ def test_roll_json_includes_seed() -> None:
     assert len(data["dice"]) == 3 and sum(data["dice"]) == data["total"]
 
 
+@pytest.mark.parametrize("seed, message", [
+    ("a\x01b", "the seed holds the control character U+0001"),
+    ("x" * 201, "the seed is 201 characters long; at most 200 (the limit on seeds)"),
+])
+def test_roll_takes_the_seeds_run_takes(seed: str, message: str) -> None:
+    result = runner.invoke(make_app(), ["roll", "d6", "--seed", seed])
+    assert result.exit_code == 2 and message in " ".join(result.output.split())
+
+
 def test_roll_without_seed_uses_a_fresh_seed() -> None:
     a = json.loads(runner.invoke(make_app(), ["roll", "d6", "--json"]).stdout)
     b = json.loads(runner.invoke(make_app(), ["roll", "d6", "--json"]).stdout)

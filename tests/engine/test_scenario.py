@@ -65,3 +65,9 @@ def test_numbers_a_table_cannot_use_and_reserved_names_are_refused(
 ) -> None:
     with pytest.raises(InvalidInput, match=message):
         parse_scenario(text, "x.toml")
+
+
+def test_a_file_saved_with_a_byte_order_mark_loads() -> None:
+    # as some Windows editors save UTF-8
+    sc = parse_scenario("\ufeff" + TOY_FILE.read_text(encoding="utf-8"), "bom.toml")
+    assert [p.id for p in sc.setup.participants] == ["ada", "gob"]

@@ -64,3 +64,35 @@ def test_a_join_of_the_wrong_shape_is_refused_and_changes_nothing() -> None:
     with pytest.raises(InvalidInput, match="rat: weapons must be a table"):
         c.execute("""join rat name=Rat stats='{"zone": "bar", "weapons": [1]}'""")
     assert c.version == version and "rat" not in c.state.participants
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("[settings]\n", '[settings]\nharm_view = "band"\n',
+     "settings.harm_view maps a side to one of exact, band, none"),
+    ("[settings]\n", '[settings]\nharm_view = { heroes = "nope" }\n',
+     "settings.harm_view.heroes: 'nope' is not one of exact, band, none"),
+    ("[settings]\n", '[settings]\nharm_view = { nobody = "band" }\n',
+     "settings.harm_view: no side 'nobody'"),
+])
+def test_a_harm_view_a_file_gets_wrong_is_refused_not_read_as_exact(
+        old: str, new: str, message: str) -> None:
+    # "band" where a table of sides goes would have shown every side's harm exactly
+    text = bundled("vers-tavern-brawl")
+    with pytest.raises(InvalidInput, match=re.escape(message)):
+        play_script(parse_scenario(text.replace(old, new, 1), "f.toml"), "s")
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_a_zone_given_twice_is_refused() -> None:
+    text = bundled("vers-tavern-brawl").replace(
+        '{ id = "bar", name = "The bar" },', '{ id = "bar", name = "The bar" }, { id = "bar" },')
+    with pytest.raises(InvalidInput, match="zone 'bar' is given twice"):
+        play_script(parse_scenario(text, "f.toml"), "s")
+
+
+def test_a_side_named_twice_is_refused() -> None:
+    text = bundled("fabula-ultima-ambush")
+    assert 'sides = ["heroes", "bandits"]' in text
+    with pytest.raises(InvalidInput, match="a side is named twice"):
+        parse_scenario(text.replace('sides = ["heroes", "bandits"]',
+                                    'sides = ["heroes", "heroes"]'), "f.toml")

@@ -96,6 +96,7 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     """Validate the text of a scenario file (``name`` is used in error messages)."""
+    raw = raw.removeprefix("\ufeff")  # the byte-order mark some editors begin a file with
     if len(raw.encode("utf-8")) > MAX_SCENARIO_BYTES:
         raise InvalidInput(f"{name}: the file is longer than {MAX_SCENARIO_BYTES:,} bytes "
                            "(the limit on file size)", path=name)

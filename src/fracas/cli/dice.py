@@ -53,9 +53,15 @@ def roll_command(
     from fracas.cli.dice_render import roll_to_rich
     from fracas.dice.rng import DiceRng, new_seed
     from fracas.dice.roller import roll
+    from fracas.engine.limits import check_seed
 
     if times is not None and not 1 <= times <= MAX_TIMES:
         _fail(f"--times {times}: give 1 to {MAX_TIMES} rolls")
+    if seed is not None:
+        try:
+            check_seed(seed)  # as run --seed and new --seed check it
+        except FracasError as error:
+            _fail(str(error))
     used_seed = seed if seed is not None else new_seed()
     count = 1 if times is None else times
     try:  # roll i is the i-th of the seed's (the first is the single roll's)

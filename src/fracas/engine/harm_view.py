@@ -47,7 +47,16 @@ def modes_of(settings: dict[str, Any], sides: list[str]) -> dict[str, str]:
 def with_defaults(settings: dict[str, Any], sides: list[str]) -> dict[str, Any]:
     """``settings`` with a harm view for every side (``exact`` unless given), as a new
     conflict is made with it; InvalidInput for an unknown side or mode."""
-    given = settings.get(SETTING, {})
+    check_setting(settings, sides)
+    return {**settings, SETTING: modes_of(settings, sides)}
+
+
+def check_setting(settings: dict[str, Any], sides: list[str]) -> None:
+    """Refuse a ``harm_view`` setting that is not a mapping of known sides to modes (a GM
+    who wrote ``harm_view = "band"`` would otherwise show every side exactly)."""
+    if SETTING not in settings:
+        return
+    given = settings[SETTING]
     if not isinstance(given, dict):
         raise InvalidInput(f"settings.{SETTING} maps a side to one of {', '.join(MODES)}")
     for side, mode in given.items():
@@ -57,7 +66,6 @@ def with_defaults(settings: dict[str, Any], sides: list[str]) -> dict[str, Any]:
         if mode not in MODES:
             raise InvalidInput(f"settings.{SETTING}.{side}: {mode!r} is not one of "
                                f"{', '.join(MODES)}", side=side)
-    return {**settings, SETTING: modes_of(settings, sides)}
 
 
 def mode_of(state: ConflictState, side: str | None) -> str:
@@ -120,5 +128,18 @@ def override_target(state: ConflictState, parts: list[str]) -> OverrideTarget | 
     return OverrideTarget(path, mode_of(state, side), pick, apply)
 
 
-__all__ = ["BAND", "BANDS", "EXACT", "MODES", "NONE", "SETTING", "harm_hidden", "masked_entry",
-           "mode_of", "modes_of", "override_target", "with_defaults"]
+__all__ = [
+    "BAND",
+    "BANDS",
+    "EXACT",
+    "MODES",
+    "NONE",
+    "SETTING",
+    "check_setting",
+    "harm_hidden",
+    "masked_entry",
+    "mode_of",
+    "modes_of",
+    "override_target",
+    "with_defaults",
+]

@@ -159,7 +159,14 @@ class Setup(BaseModel):
     def _sides_are_names(cls, value: list[str]) -> list[str]:
         for side in value:
             _checked(limits.check_name, side, "a side")
+        if len(set(value)) < len(value):
+            raise ValueError(f"a side is named twice: {', '.join(value)}")
         return value
+
+    def side_names(self) -> list[str]:
+        """The sides: those named, else those of the participants, in order."""
+        return list(self.sides) or list(dict.fromkeys(
+            p.side for p in self.participants if p.side is not None))
 
     @field_validator("participants")
     @classmethod

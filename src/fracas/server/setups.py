@@ -76,9 +76,7 @@ def scenario_of(setup: dict[str, Any]) -> Scenario:
 
 def with_harm_views(setup: Setup) -> Setup:
     """``setup`` with a harm view for each of its sides (see :mod:`fracas.engine.harm_view`)."""
-    sides = list(setup.sides) or list(dict.fromkeys(
-        p.side for p in setup.participants if p.side is not None))
-    settings = harm_view.with_defaults(setup.settings, sides)
+    settings = harm_view.with_defaults(setup.settings, setup.side_names())
     return setup.model_copy(update={"settings": settings})
 
 

@@ -66,6 +66,9 @@ class Vers(Ruleset):
             if not isinstance(zid, str) or not zid or "|" in zid:
                 raise InvalidInput(f"settings.zones: {z!r} needs an id (text without |)",
                                    rule="VR-MOVE-1")
+            if zid in zone_ids:
+                raise InvalidInput(f"settings.zones: zone {zid!r} is given twice",
+                                   rule="VR-MOVE-1")
             zone_ids.add(zid)
         for link in s.get("links", []) or []:
             if not (isinstance(link, list) and len(link) == 2
