@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from fracas.engine.limits import PLAYER_NAME
 from fracas.engine.model import Viewer
 from fracas.engine.setup import RESERVED_IDS
 from fracas.errors import InvalidInput, NotAllowed, NotAuthenticated, NotFound
@@ -22,7 +22,6 @@ from fracas.store.port import TableStore, TokenInfo
 
 ROLES = ("gm", "player", "public")
 #: A player name as characters' ``player`` fields use it.
-PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 TITLE_LIMIT = 200
 
 

@@ -38,6 +38,9 @@ MAX_NUMBER = 1_000_000
 MAX_ID_CHARS = 40
 
 _CONFLICT_ID = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+#: A player's name, as their characters' ``player`` field and their link have it.
+PLAYER_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
+PLAYER_NAME = re.compile(PLAYER_PATTERN)
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 #: Characters that turn text around or hide it: bidi embeddings, overrides and isolates.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")

@@ -72,6 +72,10 @@ class ParticipantSetup(BaseModel):
     def _player_is_not_a_role(cls, value: str | None) -> str | None:
         if value in RESERVED_IDS:
             raise ValueError(f"{value!r} is a viewer role, not a player's name")
+        if value is not None and not limits.PLAYER_NAME.match(value):
+            raise ValueError(f"{value!r} is not a player's name: a player's name is lower-case "
+                             "letters, digits, '_' and '-', beginning with a letter (as their "
+                             "link has it)")
         return value
 
     @field_validator("stats")

@@ -6,12 +6,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fracas.engine.limits import PLAYER_PATTERN
+
 #: Printable text: no control, bidirectional-override or lone surrogate characters, and not
 #: only spaces (the same rule as fracas.app.tables applies).
 _BAD = r"\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 PRINTABLE = rf"^[^{_BAD}]*[^\s{_BAD}][^{_BAD}]*$"
 #: A player's name as their characters' ``player`` field has it.
-PLAYER = r"^[a-z][a-z0-9_-]{0,39}$"
+PLAYER = PLAYER_PATTERN
 
 
 class _Body(BaseModel):
