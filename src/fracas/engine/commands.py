@@ -87,14 +87,18 @@ def _unquoted(m: re.Match[str]) -> str:
     return m[1] if m[1] is not None else m[2]
 
 
+class _NotFinite(ValueError):
+    """A number in a JSON value that no table can use (NaN, Infinity, 1e400)."""
+
+
 def _not_finite(text: str) -> float:
-    raise ValueError(f"{text} is not a JSON number")
+    raise _NotFinite(text)
 
 
 def _finite_float(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise ValueError(f"{text} is too large")
+        raise _NotFinite(text)
     return number
 
 
@@ -174,8 +178,11 @@ class Param:
             raise bad("yes or no")
         if kind == "value":
             limits.check_nesting(raw, where)
-            try:  # NaN and Infinity are not JSON: such text stays text
+            try:  # text that is not JSON stays text
                 value = json.loads(raw, parse_constant=_not_finite, parse_float=_finite_float)
+            except _NotFinite as exc:
+                raise InvalidInput(f"{where} holds {exc}, which is not a number a table can "
+                                   "use", param=self.name) from None
             except ValueError:
                 value = raw
             return limits.check_value(value, where)
