@@ -87,7 +87,7 @@ def test_an_override_of_an_empty_value_with_the_right_kind_is_accepted() -> None
 def test_numbers_that_are_not_finite_are_refused(line: str) -> None:
     c = toy_conflict()
     before = snapshot(c)
-    with pytest.raises(InvalidInput, match="not a number a table can use|finite"):
+    with pytest.raises(InvalidInput, match=r"not a number a table can use|finite"):
         c.execute(line)  # said as what it is, not "stats must be a JSON object"
     assert snapshot(c) == before
 
