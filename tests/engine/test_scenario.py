@@ -35,6 +35,8 @@ def test_a_scenario_loads_with_its_script_and_line_numbers() -> None:
         ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\n[[participants]]\n'
          'id = "ada"\nname = "Twin"\n', "used twice"),
         ("ruleset = \n", "not valid TOML"),
+        ('ruleset = "toy"\nround_limit = true\n', r"x\.toml:2: round_limit: Input should be a "
+         "valid integer"),  # not read as 1
         ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Ada"\nplayer = "Alice"\n',
          "'Alice' is not a player's name: a player's name is lower-case letters"),
         ('ruleset = "toy"\nscript = 5\n', r"x\.toml:2: script must be a string"),

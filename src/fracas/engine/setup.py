@@ -141,7 +141,7 @@ class Setup(BaseModel):
     ruleset: str
     title: str = Field(default="", max_length=200)
     scene: str = Field(default="", max_length=10_000)
-    round_limit: int | None = Field(default=None, ge=1, le=10_000)
+    round_limit: int | None = Field(default=None, ge=1, le=10_000, strict=True)  # not true
     settings: dict[str, Any] = Field(default_factory=dict)
     sides: list[str] = Field(default_factory=list)
     participants: list[ParticipantSetup] = Field(default_factory=list)

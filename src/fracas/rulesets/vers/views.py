@@ -4,6 +4,7 @@ tracker, battlefield, harm and the odds of the attacks the acting character coul
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -440,7 +441,7 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         if (p is None or viewer.player is None or p.owner != viewer.player
                 or "weapons" in p.gm_only):
             return []
-        keep = lambda plan: _known(state, viewer, can_see, plan)  # noqa: E731
+        keep = functools.partial(_known, state, viewer, can_see)
     out = []
     for o in attack_options(state, keep):
         need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
