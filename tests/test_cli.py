@@ -179,3 +179,15 @@ def test_free_text_of_a_script_line_is_checked_like_any_text(tmp_path: Path) -> 
     assert result.exit_code == 2, result.output
     assert "note: text holds the control character U+001B" in " ".join(result.output.split())
     assert "\x1b" not in result.output
+
+
+def test_the_terminal_log_writes_control_characters_as_their_codes() -> None:
+    # no command lets them in now, but a store written before could hold one in a note
+    from fracas.cli.render import entry_lines
+    from fracas.engine.projector import Entry
+
+    entry = Entry(number=3, version=3, depth=0, command="note 'hi\x1b[2J'",
+                  events=(), lines=("hi\x1b[2J there\u202e", "\ud800"))
+    _, _, command, lines = entry_lines(entry)
+    assert command == "note 'hi\\u001b[2J'"
+    assert lines == ["hi\\u001b[2J there\\u202e", "\\ud800"]

@@ -27,7 +27,20 @@ def entry_lines(entry: Entry, *, raw: bool = False) -> tuple[int, str, str, list
     player (whose log shows no versions); the version is for the caller's bookkeeping only."""
     lines = [e.to_text() for e in entry.events] if raw else list(entry.lines)
     command = f"{'» ' * entry.depth}{entry.command}"  # » marks a zoomed-in conflict's moves
-    return entry.version, entry.label, command, lines
+    return entry.version, entry.label, shown(command), [shown(line) for line in lines]
+
+
+#: Characters a terminal would act on rather than show (escape sequences, text direction)
+#: and lone surrogates it cannot write: no command lets them in, but an older store may hold
+#: them.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
+                          "\u2066-\u2069\ud800-\udfff]")
+
+
+def shown(text: str) -> str:
+    """``text`` with each character a terminal would act on written as its code
+    (``\\u001b``), so that a stored text can never drive the GM's terminal."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 _MARKS = re.compile(r"\*\*(.+?)\*\*|~~(.+?)~~")
 #: The style of each mark of a dice breakdown.
