@@ -14,14 +14,12 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from fracas.engine.limits import PLAYER_NAME
 from fracas.engine.model import Viewer
-from fracas.engine.setup import RESERVED_IDS
+from fracas.engine.setup import player_name_problem
 from fracas.errors import InvalidInput, NotAllowed, NotAuthenticated, NotFound
 from fracas.store.port import TableStore, TokenInfo
 
 ROLES = ("gm", "player", "public")
-#: A player name as characters' ``player`` fields use it.
 TITLE_LIMIT = 200
 
 
@@ -84,13 +82,12 @@ class TableService:
             raise InvalidInput(f"a link is for a 'player' or the 'public', not {role!r}",
                                role=role)
         if role == "player":
-            if not isinstance(player, str) or not PLAYER_NAME.match(player):
+            if not isinstance(player, str):
                 raise InvalidInput("a player link needs the player's name as their "
-                                   "characters' `player` field has it (a-z, 0-9, _ or -, "
-                                   "at most 40)", player=player)
-            if player in RESERVED_IDS:  # the GM's own records are authored "gm"
-                raise InvalidInput(f"{player!r} is a viewer role, not a player's name",
-                                   player=player)
+                                   "characters' `player` field has it", player=player)
+            problem = player_name_problem(player)  # the same check as the set-up's
+            if problem is not None:
+                raise InvalidInput(problem, player=player)
         else:
             player = None
         label = _clean_title(label or (player or "public"), "label")

@@ -382,7 +382,7 @@ class Conflict:
         for p in setup.participants:
             check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
         check_gm_only_settings(setup.settings, ruleset.shown_settings, ruleset.title)
-        harm_view.check_setting(setup.settings, setup.side_names())
+        harm_view.check_setting(setup.settings, setup.sides)  # with the participants'
         checked = read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
         conflict = cls(ruleset, seed)
         event = ConflictCreated.from_payload(checked.model_dump(mode="json"))

@@ -70,12 +70,9 @@ class ParticipantSetup(BaseModel):
     @field_validator("player")
     @classmethod
     def _player_is_not_a_role(cls, value: str | None) -> str | None:
-        if value in RESERVED_IDS:
-            raise ValueError(f"{value!r} is a viewer role, not a player's name")
-        if value is not None and not limits.PLAYER_NAME.match(value):
-            raise ValueError(f"{value!r} is not a player's name: a player's name is lower-case "
-                             "letters, digits, '_' and '-', beginning with a letter (as their "
-                             "link has it)")
+        problem = None if value is None else player_name_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     @field_validator("stats")
@@ -91,6 +88,17 @@ class ParticipantSetup(BaseModel):
         if unknown:
             raise ValueError(f"gm_only names stats {self.id} does not have: {unknown}")
         return self
+
+
+def player_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's (None: it can): a viewer role (the GM's records are
+    authored "gm"), or not the form a player's link takes."""
+    if name in RESERVED_IDS:
+        return f"{name!r} is a viewer role, not a player's name"
+    if not limits.PLAYER_NAME.match(name):
+        return (f"{name!r} is not a player's name: a player's name is lower-case letters, "
+                "digits, '_' and '-', beginning with a letter (as their link has it)")
+    return None
 
 
 def first_error(exc: ValidationError) -> tuple[str, str]:
@@ -166,11 +174,6 @@ class Setup(BaseModel):
         if len(set(value)) < len(value):
             raise ValueError(f"a side is named twice: {', '.join(value)}")
         return value
-
-    def side_names(self) -> list[str]:
-        """The sides: those named, else those of the participants, in order."""
-        return list(self.sides) or list(dict.fromkeys(
-            p.side for p in self.participants if p.side is not None))
 
     @field_validator("participants")
     @classmethod

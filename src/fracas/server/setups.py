@@ -76,7 +76,7 @@ def scenario_of(setup: dict[str, Any]) -> Scenario:
 
 def with_harm_views(setup: Setup) -> Setup:
     """``setup`` with a harm view for each of its sides (see :mod:`fracas.engine.harm_view`)."""
-    settings = harm_view.with_defaults(setup.settings, setup.side_names())
+    settings = harm_view.with_defaults(setup.settings, setup.sides)  # with the participants'
     return setup.model_copy(update={"settings": settings})
 
 

@@ -133,18 +133,17 @@ def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:
                                f"{', '.join(HARDNESS)} (or give hardness=RANK)",
                                rule="VR-OBJ-1")
         hardness = HARDNESS[str(material)]
-    slots = _whole(a, "slots", 1, oid, (1, MAX_OBJECT_SLOTS), "VR-OBJ-2")
     return {"object": oid, "name": str(a.get("name") or oid), "material": material or "",
-            "hardness": _whole({"hardness": hardness}, "hardness", 0, oid, (-100, 100),
-                               "VR-OBJ-1"),
-            "slots": slots, "penalty": -abs(_whole(a, "penalty", 0, oid, (-100, 100), "VR-OBJ-2"))}
+            "hardness": _whole(hardness, "hardness", 0, oid, (-100, 100), "VR-OBJ-1"),
+            "slots": _whole(a.get("slots"), "slots", 1, oid, (1, MAX_OBJECT_SLOTS), "VR-OBJ-2"),
+            "penalty": -abs(_whole(a.get("penalty"), "penalty", 0, oid, (-100, 100),
+                                   "VR-OBJ-2"))}
 
 
-def _whole(a: dict[str, Any], key: str, default: int, oid: str, bounds: tuple[int, int],
+def _whole(raw: Any, key: str, default: int, oid: str, bounds: tuple[int, int],
            rule: str) -> int:
-    """An object's whole-number value ``key`` (text such as "2" read as a number), within
-    ``bounds``."""
-    raw = a.get(key)
+    """An object's whole-number value ``raw`` of ``key`` (text such as "2" read as a
+    number; ``default`` if not given), within ``bounds``."""
     if raw is None:
         return default
     try:

@@ -456,8 +456,7 @@ def _known(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
         return False
     kept = tuple(m for m in plan.mods if m.value)
     probe = Check(actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=kept,
-                  modifier=sum(m.value or 0 for m in kept), target_number=plan.target_number,
-                  breakdown=breakdown(kept))
+                  target_number=plan.target_number)
     seen = redact_marked(probe, state, viewer, can_see)
     return (isinstance(seen, Check) and seen.tn is not None and seen.target_number is not None
             and all(m.value is not None for m in seen.mods))
