@@ -191,3 +191,14 @@ def test_the_terminal_log_writes_control_characters_as_their_codes() -> None:
     _, _, command, lines = entry_lines(entry)
     assert command == "note 'hi\\u001b[2J'"
     assert lines == ["hi\\u001b[2J there\\u202e", "\\ud800"]
+
+
+def test_a_bad_sim_table_is_refused_by_run_not_only_by_sim(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(TOY_FILE).read_text() + "\n[sim]\nmax_rounds = 0\n")
+    for command in (["run", str(bad)], ["sim", str(bad), "-n", "1"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.output
+        assert "[sim] max_rounds must be a whole number from 1 to 10000" in \
+            " ".join(result.output.split())
+        assert "Traceback" not in result.output

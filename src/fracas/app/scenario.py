@@ -115,10 +115,7 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
             f"known keys: {', '.join(sorted(_TOP_KEYS))}{hint}", path=name, key=key,
         )
     seed = data.pop("seed", None)
-    sim = data.pop("sim", {})
-    if not isinstance(sim, dict):
-        raise InvalidInput(f"{name}:{_line_of(raw, ['sim'])}: sim must be a [sim] table",
-                           path=name, key="sim")
+    sim = _checked_sim(data.pop("sim", {}), name, raw)
     if seed is not None and not isinstance(seed, str | int):
         raise InvalidInput(f"{name}:{_line_of(raw, ['seed'])}: seed must be text or a number")
     if seed is not None:
@@ -151,6 +148,41 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
         raise InvalidInput(f"{name}: the script has {len(script):,} commands; a script takes at "
                            f"most {MAX_SCRIPT_LINES:,} (the limit on script lines)", path=name)
     return Scenario(name, setup, None if seed is None else str(seed), script, raw, sim)
+
+
+#: The keys of a ``[sim]`` table (docs/sim.md) and the most rounds it may set.
+SIM_KEYS = ("max_rounds", "policies", "prologue", "tracking")
+MAX_SIM_ROUNDS = 10_000
+
+
+def _checked_sim(sim: Any, name: str, raw: str) -> dict[str, Any]:
+    """The ``[sim]`` table, its keys and their types checked, so that every door that reads a
+    scenario (``new``, ``run``, the server, ``sim``) refuses a bad one at once, by line."""
+    def bad(key: str, what: str) -> InvalidInput:
+        return InvalidInput(f"{name}:{_line_of(raw, ['sim', key])}: [sim] {key} {what}",
+                            path=name, key=f"sim.{key}")
+
+    if not isinstance(sim, dict):
+        raise InvalidInput(f"{name}:{_line_of(raw, ['sim'])}: sim must be a [sim] table",
+                           path=name, key="sim")
+    unknown = sorted(set(sim) - set(SIM_KEYS))
+    if unknown:
+        raise InvalidInput(f"{name}:{_line_of(raw, ['sim', unknown[0]])}: [sim] has no key "
+                           f"{unknown[0]!r}; known keys: {', '.join(SIM_KEYS)}", path=name,
+                           key=f"sim.{unknown[0]}")
+    if not isinstance(sim.get("prologue", ""), str):
+        raise bad("prologue", "must be commands, one per line")
+    rounds = sim.get("max_rounds", 1)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not (
+            1 <= rounds <= MAX_SIM_ROUNDS):
+        raise bad("max_rounds", f"must be a whole number from 1 to {MAX_SIM_ROUNDS}")
+    policies = sim.get("policies", {})
+    if not isinstance(policies, dict) or not all(
+            isinstance(v, str) for v in policies.values()):
+        raise bad("policies", "must map sides to policy names")
+    if not isinstance(sim.get("tracking", False), bool):
+        raise bad("tracking", "must be true or false")
+    return sim
 
 
 def _script_lines(raw: str, script: str) -> list[ScriptLine]:
