@@ -62,10 +62,13 @@ def test_command_text_and_table_dice_refuse_other_digits(command: str) -> None:
     assert c.version == version
 
 
-def test_the_json_door_refuses_other_digits() -> None:
+def test_the_json_door_takes_numbers_as_numbers_not_digits_in_text() -> None:
     c = _chase()
-    with pytest.raises(InvalidInput, match="holds the digit '٢'"):
-        c.execute({"verb": "effect", "args": {"text": "rain", "count": "\u0662"}})
+    version = c.version
+    for digits in ("\u0662", "2"):
+        with pytest.raises(InvalidInput, match="count must be a whole number, got text"):
+            c.execute({"verb": "effect", "args": {"text": "rain", "count": digits}})
+    assert c.version == version
 
 
 AMBUSH = resources.files("fracas.scenarios").joinpath("fabula-ultima-ambush.toml").read_text(

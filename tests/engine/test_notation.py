@@ -87,6 +87,27 @@ def test_json_form_is_validated_like_the_text_form() -> None:
         COMMANDS.from_data(["hit"])
 
 
+@pytest.mark.parametrize("args, refusal", [
+    ({"steps": "1"}, "undo: steps must be a whole number, got text"),
+    ({"steps": True}, "undo: steps must be a whole number, got true"),
+    ({"steps": 1.5}, "undo: steps must be a whole number, got 1.5"),
+])
+def test_the_json_form_takes_each_value_in_its_own_type_not_coerced(
+        args: dict[str, object], refusal: str) -> None:
+    c = toy_conflict()
+    c.execute("note one")
+    version = c.version
+    with pytest.raises(InvalidInput, match=refusal):
+        c.execute({"verb": "undo", "args": args})
+    for wrong in ({"id": 5}, {"id": "eve", "gm_only": [1]}, {"id": "eve", "side": ["x"]}):
+        with pytest.raises(InvalidInput, match="must be"):
+            c.execute({"verb": "join", "args": wrong})
+    assert c.version == version
+    # a list kind takes a list or its text form
+    assert COMMANDS.from_data({"verb": "join", "args": {"id": "eve", "gm_only": ["hp"]}}) == \
+        COMMANDS.from_data({"verb": "join", "args": {"id": "eve", "gm_only": "hp"}})
+
+
 def test_the_json_form_is_accepted_wherever_text_is() -> None:
     c = toy_conflict()
     c.execute('{"verb": "start", "args": {"first": "ada"}}')

@@ -113,6 +113,10 @@ def _finite(value: Any) -> bool:
     return True
 
 
+#: How a refusal names the JSON type it got where another was wanted.
+_JSON_TYPES = {dict: "an object", list: "a list", str: "text"}
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One argument of a command."""
@@ -193,23 +197,42 @@ class Param:
         return limits.check_text(raw, where)  # text
 
     def check_value(self, value: Any, verb: str) -> Any:
-        """Validate a value given in the JSON form (same rules as the text form)."""
-        if self.kind == "text":
-            if not isinstance(value, str):
-                raise InvalidInput(f"{verb}: {self.name} must be text", param=self.name)
-            return limits.check_text(value, f"{verb}: {self.name}")
-        if self.kind == "value":
+        """Validate a value given in the JSON form: the same rules as the text form, on the
+        JSON type the kind takes (a number for ``int``, a list or its text form for
+        ``ints``/``dice``/``ids``, true/false for ``bool``, a string for the rest), never a
+        value coerced from another type."""
+        kind = self.kind
+        if kind == "value":
             if not _finite(value):
                 raise InvalidInput(f"{verb}: {self.name} must hold only finite numbers",
                                    param=self.name)
             return limits.check_value(value, f"{verb}: {self.name}")
-        if self.kind in ("ints", "dice", "ids") and isinstance(value, list):
+        if kind in ("ints", "dice", "ids"):
+            item = str if kind == "ids" else int
+            if isinstance(value, str):  # the text form: 7,1 or ada,bruno
+                return self.convert(value, verb)
+            if not isinstance(value, list) or not all(
+                    isinstance(v, item) and not isinstance(v, bool) for v in value):
+                items = KINDS[kind].split(" separated")[0]
+                raise self._wrong_type(verb, value, f"a list of {items}")
             return self.convert(",".join(str(v) for v in value), verb)
-        if self.kind == "bool" and isinstance(value, bool):
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise self._wrong_type(verb, value, "true or false")
             return value
-        if self.kind == "int" and isinstance(value, bool):
-            raise InvalidInput(f"{verb}: {self.name} must be a whole number", param=self.name)
-        return self.convert(str(value), verb)
+        if kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise self._wrong_type(verb, value, "a whole number")
+            return limits.check_number(value, f"{verb}: {self.name}")
+        if not isinstance(value, str):
+            raise self._wrong_type(verb, value, "text: " + KINDS.get(kind, "free text"))
+        return self.convert(value, verb)
+
+    def _wrong_type(self, verb: str, value: Any, what: str) -> InvalidInput:
+        got = (_JSON_TYPES.get(type(value), "a value") if isinstance(value, dict | list | str)
+               else json.dumps(value))
+        return InvalidInput(f"{verb}: {self.name} must be {what}, got {got}",
+                            param=self.name)
 
     def render(self, value: Any) -> str:
         """The text form of a value of this parameter."""
