@@ -83,6 +83,8 @@ def test_an_endless_file_is_read_only_up_to_the_limit() -> None:
     ("strength = 9.2e18", "9.2e\\+18; numbers go up to 1,000,000"),
     ("strength = 9200000000000000000", "numbers go up to 1,000,000"),
     ("strength = 21", "strength is 21; it goes from 0 to 20"),
+    ('strength = 2\n"" = 3', "stats holds a key that is empty"),
+    ('strength = 2\n" " = 3', "stats holds a key that is empty"),
 ])
 def test_stats_out_of_range_or_not_numbers(stat: str, message: str) -> None:
     _refused(_brawl(**{"strength = 2": stat}), message)
@@ -111,6 +113,7 @@ def _played() -> Conflict:
     ("join rat stats='" + "[" * 60 + "]" * 60 + "'", "limit on nesting"),
     ("note " + "x" * 3000 + " " + "y" * 3000, "longer than 4000"),
     ("override ada.stats.strength 9200000000000000000", "numbers go up to"),
+    ("""join rat stats='{"zone": "bar", "": 1}'""", "a key that is empty"),
 ])
 def test_the_join_and_command_doors(command: str, message: str) -> None:
     c = _played()

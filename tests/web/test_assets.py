@@ -55,6 +55,10 @@ def test_only_the_gm_draws_qr_codes(served: Served) -> None:
     assert httpx.post(served.url + "/api/qr", json={"text": "x"}).status_code == 401
     too_long = httpx.post(served.url + "/api/qr", json={"text": "x" * 1001}, headers=gm)
     assert too_long.status_code == 422
+    for control in ("http://x/\x00", "line\nbreak", "\u202eevil"):
+        refused = httpx.post(served.url + "/api/qr", json={"text": control}, headers=gm)
+        assert refused.status_code == 422
+        assert "control or text-direction characters" in refused.json()["message"]
 
 
 def test_the_api_documentation_page_works_offline(served: Served, browser: Browser) -> None:

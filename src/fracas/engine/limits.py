@@ -89,6 +89,12 @@ def check_name(text: str, what: str) -> str:
     return text
 
 
+def check_line(text: str, what: str) -> str:
+    """One line of text (a link, a label): no new line, control or bidi character."""
+    _refuse_hidden(text, what, allow_newlines=False)
+    return text
+
+
 def check_text(text: str, what: str) -> str:
     """Free text: at most :data:`MAX_TEXT_CHARS`; new lines and tabs, but no other control
     or bidi characters."""
@@ -152,6 +158,8 @@ def check_value(value: Any, where: str, depth: int = 0) -> Any:
                            "nesting)", limit=MAX_NESTING)
     if isinstance(value, dict):
         for k, v in value.items():
+            if not str(k).strip():
+                raise InvalidInput(f"{where} holds a key that is empty: give each key a name")
             if len(str(k)) > MAX_NAME_CHARS:
                 raise InvalidInput(f"a key in {where} is {len(str(k))} characters long; "
                                    f"names take at most {MAX_NAME_CHARS}", limit=MAX_NAME_CHARS)

@@ -14,11 +14,12 @@ from typing import Annotated
 import segno
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.staticfiles import StaticFiles
 
 from fracas.app.tables import Access
-from fracas.errors import NotAllowed
+from fracas.engine import limits
+from fracas.errors import InvalidInput, NotAllowed
 from fracas.web import ASSETS
 
 #: No inline script, no other origin: a name that holds markup cannot run. (The server's
@@ -34,6 +35,14 @@ class QrIn(BaseModel):
     """A text to draw as a QR code (an invitation link)."""
 
     text: str = Field(min_length=1, max_length=1000)
+
+    @field_validator("text")
+    @classmethod
+    def _one_printable_line(cls, value: str) -> str:
+        try:
+            return limits.check_line(value, "the text of a QR code")
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
 
 
 def _page(name: str) -> FileResponse:
