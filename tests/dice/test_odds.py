@@ -110,6 +110,16 @@ def test_a_sum_of_far_apart_values_is_refused_before_it_is_built() -> None:
     assert len(small) == 400 and small[2020] == Fraction(1, 400) and small.max == 2020
 
 
+def test_many_exploding_dice_counted_are_refused_up_front_few_get_their_odds() -> None:
+    """Counting successes of exploding dice sums weights as long as each die's chain: a
+    thousand of them is refused by the estimate (not after seconds of work); a hundred is
+    answered, every die a success with chance 3/10 (the explosion adds to the die's face)."""
+    with pytest.raises(OddsBudgetError, match=r"about 1,001 totals and [\d,]+ steps"):
+        distribution("1000d10!c>=8")
+    hundred = distribution("100d10!c>=8")
+    assert hundred.max == 100 and hundred[100] == Fraction(3, 10) ** 100
+
+
 def test_explode_depth_is_bounded() -> None:
     with pytest.raises(OddsBudgetError):
         distribution("d6!", explode_depth=50)
