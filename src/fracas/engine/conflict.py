@@ -742,7 +742,7 @@ class Conflict:
         if self.text(self.to_command(command)) != done.command:
             raise InvalidInput(
                 f"idempotency key {done.key!r} was already used for another command "
-                f"({done.command!r} at version {done.version})", key=done.key,
+                f"({done.command!r}); use a new key for a new command", key=done.key,
             )
         return done
 

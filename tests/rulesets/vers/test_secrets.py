@@ -187,3 +187,16 @@ def test_a_player_is_offered_attacks_that_name_none_of_their_gm_only_weapons() -
                for lc in mine)
     c.execute(mine[0].command(dice=[2, 2, 2]), time="")  # the first weapon: the maul
     assert c.records[-1].events[0].data["weapon"] == "zqmaul"
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_a_concealed_opener_leaves_no_trace_in_the_turn_line_or_its_data() -> None:
+    c = make(ada(), npc("spy", zone="a"), npc("brute", zone="a"), **ZONES)
+    do(c, "conceal spy", "open brute", "brute: handoff ada", "ada: handoff spy", "spy: handoff",
+       "open spy")
+    turn = view(c, ALICE)["conflict"]["ruleset"]
+    assert turn["lines"][0] == "Turn 2 · opened by Brute (turn 1)"
+    assert turn["openers"] == [[1, "brute"]]
+    assert turn["current"] is None and turn["actions_left"] is None
+    gm = view(c, Viewer.gm())["conflict"]["ruleset"]
+    assert gm["openers"] == [[1, "brute"], [2, "spy"]] and gm["actions_left"] == 2

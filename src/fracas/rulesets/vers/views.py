@@ -329,7 +329,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
         return ", ".join(n(p) for p in pids if can_see(p))
 
     lines: list[str] = []
-    openers = ", ".join(f"{n(p)} (turn {r})" for r, p in turns.recent_openers())
+    opened = [(r, p) for r, p in turns.recent_openers() if can_see(p)]
+    openers = ", ".join(f"{n(p)} (turn {r})" for r, p in opened)
     if turns.round_opened:
         head = f"Turn {state.round}"
     elif state.round:
@@ -341,7 +342,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
         head = f"Ended during turn {state.round}"
     lines.append(head + (f" · opened by {openers}" if openers else ""))
     # a disabled character's go has one action (VR-TURN-4): the count tells its harm
-    left = None if harm_hidden(state, viewer, turns.current, band=True) else turns.actions_left
+    left = None if harm_hidden(state, viewer, turns.current, band=True) or (
+        turns.current and not can_see(turns.current)) else turns.actions_left
     if turns.current and not ended:
         lines.append(f"Acting: {n(turns.current)}" + (
             f" ({left} action(s) left)" if left is not None else ""))
@@ -376,9 +378,10 @@ def view_ext(state: ConflictState, viewer: Viewer,
     options = attack_options(state) if viewer.is_gm else []
     data: dict[str, Any] = {
         "options": options,
-        "lines": lines, "turn": state.round, "current": turns.current,
+        "lines": lines, "turn": state.round,
+        "current": turns.current if turns.current and can_see(turns.current) else None,
         "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
-        "openers": list(turns.openers), "openers_from": turns.openers_before + 1,
+        "openers": [[r, p] for r, p in opened],  # (turn, who opened it)
         "positions": dict(ext.zones.positions),
         "zones": {z: ext.zones.neighbours(z) for z in ext.zones.zones},
         "zone_names": {z: zone.name or z for z, zone in ext.zones.zones.items()},
