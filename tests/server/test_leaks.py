@@ -96,16 +96,30 @@ def test_a_hidden_character_is_answered_as_a_missing_one(server: Served) -> None
     path = table.conflict(toml=LURKING, seed=SEED)
     alice = table.invite("alice")
 
-    def same(hidden: Any, missing: Any) -> None:
+    def same(hidden: Any, missing: Any, nobody: str = "nobody") -> None:
         assert hidden.status_code == missing.status_code
-        assert hidden.text.replace("zqdora", "X") == missing.text.replace("nobody", "X")
+        assert hidden.text.replace("zqdora", "X") == missing.text.replace(nobody, "X")
 
     same(alice.get(path + "/characters/zqdora"), alice.get(path + "/characters/nobody"))
     assert alice.get(path + "/characters/zqdora").status_code == 404
     for template in ("ada: step {} toward", "ada: attack {} skill=shoot", "{}: done",
-                     "ada: push {} skill=x toward=ada"):
-        same(alice.post(path + "/commands", json={"command": template.format("zqdora")}),
-             alice.post(path + "/commands", json={"command": template.format("nobody")}))
+                     "ada: push {} skill=x toward=ada",
+                     # the name typed where no name goes: echoed back as any word is (a
+                     # missing name of the same first letters: the dice parser quotes one)
+                     "ada: roll {}", "ada: {}", "ada: attack {0},{0} skill=shoot",
+                     "ada: note hi visibility={}", "ada: roll 1d6 dice={}"):
+        for route in ("/commands", "/odds"):
+            same(alice.post(path + route, json={"command": template.format("zqdora")}),
+                 alice.post(path + route, json={"command": template.format("zqdorx")}),
+                 "zqdorx")
+    # a player's own words are theirs: a note naming a hidden one reads as any other
+    said = ["ada: note zqdora", "ada: note nobody", "ada: note 'Zqlurker is here'",
+            "ada: roll 1d6 why=zqdora"]
+    lines = [alice.post(path + "/commands", json={"command": c}).json()["entry"]["lines"]
+             for c in said]
+    assert [len(x) for x in lines] == [1, 1, 1, 1]
+    assert lines[:3] == [["note: zqdora"], ["note: nobody"], ["note: Zqlurker is here"]]
+    assert "rolls for zqdora" in lines[3][0]
     same(alice.get(path + "/legal", params={"actor": "zqdora"}),
          alice.get(path + "/legal", params={"actor": "nobody"}))
 

@@ -128,6 +128,13 @@ class Param:
     choices: tuple[str, ...] = ()
     default: Any = None
     help: str = ""
+    refers: bool = False  # a word that may name a participant (a target: one or an object)
+
+    @property
+    def names(self) -> bool:
+        """Whether the value names participants (ids, or a word that may be one), so that a
+        player naming one hidden from them is answered as if it did not exist."""
+        return self.refers or self.kind in ("id", "ids")
 
     def convert(self, raw: str, verb: str) -> Any:
         """Turn the text of this argument into its value, or refuse it clearly."""

@@ -601,7 +601,7 @@ class Conflict:
         hidden: dict[str, str] = {}
         args = dict(command.args)
         for param in self.commands.spec(command.verb).params:
-            if param.kind not in ("id", "ids") or param.name not in args:
+            if not param.names or param.name not in args:
                 continue
             value = args[param.name]
             ids = value if isinstance(value, list) else [value]

@@ -20,12 +20,13 @@ import dataclasses
 import hashlib
 import hmac
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine.concealment import ParticipantConcealed, ParticipantRevealed
-from fracas.engine.conflict import Conflict
+from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.describe import describe
 from fracas.engine.events import (
     CONFLICT_CREATED,
@@ -49,7 +50,7 @@ from fracas.engine.redaction import (
 )
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import RESERVED_IDS
-from fracas.errors import InvalidInput
+from fracas.errors import FracasError, InvalidInput
 
 #: Events about who exists: judged on the state after their record (a participant joining
 #: hidden, or concealed, is never shown to those it is hidden from).
@@ -210,6 +211,10 @@ class Projector:
         depth = min(before.innermost.depth, visible_depth(known_before))
         early = [] if existence or record.is_meta else [
             redact(self.ruleset, e, viewer, before, known_before) for e in record.events]
+        said = self._said(record) if None in early else frozenset()
+        if said:  # a player's own words hid an event: they name no one
+            early = [redact(self.ruleset, e, viewer, before, known_before, said)
+                     if r is None else r for e, r in zip(record.events, early, strict=True)]
         knew = {pid: known_before.knows(pid) for e in record.events for pid in _about(e)}
         self._replica.append_record(record)
         after = self._replica.state
@@ -232,7 +237,21 @@ class Projector:
         mine = typed or (_actor_owned(record, known_after)
                          and not self._names_a_secret(record, known_after))
         command = record.command if whole or mine else self._label(record, known_after)
-        return self._entry(record, visible, command, depth)
+        return self._entry(record, visible, command, depth, said)
+
+    def _said(self, record: Record) -> frozenset[str]:
+        """The free text a player typed into the record's command (a note, a reason, words
+        said at a hand-off): theirs, shown to the table however it reads, never a sign of
+        anyone hidden. None for the GM's records, whose words may name a secret."""
+        if record.author in RESERVED_IDS:
+            return frozenset()
+        try:
+            command = command_set(self.ruleset).parse(record.command)
+        except FracasError:
+            return frozenset()
+        spec = command_set(self.ruleset).spec(command.verb)
+        return frozenset(v for p in spec.params if p.kind == "text"
+                         and isinstance(v := command.args.get(p.name), str) and v)
 
     def _typed(self, record: Record) -> bool:
         """Whether the viewer, a player, gave the record's command themselves (a name that is
@@ -275,13 +294,14 @@ class Projector:
         return f"{who}: {rest.partition(' ')[0]}"
 
     def _entry(self, record: Record, events: tuple[Event, ...], command: str,
-               depth: int) -> Entry | None:
+               depth: int, own: frozenset[str] = frozenset()) -> Entry | None:
         gm = self.viewer.is_gm
         state = project(self.ruleset, self._replica.state, self.viewer)
         lines = [(e, sentence(self.ruleset, e, state)) for e in events]
         if not gm:  # the net: no sentence names someone hidden from the viewer
             unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
-            said = [(e, unknown.text(line)) for e, line in lines]
+            said = [(e, unknown.text(line) if not _in_own_words(e, line, own, unknown)
+                     else line) for e, line in lines]
             kept = [(e, line) for e, line in said if line is not None]
             if not kept and lines and not self._typed(record):
                 return None
@@ -295,6 +315,16 @@ class Projector:
         self._labels[record.version] = command
         self._by_version[record.version] = entry
         return entry
+
+
+def _in_own_words(event: Event, line: str, own: frozenset[str], unknown: Unknowns) -> bool:
+    """Whether what names someone hidden in ``line`` is only a player's own words that
+    ``event`` carries (a note, a reason they typed): without those words it names no one."""
+    if not own or not any(v in own for v in event.data.values() if isinstance(v, str)):
+        return False
+    for words in sorted(own, key=len, reverse=True):
+        line = re.sub(rf"(?<!\w){re.escape(words)}(?!\w)", "", line)
+    return not unknown.named_in(line)
 
 
 def undone_entries(entries: Sequence[Entry]) -> frozenset[int]:

@@ -180,10 +180,12 @@ def public_participant(p: Participant) -> Participant:
 
 
 def redact(
-    ruleset: Ruleset, event: Event, viewer: Viewer, then: ConflictState, knowledge: Knowledge
+    ruleset: Ruleset, event: Event, viewer: Viewer, then: ConflictState, knowledge: Knowledge,
+    said: frozenset[str] = frozenset(),
 ) -> Event | None:
     """``event`` as ``viewer`` may see it (None: hidden), judged on the state ``then`` and
-    on who the viewer may know exists there (``knowledge``)."""
+    on who the viewer may know exists there (``knowledge``). ``said``: the free text a
+    player typed into the command (a note, a reason), which names no one however it reads."""
     event = ruleset.events.typed(event)  # judged by its class: never a plain event
     if isinstance(event, Undone | Redone):  # log markers: the projector words them
         return event
@@ -206,7 +208,7 @@ def redact(
     if marked is None:
         return None
     out = ruleset.redact(state, marked, viewer)
-    return None if out is None else without_unknown(out, knowledge)
+    return None if out is None else without_unknown(out, knowledge, said)
 
 
 def _redact_setup(event: ConflictCreated | ParticipantJoined,
@@ -236,13 +238,15 @@ def _public_entry(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def without_unknown(event: Event, knowledge: Knowledge) -> Event | None:
+def without_unknown(event: Event, knowledge: Knowledge,
+                    said: frozenset[str] = frozenset()) -> Event | None:
     """The structural net under every ruleset's redaction: in what a player receives, a
-    participant they may not know does not exist. An event whose actor, or any single value,
-    names one is hidden; list items and mapping keys naming one are dropped."""
+    participant they may not know does not exist. An event whose actor, or any single value
+    (but one of the words a player ``said``), names one is hidden; list items and mapping
+    keys naming one are dropped."""
     if event.actor is not None and not knowledge.knows(event.actor):
         return None
-    unknown = _Unknown(knowledge)
+    unknown = _Unknown(knowledge, said)
     data = unknown.scrub(event.data)
     if unknown.hide:
         return None
@@ -255,15 +259,17 @@ class _Unknown:
     """One pass over an event's data, dropping what names participants the viewer may not
     know."""
 
-    __slots__ = ("changed", "hide", "knowledge")
+    __slots__ = ("changed", "hide", "knowledge", "said")
 
-    def __init__(self, knowledge: Knowledge) -> None:
+    def __init__(self, knowledge: Knowledge, said: frozenset[str]) -> None:
         self.knowledge = knowledge
+        self.said = said
         self.changed = False
         self.hide = False
 
     def names_unknown(self, value: Any) -> bool:
-        return isinstance(value, str) and not self.knowledge.knows(value)
+        return isinstance(value, str) and not self.knowledge.knows(value) \
+            and value not in self.said
 
     def scrub(self, value: Any) -> Any:
         if self.names_unknown(value):

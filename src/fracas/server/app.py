@@ -523,15 +523,15 @@ def _routes(app: FastAPI) -> None:
 
         def ask(r: Room) -> dict[str, Any]:
             c, live = r.conflict, r.live(viewer)
+            cmd = c.to_command(body.command)  # reads no state (see the commands route)
+            refusal = projection.masked_refusal(live, cmd)
             try:
-                cmd = c.to_command(body.command)
-                refusal = projection.masked_refusal(live, cmd)
                 if refusal is None:
                     c.check_author(cmd, viewer)
                     c.decide(cmd, viewer)  # only a command the rules take now: a missing
                     # name is refused as a hidden one is, by the same words
             except FracasError as exc:
-                raise projection.error_for(live, exc) from None
+                raise projection.error_for(live, exc, cmd) from None
             if refusal is not None:
                 raise refusal
             return {"command": c.text(cmd), "odds": projection.command_odds(live, cmd)}
@@ -642,12 +642,9 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
 
     def attempt(r: Room) -> dict[str, Any]:
         c, live = r.conflict, r.live(viewer)
-        try:
-            with spans.span("parse"):
-                cmd = c.to_command(command)
-                refusal = projection.masked_refusal(live, cmd)
-        except FracasError as exc:
-            raise projection.error_for(live, exc) from None
+        with spans.span("parse"):  # reading a command reads no state: its refusal says
+            cmd = c.to_command(command)  # only what the viewer sent and the rules' words
+            refusal = projection.masked_refusal(live, cmd)
         if refusal is not None:
             raise refusal
         try:
@@ -669,7 +666,7 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
                         raise
                     server.service.refresh(conflict_id, c)
         except FracasError as exc:
-            raise projection.error_for(r.live(viewer), exc) from None
+            raise projection.error_for(r.live(viewer), exc, cmd) from None
         r.conflict = out.conflict  # the same object, unless a retried key loaded it anew
         live = r.live(viewer)
         return {"duplicate": out.duplicate, "entry": live.entry_of(out.record.version),

@@ -188,15 +188,16 @@ def masked_refusal(live: Live, command: Command) -> FracasError | None:
             return fake
         return value
 
+    names = {p.name for p in live.conflict.commands.spec(command.verb).params if p.names}
     actor = mask(command.actor)
-    args = {k: [mask(x) for x in v] if isinstance(v, list) else mask(v)
-            for k, v in command.args.items()}
+    args = {k: ([mask(x) for x in v] if isinstance(v, list) else mask(v)) if k in names else v
+            for k, v in command.args.items()}  # a dice expression or a text names no one
     if not fakes:
         return None
     try:
         live.conflict.decide(Command(command.verb, actor, args), live.viewer)
     except FracasError as exc:
-        return _unmask(error_for(live, exc), fakes)
+        return _unmask(error_for(live, exc, command), fakes)
     return None
 
 
@@ -214,23 +215,29 @@ def _unmask(error: FracasError, fakes: dict[str, str]) -> FracasError:
                        **{k: back(v) for k, v in error.values.items()})
 
 
-def _words(command: Command) -> list[str]:
+def _words(command: Command, *, lower: bool = True) -> list[str]:
     out = [command.actor] if command.actor else []
     for value in command.args.values():
         items = value if isinstance(value, list | tuple) else [value]
-        out += [str(v).lower() for v in items if isinstance(v, str)]
+        out += [v.lower() if lower else v for v in items if isinstance(v, str)]
     return out
 
 
-def error_for(live: Live, error: FracasError) -> FracasError:
+def error_for(live: Live, error: FracasError, command: Command | None = None) -> FracasError:
     """The error as the viewer may read it: a missing participant lists only those they may
-    know, and an error that would name a hidden one says only that the rules refuse."""
+    know, and an error that would name a hidden one says only that the rules refuse. What
+    ``command`` (the viewer's) holds, echoed back quoted, names no one: a hidden name typed
+    as a dice expression or a note is answered as any other word."""
     hidden = _hidden(live)
     if not hidden:
         return error
     if isinstance(error, NotFound) and "participant" in error.values:
         return _missing(live, str(error.values["participant"]))
-    if _mentions(json.dumps(error.to_dict(), ensure_ascii=False), hidden):
+    text = json.dumps(error.to_dict(), ensure_ascii=False)
+    for word in _words(command, lower=False) if command is not None else []:
+        said = json.dumps(word, ensure_ascii=False)[1:-1]
+        text = text.replace(f"'{said}'", "''").replace(f'"{said}"', '""')
+    if _mentions(text, hidden):
         return IllegalCommand("the rules do not allow this command now")
     return error
 

@@ -69,7 +69,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "blow)", rule="VR-MOVE-5"),
     CommandSpec("disengage", (_dice(), _FREE),
                 "break away from close combat (Athletics)", rule="VR-MOVE-4"),
-    CommandSpec("attack", (Param("target", "word"),
+    CommandSpec("attack", (Param("target", "word", refers=True),
                            Param("weapon", "word", required=False, positional=False),
                            Param("track", "choice", required=False, positional=False,
                                  choices=("injury", "focus", "morale"),
