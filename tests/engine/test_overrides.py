@@ -52,6 +52,9 @@ def test_undo_takes_back_an_override_of_a_stat_of_someone_who_joined() -> None:
     "override effects '[1]'",  # a list of effects replaced by numbers
     "override sides '[[1]]'",  # a list of names replaced by lists
     "override participants.ada.gm_only '[5]'",
+    "override status bogus",  # a status no rule knows
+    "override outcome '[1]'",
+    "override concealed '[\"zzz\"]'",  # only conceal and reveal keep who is hidden
 ])
 def test_an_override_of_the_wrong_kind_of_value_is_refused(line: str) -> None:
     c = toy_conflict()

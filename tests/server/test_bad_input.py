@@ -43,6 +43,11 @@ def _log_length(table: Table, path: str) -> int:
     (b'{"command": "zz\\ud800: note x"}', 422),
     (b'{"command": {"verb": "\\ud800"}}', 422),
     (b'{"command": {"verb": "note", "actor": "\\ud800", "args": {"text": "x"}}}', 422),
+    # a control character the split would read as a space; bodies json cannot read at all
+    (b'{"command": "note x\\u0085y"}', 422),
+    (b'{"command": "note \xff"}', 422),
+    (b'{"command": ' + b"1" * 5000 + b'}', 422),
+    (b'{"command": ' + b"[" * 5000 + b"]" * 5000 + b'}', 422),
 ])
 def test_bad_commands_are_refused_and_write_nothing(server: Served, body: bytes,
                                                     status: int) -> None:
@@ -124,3 +129,31 @@ def test_unknown_routes_and_methods_answer_typed_errors(server: Served) -> None:
     assert r.status_code == 404 and r.json()["code"] == "not_found"
     r = httpx.put(server.url + "/api/tables")
     assert r.status_code == 405 and set(r.json()) == {"code", "message", "rule", "values"}
+
+
+@pytest.mark.parametrize("route, body", [
+    ("undo", {"steps": True}), ("undo", {"steps": "1"}), ("undo", {"steps": 1.0}),
+    ("redo", {"steps": "1"}),
+    ("links", {"role": "player", "player": "alice\n"}),
+    ("links", {"role": "public", "label": "\u200f"}),
+    ("tables", {"title": "a\u200fb"}), ("tables", {"title": "x\u0085y"}),
+    ("tables", {"title": "\u061c"}),
+])
+def test_values_of_the_wrong_type_or_with_hidden_characters_change_nothing(
+        server: Served, route: str, body: dict[str, object]) -> None:
+    table = new_table(server.url)
+    path = table.conflict(BRAWL)
+    table.gm.post(path + "/commands", json={"command": "note one"})
+
+    def state() -> tuple[object, ...]:
+        conflict = table.gm.get(path).json()
+        links = table.gm.get(f"/api/tables/{table.id}/links").json()
+        return conflict["log"], conflict["view"]["version"], len(links)
+
+    before = state()
+    url = {"undo": path + "/undo", "redo": path + "/redo", "links":
+           f"/api/tables/{table.id}/links", "tables": "/api/tables"}[route]
+    r = table.gm.post(url, json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["code"] == "invalid_input"
+    assert state() == before

@@ -55,6 +55,9 @@ def test_only_the_gm_draws_qr_codes(served: Served) -> None:
     assert httpx.post(served.url + "/api/qr", json={"text": "x"}).status_code == 401
     too_long = httpx.post(served.url + "/api/qr", json={"text": "x" * 1001}, headers=gm)
     assert too_long.status_code == 422
+    overflow = httpx.post(served.url + "/api/qr", json={"text": "\U0001F600" * 1000},
+                          headers=gm)
+    assert overflow.status_code == 422 and "a QR code holds" in overflow.json()["message"]
     for control in ("http://x/\x00", "line\nbreak", "\u202eevil"):
         refused = httpx.post(served.url + "/api/qr", json={"text": control}, headers=gm)
         assert refused.status_code == 422

@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from fracas.engine.limits import hidden_character
 from fracas.engine.model import Viewer
 from fracas.engine.setup import player_name_problem
 from fracas.errors import InvalidInput, NotAllowed, NotAuthenticated, NotFound
@@ -163,17 +164,10 @@ def _clean_title(text: str, what: str = "title") -> str:
     if not isinstance(text, str):
         raise InvalidInput(f"the {what} must be text")
     text = text.strip()
-    if not text or len(text) > TITLE_LIMIT or any(_unprintable(c) for c in text):
+    if not text or len(text) > TITLE_LIMIT or hidden_character(text) is not None:
         raise InvalidInput(f"the {what} must be 1 to {TITLE_LIMIT} printable characters",
                            field=what)
     return text
-
-
-def _unprintable(c: str) -> bool:
-    """Control, bidirectional-override and lone surrogate characters."""
-    n = ord(c)
-    return n < 32 or n == 0x7F or 0x202A <= n <= 0x202E or 0x2066 <= n <= 0x2069 \
-        or 0xD800 <= n <= 0xDFFF
 
 
 def _now() -> str:

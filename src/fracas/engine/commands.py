@@ -325,6 +325,8 @@ class CommandSet:
             raise InvalidInput("empty command", text=text)
         if len(text) > 4000:
             raise InvalidInput("command text is longer than 4000 characters", length=len(text))
+        if not text.isprintable():  # before the split, which reads U+0085 as a space
+            limits.check_text(text, "the command")
         try:
             # without quotes or backslashes shlex splits exactly like str.split, only slower
             quoted = "'" in text or '"' in text or "\\" in text

@@ -38,7 +38,7 @@ from fracas.engine.engine_events import (
 )
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers, Table
-from fracas.engine.limits import check_stat_ranges
+from fracas.engine.limits import check_name, check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
 from fracas.engine.overrides import OverrideTarget, normalise
 from fracas.engine.ruleset import Ruleset
@@ -226,6 +226,9 @@ def _target(ruleset: Ruleset, state: ConflictState, path: list[str]) -> Override
 
 #: What the set-up of a conflict holds (an override of it is checked as a scenario file is).
 SET_UP_PARTS = frozenset({"participants", "settings", "sides", "title", "scene", "round_limit"})
+#: What only a command changes, and which (a hand-set value would break what they keep).
+COMMANDED_PARTS = {"concealed": "conceal WHO / reveal WHO",
+                   "zoom_origin": "zoom WHO reason=…"}
 
 
 def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
@@ -241,6 +244,17 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     if parts[0] == "round" and not (isinstance(value, int) and value >= 0):
         raise InvalidInput(f"override: the round is a whole number from 0, got {value!r}",
                            path=where)
+    if parts[0] in COMMANDED_PARTS:
+        raise InvalidInput(f"override: {where} is changed by its commands, not set by hand "
+                           f"({COMMANDED_PARTS[parts[0]]})", path=where)
+    if parts == ["status"] and value not in {s.value for s in Status}:
+        raise InvalidInput(f"override: status is one of {', '.join(s.value for s in Status)}, "
+                           f"got {value!r}", path=where)
+    if parts[0] in ("end_reason", "outcome") and value is not None:
+        if len(parts) > 1 or not isinstance(value, str):
+            raise InvalidInput(f"override: {where} is a text or null, got {value!r}",
+                               path=where)
+        check_name(value, f"override: {where}")
     if parts[0] not in SET_UP_PARTS:
         return
     preview = copy.deepcopy(state)

@@ -105,13 +105,22 @@ def check_text(text: str, what: str) -> str:
     return text
 
 
-def _refuse_hidden(text: str, what: str, *, allow_newlines: bool) -> None:
+def hidden_character(text: str, *, allow_newlines: bool = False) -> str | None:
+    """The first control, text-direction or lone surrogate character of ``text`` (None: it
+    has none); new lines and tabs pass where ``allow_newlines``."""
     for ch in text:
         if allow_newlines and ch in "\n\t":
             continue
         if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
-            raise InvalidInput(f"{what} holds the control character U+{ord(ch):04X}; names "
-                               "and text may not hold control or text-direction characters")
+            return ch
+    return None
+
+
+def _refuse_hidden(text: str, what: str, *, allow_newlines: bool) -> None:
+    ch = hidden_character(text, allow_newlines=allow_newlines)
+    if ch is not None:
+        raise InvalidInput(f"{what} holds the control character U+{ord(ch):04X}; names "
+                           "and text may not hold control or text-direction characters")
 
 
 def refuse_foreign_digits(text: str, what: str) -> str:

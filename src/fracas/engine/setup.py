@@ -95,7 +95,7 @@ def player_name_problem(name: str) -> str | None:
     authored "gm"), or not the form a player's link takes."""
     if name in RESERVED_IDS:
         return f"{name!r} is a viewer role, not a player's name"
-    if not limits.PLAYER_NAME.match(name):
+    if not limits.PLAYER_NAME.fullmatch(name):  # "$" alone lets a final new line by
         return (f"{name!r} is not a player's name: a player's name is lower-case letters, "
                 "digits, '_' and '-', beginning with a letter (as their link has it)")
     return None

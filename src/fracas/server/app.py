@@ -34,6 +34,7 @@ from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario, pars
 from fracas.app.service import ConflictService
 from fracas.app.tables import Access, TableService
 from fracas.engine.conflict import Conflict
+from fracas.engine.limits import MAX_NESTING, MAX_NUMBER
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -217,6 +218,12 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # a body json cannot decode at all: bad UTF-8, a number
+            # of thousands of digits, thousands of brackets deep (a bad request: 422)
+            return _error(InvalidInput(
+                "the request body cannot be read as JSON: send UTF-8 JSON with numbers of "
+                f"at most {MAX_NUMBER:,} either side, nested at most {MAX_NESTING} deep "
+                "(the limit on nesting)"))
         error: FracasError = NotFound("no such route") if exc.status_code == 404 else \
             InvalidInput(str(exc.detail))
         return _error(error, exc.status_code)

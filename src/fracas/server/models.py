@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from fracas.engine.limits import PLAYER_PATTERN
+from fracas.engine.limits import PLAYER_PATTERN, hidden_character
+from fracas.engine.setup import player_name_problem
 
 #: Printable text: no control, bidirectional-override or lone surrogate characters, and not
 #: only spaces (the same rule as fracas.app.tables applies).
@@ -20,11 +21,22 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
 
 
+def _printable(value: str | None) -> str | None:
+    """The whole rule behind PRINTABLE (the pattern the API's schema shows): no control or
+    text-direction character at all (limits.hidden_character)."""
+    ch = None if value is None else hidden_character(value)
+    if ch is not None:
+        raise ValueError(f"holds the control character U+{ord(ch):04X}; names may not hold "
+                         "control or text-direction characters")
+    return value
+
+
 class TableIn(_Body):
     """A new table."""
 
     title: str = Field(min_length=1, max_length=200, pattern=PRINTABLE,
                        description="the table's name")
+    _title_is_printable = field_validator("title")(_printable)
 
 
 class LinkIn(_Body):
@@ -35,6 +47,15 @@ class LinkIn(_Body):
                                description="for role player: the name in their characters' "
                                "`player` field")
     label: str | None = Field(default=None, max_length=200, pattern=PRINTABLE)
+    _label_is_printable = field_validator("label")(_printable)
+
+    @field_validator("player")
+    @classmethod
+    def _a_players_name(cls, value: str | None) -> str | None:
+        problem = None if value is None else player_name_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
 
 class ConflictIn(_Body):
@@ -68,7 +89,7 @@ class CommandIn(_Body):
 class StepsIn(_Body):
     """How many commands undo or redo takes."""
 
-    steps: int = Field(default=1, ge=1, le=1000)
+    steps: int = Field(default=1, ge=1, le=1000, strict=True)  # 2, never "2", true or 2.0
     key: str | None = Field(default=None, min_length=1, max_length=200)
     cursor: str | None = Field(default=None, max_length=200)
 

@@ -15,6 +15,7 @@ import segno
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field, field_validator
+from segno.encoder import DataOverflowError
 from starlette.staticfiles import StaticFiles
 
 from fracas.app.tables import Access
@@ -52,7 +53,12 @@ def _page(name: str) -> FileResponse:
 def qr_svg(text: str) -> bytes:
     """``text`` as a QR code in SVG (dark modules on white, a quiet zone of 4)."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, border=4, dark="#000",
+    try:
+        code = segno.make(text, error="m")
+    except DataOverflowError:  # 1,000 emoji are 4,000 bytes: more than a QR code holds
+        raise InvalidInput(f"the text is {len(text.encode('utf-8')):,} bytes; a QR code holds "
+                           "about 2,300 (a link is far shorter)") from None
+    code.save(out, kind="svg", scale=4, border=4, dark="#000",
                                      light="#fff", xmldecl=False, svgns=True,
                                      title="QR code of the link")
     return out.getvalue()
