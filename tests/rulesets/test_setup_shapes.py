@@ -32,6 +32,13 @@ COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2 
     ("VR-MOVE-1", 'zone = "floor"', 'zone = ["floor"]', "zone ['floor'] is not in settings.zones"),
     ("VR-ROLL-2", 'weapons = { crossbow = { ev = 6, kind = "ranged" } }', "weapons = [1, 2]",
      "bruno: weapons must be a table of weapons"),
+    ("VR-OBJ-1", COUNTER, COUNTER.replace('"counter"', "[1]"), "an object needs an id"),
+    ("VR-OBJ-1", COUNTER, COUNTER.replace('"Bar counter"', "{ a = 1 }"),
+     "object counter: name is text, not {'a': 1}"),
+    ("VR-OBJ-2", COUNTER, COUNTER.replace("2", '"\u0663"'), "holds the digit '٣'"),
+    ("VR-MOVE-1", '{ id = "bar", name = "The bar" }', '{ id = "bar", name = [true, 2] }',
+     "zone bar's name is text, not [True, 2]"),
+    ("VR-MOVE-5", "guards = [", 'guards = ""\nx = [', "settings.guards must be a list, got ''"),
 ])
 def test_a_vers_battlefield_of_the_wrong_shape_is_refused_by_its_rule(
         rule: str, old: str, new: str, message: str) -> None:
@@ -46,8 +53,6 @@ def test_a_vers_battlefield_of_the_wrong_shape_is_refused_by_its_rule(
     ("fabula-ultima-ambush", 'accuracy = "dex+ins"', "accuracy = true"),
     ("fabula-ultima-ambush", 'equipment = [{ kind = "weapon", name = "Twin daggers", accuracy = '
      '"dex+ins", bonus = 1, damage = 4 }]', "equipment = 5"),
-    ("etherscope-car-chase", 'pairs = [["ada", "zepcar", "distant"], ["bruno", "zepcar", '
-     '"distant"]]', "pairs = 1.5"),
 ])
 def test_any_set_up_of_a_shape_its_ruleset_cannot_read_is_refused_not_crashed(
         scenario: str, old: str, new: str) -> None:
@@ -96,3 +101,50 @@ def test_a_side_named_twice_is_refused() -> None:
     with pytest.raises(InvalidInput, match="a side is named twice"):
         parse_scenario(text.replace('sides = ["heroes", "bandits"]',
                                     'sides = ["heroes", "heroes"]'), "f.toml")
+
+
+TWIN = ('equipment = [{ kind = "weapon", name = "Twin daggers", accuracy = "dex+ins", '
+        'bonus = 1, damage = 4 }]')
+
+
+@pytest.mark.parametrize("rule, old, new, message", [
+    ("FU-CON-2", 'name = "Twin daggers"', 'name = ["Twin", 1]', "an item's name is text"),
+    ("FU-CON-2", "bonus = 1", "bonus = true", "are whole numbers"),
+    ("FU-CON-2", "damage = 4", "damage = 4.5", "are whole numbers"),
+    ("FU-CON-2", "damage = 4", "damage = -7", "damage cannot be negative (-7)"),
+])
+def test_a_fabula_ultima_item_of_the_wrong_kind_of_value_is_refused_by_its_rule(
+        rule: str, old: str, new: str, message: str) -> None:
+    text = bundled("fabula-ultima-ambush")
+    assert TWIN in text
+    with pytest.raises(InvalidInput, match=re.escape(message)) as refused:
+        play_script(parse_scenario(text.replace(TWIN, TWIN.replace(old, new), 1), "f.toml"), "s")
+    assert refused.value.rule == rule
+
+
+@pytest.mark.rule("FU-CON-1")
+def test_an_extra_is_marked_true_or_false_never_by_any_text() -> None:
+    text = bundled("fabula-ultima-ambush")
+    with pytest.raises(InvalidInput, match=r"extra is true or false, not 'no'"):
+        play_script(parse_scenario(text.replace("extra = true", 'extra = "no"', 1), "f.toml"),
+                    "s")
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_spell_never_deals_negative_damage() -> None:
+    text = bundled("fabula-ultima-ambush")
+    opening = text.index("# Round 1")  # the heroes won the initiative: Ada acts first
+    c = play_script(parse_scenario(text[:opening] + text[text.index('"""', opening):]), "s")
+    version = c.version
+    with pytest.raises(InvalidInput, match=r"a spell's damage cannot be negative \(-5\)"):
+        c.execute("ada: spell Heal target=cut1 damage=-5")
+    assert c.version == version
+
+
+@pytest.mark.parametrize("pairs", ['""', "{}", "0", "1.5"])
+def test_etherscope_range_pairs_are_a_list_never_read_as_none(pairs: str) -> None:
+    text = bundled("etherscope-car-chase")
+    old = 'pairs = [["ada", "zepcar", "distant"], ["bruno", "zepcar", "distant"]]'
+    assert old in text
+    with pytest.raises(InvalidInput, match=r"settings.ranges.pairs must be a list"):
+        play_script(parse_scenario(text.replace(old, f"pairs = {pairs}", 1), "f.toml"), "s")

@@ -145,7 +145,9 @@ def as_int(value: Any, what: str) -> int:
         if not _WHOLE.fullmatch(text):
             raise ValueError(f"{what}: {value!r} is not a whole number")
         return int(text)
-    return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):  # true is not 1, nor 7.9 7
+        raise TypeError(f"{what}: {value!r} is not a whole number")
+    return value
 
 
 def check_number(value: Any, where: str) -> Any:

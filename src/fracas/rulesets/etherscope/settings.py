@@ -195,6 +195,9 @@ def _ranges(raw: Any, ids: list[str]) -> dict[str, Any]:
             raise InvalidInput(f"settings.ranges.{k}: use default or pairs", key=f"ranges.{k}")
     default = band_of(raw.get("default", "near"), "settings.ranges.default")
     pairs = []
+    if not isinstance(raw.get("pairs", []), list):
+        raise InvalidInput("settings.ranges.pairs must be a list of [A, B, BAND]",
+                           key="ranges.pairs")
     for i, pair in enumerate(raw.get("pairs", [])):
         key = f"settings.ranges.pairs[{i}]"
         if not isinstance(pair, list) or len(pair) != 3:

@@ -362,6 +362,9 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     ext.mp[p.id].check_spend(mp, "FU-RES-1", what="MP", owner=p.id, names=state.names())
     data: dict[str, Any] = {"name": a["name"], "mp": mp,
                             "mp_after": ext.mp[p.id].current - mp}
+    if a.get("damage") is not None and a["damage"] < 0:
+        raise InvalidInput(f"a spell's damage cannot be negative ({a['damage']})",
+                           rule="FU-RES-3")
     if a.get("target") is None:
         if a.get("damage") is not None or a.get("dice") is not None:
             raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")

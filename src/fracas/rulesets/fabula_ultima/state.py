@@ -142,7 +142,10 @@ def make_item(pid: str, data: Any) -> Item:
     if kind not in ITEM_KINDS:
         raise bad(pid, f"item kind must be one of {', '.join(ITEM_KINDS)}, not {kind!r}",
                   "FU-CON-2")
-    name = str(data.get("name", "")).strip() or kind
+    raw_name = data.get("name", "")
+    if not isinstance(raw_name, str):
+        raise bad(pid, f"an item's name is text, not {raw_name!r}", "FU-CON-2")
+    name = raw_name.strip() or kind
     acc = data.get("accuracy", ["dex", "mig"])
     if isinstance(acc, str):
         acc = [a for a in re.split(r"[+, ]+", acc.lower()) if a]
@@ -157,10 +160,12 @@ def make_item(pid: str, data: Any) -> Item:
     try:
         numbers = {k: as_int(data.get(k, 0), f"{pid}: {name}: {k}")
                    for k in ("init", "defense", "mdef", "bonus", "damage")}
-        return Item(kind=kind, name=name, accuracy=acc, type=dtype, **numbers)
     except (TypeError, ValueError):
         raise bad(pid, f"{name}: init, defense, mdef, bonus and damage are whole numbers",
                   "FU-CON-2") from None
+    if numbers["damage"] < 0:  # a weapon's damage adds to the roll's high die (FU-CON-2)
+        raise bad(pid, f"{name}: damage cannot be negative ({numbers['damage']})", "FU-CON-2")
+    return Item(kind=kind, name=name, accuracy=acc, type=dtype, **numbers)
 
 
 def check_stats(pid: str, stats: dict[str, Any]) -> None:
@@ -168,7 +173,9 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
     unknown = sorted(set(stats) - STAT_KEYS)
     if unknown:
         raise bad(pid, f"unknown stat {unknown[0]!r}; known: {', '.join(sorted(STAT_KEYS))}")
-    extra = bool(stats.get("extra", False))
+    extra = stats.get("extra", False)
+    if not isinstance(extra, bool):
+        raise bad(pid, f"extra is true or false, not {extra!r}", "FU-CON-1")
     for attr in ATTRIBUTES:
         if attr in stats or not extra:
             if attr not in stats:

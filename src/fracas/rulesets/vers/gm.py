@@ -7,6 +7,7 @@ from typing import Any
 from fracas.engine.commands import Command
 from fracas.engine.components import link_key
 from fracas.engine.handlers import Decision
+from fracas.engine.limits import as_int, check_name
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.decider import HANDLERS, active, ext_of, harm
 from fracas.rulesets.vers.events import (
@@ -119,9 +120,17 @@ def decide_harm(d: Decision, cmd: Command) -> None:
 
 def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:
     """Check an object's set-up (hardness by material or rank, slots) and return its data."""
-    oid = str(a.get("id", ""))
-    if not oid or (ext is not None and oid in ext.objects):
-        raise InvalidInput(f"object {oid!r} exists already or has no id", rule="VR-OBJ-1")
+    oid = a.get("id", "")
+    if not isinstance(oid, str) or not oid.strip() or "|" in oid:
+        raise InvalidInput(f"an object needs an id (a word without |), not {oid!r}",
+                           rule="VR-OBJ-1")
+    if ext is not None and oid in ext.objects:
+        raise InvalidInput(f"object {oid!r} exists already", rule="VR-OBJ-1")
+    for key in ("name", "material"):
+        if a.get(key) is not None and not isinstance(a[key], str):
+            raise InvalidInput(f"object {oid}: {key} is text, not {a[key]!r}", rule="VR-OBJ-1")
+    if a.get("name") is not None:
+        check_name(a["name"], f"object {oid}: the name")
     material = a.get("material")
     hardness = a.get("hardness")
     if hardness is None:
@@ -147,7 +156,9 @@ def _whole(raw: Any, key: str, default: int, oid: str, bounds: tuple[int, int],
     if raw is None:
         return default
     try:
-        value = int(raw) if not isinstance(raw, bool | float) else None
+        value: int | None = as_int(raw, f"object {oid}: {key}")  # "2" as 2; never "٢"
+    except InvalidInput as exc:
+        raise InvalidInput(exc.message, rule=rule) from None
     except (TypeError, ValueError):
         value = None
     lo, hi = bounds

@@ -58,7 +58,7 @@ class Vers(Ruleset):
         """Check sheets (attributes, skills, weapons) and the battlefield settings."""
         s = setup.settings
         for key, rule in BATTLEFIELD_LISTS.items():
-            if not isinstance(s.get(key) or [], list):
+            if s.get(key) is not None and not isinstance(s[key], list):
                 raise InvalidInput(f"settings.{key} must be a list, got {s[key]!r}", rule=rule)
         zone_ids = set()
         for z in s.get("zones", []) or []:
@@ -66,6 +66,10 @@ class Vers(Ruleset):
             if not isinstance(zid, str) or not zid or "|" in zid:
                 raise InvalidInput(f"settings.zones: {z!r} needs an id (text without |)",
                                    rule="VR-MOVE-1")
+            for key in ("name", "description") if isinstance(z, dict) else ():
+                if not isinstance(z.get(key, ""), str):
+                    raise InvalidInput(f"settings.zones: zone {zid}'s {key} is text, not "
+                                       f"{z[key]!r}", rule="VR-MOVE-1")
             if zid in zone_ids:
                 raise InvalidInput(f"settings.zones: zone {zid!r} is given twice",
                                    rule="VR-MOVE-1")
