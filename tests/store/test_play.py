@@ -144,3 +144,24 @@ def test_a_player_is_offered_nothing_that_names_a_character_hidden_from_them(
     assert not any("mira" in s for s in mine), mine
     assert any("ada: attack mira" in s for s in suggestions(conflict, Viewer.gm()))
     store.close()
+
+
+@pytest.mark.timeout(4 * PATIENCE)
+def test_a_line_the_terminal_library_cannot_read_is_refused_and_play_goes_on(
+        sqlite_url: str) -> None:
+    store = SqlEventStore(sqlite_url)
+    cid, _ = ConflictService(store).new_from_scenario(load_scenario(TOY_SCENARIO))
+    child = spawn_fracas("play", cid, "--db", sqlite_url, timeout=PATIENCE)
+    try:
+        child.expect("v2>")
+        child.send("\x1b[31m")  # read as half a mouse report: dropped
+        child.send("note 'still here'\r")
+        child.expect("still here")
+        child.expect("v3>")
+        child.send(":quit\r")
+        child.expect("stored at version 3")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert "Traceback" not in (child.before or "")
+    store.close()

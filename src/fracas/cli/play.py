@@ -20,6 +20,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
@@ -187,6 +188,11 @@ def run_play(service: ConflictService, conflict_id: str, viewer: Viewer,
         event.app.current_buffer.text = ":redo"
         event.app.current_buffer.validate_and_handle()
 
+    @kb.add(Keys.Vt100MouseEvent)
+    def _no_mouse(event: KeyPressEvent) -> None:
+        """The prompt takes no mouse: a mouse report, or an escape sequence read as one
+        (pasted colour codes), is dropped, never a crash of the library's own handler."""
+
     completer = PlayCompleter(conflict, viewer)
     session: PromptSession[str] = PromptSession(
         history=InMemoryHistory(), completer=completer, key_bindings=kb,
@@ -214,7 +220,7 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
           watcher: ChangeWatcher) -> None:
     conflict = follow.conflict
     redraw = True
-    typed = ""
+    typed, unread = "", 0
     while True:
         if service.store.info(conflict_id).version != conflict.version:
             conflict = service.load(conflict_id)
@@ -236,7 +242,15 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
         except KeyboardInterrupt:  # Ctrl-C: a fresh, empty line
             typed = ""
             continue
-        typed = ""
+        except ValueError:  # prompt_toolkit on an escape sequence it cannot read (a half
+            typed = ""  # mouse report, pasted colour codes): that line is lost, not the table
+            unread += 1
+            console.print("[red]could not read that line[/] (it held a terminal escape "
+                          "sequence); type the command again")
+            if unread >= 3:  # the input keeps failing: stop rather than spin
+                break
+            continue
+        typed, unread = "", 0
         if line.startswith(CHANGED):
             typed = line[len(CHANGED):]  # keep what was being typed
             continue
