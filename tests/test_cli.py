@@ -202,3 +202,28 @@ def test_a_bad_sim_table_is_refused_by_run_not_only_by_sim(tmp_path: Path) -> No
         assert "[sim] max_rounds must be a whole number from 1 to 10000" in \
             " ".join(result.output.split())
         assert "Traceback" not in result.output
+
+
+def test_a_campaign_name_with_control_characters_or_none_is_refused(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    for campaign in ("a\x1bb", "a\u202eb", "", " "):
+        result = runner.invoke(app, ["new", TOY_FILE, "--campaign", campaign, "--db", db])
+        assert result.exit_code == 2, result.output
+        assert "control character" in result.output or "the campaign is empty" in result.output
+    listed = runner.invoke(app, ["list", "--db", db])
+    assert listed.exit_code == 0 and "Brawl in the mill" not in listed.output
+
+
+def test_commands_on_stored_conflicts_make_no_database_where_there_is_none(
+        tmp_path: Path) -> None:
+    db_file = tmp_path / "not" / "there.db"
+    db = f"sqlite:///{db_file}"
+    for command in (["do", "abcd1234", "note hi"], ["show", "abcd1234"], ["undo", "abcd1234"],
+                    ["export", "abcd1234"], ["play", "abcd1234"]):
+        result = runner.invoke(app, [*command, "--db", db])
+        assert result.exit_code == 2, (command, result.output)
+        assert "no database at" in " ".join(result.output.split()), command
+    for command in (["list"], ["db", "info"]):
+        result = runner.invoke(app, [*command, "--db", db])
+        assert result.exit_code == 0, (command, result.output)
+    assert not db_file.parent.exists()

@@ -30,7 +30,14 @@ from fracas.engine.model import Viewer
 from fracas.engine.projector import Projector
 from fracas.engine.views import log_view, projector, view
 from fracas.errors import ConflictExists, FracasError, InvalidInput
-from fracas.store import DEFAULT_CAMPAIGN, StoreFailure, open_store, safe_url
+from fracas.store import (
+    DEFAULT_CAMPAIGN,
+    StoreFailure,
+    default_url,
+    missing_sqlite_file,
+    open_store,
+    safe_url,
+)
 
 SHOW_FORMAT = "fracas.show/1"
 
@@ -54,8 +61,13 @@ def _guard() -> Iterator[None]:
 
 
 @contextmanager
-def open_service(db: str | None) -> Iterator[ConflictService]:
-    """The service over the store at ``db`` (closed afterwards)."""
+def open_service(db: str | None, *, existing: bool = False) -> Iterator[ConflictService]:
+    """The service over the store at ``db`` (closed afterwards); ``existing``: for a command
+    on stored conflicts, which refuses a SQLite file that is not there rather than make it."""
+    missing = missing_sqlite_file(db or default_url()) if existing else None
+    if missing is not None:
+        raise InvalidInput(f"no database at {missing} yet, so no stored conflicts: `fracas new "
+                           "SCENARIO` makes the first (or give --db)")
     store = open_store(db)
     try:
         yield ConflictService(store)
@@ -112,8 +124,11 @@ def list_(
     db: DbOption = None,
 ) -> None:
     """List the stored conflicts."""
-    with _guard(), open_service(db) as service:
-        infos = service.store.list(campaign)
+    if missing_sqlite_file(db or default_url()) is not None:
+        infos = []  # nothing stored yet: no database is made to say so
+    else:
+        with _guard(), open_service(db) as service:
+            infos = service.store.list(campaign)
     if as_json:
         sys.stdout.write(json.dumps([{
             "id": i.id, "campaign": i.campaign, "ruleset": i.ruleset, "title": i.title,
@@ -143,7 +158,7 @@ def show(
 ) -> None:
     """Print a conflict's state and log as the GM, or as PLAYER sees it (--as)."""
     viewer = viewer_for(as_player)
-    with _guard(), open_service(db) as service:
+    with _guard(), open_service(db, existing=True) as service:
         conflict = service.load(conflict_id)
         check_viewer(conflict, viewer)
         if as_json:
@@ -162,7 +177,7 @@ def show(
 def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
          expect: str | None, key: str | None) -> None:
     viewer = viewer_for(as_player)
-    with _guard(), open_service(db) as service:
+    with _guard(), open_service(db, existing=True) as service:
         conflict = service.load(conflict_id)
         check_viewer(conflict, viewer)
         version, cursor = _expectation(expect, viewer)
@@ -238,7 +253,7 @@ def export(
     db: DbOption = None,
 ) -> None:
     """Write a conflict as a fracas.export/1 JSON file (it holds the secret seed)."""
-    with _guard(), open_service(db) as service:
+    with _guard(), open_service(db, existing=True) as service:
         text = dumps(export_conflict(service, conflict_id))
         if output is None:
             sys.stdout.write(text)
@@ -290,7 +305,7 @@ def play(
     from fracas.cli.play import run_play
 
     viewer = viewer_for(as_player)
-    with _guard(), open_service(db) as service:
+    with _guard(), open_service(db, existing=True) as service:
         check_viewer(service.load(conflict_id), viewer)
         run_play(service, conflict_id, viewer)
 
@@ -314,6 +329,11 @@ def db_upgrade(db: DbOption = None) -> None:
 @db_app.command("info")
 def db_info(db: DbOption = None) -> None:
     """Print the database URL, its schema revision and whether this fracas can use it."""
+    missing = missing_sqlite_file(db or default_url())
+    if missing is not None:
+        console.print(f"no database at {missing} yet: `fracas new SCENARIO` or `fracas db "
+                      "upgrade` makes it")
+        return
     with _guard():
         store = open_store(db, migrate=False)
         try:
@@ -330,7 +350,7 @@ def db_snapshot(
     db: DbOption = None,
 ) -> None:
     """Rebuild a conflict's snapshot from its log (snapshots are only a cache)."""
-    with _guard(), open_service(db) as service:
+    with _guard(), open_service(db, existing=True) as service:
         version = service.rebuild_snapshot(conflict_id)
         console.print(f"snapshot of {conflict_id} rebuilt at version {version}")
 
@@ -352,7 +372,7 @@ def watch(
 
     viewer = viewer_for(as_player)
     who = "the GM" if viewer.is_gm else (viewer.player or "the public")
-    with _guard(), open_service(db) as service:
+    with _guard(), open_service(db, existing=True) as service:
         conflict = service.load(conflict_id)
         check_viewer(conflict, viewer)
         follow = Projector(conflict, viewer)

@@ -54,7 +54,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool, QueuePool
 
 from fracas.engine.events import LazyEvents, Record
-from fracas.engine.limits import check_conflict_id
+from fracas.engine.limits import check_conflict_id, hidden_character
 from fracas.errors import ConflictExists, FracasError, InvalidInput, NotFound, StaleVersion
 from fracas.store.group import GroupCommit
 from fracas.store.port import (
@@ -752,6 +752,14 @@ def _check_fields(**fields: str | None) -> None:
                                f"{limit})", field=name)
         if "\x00" in value:
             raise InvalidInput(f"the {name} contains a NUL character", field=name)
+        hidden = hidden_character(value, allow_newlines=name == "command")
+        if hidden is not None:  # a name printed in a list would drive the terminal
+            raise InvalidInput(f"the {name} holds the control character U+{ord(hidden):04X}; "
+                               "names may not hold control or text-direction characters",
+                               field=name)
+        if name == "campaign" and not value.strip():
+            raise InvalidInput("the campaign is empty; give it a name (default: default)",
+                               field=name)
 
 
 def _check_record(record: Record) -> None:
@@ -764,6 +772,22 @@ def _stale(expected: int, actual: int | None) -> StaleVersion:
         f"the conflict is {now}, not {expected}: someone else acted first; "
         "reload and try again", expected=expected, actual=actual,
     )
+
+
+def missing_sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL that does not exist yet (None: it does, or the URL is not a
+    SQLite file): a command that only reads or acts on a stored conflict asks first, so as
+    not to create a database, and its folders, for nothing."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database).expanduser()
+    return None if path.exists() else path
 
 
 def safe_url(url: str) -> str:
