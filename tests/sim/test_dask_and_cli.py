@@ -156,3 +156,19 @@ def test_a_plot_without_matplotlib_is_refused_before_the_run(tmp_path: Path) -> 
     assert "plots need matplotlib: pip install 'fracas[sim]'" in " ".join(result.output.split())
     assert "P(" not in result.output and "Traceback" not in result.output
     assert not plot.exists()
+
+
+@pytest.mark.parametrize("extra, said", [
+    (["--plot", "/nonexistent-fracas/x.png"], "there is no folder /nonexistent-fracas"),
+    (["--policy", "heroes=random", "--policy", "heroes=flee"], "--policy heroes is given twice"),
+    (["--vary", "ada.stats.dex=6,8,10,12,6,8,10,12,6,8,10,12,6,8,10,12,6",
+      "--vary", "bruno.stats.dex=6,8,10,12,6,8,10,12,6,8,10,12,6,8,10,12,6"],
+     "17 × 17 = 289 combinations; a sweep takes at most 256"),
+])
+def test_a_run_that_could_not_finish_well_is_refused_before_it_starts(
+        extra: list[str], said: str) -> None:
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--workers", "1",
+                                 *extra])
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.output.split())
+    assert "P(" not in result.output and "Traceback" not in result.output

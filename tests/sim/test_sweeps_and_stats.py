@@ -82,6 +82,10 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
         apply_overrides(setup, (("settings.cover.9.value", 1),))
     with pytest.raises(InvalidInput, match="whole number"):
         apply_overrides(setup, (("pcs", "many"),))
+    with pytest.raises(InvalidInput, match=r"ada has no 'zone' of its own .* ada\.stats\.zone"):
+        apply_overrides(setup, (("ada.zone", "street"),))
+    with pytest.raises(InvalidInput, match=r"--vary pcs: participants: 1003 participants"):
+        apply_overrides(setup, (("pcs", 1000),))
 
 
 def test_each_side_is_played_by_its_own_pseudo_player() -> None:

@@ -169,6 +169,10 @@ def test_cli_commands(db_url: str, tmp_path: Path) -> None:
     assert "store-tests" not in out
     assert "grudge" not in json.dumps(data["state"])
     target = tmp_path / "c.json"
+    for bad, said in ((tmp_path, "is a folder"), (tmp_path / "none" / "c.json", "no folder")):
+        code, out = _cli("export", cid, "-o", str(bad), *db)
+        assert code == 2 and said in out and "Errno" not in out
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".part") == []
     assert _cli("export", cid, "-o", str(target), *db)[0] == 0
     code, out = _cli("import", str(target), *db)
     assert code == 2 and "already exists" in out

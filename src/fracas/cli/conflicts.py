@@ -258,9 +258,18 @@ def export(
         if output is None:
             sys.stdout.write(text)
             return
+        if output.is_dir():
+            raise InvalidInput(f"{output} is a folder: give a file name, e.g. "
+                               f"{output / (conflict_id + '.json')}")
+        if not output.parent.is_dir():
+            raise InvalidInput(f"no folder {output.parent} to write {output.name} in")
         tmp = output.with_name(output.name + ".part")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(output)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(output)
+        except OSError as exc:  # it holds the seed: no half-written copy is left behind
+            tmp.unlink(missing_ok=True)
+            raise InvalidInput(f"cannot write {output}: {exc.strerror or exc}") from None
         err_console.print(f"exported {conflict_id} to {output}")
 
 

@@ -129,6 +129,8 @@ def sim_command(
             side, eq, name = text.partition("=")
             if not eq or not side.strip() or not name.strip():
                 raise InvalidInput(f"--policy {text!r}: write SIDE=NAME (e.g. heroes=focus-fire)")
+            if any(side.strip() == s for s, _ in chosen):
+                raise InvalidInput(f"--policy {side.strip()} is given twice")
             chosen.append((side.strip(), name.strip()))
         job = SimJob(sc.text, sc.path, n, seed or new_seed(), max_rounds, tuple(chosen))
         runner = Runner(workers or min(default_workers(), max(1, n // 50)), dask)

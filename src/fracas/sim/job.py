@@ -15,11 +15,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from fracas.app.scenario import Scenario, parse_scenario
-from fracas.engine.setup import ParticipantSetup, Setup
+from fracas.engine.setup import ParticipantSetup, Setup, first_error
 from fracas.errors import InvalidInput
 
 DEFAULT_MAX_ROUNDS = 50
@@ -84,8 +87,18 @@ def _value(text: str) -> Any:
         return text
 
 
+#: The most combinations one sweep may make (each is a row of the report, and prepared
+#: before any encounter is played).
+MAX_COMBINATIONS = 256
+
+
 def combinations(vary: list[tuple[str, list[Any]]]) -> list[tuple[tuple[str, Any], ...]]:
     """Every combination of a sweep, in the order given (one empty combination if none)."""
+    count = math.prod(len(values) for _, values in vary)
+    if count > MAX_COMBINATIONS:
+        sizes = " × ".join(str(len(values)) for _, values in vary)
+        raise InvalidInput(f"--vary makes {sizes} = {count:,} combinations; a sweep takes at "
+                           f"most {MAX_COMBINATIONS} (split it into several runs)")
     paths = [p for p, _ in vary]
     return [tuple(zip(paths, combo, strict=True))
             for combo in itertools.product(*(values for _, values in vary))]
@@ -118,8 +131,16 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
         _set_path(part, rest.split("."), value, path)
     try:
         return Setup.model_validate(data)
-    except ValueError as exc:
-        raise InvalidInput(f"--vary {', '.join(p for p, _ in overrides)}: {exc}") from None
+    except ValidationError as exc:
+        key, message = first_error(exc)
+        paths = ", ".join(p for p, _ in overrides)
+        loc = exc.errors()[0]["loc"]
+        if exc.errors()[0]["type"] == "extra_forbidden" and loc[0] == "participants":
+            who, field = data["participants"][int(loc[1])]["id"], loc[-1]
+            raise InvalidInput(f"--vary {paths}: {who} has no {field!r} of its own (id, name, "
+                               f"kind, side, player, stats, gm_only); a stat is "
+                               f"{who}.stats.{field}") from None
+        raise InvalidInput(f"--vary {paths}: {key}: {message}") from None
 
 
 def _set_path(obj: Any, keys: list[str], value: Any, path: str) -> None:

@@ -21,6 +21,9 @@ def check_target(path: str | Path) -> Path:
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
         raise InvalidInput(f"--plot {out}: give a .png or .svg file name", path=str(out))
+    if not out.parent.is_dir():
+        raise InvalidInput(f"--plot {out}: there is no folder {out.parent} to write it in",
+                           path=str(out))
     try:
         import matplotlib  # noqa: F401
     except ImportError:
