@@ -124,7 +124,7 @@ def sim_command(
             check_plot_target(plot)
         if workers is not None and not 1 <= workers <= 256:
             raise InvalidInput(f"--workers {workers}: give 1 to 256")
-        chosen = []
+        chosen: list[tuple[str, str]] = []
         for text in policy or []:
             side, eq, name = text.partition("=")
             if not eq or not side.strip() or not name.strip():
