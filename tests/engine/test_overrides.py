@@ -133,3 +133,11 @@ def test_an_override_no_scenario_file_could_hold_is_refused_alike(line: str,
     assert snapshot(c) == before
     c.execute("override ada.name 'Ada the Bold'")  # a value a file could hold goes in
     assert c.state.participants["ada"].name == "Ada the Bold"
+
+
+def test_a_characters_player_is_overridden_by_the_name_a_scenario_gives_it() -> None:
+    c = toy_conflict()
+    c.execute("override gob.player bob")
+    assert c.state.participants["gob"].owner == "bob"
+    c.execute("undo")
+    assert c.state.participants["gob"].owner is None

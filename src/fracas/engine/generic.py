@@ -354,9 +354,7 @@ def _step(node: Any, part: str) -> Any:
 def resolve_path(state: ConflictState, path: list[str]) -> Any:
     """The value at ``path`` in ``state``, or an error naming the part that does not exist."""
     node: Any = state
-    parts = list(path)
-    if parts[0] in state.participants:
-        parts = ["participants", *parts]
+    parts = normalise(state, path)
     for i, part in enumerate(parts):
         try:
             node = _step(node, part)
@@ -380,9 +378,7 @@ def _keys(node: Any) -> list[str]:
 def slot_type(state: ConflictState, path: list[str]) -> Any:
     """The declared type of the value at ``path`` (``Any`` where nothing declares it): the
     field's annotation in a dataclass, the item type of a typed list or dict."""
-    parts = list(path)
-    if parts[0] in state.participants:
-        parts = ["participants", *parts]
+    parts = normalise(state, path)
     node: Any = state
     hint: Any = ConflictState
     for part in parts:
@@ -455,9 +451,7 @@ def _jsonable(value: Any) -> Any:
 
 def apply_override(state: ConflictState, path: list[str], value: Any) -> None:
     """Set the value at ``path`` (checked in decide)."""
-    parts = list(path)
-    if parts[0] in state.participants:
-        parts = ["participants", *parts]
+    parts = normalise(state, path)
     node: Any = state
     for part in parts[:-1]:
         node = _step(node, part)

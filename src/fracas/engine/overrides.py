@@ -35,10 +35,13 @@ class OverrideTarget:
 
 
 def normalise(state: ConflictState, path: Sequence[str]) -> list[str]:
-    """``ada.hp.current`` → ``participants.ada.hp.current``; other paths as they are."""
+    """``ada.hp.current`` → ``participants.ada.hp.current`` (``ada.player``: its ``owner``);
+    other paths as they are."""
     parts = list(path)
     if parts and parts[0] in state.participants:
         parts = ["participants", *parts]
+    if len(parts) == 3 and parts[0] == "participants" and parts[2] == "player":
+        parts[2] = "owner"  # as a scenario names it: the player who plays the character
     return parts
 
 

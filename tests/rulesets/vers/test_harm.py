@@ -129,3 +129,17 @@ def test_disabled_on_its_last_action_leaves_none_not_minus_one():
     assert of(events, "condition")[0]["level"] == "disabled"
     assert c.state.ext.turns.actions_left == 0
     assert "Acting: Ada (0 action(s) left)" in view_ext(c.state, Viewer.gm())["lines"]
+
+
+@pytest.mark.rule("VR-INJ-1")
+@pytest.mark.parametrize("line, said", [
+    ("override ada.tracks.nope.conditions.wounded 1", "ada has no track 'nope' (tracks: "),
+    ("override ada.tracks.injury.conditions.cut 1", "has no condition 'cut' (conditions: "),
+    ("override ada.tracks.injury 1", "a condition is set as ada.tracks.TRACK.conditions.LEVEL"),
+])
+def test_an_override_of_a_track_names_what_the_path_got_wrong(line: str, said: str) -> None:
+    c = make(pc("ada"))
+    error = refused(c, line, "VR-INJ-1")
+    assert said in error.message
+    c.execute("override ada.tracks.injury.conditions.wounded 1")  # the form it names
+    assert c.state.ext.ladders("ada")["injury"].count(1) == 1

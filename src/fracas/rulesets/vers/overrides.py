@@ -7,6 +7,7 @@ from __future__ import annotations
 from fracas.engine.components import ConditionLadder
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
+from fracas.errors import InvalidInput
 from fracas.rulesets.vers.state import VersExt
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
@@ -51,15 +52,24 @@ def _participant(ext: VersExt, pid: str, rest: list[str]) -> OverrideTarget | No
             _place(ext, pid, str(value))
         return OverrideTarget(where, ext.zones.zone_of(pid),
                               one_of(where, list(ext.zones.zones), "a zone"), move)
-    ladder = ext.ladders(pid).get(rest[1]) if len(rest) == 4 and rest[0] == "tracks" else None
-    if ladder is not None and rest[2] == "conditions":
-        names = [lv.name for lv in ladder.levels]
-        if rest[3] in names:
-            level = names.index(rest[3])
-            return OverrideTarget(where, ladder.count(level),
-                                  whole(where, 0, ladder.levels[level].slots),
-                                  lambda value: _mark(ladder, level, int(value)))
-    return None
+    if rest[0] != "tracks":
+        return None
+    form = f"{pid}.tracks.TRACK.conditions.LEVEL"
+    ladders = ext.ladders(pid)
+    if len(rest) != 4 or rest[2] != "conditions":
+        raise InvalidInput(f"override: {where}: a condition is set as {form} (e.g. "
+                           f"{pid}.tracks.injury.conditions.wounded 1)", rule="VR-INJ-1")
+    ladder = ladders.get(rest[1])
+    if ladder is None:
+        raise InvalidInput(f"override: {where}: {pid} has no track {rest[1]!r} (tracks: "
+                           f"{', '.join(ladders)})", rule="VR-INJ-1")
+    names = [lv.name for lv in ladder.levels]
+    if rest[3] not in names:
+        raise InvalidInput(f"override: {where}: the {rest[1]} track has no condition "
+                           f"{rest[3]!r} (conditions: {', '.join(names)})", rule="VR-INJ-1")
+    level = names.index(rest[3])
+    return OverrideTarget(where, ladder.count(level), whole(where, 0, ladder.levels[level].slots),
+                          lambda value: _mark(ladder, level, int(value)))
 
 
 def _place(ext: VersExt, pid: str, zone: str) -> None:
