@@ -227,3 +227,15 @@ def test_commands_on_stored_conflicts_make_no_database_where_there_is_none(
         result = runner.invoke(app, [*command, "--db", db])
         assert result.exit_code == 0, (command, result.output)
     assert not db_file.parent.exists()
+
+
+def test_a_command_as_a_name_nobody_plays_is_refused_for_that_reason(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    made = runner.invoke(app, ["new", TOY_FILE, "--db", db])
+    cid = made.output.split()[-1]
+    for name, said in (("ALICE", "played by 'ALICE' (a player's name is lower-case)"),
+                       ("zed", "played by 'zed': --as takes the player field")):
+        result = runner.invoke(app, ["do", cid, "ada: note hi", "--as", name, "--db", db])
+        assert result.exit_code == 2 and said in " ".join(result.output.split())
+    shown = runner.invoke(app, ["show", cid, "--json", "--db", db])
+    assert shown.exit_code == 0 and '"hi"' not in shown.output

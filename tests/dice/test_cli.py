@@ -126,6 +126,13 @@ def test_unknown_ruleset_exits_2_with_a_clear_message() -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("extra", [["--vs", "3"], ["--d20"]])
+def test_a_dice_option_with_a_ruleset_query_is_refused_not_ignored(extra: list[str]) -> None:
+    result = runner.invoke(make_app(), ["odds", "3d6 vs 12", "--ruleset", "vers", *extra])
+    assert result.exit_code == 2
+    assert f"{extra[0]} goes with a dice expression, not with --ruleset" in result.stderr
+
+
 def test_ruleset_odds_are_asked_of_the_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
 
     class WithOdds:

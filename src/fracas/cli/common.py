@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
-from fracas.errors import FracasError
+from fracas.errors import FracasError, NotAllowed
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -25,6 +25,17 @@ def fail(error: FracasError | str, code: int = 2) -> NoReturn:
 def viewer_for(player: str | None) -> Viewer:
     """The viewer of ``--as NAME`` (the GM without it; ``public`` for an onlooker)."""
     return Viewer.gm() if player is None else Viewer.named(player)
+
+
+def check_actor(conflict: Conflict, viewer: Viewer) -> None:
+    """Refuse a command given ``--as NAME`` when NAME plays no character here: the command
+    could only be refused, and for that reason, not for the one it would meet."""
+    if viewer.role == "player" and viewer.player is not None \
+            and not conflict.state.owned_by(viewer.player):
+        lower = " (a player's name is lower-case)" if viewer.player != viewer.player.lower() \
+            else ""
+        raise NotAllowed(f"nobody in this conflict is played by {viewer.player!r}{lower}: "
+                         "--as takes the player field of a character you play")
 
 
 def check_viewer(conflict: Conflict, viewer: Viewer) -> None:

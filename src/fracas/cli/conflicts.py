@@ -21,7 +21,7 @@ from rich.table import Table
 
 from fracas.app.exchange import dumps, export_conflict, import_conflict
 from fracas.app.service import ConflictService
-from fracas.cli.common import check_viewer, console, err_console, fail, viewer_for
+from fracas.cli.common import check_actor, check_viewer, console, err_console, fail, viewer_for
 from fracas.cli.render import print_entries, print_log, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
@@ -179,7 +179,7 @@ def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
     viewer = viewer_for(as_player)
     with _guard(), open_service(db, existing=True) as service:
         conflict = service.load(conflict_id)
-        check_viewer(conflict, viewer)
+        check_actor(conflict, viewer)
         version, cursor = _expectation(expect, viewer)
         out = service.execute(conflict_id, command, viewer, expected_version=version,
                               expected_cursor=cursor, key=key, conflict=conflict)

@@ -102,6 +102,9 @@ def odds_command(
     d20: Annotated[bool, typer.Option("--d20", help=D20_HELP)] = False,
 ) -> None:
     """Show the exact odds of a dice expression (or of a ruleset's check)."""
+    if ruleset is not None and (vs is not None or d20):
+        _fail(f"--{'vs' if vs is not None else 'd20'} goes with a dice expression, not with "
+              "--ruleset: a ruleset's query says its own target (e.g. '3d6 vs 12 -2')")
     if ruleset is None:
         expr = _reading(expr, d20)
     from fracas.cli.dice_render import report_to_rich
