@@ -151,8 +151,31 @@ def test_newer_schema_refused_nothing_written(db_url: str) -> None:
 
 def test_fresh_database_is_migrated(db_url: str) -> None:
     store = SqlEventStore(db_url)
-    assert store.schema_state() == "current" and store.schema_revision() == "0003"
-    assert store.upgrade() == "0003"  # idempotent
+    assert store.schema_state() == "current" and store.schema_revision() == "0004"
+    assert store.upgrade() == "0004"  # idempotent
+    store.close()
+
+
+def test_a_store_of_schema_0003_keeps_its_keys_and_makes_them_each_authors_own(
+        db_url: str) -> None:
+    from alembic import command as alembic_command
+
+    from fracas.engine.model import Viewer
+    from fracas.store.sql import alembic_config
+
+    store = SqlEventStore(db_url, migrate=False)
+    cfg = alembic_config()
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        alembic_command.upgrade(cfg, "0003")
+    assert store.schema_revision() == "0003"
+    store.upgrade()  # no conflicts yet made with 0003's index: the upgrade itself is tested
+    service = ConflictService(store)
+    cid = _new(service)
+    first = service.execute(cid, "ada: hit bruno", Viewer.of_player("alice"), key="k")
+    assert store.schema_revision() == "0004"
+    assert service.execute(cid, "note gm", key="k").record.version == first.record.version + 1
+    assert store.find_key(cid, "alice", "k") == first.record
     store.close()
 
 
@@ -174,13 +197,16 @@ def test_sqlite_commits_without_a_disk_wait_only_when_asked(sqlite_url: str) -> 
         SqlEventStore(sqlite_url, synchronous="OFF")
 
 
-def test_a_key_retried_by_another_author_reveals_nothing(service: ConflictService) -> None:
+def test_each_authors_keys_are_their_own_so_a_key_tells_nothing_of_another(
+        service: ConflictService) -> None:
     from fracas.engine.model import Viewer
 
     cid = _new(service)
-    service.execute(cid, "roll 1d20 visibility=gm why=ambush", key="k1")
-    with pytest.raises(InvalidInput, match="already taken") as err:
-        service.execute(cid, "roll 1d20 visibility=gm why=ambush", Viewer.of_player("alice"),
-                        key="k1")
-    assert "ambush" not in str(err.value)
-    assert service.store.info(cid).version == 3
+    gm = service.execute(cid, "roll 1d20 visibility=gm why=ambush", key="k1")
+    alice = Viewer.of_player("alice")
+    mine = service.execute(cid, "ada: hit bruno", alice, key="k1")  # applied, not refused
+    assert not mine.duplicate and mine.record.version == gm.record.version + 1
+    again = ConflictService(service.store)  # another process: the store's index finds it
+    assert again.execute(cid, "ada: hit bruno", alice, key="k1").duplicate
+    assert again.execute(cid, "roll 1d20 visibility=gm why=ambush", key="k1").duplicate
+    assert service.store.info(cid).version == mine.record.version

@@ -191,28 +191,27 @@ class ConflictService:
         if key is not None:
             # a key stored by another writer after ``conflict`` was loaded is found when the
             # append meets their record (a stale version or the key's unique index) below
-            done = conflict.record_with_key(key)
+            done = conflict.record_with_key(key, author)
             if done is not None:
-                return self._duplicate(conflict_id, conflict, command, done, author)
+                return self._duplicate(conflict_id, conflict, command, done)
         record = conflict.prepare(command, author, expected_version=expected_version, key=key,
                                   time=_now())
         try:
             self.store.append(conflict_id, record, record.version - 1)
         except StaleVersion:
             if key is not None:
-                done = self.store.find_key(conflict_id, key)
+                done = self.store.find_key(conflict_id, author.name, key)
                 if done is not None:
-                    return self._duplicate(conflict_id, self.load(conflict_id), command, done,
-                                           author)
+                    return self._duplicate(conflict_id, self.load(conflict_id), command,
+                                           done)
             raise
         conflict.append_record(record)
         self._maybe_snapshot(conflict_id, conflict)
         return Outcome(record, conflict)
 
     def _duplicate(self, conflict_id: str, conflict: Conflict,
-                   command: str | Command | dict[str, Any], done: Record,
-                   author: Viewer) -> Outcome:
-        conflict.retried(done, command, author)
+                   command: str | Command | dict[str, Any], done: Record) -> Outcome:
+        conflict.retried(done, command)
         if conflict.version < done.version:
             conflict = self.load(conflict_id)
         return Outcome(done, conflict, duplicate=True)

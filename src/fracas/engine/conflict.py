@@ -313,7 +313,7 @@ class Earlier:
     upto: int  #: the snapshot's version: the records 1 … upto are left in the store
     history: History  #: taken over (and changed) by the conflict loaded with it
     read: Callable[[], Sequence[Record]]
-    find_key: Callable[[str], Record | None]
+    find_key: Callable[[str, str], Record | None]  #: (author, key): the record, if any
 
 
 class Conflict:
@@ -342,7 +342,7 @@ class Conflict:
         self._earlier: Earlier | None = None
         self.state = ConflictState()
         self._history = History()
-        self._keys: dict[str, Record] = {}
+        self._keys: dict[tuple[str, str], Record] = {}  # (author, key): each author's own
         self._checkpoints = Checkpoints()
         if earlier is not None and (snapshot is None or snapshot[0] != earlier.upto
                                     or any(r.is_meta for r in records)):
@@ -406,7 +406,7 @@ class Conflict:
             self._offset = 0
             for record in before:
                 if record.key is not None:
-                    self._keys.setdefault(record.key, record)
+                    self._keys.setdefault((record.author, record.key), record)
         return self._log
 
     @property
@@ -712,33 +712,30 @@ class Conflict:
 
         A retried command with the same idempotency ``key`` returns the record already made.
         """
-        done = None if key is None else self.record_with_key(key)
+        done = None if key is None else self.record_with_key(key, author)
         if done is not None:
-            return self.retried(done, command, author)
+            return self.retried(done, command)
         record = self.prepare(
             command, author, expected_version=expected_version, key=key, time=time
         )
         self._commit(record, decided=True)
         return record
 
-    def record_with_key(self, key: str) -> Record | None:
-        """The record appended with idempotency ``key``, if any (an index, not a scan; for
-        the records a load left in the store, the store's index)."""
-        done = self._keys.get(key)
+    def record_with_key(self, key: str, author: Viewer | None = None) -> Record | None:
+        """The record ``author`` appended with idempotency ``key``, if any (an index, not a
+        scan; for the records a load left in the store, the store's index). Each author's
+        keys are their own: another's key is never found, so it tells nothing of them."""
+        name = (author or Viewer.gm()).name
+        done = self._keys.get((name, key))
         if done is None and self._earlier is not None:
-            found = self._earlier.find_key(key)
+            found = self._earlier.find_key(name, key)
             if found is not None and found.version <= self._offset:
                 done = found
         return done
 
-    def retried(
-        self, done: Record, command: str | Command | dict[str, Any], author: Viewer | None
-    ) -> Record:
-        """The record a retry with ``done``'s idempotency key stands for: ``done`` itself when
-        the same author sends the same command again; refused otherwise."""
-        if done.author != (author or Viewer.gm()).name:  # never show another's command
-            raise InvalidInput(f"idempotency key {done.key!r} is already taken; use another",
-                               key=done.key)
+    def retried(self, done: Record, command: str | Command | dict[str, Any]) -> Record:
+        """The record a retry with ``done``'s idempotency key stands for (``done``, found by
+        its author's key): itself for the same command again; refused for another."""
         if self.text(self.to_command(command)) != done.command:
             raise InvalidInput(
                 f"idempotency key {done.key!r} was already used for another command "
@@ -779,7 +776,7 @@ class Conflict:
             record = record.typed(self.ruleset.events)
         self._log.append(record)
         if record.key is not None:
-            self._keys[record.key] = record
+            self._keys[(record.author, record.key)] = record
         did, versions = self._history.read(record)
         if not rebuild:
             return

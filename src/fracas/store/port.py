@@ -179,8 +179,8 @@ class EventStore(Protocol):
         """The records past ``version``, in order (for a process that keeps a conflict)."""
         ...
 
-    def find_key(self, conflict_id: str, key: str) -> Record | None:
-        """The record appended with idempotency ``key``, if any."""
+    def find_key(self, conflict_id: str, author: str, key: str) -> Record | None:
+        """The record ``author`` appended with idempotency ``key``, if any."""
         ...
 
     def export_key(self) -> bytes:

@@ -58,7 +58,10 @@ records = Table(
     Column("data", Text, nullable=False),
     PrimaryKeyConstraint("conflict_id", "version", name="pk_records"),
 )
-Index("ix_records_key", records.c.conflict_id, records.c.key, unique=True)
+#: Each author's idempotency keys are their own (0004): one author's key tells nothing of
+#: another's.
+Index("ix_records_author_key", records.c.conflict_id, records.c.author, records.c.key,
+      unique=True)
 
 #: The store's own secrets, such as the key that signs its exports; never exported.
 store_keys = Table(

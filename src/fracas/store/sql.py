@@ -670,12 +670,14 @@ class SqlEventStore:
             raw.invalidate()  # a listening connection is never handed back to the pool
             raw.close()
 
-    def find_key(self, conflict_id: str, key: str) -> Record | None:
-        """The record stored with idempotency ``key``."""
+    def find_key(self, conflict_id: str, author: str, key: str) -> Record | None:
+        """The record ``author`` stored with idempotency ``key`` (each author's keys are
+        their own)."""
         check_conflict_id(conflict_id)
         with self._read() as conn:
             text = conn.execute(select(records.c.data).where(
-                records.c.conflict_id == conflict_id, records.c.key == key)).scalar()
+                records.c.conflict_id == conflict_id, records.c.author == author,
+                records.c.key == key)).scalar()
         return None if text is None else Record.from_data(json.loads(text))
 
     def count_records(self, conflict_id: str) -> int:
