@@ -13,10 +13,12 @@ from fracas.dice import (
     DiceRng,
     OddsBudgetError,
     distribution,
+    odds_builder,
     odds_of,
     parse,
     roll,
 )
+from fracas.dice.nodes import Sel, Value
 from fracas.dice.odds import pair_odds
 
 
@@ -118,6 +120,44 @@ def test_many_exploding_dice_counted_are_refused_up_front_few_get_their_odds() -
         distribution("1000d10!c>=8")
     hundred = distribution("100d10!c>=8")
     assert hundred.max == 100 and hundred[100] == Fraction(3, 10) ** 100
+
+
+def test_a_reroll_checks_each_face_once_and_builds_its_new_die_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``1d1000rr<999`` rerolls 998 faces into the same two: each face is checked once (not
+    once per rerolled face, a million checks), and twelve such dice kept highest are answered
+    (they were refused for the work of rebuilding the two faces); ``ro`` likewise."""
+    checks = 0
+    real = odds_builder.picks
+
+    def counted(sels: tuple[Sel, ...], value: Value) -> bool:
+        nonlocal checks
+        checks += 1
+        return real(sels, value)
+
+    monkeypatch.setattr(odds_builder, "picks", counted)
+    half = Fraction(1, 2)
+    assert distribution("1d1000rr<999").items() == [(999, half), (1000, half)]
+    assert checks <= 3 * 1000
+    twelve = distribution("(" + ",".join(["1d1000rr<999"] * 12) + ")kh1")
+    assert twelve.items() == [(999, half**12), (1000, 1 - half**12)]
+    once = distribution("1d200ro<199")  # a face below 199 rerolled once, into any face
+    assert once[1] == Fraction(198, 200**2) and once[200] == Fraction(200 + 198, 200**2)
+
+
+def test_a_sum_of_long_exploding_weights_is_refused_before_it_is_raised(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting 200d10e10 sums the dice as one big-integer power of some 19 million bits
+    (each die's weights span a dozen explosions): refused before the power is taken."""
+    def never(die: object, count: int) -> None:
+        raise AssertionError("the power was taken")
+
+    monkeypatch.setattr(odds_builder, "sum_power", never)
+    for expr in ["200d10e10c>=8", "100d10e>5c>=8"]:
+        with pytest.raises(OddsBudgetError, match="summing the dice would bring the work"):
+            distribution(expr)
+    monkeypatch.undo()
+    assert distribution("50d10e10c>=8").min == 0
 
 
 def test_explode_depth_is_bounded() -> None:

@@ -212,6 +212,18 @@ class WholeDie:
         return f"WholeDie({self.items()})"
 
 
+def power_bits(die: Any, count: int) -> int:
+    """The bits of the big integer :func:`sum_power` raises (the cost of the sum grows with
+    them: as many coefficients as totals, each as long as the ``count``-th power of the
+    denominator)."""
+    whole = WholeDie.of(die)
+    if count <= 1:
+        return 0
+    low, step = _lattice(whole.quantities)
+    span = (max(whole.quantities) - low) // (step or 1)
+    return (count * span + 1) * (whole.denominator().bit_length() * count // 8 + 1) * 8
+
+
 def sum_power(die: Any, count: int) -> WholeDie:
     """The sum of ``count`` independent copies of a die of whole numbers."""
     whole = WholeDie.of(die)

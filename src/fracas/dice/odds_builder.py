@@ -8,7 +8,7 @@ from typing import Any
 
 from fracas.dice.bounds import pool_target
 from fracas.dice.errors import DiceValueError
-from fracas.dice.exact_sums import WholeDie, exploded, sum_power
+from fracas.dice.exact_sums import WholeDie, exploded, power_bits, sum_power
 from fracas.dice.nodes import (
     Annotated,
     BinOp,
@@ -22,7 +22,7 @@ from fracas.dice.nodes import (
     Unary,
     Value,
 )
-from fracas.dice.odds_budget import Budget, kept_count, simple_pool
+from fracas.dice.odds_budget import MIX_STEPS, PICK_STEPS, Budget, kept_count, simple_pool
 from fracas.dice.odds_multisets import (
     counter,
     cut_for,
@@ -73,6 +73,19 @@ class Builder:
     def __init__(self, depth: int, budget: Budget) -> None:
         self.depth = depth
         self.budget = budget
+        self.faces_left: dict[tuple[int, tuple[Sel, ...]], Any] = {}
+
+    def unpicked(self, raw: Any, sels: tuple[Sel, ...], what: str) -> Any:
+        """The faces of ``raw`` (a plain die of its sides) the selectors leave, equally likely:
+        what ``rr`` rerolls until; each face is checked once per query (and charged)."""
+        import icepool
+
+        key = (len(raw), sels)
+        if key not in self.faces_left:
+            self.budget.charge(len(raw) * PICK_STEPS, what)
+            self.faces_left[key] = icepool.Die(
+                [f for f in raw.outcomes() if not picks(sels, f)])
+        return self.faces_left[key]
 
     def build(self, node: Node) -> Any:
         """The icepool die (or number, WholeDie, Scaled) of a syntax tree."""
@@ -144,6 +157,8 @@ class Builder:
         if not rest:  # the dice stay independent: sum each die's contribution
             each = _Chain(self, prefix, raw, 0, _add, lambda v: v).of(base)
             self.budget.charge(count * count * len(each) ** 2 // 2, "summing the dice")
+            if all(type(o) is int for o in each.outcomes()):  # a big-integer power
+                self.budget.power(power_bits(each, count), "summing the dice")
             return _sum_of(each, count)
         first = rest[0]
         if not any(op.kind in ("e", "k", "p") for op in prefix):  # one value per die
@@ -202,11 +217,7 @@ class Builder:
 
     def fresh(self, op: Op, raw: Any, rest: tuple[Value, ...], k: int) -> Any:
         """``k`` new dice (rerolled until unpicked for ``rr``) added to ``rest``."""
-        import icepool
-
-        die = raw
-        if op.kind == "rr":
-            die = icepool.Die([f for f in raw.outcomes() if not picks(op.sels, f)])
+        die = self.unpicked(raw, op.sels, f"'{op}'") if op.kind == "rr" else raw
         self.budget.maps(math.comb(k + len(die) - 1, k), f"'{op}'")
         self.budget.pool(len(die), f"'{op}'")
         return die.pool(k).expand().map(lambda s: merge(rest, s))
@@ -322,10 +333,22 @@ class _Chain:
         self.combine = combine
         self.leaf = leaf
         self.memo: dict[tuple[int, Value, int], Any] = {}
+        self.rerolled: dict[int, Any] = {}
 
     def of(self, die: Any) -> Any:
         """What each value of ``die`` becomes through the operations."""
-        return _as_die(die).map(lambda v: self.at(0, v, 0))
+        return self.mix(_as_die(die), lambda v: self.at(0, v, 0))
+
+    def mix(self, die: Any, fn: Callable[[Value], Any]) -> Any:
+        """``die`` with each value replaced by ``fn(value)``, charged for the outcomes that
+        icepool mixes together (every face that becomes a die brings all of its outcomes)."""
+        import icepool
+
+        values = {v: fn(v) for v in die.outcomes()}
+        weighed = sum(len(x) if isinstance(x, icepool.Die) else 1 for x in values.values())
+        ops = "".join(map(str, self.ops))
+        self.builder.budget.charge(weighed * MIX_STEPS, f"'{ops}'" if ops else "the dice")
+        return die.map(values)
 
     def at(self, i: int, v: Value, gen: int) -> Any:
         """What the value ``v`` becomes from operation ``i`` on (memoised)."""
@@ -353,11 +376,12 @@ class _Chain:
             return self.at(i + 1, v, 0) if picked == (kind == "k") else self.empty
         if not picked:
             return self.at(i + 1, v, 0)
-        if kind in ("rr", "ro"):
-            faces = raw if kind == "ro" else icepool.Die(
-                [f for f in raw.outcomes() if not picks(sels, f)])
-            self.builder.budget.maps(len(faces), f"'{op}'")
-            return faces.map(lambda f: self.at(i + 1, f, 0))
+        if kind in ("rr", "ro"):  # the same new die whatever face was rerolled: built once
+            if i not in self.rerolled:
+                faces = raw if kind == "ro" else self.builder.unpicked(raw, sels, f"'{op}'")
+                self.builder.budget.maps(len(faces), f"'{op}'")
+                self.rerolled[i] = self.mix(faces, lambda f: self.at(i + 1, f, 0))
+            return self.rerolled[i]
         # "e": this die goes on through the later operations, and adds a new die that meets
         # this 'e' again, one generation deeper (the last generation never explodes)
         if gen >= self.builder.depth:
