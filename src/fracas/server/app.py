@@ -211,7 +211,8 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_request(_r: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [{"where": ".".join(str(p) for p in e.get("loc", ())),
-                     "problem": str(e.get("msg", ""))} for e in exc.errors()]
+                     "problem": str(e.get("msg", "")).removeprefix("Value error, ")}
+                    for e in exc.errors()]
         first = problems[0] if problems else {"where": "", "problem": "malformed request"}
         return _error(InvalidInput(f"bad request: {first['where']}: {first['problem']}",
                                    problems=problems))

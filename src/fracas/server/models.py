@@ -7,7 +7,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from fracas.engine.limits import PLAYER_PATTERN, hidden_character
-from fracas.engine.setup import player_name_problem
 
 #: Printable text: no control, bidirectional-override or lone surrogate characters, and not
 #: only spaces (the same rule as fracas.app.tables applies).
@@ -48,14 +47,6 @@ class LinkIn(_Body):
                                "`player` field")
     label: str | None = Field(default=None, max_length=200, pattern=PRINTABLE)
     _label_is_printable = field_validator("label")(_printable)
-
-    @field_validator("player")
-    @classmethod
-    def _a_players_name(cls, value: str | None) -> str | None:
-        problem = None if value is None else player_name_problem(value)
-        if problem is not None:
-            raise ValueError(problem)
-        return value
 
 
 class ConflictIn(_Body):
