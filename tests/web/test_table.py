@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from tests.server.support import Served, start_server
 from tests.web.browser import (
@@ -282,3 +282,28 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
                    ).to_have_count(1)
             expect(p.page.locator("svg.zones")).to_contain_text("Common room")
         check_the_table_holds(gm, players)
+
+
+def test_a_command_whose_answer_is_lost_is_sent_again_and_applied_once(
+        browser: Browser, served: Served) -> None:
+    gm = start_table(browser, served.url)
+    try:
+        create_from_example(gm, "vers-tavern-brawl")
+        sent: list[dict[str, object]] = []
+
+        def lose_the_first_answer(route: Route) -> None:
+            sent.append(route.request.post_data_json)
+            if len(sent) == 1:
+                route.fetch()  # the command reaches the server, which applies it,
+                route.abort()  # and its answer is lost on the way back (a phone's wifi)
+            else:
+                route.continue_()
+
+        gm.page.route("**/commands", lose_the_first_answer)
+        command(gm, "gm", "note 'only once'")
+        expect(gm.page.locator("#notice")).to_contain_text("Done: note 'only once'")
+        assert len(sent) == 2 and sent[0]["key"] == sent[1]["key"] and sent[0]["key"]
+        expect(gm.page.locator(".log .entry", has_text="only once")).to_have_count(1)
+        assert gm.errors == [] and gm.console == []
+    finally:
+        gm.context.close()

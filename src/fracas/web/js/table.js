@@ -23,7 +23,8 @@ function showError(error) {
   errorBox.hidden = !error;
   if (!error) return errorBox.replaceChildren();
   const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
-  const text = unsent ? "Not sent: the server cannot be reached. Try again once the page says live."
+  const text = unsent ? "No answer: the server cannot be reached. Once the page says live, the "
+    + "log shows whether it went through; send it again only if it did not."
     : error.message || String(error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
@@ -384,16 +385,33 @@ async function submit(command, form, done = "") {
   return sent !== null;
 }
 
+// A command (or undo, redo) goes with an idempotency key of its own: when its answer is lost
+// on the way (a phone's wifi drops), it is sent again with the same key, and the server
+// applies it once (docs/server.md).
+const RETRIES = [600, 2000];  // ms before each new try
+
+function newKey() {  // crypto.randomUUID is for https only: a table on the LAN is plain http
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)),
+    (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function send(path, body) {
-  try {
-    document.getElementById("notice").textContent = "";
-    showError(null);
-    const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, body);
-    showError(null);
-    return answer;
-  } catch (error) {
-    showError(error);
-    return null;
+  document.getElementById("notice").textContent = "";
+  showError(null);
+  const keyed = { ...body, key: newKey() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, keyed);
+      showError(null);
+      return answer;
+    } catch (error) {
+      if (error instanceof TypeError && attempt < RETRIES.length) {  // no answer: try again
+        await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
+        continue;
+      }
+      showError(error);
+      return null;
+    }
   }
 }
 
