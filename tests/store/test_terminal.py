@@ -88,10 +88,14 @@ def test_as_a_name_nobody_plays_warns_alike_in_every_command(sqlite_url: str) ->
     said = {
         "run": runner.invoke(app, ["run", str(TOY_SCENARIO), "--as", "zed"]),
         "show": runner.invoke(app, ["show", cid, "--as", "zed", *db]),
-        "do": runner.invoke(app, ["do", cid, "ada: hit bruno", "--as", "zed", *db]),
         "watch": runner.invoke(app, ["watch", cid, "--as", "zed", "--timeout", "0.1", *db]),
     }
     for command, result in said.items():
         text = " ".join(result.stderr.split())
         assert WARNING in text, command
         assert "alice" not in text, command  # never a list of the players
+    # a command as a name nobody plays could only be refused: it is, for that reason
+    done = runner.invoke(app, ["do", cid, "ada: hit bruno", "--as", "zed", *db])
+    text = " ".join(done.stderr.split())
+    assert done.exit_code == 2 and "nobody in this conflict is played by 'zed'" in text
+    assert "alice" not in text

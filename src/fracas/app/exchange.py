@@ -163,8 +163,8 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
     keys = [(r.author, r.key) for r in records if r.key is not None]
     if len(keys) != len(set(keys)):
         author, twice = next(k for k in keys if keys.count(k) > 1)
-        raise InvalidInput(f"{name}: the idempotency key {twice!r} of {author} is used by two "
-                           "records; nothing was imported")
+        raise InvalidInput(f"{name}: the idempotency key {twice!r} is used by two records of "
+                           f"{author}; nothing was imported")
     try:
         if first.version != 1 or first.command != "create" or len(first.events) != 1:
             raise InvalidInput("record 1 is not the creation of the conflict")
