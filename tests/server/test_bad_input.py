@@ -157,3 +157,6 @@ def test_values_of_the_wrong_type_or_with_hidden_characters_change_nothing(
     assert r.status_code == 422, r.text
     assert r.json()["code"] == "invalid_input"
     assert state() == before
+    if any("\u200f" in str(v) for v in body.values()):
+        field = "the label" if "label" in body else "the title"
+        assert f"{field} holds the control character U+200F" in r.json()["message"]

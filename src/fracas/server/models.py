@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from fracas.engine.limits import PLAYER_PATTERN, hidden_character
+from fracas.engine import limits
+from fracas.engine.limits import PLAYER_PATTERN
+from fracas.errors import InvalidInput
 
 #: Printable text: no control, bidirectional-override or lone surrogate characters, and not
 #: only spaces (the same rule as fracas.app.tables applies).
@@ -20,14 +23,18 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
 
 
-def _printable(value: str | None) -> str | None:
-    """The whole rule behind PRINTABLE (the pattern the API's schema shows): no control or
-    text-direction character at all (limits.hidden_character)."""
-    ch = None if value is None else hidden_character(value)
-    if ch is not None:
-        raise ValueError(f"holds the control character U+{ord(ch):04X}; names may not hold "
-                         "control or text-direction characters")
-    return value
+def one_line(what: str) -> Callable[[str | None], str | None]:
+    """A validator for one printable line (the whole rule behind PRINTABLE, the pattern the
+    API's schema shows): no new line, control or text-direction character
+    (limits.check_line), refused in our words."""
+    def check(value: str | None) -> str | None:
+        if value is not None:
+            try:
+                limits.check_line(value, what)
+            except InvalidInput as exc:
+                raise ValueError(exc.message) from None
+        return value
+    return check
 
 
 class TableIn(_Body):
@@ -35,7 +42,7 @@ class TableIn(_Body):
 
     title: str = Field(min_length=1, max_length=200, pattern=PRINTABLE,
                        description="the table's name")
-    _title_is_printable = field_validator("title")(_printable)
+    _title_is_printable = field_validator("title")(one_line("the title"))
 
 
 class LinkIn(_Body):
@@ -46,7 +53,7 @@ class LinkIn(_Body):
                                description="for role player: the name in their characters' "
                                "`player` field")
     label: str | None = Field(default=None, max_length=200, pattern=PRINTABLE)
-    _label_is_printable = field_validator("label")(_printable)
+    _label_is_printable = field_validator("label")(one_line("the label"))
 
 
 class ConflictIn(_Body):

@@ -19,8 +19,8 @@ from segno.encoder import DataOverflowError
 from starlette.staticfiles import StaticFiles
 
 from fracas.app.tables import Access
-from fracas.engine import limits
 from fracas.errors import InvalidInput, NotAllowed
+from fracas.server.models import one_line
 from fracas.web import ASSETS
 
 #: No inline script, no other origin: a name that holds markup cannot run. (The server's
@@ -37,13 +37,7 @@ class QrIn(BaseModel):
 
     text: str = Field(min_length=1, max_length=1000)
 
-    @field_validator("text")
-    @classmethod
-    def _one_printable_line(cls, value: str) -> str:
-        try:
-            return limits.check_line(value, "the text of a QR code")
-        except InvalidInput as exc:
-            raise ValueError(exc.message) from None
+    _one_printable_line = field_validator("text")(one_line("the text of a QR code"))
 
 
 def _page(name: str) -> FileResponse:
