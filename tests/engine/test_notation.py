@@ -115,6 +115,12 @@ def test_the_json_form_is_accepted_wherever_text_is() -> None:
     assert record.command == "ada: hit gob dice=4"
     with pytest.raises(InvalidInput, match="not a JSON command"):
         c.execute('{"actor": "ada", ')
+    # one key given twice is refused, not read as its last value (json's quiet choice)
+    with pytest.raises(InvalidInput, match=r"gives the key 'target' twice"):
+        c.execute('{"actor": "ada", "verb": "hit", "args": {"target": "ada", "target": "gob"}}')
+    with pytest.raises(InvalidInput, match=r"gives the key 'hp' twice"):
+        c.execute("""join eve stats='{"hp": 1, "hp": 2}'""")
+    assert c.version == 3  # start and the hit: nothing more
 
 
 def test_a_command_made_by_hand_is_checked_before_it_is_decided() -> None:

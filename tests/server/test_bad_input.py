@@ -48,6 +48,8 @@ def _log_length(table: Table, path: str) -> int:
     (b'{"command": "note \xff"}', 422),
     (b'{"command": ' + b"1" * 5000 + b'}', 422),
     (b'{"command": ' + b"[" * 5000 + b"]" * 5000 + b'}', 422),
+    # a key given twice: refused, not read as the last one
+    (b'{"command": "undo", "command": "note x"}', 422),
 ])
 def test_bad_commands_are_refused_and_write_nothing(server: Served, body: bytes,
                                                     status: int) -> None:

@@ -45,6 +45,8 @@ def _tampered(doc: dict, how: str) -> str:
     doc = json.loads(json.dumps(doc))
     if how == "garbage":
         return dumps(doc)[:-40]
+    if how == "key twice":  # json alone would keep the second, the true one, and import it
+        return '{"format": "forged", ' + dumps(doc).lstrip()[1:]
     if how == "format":
         doc["format"] = "fracas.export/9"
         doc["checksum"] = checksum(doc)
@@ -62,7 +64,7 @@ def _tampered(doc: dict, how: str) -> str:
 @pytest.mark.parametrize("how, message", [
     ("garbage", "not valid JSON"), ("format", "unknown export format"),
     ("checksum", "checksum does not match"), ("hand-edited", "not what the engine decides"),
-    ("gap", "does not follow"),
+    ("gap", "does not follow"), ("key twice", "gives the key 'format' twice"),
 ])
 def test_bad_export_refused_nothing_written(service: ConflictService, how: str,
                                             message: str) -> None:

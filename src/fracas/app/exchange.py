@@ -24,6 +24,7 @@ from fracas.engine.limits import (
     check_conflict_id,
     check_nesting,
     check_seed,
+    no_key_twice,
 )
 from fracas.engine.model import Viewer
 from fracas.engine.setup import Setup
@@ -95,7 +96,9 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
                            f"at most {MAX_EXPORT_BYTES:,} (the limit on export files)")
     check_nesting(text, name)
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=no_key_twice)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{name}: not a fracas export ({exc.message})") from None
     except (ValueError, RecursionError) as exc:
         raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
     if not isinstance(doc, dict):
@@ -234,7 +237,9 @@ def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str
     from fracas.app.sealed import unseal
 
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=no_key_twice)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{name}: not a fracas export ({exc.message})") from None
     except (ValueError, RecursionError) as exc:
         raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
     meta = doc.get("conflict") if isinstance(doc, dict) else None

@@ -193,7 +193,8 @@ class Param:
         if kind == "value":
             limits.check_nesting(raw, where)
             try:  # text that is not JSON stays text
-                value = json.loads(raw, parse_constant=_not_finite, parse_float=_finite_float)
+                value = json.loads(raw, parse_constant=_not_finite, parse_float=_finite_float,
+                                   object_pairs_hook=limits.no_key_twice)
             except _NotFinite as exc:
                 raise InvalidInput(f"{where} holds {exc}, which is not a number a table can "
                                    "use", param=self.name) from None

@@ -46,7 +46,12 @@ from fracas.engine.generic import (
     evolve_generic,
 )
 from fracas.engine.legal import LegalCommand, from_template
-from fracas.engine.limits import check_gm_only_settings, check_nesting, check_stat_ranges
+from fracas.engine.limits import (
+    check_gm_only_settings,
+    check_nesting,
+    check_stat_ranges,
+    no_key_twice,
+)
 from fracas.engine.model import (
     ConflictState,
     Status,
@@ -497,7 +502,7 @@ class Conflict:
             if command.lstrip().startswith("{"):  # the JSON form, typed or sent as text
                 check_nesting(command, "the JSON command")
                 try:
-                    data = json.loads(command)
+                    data = json.loads(command, object_pairs_hook=no_key_twice)
                 except ValueError as exc:
                     raise InvalidInput(f"not a JSON command: {exc}") from None
                 return self.commands.from_data(data)

@@ -186,6 +186,18 @@ def check_value(value: Any, where: str, depth: int = 0) -> Any:
     return value
 
 
+def no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A ``json.loads`` object hook that refuses an object giving one key twice (json alone
+    keeps the last one quietly): every door that reads JSON from outside uses it."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidInput(f"the JSON gives the key {key[:100]!r} twice; give each key "
+                               "once")
+        out[key] = value
+    return out
+
+
 def check_nesting(raw: str, what: str) -> None:
     """Refuse text (TOML or JSON) whose brackets nest past :data:`MAX_NESTING`, before a
     parser recurses into it. Strings and comments are skipped."""

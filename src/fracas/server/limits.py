@@ -12,6 +12,7 @@ from http.cookies import CookieError, SimpleCookie
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fracas.engine.limits import no_key_twice
 from fracas.errors import FracasError, InvalidInput, RateLimited
 
 #: The largest request body accepted (bytes): a scenario file or an export document.
@@ -126,7 +127,8 @@ class RequestLimit:
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes is refused with 413, unread."""
+    """ASGI middleware: a request body over ``limit`` bytes is refused with 413, unread; a
+    JSON body that gives one key twice, with 422 (json would keep the last quietly)."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         """Wrap ``app``."""
@@ -155,6 +157,10 @@ class BodyLimit:
             chunks.append(body)
             more = bool(message.get("more_body", False))
         data = b"".join(chunks)
+        twice = twice_given(data)
+        if twice is not None:
+            await _send_error(send, twice, 422)
+            return
         done = False
 
         async def replay() -> Message:
@@ -176,6 +182,20 @@ class BodyLimit:
         error = InvalidInput(f"the request body is larger than {self.limit} bytes",
                              limit=self.limit)
         await _send_error(send, error, 413)
+
+
+def twice_given(body: bytes) -> InvalidInput | None:
+    """The refusal of a JSON ``body`` one of whose objects gives a key twice (None: none
+    does, or the body is not JSON at all, which the route refuses in its own words)."""
+    if not body.lstrip().startswith((b"{", b"[")):
+        return None
+    try:
+        json.loads(body, object_pairs_hook=no_key_twice)
+    except InvalidInput as exc:
+        return InvalidInput(f"the request body: {exc.message}")
+    except (ValueError, RecursionError):
+        pass
+    return None
 
 
 async def _send_error(send: Send, error: FracasError, status: int,
