@@ -375,8 +375,9 @@ def watch(
     = None,
     db: DbOption = None,
 ) -> None:
-    """Follow a conflict as it is played elsewhere: the state panel of `play`, kept live, and
-    each new command, as PLAYER may see it."""
+    """Follow a conflict played elsewhere: the live panel of `play` and each new command.
+
+    Everything is shown as PLAYER may see it (--as), or as the GM without it."""
     from fracas.cli.play import render_panel
 
     viewer = viewer_for(as_player)

@@ -121,7 +121,7 @@ def rules(
 
 @app.command()
 def scenarios() -> None:
-    """List the example scenarios that ship with fracas (run one with ``fracas run NAME``)."""
+    """List the example scenarios that ship with fracas (run one with `fracas run NAME`)."""
     for name, title in bundled_scenarios().items():
         console.print(f"[bold]{name}[/]  {escape(title)}")
 
