@@ -78,3 +78,37 @@ def insisting(turn: Turn) -> Option:
     if attacks:
         return Option(attacks[0].legal, (*attacks[0].values, ("difficulty", -1)))
     return turn.options[0]
+
+
+def not_a_choice(turn: Turn) -> Option:
+    """Returns an Option that holds no legal command."""
+    return Option("hello")  # type: ignore[arg-type]
+
+
+def exits(turn: Turn) -> Option:
+    """Ends the whole program, as a script would."""
+    raise SystemExit(3)
+
+
+def chatty(turn: Turn) -> Option:
+    """Prints as it plays (a user's debugging), then plays the first option."""
+    print("thinking about", turn.side)
+    return turn.options[0]
+
+
+def first(turn: Turn) -> Option:
+    """Plays the first option (looking at the view, as ``vandal`` does)."""
+    turn.view  # noqa: B018
+    return turn.options[0]
+
+
+def vandal(turn: Turn) -> Option:
+    """Scribbles over every character's stats in its view, then plays as ``first``."""
+    for level in [turn.view["conflict"], *turn.view["zoom"]]:
+        for entry in level["participants"]:
+            for value in entry.get("stats", {}).values():
+                if isinstance(value, dict):
+                    value.clear()
+                    value["scribbled"] = 1
+            entry.get("stats", {}).clear()
+    return turn.options[0]

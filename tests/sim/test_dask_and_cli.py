@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -115,6 +120,32 @@ def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
     assert "…" not in table.output
 
 
+def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_column(
+        tmp_path: Path) -> None:
+    args = ["sim", "vers-tavern-brawl", "-n", "12", "--seed", "a", "--workers", "1",
+            "--vary", "ada.side=heroes,toughs"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    assert data["sides"] == ["heroes", "toughs"]
+    moved = data["results"][1]  # Ada among the toughs: her side is first seen there
+    assert list(moved["wins"]) == ["toughs", "heroes", "no decision"]
+    out = io.StringIO()
+    print_report(Console(file=out, width=120), data)
+    row = next(line for line in out.getvalue().splitlines() if 'ada.side="toughs"' in line)
+    cells = [c.strip() for c in row.split("│")[2:-1]]  # heroes, toughs, no decision
+    assert cells == [f"{100 * moved['wins'][s]['p']:.1f}%" for s in data["sides"] +
+                     ["no decision"]]
+    # a side a combination does not have is "–", and the plot draws no bar for it
+    plot = tmp_path / "sweep.svg"
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "4", "--seed", "a",
+                                 "--workers", "1", "--vary", "pcs=0", "--vary",
+                                 "captain.side=heroes,bandits", "--plot", str(plot)],
+                           env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if 'captain.side="bandits"' in line)
+    assert row.split("│")[2].strip() == "–"
+    assert plot.read_text().lstrip().startswith("<?xml")
+
+
 @pytest.mark.parametrize("args, message", [
     (["-n", "0"], "give 1 to"),
     (["--vary", "nobody.stats.hp=1"], "not a participant"),
@@ -125,11 +156,58 @@ def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
     (["--plot", "out.gif"], ".png or .svg"),
     (["--max-rounds", "0"], "give 1 to 10,000"),
     (["--policy", "heroes=tests.sim.tactics:broken"], "the policy of side heroes failed"),
+    (["--policy", "heroes=tests.sim.tactics_that_fail_to_load:p"],
+     "cannot be loaded: ZeroDivisionError: division by zero"),
+    (["--policy", "heroes=tests.sim.tactics:not_a_choice"],
+     "returned Option(legal='hello', values=()), not one of turn.options"),
+    (["--policy", "heroes=tests.sim.tactics:exits"],
+     "the policy of side heroes failed: SystemExit(3)"),
+    (["--vary", "captain.name=,,,"], "captain.name: give at least one value"),
+    (["--vary", "captain.stats.hp=10,10"], "the value 10 is given twice"),
+    (["--vary", 'captain.name="Grim, the'], "starts like JSON but is not JSON"),
+    (["--seed", ""], "the seed is empty"),
+    (["--dask", "tls://127.0.0.1:9"], "tls://127.0.0.1:9: cannot reach the scheduler"),
 ])
 def test_bad_input_is_a_clear_error_without_traceback(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", *args])
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split()) and "Traceback" not in result.output
+
+
+def test_a_value_with_a_comma_is_swept_whole_and_a_name_like_a_formula_is_drawn_as_text(
+        tmp_path: Path) -> None:
+    plot = tmp_path / "names.svg"
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--seed", "s",
+                                 "--workers", "1", "--json", "--plot", str(plot), "--vary",
+                                 'captain.name="Grim, the Bold",$5 Sam^{$'])
+    assert result.exit_code == 0, result.output
+    names = [r["characters"]["captain"]["name"] for r in json.loads(result.output)["results"]]
+    assert names == ["Grim, the Bold", "$5 Sam^{$"]
+    assert "$5 Sam^{$" in plot.read_text()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_what_a_policy_prints_stays_out_of_the_json_report(workers: str) -> None:
+    result = CliRunner().invoke(app, ["sim", "fabula-ultima-ambush", "-n", "4", "--seed", "s",
+                                      "--json", "--workers", workers, "--policy",
+                                      "heroes=tests.sim.tactics:chatty"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["n"] == 4
+    if workers == "1":  # this process: told on standard error instead
+        assert "thinking about heroes" in result.stderr
+
+
+@pytest.mark.parametrize("scenario, side", [("vers-tavern-brawl", "heroes"),
+                                            ("etherscope-car-chase", "pursuers")])
+def test_a_policy_that_scribbles_over_its_view_changes_nothing_of_the_conflict(
+        scenario: str, side: str) -> None:
+    def report(policy: str) -> dict[str, object]:
+        result = runner.invoke(app, ["sim", scenario, "-n", "6", "--seed", "v", "--json",
+                                     "--workers", "1", "--policy", f"{side}={policy}"])
+        assert result.exit_code == 0, result.output
+        data: dict[str, object] = json.loads(result.output)["results"]
+        return data
+    assert report("tests.sim.tactics:vandal") == report("tests.sim.tactics:first")
 
 
 def test_a_policy_of_your_own_plugs_in_from_the_command_line() -> None:
@@ -161,8 +239,8 @@ def test_a_plot_without_matplotlib_is_refused_before_the_run(tmp_path: Path) -> 
 @pytest.mark.parametrize("extra, said", [
     (["--plot", "/nonexistent-fracas/x.png"], "there is no folder /nonexistent-fracas"),
     (["--policy", "heroes=random", "--policy", "heroes=flee"], "--policy heroes is given twice"),
-    (["--vary", "ada.stats.dex=6,8,10,12,6,8,10,12,6,8,10,12,6,8,10,12,6",
-      "--vary", "bruno.stats.dex=6,8,10,12,6,8,10,12,6,8,10,12,6,8,10,12,6"],
+    (["--vary", "ada.stats.hp=" + ",".join(str(hp) for hp in range(10, 27)),
+      "--vary", "bruno.stats.hp=" + ",".join(str(hp) for hp in range(10, 27))],
      "17 × 17 = 289 combinations; a sweep takes at most 256"),
 ])
 def test_a_run_that_could_not_finish_well_is_refused_before_it_starts(
@@ -172,3 +250,42 @@ def test_a_run_that_could_not_finish_well_is_refused_before_it_starts(
     assert result.exit_code == 2, result.output
     assert said in " ".join(result.output.split())
     assert "P(" not in result.output and "Traceback" not in result.output
+
+
+def _in_session(sid: int) -> list[int]:
+    """The processes of session ``sid`` (Linux /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except (OSError, ValueError):
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if name.isdigit() and fields[0] != "Z" and int(fields[3]) == sid:
+            found.append(int(name))
+    return found
+
+
+def test_ctrl_c_stops_a_run_with_local_workers_at_once() -> None:
+    run = subprocess.Popen(
+        [sys.executable, "-c", "from fracas.cli import main; main()", "sim", "vers-tavern-brawl",
+         "-n", "100000", "--seed", "c", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        for _ in range(600):  # the two workers are playing (their chunks hold minutes)
+            if len(_in_session(run.pid)) >= 3:
+                break
+            time.sleep(0.1)
+        time.sleep(1)
+        os.killpg(run.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole group
+        _, err = run.communicate(timeout=60)  # without the fix: minutes
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    assert "Traceback" not in err
+    for _ in range(50):  # no worker left behind
+        if not _in_session(run.pid):
+            break
+        time.sleep(0.1)
+    assert _in_session(run.pid) == []

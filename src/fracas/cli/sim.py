@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -22,8 +23,10 @@ from rich.table import Table
 
 from fracas.cli.common import console, err_console, fail
 from fracas.dice.rng import new_seed
+from fracas.engine.limits import check_seed
 from fracas.errors import FracasError, InvalidInput
 from fracas.sim.plot import check_target as check_plot_target
+from fracas.sim.report import win_columns
 
 
 def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
@@ -45,10 +48,12 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
         table.add_column("combination", overflow="fold")  # a long path folds, never cut
-        for side in results[0]["wins"]:
-            table.add_column(side, justify="right", overflow="fold")
-        for r in results:
-            table.add_row(escape(r["label"]), *(_pct(v, "\n") for v in r["wins"].values()))
+        columns = win_columns(data)
+        for side in columns:
+            table.add_column(escape(side), justify="right", overflow="fold")
+        for r in results:  # each under its own side's column; "–": no such side here
+            table.add_row(escape(r["label"]), *(_pct(r["wins"][side], "\n")
+                                                if side in r["wins"] else "–" for side in columns))
         out.print(table)
         return
     r = results[0]
@@ -132,7 +137,8 @@ def sim_command(
             if any(side.strip() == s for s, _ in chosen):
                 raise InvalidInput(f"--policy {side.strip()} is given twice")
             chosen.append((side.strip(), name.strip()))
-        job = SimJob(sc.text, sc.path, n, seed or new_seed(), max_rounds, tuple(chosen))
+        job = SimJob(sc.text, sc.path, n, new_seed() if seed is None else check_seed(seed),
+                     max_rounds, tuple(chosen))
         runner = Runner(workers or min(default_workers(), max(1, n // 50)), dask)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
@@ -144,7 +150,8 @@ def sim_command(
                 label = "simulating" if combos == 1 else f"combination {i + 1}/{combos}"
                 bar.update(task, description=label, completed=done, total=total)
 
-            results = simulate(job, vary, runner, tick)
+            with contextlib.redirect_stdout(sys.stderr):  # a policy's prints: not the report
+                results = simulate(job, vary, runner, tick)
         data = report_data(results)
         if plot is not None:
             from fracas.sim.plot import plot_report

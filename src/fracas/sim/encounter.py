@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from fracas.app.scenario import ScriptLine
 from fracas.dice.rng import DiceRng
@@ -26,7 +26,7 @@ from fracas.engine.commands import Command, CommandSet
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
 from fracas.engine.legal import LegalCommand, from_template, without
-from fracas.engine.model import Status, Viewer
+from fracas.engine.model import Status, Viewer, copy_json
 from fracas.engine.projector import Entries, state_view
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
@@ -41,6 +41,7 @@ from fracas.sim.job import (
     with_side_players,
 )
 from fracas.sim.policies import (
+    BUILT_IN,
     ByIdentity,
     Offer,
     Option,
@@ -68,6 +69,27 @@ MAX_REFUSED_PER_TURN = 64
 error (a policy returning a refused command that is not among ``turn.options`` would otherwise
 be asked again and again)."""
 _NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
+
+
+def _ours(policy: Policy) -> bool:
+    """Whether ``policy`` is built in: those only read the views they are given, which share
+    the live state's values (no copy on the simulator's fast path)."""
+    return any(policy is built_in for built_in in BUILT_IN.values())
+
+
+def _short(value: object) -> str:
+    """A value as a policy's error shows it: its repr, cut at 200 characters."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _well_formed(choice: object) -> TypeGuard[Option]:
+    """Whether a policy's choice is an Option a command can be made of: a legal command and
+    (name, value) pairs (a policy may choose values of its own; the rules judge them)."""
+    return (isinstance(choice, Option) and isinstance(choice.legal, LegalCommand)
+            and isinstance(choice.values, tuple)
+            and all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str)
+                    for v in choice.values))
 
 
 @dataclass(slots=True)
@@ -320,6 +342,12 @@ class Encounter:
         pseudo-player (the view a table's projector gives, without the log's entries), the
         pending roll's odds only when read."""
         conflict, viewer = self.conflict, self.players[side]
+        if not _ours(self.p.policies[side]):  # a policy of the user's gets a copy of its
+            # own: whatever it does to the view, the conflict's state stays as it is
+            return Sight(lambda full: copy_json(state_view(
+                conflict.ruleset, conflict.state, viewer, odds=False, ext=full)),
+                lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
+                    "conflict"]["odds"]))
         return Sight(lambda full: state_view(conflict.ruleset, conflict.state, viewer,
                                              odds=False, ext=full),
                      lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
@@ -394,8 +422,9 @@ class Encounter:
                 choice = policy(turn)
             except FracasError:
                 raise
-            except Exception as exc:  # a user's policy: a clear error, not a traceback
-                raise InvalidInput(f"the policy of side {turn.side} failed: {exc!r}",
+            except (Exception, SystemExit) as exc:  # a user's policy: a clear error, not a
+                # traceback, and not the end of the run (sys.exit in a policy)
+                raise InvalidInput(f"the policy of side {turn.side} failed: {_short(exc)}",
                                    side=turn.side) from exc
             if isinstance(choice, Offer) and choice in turn.offers:
                 if self._concede(turn.side, choice):
@@ -403,9 +432,10 @@ class Encounter:
                 turn.offers = tuple(o for o in turn.offers if o != choice)
                 turn.proposal = self.proposal
                 continue
-            if not isinstance(choice, Option):
-                raise InvalidInput(f"the policy of side {turn.side} returned {choice!r}, not "
-                                   "one of turn.options or turn.offers", side=turn.side)
+            if not _well_formed(choice):
+                raise InvalidInput(f"the policy of side {turn.side} returned "
+                                   f"{_short(choice)}, not one of turn.options or turn.offers",
+                                   side=turn.side)
             if self._try(choice, self.players[turn.side]):
                 if self.proposal is not None and self.proposal != turn.side:
                     self.proposal = None  # not accepted on the side's turn: declined

@@ -76,7 +76,46 @@ def parse_vary(texts: list[str]) -> list[tuple[str, list[Any]]]:
             raise InvalidInput(f"--vary {text!r}: write PATH=V1,V2,… (e.g. ogre.stats.cover=0,1,3)")
         if any(path == p for p, _ in out):
             raise InvalidInput(f"--vary {path} is given twice")
-        out.append((path, [_value(v.strip()) for v in values.split(",") if v.strip()]))
+        out.append((path, _values(values, path)))
+    return out
+
+
+def _values(text: str, path: str) -> list[Any]:
+    """The values of ``--vary PATH=…``, split at commas; one in JSON (``"Ada, the Bold"``,
+    ``["hp", "mp"]``) is read whole, commas and all. At least one; none given twice."""
+    decoder = json.JSONDecoder()
+    out: list[Any] = []
+    seen: set[str] = set()
+    i = 0
+    while i < len(text):
+        start = len(text) - len(text[i:].lstrip())
+        if start < len(text) and text[start] in '"[{':
+            try:
+                value, end = decoder.raw_decode(text, start)
+            except ValueError:
+                raise InvalidInput(
+                    f"--vary {path}: {text[start:]!r} starts like JSON but is not JSON (a "
+                    'value holding a comma goes in double quotes: "Ada, the Bold")') from None
+            comma = len(text) - len(text[end:].lstrip())
+            if comma < len(text) and text[comma] != ",":
+                raise InvalidInput(f"--vary {path}: {text[comma:]!r} follows the value "
+                                   f"{text[start:end]}; values are separated by commas")
+        else:
+            comma = text.find(",", start)
+            comma = len(text) if comma < 0 else comma
+            raw = text[start:comma].strip()
+            if not raw:  # an empty place between commas: nothing
+                i = comma + 1
+                continue
+            value = _value(raw)
+        key = json.dumps(value, sort_keys=True)
+        if key in seen:
+            raise InvalidInput(f"--vary {path}: the value {key} is given twice")
+        seen.add(key)
+        out.append(value)
+        i = comma + 1
+    if not out:
+        raise InvalidInput(f"--vary {path}: give at least one value (PATH=V1,V2,…)")
     return out
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.errors import InvalidInput
+from fracas.sim.report import win_columns
 
 FORMATS = (".png", ".svg")
 
@@ -42,16 +43,17 @@ def plot_report(data: dict[str, Any], path: str | Path) -> Path:
 
     results = data["results"]
     title = f"{data['scenario']} · {results[0]['n']:,} encounters per combination"
-    fig = _single(plt, results[0], data) if len(results) == 1 else _sweep(plt, results, data)
-    fig.suptitle(title)
-    fig.tight_layout()
-    try:
-        fig.savefig(out, dpi=110, metadata={"Software": None} if out.suffix == ".png" else
-                    {"Date": None})
-    except OSError as exc:
-        raise InvalidInput(f"--plot {out}: cannot write it: {exc}", path=str(out)) from None
-    finally:
-        plt.close(fig)
+    with plt.rc_context({"text.parse_math": False}):  # a name such as "$5 Sam" is text
+        fig = _single(plt, results[0], data) if len(results) == 1 else _sweep(plt, results, data)
+        fig.suptitle(title)
+        fig.tight_layout()
+        try:
+            fig.savefig(out, dpi=110, metadata={"Software": None} if out.suffix == ".png" else
+                        {"Date": None})
+        except OSError as exc:
+            raise InvalidInput(f"--plot {out}: cannot write it: {exc}", path=str(out)) from None
+        finally:
+            plt.close(fig)
     return out
 
 
@@ -76,11 +78,12 @@ def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
 
 
 def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
-    sides = [s for s in results[0]["wins"]]
+    sides = win_columns(data)
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5))
     width = 0.8 / len(sides)
     for i, side in enumerate(sides):
-        entries = [r["wins"][side] for r in results]
+        none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
+        entries = [r["wins"].get(side, none) for r in results]
         xs = [j + i * width for j in range(len(results))]
         ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
                label=side)

@@ -445,8 +445,9 @@ def load_policy(name: str) -> Policy:
                 if exc.name == top else "")
         raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}{hint}",
                            policy=name) from None
-    except (ImportError, AttributeError) as exc:
-        raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}", policy=name) from None
+    except (Exception, SystemExit) as exc:  # any fault of the module as it loads
+        raise InvalidInput(f"policy {name!r} cannot be loaded: {type(exc).__name__}: {exc}",
+                           policy=name) from None
     if not callable(found):
         raise InvalidInput(f"policy {name!r} is not callable", policy=name)
     policy: Policy = found
@@ -459,6 +460,7 @@ def policies_for(sides: Iterable[str], chosen: dict[str, str]) -> dict[str, Poli
     sides = list(sides)
     unknown = sorted(set(chosen) - set(sides))
     if unknown:
-        raise InvalidInput(f"--policy {unknown[0]}=…: no side {unknown[0]!r} in this conflict "
-                           f"(sides: {', '.join(sides)})", side=unknown[0])
+        raise InvalidInput(f"a policy is given for side {unknown[0]!r}, but there is no side "
+                           f"{unknown[0]!r} in this conflict (sides: {', '.join(sides)})",
+                           side=unknown[0])
     return {s: load_policy(chosen.get(s, DEFAULT_POLICY)) for s in sides}

@@ -63,17 +63,24 @@ def report_data(results: list[Result]) -> dict[str, Any]:
     """The whole report: what was run, then one entry per combination."""
     first = results[0]
     p = first.prepared
+    sides = list(dict.fromkeys(side for r in results for side in r.prepared.sides.sides))
     return {
         "format": FORMAT,
         "scenario": first.job.scenario_name,
         "ruleset": p.ruleset_name,
         "seed": first.job.seed,
         "n": first.job.n,
-        "sides": p.sides.sides,
-        "policies": {s: _policy_name(first.job, s) for s in p.sides.sides},
+        "sides": sides,  # of every combination (a sweep may move a character to a new side)
+        "policies": {s: _policy_name(first.job, s) for s in sides},
         "harm_unit": p.profile.harm_unit,
         "results": [result_data(r) for r in results],
     }
+
+
+def win_columns(data: dict[str, Any]) -> list[str]:
+    """The sides of a report, each once, then "no decision": the columns of a sweep (a
+    combination without one of them has no entry for it)."""
+    return [*data["sides"], NO_DECISION]
 
 
 def _policy_name(job: SimJob, side: str) -> str:

@@ -6,6 +6,8 @@ its index, and a tally is a sum, so the totals are the same whatever runs the ch
 from __future__ import annotations
 
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -42,6 +44,13 @@ def run_chunk(job: SimJob, start: int, stop: int) -> Tally:
     return tally
 
 
+def _worker_started() -> None:
+    """A local worker leaves Ctrl-C to the main process (which stops it), and what a policy
+    prints goes to standard error, never into the report on standard output."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stdout = sys.stderr
+
+
 def chunks(n: int, workers: int) -> list[tuple[int, int]]:
     """Ranges of encounter indices: small enough for a smooth progress bar and an even load,
     large enough that the overhead per task stays small."""
@@ -63,12 +72,18 @@ class Runner:
         if self.dask is not None:
             self._client = _dask_client(self.dask, self.connect_timeout)
         elif self.workers > 1:
-            self._executor = ProcessPoolExecutor(self.workers)
+            self._executor = ProcessPoolExecutor(self.workers, initializer=_worker_started)
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         if self._executor is not None:
-            self._executor.shutdown(cancel_futures=True)
+            if kind is not None and not issubclass(kind, Exception):  # Ctrl-C: stop now
+                workers = list(getattr(self._executor, "_processes", {}).values())
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                for process in workers:  # a chunk may hold minutes of play
+                    process.terminate()
+            else:
+                self._executor.shutdown(cancel_futures=True)
         if self._client is not None and isinstance(self.dask, str):
             self._client.close()
 
@@ -115,7 +130,7 @@ def _dask_client(address: Any, timeout: float) -> Any:
         return address  # a Client (or LocalCluster) made by the caller
     try:
         return Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
+    except Exception as exc:  # a refused, unreachable or misconfigured scheduler (tls://…)
         raise InvalidInput(f"--dask {address}: cannot reach the scheduler: {exc}") from None
 
 
