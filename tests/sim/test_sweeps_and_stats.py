@@ -82,8 +82,12 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
         apply_overrides(setup, (("settings.cover.9.value", 1),))
     with pytest.raises(InvalidInput, match="whole number"):
         apply_overrides(setup, (("pcs", "many"),))
-    with pytest.raises(InvalidInput, match=r"ada has no 'zone' of its own .* ada\.stats\.zone"):
+    with pytest.raises(InvalidInput, match=r"changes a participant's stats, side, name .* a "
+                                           r"stat is ada\.stats\.zone"):
         apply_overrides(setup, (("ada.zone", "street"),))
+    for field in ("id", "player", "gm_only", "kind"):  # not what a sweep is for
+        with pytest.raises(InvalidInput, match=rf"--vary ada\.{field}: a sweep changes"):
+            apply_overrides(setup, ((f"ada.{field}", "x"),))
     with pytest.raises(InvalidInput, match=r"--vary pcs: participants: 1003 participants"):
         apply_overrides(setup, (("pcs", 1000),))
 

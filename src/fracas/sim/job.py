@@ -143,6 +143,10 @@ def combinations(vary: list[tuple[str, list[Any]]]) -> list[tuple[tuple[str, Any
             for combo in itertools.product(*(values for _, values in vary))]
 
 
+#: What a sweep may change of a participant.
+SWEPT_FIELDS = ("stats", "side", "name")
+
+
 def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Setup:
     """The set-up with one sweep combination applied.
 
@@ -167,18 +171,16 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
             ids = ", ".join(p["id"] for p in data["participants"])
             raise InvalidInput(f"--vary {path}: not a participant, settings or round_limit path "
                                f"(participants: {ids}; pcs=N for the number of PCs)")
+        if rest.split(".")[0] not in SWEPT_FIELDS:
+            raise InvalidInput(f"--vary {path}: a sweep changes a participant's "
+                               f"{', '.join(SWEPT_FIELDS)} ({head}.stats.KEY, {head}.side, "
+                               f"{head}.name); a stat is {head}.stats.{rest}")
         _set_path(part, rest.split("."), value, path)
     try:
         return Setup.model_validate(data)
     except ValidationError as exc:
         key, message = first_error(exc)
         paths = ", ".join(p for p, _ in overrides)
-        loc = exc.errors()[0]["loc"]
-        if exc.errors()[0]["type"] == "extra_forbidden" and loc[0] == "participants":
-            who, field = data["participants"][int(loc[1])]["id"], loc[-1]
-            raise InvalidInput(f"--vary {paths}: {who} has no {field!r} of its own (id, name, "
-                               f"kind, side, player, stats, gm_only); a stat is "
-                               f"{who}.stats.{field}") from None
         raise InvalidInput(f"--vary {paths}: {key}: {message}") from None
 
 
