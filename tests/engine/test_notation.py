@@ -42,6 +42,20 @@ def test_text_form_round_trips(cmd: Command) -> None:
     assert parsed == COMMANDS.from_data(cmd.to_data())
 
 
+@pytest.mark.parametrize("value, text", [
+    ("band", "override settings.harm_view.heroes band"),  # as the GM would type it
+    ("12", """override settings.harm_view.heroes '"12"'"""),  # bare, it would be a number
+    ("true", """override settings.harm_view.heroes '"true"'"""),
+    (12, "override settings.harm_view.heroes 12"),
+    ("two words", "override settings.harm_view.heroes 'two words'"),
+])
+def test_a_value_is_written_as_typed_unless_it_would_read_back_as_another(
+        value: object, text: str) -> None:
+    cmd = Command("override", None, {"path": "settings.harm_view.heroes", "value": value})
+    assert COMMANDS.to_text(cmd) == text
+    assert COMMANDS.parse(text).args["value"] == value
+
+
 @given(st.text(max_size=60))
 def test_any_string_either_parses_or_is_refused_with_the_engines_error(text: str) -> None:
     c = toy_conflict()

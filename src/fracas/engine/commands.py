@@ -251,9 +251,22 @@ class Param:
             return ",".join(str(v) for v in value)
         if self.kind == "bool":
             return "yes" if value else "no"
-        if self.kind == "value":
-            return quote(json.dumps(value))
+        if self.kind == "value":  # bare where it reads back as the same text: band, not '"band"'
+            return quote(value if isinstance(value, str) and _reads_as_text(value)
+                         else json.dumps(value))
         return quote(str(value))
+
+
+def _reads_as_text(text: str) -> bool:
+    """Whether ``text``, typed as a value, stays this text (it is not JSON: not ``12``,
+    ``true`` or ``"x"``) and is not blank."""
+    if not text.strip() or text != text.strip():
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
