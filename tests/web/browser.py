@@ -76,10 +76,14 @@ class Screen:
         return str(data)
 
 
-def open_screen(browser: Browser, url: str, viewport: dict[str, int]) -> Screen:
-    """A new browser context (its own cookies) on ``url``, recording what it receives."""
+def open_screen(browser: Browser, url: str, viewport: dict[str, int],
+                timing: dict[str, int] | None = None) -> Screen:
+    """A new browser context (its own cookies) on ``url``, recording what it receives;
+    ``timing`` shortens the page's timers (``pingMs``, ``deadMs``, ``conflictsMs``)."""
     context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
     context.set_default_timeout(WAIT_MS)
+    if timing:
+        context.add_init_script(f"window.fracasTiming = {json.dumps(timing)};")
     page = context.new_page()
     screen = Screen(context, page)
     page.on("websocket", lambda ws: ws.on(
@@ -144,9 +148,9 @@ def invite(gm: Screen, player: str | None) -> str:
     return link
 
 
-def join(browser: Browser, link: str) -> Screen:
+def join(browser: Browser, link: str, timing: dict[str, int] | None = None) -> Screen:
     """A player opens their link on a phone-sized screen and lands on the table."""
-    screen = open_screen(browser, link, PHONE)
+    screen = open_screen(browser, link, PHONE, timing)
     screen.page.wait_for_url(re.compile(r"/table/t"))
     screen.page.locator(".person").first.wait_for()
     return screen
@@ -222,11 +226,12 @@ def everything_on(screen: Screen) -> str:
 
 
 def leaks(screen: Screen, secrets: tuple[str, ...]) -> list[str]:
-    """The secrets found anywhere on the screen (case-insensitive; a number only as a whole
-    number, not as digits inside another, such as a timestamp's microseconds)."""
+    """The secrets found anywhere on the screen (case-insensitive; a number only as a number
+    of its own, not as digits inside another or inside a word: a timestamp's microseconds, a
+    random hex key, cursor or id such as ``a92953f0``)."""
     text = everything_on(screen).lower()
-    return [s for s in secrets if (re.search(rf"(?<![\d.]){s}(?!\d)", text) if s.isdigit()
-                                   else s.lower() in text)]
+    return [s for s in secrets if (re.search(rf"(?<![0-9a-z.]){s}(?![0-9a-z])", text)
+                                   if s.isdigit() else s.lower() in text)]
 
 
 def sent_log(screen: Screen) -> list[list[str]]:

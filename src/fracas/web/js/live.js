@@ -1,6 +1,10 @@
 // The live updates of one conflict: a WebSocket that resumes from its cursor after a drop.
 
 const FINAL = new Set([4401, 4403, 4404]); // revoked, not allowed, unknown: do not retry
+// A ping every PING_MS; a socket that has sent nothing (not even a pong) for DEAD_MS is taken
+// for dead: a phone that changed networks keeps a socket open that nothing ever reaches.
+// (A page may set window.fracasTiming = { pingMs, deadMs } first: the tests do.)
+const TIMING = { pingMs: 15000, deadMs: 40000, ...(window.fracasTiming || {}) };
 
 /** A subscription; onFrame(frame) for each frame, onStatus(state, text) on each change. */
 export class Live {
@@ -13,7 +17,9 @@ export class Live {
     this.socket = null;
     this.stopped = false;
     this.pinger = null;
+    this.heard = 0;  // when the socket last sent anything
     window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.check(); });
   }
 
   start() {
@@ -33,6 +39,26 @@ export class Live {
     this.connect();
   }
 
+  // Back from the background (or asleep): ask the server, and start anew if it does not answer.
+  check() {
+    const socket = this.socket;
+    if (this.stopped || !socket || socket.readyState !== WebSocket.OPEN) return this.reconnectNow();
+    const asked = Date.now();
+    socket.send('{"type":"ping"}');
+    setTimeout(() => { if (this.socket === socket && this.heard < asked) this.dropped(socket); },
+      Math.min(5000, TIMING.deadMs));
+  }
+
+  // A socket that went silent: forget it (its late close is ignored) and connect anew.
+  dropped(socket) {
+    if (this.socket !== socket || this.stopped) return;
+    clearInterval(this.pinger);
+    this.socket = null;
+    socket.close();
+    this.onStatus("down", "connection lost: reconnecting…");
+    this.connect();
+  }
+
   connect() {
     const url = new URL(this.path, location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
@@ -41,13 +67,17 @@ export class Live {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.delay = 500;
+      this.heard = Date.now();
       this.onStatus("live", this.cursor ? "live again (reconnected)" : "live");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => {
-        if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
-      }, 20000);
+        if (Date.now() - this.heard > TIMING.deadMs) this.dropped(socket);
+        else if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
+      }, TIMING.pingMs);
     });
     socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return;  // a socket given up for dead: the new one resumes
+      this.heard = Date.now();
       const frame = JSON.parse(event.data);
       if (frame.cursor) this.cursor = frame.cursor;
       this.onFrame(frame);

@@ -30,6 +30,10 @@ function showError(error) {
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
 }
 
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !errorBox.hidden) showError(null);
+});
+
 function setConnection(kind, text) {
   const el = document.getElementById("connection");
   el.textContent = text;
@@ -70,12 +74,47 @@ function layout() {
 
 async function loadConflicts(wanted) {
   state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
+  setInterval(refreshConflicts, TIMING.conflictsMs);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshConflicts(); });
   const newest = [...state.conflicts].sort((a, b) => String(a.created).localeCompare(String(b.created))).at(-1);
   const chosen = state.conflicts.find((c) => c.id === wanted) || newest;
   renderTable();
   if (chosen) openConflict(chosen.id);
   else regions.round.replaceChildren(panel("Round", h("p", {}, state.me.role === "gm"
     ? "No conflict yet: create one below." : "No conflict yet: wait for your GM.")));
+}
+
+// The table's conflicts, asked again now and then (a GM starts the next scene, from this page,
+// another or the terminal): a new one is listed, and the foot of the screen offers to open it.
+const TIMING = { conflictsMs: 20000, ...(window.fracasTiming || {}) };
+
+async function refreshConflicts() {
+  let now;
+  try {
+    now = await api("GET", `/tables/${tableId}/conflicts`);
+  } catch {
+    return;  // the connection line already tells of a server out of reach
+  }
+  const known = new Set(state.conflicts.map((c) => c.id));
+  const fresh = now.filter((c) => !known.has(c.id) && c.id !== state.conflictId);
+  if (now.length === state.conflicts.length && !fresh.length) return;
+  state.conflicts = now;
+  renderConflicts();
+  if (!fresh.length) return;
+  const c = fresh.at(-1);
+  document.getElementById("notice").replaceChildren(h("p", { class: "done" },
+    h("span", {}, `New conflict: ${c.title}`), h("span", { class: "buttons" },
+      h("button", { type: "button", onclick: () => { dismissNotice(); openConflict(c.id); } }, "Open it"),
+      dismissButton())));
+}
+
+function dismissNotice() {
+  document.getElementById("notice").replaceChildren();
+}
+
+function dismissButton() {
+  return h("button", { type: "button", class: "small dismiss", "aria-label": "Dismiss this message",
+    onclick: dismissNotice }, "✕");
 }
 
 function openConflict(id) {
@@ -92,6 +131,7 @@ function openConflict(id) {
     onStatus: (kind, text) => {
       setConnection(kind, text);
       if (kind === "live") showError(null);
+      if (kind === "live" && text.includes("again")) refreshConflicts();
     },
   });
   state.live.start();
@@ -101,11 +141,20 @@ function receive(frame) {
   if (frame.type === "error") return showError(frame.error);
   if (frame.type === "pong") return;
   if (frame.type === "snapshot") state.log = frame.entries || [];
-  else state.log = state.log.concat(frame.entries || []);
+  else {
+    state.log = state.log.concat(frame.entries || []);
+    tell((frame.entries || []).flatMap((e) => e.lines || []));
+  }
   const first = !state.view;
   if (frame.view) state.view = frame.view;
   if (first) renderTable();
   render();
+}
+
+// What just happened, for a screen reader (a hidden polite region: the log itself is drawn
+// anew on every frame, so it cannot announce itself).
+function tell(lines) {
+  if (lines.length) document.getElementById("log-live").textContent = lines.join(" ").replaceAll("**", "");
 }
 
 // --- context for names -----------------------------------------------------------------
@@ -126,7 +175,35 @@ function context() {
            name: (id, kind) => (kind === "zone" ? zoneNames.get(id) || id
              : byId.has(id) ? byId.get(id).name : (objects[id] || {}).name || id),
            skillsOf: (id) => Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
-           send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null };
+           send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null,
+           choose: state.me.role === "gm" ? choose : null };
+}
+
+// A choice in a list that sends a command (a harm view, a range): picked with the pointer, it
+// is sent at once; with the keyboard, a moment after the last change, so that stepping
+// through the list with the arrow keys sends one command. A choice still waiting goes before
+// any other command (a harm view chosen, then the harm: in that order).
+const choices = new Map();  // key → [timer, command]
+let byKeyboard = false;
+document.addEventListener("keydown", () => { byKeyboard = true; }, true);
+document.addEventListener("pointerdown", () => { byKeyboard = false; }, true);
+
+function choose(key, text) {
+  clearTimeout((choices.get(key) || [])[0]);
+  choices.set(key, [setTimeout(() => flushChoices(), byKeyboard ? 700 : 0), text]);
+}
+
+let flushing = Promise.resolve();
+function flushChoices() {  // one after another: a choice being sent is waited for too
+  flushing = flushing.then(async () => {
+    const waiting = [...choices.values()];
+    choices.clear();
+    for (const [timer, text] of waiting) {
+      clearTimeout(timer);
+      await post("/commands", { command: text });
+    }
+  });
+  return flushing;
 }
 
 // --- rendering -------------------------------------------------------------------------
@@ -145,7 +222,7 @@ function renderField(level, turn, ctx) {
   const now = new Set(turn.current);
   const parents = levels().slice(0, -1);
   const own = rulesetPanels(state.view, level, ctx);
-  regions.field.replaceChildren(...[
+  redraw(regions.field, () => [
     parents.length ? nested(parents, level, own) : own,
     state.me.role === "gm" ? harmPanel(levels()[0], ctx) : null,
     panel("Participants", h("ul", { class: "people" }, level.participants.map((p) =>
@@ -155,7 +232,7 @@ function renderField(level, turn, ctx) {
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
         h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""))))),
-  ].flat().filter(Boolean));
+  ].flat());
 }
 
 // A zoomed-in conflict drawn inside its parents: each level a box with its title and round
@@ -183,7 +260,7 @@ function harmPanel(level, ctx) {
   return panel("What players see of harm", Object.entries(modes).map(([side, mode]) => {
     const id = `harm-view-${side}`;
     return h("p", { class: "field" }, h("label", { for: id }, `Harm of ${side}`),
-      h("select", { id, onchange: (e) => ctx.send(`override settings.harm_view.${side} ${e.target.value}`) },
+      h("select", { id, onchange: (e) => ctx.choose(id, `override settings.harm_view.${side} ${e.target.value}`) },
         Object.entries(HARM_MODES).map(([value, text]) => h("option", { value, selected: value === mode }, text))));
   }));
 }
@@ -192,11 +269,11 @@ function renderLog() {
   const gm = state.me.role === "gm";
   const undone = undoneOf(state.log, gm);
   const items = [...state.log].reverse().map((entry) => logEntry(entry, gm, undone));
-  regions.log.replaceChildren(panel("Log",
+  redraw(regions.log, () => [panel("Log",
     gm ? h("p", { class: "buttons" },
-      h("button", { type: "button", onclick: () => send("/undo", {}) }, "Undo"),
-      h("button", { type: "button", onclick: () => send("/redo", {}) }, "Redo")) : null,
-    h("ol", { class: "log", "aria-label": "log, newest first" }, items)));
+      h("button", { type: "button", id: "undo", onclick: () => send("/undo", {}) }, "Undo"),
+      h("button", { type: "button", id: "redo", onclick: () => send("/redo", {}) }, "Redo")) : null,
+    h("ol", { class: "log", "aria-label": "log, newest first" }, items))]);
 }
 
 async function renderRound(level, turn, ctx) {
@@ -213,7 +290,7 @@ async function renderRound(level, turn, ctx) {
     state.controls = h("div", { class: "controls" });
     regions.round.replaceChildren(panel("Round", state.roundHead, state.controls));
   }
-  state.roundHead.replaceChildren(...head.filter(Boolean));
+  redraw(state.roundHead, () => head);
   const seq = (state.seq = (state.seq || 0) + 1);
   let legal;
   try {
@@ -230,7 +307,7 @@ async function renderRound(level, turn, ctx) {
   redraw(state.controls, () => [gm ? actForChooser(ctx, turn) : watching, ...Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
-    return h("section", { class: "actor", "data-actor": actor }, h("h3", {}, title),
+    return h("section", { class: "actor", "data-actor": actor }, h("h3", { tabindex: -1 }, title),
       commands.length ? commands.map((c) => commandForm(c, ctx, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
@@ -243,7 +320,7 @@ const FEW_ODDS = 4;
 function oddsBox(lines) {
   const open = state.oddsOpen ?? lines.length <= FEW_ODDS;
   const box = h("details", { class: "odds-box", open },
-    h("summary", { onclick: () => { state.oddsOpen = !box.open; } },  // the reader's choice
+    h("summary", { "data-focus": "odds", onclick: () => { state.oddsOpen = !box.open; } },  // the reader's choice
       h("h3", {}, "Odds of the pending roll"), lines.length > FEW_ODDS ? ` (${lines.length})` : ""),
     h("ul", {}, lines.map((line) => h("li", {}, line))));
   return box;
@@ -280,16 +357,26 @@ function commandLine(actor, ctx) {
   return form;
 }
 
-// Replace ``box``'s children by what ``build()`` makes, keeping the focus (and the caret) in a
-// field it moves along (moving a field out of the page, even for a moment, takes its focus).
+// Replace ``box``'s children by what ``build()`` makes, keeping the focus where the user had it:
+// in a field it moves along, with its caret (moving a field out of the page, even for a
+// moment, takes its focus); else on the new control of the same name (its id or data-focus),
+// else on the heading of the actor's group it was in, never lost to the page's body.
 function redraw(box, build) {
-  const active = document.activeElement;
+  const active = box.contains(document.activeElement) ? document.activeElement : null;
   const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+  const name = active && (active.dataset.focus ? `[data-focus="${CSS.escape(active.dataset.focus)}"]`
+    : active.id ? `#${CSS.escape(active.id)}` : null);
+  const group = active && active.closest("[data-actor]");
+  const actor = group && `[data-actor="${CSS.escape(group.dataset.actor)}"] h3`;
   box.replaceChildren(...build().filter(Boolean));
-  if (active && active !== document.activeElement && active.isConnected) {
+  if (!active || active === document.activeElement) return;
+  if (active.isConnected) {
     active.focus();
     if (caret && caret[0] !== null) active.setSelectionRange(caret[0], caret[1]);
+    return;
   }
+  const next = (name && box.querySelector(name)) || (actor && box.querySelector(actor));
+  if (next) next.focus();
 }
 
 function fullText(actor, text) {
@@ -377,10 +464,10 @@ async function submit(command, form, done = "") {
   const sent = await send("/commands", { command });
   if (sent) {
     const said = done || (typeof command === "string" ? command
-      : `${command.actor ? command.actor + ": " : ""}${command.verb}`);
+      : `${command.actor ? context().name(command.actor) + ": " : ""}${words(command.verb)}`);
     const lines = (sent.entry && sent.entry.lines) || [];
-    document.getElementById("notice").replaceChildren(h("span", {}, `Done: ${said}`),
-      lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+    document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, `Done: ${said}`),
+      dismissButton()), lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
   }
   return sent !== null;
 }
@@ -396,6 +483,11 @@ function newKey() {  // crypto.randomUUID is for https only: a table on the LAN 
 }
 
 async function send(path, body) {
+  await flushChoices();
+  return post(path, body);
+}
+
+async function post(path, body) {
   document.getElementById("notice").textContent = "";
   showError(null);
   const keyed = { ...body, key: newKey() };
@@ -423,12 +515,14 @@ function announce(turn, ctx, level) {
   const myTurn = now.length > 0;
   const base = `${level.title} · fracas`;
   const ask = `${turn.ask || "Your turn"}: ${now.map(ctx.name).join(", ")}`;
-  document.title = myTurn ? `▶ ${ask} · ${base}` : next ? `You are next · ${base}` : base;
+  const title = myTurn ? `▶ ${ask} · ${base}` : next ? `You are next · ${base}` : base;
+  if (document.title !== title) document.title = title;
   if (state.me.role === "gm") {
     banner.hidden = true;
-  } else {
-    banner.hidden = !(myTurn || next);
-    banner.textContent = myTurn ? ask : next ? "You are next" : "";
+  } else {  // an alert: rewritten only when it says something new
+    const text = myTurn ? ask : next ? "You are next" : "";
+    banner.hidden = !text;
+    if (banner.textContent !== text) banner.textContent = text;
   }
   if (myTurn && state.myTurn === false && soundOn()) signal();  // not on opening the page
   state.myTurn = myTurn;
@@ -457,11 +551,16 @@ function signal() {
 }
 
 // --- the table: conflicts, new conflict, invitations (GM) --------------------------------
-function renderTable() {
-  const gm = state.me.role === "gm";
-  const list = h("ul", { class: "plain conflicts" }, state.conflicts.map((c) => h("li", {},
+function renderConflicts() {
+  regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", {},
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
       onclick: (e) => { e.preventDefault(); openConflict(c.id); } }, c.title), ` (${words(c.ruleset)})`)));
+}
+
+function renderTable() {
+  const gm = state.me.role === "gm";
+  const list = regions.conflicts = h("ul", { class: "plain conflicts" });
+  renderConflicts();
   const sound = gm ? null : h("p", { class: "field inline" },
     h("input", { type: "checkbox", id: "sound", checked: soundOn(),
       onchange: (e) => localStorage.setItem("fracas.sound", e.target.checked ? "on" : "off") }),

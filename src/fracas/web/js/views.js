@@ -98,7 +98,8 @@ const BANDS = ["close", "near", "distant"];
 function rangeCell(a, b, value, ctx) {
   if (!ctx.send || a.id > b.id) return words(value || "?");
   const select = h("select", { "aria-label": `Range from ${a.name} to ${b.name}`,
-    onchange: (e) => ctx.send(`set-range ${a.id} ${b.id} ${e.target.value}`) },
+    "data-focus": `range-${a.id}-${b.id}`,
+    onchange: (e) => ctx.choose(`range-${a.id}-${b.id}`, `set-range ${a.id} ${b.id} ${e.target.value}`) },
     BANDS.includes(value) ? null : h("option", { value: "" }, words(value || "?")),
     BANDS.map((band) => h("option", { value: band, selected: band === value }, band)));
   return select;
@@ -136,7 +137,7 @@ function vers(level, ctx) {
   const out = [];
   const zones = zonesOf(level);
   if (zones.length) {
-    out.push(panel("Zones", zoneMap(level, zones, ctx), zoneFacts(r, zones, ctx),
+    out.push(panel("Zones", zoneMap(level, zones, ctx), zoneFacts(level, zones, ctx),
       ctx.send ? mapEditor(level, zones, ctx) : null));
   }
   const objects = Object.entries(r.objects || {});
@@ -195,9 +196,14 @@ function ladder(p, track, info, ctx) {
     })));
 }
 
-function zoneFacts(r, zones, ctx) {
+// The map in words: who stands where (whole names: the map shortens them), who is engaged,
+// in cover or guarding a way.
+function zoneFacts(level, zones, ctx) {
+  const r = level.ruleset || {};
   const zoneName = (id) => (zones.find((z) => z.id === id) || {}).name || id;
-  const facts = [];
+  const people = standing(level);
+  const facts = zones.map((z) => [z, people.filter((p) => p.zone === z.id)]).filter(([, here]) => here.length)
+    .map(([z, here]) => `${z.name || z.id}: ${here.map((p) => p.name).join(", ")}`);
   for (const pair of r.engaged || []) {
     if (Array.isArray(pair)) facts.push(`${pair.map(ctx.name).join(" and ")} are engaged`);
   }
@@ -292,8 +298,7 @@ function zoneMap(level, zones, ctx) {
   const live = Object.entries(r.zones || {}).flatMap(([a, near]) => (Array.isArray(near) ? near : [])
     .filter((b) => a < b).map((b) => [a, b]));
   const links = live.length ? live : (level.settings || {}).links || [];
-  const where = r.positions || {};
-  const people = level.participants.map((p) => ({ ...p, zone: where[p.id] || p.zone })).filter((p) => p.zone);
+  const people = standing(level);
   return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} ${height}`, class: "zones", role: "img",
     "aria-label": "zone map" },
     links.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) =>
@@ -305,14 +310,20 @@ function zoneMap(level, zones, ctx) {
         const who = document.getElementById("map-who");
         if (who && who.value) ctx.send(`place ${who.value} ${z.id}`);
       } : null;
-      const attrs = place ? { class: "zone-target", role: "button", tabindex: 0,
+      const attrs = place ? { class: "zone-target", role: "button", tabindex: 0, "data-focus": `zone-${z.id}`,
         "aria-label": `Put the chosen character in ${z.name || z.id}`, onclick: place,
         onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); place(); } } } : {};
       return s("g", attrs, s("circle", { cx: x, cy: y, r: 34, class: "zone" }),
         s("text", { x, y: y - 40, "text-anchor": "middle", class: "zone-name" }, z.name || z.id),
         here.map((p, i) => s("text", { x, y: y + 56 + i * 20, "text-anchor": "middle",  // below the circle
-          class: "who" }, shorten(p.name))));
+          class: "who" }, s("title", {}, p.name), shorten(p.name))));
     })));
+}
+
+// Who stands in a zone: the participants of the level with their zone.
+function standing(level) {
+  const where = (level.ruleset || {}).positions || {};
+  return level.participants.map((p) => ({ ...p, zone: where[p.id] || p.zone })).filter((p) => p.zone);
 }
 
 function shorten(name) {

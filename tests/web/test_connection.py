@@ -1,0 +1,62 @@
+"""A player's page keeps up with the table on a poor connection: a socket that went silent
+(a phone that changed networks keeps it open, but nothing reaches it) is noticed and replaced,
+and a conflict the GM starts later reaches the pages already open."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served
+from tests.support.relay import Relay
+from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
+from tests.web.scenarios import VERS
+
+pytestmark = pytest.mark.timeout(150)
+
+#: The page's timers, shortened (by default: a ping every 15 s, silent for 40 s is dead, the
+#: list of conflicts asked for every 20 s).
+FAST = {"pingMs": 300, "deadMs": 2000, "conflictsMs": 700}
+
+
+def test_a_connection_gone_silent_is_noticed_and_the_page_catches_up(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    link = invite(gm, "alice")
+    with Relay(int(served.url.rsplit(":", 1)[1])) as relay:
+        alice = join(browser, link.replace(served.url, relay.url), FAST)
+        status = alice.page.locator("#connection")
+        expect(status).to_have_text("live")
+        relay.freeze()  # open on both ends, but nothing passes: no close ever comes
+        command(gm, "gm", "narrate 'The roof caves in!'")
+        expect(status).to_have_text("live again (reconnected)")
+        wait_log(alice, "The roof caves in!")  # missed nothing
+        command(gm, "gm", "narrate 'Dust everywhere.'")
+        wait_log(alice, "Dust everywhere.")
+        alice.context.close()
+    gm.context.close()
+
+
+def test_a_conflict_started_later_is_offered_on_the_pages_already_open(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    alice = join(browser, invite(gm, "alice"), FAST)
+    current = alice.page.locator(".conflicts [aria-current=page]")
+    expect(current).to_have_text("Brawl at the ford inn")
+    gm.page.get_by_label("Bundled example").select_option("vers-tavern-brawl")
+    gm.page.get_by_role("button", name="Create from the example").click()
+    notice = alice.page.locator("#notice")
+    expect(notice).to_contain_text("New conflict: Brawl at the Drowned Rat")
+    expect(alice.page.locator(".conflicts li")).to_have_count(2)
+    expect(current).to_have_text("Brawl at the ford inn")  # she is not moved mid-read
+    notice.get_by_role("button", name="Open it").click()
+    expect(current).to_have_text("Brawl at the Drowned Rat")
+    expect(alice.page.locator(".person", has_text="Ada")).to_be_visible()
+    expect(notice).to_be_hidden()
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()

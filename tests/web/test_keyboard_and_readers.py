@@ -1,0 +1,104 @@
+"""The table for a player who uses the keyboard or a screen reader, or a small phone: what
+others do is told to a screen reader, the focus stays where the user had it, an alert says
+each thing once, messages close (✕ or Escape), and the map is in words too."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served
+from tests.web.browser import command
+from tests.web.test_gm_tools import control
+from tests.web.test_table import table
+
+pytestmark = pytest.mark.timeout(150)
+
+FOCUSED = "() => document.activeElement.id || document.activeElement.dataset.focus || ''"
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_the_map_says_in_words_who_stands_where(browser: Browser, served: Served,
+                                                tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
+        for screen in (gm, alice):
+            facts = screen.page.locator(".facts")
+            expect(facts).to_contain_text("Common room: Ada, Bruno, <img src=x onerror=alert(1)>")
+        # the GM puts Bruno in the bar with the keyboard: Enter on the zone of the map
+        gm.page.get_by_label("Character to move").select_option("bruno")
+        zone = gm.page.locator("[data-focus='zone-bar']")
+        zone.focus()
+        zone.press("Enter")
+        for screen in (gm, alice):
+            expect(screen.page.locator(".facts")).to_contain_text("The bar: Bruno")
+        assert gm.page.evaluate(FOCUSED) == "zone-bar"  # the focus is where it was
+
+
+def test_a_screen_reader_hears_what_others_do_and_each_alert_once(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
+        opener = control(gm, "gm", "open")
+        opener.get_by_label("first").select_option(label="Ada")
+        opener.get_by_role("button", name="open").click()
+        banner = alice.page.locator("#turn-banner")
+        expect(banner).to_have_text("Your turn: Ada")
+        alice.page.evaluate("""() => { window.rewrites = 0;
+            new MutationObserver((m) => { window.rewrites += m.length; })
+              .observe(document.getElementById("turn-banner"),
+                       { childList: true, characterData: true, subtree: true }); }""")
+        command(gm, "gm", "narrate 'The roof caves in!'")
+        told = alice.page.locator("#log-live")
+        expect(told).to_have_text("the GM: The roof caves in!")
+        expect(told).to_have_attribute("aria-live", "polite")
+        command(gm, "gm", "narrate 'Dust everywhere.'")
+        expect(told).to_have_text("the GM: Dust everywhere.")
+        assert alice.page.evaluate("window.rewrites") == 0  # still her turn: said once
+        expect(banner).to_have_text("Your turn: Ada")
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
+        opener = control(gm, "gm", "open")
+        opener.get_by_label("first").select_option(label="Ada")
+        opener.get_by_role("button", name="open").click()
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        handoff = control(alice, "ada", "Ada: handoff")
+        handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
+        handoff.get_by_role("button", name="handoff").click()
+        notice = alice.page.locator("#notice")
+        expect(notice).to_contain_text("Done: Ada: handoff")  # her name, not her id
+        notice.get_by_role("button", name="Dismiss this message").click()
+        expect(notice).to_be_hidden()
+        line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")
+        line.fill("ada: fly")
+        line.press("Enter")
+        error = alice.page.locator("#error")
+        expect(error).to_contain_text("unknown command 'fly'")
+        alice.page.keyboard.press("Escape")
+        expect(error).to_be_hidden()
+
+
+def test_the_gm_keeps_the_focus_and_sends_one_choice_from_the_keyboard(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, _alice, _bob):
+        command(gm, "gm", "narrate 'The roof caves in!'")
+        undo = gm.page.locator(".log-region").get_by_role("button", name="Undo")
+        undo.focus()
+        undo.press("Enter")
+        expect(gm.page.locator(".log .entry.undone")).to_have_count(1)
+        assert gm.page.evaluate(FOCUSED) == "undo"
+        # stepping through the harm view with the arrow keys sends the choice, once
+        harm = gm.page.get_by_label("Harm of heroes")
+        harm.focus()
+        harm.press("ArrowDown")
+        harm.press("ArrowDown")
+        said = gm.page.locator(".log .said", has_text="harm_view")
+        expect(said).to_have_text(["override settings.harm_view.heroes none"])
+        expect(harm).to_have_value("none")
+        assert gm.page.evaluate(FOCUSED) == "harm-view-heroes"
+        gm.page.wait_for_timeout(1000)  # nothing more comes of the first step
+        expect(said).to_have_count(1)
