@@ -40,6 +40,13 @@ def control(screen: Screen, actor: str, title: str) -> Locator:
     return details.locator("form")
 
 
+def gm_opens(gm: Screen, name: str) -> None:
+    """The GM opens a VERS turn with ``name``'s go, from the structured control."""
+    opener = control(gm, "gm", "open")
+    opener.get_by_label("first").select_option(label=name)
+    opener.get_by_role("button", name="open").click()
+
+
 def control_summary(screen: Screen, actor: str, title: str) -> Locator:
     """The summary of a legal command's control (closed or open)."""
     group = screen.page.locator(f"section.actor[data-actor='{actor}']")
@@ -79,9 +86,7 @@ def clean(gm: Screen, players: tuple[Screen, ...]) -> None:
 def test_players_act_with_the_structured_controls(browser: Browser, served: Served,
                                                   tmp_path: Path) -> None:
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
-        opener = control(gm, "gm", "open")
-        opener.get_by_label("first").select_option(label="Ada")
-        opener.get_by_role("button", name="open").click()
+        gm_opens(gm, "Ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         attack = control(alice, "ada", "Ada: attack")
         targets = attack.get_by_label("target").evaluate(
@@ -108,9 +113,7 @@ def test_what_a_player_is_typing_survives_the_table_moving_on(browser: Browser, 
         line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")
         line.click()
         line.press_sequentially("ada: attack im")
-        opener = control(gm, "gm", "open")  # the GM opens Ada's go: her controls are redrawn
-        opener.get_by_label("first").select_option(label="Ada")
-        opener.get_by_role("button", name="open").click()
+        gm_opens(gm, "Ada")  # her controls are redrawn
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         expect(control_summary(alice, "ada", "Ada: attack")).to_be_visible()
         expect(line).to_have_value("ada: attack im")

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
 from tests.web.browser import command
-from tests.web.test_gm_tools import control
+from tests.web.test_gm_tools import control, gm_opens
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
@@ -40,9 +40,7 @@ def test_the_map_says_in_words_who_stands_where(browser: Browser, served: Served
 def test_a_screen_reader_hears_what_others_do_and_each_alert_once(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
-        opener = control(gm, "gm", "open")
-        opener.get_by_label("first").select_option(label="Ada")
-        opener.get_by_role("button", name="open").click()
+        gm_opens(gm, "Ada")
         banner = alice.page.locator("#turn-banner")
         expect(banner).to_have_text("Your turn: Ada")
         alice.page.evaluate("""() => { window.rewrites = 0;
@@ -62,9 +60,7 @@ def test_a_screen_reader_hears_what_others_do_and_each_alert_once(
 @pytest.mark.rule("VR-TURN-1")
 def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path: Path) -> None:
     with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
-        opener = control(gm, "gm", "open")
-        opener.get_by_label("first").select_option(label="Ada")
-        opener.get_by_role("button", name="open").click()
+        gm_opens(gm, "Ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         handoff = control(alice, "ada", "Ada: handoff")
         handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
