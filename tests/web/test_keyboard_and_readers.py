@@ -74,8 +74,11 @@ def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path
         line.press("Enter")
         error = alice.page.locator("#error")
         expect(error).to_contain_text("unknown command 'fly'")
+        expect(line).to_have_attribute("aria-invalid", "true")  # read out with the field
+        expect(line).to_have_attribute("aria-describedby", "error")
         alice.page.keyboard.press("Escape")
         expect(error).to_be_hidden()
+        expect(line).not_to_have_attribute("aria-invalid", "true")
 
 
 def test_the_gm_keeps_the_focus_and_sends_one_choice_from_the_keyboard(

@@ -21,7 +21,13 @@ const regions = {};
 // the next command is sent or a field is changed.
 function showError(error) {
   errorBox.hidden = !error;
-  if (!error) return errorBox.replaceChildren();
+  if (!error) {
+    for (const field of document.querySelectorAll("[aria-invalid]")) {
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    }
+    return errorBox.replaceChildren();
+  }
   const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
   const text = unsent ? "No answer: the server cannot be reached. Once the page says live, the "
     + "log shows whether it went through; send it again only if it did not."
@@ -468,6 +474,11 @@ async function submit(command, form, done = "") {
     const lines = (sent.entry && sent.entry.lines) || [];
     document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, `Done: ${said}`),
       dismissButton()), lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+  } else if (!errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
+    for (const field of form.querySelectorAll("input, select")) {  // reader reads it with them
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", "error");
+    }
   }
   return sent !== null;
 }
