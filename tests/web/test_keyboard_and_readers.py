@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import command
+from tests.web.browser import command, start_table, upload_scenario
 from tests.web.test_gm_tools import control, gm_opens
+from tests.web.scenarios import VERS
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
@@ -35,6 +36,23 @@ def test_the_map_says_in_words_who_stands_where(browser: Browser, served: Served
         for screen in (gm, alice):
             expect(screen.page.locator(".facts")).to_contain_text("The bar: Bruno")
         assert gm.page.evaluate(FOCUSED) == "zone-bar"  # the focus is where it was
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_names_the_map_must_cut_stay_apart(browser: Browser, served: Served,
+                                           tmp_path: Path) -> None:
+    twins = VERS.replace('name = "Ada"', 'name = "Cutthroat of the Drowned Rat (left)"').replace(
+        'name = "Bruno"', 'name = "Cutthroat of the Drowned Rat (right)"')
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, twins, tmp_path)
+    labels = gm.page.locator("svg.zones text.who")
+    expect(labels).to_have_count(3)
+    shown = [label.evaluate("el => el.lastChild.textContent") for label in labels.all()]
+    assert shown[:2] == ["Cutthr… (left)", "Cutthr…(right)"], shown  # not both "Cutthroat of …"
+    titles = [label.locator("title").text_content() for label in labels.all()]
+    assert titles[:2] == ["Cutthroat of the Drowned Rat (left)",
+                          "Cutthroat of the Drowned Rat (right)"]
+    gm.context.close()
 
 
 def test_a_screen_reader_hears_what_others_do_and_each_alert_once(

@@ -316,7 +316,7 @@ function zoneMap(level, zones, ctx) {
       return s("g", attrs, s("circle", { cx: x, cy: y, r: 34, class: "zone" }),
         s("text", { x, y: y - 40, "text-anchor": "middle", class: "zone-name" }, z.name || z.id),
         here.map((p, i) => s("text", { x, y: y + 56 + i * 20, "text-anchor": "middle",  // below the circle
-          class: "who" }, s("title", {}, p.name), shorten(p.name))));
+          class: "who" }, s("title", {}, p.name), shorten(p.name, people))));
     })));
 }
 
@@ -326,6 +326,11 @@ function standing(level) {
   return level.participants.map((p) => ({ ...p, zone: where[p.id] || p.zone })).filter((p) => p.zone);
 }
 
-function shorten(name) {
-  return name.length > 14 ? name.slice(0, 13) + "…" : name;
+// A name cut to fit under its zone; where two names would be cut alike ("Cutthroat of …"),
+// each keeps its start and its end ("Cutthr…(left)").
+function shorten(name, people) {
+  const head = (n) => (n.length > 14 ? n.slice(0, 13) + "…" : n);
+  if (name.length <= 14) return name;
+  const alike = people.some((p) => p.name !== name && head(p.name) === head(name));
+  return alike ? `${name.slice(0, 6)}…${name.slice(-7)}` : head(name);
 }
