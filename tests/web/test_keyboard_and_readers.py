@@ -12,8 +12,8 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
 from tests.web.browser import command, start_table, upload_scenario
-from tests.web.test_gm_tools import control, gm_opens
 from tests.web.scenarios import VERS
+from tests.web.test_gm_tools import control, gm_opens
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
