@@ -60,3 +60,28 @@ def test_a_conflict_started_later_is_offered_on_the_pages_already_open(
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+def test_a_hidden_page_is_judged_when_it_is_shown_again(browser: Browser, served: Served,
+                                                         tmp_path: Path) -> None:
+    # a hidden tab's timers run once a minute: silence then says nothing of the connection
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    link = invite(gm, "alice")
+    with Relay(int(served.url.rsplit(":", 1)[1])) as relay:
+        alice = join(browser, link.replace(served.url, relay.url), FAST)
+        status = alice.page.locator("#connection")
+        expect(status).to_have_text("live")
+        alice.page.evaluate("""() => Object.defineProperty(document, "hidden",
+            { configurable: true, get: () => true })""")
+        relay.freeze()
+        command(gm, "gm", "narrate 'The roof caves in!'")
+        alice.page.wait_for_timeout(3 * FAST["deadMs"])
+        expect(status).to_have_text("live")  # not given up while nobody looks
+        alice.page.evaluate("""() => { Object.defineProperty(document, "hidden",
+            { configurable: true, get: () => false });
+            document.dispatchEvent(new Event("visibilitychange")); }""")
+        expect(status).to_have_text("live again (reconnected)")
+        wait_log(alice, "The roof caves in!")
+        alice.context.close()
+    gm.context.close()

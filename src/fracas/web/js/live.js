@@ -71,7 +71,8 @@ export class Live {
       this.onStatus("live", this.cursor ? "live again (reconnected)" : "live");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => {
-        if (Date.now() - this.heard > TIMING.deadMs) this.dropped(socket);
+        // (a hidden page's timers are slowed to once a minute: it is judged when shown again)
+        if (!document.hidden && Date.now() - this.heard > TIMING.deadMs) this.dropped(socket);
         else if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
       }, TIMING.pingMs);
     });
