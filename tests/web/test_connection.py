@@ -4,6 +4,8 @@ and a conflict the GM starts later reaches the pages already open."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,15 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
 from tests.support.relay import Relay
-from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
+from tests.web.browser import (
+    Screen,
+    command,
+    invite,
+    join,
+    start_table,
+    upload_scenario,
+    wait_log,
+)
 from tests.web.scenarios import VERS
 
 pytestmark = pytest.mark.timeout(150)
@@ -21,23 +31,33 @@ pytestmark = pytest.mark.timeout(150)
 FAST = {"pingMs": 300, "deadMs": 2000, "conflictsMs": 700}
 
 
-def test_a_connection_gone_silent_is_noticed_and_the_page_catches_up(
-        browser: Browser, served: Served, tmp_path: Path) -> None:
+@contextmanager
+def through_a_relay(browser: Browser, served: Served, tmp_path: Path
+                    ) -> Iterator[tuple[Screen, Screen, Relay]]:
+    """The GM's screen with a VERS conflict, and Alice's phone, live, through a relay."""
     gm = start_table(browser, served.url)
     upload_scenario(gm, VERS, tmp_path)
     link = invite(gm, "alice")
     with Relay(int(served.url.rsplit(":", 1)[1])) as relay:
         alice = join(browser, link.replace(served.url, relay.url), FAST)
+        expect(alice.page.locator("#connection")).to_have_text("live")
+        try:
+            yield gm, alice, relay
+        finally:
+            alice.context.close()
+            gm.context.close()
+
+
+def test_a_connection_gone_silent_is_noticed_and_the_page_catches_up(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with through_a_relay(browser, served, tmp_path) as (gm, alice, relay):
         status = alice.page.locator("#connection")
-        expect(status).to_have_text("live")
         relay.freeze()  # open on both ends, but nothing passes: no close ever comes
         command(gm, "gm", "narrate 'The roof caves in!'")
         expect(status).to_have_text("live again (reconnected)")
         wait_log(alice, "The roof caves in!")  # missed nothing
         command(gm, "gm", "narrate 'Dust everywhere.'")
         wait_log(alice, "Dust everywhere.")
-        alice.context.close()
-    gm.context.close()
 
 
 def test_a_conflict_started_later_is_offered_on_the_pages_already_open(
@@ -65,13 +85,8 @@ def test_a_conflict_started_later_is_offered_on_the_pages_already_open(
 def test_a_hidden_page_is_judged_when_it_is_shown_again(browser: Browser, served: Served,
                                                          tmp_path: Path) -> None:
     # a hidden tab's timers run once a minute: silence then says nothing of the connection
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    link = invite(gm, "alice")
-    with Relay(int(served.url.rsplit(":", 1)[1])) as relay:
-        alice = join(browser, link.replace(served.url, relay.url), FAST)
+    with through_a_relay(browser, served, tmp_path) as (gm, alice, relay):
         status = alice.page.locator("#connection")
-        expect(status).to_have_text("live")
         alice.page.evaluate("""() => Object.defineProperty(document, "hidden",
             { configurable: true, get: () => true })""")
         relay.freeze()
@@ -83,5 +98,3 @@ def test_a_hidden_page_is_judged_when_it_is_shown_again(browser: Browser, served
             document.dispatchEvent(new Event("visibilitychange")); }""")
         expect(status).to_have_text("live again (reconnected)")
         wait_log(alice, "The roof caves in!")
-        alice.context.close()
-    gm.context.close()

@@ -83,6 +83,16 @@ TRUST_HINT_SERVER = ("import it on the server's machine with "
                      "`fracas import FILE --trust --campaign TABLE`")
 
 
+def _json_document(text: str, name: str) -> Any:
+    """The JSON of an export file, or a refusal naming the file (each key given once)."""
+    try:
+        return json.loads(text, object_pairs_hook=no_key_twice)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{name}: not a fracas export ({exc.message})") from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
+
+
 def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
                  trust: bool = False, trust_hint: str = TRUST_HINT_CLI
                  ) -> tuple[dict[str, Any], list[Record]]:
@@ -95,12 +105,7 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
         raise InvalidInput(f"{name}: the file is {len(text):,} characters long; exports take "
                            f"at most {MAX_EXPORT_BYTES:,} (the limit on export files)")
     check_nesting(text, name)
-    try:
-        doc = json.loads(text, object_pairs_hook=no_key_twice)
-    except InvalidInput as exc:
-        raise InvalidInput(f"{name}: not a fracas export ({exc.message})") from None
-    except (ValueError, RecursionError) as exc:
-        raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
+    doc = _json_document(text, name)
     if not isinstance(doc, dict):
         raise InvalidInput(f"{name}: not a fracas export (no JSON object)")
     fmt = doc.get("format")
@@ -236,12 +241,7 @@ def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str
     under a fresh id."""
     from fracas.app.sealed import unseal
 
-    try:
-        doc = json.loads(text, object_pairs_hook=no_key_twice)
-    except InvalidInput as exc:
-        raise InvalidInput(f"{name}: not a fracas export ({exc.message})") from None
-    except (ValueError, RecursionError) as exc:
-        raise InvalidInput(f"{name}: not a fracas export (not valid JSON: {exc})") from None
+    doc = _json_document(text, name)
     meta = doc.get("conflict") if isinstance(doc, dict) else None
     if isinstance(meta, dict) and isinstance(meta.get(SEALED_SEED), str):
         if doc.get("checksum") != checksum(doc):

@@ -71,12 +71,6 @@ be asked again and again)."""
 _NO_SIGHT = Sight(lambda full: {})  # the simulated GM fills no open values from a view
 
 
-def _ours(policy: Policy) -> bool:
-    """Whether ``policy`` is built in: those only read the views they are given, which share
-    the live state's values (no copy on the simulator's fast path)."""
-    return any(policy is built_in for built_in in BUILT_IN.values())
-
-
 def _short(value: object) -> str:
     """A value as a policy's error shows it: its repr, cut at 200 characters."""
     text = repr(value)
@@ -111,11 +105,17 @@ class Prepared:
     options: Playable = field(init=False)  # the playable forms of legal commands
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
     commands_of: ByIdentity[Option, Command] = field(init=False)  # an option's checked command
+    # the sides whose policy is the user's: each is shown a copy of its view (the built-in
+    # policies only read theirs, which share the live state's values: no copy on the fast path)
+    private_views: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.options = Playable(self.profile)
         self.checked = Made()
         self.commands_of = ByIdentity()
+        ours = list(BUILT_IN.values())
+        self.private_views = frozenset(side for side, policy in self.policies.items()
+                                       if not any(policy is built_in for built_in in ours))
 
 
 def prepare(job: SimJob) -> Prepared:
@@ -342,17 +342,16 @@ class Encounter:
         pseudo-player (the view a table's projector gives, without the log's entries), the
         pending roll's odds only when read."""
         conflict, viewer = self.conflict, self.players[side]
-        if not _ours(self.p.policies[side]):  # a policy of the user's gets a copy of its
-            # own: whatever it does to the view, the conflict's state stays as it is
-            return Sight(lambda full: copy_json(state_view(
-                conflict.ruleset, conflict.state, viewer, odds=False, ext=full)),
-                lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
-                    "conflict"]["odds"]))
-        return Sight(lambda full: state_view(conflict.ruleset, conflict.state, viewer,
-                                             odds=False, ext=full),
-                     lambda: list(state_view(conflict.ruleset, conflict.state, viewer)[
-                         "conflict"]["odds"]),
-                     self._entries_of(side))
+
+        def view(full: bool) -> dict[str, Any]:
+            return state_view(conflict.ruleset, conflict.state, viewer, odds=False, ext=full)
+
+        def odds() -> list[str]:
+            return list(state_view(conflict.ruleset, conflict.state, viewer)["conflict"]["odds"])
+
+        if side in self.p.private_views:  # whatever the user's policy does to its copy, the
+            return Sight(lambda full: copy_json(view(full)), odds)  # conflict stays as it is
+        return Sight(view, odds, self._entries_of(side))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the

@@ -81,8 +81,8 @@ def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any
     sides = win_columns(data)
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5))
     width = 0.8 / len(sides)
+    none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
     for i, side in enumerate(sides):
-        none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
         entries = [r["wins"].get(side, none) for r in results]
         xs = [j + i * width for j in range(len(results))]
         ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,

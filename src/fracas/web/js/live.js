@@ -1,10 +1,11 @@
 // The live updates of one conflict: a WebSocket that resumes from its cursor after a drop.
 
 const FINAL = new Set([4401, 4403, 4404]); // revoked, not allowed, unknown: do not retry
-// A ping every PING_MS; a socket that has sent nothing (not even a pong) for DEAD_MS is taken
-// for dead: a phone that changed networks keeps a socket open that nothing ever reaches.
-// (A page may set window.fracasTiming = { pingMs, deadMs } first: the tests do.)
-const TIMING = { pingMs: 15000, deadMs: 40000, ...(window.fracasTiming || {}) };
+// The page's timers of keeping in touch: a ping every pingMs; a socket that has sent nothing
+// (not even a pong) for deadMs is taken for dead (a phone that changed networks keeps a socket
+// open that nothing ever reaches); the table's list of conflicts asked for every conflictsMs.
+// (A page may set window.fracasTiming first: the tests shorten them.)
+export const TIMING = { pingMs: 15000, deadMs: 40000, conflictsMs: 20000, ...(window.fracasTiming || {}) };
 
 /** A subscription; onFrame(frame) for each frame, onStatus(state, text) on each change. */
 export class Live {

@@ -4,7 +4,7 @@
 import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
 import { commandForm, normalize, quote } from "./legal.js";
-import { Live } from "./live.js";
+import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
 import { rulesetPanels, turnOf, zonesOf } from "./views.js";
@@ -91,9 +91,8 @@ async function loadConflicts(wanted) {
 }
 
 // The table's conflicts, asked again now and then (a GM starts the next scene, from this page,
-// another or the terminal): a new one is listed, and the foot of the screen offers to open it.
-const TIMING = { conflictsMs: 20000, ...(window.fracasTiming || {}) };
-
+// another or the terminal) and on each reconnection: a new one is listed, and the foot of the
+// screen offers to open it.
 async function refreshConflicts() {
   let now;
   try {
@@ -136,8 +135,10 @@ function openConflict(id) {
     onFrame: receive,
     onStatus: (kind, text) => {
       setConnection(kind, text);
-      if (kind === "live") showError(null);
-      if (kind === "live" && text.includes("again")) refreshConflicts();
+      if (kind === "live") {
+        showError(null);
+        refreshConflicts();
+      }
     },
   });
   state.live.start();
