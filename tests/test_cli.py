@@ -104,7 +104,7 @@ def test_a_refused_setting_names_its_file_and_line(tmp_path: Path) -> None:
     bad.write_text('ruleset = "etherscope"\n[settings]\nnature = "physical"\ntwist = "x"\n')
     result = runner.invoke(app, ["run", str(bad)])
     assert result.exit_code == 2
-    assert "bad.toml:4: settings.twist is not an Etherscope setting" in \
+    assert "bad.toml:4: settings.twist is not a setting of Etherscope" in \
         " ".join(result.output.split())
 
 

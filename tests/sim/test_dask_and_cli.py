@@ -165,6 +165,8 @@ def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_c
     (["--vary", "captain.name=,,,"], "captain.name: give at least one value"),
     (["--vary", "captain.stats.hp=10,10"], "the value 10 is given twice"),
     (["--vary", 'captain.name="Grim, the'], "starts like JSON but is not JSON"),
+    (["--vary", "settings.pc_sid=heroes"], "settings.pc_sid is not a setting of Fabula "
+                                           "Ultima; did you mean 'pc_side'?"),
     (["--seed", ""], "the seed is empty"),
     (["--dask", "tls://127.0.0.1:9"], "tls://127.0.0.1:9: cannot reach the scheduler"),
 ])

@@ -386,6 +386,7 @@ class Conflict:
             raise InvalidInput(f"the set-up is for {setup.ruleset!r}, not {ruleset.name!r}")
         for p in setup.participants:
             check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
+        ruleset.check_setting_names(setup.settings)
         check_gm_only_settings(setup.settings, ruleset.shown_settings, ruleset.title)
         harm_view.check_setting(setup.settings, setup.sides)  # with the participants'
         checked = read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))

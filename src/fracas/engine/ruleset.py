@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -20,6 +20,7 @@ from fracas.engine.events import ENGINE_EVENTS, Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand, unnamed
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
 if TYPE_CHECKING:
@@ -62,6 +63,9 @@ def load_rules(package: str, filename: str = "rules.toml") -> tuple[Rule, ...]:
         for r in data.get("rule", [])
     )
 
+#: The settings the engine reads in every ruleset (what players see of harm; what they never see).
+ENGINE_SETTINGS = frozenset({"harm_view", "gm_only_settings"})
+
 
 class Ruleset:
     """Base of every ruleset. Override the hooks that the game needs; defaults are inert."""
@@ -86,6 +90,11 @@ class Ruleset:
     #: Settings every viewer is shown, whatever ``gm_only_settings`` says (a VERS map):
     #: listing one there is refused at set-up, not silently ignored.
     shown_settings: ClassVar[frozenset[str]] = frozenset()
+    #: The settings it reads (the engine's ``harm_view`` and ``gm_only_settings`` besides).
+    settings_read: ClassVar[frozenset[str]] = frozenset()
+    #: Whether a key of the GM's own (``twist = "…"``, a note) may sit among the settings:
+    #: then only a key that looks like a mistyped setting is refused, else every unknown key.
+    own_settings: ClassVar[bool] = True
 
     _rules_cache: tuple[Rule, ...] | None = None
 
@@ -104,6 +113,22 @@ class Ruleset:
         raise InvalidInput(f"{self.name} has no rule {rule_id}", rule_id=rule_id)
 
     # --- set-up -----------------------------------------------------------------------
+    def check_setting_names(self, keys: Iterable[str]) -> None:
+        """Refuse a setting the ruleset does not read (:attr:`own_settings`: only one so
+        like a known name that it is a typo of it), naming the key and the closest name."""
+        known = self.settings_read | ENGINE_SETTINGS
+        for key in keys:
+            if key in known:
+                continue
+            hint = did_you_mean(key, sorted(known), cutoff=0.8 if self.own_settings else 0.6)
+            if self.own_settings and not hint:
+                continue
+            raise InvalidInput(
+                f"settings.{key} is not a setting of {self.title}"
+                + (hint or f"; known: {', '.join(sorted(known))}")
+                + (" (a key of your own must not look like a setting)"
+                   if self.own_settings else ""), key=key)
+
     def validate_setup(self, setup: Setup) -> Setup:
         """Check and normalise a scenario's settings and stats; raise InvalidInput if wrong."""
         return setup

@@ -35,7 +35,7 @@ from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import odds, pending_odds
-from fracas.rulesets.etherscope.settings import condenser_of, normalise
+from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
 
 __all__ = ["EsExt", "Etherscope"]
@@ -50,6 +50,8 @@ class Etherscope(Ruleset):
 
     name = "etherscope"
     title = "Etherscope"
+    settings_read = KNOWN
+    own_settings = False  # every setting is a number or a choice the rules read
     package = "fracas.rulesets.etherscope"
     commands = COMMANDS
     ext_type = EsExt

@@ -80,10 +80,11 @@ ACTIONS: dict[str, dict[str, Any]] = {
 
 GM_ONLY = ["lurking", "ranges", "groups"]
 
-_KNOWN = {
+#: Every setting Etherscope reads (an unknown key is refused: Ruleset.check_setting_names).
+KNOWN = frozenset({
     "nature", "reality", "time_scale", "range_scaling", "custom_scaling", "awareness_skill",
     "ranges", "groups", "lurking", "actions", "gm_only_settings", "harm_view", *NUMBERS,
-}
+})
 
 
 def _choice(settings: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
@@ -108,12 +109,6 @@ def band_of(raw: Any, key: str) -> int:
 
 def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     """The settings checked and completed with every default (InvalidInput names the key)."""
-    unknown = sorted(set(settings) - _KNOWN)
-    if unknown:
-        raise InvalidInput(
-            f"settings.{unknown[0]} is not an Etherscope setting; known: "
-            + ", ".join(sorted(_KNOWN)), key=unknown[0],
-        )
     out: dict[str, Any] = {
         "nature": _choice(settings, "nature", NATURES, "physical"),
         "reality": _choice(settings, "reality", REALITIES, "prime"),

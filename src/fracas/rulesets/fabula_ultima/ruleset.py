@@ -56,6 +56,7 @@ class FabulaUltima(Ruleset):
     title = "Fabula Ultima"
     #: the two sides of the turn order are in every view
     shown_settings = frozenset({"pc_side", "foe_side"})
+    settings_read = shown_settings
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt

@@ -40,6 +40,7 @@ class Vers(Ruleset):
     title = "VERS: Physical Conflict"
     #: the battlefield is in every view (its map, objects, guards and cover)
     shown_settings = frozenset({"zones", "links", "objects", "guards", "cover"})
+    settings_read = shown_settings | {"base_tn", "last_chooses_opener"}
     package = "fracas.rulesets.vers"
     commands = COMMANDS
     ext_type = VersExt
