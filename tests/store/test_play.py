@@ -103,6 +103,39 @@ def test_a_players_prompt_changes_only_for_records_they_see(sqlite_url: str) -> 
     store.close()
 
 
+def test_the_watcher_outlives_a_prompt_that_ends_as_it_is_asked(sqlite_url: str) -> None:
+    """A prompt may end, closing its loop, between the watcher's look and its call: the
+    watcher says no prompt took the call and asks the next one (a watcher that died there
+    left the GM's panel stale for the rest of the session)."""
+    import asyncio
+
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from fracas.cli.play import ChangeWatcher
+    from fracas.engine.model import Viewer
+
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, conflict = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    with create_pipe_input() as pipe:
+        session: PromptSession[str] = PromptSession(input=pipe, output=DummyOutput())
+        watcher = ChangeWatcher(sqlite_url, conflict, cid, session, Viewer.gm())
+        ended = asyncio.new_event_loop()
+        ended.close()
+        session.app._is_running, session.app.loop = True, ended  # the moment it ends
+        watcher.seen_at = conflict.version + 1  # a change the prompt does not show yet
+        watcher.start()
+        try:
+            watcher.done.wait(2.5)  # it looked (1 s), then asked (and was refused) again and again
+            assert watcher.is_alive()
+        finally:
+            session.app._is_running, session.app.loop = False, None
+            watcher.stop()
+    store.close()
+
+
 def test_completion_stops_at_the_first_placeholder() -> None:
     from fracas.cli.play import up_to_placeholder
 

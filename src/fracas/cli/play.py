@@ -144,12 +144,8 @@ class ChangeWatcher(threading.Thread):
             except Exception:  # a dropped connection must not kill the table's prompt
                 self.done.wait(1.0)
                 continue
-            app = self.session.app
-            if self.seen_at > self.version and app.is_running and app.loop is not None:
-                app.loop.call_soon_threadsafe(self._interrupt)
-                self.done.wait(0.5)
-            elif self.seen_at > self.version:
-                self.done.wait(0.2)  # our own command, or the prompt is busy
+            if self.seen_at > self.version:
+                self.done.wait(0.5 if self._poke() else 0.2)
 
     def _look(self, version: int) -> None:
         if version <= self.follow.position:
@@ -157,6 +153,19 @@ class ChangeWatcher(threading.Thread):
         update = self.follow.advance(self.service.load(self.conflict_id))
         if self.follow.viewer.is_gm or update.entries or update.view is not None:
             self.seen_at = version
+
+    def _poke(self) -> bool:
+        """Ask the running prompt to end (False: none is running just now). The prompt's
+        loop is read once: a prompt may end, and close its loop, at any moment."""
+        app = self.session.app
+        loop = app.loop
+        if not app.is_running or loop is None:
+            return False
+        try:
+            loop.call_soon_threadsafe(self._interrupt)
+        except RuntimeError:  # that prompt ended meanwhile; the next one is asked again
+            return False
+        return True
 
     def _interrupt(self) -> None:
         """(On the prompt's loop.) End the prompt, handing back what was typed so far."""
