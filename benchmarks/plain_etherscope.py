@@ -413,15 +413,17 @@ class EtherscopeLoop:
         toward, away = self._push_sides(actor, a)
         extra = self._roll_action("push", actor, a)
         if extra is not None:
+            ranges, moved = ext.ranges, False
+            ways = [*((x, -1) for x in toward), *((x, 1) for x in away)]
             steps, left = 1, extra
-            if a.get("two") and left >= s["push_two_cost"]:
+            if (a.get("two") and left >= s["push_two_cost"]
+                    and any(x != t and 0 <= ranges.get(t, x) + 2 * w <= 2 for x, w in ways)):
                 steps, left = 2, left - s["push_two_cost"]
             n = min(a.get("damage") or 0, left // self._cost())
-            ranges, moved = ext.ranges, False
-            for x, delta in [*((x, -steps) for x in toward), *((x, steps) for x in away)]:
+            for x, way in ways:
                 if x != t:
                     was = ranges.get(t, x)
-                    band = min(2, max(0, was + delta))
+                    band = min(2, max(0, was + steps * way))
                     if band != was:
                         ranges.set(t, x, band)
                         moved = True

@@ -305,6 +305,21 @@ def test_push_back_says_which_extras_the_roll_could_not_buy() -> None:
     assert c.state.ext.ranges.get("ada", "bruno") == 2
 
 
+@pytest.mark.rule("ES-ACT-5")
+def test_push_back_spends_nothing_on_a_second_band_it_cannot_move() -> None:
+    """Near is one band from Distant: ``two=yes`` would buy nothing, so the one extra
+    success pays for the damage asked for instead."""
+    c = started()  # everyone Near
+    c.execute("countdown")
+    c.execute("ada: push bruno successes=2 two=yes damage=1")
+    action = c.records[-1].events[0]
+    assert action.data["spent"] == {"damage": 1}
+    assert "not_bought" not in action.data
+    assert c.state.ext.ranges.get("ada", "bruno") == 2
+    assert c.state.participants["bruno"].stats["physical"] - c.state.ext.condenser["bruno"][
+        "physical"].current == 1
+
+
 @pytest.mark.rule("ES-ACT-1")
 def test_zoom_in_another_scaling_leaves_the_parent_ranges_to_the_gm() -> None:
     c = started({"time_scale": "quick", "range_scaling": "chase",

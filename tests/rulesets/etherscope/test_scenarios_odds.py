@@ -36,10 +36,12 @@ def test_car_chase() -> None:
     assert lines[0] == "This is a prime, physical, quick, chase scale conflict."
     acts = [e["data"] for e in events(out) if e["type"] == "action_resolved"]
     assert [a["action"] for a in acts] == ["push", "attack", "move"]
-    assert acts[0]["spent"] == {"two": 1}
+    assert acts[0]["spent"] == {"damage": 2}
     assert ["ada", "zepcar", "near"] in out["state"]["conflict"]["ruleset"]["ranges"]
     dmg = [e["data"] for e in events(out) if e["type"] == "damage"]
-    assert dmg == [{"participant": "zepcar", "amount": 2, "condenser": "physical", "left": 8,
+    assert dmg == [{"participant": "ada", "amount": 2, "condenser": "physical", "left": 10,
+                    "reason": "push back", "source": "zepcar"},
+                   {"participant": "zepcar", "amount": 2, "condenser": "physical", "left": 8,
                     "reason": "attack", "source": "bruno"}]
 
 

@@ -113,7 +113,7 @@ def decide_action(d: Decision, cmd: Command) -> None:
     data["unspent"] = extra - sum(spent.values())
     if verb == "push" and success:  # extras asked for but not paid for are said so
         short = []
-        if a.get("two") and "two" not in spent:
+        if a.get("two") and extra < s["push_two_cost"]:
             short.append("two categories")
         wanted = int(a.get("damage") or 0)
         bought = spent.get("damage", 0) // max(1, s["extra_cost"])
@@ -177,20 +177,21 @@ def _effects(
         out += damage_events(state, targets[0], s["attack_damage"] + n, "attack", actor,
                              pending)
     elif verb == "push":
-        left = extra
-        steps = 1
-        if a.get("two") and left >= s["push_two_cost"]:
-            steps, left = 2, left - s["push_two_cost"]
+        t = targets[0]
+        toward, away = _push_sides(state, actor, t, a, ctx)
+        ways = [*((x, -1) for x in toward), *((x, 1) for x in away)]
+        left, steps = extra, 1
+        if (a.get("two") and left >= s["push_two_cost"]
+                and any(0 <= ext.ranges.get(t, x) + 2 * way <= 2 for x, way in ways)):
+            steps, left = 2, left - s["push_two_cost"]  # bought only if a second band moves
             spent["two"] = s["push_two_cost"]
         want = a.get("damage") or 0
         n = min(want, left // cost)
         if n:
             spent["damage"] = n * cost
-        t = targets[0]
-        toward, away = _push_sides(state, actor, t, a, ctx)
-        for x, delta in [*((x, -steps) for x in toward), *((x, steps) for x in away)]:
+        for x, way in ways:
             was = ext.ranges.get(t, x)
-            band = min(2, max(0, was + delta))
+            band = min(2, max(0, was + steps * way))
             if band != was:
                 out.append(ev.RangeChanged(a=t, b=x, band=band, was=was, by=actor,
                                            why="push back"))
