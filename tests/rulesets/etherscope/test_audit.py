@@ -332,3 +332,17 @@ def test_zoom_in_another_scaling_leaves_the_parent_ranges_to_the_gm() -> None:
     c.execute("set-range ada bruno close")
     c.execute("end 'Ada jumps back'")
     assert c.state.ext.ranges.get("ada", "bruno") == 2  # the chase ranges stand
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-RNG-2")
+def test_hiding_in_a_zoom_of_another_scaling_carries_back() -> None:
+    """The Hidden band means the same at every scaling: who hid inside stays hidden."""
+    c = started({"time_scale": "quick", "range_scaling": "chase"})
+    c.execute("countdown")
+    c.execute("ada: zoom carl scaling=battlefield reason='onto the roof'")
+    for line in ("round", "countdown", "ada: done", "carl: hide successes=2"):
+        c.execute(line)
+    assert c.state.innermost.ext.ranges.is_hidden("carl", "ada")
+    c.execute("end 'back to the chase'")
+    assert c.state.zoom is None
+    assert c.state.ext.ranges.is_hidden("carl", "ada")

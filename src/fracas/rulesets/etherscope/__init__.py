@@ -144,7 +144,8 @@ class Etherscope(Ruleset):
         return child
 
     def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
-        """Damage (condensers) and outs carry back; ranges too when the scaling is the same."""
+        """Damage (condensers), outs and hiding carry back; ranges too when the scaling is
+        the same (the Hidden band means the same at every scaling, ES-RNG-2)."""
         pext, cext = common.ext_of(parent), common.ext_of(child)
         for pid, pools in cext.condenser.items():
             pext.condenser[pid] = copy.deepcopy(pools)
@@ -154,12 +155,12 @@ class Etherscope(Ruleset):
                 pext.countdown.remove(pid)
         if child.settings.get("range_scaling") == parent.settings.get("range_scaling"):
             pext.ranges.bands.update(cext.ranges.bands)
-            for pid in cext.ranges.actors:
-                for other in cext.ranges.actors:
-                    if cext.ranges.is_hidden(pid, other):
-                        pext.ranges.hide(pid, other)
-                    else:
-                        pext.ranges.reveal(pid, other)
+        for pid in cext.ranges.actors:
+            for other in cext.ranges.actors:
+                if cext.ranges.is_hidden(pid, other):
+                    pext.ranges.hide(pid, other)
+                else:
+                    pext.ranges.reveal(pid, other)
 
     def after_zoom(self, parent: ConflictState) -> list[Event]:
         """The turn of a character taken out in the zoomed-in conflict ends: the action
