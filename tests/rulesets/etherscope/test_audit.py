@@ -225,6 +225,28 @@ def test_joiners_roll_awareness_at_the_start_and_need_the_condenser() -> None:
     assert "physical condenser" in msg
 
 
+@pytest.mark.rule("ES-START-1", "ES-ROUND-5")
+def test_a_late_joiner_rolls_awareness_when_it_likes_and_ties_by_it() -> None:
+    """Everyone's awareness is kept for the conflict: one who joins after the start rolls it
+    once, any time (till then it is 0 for ties), and the table is told it is still due."""
+    c = started()
+    c.execute('join eve stats=\'{"physical": 10, "awareness": 5}\'')
+    assert "eve" not in c.state.ext.awareness
+    assert any(line.startswith("joined late, awareness still to roll") and "Eve" in line
+               for line in ES.view_ext(c.state, Viewer.gm())["lines"])
+    assert [x.verb for x in ES.legal_commands(c.state, "eve")][:1] == ["awareness"]
+    c.execute("countdown")
+    c.execute("eve: awareness successes=4")
+    assert c.state.ext.awareness["eve"] == 4
+    refused(c, "eve: awareness successes=1", IllegalCommand, "ES-START-1")
+    refused(c, "ada: awareness successes=1", IllegalCommand, "ES-START-1")
+    while c.state.ext.phase == "countdown":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("round")
+    c.execute("countdown")  # all at base 10: awareness orders the tie
+    assert [x.actor for x in c.state.ext.countdown.queue] == ["eve", "ada", "bruno", "carl"]
+
+
 @pytest.mark.rule("ES-ROUND-7", "ES-ROUND-4")
 def test_a_character_joining_mid_round_acts_from_the_next_round() -> None:
     c = started()

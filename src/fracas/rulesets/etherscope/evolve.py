@@ -212,9 +212,7 @@ def _joined(state: ConflictState, e: ParticipantJoined) -> None:
     if pid not in ext.ranges.actors:
         ext.ranges.add(pid, state.settings["ranges"]["default"])
     ext.condenser[pid] = condensers_of(e.stats)
-    if ext.phase != ph.START:  # at the start it rolls awareness like everyone (ES-START-1)
-        ext.awareness.setdefault(pid, 0)
-    ext.countdown.add(pid)
+    ext.countdown.add(pid)  # it rolls awareness when it likes; till then it ties at 0
 
 
 @H.evolves(ParticipantLeft, ParticipantOut)

@@ -50,8 +50,15 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     ext = ext_of(state)
     if actor not in state.active_ids():
         return []
-    return {ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare,
-            ph.COUNTDOWN: _countdown}.get(ext.phase, _nothing)(state, actor)
+    now = {ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare,
+           ph.COUNTDOWN: _countdown}.get(ext.phase, _nothing)(state, actor)
+    if ext.phase != ph.START and actor not in ext.awareness:  # joined late (ES-START-1)
+        now = [*_awareness(actor), *now]
+    return now
+
+
+def _awareness(actor: str) -> list[LegalCommand]:
+    return [command("awareness", actor), command("awareness", actor, free={"dice": "DICE"})]
 
 
 def _nothing(state: ConflictState, actor: str) -> list[LegalCommand]:
@@ -65,8 +72,7 @@ def _seen(state: ConflictState, actor: str) -> list[str]:
 
 def _start(state: ConflictState, actor: str) -> list[LegalCommand]:
     ext = ext_of(state)
-    out = [] if actor in ext.awareness else [
-        command("awareness", actor), command("awareness", actor, free={"dice": "DICE"})]
+    out = [] if actor in ext.awareness else _awareness(actor)
     targets = [t for t in _seen(state, actor) if t not in ext.ambushed.get(actor, [])]
     if targets:
         out.append(command("ambush", actor, targets=targets))

@@ -33,12 +33,11 @@ Events = list[Event]
 
 @HANDLERS.decides("awareness")
 def decide_awareness(d: Decision, cmd: Command) -> None:
-    """ES-START-1: the awareness roll, kept for the whole conflict."""
+    """ES-START-1: the awareness roll, kept for the whole conflict: at the start, or by a
+    character who joined later (the awareness moves need everyone's, so after the start only
+    a late joiner has none)."""
     state, ctx = d.state, d.ctx
     ext, actor = ext_of(state), actor_of(cmd)
-    if ext.phase != ph.START:
-        raise IllegalCommand("awareness is rolled at the start of the conflict, before the "
-                             "awareness moves", rule="ES-START-1")
     if actor in ext.awareness:
         raise IllegalCommand(
             f"{name(state, actor)} already rolled awareness ({ext.awareness[actor]} "

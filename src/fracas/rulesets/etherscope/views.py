@@ -248,6 +248,10 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
                      + (", ".join(rest) or "nobody"))
     else:
         lines.append(f"between rounds (round {state.round} done)")
+    late = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
+    if late and ext.phase != ph.START:
+        lines.append("joined late, awareness still to roll (0 in ties until then): "
+                     + ", ".join(late))
     for a, b, band in ext.ranges.pairs():
         if band_visible(state, viewer, a, b) and state.participants[a].active \
                 and state.participants[b].active:
