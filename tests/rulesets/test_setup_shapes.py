@@ -19,7 +19,7 @@ def bundled(name: str) -> str:
 
 
 COVER = 'cover = [{ who = "mira", value = 3, object = "counter" }]'
-COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2 }'
+COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2, zone = "bar" }'
 
 
 @pytest.mark.parametrize("rule, old, new, message", [
@@ -29,10 +29,14 @@ COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2 
     ("VR-OBJ-2", COUNTER, COUNTER.replace("2", '"two"'),
      "object counter: slots must be a whole number from 1 to 20, got 'two'"),
     ("VR-OBJ-2", COUNTER, COUNTER.replace("2", "1000000"), "from 1 to 20, got 1000000"),
-    ("VR-MOVE-1", 'zone = "floor"', 'zone = ["floor"]', "zone ['floor'] is not in settings.zones"),
+    ("VR-MOVE-1", '\nzone = "floor"', '\nzone = ["floor"]',
+     "zone ['floor'] is not in settings.zones"),
     ("VR-ROLL-2", 'weapons = { crossbow = { ev = 6, kind = "ranged" } }', "weapons = [1, 2]",
      "bruno: weapons must be a table of weapons"),
     ("VR-OBJ-1", COUNTER, COUNTER.replace('"counter"', "[1]"), "an object needs an id"),
+    ("VR-MOVE-1", COUNTER, COUNTER.replace('"bar"', '"attic"'),
+     "object counter: zone 'attic' is not a zone of this conflict (bar, door, floor,"),
+    ("VR-MOVE-1", COUNTER, COUNTER.replace('"bar"', "[1]"), "zone [1] is not a zone"),
     ("VR-OBJ-1", COUNTER, COUNTER.replace('"Bar counter"', "{ a = 1 }"),
      "object counter: name is text, not {'a': 1}"),
     ("VR-OBJ-2", COUNTER, COUNTER.replace("2", '"\u0663"'), "holds the digit '٣'"),

@@ -121,3 +121,30 @@ def test_a_broken_object_takes_no_further_conditions(slots):
     again = of(do(c, "ada: attack vase weapon=sword dice=1,1,1"), "object_damaged")[0]
     assert again["broken"] and again["level"] is None  # 8 − 1 = 7 would be tattered
     assert view_ext(c.state, Viewer.gm())["objects"]["vase"]["conditions"] == ["broken"]
+
+
+@pytest.mark.rule("VR-OBJ-2", "VR-MOVE-3", "VR-ATK-3", "VR-MOVE-1")
+def test_an_object_placed_in_a_zone_is_reached_like_a_character() -> None:
+    """A crate in zone c is struck with a sword only from c, and a knife thrown two zones
+    must beat it by 3 degrees; only its size or motion penalizes the roll (no range or
+    same-zone penalty). An object the GM placed nowhere is in reach of everyone."""
+    from .helpers import ZONES
+
+    ada = pc("ada", zone="a", tn={"close_combat": 12, "athletics": 12},
+             weapons={"sword": {"ev": 9, "kind": "close"}, "knife": {"ev": 2, "kind": "thrown"}})
+    c = make(ada, npc("r3", zone="e"), objects=[
+        {"id": "crate", "material": "wood", "zone": "c"}, {"id": "vase", "material": "pottery"}],
+        **ZONES)
+    do(c, "open ada")
+    msg = str(refused(c, "ada: attack crate weapon=sword dice=3,3,3", "VR-MOVE-3"))
+    assert "crate is 2 zone(s) away" in msg
+    offered = {(lc.choice("target").fixed, lc.choice("weapon").fixed)
+               for lc in c.legal("ada") if lc.verb == "attack"}
+    assert ("crate", "knife") in offered and ("crate", "sword") not in offered
+    assert ("vase", "sword") in offered
+    thrown = of(do(c, "ada: attack crate weapon=knife dice=4,4,3"), "attack")[0]
+    assert (thrown["distance"], thrown["min_dos"], thrown["modifier"]) == (2, 3, 0)
+    assert thrown["success"] and not thrown["hit"]  # 1 degree of the 3 it needs
+    hit = of(do(c, "ada: attack vase weapon=sword dice=1,1,1"), "attack")[0]
+    assert hit["hit"]  # placed nowhere: no zone to check
+    refused(c, "object box material=wood zone=attic", "VR-MOVE-1")

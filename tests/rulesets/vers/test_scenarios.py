@@ -115,6 +115,8 @@ def test_conflicts_exported_before_the_typed_events_load_and_replay_unchanged():
         # openers left to the log yet) aside
         got = {k: v for k, v in got.items() if k in data["state"] or v}
         assert got["ext"]["turns"].pop("openers_before") == 0, name
+        for obj in got["ext"]["objects"].values():  # placed in no zone
+            assert obj.pop("zone") is None, name
         assert got == data["state"], name
         attacks += [typed(e) for r in records for e in r.events if e.type == "attack"]
     assert len(attacks) > 5 and all(isinstance(a, Attack) for a in attacks)

@@ -246,23 +246,27 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
     if not works(ext.objects, w):
         raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
                              rule="VR-OBJ-4", weapon=wname)
+    t: Participant | None = None
     if target in ext.objects and target not in state.participants:
-        return Aim(wname, w, kind, None, None)
-    t = active(state, target)
-    if t.id == attacker:
-        raise InvalidInput(f"{a.name} cannot attack itself")
-    za, zt = ext.zones.zone_of(attacker), ext.zones.zone_of(target)
+        what, zt = ext.objects[target].name, ext.objects[target].zone
+    else:
+        t = active(state, target)
+        if t.id == attacker:
+            raise InvalidInput(f"{a.name} cannot attack itself")
+        what, zt = t.name, ext.zones.zone_of(target)
+    za = ext.zones.zone_of(attacker)
     dist = None if ext.zones.zones else 0  # no zones: a fight in one room, one zone
     if za and zt:
         dist = ext.zones.distance(za, zt) if distances is None else distances.get(zt)
         if dist is None:
-            raise IllegalCommand(f"{t.name} in {zt} cannot be reached from {za}",
+            raise IllegalCommand(f"{what} in {zt} cannot be reached from {za}",
                                  rule="VR-MOVE-1")
     if kind == "close" and dist not in (None, 0) and not free:
         raise IllegalCommand(
-            f"{t.name} is {dist} zone(s) away; a close attack needs the same zone",
+            f"{what} is {dist} zone(s) away; a close attack needs the same zone",
             rule="VR-MOVE-3", distance=dist)
     return Aim(wname, w, kind, t, dist)
+
 
 
 def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | None,
@@ -295,11 +299,14 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
     if oid and oid in ext.objects and ext.objects[oid].ladder.total_penalty():
         worn = ext.objects[oid].ladder  # the weapon's own wear
         mods.append(Modifier(f"{wname} {worn.highest_name()}", worn.total_penalty()))
-    if t is None:
+    if t is None:  # only its size or motion penalizes the roll (VR-OBJ-2); the reach holds
         obj = ext.objects[target]
         if obj.penalty:
             mods.append(Modifier("small or moving", obj.penalty))
         plan.is_object = True
+        plan.distance = dist
+        if kind == "thrown" and dist is not None and dist > 1:
+            plan.min_dos = 3 * (dist - 1)
         return plan
     plan.distance = dist
     if kind == "close":

@@ -240,6 +240,7 @@ class ObjectAdded(TypedEvent):
     hardness: int = 0
     slots: int = 1
     penalty: int = 0
+    zone: Annotated[str | None, OMIT_NONE] = None
 
 
 @vers_event("object_restored")

@@ -41,7 +41,7 @@ def add_object(ext: VersExt, spec: ev.ObjectAdded) -> None:
     """An object from its set-up (mutator)."""
     ext.objects[spec.object] = VersObject(
         name=spec.name, hardness=spec.hardness, ladder=new_object_ladder(spec.slots),
-        material=spec.material, penalty=spec.penalty)
+        material=spec.material, penalty=spec.penalty, zone=spec.zone)
 
 
 def leave_posts(ext: VersExt, pid: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from fracas.engine.commands import Command
@@ -97,7 +98,8 @@ def decide_cover(d: Decision, cmd: Command) -> None:
 @HANDLERS.decides("object")
 def decide_object(d: Decision, cmd: Command) -> None:
     """VR-OBJ-1/2: an object with a hardness and condition slots."""
-    d.emit(ObjectAdded(**object_spec(cmd.args, ext_of(d.state))))
+    ext = ext_of(d.state)
+    d.emit(ObjectAdded(**object_spec(cmd.args, ext, ext.zones.zones)))
 
 
 @HANDLERS.decides("restore")
@@ -118,8 +120,10 @@ def decide_harm(d: Decision, cmd: Command) -> None:
     d.emit(*harm(d.state, p.id, a["ev"], a["track"], a.get("why") or "GM"))
 
 
-def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:
-    """Check an object's set-up (hardness by material or rank, slots) and return its data."""
+def object_spec(a: dict[str, Any], ext: VersExt | None,
+                zones: Collection[str] | None = None) -> dict[str, Any]:
+    """Check an object's set-up (hardness by material or rank, slots, its zone among
+    ``zones`` when they are given) and return its data."""
     oid = a.get("id", "")
     if not isinstance(oid, str) or not oid.strip() or "|" in oid:
         raise InvalidInput(f"an object needs an id (a word without |), not {oid!r}",
@@ -142,7 +146,14 @@ def object_spec(a: dict[str, Any], ext: VersExt | None) -> dict[str, Any]:
                                f"{', '.join(HARDNESS)} (or give hardness=RANK)",
                                rule="VR-OBJ-1")
         hardness = HARDNESS[str(material)]
+    zone = a.get("zone")
+    if zone is not None and zones is not None and (not isinstance(zone, str)
+                                                   or zone not in zones):
+        raise InvalidInput(f"object {oid}: zone {zone!r} is not a zone of this conflict ("
+                           + (", ".join(sorted(zones)) or "it has none") + ")",
+                           rule="VR-MOVE-1")
     return {"object": oid, "name": str(a.get("name") or oid), "material": material or "",
+            "zone": zone,
             "hardness": _whole(hardness, "hardness", 0, oid, (-100, 100), "VR-OBJ-1"),
             "slots": _whole(a.get("slots"), "slots", 1, oid, (1, MAX_OBJECT_SLOTS), "VR-OBJ-2"),
             "penalty": -abs(_whole(a.get("penalty"), "penalty", 0, oid, (-100, 100),

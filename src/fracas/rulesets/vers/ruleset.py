@@ -86,7 +86,7 @@ class Vers(Ruleset):
         for o in s.get("objects", []) or []:
             if not isinstance(o, dict):
                 raise InvalidInput(f"settings.objects: {o!r} must be a table", rule="VR-OBJ-1")
-            spec = object_spec(o, None)
+            spec = object_spec(o, None, zone_ids)
             if spec["object"] in objects:
                 raise InvalidInput(f"settings.objects: {spec['object']} twice", rule="VR-OBJ-1")
             objects[spec["object"]] = spec

@@ -88,6 +88,7 @@ class VersObject:
     ladder: ConditionLadder
     material: str = ""
     penalty: int = 0  # to attacks on it when it is small or moving (VR-OBJ-2)
+    zone: str | None = None  # where it stands; None: wherever the GM says (never checked)
 
     @property
     def broken(self) -> bool:
