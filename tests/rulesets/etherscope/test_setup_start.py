@@ -29,10 +29,22 @@ def test_table_line_and_band_meanings_in_view_and_log() -> None:
     lines = view(c, Viewer.of_player("alice"))["conflict"]["ruleset"]["lines"]
     assert lines[0] == "This is a prime, physical, quick, chase scale conflict."
     assert lines[1:4] == ["Close: alongside each other", "Near: quite close, one behind the other",
-                          "Distant: further away than the distance moved in one round"]
+                          "Distant: further away than the distance moved in one round of "
+                          "about a minute"]
     created = describe(c.ruleset, c.records[0].events[0], c.state)
     assert "This is a prime, physical, quick, chase scale conflict." in created
     assert "Close: alongside each other" in created
+
+
+@pytest.mark.rule("ES-SET-3", "ES-SET-6")
+def test_the_bands_say_how_long_a_round_of_the_time_scale_is() -> None:
+    """Near on a battlefield is one move in a round: how far hangs on the time scale."""
+    for scale, length in (("fast", "a few seconds"), ("tactical", "about 10 minutes"),
+                          ("logistic", "a day")):
+        c = make({"time_scale": scale, "range_scaling": "battlefield"})
+        lines = view(c, Viewer.of_player("alice"))["conflict"]["ruleset"]["lines"]
+        assert f"Near: up to one move in a round of {length} (say 30 feet in a Quick " \
+               "conflict)" in lines, lines
 
 
 @pytest.mark.rule("ES-SET-6")

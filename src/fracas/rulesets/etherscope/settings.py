@@ -14,6 +14,10 @@ from fracas.errors import InvalidInput
 NATURES = ("physical", "mental", "social")
 REALITIES = ("prime", "ether")
 TIME_SCALES = ("fast", "quick", "tactical", "strategic", "logistic")  # fastest first
+#: How long a round of each time scale lasts (ES-SET-3): the distances some bands mean hang on it.
+ROUND_LENGTHS = {"fast": "a few seconds", "quick": "about a minute",
+                 "tactical": "about 10 minutes", "strategic": "about an hour and a half",
+                 "logistic": "a day"}
 BANDS = ("close", "near", "distant")
 
 #: Range scalings of the seed (ES-SET-6): close, near, distant meanings.
@@ -25,13 +29,13 @@ SCALINGS: dict[str, tuple[str, str, str]] = {
     ),
     "battlefield": (
         "melee fighting distance, about 5 feet",
-        "up to one move in the time scale (say 30 feet in a Quick conflict)",
+        "up to one move in a round of {round} (say 30 feet in a Quick conflict)",
         "beyond that, yet still within range of perception",
     ),
     "chase": (
         "alongside each other",
         "quite close, one behind the other",
-        "further away than the distance moved in one round",
+        "further away than the distance moved in one round of {round}",
     ),
     "global": (
         "in physical perceptible range",
@@ -248,7 +252,9 @@ def scaling_meanings(settings: dict[str, Any]) -> tuple[str, dict[str, str]]:
     if name == "custom":
         custom = settings["custom_scaling"]
         return custom["name"], {b: custom[b] for b in BANDS}
-    return name, dict(zip(BANDS, SCALINGS[name], strict=True))
+    length = ROUND_LENGTHS[settings["time_scale"]]
+    return name, {b: text.format(round=length)
+                  for b, text in zip(BANDS, SCALINGS[name], strict=True)}
 
 
 def table_line(settings: dict[str, Any]) -> str:
