@@ -91,6 +91,9 @@ def test_a_long_list_of_odds_folds_on_a_phone_until_opened(browser: Browser,
     gm = start_table(browser, served.url)
     create_from_example(gm, "vers-tavern-brawl")
     alice = join(browser, invite(gm, "alice"))
+    for p in (gm, alice):  # each object says where it stands, by the zone's name
+        expect(p.page.locator("li", has_text="Bar counter · hardness 2")
+               ).to_contain_text("in The bar")
     command(gm, "gm", "open ada")  # Ada's attacks: three weapons on five targets and two objects
     box = alice.page.locator(".odds-box")
     expect(box.locator("summary")).to_have_text(re.compile(r"^Odds of the pending roll \(\d+\)$"))

@@ -148,3 +148,27 @@ def test_an_object_placed_in_a_zone_is_reached_like_a_character() -> None:
     hit = of(do(c, "ada: attack vase weapon=sword dice=1,1,1"), "attack")[0]
     assert hit["hit"]  # placed nowhere: no zone to check
     refused(c, "object box material=wood zone=attic", "VR-MOVE-1")
+
+
+@pytest.mark.rule("VR-OBJ-5", "VR-OBJ-2")
+def test_a_placed_object_is_repaired_from_its_zone_and_the_state_says_where_it_is() -> None:
+    """The crate stands in zone c: Ada, there, may repair it; Rook, two zones off, is not
+    offered the repair and is refused it, and everyone's state shows where the crate is."""
+    from .helpers import ZONES
+
+    ada = pc("ada", zone="c", tn={"close_combat": 12, "repair": 12},
+             weapons={"hammer": {"ev": 10, "kind": "close"}})
+    rook = pc("rook", zone="e", tn={"repair": 12})
+    c = make(ada, rook, npc("r3", zone="a"),
+             objects=[{"id": "crate", "material": "wood", "zone": "c"}], **ZONES)
+    do(c, "open ada", "ada: attack crate weapon=hammer dice=3,3,3", "ada: handoff rook")
+    assert not [lc for lc in c.legal("rook") if lc.verb == "repair"]
+    msg = str(refused(c, "rook: repair crate dice=1,1,1", "VR-OBJ-5"))
+    assert "crate is in c; Rook must be there to repair it" in msg
+    do(c, "rook: handoff r3", "r3: handoff", "open ada")  # a new turn, opened by Ada
+    assert [lc for lc in c.legal("ada") if lc.verb == "repair"]
+    assert of(do(c, "ada: repair crate dice=1,1,1"), "repaired")[0]["check"]["success"]
+    player = view_ext(c.state, Viewer.of_player("rook"))
+    assert player["objects"]["crate"]["zone"] == "c"
+    assert any(line.startswith("Object crate (crate, hardness 2) in c:")
+               for line in player["lines"])

@@ -310,6 +310,12 @@ def decide_repair(d: Decision, cmd: Command) -> None:
     if obj.broken:
         raise IllegalCommand(f"{obj.name} is broken; no repair action mends it (the GM may "
                              f"restore it: 'restore {a['id']}')", rule="VR-OBJ-5")
+    zones = ext_of(d.state).zones
+    here = zones.zone_of(actor)
+    if obj.zone and here and here != obj.zone:
+        raise IllegalCommand(f"{obj.name} is in {zones.zones[obj.zone].name or obj.zone}; "
+                             f"{d.state.participants[actor].name} must be there to repair it",
+                             rule="VR-OBJ-5", object=a["id"])
     spend = action(d, cmd, actor)
     mods = [*own_mods(d.state, actor),
             Modifier(f"{obj.name} {obj.ladder.levels[highest].name}", REPAIR_PENALTY[highest])]

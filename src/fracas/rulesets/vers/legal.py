@@ -163,7 +163,9 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
         if lad.highest() is not None:
             out.append(command(actor, "recover", who=actor, track=track,
                                free={"dice": "DICE"}))
+    here = ext.zones.zone_of(actor)
     for oid, obj in ext.objects.items():
-        if obj.ladder.highest() is not None and not obj.broken:
+        if (obj.ladder.highest() is not None and not obj.broken
+                and not (obj.zone and here and here != obj.zone)):
             out.append(command(actor, "repair", id=oid, free={"dice": "DICE"}))
     return out

@@ -369,7 +369,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
     for oid, obj in ext.objects.items():
         held = [lvl.name for i, lvl in enumerate(obj.ladder.levels) if obj.ladder.marks[i]]
         state_txt = "broken" if obj.broken else (", ".join(held) or "intact")
-        lines.append(f"Object {obj.name} ({oid}, hardness {obj.hardness}): {state_txt}")
+        where = f" in {ext.zones.zones[obj.zone].name or obj.zone}" if obj.zone else ""
+        lines.append(f"Object {obj.name} ({oid}, hardness {obj.hardness}){where}: {state_txt}")
     for cid, chase in ext.chases.items():
         scale = "".join("●" if i == chase.track.position else "·"
                         for i in range(1, chase.track.length + 1))
@@ -388,6 +389,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "guards": {k: list(v) for k, v in ext.zones.guards.items()},
         "engaged": list(ext.engaged), "cover": dict(ext.cover),
         "objects": {o: {"name": v.name, "hardness": v.hardness, "broken": v.broken,
+                        "zone": v.zone,
                         "conditions": [lv.name for i, lv in enumerate(v.ladder.levels)
                                        if v.ladder.marks[i]]}
                     for o, v in ext.objects.items()},

@@ -143,7 +143,8 @@ function vers(level, ctx) {
   const objects = Object.entries(r.objects || {});
   if (objects.length) {
     out.push(panel("Objects", h("ul", { class: "plain" }, objects.map(([id, o]) => h("li", {},
-      h("b", {}, o.name || id), ` · hardness ${o.hardness ?? "?"}`, o.broken ? " · broken" : "",
+      h("b", {}, o.name || id), ` · hardness ${o.hardness ?? "?"}`,
+      o.zone ? ` · in ${(r.zone_names || {})[o.zone] || o.zone}` : "", o.broken ? " · broken" : "",
       (o.conditions || []).length ? ` · ${o.conditions.map(words).join(", ")}` : "")))));
   }
   out.push(panel("Popcorn",
