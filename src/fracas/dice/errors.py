@@ -30,7 +30,8 @@ class DiceBudgetError(InvalidInput):
 
 
 class DiceValueError(InvalidInput):
-    """A roll that cannot be evaluated: a division by zero."""
+    """A roll that cannot be evaluated: a division whose right side is or may be 0, refused
+    before any die is rolled."""
 
     code = "dice_value"
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from fracas.dice.bounds import bounds, dice_groups
+from fracas.dice.bounds import bounds, dice_groups, divisors_that_may_be_zero
 from fracas.dice.canonical_text import to_source
+from fracas.dice.errors import DiceValueError
 from fracas.dice.nodes import Annotated, BinOp, Dice, Group, Node, SetOf, Tree, Unary
 from fracas.dice.parser import parse_tree
 from fracas.dice.plan import Plan
@@ -24,6 +25,12 @@ class Expression:
         self.parsed: Tree = parse_tree(source)
         self.tree: Node = self.parsed.root
         self.text = to_source(self.parsed)
+        for op, least, greatest in divisors_that_may_be_zero(self.tree):
+            side = ("is 0" if least == greatest else
+                    f"may be 0 (it lies between {least} and {greatest}); such a roll is refused "
+                    "before any die is rolled")
+            raise DiceValueError(f"division by zero: the right side of '{op}' {side}",
+                                 operator=op, expression=source)
         low, high = bounds(self.tree)
         self.minimum, self.maximum = int(low), int(high)
         self.groups: tuple[Dice, ...] = tuple(dice_groups(self.tree))
@@ -120,7 +127,8 @@ def _split_terms(node: Node, sign: int, out: list[tuple[int, str, Plan]]) -> Non
 
 @lru_cache(maxsize=4096)
 def parse(expr: str) -> Expression:
-    """Parse a dice expression (cached); raises DiceSyntaxError or DiceBudgetError.
+    """Parse a dice expression (cached); raises DiceSyntaxError, DiceBudgetError or
+    DiceValueError (a division whose right side can be 0).
 
     A text that starts with ``d20:`` is read as the d20 library (and Avrae) read it.
     """
