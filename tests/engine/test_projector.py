@@ -208,3 +208,17 @@ def test_a_changed_setting_inside_a_table_reaches_the_live_view(viewer: Viewer) 
     update = follow.advance()
     assert update.view is not None
     assert update.view["conflict"]["settings"]["weather"] == {"wind": [1, 5]}
+
+
+def test_a_record_is_called_the_same_whether_or_not_a_hidden_character_took_part() -> None:
+    plain, twin = played("etherscope-car-chase"), played("etherscope-car-chase")
+    twin.execute("join sniper name=Sniper side=zq 'stats={\"physical\": 3}' hidden=yes")
+    for c in (plain, twin):
+        c.execute("round")
+        c.execute("countdown")
+    for viewer in (ALICE, BOB, Viewer.public()):
+        a, b = Projector(plain, viewer).entries, Projector(twin, viewer).entries
+        assert len(a) == len(b)  # the hidden join leaves no entry
+        # before: the twin's read "the GM acts", as the sniper's part of each was hidden
+        assert [e.command for e in a[-2:]] == [e.command for e in b[-2:]] == [
+            "round", "countdown"]

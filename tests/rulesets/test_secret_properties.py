@@ -216,6 +216,42 @@ def test_no_side_channel_counts_numbers_or_times_what_is_hidden(
             _refusals_name_no_one_hidden(c, viewer)
 
 
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=SIDE_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_an_entry_is_called_alike_whether_or_not_someone_hidden_took_part(
+    name: str, data: st.DataObject
+) -> None:
+    """The same commands played with and without a character hidden from the players: where
+    a player's entry reads the same in both, it is called the same — a "round" among hidden
+    characters is "round", never "the GM acts" (the label alone told of them)."""
+    plain, twin = played(name), played(name)
+    try:
+        twin.execute(_hidden_join(twin), time="")
+    except FracasError:  # an ended conflict: no one joins it
+        return
+    viewers = [Viewer.public(), *map(Viewer.of_player, _players(plain))]
+    follows = [(Projector(plain, v), Projector(twin, v)) for v in viewers]
+    for _ in range(data.draw(st.integers(1, 10))):
+        legal = _legal(plain)
+        if not legal:
+            break
+        text = data.draw(st.sampled_from(legal))
+        try:
+            plain.execute(text, time="")
+        except FracasError:
+            continue
+        try:
+            twin.execute(text, time="")
+        except FracasError:
+            break  # the hidden character has changed the course of play
+        for a, b in follows:
+            for x, y in zip(a.advance().entries, b.advance().entries, strict=False):
+                if x.lines == y.lines:
+                    assert x.command == y.command, (text, a.viewer, x.lines)
+
+
 def _refusals_name_no_one_hidden(c: Conflict, viewer: Viewer) -> None:
     """Whatever turn state the conflict is in (a hidden character acting, or on the side on
     turn, or moving), each refusal of a command by one of the player's characters — naming

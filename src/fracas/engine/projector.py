@@ -44,9 +44,11 @@ from fracas.engine.redaction import (
     Knowledge,
     Unknowns,
     may_see_event,
+    names_unknown,
     public_participant,
     public_settings,
     redact,
+    without_unknown,
 )
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import RESERVED_IDS
@@ -230,13 +232,18 @@ class Projector:
         typed = self._typed(record)
         if not visible and not typed:
             return None  # wholly hidden: no entry, so nothing counts or times it
-        whole = record.command == "create" or all(
-            a is b for a, b in zip(shown, record.events, strict=True))
+        # the command is read as typed when all the viewer lost of it is what concerns those
+        # they may not know and it names none of them: whether a record had a hidden part
+        # never changes what it is called (a "round" among hidden characters is "round")
+        plain = record.command == "create" or (all(
+            a is b or self._lost_only_the_unknown(b, a, known_before, known_after)
+            for a, b in zip(shown, record.events, strict=True)) and not self._names_unknown(
+            record, known_before, known_after))
         # the player knows what they asked, and what the GM asked for their character unless
         # it names one of its GM-only stats
         mine = typed or (_actor_owned(record, known_after)
                          and not self._names_a_secret(record, known_after))
-        command = record.command if whole or mine else self._label(record, known_after)
+        command = record.command if plain or mine else self._label(record, known_after)
         return self._entry(record, visible, command, depth, said)
 
     def _said(self, record: Record) -> frozenset[str]:
@@ -270,6 +277,30 @@ class Projector:
             "commands": [self._labels[v] for v in seen],
             "entries": [self._by_version[v].number for v in seen]})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
+
+    def _lost_only_the_unknown(self, event: Event, shown: Event | None,
+                               *knowledge: Knowledge) -> bool:
+        """Whether all the viewer lost of ``event`` (now ``shown``) is what names those they
+        may not know: it names one of them, and the viewer sees nothing of it or what the net
+        alone leaves of it, by one of ``knowledge``."""
+        if not any(names_unknown(event, k) for k in knowledge):
+            return False
+        if shown is None:
+            return True
+        typed = self.ruleset.events.typed(event)
+        nets = (without_unknown(typed, k) for k in knowledge)
+        return any(net is not None and net.to_data() == shown.to_data() for net in nets)
+
+    def _names_unknown(self, record: Record, *knowledge: Knowledge) -> bool:
+        """Whether the record's command names (as its actor or in a value) a participant
+        the viewer may not know; a command that cannot be read again is taken to."""
+        try:
+            command = command_set(self.ruleset).parse(record.command)
+        except FracasError:
+            return True
+        values = [command.actor, *command.args.values()]
+        words = [w for v in values for w in (v if isinstance(v, list) else [v])]
+        return any(isinstance(w, str) and not k.knows(w) for w in words for k in knowledge)
 
     def _names_a_secret(self, record: Record, knowledge: Knowledge) -> bool:
         """Whether the record's command names one of its actor's :meth:`secret_words` (as a

@@ -255,6 +255,16 @@ def without_unknown(event: Event, knowledge: Knowledge,
     return _rebuilt(event, data)
 
 
+def names_unknown(event: Event, knowledge: Knowledge) -> bool:
+    """Whether ``event`` names, as its actor or anywhere in its data, a participant the viewer
+    may not know."""
+    if event.actor is not None and not knowledge.knows(event.actor):
+        return True
+    net = _Unknown(knowledge, frozenset())
+    net.scrub(event.data)
+    return net.hide or net.changed
+
+
 class _Unknown:
     """One pass over an event's data, dropping what names participants the viewer may not
     know."""
