@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.model import Viewer
+from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput
+from fracas.rulesets.fabula_ultima.state import npc_initiative
 from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run, seed_example
 
 
@@ -29,6 +32,19 @@ def test_a_d7_is_refused_in_a_check_and_in_stats() -> None:
     seed = seed_example()
     refused(seed, "join imp side=foes stats='{\"dex\": 7, \"ins\": 8, \"mig\": 8, "
                   "\"wlp\": 8, \"hp\": 5}'", "FU-CHK-1", InvalidInput)
+
+
+@pytest.mark.rule("FU-CHK-1", "FU-CON-4")
+def test_die_sizes_written_d10_on_a_sheet_are_rolled_and_shown_as_those_dice() -> None:
+    c = make(pc("ada", dex="d10", ins="D8"), npc("imp", dex="d12", ins="d8"))
+    run(c, "ada: check dex+ins 13 turn=no dice=10,8")  # before: a crash, on every command
+    assert events(c, "check")[0].data["roll"]["expression"] == "{d10+d8}"
+    assert view(c, Viewer.gm())["conflict"]["participants"][0]["dice"]["dex"] == 10
+    assert npc_initiative(c.state.ext, c.state.participants["imp"]) == 10  # (d12 + d8) / 2
+    seed = seed_example()
+    run(seed, "join imp2 name=Imp side=foes stats='{\"dex\": \"d6\", \"ins\": \"d8\", "
+              "\"mig\": \"d8\", \"wlp\": \"d8\", \"hp\": 5}'")
+    assert view(seed, Viewer.gm())["conflict"]["participants"][-1]["dice"]["dex"] == 6
 
 
 @pytest.mark.rule("FU-CHK-1")

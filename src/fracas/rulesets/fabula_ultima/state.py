@@ -215,10 +215,16 @@ def is_extra(ext: FabulaExt, p: Participant) -> bool:
     return p.id in ext.extras
 
 
+def sheet_die(p: Participant, attr: str) -> int:
+    """The die size the sheet gives ``attr``, written ``10`` or ``"d10"`` (FU-CHK-1)."""
+    raw = p.stats.get(attr, 8)
+    return raw if type(raw) is int else check_die(p.id, attr, raw)
+
+
 def die(ext: FabulaExt, p: Participant, attr: str) -> int:
     """The current die size of ``attr``: the sheet's, stepped down once per status effect
     that touches it, never below d6 (FU-RES-4)."""
-    base = int(p.stats.get(attr, 8))
+    base = sheet_die(p, attr)
     steps = sum(1 for s in ext.statuses.get(p.id, []) if attr in STATUSES.get(s, ()))
     size = base - 2 * steps
     return max(6, min(12, size))
@@ -240,7 +246,7 @@ def npc_initiative(ext: FabulaExt, p: Participant) -> int:
     dice, not ones stepped down by status effects."""
     if "initiative" in p.stats:
         return int(p.stats["initiative"])
-    base = (int(p.stats.get("dex", 8)) + int(p.stats.get("ins", 8))) // 2
+    base = (sheet_die(p, "dex") + sheet_die(p, "ins")) // 2
     rank, n = parse_rank(p.id, p.stats)
     bonus = 2 if rank == "elite" else n if rank == "champion" else 0
     return base + bonus + init_modifier(ext, p)
