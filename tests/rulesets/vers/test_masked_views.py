@@ -43,15 +43,15 @@ def test_a_player_sees_their_own_penalty_and_a_question_mark_for_the_hidden_one(
     do(c, "ada: attack thug dice=2,2,2")
     said = last_sentences(c, ALICE)[0]
     assert said.startswith("Ada attacks Thug with sword (close): Close combat TN 12 "
-                           "(−1 wounded, ? Thug's close combat: ?): rolled [2, 2, 2] = 6, "
+                           "(−1 wounded, ? Thug's close combat or dodge: ?): rolled [2, 2, 2] = 6, "
                            "success → hit")
     assert "→ 9" not in said and "DoS" not in said  # modified TN and margin give −2 away
     data = last_check(c, ALICE)
-    assert data["mods"] == [["wounded", -1], ["Thug's close combat", None]]
+    assert data["mods"] == [["wounded", -1], ["Thug's close combat or dodge", None]]
     assert (data["modifier"], data["target_number"], data["dos"]) == (None, None, None)
     assert data["tn"] == 12 and data["total"] == 6 and data["success"] is True
     gm = last_sentences(c)[0]
-    assert ("(−1 wounded, −2 Thug's close combat: −3) → 9: rolled [2, 2, 2] = 6, success, "
+    assert ("(−1 wounded, −2 Thug's close combat or dodge: −3) → 9: rolled [2, 2, 2] = 6, success, "
             "3 DoS") in gm
 
 
@@ -82,7 +82,7 @@ def test_an_onlooker_sees_no_more_than_a_player():
     c = table()
     do(c, "ada: attack thug dice=2,2,2")
     said = last_sentences(c, Viewer.public())[0]
-    assert "? Thug's close combat: ?" in said and "−2" not in said
+    assert "? Thug's close combat or dodge: ?" in said and "−2" not in said
 
 
 @pytest.mark.rule("VR-ROLL-1")

@@ -89,6 +89,17 @@ def test_a_guard_taken_out_no_longer_blocks_the_way():
     assert c.state.ext.zones.zone_of("ada") == "c"
 
 
+@pytest.mark.rule("VR-MOVE-5")
+def test_a_concealed_guard_bars_no_way_to_a_player_until_it_is_revealed():
+    c = guarded()
+    do(c, "guard guard b c", "conceal guard", "open ada", "ada: move b")
+    # before: only 'slip' was offered, and 'move' refused citing the guard no one could see
+    assert "ada: move c" in c.legal_commands("ada")
+    assert not any("slip" in t for t in c.legal_commands("ada"))
+    do(c, "undo", "reveal guard", "ada: move b")
+    refused(c, "ada: move c", "VR-MOVE-5")
+
+
 @pytest.mark.rule("VR-OBJ-2", "VR-OBJ-4")
 def test_a_large_weapons_penalty_counts_once_a_level_not_once_a_condition():
     objects = [{"id": "greatblade", "material": "iron", "slots": 2}]

@@ -200,3 +200,21 @@ def test_a_concealed_opener_leaves_no_trace_in_the_turn_line_or_its_data() -> No
     assert turn["current"] is None and turn["actions_left"] is None
     gm = view(c, Viewer.gm())["conflict"]["ruleset"]
     assert gm["openers"] == [[1, "brute"], [2, "spy"]] and gm["actions_left"] == 2
+
+
+@pytest.mark.rule("VR-ROLL-2")
+def test_whether_a_gm_only_close_combat_beats_the_dodge_shows_in_no_odds_or_roll() -> None:
+    """The close defence is the greater of Dodge and Close Combat ranks: with the ranks
+    GM-only, neither the player's odds nor the roll's modifier may tell which counted (before:
+    the odds line was there while the secret ranks were at most the dodge, and gone above)."""
+    seen = set()
+    for ranks in range(4):
+        c = make(pc("ada", zone="a", tn={"close_combat": 12}, weapons={"sword": {"ev": 4}}),
+                 {**npc("thug", zone="a", dodge=1, skills={"close_combat": ranks}),
+                  "gm_only": ["skills"]}, **ZONES)
+        do(c, "open ada")
+        odds = [line for line in view(c, ALICE)["conflict"]["odds"] if "Thug" in line]
+        do(c, "ada: attack thug dice=2,2,2")
+        mods = [e.data["mods"] for e in player_events(c) if e.type == "attack"]
+        seen.add((json.dumps(odds), json.dumps(mods)))
+    assert seen == {("[]", json.dumps([[["Thug's close combat or dodge", None]]]))}

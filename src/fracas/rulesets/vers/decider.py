@@ -127,6 +127,20 @@ def stat_mod(state: ConflictState, label: str, value: int,
     return Modifier(label, value, pid, stat)
 
 
+def _parry(state: ConflictState, t: Participant) -> Modifier:
+    """The close-combat defence of ``t``: its Dodge or its Close Combat ranks, the greater
+    (VR-ROLL-2). Where either is GM-only, the modifier names both, so that which one counts
+    tells nothing of the secret one."""
+    cc, dg = ranks(t, "close_combat"), dodge(t)
+    skills, dodging = ((t.id, "skills"),), dodge_sources(t)
+    if any(stat in t.gm_only for _, stat in (*skills, *dodging)):
+        return stat_mod(state, f"{t.name}'s close combat or dodge", -max(cc, dg), *skills,
+                        *dodging)
+    if dg >= cc:
+        return stat_mod(state, f"{t.name}'s dodge", -dg, *dodging)
+    return stat_mod(state, f"{t.name}'s close combat", -cc, *skills)
+
+
 def weapon_source(state: ConflictState, attacker: str) -> str | None:
     """The attacker, when the EV it deals comes from its GM-only weapons (None otherwise)."""
     p = state.participants.get(attacker)
@@ -310,11 +324,7 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
         return plan
     plan.distance = dist
     if kind == "close":
-        if dodge(t) >= ranks(t, "close_combat"):
-            mods.append(stat_mod(state, f"{t.name}'s dodge", -dodge(t), *dodge_sources(t)))
-        else:
-            mods.append(stat_mod(state, f"{t.name}'s close combat",
-                                 -ranks(t, "close_combat"), (t.id, "skills")))
+        mods.append(_parry(state, t))
         diff = reach(a) - reach(t)
         if diff:
             mods.append(stat_mod(state, "reach", diff, (t.id, "reach"),
@@ -502,15 +512,18 @@ def way(state: ConflictState, mover: str, here: str, to: str) -> tuple[list[str]
 
 
 def hostile_guards(state: ConflictState, mover: str, path: list[str]) -> list[str]:
-    """The guards on ``path`` that stop ``mover``: still in the conflict and not on its side
-    (VR-MOVE-5)."""
-    side = state.participants[mover].side
+    """The guards on ``path`` that stop ``mover``: still in the conflict, not on its side,
+    and not hidden from its player (VR-MOVE-5 [decision]: a concealed guard must show itself
+    to stop a player's character; it would otherwise bar a way the player sees open)."""
+    me = state.participants[mover]
     out = []
     for g in ext_of(state).zones.guards_on_path(path):
         p = state.participants.get(g)
         if p is None or not p.active or g == mover:
             continue
-        if side is not None and p.side == side:
+        if me.side is not None and p.side == me.side:
+            continue
+        if g in state.concealed and me.owner is not None and p.owner != me.owner:
             continue
         out.append(g)
     return out

@@ -459,8 +459,8 @@ def _known(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
     """Whether ``viewer`` may know the target and every number of the roll of ``plan``."""
     if plan.target not in state.ext.objects and not can_see(plan.target):
         return False
-    kept = tuple(m for m in plan.mods if m.value)
-    probe = Check(actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=kept,
+    # every modifier, 0 included: a GM-only stat that comes to 0 is a secret all the same
+    probe = Check(actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=tuple(plan.mods),
                   target_number=plan.target_number)
     seen = redact_marked(probe, state, viewer, can_see)
     return (isinstance(seen, Check) and seen.tn is not None and seen.target_number is not None
