@@ -291,3 +291,34 @@ def test_ctrl_c_stops_a_run_with_local_workers_at_once() -> None:
             break
         time.sleep(0.1)
     assert _in_session(run.pid) == []
+
+
+def test_ctrl_c_stops_a_run_on_a_dask_cluster_and_frees_the_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        tasks = cluster.scheduler.tasks
+        run = subprocess.Popen(
+            [sys.executable, "-c", "from fracas.cli import main; main()", "sim",
+             "vers-tavern-brawl", "-n", "2000", "--seed", "c", "--dask",
+             cluster.scheduler_address],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            for _ in range(600):  # the job's chunks have reached the scheduler
+                if tasks:
+                    break
+                time.sleep(0.1)
+            assert tasks, "the job never reached the cluster"
+            os.killpg(run.pid, signal.SIGINT)
+            _, err = run.communicate(timeout=60)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+        assert run.returncode == 130, err
+        assert "Traceback" not in err
+        for _ in range(100):  # the cluster lets go of the job's chunks
+            if not tasks:
+                break
+            time.sleep(0.1)
+        assert not tasks
