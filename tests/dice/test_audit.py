@@ -263,6 +263,20 @@ def test_leading_zeros_are_not_large_numbers(expr: str, canonical: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("expr", "canonical"),
+    [("d20:10d10!>=10>=8", "d20:10d10!>=10>=8"), ("d20:10d10! >= 8", "d20:10d10!>=10>=8"),
+     ("10d10! == 8", "10d10!>=10==8"), ("d20:10d10!>8", "d20:10d10!>8")],
+)
+def test_a_bare_explosion_before_a_comparison_keeps_its_threshold_in_the_text(
+        expr: str, canonical: str) -> None:
+    # before: "d20:10d10!>=10>=8" was written "d20:10d10!>=8", which explodes on 8 or more
+    e = parse(expr)
+    assert e.text == canonical and parse(e.text).tree == e.tree
+    r = roll(e, DiceRng.derive("c", 3))
+    assert Roll.from_data(r.to_data()) == r
+
+
+@pytest.mark.parametrize(
     ("expr", "position"),
     [("4d6\u212ah3", 3), ("\u212a", 0), ("2d6+\u0130", 4), ("d6 \u212ah1", 3)],
 )

@@ -55,6 +55,13 @@ def _short_count(op: Op, reading: str) -> bool:
     return op.kind == "c" and reading == FRACAS and op.sels[0].cat in (">=", "<=")
 
 
+def _rightmost_dice(node: Node) -> Dice | None:
+    """The dice group a node's text ends with, if it ends with one."""
+    while isinstance(node, BinOp | Unary):
+        node = node.right if isinstance(node, BinOp) else node.operand
+    return node if isinstance(node, Dice) else None
+
+
 def node_text(node: Node, reading: str = FRACAS) -> str:
     """The canonical text of a syntax tree node in a reading."""
     if isinstance(node, Const):
@@ -64,7 +71,12 @@ def node_text(node: Node, reading: str = FRACAS) -> str:
         head = f"{node.count}d{size}" if node.explicit_count else f"d{size}"
         return head + _ops_text(node.ops, reading, node.sides)
     if isinstance(node, BinOp):
-        return f"{node_text(node.left, reading)}{node.op}{node_text(node.right, reading)}"
+        left = node_text(node.left, reading)
+        last = _rightmost_dice(node.left)
+        if left.endswith("!") and node.op in (">=", "==") and last is not None:
+            # "10d10!" then ">=8" would read back as explosions on 8 or more
+            left = f"{left}>={last.sides}"
+        return f"{left}{node.op}{node_text(node.right, reading)}"
     if isinstance(node, Unary):
         return f"{node.op}{node_text(node.operand, reading)}"
     if isinstance(node, Group):
