@@ -79,7 +79,7 @@ def test_an_endless_file_is_read_only_up_to_the_limit() -> None:
 
 
 @pytest.mark.parametrize("stat, message", [
-    ("strength = true", "strength must be a whole number, not True"),
+    ("strength = true", "strength must be a whole number, not true"),
     ("strength = 9.2e18", "9.2e\\+18; numbers go up to 1,000,000"),
     ("strength = 9200000000000000000", "numbers go up to 1,000,000"),
     ("strength = 21", "strength is 21; it goes from 0 to 20"),

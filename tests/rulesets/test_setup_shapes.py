@@ -129,7 +129,7 @@ def test_a_fabula_ultima_item_of_the_wrong_kind_of_value_is_refused_by_its_rule(
 @pytest.mark.rule("FU-CON-1")
 def test_an_extra_is_marked_true_or_false_never_by_any_text() -> None:
     text = bundled("fabula-ultima-ambush")
-    with pytest.raises(InvalidInput, match=r"extra is true or false, not 'no'"):
+    with pytest.raises(InvalidInput, match=r"extra is true or false, not \"no\""):
         play_script(parse_scenario(text.replace("extra = true", 'extra = "no"', 1), "f.toml"),
                     "s")
 

@@ -99,3 +99,16 @@ def test_as_a_name_nobody_plays_warns_alike_in_every_command(sqlite_url: str) ->
     text = " ".join(done.stderr.split())
     assert done.exit_code == 2 and "nobody in this conflict is played by 'zed'" in text
     assert "alice" not in text
+
+
+def test_watch_since_takes_an_entry_number_as_the_docs_write_it(sqlite_url: str) -> None:
+    cid = runner.invoke(app, ["new", str(TOY_SCENARIO), "--db", sqlite_url]).stdout.strip()
+    db = ["--db", sqlite_url]
+    runner.invoke(app, ["do", cid, "note 'the fire crackles'", *db])
+    shown = {since: runner.invoke(app, ["watch", cid, "--as", "alice", "--since", since,
+                                        "--timeout", "0.1", *db]) for since in ("#1", "1")}
+    assert shown["#1"].exit_code == 0, shown["#1"].output  # before: not a valid integer
+    assert shown["#1"].stdout == shown["1"].stdout
+    assert "the fire crackles" in shown["#1"].stdout and "#1 " not in shown["#1"].stdout
+    bad = runner.invoke(app, ["watch", cid, "--since", "#x", "--timeout", "0.1", *db])
+    assert bad.exit_code == 2 and "not a version or entry number" in bad.output

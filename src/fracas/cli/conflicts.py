@@ -364,11 +364,21 @@ def db_snapshot(
         console.print(f"snapshot of {conflict_id} rebuilt at version {version}")
 
 
+def _since(text: str) -> int:
+    """``--since``: a version or entry number, written ``20``, ``v20`` or ``#20``."""
+    digits = text.strip().removeprefix("#").removeprefix("v")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+        raise typer.BadParameter(f"{text!r} is not a version or entry number (20, v20 or #20)",
+                                 param_hint="'--since'")
+    return int(digits)
+
+
 def watch(
     conflict_id: IdArgument,
     as_player: AsOption = None,
-    since: Annotated[int | None, typer.Option(
-        help="print the log after this version first (as a player: after your entry #N)")]
+    since: Annotated[str | None, typer.Option(
+        help="print the log after this version first (as a player: after your entry #N); "
+             "20, v20 or #20")]
     = None,
     timeout: Annotated[float | None, typer.Option(
         help="stop after this many seconds without a change (default: follow until Ctrl-C)")]
@@ -387,7 +397,7 @@ def watch(
         check_viewer(conflict, viewer)
         follow = Projector(conflict, viewer)
         if since is not None:
-            print_entries(console, follow.after(since))
+            print_entries(console, follow.after(_since(since)))
         render_panel(console, conflict, viewer, conflict_id)
         at = f" at v{conflict.version}" if viewer.is_gm else ""  # a player is told no version
         err_console.print(f"[dim]following {conflict_id}{at} as {who}; Ctrl-C stops[/]")

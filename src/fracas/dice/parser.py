@@ -428,6 +428,11 @@ class Parser:
         if self.reading == FRACAS and not set_only and (self.at(">=") or self.at("<=")):
             cat = low[at : at + 2]
             self.pos += 2
+            if self.pos < self.n and self.text[self.pos] == " ":
+                raise self.syntax(
+                    f"right after dice, '{cat}N' with no space counts the dice that show N "
+                    f"or {'more' if cat == '>=' else 'less'} ('2d6{cat}5'); to compare the "
+                    f"total, write it in brackets: '(2d6) {cat} 7'", self.pos)
             return Op("c", (Sel(cat, self.integer(f"a target number after '{cat}'")),))
         if self.reading == FRACAS and not set_only and low[at] in "<>":
             raise self.syntax(

@@ -332,7 +332,7 @@ class CommandSet:
         except KeyError:
             hint = did_you_mean(verb, self.specs) or (
                 " (Tab at the `fracas play` prompt completes the commands; "
-                "docs/json.md lists them)")
+                "the ruleset's guide in docs/ lists them)")
             raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb) from None
 
     def parse(self, text: str) -> Command:

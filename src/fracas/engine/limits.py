@@ -7,6 +7,7 @@ checks, so a value refused at one is refused at all, with a sentence naming the 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import unicodedata
@@ -249,6 +250,15 @@ def check_gm_only_settings(settings: dict[str, Any], shown: frozenset[str], titl
             "'conceal', keep a secret in a note with visibility=gm)", key="gm_only_settings")
 
 
+def spelled(value: Any) -> str:
+    """``value`` as a scenario or a JSON value writes it (``true``, ``"d10"``, ``[1, 2]``), for
+    a refusal that quotes what was given: never Python's ``True`` or ``None``."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def check_stat_ranges(ranges: dict[str, tuple[int, int]], pid: str,
                       stats: dict[str, Any]) -> None:
     """Refuse a stat a ruleset counts with that is not a whole number in its range.
@@ -259,7 +269,7 @@ def check_stat_ranges(ranges: dict[str, tuple[int, int]], pid: str,
     for path, (low, high) in ranges.items():
         for where, value in _at(stats, path.split("."), f"{pid}: stats"):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidInput(f"{where} must be a whole number, not {value!r}",
+                raise InvalidInput(f"{where} must be a whole number, not {spelled(value)}",
                                    participant=pid)
             if not low <= value <= high:
                 raise InvalidInput(f"{where} is {value}; it goes from {low} to {high} (the "

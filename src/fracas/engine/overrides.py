@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.engine.limits import check_number
+from fracas.engine.limits import check_number, spelled
 from fracas.engine.model import ConflictState
 from fracas.errors import InvalidInput
 
@@ -49,7 +49,7 @@ def whole(path: str, low: int, high: int) -> Callable[[Any], int]:
     """A check for a whole number from ``low`` to ``high``."""
     def check(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
-            raise InvalidInput(f"override: {path} takes a whole number, not {value!r}",
+            raise InvalidInput(f"override: {path} takes a whole number, not {spelled(value)}",
                                path=path)
         check_number(value, f"override: {path}")
         if not low <= int(value) <= high:
@@ -65,7 +65,7 @@ def one_of(path: str, choices: Sequence[str], what: str) -> Callable[[Any], str]
         text = str(value).strip().lower() if isinstance(value, str | int) else None
         if text is None or text not in choices:
             raise InvalidInput(f"override: {path} takes {what} ({', '.join(choices)}), "
-                               f"not {value!r}", path=path)
+                               f"not {spelled(value)}", path=path)
         return text
     return check
 

@@ -12,6 +12,7 @@ from fracas.engine.context import DecideContext
 from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
+from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
@@ -76,7 +77,8 @@ class Etherscope(Ruleset):
             for c in CONDENSERS:
                 v = p.stats.get(c)
                 if v is not None and not _is_rating(v):
-                    raise InvalidInput(f"{p.id}.stats.{c} must be a whole number ≥ 0, not {v!r}",
+                    raise InvalidInput(f"{p.id}.stats.{c} must be a whole number ≥ 0, not "
+                                       f"{spelled(v)}",
                                        key=f"{p.id}.stats.{c}")
             if not isinstance(p.stats.get(kind), int) or p.stats[kind] < 1:
                 raise InvalidInput(
@@ -90,7 +92,7 @@ class Etherscope(Ruleset):
             for k in ("awareness", "pool"):
                 v = p.stats.get(k)
                 if v is not None and not _is_rating(v):
-                    raise InvalidInput(f"{p.id}.stats.{k} must be a rating ≥ 0, not {v!r}",
+                    raise InvalidInput(f"{p.id}.stats.{k} must be a rating ≥ 0, not {spelled(v)}",
                                        key=f"{p.id}.stats.{k}")
         return setup.model_copy(update={"settings": settings})
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.engine.components import Band, ResourcePool
-from fracas.engine.limits import as_int
+from fracas.engine.limits import as_int, spelled
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, one_of, whole
 from fracas.errors import IllegalCommand, InvalidInput
@@ -96,7 +96,7 @@ def _declared(state: ConflictState, pid: str) -> OverrideTarget:
             scores = []
         if not scores or len(scores) != len(items):
             raise InvalidInput(f"override: {where} takes acting initiatives such as 7,1, "
-                               f"not {value!r}", path=where, rule="ES-ROUND-2")
+                               f"not {spelled(value)}", path=where, rule="ES-ROUND-2")
         ext.countdown.check_declare(pid, scores, ext.base[pid], state.settings["min_gap"],
                                     "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
                                     rule_started="ES-ROUND-7", names=state.names())

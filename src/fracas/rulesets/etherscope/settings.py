@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.limits import spelled
 from fracas.errors import InvalidInput
 
 NATURES = ("physical", "mental", "social")
@@ -136,7 +137,8 @@ def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     for key, default in NUMBERS.items():
         value = settings.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidInput(f"settings.{key} must be a whole number, not {value!r}", key=key)
+            raise InvalidInput(f"settings.{key} must be a whole number, not {spelled(value)}",
+                               key=key)
         low = 2 if key == "die_size" else 1 if key in ("threshold", "zoom_rounds") else 0
         if value < low:
             raise InvalidInput(f"settings.{key} must be at least {low}, not {value}", key=key)

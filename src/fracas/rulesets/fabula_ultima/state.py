@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.engine.components import AlternatingSides, ResourcePool
-from fracas.engine.limits import as_int, refuse_foreign_digits
+from fracas.engine.limits import as_int, refuse_foreign_digits, spelled
 from fracas.engine.model import ConflictState, Kind, Participant
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.limits import MAX_REPLACED
@@ -175,7 +175,7 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
         raise bad(pid, f"unknown stat {unknown[0]!r}; known: {', '.join(sorted(STAT_KEYS))}")
     extra = stats.get("extra", False)
     if not isinstance(extra, bool):
-        raise bad(pid, f"extra is true or false, not {extra!r}", "FU-CON-1")
+        raise bad(pid, f"extra is true or false, not {spelled(extra)}", "FU-CON-1")
     for attr in ATTRIBUTES:
         if attr in stats or not extra:
             if attr not in stats:
@@ -183,7 +183,7 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
             check_die(pid, attr, stats[attr])
     for key in ("hp", "mp", "ip", "fp", "defense", "mdef", "init_mod", "initiative", "replaces"):
         if key in stats and (isinstance(stats[key], bool) or not isinstance(stats[key], int)):
-            raise bad(pid, f"{key} must be a whole number, not {stats[key]!r}", "FU-RES-1")
+            raise bad(pid, f"{key} must be a whole number, not {spelled(stats[key])}", "FU-RES-1")
     for key in ("hp", "mp", "ip", "fp"):
         if stats.get(key, 0) < 0:
             raise bad(pid, f"{key} cannot be negative ({stats[key]})", "FU-RES-1")
