@@ -215,6 +215,7 @@ def test_adv_and_dis_roll_the_leading_d20_twice_as_avrae_does() -> None:
     assert parse("1d20 to  dis arm").comment == "to arm"  # out of the comment, gap and all
     assert parse("1d20 adv to hit").comment == "to hit"
     assert str(parse("adv 1d20+5")) == "2d20kh1+5"  # anywhere in the text, as Avrae finds it
+    assert str(parse("d20:adv 1d20+5")) == "d20:2d20kh1+5"  # right after the prefix too
     assert str(parse("1d20+5 [adv] poison")) == "1d20+5[adv] poison"  # a label is a label
     for text, read in [("-1d20 adv", "-2d20kh1"), ("(1d20+2) dis", "(2d20kl1+2)"),
                        ("(1d20, 1d4, 3)kh1 adv", "(2d20kh1,1d4,3)kh1"),

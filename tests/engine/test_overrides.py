@@ -10,6 +10,7 @@ import pytest
 from fracas.engine import Conflict, Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import InvalidInput
+from tests.rulesets.test_fuzz_commands import played
 from tests.support.helpers import TOY, snapshot, toy_conflict, toy_setup
 
 
@@ -141,3 +142,11 @@ def test_a_characters_player_is_overridden_by_the_name_a_scenario_gives_it() -> 
     assert c.state.participants["gob"].owner == "bob"
     c.execute("undo")
     assert c.state.participants["gob"].owner is None
+
+
+def test_an_override_of_a_value_never_set_says_it_was_unset() -> None:
+    c = played("etherscope-car-chase")
+    c.execute("round")
+    c.execute("override ada.declared 7,2")
+    line = log_view(c, Viewer.gm())[-1]["lines"][0]
+    assert line == "GM sets ada.declared = [7, 2] (was unset)"  # before: "(was None)"

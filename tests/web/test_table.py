@@ -225,7 +225,8 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         gm.page.get_by_label("Players", exact=True).select_option("ghost")
         gm.page.get_by_role("button", name="Roll behind the screen").click()
         for p in players:
-            expect(p.page.locator(".log .entry").first).to_contain_text("The GM rolls behind")
+            expect(p.page.locator(".log .entry").first).to_contain_text(
+                "the GM: a roll behind the screen")
             expect(p.page.locator(".log .entry").first).not_to_contain_text("1d20")
         # a shared screen by the public link: it follows the conflict and can do nothing
         shared = join(browser, invite(gm, None))

@@ -18,11 +18,12 @@ from fracas.dice.nodes import Annotated, BinOp, Const, Dice, Group, Node, Op, Se
 ADVANTAGE_WORD = re.compile(r"(?<!\S)(?:adv|dis)(?!\S)", re.IGNORECASE | re.ASCII)
 
 
-def advantage_words(text: str) -> list[re.Match[str]]:
-    """Every ``adv``/``dis`` of a text outside its ``[labels]``, as Avrae finds the word
-    anywhere (``1d20+5 adv >= 15`` compares ``2d20kh1+5`` with 15)."""
+def advantage_words(text: str, start: int = 0) -> list[re.Match[str]]:
+    """Every ``adv``/``dis`` of a text from ``start`` on (past a ``d20:`` prefix, where a word
+    may begin) outside its ``[labels]``, as Avrae finds the word anywhere (``1d20+5 adv >= 15``
+    compares ``2d20kh1+5`` with 15)."""
     words = []
-    for word in ADVANTAGE_WORD.finditer(text):
+    for word in ADVANTAGE_WORD.finditer(" " * start + text[start:]):
         before = text[: word.start()]
         if before.count("[") == before.count("]"):  # not inside a label
             words.append(word)

@@ -208,7 +208,7 @@ class Parser:
     def advantage_word(self) -> re.Match[str] | None:
         """Avrae's ``adv``/``dis`` anywhere in the text but a label (:mod:`.advantage`),
         blanked out of what is parsed; a second one is refused."""
-        found = advantage_words(self.text)
+        found = advantage_words(self.text, self.pos)  # after a "d20:" prefix
         if len(found) > 1:
             raise self.syntax(f"'{found[0].group()}' and '{found[1].group()}' both given; "
                               "write adv or dis once", found[1].start())

@@ -67,7 +67,8 @@ def _rolled(ruleset: Ruleset, e: ee.Rolled, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.Override)
 def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
-    return (f"GM sets {'.'.join(e.path)} = {e.value!r} (was {e.was!r})"
+    was = "unset" if e.was is None else repr(e.was)
+    return (f"GM sets {'.'.join(e.path)} = {e.value!r} (was {was})"
             f"{_part(' ({})', e.reason)}")
 
 

@@ -109,6 +109,8 @@ def test_broken_object_is_not_repaired_by_action_but_gm_restores_it():
     refused(c, "ada: repair door dice=1,1,1", "VR-OBJ-5")
     do(c, "restore door")
     assert not c.state.ext.objects["door"].broken
+    err = refused(c, "restore door", "VR-OBJ-5")  # before: a second restore was logged too
+    assert "is whole: nothing to restore" in str(err)
 
 
 @pytest.mark.rule("VR-OBJ-3", "VR-OBJ-4")

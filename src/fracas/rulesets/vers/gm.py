@@ -105,8 +105,12 @@ def decide_object(d: Decision, cmd: Command) -> None:
 @HANDLERS.decides("restore")
 def decide_restore(d: Decision, cmd: Command) -> None:
     """VR-OBJ-5: the GM makes an object whole again."""
-    if cmd.args["id"] not in ext_of(d.state).objects:
+    obj = ext_of(d.state).objects.get(cmd.args["id"])
+    if obj is None:
         raise InvalidInput(f"no object {cmd.args['id']!r}")
+    if obj.ladder.total() == 0 and not obj.ladder.taken_out:
+        raise IllegalCommand(f"{obj.name} is whole: nothing to restore", rule="VR-OBJ-5",
+                             object=cmd.args["id"])
     d.emit(ObjectRestored(object=cmd.args["id"]))
 
 

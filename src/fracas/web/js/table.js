@@ -405,7 +405,7 @@ function behindTheScreen() {
       if (!(await submit(roll, e.target)) || how.value !== "ghost") return;
       const notice = document.getElementById("notice");
       const result = [...notice.childNodes];  // the roll's result stays in view
-      if (await send("/commands", { command: "narrate 'The GM rolls behind the screen.'" })) {
+      if (await send("/commands", { command: "narrate 'a roll behind the screen'" })) {
         notice.replaceChildren(...result);
       }
     } },
