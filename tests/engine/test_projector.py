@@ -222,3 +222,13 @@ def test_a_record_is_called_the_same_whether_or_not_a_hidden_character_took_part
         # before: the twin's read "the GM acts", as the sniper's part of each was hidden
         assert [e.command for e in a[-2:]] == [e.command for e in b[-2:]] == [
             "round", "countdown"]
+
+
+def test_the_gms_words_naming_a_hidden_character_are_not_shown_in_a_label() -> None:
+    c = played("vers-tavern-brawl")
+    c.execute("""join zq name=Zqshadow side=toughs 'stats={"zone": "bar"}' hidden=yes""")
+    c.execute("harm bruno 12 why='Zqshadow stabs'")
+    for viewer in (ALICE, BOB, Viewer.public()):
+        last = Projector(c, viewer).entries[-1]
+        assert last.lines == ("Bruno is disabled (injury, net EV 12)",)
+        assert last.command == "the GM acts"  # before: "harm bruno 12 why='Zqshadow stabs'"

@@ -292,15 +292,22 @@ class Projector:
         return any(net is not None and net.to_data() == shown.to_data() for net in nets)
 
     def _names_unknown(self, record: Record, *knowledge: Knowledge) -> bool:
-        """Whether the record's command names (as its actor or in a value) a participant
-        the viewer may not know; a command that cannot be read again is taken to."""
+        """Whether the record's command names a participant the viewer may not know: as its
+        actor or in a value, or by name in the GM's words (a player's words are theirs); a
+        command that cannot be read again is taken to."""
         try:
             command = command_set(self.ruleset).parse(record.command)
         except FracasError:
             return True
         values = [command.actor, *command.args.values()]
-        words = [w for v in values for w in (v if isinstance(v, list) else [v])]
-        return any(isinstance(w, str) and not k.knows(w) for w in words for k in knowledge)
+        words = [w for v in values for w in (v if isinstance(v, list) else [v])
+                 if isinstance(w, str)]
+        if any(not k.knows(w) for w in words for k in knowledge):
+            return True
+        if record.author not in RESERVED_IDS:
+            return False
+        nets = [k.unknowns() for k in knowledge]
+        return any(net.named_in(w) for w in words for net in nets)
 
     def _names_a_secret(self, record: Record, knowledge: Knowledge) -> bool:
         """Whether the record's command names one of its actor's :meth:`secret_words` (as a
