@@ -218,3 +218,16 @@ def test_whether_a_gm_only_close_combat_beats_the_dodge_shows_in_no_odds_or_roll
         mods = [e.data["mods"] for e in player_events(c) if e.type == "attack"]
         seen.add((json.dumps(odds), json.dumps(mods)))
     assert seen == {("[]", json.dumps([[["Thug's close combat or dodge", None]]]))}
+
+
+@pytest.mark.rule("VR-MOVE-4", "VR-MOVE-5")
+def test_a_concealed_character_leaves_no_engaged_pair_or_guarded_way_in_a_players_view():
+    c = make(pc("ada", zone="a", tn={"close_combat": 12}, weapons={"sword": {"ev": 4}}),
+             npc("thug", zone="a", weapons={"club": {"ev": 3}}),
+             npc("sentry", zone="b"), **ZONES)
+    do(c, "guard sentry a b", "open ada", "ada: attack thug dice=6,6,6",
+       "conceal thug", "conceal sentry")
+    seen = view(c, ALICE)["conflict"]["ruleset"]
+    # before: "engaged": ["ada|thug"] and "guards": {"a|b": []} told of both
+    assert seen["engaged"] == [] and seen["guards"] == {}
+    assert "thug" not in json.dumps(view(c, ALICE)) and "sentry" not in json.dumps(seen)

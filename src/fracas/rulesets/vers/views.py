@@ -358,7 +358,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
     for key, guards in ext.zones.guards.items():
         if seen_guards := names(guards):
             lines.append(f"Guarded way {key.replace('|', '–')}: {seen_guards}")
-    for key in ext.engaged:
+    engaged = [key for key in ext.engaged if all(map(can_see, key.split("|")))]
+    for key in engaged:
         a, _, b = key.partition("|")
         lines.append(f"Engaged: {n(a)} and {n(b)}")
     for pid, value in ext.cover.items():
@@ -386,8 +387,10 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "positions": dict(ext.zones.positions),
         "zones": {z: ext.zones.neighbours(z) for z in ext.zones.zones},
         "zone_names": {z: zone.name or z for z, zone in ext.zones.zones.items()},
-        "guards": {k: list(v) for k, v in ext.zones.guards.items()},
-        "engaged": list(ext.engaged), "cover": dict(ext.cover),
+        # a way's key and a pair's name those on it: none comes with someone hidden
+        "guards": {k: seen for k, v in ext.zones.guards.items()
+                   if (seen := [g for g in v if can_see(g)])},
+        "engaged": engaged, "cover": dict(ext.cover),
         "objects": {o: {"name": v.name, "hardness": v.hardness, "broken": v.broken,
                         "zone": v.zone,
                         "conditions": [lv.name for i, lv in enumerate(v.ladder.levels)
