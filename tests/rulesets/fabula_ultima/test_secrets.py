@@ -4,6 +4,7 @@ player, not even through a roll's expression."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -70,3 +71,13 @@ def test_a_concealed_foes_turn_leaves_every_tracker_line_in_place_without_them()
     assert "round 1: side foes on turn — may act: nobody" in ada
     assert "foes: acted Orc · turns left —" in ada
     assert "Lurk" not in json.dumps(ada)
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_players_odds_leave_a_concealed_foe_out_with_its_chance() -> None:
+    c = run(make(pc("ada"), npc("orc", defense=8), npc("lurk", defense=12)),
+            "ada: initiative dice=6,6", "conceal lurk")
+    odds = view(c, ADA)["conflict"]["odds"]
+    # before: "hit Orc 61% 9%": the name was netted out and the lurker's chance kept
+    assert len(odds) == 1 and re.fullmatch(r".*: hit Orc \d+%", odds[0]), odds
+    assert any("Lurk" in line for line in view(c, Viewer.gm())["conflict"]["odds"])

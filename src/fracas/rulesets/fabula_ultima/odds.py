@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, pair_odds
@@ -164,10 +165,12 @@ def answer(query: str) -> OddsReport:
     raise InvalidInput(f"cannot read the odds query {query!r}; {USAGE}", query=query)
 
 
-def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
+def pending_odds(state: ConflictState, viewer: Viewer,
+                 can_see: Callable[[str], bool] = lambda pid: True) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
     their first weapon hits each foe (FU-RES-3). A player sees only their own characters'
-    odds, and only against foes whose Defense is not GM-only."""
+    odds, and only against foes they may know of (``can_see``) whose Defense is not
+    GM-only."""
     ext: FabulaExt = state.ext
     order, nxt = ext.order, next_turn(ext)
     if order is None or nxt is None or order.current is not None:
@@ -182,7 +185,7 @@ def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
         check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
         foes = [f for f in state.participants.values()
                 if f.active and f.id in order.side_of and f.id not in order.out
-                and order.side_of[f.id] != order.side_of[pid]
+                and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)
                 and not defense_hidden(state, viewer, f.id, False)]
         parts = []
         for f in foes:

@@ -140,7 +140,7 @@ class FabulaUltima(Ruleset):
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The chance each member who may act now hits each foe (FU-RES-3)."""
-        return fu_odds.pending_odds(state, viewer)
+        return fu_odds.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The tracker: per side who has acted and who has turns left."""
