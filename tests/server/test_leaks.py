@@ -156,3 +156,22 @@ def test_every_bundled_scenario_streams_exactly_each_viewers_projection(server: 
             assert_numbered(entries, f"{name} {p}")
             assert_no_secret(dumps(frames), (SEED,), f"{name} {p}")
             assert keys_named(frames, "version") == 0, (name, p)
+
+
+def test_a_players_refusals_read_alike_whether_or_not_someone_is_hidden(server: Served) -> None:
+    """The same refused commands at two tables that differ only in a character hidden from
+    Alice: each refusal reads the same (before: a missing name listed who is known only when
+    someone was hidden, and a list naming the hidden one became "the rules do not allow")."""
+    table = new_table(server.url)
+    alice = table.invite("alice")
+    plain, twin = table.conflict(scenario="vers-tavern-brawl", seed=SEED), \
+        table.conflict(scenario="vers-tavern-brawl", seed=SEED)
+    hidden = """join zq name=Zqhid side=toughs 'stats={"zone": "bar"}' hidden=yes"""
+    for path in (plain, twin):
+        table.gm.post(path + "/commands", json={"command": "open ada"})
+    assert table.gm.post(twin + "/commands", json={"command": hidden}).status_code == 200
+    for command in ("ada: recover zqmissing", "ada: attack zqmissing", "ada: handoff"):
+        said = [alice.post(path + "/commands", json={"command": command}).json()
+                for path in (plain, twin)]
+        assert said[0] == said[1], command
+        assert "the rules do not allow" not in said[0]["message"]

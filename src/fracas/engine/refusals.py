@@ -32,14 +32,25 @@ def refusal_for(ruleset: Ruleset, root: ConflictState, author: Viewer, command: 
     if isinstance(error, NotYourTurn):
         error = _turn_refusal(ruleset, root.innermost, knowledge, command, error)
     typed = _typed(command)  # what the player wrote is echoed back, hidden or missing alike
-    values = {k: v for k, v in error.values.items()
-              if not _names_unknown(v, knowledge, typed)}
+    values = {k: _without_unknown_items(v, knowledge, typed) for k, v in error.values.items()}
+    values = {k: v for k, v in values.items() if not _names_unknown(v, knowledge, typed)}
     unknown = knowledge.unknowns()
-    if unknown.named_in(error.message):  # the belt: no wording names a hidden one
+    # a list of names reads as if the hidden ones did not exist ("Bruno, Zq have not gone":
+    # "Bruno has not gone" would be the rules' own words then, but the list is theirs)
+    message = unknown.text(error.message)
+    if message is None:  # the belt: no wording names a hidden one
         return IllegalCommand("the rules do not allow this command now", rule=error.rule)
-    if values == error.values:
+    if values == error.values and message == error.message:
         return error
-    return type(error)(error.message, rule=error.rule, **values)
+    return type(error)(message, rule=error.rule, **values)
+
+
+def _without_unknown_items(value: Any, knowledge: Knowledge, typed: set[str]) -> Any:
+    """A list of participant ids without those the player may not know (who has not gone:
+    as if the hidden ones did not exist); any other value as it is."""
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return [v for v in value if not _names_unknown(v, knowledge, typed)]
+    return value
 
 
 def _turn_refusal(ruleset: Ruleset, state: ConflictState, knowledge: Knowledge,

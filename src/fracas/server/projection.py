@@ -228,11 +228,12 @@ def error_for(live: Live, error: FracasError, command: Command | None = None) ->
     know, and an error that would name a hidden one says only that the rules refuse. What
     ``command`` (the viewer's) holds, echoed back quoted, names no one: a hidden name typed
     as a dice expression or a note is answered as any other word."""
+    if isinstance(error, NotFound) and "participant" in error.values \
+            and not live.viewer.is_gm:  # worded alike whether or not anyone is hidden
+        return _missing(live, str(error.values["participant"]))
     hidden = _hidden(live)
     if not hidden:
         return error
-    if isinstance(error, NotFound) and "participant" in error.values:
-        return _missing(live, str(error.values["participant"]))
     text = json.dumps(error.to_dict(), ensure_ascii=False)
     for word in _words(command, lower=False) if command is not None else []:
         said = json.dumps(word, ensure_ascii=False)[1:-1]
