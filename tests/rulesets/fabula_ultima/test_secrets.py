@@ -12,7 +12,7 @@ from fracas.cli.render import log_lines
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 
-from .support import make, npc, pc, run
+from .support import events, make, npc, pc, run
 
 ADA = Viewer.of_player("ada")
 SABER = {"kind": "weapon", "name": "Saber", "accuracy": "dex+mig", "bonus": 3, "damage": 6}
@@ -81,3 +81,13 @@ def test_a_players_odds_leave_a_concealed_foe_out_with_its_chance() -> None:
     # before: "hit Orc 61% 9%": the name was netted out and the lurker's chance kept
     assert len(odds) == 1 and re.fullmatch(r".*: hit Orc \d+%", odds[0]), odds
     assert any("Lurk" in line for line in view(c, Viewer.gm())["conflict"]["odds"])
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_a_concealed_foe_sets_no_initiative_dl_so_the_check_reads_as_without_it() -> None:
+    c = run(make(pc("ada"), npc("orc", initiative=10), npc("lurk", initiative=20)),
+            "conceal lurk", "ada: initiative dice=6,5")
+    check = events(c, "initiative_checked")[0].data
+    assert check["dl"] == 10 and check["dl_from"] == "orc"  # before: 20, from the lurker
+    lines = log_view(c, ADA)[-1]["lines"]  # before: the line was netted out of Ada's log
+    assert any("DL = Orc's Initiative" in line for line in lines), lines

@@ -261,8 +261,11 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
             "turn order has exactly two sides; assign " + ", ".join(
                 f"{p.name} (side {p.side or 'none'})" for p in loose)
             + f" to {ext.pc_side} or {ext.foe_side} first (assign ID SIDE)", rule="FU-CON-13")
+    # FU-CON-3 [decision]: a foe the GM keeps hidden from the players is not among those
+    # they face (its Initiative would tell of it); the GM reveals it, or gives dl=N
     foes = [p for p in state.participants.values()
-            if p.active and p.side == ext.foe_side and not is_extra(ext, p)]
+            if p.active and p.side == ext.foe_side and not is_extra(ext, p)
+            and p.id not in state.concealed]
     pcs_side = [p for p in state.participants.values()
                 if p.active and p.side == ext.pc_side and not is_extra(ext, p)]
     if not foes and a.get("dl") is None:
