@@ -180,3 +180,16 @@ def test_a_pursuit_length_outside_2_to_6_is_refused(length: int) -> None:
         pursuit_track(length, "VR-CHASE-2")
     assert err.value.rule == "VR-CHASE-2" and str(length) in str(err.value)
     assert list(PURSUIT_LENGTHS) == [2, 3, 4, 5, 6]
+
+
+@pytest.mark.rule("VR-CHASE-3")
+def test_a_chase_against_a_concealed_quarry_does_not_exist_for_the_hunters_player():
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2")
+    assert any("run c1" in t for t in c.legal_commands("ada"))
+    do(c, "conceal thief")
+    # before: hidden from Ada's view, yet offered, played, and listed in refusals
+    assert not any("c1" in t for t in c.legal_commands("ada"))
+    err = refused(c, "ada: run c1 dice=3,3,3", "VR-CHASE-3")
+    assert str(err).startswith("no chase 'c1' (chases: none)")
+    do(c, "reveal thief", "ada: run c1 dice=3,3,3")

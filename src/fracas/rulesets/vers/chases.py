@@ -5,7 +5,7 @@ from __future__ import annotations
 from fracas.engine.commands import Command
 from fracas.engine.components import Track
 from fracas.engine.handlers import Decision
-from fracas.engine.model import Kind
+from fracas.engine.model import ConflictState, Kind
 from fracas.engine.secrets import Modifier
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.decider import (
@@ -69,9 +69,20 @@ def decide_chase(d: Decision, cmd: Command) -> None:
                         position=track.position, prize=a.get("prize") or ""))
 
 
+def hidden_from(state: ConflictState, chase: Chase, pid: str | None) -> bool:
+    """Whether one of the chase's two sides is concealed from ``pid``'s player: such a chase
+    does not exist for them (none for the GM, ``pid`` None)."""
+    me = state.participants.get(pid or "")
+    if me is None or me.owner is None:
+        return False
+    return any(q in state.concealed and state.participants[q].owner != me.owner
+               for q in (chase.hunter, chase.quarry) if q in state.participants)
+
+
 def _chase(d: Decision, cmd: Command, rule: str) -> Chase:
     cid = cmd.args["id"]
-    chases = ext_of(d.state).chases
+    chases = {c: v for c, v in ext_of(d.state).chases.items()
+              if not hidden_from(d.state, v, cmd.actor)}
     chase = chases.get(cid)
     if chase is None:
         raise InvalidInput(f"no chase {cid!r} (chases: {', '.join(chases) or 'none'})",

@@ -13,7 +13,7 @@ from typing import Any
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
-from fracas.rulesets.vers.chases import PURSUIT_LENGTHS
+from fracas.rulesets.vers.chases import PURSUIT_LENGTHS, hidden_from
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attack_choices, way
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
@@ -75,6 +75,8 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
         out.append(command(actor, "endure", free={"dice": "DICE"}))
     acting = turns.current == actor
     for cid, chase in ext.chases.items():  # a chase roll is an action (VR-CHASE-8)
+        if hidden_from(state, chase, actor):
+            continue
         if chase.roller == actor and (not turns.round_opened or (
                 acting and turns.actions_left > 0)):
             if chase.stage == "interpose" or (chase.stage == "pursuit"
