@@ -17,7 +17,12 @@ from fracas.app.script import play_script
 from fracas.app.service import ConflictService
 from fracas.cli.main import app
 from fracas.engine.conflict import Conflict
-from fracas.engine.limits import MAX_NESTING, MAX_PARTICIPANTS, MAX_SCRIPT_LINES
+from fracas.engine.limits import (
+    MAX_NESTING,
+    MAX_PARTICIPANTS,
+    MAX_SCRIPT_DICE,
+    MAX_SCRIPT_LINES,
+)
 from fracas.errors import FracasError, InvalidInput
 from fracas.store import SqlEventStore
 
@@ -53,6 +58,23 @@ def test_deep_nesting_is_refused_before_the_toml_parser(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(path)])
     assert result.exit_code == 2 and "limit on nesting" in _flat(result.stderr)
     assert "Traceback" not in result.output
+
+
+def test_a_script_that_rolls_too_many_dice_in_all_is_refused_before_it_plays(
+        tmp_path: Path) -> None:
+    """Each line is within its limits, but the whole script would keep a server busy for
+    seconds (5,000 lines of 1000d1000: 18 s): refused at once, nothing stored."""
+    rolls = "roll 1000d1000kh1\n" * (MAX_SCRIPT_DICE // 1000 + 1)
+    text = _brawl(**{'script = """\n': 'script = """\n' + rolls})
+    _refused(text, f"at most {MAX_SCRIPT_DICE:,} \\(the limit on a script's dice\\)")
+    path, db = tmp_path / "dice.toml", f"sqlite:///{tmp_path / 'd.db'}"
+    path.write_text(text, encoding="utf-8")
+    made = runner.invoke(app, ["new", str(path), "--db", db])
+    assert made.exit_code == 2
+    assert "the limit on a script's dice" in _flat(made.stderr)
+    assert runner.invoke(app, ["list", "--db", db]).stdout.startswith("no stored conflicts")
+    ok = _brawl(**{'script = """\n': 'script = """\n' + "roll 1000d1000kh1\n" * 3})
+    assert play_script(parse_scenario(ok, "f.toml"), "s").version > 3
 
 
 def test_brackets_inside_strings_and_comments_are_not_nesting() -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fracas.app.scenario import Scenario
-from fracas.engine.conflict import Conflict
-from fracas.errors import FracasError, located
+from fracas.dice import parse
+from fracas.engine.conflict import Conflict, command_set
+from fracas.engine.limits import MAX_SCRIPT_DICE
+from fracas.engine.ruleset import Ruleset
+from fracas.errors import FracasError, InvalidInput, located
 from fracas.rulesets import get_ruleset
 
 
@@ -19,12 +22,34 @@ class ScriptRun:
     error: FracasError | None = None
 
 
+def _too_many_dice(scenario: Scenario, ruleset: Ruleset) -> InvalidInput | None:
+    """The refusal of a script whose ``roll`` commands name more than MAX_SCRIPT_DICE dice in
+    all (a line that does not read is left to be refused where it is played)."""
+    commands, dice = command_set(ruleset), 0
+    for line in scenario.script:
+        try:
+            cmd = commands.parse(line.text)
+            if cmd.verb == "roll" and isinstance(cmd.args.get("expression"), str):
+                dice += parse(cmd.args["expression"]).dice_count
+        except FracasError:
+            continue
+        if dice > MAX_SCRIPT_DICE:
+            return InvalidInput(
+                f"{scenario.path}:{line.line}: the script's rolls name more than "
+                f"{MAX_SCRIPT_DICE:,} dice by this line; a script rolls at most "
+                f"{MAX_SCRIPT_DICE:,} (the limit on a script's dice)", path=scenario.path)
+    return None
+
+
 def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> ScriptRun:
     """Create a scenario's conflict and play its script up to the first refused command;
     errors name the file and the line (of the script, or of the refused setting) and keep
     the rule that refused it. Records are stamped with ``time`` (``""``: no time, as in the
     golden logs; None: now)."""
     ruleset = get_ruleset(scenario.setup.ruleset)
+    too_many = _too_many_dice(scenario, ruleset)
+    if too_many is not None:
+        return ScriptRun(None, too_many)
     try:
         conflict = Conflict.create(ruleset, scenario.setup, seed, time=time)
     except FracasError as exc:

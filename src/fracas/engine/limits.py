@@ -23,6 +23,9 @@ MAX_KEY_CHARS = 200
 MAX_PARTICIPANTS = 100
 #: Most commands in a scenario's script.
 MAX_SCRIPT_LINES = 5_000
+#: The most dice the ``roll`` commands of a scenario's script may name, all together: a
+#: script is played at once, so its cost is bounded as a whole, not only line by line.
+MAX_SCRIPT_DICE = 100_000
 #: Largest scenario file (bytes).
 MAX_SCENARIO_BYTES = 1_000_000
 #: Largest export file (bytes).
