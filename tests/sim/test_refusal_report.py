@@ -4,6 +4,8 @@ its verb, the rule and message of the error, and an example command (docs/sim.md
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -43,7 +45,7 @@ def test_the_bundled_scenario_refuses_nothing_its_own_agents_choose() -> None:
                                       "clean", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.output
     diag = json.loads(result.output)["results"][0]["diagnostics"]
-    assert diag == {"refused_commands": 0, "stalled": 0, "refusals": []}
+    assert diag == {"refused_commands": 0, "stalled": 0, "stalled_at": [], "refusals": []}
 
 
 def test_a_policy_that_insists_on_a_refused_command_stops_the_job_with_a_sentence() -> None:
@@ -53,3 +55,24 @@ def test_a_policy_that_insists_on_a_refused_command_stops_the_job_with_a_sentenc
     assert result.exit_code == 2, result.output
     assert "the policy of side villains chose 65 commands the rules refused" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_stalled_encounters_say_where_they_stood(tmp_path: Path) -> None:
+    """A Fabula Ultima scenario whose player character is not marked kind = "pc": nobody may
+    lead the Initiative check, so every encounter stalls, and the report says why."""
+    text = load_scenario("fabula-ultima-ambush").text
+    no_pc = re.sub(r'script = """.*?"""', "", text, flags=re.S).replace('kind = "pc"',
+                                                                          'kind = "npc"')
+    path = tmp_path / "no-pc.toml"
+    path.write_text(no_pc, encoding="utf-8")
+    result = CliRunner().invoke(app, ["sim", str(path), "-n", "4", "--seed", "s",
+                                      "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    diag = json.loads(result.output)["results"][0]["diagnostics"]
+    assert diag["stalled"] == 4 and diag["stalled_at"] == [{"count": 4, "state": (
+        'set-up: record goals, equip PCs, but heroes has no PC (kind = "pc") to lead the '
+        "Initiative Group Check (FU-CON-3)")}]
+    shown = CliRunner().invoke(app, ["sim", str(path), "-n", "4", "--seed", "s",
+                                     "--workers", "1"])
+    assert "4 stalled where nobody could act: set-up" in " ".join(shown.output.split())

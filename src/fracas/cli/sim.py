@@ -88,6 +88,8 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     if diag["refused_commands"] or diag["stalled"]:
         out.print(f"[yellow]note:[/] {diag['refused_commands']} chosen commands were refused "
                   f"and {diag['stalled']} encounters stalled (counted as no decision)")
+        for s in diag["stalled_at"]:
+            out.print(f"  {s['count']} stalled where nobody could act: {escape(s['state'])}")
         for r in diag["refusals"]:
             out.print(f"  {r['count']} × {escape(r['verb'])} refused"
                       f"{' (' + r['rule'] + ')' if r['rule'] else ''}: {escape(r['error'])} "

@@ -527,8 +527,10 @@ class Encounter:
                 if e["id"] not in self.p.bystanders}
         out = tuple(pid for pid, part in state.participants.items()
                     if part.out is not None and pid not in self.p.bystanders)
+        at = next(iter(self.conflict.ruleset.status_lines(state.innermost)), "") \
+            if stalled else ""
         return EncounterResult(winner, outcome, min(state.round, self.p.max_rounds), out,
-                               harm, self.refused, stalled, self.refusals)
+                               harm, self.refused, stalled, self.refusals, at)
 
 
 def play_encounter(p: Prepared, index: int) -> EncounterResult:

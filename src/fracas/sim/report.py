@@ -51,6 +51,8 @@ def result_data(r: Result) -> dict[str, Any]:
             for pid in names if pid not in p.bystanders
         },
         "diagnostics": {"refused_commands": t.refused, "stalled": t.stalled,
+                        "stalled_at": [{"state": line, "count": count} for line, count in
+                                       sorted(t.stalls.items(), key=lambda kv: (-kv[1], kv[0]))],
                         "refusals": [
                             {"verb": verb, "rule": rule or None, "error": error,
                              "count": count, "example": example}

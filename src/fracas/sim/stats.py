@@ -46,6 +46,7 @@ class EncounterResult:
     refused: int = 0  # commands a policy chose that the engine refused (a legal-commands bug)
     stalled: bool = False  # nobody could act and the GM had nothing to give
     refusals: list[tuple[Refusal, str]] = field(default_factory=list)  # each: its command
+    stalled_at: str = ""  # where it stalled: the state's first line, as the GM reads it
 
 
 @dataclass(slots=True)
@@ -62,6 +63,8 @@ class Tally:
     stalled: int = 0
     #: per kind of refusal: how often, and the first example's command text (in text order)
     refusals: dict[Refusal, tuple[int, str]] = field(default_factory=dict)
+    #: where the stalled encounters stood (the state's first line), how often
+    stalls: Counter[str] = field(default_factory=Counter)
 
     def add(self, r: EncounterResult) -> None:
         """Count one encounter."""
@@ -73,6 +76,8 @@ class Tally:
         self.harm.update(r.harm)
         self.refused += r.refused
         self.stalled += int(r.stalled)
+        if r.stalled:
+            self.stalls[r.stalled_at] += 1
         for kind, example in r.refusals:
             self._refusal(kind, 1, example)
 
@@ -85,7 +90,7 @@ class Tally:
         out = Tally(self.n + other.n, self.wins + other.wins, self.outcomes + other.outcomes,
                     self.rounds + other.rounds, self.out + other.out, self.harm + other.harm,
                     self.refused + other.refused, self.stalled + other.stalled,
-                    dict(self.refusals))
+                    dict(self.refusals), self.stalls + other.stalls)
         for kind, (count, example) in other.refusals.items():
             out._refusal(kind, count, example)
         return out
