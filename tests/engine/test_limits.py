@@ -173,6 +173,19 @@ def test_the_import_door_refuses_the_same(tmp_path: Path) -> None:
         import_conflict(service, dumps(doc), new_id=True, trust=True)
 
 
+@pytest.mark.parametrize("key", [5, [], "", "x" * 201, True])
+def test_an_imported_records_key_is_checked_like_one_typed(tmp_path: Path, key: object) -> None:
+    service = ConflictService(SqlEventStore(f"sqlite:///{tmp_path / 'f.db'}"))
+    cid, _ = service.new_from_scenario(parse_scenario(BRAWL))
+    doc = export_conflict(service, cid)
+    doc["records"][-1]["key"] = key
+    doc["checksum"] = checksum(doc)
+    listed = service.store.list()
+    with pytest.raises(InvalidInput, match=r"the idempotency key .* \(the limit on keys\)"):
+        import_conflict(service, dumps(doc), new_id=True, trust=True)  # before: TypeError
+    assert service.store.list() == listed
+
+
 @pytest.mark.parametrize("bad", ["../'; drop table records;--", "A1", "x" * 41, ""])
 def test_conflict_ids_are_validated_by_the_store_and_the_cli(tmp_path: Path, bad: str) -> None:
     url = f"sqlite:///{tmp_path / 'f.db'}"

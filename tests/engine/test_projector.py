@@ -232,3 +232,13 @@ def test_the_gms_words_naming_a_hidden_character_are_not_shown_in_a_label() -> N
         last = Projector(c, viewer).entries[-1]
         assert last.lines == ("Bruno is disabled (injury, net EV 12)",)
         assert last.command == "the GM acts"  # before: "harm bruno 12 why='Zqshadow stabs'"
+
+
+def test_the_gms_command_for_a_players_character_naming_a_hidden_one_is_not_shown() -> None:
+    c = played("vers-tavern-brawl")
+    c.execute("conceal bouncer")
+    c.execute("open ada")
+    c.execute("ada: handoff bouncer")  # the GM hands Ada's go to one Alice cannot see
+    last = Projector(c, ALICE).entries[-1]
+    assert "bouncer" not in last.command.lower()  # before: "ada: handoff bouncer"
+    assert last.command == "Ada: handoff"

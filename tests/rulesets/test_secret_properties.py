@@ -321,12 +321,13 @@ def _refusal_names_no_one_hidden(c: Conflict, viewer: Viewer, seen: str) -> None
 
 
 def _not_named(c: Conflict, viewer: Viewer, pid: str, seen: str) -> None:
-    """``seen`` holds neither ``pid`` (as a value, or a part of one: a pair ``"ada|kim"``) nor
-    its name (unless another character the viewer knows bears it), nor the hidden newcomer's
-    side."""
+    """``seen`` holds neither ``pid`` (as a value or a key, or a part of one without spaces: a
+    pair ``"ada|kim"``; words, a player's own included, are judged by name) nor its name
+    (unless another character the viewer knows bears it), nor the hidden newcomer's side."""
     knowledge = Knowledge(c.ruleset, c.state, viewer)
-    found_id = re.search(rf"(?<![\w-]){re.escape(pid)}(?![\w-])", seen)
-    at = found_id.start() if found_id else -1
+    bare = re.compile(rf"(?<![\w-]){re.escape(pid)}(?![\w-])")
+    at = next((m.start() for m in re.finditer(r'"([^"\s\\]*)"', seen)
+               if bare.search(m.group(1))), -1)
     assert at < 0, (pid, viewer, seen[max(0, at - 300):at + 80])
     shown = {q.name for level in c.state.chain() for q in level.participants.values()
              if knowledge.knows(q.id, level.depth)}

@@ -43,6 +43,13 @@ COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2,
     ("VR-MOVE-1", '{ id = "bar", name = "The bar" }', '{ id = "bar", name = [true, 2] }',
      "zone bar's name is text, not [True, 2]"),
     ("VR-MOVE-5", "guards = [", 'guards = ""\nx = [', "settings.guards must be a list, got ''"),
+    # before: an internal error (KeyError 'value'), cover 1 from true, two entries mixed
+    ("VR-ATK-5", "value = 3, ", "", 'settings.cover: {"who": "mira", "object": "counter"} '
+     "needs who, value 1/3/5"),
+    ("VR-ATK-5", "value = 3, ", "value = true, ", '"value": true'),
+    ("VR-ATK-5", 'cover = [{ who = "mira", value = 3, object = "counter" }]',
+     'cover = [{ who = "mira", value = 3 }, { who = "mira", value = 5 }]',
+     "mira is given cover twice"),
 ])
 def test_a_vers_battlefield_of_the_wrong_shape_is_refused_by_its_rule(
         rule: str, old: str, new: str, message: str) -> None:

@@ -211,3 +211,15 @@ def test_bad_policies_and_sim_tables_are_refused_by_name() -> None:
                              "y.toml")
     with pytest.raises(InvalidInput, match=r"y\.toml: the simulated set-up is refused"):
         prepare(SimJob(refused.text, refused.path, 1, "s"))
+
+
+def test_a_character_the_prologue_brings_in_plays_on_its_side_and_is_reported() -> None:
+    text = load_scenario("vers-tavern-brawl").text.replace("\n[settings]", (
+        '\n[sim]\nprologue = """\n'
+        """join rat name=Rat side=toughs stats='{"zone": "floor"}'\n"""
+        '"""\n\n[settings]'), 1)
+    sim = SimJob(text, "rat.toml", 6, "rat")
+    [r] = simulate(sim, runner=Runner(1))  # before: KeyError '' in the first encounter
+    rat = report_data([r])["results"][0]["characters"]["rat"]
+    assert rat["name"] == "Rat" and rat["side"] == "toughs"
+    assert r.tally.harm["rat"] > 0  # it stood in the fight: the heroes struck it

@@ -21,10 +21,13 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
 from fracas.engine.limits import (
     MAX_EXPORT_BYTES,
+    MAX_KEY_CHARS,
     check_conflict_id,
     check_nesting,
     check_seed,
+    hidden_character,
     no_key_twice,
+    spelled,
 )
 from fracas.engine.model import Viewer
 from fracas.engine.setup import Setup
@@ -163,11 +166,29 @@ def _check_signature(doc: dict[str, Any], key: bytes | None, name: str, hint: st
             f"imported. Only if you know the file is what was exported, {hint}")
 
 
+def _wrong_key(key: object) -> str | None:
+    """What is wrong with an imported record's idempotency key (None: nothing)."""
+    if not isinstance(key, str):
+        return f"must be text, not {spelled(key)}"
+    if not key:
+        return f"is empty; a key is 1 to {MAX_KEY_CHARS} characters"
+    if len(key) > MAX_KEY_CHARS:
+        return f"is too long ({len(key)} characters; at most {MAX_KEY_CHARS})"
+    if hidden_character(key) is not None:
+        return "holds a control or text-direction character"
+    return None
+
+
 def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conflict:
     """Re-decide every record with the engine and compare; the rebuilt conflict or raise."""
     ruleset = get_ruleset(meta["ruleset"])
     seed = meta["seed"]
     first = records[0]
+    for r in records:  # a key is what `do --key` and the API take, or none
+        wrong = None if r.key is None else _wrong_key(r.key)
+        if wrong is not None:
+            raise InvalidInput(f"{name}: record {r.version}: the idempotency key {wrong} (the "
+                               "limit on keys); nothing was imported")
     keys = [(r.author, r.key) for r in records if r.key is not None]
     if len(keys) != len(set(keys)):
         author, twice = next(k for k in keys if keys.count(k) > 1)

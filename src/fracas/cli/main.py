@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from fracas import __version__
 from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
-from fracas.app.script import run_script
+from fracas.app.script import ScriptRun, run_script
 from fracas.cli import conflicts, dice, serve, sim, tables
 from fracas.cli.common import check_viewer, console, fail, viewer_for
 from fracas.cli.render import print_log, print_state
@@ -73,6 +73,16 @@ def run(
         done = run_script(sc, the_seed)
     except FracasError as exc:
         fail(exc)
+    try:  # a conflict that a view cannot show (a bug) is an error sentence, never a traceback
+        _show_run(done, sc, the_seed, as_json, as_player, raw)
+    except FracasError as exc:
+        fail(exc)
+
+
+def _show_run(done: ScriptRun, sc: Scenario, the_seed: str, as_json: bool,
+              as_player: str | None, raw: bool) -> None:
+    """The log and final state of a scenario played by ``run`` (or the refusal that stopped
+    it, after the log up to it)."""
     viewer = viewer_for(as_player)
     if done.error is not None:
         if done.conflict is not None and not as_json:

@@ -240,9 +240,10 @@ class Projector:
             for a, b in zip(shown, record.events, strict=True)) and not self._names_unknown(
             record, known_before, known_after))
         # the player knows what they asked, and what the GM asked for their character unless
-        # it names one of its GM-only stats
+        # it names one of its GM-only stats or someone hidden from them
         mine = typed or (_actor_owned(record, known_after)
-                         and not self._names_a_secret(record, known_after))
+                         and not self._names_a_secret(record, known_after)
+                         and not self._names_unknown(record, known_before, known_after))
         command = record.command if plain or mine else self._label(record, known_after)
         return self._entry(record, visible, command, depth, said)
 

@@ -102,6 +102,7 @@ class Prepared:
     left_out: frozenset[str] = frozenset()  # verbs no character plays: the table's, skipped
     created: Record | None = None  # the set-up record, made (and checked) once
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
+    names: dict[str, str] = field(default_factory=dict)  # every character's, joiners' too
     options: Playable = field(init=False)  # the playable forms of legal commands
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
     commands_of: ByIdentity[Option, Command] = field(init=False)  # an option's checked command
@@ -130,7 +131,7 @@ def prepare(job: SimJob) -> Prepared:
              and not ln.strip().startswith("#")] if options["prologue"] else _leading_gm(
         scenario.script, commands)
     try:
-        prologue = tuple(commands.parse(line) for line in lines)
+        prologue = tuple(_joined_to_side(commands.parse(line), sides) for line in lines)
     except FracasError as exc:
         raise InvalidInput(f"{scenario.path}: [sim] prologue: {exc}") from None
     chosen = {**options["policies"], **dict(job.policies)}
@@ -144,7 +145,19 @@ def prepare(job: SimJob) -> Prepared:
     gm = state_view(conflict.ruleset, conflict.state, _GM, odds=False)
     prepared.bystanders = frozenset(
         p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
+    prepared.names = {p["id"]: p["name"] for p in gm["conflict"]["participants"]}
     return prepared
+
+
+def _joined_to_side(cmd: Command, sides: SimSides) -> Command:
+    """A prologue's command; a ``join`` is played by the pseudo-player of the newcomer's side
+    (a side of its own, when it brings one), so that side's agent sees and moves it."""
+    if cmd.verb != "join":
+        return cmd
+    side = cmd.args.get("side") or ("pcs" if cmd.args.get("kind") == "pc" else "npcs")
+    sides.side_of[cmd.args["id"]] = side
+    player = sides.player_of.setdefault(side, f"sim{len(sides.player_of) + 1}")
+    return Command(cmd.verb, cmd.actor, {**cmd.args, "player": player})
 
 
 def _leading_gm(script: tuple[ScriptLine, ...], commands: CommandSet) -> list[str]:

@@ -30,7 +30,7 @@ def result_data(r: Result) -> dict[str, Any]:
     sides = [*p.sides.sides, NO_DECISION]
     outcomes = list(dict.fromkeys([*p.profile.outcomes, *sorted(t.outcomes), NO_DECISION]))
     rounds_total = sum(k * v for k, v in t.rounds.items())
-    names = {q.id: q.name for q in p.setup.participants}
+    names = p.names or {q.id: q.name for q in p.setup.participants}
     return {
         "vary": {k: v for k, v in r.job.overrides},
         "label": r.job.label(),

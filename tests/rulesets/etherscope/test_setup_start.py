@@ -66,6 +66,22 @@ def test_default_numbers_are_settings() -> None:
     assert c.state.settings["default_difficulty"] == 3
 
 
+@pytest.mark.rule("ES-ACT-4")
+@pytest.mark.parametrize("key,value,high", [("die_size", 1001, 1000), ("default_pool", 31, 30),
+                                            ("zoom_rounds", 101, 100)])
+def test_a_number_setting_past_what_a_roll_holds_is_refused_in_a_file_and_an_override(
+        key: str, value: int, high: int) -> None:
+    # before: accepted, then every view and command of the conflict failed on its roll
+    with pytest.raises(InvalidInput, match=rf"settings\.{key} is {value}; it goes up to {high}"):
+        make({key: value})
+    c = make()
+    version = c.version
+    with pytest.raises(InvalidInput, match=rf"it goes up to {high}"):
+        c.execute(f"override settings.{key} {value}")
+    assert c.version == version
+    assert view(c, Viewer.gm())["conflict"]["settings"][key] != value
+
+
 @pytest.mark.rule("ES-START-1")
 def test_awareness_is_kept_and_rolled_once() -> None:
     c = make(script=["ada: awareness dice=5,6"])

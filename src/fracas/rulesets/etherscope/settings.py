@@ -57,6 +57,10 @@ SCALINGS: dict[str, tuple[str, str, str]] = {
 }
 
 #: The [default] numbers of the rules file, all settings.
+#: The highest value of each number setting (others: 100): a die of at most 1000 faces, a
+#: default pool no larger than a skill's (0-30, docs/limits.md).
+HIGHEST: dict[str, int] = {"die_size": 1000, "threshold": 1000, "default_pool": 30}
+
 NUMBERS: dict[str, int] = {
     "die_size": 6,  # ES-ACT-4 pool die
     "threshold": 5,  # ES-ACT-4 a die this high or higher is a success
@@ -140,8 +144,12 @@ def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
             raise InvalidInput(f"settings.{key} must be a whole number, not {spelled(value)}",
                                key=key)
         low = 2 if key == "die_size" else 1 if key in ("threshold", "zoom_rounds") else 0
+        high = HIGHEST.get(key, 100)
         if value < low:
             raise InvalidInput(f"settings.{key} must be at least {low}, not {value}", key=key)
+        if value > high:  # a pool of more dice, or of dice of more faces, than a roll holds
+            raise InvalidInput(f"settings.{key} is {value}; it goes up to {high} (the limit "
+                               "on this setting)", key=key)
         out[key] = value
     if out["threshold"] > out["die_size"]:
         raise InvalidInput(

@@ -9,6 +9,7 @@ from fracas.engine.context import DecideContext
 from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
+from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
@@ -103,13 +104,19 @@ class Vers(Ruleset):
                                    f"{guard.stats.get('zone')!r}; a guard stands in one of "
                                    f"the zones it guards ({' or '.join(g['between'])})",
                                    rule="VR-MOVE-5")
+        covered: set[str] = set()
         for c in s.get("cover", []) or []:
-            if not isinstance(c, dict) or c.get("who") not in ids or not isinstance(
-                    c.get("value", 0), int) or abs(c.get("value", 0)) not in (0, 1, 3, 5) or (
+            value = c.get("value") if isinstance(c, dict) else None
+            if not isinstance(c, dict) or c.get("who") not in ids or isinstance(value, bool) \
+                    or not isinstance(value, int) or abs(value) not in (0, 1, 3, 5) or (
                     c.get("object") is not None and (not isinstance(c["object"], str)
                                                      or c["object"] not in objects)):
-                raise InvalidInput(f"settings.cover: {c!r} needs who, value 1/3/5 and a known "
-                                   "object", rule="VR-ATK-5")
+                raise InvalidInput(f"settings.cover: {spelled(c)} needs who, value 1/3/5 and "
+                                   "a known object", rule="VR-ATK-5")
+            if c["who"] in covered:
+                raise InvalidInput(f"settings.cover: {c['who']} is given cover twice; give "
+                                   "each character one entry", rule="VR-ATK-5")
+            covered.add(c["who"])
         for p in setup.participants:
             st = p.stats
             for attr in ATTRIBUTES:
