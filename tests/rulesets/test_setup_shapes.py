@@ -60,10 +60,22 @@ def test_a_vers_battlefield_of_the_wrong_shape_is_refused_by_its_rule(
     assert refused.value.rule == rule
 
 
+@pytest.mark.rule("FU-CON-2")
+@pytest.mark.parametrize("gear", ["5", '"dagger"', '{ kind = "weapon", name = "X" }', '""'])
+def test_equipment_that_is_no_list_of_tables_is_refused_saying_what_it_should_be(
+        gear: str) -> None:
+    # before: Python's "'int' object is not iterable", a text read letter by letter ("not
+    # 'd'"), a table by its keys, and "" taken as no gear
+    text = bundled("fabula-ultima-ambush").replace(
+        'equipment = [{ kind = "weapon", name = "Twin daggers", accuracy = "dex+ins", bonus = 1, '
+        'damage = 4 }]', f"equipment = {gear}", 1)
+    with pytest.raises(InvalidInput, match=r"ada: equipment is a list of tables such as") as no:
+        play_script(parse_scenario(text, "f.toml"), "s")
+    assert no.value.rule == "FU-CON-2"
+
+
 @pytest.mark.parametrize("scenario, old, new", [
     ("fabula-ultima-ambush", 'accuracy = "dex+ins"', "accuracy = true"),
-    ("fabula-ultima-ambush", 'equipment = [{ kind = "weapon", name = "Twin daggers", accuracy = '
-     '"dex+ins", bonus = 1, damage = 4 }]', "equipment = 5"),
 ])
 def test_any_set_up_of_a_shape_its_ruleset_cannot_read_is_refused_not_crashed(
         scenario: str, old: str, new: str) -> None:

@@ -137,7 +137,7 @@ def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
 def make_item(pid: str, data: Any) -> Item:
     """An Item from its JSON form (a table in a scenario), checked."""
     if not isinstance(data, dict):
-        raise bad(pid, f"an equipment entry must be a table, not {data!r}", "FU-CON-2")
+        raise bad(pid, f"an equipment entry must be a table, not {spelled(data)}", "FU-CON-2")
     kind = str(data.get("kind", "weapon")).lower()
     if kind not in ITEM_KINDS:
         raise bad(pid, f"item kind must be one of {', '.join(ITEM_KINDS)}, not {kind!r}",
@@ -198,7 +198,12 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
             raise bad(pid, f"affinity {dtype} = {value!r}: use a damage type "
                            f"({', '.join(DAMAGE_TYPES)}) and vulnerable, resistant, immune "
                            "or absorb", "FU-RES-3")
-    for item in stats.get("equipment", []) or []:
+    gear = stats.get("equipment", [])
+    if not isinstance(gear, list):  # a text would be read letter by letter, a table by key
+        raise bad(pid, f"equipment is a list of tables such as [{{ kind = \"weapon\", name = "
+                       f"\"Saber\", accuracy = \"dex+mig\", damage = 6 }}], not "
+                       f"{spelled(gear)}", "FU-CON-2")
+    for item in gear:
         make_item(pid, item)
     bonds = stats.get("bonds", {})
     if not isinstance(bonds, dict) or any(
