@@ -37,6 +37,7 @@ from fracas.sim.job import (
     SimSides,
     apply_overrides,
     encounter_seed,
+    side_or_default,
     sim_options,
     with_side_players,
 )
@@ -154,7 +155,7 @@ def _joined_to_side(cmd: Command, sides: SimSides) -> Command:
     (a side of its own, when it brings one), so that side's agent sees and moves it."""
     if cmd.verb != "join":
         return cmd
-    side = cmd.args.get("side") or ("pcs" if cmd.args.get("kind") == "pc" else "npcs")
+    side = side_or_default(cmd.args.get("side"), cmd.args.get("kind"))
     sides.side_of[cmd.args["id"]] = side
     player = sides.player_of.setdefault(side, f"sim{len(sides.player_of) + 1}")
     return Command(cmd.verb, cmd.actor, {**cmd.args, "player": player})

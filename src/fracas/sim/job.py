@@ -236,7 +236,12 @@ class SimSides:
 
 def sim_side(p: ParticipantSetup) -> str:
     """A participant's side; one without a side is on ``pcs`` (a PC) or ``npcs``."""
-    return p.side or ("pcs" if p.kind == "pc" else "npcs")
+    return side_or_default(p.side, p.kind)
+
+
+def side_or_default(side: str | None, kind: str | None) -> str:
+    """``side``, or ``pcs`` for a PC without one and ``npcs`` for anyone else."""
+    return side or ("pcs" if kind == "pc" else "npcs")
 
 
 def with_side_players(setup: Setup) -> tuple[Setup, SimSides]:
