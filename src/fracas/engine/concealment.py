@@ -52,6 +52,17 @@ def engine_verbs(ruleset: Ruleset) -> tuple[CommandSpec, ...]:
     return tuple(spec for spec in CONCEALMENT_COMMANDS if spec.verb not in own)
 
 
+def concealed_from(state: ConflictState, pid: str, other: str | None) -> bool:
+    """Whether the engine's ``conceal`` hides ``pid`` from the player of character ``other``
+    (as :meth:`~fracas.engine.ruleset.Ruleset.can_see` judges it; nothing is hidden from
+    the GM's characters, ``other`` None or owned by no one)."""
+    me = state.participants.get(other or "")
+    if me is None or me.owner is None or pid not in state.concealed:
+        return False
+    p = state.participants.get(pid)
+    return p is None or p.owner != me.owner
+
+
 def decide_concealment(state: ConflictState, cmd: Command) -> list[Event]:
     """Events of the engine's ``conceal WHO`` or ``reveal WHO``."""
     p = state.participant(cmd.args["who"])

@@ -235,15 +235,15 @@ class Projector:
         # the command is read as typed when all the viewer lost of it is what concerns those
         # they may not know and it names none of them: whether a record had a hidden part
         # never changes what it is called (a "round" among hidden characters is "round")
-        plain = record.command == "create" or (all(
+        created = record.command == "create"
+        names_hidden = not created and self._names_unknown(record, known_before, known_after)
+        plain = created or (not names_hidden and all(
             a is b or self._lost_only_the_unknown(b, a, known_before, known_after)
-            for a, b in zip(shown, record.events, strict=True)) and not self._names_unknown(
-            record, known_before, known_after))
+            for a, b in zip(shown, record.events, strict=True)))
         # the player knows what they asked, and what the GM asked for their character unless
         # it names one of its GM-only stats or someone hidden from them
-        mine = typed or (_actor_owned(record, known_after)
-                         and not self._names_a_secret(record, known_after)
-                         and not self._names_unknown(record, known_before, known_after))
+        mine = typed or (not names_hidden and _actor_owned(record, known_after)
+                         and not self._names_a_secret(record, known_after))
         command = record.command if plain or mine else self._label(record, known_after)
         return self._entry(record, visible, command, depth, said)
 

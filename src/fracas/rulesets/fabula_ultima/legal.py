@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fracas.engine.legal import LegalCommand
-from fracas.engine.model import ConflictState, Kind, Status
+from fracas.engine.model import ConflictState, Status
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import (
     UNARMED,
     FabulaExt,
+    initiative_leaders,
     is_extra,
     next_turn,
     weapons_of,
@@ -100,8 +101,7 @@ _GM_TOOLS: Made[tuple[LegalCommand, ...]] = Made()
 def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
     ext: FabulaExt = state.ext
     active = [p for p in state.participants.values() if p.active]
-    leaders = [p.id for p in active if p.kind == Kind.PC.value and p.side == ext.pc_side
-               and not is_extra(ext, p)]
+    leaders = initiative_leaders(state)
 
     def initiative(leader: str) -> LegalCommand:
         # FU-CHK-5: the leader's supporters are the other PCs of the side still taking part

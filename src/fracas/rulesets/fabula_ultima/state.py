@@ -220,6 +220,14 @@ def is_extra(ext: FabulaExt, p: Participant) -> bool:
     return p.id in ext.extras
 
 
+def initiative_leaders(state: ConflictState) -> list[str]:
+    """Who may lead the Initiative Group Check: the PCs of the PCs' side still taking part,
+    extras aside (FU-CON-3)."""
+    ext: FabulaExt = state.ext
+    return [p.id for p in state.participants.values() if p.active and p.kind == Kind.PC.value
+            and p.side == ext.pc_side and not is_extra(ext, p)]
+
+
 def sheet_die(p: Participant, attr: str) -> int:
     """The die size the sheet gives ``attr``, written ``10`` or ``"d10"`` (FU-CHK-1)."""
     raw = p.stats.get(attr, 8)

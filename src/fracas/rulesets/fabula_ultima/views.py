@@ -17,7 +17,7 @@ from fracas.rulesets.fabula_ultima.state import (
     die,
     in_crisis,
     init_modifier,
-    is_extra,
+    initiative_leaders,
     next_turn,
     npc_initiative,
     unassigned,
@@ -67,11 +67,8 @@ def tracker_lines(state: ConflictState,
             lines.append("unassigned (FU-CON-13): " + ", ".join(
                 f"{p.name} (side {p.side or 'none'})" for p in loose))
         if state.status == Status.SETUP.value:
-            leaders = [p for p in state.participants.values() if p.active
-                       and p.kind == Kind.PC.value and p.side == ext.pc_side
-                       and not is_extra(ext, p)]
             lead = (f"then a PC on {ext.pc_side} leads the Initiative Group Check (LEADER: "
-                    "initiative)" if leaders else
+                    "initiative)" if initiative_leaders(state) else
                     f"but {ext.pc_side} has no PC (kind = \"pc\") to lead the Initiative "
                     "Group Check (FU-CON-3)")
             lines.append(f"set-up: record goals, equip PCs, {lead}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fracas.engine.commands import Command
 from fracas.engine.components import Track
+from fracas.engine.concealment import concealed_from
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Kind
 from fracas.engine.secrets import Modifier
@@ -72,11 +73,7 @@ def decide_chase(d: Decision, cmd: Command) -> None:
 def hidden_from(state: ConflictState, chase: Chase, pid: str | None) -> bool:
     """Whether one of the chase's two sides is concealed from ``pid``'s player: such a chase
     does not exist for them (none for the GM, ``pid`` None)."""
-    me = state.participants.get(pid or "")
-    if me is None or me.owner is None:
-        return False
-    return any(q in state.concealed and state.participants[q].owner != me.owner
-               for q in (chase.hunter, chase.quarry) if q in state.participants)
+    return any(concealed_from(state, q, pid) for q in (chase.hunter, chase.quarry))
 
 
 def _chase(d: Decision, cmd: Command, rule: str) -> Chase:

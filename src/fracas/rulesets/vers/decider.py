@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from fracas.engine.commands import Command
 from fracas.engine.components import ConditionLadder
+from fracas.engine.concealment import concealed_from
 from fracas.engine.engine_events import ConflictStarted, ParticipantOut, RoundEnded
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers
@@ -523,7 +524,7 @@ def hostile_guards(state: ConflictState, mover: str, path: list[str]) -> list[st
             continue
         if me.side is not None and p.side == me.side:
             continue
-        if g in state.concealed and me.owner is not None and p.owner != me.owner:
+        if concealed_from(state, g, mover):
             continue
         out.append(g)
     return out
