@@ -127,3 +127,21 @@ def test_the_belt_catches_a_gms_slip_in_words_to_the_table(monkeypatch: pytest.M
     monkeypatch.setattr(Unknowns, "named_in", lambda self, text: False)
     c.execute("note 'the lights flicker'", time="")  # a fresh projection, without the belt
     assert SECRET in _seen(Conflict(c.ruleset, c.seed, c.records), ALICE)
+
+
+@pytest.mark.parametrize(("line", "read"), [
+    ("known: Ada, Kimberly Lurk, Bruno", "known: Ada, Bruno"),
+    ("known: Kimberly Lurk, Ada", "known: Ada"),
+    ("may act: Ada, Kimberly Lurk.", "may act: Ada."),
+    ("initiatives: Ada 3, Kimberly Lurk 5, Bruno 2", None),
+    ("Kimberly Lurk 5, Ada 3", None),
+    ("odds: hit Ada 61%, Kimberly Lurk 9%", None),
+    ("Ada, Kimberly Lurk and Bruno", None),
+])
+def test_the_net_takes_a_hidden_name_out_of_a_list_only_as_a_bare_item(
+        line: str, read: str | None) -> None:
+    """A name is left out of a list only when the item is the name alone; an item that says
+    more of the hidden character (its score, its odds) withholds the whole line, so no
+    number of theirs is left behind ("Ada 3, 5, Bruno 2")."""
+    unknown = Unknowns({"kim"}, {SECRET}, {"kim", "ada", "bruno"})
+    assert unknown.text(line) == read
