@@ -6,6 +6,7 @@ refused naming the path that would."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import pytest
@@ -172,3 +173,24 @@ def test_a_live_value_out_of_range_is_refused(line: str, message: str) -> None:
 def test_vers_refuses_a_zone_that_does_not_exist() -> None:
     with pytest.raises(InvalidInput, match="takes a zone"):
         _conflict("vers-tavern-brawl").execute("override ada.zone nowhere")
+
+
+@pytest.mark.parametrize("name, line, instead", [
+    ("etherscope-car-chase", "override ext.phase waiting", "ID.condensers.physical"),
+    ("etherscope-car-chase", "override ext.ranges.bands.ada|bruno 3", "ruleset.ranges.ID.ID2"),
+    ("vers-tavern-brawl", "override ext.objects.table.zone nowhere", "ID.zone"),
+    ("vers-tavern-brawl", "override ext.harm.ada.injury.marks []",
+     "ID.tracks.injury.conditions.wounded"),
+    ("fabula-ultima-ambush", "override ext.round_closed true", "ID.hp.current"),
+])
+def test_the_rulesets_bookkeeping_is_not_set_by_hand_and_the_table_still_shows(
+        name: str, line: str, instead: str) -> None:
+    """A phase, a range band or a mark list set by hand left a state no screen could show:
+    every later view and command of the conflict failed. The GM is pointed at the live
+    values it may correct instead, and nothing is stored."""
+    c = _conflict(name)
+    version, before = c.version, state_to_data(c.state)
+    with pytest.raises(InvalidInput, match=f"own bookkeeping.*such as .*{re.escape(instead)}"):
+        c.execute(line)
+    assert c.version == version and state_to_data(c.state) == before
+    assert view(c, Viewer.gm())["conflict"]["participants"]

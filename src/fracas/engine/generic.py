@@ -176,6 +176,7 @@ def _override(d: Decision, cmd: Command) -> None:
         value = target.check(a["value"])
     else:
         _refuse_setup_only(ruleset, state, path)
+        _refuse_bookkeeping(ruleset, path)
         current = resolve_path(state, path)
         value = check_override_value(a["path"], current, a["value"])
         check_declared_type(a["path"], slot_type(state, path), value)
@@ -267,6 +268,16 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     for p in setup.participants:
         check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
     read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
+
+
+def _refuse_bookkeeping(ruleset: Ruleset, path: list[str]) -> None:
+    """Refuse a hand-set slot of the ruleset's own state where the ruleset names the live
+    values the GM may correct (a phase or a range set by hand broke every later view)."""
+    if path[0] == "ext" and ruleset.override_examples:
+        raise InvalidInput(
+            f"override: {'.'.join(path)} is the ruleset's own bookkeeping, kept by its "
+            "commands; correct a live value by its path in `fracas show --json`, such as "
+            f"{', '.join(ruleset.override_examples)}", path=".".join(path))
 
 
 def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:

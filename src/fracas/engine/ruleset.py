@@ -95,6 +95,11 @@ class Ruleset:
     #: Whether a key of the GM's own (``twist = "…"``, a note) may sit among the settings:
     #: then only a key that looks like a mistyped setting is refused, else every unknown key.
     own_settings: ClassVar[bool] = True
+    #: Paths of live values the GM may correct through :meth:`override_target` (``ID`` for a
+    #: participant), named when an override sets its own state by hand (``ext.…``). A ruleset
+    #: that names some refuses those: the rest of its state is bookkeeping that holds
+    #: together only as its events keep it. None: ``ext.…`` may be set by hand.
+    override_examples: ClassVar[tuple[str, ...]] = ()
 
     _rules_cache: tuple[Rule, ...] | None = None
 

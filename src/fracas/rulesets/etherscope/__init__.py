@@ -60,6 +60,8 @@ class Etherscope(Ruleset):
     events: ClassVar[EventTypes] = ES_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
+    override_examples = ("ID.condensers.physical", "ID.declared", "ruleset.ranges.ID.ID2",
+                         "ruleset.acting")
     harm_keys = ("condensers", "summary")
     harm_stats = ("physical", "ether", "society")
 

@@ -64,6 +64,8 @@ class FabulaUltima(Ruleset):
     events: ClassVar[EventTypes] = ev.FU_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
+    override_examples = ("ID.hp.current", "ID.statuses", "ID.turns_left",
+                         "ruleset.tracker.side_on_turn")
     harm_keys = ("hp", "mp", "crisis", "summary")
     harm_stats = ("hp", "mp")
 

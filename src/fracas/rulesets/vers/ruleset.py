@@ -49,6 +49,8 @@ class Vers(Ruleset):
     events: ClassVar[EventTypes] = VERS_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
+    override_examples = ("ID.zone", "ID.tracks.injury.conditions.wounded", "ruleset.current",
+                         "ruleset.actions_left")
     harm_keys = ("tracks", "penalty", "disabled", "summary")
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
