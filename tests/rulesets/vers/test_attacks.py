@@ -199,6 +199,29 @@ def test_gm_sets_cover_values():
     refused(c, "cover orc 1 object=nothing", "VR-ATK-5")
 
 
+@pytest.mark.rule("VR-ATK-5")
+def test_cover_behind_an_object_in_another_zone_is_refused():
+    """The orc in b cannot hide behind a crate standing in c; behind one in b, or one placed
+    in no zone (a door between two rooms), it can."""
+    c = make(shooter(), npc("orc", zone="b"), **ZONES,
+             objects=[{"id": "crate", "name": "Crate", "material": "wood", "zone": "c"},
+                      {"id": "barrel", "material": "wood", "zone": "b"},
+                      {"id": "door", "material": "wood"}])
+    err = refused(c, "cover orc 3 object=crate", "VR-ATK-5")
+    assert str(err) == ("Orc is in b and Crate in c: a character takes cover behind an object "
+                        "in its own zone ('place orc c' first) (VR-ATK-5)")
+    assert "orc" not in c.state.ext.cover
+    do(c, "cover orc 3 object=barrel")
+    assert c.state.ext.cover_object["orc"] == "barrel"
+    do(c, "cover orc 5 object=door")
+    assert c.state.ext.cover_object["orc"] == "door"
+    with pytest.raises(InvalidInput, match=r"settings.cover: orc is in b and crate in c") as no:
+        make(shooter(), npc("orc", zone="b"), **ZONES,
+             objects=[{"id": "crate", "material": "wood", "zone": "c"}],
+             cover=[{"who": "orc", "value": 3, "object": "crate"}])
+    assert no.value.rule == "VR-ATK-5"
+
+
 @pytest.mark.rule("VR-MOVE-4", "VR-ATK-5", "VR-OBJ-4")
 def test_a_free_attack_that_breaks_the_cover_leaves_the_next_one_without_it():
     club = {"club": {"ev": 8}}

@@ -83,16 +83,34 @@ def decide_unguard(d: Decision, cmd: Command) -> None:
 def decide_cover(d: Decision, cmd: Command) -> None:
     """VR-ATK-5: cover 0, ⅓, ⅔ or complete, maybe behind an object."""
     a = cmd.args
-    active(d.state, a["who"])
+    p = active(d.state, a["who"])
     value = -abs(int(a["value"]))
     if value not in (0, -1, -3, -5):
         raise InvalidInput(f"cover is 1 (⅓), 3 (⅔) or 5 (complete), or 0 for none, "
                            f"not {a['value']}", rule="VR-ATK-5")
     obj = a.get("object")
-    if obj is not None and obj not in ext_of(d.state).objects:
+    ext = ext_of(d.state)
+    if obj is not None and obj not in ext.objects:
         raise InvalidInput(f"no object {obj!r}; create it with 'object {obj} material=…'",
                            rule="VR-ATK-5")
+    if obj is not None:
+        problem = cover_problem(p.name, ext.zones.zone_of(p.id), ext.objects[obj].name,
+                                ext.objects[obj].zone)
+        if problem is not None:
+            raise IllegalCommand(f"{problem} ('place {p.id} {ext.objects[obj].zone}' first)",
+                                 rule="VR-ATK-5")
     d.emit(CoverSet(who=a["who"], value=value, object=obj))
+
+
+def cover_problem(who: str, here: str | None, obj: str, there: str | None) -> str | None:
+    """Why ``who`` (standing in zone ``here``) cannot take cover behind the object ``obj``
+    standing in zone ``there``, or None if it can: cover is behind an object at the spot
+    (VR-ATK-5), so in the same zone; an object placed in no zone may shelter anyone."""
+    if there is None or here == there:
+        return None
+    where = f"is in {here}" if here else "has no zone"
+    return (f"{who} {where} and {obj} in {there}: a character takes cover behind an object "
+            "in its own zone")
 
 
 @HANDLERS.decides("object")

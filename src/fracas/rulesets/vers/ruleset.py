@@ -20,7 +20,7 @@ from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
 from fracas.rulesets.vers.evolve import add_object, join
-from fracas.rulesets.vers.gm import object_spec
+from fracas.rulesets.vers.gm import cover_problem, object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
 from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt, weapons_of
@@ -115,6 +115,13 @@ class Vers(Ruleset):
                                                      or c["object"] not in objects)):
                 raise InvalidInput(f"settings.cover: {spelled(c)} needs who, value 1/3/5 and "
                                    "a known object", rule="VR-ATK-5")
+            spot = next(p for p in setup.participants if p.id == c["who"]).stats.get("zone")
+            obj = objects.get(c.get("object") or "")
+            known = isinstance(spot, str) and spot in zone_ids  # else refused below
+            problem = None if obj is None or not known else cover_problem(
+                c["who"], spot, obj["object"], obj["zone"])
+            if problem is not None:
+                raise InvalidInput(f"settings.cover: {problem}", rule="VR-ATK-5")
             if c["who"] in covered:
                 raise InvalidInput(f"settings.cover: {c['who']} is given cover twice; give "
                                    "each character one entry", rule="VR-ATK-5")
