@@ -154,6 +154,26 @@ def test_guard_stands_at_its_way_and_leaves_it_by_moving():
              guards=[{"who": "guard", "between": ["a", "b"]}])
 
 
+@pytest.mark.rule("VR-MOVE-5")
+def test_a_guard_bars_one_way_only():
+    """Standing in b, the guard may bar a–b or b–c, not both at once: the second post is
+    refused until it is lifted, in [settings] as by 'guard'."""
+    c = make(pc("ada", zone="a"), npc("guard", zone="b"), **ZONES)
+    do(c, "guard guard a b")
+    err = refused(c, "guard guard b c", "VR-MOVE-5")
+    assert str(err) == ("Guard already guards the way a–b; a guard bars one way, the one it "
+                        "stands at ('unguard guard' first) (VR-MOVE-5)")
+    assert c.state.ext.zones.guards == {"a|b": ["guard"]}
+    do(c, "unguard guard", "guard guard b c")
+    assert c.state.ext.zones.guards == {"b|c": ["guard"]}
+    with pytest.raises(InvalidInput, match=r"settings\.guards: guard is posted twice; a guard "
+                       r"bars one way") as no:
+        make(pc("ada", zone="a"), npc("guard", zone="b"), **ZONES,
+             guards=[{"who": "guard", "between": ["a", "b"]},
+                     {"who": "guard", "between": ["b", "c"]}])
+    assert no.value.rule == "VR-MOVE-5"
+
+
 @pytest.mark.rule("VR-OBJ-2")
 def test_object_with_zero_slots_is_refused():
     c = make(pc("ada"))

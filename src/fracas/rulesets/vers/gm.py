@@ -67,7 +67,15 @@ def decide_guard(d: Decision, cmd: Command) -> None:
     if p.id in ext.zones.guards.get(key, []):
         raise IllegalCommand(f"{p.name} already guards the way {a['a']}–{a['b']}",
                              rule="VR-MOVE-5")
+    posted = next((link for link, who in ext.zones.guards.items() if p.id in who), None)
+    if posted is not None:
+        raise IllegalCommand(f"{p.name} already guards the way {posted.replace('|', '–')}; "
+                             f"{ONE_WAY} ('unguard {p.id}' first)", rule="VR-MOVE-5")
     d.emit(GuardPosted(who=a["who"], link=key))
+
+
+#: Why a second post is refused (VR-MOVE-5): a guard bars the way within about 2 m of it.
+ONE_WAY = "a guard bars one way, the one it stands at"
 
 
 @HANDLERS.decides("unguard")

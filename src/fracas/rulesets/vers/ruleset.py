@@ -20,7 +20,7 @@ from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
 from fracas.rulesets.vers.evolve import add_object, join
-from fracas.rulesets.vers.gm import cover_problem, object_spec
+from fracas.rulesets.vers.gm import ONE_WAY, cover_problem, object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
 from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt, weapons_of
@@ -93,6 +93,7 @@ class Vers(Ruleset):
             if spec["object"] in objects:
                 raise InvalidInput(f"settings.objects: {spec['object']} twice", rule="VR-OBJ-1")
             objects[spec["object"]] = spec
+        guarding: set[str] = set()
         for g in s.get("guards", []) or []:
             if not isinstance(g, dict) or g.get("who") not in ids or not (
                     isinstance(g.get("between"), list) and len(g["between"]) == 2
@@ -100,6 +101,10 @@ class Vers(Ruleset):
                     + [list(reversed(x)) for x in s.get("links", [])]):
                 raise InvalidInput(f"settings.guards: {g!r} needs who (a participant) and "
                                    "between (two linked zones)", rule="VR-MOVE-5")
+            if g["who"] in guarding:
+                raise InvalidInput(f"settings.guards: {g['who']} is posted twice; {ONE_WAY}",
+                                   rule="VR-MOVE-5")
+            guarding.add(g["who"])
             guard = next(p for p in setup.participants if p.id == g["who"])
             if guard.stats.get("zone") not in g["between"]:
                 raise InvalidInput(f"settings.guards: {g['who']} stands in zone "
