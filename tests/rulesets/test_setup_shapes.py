@@ -33,6 +33,12 @@ COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2,
      "zone ['floor'] is not in settings.zones"),
     ("VR-ROLL-2", 'weapons = { crossbow = { ev = 6, kind = "ranged" } }', "weapons = [1, 2]",
      "bruno: weapons must be a table of weapons"),
+    # before: an empty list (or "", false) was taken as no weapons, where [1, 2] was refused
+    ("VR-ROLL-2", 'weapons = { crossbow = { ev = 6, kind = "ranged" } }', "weapons = []",
+     "} }, not []; leave weapons out (or give {}) for bare hands only (unarmed, EV 0)"),
+    ("VR-ROLL-2", 'weapons = { crossbow = { ev = 6, kind = "ranged" } }', 'weapons = ""',
+     'bruno: weapons must be a table of weapons, e.g. weapons = { sword = { ev = 5, kind = '
+     '"close" } }, not ""'),
     ("VR-OBJ-1", COUNTER, COUNTER.replace('"counter"', "[1]"), "an object needs an id"),
     ("VR-MOVE-1", COUNTER, COUNTER.replace('"bar"', '"attic"'),
      "object counter: zone 'attic' is not a zone of this conflict (bar, door, floor,"),

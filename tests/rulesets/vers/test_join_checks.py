@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from fracas.app.scenario import parse_scenario
 from fracas.app.script import play_script
 from fracas.errors import FracasError, InvalidInput
+from fracas.rulesets.vers.state import weapons_of
 
 BRAWL = resources.files("fracas.scenarios").joinpath("vers-tavern-brawl.toml").read_text(
     encoding="utf-8")
@@ -31,6 +33,26 @@ def test_join_is_validated_like_the_scenario_loader(stats: str, message: str) ->
     with pytest.raises(InvalidInput) as loaded:
         play_script(parse_scenario(BRAWL + entry, "f.toml"), "s")
     assert joined.value.message.removeprefix("join: ") in loaded.value.message
+
+
+@pytest.mark.rule("VR-ROLL-2")
+@pytest.mark.parametrize("weapons", ["[]", '""', "false", "0", "null"])
+def test_weapons_that_are_no_table_are_refused_even_empty(weapons: str) -> None:
+    """Weapons are a table; [] (and "", false) was taken as no weapons where [1, 2] was
+    refused. Bare hands are what a sheet without weapons (or with {}) fights with."""
+    c = play_script(parse_scenario(BRAWL), "s")
+    version = c.version
+    with pytest.raises(InvalidInput, match=re.escape(
+            f"rat: weapons must be a table of weapons, e.g. weapons = {{ sword = {{ ev = 5, "
+            f'kind = "close" }} }}, not {weapons}; leave weapons out (or give {{}}) for bare '
+            "hands only (unarmed, EV 0)")) as no:
+        c.execute(f"""join rat name=Rat stats='{{"zone": "bar", "weapons": {weapons}}}'""")
+    assert no.value.rule == "VR-ROLL-2"
+    assert c.version == version and "rat" not in c.state.participants
+    c.execute("""join rat name=Rat stats='{"zone": "bar"}'""")
+    c.execute("""join cat name=Cat stats='{"zone": "bar", "weapons": {}}'""")
+    for pid in ("rat", "cat"):
+        assert weapons_of(c.state.participants[pid]) == {"unarmed": {"ev": 0, "kind": "close"}}
 
 
 @pytest.mark.rule("VR-MOVE-1")

@@ -143,11 +143,13 @@ class Vers(Ruleset):
                         isinstance(v, int) and not isinstance(v, bool) for v in raw.values()):
                     raise InvalidInput(f"{p.id}: {key} must map skill names to whole numbers",
                                        rule="VR-ROLL-1")
-            if not isinstance(st.get("weapons") or {}, dict):
+            weapons = st.get("weapons", {})
+            if not isinstance(weapons, dict):  # [], "" or false were taken as no weapons
                 raise InvalidInput(f"{p.id}: weapons must be a table of weapons, e.g. weapons "
-                                   "= { sword = { ev = 5, kind = \"close\" } }",
-                                   rule="VR-ROLL-2")
-            for wname, w in (st.get("weapons") or {}).items():
+                                   "= { sword = { ev = 5, kind = \"close\" } }, not "
+                                   f"{spelled(weapons)}; leave weapons out (or give {{}}) for "
+                                   "bare hands only (unarmed, EV 0)", rule="VR-ROLL-2")
+            for wname, w in weapons.items():
                 if not isinstance(w, dict) or w.get("kind", "close") not in WEAPON_KINDS \
                         or not isinstance(w.get("ev", 0), int):
                     raise InvalidInput(f"{p.id}: weapon {wname} needs ev (a number) and kind "
