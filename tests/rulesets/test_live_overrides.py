@@ -170,6 +170,28 @@ def test_a_live_value_out_of_range_is_refused(line: str, message: str) -> None:
         c.execute(line)
 
 
+@pytest.mark.parametrize("name, line, message", [
+    # before: a name given twice was dropped without a word ("ada,ada" stored as ["ada"])
+    ("vers-tavern-brawl", "override ruleset.gone ada,ada",
+     "override: ruleset.gone names ada twice; name each of the participants once"),
+    ("vers-tavern-brawl", """override ruleset.gone '["thug", "Thug"]'""",
+     "override: ruleset.gone names thug twice"),
+    ("vers-tavern-brawl", "override ruleset.gone 'ada, zed'",
+     'override: ruleset.gone takes a list of participants (ada, '),
+    ("vers-tavern-brawl", "override ruleset.gone 'ada, zed'", '); "zed" is none of them'),
+    ("vers-tavern-brawl", """override ruleset.gone '["ada", [1]]'""", "[1] is none of them"),
+    ("fabula-ultima-ambush", "override ada.statuses dazed,weak,dazed",
+     "override: ada.statuses names dazed twice; name each of the status effects once"),
+])
+def test_a_list_override_naming_one_twice_or_one_unknown_is_refused(
+        name: str, line: str, message: str) -> None:
+    c = _conflict(name, undo=1 if name.startswith("fabula") else 0)
+    before, version = state_to_data(c.state), c.version
+    with pytest.raises(InvalidInput, match=re.escape(message)):
+        c.execute(line)
+    assert c.version == version and state_to_data(c.state) == before
+
+
 def test_vers_refuses_a_zone_that_does_not_exist() -> None:
     with pytest.raises(InvalidInput, match="takes a zone"):
         _conflict("vers-tavern-brawl").execute("override ada.zone nowhere")

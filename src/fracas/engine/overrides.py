@@ -71,13 +71,24 @@ def one_of(path: str, choices: Sequence[str], what: str) -> Callable[[Any], str]
 
 
 def names_of(path: str, choices: Sequence[str], what: str) -> Callable[[Any], list[str]]:
-    """A check for a list of distinct ``choices`` (also given as one comma-separated text)."""
-    pick = one_of(path, choices, what)
-
+    """A check for a list of distinct ``choices`` (also given as one comma-separated text):
+    a name that is none of them, or one given twice, is refused (never dropped)."""
     def check(value: Any) -> list[str]:
         items = value.split(",") if isinstance(value, str) else value
         if not isinstance(items, list):
             raise InvalidInput(f"override: {path} takes a list of {what}", path=path)
-        out = [pick(v) for v in items if not (isinstance(v, str) and not v.strip())]
-        return list(dict.fromkeys(out))
+        out: list[str] = []
+        for v in items:
+            if isinstance(v, str) and not v.strip():
+                continue
+            text = str(v).strip().lower() if isinstance(v, str | int) else None
+            if text is None or text not in choices:
+                shown = spelled(text if isinstance(v, str) else v)
+                raise InvalidInput(f"override: {path} takes a list of {what} ("
+                                   f"{', '.join(choices)}); {shown} is none of them", path=path)
+            if text in out:
+                raise InvalidInput(f"override: {path} names {text} twice; name each of the "
+                                   f"{what} once", path=path)
+            out.append(text)
+        return out
     return check
