@@ -141,6 +141,10 @@ TWIN = ('equipment = [{ kind = "weapon", name = "Twin daggers", accuracy = "dex+
     ("FU-CON-2", "bonus = 1", "bonus = true", "are whole numbers"),
     ("FU-CON-2", "damage = 4", "damage = 4.5", "are whole numbers"),
     ("FU-CON-2", "damage = 4", "damage = -7", "damage cannot be negative (-7)"),
+    # before: an entry without its kind was read as a weapon (an armor too, attacks and all)
+    ("FU-CON-2", 'kind = "weapon", ', "",
+     "ada: an equipment entry needs its kind (armor, shield, weapon, accessory): "
+     '{"name": "Twin daggers", '),
 ])
 def test_a_fabula_ultima_item_of_the_wrong_kind_of_value_is_refused_by_its_rule(
         rule: str, old: str, new: str, message: str) -> None:

@@ -198,6 +198,20 @@ def test_goals_and_equipment_are_recorded_before_the_start() -> None:
     refused(c, "ada: equip armor Robe", "FU-CON-2", IllegalCommand)
 
 
+@pytest.mark.rule("FU-CON-2")
+def test_an_equipment_entry_without_its_kind_is_refused_never_read_as_a_weapon() -> None:
+    plate = {"name": "Plate", "init": -2, "defense": 1}  # an armor, its kind forgotten
+    with pytest.raises(InvalidInput, match=r"ada: an equipment entry needs its kind \(armor, "
+                                           r"shield, weapon, accessory\)") as info:
+        make(pc("ada", equipment=[plate]), npc("orc"))
+    assert info.value.rule == "FU-CON-2"
+    c = seed_example()
+    error = refused(c, "join imp side=foes stats='{\"dex\": 8, \"ins\": 8, \"mig\": 8, "
+                       "\"wlp\": 8, \"hp\": 5, \"equipment\": [{\"name\": \"Plate\"}]}'",
+                    "FU-CON-2", InvalidInput)
+    assert "imp: an equipment entry needs its kind" in str(error)
+
+
 @pytest.mark.rule("FU-CON-11")
 def test_end_records_why_and_ends_the_turns() -> None:
     c = seed_example()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from fracas.engine import Viewer
 from fracas.engine.conflict import fold
+from fracas.engine.engine_events import ConflictCreated
 from fracas.engine.events import Event
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import log_view, view
@@ -197,3 +199,19 @@ def test_every_command_undoes_to_exactly_the_earlier_state(steps: list[str]) -> 
         order = c.state.ext.order
         # the round has ended exactly when nobody has a turn left
         assert c.state.ext.round_closed == order.round_over or c.state.status == "ended"
+
+
+def _replayed_as_logged(**ada: Any) -> Any:
+    """The state of a log whose set-up (version 1) gave Ada's sheet ``ada`` before the set-up
+    check refused it: a stored conflict from an earlier fracas."""
+    c = make(pc("ada"), npc("orc"))
+    first = c.records[0]
+    data = copy.deepcopy(first.events[0].data)
+    data["participants"][0]["stats"].update(ada)
+    logged = dataclasses.replace(first, events=(ConflictCreated.from_payload(data),))
+    return fold(RULESET, [logged])
+
+
+def test_a_log_from_before_items_needed_their_kind_replays_as_it_was_played() -> None:
+    state = _replayed_as_logged(equipment=[{"name": "Old saber", "damage": 6}])
+    assert [(i.kind, i.name) for i in state.ext.equipment["ada"]] == [("weapon", "Old saber")]

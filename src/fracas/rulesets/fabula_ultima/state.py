@@ -138,7 +138,10 @@ def make_item(pid: str, data: Any) -> Item:
     """An Item from its JSON form (a table in a scenario), checked."""
     if not isinstance(data, dict):
         raise bad(pid, f"an equipment entry must be a table, not {spelled(data)}", "FU-CON-2")
-    kind = str(data.get("kind", "weapon")).lower()
+    if "kind" not in data:  # an armor without its kind would be read as a weapon
+        raise bad(pid, f"an equipment entry needs its kind ({', '.join(ITEM_KINDS)}): "
+                       f"{spelled(data)}", "FU-CON-2")
+    kind = str(data["kind"]).lower()
     if kind not in ITEM_KINDS:
         raise bad(pid, f"item kind must be one of {', '.join(ITEM_KINDS)}, not {kind!r}",
                   "FU-CON-2")
@@ -363,8 +366,10 @@ def add_participant(ext: FabulaExt, p: Participant) -> None:
         ext.ip[p.id] = ResourcePool(current=ip, maximum=ip)
         ext.fp[p.id] = int(s.get("fp", 3))
     ext.statuses.setdefault(p.id, [])
-    try:
-        ext.equipment[p.id] = [make_item(p.id, i) for i in s.get("equipment", []) or []]
+    try:  # a set-up logged before an entry needed its kind read one without as a weapon:
+        # it replays as it was played
+        ext.equipment[p.id] = [make_item(p.id, {"kind": "weapon", **i} if isinstance(i, dict)
+                                         else i) for i in s.get("equipment", []) or []]
     except InvalidInput:
         ext.equipment[p.id] = []
     if s.get("goal"):
