@@ -155,6 +155,18 @@ def test_a_fabula_ultima_item_of_the_wrong_kind_of_value_is_refused_by_its_rule(
     assert refused.value.rule == rule
 
 
+@pytest.mark.rule("FU-CON-2")
+@pytest.mark.parametrize("goal", ["5", "true", '["cross"]', '{ text = "cross" }'])
+def test_a_goal_is_a_text_never_a_number_shown_as_one(goal: str) -> None:
+    # before: goal = 5 was recorded and shown as the goal "5"
+    text = bundled("fabula-ultima-ambush").replace("init_mod = 0\n",
+                                                   f"init_mod = 0\ngoal = {goal}\n", 1)
+    with pytest.raises(InvalidInput, match=r'ada: goal is a text such as "cross the ford", '
+                                           r"not ") as refused:
+        play_script(parse_scenario(text, "f.toml"), "s")
+    assert refused.value.rule == "FU-CON-2"
+
+
 @pytest.mark.rule("FU-CON-1")
 def test_an_extra_is_marked_true_or_false_never_by_any_text() -> None:
     text = bundled("fabula-ultima-ambush")

@@ -212,6 +212,19 @@ def test_an_equipment_entry_without_its_kind_is_refused_never_read_as_a_weapon()
     assert "imp: an equipment entry needs its kind" in str(error)
 
 
+@pytest.mark.rule("FU-CON-2")
+def test_a_goal_on_the_sheet_is_a_text_at_the_start_and_at_a_join() -> None:
+    c = make(pc("ada", goal="save the village"), npc("orc"))
+    assert c.state.ext.goals == {"ada": "save the village"}
+    with pytest.raises(InvalidInput, match=r"ada: goal is a text such as") as info:
+        make(pc("ada", goal=5), npc("orc"))
+    assert info.value.rule == "FU-CON-2"
+    error = refused(seed_example(), "join imp side=foes stats='{\"dex\": 8, \"ins\": 8, "
+                    "\"mig\": 8, \"wlp\": 8, \"hp\": 5, \"goal\": 5}'", "FU-CON-2",
+                    InvalidInput)
+    assert 'imp: goal is a text such as "cross the ford", not 5' in str(error)
+
+
 @pytest.mark.rule("FU-CON-11")
 def test_end_records_why_and_ends_the_turns() -> None:
     c = seed_example()

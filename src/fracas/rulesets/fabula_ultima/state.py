@@ -5,7 +5,7 @@ Stats (``Participant.stats``, lower-case keys): ``dex ins mig wlp`` die sizes (6
 champion with ``replaces`` N, or ``"champion 3"``), ``defense``/``mdef`` (default: the current
 DEX / INS die size), ``init_mod``, ``initiative`` (an NPC sheet value, wins over FU-CON-4),
 ``affinities`` (damage type → vulnerable/resistant/immune/absorb), ``equipment`` (items),
-``bonds`` (PC id → strength), ``extra`` (takes no turns, FU-CON-1) and ``goal``.
+``bonds`` (PC id → strength), ``extra`` (takes no turns, FU-CON-1) and ``goal`` (a text).
 """
 
 from __future__ import annotations
@@ -201,6 +201,10 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
             raise bad(pid, f"affinity {dtype} = {value!r}: use a damage type "
                            f"({', '.join(DAMAGE_TYPES)}) and vulnerable, resistant, immune "
                            "or absorb", "FU-RES-3")
+    goal = stats.get("goal", "")
+    if not isinstance(goal, str):  # 5 would be shown as the goal "5"
+        raise bad(pid, f"goal is a text such as \"cross the ford\", not {spelled(goal)}",
+                  "FU-CON-2")
     gear = stats.get("equipment", [])
     if not isinstance(gear, list):  # a text would be read letter by letter, a table by key
         raise bad(pid, f"equipment is a list of tables such as [{{ kind = \"weapon\", name = "
