@@ -48,6 +48,32 @@ def test_die_sizes_written_d10_on_a_sheet_are_rolled_and_shown_as_those_dice() -
 
 
 @pytest.mark.rule("FU-CHK-1")
+@pytest.mark.parametrize("attr", ["dex", "ins", "mig", "wlp"])
+@pytest.mark.parametrize("written", ["d 10", "d+10", "10", "d10 ", " d10", "d010", "dd10",
+                                     "1d10", "d7", "d", ""])
+def test_a_die_size_in_text_is_written_d10_exactly(attr: str, written: str) -> None:
+    # before: "d 10", "d+10", "10", "d10 " and "d010" were all read as a d10
+    with pytest.raises(InvalidInput) as info:
+        make(pc("ada", **{attr: written}), npc("orc"))
+    assert info.value.rule == "FU-CHK-1"
+    assert (f'ada: {attr.upper()} must be a d6, d8, d10 or d12, written as a number (10) or '
+            f'as "d10", not "{written}"') in str(info.value)
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_die_size_in_text_is_refused_at_a_join_an_override_and_a_check_too() -> None:
+    c = make(pc("ada", dex="D10", ins="d8"), npc("orc"))
+    error = refused(c, "join imp side=foes stats='{\"dex\": \"d+10\", \"ins\": 8, "
+                       "\"mig\": 8, \"wlp\": 8, \"hp\": 5}'", "FU-CHK-1", InvalidInput)
+    assert 'imp: DEX must be a d6, d8, d10 or d12, written as a number (10) or as "d10", ' \
+           'not "d+10"' in str(error)
+    error = refused(c, "override participants.ada.stats.dex 'd 10'", "FU-CHK-1", InvalidInput)
+    assert 'not "d 10"' in str(error)
+    error = refused(c, "ada: check d8+d010 10 turn=no", "FU-CHK-1", InvalidInput)
+    assert 'a check die must be a d6, d8, d10 or d12, not "d010"' in str(error)
+
+
+@pytest.mark.rule("FU-CHK-1")
 def test_table_dice_must_fit_the_check() -> None:
     c = make(pc("ada"))
     before = c.version

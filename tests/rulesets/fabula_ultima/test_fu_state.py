@@ -17,6 +17,7 @@ from fracas.engine.events import Event
 from fracas.engine.serialize import state_from_data, state_to_data
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
+from fracas.rulesets.fabula_ultima.state import ATTRIBUTES, die
 from tests.rulesets.fabula_ultima.support import RULESET, make, npc, pc, run, seed_example
 
 
@@ -215,3 +216,10 @@ def _replayed_as_logged(**ada: Any) -> Any:
 def test_a_log_from_before_items_needed_their_kind_replays_as_it_was_played() -> None:
     state = _replayed_as_logged(equipment=[{"name": "Old saber", "damage": 6}])
     assert [(i.kind, i.name) for i in state.ext.equipment["ada"]] == [("weapon", "Old saber")]
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_log_from_before_die_sizes_were_written_d10_exactly_replays_as_it_was_played() -> None:
+    state = _replayed_as_logged(dex="d 10", ins="d+12", mig="8")
+    ada = state.participants["ada"]
+    assert [die(state.ext, ada, a) for a in ATTRIBUTES] == [10, 12, 8, 8]

@@ -36,6 +36,7 @@ STAT_KEYS = frozenset({
     *ATTRIBUTES, "hp", "mp", "ip", "fp", "rank", "replaces", "defense", "mdef", "init_mod",
     "initiative", "affinities", "equipment", "bonds", "extra", "goal",
 })
+_DIE_TEXT = re.compile(r"[dD](6|8|10|12)")
 _RANK = re.compile(r"^(soldier|elite|champion)\s*\(?\s*(\d+)?\s*\)?$", re.ASCII)
 
 
@@ -93,18 +94,22 @@ def bad(pid: str, message: str, rule: str | None = None, **values: Any) -> Inval
 
 
 def check_die(pid: str, what: str, value: Any) -> int:
-    """A die size of d6, d8, d10 or d12, else InvalidInput (FU-CHK-1)."""
-    if isinstance(value, str) and value.lower().startswith("d"):
-        value = value[1:]
-    try:
-        size = as_int(value, f"{pid}: {what}")
-    except (TypeError, ValueError):
-        size = -1
-    if size not in DIE_SIZES or isinstance(value, bool):
-        label = what.upper() if what in ATTRIBUTES else what
-        raise bad(pid, f"{label} must be a d6, d8, d10 or d12, not d{value}",
-                  "FU-CHK-1", value=value)
-    return size
+    """A die size of d6, d8, d10 or d12, written as the number ``10`` or the text ``"d10"``
+    (``"D10"`` too), else InvalidInput naming those forms (FU-CHK-1): ``"d 10"``, ``"d+10"``
+    or ``"10"`` are no die a sheet writes."""
+    size: int | None = None
+    if isinstance(value, str):
+        match = _DIE_TEXT.fullmatch(refuse_foreign_digits(value, f"{pid}: {what}"))
+        size = int(match.group(1)) if match else None
+    elif type(value) is int:  # true is no die
+        size = value
+    if size is not None and size in DIE_SIZES:
+        return size
+    label = what.upper() if what in ATTRIBUTES else what
+    forms = ', written as a number (10) or as "d10"' if what in ATTRIBUTES else ""
+    shown = f"d{value}" if type(value) is int else spelled(value)
+    raise bad(pid, f"{label} must be a d6, d8, d10 or d12{forms}, not {shown}", "FU-CHK-1",
+              value=value)
 
 
 def parse_rank(pid: str, stats: dict[str, Any]) -> tuple[str, int]:
@@ -238,7 +243,13 @@ def initiative_leaders(state: ConflictState) -> list[str]:
 def sheet_die(p: Participant, attr: str) -> int:
     """The die size the sheet gives ``attr``, written ``10`` or ``"d10"`` (FU-CHK-1)."""
     raw = p.stats.get(attr, 8)
-    return raw if type(raw) is int else check_die(p.id, attr, raw)
+    if type(raw) is int:
+        return raw
+    try:
+        return check_die(p.id, attr, raw)
+    except InvalidInput:  # a set-up logged before the forms were checked: "d 10", "d+10" and
+        # "10" were read as a d10 then, and it replays as it was played
+        return as_int(raw[1:] if str(raw).lower().startswith("d") else raw, f"{p.id}: {attr}")
 
 
 def die(ext: FabulaExt, p: Participant, attr: str) -> int:
