@@ -123,6 +123,17 @@ def test_fabula_points_are_spent_but_never_below_zero() -> None:
     refused(c, "orc: fabula 1", "FU-CHK-4", IllegalCommand)
 
 
+@pytest.mark.rule("FU-CHK-5")
+def test_a_bond_towards_oneself_is_refused_and_one_towards_anyone_else_stands() -> None:
+    with pytest.raises(InvalidInput, match="bruno: a character has no bond towards itself"
+                       ) as info:
+        make(pc("ada"), pc("bruno", bonds={"bruno": 2}), npc("orc"))
+    assert info.value.rule == "FU-CHK-5"
+    # a bond towards an NPC, or a friend who is not in this fight, is kept on the sheet
+    c = make(pc("ada"), pc("bruno", bonds={"ada": 1, "orc": 2, "duke": 3}), npc("orc"))
+    assert c.state.participants["bruno"].stats["bonds"] == {"ada": 1, "orc": 2, "duke": 3}
+
+
 @pytest.mark.rule("FU-CHK-5", "FU-CON-3")
 def test_group_check_adds_successes_and_the_highest_bond() -> None:
     c = make(pc("ada"), pc("bruno", bonds={"ada": 2}), pc("cara", bonds={"ada": 3}),

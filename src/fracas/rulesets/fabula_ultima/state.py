@@ -222,6 +222,9 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
         isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in bonds.values()
     ):
         raise bad(pid, "bonds must be a table of PC id = strength (0 or more)", "FU-CHK-5")
+    if pid in bonds:  # a bond towards someone outside the conflict may well stand
+        raise bad(pid, "a character has no bond towards itself; bonds are towards the other "
+                       "PCs", "FU-CHK-5")
 
 
 # --------------------------------------------------------------------------- derived values
