@@ -253,6 +253,13 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         expect(gm.page.locator(".person", has_text=XSS)).to_contain_text("hidden from players")
         expect(alice.page.locator(".person", has_text=XSS)).to_have_count(0)
         expect(gm.page.locator(".person .tag.secret")).to_have_count(1)
+        # the GM's field for any command suggests an override VERS takes (not a path of
+        # another ruleset's), on the first character
+        example = gm.page.locator("section.actor[data-actor='gm'] form.command-line input")
+        expect(example).to_have_attribute("placeholder",
+                                          "override ada.tracks.injury.conditions.wounded …")
+        command(gm, "gm", "override ada.tracks.injury.conditions.wounded 2")
+        expect(injury.locator("tr", has_text="wounded").locator(".slot.full")).to_have_count(2)
         clean(gm, (alice, bob))
 
 

@@ -49,13 +49,15 @@ STATS: dict[str, list[dict[str, Any]]] = {
 
 
 def rulesets() -> list[dict[str, Any]]:
-    """Each shipped ruleset: name, title, set-up choices, stats, harm views and ladders."""
+    """Each shipped ruleset: name, title, set-up choices, stats, harm views, the paths of the
+    live values a GM overrides most (``ID``: a participant's id) and ladders."""
     out = []
     for name in available():
         rs = get_ruleset(name)
         item: dict[str, Any] = {"name": name, "title": rs.title,
                                 "choices": CHOICES.get(name, []),
-                                "stats": STATS.get(name, []), "harm_views": list(harm_view.MODES)}
+                                "stats": STATS.get(name, []), "harm_views": list(harm_view.MODES),
+                                "override_paths": list(rs.override_examples)}
         if name == "vers":
             item["ladders"] = {track: [{"name": n, "slots": slots, "penalty": penalty,
                                         "each": each} for n, slots, _, penalty, each in rows]

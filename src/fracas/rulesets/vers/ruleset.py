@@ -49,7 +49,7 @@ class Vers(Ruleset):
     events: ClassVar[EventTypes] = VERS_EVENTS
     stat_ranges = STAT_RANGES  # limits.py
     live_stats = overrides.LIVE_STATS
-    override_examples = ("ID.zone", "ID.tracks.injury.conditions.wounded", "ruleset.current",
+    override_examples = ("ID.tracks.injury.conditions.wounded", "ID.zone", "ruleset.current",
                          "ruleset.actions_left")
     harm_keys = ("tracks", "penalty", "disabled", "summary")
 

@@ -333,23 +333,33 @@ function oddsBox(lines) {
   return box;
 }
 
-// A command typed in the text notation (docs/commands.md): what the rules allow but the list
+// A command typed in the text notation (docs/scenarios.md): what the rules allow but the list
 // does not offer yet, or any value the GM overrides. The server decides it like any other.
 // One field per actor, made once and moved into each redraw: what is being typed (and where
 // the caret is) survives whatever happens at the table meanwhile.
 const lines = new Map();
 
+// The GM's example in the empty field: an override this ruleset takes, on the first character.
+function overrideExample() {
+  const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
+  const path = (rules.override_paths || [])[0];
+  const first = (((state.view || {}).conflict || {}).participants || [])[0];
+  return path && first ? `override ${path.replace("ID", first.id)} …` : "override PATH VALUE";
+}
+
 function commandLine(actor, ctx) {
   const label = actor === "gm" ? "Any command (text notation)"
     : `Another command for ${ctx.name(actor)} (text notation)`;
+  const placeholder = actor === "gm" ? overrideExample() : `${actor}: …`;
   const made = lines.get(actor);
   if (made) {
     made.querySelector("label").textContent = label;
+    made.querySelector("input").placeholder = placeholder;
     return made;
   }
   const id = `line-${actor}`;
   const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
-    placeholder: actor === "gm" ? "override ada.hp 12" : `${actor}: …`,
+    placeholder,
     oninput: () => oddsFor(() => fullText(actor, input.value.trim()), output) });
   const output = h("output", { class: "odds", "aria-live": "polite", for: id });
   const form = h("form", { class: "command command-line", onsubmit: (e) => {
