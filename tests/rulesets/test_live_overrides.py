@@ -131,6 +131,19 @@ def test_etherscope_acting_initiatives_are_overridden_like_a_declaration() -> No
         c.execute("override ada.declared 8")  # the countdown's order is fixed now
 
 
+@pytest.mark.rule("ES-ROUND-2")
+@pytest.mark.parametrize("value", ['\'["6"]\'', '\'["6", 1]\'', "'[6, \"1\"]'"])
+def test_etherscope_declared_takes_numbers_not_text_in_a_list(value: str) -> None:
+    """A list of acting initiatives holds numbers: the text "6" in it is a typo, not a 6
+    (text alone, 7,1, is the command line's form and stays)."""
+    c = _declaring()
+    version = c.version
+    with pytest.raises(InvalidInput, match=r"takes acting initiatives, whole numbers such as "
+                                           r"7,1 or \[7, 1\], not \[.*\(ES-ROUND-2\)"):
+        c.execute(f"override ada.declared {value}")
+    assert c.version == version and _seen(c, "ada")["declared"] is None
+
+
 @pytest.mark.rule("VR-MOVE-3")
 def test_a_vers_zone_override_moves_for_real() -> None:
     """Moved away by the GM, Ada is no longer engaged and cannot be struck in close combat."""

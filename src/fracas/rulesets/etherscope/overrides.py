@@ -87,16 +87,19 @@ def _declared(state: ConflictState, pid: str) -> OverrideTarget:
                 f"override: {where} is open only while the round's declarations are (after "
                 "'round', before 'countdown'); during the countdown override ruleset.acting",
                 rule="ES-ROUND-7", path=where)
+        # text is the command line's form (7,1); a list holds numbers only (["6"] is text)
         items = value.split(",") if isinstance(value, str) else \
             value if isinstance(value, list) else [value]
         try:
             scores = [as_int(v, f"override: {where}") for v in items
-                      if not isinstance(v, bool)]
+                      if not isinstance(v, bool) and not (isinstance(value, list)
+                                                          and isinstance(v, str))]
         except (TypeError, ValueError):
             scores = []
         if not scores or len(scores) != len(items):
-            raise InvalidInput(f"override: {where} takes acting initiatives such as 7,1, "
-                               f"not {spelled(value)}", path=where, rule="ES-ROUND-2")
+            raise InvalidInput(f"override: {where} takes acting initiatives, whole numbers "
+                               f"such as 7,1 or [7, 1], not {spelled(value)}", path=where,
+                               rule="ES-ROUND-2")
         ext.countdown.check_declare(pid, scores, ext.base[pid], state.settings["min_gap"],
                                     "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
                                     rule_started="ES-ROUND-7", names=state.names())
