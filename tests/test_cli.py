@@ -239,3 +239,15 @@ def test_a_command_as_a_name_nobody_plays_is_refused_for_that_reason(tmp_path: P
         assert result.exit_code == 2 and said in " ".join(result.output.split())
     shown = runner.invoke(app, ["show", cid, "--json", "--db", db])
     assert shown.exit_code == 0 and '"hi"' not in shown.output
+
+
+def test_an_override_of_a_character_who_has_left_is_refused_and_not_stored(
+        tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    cid = runner.invoke(app, ["new", TOY_FILE, "--db", db]).output.split()[-1]
+    assert runner.invoke(app, ["do", cid, "leave gob fled", "--db", db]).exit_code == 0
+    before = runner.invoke(app, ["show", cid, "--json", "--db", db]).output
+    result = runner.invoke(app, ["do", cid, "override gob.stats.hp 3", "--db", db])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "gob.stats.hp: Goblin has left the conflict" in " ".join(result.output.split())
+    assert runner.invoke(app, ["show", cid, "--json", "--db", db]).output == before

@@ -144,6 +144,33 @@ def test_etherscope_declared_takes_numbers_not_text_in_a_list(value: str) -> Non
     assert c.version == version and _seen(c, "ada")["declared"] is None
 
 
+@pytest.mark.parametrize("name, undo, who, lines", [
+    ("fabula-ultima-ambush", 1, "captain", ["override captain.hp.current 5",
+                                            "override captain.stats.defense 9"]),
+    ("vers-tavern-brawl", 0, "thug", ["override thug.zone bar",
+                                      "override thug.tracks.injury.conditions.wounded 1"]),
+    ("etherscope-car-chase", 0, "zepcar", ["override zepcar.condensers.physical 5",
+                                           "override ruleset.ranges.ada.zepcar close",
+                                           "override participants.zepcar.name Zep"]),
+])
+def test_a_character_who_has_left_is_not_overridden(name: str, undo: int, who: str,
+                                                    lines: list[str]) -> None:
+    """After 'leave', a correction of the one who left is a slip for someone still here:
+    refused saying they have left, and nothing changes; one who is only 'out' (taken out,
+    still in the scene) may still be corrected."""
+    c = _conflict(name, undo=undo)
+    c.execute(f"leave {who} fled")
+    before, version = state_to_data(c.state), c.version
+    for line in lines:
+        with pytest.raises(IllegalCommand, match=r"has left the conflict, so nothing of "
+                                                 r"theirs is corrected any more"):
+            c.execute(line)
+    assert c.version == version and state_to_data(c.state) == before
+    c.execute("undo")  # back in the conflict, then only taken out: still corrected
+    c.execute(f"out {who}")
+    c.execute(lines[0])
+
+
 @pytest.mark.rule("VR-MOVE-3")
 def test_a_vers_zone_override_moves_for_real() -> None:
     """Moved away by the GM, Ada is no longer engaged and cannot be struck in close combat."""

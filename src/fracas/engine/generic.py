@@ -40,7 +40,7 @@ from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers, Table
 from fracas.engine.limits import check_name, check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
-from fracas.engine.overrides import OverrideTarget, normalise
+from fracas.engine.overrides import OverrideTarget, normalise, refuse_left
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import ParticipantSetup, Setup, first_error, read_setup, setup_of
 from fracas.engine.suggest import did_you_mean
@@ -170,6 +170,9 @@ def _expire(d: Decision, cmd: Command) -> None:
 def _override(d: Decision, cmd: Command) -> None:
     a, state, ruleset = cmd.args, d.state, d.ruleset
     path = parse_path(a["path"])
+    parts = normalise(state, path)
+    if parts[0] == "participants" and len(parts) > 1:
+        refuse_left(state, parts[1], a["path"])
     target = _target(ruleset, state, path)
     if target is not None:
         current = target.current

@@ -21,7 +21,7 @@ from typing import Any
 
 from fracas.engine.limits import check_number, spelled
 from fracas.engine.model import ConflictState
-from fracas.errors import InvalidInput
+from fracas.errors import IllegalCommand, InvalidInput
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,17 @@ def normalise(state: ConflictState, path: Sequence[str]) -> list[str]:
     if len(parts) == 3 and parts[0] == "participants" and parts[2] == "player":
         parts[2] = "owner"  # as a scenario names it: the player who plays the character
     return parts
+
+
+def refuse_left(state: ConflictState, pid: str, path: str) -> None:
+    """Refuse an override of a character who has left the conflict (``leave``): nothing of
+    theirs plays any more, so a correction of it is a slip for someone still here. A
+    character who is ``out`` (taken out) is still in the scene and may be corrected."""
+    p = state.participants.get(pid)
+    if p is not None and not p.present:
+        raise IllegalCommand(f"override: {path}: {p.name} has left the conflict, so nothing "
+                             "of theirs is corrected any more (undo the leave to bring them "
+                             "back)", participant=pid, path=path)
 
 
 def whole(path: str, low: int, high: int) -> Callable[[Any], int]:

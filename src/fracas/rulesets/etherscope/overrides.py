@@ -10,7 +10,7 @@ from typing import Any
 from fracas.engine.components import Band, ResourcePool
 from fracas.engine.limits import as_int, spelled
 from fracas.engine.model import ConflictState
-from fracas.engine.overrides import OverrideTarget, one_of, whole
+from fracas.engine.overrides import OverrideTarget, one_of, refuse_left, whole
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.evolve import CONDENSERS
@@ -44,6 +44,8 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         if a == b or a not in ranges.actors or b not in ranges.actors or not ranges.has(a, b):
             return None
         where = ".".join(path)
+        refuse_left(state, a, where)
+        refuse_left(state, b, where)
 
         def band(value: object) -> None:
             ranges.set(a, b, _BANDS.index(str(value)))
