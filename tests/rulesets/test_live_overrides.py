@@ -171,6 +171,43 @@ def test_a_character_who_has_left_is_not_overridden(name: str, undo: int, who: s
     c.execute(lines[0])
 
 
+@pytest.mark.parametrize("name, undo, line, instead", [
+    pytest.param("fabula-ultima-ambush", 1, "override settings.pc_side zzz",
+                 r"put a character on one of them with 'assign ID SIDE' \(FU-CON-13\)",
+                 marks=pytest.mark.rule("FU-CON-13")),
+    pytest.param("fabula-ultima-ambush", 1, "override settings.foe_side heroes",
+                 r"'assign ID SIDE' \(FU-CON-13\)", marks=pytest.mark.rule("FU-CON-13")),
+    pytest.param("vers-tavern-brawl", 0, "override settings.cover '[]'",
+                 r"'cover WHO VALUE' \(VR-ATK-5\)", marks=pytest.mark.rule("VR-ATK-5")),
+    pytest.param("vers-tavern-brawl", 0, "override settings.links.0.0 cellar",
+                 r"'link A B' \(VR-MOVE-1\)", marks=pytest.mark.rule("VR-MOVE-1")),
+    pytest.param("etherscope-car-chase", 0, "override settings.ranges.pairs.0.2 0",
+                 r"'set-range A B BAND' or 'override ruleset.ranges.A.B BAND' \(ES-START-3\)",
+                 marks=pytest.mark.rule("ES-START-3")),
+    pytest.param("etherscope-car-chase", 0, "override settings.groups.pursuers '[\"ada\"]'",
+                 r"'group NAME IDS' .*\(ES-START-6\)", marks=pytest.mark.rule("ES-START-6")),
+])
+def test_a_setting_read_only_at_the_set_up_is_not_overridden(name: str, undo: int, line: str,
+                                                             instead: str) -> None:
+    """Before: stored, shown in the settings, and then ignored by play (the turn order's
+    sides, a map, ranges and groups are kept elsewhere once the conflict is set up); now
+    refused, saying so and naming the command that changes it in play."""
+    c = _conflict(name, undo=undo)
+    before, version = state_to_data(c.state), c.version
+    with pytest.raises(InvalidInput, match=r"is read once, when the conflict is set up, and "
+                                           r"changes nothing in play; .*" + instead):
+        c.execute(line)
+    assert c.version == version and state_to_data(c.state) == before
+
+
+def test_a_setting_play_reads_is_still_overridden() -> None:
+    """Etherscope reads the default range whenever someone joins: it may be corrected."""
+    c = _conflict("etherscope-car-chase")
+    c.execute("override settings.ranges.default 0")
+    c.execute("join eve name=Eve 'stats={\"physical\": 8}'")
+    assert c.state.ext.ranges.get("eve", "ada") == 0  # Close, as the corrected default
+
+
 @pytest.mark.rule("VR-MOVE-3")
 def test_a_vers_zone_override_moves_for_real() -> None:
     """Moved away by the GM, Ada is no longer engaged and cannot be struck in close combat."""

@@ -284,9 +284,15 @@ def _refuse_bookkeeping(ruleset: Ruleset, path: list[str]) -> None:
 
 
 def _refuse_setup_only(ruleset: Ruleset, state: ConflictState, path: list[str]) -> None:
-    """Refuse an override of a set-up stat whose live value is kept elsewhere: it would
-    change nothing the table sees; name the path that would."""
+    """Refuse an override of a set-up stat or setting whose live value is kept elsewhere: it
+    would change nothing the table sees; name the path or command that would."""
     parts = normalise(state, path)
+    if parts[0] == "settings":
+        for key, (instead, rule) in ruleset.start_settings.items():
+            if parts[1:1 + key.count(".") + 1] == key.split("."):
+                raise InvalidInput(
+                    f"override: {'.'.join(path)} is read once, when the conflict is set up, "
+                    f"and changes nothing in play; {instead}", rule=rule, path=".".join(path))
     if len(parts) >= 4 and parts[0] == "participants" and parts[2] == "stats":
         live = ruleset.live_stats.get(parts[3])
         if live is not None:

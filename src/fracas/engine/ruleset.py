@@ -87,6 +87,11 @@ class Ruleset:
     #: Set-up stats whose live value is kept elsewhere once play starts: stat → the path to
     #: override instead (``{id}`` stands for the participant), e.g. ``"hp": "{id}.hp.max"``.
     live_stats: ClassVar[dict[str, str]] = {}
+    #: Settings read once, when the conflict is set up, and kept elsewhere in play: the
+    #: setting's path below ``settings`` (``groups``, ``ranges.pairs``) → how to change it in
+    #: play instead and that command's rule (``override settings.…`` of it is refused with
+    #: these words).
+    start_settings: ClassVar[dict[str, tuple[str, str]]] = {}
     #: Settings every viewer is shown, whatever ``gm_only_settings`` says (a VERS map):
     #: listing one there is refused at set-up, not silently ignored.
     shown_settings: ClassVar[frozenset[str]] = frozenset()

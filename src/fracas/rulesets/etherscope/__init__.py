@@ -62,6 +62,7 @@ class Etherscope(Ruleset):
     live_stats = overrides.LIVE_STATS
     override_examples = ("ID.condensers.physical", "ID.declared", "ruleset.ranges.ID.ID2",
                          "ruleset.acting")
+    start_settings = overrides.START_SETTINGS
     harm_keys = ("condensers", "summary")
     harm_stats = ("physical", "ether", "society")
 

@@ -18,6 +18,15 @@ from fracas.rulesets.etherscope.state import COUNTDOWN, DECLARE
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
 LIVE_STATS = {kind: f"{{id}}.condensers.{kind}" for kind in CONDENSERS}
+#: Settings read only at the set-up (into the ranges and groups of play): how to change them
+#: in play instead.
+START_SETTINGS = {
+    "ranges.pairs": ("set a range with 'set-range A B BAND' or 'override ruleset.ranges.A.B "
+                     "BAND'", "ES-START-3"),
+    "groups": ("group characters with 'group NAME IDS' and part them with 'ungroup NAME'",
+               "ES-START-6"),
+    "lurking": ("hide a character with 'conceal WHO from=IDS'", "ES-RNG-1"),
+}
 _BANDS = [b.name.lower() for b in Band]
 
 

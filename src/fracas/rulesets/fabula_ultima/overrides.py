@@ -12,6 +12,10 @@ from fracas.rulesets.fabula_ultima.state import STATUSES, FabulaExt
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
 LIVE_STATS = {"hp": "{id}.hp.max", "mp": "{id}.mp.max", "ip": "{id}.ip.max", "fp": "{id}.fp"}
+#: Settings read only at the set-up (the turn order's two sides): what to do in play instead.
+START_SETTINGS = dict.fromkeys(
+    ("pc_side", "foe_side"), ("the two sides of the turn order are fixed; put a character on "
+                              "one of them with 'assign ID SIDE'", "FU-CON-13"))
 
 
 def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | None:

@@ -66,6 +66,7 @@ class FabulaUltima(Ruleset):
     live_stats = overrides.LIVE_STATS
     override_examples = ("ID.hp.current", "ID.statuses", "ID.turns_left",
                          "ruleset.tracker.side_on_turn")
+    start_settings = overrides.START_SETTINGS
     harm_keys = ("hp", "mp", "crisis", "summary")
     harm_stats = ("hp", "mp")
 

@@ -12,6 +12,14 @@ from fracas.rulesets.vers.state import VersExt
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
 LIVE_STATS = {"zone": "{id}.zone"}
+#: The battlefield's settings, read only at the set-up: the GM's commands that change it in play.
+START_SETTINGS = {
+    "zones": ("draw a zone with 'zone ID NAME'", "VR-MOVE-1"),
+    "links": ("join two zones with 'link A B'", "VR-MOVE-1"),
+    "objects": ("add an object with 'object ID …'", "VR-OBJ-1"),
+    "guards": ("post a guard with 'guard WHO A B' and end it with 'unguard WHO'", "VR-MOVE-5"),
+    "cover": ("give cover with 'cover WHO VALUE'", "VR-ATK-5"),
+}
 _NOBODY = "none"
 
 

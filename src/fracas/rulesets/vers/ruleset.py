@@ -51,6 +51,7 @@ class Vers(Ruleset):
     live_stats = overrides.LIVE_STATS
     override_examples = ("ID.tracks.injury.conditions.wounded", "ID.zone", "ruleset.current",
                          "ruleset.actions_left")
+    start_settings = overrides.START_SETTINGS
     harm_keys = ("tracks", "penalty", "disabled", "summary")
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
