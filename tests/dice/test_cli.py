@@ -113,6 +113,28 @@ def test_odds_text_and_json() -> None:
     assert len(data["rows"]) == 16
 
 
+@pytest.mark.parametrize("args", [
+    ["roll", "2d6", "--times", "3", "--dc", "1000000000000000000000"],
+    ["roll", "2d6", "--dc", "-1000001"],
+    ["odds", "2d6", "--vs", "1000000000000000000000"],
+    ["odds", "2d6", "--vs", "-1000001"],
+])
+def test_a_dc_or_vs_past_the_dice_limits_is_refused(args: list[str]) -> None:
+    """Before: --dc and --vs took 10^21, a number no total can be compared with; now they
+    go to 1,000,000 either side, as a number in an expression (docs/limits.md)."""
+    result = runner.invoke(make_app(), args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{args[-2]} {args[-1]} is past the dice limits: a total is compared with at most " \
+           "1,000,000 either side" in " ".join(result.stderr.split())
+    assert result.stdout == ""  # nothing rolled, no odds
+
+
+def test_a_dc_or_vs_at_the_dice_limits_is_taken() -> None:
+    assert runner.invoke(make_app(), ["roll", "2d6", "--dc", "-1000000"]).exit_code == 0
+    assert "P(total ≥ 1000000)" in runner.invoke(
+        make_app(), ["odds", "2d6", "--vs", "1000000"]).stdout
+
+
 def test_odds_budget_error_exits_2() -> None:
     result = runner.invoke(make_app(), ["odds", "1000d1000"])
     assert result.exit_code == 2

@@ -180,3 +180,12 @@ def test_report_data_is_json_native_and_exact() -> None:
     assert data["figures"][0]["fraction"] == "5/8"
     assert len(data["rows"]) == 16
     assert Fraction(data["rows"][0]["fraction"]) == Fraction(1, 216)
+
+
+def test_a_difficulty_past_the_dice_limits_is_refused() -> None:
+    """odds_of serves the CLI, the server and the rulesets: 'vs' has the dice's limit."""
+    from fracas.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match=r"vs 1000001 is past the dice limits"):
+        odds_of("2d6", 1_000_001)
+    assert dict(odds_of("2d6", -1_000_000).figures)["P(total ≥ -1000000)"] == 1

@@ -33,6 +33,16 @@ def _console() -> Console:
 MAX_TIMES = 100  # as Avrae's !rr
 
 
+def _target(value: int, option: str) -> None:
+    """Refuse a --dc or --vs past the dice limits (as the odds of the library refuse it)."""
+    from fracas.dice.errors import check_target
+
+    try:
+        check_target(value, option)
+    except FracasError as error:
+        _fail(str(error))
+
+
 def roll_command(
     expr: Annotated[str, typer.Argument(
         help="Dice expression, e.g. 4d6kh3+2 or 10d10>=7 (none: 1d20, as Avrae's !r).")]
@@ -57,6 +67,8 @@ def roll_command(
 
     if times is not None and not 1 <= times <= MAX_TIMES:
         _fail(f"--times {times}: give 1 to {MAX_TIMES} rolls")
+    if dc is not None:
+        _target(dc, "--dc")
     if seed is not None:
         try:
             check_seed(seed)  # as run --seed and new --seed check it
@@ -107,6 +119,8 @@ def odds_command(
               "--ruleset: a ruleset's query says its own target (e.g. '3d6 vs 12 -2')")
     if ruleset is None:
         expr = _reading(expr, d20)
+    if vs is not None:
+        _target(vs, "--vs")
     from fracas.cli.dice_render import report_to_rich
     from fracas.dice.odds import OddsReport, odds_of
 

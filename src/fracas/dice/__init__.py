@@ -14,6 +14,7 @@ from fracas.dice.errors import (
     DiceValueError,
     OddsBudgetError,
     TableDiceError,
+    check_target,
 )
 from fracas.dice.expression import Expression, parse
 from fracas.dice.odds import Distribution, OddsReport, distribution, odds_of, pair_odds
@@ -36,6 +37,7 @@ __all__ = [
     "OddsReport",
     "Roll",
     "TableDiceError",
+    "check_target",
     "distribution",
     "from_table",
     "new_seed",

@@ -29,6 +29,18 @@ class DiceBudgetError(InvalidInput):
         super().__init__(message, position=position, expression=expression, **values)
 
 
+def check_target(value: int, what: str) -> int:
+    """A number a total is compared with (``odds --vs``, ``roll --dc``): at most
+    ``MAX_INTEGER`` either side, as a number written in an expression."""
+    from fracas.dice.nodes import MAX_INTEGER
+
+    if abs(value) > MAX_INTEGER:
+        raise InvalidInput(f"{what} {value} is past the dice limits: a total is compared with "
+                           f"at most {MAX_INTEGER:,} either side, as a number in an expression "
+                           "(the limit on numbers)", limit=MAX_INTEGER)
+    return value
+
+
 class DiceValueError(InvalidInput):
     """A roll that cannot be evaluated: a division whose right side is or may be 0, refused
     before any die is rolled."""

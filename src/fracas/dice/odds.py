@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from fracas.dice.errors import OddsBudgetError
+from fracas.dice.errors import OddsBudgetError, check_target
 from fracas.dice.exact_distribution import Distribution
 from fracas.dice.exact_sums import WholeDie
 from fracas.dice.explosion_depth import explodes, pick_depth, truncated_mass
@@ -108,6 +108,8 @@ def pair_odds(
 
 def odds_of(expr: str | Expression, vs: int | None = None) -> OddsReport:
     """The odds of an expression; with ``vs``, the chance that the total is at least ``vs``."""
+    if vs is not None:
+        check_target(vs, "vs")
     e = parse(expr) if isinstance(expr, str) else expr
     dist = distribution(e)
     root = e.tree.inner if isinstance(e.tree, Annotated) else e.tree

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from fracas.cli import app
 from fracas.errors import InvalidInput
 
-from .helpers import ES
+from .helpers import ES, make, refused
 
 SCEN = Path(__file__).resolve().parents[3] / "src" / "fracas" / "scenarios"
 
@@ -89,3 +89,24 @@ def test_odds_query_is_exact() -> None:
     result = CliRunner().invoke(app, ["odds", "--ruleset", "etherscope", "pool 5 vs 2"])
     assert result.exit_code == 0, result.output
     assert "P(success)" in result.output
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_a_pool_has_one_limit_for_a_command_and_for_its_odds() -> None:
+    """Before: 'awareness pool=1000' rolled a thousand dice while the odds of that pool were
+    refused past 200; now both take at most 200 dice (docs/limits.md) with the same words."""
+    from fracas.rulesets.etherscope.limits import MAX_POOL
+
+    words = rf"a pool of {MAX_POOL + 1} dice is too large: at most {MAX_POOL} \(the limit " \
+            r"on pools\) \(ES-ACT-4\)"
+    c = make()
+    message = refused(c, f"ada: awareness pool={MAX_POOL + 1}", InvalidInput, "ES-ACT-4")
+    assert message == f"a pool of {MAX_POOL + 1} dice is too large: at most {MAX_POOL} (the " \
+                      "limit on pools) (ES-ACT-4)"
+    with pytest.raises(InvalidInput, match=words):
+        ES.odds(f"pool {MAX_POOL + 1} vs 1")
+    result = CliRunner().invoke(app, ["odds", "--ruleset", "etherscope",
+                                      f"pool {MAX_POOL + 1} vs 1"])
+    assert result.exit_code == 2 and message in " ".join(result.output.split())
+    c.execute(f"ada: awareness pool={MAX_POOL}")  # the limit itself is a pool
+    assert c.state.ext.awareness_pools["ada"] == MAX_POOL

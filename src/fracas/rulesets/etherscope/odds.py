@@ -16,7 +16,7 @@ from fracas.engine.limits import refuse_foreign_digits
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import setting_is_secret, stat_is_secret
 from fracas.errors import InvalidInput
-from fracas.rulesets.etherscope.rolls import pool_size
+from fracas.rulesets.etherscope.rolls import check_pool, pool_size
 from fracas.rulesets.etherscope.settings import NUMBERS
 from fracas.rulesets.etherscope.state import COUNTDOWN, EsExt
 
@@ -42,8 +42,7 @@ def odds(query: str) -> OddsReport:
     thr = int(m["thr"]) if m["thr"] else NUMBERS["threshold"]
     if die < 2 or not 1 <= thr <= die:
         raise InvalidInput(f"a d{die} with threshold {thr} cannot be rolled", rule="ES-ACT-4")
-    if pool > 200:
-        raise InvalidInput(f"a pool of {pool} dice is too large (at most 200)", rule="ES-ACT-4")
+    check_pool(pool)  # the same limit as a command's pool=
     probs: dict[int, Fraction] = (
         {0: Fraction(1)} if pool == 0 else dict(distribution(f"{pool}d{die}>={thr}").items()))
     p_success = sum((p for k, p in probs.items() if k >= diff), Fraction(0))

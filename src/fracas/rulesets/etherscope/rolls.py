@@ -11,6 +11,7 @@ from fracas.engine.context import DecideContext
 from fracas.engine.model import ConflictState
 from fracas.errors import InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
+from fracas.rulesets.etherscope.limits import MAX_POOL
 
 
 def expression(settings: dict[str, Any], pool: int) -> str:
@@ -34,6 +35,16 @@ def pool_size(state: ConflictState, pid: str, skill: str | None) -> int:
     if skill and isinstance(p.stats.get(skill), int):
         return int(p.stats[skill])
     return int(p.stats.get("pool", state.settings["default_pool"]))
+
+
+def check_pool(pool: int) -> int:
+    """A pool of 0 to :data:`MAX_POOL` dice (a command's ``pool=``, an odds query)."""
+    if pool < 0:
+        raise InvalidInput(f"a pool has at least 0 dice, not {pool}", rule="ES-ACT-4")
+    if pool > MAX_POOL:
+        raise InvalidInput(f"a pool of {pool} dice is too large: at most {MAX_POOL} (the "
+                           "limit on pools)", rule="ES-ACT-4", limit=MAX_POOL)
+    return pool
 
 
 def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
@@ -62,8 +73,7 @@ def pool_roll(
         pool = pool_size(state, pid, skill)
         if skill and not has_rating(state, pid, skill):
             out["unrated"] = True  # the log says the default pool was used, and why
-    if pool < 0:
-        raise InvalidInput(f"a pool has at least 0 dice, not {pool}", rule="ES-ACT-4")
+    check_pool(pool)
     out.update(pool=pool, skill=skill or "")
     if args.get("successes") is not None:
         if args.get("dice") is not None:
