@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import RUN_FORMAT, app
@@ -202,6 +203,35 @@ def test_a_bad_sim_table_is_refused_by_run_not_only_by_sim(tmp_path: Path) -> No
         assert "[sim] max_rounds must be a whole number from 1 to 10000" in \
             " ".join(result.output.split())
         assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("table, below, said", [
+    ('policies = { heroes = "no-such-policy" }', 0,
+     "[sim] policies for heroes: unknown policy 'no-such-policy': use one of random, "
+     "focus-fire, weakest-first, defensive, flee, parley or module:function"),
+    ('prologue = "undo"', 0, "[sim] prologue holds 'undo': a prologue is played straight "
+                             "through at the start of every encounter and never taken back, "
+                             "so it holds no undo"),
+    ('prologue = """\nnote hi\ngm: redo\n"""', 2, "[sim] prologue holds 'gm: redo'"),
+])
+def test_a_sim_table_sim_would_refuse_is_refused_by_run_and_new_alike(
+        tmp_path: Path, table: str, below: int, said: str) -> None:
+    """Before: an unknown policy or an undo in the prologue passed 'fracas run' and 'fracas
+    new' (stored), and 'fracas sim' refused the undo as 'record 3 ('') does not match its
+    events'; now every door refuses the file, by line, in the same words, and stores nothing."""
+    bad = tmp_path / "bad.toml"
+    text = Path(TOY_FILE).read_text() + f"\n[sim]\n{table}\n"
+    bad.write_text(text)
+    line = text.splitlines().index("[sim]") + 2 + below  # the bad line of the table
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    for command in (["run", str(bad)], ["new", str(bad), "--db", db],
+                    ["sim", str(bad), "-n", "1"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert f"bad.toml:{line}: {said}" in " ".join(result.output.split()), command
+        assert "Traceback" not in result.output
+    listed = runner.invoke(app, ["list", "--db", db])
+    assert "Brawl in the mill" not in listed.output
 
 
 def test_a_campaign_name_with_control_characters_or_none_is_refused(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from fracas.app.scenario import load_scenario
 from tests.server.support import Served, Table, new_table
 
 BRAWL = "vers-tavern-brawl"
@@ -85,6 +86,11 @@ def test_hostile_scenarios_are_refused(server: Served) -> None:
                  {"toml": "ruleset = 'vers'\n[[participants]]\nid = 'gm'\nname = 'GM'"}):
         r = table.gm.post(url, json=body)
         assert r.status_code == 422, (body, r.text)
+    brawl = load_scenario("vers-tavern-brawl").text  # a [sim] table fracas sim would refuse
+    for sim, said in (('policies = { heroes = "no-such-policy" }', "unknown policy"),
+                      ('prologue = "undo"', "[sim] prologue holds 'undo'")):
+        r = table.gm.post(url, json={"toml": f"{brawl}\n[sim]\n{sim}\n"})
+        assert r.status_code == 422 and said in r.json()["message"], r.text
     assert table.gm.get(url).json() == []
 
 

@@ -213,6 +213,15 @@ def test_bad_policies_and_sim_tables_are_refused_by_name() -> None:
         prepare(SimJob(refused.text, refused.path, 1, "s"))
 
 
+def test_the_policy_names_a_scenario_is_checked_with_are_the_simulators() -> None:
+    """app/ names the built-in policies (it may not import sim/) so that run, new and the
+    server check [sim] policies: the names must be exactly the simulator's."""
+    from fracas.app.scenario import POLICY_NAMES
+    from fracas.sim.policies import BUILT_IN
+
+    assert tuple(BUILT_IN) == POLICY_NAMES
+
+
 def test_a_character_the_prologue_brings_in_plays_on_its_side_and_is_reported() -> None:
     text = load_scenario("vers-tavern-brawl").text.replace("\n[settings]", (
         '\n[sim]\nprologue = """\n'

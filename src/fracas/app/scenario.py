@@ -153,6 +153,42 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
 #: The keys of a ``[sim]`` table (docs/sim.md) and the most rounds it may set.
 SIM_KEYS = ("max_rounds", "policies", "prologue", "tracking")
 MAX_SIM_ROUNDS = 10_000
+#: The names of the simulator's built-in policies (``fracas.sim.policies.BUILT_IN`` maps each
+#: to its function): named here, below the adapters, so that every door reading a scenario
+#: (``run``, ``new``, the server, ``sim``) checks ``[sim] policies`` without the simulator.
+POLICY_NAMES = ("random", "focus-fire", "weakest-first", "defensive", "flee", "parley")
+#: Verbs a ``[sim] prologue`` may not hold: it is played straight through at the start of
+#: every encounter, never taken back.
+_NOT_IN_PROLOGUE = ("undo", "redo")
+
+
+def unknown_policy(name: str) -> str | None:
+    """Why ``name`` names no policy, or None: a built-in one, or ``module:function`` (which
+    only ``fracas sim`` imports, when it plays)."""
+    module, colon, attr = name.partition(":")
+    if name in POLICY_NAMES or (colon and module and attr):
+        return None
+    return (f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)} or "
+            "module:function")
+
+
+def _prologue_refusal(prologue: str) -> tuple[int, str] | None:
+    """Why a ``[sim] prologue`` cannot be played, and on which of its lines (0: the first),
+    or None (its commands are checked when ``fracas sim`` plays them; only an undo or redo is
+    refused at once)."""
+    for index, text in enumerate(prologue.splitlines()):
+        tokens = text.split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        if ":" in tokens[0]:  # ACTOR: VERB, or ACTOR:VERB
+            rest = tokens[0].partition(":")[2]
+            tokens = [rest, *tokens[1:]] if rest else tokens[1:]
+        if tokens and tokens[0].lower() in _NOT_IN_PROLOGUE:
+            return index, (f"holds {text.strip()!r}: a prologue is played straight through "
+                           "at the start of every encounter and never taken back, so it holds "
+                           f"no {tokens[0].lower()} (leave it out, with any command it would "
+                           "undo)")
+    return None
 
 
 def _checked_sim(sim: Any, name: str, raw: str) -> dict[str, Any]:
@@ -172,6 +208,15 @@ def _checked_sim(sim: Any, name: str, raw: str) -> dict[str, Any]:
                            key=f"sim.{unknown[0]}")
     if not isinstance(sim.get("prologue", ""), str):
         raise bad("prologue", "must be commands, one per line")
+    refused = _prologue_refusal(sim.get("prologue", ""))
+    if refused:
+        index, why = refused
+        line = _line_of(raw, ["sim", "prologue"])
+        if index and re.match(r"\s*prologue\s*=\s*(\"\"\"|\'\'\')[ \t]*$",
+                              raw.splitlines()[line - 1]):
+            line += 1  # TOML drops the new line right after the opening quotes
+        raise InvalidInput(f"{name}:{line + index}: [sim] prologue {why}", path=name,
+                           key="sim.prologue")
     rounds = sim.get("max_rounds", 1)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not (
             1 <= rounds <= MAX_SIM_ROUNDS):
@@ -180,6 +225,10 @@ def _checked_sim(sim: Any, name: str, raw: str) -> dict[str, Any]:
     if not isinstance(policies, dict) or not all(
             isinstance(v, str) for v in policies.values()):
         raise bad("policies", "must map sides to policy names")
+    for side, policy in policies.items():
+        refusal = unknown_policy(policy)
+        if refusal:
+            raise bad("policies", f"for {side}: {refusal}")
     if not isinstance(sim.get("tracking", False), bool):
         raise bad("tracking", "must be true or false")
     return sim

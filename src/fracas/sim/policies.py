@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from fracas.app.scenario import unknown_policy
 from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
 from fracas.engine.projector import Entries
@@ -432,10 +433,10 @@ def load_policy(name: str) -> Policy:
     """A built-in policy by name, or ``module:function`` imported from the Python path."""
     if name in BUILT_IN:
         return BUILT_IN[name]
-    module, colon, attr = name.partition(":")
-    if not colon or not module or not attr:
-        raise InvalidInput(f"unknown policy {name!r}: use one of {', '.join(BUILT_IN)} or "
-                           "module:function", policy=name)
+    refusal = unknown_policy(name)  # the words a scenario's [sim] policies are refused with
+    if refusal:
+        raise InvalidInput(refusal, policy=name)
+    module, _, attr = name.partition(":")
     try:
         found = getattr(importlib.import_module(module), attr)
     except ModuleNotFoundError as exc:
