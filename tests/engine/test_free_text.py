@@ -136,7 +136,9 @@ def test_the_belt_catches_a_gms_slip_in_words_to_the_table(monkeypatch: pytest.M
     ("initiatives: Ada 3, Kimberly Lurk 5, Bruno 2", None),
     ("Kimberly Lurk 5, Ada 3", None),
     ("odds: hit Ada 61%, Kimberly Lurk 9%", None),
-    ("Ada, Kimberly Lurk and Bruno", None),
+    ("Ada, Kimberly Lurk and Bruno", "Ada and Bruno"),
+    ("Bruno, Kimberly Lurk have not gone yet", "Bruno have not gone yet"),
+    ("Ada 3, Kimberly Lurk (turn 2)", None),
 ])
 def test_the_net_takes_a_hidden_name_out_of_a_list_only_as_a_bare_item(
         line: str, read: str | None) -> None:

@@ -102,11 +102,11 @@ class Unknowns:
         alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
         self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
         # one of them as a whole item of a list of names: "Ada, Kim, Bo" reads "Ada, Bo"; an
-        # item that says more of them ("Kim 5") is no bare name, and its line is withheld
-        item_end = r"(?=,|;|\.|\)|$)"
-        item_start = r"(?:^|(?<=: )|(?<=\())"
-        self._listed = re.compile(rf"(?:, (?:{alternatives}){item_end})"
-                                  rf"|(?:{item_start}(?:{alternatives}), )") if names else None
+        # item that says more of them ("Kim 5", "Kim 9%", "Kim (turn 3)") is no bare name,
+        # and its line is withheld
+        bare = r"\b(?![ \t]*[\d(:=+\-−%])"
+        self._listed = re.compile(rf"(?:, (?:{alternatives}){bare})|(?:\b(?:{alternatives}), )") \
+            if names else None
 
     def __bool__(self) -> bool:
         return bool(self._ids)
