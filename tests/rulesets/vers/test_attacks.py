@@ -222,6 +222,21 @@ def test_cover_behind_an_object_in_another_zone_is_refused():
     assert no.value.rule == "VR-ATK-5"
 
 
+@pytest.mark.rule("VR-ATK-5", "VR-MOVE-1")
+def test_a_character_the_gm_places_elsewhere_leaves_its_cover_behind():
+    """As a move does: the orc behind the barrel in b, put in c by the GM, is no longer
+    behind it (it kept ⅔ cover behind an object in another zone); put where it stands, it
+    keeps it."""
+    c = make(shooter(), npc("orc", zone="b"), **ZONES,
+             objects=[{"id": "barrel", "material": "wood", "zone": "b"}])
+    do(c, "cover orc 3 object=barrel", "place orc b")
+    assert c.state.ext.cover == {"orc": -3} and c.state.ext.cover_object == {"orc": "barrel"}
+    do(c, "place orc c")
+    assert "orc" not in c.state.ext.cover and "orc" not in c.state.ext.cover_object
+    c.execute("undo")
+    assert c.state.ext.cover_object == {"orc": "barrel"}
+
+
 @pytest.mark.rule("VR-MOVE-4", "VR-ATK-5", "VR-OBJ-4")
 def test_a_free_attack_that_breaks_the_cover_leaves_the_next_one_without_it():
     club = {"club": {"ev": 8}}

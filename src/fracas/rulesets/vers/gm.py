@@ -46,7 +46,11 @@ def decide_place(d: Decision, cmd: Command) -> None:
     """VR-MOVE-1: put a character in a zone."""
     a = cmd.args
     active(d.state, a["who"])
-    ext_of(d.state).zones.check_zone(a["zone"], "VR-MOVE-1")
+    ext = ext_of(d.state)
+    ext.zones.check_zone(a["zone"], "VR-MOVE-1")
+    if a["zone"] != ext.zones.zone_of(a["who"]) and (
+            a["who"] in ext.cover or a["who"] in ext.cover_object):
+        d.emit(CoverSet(who=a["who"], value=0))  # cover belongs to the spot it left (VR-ATK-5)
     d.emit(Placed(who=a["who"], zone=a["zone"]))
 
 
