@@ -122,11 +122,13 @@ def test_random_commands_are_applied_or_refused_cleanly(name: str, data: st.Data
 
 
 def shown(c: Conflict) -> None:
-    """Every viewer's view and the newest log entries, made without an error."""
+    """Every viewer's view and log, and every actor's legal commands, made without an error."""
     players = sorted({p.owner for p in c.state.participants.values() if p.owner})
     for viewer in [Viewer.gm(), Viewer.public(), *map(Viewer.of_player, players)]:
         assert isinstance(view(c, viewer), dict)
         log_view(c, viewer)
+    for actor in [None, *c.state.innermost.participants]:
+        c.legal_commands(actor)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
