@@ -242,3 +242,23 @@ def test_the_gms_command_for_a_players_character_naming_a_hidden_one_is_not_show
     last = Projector(c, ALICE).entries[-1]
     assert "bouncer" not in last.command.lower()  # before: "ada: handoff bouncer"
     assert last.command == "Ada: handoff"
+
+
+def test_a_conflict_once_viewed_is_freed_with_its_projectors_when_dropped() -> None:
+    """The one-call views keep a projector per viewer with the conflict; a conflict a server
+    loaded, showed and dropped must go, projectors and all (they held it for good before:
+    a long-running server or simulation grew by every conflict it had shown)."""
+    import gc
+    import weakref
+
+    from fracas.engine.views import log_view, view
+
+    c = toy_conflict()
+    c.execute("start ada")
+    view(c, Viewer.gm())
+    log_view(c, ALICE)
+    assert view(c, ALICE) is not None  # kept: the second call follows the same projector
+    gone = weakref.ref(c)
+    del c
+    gc.collect()
+    assert gone() is None

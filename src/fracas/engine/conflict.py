@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from time import time as epoch_seconds
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas.engine import effects as fx
 from fracas.engine import harm_view
@@ -66,6 +66,9 @@ from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup, read_setup
 from fracas.engine.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from fracas.engine.projector import Projector
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -349,6 +352,9 @@ class Conflict:
         self._history = History()
         self._keys: dict[tuple[str, str], Record] = {}  # (author, key): each author's own
         self._checkpoints = Checkpoints()
+        #: engine/views.py's projector of each viewer, kept with the conflict (they follow
+        #: it, and go when it goes)
+        self.projectors: dict[Viewer, Projector] = {}
         if earlier is not None and (snapshot is None or snapshot[0] != earlier.upto
                                     or any(r.is_meta for r in records)):
             self._log = list(earlier.read())  # not usable: read the whole log

@@ -7,7 +7,6 @@ log on every call, so calling them again after an append costs O(1) in the log's
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from fracas.engine.conflict import Conflict
@@ -16,14 +15,12 @@ from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.projector import Projector, log_data
 from fracas.engine.redaction import may_see_event, public_settings
 
-_PROJECTORS: weakref.WeakKeyDictionary[Conflict, dict[Viewer, Projector]] = \
-    weakref.WeakKeyDictionary()
-
 
 def projector(conflict: Conflict, viewer: Viewer) -> Projector:
     """The projector of ``viewer`` on ``conflict``, advanced to the end of its log (kept
-    with the conflict object; made anew if the log no longer extends what it projected)."""
-    mine = _PROJECTORS.setdefault(conflict, {})
+    with the conflict object, and gone with it; made anew if the log no longer extends what
+    it projected)."""
+    mine = conflict.projectors
     p = mine.get(viewer)
     if p is None or not p.follows(conflict):
         p = mine[viewer] = Projector(conflict, viewer)
