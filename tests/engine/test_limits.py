@@ -18,6 +18,7 @@ from fracas.app.service import ConflictService
 from fracas.cli.main import app
 from fracas.engine.conflict import Conflict
 from fracas.engine.limits import (
+    MAX_LINE_CHARS,
     MAX_NESTING,
     MAX_PARTICIPANTS,
     MAX_SCRIPT_DICE,
@@ -197,3 +198,22 @@ def test_conflict_ids_are_validated_by_the_store_and_the_cli(tmp_path: Path, bad
             ConflictService(store).new_from_scenario(parse_scenario(BRAWL), conflict_id=bad)
         result = runner.invoke(app, ["show", bad, "--db", url])
         assert result.exit_code == 2 and "is not a conflict id" in _flat(result.stderr)
+
+
+def test_a_command_sent_as_json_fits_a_command_line_so_its_record_reads_back() -> None:
+    """A note of 4,800 characters sent in the JSON form was stored though its record's
+    command line could not be read again: Alice's own note then showed to the table as just
+    'Ada: note'. Now it is refused with the line's limit; one that fits is stored and read."""
+    from fracas.engine.model import Viewer
+    from fracas.engine.views import log_view
+
+    c = play_script(parse_scenario(BRAWL, "f.toml"), "s")
+    alice, version = Viewer.of_player("alice"), c.version
+    with pytest.raises(InvalidInput, match=f"a command holds at most {MAX_LINE_CHARS} "
+                                           r"\(the limit on command lines\)"):
+        c.execute({"verb": "note", "actor": "ada", "args": {"text": "x" * 4800}}, alice)
+    assert c.version == version
+    said = "y" * (MAX_LINE_CHARS - 100)
+    record = c.execute({"verb": "note", "actor": "ada", "args": {"text": said}}, alice)
+    assert c.commands.parse(record.command).args["text"] == said
+    assert said in json.dumps(log_view(c, Viewer.public())[-1])

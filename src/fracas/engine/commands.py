@@ -340,8 +340,9 @@ class CommandSet:
         (citing the command's rule when it has one)."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("empty command", text=text)
-        if len(text) > 4000:
-            raise InvalidInput("command text is longer than 4000 characters", length=len(text))
+        if len(text) > limits.MAX_LINE_CHARS:
+            raise InvalidInput(f"command text is longer than {limits.MAX_LINE_CHARS} "
+                               "characters", length=len(text))
         if not text.isprintable() and any(c in _SPLIT_CONTROLS for c in text):
             limits.check_text(text, "the command")  # before the split makes them spaces
         try:

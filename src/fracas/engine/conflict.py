@@ -47,6 +47,7 @@ from fracas.engine.generic import (
 )
 from fracas.engine.legal import LegalCommand, from_template
 from fracas.engine.limits import (
+    MAX_LINE_CHARS,
     check_gm_only_settings,
     check_nesting,
     check_stat_ranges,
@@ -707,9 +708,13 @@ class Conflict:
                 expected=expected_version, actual=self.version,
             )
         cmd = self.to_command(command)
+        text = self.text(cmd)
+        if len(text) > MAX_LINE_CHARS:  # the record must read back (given as JSON, it can be)
+            raise InvalidInput(f"this command is {len(text)} characters long in the text "
+                               f"notation; a command holds at most {MAX_LINE_CHARS} (the limit "
+                               "on command lines): shorten its text", limit=MAX_LINE_CHARS)
         events = self.decide(cmd, author)  # typed by the ruleset's event types
-        return Record(self.version + 1, self.text(cmd), tuple(events), author.name,
-                      time or _now(), key)
+        return Record(self.version + 1, text, tuple(events), author.name, time or _now(), key)
 
     def execute(
         self,

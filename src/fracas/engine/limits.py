@@ -36,6 +36,9 @@ MAX_NESTING = 32
 MAX_NAME_CHARS = 80
 #: Longest free text (a note, narration, reason, scene).
 MAX_TEXT_CHARS = 10_000
+#: Longest command in the text notation: typed, and as every record keeps it (a command given
+#: in its JSON form must fit too, so that its record reads back).
+MAX_LINE_CHARS = 4_000
 #: Largest number (either sign) in stats, settings and command values.
 MAX_NUMBER = 1_000_000
 #: Longest conflict id; ids are lower-case letters, digits, ``-`` and ``_``.
