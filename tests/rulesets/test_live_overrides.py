@@ -293,3 +293,22 @@ def test_the_rulesets_bookkeeping_is_not_set_by_hand_and_the_table_still_shows(
         c.execute(line)
     assert c.version == version and state_to_data(c.state) == before
     assert view(c, Viewer.gm())["conflict"]["participants"]
+
+
+@pytest.mark.parametrize("name, line, said", [
+    pytest.param("etherscope-car-chase", "override ruleset.acting ada",
+                 r"ruleset.acting is whose action comes now, so it is open only while the "
+                 r"countdown runs \(ES-ROUND-4\)", marks=pytest.mark.rule("ES-ROUND-4")),
+    pytest.param("vers-chase", "override ada.zone bar",
+                 r"ada.zone: this conflict has no zones; draw one with 'zone ID NAME' "
+                 r"\(VR-MOVE-1\)", marks=pytest.mark.rule("VR-MOVE-1")),
+])
+def test_a_live_value_that_does_not_exist_now_says_why(name: str, line: str, said: str
+                                                        ) -> None:
+    """Before: 'ruleset has no 'acting'' between rounds, and 'participants.ada has no 'zone';
+    did you mean 'owner'?' in a chase without a map."""
+    c = _conflict(name)
+    version = c.version
+    with pytest.raises(IllegalCommand, match=said):
+        c.execute(line)
+    assert c.version == version

@@ -63,14 +63,16 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
     return None
 
 
-def _acting(state: ConflictState) -> OverrideTarget | None:
+def _acting(state: ConflictState) -> OverrideTarget:
     """Whose action comes now: the named character's next slot moves up to the current
     place (the slots between keep their order, after it)."""
     ext = ext_of(state)
     countdown = ext.countdown
     current = countdown.current
     if ext.phase != COUNTDOWN or current is None:
-        return None
+        raise IllegalCommand("override: ruleset.acting is whose action comes now, so it is "
+                             "open only while the countdown runs", rule="ES-ROUND-4",
+                             path="ruleset.acting")
     start = countdown.position + (1 if ext.acted else 0)
     waiting = list(dict.fromkeys(s.actor for s in countdown.queue[start:]))
 

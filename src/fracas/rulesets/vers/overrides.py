@@ -7,7 +7,7 @@ from __future__ import annotations
 from fracas.engine.components import ConditionLadder
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
-from fracas.errors import InvalidInput
+from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.state import VersExt
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
@@ -55,7 +55,10 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
 
 def _participant(ext: VersExt, pid: str, rest: list[str]) -> OverrideTarget | None:
     where = f"{pid}.{'.'.join(rest)}"
-    if rest == ["zone"] and ext.zones.zones:
+    if rest == ["zone"] and not ext.zones.zones:
+        raise IllegalCommand(f"override: {where}: this conflict has no zones; draw one with "
+                             "'zone ID NAME'", rule="VR-MOVE-1", path=where)
+    if rest == ["zone"]:
         def move(value: object) -> None:
             _place(ext, pid, str(value))
         return OverrideTarget(where, ext.zones.zone_of(pid),
