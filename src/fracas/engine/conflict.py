@@ -67,9 +67,6 @@ from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup, read_setup
 from fracas.engine.suggest import did_you_mean
-
-if TYPE_CHECKING:
-    from fracas.engine.projector import Projector
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -79,6 +76,9 @@ from fracas.errors import (
     NotFound,
     StaleVersion,
 )
+
+if TYPE_CHECKING:
+    from fracas.engine.projector import Projector
 
 _COMMAND_SETS: dict[type[Ruleset], CommandSet] = {}
 

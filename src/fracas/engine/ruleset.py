@@ -103,7 +103,7 @@ class Ruleset:
     #: Paths of live values the GM may correct through :meth:`override_target` (``ID`` for a
     #: participant), named when an override sets its own state by hand (``ext.…``). A ruleset
     #: that names some refuses those: the rest of its state is bookkeeping that holds
-    #: together only as its events keep it. None: ``ext.…`` may be set by hand.
+    #: together only as its events keep it. Empty: ``ext.…`` may be set by hand.
     override_examples: ClassVar[tuple[str, ...]] = ()
 
     _rules_cache: tuple[Rule, ...] | None = None
