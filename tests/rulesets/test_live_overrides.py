@@ -312,3 +312,18 @@ def test_a_live_value_that_does_not_exist_now_says_why(name: str, line: str, sai
     with pytest.raises(IllegalCommand, match=said):
         c.execute(line)
     assert c.version == version
+
+
+@pytest.mark.parametrize("name, line, hint", [
+    ("fabula-ultima-ambush", "override ada.hp 12", "ID.hp.current"),
+    ("vers-tavern-brawl", "override ada.injury 2", "ID.tracks.injury.conditions.wounded"),
+    ("etherscope-car-chase", "override ada.physical 3", "ID.condensers.physical"),
+])
+def test_a_path_that_names_nothing_points_at_the_live_values(name: str, line: str,
+                                                            hint: str) -> None:
+    """'ada.hp' meant 'ada.hp.current': the refusal says what is missing and names the paths
+    of the live values the GM corrects in this ruleset."""
+    c = _conflict(name)
+    with pytest.raises(InvalidInput, match=r"has no '\w+'; the live values are corrected by "
+                                           rf"paths such as .*{re.escape(hint)}"):
+        c.execute(line)

@@ -180,7 +180,7 @@ def _override(d: Decision, cmd: Command) -> None:
     else:
         _refuse_setup_only(ruleset, state, path)
         _refuse_bookkeeping(ruleset, path)
-        current = resolve_path(state, path)
+        current = _resolve(ruleset, state, path)
         value = check_override_value(a["path"], current, a["value"])
         check_declared_type(a["path"], slot_type(state, path), value)
         _check_as_set_up(ruleset, state, path, value)
@@ -271,6 +271,18 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     for p in setup.participants:
         check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
     read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
+
+
+def _resolve(ruleset: Ruleset, state: ConflictState, path: list[str]) -> Any:
+    """The value an override replaces; a path that names none is refused naming the live
+    values the ruleset lets the GM correct too (``ada.hp`` meant ``ada.hp.current``)."""
+    try:
+        return resolve_path(state, path)
+    except InvalidInput as error:
+        if not ruleset.override_examples:
+            raise
+        raise InvalidInput(f"{error.message}; the live values are corrected by paths such as "
+                           f"{', '.join(ruleset.override_examples)}", **error.values) from None
 
 
 def _refuse_bookkeeping(ruleset: Ruleset, path: list[str]) -> None:
