@@ -125,18 +125,19 @@ def test_mental_or_social_attack_refusals_name_the_problem():
 
 
 @pytest.mark.rule("VR-ATK-2")
-def test_engaged_penalty_counts_others_in_the_melee_not_the_attacker():
+def test_engaged_penalty_counts_everyone_in_the_melee_the_attacker_too():
     c = make(pc("ada", zone="a", weapons={"sword": {"ev": 1}, "dagger": {"ev": 1,
                                                                          "kind": "thrown"}}),
              npc("thug", zone="a"), npc("goon", zone="a"), pc("bruno", zone="e"), **ZONES)
-    do(c, "open ada", "ada: attack thug weapon=sword dice=6,6,6")
+    do(c, "open ada")
     events = do(c, "ada: attack thug weapon=dagger dice=6,6,6")
-    labels = [m[0] for m in of(events, "attack")[0]["mods"]]
-    assert not any("engaged" in label for label in labels)
-    do(c, "ada: handoff goon", "goon: attack thug dice=6,6,6", "goon: handoff bruno",
-       "bruno: handoff thug", "thug: handoff", "open ada")
-    events = do(c, "ada: attack thug weapon=dagger dice=6,6,6")
-    assert ["target engaged", -2] in of(events, "attack")[0]["mods"]  # Goon only
+    assert not any("engaged" in m[0] for m in of(events, "attack")[0]["mods"])  # nobody yet
+    do(c, "ada: attack thug weapon=sword dice=6,6,6")  # now in close combat with Thug
+    events = do(c, "ada: handoff goon", "goon: attack thug dice=6,6,6", "goon: handoff bruno",
+                "bruno: handoff thug", "thug: handoff", "open ada",
+                "ada: attack thug weapon=dagger dice=6,6,6")
+    # the seed: a target "currently Engaged in close combat" −2, and −2 per additional one
+    assert ["target engaged with 2", -4] in of(events, "attack")[0]["mods"]  # Ada and Goon
 
 
 @pytest.mark.rule("VR-MOVE-5")

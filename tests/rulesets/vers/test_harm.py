@@ -73,15 +73,21 @@ def test_disabled_rolls_discipline_to_stay_conscious():
     refused(c, "ada: endure dice=1,1,1", "VR-INJ-3")
 
 
-@pytest.mark.rule("VR-INJ-4")
-def test_recovery_penalty_by_highest_level_removes_highest():
+@pytest.mark.rule("VR-INJ-3", "VR-INJ-4")
+def test_recovery_penalty_by_highest_level_adds_to_own_and_removes_highest():
     c = victim()
     do(c, "harm ada 1", "harm ada 7", "open ada")
     rec = of(do(c, "ada: recover dice=4,4,2 skill=medicine"), "recovered")[0]
-    assert rec["check"]["mods"] == [["Ada impaired", -2]] and rec["level"] == "impaired"
+    # impaired: −2 to all skill use, and −2 to recovery actions: TN 12 − 4
+    assert rec["check"]["mods"] == [["impaired", -2], ["recovery (Ada impaired)", -2]]
+    assert rec["check"]["target_number"] == 8 and rec["level"] is None  # 10 fails
+    rec = of(do(c, "ada: recover dice=3,3,2 skill=medicine"), "recovered")[0]
+    assert rec["level"] == "impaired"
     held = c.state.ext.harm["ada"]["injury"]
     assert held.highest_name() == "grazed"
-    rec = of(do(c, "ada: recover dice=6,6,6"), "recovered")[0]
+    rec = of(do(c, "ada: handoff thug", "thug: handoff", "open ada",
+                "ada: recover dice=6,6,6"), "recovered")[0]
+    assert rec["check"]["mods"] == []  # grazed: no penalty, to skills or to recovery
     assert rec["level"] is None and held.highest_name() == "grazed"
 
 
@@ -91,7 +97,8 @@ def test_recovered_from_disabled_no_discipline_roll_is_due():
              npc("thug", tn={"close_combat": 12}))
     do(c, "harm ada 10", "open bea")
     rec = of(do(c, "bea: recover ada dice=1,1,1 skill=medicine"), "recovered")[0]
-    assert rec["level"] == "disabled" and rec["check"]["mods"] == [["Ada disabled", -4]]
+    assert rec["level"] == "disabled" and rec["check"]["mods"] == [["recovery (Ada disabled)",
+                                                                   -4]]  # Bea is unhurt
     do(c, "bea: handoff ada")
     att = of(do(c, "ada: attack thug dice=1,1,1"), "attack")[0]  # no endure first
     assert att["mods"] == [] and c.state.ext.turns.actions_left == 1
@@ -115,6 +122,10 @@ def test_focus_and_morale_tracks():
     assert of(do(c, "harm ada 9 track=morale"), "condition")[0]["level"] == "demoralized"
     assert c.state.ext.harm_penalty("ada") == -1 * 2 - 2 - 4
     do(c, "open ada")
+    rec = of(do(c, "ada: recover track=focus dice=1,1,1"), "recovered")[0]
+    assert rec["check"]["modifier"] == -8 - 2  # every track's penalties, then recovery's
+    assert rec["level"] is None  # TN 12 − 10: 3 fails
+    do(c, "override ada.stats.tn.discipline 15")
     rec = of(do(c, "ada: recover track=focus dice=1,1,1"), "recovered")[0]
     assert rec["level"] == "disoriented"
 

@@ -273,7 +273,8 @@ def decide_attack(d: Decision, cmd: Command) -> None:
 
 @HANDLERS.decides("recover")
 def decide_recover(d: Decision, cmd: Command) -> None:
-    """VR-INJ-4: a recovery action with the penalty of the highest condition held."""
+    """VR-INJ-4: a recovery action with the penalty of the patient's highest condition held,
+    on top of the roller's own condition penalties (VR-INJ-3: "−1 to all skills")."""
     actor = actor_of(cmd)
     a = cmd.args
     state = d.state
@@ -285,8 +286,8 @@ def decide_recover(d: Decision, cmd: Command) -> None:
     spend = action(d, cmd, actor)
     highest = ladder.highest()
     assert highest is not None
-    mods = [] if who == actor else own_mods(state, actor)
-    mods.append(Modifier(f"{patient.name} {ladder.levels[highest].name}",
+    mods = own_mods(state, actor)  # the roller's condition penalties add up (VR-INJ-3)
+    mods.append(Modifier(f"recovery ({patient.name} {ladder.levels[highest].name})",
                          RECOVERY_PENALTY[highest]))
     c = roll(d, actor, a["skill"], mods, a.get("dice"))
     d.emit(Recovered(who=who, by=actor, track=track,

@@ -336,9 +336,8 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
             mods.append(Modifier("same zone", -2))
         elif dist is not None and dist > 1:
             mods.append(Modifier(f"range {dist} zones", -2 * (dist - 1)))
-        # those in close combat with the target, the attacker itself not counted
-        k = len([o for o in ext.engaged_with(target)
-                 if o != attacker and state.participants[o].active])
+        # those in close combat with the target, the attacker too if it is one of them
+        k = len([o for o in ext.engaged_with(target) if state.participants[o].active])
         if k:
             mods.append(Modifier("target engaged" + (f" with {k}" if k > 1 else ""), -2 * k))
         if kind == "thrown" and dist is not None and dist > 1:
