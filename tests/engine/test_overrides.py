@@ -75,9 +75,7 @@ def test_an_override_of_an_empty_value_with_the_right_kind_is_accepted() -> None
     c = toy_conflict()
     c.execute("override round_limit 1")
     c.execute("override gob.owner bob")
-    c.execute("override ada.out fled")
     assert c.state.round_limit == 1 and c.state.participants["gob"].owner == "bob"
-    assert not c.state.participants["ada"].active
     c.execute("effect rain")
     c.execute("override effects '[]'")
     assert c.state.effects == []

@@ -583,7 +583,7 @@ class Conflict:
                 rule = self.ruleset.out_rule(state, actor.id) if actor.out else None
                 raise IllegalCommand(
                     f"{actor.name} {why} and can no longer act; the GM can bring them back "
-                    "with undo or an override", rule=rule, participant=actor.id,
+                    "with undo", rule=rule, participant=actor.id,
                     verb=command.verb)
         if not author.is_gm:
             self._check_known_ids(state, command, author)

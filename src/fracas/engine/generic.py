@@ -251,6 +251,8 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     if parts[0] in COMMANDED_PARTS:
         raise InvalidInput(f"override: {where} is changed by its commands, not set by hand "
                            f"({COMMANDED_PARTS[parts[0]]})", path=where)
+    if parts[0] == "participants" and parts[2:] in (["out"], ["present"]):
+        _refuse_in_or_out(state, parts[1], parts[2], value, where)
     if parts == ["status"] and value not in {s.value for s in Status}:
         raise InvalidInput(f"override: status is one of {', '.join(s.value for s in Status)}, "
                            f"got {value!r}", path=where)
@@ -271,6 +273,24 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     for p in setup.participants:
         check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
     read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
+
+
+def _refuse_in_or_out(state: ConflictState, pid: str, key: str, value: Any,
+                      where: str) -> None:
+    """Who is in the conflict is changed by commands, never by hand: taking a character out
+    clears its turns, its place and its engagements, which a hand-set value would leave
+    behind (and bringing one back by hand would leave it without a turn). Only why a
+    character is out may be reworded."""
+    p = state.participants[pid]
+    if key == "out" and p.out is not None and isinstance(value, str):
+        return
+    if key == "out" and p.out is not None:
+        raise IllegalCommand(f"override: {where}: {p.name} was taken out by a command of the "
+                             "log; undo it to bring them back (set by hand, they would come "
+                             "back without a turn or a place)", path=where, participant=pid)
+    raise InvalidInput(f"override: {where} is changed by its commands, not set by hand "
+                       f"(out {pid} reason=TEXT takes a character out; leave {pid} takes "
+                       "one away)", path=where)
 
 
 def _resolve(ruleset: Ruleset, state: ConflictState, path: list[str]) -> Any:

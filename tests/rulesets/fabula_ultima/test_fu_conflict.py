@@ -408,3 +408,19 @@ def test_a_champion_takes_a_turn_for_each_soldier_it_replaces(stats: dict[str, o
                                                               turns: int) -> None:
     c = run(make(pc("ada"), npc("o1", **stats)), "ada: initiative dice=6,6")
     assert c.state.ext.order.turns_per_round["o1"] == turns
+
+
+@pytest.mark.rule("FU-CON-12")
+def test_who_is_in_the_conflict_is_not_set_by_hand() -> None:
+    c = seed_example()
+    run(c, "override orc1.hp.current 1", "ada: attack orc1 dice=6,5")  # defeated (0 HP)
+    assert c.state.participants["orc1"].out
+    # brought back by hand it would never get a turn again: the turn order took it out
+    err = refused(c, "override orc1.out null", None, IllegalCommand)
+    assert "undo it to bring them back" in str(err)
+    err = refused(c, "override orc2.out fled", None, InvalidInput)
+    assert "out orc2 reason=TEXT" in str(err)  # the command that clears its turns
+    refused(c, "override orc2.present false", None, InvalidInput)
+    run(c, "override orc1.out 'routed, face down in the mud'")  # why, reworded
+    run(c, "out orc2 reason=fled", "orc3: attack ada dice=1,2", "bruno: act")
+    assert c.state.ext.round_closed  # nobody out is left holding the round open
