@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.conflict import fold
 from fracas.engine.describe import describe
+from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
@@ -203,3 +205,25 @@ def test_missing_conflict_condenser_is_refused() -> None:
         make({"nature": "social"}, [{"id": "ada", "name": "Ada", "stats": {"physical": 3}}])
     c = started()
     assert c.state.round == 1
+
+
+@pytest.mark.rule("ES-START-3")
+def test_the_default_range_is_overridden_by_its_band_name_and_places_a_joiner() -> None:
+    c = make({"ranges": {"default": "near"}})
+    # before: kept as the band's number, it took 2 and refused "distant"
+    refused(c, "override settings.ranges.default far", InvalidInput, None)
+    refused(c, "override settings.ranges.default 2", InvalidInput, None)
+    c.execute("override settings.ranges.default distant")
+    assert "(was 'near')" in describe(c.ruleset, c.records[-1].events[0], c.state)
+    c.execute('join eve stats=\'{"physical": 8}\'')
+    assert c.state.ext.ranges.get("ada", "eve") == 2  # distant
+
+
+@pytest.mark.rule("ES-START-3")
+def test_a_log_that_overrode_the_default_range_by_number_still_replays() -> None:
+    c = make()
+    c.execute("override settings.ranges.default distant")
+    stored = c.records[-1].to_data()
+    stored["events"][0]["data"]["value"] = 0  # close: logs before the band names hold numbers
+    records = [*c.records[:-1], Record.from_data(stored)]
+    assert fold(c.ruleset, records).settings["ranges"]["default"] == 0

@@ -47,6 +47,8 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         return _declared(state, path[1])
     if path == ["ruleset", "acting"]:
         return _acting(state)
+    if path == ["settings", "ranges", "default"]:
+        return _default_range(state)
     if len(path) == 4 and path[:2] == ["ruleset", "ranges"]:
         a, b = path[2], path[3]
         ranges = ext.ranges
@@ -61,6 +63,18 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         return OverrideTarget(where, _BANDS[ranges.get(a, b)],
                               one_of(where, _BANDS, "a range band"), band)
     return None
+
+
+def _default_range(state: ConflictState) -> OverrideTarget:
+    """The band a character who joins starts at from everyone (ES-START-3), by its name as
+    the scenario file writes it (it is kept as the band's number)."""
+    ranges = state.settings["ranges"]
+    where = "settings.ranges.default"
+
+    def band(value: object) -> None:  # a number: a log stored before the names were taken
+        ranges["default"] = value if isinstance(value, int) else _BANDS.index(str(value))
+    return OverrideTarget(where, _BANDS[ranges["default"]], one_of(where, _BANDS, "a range band"),
+                          band)
 
 
 def _acting(state: ConflictState) -> OverrideTarget:
