@@ -281,3 +281,16 @@ def test_an_override_of_a_character_who_has_left_is_refused_and_not_stored(
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "gob.stats.hp: Goblin has left the conflict" in " ".join(result.output.split())
     assert runner.invoke(app, ["show", cid, "--json", "--db", db]).output == before
+
+
+def test_new_fresh_plays_only_the_opening_gm_commands_of_an_example(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+
+    def version_of_new(*options: str) -> int:
+        made = runner.invoke(app, ["new", "vers-tavern-brawl", "--db", db, *options])
+        assert made.exit_code == 0, made.output
+        shown = runner.invoke(app, ["show", made.stdout.split()[-1], "--json", "--db", db])
+        return int(json.loads(shown.stdout)["version"])
+
+    assert version_of_new("--fresh") == 2  # `open ada`, the script's head; her attack is next
+    assert version_of_new() > 20  # the whole story of the brawl

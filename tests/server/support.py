@@ -147,10 +147,12 @@ class Table:
         return Api(self.base, r.json()["token"])
 
     def conflict(self, scenario: str | None = None, toml: str | None = None,
-                 seed: str | None = None) -> str:
+                 seed: str | None = None, fresh: bool | None = None) -> str:
         body: dict[str, Any] = {"scenario": scenario} if scenario else {"toml": toml}
         if seed:
             body["seed"] = seed
+        if fresh is not None:
+            body["fresh"] = fresh
         r = self.gm.post(f"/api/tables/{self.id}/conflicts", json=body)
         assert r.status_code == 201, r.text
         return f"/api/tables/{self.id}/conflicts/{r.json()['id']}"

@@ -47,6 +47,19 @@ def test_a_player_may_not_act_out_of_turn(server: Served) -> None:
     assert r.status_code == 409 and r.json()["code"] in ("illegal_command", "not_your_turn")
 
 
+def test_a_bundled_example_starts_fresh_or_with_its_story_as_the_gm_asks(
+        server: Served) -> None:
+    table = new_table(server.url)
+    story = table.gm.get(table.conflict("fabula-ultima-ambush")).json()["view"]
+    fresh = table.gm.get(table.conflict("fabula-ultima-ambush", fresh=True)).json()["view"]
+    assert story["conflict"]["status"] == "ended" and story["version"] > 10
+    assert fresh["conflict"]["status"] != "ended"
+    assert fresh["version"] == 1  # its script opens with Ada's goal: nothing is played
+    chase = table.gm.get(table.conflict("vers-chase", fresh=True)).json()["view"]
+    assert chase["version"] == 2  # the opening GM command, the chase begun, is played
+    assert chase["conflict"]["ruleset"]["chases"]["c1"]["position"] == 3
+
+
 def test_a_public_link_reads_but_never_acts(server: Served) -> None:
     table = new_table(server.url)
     path = table.conflict(BRAWL)

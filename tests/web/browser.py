@@ -123,10 +123,12 @@ def upload_scenario(gm: Screen, toml: str, tmp: Path) -> None:
     gm.page.locator(".person").first.wait_for()
 
 
-def create_from_example(gm: Screen, scenario: str) -> None:
-    """The GM creates a conflict from a bundled example and waits for its screen."""
+def create_from_example(gm: Screen, scenario: str, story: bool = False) -> None:
+    """The GM creates a conflict from a bundled example (``story``: with the example's whole
+    script played) and waits for its screen."""
     before = gm.page.url
     gm.page.get_by_label("Bundled example").select_option(scenario)
+    gm.page.get_by_label(re.compile("Play the example's story")).set_checked(story)
     gm.page.get_by_role("button", name="Create from the example").click()
     gm.page.wait_for_function("url => location.href !== url", arg=before)
     gm.page.locator(".person").first.wait_for()

@@ -94,7 +94,8 @@ def test_a_long_list_of_odds_folds_on_a_phone_until_opened(browser: Browser,
     for p in (gm, alice):  # each object says where it stands, by the zone's name
         expect(p.page.locator("li", has_text="Bar counter · hardness 2")
                ).to_contain_text("in The bar")
-    command(gm, "gm", "open ada")  # Ada's attacks: three weapons on five targets and two objects
+    # the example starts with Ada's go opened (its opening GM command, the only line played):
+    # her attacks, three weapons on five targets and two objects
     box = alice.page.locator(".odds-box")
     expect(box.locator("summary")).to_have_text(re.compile(r"^Odds of the pending roll \(\d+\)$"))
     expect(box.locator("li").first).to_be_hidden()  # her commands come first on the phone

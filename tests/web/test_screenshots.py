@@ -38,7 +38,7 @@ def test_screenshots(browser: Browser, served: Served, tmp_path: Path, ruleset: 
         upload_scenario(gm, for_docs, tmp_path)
     else:
         create_from_example(gm, {"etherscope": "etherscope-car-chase",
-                                 "vers": "vers-tavern-brawl"}[ruleset])
+                                 "vers": "vers-tavern-brawl"}[ruleset], story=True)
     alice = join(browser, invite(gm, "alice"))
     if ruleset == "fabula-ultima":
         command(alice, "ada", "ada: initiative dice=5,5,6,4")

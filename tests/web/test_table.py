@@ -173,7 +173,7 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
 def test_between_rounds_the_lane_shows_the_last_rounds_initiatives(browser: Browser,
                                                                    served: Served) -> None:
     gm = start_table(browser, served.url)
-    create_from_example(gm, "etherscope-car-chase")  # its script ends the first round
+    create_from_example(gm, "etherscope-car-chase", story=True)  # its script ends round 1
     alice = join(browser, invite(gm, "alice"))
     for screen in (gm, alice):
         countdown = screen.page.get_by_role("region", name="Countdown")

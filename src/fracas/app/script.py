@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from fracas.app.scenario import Scenario
+from fracas.app.scenario import Scenario, ScriptLine
 from fracas.dice import parse
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.limits import MAX_SCRIPT_DICE
@@ -39,6 +40,27 @@ def _too_many_dice(scenario: Scenario, ruleset: Ruleset) -> InvalidInput | None:
                 f"{MAX_SCRIPT_DICE:,} dice by this line; a script rolls at most "
                 f"{MAX_SCRIPT_DICE:,} (the limit on a script's dice)", path=scenario.path)
     return None
+
+
+def opening(scenario: Scenario, stop: frozenset[str] = frozenset({"end"})
+            ) -> tuple[ScriptLine, ...]:
+    """The GM commands at the head of a scenario's script, up to the first command a
+    character gives or a verb of ``stop``: the set-up in play (a chase begun, a sniper
+    concealed) without the story a bundled example plays on to."""
+    commands = command_set(get_ruleset(scenario.setup.ruleset))
+    for i, line in enumerate(scenario.script):
+        try:
+            cmd = commands.parse(line.text)
+        except FracasError:
+            return scenario.script[:i]
+        if cmd.actor is not None or cmd.verb in stop:
+            return scenario.script[:i]
+    return scenario.script
+
+
+def from_the_start(scenario: Scenario) -> Scenario:
+    """``scenario`` with only the :func:`opening` of its script."""
+    return dataclasses.replace(scenario, script=opening(scenario))
 
 
 def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> ScriptRun:

@@ -93,17 +93,25 @@ def new(
         help="fix the secret seed of the dice (default: a fresh random one)")] = None,
     scenario_seed: Annotated[bool, typer.Option(
         "--scenario-seed", help="use the scenario file's own seed")] = False,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="play only the GM commands at the head of the script (a chase "
+        "begun, a character concealed), not a bundled example's story: the conflict "
+        "starts from the beginning")] = False,
     db: DbOption = None,
 ) -> None:
-    """Store a new conflict from a scenario file (its script is played too); prints its id.
+    """Store a new conflict from a scenario file (its script is played too, or with --fresh
+    only its opening GM commands); prints its id.
 
     It gets a fresh secret seed from the OS unless you fix one with --seed or
     --scenario-seed: a known seed makes every roll predictable.
     """
     from fracas.app.scenario import load_scenario
+    from fracas.app.script import from_the_start
 
     with _guard(), open_service(db) as service:
         sc = load_scenario(scenario)
+        if fresh:
+            sc = from_the_start(sc)
         if seed is not None and scenario_seed:
             raise InvalidInput("give --seed or --scenario-seed, not both")
         if seed is not None or (scenario_seed and sc.seed):

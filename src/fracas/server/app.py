@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fracas import __version__
 from fracas.app.exchange import export_sealed, import_sealed
 from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario, parse_scenario
+from fracas.app.script import from_the_start
 from fracas.app.service import ConflictService
 from fracas.app.tables import Access, TableService
 from fracas.engine.conflict import Conflict
@@ -609,6 +610,11 @@ async def _create(server: Server, access: Access, scenario: Callable[[], Scenari
 
 
 def _scenario(body: ConflictIn) -> Scenario:
+    found = _read_scenario(body)
+    return from_the_start(found) if body.fresh else found
+
+
+def _read_scenario(body: ConflictIn) -> Scenario:
     if (body.scenario is None) == (body.toml is None):
         raise InvalidInput("give either `scenario` (a bundled scenario's name) or `toml` "
                            "(the text of a scenario file)")

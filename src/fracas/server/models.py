@@ -63,6 +63,9 @@ class ConflictIn(_Body):
     toml: str | None = Field(default=None, max_length=1_000_000)
     seed: str | None = Field(default=None, min_length=1, max_length=200,
                              description="fix the secret seed on purpose (default: random)")
+    fresh: bool = Field(default=False,
+                        description="play only the GM commands at the head of the script (a "
+                        "chase begun, a character concealed), not a bundled example's story")
 
 
 class ConflictFormIn(_Body):

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
-from fracas.app.scenario import ScriptLine
+from fracas.app.script import opening
 from fracas.dice.rng import DiceRng
-from fracas.engine.commands import Command, CommandSet
+from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Event, Record
 from fracas.engine.legal import LegalCommand, from_template, without
@@ -129,8 +129,8 @@ def prepare(job: SimJob) -> Prepared:
     ruleset = get_ruleset(setup.ruleset)
     commands = command_set(ruleset)
     lines = [ln for ln in options["prologue"].splitlines() if ln.strip()
-             and not ln.strip().startswith("#")] if options["prologue"] else _leading_gm(
-        scenario.script, commands)
+             and not ln.strip().startswith("#")] if options["prologue"] else [
+        line.text for line in opening(scenario, TABLE_VERBS)]
     try:
         prologue = tuple(_joined_to_side(commands.parse(line), sides) for line in lines)
     except FracasError as exc:
@@ -159,21 +159,6 @@ def _joined_to_side(cmd: Command, sides: SimSides) -> Command:
     sides.side_of[cmd.args["id"]] = side
     player = sides.player_of.setdefault(side, f"sim{len(sides.player_of) + 1}")
     return Command(cmd.verb, cmd.actor, {**cmd.args, "player": player})
-
-
-def _leading_gm(script: tuple[ScriptLine, ...], commands: CommandSet) -> list[str]:
-    """The GM commands at the head of a scenario's script (its set-up: a chase, a first
-    opener), up to the first command a character gives."""
-    out = []
-    for line in script:
-        try:
-            cmd = commands.parse(line.text)
-        except FracasError:
-            break
-        if cmd.actor is not None or cmd.verb in TABLE_VERBS:
-            break
-        out.append(line.text)
-    return out
 
 
 def _start(p: Prepared, seed: str, where: str = "") -> Conflict:

@@ -596,6 +596,9 @@ function newConflictPanel() {
   api("GET", "/scenarios").then((items) => select.replaceChildren(
     ...items.map((s) => h("option", { value: s.name }, `${s.title} (${s.name})`))));
   const file = h("input", { type: "file", id: "scenario-file", accept: ".toml,text/plain" });
+  // an example starts fresh unless the GM asks for its story; a GM's own file plays its script
+  const story = h("input", { type: "checkbox", id: "example-story" });
+  const script = h("input", { type: "checkbox", id: "file-script", checked: true });
   const created = async (body, how = "") => {
     try {
       const made = await api("POST", `/tables/${tableId}/conflicts${how}`, body);
@@ -609,14 +612,21 @@ function newConflictPanel() {
   return panel("New conflict",
     h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
       setupForm(state.rulesets, (body) => created(body, "/form"))),
-    h("form", { id: "from-example", onsubmit: (e) => { e.preventDefault(); created({ scenario: select.value }); } },
+    h("form", { id: "from-example", onsubmit: (e) => {
+      e.preventDefault();
+      created({ scenario: select.value, fresh: !story.checked });
+    } },
       h("p", { class: "field" }, h("label", { for: "scenario" }, "Bundled example"), select),
+      h("p", { class: "field inline" }, story,
+        h("label", { for: "example-story" }, "Play the example's story too (a demonstration: the fight is already under way, or over)")),
       h("button", { type: "submit" }, "Create from the example")),
     h("form", { id: "from-file", onsubmit: async (e) => {
       e.preventDefault();
-      if (file.files.length) created({ toml: await file.files[0].text() });
+      if (file.files.length) created({ toml: await file.files[0].text(), fresh: !script.checked });
     } },
     h("p", { class: "field" }, h("label", { for: "scenario-file" }, "Scenario file (.toml, docs/scenarios.md)"), file),
+    h("p", { class: "field inline" }, script,
+      h("label", { for: "file-script" }, "Play the file's whole script (off: only the GM commands at its head)")),
     h("button", { type: "submit" }, "Create from the file")));
 }
 
