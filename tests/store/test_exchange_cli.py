@@ -191,3 +191,18 @@ def test_cli_commands(db_url: str, tmp_path: Path) -> None:
 def test_cli_bad_database_url() -> None:
     code, out = _cli("list", "--db", "mysql://x/y")
     assert code == 2 and "unsupported database URL" in out
+
+
+def test_do_takes_the_json_form_but_not_with_dice_beside_it(db_url: str) -> None:
+    db = ["--db", db_url]
+    cid = _cli("new", str(TOY_SCENARIO), *db)[1].strip().splitlines()[-1]
+    code, out = _cli("do", cid, '{"actor": "ada", "verb": "hit", "args": {"target": "bruno", '
+                     '"dice": [5]}}', "--as", "alice", *db)
+    assert code == 0 and "ada: hit bruno dice=5" in out
+    before = _cli("show", cid, "--json", *db)[1]
+    code, out = _cli("do", cid, '{"actor": "ada", "verb": "hit", "args": {"target": "bruno"}}',
+                     "--dice", "6", "--as", "alice", *db)
+    said = " ".join(out.split())
+    assert code == 2 and "--dice goes with a command in text notation" in said
+    assert "in the JSON form give the dice in args" in said and "Extra data" not in said
+    assert _cli("show", cid, "--json", *db)[1] == before  # nothing stored

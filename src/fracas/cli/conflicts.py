@@ -212,7 +212,8 @@ def _expectation(expect: str | None, viewer: Viewer) -> tuple[int | None, str | 
 def do(
     conflict_id: IdArgument,
     command: Annotated[str, typer.Argument(help='one command in text notation, e.g. '
-                                                '"bruno: attack thug weapon=crossbow"')],
+                                                '"bruno: attack thug weapon=crossbow", or '
+                                                'its JSON form')],
     as_player: AsOption = None,
     expect: Annotated[str | None, typer.Option(
         "--expect", metavar="CURSOR|VERSION",
@@ -226,6 +227,10 @@ def do(
 ) -> None:
     """Apply one command to a stored conflict and store it."""
     if dice:
+        if command.lstrip().startswith("{"):  # the JSON form: text appended would break it
+            with _guard():
+                raise InvalidInput("--dice goes with a command in text notation; in the JSON "
+                                   'form give the dice in args ("dice": [5, 6])')
         command = f"{command} dice={dice.replace(' ', '')}"
     _run(db, conflict_id, command, as_player, expect, key)
 
