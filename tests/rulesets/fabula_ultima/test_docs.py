@@ -66,3 +66,56 @@ def test_every_command_example_runs_and_keeps_gm_only_stats_from_players(
     parts = {p["id"]: p for p in data["state"]["conflict"]["participants"]}
     assert "hp" not in parts["golem"] and "defense" not in parts["sorceress"]
     assert data["state"]["conflict"]["status"] == "ended"
+
+
+def test_first_conflict_lines_play_with_the_whole_conflicts_characters(tmp_path: Path) -> None:
+    """'Your first conflict' plays as written, under the ford's own seed and another."""
+    first = _blocks("text")[0]
+    whole = re.sub(r'script = """.*?"""', lambda _: f'script = """\n{first}"""',
+                   _blocks("toml")[0], flags=re.S)
+    path = tmp_path / "first.toml"
+    path.write_text(whole, encoding="utf-8")
+    for seed in ("ford", "doc"):
+        result = CliRunner().invoke(app, ["run", str(path), "--seed", seed, "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["state"]["conflict"]["status"] == "ended"
+
+
+@pytest.mark.rule("FU-CON-6", "FU-CON-8", "FU-CON-9")
+def test_the_rounds_example_is_a_legal_round(tmp_path: Path) -> None:
+    rounds = next(b for b in _blocks("text") if b.startswith("ada: attack cut1"))
+    path = tmp_path / "round.toml"
+    path.write_text(f'''ruleset = "fabula-ultima"
+sides = ["heroes", "bandits"]
+script = """
+ada: initiative dice=6,6,6,6
+{rounds}"""
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+side = "heroes"
+stats = {{ dex = 10, ins = 8, mig = 8, wlp = 8, hp = 45, mp = 40 }}
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+side = "heroes"
+stats = {{ dex = 8, ins = 8, mig = 10, wlp = 8, hp = 50, mp = 30 }}
+
+[[participants]]
+id = "captain"
+name = "Bandit Captain"
+side = "bandits"
+stats = {{ dex = 8, ins = 8, mig = 8, wlp = 8, hp = 60, rank = "elite" }}
+
+[[participants]]
+id = "cut1"
+name = "Cutthroat 1"
+side = "bandits"
+stats = {{ dex = 8, ins = 8, mig = 8, wlp = 6, hp = 30 }}
+''', encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(path), "--seed", "doc", "--json"])
+    assert result.exit_code == 0, result.output
