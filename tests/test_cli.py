@@ -81,6 +81,27 @@ def test_rules_print_every_mark_in_the_text() -> None:
     assert "[default] 1 point of damage" in " ".join(result.output.split())
 
 
+
+def test_rules_id_shows_only_the_ruleset_that_holds_it() -> None:
+    result = runner.invoke(app, ["rules", "--id", "es-round-3"])
+    assert result.exit_code == 0, result.output
+    assert "ES-ROUND-3 [seed]" in result.output and "Etherscope" in result.output
+    assert "Fabula Ultima" not in result.output and "VERS" not in result.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["vers", "--id", "NOPE"], "vers has no rule 'NOPE'; `fracas rules vers` lists them"),
+    (["--id", "ES-RUND-3"], "no ruleset has a rule 'ES-RUND-3'; did you mean 'ES-ROUND-3'?"),
+    (["vers", "--id", "VR-ROL-1"], "did you mean 'VR-ROLL-1'?"),
+    (["vers", "--id", "ES-ROUND-3"], "it is a rule of etherscope (fracas rules etherscope "
+                                     "--id ES-ROUND-3)"),
+])
+def test_rules_refuse_an_unknown_id_naming_the_closest(args: list[str], said: str) -> None:
+    result = runner.invoke(app, ["rules", *args])
+    assert result.exit_code == 2
+    assert said in " ".join(result.output.split())
+    assert "Traceback" not in result.output and "VERS: Physical Conflict (vers)" not in result.output
+
 def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(Path(TOY_FILE).read_text().replace("ada: done gob", "undo 1 2"))

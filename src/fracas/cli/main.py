@@ -23,7 +23,9 @@ from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.generic import GENERIC_COMMANDS
 from fracas.engine.limits import check_seed
 from fracas.engine.model import Viewer
+from fracas.engine.ruleset import Ruleset
 from fracas.engine.schema import commands_schema, error_schema, events_schema, legal_schema
+from fracas.engine.suggest import did_you_mean
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import available, get_ruleset
@@ -108,25 +110,47 @@ def _show_run(done: ScriptRun, sc: Scenario, the_seed: str, as_json: bool,
 def rules(
     ruleset: Annotated[str | None, typer.Argument(help="etherscope, fabula-ultima or vers")]
     = None,
-    rule_id: Annotated[str | None, typer.Option("--id", help="only this rule")] = None,
+    rule_id: Annotated[str | None, typer.Option(
+        "--id", help="only this rule, e.g. ES-ROUND-3")] = None,
 ) -> None:
     """Print a ruleset's numbered rules (ID and text)."""
-    names = [ruleset] if ruleset else available()
     try:
-        for name in names:
-            rs = get_ruleset(name)
+        rulesets = [get_ruleset(name) for name in ([ruleset] if ruleset else available())]
+        wanted = rule_id.strip().upper() if rule_id is not None else None
+        if wanted is not None:
+            _check_rule_id(wanted, rulesets)
+        for rs in rulesets:
+            chosen = [r for r in rs.rules() if wanted is None or r.id == wanted]
+            if not chosen:  # --id: only the ruleset that holds the rule is shown
+                continue
             console.print(f"[bold]{escape(rs.title)}[/] ({rs.name})")
             section = None
-            for r in rs.rules():
-                if rule_id and r.id != rule_id.upper():
-                    continue
-                if r.section != section and not rule_id:
+            for r in chosen:
+                if r.section != section and wanted is None:
                     section = r.section
                     console.print(f"\n[underline]{escape(section)}[/]")
                 console.print(f"[bold cyan]{r.id}[/] [dim]\\[{r.mark}][/] {escape(r.text)}")
             console.print()
     except FracasError as exc:
         fail(exc)
+
+
+def _check_rule_id(wanted: str, rulesets: list[Ruleset]) -> None:
+    """Refuse a rule ID that none of ``rulesets`` has, naming the closest one (or the ruleset
+    that has it, when a ruleset was named and the rule is another's)."""
+    if any(r.id == wanted for rs in rulesets for r in rs.rules()):
+        return
+    where, listing = "no ruleset has a rule", "fracas rules"
+    if len(rulesets) == 1:
+        named = rulesets[0].name
+        where, listing = f"{named} has no rule", f"fracas rules {named}"
+        for name in available():
+            if any(r.id == wanted for r in get_ruleset(name).rules()):
+                raise InvalidInput(f"{where} {wanted!r}: it is a rule of {name} "
+                                   f"(fracas rules {name} --id {wanted})")
+    known = [r.id for rs in rulesets for r in rs.rules()]
+    hint = did_you_mean(wanted, known, cutoff=0.5) or f"; `{listing}` lists them"
+    raise InvalidInput(f"{where} {wanted!r}{hint}")
 
 
 @app.command()
