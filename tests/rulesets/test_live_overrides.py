@@ -203,7 +203,7 @@ def test_a_setting_read_only_at_the_set_up_is_not_overridden(name: str, undo: in
 def test_a_setting_play_reads_is_still_overridden() -> None:
     """Etherscope reads the default range whenever someone joins: it may be corrected."""
     c = _conflict("etherscope-car-chase")
-    c.execute("override settings.ranges.default 0")
+    c.execute("override settings.ranges.default close")
     c.execute("join eve name=Eve 'stats={\"physical\": 8}'")
     assert c.state.ext.ranges.get("eve", "ada") == 0  # Close, as the corrected default
 
