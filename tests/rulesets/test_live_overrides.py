@@ -17,7 +17,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_to_data
 from fracas.engine.views import view
-from fracas.errors import IllegalCommand, InvalidInput
+from fracas.errors import FracasError, IllegalCommand, InvalidInput
 
 
 def _conflict(name: str, undo: int = 0) -> Conflict:
@@ -327,3 +327,52 @@ def test_a_path_that_names_nothing_points_at_the_live_values(name: str, line: st
     with pytest.raises(InvalidInput, match=r"has no '\w+'; the live values are corrected by "
                                            rf"paths such as .*{re.escape(hint)}"):
         c.execute(line)
+
+
+@pytest.mark.parametrize("line, said", [
+    ("override ruleset.ranges.ada.boris close", "ruleset.ranges.ada.boris: 'boris' is no "
+     "participant of this conflict; the ranges are between ada, bruno, zepcar"),
+    ("override ruleset.ranges.boris.ada close", "'boris' is no participant"),
+    ("override ruleset.ranges.ada.zepcr near", "did you mean 'zepcar'?"),
+    ("override ruleset.ranges.ada.ada close", "a character has no range to itself"),
+    ("override ruleset.ranges.ada close", "a range is between two characters: "
+     "ruleset.ranges.ID.ID2 BAND (e.g. ruleset.ranges.ada.bruno near)"),
+    ("override ruleset.ranges close", "a range is between two characters"),
+])
+def test_an_etherscope_range_that_names_no_pair_says_why(line: str, said: str) -> None:
+    """Before: "ruleset has no 'ranges'; the live values are corrected by paths such as …
+    ruleset.ranges.ID.ID2" — it denied the ranges, then suggested them."""
+    c = _conflict("etherscope-car-chase")
+    version, before = c.version, state_to_data(c.state)
+    with pytest.raises(InvalidInput) as refused:
+        c.execute(line)
+    assert said in str(refused.value) and "has no 'ranges'" not in str(refused.value)
+    assert c.version == version and state_to_data(c.state) == before
+
+
+def test_a_player_giving_a_range_override_is_refused_as_the_gms_command_only() -> None:
+    """The refusal that names the conflict's ids is the GM's: a player never reaches it."""
+    c = _conflict("etherscope-car-chase")
+    for line in ("override ruleset.ranges.ada.boris close",
+                 "ada: override ruleset.ranges.ada.x 1"):
+        with pytest.raises(FracasError) as refused:
+            c.execute(line, Viewer.named("alice"))
+        assert "zepcar" not in str(refused.value) and "GM" in str(refused.value)
+
+
+@pytest.mark.parametrize("line, said", [
+    ("override ada.condensers.physcal 3", "ada.condensers.physcal: name one of Ada's "
+     "condensers, not 'physcal': ada.condensers.KIND (physical, ether, society); did you mean "
+     "'physical'?"),
+    ("override ada.condensers 3", "name one of Ada's condensers: ada.condensers.KIND"),
+    ("override ada.condensers.physical.2 3", "a condenser holds its current score "
+     "(ada.condensers.physical) and its maximum (ada.condensers.physical.1)"),
+])
+def test_an_etherscope_condenser_path_that_names_none_says_why(line: str, said: str) -> None:
+    """Before: "participants.ada has no 'condensers'; … such as ID.condensers.physical"."""
+    c = _conflict("etherscope-car-chase")
+    version = c.version
+    with pytest.raises(InvalidInput) as refused:
+        c.execute(line)
+    assert said in str(refused.value) and "has no 'condensers'" not in str(refused.value)
+    assert c.version == version

@@ -11,6 +11,7 @@ from fracas.engine.components import Band, ResourcePool
 from fracas.engine.limits import as_int, spelled
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, one_of, refuse_left, whole
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.evolve import CONDENSERS
@@ -35,13 +36,9 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
     if state.ext is None:
         return None
     ext = ext_of(state)
-    if (path[:1] == ["participants"] and len(path) in (4, 5) and path[2] == "condensers"
-            and path[1] in state.participants):
-        pool = ext.condenser.get(path[1], {}).get(path[3])
-        index = path[4] if len(path) == 5 else "0"
-        if pool is None or index not in ("0", "1"):
-            return None
-        return _condenser(".".join(path[1:]), pool, index == "0")
+    if (path[:1] == ["participants"] and len(path) in (3, 4, 5) and path[2] == "condensers"
+            and ext.condenser.get(path[1])):
+        return _condenser_at(state, path)
     if path[:1] == ["participants"] and path[2:] == ["declared"] and len(path) == 3 \
             and path[1] in state.participants:
         return _declared(state, path[1])
@@ -49,20 +46,64 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         return _acting(state)
     if path == ["settings", "ranges", "default"]:
         return _default_range(state)
-    if len(path) == 4 and path[:2] == ["ruleset", "ranges"]:
-        a, b = path[2], path[3]
-        ranges = ext.ranges
-        if a == b or a not in ranges.actors or b not in ranges.actors or not ranges.has(a, b):
-            return None
-        where = ".".join(path)
-        refuse_left(state, a, where)
-        refuse_left(state, b, where)
-
-        def band(value: object) -> None:
-            ranges.set(a, b, _BANDS.index(str(value)))
-        return OverrideTarget(where, _BANDS[ranges.get(a, b)],
-                              one_of(where, _BANDS, "a range band"), band)
+    if path[:2] == ["ruleset", "ranges"]:
+        return _range(state, path)
     return None
+
+
+
+def _condenser_at(state: ConflictState, path: list[str]) -> OverrideTarget:
+    """A condenser's current score (``ID.condensers.KIND``) or maximum (``….1``); a path that
+    names none is refused naming the condensers (not "participants.ada has no 'condensers'",
+    which denied what the refusal then suggested)."""
+    pools = ext_of(state).condenser[path[1]]
+    kinds = list(pools)
+    where = ".".join(path[1:])
+    if len(path) == 3 or path[3] not in pools:
+        asked, hint = ("", "") if len(path) == 3 else \
+            (f", not {path[3]!r}", did_you_mean(path[3], kinds))
+        raise InvalidInput(f"override: {where}: name one of {state.participants[path[1]].name}'s "
+                           f"condensers{asked}: {path[1]}.condensers.KIND ({', '.join(kinds)})"
+                           f"{hint}", path=where)
+    index = path[4] if len(path) == 5 else "0"
+    if index not in ("0", "1"):
+        base = ".".join(path[1:4])
+        raise InvalidInput(f"override: {where}: a condenser holds its current score ({base}) "
+                           f"and its maximum ({base}.1)", path=where)
+    return _condenser(where, pools[path[3]], index == "0")
+
+def _range(state: ConflictState, path: list[str]) -> OverrideTarget:
+    """The band between two characters, ``ruleset.ranges.A.B``; a path that names no pair
+    is refused saying why (an unknown id, the same id twice, no band set), never with the
+    generic "ruleset has no 'ranges'" that then suggested this very path."""
+    ranges = ext_of(state).ranges
+    where = ".".join(path)
+    present = [pid for pid, p in state.participants.items() if p.present]
+    if len(path) != 4:
+        example = ".".join(["ruleset.ranges", *present[:2]]) if len(present) > 1 else ""
+        raise InvalidInput(f"override: {where}: a range is between two characters: "
+                           "ruleset.ranges.ID.ID2 BAND"
+                           + (f" (e.g. {example} near)" if example else ""), path=where)
+    a, b = path[2], path[3]
+    for pid in (a, b):
+        if pid not in state.participants:
+            raise InvalidInput(f"override: {where}: {pid!r} is no participant of this "
+                               f"conflict; the ranges are between {', '.join(present)}"
+                               f"{did_you_mean(pid, present)}", path=where)
+    if a == b:
+        raise InvalidInput(f"override: {where}: a character has no range to itself; name two "
+                           "characters, ruleset.ranges.ID.ID2", path=where)
+    refuse_left(state, a, where)
+    refuse_left(state, b, where)
+    if not ranges.has(a, b):
+        raise InvalidInput(f"override: {where}: no range is set between "
+                           f"{state.participants[a].name} and {state.participants[b].name}",
+                           path=where)
+
+    def band(value: object) -> None:
+        ranges.set(a, b, _BANDS.index(str(value)))
+    return OverrideTarget(where, _BANDS[ranges.get(a, b)], one_of(where, _BANDS, "a range band"),
+                          band)
 
 
 def _default_range(state: ConflictState) -> OverrideTarget:
