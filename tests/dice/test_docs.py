@@ -103,3 +103,22 @@ def test_the_readme_roll_with_rerolls_and_labels_is_true() -> None:
     assert f"`{shown}`" in readme.replace("\n", " ")
     assert '"annotations": {"slashing": 9, "radiant": 6}' in readme
     assert r.to_data()["annotations"] == {"slashing": 9, "radiant": 6}
+
+
+def test_the_opening_snippet_runs_and_quotes_what_it_gives() -> None:
+    """Each line of the first ```python block that ends in '# VALUE' gives that value (it
+    used an undefined seed, and quoted dice that no seed gave)."""
+    block = re.search(r"```python\n(.*?)```", DOC, re.S)
+    assert block is not None
+    scope: dict[str, object] = {}
+    quoted = 0
+    for line in block.group(1).splitlines():
+        code, _, comment = line.partition("  #")
+        said = comment.strip().split("   —")[0].split(":")[0].strip()
+        if code.startswith(("r.", "from_table")) and said:
+            got = eval(code, scope)
+            assert (repr(got) if isinstance(got, str) else str(got).strip("()")) == said, line
+            quoted += 1
+        else:
+            exec(line, scope)
+    assert quoted == 3
