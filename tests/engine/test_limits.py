@@ -134,7 +134,8 @@ def _played() -> Conflict:
     ("""join rat stats='{"zone": "bar", "agility": 9200000000000000000}'""",
      "numbers go up to"),
     ("join rat stats='" + "[" * 60 + "]" * 60 + "'", "limit on nesting"),
-    ("note " + "x" * 3000 + " " + "y" * 3000, "longer than 4000"),
+    ("note " + "x" * 3000 + " " + "y" * 3000, r"this command is 6006 characters long; a command "
+     r"holds at most 4000 \(the limit on command lines\)"),
     ("override ada.stats.strength 9200000000000000000", "numbers go up to"),
     ("""join rat stats='{"zone": "bar", "": 1}'""", "a key that is empty"),
 ])

@@ -341,8 +341,9 @@ class CommandSet:
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("empty command", text=text)
         if len(text) > limits.MAX_LINE_CHARS:
-            raise InvalidInput(f"command text is longer than {limits.MAX_LINE_CHARS} "
-                               "characters", length=len(text))
+            raise InvalidInput(f"this command is {len(text)} characters long; a command holds "
+                               f"at most {limits.MAX_LINE_CHARS} (the limit on command lines)",
+                               length=len(text), limit=limits.MAX_LINE_CHARS)
         if not text.isprintable() and any(c in _SPLIT_CONTROLS for c in text):
             limits.check_text(text, "the command")  # before the split makes them spaces
         try:
