@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -102,7 +103,7 @@ def test_a_nested_conflict_runs_its_round_limit_and_carries_harm_back() -> None:
     play(c, "start gob", "gob: hit ada dice=4", "gob: done ada")
     c.execute("ada: done")
     assert c.state.zoom is None, "closed after its one round"
-    assert c.records[-1].events[-1].data["reason"] == "1 rounds played"
+    assert c.records[-1].events[-1].data["reason"] == "1 round played"  # was "1 rounds"
     assert c.state.ext.hp["ada"].current == 2
     c.execute("ada: hit gob dice=1")  # back in the parent, Ada's turn goes on
     assert c.state.ext.hp["gob"].current == 5
@@ -143,3 +144,16 @@ def test_effects_of_a_zoomed_in_conflict_end_with_it() -> None:
     assert types[-2:] == ["effect_expired", "zoom_closed"]
     assert c.records[-1].events[-2].data["reason"] == "the zoomed-in conflict ended"
     assert c.state.zoom is None and c.state.effects == []
+
+
+def test_a_one_round_limit_says_one_round_in_the_singular() -> None:
+    from fracas.engine.model import Viewer
+    from fracas.engine.views import log_view
+    from tests.support.helpers import TOY, toy_setup
+
+    c = Conflict.create(TOY, toy_setup(round_limit=1), "seed", time="")
+    c.execute("start ada")
+    finish_round(c)
+    assert c.state.status == "ended" and c.state.end_reason == "1 round played"  # was "1 rounds"
+    said = json.dumps(log_view(c, Viewer.public())[-1], ensure_ascii=False)
+    assert "1 round played" in said and "1 rounds" not in said

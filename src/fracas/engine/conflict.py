@@ -651,7 +651,7 @@ class Conflict:
                                          for e in events):
             for e in events:
                 if isinstance(e, RoundEnded) and e.round >= limit:
-                    reason = f"{limit} rounds played"
+                    reason = f"{limit} round{'' if limit == 1 else 's'} played"
                     events = [*events, ZoomClosed(reason=reason) if state.depth > 0
                               else ConflictEnded(reason=reason)]
                     break
