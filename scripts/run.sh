@@ -2,7 +2,7 @@
 # Set up fracas and open the table in a browser: start `fracas serve` with a table that holds a
 # bundled example conflict (made on the first run) and print the GM's link.
 #   bash scripts/run.sh              # the table at http://127.0.0.1:8000 (FRACAS_PORT to change)
-#   bash scripts/run.sh --terminal   # instead play the example in the terminal, printing its log
+#   bash scripts/run.sh --terminal   # no table: print the example's log and final state (fracas run)
 # Extra arguments after --terminal go to `fracas run` (e.g. --json, --as alice, --seed 7).
 set -euo pipefail
 cd "$(dirname "$0")/.."
