@@ -51,7 +51,6 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
     return None
 
 
-
 def _condenser_at(state: ConflictState, path: list[str]) -> OverrideTarget:
     """A condenser's current score (``ID.condensers.KIND``) or maximum (``….1``); a path that
     names none is refused naming the condensers (not "participants.ada has no 'condensers'",
@@ -71,6 +70,7 @@ def _condenser_at(state: ConflictState, path: list[str]) -> OverrideTarget:
         raise InvalidInput(f"override: {where}: a condenser holds its current score ({base}) "
                            f"and its maximum ({base}.1)", path=where)
     return _condenser(where, pools[path[3]], index == "0")
+
 
 def _range(state: ConflictState, path: list[str]) -> OverrideTarget:
     """The band between two characters, ``ruleset.ranges.A.B``; a path that names no pair
