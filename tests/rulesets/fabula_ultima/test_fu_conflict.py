@@ -424,3 +424,13 @@ def test_who_is_in_the_conflict_is_not_set_by_hand() -> None:
     run(c, "override orc1.out 'routed, face down in the mud'")  # why, reworded
     run(c, "out orc2 reason=fled", "orc3: attack ada dice=1,2", "bruno: act")
     assert c.state.ext.round_closed  # nobody out is left holding the round open
+
+
+@pytest.mark.rule("FU-CON-3", "FU-CON-10")
+def test_an_override_of_the_tracker_says_what_it_takes() -> None:
+    c = make(pc("ada"), npc("o1"))
+    err = refused(c, "override ruleset.tracker.side_on_turn foes", "FU-CON-3", IllegalCommand)
+    assert "before the Initiative check" in str(err)  # was: "ruleset has no 'tracker'"
+    run(c, "ada: initiative dice=6,6")
+    err = refused(c, "override ruleset.tracker.round 2", None, InvalidInput)
+    assert "only the side on turn" in str(err) and "has no" not in str(err)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fracas.engine.components import ResourcePool
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
-from fracas.errors import InvalidInput
+from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.fabula_ultima.state import STATUSES, FabulaExt
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
@@ -25,25 +25,39 @@ def override_target(state: ConflictState, path: list[str]) -> OverrideTarget | N
         return None
     if path[:1] == ["participants"] and len(path) >= 3 and path[1] in state.participants:
         return _participant(ext, path[1], path[2:])
-    if path == ["ruleset", "tracker", "side_on_turn"] and ext.order is not None:
-        order = ext.order
-        where = "ruleset.tracker.side_on_turn"
-        pick = one_of(where, order.sides, "a side")
-
-        def check(value: object) -> str:
-            chosen = pick(value)  # a side with no turn left would leave nobody to act
-            if order.side_turns_left(chosen) == 0 and not order.round_over:
-                someone = next(iter(order.members(chosen)), "ID")
-                raise InvalidInput(
-                    f"override: side {chosen} has no turn left this round, so nobody could "
-                    f"act; give one of its members a turn first ('override {someone}."
-                    "turns_left 1')", rule="FU-CON-10", path=where)
-            return chosen
-
-        def side(value: object) -> None:
-            order.side_on_turn = str(value)
-        return OverrideTarget(where, order.side_on_turn, check, side)
+    if path[:2] == ["ruleset", "tracker"]:
+        return _side_on_turn(ext, path)
     return None
+
+
+def _side_on_turn(ext: FabulaExt, path: list[str]) -> OverrideTarget:
+    """The side whose turn it is; any other path of the tracker, or one before the
+    Initiative check, is refused saying why (not "ruleset has no 'tracker'", which denied
+    what the refusal then suggested)."""
+    where = ".".join(path)
+    if path != ["ruleset", "tracker", "side_on_turn"]:
+        raise InvalidInput(f"override: {where}: of the turn tracker, only the side on turn is "
+                           "corrected by hand (ruleset.tracker.side_on_turn SIDE; a "
+                           "character's turns: ID.turns_left N)", path=where)
+    order = ext.order
+    if order is None:
+        raise IllegalCommand(f"override: {where}: no side is on turn before the Initiative "
+                             "check sets who goes first", rule="FU-CON-3", path=where)
+    pick = one_of(where, order.sides, "a side")
+
+    def check(value: object) -> str:
+        chosen = pick(value)  # a side with no turn left would leave nobody to act
+        if order.side_turns_left(chosen) == 0 and not order.round_over:
+            someone = next(iter(order.members(chosen)), "ID")
+            raise InvalidInput(
+                f"override: side {chosen} has no turn left this round, so nobody could "
+                f"act; give one of its members a turn first ('override {someone}."
+                "turns_left 1')", rule="FU-CON-10", path=where)
+        return chosen
+
+    def side(value: object) -> None:
+        order.side_on_turn = str(value)
+    return OverrideTarget(where, order.side_on_turn, check, side)
 
 
 def _participant(ext: FabulaExt, pid: str, rest: list[str]) -> OverrideTarget | None:
