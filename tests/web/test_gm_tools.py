@@ -23,9 +23,10 @@ from tests.web.browser import (
     leaks,
     start_table,
     unlabelled_controls,
+    upload_scenario,
     wait_log,
 )
-from tests.web.scenarios import SECRETS, XSS
+from tests.web.scenarios import FABULA, SECRETS, XSS
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
@@ -289,3 +290,30 @@ def test_the_gm_edits_the_countdown_and_a_zoom_in_sits_inside_its_parent(
             expect(inner.locator(".zoom-title")).to_contain_text(re.compile(r"round \d"))
             expect(inner.locator(".panel").first).to_be_visible()
         clean(gm, (alice, bob))
+
+
+def test_the_gm_adds_a_new_participant_with_the_join_form(browser: Browser, served: Served,
+                                                          tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, FABULA, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    form = control(gm, "gm", "join")
+    new_id = form.get_by_label("id", exact=True)
+    assert new_id.evaluate("el => el.tagName") == "INPUT"  # a new id: typed, not picked
+    new_id.fill("Zqrogue")  # a capital is lowered by the engine, as in the text notation
+    form.locator("details.more > summary").click()
+    form.get_by_label("name (optional)").fill("The rogue")
+    form.get_by_label("side (optional)").fill("bandits")
+    form.get_by_label("stats (optional)").fill(
+        '{"dex": 8, "ins": 8, "mig": 8, "wlp": 8, "hp": 3917, "mp": 10}')
+    gm_only = form.get_by_label("gm only (optional)")
+    assert gm_only.evaluate("el => el.tagName") == "INPUT"  # stat names, not characters
+    gm_only.fill("hp, mp")
+    form.get_by_role("button", name="join").click()
+    expect(gm.page.locator(".member", has_text="The rogue")).to_contain_text("HP 3917/3917")
+    expect(alice.page.locator(".member", has_text="The rogue")).to_have_count(1)
+    expect(alice.page.locator(".member", has_text="The rogue")).not_to_contain_text("HP")
+    assert leaks(alice, ("3917",)) == []
+    clean(gm, (alice,))
+    alice.context.close()
+    gm.context.close()

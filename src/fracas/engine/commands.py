@@ -44,6 +44,8 @@ KINDS = {
     "ints": "whole numbers separated by commas (7,1)",
     "id": "a participant id",
     "ids": "participant ids separated by commas",
+    "new-id": "a new participant's id (letters, digits, - and _)",
+    "keys": "stat names separated by commas (hp,mp)",
     "word": "a single word",
     "zone": "a zone id (a single word)",
     "choice": "one of the listed words",
@@ -168,15 +170,15 @@ class Param:
             for v in values:
                 limits.check_number(v, where)
             return values
-        if kind == "id":
+        if kind in ("id", "new-id"):
             value = raw.strip().lower()
             if not _IDENT.match(value):
                 raise bad("a participant id (letters, digits, - and _)")
             return value
-        if kind == "ids":
+        if kind in ("ids", "keys"):
             ids = [p.strip().lower() for p in raw.split(",") if p.strip()]
             if not ids or not all(_IDENT.match(i) for i in ids):
-                raise bad(KINDS["ids"])
+                raise bad(KINDS[kind])
             return ids
         if kind == "choice":
             value = raw.strip().lower()
@@ -218,8 +220,8 @@ class Param:
                 raise InvalidInput(f"{verb}: {self.name} must hold only finite numbers",
                                    param=self.name)
             return limits.check_value(value, f"{verb}: {self.name}")
-        if kind in ("ints", "dice", "ids"):
-            item = str if kind == "ids" else int
+        if kind in ("ints", "dice", "ids", "keys"):
+            item = str if kind in ("ids", "keys") else int
             if isinstance(value, str):  # the text form: 7,1 or ada,bruno
                 return self.convert(value, verb)
             if not isinstance(value, list) or not all(
@@ -247,7 +249,7 @@ class Param:
 
     def render(self, value: Any) -> str:
         """The text form of a value of this parameter."""
-        if self.kind in ("ints", "dice", "ids"):
+        if self.kind in ("ints", "dice", "ids", "keys"):
             return ",".join(str(v) for v in value)
         if self.kind == "bool":
             return "yes" if value else "no"

@@ -73,7 +73,7 @@ class Offer:
     kind: str
 
 
-_LIST_KINDS = ("ids", "ints", "dice")
+_LIST_KINDS = ("ids", "keys", "ints", "dice")
 
 
 class Sight:

@@ -267,6 +267,16 @@ function field(param, id, context, actor) {
       h("option", { value: "" }, "—"), h("option", { value: "yes" }, "yes"), h("option", { value: "no" }, "no"));
   } else if (param.kind === "int") {
     input = h("input", { id, name: param.name, type: "number", inputmode: "numeric", required: param.required });
+  } else if (param.kind === "new-id" || param.kind === "keys") {
+    // a new participant's id (join), or names of stats (join's gm_only): typed, never picked
+    // from the characters already there
+    const one = "[A-Za-z0-9][A-Za-z0-9_\\-]*";
+    input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required,
+      autocapitalize: "none", spellcheck: "false",
+      pattern: param.kind === "keys" ? `\\s*${one}(\\s*,\\s*${one})*\\s*` : `\\s*${one}\\s*`,
+      placeholder: param.kind === "keys" ? "hp,mp" : null });
+    about = [param.help, param.kind === "keys" ? "stat names separated by commas"
+      : "a new id: letters, digits, - and _"].filter(Boolean).join("; ");
   } else if (param.kind === "dice" || param.kind === "ints") {
     input = h("input", { id, name: param.name, inputmode: "numeric", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*",
       placeholder: param.kind === "dice" ? "empty: fracas rolls" : "7,1", required: param.required });
@@ -330,7 +340,7 @@ function buildCommand(command, free, fields) {
 function typed(kind, raw) {
   if (kind === "int") return Number(raw);
   if (kind === "ints" || kind === "dice") return raw.split(",").map((x) => Number(x.trim()));
-  if (kind === "ids") return raw.split(",").filter(Boolean);
+  if (kind === "ids" || kind === "keys") return raw.split(",").map((x) => x.trim()).filter(Boolean);
   if (kind === "bool") return raw === "yes" || raw === "true";
   if (kind === "value") {
     try { return JSON.parse(raw); } catch { return raw; }
