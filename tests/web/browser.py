@@ -77,10 +77,12 @@ class Screen:
 
 
 def open_screen(browser: Browser, url: str, viewport: dict[str, int],
-                timing: dict[str, int] | None = None) -> Screen:
+                timing: dict[str, int] | None = None, touch: bool = False) -> Screen:
     """A new browser context (its own cookies) on ``url``, recording what it receives;
-    ``timing`` shortens the page's timers (``pingMs``, ``deadMs``, ``conflictsMs``)."""
-    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    ``timing`` shortens the page's timers (``pingMs``, ``deadMs``, ``conflictsMs``); ``touch``
+    makes it a phone's touch screen (a coarse pointer)."""
+    context = browser.new_context(viewport=viewport,  # type: ignore[arg-type]
+                                  has_touch=touch, is_mobile=touch)
     context.set_default_timeout(WAIT_MS)
     if timing:
         context.add_init_script(f"window.fracasTiming = {json.dumps(timing)};")
@@ -150,9 +152,11 @@ def invite(gm: Screen, player: str | None) -> str:
     return link
 
 
-def join(browser: Browser, link: str, timing: dict[str, int] | None = None) -> Screen:
-    """A player opens their link on a phone-sized screen and lands on the table."""
-    screen = open_screen(browser, link, PHONE, timing)
+def join(browser: Browser, link: str, timing: dict[str, int] | None = None,
+         touch: bool = False) -> Screen:
+    """A player opens their link on a phone-sized screen (``touch``: a touch screen) and lands
+    on the table."""
+    screen = open_screen(browser, link, PHONE, timing, touch)
     screen.page.wait_for_url(re.compile(r"/table/t"))
     screen.page.locator(".person").first.wait_for()
     return screen

@@ -19,7 +19,7 @@ from tests.web.browser import (
     start_table,
     upload_scenario,
 )
-from tests.web.scenarios import crowd
+from tests.web.scenarios import FABULA, crowd
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -139,3 +139,18 @@ def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: S
         expect(player.page.locator(".round-region .status")).to_have_text(title.inner_text())
         expect(player.page.locator(".field-region .panel").first).to_be_visible()
     assert gm.errors == [] and player.errors == []
+
+
+def test_a_command_heading_keeps_its_marker_and_height_on_a_touch_screen(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, FABULA, tmp_path)
+    alice = join(browser, invite(gm, "alice"), touch=True)
+    assert alice.page.evaluate("matchMedia('(pointer: coarse)').matches")
+    heading = alice.page.locator("section.actor[data-actor='ada'] details.command > summary")
+    expect(heading.first).to_be_visible()
+    for summary in heading.all():  # Chromium draws the ▸ of a summary that is a list item
+        display, height = summary.evaluate(
+            "el => [getComputedStyle(el).display, el.getBoundingClientRect().height]")
+        assert display == "list-item", summary.inner_text()
+        assert height >= 44, summary.inner_text()  # still a finger's size to tap
