@@ -317,3 +317,27 @@ def test_the_gm_adds_a_new_participant_with_the_join_form(browser: Browser, serv
     clean(gm, (alice,))
     alice.context.close()
     gm.context.close()
+
+
+def test_a_players_name_typed_with_a_capital_is_invited_in_lower_case(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, FABULA, tmp_path)
+    page = gm.page
+    name = page.get_by_label("Player's name (as in the scenario)")
+    expect(page.locator("#invite-hint")).to_contain_text("lower-case letters")
+    name.fill("Alicia")
+    expect(name).to_have_value("alicia")
+    page.get_by_role("button", name="Invite the player").click()
+    expect(page.get_by_alt_text("QR code of the link for alicia")).to_be_visible()
+    warning = page.locator(".issued .warning")  # a warning, not a refusal: the link is made
+    expect(warning).to_contain_text("No character in this conflict is played by alicia")
+    name.fill("Alice")
+    page.get_by_role("button", name="Invite the player").click()
+    expect(page.get_by_alt_text("QR code of the link for alice")).to_be_visible()
+    expect(warning).to_have_count(0)  # Ada's player
+    alice = join(browser, page.get_by_label("Link for alice").input_value())
+    expect(alice.page.locator("#who")).to_have_text("Player: alice")
+    clean(gm, (alice,))
+    alice.context.close()
+    gm.context.close()

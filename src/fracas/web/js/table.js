@@ -630,10 +630,20 @@ function newConflictPanel() {
     h("button", { type: "submit" }, "Create from the file")));
 }
 
+const PLAYER_NAME = "lower-case letters, digits, _ and -, beginning with a letter";
+
 function invitePanel() {
   const players = [...new Set(levels().flatMap((l) => l.participants).map((p) => p.player).filter(Boolean))];
+  // a player's name is lower case (as their characters' `player` field): "Alicia" is alicia
   const name = h("input", { id: "invite-player", name: "player", list: "players", maxlength: 40,
-    pattern: "[a-z][a-z0-9_\\-]*", required: true });
+    pattern: "[a-z][a-z0-9_\\-]*", required: true, autocapitalize: "none", spellcheck: "false",
+    title: PLAYER_NAME, "aria-describedby": "invite-hint", oninput: () => {
+      const lower = name.value.toLowerCase();
+      if (lower === name.value) return;
+      const [from, to] = [name.selectionStart, name.selectionEnd];
+      name.value = lower;
+      name.setSelectionRange(from, to);
+    } });
   const issued = h("div", { class: "issued", "aria-live": "polite" });
   const links = h("ul", { class: "plain links" });
   const refresh = async () => {
@@ -648,7 +658,12 @@ function invitePanel() {
       const made = await api("POST", `/tables/${tableId}/links`, body);
       const qr = URL.createObjectURL(await apiBlob("POST", "/qr", { text: made.link }));
       const who = made.player || "the public";
-      issued.replaceChildren(h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
+      // a name no character's `player` field holds: the link works, but acts for no one (yet)
+      const known = levels().flatMap((l) => l.participants).map((p) => p.player);
+      const nobody = made.player && levels().length > 0 && !known.includes(made.player)
+        ? h("p", { class: "warning", role: "status" }, `No character in this conflict is played by `
+          + `${made.player}: the link only watches until a character's player is ${made.player}.`) : null;
+      issued.replaceChildren(nobody, h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
         h("input", { id: `link-${made.id}`, class: "link", readonly: true, value: made.link })),
         h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 }));
       refresh();
@@ -660,7 +675,8 @@ function invitePanel() {
   return panel("Invite players",
     h("form", { id: "invite", onsubmit: (e) => { e.preventDefault(); invite({ role: "player", player: name.value }); } },
       h("p", { class: "field" }, h("label", { for: "invite-player" }, "Player's name (as in the scenario)"), name,
-        h("datalist", { id: "players" }, players.map((p) => h("option", { value: p })))),
+        h("datalist", { id: "players" }, players.map((p) => h("option", { value: p }))),
+        h("small", { id: "invite-hint" }, PLAYER_NAME)),
       h("button", { type: "submit" }, "Invite the player"),
       h("button", { type: "button", onclick: () => invite({ role: "public" }) }, "Public link")),
     issued, links);
