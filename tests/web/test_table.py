@@ -308,3 +308,39 @@ def test_a_command_whose_answer_is_lost_is_sent_again_and_applied_once(
         assert gm.errors == [] and gm.console == []
     finally:
         gm.context.close()
+
+
+def test_a_players_field_sends_what_she_typed_and_the_server_says_why_not(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, BY_RULESET["etherscope"], tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")
+    error = alice.page.locator("#error")
+
+    def refused(text: str) -> tuple[str, str]:
+        """The refusal shown for ``text`` and the server's whole answer."""
+        line.fill(text)
+        line.press("Enter")
+        expect(error).to_be_visible()
+        shown = error.locator("span").inner_text()
+        answers = [r for r in alice.responses if r.url.endswith("/commands")]
+        body = answers[-1].text()
+        alice.page.keyboard.press("Escape")
+        expect(error).to_be_hidden()
+        return shown, body
+
+    shown, _ = refused("undo")  # she wrote no actor: the page puts none before a GM's verb
+    assert "GM only" in shown and "without an actor" not in shown, shown
+    answers = {who: refused(f"{who}: done") for who in ("bruno", "zqdora", "nobody")}
+    for who, (shown, body) in answers.items():
+        assert shown == f"alice does not play '{who}'", shown  # not "'bruno:' is not a command"
+        # a hidden character (zqdora), another's (bruno) and none at all: the same answer
+        assert body.replace(who, "ID") == answers["bruno"][1].replace("bruno", "ID"), body
+    line.fill("note ready")  # without her character's name: Ada's
+    line.press("Enter")
+    expect(alice.page.locator("#notice")).to_contain_text("Done: ada: note ready")
+    wait_log(gm, "ada: note ready")
+    assert leaks(alice, tuple(s for s in SECRETS if s != "zqdora")) == []  # (she typed it)
+    alice.context.close()
+    gm.context.close()

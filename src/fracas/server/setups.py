@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from fracas.app.scenario import Scenario
 from fracas.engine import harm_view
+from fracas.engine.conflict import command_set
 from fracas.engine.setup import Setup, first_error
 from fracas.errors import InvalidInput
 from fracas.rulesets import available, get_ruleset
@@ -50,14 +51,18 @@ STATS: dict[str, list[dict[str, Any]]] = {
 
 def rulesets() -> list[dict[str, Any]]:
     """Each shipped ruleset: name, title, set-up choices, stats, harm views, the paths of the
-    live values a GM overrides most (``ID``: a participant's id) and ladders."""
+    live values a GM overrides most (``ID``: a participant's id), the GM's own verbs (given
+    without an actor: a player's page does not put their character before them) and
+    ladders."""
     out = []
     for name in available():
         rs = get_ruleset(name)
         item: dict[str, Any] = {"name": name, "title": rs.title,
                                 "choices": CHOICES.get(name, []),
                                 "stats": STATS.get(name, []), "harm_views": list(harm_view.MODES),
-                                "override_paths": list(rs.override_examples)}
+                                "override_paths": list(rs.override_examples),
+                                "gm_verbs": sorted(s.verb for s in command_set(rs).specs.values()
+                                                   if s.actor == "gm")}
         if name == "vers":
             item["ladders"] = {track: [{"name": n, "slots": slots, "penalty": penalty,
                                         "each": each} for n, slots, _, penalty, each in rows]

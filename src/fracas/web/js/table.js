@@ -396,8 +396,14 @@ function redraw(box, build) {
   if (next) next.focus();
 }
 
+// What a player typed in their character's field, as sent: with the character before it,
+// unless it names one itself ("bruno: done": the server says whom she plays, in the same words
+// for any id) or is one of the GM's own verbs ("undo": the server says it is the GM's).
 function fullText(actor, text) {
-  return actor === "gm" || text.startsWith(`${actor}:`) ? text : `${actor}: ${text}`;
+  const [head] = text.split(/\s/);
+  if (actor === "gm" || head.includes(":")) return text;
+  const rules = (state.rulesets || []).find((r) => r.name === (state.view || {}).ruleset) || {};
+  return (rules.gm_verbs || []).includes(head.toLowerCase()) ? text : `${actor}: ${text}`;
 }
 
 // A roll the players never see the dice of: wholly unseen (no frame reaches them), or as a
