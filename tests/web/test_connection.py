@@ -98,3 +98,15 @@ def test_a_hidden_page_is_judged_when_it_is_shown_again(browser: Browser, served
             document.dispatchEvent(new Event("visibilitychange")); }""")
         expect(status).to_have_text("live again (reconnected)")
         wait_log(alice, "The roof caves in!")
+
+
+def test_a_table_without_a_conflict_is_not_connecting_forever(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    status = gm.page.locator("#connection")
+    expect(gm.page.locator(".round-region")).to_contain_text("No conflict yet")
+    expect(status).to_have_text("no conflict yet")
+    upload_scenario(gm, VERS, tmp_path)
+    expect(status).to_have_text("live")
+    assert gm.errors == [], gm.errors
+    gm.context.close()

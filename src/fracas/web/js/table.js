@@ -85,8 +85,9 @@ async function loadConflicts(wanted) {
   const newest = [...state.conflicts].sort((a, b) => String(a.created).localeCompare(String(b.created))).at(-1);
   const chosen = state.conflicts.find((c) => c.id === wanted) || newest;
   renderTable();
-  if (chosen) openConflict(chosen.id);
-  else regions.round.replaceChildren(panel("Round", h("p", {}, state.me.role === "gm"
+  if (chosen) return openConflict(chosen.id);
+  setConnection("idle", "no conflict yet");  // nothing to connect to: not "connecting…" forever
+  regions.round.replaceChildren(panel("Round", h("p", {}, state.me.role === "gm"
     ? "No conflict yet: create one below." : "No conflict yet: wait for your GM.")));
 }
 
@@ -131,6 +132,7 @@ function openConflict(id) {
   state.log = [];
   history.replaceState(null, "", `/table/${tableId}/${id}`);
   renderTable();
+  setConnection("", "connecting…");
   state.live = new Live(`/api/tables/${tableId}/conflicts/${id}/live`, {
     onFrame: receive,
     onStatus: (kind, text) => {
