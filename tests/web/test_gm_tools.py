@@ -341,3 +341,29 @@ def test_a_players_name_typed_with_a_capital_is_invited_in_lower_case(
     clean(gm, (alice,))
     alice.context.close()
     gm.context.close()
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_no_page_asks_the_odds_of_a_moment_gone_by(browser: Browser, served: Served,
+                                                  tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm_opens(gm, "Ada")
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        attack = control(alice, "ada", "Ada: attack")
+        attack.get_by_label("target", exact=True).select_option("imp")
+        attack.get_by_label(re.compile("^weapon")).select_option("sword")
+        expect(attack.locator("output")).to_contain_text("%")  # the odds as she chooses
+        attack.get_by_label(re.compile("^dice")).fill("3,3,2")
+        attack.get_by_role("button", name="attack").click()  # at once: her odds not yet asked
+        handoff = control(alice, "ada", "Ada: handoff")
+        handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
+        handoff.get_by_role("button", name="handoff").click()
+        expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
+        command(bob, "bruno", "bruno: handoff imp")
+        expect(control_summary(gm, "imp", f"{XSS}: attack")).to_be_visible()
+        gm.page.wait_for_timeout(500)  # the new forms' odds asked
+        for p in (gm, alice, bob):  # a refusal of the odds is a red line in the console
+            refused = [(r.status, r.request.post_data) for r in p.responses
+                       if r.url.endswith("/odds") and r.status >= 400]
+            assert refused == [], refused
+        clean(gm, (alice, bob))

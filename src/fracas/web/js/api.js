@@ -10,9 +10,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the API: METHOD /api + path with a JSON body; answers the parsed JSON. */
-export async function api(method, path, body) {
-  const response = await send(method, path, body);
+/** Call the API: METHOD /api + path with a JSON body; answers the parsed JSON. A `signal`
+ * (an AbortController's) cancels it. */
+export async function api(method, path, body, signal) {
+  const response = await send(method, path, body, signal);
   const text = await response.text();
   let data = null;
   try {
@@ -31,8 +32,8 @@ export async function apiBlob(method, path, body) {
   return response.blob();
 }
 
-function send(method, path, body) {
-  const init = { method, credentials: "same-origin", headers: {} };
+function send(method, path, body, signal) {
+  const init = { method, credentials: "same-origin", headers: {}, signal };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -14,7 +14,10 @@ const main = document.getElementById("main");
 const errorBox = document.getElementById("error");
 const banner = document.getElementById("turn-banner");
 const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], live: null,
-                legalKey: "", actFor: "", myTurn: null, title: "fracas" };
+                legalKey: "", actFor: "", myTurn: null, title: "fracas",
+                // the moment of the table (one per frame received), the one the controls are
+                // drawn for (null: a command of this page just changed it), commands in flight
+                moment: 0, drawn: 0, sending: 0 };
 const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
@@ -149,6 +152,8 @@ function openConflict(id) {
 function receive(frame) {
   if (frame.type === "error") return showError(frame.error);
   if (frame.type === "pong") return;
+  state.moment++;  // the table moved on: odds asked of the moment before are of no use now
+  for (const asked of oddsAsked) asked.abort();
   if (frame.type === "snapshot") state.log = frame.entries || [];
   else {
     state.log = state.log.concat(frame.entries || []);
@@ -300,6 +305,7 @@ async function renderRound(level, turn, ctx) {
     regions.round.replaceChildren(panel("Round", state.roundHead, state.controls));
   }
   redraw(state.roundHead, () => head);
+  const moment = state.moment;
   const seq = (state.seq = (state.seq || 0) + 1);
   let legal;
   try {
@@ -309,6 +315,7 @@ async function renderRound(level, turn, ctx) {
   }
   if (seq !== state.seq) return;
   const key = JSON.stringify([legal, state.actFor, ctx.participants.map((p) => [p.id, p.name])]);
+  state.drawn = moment;  // the controls in view are those of this moment (kept or drawn anew)
   if (key === state.legalKey) return;
   state.legalKey = key;
   const watching = state.me.role === "player" && !ctx.participants.some((p) => p.mine)
@@ -462,21 +469,34 @@ function actorOf(item) {
 }
 
 // The odds of what a form would send, asked a moment after its last change (one timer per
-// form: every form shows its own odds as soon as it is drawn).
+// form: every form shows its own odds as soon as it is drawn). Only of the table as it is: a
+// form gone from the page asks nothing; while a command is on its way, or the controls are
+// not yet those of the newest frame, the asking waits; one asked when the table moves on is
+// cancelled and asked again (an answer of a moment gone by would be a refusal, in red in the
+// browser's console, or odds no longer true).
 const oddsTimers = new WeakMap();
+const oddsAsked = new Set();  // the AbortControllers of the odds on their way
 function oddsFor(build, output) {
   clearTimeout(oddsTimers.get(output));
   oddsTimers.set(output, setTimeout(async () => {
+    if (!output.isConnected) return;
+    if (state.sending || state.drawn !== state.moment) return oddsFor(build, output);
     const form = output.form || output.closest("form");
     if (!form || !form.checkValidity()) return;
     const command = build();
     const hasActor = typeof command === "string" ? /^[a-z0-9_-]+: /.test(command) : command.actor;
     if (!hasActor) return;
+    const asked = new AbortController();
+    oddsAsked.add(asked);
     try {
-      const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}/odds`, { command });
+      const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}/odds`, { command },
+        asked.signal);
       output.replaceChildren(...answer.odds.map((line) => h("span", { class: "odds-line" }, line)));
     } catch {
-      output.replaceChildren();
+      if (asked.signal.aborted) oddsFor(build, output);  // the table moved on: ask of it as it is
+      else output.replaceChildren();
+    } finally {
+      oddsAsked.delete(asked);
     }
   }, 250));
 }
@@ -485,7 +505,10 @@ function oddsFor(build, output) {
 // sentences of its log entry: on a phone the log is far below the controls).
 async function submit(command, form, done = "") {
   const output = form.querySelector("output");
-  if (output) output.replaceChildren();
+  if (output) {
+    clearTimeout(oddsTimers.get(output));  // its odds are of no use once it is sent
+    output.replaceChildren();
+  }
   const sent = await send("/commands", { command });
   if (sent) {
     const said = done || (typeof command === "string" ? command
@@ -521,20 +544,34 @@ async function post(path, body) {
   document.getElementById("notice").textContent = "";
   showError(null);
   const keyed = { ...body, key: newKey() };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, keyed);
-      showError(null);
-      return answer;
-    } catch (error) {
-      if (error instanceof TypeError && attempt < RETRIES.length) {  // no answer: try again
-        await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
-        continue;
+  const moment = state.moment;
+  state.sending++;  // no odds are asked meanwhile: they would be of the moment it changes
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, keyed);
+        showError(null);
+        if (state.moment === moment) stale();  // its frame is still on its way
+        return answer;
+      } catch (error) {
+        if (error instanceof TypeError && attempt < RETRIES.length) {  // no answer: try again
+          await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
+          continue;
+        }
+        showError(error);
+        return null;
       }
-      showError(error);
-      return null;
     }
+  } finally {
+    state.sending--;
   }
+}
+
+// The controls are of a moment this page's own command changed: odds wait for its frame (or
+// two seconds, should none come).
+function stale() {
+  state.drawn = null;
+  setTimeout(() => { if (state.drawn === null) state.drawn = state.moment; }, 2000);
 }
 
 // --- whose turn: title, banner, sound ----------------------------------------------------
