@@ -19,7 +19,7 @@ from tests.web.browser import (
     start_table,
     upload_scenario,
 )
-from tests.web.scenarios import FABULA, crowd
+from tests.web.scenarios import ETHERSCOPE, FABULA, crowd
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -154,3 +154,37 @@ def test_a_command_heading_keeps_its_marker_and_height_on_a_touch_screen(
             "el => [getComputedStyle(el).display, el.getBoundingClientRect().height]")
         assert display == "list-item", summary.inner_text()
         assert height >= 44, summary.inner_text()  # still a finger's size to tap
+
+
+#: The words of the Ranges table's headings that the page breaks across two lines.
+BROKEN_WORDS_JS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll("table.matrix th")) {
+    const text = th.firstChild;
+    if (!text || text.nodeType !== 3) continue;
+    for (const m of text.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.rule("ES-RNG-1")
+def test_the_ranges_table_never_breaks_a_name_mid_word(browser: Browser, served: Served,
+                                                      tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    gm.page.set_viewport_size({"width": 1280, "height": 800})
+    upload_scenario(gm, ETHERSCOPE, tmp_path)
+    command(gm, "gm", "join bartholomew name='Sir Bartholomew Featherstonehaugh' side=crew "
+            "'stats={\"physical\": 8, \"ether\": 8, \"society\": 8}'")
+    matrix = gm.page.locator("table.matrix")
+    expect(matrix.locator("thead th")).to_have_count(6)  # "from \\ to" and five characters
+    assert gm.page.evaluate(BROKEN_WORDS_JS) == []
+    width = gm.page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"  # the table may, alone
+    gm.context.close()
