@@ -276,3 +276,26 @@ def test_an_offer_is_titled_by_its_label_with_the_value_it_names(page: Page) -> 
     page.get_by_role("button", name="slip").click()
     assert page.evaluate("window.sent") == [
         {"actor": "ada", "verb": "slip", "args": {"to": "door"}}]
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_a_weapon_not_chosen_is_the_one_the_engine_would_take(page: Page) -> None:
+    scenario = load_scenario("vers-tavern-brawl")
+    conflict = play_script(replace(scenario, script=scenario.script[:1]), "controls")
+    default = conflict.decide(conflict.to_command("ada: attack thug dice=6,6,6"))  # no weapon
+    engine = next(e.data["weapon"] for e in default if "weapon" in e.data)
+    build(page, _tavern_offer("ada"))
+    form = page.locator("form[data-verb=attack]")
+    weapon = form.get_by_label(re.compile("^weapon"))
+    form.get_by_label("target").select_option("bruno")  # only the knife reaches him
+    expect(weapon).to_have_value("knife")
+    form.get_by_label("target").select_option("thug")  # in her zone: not the knife
+    expect(weapon).to_have_value(engine)
+    form.get_by_role("button", name="attack").click()
+    weapon.select_option("knife")  # her own choice stays while it can strike
+    form.get_by_label("target").select_option("table")
+    expect(weapon).to_have_value("knife")
+    form.get_by_role("button", name="attack").click()
+    sent = page.evaluate("window.sent")
+    assert [(c["args"]["target"], c["args"]["weapon"]) for c in sent] == [
+        ("thug", engine), ("table", "knife")]

@@ -94,13 +94,23 @@ function admits(variant, name, text) {
   return !p.allowed || p.allowed.some((v) => textOf(v) === text);
 }
 
+// The value one variant fixes for `name` as a field holds it ("" for none; null: free).
+function fixedIn(variant, name) {
+  const p = variant.find((q) => q.name === name);
+  if (!p) return "";
+  return p.fixed !== null ? textOf(p.fixed) : null;
+}
+
 function textOf(value) {
   return Array.isArray(value) ? value.join(",") : String(value);
 }
 
 // A merged command's choices narrowed to the variants that take what is chosen before them:
 // once the target is chosen, only the weapons that can strike it are offered; a value no
-// such variant has is hidden. A choice no longer offered gives way to the first one left.
+// such variant has is hidden. A choice the user has not made follows the server's order of
+// what is left (a VERS attack: the first of the actor's weapons that can strike the target,
+// the one the engine takes when none is named), never the first of another target's; a
+// choice no longer offered gives way to the first one left.
 function narrow(command, fields) {
   if (!command.variants || command.variants.length < 2) return;
   let open = command.variants;
@@ -109,9 +119,12 @@ function narrow(command, fields) {
     const takes = (text) => open.some((v) => admits(v, name, text));
     if (f.input.tagName === "SELECT") {
       for (const o of f.input.options) o.hidden = o.disabled = !takes(o.value);
-      if (!f.input.multiple && f.input.selectedOptions[0]?.disabled) {
-        const first = [...f.input.options].find((o) => !o.disabled);
-        if (first) f.input.value = first.value;
+      const first = open.length && open.length < command.variants.length && !f.input.dataset.chosen
+        ? fixedIn(open[0], name) : null;
+      if (!f.input.multiple && first !== null && takes(first)) f.input.value = first;
+      else if (!f.input.multiple && f.input.selectedOptions[0]?.disabled) {
+        const left = [...f.input.options].find((o) => !o.disabled);
+        if (left) f.input.value = left.value;
       }
     }
     const unused = open.every((v) => !v.some((q) => q.name === name));
@@ -231,9 +244,14 @@ function keep(f, key) {
     const value = kept.get(key);
     if (input.multiple) for (const o of input.options) o.selected = value.split(",").includes(o.value);
     else input.value = value;
+    input.dataset.chosen = "yes";  // the user's: narrowing the choices keeps it while it can
   }
-  input.addEventListener("input", () => kept.set(key, valueOf(f)));
-  input.addEventListener("change", () => kept.set(key, valueOf(f)));
+  const chosen = () => {
+    input.dataset.chosen = "yes";
+    kept.set(key, valueOf(f));
+  };
+  input.addEventListener("input", chosen);
+  input.addEventListener("change", chosen);
 }
 
 let serial = 0;
