@@ -367,3 +367,17 @@ def test_no_page_asks_the_odds_of_a_moment_gone_by(browser: Browser, served: Ser
                        if r.url.endswith("/odds") and r.status >= 400]
             assert refused == [], refused
         clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_the_actions_left_are_counted_in_words(browser: Browser, served: Served,
+                                               tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm_opens(gm, "Ada")
+        popcorn = alice.page.locator("section.panel", has_text="Popcorn")
+        expect(popcorn).to_contain_text("acting: Ada (2 actions left)")
+        expect(alice.page.locator(".round-region")).to_contain_text("2 actions left")
+        command(alice, "ada", "ada: attack imp weapon=sword dice=3,3,2")
+        expect(popcorn).to_contain_text("acting: Ada (1 action left)")
+        expect(gm.page.locator(".round-region")).to_contain_text("1 action left")
+        clean(gm, (alice, bob))

@@ -21,9 +21,14 @@ export function turnOf(view, level) {
   }
   if (view.ruleset === "vers") {
     return { current: r.current ? [r.current] : [], waiting: r.not_gone || [],
-             line: r.current ? `${r.actions_left} action(s) left` : "the table picks who opens the turn" };
+             line: r.current ? actionsLeft(r.actions_left) : "the table picks who opens the turn" };
   }
   return { current: [], waiting: [], line: "" };
+}
+
+// "1 action left", "2 actions left" ("" when the count is kept from the viewer).
+function actionsLeft(n) {
+  return n === null || n === undefined ? "" : `${n} ${n === 1 ? "action" : "actions"} left`;
 }
 
 function ids(list) {
@@ -119,7 +124,7 @@ function fabula(level, ctx) {
         const left = (info.turns_left || {})[p.id];
         const acted = (info.acted || []).includes(p.id);
         const state = (info.out || []).includes(p.id) ? "out" : left !== undefined
-          ? `${left} turn(s) left` : acted ? "acted" : "";
+          ? `${left} ${left === 1 ? "turn" : "turns"} left` : acted ? "acted" : "";
         return h("li", { class: "member" }, h("b", {}, p.name), state ? h("span", { class: "tag" }, state) : null,
           p.hp ? bar("HP", p.hp.current, p.hp.max) : null, p.mp ? bar("MP", p.mp.current, p.mp.max) : null,
           p.crisis ? h("span", { class: "tag crisis" }, "crisis") : null, harmTag(p),
@@ -148,7 +153,8 @@ function vers(level, ctx) {
       (o.conditions || []).length ? ` · ${o.conditions.map(words).join(", ")}` : "")))));
   }
   out.push(panel("Popcorn",
-    h("p", {}, r.current ? `acting: ${ctx.name(r.current)} (${r.actions_left} action(s) left)` : "nobody is acting"),
+    h("p", {}, r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
+      : "nobody is acting"),
     h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
     h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
   out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) => ladders(p, ctx)))));
