@@ -208,6 +208,9 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         bar = alice.page.locator("svg.zones g", has_text="The bar")
         expect(bar).to_contain_text("Ada")
         expect(alice.page.locator("svg.zones line")).to_have_count(1)
+        for first, second in (("Link zone", "with zone"), ("the way from zone", "to zone")):
+            assert gm.page.get_by_label(first).input_value() == "bar"  # never to itself
+            assert gm.page.get_by_label(second, exact=True).input_value() == "floor"
         gm.page.get_by_label("Link zone").select_option("floor")
         gm.page.get_by_label("with zone").select_option("door")
         gm.page.locator(".map-editor").get_by_role("button", name="Link").click()

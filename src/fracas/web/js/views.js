@@ -243,7 +243,8 @@ function mapEditor(level, zones, ctx) {
       pick("map-who", "Character to move", whoOptions, edits.who), pick("map-zone", "Zone", zoneOptions),
       h("button", { type: "submit" }, "Place")),
     h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); ctx.send(`link ${value("map-a")} ${value("map-b")}`); } },
-      pick("map-a", "Link zone", zoneOptions), pick("map-b", "with zone", zoneOptions),
+      // the second list starts on another zone: a zone linked to itself links nothing
+      pick("map-a", "Link zone", zoneOptions), pick("map-b", "with zone", zoneOptions, (zones[1] || {}).id),
       h("button", { type: "submit" }, "Link")),
     h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("cover-who")) ctx.send(`cover ${value("cover-who")} ${value("cover-value")}`); } },
       pick("cover-who", "Cover for", whoOptions), pick("cover-value", "Cover", [["0", "none"], ["1", "⅓ (1)"], ["3", "⅔ (3)"], ["5", "complete (5)"]]),
@@ -253,7 +254,7 @@ function mapEditor(level, zones, ctx) {
       if (value("guard-who")) ctx.send(`guard ${value("guard-who")} ${value("guard-a")} ${value("guard-b")}`);
     } },
       pick("guard-who", "Guard", whoOptions), pick("guard-a", "the way from zone", zoneOptions),
-      pick("guard-b", "to zone", zoneOptions), h("button", { type: "submit" }, "Post guard")),
+      pick("guard-b", "to zone", zoneOptions, (zones[1] || {}).id), h("button", { type: "submit" }, "Post guard")),
     h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("unguard-who")) ctx.send(`unguard ${value("unguard-who")}`); } },
       pick("unguard-who", "Stop guarding", whoOptions), h("button", { type: "submit" }, "Stop")),
     h("form", { class: "command", onsubmit: (e) => {
