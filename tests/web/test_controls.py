@@ -299,3 +299,17 @@ def test_a_weapon_not_chosen_is_the_one_the_engine_would_take(page: Page) -> Non
     sent = page.evaluate("window.sent")
     assert [(c["args"]["target"], c["args"]["weapon"]) for c in sent] == [
         ("thug", engine), ("table", "knife")]
+
+
+def test_under_the_actors_heading_a_command_goes_by_its_verb(page: Page) -> None:
+    long = "Sir Bartholomew Featherstonehaugh of the Seven Hills"
+    page.evaluate("""async ([legal, long]) => {
+      const { normalize, commandForm } = await import("/static/js/legal.js");
+      const ctx = { participants: [], zones: [], name: (id) => ({ ada: long })[id] || id,
+                    group: "ada" };
+      document.body.replaceChildren(...normalize(legal).map((c) =>
+        commandForm(c, ctx, { onSubmit: () => {} })));
+    }""", [["ada: attack TARGET", "ada: note TEXT", "bruno: done", "ada: done"], long])
+    assert page.locator("details > summary").all_inner_texts() == ["attack", "note"]
+    assert page.locator("form > button").all_text_contents() == [
+        "attack", "note", "bruno: done", "done"]  # another's keeps its name

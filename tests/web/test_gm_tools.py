@@ -89,7 +89,7 @@ def test_players_act_with_the_structured_controls(browser: Browser, served: Serv
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
         gm_opens(gm, "Ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
-        attack = control(alice, "ada", "Ada: attack")
+        attack = control(alice, "ada", "attack")
         targets = attack.get_by_label("target").evaluate(
             "el => [...el.options].map(o => o.text)")
         assert "Bruno" in targets and "zqdora" not in " ".join(targets).lower()
@@ -99,7 +99,7 @@ def test_players_act_with_the_structured_controls(browser: Browser, served: Serv
         attack.get_by_role("button", name="attack").click()
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")
-        handoff = control(alice, "ada", "Ada: handoff")
+        handoff = control(alice, "ada", "handoff")
         handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
         handoff.get_by_role("button", name="handoff").click()
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
@@ -116,7 +116,7 @@ def test_what_a_player_is_typing_survives_the_table_moving_on(browser: Browser, 
         line.press_sequentially("ada: attack im")
         gm_opens(gm, "Ada")  # her controls are redrawn
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
-        expect(control_summary(alice, "ada", "Ada: attack")).to_be_visible()
+        expect(control_summary(alice, "ada", "attack")).to_be_visible()
         expect(line).to_have_value("ada: attack im")
         assert alice.page.evaluate("document.activeElement.id") == "line-ada"
         line.press("End")
@@ -274,7 +274,7 @@ def test_the_gm_edits_the_countdown_and_a_zoom_in_sits_inside_its_parent(
         for actor, text in (("gm", "zqdora: done"), ("ada", "ada: done"),
                             ("bruno", "bruno: done"), ("gm", "round")):
             command({"gm": gm, "ada": alice, "bruno": bob}[actor], actor, text)
-        declare = control(alice, "ada", "Ada: declare")
+        declare = control(alice, "ada", "declare")
         declare.get_by_label(re.compile("^scores")).select_option("7,1")  # a split
         declare.get_by_role("button", name="declare").click()
         wait_log(alice, "declare")
@@ -352,18 +352,18 @@ def test_no_page_asks_the_odds_of_a_moment_gone_by(browser: Browser, served: Ser
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
         gm_opens(gm, "Ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
-        attack = control(alice, "ada", "Ada: attack")
+        attack = control(alice, "ada", "attack")
         attack.get_by_label("target", exact=True).select_option("imp")
         attack.get_by_label(re.compile("^weapon")).select_option("sword")
         expect(attack.locator("output")).to_contain_text("%")  # the odds as she chooses
         attack.get_by_label(re.compile("^dice")).fill("3,3,2")
         attack.get_by_role("button", name="attack").click()  # at once: her odds not yet asked
-        handoff = control(alice, "ada", "Ada: handoff")
+        handoff = control(alice, "ada", "handoff")
         handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
         handoff.get_by_role("button", name="handoff").click()
         expect(bob.page).to_have_title(re.compile("^▶ Your turn: Bruno"))
         command(bob, "bruno", "bruno: handoff imp")
-        expect(control_summary(gm, "imp", f"{XSS}: attack")).to_be_visible()
+        expect(control_summary(gm, "imp", "attack")).to_be_visible()
         gm.page.wait_for_timeout(500)  # the new forms' odds asked
         for p in (gm, alice, bob):  # a refusal of the odds is a red line in the console
             refused = [(r.status, r.request.post_data) for r in p.responses

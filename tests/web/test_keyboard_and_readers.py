@@ -80,7 +80,7 @@ def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path
     with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
         gm_opens(gm, "Ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
-        handoff = control(alice, "ada", "Ada: handoff")
+        handoff = control(alice, "ada", "handoff")
         handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
         handoff.get_by_role("button", name="handoff").click()
         notice = alice.page.locator("#notice")

@@ -192,8 +192,8 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("attack")
         off_turn = alice.page.locator("section.actor[data-actor='ada'] summary")  # foes' turn
-        expect(off_turn).to_contain_text(["Ada: check outside the turn",
-                                          "Ada: spend a Fabula Point"])
+        expect(off_turn).to_contain_text(["check outside the turn",  # under her name
+                                          "spend a Fabula Point"])
         command(gm, "gm", "imp: attack ada dice=3,4")
         everyone_sees((gm, alice, bob), "imp: attack ada dice=3,4")
         command(bob, "bruno", "bruno: attack imp dice=5,4")
@@ -248,8 +248,9 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         command(gm, "gm", "open ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         ada = alice.page.locator("section.actor[data-actor='ada']")  # a zone by its name
-        expect(ada.locator("summary", has_text="Ada: move The bar")).to_have_count(1)
-        target = ada.locator("details", has_text="Ada: attack").locator("select[name='target']")
+        expect(ada.locator("summary", has_text="move The bar")).to_have_count(1)
+        attack = alice.page.locator("summary", has_text=re.compile("^attack$"))
+        target = ada.locator("details", has=attack).locator("select[name='target']")
         expect(target).to_have_value("imp")  # the foe first, then Bruno, her friend
         expect(target.locator("option")).to_have_count(2)
         command(alice, "ada", "ada: attack imp weapon=sword dice=3,3,2")

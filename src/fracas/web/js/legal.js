@@ -196,16 +196,17 @@ function folded(fields, key) {
   return [...fields.filter((f) => !rare.includes(f)).map((f) => f.wrap), more];
 }
 
-// "Ada: attack Bruno": the actor, then the offer's label ("get past the guard into {to}",
-// with the value of `to` named, or "…" while it is still to choose), or its verb and fixed
-// values.
+// "Ada: attack Bruno": the actor (unless the controls are under the actor's own heading,
+// `context.group`), then the offer's label ("get past the guard into {to}", with the value
+// of `to` named, or "…" while it is still to choose), or its verb and fixed values.
 function titleOf(command, context) {
   const what = command.label ? [labelOf(command, context).text] : [words(command.verb),
     ...command.params.filter((p) => p.fixed !== null).map((p) =>
       (typeof p.fixed === "boolean" ? `${words(p.name)} ${p.fixed ? "yes" : "no"}`
         : p.positional || command.source === "json" ? label(p.fixed, context, p.kind)
           : `${p.name}=${label(p.fixed, context, p.kind)}`))];
-  return [command.actor ? context.name(command.actor) + ":" : null, ...what].filter(Boolean).join(" ");
+  const actor = command.actor && command.actor !== context.group ? context.name(command.actor) + ":" : null;
+  return [actor, ...what].filter(Boolean).join(" ");
 }
 
 // The words on a form's button: the label where it is whole, else the verb.

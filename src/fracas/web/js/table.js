@@ -324,7 +324,7 @@ async function renderRound(level, turn, ctx) {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
     return h("section", { class: "actor", "data-actor": actor }, h("h3", { tabindex: -1 }, title),
-      commands.length ? commands.map((c) => commandForm(c, ctx, { onSubmit: submit, onChange: oddsFor }))
+      commands.length ? commands.map((c) => commandForm(c, { ...ctx, group: actor }, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
 }
