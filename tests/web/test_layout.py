@@ -187,4 +187,7 @@ def test_the_ranges_table_never_breaks_a_name_mid_word(browser: Browser, served:
     assert gm.page.evaluate(BROKEN_WORDS_JS) == []
     width = gm.page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways: {width}"  # the table may, alone
+    # a newcomer who has not rolled awareness yet shows no "awareness null"
+    expect(gm.page.locator("main")).not_to_contain_text("awareness null")
+    expect(gm.page.locator("main")).to_contain_text("Sir Bartholomew")
     gm.context.close()

@@ -139,7 +139,7 @@ def test_disabled_on_its_last_action_leaves_none_not_minus_one():
     events = do(c, "ada: disengage dice=6,6,6 free=1,1,1")  # fails; the free blow disables
     assert of(events, "condition")[0]["level"] == "disabled"
     assert c.state.ext.turns.actions_left == 0
-    assert "Acting: Ada (0 action(s) left)" in view_ext(c.state, Viewer.gm())["lines"]
+    assert "Acting: Ada (0 actions left)" in view_ext(c.state, Viewer.gm())["lines"]
 
 
 @pytest.mark.rule("VR-INJ-1")

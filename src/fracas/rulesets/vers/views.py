@@ -346,7 +346,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
         turns.current and not can_see(turns.current)) else turns.actions_left
     if turns.current and not ended:
         lines.append(f"Acting: {n(turns.current)}" + (
-            f" ({left} action(s) left)" if left is not None else ""))
+            f" ({left} action{'' if left == 1 else 's'} left)" if left is not None else ""))
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
     if not ended:
         not_gone = names(turns.not_gone()) or "nobody"

@@ -93,7 +93,7 @@ function etherscope(level, ctx) {
       people.map((b) => h("td", {}, a.id === b.id ? "—" : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx)))))))));
   const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
-      harmTag(p), p.awareness !== undefined ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
+      harmTag(p), p.awareness != null ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
   return [setup, countdown, matrix, condensers];
 }
 
