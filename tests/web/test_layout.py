@@ -101,6 +101,9 @@ def test_a_long_list_of_odds_folds_on_a_phone_until_opened(browser: Browser,
     expect(box.locator("li").first).to_be_hidden()  # her commands come first on the phone
     box.locator("summary").click()
     expect(box.locator("li").first).to_contain_text("Ada → ")
+    # the dice field says how many the ruleset rolls: VERS rolls 3d6
+    expect(alice.page.locator("details.command", has_text="attack").first
+           ).to_contain_text("3d6 rolled at the table")
     command(alice, "ada", "ada: attack thug weapon=knife dice=6,6,6")
     expect(alice.page.locator(".log .entry").first).to_contain_text("[6, 6, 6]")
     expect(box.locator("li").first).to_be_visible()  # as she left it, though the odds changed

@@ -15,7 +15,7 @@ def _named(name: str, kind: str, help: str = "", choices: tuple[str, ...] = ()) 
 
 #: Parameters every rolled action takes (ES-ACT-3, ES-ACT-4, ES-ACT-6, ES-SET-3).
 ROLL_PARAMS: tuple[Param, ...] = (
-    _named("dice", "dice", "the pool's dice rolled at the table"),
+    _named("dice", "dice", "the pool's dice rolled at the table, a face each (5,6,2)"),
     _named("successes", "int", "the number of successes rolled at the table"),
     _named("pool", "int", "dice in the pool (default: the skill's rating)"),
     _named("skill", "word", "the skill rolled (its rating sets the pool)"),

@@ -8,7 +8,7 @@ from fracas.rulesets.fabula_ultima.state import DAMAGE_TYPES, ITEM_KINDS, STATUS
 
 def _dice() -> Param:
     return Param("dice", "dice", required=False, positional=False,
-                 help="the faces rolled at the table, in roll order")
+                 help="the faces rolled at the table, two a check in its order (6,5)")
 
 
 COMMANDS: tuple[CommandSpec, ...] = (

@@ -309,7 +309,8 @@ function field(param, id, context, actor) {
       about = [param.help, `${context.name(actor)}'s: ${skills.join(", ")}`].filter(Boolean).join("; ");
     }
   }
-  const hint = param.kind === "dice" ? h("small", {}, "faces rolled at the table, e.g. 5,6,2")
+  // the ruleset says how many dice (VERS: "3d6 rolled at the table (4,3,2)")
+  const hint = param.kind === "dice" ? h("small", {}, param.help || "faces rolled at the table, e.g. 5,6,2")
     : about ? h("small", {}, about) : null;
   const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
