@@ -315,7 +315,7 @@ def test_a_live_value_that_does_not_exist_now_says_why(name: str, line: str, sai
 
 
 @pytest.mark.parametrize("name, line, hint", [
-    ("fabula-ultima-ambush", "override ada.hp 12", "ID.hp.current"),
+    ("fabula-ultima-ambush", "override ada.health 12", "ID.hp.current"),
     ("vers-tavern-brawl", "override ada.injury 2", "ID.tracks.injury.conditions.wounded"),
     ("etherscope-car-chase", "override ada.physical 3", "ID.condensers.physical"),
 ])
@@ -347,6 +347,23 @@ def test_an_etherscope_range_that_names_no_pair_says_why(line: str, said: str) -
     with pytest.raises(InvalidInput) as refused:
         c.execute(line)
     assert said in str(refused.value) and "has no 'ranges'" not in str(refused.value)
+    assert c.version == version and state_to_data(c.state) == before
+
+
+@pytest.mark.parametrize("line, said", [
+    ("override ada.hp 12", "ada.hp: HP is corrected by its current score or its maximum: "
+     "ada.hp.current N or ada.hp.max N"),
+    ("override captain.hp.curent 5", "captain.hp.current N or captain.hp.max N; did you mean "
+     "'current'?"),
+])
+def test_a_fabula_ultima_pool_named_without_current_or_max_says_which(line: str,
+                                                                      said: str) -> None:
+    """Before: "participants.captain has no 'hp'" — the pool exists; the typo was after it."""
+    c = _conflict("fabula-ultima-ambush")
+    version, before = c.version, state_to_data(c.state)
+    with pytest.raises(InvalidInput) as refused:
+        c.execute(line)
+    assert said in str(refused.value) and "has no 'hp'" not in str(refused.value)
     assert c.version == version and state_to_data(c.state) == before
 
 

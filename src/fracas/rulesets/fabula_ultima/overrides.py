@@ -7,6 +7,7 @@ from __future__ import annotations
 from fracas.engine.components import ResourcePool
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, names_of, one_of, whole
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.fabula_ultima.state import STATUSES, FabulaExt
 
@@ -63,11 +64,13 @@ def _side_on_turn(ext: FabulaExt, path: list[str]) -> OverrideTarget:
 def _participant(ext: FabulaExt, pid: str, rest: list[str]) -> OverrideTarget | None:
     where = f"{pid}.{'.'.join(rest)}"
     pools = {"hp": ext.hp, "mp": ext.mp, "ip": ext.ip}
-    if len(rest) == 2 and rest[0] in pools and rest[1] in ("current", "max"):
-        pool = pools[rest[0]].get(pid)
-        if pool is None:
-            return None
-        return _pool(where, pool, rest[1] == "current")
+    if rest[0] in pools and pid in pools[rest[0]]:
+        if len(rest) != 2 or rest[1] not in ("current", "max"):
+            typo = did_you_mean(rest[1], ["current", "max"]) if len(rest) == 2 else ""
+            raise InvalidInput(f"override: {where}: {rest[0].upper()} is corrected by its "
+                               f"current score or its maximum: {pid}.{rest[0]}.current N or "
+                               f"{pid}.{rest[0]}.max N{typo}", path=where)
+        return _pool(where, pools[rest[0]][pid], rest[1] == "current")
     if rest == ["fp"] and pid in ext.fp:
         def fp(value: object) -> None:
             ext.fp[pid] = int(str(value))
