@@ -282,6 +282,13 @@ class Ruleset:
         (only those ``viewer`` may know: a player sees odds for their own characters)."""
         return []
 
+    def command_odds(self, state: ConflictState, viewer: Viewer,
+                     command: Command) -> list[str]:
+        """The lines of :meth:`pending_odds` (for ``viewer``) about the roll ``command`` would
+        make: none by default, nor for a command whose roll none of them is about (a
+        ``disengage`` has no odds in the lines of its actor's attacks)."""
+        return []
+
     def status_lines(self, state: ConflictState) -> list[str]:
         """Short lines for a terminal: whose turn, positions, harm."""
         return []

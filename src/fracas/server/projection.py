@@ -256,10 +256,13 @@ def pending_odds(live: Live) -> list[str]:
 
 
 def command_odds(live: Live, command: Command) -> list[str]:
-    """The pending-odds lines that concern ``command``: those naming its actor and, where it
-    names a target the viewer may know, that target too."""
-    lines = pending_odds(live)
-    state = live.conflict.state.innermost
+    """The pending-odds lines about the roll ``command`` would make (the ruleset says which
+    lines belong to its verb: none for a command whose roll they are not about), of those
+    the viewer may know; where it names a target the viewer may know, those naming it."""
+    conflict = live.conflict
+    state = conflict.state.innermost
+    own = set(conflict.ruleset.command_odds(state, live.viewer, command))
+    lines = [line for line in pending_odds(live) if line in own]  # never more than the view
     known = known_ids(live)
     names = [state.participants[w].name for w in _words(command)
              if w in state.participants and w in known]

@@ -7,6 +7,7 @@ import copy
 from typing import Any, ClassVar
 
 from fracas.dice import OddsReport
+from fracas.engine.commands import Command
 from fracas.engine.components import RangeBands
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event, EventTypes
@@ -35,7 +36,7 @@ from fracas.rulesets.etherscope.events import ES_EVENTS
 from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
-from fracas.rulesets.etherscope.odds import odds, pending_odds
+from fracas.rulesets.etherscope.odds import ROLLED_ACTIONS, odds, pending_odds
 from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, normalise
 from fracas.rulesets.etherscope.state import EsExt
 
@@ -193,6 +194,15 @@ class Etherscope(Ruleset):
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's pool odds (ES-ACT-4)."""
+        return pending_odds(state, viewer)
+
+    def command_odds(self, state: ConflictState, viewer: Viewer,
+                     command: Command) -> list[str]:
+        """The pool odds for an action its actor rolls now (no others: a ``zoom`` or a
+        ``done`` rolls no pool)."""
+        slot = state.ext.countdown.current
+        if command.verb not in ROLLED_ACTIONS or slot is None or slot.actor != command.actor:
+            return []
         return pending_odds(state, viewer)
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:

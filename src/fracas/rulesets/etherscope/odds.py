@@ -61,6 +61,11 @@ def odds(query: str) -> OddsReport:
     )
 
 
+#: The actions of the countdown that roll the actor's pool (ES-ACT-4): the pending odds are
+#: theirs, and no other command's.
+ROLLED_ACTIONS = frozenset({"attack", "push", "move", "hide", "search", "recover", "act"})
+
+
 def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
     """The acting character's pool odds at difficulties 1 to 3, for each of its skills and for
     any other (the default pool) — to the GM and its player only."""

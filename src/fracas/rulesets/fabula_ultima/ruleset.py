@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from fracas.dice.odds import OddsReport
+from fracas.engine.commands import Command
 from fracas.engine.context import DecideContext
 from fracas.engine.engine_events import ParticipantLeft
 from fracas.engine.events import Event, EventTypes
@@ -144,6 +145,15 @@ class FabulaUltima(Ruleset):
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The chance each member who may act now hits each foe (FU-RES-3)."""
         return fu_odds.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
+
+    def command_odds(self, state: ConflictState, viewer: Viewer,
+                     command: Command) -> list[str]:
+        """The hit chances of an attack by its actor; no others."""
+        p = state.participants.get(command.actor or "")
+        if command.verb != "attack" or p is None:
+            return []
+        return [line for line in self.pending_odds(state, viewer)
+                if line.startswith(f"{p.name} attacks ")]
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The tracker: per side who has acted and who has turns left."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from fracas.engine.commands import Command
 from fracas.engine.components import link_key
 from fracas.engine.context import DecideContext
 from fracas.engine.events import Event, EventTypes
@@ -243,6 +244,14 @@ class Vers(Ruleset):
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
+        return views.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
+
+    def command_odds(self, state: ConflictState, viewer: Viewer,
+                     command: Command) -> list[str]:
+        """An attack's lines for an attack of the acting character; no others (a
+        ``disengage`` or a ``slip`` is not one of its attacks)."""
+        if command.verb != "attack" or command.actor != state.ext.turns.current:
+            return []
         return views.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:

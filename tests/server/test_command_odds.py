@@ -1,0 +1,43 @@
+"""The odds shown under a command are those of its own roll: never the lines of another
+command of the same actor (a ``disengage`` showing the actor's attacks), nor of a hidden one."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.app.scenario import parse_scenario
+from fracas.app.script import play_script
+from fracas.engine import Viewer
+from fracas.engine.conflict import Conflict
+from fracas.server.projection import Live, command_odds
+from tests.rulesets.test_pending_odds import cut_script
+
+
+def played(name: str, keep: int) -> Conflict:
+    return play_script(parse_scenario(cut_script(name, keep), "cut.toml"), "seed")
+
+
+def odds(conflict: Conflict, viewer: Viewer, text: str) -> list[str]:
+    return command_odds(Live(conflict, viewer), conflict.parse(text))
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_a_vers_command_that_is_no_attack_shows_no_attack_odds() -> None:
+    conflict = played("vers-tavern-brawl", 16)  # Ada acts, engaged with Mira
+    legal = conflict.legal_commands("ada")
+    assert "ada: disengage dice=DICE" in legal
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(conflict, viewer, "ada: attack mira weapon=knife"), viewer
+        for text in ("ada: disengage", "ada: recover ada track=injury", "ada: handoff bruno"):
+            assert odds(conflict, viewer, text) == [], (viewer, text)
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-ACT-4")
+def test_an_etherscope_zoom_shows_no_pool_odds_but_a_rolled_action_does() -> None:
+    conflict = played("etherscope-car-chase", 13)  # Ada's slot in the countdown
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(conflict, viewer, "ada: zoom zepcar") == []
+        assert odds(conflict, viewer, "ada: done") == []
+        lines = odds(conflict, viewer, "ada: move zepcar toward")
+        assert lines and all(line.startswith("Ada rolls") for line in lines)
+    assert odds(conflict, Viewer.of_player("bob"), "ada: move zepcar toward") == []
