@@ -98,7 +98,7 @@ class LegalCommand:
         for c in self.params:
             if c.name in values:
                 value = values[c.name]
-                if c.allowed is not None and value not in c.allowed:
+                if c.allowed is not None and not _allowed(value, c.allowed):
                     raise InvalidInput(f"{self.verb}: {c.name} must be one of "
                                        f"{', '.join(map(str, c.allowed))}", param=c.name)
                 args[c.name] = value
@@ -181,6 +181,16 @@ def hidden_words(hidden: Iterable[Participant], shown: Iterable[str] = ()) -> fr
     participant, so a shown one stays on offer when a hidden one bears its id as a name."""
     return frozenset(w.lower() for p in hidden for w in (p.id, p.name)) - {
         pid.lower() for pid in shown}
+
+
+def _allowed(value: Any, allowed: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is one of ``allowed``, or (a list of ids picked from single ones)
+    made only of them."""
+    if value in allowed:
+        return True
+    return (isinstance(value, list | tuple) and bool(value)
+            and not any(isinstance(a, list | tuple) for a in allowed)
+            and all(v in allowed for v in value))
 
 
 def _names_one(value: Any, hidden: Collection[str]) -> bool:

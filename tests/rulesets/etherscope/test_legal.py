@@ -62,10 +62,30 @@ def test_a_character_that_declared_is_offered_no_second_declaration() -> None:
     assert "declare" in [lc.verb for lc in c.legal("bruno")]
 
 
+def _sided() -> list[dict[str, object]]:
+    return [{**pc("ada", "alice"), "side": "crew"}, {**pc("bruno", "bob"), "side": "crew"},
+            {**pc("carl"), "side": "gang"}]
+
+
 @pytest.mark.rule("ES-ACT-1")
-def test_the_zoom_offered_takes_in_everyone_the_actor_sees() -> None:
-    c = started()
+def test_the_zoom_offered_lets_the_table_pick_among_those_the_actor_sees_foes_first() -> None:
+    c = started(people=_sided())
     for line in ("ada: declare 10", "bruno: declare 9", "carl: declare 8", "countdown"):
         c.execute(line, time="")
     (zoom,) = [lc for lc in c.legal("ada") if lc.verb == "zoom"]
-    assert list(zoom.choice("who").fixed) == ["bruno", "carl"]
+    who = zoom.choice("who")
+    assert not who.is_fixed and who.required
+    assert who.allowed == ("carl", "bruno"), "the foe first, then the ally"
+    c.execute(zoom.command(who=["carl"], reason="a duel"), time="")
+    assert [p for p in c.state.innermost.participants] == ["ada", "carl"]
+
+
+@pytest.mark.rule("ES-START-2")
+def test_the_ambush_offered_lets_the_table_pick_its_targets_foes_first() -> None:
+    c = make(people=_sided())
+    (ambush,) = [lc for lc in c.legal("ada") if lc.verb == "ambush"]
+    targets = ambush.choice("targets")
+    assert not targets.is_fixed and targets.allowed == ("carl", "bruno")
+    c.execute(ambush.command(targets=["carl"], dice=[6, 6]), time="")
+    (again,) = [lc for lc in c.legal("ada") if lc.verb == "ambush"]
+    assert again.choice("targets").allowed == ("bruno",), "carl was tried"

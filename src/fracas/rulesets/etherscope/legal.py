@@ -70,12 +70,21 @@ def _seen(state: ConflictState, actor: str) -> list[str]:
     return [t for t in state.active_ids() if t != actor and not ranges.is_hidden(t, actor)]
 
 
+def foes_first(state: ConflictState, actor: str, ids: list[str]) -> tuple[str, ...]:
+    """``ids`` with the foes of ``actor`` (those of another side) first, else in order."""
+    side = state.participants[actor].side
+    return tuple(sorted(ids, key=lambda t: state.participants[t].side == side))
+
+
 def _start(state: ConflictState, actor: str) -> list[LegalCommand]:
+    """Awareness, and an ambush on any of those it sees and has not tried: the table picks
+    them, foes first (ES-START-2: allies too, as the rule names no side)."""
     ext = ext_of(state)
     out = [] if actor in ext.awareness else _awareness(actor)
     targets = [t for t in _seen(state, actor) if t not in ext.ambushed.get(actor, [])]
     if targets:
-        out.append(command("ambush", actor, targets=targets))
+        out.append(command("ambush", actor, free={"targets": "TARGETS"},
+                           allowed={"targets": foes_first(state, actor, targets)}))
     return out
 
 
@@ -175,27 +184,33 @@ def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
     if ext.acted:
         return [command("done", actor)]
     seen = tuple(_seen(state, actor))
-    zoom = state.settings["time_scale"] != "fast"
+    zoom = foes_first(state, actor, list(seen)) if state.settings["time_scale"] != "fast" \
+        else None
     at_hand = _AT_HAND.get((actor, seen, zoom), lambda: _at_hand(actor, seen, zoom))
     moves = [m for t in seen for m in _steps("move", state, actor, [t])]
     cut = 2 * len(seen)  # the moves go after the attacks and pushes
     return [*at_hand[:cut], *moves, *at_hand[cut:]]
 
 
-def _at_hand(actor: str, seen: tuple[str, ...], zoom: bool) -> tuple[LegalCommand, ...]:
+def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
+             ) -> tuple[LegalCommand, ...]:
     """An acting character's commands but its moves: attacks and pushes on those it sees,
-    then the rest (ES-ACT-1, ES-ACT-2)."""
+    then the rest (ES-ACT-1, ES-ACT-2); a zoom (None: none at the fastest time scale) with
+    any of those it sees, foes first (``zoom``)."""
     out = [command("attack", actor, target=t) for t in seen]
     out += [command("push", actor, target=t) for t in seen]
     out += [command("hide", actor), command("search", actor), command("recover", actor),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"}),
             command("done", actor)]
-    if zoom:
-        out.append(command("zoom", actor, who=list(seen) or [actor], free={"reason": "TEXT"}))
+    if zoom is not None:
+        # ES-ACT-1: the table names who takes part (the actor always does), foes first
+        out.append(command("zoom", actor, free={"who": "WHO", "reason": "TEXT"},
+                           allowed={"who": zoom}) if zoom else
+                   command("zoom", actor, who=[actor], free={"reason": "TEXT"}))
     return tuple(out)
 
 
-#: An acting character's commands but its moves, by (actor, those seen, zoom allowed).
+#: An acting character's commands but its moves, by (actor, those seen, those to zoom with).
 _AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
 
 
