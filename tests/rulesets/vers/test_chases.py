@@ -193,3 +193,46 @@ def test_a_chase_against_a_concealed_quarry_does_not_exist_for_the_hunters_playe
     err = refused(c, "ada: run c1 dice=3,3,3", "VR-CHASE-3")
     assert str(err).startswith("no chase 'c1' (chases: none)")
     do(c, "reveal thief", "ada: run c1 dice=3,3,3")
+
+
+def _bundled_chase(keep: int):
+    from fracas.app.scenario import parse_scenario
+    from fracas.app.script import play_script
+    from tests.rulesets.test_pending_odds import cut_script
+
+    return play_script(parse_scenario(cut_script("vers-chase", keep), "cut.toml"), "seed")
+
+
+@pytest.mark.rule("VR-CHASE-3", "VR-CHASE-7", "VR-CHASE-8")
+def test_a_chase_on_its_own_tells_the_roller_their_roll_its_skill_and_its_odds():
+    from fracas.app.scenario import load_scenario
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+    from fracas.rulesets.vers.odds import answer
+
+    c = _bundled_chase(1)  # the chase has begun; no turn is open
+    (run,) = [lc for lc in c.legal("ada") if lc.verb == "run"]
+    assert "skill" not in [p.name for p in run.params], "no skill to pick in a pursuit"
+    alice, bob, gm = (view(c, v)["conflict"] for v in (
+        Viewer.of_player("alice"), Viewer.of_player("bob"), Viewer.gm()))
+    lines = alice["ruleset"]["lines"]
+    assert lines[0].startswith("No turn open · Ada rolls the chase"), lines
+    assert any(line.startswith("Chase c1") and line.endswith("Ada rolls next") for line in lines)
+    assert alice["ruleset"]["due"] == ["ada"]
+    (odds,) = alice["odds"]
+    assert odds == gm["odds"][0] and bob["odds"] == []
+    assert odds.startswith("Ada: run c1 (athletics): TN 14, −2 The cutpurse's athletics")
+    # the same chances as 'fracas odds' (TN 14 less the cutpurse's Athletics 2, from the middle)
+    figures = dict(answer("chase length 2 tn 14 vs 2 as hunter").figures)
+    assert f"success {float(figures['P(roll succeeds)']):.0%}" in odds
+    assert f"capture before escape {float(figures['P(capture before escape)']):.0%}" in odds
+    ruleset = c.ruleset
+    state = c.state.innermost
+    assert ruleset.command_odds(state, Viewer.of_player("alice"), c.parse("ada: run c1")) == [odds]
+    assert ruleset.command_odds(state, Viewer.of_player("alice"),
+                                c.parse("ada: interpose c1")) == []
+    # tracking: the hunter picks a tracking skill
+    n = next(i for i, s in enumerate(load_scenario("vers-chase").script)
+             if s.text.startswith("track ")) + 1
+    (run,) = [lc for lc in _bundled_chase(n).legal("ada") if lc.verb == "run"]
+    assert run.choice("skill").allowed == ("survival", "investigation")

@@ -123,6 +123,29 @@ def _tactics(cmd: Command) -> list[Modifier]:
     return [Modifier("tactics", mod)] if mod else []
 
 
+def roll_of(state: ConflictState, chase: Chase, skill: str | None = None
+            ) -> tuple[str, list[Modifier]]:
+    """The skill the roller of ``chase`` rolls next and its modifiers but tactics: Athletics
+    against the opponent's in a pursuit or an interpose (VR-CHASE-3, VR-CHASE-6); tracking, the
+    hunter's best of Survival and Investigation (or ``skill``) against the quarry's Stealth,
+    the quarry's Stealth against the hunter's best (VR-CHASE-7)."""
+    actor = chase.roller
+    me, opp = state.participants[actor], state.participants[chase.opponent]
+    if chase.stage != "tracking":
+        skill, opp_skill, opp_rank = "athletics", "athletics", ranks(opp, "athletics")
+    elif chase.roller_is_hunter:
+        skill = skill or max(("survival", "investigation"),
+                             key=lambda s: skill_tn(state, me, s))
+        opp_skill, opp_rank = "stealth", ranks(opp, "stealth")
+    else:
+        skill = "stealth"
+        opp_skill = max(("survival", "investigation"), key=lambda s: ranks(opp, s))
+        opp_rank = ranks(opp, opp_skill)
+    return skill, [*own_mods(state, actor),
+                   stat_mod(state, f"{opp.name}'s {opp_skill.replace('_', ' ')}", -opp_rank,
+                            (opp.id, "skills"))]
+
+
 @HANDLERS.decides("run")
 def decide_run(d: Decision, cmd: Command) -> None:
     """VR-CHASE-3/5/7: a pursuit roll (Athletics) or an hour of tracking."""
@@ -142,23 +165,9 @@ def decide_run(d: Decision, cmd: Command) -> None:
                            f"{'Athletics' if chase.stage == 'pursuit' else 'Stealth'}",
                            rule="VR-CHASE-7")
     spend = action(d, cmd, actor)
-    me = state.participants[actor]
-    opp = state.participants[chase.opponent]
     hunting = chase.roller_is_hunter
-    if chase.stage == "pursuit":
-        skill, opp_skill, opp_rank = "athletics", "athletics", ranks(opp, "athletics")
-    elif hunting:
-        skill = cmd.args.get("skill") or max(
-            ("survival", "investigation"), key=lambda s: skill_tn(state, me, s))
-        opp_skill, opp_rank = "stealth", ranks(opp, "stealth")
-    else:
-        skill = "stealth"
-        opp_skill = max(("survival", "investigation"), key=lambda s: ranks(opp, s))
-        opp_rank = ranks(opp, opp_skill)
-    mods = [*own_mods(state, actor),
-            stat_mod(state, f"{opp.name}'s {opp_skill.replace('_', ' ')}", -opp_rank,
-                     (opp.id, "skills")), *_tactics(cmd)]
-    c = roll(d, actor, skill, mods, cmd.args.get("dice"))
+    skill, mods = roll_of(state, chase, cmd.args.get("skill"))
+    c = roll(d, actor, skill, [*mods, *_tactics(cmd)], cmd.args.get("dice"))
     step = (-1 if hunting else 1) * (1 if c.success else -1)
     before = chase.track.position
     after = min(max(1, before + step), chase.track.length)
@@ -187,11 +196,8 @@ def decide_interpose(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"chase {cmd.args['id']} is at stage {chase.stage}; nothing "
                              "to interpose", rule="VR-CHASE-6")
     spend = action(d, cmd, actor)
-    opp = state.participants[chase.opponent]
-    mods = [*own_mods(state, actor),
-            stat_mod(state, f"{opp.name}'s athletics", -ranks(opp, "athletics"),
-                     (opp.id, "skills")), *_tactics(cmd)]
-    c = roll(d, actor, "athletics", mods, cmd.args.get("dice"))
+    skill, mods = roll_of(state, chase)
+    c = roll(d, actor, skill, [*mods, *_tactics(cmd)], cmd.args.get("dice"))
     before = chase.track.position
     after = before
     if chase.stage == "interpose":

@@ -28,24 +28,28 @@ _MADE: Made[LegalCommand] = Made()
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
             allowed: dict[str, tuple[Any, ...]] | None = None,
             options: dict[str, tuple[Any, ...]] | None = None, label: str = "",
-            **fixed: Any) -> LegalCommand:
+            drop: tuple[str, ...] = (), **fixed: Any) -> LegalCommand:
     """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list,
     ``free`` ones the table picks (by placeholder), and the values an optional parameter may
     take now (``options``; else any of its kind), in the order of the command's spec, named
-    ``label`` where the verb would not say what it does (made once for the same values: a
-    legal command is an immutable value)."""
-    key = frozen_key(actor, verb, free, allowed, options, label, fixed)
-    return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, label, fixed))
+    ``label`` where the verb would not say what it does, without the optional parameters
+    ``drop`` the rules do not take now (made once for the same values: a legal command is an
+    immutable value)."""
+    key = frozen_key(actor, verb, free, allowed, options, label, drop, fixed)
+    return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, label, drop,
+                                        fixed))
 
 
 def _make(actor: str | None, verb: str, free: dict[str, str] | None,
           allowed: dict[str, tuple[Any, ...]] | None,
-          options: dict[str, tuple[Any, ...]] | None, label: str,
+          options: dict[str, tuple[Any, ...]] | None, label: str, drop: tuple[str, ...],
           fixed: dict[str, Any]) -> LegalCommand:
     spec = _SPECS[verb]
     params = []
     for p in spec.params:
         name = p.name
+        if name in drop:
+            continue
         base: dict[str, Any] = {"name": name, "kind": p.kind, "positional": p.positional}
         if name in fixed:
             params.append(Choice(fixed=fixed[name], **base))
@@ -83,10 +87,11 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
                                               and chase.track.position == 1):
                 out.append(command(actor, "interpose", id=cid, free={"dice": "DICE"}))
             elif chase.stage in ("pursuit", "tracking"):  # skill=: the hunter's tracking
-                skills = TRACKING_SKILLS if chase.stage == "tracking" \
-                    and chase.roller_is_hunter else ()
-                out.append(command(actor, "run", id=cid, options={"skill": skills},
-                                   free={"mod": "N", "why": "TEXT", "dice": "DICE"}))
+                tracks = chase.stage == "tracking" and chase.roller_is_hunter
+                out.append(command(actor, "run", id=cid, free={"mod": "N", "why": "TEXT",
+                                                                "dice": "DICE"},
+                                   options={"skill": TRACKING_SKILLS} if tracks else None,
+                                   drop=() if tracks else ("skill",)))  # VR-CHASE-3/7
     if not acting:
         return out
     if actor in ext.pending_discipline:  # VR-INJ-3: the Discipline roll comes first

@@ -243,16 +243,26 @@ class Vers(Ruleset):
         return frozenset(w.lower() for w in weapons_of(p))
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
-        """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1)."""
-        return views.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
+        """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1);
+        the chase rolls due now (VR-CHASE-*)."""
+        def see(pid: str) -> bool:
+            return self.can_see(state, viewer, pid)
+        return [*views.pending_odds(state, viewer, see), *views.chase_odds(state, viewer, see)]
 
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
-        """An attack's lines for an attack of the acting character; no others (a
-        ``disengage`` or a ``slip`` is not one of its attacks)."""
+        """An attack's lines for an attack of the acting character, a chase roll's for a
+        ``run`` or an ``interpose`` in that chase; no others (a ``disengage`` or a ``slip`` is
+        not one of its attacks)."""
+        def see(pid: str) -> bool:
+            return self.can_see(state, viewer, pid)
+        if command.verb in ("run", "interpose"):
+            return [line for line in views.chase_odds(state, viewer, see,
+                                                       str(command.args.get("id")))
+                    if line.split(": ", 2)[1].startswith(f"{command.verb} ")]
         if command.verb != "attack" or command.actor != state.ext.turns.current:
             return []
-        return views.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid))
+        return views.pending_odds(state, viewer, see)
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """Unconscious after a failed Discipline roll (VR-INJ-3), or a full track (VR-INJ-2)."""

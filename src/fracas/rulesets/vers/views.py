@@ -18,6 +18,7 @@ from fracas.engine.events import Event
 from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
+from fracas.rulesets.vers.chases import roll_of
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to
 from fracas.rulesets.vers.events import (
@@ -47,8 +48,8 @@ from fracas.rulesets.vers.events import (
     ZonesLinked,
     typed,
 )
-from fracas.rulesets.vers.odds import p_success
-from fracas.rulesets.vers.state import VersExt
+from fracas.rulesets.vers.odds import capture_chain, p_success
+from fracas.rulesets.vers.state import VersExt, skill_tn
 
 if TYPE_CHECKING:
     from fracas.rulesets.vers.ruleset import Vers
@@ -329,6 +330,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
         return ", ".join(n(p) for p in pids if can_see(p))
 
     lines: list[str] = []
+    due = chase_due(state, can_see)
     opened = [(r, p) for r, p in turns.recent_openers() if can_see(p)]
     openers = ", ".join(f"{n(p)} (turn {r})" for r, p in opened)
     if turns.round_opened:
@@ -337,6 +339,9 @@ def view_ext(state: ConflictState, viewer: Viewer,
         head = f"Turn {state.round} over · the table picks who opens turn {state.round + 1}"
     else:
         head = "Turn 1 not opened yet · the table picks who opens it"
+    if due and not turns.round_opened:  # a chase rolls on without a turn (VR-CHASE-8)
+        head = (f"No turn open · {names(dict.fromkeys(due.values()))} rolls the chase; the "
+                "table opens a turn only when others act")
     ended = state.status == "ended"
     if ended:
         head = f"Ended during turn {state.round}"
@@ -375,14 +380,17 @@ def view_ext(state: ConflictState, viewer: Viewer,
     for cid, chase in ext.chases.items():
         scale = "".join("●" if i == chase.track.position else "·"
                         for i in range(1, chase.track.length + 1))
+        roll = f" · {n(due[cid])} rolls next" if cid in due else ""
         lines.append(f"Chase {cid} [{chase.stage}]: {n(chase.hunter)} → {n(chase.quarry)} "
-                     f"{scale} {chase.track.position}/{chase.track.length}")
+                     f"{scale} {chase.track.position}/{chase.track.length}{roll}")
     options = attack_options(state) if viewer.is_gm else []
     data: dict[str, Any] = {
         "options": options,
         "lines": lines, "turn": state.round,
         "current": turns.current if turns.current and can_see(turns.current) else None,
         "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
+        # who makes a chase roll now, by chase (VR-CHASE-8): that character's due
+        "due": sorted(set(due.values())),
         "openers": [[r, p] for r, p in opened],  # (turn, who opened it)
         "positions": dict(ext.zones.positions),
         "zones": {z: ext.zones.neighbours(z) for z in ext.zones.zones},
@@ -462,9 +470,71 @@ def _known(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
     """Whether ``viewer`` may know the target and every number of the roll of ``plan``."""
     if plan.target not in state.ext.objects and not can_see(plan.target):
         return False
+    return _readable(state, viewer, can_see, Check(
+        actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=tuple(plan.mods),
+        target_number=plan.target_number))
+
+
+def chase_due(state: ConflictState, can_see: Callable[[str], bool] = lambda pid: True
+              ) -> dict[str, str]:
+    """Chase id → its roller, for each chase whose roller may roll now (outside the turns,
+    or acting with an action left: VR-CHASE-8) and whose two sides ``can_see`` (a chase with
+    a hidden side does not exist for the viewer)."""
+    ext: VersExt = state.ext
+    turns = ext.turns
+    out = {}
+    for cid, chase in ext.chases.items():
+        sides = (chase.hunter, chase.quarry)
+        if (chase.stage in ("pursuit", "tracking", "interpose")
+                and all(state.participants[q].active and can_see(q) for q in sides)
+                and (not turns.round_opened or (turns.current == chase.roller
+                                                and turns.actions_left > 0))):
+            out[cid] = chase.roller
+    return out
+
+
+def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
+               only: str | None = None) -> list[str]:
+    """The roll each chase (``only``: that one) waits for now, where its roller may make it
+    (VR-CHASE-8): the command, the breakdown and exact chance of success on 3d6, and in a
+    pursuit the chance of a capture before an escape were every roll alike (VR-CHASE-3/4/6,
+    as ``fracas odds 'chase …'``). A player reads those of their own character's chases with
+    both sides known to them, only where the roll would show them every number of it."""
+    ext: VersExt = state.ext
+    out = []
+    for cid, roller_id in chase_due(state, can_see).items():
+        chase = ext.chases[cid]
+        roller = state.participants[roller_id]
+        if only is not None and cid != only:
+            continue
+        if not viewer.is_gm and (viewer.player is None or roller.owner != viewer.player):
+            continue
+        skill, mods = roll_of(state, chase)
+        tn = skill_tn(state, roller, skill)
+        target = tn + sum(m.value or 0 for m in mods)
+        if not viewer.is_gm and not _readable(state, viewer, can_see, Check(
+                actor=roller.id, skill=skill, tn=tn, mods=tuple(mods), target_number=target)):
+            continue
+        at_one = chase.stage == "interpose" or (chase.stage == "pursuit"
+                                                and chase.track.position == 1)
+        verb = "interpose" if at_one else "run"
+        chance = p_success(target)
+        text = (f"{roller.name}: {verb} {cid} ({skill.replace('_', ' ')}): TN {tn}, "
+                f"{breakdown([m for m in mods if m.value])} → {target}: "
+                f"success {float(chance):.0%}")
+        if chase.stage == "pursuit":
+            captured = capture_chain(chase.track.length, chance, chase.roller_is_hunter)[0]
+            text += (f"; capture before escape {float(captured[chase.track.position - 1]):.0%}"
+                     " (every roll alike)")
+        out.append(text)
+    return out
+
+
+def _readable(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
+              probe: Check) -> bool:
+    """Whether ``viewer`` would read every number of the roll ``probe`` (its marks, its
+    redaction)."""
     # every modifier, 0 included: a GM-only stat that comes to 0 is a secret all the same
-    probe = Check(actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=tuple(plan.mods),
-                  target_number=plan.target_number)
     seen = redact_marked(probe, state, viewer, can_see)
     return (isinstance(seen, Check) and seen.tn is not None and seen.target_number is not None
             and all(m.value is not None for m in seen.mods))
