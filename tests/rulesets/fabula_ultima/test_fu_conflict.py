@@ -434,3 +434,16 @@ def test_an_override_of_the_tracker_says_what_it_takes() -> None:
     run(c, "ada: initiative dice=6,6")
     err = refused(c, "override ruleset.tracker.round 2", None, InvalidInput)
     assert "only the side on turn" in str(err) and "has no" not in str(err)
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_a_players_initiative_offers_no_dl_the_gm_alone_may_set() -> None:
+    from fracas.engine.projector import offered
+
+    c = make(pc("ada"), pc("bruno"), npc("orc", initiative=3))
+    (mine,) = [lc for lc in offered(c, Viewer.of_player("ada"), "ada")
+               if lc.verb == "initiative"]
+    assert "dl" not in [p.name for p in mine.params]
+    assert [p.name for p in mine.params if not p.is_fixed] == ["supporters", "dice"]
+    (gms,) = [lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "initiative"]
+    assert "dl" in [p.name for p in gms.params]

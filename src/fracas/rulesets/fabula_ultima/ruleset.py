@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -141,6 +142,14 @@ class FabulaUltima(Ruleset):
             return frozenset()
         ext: FabulaExt = state.ext
         return frozenset(i.name.lower() for i in ext.equipment.get(pid, []))
+
+    def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
+                  offer: list[LegalCommand]) -> list[LegalCommand]:
+        """A player's offer names none of the actor's GM-only gear, and their initiative
+        check has no ``dl``: only the GM sets its DL (FU-CON-3)."""
+        return [dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name != "dl"))
+                if lc.verb == "initiative" else lc
+                for lc in super().offer_for(state, actor, viewer, offer)]
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The chance each member who may act now hits each foe (FU-RES-3)."""
