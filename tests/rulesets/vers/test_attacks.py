@@ -253,3 +253,20 @@ def test_a_free_attack_that_breaks_the_cover_leaves_the_next_one_without_it():
     assert of(events, "object_damaged")[0]["broken"]  # net 8 + 1 = 9
     assert ["cover", -3] not in second["mods"] and second["hit"]  # 11 ≤ 12, nothing to hide behind
     assert "ada" not in c.state.ext.cover
+
+
+@pytest.mark.rule("VR-INJ-5")
+def test_an_attacks_track_help_names_the_values_offered_and_decide_takes_them():
+    from fracas.app.scenario import parse_scenario
+    from fracas.app.script import play_script
+    from tests.rulesets.test_pending_odds import cut_script
+
+    c = play_script(parse_scenario(cut_script("vers-tavern-brawl", 1), "cut.toml"), "seed")
+    attacks = [lc for lc in c.legal("ada") if lc.verb == "attack"]
+    assert attacks
+    for lc in attacks:
+        for track in lc.choice("track").allowed or ():
+            c.prepare(lc.command(track=track, dice=[3, 3, 3]), time="")  # not refused
+    (track,) = [p.help for p in c.commands.spec("attack").params if p.name == "track"]
+    for lc in attacks:
+        assert all(t in track for t in lc.choice("track").allowed or ()), track

@@ -74,7 +74,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                            Param("weapon", "word", required=False, positional=False),
                            Param("track", "choice", required=False, positional=False,
                                  choices=("injury", "focus", "morale"),
-                                 help="focus or morale: a mental or social attack"),
+                                 help="the track it strikes, set by the weapon's kind: injury "
+                                      "(physical), focus (mental) or morale (social)"),
                            Param("skill", "word", required=False, positional=False,
                                  help="the skill of a mental or social attack"),
                            Param("ev", "int", required=False, positional=False,
