@@ -131,3 +131,24 @@ def test_join_mid_turn_has_not_gone_and_leave_is_logged():
     assert "bruno" not in c.state.ext.turns.members
     do(c, "zed: handoff thug", "thug: handoff")  # bruno no longer awaited
     assert not c.state.ext.turns.round_opened
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_a_go_ended_by_its_character_taken_out_says_the_gm_hands_off_for_them():
+    from fracas.app.scenario import parse_scenario
+    from fracas.app.script import play_script
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+    from tests.rulesets.test_pending_odds import cut_script
+
+    c = play_script(parse_scenario(cut_script("vers-tavern-brawl", 3), "cut.toml"), "seed")
+    assert c.state.ext.turns.current == "thug"
+    while c.state.ext.turns.current == "thug":
+        c.execute("harm thug 8", time="")
+    assert not c.state.participants["thug"].active
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        lines = view(c, viewer)["conflict"]["ruleset"]["lines"]
+        assert ("Acting: nobody · Thug is out; the GM hands off for them to one not gone yet "
+                "(VR-TURN-2)") in lines, lines
+        assert not any("picks who opens" in line for line in lines)
+    assert "handoff bruno say=TEXT" in c.legal_commands(None)
