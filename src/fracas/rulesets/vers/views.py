@@ -355,11 +355,11 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if turns.round_opened and turns.current is None and not ended and turns.not_gone():
         # a go ended with its character out (VR-TURN-2 default): the turn is still on
         last = turns.gone[-1] if turns.gone else None
-        out = last is not None and last in state.participants and can_see(last) \
-            and not state.participants[last].active
-        lines.append("Acting: nobody · " + (f"{n(last)} is out; the GM hands off for them"
-                                            if out else "the GM hands off")
-                     + " to one not gone yet (VR-TURN-2)")
+        why = "the GM hands off"
+        if last is not None and last in state.participants and can_see(last) \
+                and not state.participants[last].active:
+            why = f"{n(last)} is out; the GM hands off for them"
+        lines.append(f"Acting: nobody · {why} to one not gone yet (VR-TURN-2)")
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
     if not ended:
         not_gone = names(turns.not_gone()) or "nobody"
