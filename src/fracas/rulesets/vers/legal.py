@@ -90,7 +90,6 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
                 tracks = chase.stage == "tracking" and chase.roller_is_hunter
                 out.append(command(actor, "run", id=cid, free={"mod": "N", "why": "TEXT",
                                                                 "dice": "DICE"},
-                                   options={"skill": TRACKING_SKILLS} if tracks else None,
                                    drop=() if tracks else ("skill",)))  # VR-CHASE-3/7
     if not acting:
         return out
