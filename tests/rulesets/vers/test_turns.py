@@ -152,3 +152,25 @@ def test_a_go_ended_by_its_character_taken_out_says_the_gm_hands_off_for_them():
                 "(VR-TURN-2)") in lines, lines
         assert not any("picks who opens" in line for line in lines)
     assert "handoff bruno say=TEXT" in c.legal_commands(None)
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_a_hidden_character_taken_out_on_its_go_reads_to_players_as_its_go_did():
+    from fracas.app.scenario import parse_scenario
+    from fracas.app.script import play_script
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+    from tests.rulesets.test_pending_odds import cut_script
+
+    c = play_script(parse_scenario(cut_script("vers-tavern-brawl", 3), "cut.toml"), "seed")
+    c.execute("conceal thug", time="")
+    alice = Viewer.of_player("alice")
+    acting = view(c, alice)["conflict"]["ruleset"]["lines"]  # Thug, unseen, acting
+    while c.state.ext.turns.current == "thug":
+        c.execute("harm thug 8", time="")
+    fallen = view(c, alice)["conflict"]["ruleset"]["lines"]
+    assert not any("hands off" in line for line in fallen), fallen  # his fall tells nothing
+    assert [x for x in fallen if x.startswith("Acting")] == [
+        x for x in acting if x.startswith("Acting")]
+    gm = view(c, Viewer.gm())["conflict"]["ruleset"]["lines"]
+    assert any("Thug is out; the GM hands off" in line for line in gm)

@@ -353,13 +353,14 @@ def view_ext(state: ConflictState, viewer: Viewer,
         lines.append(f"Acting: {n(turns.current)}" + (
             f" ({left} action{'' if left == 1 else 's'} left)" if left is not None else ""))
     if turns.round_opened and turns.current is None and not ended and turns.not_gone():
-        # a go ended with its character out (VR-TURN-2 default): the turn is still on
+        # a go ended with its character out (VR-TURN-2 default): the turn is still on. Said
+        # only to a viewer who sees that character: to another, this moment must read as
+        # the one before it (a hidden character acting) did, or it would tell of their fall
         last = turns.gone[-1] if turns.gone else None
-        why = "the GM hands off"
         if last is not None and last in state.participants and can_see(last) \
                 and not state.participants[last].active:
-            why = f"{n(last)} is out; the GM hands off for them"
-        lines.append(f"Acting: nobody · {why} to one not gone yet (VR-TURN-2)")
+            lines.append(f"Acting: nobody · {n(last)} is out; the GM hands off for them to "
+                         "one not gone yet (VR-TURN-2)")
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
     if not ended:
         not_gone = names(turns.not_gone()) or "nobody"
