@@ -26,7 +26,7 @@ from tests.web.browser import (
     upload_scenario,
     wait_log,
 )
-from tests.web.scenarios import FABULA, SECRETS, XSS
+from tests.web.scenarios import FABULA, SECRETS, VERS, XSS
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
@@ -384,3 +384,43 @@ def test_the_actions_left_are_counted_in_words(browser: Browser, served: Served,
         expect(popcorn).to_contain_text("acting: Ada (1 action left)")
         expect(gm.page.locator(".round-region")).to_contain_text("1 action left")
         clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_dice_typed_for_a_go_are_not_kept_once_it_is_sent(browser: Browser, served: Served,
+                                                          tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
+        gm_opens(gm, "Ada")
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        attack = control(alice, "ada", "attack")
+        attack.get_by_label("target", exact=True).select_option("imp")
+        attack.get_by_label(re.compile("^dice")).fill("9,9,9")
+        attack.get_by_role("button", name="attack").click()
+        expect(alice.page.locator("#error")).to_be_visible()
+        expect(attack.get_by_label(re.compile("^dice"))).to_have_value("9,9,9")  # to put right
+        attack.get_by_label(re.compile("^dice")).fill("3,3,2")
+        attack.get_by_role("button", name="attack").click()
+        expect(alice.page.locator(".log .entry").first).to_contain_text("[3, 3, 2]")
+        attack = alice.page.locator("section.actor[data-actor='ada'] form[data-verb=attack]")
+        expect(attack.get_by_label(re.compile("^dice"))).to_have_value("")  # not rolled again
+        expect(attack.get_by_label("target", exact=True)).to_have_value("imp")  # still her foe
+
+
+def test_what_is_typed_for_a_character_stays_with_its_conflict(browser: Browser, served: Served,
+                                                               tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    alice = join(browser, invite(gm, "alice"), timing={"conflictsMs": 500})
+    try:
+        line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")
+        line.fill("ada: attack imp dice=6,6,6")
+        upload_scenario(gm, VERS, tmp_path)  # the next scene: Ada again, with the same id
+        alice.page.locator("#notice").get_by_role("button", name="Open it").click()
+        expect(alice.page.locator(".conflicts [aria-current=page]")).to_have_count(1)
+        expect(alice.page).to_have_url(gm.page.url)
+        expect(line).to_have_value("")  # not the words meant for the first scene
+        alice.page.locator(".conflicts a:not([aria-current])").click()
+        expect(line).to_have_value("ada: attack imp dice=6,6,6")  # back where they were typed
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()

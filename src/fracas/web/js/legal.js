@@ -151,7 +151,8 @@ export function quote(text) {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** A form for one legal command; onSubmit(command, form) gets the text or JSON command. */
+/** A form for one legal command; onSubmit(command, form) gets the text or JSON command and
+ * answers (or promises) whether it was accepted. */
 export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
   const title = titleOf(command, context);
@@ -159,7 +160,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
   const about = aboutOf(command);
-  const key = `${command.actor || ""}|${command.verb}|${title}`;
+  const key = `${context.conflict || ""}|${command.actor || ""}|${command.verb}|${title}`;
   for (const f of fields) keep(f, `${key}|${f.param.name}`);
   const form = h("form", { class: "command", "data-verb": command.verb },
     free.length && about ? h("p", { class: "about" }, about) : null,
@@ -169,9 +170,9 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const build = () => buildCommand(command, free, fields);
   narrow(command, fields);
   form.addEventListener("change", () => narrow(command, fields));
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    onSubmit(build(), form);
+    if (await onSubmit(build(), form)) forget(fields, key);
   });
   if (onChange) {
     form.addEventListener("change", () => onChange(build, odds));
@@ -236,8 +237,21 @@ function aboutOf(command) {
 }
 
 // What was typed or chosen, and which commands were open, survive a redraw of the controls
-// (they are rebuilt when someone else's action changes the legal commands).
+// (they are rebuilt when someone else's action changes the legal commands), in one conflict
+// (the key begins with its id: another conflict's Ada starts afresh).
 const kept = new Map();
+
+// Once a command is accepted, what was typed in its form (dice, words said, a reason) is
+// gone: the next go starts empty, never rolls the same dice or says the same words again. A
+// choice from a list (a target, a weapon) stays; a refused command keeps all, to be put right.
+function forget(fields, key) {
+  for (const f of fields) {
+    if (f.input.tagName !== "INPUT") continue;
+    kept.delete(`${key}|${f.param.name}`);
+    f.input.value = "";
+    delete f.input.dataset.chosen;
+  }
+}
 
 function keep(f, key) {
   const input = f.input;

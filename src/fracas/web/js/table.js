@@ -184,7 +184,8 @@ function context() {
   const zoneNames = new Map(zones.map((z) => [z.id, z.name || z.id]));
   const objects = (inner && inner.ruleset && inner.ruleset.objects) || {};
   const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
-  return { participants: inner ? inner.participants : [], zones, ladders: rules.ladders || {},
+  return { conflict: state.conflictId, participants: inner ? inner.participants : [], zones,
+           ladders: rules.ladders || {},
            // a participant's, an object's or (for a zone parameter) a zone's name; else the id
            name: (id, kind) => (kind === "zone" ? zoneNames.get(id) || id
              : byId.has(id) ? byId.get(id).name : (objects[id] || {}).name || id),
@@ -344,8 +345,9 @@ function oddsBox(lines) {
 
 // A command typed in the text notation (docs/scenarios.md): what the rules allow but the list
 // does not offer yet, or any value the GM overrides. The server decides it like any other.
-// One field per actor, made once and moved into each redraw: what is being typed (and where
-// the caret is) survives whatever happens at the table meanwhile.
+// One field per actor of a conflict, made once and moved into each redraw: what is being
+// typed (and where the caret is) survives whatever happens at the table meanwhile, and stays
+// with its conflict (another conflict's Ada has a field of her own).
 const lines = new Map();
 
 // The GM's example in the empty field: an override this ruleset takes, on the first character.
@@ -360,7 +362,7 @@ function commandLine(actor, ctx) {
   const label = actor === "gm" ? "Any command (text notation)"
     : `Another command for ${ctx.name(actor)} (text notation)`;
   const placeholder = actor === "gm" ? overrideExample() : `${actor}: …`;
-  const made = lines.get(actor);
+  const made = lines.get(`${state.conflictId}|${actor}`);
   if (made) {
     made.querySelector("label").textContent = label;
     made.querySelector("input").placeholder = placeholder;
@@ -379,7 +381,7 @@ function commandLine(actor, ctx) {
     });
   } }, h("p", { class: "field" }, h("label", { for: id }, label), input),
   h("button", { type: "submit" }, "Send"), output);
-  lines.set(actor, form);
+  lines.set(`${state.conflictId}|${actor}`, form);
   return form;
 }
 
