@@ -339,6 +339,7 @@ def test_a_players_name_typed_with_a_capital_is_invited_in_lower_case(
     page.get_by_role("button", name="Invite the player").click()
     expect(page.get_by_alt_text("QR code of the link for alice")).to_be_visible()
     expect(warning).to_have_count(0)  # Ada's player
+    expect(page.locator(".issued")).not_to_contain_text("null")  # nothing in its place
     alice = join(browser, page.get_by_label("Link for alice").input_value())
     expect(alice.page.locator("#who")).to_have_text("Player: alice")
     clean(gm, (alice,))

@@ -710,9 +710,9 @@ function invitePanel() {
       const nobody = made.player && levels().length > 0 && !known.includes(made.player)
         ? h("p", { class: "warning", role: "status" }, `No character in this conflict is played by `
           + `${made.player}: the link only watches until a character's player is ${made.player}.`) : null;
-      issued.replaceChildren(nobody, h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
+      issued.replaceChildren(...[nobody, h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
         h("input", { id: `link-${made.id}`, class: "link", readonly: true, value: made.link })),
-        h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 }));
+        h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 })].filter(Boolean));
       refresh();
     } catch (error) {
       showError(error);
