@@ -119,3 +119,16 @@ def test_the_gm_keeps_the_focus_and_sends_one_choice_from_the_keyboard(
         assert gm.page.evaluate(FOCUSED) == "harm-view-heroes"
         gm.page.wait_for_timeout(1000)  # nothing more comes of the first step
         expect(said).to_have_count(1)
+
+
+def test_the_gms_focus_stays_in_the_controls_when_the_acting_character_changes(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, _alice, _bob):
+        gm_opens(gm, "Ada")
+        handoff = control(gm, "ada", "handoff")
+        handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
+        handoff.get_by_role("button", name="handoff").press("Enter")  # Ada's controls go
+        expect(gm.page.locator("section.actor[data-actor='ada']")).to_have_count(0)
+        focused = gm.page.locator(":focus")
+        expect(focused).to_have_count(1)  # not the page's body
+        expect(focused).to_have_text("Bruno")  # the heading of the one acting now

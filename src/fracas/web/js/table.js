@@ -388,7 +388,8 @@ function commandLine(actor, ctx) {
 // Replace ``box``'s children by what ``build()`` makes, keeping the focus where the user had it:
 // in a field it moves along, with its caret (moving a field out of the page, even for a
 // moment, takes its focus); else on the new control of the same name (its id or data-focus),
-// else on the heading of the actor's group it was in, never lost to the page's body.
+// else on the heading of the actor's group it was in, else (that character acts no more) on
+// the first actor's heading or the heading of the box's panel, never lost to the page's body.
 function redraw(box, build) {
   const active = box.contains(document.activeElement) ? document.activeElement : null;
   const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
@@ -403,8 +404,11 @@ function redraw(box, build) {
     if (caret && caret[0] !== null) active.setSelectionRange(caret[0], caret[1]);
     return;
   }
-  const next = (name && box.querySelector(name)) || (actor && box.querySelector(actor));
-  if (next) next.focus();
+  const next = (name && box.querySelector(name)) || (actor && box.querySelector(actor))
+    || box.querySelector("[data-actor] h3") || (box.closest(".panel") || box).querySelector("h2, h3");
+  if (!next) return;
+  if (next.tabIndex < 0 && !next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");
+  next.focus();
 }
 
 // What a player typed in their character's field, as sent: with the character before it,
