@@ -267,6 +267,25 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("VR-MOVE-1")
+def test_the_map_and_undo_say_what_they_did(browser: Browser, served: Served,
+                                            tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, _alice, _bob):
+        page = gm.page
+        bar = page.get_by_role("button", name="Put the chosen character in The bar")
+        bar.click()  # nobody chosen yet: it says so rather than nothing
+        expect(page.locator("#error")).to_contain_text("Choose a character to move first")
+        page.get_by_label("Character to move").select_option(label="Ada")
+        bar.click()
+        notice = page.locator("#notice")
+        expect(notice).to_contain_text("Done: place ada bar")
+        expect(page.locator("#error")).to_be_hidden()
+        page.locator(".log-region").get_by_role("button", name="Undo").click()
+        expect(notice).to_contain_text("Done: undo")
+        page.locator(".log-region").get_by_role("button", name="Redo").click()
+        expect(notice).to_contain_text("Done: redo")
+
+
 @pytest.mark.rule("ES-ACT-2")
 def test_the_gm_edits_the_countdown_and_a_zoom_in_sits_inside_its_parent(
         browser: Browser, served: Served, tmp_path: Path) -> None:

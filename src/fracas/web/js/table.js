@@ -190,8 +190,11 @@ function context() {
            name: (id, kind) => (kind === "zone" ? zoneNames.get(id) || id
              : byId.has(id) ? byId.get(id).name : (objects[id] || {}).name || id),
            skillsOf: (id) => Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
-           send: state.me.role === "gm" ? (text) => send("/commands", { command: text }) : null,
-           choose: state.me.role === "gm" ? choose : null };
+           // a GM's command from the field's own controls (the map, "act now"): a form's way
+           send: state.me.role === "gm" ? (text, form = null) => submit(text, form) : null,
+           choose: state.me.role === "gm" ? choose : null,
+           // a control that cannot send yet says why ("choose a character to move first")
+           refuse: (text) => showError(text) };
 }
 
 // A choice in a list that sends a command (a harm view, a range): picked with the pointer, it
@@ -286,8 +289,8 @@ function renderLog() {
   const items = [...state.log].reverse().map((entry) => logEntry(entry, gm, undone));
   redraw(regions.log, () => [panel("Log",
     gm ? h("p", { class: "buttons" },
-      h("button", { type: "button", id: "undo", onclick: () => send("/undo", {}) }, "Undo"),
-      h("button", { type: "button", id: "redo", onclick: () => send("/redo", {}) }, "Redo")) : null,
+      h("button", { type: "button", id: "undo", onclick: () => submit("undo", null, "", "/undo") }, "Undo"),
+      h("button", { type: "button", id: "redo", onclick: () => submit("redo", null, "", "/redo") }, "Redo")) : null,
     h("ol", { class: "log", "aria-label": "log, newest first" }, items))]);
 }
 
@@ -507,22 +510,23 @@ function oddsFor(build, output) {
   }, 250));
 }
 
-// Send a command from a form; once done, the foot of the screen says what came of it (the
-// sentences of its log entry: on a phone the log is far below the controls).
-async function submit(command, form, done = "") {
-  const output = form.querySelector("output");
+// Send a command from a form (or a button of its own: the map, Undo and Redo, whose path is
+// `path`); once done, the foot of the screen says what came of it (the sentences of its log
+// entry: on a phone the log is far below the controls).
+async function submit(command, form, done = "", path = "/commands") {
+  const output = form && form.querySelector("output");
   if (output) {
     clearTimeout(oddsTimers.get(output));  // its odds are of no use once it is sent
     output.replaceChildren();
   }
-  const sent = await send("/commands", { command });
+  const sent = await send(path, path === "/commands" ? { command } : {});
   if (sent) {
     const said = done || (typeof command === "string" ? command
       : `${command.actor ? context().name(command.actor) + ": " : ""}${words(command.verb)}`);
     const lines = (sent.entry && sent.entry.lines) || [];
     document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, `Done: ${said}`),
       dismissButton()), lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
-  } else if (!errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
+  } else if (form && !errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
     for (const field of form.querySelectorAll("input, select")) {  // reader reads it with them
       field.setAttribute("aria-invalid", "true");
       field.setAttribute("aria-describedby", "error");

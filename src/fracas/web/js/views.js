@@ -238,30 +238,32 @@ function mapEditor(level, zones, ctx) {
   const zoneOptions = zones.map((z) => [z.id, z.name || z.id]);
   const whoOptions = [["", "—"], ...people.map((p) => [p.id, p.name])];
   const value = (id) => document.getElementById(id).value;
+  // a form with no character chosen ("—") says so rather than nothing
+  const forWho = (id, text, form) => (value(id) ? ctx.send(text, form) : ctx.refuse("Choose a character first."));
   return h("div", { class: "map-editor" }, h("h3", {}, "Edit the map"),
-    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("map-who")) ctx.send(`place ${value("map-who")} ${value("map-zone")}`); } },
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); forWho("map-who", `place ${value("map-who")} ${value("map-zone")}`, e.target); } },
       pick("map-who", "Character to move", whoOptions, edits.who), pick("map-zone", "Zone", zoneOptions),
       h("button", { type: "submit" }, "Place")),
-    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); ctx.send(`link ${value("map-a")} ${value("map-b")}`); } },
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); ctx.send(`link ${value("map-a")} ${value("map-b")}`, e.target); } },
       // the second list starts on another zone: a zone linked to itself links nothing
       pick("map-a", "Link zone", zoneOptions), pick("map-b", "with zone", zoneOptions, (zones[1] || {}).id),
       h("button", { type: "submit" }, "Link")),
-    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("cover-who")) ctx.send(`cover ${value("cover-who")} ${value("cover-value")}`); } },
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); forWho("cover-who", `cover ${value("cover-who")} ${value("cover-value")}`, e.target); } },
       pick("cover-who", "Cover for", whoOptions), pick("cover-value", "Cover", [["0", "none"], ["1", "⅓ (1)"], ["3", "⅔ (3)"], ["5", "complete (5)"]]),
       h("button", { type: "submit" }, "Set cover")),
     h("form", { class: "command", onsubmit: (e) => {
       e.preventDefault();
-      if (value("guard-who")) ctx.send(`guard ${value("guard-who")} ${value("guard-a")} ${value("guard-b")}`);
+      forWho("guard-who", `guard ${value("guard-who")} ${value("guard-a")} ${value("guard-b")}`, e.target);
     } },
       pick("guard-who", "Guard", whoOptions), pick("guard-a", "the way from zone", zoneOptions),
       pick("guard-b", "to zone", zoneOptions, (zones[1] || {}).id), h("button", { type: "submit" }, "Post guard")),
-    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); if (value("unguard-who")) ctx.send(`unguard ${value("unguard-who")}`); } },
+    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); forWho("unguard-who", `unguard ${value("unguard-who")}`, e.target); } },
       pick("unguard-who", "Stop guarding", whoOptions), h("button", { type: "submit" }, "Stop")),
     h("form", { class: "command", onsubmit: (e) => {
       e.preventDefault();
       const id = value("zone-id").trim().toLowerCase();
       const name = value("zone-name").trim();
-      if (id) ctx.send(`zone ${id}${name ? ` name=${quote(name)}` : ""}`);
+      if (id) ctx.send(`zone ${id}${name ? ` name=${quote(name)}` : ""}`, e.target);
     } },
       h("p", { class: "field" }, h("label", { for: "zone-id" }, "New zone (id)"),
         h("input", { id: "zone-id", required: true, maxlength: 40, pattern: "[A-Za-z0-9_\\-]+",
@@ -317,6 +319,7 @@ function zoneMap(level, zones, ctx) {
       const place = ctx.send ? () => {
         const who = document.getElementById("map-who");
         if (who && who.value) ctx.send(`place ${who.value} ${z.id}`);
+        else ctx.refuse("Choose a character to move first (Character to move, under Edit the map).");
       } : null;
       const attrs = place ? { class: "zone-target", role: "button", tabindex: 0, "data-focus": `zone-${z.id}`,
         "aria-label": `Put the chosen character in ${z.name || z.id}`, onclick: place,
