@@ -132,3 +132,16 @@ def test_the_gms_focus_stays_in_the_controls_when_the_acting_character_changes(
         focused = gm.page.locator(":focus")
         expect(focused).to_have_count(1)  # not the page's body
         expect(focused).to_have_text("Bruno")  # the heading of the one acting now
+
+
+def test_escape_closes_what_a_command_did(browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    try:
+        command(gm, "gm", "narrate 'The roof caves in!'")
+        notice = gm.page.locator("#notice")
+        expect(notice).to_contain_text("Done: narrate")  # over the foot of a phone's screen
+        gm.page.keyboard.press("Escape")
+        expect(notice).to_be_hidden()
+    finally:
+        gm.context.close()

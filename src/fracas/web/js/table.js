@@ -39,8 +39,10 @@ function showError(error) {
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
 }
 
-document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && !errorBox.hidden) showError(null);
+document.addEventListener("keydown", (e) => {  // Escape closes the message at the foot
+  if (e.key !== "Escape") return;
+  if (!errorBox.hidden) showError(null);
+  else dismissNotice();
 });
 
 function setConnection(kind, text) {
