@@ -345,3 +345,15 @@ def test_a_players_field_sends_what_she_typed_and_the_server_says_why_not(
     assert leaks(alice, tuple(s for s in SECRETS if s != "zqdora")) == []  # (she typed it)
     alice.context.close()
     gm.context.close()
+
+
+def test_a_revoked_link_loses_its_commands_at_once(browser: Browser, served: Served,
+                                                   tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        expect(bob.page.locator("section.actor[data-actor='bruno']")).to_have_count(1)
+        gm.page.get_by_role("button", name="Revoke the link of bob").click()
+        expect(bob.page.locator("#connection")).to_contain_text("revoked")
+        expect(bob.page.locator("section.actor")).to_have_count(0)  # not live until a send fails
+        expect(bob.page.locator(".round-region")).to_contain_text(
+            "No commands: this link was revoked")
+        expect(alice.page.locator("section.actor[data-actor='ada']")).to_have_count(1)

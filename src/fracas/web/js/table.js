@@ -131,6 +131,7 @@ function dismissButton() {
 function openConflict(id) {
   if (state.live) state.live.stop();
   state.conflictId = id;
+  state.closed = null;
   state.legalKey = "";
   state.roundHead = null;
   state.view = null;
@@ -146,9 +147,18 @@ function openConflict(id) {
         showError(null);
         refreshConflicts();
       }
+      if (kind === "closed") shut(text);
     },
   });
   state.live.start();
+}
+
+// A link revoked (or a conflict closed to this page) is told at once: its commands go, rather
+// than stay live until a send fails.
+function shut(text) {
+  state.closed = text;
+  state.legalKey = "";
+  if (state.controls) state.controls.replaceChildren(h("p", { class: "muted" }, `No commands: ${text}.`));
 }
 
 function receive(frame) {
@@ -317,9 +327,9 @@ async function renderRound(level, turn, ctx) {
   try {
     legal = await legalCommands(turn, ctx, gm);
   } catch (error) {
-    return showError(error);
+    return state.closed ? null : showError(error);
   }
-  if (seq !== state.seq) return;
+  if (seq !== state.seq || state.closed) return;
   const key = JSON.stringify([legal, state.actFor, ctx.participants.map((p) => [p.id, p.name])]);
   state.drawn = moment;  // the controls in view are those of this moment (kept or drawn anew)
   if (key === state.legalKey) return;
