@@ -92,6 +92,8 @@ def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path
         line.press("Enter")
         error = alice.page.locator("#error")
         expect(error).to_contain_text("unknown command 'fly'")
+        expect(error).to_contain_text("the commands offered above")  # the page's advice,
+        expect(error).not_to_contain_text("fracas play")  # not the terminal's
         expect(line).to_have_attribute("aria-invalid", "true")  # read out with the field
         expect(line).to_have_attribute("aria-describedby", "error")
         alice.page.keyboard.press("Escape")
