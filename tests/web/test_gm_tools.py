@@ -444,3 +444,24 @@ def test_what_is_typed_for_a_character_stays_with_its_conflict(browser: Browser,
     finally:
         for screen in (gm, alice):
             screen.context.close()
+
+
+@pytest.mark.rule("ES-START-6")
+def test_the_gm_names_a_new_group_and_each_page_shows_the_groups_it_may_see(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "etherscope", tmp_path) as (gm, alice, bob):
+        group = control(gm, "gm", "group")
+        name = group.get_by_label("name")
+        expect(name).to_have_attribute("type", "text")  # a new name, not a character
+        name.fill("vaulters")
+        group.get_by_label("members").select_option(["imp", "zqdora"])
+        group.get_by_role("button", name="group").click()
+        expect(gm.page.locator("#notice")).to_contain_text("Done:")
+        groups = gm.page.locator(".field-region .groups")
+        expect(groups).to_contain_text("vaulters")
+        expect(groups).to_contain_text("Zqlurker Dora")
+        command(gm, "gm", "group duo ada,bruno")
+        expect(groups).to_contain_text("duo (Ada, Bruno)")
+        for p in (alice, bob):  # the lurker's group: one member they see, not a group to them
+            expect(p.page.locator(".field-region .groups")).to_have_text("Groups: duo (Ada, Bruno)")
+        clean(gm, (alice, bob))

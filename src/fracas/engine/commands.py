@@ -44,7 +44,7 @@ KINDS = {
     "ints": "whole numbers separated by commas (7,1)",
     "id": "a participant id",
     "ids": "participant ids separated by commas",
-    "new-id": "a new participant's id (letters, digits, - and _)",
+    "new-id": "a new id, of a participant or a group (letters, digits, - and _)",
     "keys": "stat names separated by commas (hp,mp)",
     "word": "a single word",
     "zone": "a zone id (a single word)",

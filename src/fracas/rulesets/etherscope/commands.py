@@ -45,7 +45,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                               Param("band", "choice", choices=_BAND)),
                 "GM sets the range between characters or groups (ids or groups, "
                 "comma-separated)", actor="gm", rule="ES-START-3"),
-    CommandSpec("group", (Param("name", "id"), Param("members", "ids")),
+    CommandSpec("group", (Param("name", "new-id"), Param("members", "ids")),
                 "GM: these characters stand together", actor="gm", rule="ES-START-6"),
     CommandSpec("ungroup", (Param("name", "id"),), "GM dissolves a group", actor="gm",
                 rule="ES-START-6"),

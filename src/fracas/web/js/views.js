@@ -90,11 +90,21 @@ function etherscope(level, ctx) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
       people.map((p) => h("th", { scope: "col" }, p.name)))),
     h("tbody", {}, people.map((a) => h("tr", {}, h("th", { scope: "row" }, a.name),
-      people.map((b) => h("td", {}, a.id === b.id ? "—" : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx)))))))));
+      people.map((b) => h("td", {}, a.id === b.id ? "—" : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx)))))))),
+    groupsLine(r.groups, ctx));
   const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
       harmTag(p), p.awareness != null ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
   return [setup, countdown, matrix, condensers];
+}
+
+// The groups that stand together (ES-START-6), named as ranges and targets name them: all of
+// them for the GM; for a player, those the server's view holds (two members or more they see).
+function groupsLine(groups, ctx) {
+  const all = Object.entries(groups || {});
+  if (!all.length) return null;
+  return h("p", { class: "groups" }, h("b", {}, "Groups: "),
+    all.map(([g, members]) => `${g} (${members.map((m) => ctx.name(m)).join(", ")})`).join("; "));
 }
 
 const BANDS = ["close", "near", "distant"];
