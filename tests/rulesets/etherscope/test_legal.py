@@ -89,3 +89,13 @@ def test_the_ambush_offered_lets_the_table_pick_its_targets_foes_first() -> None
     c.execute(ambush.command(targets=["carl"], dice=[6, 6]), time="")
     (again,) = [lc for lc in c.legal("ada") if lc.verb == "ambush"]
     assert again.choice("targets").allowed == ("bruno",), "carl was tried"
+
+
+@pytest.mark.rule("ES-START-6")
+def test_the_gm_is_offered_to_dissolve_each_group_by_its_name() -> None:
+    c = make({"groups": {"pursuers": ["ada", "bruno"]}})
+    offered = [x for x in c.legal(None) if x.verb == "ungroup"]
+    assert [p.allowed for x in offered for p in x.params if p.name == "name"] == [("pursuers",)]
+    c.execute(offered[0].text().replace("NAME", "pursuers"))
+    assert not c.state.ext.groups
+    assert not [x for x in c.legal(None) if x.verb == "ungroup"]  # no group, no offer

@@ -220,6 +220,9 @@ def _gm_commands(state: ConflictState) -> list[LegalCommand]:
     out = [command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"}),
            command("group", None, free={"name": "NAME", "members": "A,B"}),
            command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
+    if ext.groups:  # ES-START-6: a group the GM formed is dissolved by its name
+        out.append(command("ungroup", None, free={"name": "NAME"},
+                           allowed={"name": tuple(ext.groups)}))
     first = {ph.START: "moves", ph.READY: "round", ph.DECLARE: "countdown"}.get(ext.phase)
     if first == "moves" and any(pid not in ext.awareness for pid in ids):
         first = None  # ES-START-1: the moves wait until every character rolled awareness
