@@ -225,6 +225,10 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         gm.page.get_by_role("button", name="Post guard").click()
         expect(alice.page.locator(".facts")).to_contain_text("Bruno guards")
         gm.page.get_by_label("Stop guarding").select_option(label="Bruno")
+        # a frame arrives between the GM's choice and the button: the choice stays
+        command(alice, "ada", "ada: note 'Hold on'")
+        wait_log(gm, "Hold on")
+        expect(gm.page.get_by_label("Stop guarding")).to_have_value("bruno")
         gm.page.get_by_role("button", name="Stop", exact=True).click()
         expect(alice.page.locator(".facts")).not_to_contain_text("Bruno guards")
         zone_id = gm.page.get_by_label("New zone (id)")

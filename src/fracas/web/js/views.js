@@ -237,14 +237,19 @@ function zoneFacts(level, zones, ctx) {
 }
 
 // The GM edits the map through the rules' own GM commands (VR-MOVE-1/5, VR-ATK-5): who stands
-// where (choose a character, then a zone on the map or in the list), links and cover.
-const edits = { who: "" };
+// where (choose a character, then a zone on the map or in the list), links and cover. What the
+// GM chose in its lists is kept across redraws (a frame arriving between a choice and its
+// button would put the list back on its first entry), while the choice is still offered.
+const edits = {};
 
 function mapEditor(level, zones, ctx) {
   const people = level.participants.filter((p) => !p.out);
-  const pick = (id, text, options, value) => h("p", { class: "field" }, h("label", { for: id }, text),
-    h("select", { id, onchange: id === "map-who" ? (e) => { edits.who = e.target.value; } : null },
-      options.map(([v, label]) => h("option", { value: v, selected: v === value }, label))));
+  const pick = (id, text, options, value) => {
+    const chosen = options.some(([v]) => v === edits[id]) ? edits[id] : value;
+    return h("p", { class: "field" }, h("label", { for: id }, text),
+      h("select", { id, onchange: (e) => { edits[id] = e.target.value; } },
+        options.map(([v, label]) => h("option", { value: v, selected: v === chosen }, label))));
+  };
   const zoneOptions = zones.map((z) => [z.id, z.name || z.id]);
   const whoOptions = [["", "—"], ...people.map((p) => [p.id, p.name])];
   const value = (id) => document.getElementById(id).value;
@@ -252,7 +257,7 @@ function mapEditor(level, zones, ctx) {
   const forWho = (id, text, form) => (value(id) ? ctx.send(text, form) : ctx.refuse("Choose a character first."));
   return h("div", { class: "map-editor" }, h("h3", {}, "Edit the map"),
     h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); forWho("map-who", `place ${value("map-who")} ${value("map-zone")}`, e.target); } },
-      pick("map-who", "Character to move", whoOptions, edits.who), pick("map-zone", "Zone", zoneOptions),
+      pick("map-who", "Character to move", whoOptions), pick("map-zone", "Zone", zoneOptions),
       h("button", { type: "submit" }, "Place")),
     h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); ctx.send(`link ${value("map-a")} ${value("map-b")}`, e.target); } },
       // the second list starts on another zone: a zone linked to itself links nothing
