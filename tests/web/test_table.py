@@ -357,3 +357,18 @@ def test_a_revoked_link_loses_its_commands_at_once(browser: Browser, served: Ser
         expect(bob.page.locator(".round-region")).to_contain_text(
             "No commands: this link was revoked")
         expect(alice.page.locator("section.actor[data-actor='ada']")).to_have_count(1)
+
+
+@pytest.mark.rule("VR-CHASE-1")
+def test_a_chase_roll_due_is_the_rollers_turn_on_the_page(browser: Browser,
+                                                          served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-chase")  # the chase begun, nobody's go opened
+    alice = join(browser, invite(gm, "alice"))
+    banner = alice.page.locator("#turn-banner")
+    expect(banner).to_have_text("Your chase roll: Ada")  # was: no banner, "picks who opens"
+    expect(gm.page.locator(".round-region")).to_contain_text("a chase roll is due")
+    expect(gm.page.locator(".round-region")).not_to_contain_text("picks who opens")
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()

@@ -20,11 +20,19 @@ export function turnOf(view, level) {
     return { current: t.may_act || [], waiting, line: t.side_on_turn ? `side on turn: ${t.side_on_turn}` : "" };
   }
   if (view.ruleset === "vers") {
-    return { current: r.current ? [r.current] : [], waiting: r.not_gone || [],
-             line: r.current ? actionsLeft(r.actions_left) : "the table picks who opens the turn" };
+    // no go under way: a chase roll may be due (its roller's turn), or a go ended with its
+    // character out (the server's line, said only to those who see them: VR-TURN-2)
+    const due = r.current ? [] : ids(r.due);
+    const handoff = (r.lines || []).find((l) => l.startsWith(NOBODY));
+    return { current: r.current ? [r.current] : due, waiting: r.not_gone || [],
+             ask: due.length ? "Your chase roll" : undefined,
+             line: r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
+               : handoff ? handoff.slice(NOBODY.length) : "the table picks who opens the turn" };
   }
   return { current: [], waiting: [], line: "" };
 }
+
+const NOBODY = "Acting: nobody · ";
 
 // "1 action left", "2 actions left" ("" when the count is kept from the viewer).
 function actionsLeft(n) {
