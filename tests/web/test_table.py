@@ -372,3 +372,22 @@ def test_a_chase_roll_due_is_the_rollers_turn_on_the_page(browser: Browser,
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+@pytest.mark.rule("ES-START-1")
+def test_who_still_rolls_awareness_is_asked_on_the_page(browser: Browser,
+                                                        served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")  # fresh: nobody has rolled awareness
+    alice = join(browser, invite(gm, "alice"))
+    round_region = gm.page.locator(".round-region")
+    expect(round_region).to_contain_text(
+        "Still to roll awareness: Ada, Bruno, The zepcar driver")  # was "Acting: nobody"
+    banner = alice.page.locator("#turn-banner")
+    expect(banner).to_have_text("Roll awareness: Ada")
+    command(alice, "ada", "ada: awareness dice=5,6,1")
+    expect(banner).to_be_hidden()
+    expect(round_region).to_contain_text("Still to roll awareness: Bruno, The zepcar driver")
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()

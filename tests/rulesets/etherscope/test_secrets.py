@@ -115,3 +115,13 @@ def test_a_roll_off_of_an_awareness_roll_made_with_a_gm_only_skill_shows_no_pool
     assert "4d6" in _seen(c, Viewer.gm())
     for player in ("alice", "bob"):
         assert "4d6" not in _seen(c, Viewer.of_player(player)), player
+
+
+@pytest.mark.rule("ES-START-1")
+def test_who_still_rolls_awareness_names_no_one_hidden_from_the_viewer() -> None:
+    c = make(script=["conceal carl"])
+    lists = {who: view(c, viewer)["conflict"]["ruleset"]["to_roll"]
+             for who, viewer in (("gm", Viewer.gm()), ("alice", Viewer.of_player("alice")))}
+    assert lists == {"gm": ["ada", "bruno", "carl"], "alice": ["ada", "bruno"]}
+    c.execute("ada: awareness successes=1", time="")
+    assert view(c, Viewer.of_player("alice"))["conflict"]["ruleset"]["to_roll"] == ["bruno"]

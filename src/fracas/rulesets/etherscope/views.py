@@ -301,6 +301,9 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
                      for a, v in ext.countdown.declarations.items() if see(a)},
         "to_declare": [p for p in ext.base if p not in ext.countdown.declarations and see(p)]
         if ext.phase == ph.DECLARE else [],
+        # ES-START-1: the moves wait until every character has rolled awareness
+        "to_roll": [p for p in state.active_ids() if p not in ext.awareness and see(p)]
+        if ext.phase == ph.START else [],
         "ranges": [[a, b, BANDS[band]] for a, b, band in ext.ranges.pairs()
                    if band_visible(state, viewer, a, b)],
         "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()

@@ -11,6 +11,13 @@ export function turnOf(view, level) {
     return { current: r.to_declare || [], waiting: [], ask: "Declare your acting initiatives",
              acting: "Still to declare", line: r.phase_text || "" };
   }
+  if (view.ruleset === "etherscope" && r.phase === "start") {
+    return { current: ids(r.to_roll), waiting: [], ask: "Roll awareness",
+             acting: "Still to roll awareness", line: r.phase_text || "" };
+  }
+  if (view.ruleset === "etherscope" && r.phase === "moves") {
+    return { ordered: true, current: ids([r.mover]), waiting: ids(r.move_against), line: r.phase_text || "" };
+  }
   if (view.ruleset === "etherscope") {
     return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || "") };
   }
