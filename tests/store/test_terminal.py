@@ -66,6 +66,10 @@ def test_prompt_keys_and_unknown_prompt_commands(sqlite_url: str) -> None:
         child.expect("unknown prompt command")
         child.expect_exact(":undoo; did you mean ':undo'?")
         child.expect("v2>")
+        child.send("qzxw\r")  # an unknown verb: the prompt's own advice follows
+        child.expect("unknown command 'qzxw'")
+        child.expect("Tab completes")
+        child.expect("v2>")
         child.send("note half typed")
         child.expect("half typed")
         child.send("\x03")  # Ctrl-C: the line is cleared, the prompt stays

@@ -295,7 +295,8 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
             redraw = True
             continue
         except FracasError as exc:
-            console.print(f"[bold red]refused:[/] {escape(str(exc))}")
+            tab = "; Tab completes the commands" if exc.values.get("unknown_verb") else ""
+            console.print(f"[bold red]refused:[/] {escape(str(exc))}{tab}")
             continue
         conflict = out.conflict
         print_entries(console, follow.advance(conflict).entries)

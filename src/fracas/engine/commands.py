@@ -333,9 +333,10 @@ class CommandSet:
             return self.specs[verb]
         except KeyError:
             hint = did_you_mean(verb, self.specs) or (
-                " (Tab at the `fracas play` prompt completes the commands; "
-                "the ruleset's guide in docs/ lists them)")
-            raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb) from None
+                " (the ruleset's guide in docs/ lists the commands)")
+            # unknown_verb: each door adds its own advice (the prompt's Tab, the page's forms)
+            raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb,
+                               unknown_verb=True) from None
 
     def parse(self, text: str) -> Command:
         """Parse the text notation; refuse anything malformed with :class:`InvalidInput`

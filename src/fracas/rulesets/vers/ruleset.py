@@ -256,10 +256,9 @@ class Vers(Ruleset):
         not one of its attacks)."""
         def see(pid: str) -> bool:
             return self.can_see(state, viewer, pid)
-        if command.verb in ("run", "interpose"):
-            return [line for line in views.chase_odds(state, viewer, see,
-                                                       str(command.args.get("id")))
-                    if line.split(": ", 2)[1].startswith(f"{command.verb} ")]
+        if command.verb in ("run", "interpose"):  # the roll that chase waits for now
+            return views.chase_odds(state, viewer, see,
+                                    (str(command.args.get("id")), command.verb))
         if command.verb != "attack" or command.actor != state.ext.turns.current:
             return []
         return views.pending_odds(state, viewer, see)

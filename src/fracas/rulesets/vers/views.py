@@ -503,8 +503,9 @@ def chase_due(state: ConflictState, can_see: Callable[[str], bool] = lambda pid:
 
 
 def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
-               only: str | None = None) -> list[str]:
-    """The roll each chase (``only``: that one) waits for now, where its roller may make it
+               only: tuple[str, str] | None = None) -> list[str]:
+    """The roll each chase (``only``: that chase's, if it waits for that verb) waits for now,
+    where its roller may make it
     (VR-CHASE-8): the command, the breakdown and exact chance of success on 3d6, and in a
     pursuit the chance of a capture before an escape were every roll alike (VR-CHASE-3/4/6,
     as ``fracas odds 'chase …'``). A player reads those of their own character's chases with
@@ -513,9 +514,12 @@ def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bo
     out = []
     for cid, roller_id in chase_due(state, can_see).items():
         chase = ext.chases[cid]
-        roller = state.participants[roller_id]
-        if only is not None and cid != only:
+        at_one = chase.stage == "interpose" or (chase.stage == "pursuit"
+                                                and chase.track.position == 1)
+        verb = "interpose" if at_one else "run"
+        if only is not None and only != (cid, verb):
             continue
+        roller = state.participants[roller_id]
         if not viewer.is_gm and (viewer.player is None or roller.owner != viewer.player):
             continue
         skill, mods = roll_of(state, chase)
@@ -524,9 +528,6 @@ def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bo
         if not viewer.is_gm and not _readable(state, viewer, can_see, Check(
                 actor=roller.id, skill=skill, tn=tn, mods=tuple(mods), target_number=target)):
             continue
-        at_one = chase.stage == "interpose" or (chase.stage == "pursuit"
-                                                and chase.track.position == 1)
-        verb = "interpose" if at_one else "run"
         chance = p_success(target)
         text = (f"{roller.name}: {verb} {cid} ({skill.replace('_', ' ')}): TN {tn}, "
                 f"{breakdown([m for m in mods if m.value])} → {target}: "

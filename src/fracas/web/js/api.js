@@ -7,6 +7,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body && body.code;
     this.rule = body && body.rule;
+    this.values = (body && body.values) || {};
   }
 }
 

@@ -34,16 +34,16 @@ function showError(error) {
   const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
   const text = unsent ? "No answer: the server cannot be reached. Once the page says live, the "
     + "log shows whether it went through; send it again only if it did not."
-    : browserWords(error.message || String(error));
+    : (error.message || String(error)) + pageAdvice(error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
 }
 
-// The engine's advice for an unknown command is the terminal's (Tab completes at the `fracas
-// play` prompt); on this page the commands are those offered above.
-function browserWords(text) {
-  return text.replace("Tab at the `fracas play` prompt completes the commands;",
-    "the commands offered above are those the rules allow now;");
+// What this page adds to a refusal: for an unknown command, where the commands are (the
+// terminal's prompt says Tab instead).
+function pageAdvice(error) {
+  return error.values && error.values.unknown_verb
+    ? "; the commands offered above are those the rules allow now" : "";
 }
 
 document.addEventListener("keydown", (e) => {  // Escape closes the message at the foot
