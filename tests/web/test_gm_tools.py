@@ -134,6 +134,8 @@ def test_harm_views_per_side_are_enforced_by_the_server(browser: Browser, served
         ada = bob.page.locator(".member", has_text="Ada")
         expect(ada.locator("meter")).to_have_count(2)  # exact by default: HP and MP bars
         gm.page.get_by_label("Harm of heroes").select_option("band")
+        expect(gm.page.locator("#notice")).to_contain_text(  # the GM's page says it is done
+            "Done: override settings.harm_view.heroes band")
         expect(ada.locator(".tag.harm")).to_have_text("unhurt")
         expect(ada.locator("meter")).to_have_count(0)
         expect(ada).not_to_contain_text("HP")

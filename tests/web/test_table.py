@@ -160,6 +160,8 @@ def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path)
         command(alice, "ada", "ada: attack imp dice=1,2")
         everyone_sees((gm, alice, bob), "ada: attack imp dice=1,2")
         gm.page.get_by_label("Range from Ada to Bruno").select_option("close")  # the GM edits
+        expect(gm.page.locator("#notice")).to_contain_text(  # and reads what it did, at once
+            "Done: set-range ada bruno close")
         for p in players:
             row = p.page.locator(".matrix tbody tr", has_text="Bruno").first
             expect(row).to_contain_text("close")

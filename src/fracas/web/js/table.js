@@ -237,7 +237,8 @@ function flushChoices() {  // one after another: a choice being sent is waited f
     choices.clear();
     for (const [timer, text] of waiting) {
       clearTimeout(timer);
-      await post("/commands", { command: text });
+      const sent = await post("/commands", { command: text });
+      if (sent) showDone(text, sent);
     }
   });
   return flushing;
@@ -540,11 +541,8 @@ async function submit(command, form, done = "", path = "/commands") {
   }
   const sent = await send(path, path === "/commands" ? { command } : {});
   if (sent) {
-    const said = done || (typeof command === "string" ? command
-      : `${command.actor ? context().name(command.actor) + ": " : ""}${words(command.verb)}`);
-    const lines = (sent.entry && sent.entry.lines) || [];
-    document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, `Done: ${said}`),
-      dismissButton()), lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+    showDone(done || (typeof command === "string" ? command
+      : `${command.actor ? context().name(command.actor) + ": " : ""}${words(command.verb)}`), sent);
   } else if (form && !errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
     for (const field of form.querySelectorAll("input, select")) {  // reader reads it with them
       field.setAttribute("aria-invalid", "true");
@@ -552,6 +550,13 @@ async function submit(command, form, done = "", path = "/commands") {
     }
   }
   return sent !== null;
+}
+
+// The foot of the screen says what a command did: "Done: …" and the sentences of its log entry.
+function showDone(said, sent) {
+  const lines = (sent.entry && sent.entry.lines) || [];
+  document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, `Done: ${said}`),
+    dismissButton()), lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
 }
 
 // A command (or undo, redo) goes with an idempotency key of its own: when its answer is lost
