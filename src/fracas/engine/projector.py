@@ -218,6 +218,8 @@ class Projector:
             early = [redact(self.ruleset, e, viewer, before, known_before, said)
                      if r is None else r for e, r in zip(record.events, early, strict=True)]
         knew = {pid: known_before.knows(pid) for e in record.events for pid in _about(e)}
+        uncounted = [self.ruleset.uncounted(before.innermost, self.ruleset.events.typed(e),
+                                            viewer) for e in record.events]
         self._replica.append_record(record)
         after = self._replica.state
         known_after = Knowledge(self.ruleset, after, viewer)
@@ -225,8 +227,10 @@ class Projector:
             return self._marker(record, depth)
         if existence:
             shown = [redact(self.ruleset, e, viewer, after, known_after) for e in record.events]
-        else:
-            shown = [None if r is None or _vanishes(e, knew, known_after) else r
+        else:  # a reveal is read by those who may know its participant now
+            reveals = self.ruleset.reveal_events
+            shown = [redact(self.ruleset, e, viewer, after, known_after) if e.type in reveals
+                     else None if r is None or _vanishes(e, knew, known_after) else r
                      for e, r in zip(record.events, early, strict=True)]
         visible = tuple(e for e in shown if e is not None)
         typed = self._typed(record)
@@ -238,8 +242,8 @@ class Projector:
         created = record.command == "create"
         names_hidden = not created and self._names_unknown(record, known_before, known_after)
         plain = created or (not names_hidden and all(
-            a is b or self._lost_only_the_unknown(b, a, known_before, known_after)
-            for a, b in zip(shown, record.events, strict=True)))
+            a is b or self._lost_only_the_unknown(b, u, a, known_before, known_after)
+            for a, b, u in zip(shown, record.events, uncounted, strict=True)))
         # the player knows what they asked, and what the GM asked for their character unless
         # it names one of its GM-only stats or someone hidden from them
         mine = typed or (not names_hidden and _actor_owned(record, known_after)
@@ -279,17 +283,18 @@ class Projector:
             "entries": [self._by_version[v].number for v in seen]})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
 
-    def _lost_only_the_unknown(self, event: Event, shown: Event | None,
+    def _lost_only_the_unknown(self, event: Event, uncounted: Event, shown: Event | None,
                                *knowledge: Knowledge) -> bool:
-        """Whether all the viewer lost of ``event`` (now ``shown``) is what names those they
-        may not know: it names one of them, and the viewer sees nothing of it or what the net
-        alone leaves of it, by one of ``knowledge``."""
-        if not any(names_unknown(event, k) for k in knowledge):
+        """Whether all the viewer lost of ``event`` (now ``shown``) is what names or counts
+        those they may not know: it names or counts one of them (``uncounted``: the event
+        less that count, :meth:`Ruleset.uncounted`), and the viewer sees nothing of it or
+        what the net alone leaves of ``uncounted``, by one of ``knowledge``."""
+        typed = self.ruleset.events.typed(event)
+        if uncounted is typed and not any(names_unknown(event, k) for k in knowledge):
             return False
         if shown is None:
             return True
-        typed = self.ruleset.events.typed(event)
-        nets = (without_unknown(typed, k) for k in knowledge)
+        nets = (without_unknown(uncounted, k) for k in knowledge)
         return any(net is not None and net.to_data() == shown.to_data() for net in nets)
 
     def _names_unknown(self, record: Record, *knowledge: Knowledge) -> bool:

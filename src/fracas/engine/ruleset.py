@@ -105,6 +105,11 @@ class Ruleset:
     #: that names some refuses those: the rest of its state is bookkeeping that holds
     #: together only as its events keep it. Empty: ``ext.…`` may be set by hand.
     override_examples: ClassVar[tuple[str, ...]] = ()
+    #: Tags of its events that make a participant known to viewers it was hidden from (a
+    #: search that finds someone): the projector judges each on the state after its record,
+    #: so that those who may see the participant now read of it, and the rest of the record
+    #: as usual (on the state before it).
+    reveal_events: ClassVar[frozenset[str]] = frozenset()
 
     _rules_cache: tuple[Rule, ...] | None = None
 
@@ -241,6 +246,14 @@ class Ruleset:
 
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         """The event as ``viewer`` may see it, or None to hide it (beyond visibility)."""
+        return event
+
+    def uncounted(self, state: ConflictState, event: Event, viewer: Viewer) -> Event:
+        """``event`` (typed) less what it counts of the participants hidden from ``viewer``
+        beyond naming them (the engine's net takes their names out), as :meth:`redact` gives
+        it: such as extra successes spent on finds the viewer may not read of. The projector
+        reads a command as typed when that and their names are all the viewer lost of it.
+        By default: ``event`` itself."""
         return event
 
     def describe(self, event: Event, state: ConflictState) -> str | None:

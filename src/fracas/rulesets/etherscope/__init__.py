@@ -32,7 +32,7 @@ from fracas.rulesets.etherscope import (  # noqa: F401 (their handlers register 
 )
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
-from fracas.rulesets.etherscope.events import ES_EVENTS
+from fracas.rulesets.etherscope.events import ES_EVENTS, Revealed
 from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
@@ -66,6 +66,7 @@ class Etherscope(Ruleset):
     start_settings = overrides.START_SETTINGS
     harm_keys = ("condensers", "summary")
     harm_stats = ("physical", "ether", "society")
+    reveal_events = frozenset({Revealed.TYPE})  # ES-RNG-3: a search or the GM reveals
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """Condensers and range bands (overrides.py)."""
@@ -185,6 +186,10 @@ class Etherscope(Ruleset):
     def redact(self, state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
         """The event as ``viewer`` may see it (ES-RNG-6)."""
         return views.redact(state, event, viewer)
+
+    def uncounted(self, state: ConflictState, event: Event, viewer: Viewer) -> Event:
+        """A search's extras spent on finds hidden from ``viewer`` left unspent (ES-RNG-6)."""
+        return views.uncounted(state, event, viewer)
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """ES-DMG-1 when the conflict's condenser reached 0."""

@@ -21,6 +21,7 @@ from fracas.rulesets.etherscope.common import (
     ext_of,
     group_of,
     name,
+    search_finds,
 )
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.rolls import pool_roll
@@ -212,14 +213,12 @@ def _effects(
     elif verb == "hide":
         out.append(ev.Hidden(participant=actor, from_=tuple(targets)))
     elif verb == "search":
-        hidden = sorted((p for p in state.active_ids() if ext.ranges.is_hidden(p, actor)),
-                        key=lambda p: (ext.ranges.get(actor, p), p))
-        n = min(len(hidden), 1 + extra // cost)
-        spent["more"] = (n - 1) * cost if n > 1 else 0
+        found = search_finds(state, actor, extra)
+        spent["more"] = (len(found) - 1) * cost if len(found) > 1 else 0
         want_band = a.get("band")
-        for p in hidden[:n]:
-            out.append(ev.Revealed(participant=p, from_=(actor,), by=actor,
-                                   band=None if want_band is None else BANDS.index(want_band)))
+        for p in found:  # the band found at is said, asked for or kept (ES-RNG-3)
+            band = ext.ranges.get(actor, p) if want_band is None else BANDS.index(want_band)
+            out.append(ev.Revealed(participant=p, from_=(actor,), by=actor, band=band))
     elif verb == "recover":
         n = extra // cost
         spent["more"] = n * cost

@@ -51,6 +51,15 @@ def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:
     return all(ranges.is_hidden(pid, m) for m in mine)
 
 
+def search_finds(state: ConflictState, actor: str, extra: int) -> list[str]:
+    """Whom a successful search by ``actor`` with ``extra`` extra successes reveals: the
+    nearest of those hidden from it, one plus one per extra bought (ES-RNG-3)."""
+    ext = ext_of(state)
+    hidden = sorted((p for p in state.active_ids() if ext.ranges.is_hidden(p, actor)),
+                    key=lambda p: (ext.ranges.get(actor, p), p))
+    return hidden[:1 + extra // max(1, state.settings["extra_cost"])]
+
+
 def expand(state: ConflictState, ids: list[str], what: str = "", *,
            author: Viewer | None = None) -> list[str]:
     """Participant ids with group names replaced by their members (ES-START-6).

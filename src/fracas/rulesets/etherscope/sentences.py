@@ -126,6 +126,11 @@ def _range_changed(e: ev.RangeChanged, state: ConflictState) -> str:
 
 @H.describes(ev.Revealed)
 def _revealed(e: ev.Revealed, state: ConflictState) -> str:
+    """ES-RNG-3: whom a search found and at what band ("Kim finds Agent Black (Near)"), or
+    whom the GM reveals to whom; a band the viewer may not know is left out."""
+    if e.by is not None:
+        band = f" ({band_name(e.band)})" if e.band is not None else ""
+        return f"{_n(state, e.by)} finds {_n(state, e.participant)}{band}"
     band = f" at {band_name(e.band)}" if e.band is not None else ""
     return f"{_n(state, e.participant)} is revealed to {_names(state, e.from_)}{band}"
 

@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from fracas.engine.components import RangeBands
 from fracas.engine.engine_events import ConflictCreated
 from fracas.engine.events import (
     Event,
@@ -15,7 +16,13 @@ from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import shown, stat_is_secret
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
-from fracas.rulesets.etherscope.common import current_condenser, ext_of, invisible, name
+from fracas.rulesets.etherscope.common import (
+    current_condenser,
+    ext_of,
+    invisible,
+    name,
+    search_finds,
+)
 from fracas.rulesets.etherscope.events import ES_EVENTS
 from fracas.rulesets.etherscope.marks import default_score_secret, mask
 from fracas.rulesets.etherscope.sentences import TABLE_SETTINGS, band_name
@@ -66,6 +73,59 @@ def _rebuilt(event: Event, data: dict[str, Any]) -> Event:
     return ES_EVENTS.make(event.type, data, event.actor, event.visibility)
 
 
+def _after_reveal(ranges: RangeBands, who: Sequence[str], from_: Sequence[str]) -> RangeBands:
+    """A copy of ``ranges`` with each of ``who`` revealed to each of ``from_``."""
+    after = dataclasses.replace(ranges, hidden={k: list(v) for k, v in ranges.hidden.items()})
+    for p in who:
+        for x in from_:
+            after.reveal(p, x)
+    return after
+
+
+def _redact_revealed(state: ConflictState, event: ev.Revealed, mine: list[str]) -> Event | None:
+    """A reveal as a player sees it, judged on the ranges after it: only by those who may know
+    its participant now, and to whom of its ``from`` they may know; the band only where the
+    pair's band is theirs to know (ES-RNG-1, ES-RNG-3, ES-RNG-6)."""
+    after = _after_reveal(ext_of(state).ranges, (event.participant,), event.from_)
+    if invisible(after, mine, event.participant):
+        return None
+    seen = tuple(x for x in event.from_ if not invisible(after, mine, x))
+    if not seen:
+        return None
+    band = event.band if all(not after.is_hidden(x, event.participant) for x in seen) \
+        else None  # the one found still hidden from: their band is the GM's (ES-RNG-1)
+    if seen == event.from_ and band == event.band:
+        return event
+    return dataclasses.replace(event, from_=seen, band=band)
+
+
+def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
+    """``event`` less what it counts of those hidden from ``viewer``: a search's finds."""
+    if viewer.is_gm or state.ext is None or not isinstance(event, ev.ActionResolved) \
+            or event.action != "search":
+        return event
+    return _search_as_seen(state, event, _mine(state, viewer))
+
+
+def _search_as_seen(state: ConflictState, event: ev.ActionResolved,
+                    mine: list[str]) -> ev.ActionResolved:
+    """A search's extras spent on finding more, counting only the finds the player may read
+    of: a find hidden from them reads as no find, its extra success unspent (ES-RNG-6)."""
+    more = (event.spent or {}).get("more", 0)
+    if not more:
+        return event
+    found = search_finds(state, event.doer, event.surplus or 0)
+    after = _after_reveal(ext_of(state).ranges, found, (event.doer,))
+    cost = max(1, state.settings["extra_cost"])
+    shown = max(0, sum(not invisible(after, mine, p) for p in found) - 1) * cost
+    if shown == more:
+        return event
+    spent = {k: v for k, v in (event.spent or {}).items() if k != "more"}
+    if shown:
+        spent["more"] = shown
+    return dataclasses.replace(event, spent=spent, unspent=(event.unspent or 0) + more - shown)
+
+
 def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     """``event`` as a player sees it: characters hidden from all theirs do not exist."""
     if isinstance(event, ConflictCreated):
@@ -77,16 +137,7 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
     if isinstance(event, ev.AmbushResolved):
         return _redact_ambush(state, event, mine)
     if isinstance(event, ev.Revealed):
-        after = dataclasses.replace(ranges, hidden={k: list(v) for k, v in
-                                                    ranges.hidden.items()})
-        for x in event.from_:
-            after.reveal(event.participant, x)
-        if invisible(after, mine, event.participant):
-            return None
-        seen = tuple(x for x in event.from_ if not invisible(after, mine, x))
-        if not seen:
-            return None
-        return event if seen == event.from_ else dataclasses.replace(event, from_=seen)
+        return _redact_revealed(state, event, mine)
 
     def gone(pid: Any) -> bool:
         return isinstance(pid, str) and invisible(ranges, mine, pid)
@@ -95,6 +146,9 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
     if gone(event.actor) or any(gone(d.get(k)) for k in ("participant", "ambusher", "a", "b",
                                                          "opened_by")):
         return None
+    if isinstance(event, ev.ActionResolved) and event.action == "search":
+        event = _search_as_seen(state, event, mine)
+        d = event.data
     ext = ext_of(state)
 
     def unseen_group(members: Sequence[str]) -> bool:
