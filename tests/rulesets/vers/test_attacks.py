@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
+from fracas.engine.serialize import state_to_data
+from fracas.engine.views import view
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers.decider import attack_plan
 
@@ -235,6 +241,35 @@ def test_a_character_the_gm_places_elsewhere_leaves_its_cover_behind():
     assert "orc" not in c.state.ext.cover and "orc" not in c.state.ext.cover_object
     c.execute("undo")
     assert c.state.ext.cover_object == {"orc": "barrel"}
+
+
+def _orc_seen(c: Conflict) -> dict[str, Any]:
+    """The orc as the GM's view shows it."""
+    return next(p for p in view(c, Viewer.gm())["conflict"]["participants"] if p["id"] == "orc")
+
+
+@pytest.mark.rule("VR-ATK-5", "VR-MOVE-1")
+def test_a_character_the_gm_overrides_into_another_zone_leaves_its_cover_behind():
+    """As a move does: the orc ⅔ behind the crate in b, put in c by ``override orc.zone``,
+    is no longer behind it — the view shows no cover and Ada's next shot takes no cover
+    penalty; undone, it is behind the crate again. A zone that does not exist is refused
+    and changes nothing."""
+    c = make(shooter(), npc("orc", zone="b"), **ZONES,
+             objects=[{"id": "crate", "material": "wood", "zone": "b"}],
+             cover=[{"who": "orc", "value": 3, "object": "crate"}])
+    do(c, "open ada")
+    assert _orc_seen(c)["cover"] == -3
+    before, version = state_to_data(c.state), c.version
+    with pytest.raises(InvalidInput, match=r"override: orc.zone takes a zone \(a, b, c, d, e\)"):
+        c.execute("override orc.zone nowhere")
+    assert c.version == version and state_to_data(c.state) == before
+    do(c, "override orc.zone c")
+    assert _orc_seen(c)["cover"] == 0
+    assert "Cover:" not in "\n".join(c.ruleset.status_lines(c.state))
+    att = of(do(c, "ada: attack orc weapon=bow dice=4,4,4"), "attack")[0]
+    assert ["cover", -3] not in att["mods"] and not att["cover_hit"]
+    do(c, "undo", "undo")
+    assert _orc_seen(c)["cover"] == -3 and c.state.ext.cover_object == {"orc": "crate"}
 
 
 @pytest.mark.rule("VR-MOVE-4", "VR-ATK-5", "VR-OBJ-4")

@@ -44,14 +44,6 @@ def add_object(ext: VersExt, spec: ev.ObjectAdded) -> None:
         material=spec.material, penalty=spec.penalty, zone=spec.zone)
 
 
-def leave_posts(ext: VersExt, pid: str) -> None:
-    """A guard that moves away from a way it guarded stops guarding it (VR-MOVE-5)."""
-    here = ext.zones.zone_of(pid)
-    for key, posted in list(ext.zones.guards.items()):
-        if pid in posted and here not in key.split("|"):
-            ext.zones.remove_guard(pid, key)
-
-
 # --- the engine's events ------------------------------------------------------------------
 
 @HANDLERS.evolves(ev.VersTurnStarted)
@@ -115,24 +107,15 @@ def _endured(state: ConflictState, e: ev.Endured) -> None:
         ext.pending_discipline.remove(e.who)
 
 
-def _arrive(ext: VersExt, who: str, from_: str, to: str) -> None:
-    if to != from_:
-        ext.cover.pop(who, None)  # cover belongs to the spot it left
-        ext.cover_object.pop(who, None)
-    ext.zones.move(who, to)
-    leave_posts(ext, who)
-    ext.prune_engagements()
-
-
 @HANDLERS.evolves(ev.Moved)
 def _moved(state: ConflictState, e: ev.Moved) -> None:
-    _arrive(ext_of(state), e.who, e.from_, e.to)
+    ext_of(state).arrive(e.who, e.to)
 
 
 @HANDLERS.evolves(ev.Slipped)
 def _slipped(state: ConflictState, e: ev.Slipped) -> None:
     if e.check is not None and e.check.success:
-        _arrive(ext_of(state), e.who, e.from_, e.to)
+        ext_of(state).arrive(e.who, e.to)
 
 
 @HANDLERS.evolves(ev.Disengaged)
@@ -197,10 +180,7 @@ def _zones_linked(state: ConflictState, e: ev.ZonesLinked) -> None:
 
 @HANDLERS.evolves(ev.Placed)
 def _placed(state: ConflictState, e: ev.Placed) -> None:
-    ext = ext_of(state)
-    ext.zones.place(e.who, e.zone)
-    leave_posts(ext, e.who)
-    ext.prune_engagements()
+    ext_of(state).arrive(e.who, e.zone)
 
 
 @HANDLERS.evolves(ev.GuardPosted)

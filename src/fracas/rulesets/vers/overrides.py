@@ -60,7 +60,7 @@ def _participant(ext: VersExt, pid: str, rest: list[str]) -> OverrideTarget | No
                              "'zone ID NAME'", rule="VR-MOVE-1", path=where)
     if rest == ["zone"]:
         def move(value: object) -> None:
-            _place(ext, pid, str(value))
+            ext.arrive(pid, str(value))  # as a move: cover, posts and engagements left end
         return OverrideTarget(where, ext.zones.zone_of(pid),
                               one_of(where, list(ext.zones.zones), "a zone"), move)
     if rest[0] != "tracks":
@@ -81,16 +81,6 @@ def _participant(ext: VersExt, pid: str, rest: list[str]) -> OverrideTarget | No
     level = names.index(rest[3])
     return OverrideTarget(where, ladder.count(level), whole(where, 0, ladder.levels[level].slots),
                           lambda value: _mark(ladder, level, int(value)))
-
-
-def _place(ext: VersExt, pid: str, zone: str) -> None:
-    """Put ``pid`` in ``zone``: engagements and guard posts it left behind end."""
-    ext.zones.place(pid, zone)
-    ext.engaged = [key for key in ext.engaged if pid not in key.split("|") or all(
-        ext.zones.zone_of(x) == zone for x in key.split("|"))]
-    for key, posted in list(ext.zones.guards.items()):
-        if pid in posted and zone not in key.split("|"):
-            ext.zones.remove_guard(pid, key)
 
 
 def _mark(ladder: ConditionLadder, level: int, count: int) -> None:

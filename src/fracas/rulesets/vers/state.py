@@ -169,6 +169,20 @@ class VersExt:
                 keep.append(key)
         self.engaged = keep
 
+    def arrive(self, pid: str, zone: str) -> None:
+        """``pid`` stands in ``zone`` now (a move, the GM's ``place`` or ``override``): the
+        cover of the spot it left ends (VR-ATK-5), and so do its guard posts on ways away from
+        ``zone`` (VR-MOVE-5) and engagements with those no longer in its zone (VR-MOVE-3)
+        (mutator)."""
+        if self.zones.zone_of(pid) != zone:
+            self.cover.pop(pid, None)
+            self.cover_object.pop(pid, None)
+        self.zones.place(pid, zone)
+        for key, posted in list(self.zones.guards.items()):
+            if pid in posted and zone not in key.split("|"):
+                self.zones.remove_guard(pid, key)
+        self.prune_engagements()
+
     def ladders(self, pid: str) -> dict[str, ConditionLadder]:
         """The harm tracks of ``pid`` (empty if unknown)."""
         return self.harm.get(pid, {})
