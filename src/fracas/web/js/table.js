@@ -3,6 +3,7 @@
 // from the viewer's projection, over the public API and the conflict's WebSocket.
 import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
+import { effectsPanel } from "./effects.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
@@ -261,6 +262,7 @@ function renderField(level, turn, ctx) {
   const parents = levels().slice(0, -1);
   const own = rulesetPanels(state.view, level, ctx);
   redraw(regions.field, () => [
+    effectsPanel(levels(), ctx),
     parents.length ? nested(parents, level, own) : own,
     state.me.role === "gm" ? harmPanel(levels()[0], ctx) : null,
     panel("Participants", h("ul", { class: "people" }, level.participants.map((p) =>
@@ -411,8 +413,9 @@ function commandLine(actor, ctx) {
 // Replace ``box``'s children by what ``build()`` makes, keeping the focus where the user had it:
 // in a field it moves along, with its caret (moving a field out of the page, even for a
 // moment, takes its focus); else on the new control of the same name (its id or data-focus),
-// else on the heading of the actor's group it was in, else (that character acts no more) on
-// the first actor's heading or the heading of the box's panel, never lost to the page's body.
+// else on the heading of the actor's group it was in, else on the heading of the panel it was
+// in (an effect expired: its button is gone), else (that character acts no more) on the
+// first actor's heading or the heading of the box's panel, never lost to the page's body.
 function redraw(box, build) {
   const active = box.contains(document.activeElement) ? document.activeElement : null;
   const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
@@ -420,6 +423,8 @@ function redraw(box, build) {
     : active.id ? `#${CSS.escape(active.id)}` : null);
   const group = active && active.closest("[data-actor]");
   const actor = group && `[data-actor="${CSS.escape(group.dataset.actor)}"] h3`;
+  const section = active && active.closest("section.panel[aria-labelledby]");
+  const heading = section && `#${CSS.escape(section.getAttribute("aria-labelledby"))}`;
   box.replaceChildren(...build().filter(Boolean));
   if (!active || active === document.activeElement) return;
   if (active.isConnected) {
@@ -428,7 +433,7 @@ function redraw(box, build) {
     return;
   }
   const next = (name && box.querySelector(name)) || (actor && box.querySelector(actor))
-    || box.querySelector("[data-actor] h3") || (box.closest(".panel") || box).querySelector("h2, h3");
+    || (heading && box.querySelector(heading)) || box.querySelector("[data-actor] h3") || (box.closest(".panel") || box).querySelector("h2, h3");
   if (!next) return;
   if (next.tabIndex < 0 && !next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");
   next.focus();
