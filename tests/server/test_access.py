@@ -31,6 +31,9 @@ def test_a_player_acts_only_for_their_own_characters(server: Served) -> None:
     assert alice.post(path + "/undo").status_code == 403
     assert alice.post(path + "/redo").status_code == 403
     assert alice.get(path + "/export").status_code == 403
+    export = table.gm.get(path + "/export").json()
+    assert alice.post(f"/api/tables/{table.id}/imports", json=export).status_code == 403
+    assert len(table.gm.get(f"/api/tables/{table.id}/conflicts").json()) == 1
     assert alice.post(f"/api/tables/{table.id}/conflicts",
                       json={"scenario": BRAWL}).status_code == 403
     assert alice.post(f"/api/tables/{table.id}/links",

@@ -3,11 +3,13 @@ served with a policy that lets no other script run."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import httpx
 from playwright.sync_api import Browser, expect
 
+from fracas.server.limits import MAX_BODY
 from fracas.web import ASSETS
 from tests.server.support import Served
 
@@ -27,6 +29,14 @@ def test_no_script_ever_parses_text_as_markup() -> None:
         text = path.read_text(encoding="utf-8")
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
             assert sink not in text, f"{path.name} uses {sink}: names must go in as text"
+
+
+def test_the_gm_screen_knows_the_servers_limit_on_an_imported_file() -> None:
+    # a larger file is refused on the page, not sent to be refused unread (exchange.js)
+    text = (ASSETS / "js" / "exchange.js").read_text(encoding="utf-8")
+    found = re.search(r"export const MAX_FILE = ([0-9 *]+);", text)
+    assert found, "exchange.js names its limit"
+    assert math.prod(int(n) for n in found.group(1).split("*")) == MAX_BODY
 
 
 def test_the_pages_are_served_with_a_strict_policy(served: Served) -> None:

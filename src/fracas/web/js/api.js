@@ -14,7 +14,18 @@ export class ApiError extends Error {
 /** Call the API: METHOD /api + path with a JSON body; answers the parsed JSON. A `signal`
  * (an AbortController's) cancels it. */
 export async function api(method, path, body, signal) {
-  const response = await send(method, path, body, signal);
+  return answer(await send(method, path, body, signal));
+}
+
+/** Call the API with a JSON document as its body, sent as written (a file's own text: parsed
+ * and written again by JavaScript, a number could lose digits and the file its checksum; and
+ * a file that is no JSON is the server's to refuse, in its own words). */
+export async function apiDocument(method, path, text) {
+  return answer(await fetch("/api" + path, { method, credentials: "same-origin",
+    headers: { "content-type": "application/json" }, body: text }));
+}
+
+async function answer(response) {
   const text = await response.text();
   let data = null;
   try {

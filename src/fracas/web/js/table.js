@@ -4,6 +4,7 @@
 import { api, apiBlob } from "./api.js";
 import { h, panel, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
+import { downloadButton, importForm } from "./exchange.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
@@ -671,8 +672,11 @@ function renderTable() {
     h("input", { type: "checkbox", id: "sound", checked: soundOn(),
       onchange: (e) => localStorage.setItem("fracas.sound", e.target.checked ? "on" : "off") }),
     h("label", { for: "sound" }, "Sound and vibration when it is my turn"));
-  regions.table.replaceChildren(...[panel("Conflicts", list), gm ? newConflictPanel() : null,
-    gm ? invitePanel() : null, sound ? panel("Settings", sound) : null].filter(Boolean));
+  const open = state.conflicts.find((c) => c.id === state.conflictId);
+  // redrawn when a conflict opens: the focus stays (a conflict imported: on its panel)
+  redraw(regions.table, () => [panel("Conflicts", list,
+    gm && open ? h("p", { class: "buttons" }, downloadButton(tableId, open, showError)) : null),
+  gm ? newConflictPanel() : null, gm ? invitePanel() : null, sound ? panel("Settings", sound) : null]);
 }
 
 function newConflictPanel() {
@@ -683,12 +687,14 @@ function newConflictPanel() {
   // an example starts fresh unless the GM asks for its story; a GM's own file plays its script
   const story = h("input", { type: "checkbox", id: "example-story" });
   const script = h("input", { type: "checkbox", id: "file-script", checked: true });
+  const opened = async (made) => {
+    state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
+    state.roundHead = null;
+    openConflict(made.id);
+  };
   const created = async (body, how = "") => {
     try {
-      const made = await api("POST", `/tables/${tableId}/conflicts${how}`, body);
-      state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
-      state.roundHead = null;
-      openConflict(made.id);
+      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, body));
     } catch (error) {
       showError(error);
     }
@@ -711,7 +717,8 @@ function newConflictPanel() {
     h("p", { class: "field" }, h("label", { for: "scenario-file" }, "Scenario file (.toml, docs/scenarios.md)"), file),
     h("p", { class: "field inline" }, script,
       h("label", { for: "file-script" }, "Play the file's whole script (off: only the GM commands at its head)")),
-    h("button", { type: "submit" }, "Create from the file")));
+    h("button", { type: "submit" }, "Create from the file")),
+    importForm(tableId, (made) => opened(made).catch(showError), showError));
 }
 
 const PLAYER_NAME = "lower-case letters, digits, _ and -, beginning with a letter";
