@@ -361,7 +361,7 @@ def test_a_revoked_link_loses_its_commands_at_once(browser: Browser, served: Ser
         expect(alice.page.locator("section.actor[data-actor='ada']")).to_have_count(1)
 
 
-@pytest.mark.rule("VR-CHASE-1")
+@pytest.mark.rule("VR-CHASE-1", "VR-CHASE-2", "VR-CHASE-3")
 def test_a_chase_roll_due_is_the_rollers_turn_on_the_page(browser: Browser,
                                                           served: Served) -> None:
     gm = start_table(browser, served.url)
@@ -371,6 +371,15 @@ def test_a_chase_roll_due_is_the_rollers_turn_on_the_page(browser: Browser,
     expect(banner).to_have_text("Your chase roll: Ada")  # was: no banner, "picks who opens"
     expect(gm.page.locator(".round-region")).to_contain_text("a chase roll is due")
     expect(gm.page.locator(".round-region")).not_to_contain_text("picks who opens")
+    # no turn is ever opened in a chase alone: the head tells the chase's own progress on its
+    # scale (length 2: 5 positions, from the centre), not "round 0"
+    for screen in (gm, alice):
+        expect(screen.page.locator(".round-region .status")).to_have_text(
+            "Through the market · chase c1: pursuit, position 3 of 5 · running")
+    command(alice, "ada", "ada: run c1 dice=2,2,2")  # the hunter gains: one toward 1
+    for screen in (gm, alice):
+        expect(screen.page.locator(".round-region .status")).to_have_text(
+            "Through the market · chase c1: pursuit, position 2 of 5 · running")
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()

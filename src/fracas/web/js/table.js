@@ -9,7 +9,7 @@ import { commandForm, normalize, quote } from "./legal.js";
 import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
-import { rulesetPanels, turnOf, zonesOf } from "./views.js";
+import { progressOf, rulesetPanels, turnOf, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
 const main = document.getElementById("main");
@@ -279,7 +279,7 @@ function renderField(level, turn, ctx) {
 // A zoomed-in conflict drawn inside its parents: each level a box with its title and round
 // count, the innermost holding its own panels.
 function nested(parents, level, inner) {
-  const label = (l) => `${l.title} · round ${l.round}${l.round_limit ? " of " + l.round_limit : ""}`;
+  const label = (l) => `${l.title} · ${progressOf(state.view, l)}`;
   let box = h("section", { class: "zoom-level innermost", "aria-label": `zoomed in: ${label(level)}` },
     h("h2", { class: "zoom-title" }, `Zoomed in: ${label(level)}`), inner);
   for (const parent of [...parents].reverse()) {
@@ -320,7 +320,7 @@ function renderLog() {
 async function renderRound(level, turn, ctx) {
   const gm = state.me.role === "gm";
   const head = [
-    h("p", { class: "status" }, `${level.title} · round ${level.round} · ${words(level.status)}`,
+    h("p", { class: "status" }, `${level.title} · ${progressOf(state.view, level)} · ${words(level.status)}`,
       level.end_reason ? ` (${level.end_reason})` : ""),
     h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
