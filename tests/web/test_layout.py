@@ -137,9 +137,13 @@ def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: S
         if name != names[0]:
             create_from_example(gm, name)
         title = gm.page.locator(".round-region .status")
-        # its round; a VERS chase, where no turn is opened, where the chase stands instead
-        expect(title).to_contain_text(" · chase c1: " if name == "vers-chase" else " · round ")
-        expect(title).not_to_contain_text("round 0 · running")
+        # its round, in the game's word (a VERS Turn); a VERS chase, where no turn is
+        # opened, where the chase stands instead
+        progress = " · turn " if name.startswith("vers") else " · round "
+        expect(title).to_contain_text(" · chase c1: " if name == "vers-chase" else progress)
+        expect(title).not_to_contain_text(re.compile(r"(round|turn) 0 · running"))
+        expect(gm.page.locator(".round-region h2")).to_have_text(
+            "Turn" if name.startswith("vers") else "Round")
         player.page.goto(gm.page.url)  # the same conflict's address
         expect(player.page.locator(".round-region .status")).to_have_text(title.inner_text())
         expect(player.page.locator(".field-region .panel").first).to_be_visible()

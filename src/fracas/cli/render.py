@@ -110,7 +110,8 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) ->
     if level.get("outcome"):
         status += f" — {level['outcome']}"
     limit = f"/{level['round_limit']}" if level["round_limit"] else ""
-    console.print(f"[bold]{escape(head)}[/] — {status}, round {level['round']}{limit}")
+    console.print(f"[bold]{escape(head)}[/] — {status}, {conflict.ruleset.round_word} "
+                  f"{level['round']}{limit}")
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("who", "side", "player", "state"):
         table.add_column(col)

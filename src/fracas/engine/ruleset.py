@@ -110,6 +110,10 @@ class Ruleset:
     #: so that those who may see the participant now read of it, and the rest of the record
     #: as usual (on the state before it).
     reveal_events: ClassVar[frozenset[str]] = frozenset()
+    #: What the game calls the engine's round and turn, for the pages' and the terminal's
+    #: words ("round 3", "the end of Ada's turn"): VERS says turn and go.
+    round_word: ClassVar[str] = "round"
+    turn_word: ClassVar[str] = "turn"
 
     _rules_cache: tuple[Rule, ...] | None = None
 

@@ -52,8 +52,8 @@ STATS: dict[str, list[dict[str, Any]]] = {
 def rulesets() -> list[dict[str, Any]]:
     """Each shipped ruleset: name, title, set-up choices, stats, harm views, the paths of the
     live values a GM overrides most (``ID``: a participant's id), the GM's own verbs (given
-    without an actor: a player's page does not put their character before them) and
-    ladders."""
+    without an actor: a player's page does not put their character before them), what the
+    game calls a round and a turn, and ladders."""
     out = []
     for name in available():
         rs = get_ruleset(name)
@@ -62,7 +62,8 @@ def rulesets() -> list[dict[str, Any]]:
                                 "stats": STATS.get(name, []), "harm_views": list(harm_view.MODES),
                                 "override_paths": list(rs.override_examples),
                                 "gm_verbs": sorted(s.verb for s in command_set(rs).specs.values()
-                                                   if s.actor == "gm")}
+                                                   if s.actor == "gm"),
+                                "words": {"round": rs.round_word, "turn": rs.turn_word}}
         if name == "vers":
             item["ladders"] = {track: [{"name": n, "slots": slots, "penalty": penalty,
                                         "each": each} for n, slots, _, penalty, each in rows]

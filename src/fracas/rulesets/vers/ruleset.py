@@ -54,6 +54,7 @@ class Vers(Ruleset):
                          "ruleset.actions_left")
     start_settings = overrides.START_SETTINGS
     harm_keys = ("tracks", "penalty", "disabled", "summary")
+    round_word, turn_word = "turn", "go"  # a VERS Turn is the engine's round; a go its turn
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """Zones, conditions and whose go it is (overrides.py)."""

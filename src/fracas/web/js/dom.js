@@ -33,3 +33,8 @@ export function panel(title, ...children) {
 export function words(name) {
   return String(name).replace(/[_-]+/g, " ");
 }
+
+/** The text with a capital first letter: "turn" → "Turn" (a heading). */
+export function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -22,13 +22,15 @@ function effectItem(effect, ctx, parent) {
       "aria-label": `Expire ${effect.text}`, onclick: () => ctx.send(`expire ${effect.id}`) }, "Expire") : null);
 }
 
-/** When an effect ends, in words: at the N-th boundary it watches (engine/effects.py). */
+/** When an effect ends, in words: at the N-th boundary it watches (engine/effects.py), in
+ * the game's words for a round and a turn (VERS: "the end of the turn", "Ada's next go"). */
 export function expiry(effect, ctx) {
   const n = effect.remaining;
+  const { round, turn } = ctx.words;
   const whose = effect.participant ? `${ctx.name(effect.participant)}'s` : "the";
-  if (effect.trigger === "round_end") return n === 1 ? "until the end of the round" : `${n} more round ends`;
-  if (effect.trigger === "turn_start") return n === 1 ? `until ${whose} next turn starts` : `${n} more starts of ${whose} turn`;
-  if (effect.trigger === "turn_end") return n === 1 ? `until the end of ${whose} turn` : `${n} more ends of ${whose} turn`;
+  if (effect.trigger === "round_end") return n === 1 ? `until the end of the ${round}` : `${n} more ${round} ends`;
+  if (effect.trigger === "turn_start") return n === 1 ? `until ${whose} next ${turn} starts` : `${n} more starts of ${whose} ${turn}`;
+  if (effect.trigger === "turn_end") return n === 1 ? `until the end of ${whose} ${turn}` : `${n} more ends of ${whose} ${turn}`;
   return `until ${words(effect.trigger)}`;
 }
 

@@ -2,7 +2,7 @@
 // characters' commands only), by the role of the token in the cookie. Everything shown comes
 // from the viewer's projection, over the public API and the conflict's WebSocket.
 import { api, apiBlob } from "./api.js";
-import { h, panel, words } from "./dom.js";
+import { capitalized, h, panel, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
 import { downloadButton, importForm } from "./exchange.js";
 import { commandForm, normalize, quote } from "./legal.js";
@@ -207,6 +207,8 @@ function context() {
   const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
   return { conflict: state.conflictId, participants: inner ? inner.participants : [], zones,
            ladders: rules.ladders || {},
+           // what the game calls a round and a turn (VERS: a turn and a go)
+           words: rules.words || { round: "round", turn: "turn" },
            // a participant's, an object's or (for a zone parameter) a zone's name; else the id
            name: (id, kind) => (kind === "zone" ? zoneNames.get(id) || id
              : byId.has(id) ? byId.get(id).name : (objects[id] || {}).name || id),
@@ -264,7 +266,7 @@ function renderField(level, turn, ctx) {
   const own = rulesetPanels(state.view, level, ctx);
   redraw(regions.field, () => [
     effectsPanel(levels(), ctx),
-    parents.length ? nested(parents, level, own) : own,
+    parents.length ? nested(parents, level, own, ctx) : own,
     state.me.role === "gm" ? harmPanel(levels()[0], ctx) : null,
     panel("Participants", h("ul", { class: "people" }, level.participants.map((p) =>
       h("li", { class: ["person", now.has(p.id) ? "acting" : "", p.mine ? "mine" : "", p.out ? "out" : ""].join(" ").trim() },
@@ -278,8 +280,8 @@ function renderField(level, turn, ctx) {
 
 // A zoomed-in conflict drawn inside its parents: each level a box with its title and round
 // count, the innermost holding its own panels.
-function nested(parents, level, inner) {
-  const label = (l) => `${l.title} · ${progressOf(state.view, l)}`;
+function nested(parents, level, inner, ctx) {
+  const label = (l) => `${l.title} · ${progressOf(state.view, l, ctx.words)}`;
   let box = h("section", { class: "zoom-level innermost", "aria-label": `zoomed in: ${label(level)}` },
     h("h2", { class: "zoom-title" }, `Zoomed in: ${label(level)}`), inner);
   for (const parent of [...parents].reverse()) {
@@ -320,7 +322,7 @@ function renderLog() {
 async function renderRound(level, turn, ctx) {
   const gm = state.me.role === "gm";
   const head = [
-    h("p", { class: "status" }, `${level.title} · ${progressOf(state.view, level)} · ${words(level.status)}`,
+    h("p", { class: "status" }, `${level.title} · ${progressOf(state.view, level, ctx.words)} · ${words(level.status)}`,
       level.end_reason ? ` (${level.end_reason})` : ""),
     h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
@@ -329,7 +331,7 @@ async function renderRound(level, turn, ctx) {
   if (!state.roundHead) {
     state.roundHead = h("div", {});
     state.controls = h("div", { class: "controls" });
-    regions.round.replaceChildren(panel("Round", state.roundHead, state.controls));
+    regions.round.replaceChildren(panel(capitalized(ctx.words.round), state.roundHead, state.controls));
   }
   redraw(state.roundHead, () => head);
   const moment = state.moment;

@@ -41,15 +41,16 @@ export function turnOf(view, level) {
 
 const NOBODY = "Acting: nobody · ";
 
-/** How far the conflict has come, for the page's head: its round ("round 2 of 6"), or, for a
- * VERS chase before any turn was opened (a chase rolls on without turns: VR-CHASE-8), where
- * each chase stands on its scale ("chase c1: pursuit, position 3 of 5", VR-CHASE-1/2). */
-export function progressOf(view, level) {
+/** How far the conflict has come, for the page's head: its round in the game's word
+ * (`said.round`: "round 2 of 6", VERS's "turn 2"), or, for a VERS chase before any turn was
+ * opened (a chase rolls on without turns: VR-CHASE-8), where each chase stands on its scale
+ * ("chase c1: pursuit, position 3 of 5", VR-CHASE-1/2). */
+export function progressOf(view, level, said) {
   const chases = Object.entries((level.ruleset || {}).chases || {});
   if (view.ruleset === "vers" && !level.round && chases.length) {
     return chases.map(([id, c]) => `chase ${id}: ${words(c.stage)}, position ${c.position} of ${c.positions}`).join("; ");
   }
-  return `round ${level.round}${level.round_limit ? ` of ${level.round_limit}` : ""}`;
+  return `${said.round} ${level.round}${level.round_limit ? ` of ${level.round_limit}` : ""}`;
 }
 
 // "1 action left", "2 actions left" ("" when the count is kept from the viewer).
