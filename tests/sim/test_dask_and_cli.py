@@ -167,6 +167,8 @@ def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_c
     (["--vary", 'captain.name="Grim, the'], "starts like JSON but is not JSON"),
     (["--vary", "settings.pc_sid=heroes"], "settings.pc_sid is not a setting of Fabula "
                                            "Ultima; did you mean 'pc_side'?"),
+    (["--vary", "settings.mood=grim,calm"], "Fabula Ultima reads no setting 'mood', so the "
+                                            "sweep would change nothing"),
     (["--seed", ""], "the seed is empty"),
     (["--dask", "tls://127.0.0.1:9"], "tls://127.0.0.1:9: cannot reach the scheduler"),
 ])

@@ -92,6 +92,27 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
         apply_overrides(setup, (("pcs", 1000),))
 
 
+def test_a_sweep_of_a_stat_or_setting_no_rule_reads_is_refused() -> None:
+    # VERS keeps stats and settings of the GM's own, which change nothing in play: a sweep of
+    # one would print the same figures for every value, as if cover did not matter
+    brawl = load_scenario("vers-tavern-brawl").setup
+    with pytest.raises(InvalidInput, match=r"--vary thug\.stats\.cover: VERS: Physical Conflict "
+                                           r"reads no stat 'cover', so the sweep would change "
+                                           r"nothing .* cover is a setting: --vary settings"):
+        apply_overrides(brawl, (("thug.stats.cover", 3),))
+    with pytest.raises(InvalidInput, match=r"reads no setting 'mood'.*its settings: base_tn, "):
+        apply_overrides(brawl, (("settings.mood", "grim"),))
+    varied = apply_overrides(brawl, (("thug.stats.dodge", 4), ("thug.stats.weapons.club.ev", 6),
+                                     ("settings.base_tn", 11)))
+    assert varied.participants[2].stats["dodge"] == 4 and varied.settings["base_tn"] == 11
+    ambush = load_scenario("fabula-ultima-ambush").setup  # a stat no sheet has yet, but read
+    assert apply_overrides(ambush, (("cut1.stats.rank", "elite"),)).participants[3].stats[
+        "rank"] == "elite"
+    car = load_scenario("etherscope-car-chase").setup  # any stat may be rolled as a skill
+    assert apply_overrides(car, (("ada.stats.perception", 2),)).participants[0].stats[
+        "perception"] == 2
+
+
 def test_each_side_is_played_by_its_own_pseudo_player() -> None:
     setup, sides = with_side_players(load_scenario("vers-chase").setup)
     assert sides.side_of == {"ada": "pcs", "cutpurse": "npcs"}  # no sides: PCs against NPCs

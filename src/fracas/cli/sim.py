@@ -107,7 +107,7 @@ def sim_command(
     plot: Annotated[Path | None, typer.Option(help="draw the report to FILE.png or .svg")]
     = None,
     vary: Annotated[list[str] | None, typer.Option(
-        help="sweep a value: 'ogre.stats.cover=0,1,3', 'pcs=3,4' (repeatable)")] = None,
+        help="sweep a value: 'settings.cover.0.value=0,1,3', 'pcs=3,4' (repeatable)")] = None,
     policy: Annotated[list[str] | None, typer.Option(
         help="side=NAME: random, focus-fire, weakest-first, defensive, flee, parley or "
              "module:function (repeatable)")] = None,

@@ -97,6 +97,10 @@ class Ruleset:
     shown_settings: ClassVar[frozenset[str]] = frozenset()
     #: The settings it reads (the engine's ``harm_view`` and ``gm_only_settings`` besides).
     settings_read: ClassVar[frozenset[str]] = frozenset()
+    #: The stats its rules read (top-level keys of a sheet); None: any stat may be read
+    #: (Etherscope rolls a stat named as a skill). A sheet may hold others of the GM's own
+    #: (a note, a plan) where the ruleset allows it: they change nothing in play.
+    stats_read: ClassVar[frozenset[str] | None] = None
     #: Whether a key of the GM's own (``twist = "…"``, a note) may sit among the settings:
     #: then only a key that looks like a mistyped setting is refused, else every unknown key.
     own_settings: ClassVar[bool] = True

@@ -22,8 +22,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from fracas.app.scenario import Scenario, parse_scenario
+from fracas.engine.ruleset import ENGINE_SETTINGS, Ruleset
 from fracas.engine.setup import ParticipantSetup, Setup, first_error
 from fracas.errors import InvalidInput
+from fracas.rulesets import get_ruleset
 
 DEFAULT_MAX_ROUNDS = 50
 
@@ -45,7 +47,7 @@ class SimJob:
         return parse_scenario(self.scenario_text, self.scenario_name)
 
     def label(self) -> str:
-        """The combination of a sweep, e.g. ``ogre.stats.cover=3 pcs=4`` (``base`` if none)."""
+        """The combination of a sweep, e.g. ``ogre.stats.rv=3 pcs=4`` (``base`` if none)."""
         return " ".join(f"{k}={json.dumps(v)}" for k, v in self.overrides) or "base"
 
 
@@ -66,14 +68,14 @@ def sim_options(scenario: Scenario) -> dict[str, Any]:
 # --- sweeps ---------------------------------------------------------------------------------
 
 def parse_vary(texts: list[str]) -> list[tuple[str, list[Any]]]:
-    """``--vary 'ogre.stats.cover=0,1,3'`` → ``[("ogre.stats.cover", [0, 1, 3])]``; each value
+    """``--vary 'ogre.stats.rv=0,1,3'`` → ``[("ogre.stats.rv", [0, 1, 3])]``; each value
     is read as JSON (a number, true/false, a quoted string) or else kept as text."""
     out: list[tuple[str, list[Any]]] = []
     for text in texts:
         path, eq, values = text.partition("=")
         path = path.strip()
         if not eq or not path or not values.strip():
-            raise InvalidInput(f"--vary {text!r}: write PATH=V1,V2,… (e.g. ogre.stats.cover=0,1,3)")
+            raise InvalidInput(f"--vary {text!r}: write PATH=V1,V2,… (e.g. ogre.stats.rv=0,1,3)")
         if any(path == p for p, _ in out):
             raise InvalidInput(f"--vary {path} is given twice")
         out.append((path, _values(values, path)))
@@ -155,6 +157,7 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
     characters take part (more than the scenario has: copies of the last one, ``ada-2``, …).
     """
     data = setup.model_dump(mode="json")
+    ruleset = get_ruleset(setup.ruleset)
     for path, value in overrides:
         if path == "pcs":
             _set_pcs(data, value)
@@ -164,6 +167,7 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
             data["round_limit"] = value
             continue
         if head == "settings" and rest:
+            _check_read(ruleset, path, "setting", rest.split(".")[0])
             _set_path(data["settings"], rest.split("."), value, path)
             continue
         part = next((p for p in data["participants"] if p["id"] == head), None)
@@ -175,13 +179,34 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
             raise InvalidInput(f"--vary {path}: a sweep changes a participant's "
                                f"{', '.join(SWEPT_FIELDS)} ({head}.stats.KEY, {head}.side, "
                                f"{head}.name); a stat is {head}.stats.{rest}")
-        _set_path(part, rest.split("."), value, path)
+        keys = rest.split(".")
+        if keys[0] == "stats" and len(keys) > 1:
+            _check_read(ruleset, path, "stat", keys[1])
+        _set_path(part, keys, value, path)
     try:
         return Setup.model_validate(data)
     except ValidationError as exc:
         key, message = first_error(exc)
         paths = ", ".join(p for p, _ in overrides)
         raise InvalidInput(f"--vary {paths}: {key}: {message}") from None
+
+
+def _check_read(ruleset: Ruleset, path: str, kind: str, key: str) -> None:
+    """Refuse to sweep a ``kind`` ("stat" or "setting") named ``key`` that the ruleset's
+    rules never read (a key of the GM's own): every combination would play the same."""
+    if kind == "setting":
+        ruleset.check_setting_names([key])  # a typo of a setting: in the set-up's words
+    read = ruleset.settings_read | ENGINE_SETTINGS if kind == "setting" else ruleset.stats_read
+    if read is None or key in read:
+        return
+    other = ("setting", "settings." + key) if kind == "stat" and key in ruleset.settings_read \
+        else ("stat", "ID.stats." + key) if kind == "setting" and key in (
+            ruleset.stats_read or ()) else None
+    raise InvalidInput(
+        f"--vary {path}: {ruleset.title} reads no {kind} {key!r}, so the sweep would change "
+        f"nothing (a {kind} of your own is kept, but no rule reads it); "
+        + (f"{key} is a {other[0]}: --vary {other[1]}…" if other else
+           f"its {kind}s: {', '.join(sorted(read))}"), path=path)
 
 
 def _set_path(obj: Any, keys: list[str], value: Any, path: str) -> None:

@@ -32,6 +32,7 @@ from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.handlers import HANDLERS
 from fracas.rulesets.fabula_ultima.limits import STAT_RANGES
 from fracas.rulesets.fabula_ultima.state import (
+    STAT_KEYS,
     FabulaExt,
     add_participant,
     check_stats,
@@ -59,6 +60,7 @@ class FabulaUltima(Ruleset):
     #: the two sides of the turn order are in every view
     shown_settings = frozenset({"pc_side", "foe_side"})
     settings_read = shown_settings
+    stats_read = STAT_KEYS  # any other stat is refused (check_stats)
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt

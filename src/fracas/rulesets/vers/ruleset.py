@@ -43,6 +43,8 @@ class Vers(Ruleset):
     #: the battlefield is in every view (its map, objects, guards and cover)
     shown_settings = frozenset({"zones", "links", "objects", "guards", "cover"})
     settings_read = shown_settings | {"base_tn", "last_chooses_opener"}
+    stats_read = frozenset({*ATTRIBUTES, "skills", "tn", "weapons", "rv", "reach", "dodge",
+                            "resolve", "poise", "focus_rv", "morale_rv", "zone"})  # docs/vers.md
     package = "fracas.rulesets.vers"
     commands = COMMANDS
     ext_type = VersExt
