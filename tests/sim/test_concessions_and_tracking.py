@@ -139,6 +139,30 @@ def test_with_tracking_an_escape_is_hunted_down_or_completely_away() -> None:
         prepare(job("vers-chase", 1, extra='\n[sim]\ntracking = "yes"\n'))
 
 
+def test_the_quarry_of_a_chase_under_way_runs_and_does_not_fight_the_hunter() -> None:
+    # the cutpurse rolls no chase roll (the PC does, VR-CHASE-8), but stands in the same zone:
+    # its focus fire beat Ada up with its bare hands (unarmed, EV 0: grazed at every hit)
+    # while she ran after it, and her wounds counted against every chase roll she made
+    tracked = simulate(job("vers-chase", 40, extra="\n[sim]\ntracking = true\n"),
+                       runner=Runner(1))
+    data = report_data(tracked)["results"][0]
+    assert data["characters"]["ada"]["mean_harm"] == 0
+    assert data["outcomes"]["taken out"]["count"] == 0
+    assert data["outcomes"]["captured"]["count"] + data["outcomes"]["away"]["count"] == 40
+    p = prepare(job("vers-chase", 1))
+    encounter = Encounter(p, 0, [])
+    encounter.play()
+    assert not any(": attack " in line for line in encounter.trace or [])
+    # a custom policy's turn.attacks() leaves out the other party of the chase as well
+    encounter = Encounter(p, 1)
+    turn = encounter.side_turn()
+    while turn is not None and turn.side != "npcs":
+        encounter.step()
+        turn = encounter.side_turn()
+    assert turn is not None and ("cutpurse", "ada") in turn.apart and turn.attacks() == []
+    assert any(o.verb == "attack" for o in turn.options)  # the rules still allow a blow
+
+
 def test_the_agents_view_is_the_players_projection_with_odds_on_demand() -> None:
     for name in ("etherscope-car-chase", "fabula-ultima-ambush", "vers-tavern-brawl"):
         encounter = Encounter(prepare(job(name, 1)), 1)

@@ -375,7 +375,7 @@ class Encounter:
             options = tuple(o for lc in legal for o in self.options(lc, sight))
             if options:
                 return Turn(side, options, sight, self._hidden_from(side)[1], profile, self.rng,
-                            self._offers(side), self.proposal)
+                            self._offers(side), self.proposal, profile.apart(self.chases))
         return None
 
     def _offers(self, side: str) -> tuple[Offer, ...]:

@@ -252,6 +252,8 @@ class Turn:
     rng: DiceRng
     offers: tuple[Offer, ...] = ()  # the concessions the side may make now
     proposal: str | None = None  # the side whose compromise is on the table, if any
+    #: (actor, target) pairs kept apart by a chase under way: no attack (Profile.apart)
+    apart: frozenset[tuple[str, str]] = frozenset()
     #: :meth:`attacks` of the options it was last worked out for (the options may change)
     _attacks: tuple[tuple[Option, ...], tuple[Option, ...]] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -307,13 +309,15 @@ class Turn:
 
     def attacks(self) -> list[Option]:
         """The options that attack a character of another side (the legal commands name
-        only targets the actor may attack), in the order of :attr:`options`."""
+        only targets the actor may attack), in the order of :attr:`options`; not the other
+        party of a chase under way (:attr:`apart`: the chase, not a blow, settles it)."""
         known = self._attacks
         if known is None or known[0] is not self.options:
             verbs, side_of, side = self.profile.attack_verbs, self.side_of, self.side
             known = self._attacks = (self.options, tuple(
                 o for o in self.options if o.legal.verb in verbs
-                and side_of.get(o.value("target"), side) != side))
+                and side_of.get(o.value("target"), side) != side
+                and (o.actor, o.value("target")) not in self.apart))
         return list(known[1])
 
     def where(self, test: Callable[[Option], bool]) -> list[Option]:

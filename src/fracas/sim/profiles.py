@@ -148,6 +148,11 @@ class Profile:
         (VERS: ``pursue`` after contact; with ``tracking``, ``track`` after an escape)."""
         return ()
 
+    def apart(self, chases: dict[str, ChaseWatch]) -> frozenset[tuple[str, str]]:
+        """(hunter, quarry) and (quarry, hunter) of every chase that keeps the two apart
+        (VERS: pursuit, tracking): the built-in policies attack neither from the other."""
+        return frozenset()
+
 
 def _pool(entry: dict[str, Any], key: str) -> tuple[float, float] | None:
     pool = entry.get(key)
@@ -353,6 +358,17 @@ class VersProfile(Profile):
         stages = {c.stage for c in chases.values()}
         return (("pursue",) if "contact" in stages else ()) + (
             ("track",) if tracking and "escaped" in stages else ())
+
+
+    def apart(self, chases: dict[str, ChaseWatch]) -> frozenset[tuple[str, str]]:
+        """The two parties of a chase still on its scale (pursuit, contact, escaped,
+        tracking: VR-CHASE-1/4/7), who are not within reach of each other until it ends."""
+        return frozenset(pair for c in chases.values() if c.stage in _APART
+                         for pair in ((c.hunter, c.quarry), (c.quarry, c.hunter)))
+
+
+#: The stages of a chase whose parties are apart on its scale.
+_APART = frozenset({"pursuit", "contact", "escaped", "tracking"})
 
 
 PROFILES: dict[str, Profile] = {
