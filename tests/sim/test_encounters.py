@@ -232,3 +232,18 @@ def test_a_character_the_prologue_brings_in_plays_on_its_side_and_is_reported() 
     rat = report_data([r])["results"][0]["characters"]["rat"]
     assert rat["name"] == "Rat" and rat["side"] == "toughs"
     assert r.tally.harm["rat"] > 0  # it stood in the fight: the heroes struck it
+
+
+@pytest.mark.rule("ES-START-2")
+def test_the_built_in_policies_ambush_foes_never_their_own_side() -> None:
+    # the rules let an ambush name an ally (ES-START-2 names no side), but a side's agent
+    # that picked among the opening's options at random hid its agents from each other
+    sc = load_scenario("etherscope-agents-domain")
+    p = prepare(SimJob(sc.text, sc.path, 1, "amb"))
+    ambushes = []
+    for i in range(30):
+        trace: list[str] = []
+        Encounter(p, i, trace).play()
+        ambushes += [line.split(": ambush ") for line in trace if ": ambush " in line]
+    side = p.sides.side_of
+    assert ambushes and all(side[who] != side[target.split()[0]] for who, target in ambushes)

@@ -353,7 +353,14 @@ def _otherwise(turn: Turn) -> Option:
     if closer:
         return turn.pick(closer)
     passes = turn.where(lambda o: o.verb in me.pass_verbs)
-    return turn.pick(passes or list(turn.options))
+    return turn.pick(passes or turn.where(lambda o: not _at_friends(turn, o))
+                     or list(turn.options))
+
+
+def _at_friends(turn: Turn, option: Option) -> bool:
+    """Whether ``option`` is a hostile move (an Etherscope ambush) aimed at the side's own."""
+    return option.verb in turn.profile.hostile_verbs and any(
+        turn.side_of.get(t) == turn.side for t in option.value("targets") or ())
 
 
 def _objective(turn: Turn) -> Option | None:

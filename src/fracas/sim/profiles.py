@@ -62,6 +62,9 @@ class Profile:
     #: Verbs that end a character's go without acting.
     pass_verbs: ClassVar[frozenset[str]] = frozenset()
     attack_verbs: ClassVar[frozenset[str]] = frozenset({"attack"})
+    #: Verbs aimed at foes besides the attacks (an Etherscope ambush, whose ``targets`` the
+    #: rules let name an ally too): the built-in policies never aim one at their own side.
+    hostile_verbs: ClassVar[frozenset[str]] = frozenset()
     recover_verbs: ClassVar[frozenset[str]] = frozenset()
     #: Verbs that pursue the conflict's objective (a chase roll): preferred over attacks.
     objective_verbs: ClassVar[frozenset[str]] = frozenset()
@@ -171,6 +174,7 @@ class EtherscopeProfile(Profile):
     gm_after = ("moves", "round", "countdown")
     skip = frozenset({"act", "zoom"})
     optional_verbs = frozenset({"ambush"})
+    hostile_verbs = frozenset({"ambush"})
     pass_verbs = frozenset({"done"})
     recover_verbs = frozenset({"recover"})
     seek_verbs = frozenset({"search"})
