@@ -317,3 +317,26 @@ def test_new_fresh_plays_only_the_opening_gm_commands_of_an_example(tmp_path: Pa
 
     assert version_of_new("--fresh") == 2  # `open ada`, the script's head; her attack is next
     assert version_of_new() > 20  # the whole story of the brawl
+
+
+@pytest.mark.rule("VR-TURN-3", "FU-CON-11")
+def test_the_state_head_counts_in_the_games_words_and_prints_the_end_reason_as_typed(
+        tmp_path: Path) -> None:
+    """Before the first round the head says no 'round 0'; a VERS Turn is a turn, not a round;
+    the GM's end reason is printed as typed, brackets and all (never read as markup)."""
+    head = 'ruleset = "fabula-ultima"\ntitle = "Duel"\n'
+    duel = ('[[participants]]\nid = "a"\nname = "A"\nside = "heroes"\n'
+            'stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hp = 30, mp = 10 }\n'
+            '[[participants]]\nid = "b"\nname = "B"\nside = "foes"\n'
+            'stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hp = 30, mp = 10 }\n')
+    fresh, ended = tmp_path / "fresh.toml", tmp_path / "ended.toml"
+    fresh.write_text(head + "round_limit = 3\n" + duel)
+    ended.write_text(head + 'script = """\nend \'[bold]truce[/] at dawn\'\n"""\n' + duel)
+    result = runner.invoke(app, ["run", str(fresh)])
+    assert result.exit_code == 0, result.output
+    assert "Duel — setup, 3 rounds at most\n" in result.output
+    result = runner.invoke(app, ["run", str(ended)])
+    assert result.exit_code == 0, result.output
+    assert "Duel — ended: [bold]truce[/] at dawn\n" in result.output
+    brawl = runner.invoke(app, ["run", "vers-tavern-brawl"])
+    assert "Brawl at the Drowned Rat — running, turn 2\n" in brawl.output

@@ -109,9 +109,12 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) ->
         status += f": {level['end_reason']}"
     if level.get("outcome"):
         status += f" — {level['outcome']}"
-    limit = f"/{level['round_limit']}" if level["round_limit"] else ""
-    console.print(f"[bold]{escape(head)}[/] — {status}, {conflict.ruleset.round_word} "
-                  f"{level['round']}{limit}")
+    word, limit = conflict.ruleset.round_word, level["round_limit"]
+    if level["round"]:  # before the first, only its limit: never "round 0"
+        status += f", {word} {level['round']}" + (f"/{limit}" if limit else "")
+    elif limit:
+        status += f", {limit} {word}s at most"
+    console.print(f"[bold]{escape(head)}[/] — {escape(status)}")
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("who", "side", "player", "state"):
         table.add_column(col)

@@ -281,7 +281,7 @@ function renderField(level, turn, ctx) {
 // A zoomed-in conflict drawn inside its parents: each level a box with its title and round
 // count, the innermost holding its own panels.
 function nested(parents, level, inner, ctx) {
-  const label = (l) => `${l.title} · ${progressOf(state.view, l, ctx.words)}`;
+  const label = (l) => [l.title, progressOf(state.view, l, ctx.words)].filter(Boolean).join(" · ");
   let box = h("section", { class: "zoom-level innermost", "aria-label": `zoomed in: ${label(level)}` },
     h("h2", { class: "zoom-title" }, `Zoomed in: ${label(level)}`), inner);
   for (const parent of [...parents].reverse()) {
@@ -322,7 +322,8 @@ function renderLog() {
 async function renderRound(level, turn, ctx) {
   const gm = state.me.role === "gm";
   const head = [
-    h("p", { class: "status" }, `${level.title} · ${progressOf(state.view, level, ctx.words)} · ${words(level.status)}`,
+    h("p", { class: "status" }, [level.title, progressOf(state.view, level, ctx.words), words(level.status)]
+      .filter(Boolean).join(" · "),
       level.end_reason ? ` (${level.end_reason})` : ""),
     h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),

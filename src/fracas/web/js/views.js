@@ -44,12 +44,14 @@ const NOBODY = "Acting: nobody · ";
 /** How far the conflict has come, for the page's head: its round in the game's word
  * (`said.round`: "round 2 of 6", VERS's "turn 2"), or, for a VERS chase before any turn was
  * opened (a chase rolls on without turns: VR-CHASE-8), where each chase stands on its scale
- * ("chase c1: pursuit, position 3 of 5", VR-CHASE-1/2). */
+ * ("chase c1: pursuit, position 3 of 5", VR-CHASE-1/2); before the first round, only its
+ * limit if it has one ("6 rounds at most": never "round 0"). */
 export function progressOf(view, level, said) {
   const chases = Object.entries((level.ruleset || {}).chases || {});
   if (view.ruleset === "vers" && !level.round && chases.length) {
     return chases.map(([id, c]) => `chase ${id}: ${words(c.stage)}, position ${c.position} of ${c.positions}`).join("; ");
   }
+  if (!level.round) return level.round_limit ? `${level.round_limit} ${said.round}s at most` : "";
   return `${said.round} ${level.round}${level.round_limit ? ` of ${level.round_limit}` : ""}`;
 }
 
