@@ -125,8 +125,9 @@ def test_export_from_another_database_needs_trust(tmp_path: Path) -> None:
     first, second = (f"sqlite:///{tmp_path / n}" for n in ("a.db", "b.db"))
     code, out = _cli("new", str(TOY_SCENARIO), "--db", first)
     cid = out.strip().splitlines()[-1]
-    target = tmp_path / "c.json"
-    assert _cli("export", cid, "-o", str(target), "--db", first)[0] == 0
+    target = tmp_path / "c[bold].json"  # the path said as typed, never read as markup
+    code, out = _cli("export", cid, "-o", str(target), "--db", first)
+    assert code == 0 and f"exported {cid} to {target}" in "".join(out.splitlines())
     key = SqlEventStore(first).export_key().hex()
     assert key not in target.read_text()  # the key never leaves the database
     code, out = _cli("import", str(target), "--db", second)

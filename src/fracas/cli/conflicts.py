@@ -283,7 +283,7 @@ def export(
         except OSError as exc:  # it holds the seed: no half-written copy is left behind
             tmp.unlink(missing_ok=True)
             raise InvalidInput(f"cannot write {output}: {exc.strerror or exc}") from None
-        err_console.print(f"exported {conflict_id} to {output}")
+        err_console.print(f"exported {conflict_id} to {escape(str(output))}")
 
 
 def import_(
