@@ -157,3 +157,26 @@ def test_a_one_round_limit_says_one_round_in_the_singular() -> None:
     assert c.state.status == "ended" and c.state.end_reason == "1 round played"  # was "1 rounds"
     said = json.dumps(log_view(c, Viewer.public())[-1], ensure_ascii=False)
     assert "1 round played" in said and "1 rounds" not in said
+
+
+def lasting(c: Conflict) -> dict[str, str]:
+    """Each effect's text → how long it lasts, as the GM's view says it."""
+    from fracas.engine.model import Viewer
+    from fracas.engine.views import view
+    return {e["text"]: e["lasts"] for e in view(c, Viewer.gm())["conflict"]["effects"]}
+
+
+def test_the_view_says_how_long_each_effect_lasts_and_the_round_it_ends_stays_put() -> None:
+    c = toy_conflict()
+    play(c, "effect 'fog' count=2")  # before round 1: it ends with round 2
+    assert lasting(c) == {"fog": "until the end of round 2"}
+    play(c, "start ada", "effect 'shield up' until=turn_start who=ada",
+         "effect 'guard' until=turn_end who=bruno count=2")
+    assert lasting(c) == {"fog": "until the end of round 2",
+                          "shield up": "until Ada's next turn starts",
+                          "guard": "until Bruno's turn has ended 2 more times"}
+    finish_round(c)
+    c.execute("start bruno")
+    assert lasting(c) == {"fog": "until the end of round 2",  # one round end left: round 2's
+                          "shield up": "until Ada's next turn starts",
+                          "guard": "until the end of Bruno's turn"}

@@ -47,8 +47,8 @@ def test_the_pages_show_timed_effects_and_the_gm_expires_them(browser: Browser, 
         for screen in everyone:
             expect(effect(screen, "pinned down")).to_contain_text(
                 "pinned down · on Ada · until the end of Ada's go")
-            expect(effect(screen, "smoke")).to_contain_text(
-                "smoke fills the room · 2 more turn ends")
+            expect(effect(screen, "smoke")).to_contain_text(  # the turn it ends with
+                "smoke fills the room · until the end of turn 2")
             expect(effect(screen, "dazed")).to_contain_text(
                 "dazed · on Bruno · until Bruno's next go starts")
         for screen in (alice, bob):  # only the GM expires an effect
@@ -78,7 +78,7 @@ def test_an_effect_reaches_only_those_who_may_see_it(browser: Browser, served: S
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
         command(gm, "gm", "effect 'zqsecret ambush at dusk' visibility=gm")
         secret = effect(gm, "zqsecret ambush")
-        expect(secret).to_contain_text("until the end of the turn")
+        expect(secret).to_contain_text("until the end of turn 1")
         expect(secret.locator(".tag")).to_have_text("gm only")
         secret_id = secret.get_by_role("button", name="Expire").get_attribute("data-focus")
         assert secret_id and secret_id.startswith("expire-e")
@@ -88,7 +88,7 @@ def test_an_effect_reaches_only_those_who_may_see_it(browser: Browser, served: S
         # Ada's player sees her own effect (and nothing tells her of the GM's)
         expect(effects(alice)).to_have_count(1)
         expect(effect(alice, "blessed")).to_contain_text(
-            "zqowner blessed by the saint · on Ada · until the end of the turn")
+            "zqowner blessed by the saint · on Ada · until the end of turn 1")
         expect(effect(alice, "blessed").locator(".tag")).to_have_count(0)
         # a public effect after both: once it is on bob's page, anything sent before is too
         command(gm, "gm", "effect 'the lamps gutter'")

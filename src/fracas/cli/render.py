@@ -130,4 +130,5 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) ->
     for line in level.get("odds", []):
         console.print(f"  [magenta]odds[/] {escape(line)}")
     for effect in level["effects"]:
-        console.print(f"  effect {effect['id']}: {escape(effect['text'])}")
+        console.print(f"  effect {effect['id']}: {escape(effect['text'])} · "
+                      f"{escape(effect['lasts'])}")

@@ -23,7 +23,7 @@ from fracas.engine.engine_events import (
     ZoomClosed,
 )
 from fracas.engine.events import Event
-from fracas.engine.model import TimedEffect
+from fracas.engine.model import ConflictState, TimedEffect
 
 if TYPE_CHECKING:
     from fracas.engine.context import DecideContext
@@ -79,6 +79,24 @@ def expired(effect: TimedEffect, reason: str) -> EffectExpired:
     return EffectExpired(id=effect.id, text=effect.text, reason=reason,
                          participant=effect.participant, actor=effect.owner,
                          visibility=effect.visibility)
+
+
+def lasts(effect: TimedEffect, state: ConflictState, round_word: str = "round",
+          turn_word: str = "turn") -> str:
+    """How long ``effect`` lasts, in words, in the game's words for a round and a turn (VERS:
+    turn and go): "until the end of round 3", "until Ada's next go starts", "until the end
+    of Ada's turn", "until Ada's go has ended 2 more times"."""
+    n = effect.remaining
+    if effect.trigger == "round_end":  # round 0: not begun, the first to end is round 1
+        return f"until the end of {round_word} {max(state.round, 1) + n - 1}"
+    pid = effect.participant
+    who = state.participants[pid].name if pid in state.participants else "the"
+    whose = f"{who}'s" if pid in state.participants else who
+    start = effect.trigger == "turn_start"
+    if n == 1:
+        return f"until {whose} next {turn_word} starts" if start else \
+            f"until the end of {whose} {turn_word}"
+    return f"until {whose} {turn_word} has {'started' if start else 'ended'} {n} more times"
 
 
 def with_expiries(effects: list[TimedEffect], events: list[Event]) -> list[Event]:

@@ -28,6 +28,7 @@ from typing import Any
 from fracas.engine.concealment import ParticipantConcealed, ParticipantRevealed
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.describe import describe
+from fracas.engine.effects import lasts
 from fracas.engine.events import (
     CONFLICT_CREATED,
     ENGINE_EVENTS,
@@ -475,7 +476,9 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
             "settings": _settings(state, gm, unknown),
             "participants": participants,
-            "effects": [dataclasses.asdict(e) for e in state.effects
+            "effects": [{**dataclasses.asdict(e), "lasts": lasts(e, state, ruleset.round_word,
+                                                                   ruleset.turn_word)}
+                        for e in state.effects
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
             "ruleset": unknown.clean(ruleset.view_ext(state, viewer)) if ext else None,
             "odds": None if not odds else unknown.clean(ruleset.pending_odds(state, viewer))

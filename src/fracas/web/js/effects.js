@@ -2,7 +2,7 @@
 // each says, whom it is on and when it ends; the GM's Expire ends one now (`expire ID`). Only
 // what the viewer's projection holds is drawn, and no panel at all when it holds none: a
 // player's page tells nothing of effects hidden from them, not even that there are some.
-import { h, panel, words } from "./dom.js";
+import { h, panel } from "./dom.js";
 
 /** The Effects panel of the levels in view (a zoomed-in conflict's last), or null when none
  * holds an effect. Only the innermost level's effects can be expired (commands go there). */
@@ -15,23 +15,11 @@ export function effectsPanel(levels, ctx) {
 function effectItem(effect, ctx, parent) {
   const on = effect.participant || effect.owner;
   return h("li", { class: "effect" }, h("b", {}, effect.text),
-    on ? ` · on ${ctx.name(on)}` : "", ` · ${expiry(effect, ctx)}`,
+    on ? ` · on ${ctx.name(on)}` : "", ` · ${effect.lasts}`,
     parent ? h("span", { class: "muted" }, ` (in ${parent})`) : null,
     ctx.send ? visibilityTag(effect, ctx) : null,
     ctx.send && !parent ? h("button", { type: "button", class: "small", "data-focus": `expire-${effect.id}`,
       "aria-label": `Expire ${effect.text}`, onclick: () => ctx.send(`expire ${effect.id}`) }, "Expire") : null);
-}
-
-/** When an effect ends, in words: at the N-th boundary it watches (engine/effects.py), in
- * the game's words for a round and a turn (VERS: "the end of the turn", "Ada's next go"). */
-export function expiry(effect, ctx) {
-  const n = effect.remaining;
-  const { round, turn } = ctx.words;
-  const whose = effect.participant ? `${ctx.name(effect.participant)}'s` : "the";
-  if (effect.trigger === "round_end") return n === 1 ? `until the end of the ${round}` : `${n} more ${round} ends`;
-  if (effect.trigger === "turn_start") return n === 1 ? `until ${whose} next ${turn} starts` : `${n} more starts of ${whose} ${turn}`;
-  if (effect.trigger === "turn_end") return n === 1 ? `until the end of ${whose} ${turn}` : `${n} more ends of ${whose} ${turn}`;
-  return `until ${words(effect.trigger)}`;
 }
 
 // Who sees it, on the GM's screen: the players don't (gm only) or the owner's player only.
