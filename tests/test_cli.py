@@ -159,6 +159,32 @@ def test_every_commands_help_prints_without_a_traceback() -> None:
         assert "Usage" in result.output, path
 
 
+def test_no_help_text_breaks_a_line_in_the_middle_of_a_sentence() -> None:
+    """Every paragraph of a command's help reads on one line, in its own help and in the list
+    of commands (`fracas new` read "or with --fresh" and "only its opening GM commands" on two
+    lines: Typer keeps a docstring's line breaks)."""
+    import inspect
+
+    import typer.main
+
+    root = typer.main.get_command(app)
+    for path in _command_paths(root, []):
+        command = root
+        for word in path:
+            command = command.commands[word]  # type: ignore[attr-defined]
+        shown = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "250"}).output
+        helps = [(path, command.help)] + [([*path, name], sub.short_help or sub.help)
+                                          for name, sub in getattr(command, "commands",
+                                                                   {}).items()]
+        for where, text in helps:
+            paragraphs = inspect.cleandoc(text or "").split("\n\n")
+            if where != path:  # a list of commands shows the first paragraph only
+                paragraphs = paragraphs[:1]
+            for paragraph in paragraphs:
+                line = " ".join(paragraph.split())
+                assert line in shown, (path, where, line)
+
+
 def test_table_links_say_what_is_missing_and_what_was_already_done(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tables.db'}"
     table = runner.invoke(app, ["table", "new", "Friday night", "--db", db]).stdout.split()[0]

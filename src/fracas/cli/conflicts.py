@@ -99,11 +99,13 @@ def new(
         "starts from the beginning")] = False,
     db: DbOption = None,
 ) -> None:
-    """Store a new conflict from a scenario file (its script is played too, or with --fresh
-    only its opening GM commands); prints its id.
+    """Store a new conflict from a scenario file, its script played too; print its id.
 
-    It gets a fresh secret seed from the OS unless you fix one with --seed or
-    --scenario-seed: a known seed makes every roll predictable.
+    With --fresh only the script's opening GM commands are played: the fight from its start.
+
+    It rolls from a fresh secret seed; --seed or --scenario-seed fixes a known one instead.
+
+    A known seed makes every roll predictable.
     """
     from fracas.app.scenario import load_scenario
     from fracas.app.script import from_the_start
