@@ -34,3 +34,23 @@ def test_a_player_follows_a_conflict_played_elsewhere(db_url: str) -> None:
     finally:
         child.close(force=True)
     store.close()
+
+
+@pytest.mark.timeout(90)
+def test_a_record_hidden_from_the_player_redraws_nothing(sqlite_url: str) -> None:
+    """A GM-only note changes nothing on Alice's terminal: no line and no fresh panel, whose
+    timing would tell her that something hidden just happened."""
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    child = spawn_fracas("watch", cid, "--as", "alice", "--timeout", "8", "--db", sqlite_url,
+                         width=120)
+    try:
+        child.expect("following .* as alice")
+        service.execute(cid, "note 'the innkeeper is a spy' visibility=gm")
+        child.expect("stopped", timeout=60)  # idle for 8 seconds after the note
+        assert "╭" not in child.before  # the panel was drawn once, before "following"
+        assert "spy" not in child.before
+    finally:
+        child.close(force=True)
+    store.close()

@@ -427,9 +427,12 @@ def watch(
                     continue
                 idle = 0.0
                 conflict = service.load(conflict_id)
-                # records wholly hidden from the viewer print nothing, not even a line
-                print_entries(console, follow.advance(conflict).entries)
-                render_panel(console, conflict, viewer, conflict_id)
+                # records wholly hidden from the viewer print nothing, not even a line or a
+                # fresh panel (its timing would give them away)
+                update = follow.advance(conflict)
+                print_entries(console, update.entries)
+                if viewer.is_gm or update.seen:
+                    render_panel(console, conflict, viewer, conflict_id)
         except KeyboardInterrupt:
             pass
         at = f" at v{conflict.version}" if viewer.is_gm else ""

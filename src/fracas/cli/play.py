@@ -151,7 +151,7 @@ class ChangeWatcher(threading.Thread):
         if version <= self.follow.position:
             return
         update = self.follow.advance(self.service.load(self.conflict_id))
-        if self.follow.viewer.is_gm or update.entries or update.view is not None:
+        if self.follow.viewer.is_gm or update.seen:
             self.seen_at = version
 
     def _poke(self) -> bool:

@@ -106,6 +106,12 @@ class Update:
     view: dict[str, Any] | None
     cursor: str
 
+    @property
+    def seen(self) -> bool:
+        """Whether the viewer sees anything new (an entry, or a changed view): a record
+        hidden from them changes nothing on their screen, not even when it is redrawn."""
+        return bool(self.entries) or self.view is not None
+
 
 class Projector:
     """One viewer's live projection of a conflict: their log entries and their view.
