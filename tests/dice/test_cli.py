@@ -105,6 +105,18 @@ def test_bad_expression_exits_2_with_message_not_traceback() -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("args", [
+    ["roll", "1d0"], ["roll", "1d6", "--times", "0"], ["odds", "1d6/0"],
+    ["odds", "--ruleset", "no-such-game", "3d6 vs 12"], ["odds", "1d6", "--vs", "99999999"],
+])
+def test_a_refused_roll_or_odds_reads_error_as_every_command_does(args: list[str]) -> None:
+    """`fracas roll 1d0` said only "a die needs at least one face …": no "error:" as `fracas
+    do`, `run` and the others write it."""
+    result = runner.invoke(make_app(), args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: "), result.stderr
+
+
 def test_odds_text_and_json() -> None:
     result = runner.invoke(make_app(), ["odds", "2d6+1", "--vs", "8"])
     assert result.exit_code == 0

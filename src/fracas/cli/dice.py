@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from fracas.cli.common import fail
 from fracas.errors import FracasError
 
 D20_HELP = "Read the expression as the d20 library and Avrae do (10d10>=7 compares the total)."
@@ -19,11 +20,6 @@ def _reading(expr: str, d20: bool) -> str:
     if d20 and not expr.lstrip().lower().startswith("d20:"):
         return "d20:" + expr
     return expr
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(message, err=True)
-    raise typer.Exit(2)
 
 
 def _console() -> Console:
@@ -40,7 +36,7 @@ def _target(value: int, option: str) -> None:
     try:
         check_target(value, option)
     except FracasError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 def roll_command(
@@ -66,20 +62,20 @@ def roll_command(
     from fracas.engine.limits import check_seed
 
     if times is not None and not 1 <= times <= MAX_TIMES:
-        _fail(f"--times {times}: give 1 to {MAX_TIMES} rolls")
+        fail(f"--times {times}: give 1 to {MAX_TIMES} rolls")
     if dc is not None:
         _target(dc, "--dc")
     if seed is not None:
         try:
             check_seed(seed)  # as run --seed and new --seed check it
         except FracasError as error:
-            _fail(str(error))
+            fail(str(error))
     used_seed = seed if seed is not None else new_seed()
     count = 1 if times is None else times
     try:  # roll i is the i-th of the seed's (the first is the single roll's)
         results = [roll(expr, DiceRng.derive(used_seed, i)) for i in range(count)]
     except FracasError as error:
-        _fail(str(error))
+        fail(str(error))
     several = times is not None or dc is not None
     total = sum(r.total for r in results)
     met = None if dc is None else sum(1 for r in results if r.total >= dc)
@@ -115,7 +111,7 @@ def odds_command(
 ) -> None:
     """Show the exact odds of a dice expression (or of a ruleset's check)."""
     if ruleset is not None and (vs is not None or d20):
-        _fail(f"--{'vs' if vs is not None else 'd20'} goes with a dice expression, not with "
+        fail(f"--{'vs' if vs is not None else 'd20'} goes with a dice expression, not with "
               "--ruleset: a ruleset's query says its own target (e.g. '3d6 vs 12 -2')")
     if ruleset is None:
         expr = _reading(expr, d20)
@@ -128,11 +124,11 @@ def odds_command(
         if ruleset is not None:
             report: Any = _ruleset_odds(ruleset, expr)
             if not isinstance(report, OddsReport):
-                _fail(f"ruleset '{ruleset}' did not answer the odds query '{expr}'")
+                fail(f"ruleset '{ruleset}' did not answer the odds query '{expr}'")
         else:
             report = odds_of(expr, vs)
     except FracasError as error:
-        _fail(str(error))
+        fail(str(error))
     if as_json:
         typer.echo(json.dumps(report.to_data()))
         return
@@ -147,11 +143,11 @@ def _ruleset_odds(name: str, query: str) -> Any:
     try:
         from fracas.rulesets import get_ruleset  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
-        _fail(f"rulesets are not available, so '--ruleset {name}' cannot answer odds")
+        fail(f"rulesets are not available, so '--ruleset {name}' cannot answer odds")
     found = get_ruleset(name)
     odds = getattr(found, "odds", None)
     if not callable(odds):
-        _fail(f"ruleset '{name}' has no odds queries")
+        fail(f"ruleset '{name}' has no odds queries")
     return odds(query)
 
 
