@@ -207,3 +207,17 @@ def test_do_takes_the_json_form_but_not_with_dice_beside_it(db_url: str) -> None
     assert code == 2 and "--dice goes with a command in text notation" in said
     assert "in the JSON form give the dice in args" in said and "Extra data" not in said
     assert _cli("show", cid, "--json", *db)[1] == before  # nothing stored
+
+
+def test_dice_beside_a_command_that_rolls_nothing_are_refused(db_url: str) -> None:
+    """`fracas do ID "note x" --dice 1,2` stored the note "x dice=1,2": the dice were read as
+    words of the note's text. They are refused, and nothing is stored."""
+    db = ["--db", db_url]
+    cid = _cli("new", str(TOY_SCENARIO), *db)[1].strip().splitlines()[-1]
+    before = _cli("show", cid, "--json", *db)[1]
+    code, out = _cli("do", cid, "note 'the door creaks'", "--dice", "1,2", *db)
+    said = " ".join(out.split())
+    assert code == 2 and "note rolls no dice, so --dice 1,2 has nothing to go to" in said
+    assert _cli("show", cid, "--json", *db)[1] == before  # nothing stored
+    code, out = _cli("do", cid, "ada: hit bruno", "--dice", "5", *db)  # a roll takes them
+    assert code == 0 and "ada: hit bruno dice=5" in out

@@ -23,7 +23,7 @@ from fracas.app.exchange import dumps, export_conflict, import_conflict
 from fracas.app.service import ConflictService
 from fracas.cli.common import check_actor, check_viewer, console, err_console, fail, viewer_for
 from fracas.cli.render import print_entries, print_log, print_state
-from fracas.engine.conflict import Conflict
+from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.events import Record
 from fracas.engine.limits import MAX_EXPORT_BYTES
 from fracas.engine.model import Viewer
@@ -185,16 +185,29 @@ def show(
 
 
 def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
-         expect: str | None, key: str | None) -> None:
+         expect: str | None, key: str | None, dice: str | None = None) -> None:
     viewer = viewer_for(as_player)
     with _guard(), open_service(db, existing=True) as service:
         conflict = service.load(conflict_id)
         check_actor(conflict, viewer)
+        if dice is not None:
+            command = _with_dice(conflict, command, dice)
         version, cursor = _expectation(expect, viewer)
         out = service.execute(conflict_id, command, viewer, expected_version=version,
                               expected_cursor=cursor, key=key, conflict=conflict)
         note = " [dim](already applied: same idempotency key)[/]" if out.duplicate else ""
         print_record(out.conflict, out.record, viewer, note)
+
+
+def _with_dice(conflict: Conflict, command: str, dice: str) -> str:
+    """``COMMAND dice=D`` for ``--dice D``; refused when the command rolls nothing (a note's
+    text would otherwise take the dice as words)."""
+    commands = command_set(conflict.ruleset)
+    spec = commands.spec(commands.parse(command).verb)
+    if all(p.name != "dice" for p in spec.params):
+        raise InvalidInput(f"{spec.verb} rolls no dice, so --dice {dice} has nothing to go to; "
+                           "leave --dice out", verb=spec.verb)
+    return f"{command} dice={dice.replace(' ', '')}"
 
 
 def _expectation(expect: str | None, viewer: Viewer) -> tuple[int | None, str | None]:
@@ -228,13 +241,11 @@ def do(
     db: DbOption = None,
 ) -> None:
     """Apply one command to a stored conflict and store it."""
-    if dice:
-        if command.lstrip().startswith("{"):  # the JSON form: text appended would break it
-            with _guard():
-                raise InvalidInput("--dice goes with a command in text notation; in the JSON "
-                                   'form give the dice in args ("dice": [5, 6])')
-        command = f"{command} dice={dice.replace(' ', '')}"
-    _run(db, conflict_id, command, as_player, expect, key)
+    if dice and command.lstrip().startswith("{"):  # the JSON form: text appended breaks it
+        with _guard():
+            raise InvalidInput("--dice goes with a command in text notation; in the JSON "
+                               'form give the dice in args ("dice": [5, 6])')
+    _run(db, conflict_id, command, as_player, expect, key, dice or None)
 
 
 def undo(
