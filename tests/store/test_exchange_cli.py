@@ -221,3 +221,32 @@ def test_dice_beside_a_command_that_rolls_nothing_are_refused(db_url: str) -> No
     assert _cli("show", cid, "--json", *db)[1] == before  # nothing stored
     code, out = _cli("do", cid, "ada: hit bruno", "--dice", "5", *db)  # a roll takes them
     assert code == 0 and "ada: hit bruno dice=5" in out
+
+
+def test_a_file_edited_on_purpose_is_told_how_to_come_in(db_url: str, tmp_path: Path) -> None:
+    """A GM who edits an export by hand was told only "the checksum does not match", and
+    --trust did not help: the refusal now gives the checksum the edited file holds, which the
+    GM puts in to import it with --trust (the replay still checks every record)."""
+    db = ["--db", db_url]
+    cid = _cli("new", str(TOY_SCENARIO), *db)[1].strip().splitlines()[-1]
+    target = tmp_path / "c.json"
+    assert _cli("export", cid, "-o", str(target), *db)[0] == 0
+    doc = json.loads(target.read_text())
+    doc["conflict"]["title"] = "The brawl, renamed"
+    target.write_text(json.dumps(doc))
+    before = _cli("list", "--json", *db)[1]
+    code, out = _cli("import", str(target), "--new-id", "--trust", *db)
+    said = " ".join(out.split())
+    assert code == 2 and "the checksum does not match" in said
+    assert _cli("list", "--json", *db)[1] == before  # nothing stored
+    summed = checksum(doc)
+    assert f'If you edited it on purpose, set its "checksum" to "{summed}" and import it ' \
+           "with --trust" in said
+    doc["checksum"] = summed
+    target.write_text(json.dumps(doc))
+    code, out = _cli("import", str(target), "--new-id", *db)  # not signed as it is now
+    assert code == 2 and "signature does not match" in " ".join(out.split())
+    code, out = _cli("import", str(target), "--new-id", "--trust", *db)
+    assert code == 0
+    new = out.strip().splitlines()[-1]
+    assert "The brawl, renamed" in _cli("list", *db)[1] and new in _cli("list", *db)[1]

@@ -126,7 +126,9 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
                            "surrogate escape such as \\ud800); nothing was imported") from None
     if doc.get("checksum") != summed:
         raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
-                           "edited by hand; nothing was imported")
+                           "edited by hand; nothing was imported. If you edited it on purpose, "
+                           f'set its "checksum" to "{summed}" and {trust_hint} (every record '
+                           "is replayed all the same)")
     if not trust:
         _check_signature(doc, key, name, trust_hint)
     meta = doc.get("conflict")
