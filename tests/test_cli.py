@@ -185,6 +185,18 @@ def test_no_help_text_breaks_a_line_in_the_middle_of_a_sentence() -> None:
                 assert line in shown, (path, where, line)
 
 
+@pytest.mark.parametrize("name", ["vers-tavern", "vers-tavern-brawl.toml", "fabula-ambush"])
+def test_a_mistyped_bundled_scenario_gets_the_closest_name(name: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    monkeypatch.chdir(tmp_path)  # no such file here
+    result = runner.invoke(app, ["run", name])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2
+    closest = "fabula-ultima-ambush" if name.startswith("fabula") else "vers-tavern-brawl"
+    assert f"{name}: no such scenario file; did you mean {closest!r}?" in said
+
+
 def test_table_links_say_what_is_missing_and_what_was_already_done(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tables.db'}"
     table = runner.invoke(app, ["table", "new", "Friday night", "--db", db]).stdout.split()[0]

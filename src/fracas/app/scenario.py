@@ -22,6 +22,7 @@ from fracas.engine.limits import (
     check_seed,
 )
 from fracas.engine.setup import Setup, first_error
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 
 _TOP_KEYS = {
@@ -85,9 +86,11 @@ def load_scenario(path: str | Path) -> Scenario:
                                "that is the limit on file size", path=str(p))
         raw = data.decode("utf-8")
     except FileNotFoundError:
-        names = ", ".join(bundled_scenarios()) or "none"
+        bundled = bundled_scenarios()
+        hint = did_you_mean(p.name.removesuffix(".toml"), bundled, cutoff=0.5)
         raise InvalidInput(
-            f"{p}: no such scenario file (bundled scenarios: {names})", path=str(p)
+            f"{p}: no such scenario file{hint} (bundled scenarios: "
+            f"{', '.join(bundled) or 'none'})", path=str(p)
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{p}: cannot read it: {exc}", path=str(p)) from None
