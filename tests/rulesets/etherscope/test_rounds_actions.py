@@ -49,6 +49,23 @@ def test_declarations_are_validated_with_numbers_and_rule() -> None:
     assert c.state.ext.countdown.declarations["ada"] == [7, 1]
 
 
+@pytest.mark.rule("ES-ROUND-4")
+def test_an_action_before_the_countdown_says_what_comes_first() -> None:
+    """"Ada does not act now; no countdown is under way" left the GM asking what to type (a
+    zoom-in begins between rounds, so its first attack met it): the refusal names the step."""
+    c = make()
+    msg = refused(c, "ada: attack bruno", NotYourTurn, "ES-ROUND-4")
+    assert "the conflict has not started: awareness first, then the GM's 'round'" in msg
+    c = started()
+    msg = refused(c, "ada: attack bruno", NotYourTurn, "ES-ROUND-4")
+    assert "round 1 is being declared; the GM's 'countdown' starts the actions" in msg
+    c.execute("countdown")
+    for _ in range(3):
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    msg = refused(c, "ada: attack bruno", NotYourTurn, "ES-ROUND-4")
+    assert "no round is under way; the GM starts the next one with 'round'" in msg
+
+
 @pytest.mark.rule("ES-ROUND-4", "ES-ROUND-7")
 def test_countdown_from_the_highest_and_undeclared_act_at_base() -> None:
     c = started(people=[pc("ada", "alice", physical=8), pc("bruno", "bob", physical=9),

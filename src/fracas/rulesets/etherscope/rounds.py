@@ -129,6 +129,15 @@ def tie_events(records: list[dict[str, Any]]) -> Events:
                           successes=r["successes"]) for r in records]
 
 
+#: What comes before the countdown, by phase (an action refused there says what to type).
+_NO_COUNTDOWN = {
+    ph.START: "the conflict has not started: awareness first, then the GM's 'round'",
+    ph.MOVES: "the awareness moves come first, then the GM's 'round'",
+    ph.DECLARE: "round {round} is being declared; the GM's 'countdown' starts the actions",
+    ph.READY: "no round is under way; the GM starts the next one with 'round'",
+}
+
+
 def check_turn(state: ConflictState, actor: str, author: Viewer | None = None, *,
                acted_ok: bool = False) -> None:
     """Refuse an action by anyone but the character whose slot of the countdown is now
@@ -138,7 +147,8 @@ def check_turn(state: ConflictState, actor: str, author: Viewer | None = None, *
     ext = ext_of(state)
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     if cur is None or cur.actor != actor:
-        now = "no countdown is under way"
+        now = _NO_COUNTDOWN.get(ext.phase, "no countdown is under way").format(
+            round=state.round)
         if cur is not None and unknown_to(state, author, cur.actor):
             now = f"it is not {name(state, actor)}'s turn"
         elif cur is not None:
