@@ -140,6 +140,16 @@ def test_as_a_name_nobody_plays_warns_and_shows_an_onlookers_view() -> None:
     assert "alice" not in said.split("onlooker sees")[0]  # no list of the players
 
 
+def test_as_a_capitalised_name_says_names_are_lower_case() -> None:
+    """`show --as Alice` warned only that nobody plays 'Alice', where `do --as Alice` says
+    why: the same hint in both."""
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--as", "Alice"])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 0
+    assert "nobody in this conflict is played by 'Alice' (a player's name is lower-case); " \
+           "showing what an onlooker sees" in said
+
+
 def _command_paths(group: Any, prefix: list[str]) -> list[list[str]]:
     """Every command and sub-command of a command group, as the words that name it."""
     paths = [prefix]

@@ -32,10 +32,14 @@ def check_actor(conflict: Conflict, viewer: Viewer) -> None:
     could only be refused, and for that reason, not for the one it would meet."""
     if viewer.role == "player" and viewer.player is not None \
             and not conflict.state.owned_by(viewer.player):
-        lower = " (a player's name is lower-case)" if viewer.player != viewer.player.lower() \
-            else ""
-        raise NotAllowed(f"nobody in this conflict is played by {viewer.player!r}{lower}: "
-                         "--as takes the player field of a character you play")
+        raise NotAllowed(f"nobody in this conflict is played by {viewer.player!r}"
+                         f"{_lower_case(viewer.player)}: --as takes the player field of a "
+                         "character you play")
+
+
+def _lower_case(player: str) -> str:
+    """The hint for a player's name given with capitals (names are lower-case)."""
+    return " (a player's name is lower-case)" if player != player.lower() else ""
 
 
 def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
@@ -46,5 +50,5 @@ def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
         return
     if not conflict.state.owned_by(viewer.player):
         err_console.print(
-            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r}; "
-            "showing what an onlooker sees")
+            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r}"
+            f"{_lower_case(viewer.player)}; showing what an onlooker sees")
