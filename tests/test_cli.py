@@ -150,6 +150,13 @@ def test_as_a_capitalised_name_says_names_are_lower_case() -> None:
            "showing what an onlooker sees" in said
 
 
+def test_as_a_name_with_brackets_is_shown_as_typed_not_a_traceback() -> None:
+    """`--as "[/x]"` ended in a traceback: the name was read as Rich markup."""
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--as", "[/x]"])
+    assert result.exit_code == 0, result.exception
+    assert "nobody in this conflict is played by '[/x]'" in " ".join(result.output.split())
+
+
 def _command_paths(group: Any, prefix: list[str]) -> list[list[str]]:
     """Every command and sub-command of a command group, as the words that name it."""
     paths = [prefix]

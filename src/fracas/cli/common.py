@@ -50,5 +50,6 @@ def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
         return
     if not conflict.state.owned_by(viewer.player):
         err_console.print(
-            f"[yellow]warning:[/] nobody in this conflict is played by {viewer.player!r}"
-            f"{_lower_case(viewer.player)}; showing what an onlooker sees")
+            "[yellow]warning:[/] nobody in this conflict is played by "
+            f"{escape(repr(viewer.player))}{_lower_case(viewer.player)}; showing what an "
+            "onlooker sees")

@@ -426,7 +426,7 @@ def watch(
             print_entries(console, follow.after(_since(since)))
         render_panel(console, conflict, viewer, conflict_id)
         at = f" at v{conflict.version}" if viewer.is_gm else ""  # a player is told no version
-        err_console.print(f"[dim]following {conflict_id}{at} as {who}; Ctrl-C stops[/]")
+        err_console.print(f"[dim]following {conflict_id}{at} as {escape(who)}; Ctrl-C stops[/]")
         idle = 0.0
         try:
             while timeout is None or idle < timeout:

@@ -106,7 +106,7 @@ def render_panel(console: Console, conflict: Conflict, viewer: Viewer, cid: str)
     who = "GM" if viewer.is_gm else (viewer.player or "public")
     at = f" · v{conflict.version}" if viewer.is_gm else ""  # a player is told no version
     title = f"{cid}{at} · {conflict.ruleset.title} · as {who}"
-    console.print(Panel(Text(cap.get().rstrip()), title=title, title_align="left"))
+    console.print(Panel(Text(cap.get().rstrip()), title=escape(title), title_align="left"))
 
 
 #: What the prompt returns when another process stored a command (then the text typed so far).
