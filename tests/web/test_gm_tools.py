@@ -315,7 +315,10 @@ def test_the_gm_edits_the_countdown_and_a_zoom_in_sits_inside_its_parent(
         for p in (gm, alice, bob):
             outer = p.page.locator("section.zoom-level", has_text="A lurker in the vault")
             inner = outer.locator("section.zoom-level.innermost")
-            expect(inner.locator(".zoom-title")).to_contain_text(re.compile(r"round \d"))
+            # the parent's round; the zoom, not begun, its limit (never "round 0")
+            expect(outer.locator(".zoom-title").first).to_contain_text(re.compile(r"round 1$"))
+            expect(inner.locator(".zoom-title")).to_contain_text(
+                re.compile(r"zoomed in · \d+ rounds at most$"))
             expect(inner.locator(".panel").first).to_be_visible()
         clean(gm, (alice, bob))
 
