@@ -3,9 +3,13 @@ after an escape; and the agents' view is exactly the table's projection, odds on
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 
 from fracas.app.scenario import load_scenario, parse_scenario
+from fracas.cli.sim import print_report
 from fracas.engine import Conflict
 from fracas.engine.serialize import state_to_data
 from fracas.engine.views import view
@@ -50,7 +54,8 @@ def test_a_side_that_surrenders_is_out_and_the_other_side_wins() -> None:
     assert t.out["ada"] == t.out["bruno"] == 6 and t.out["captain"] == 0
     data = report_data([r])["results"][0]
     assert data["outcomes"]["surrendered"]["p"] == 1.0
-    assert data["outcomes"]["compromise"]["count"] == 0  # listed though none happened
+    assert data["outcomes"]["defeated"]["count"] == 0  # listed though none happened
+    assert "compromise" not in data["outcomes"]  # the bandits (focus fire) never accept one
 
     encounter = Encounter(prepare(job("fabula-ultima-ambush", 1, {
         "heroes": f"{TACTICS}:surrender_at_once"})), 2, [])
@@ -182,3 +187,37 @@ def test_the_agents_view_is_the_players_projection_with_odds_on_demand() -> None
             if encounter.verdict() or not encounter.step():
                 break
         assert looked > 3
+
+
+def _not_seen(name: str, policies: dict[str, str] | None = None, extra: str = "") -> str:
+    """The report's line naming the outcomes no encounter reached."""
+    terminal = Console(width=200, file=io.StringIO())
+    print_report(terminal, report_data(simulate(job(name, 4, policies, extra),
+                                                runner=Runner(1))))
+    text: str = terminal.file.getvalue()  # type: ignore[attr-defined]
+    return next(line for line in text.splitlines() if line.startswith("not seen:"))
+
+
+@pytest.mark.rule("VR-CHASE-4", "FU-CON-11", "FU-CON-12")
+def test_only_outcomes_the_scenario_can_reach_are_listed_as_not_seen() -> None:
+    # a brawl has no chase (only the GM starts one, and the simulated GM never does)
+    brawl = _not_seen("vers-tavern-brawl")
+    assert not any(o in brawl for o in ("captured", "escaped", "evaded", "away", "won", "lost"))
+    assert "no decision" in brawl
+    # a pursuit: caught or escaped; with tracking an escape is followed to "away" instead
+    chase = report_data(simulate(job("vers-chase", 4), runner=Runner(1)))["results"][0]
+    assert list(chase["outcomes"]) == ["taken out", "captured", "escaped", "no decision"]
+    tracked = report_data(simulate(job("vers-chase", 4, extra="\n[sim]\ntracking = true\n"),
+                                   runner=Runner(1)))["results"][0]
+    assert list(tracked["outcomes"]) == ["taken out", "captured", "away", "no decision"]
+    # Fabula Ultima: focus fire never concedes; a surrender needs one side that may, a
+    # compromise two (one offers, the other accepts)
+    assert "surrendered" not in _not_seen("fabula-ultima-ambush")
+    assert "compromise" not in _not_seen("fabula-ultima-ambush")
+    one = report_data(simulate(job("fabula-ultima-ambush", 4, {"heroes": "parley"}),
+                               runner=Runner(1)))["results"][0]
+    assert list(one["outcomes"]) == ["defeated", "surrendered", "no decision"]
+    both = report_data(simulate(job("fabula-ultima-ambush", 4, {
+        "heroes": "parley", "bandits": f"{TACTICS}:accept_compromise"}), runner=Runner(1)))
+    assert list(both["results"][0]["outcomes"]) == [
+        "defeated", "surrendered", "compromise", "no decision"]

@@ -50,6 +50,7 @@ from fracas.sim.policies import (
     Policy,
     Sight,
     Turn,
+    may_concede,
     policies_for,
 )
 from fracas.sim.profiles import (
@@ -104,6 +105,7 @@ class Prepared:
     created: Record | None = None  # the set-up record, made (and checked) once
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
     names: dict[str, str] = field(default_factory=dict)  # every character's, joiners' too
+    outcomes: tuple[str, ...] = ()  # the outcomes an encounter can come to (Profile.reachable)
     options: Playable = field(init=False)  # the playable forms of legal commands
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
     commands_of: ByIdentity[Option, Command] = field(init=False)  # an option's checked command
@@ -147,6 +149,11 @@ def prepare(job: SimJob) -> Prepared:
     prepared.bystanders = frozenset(
         p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
     prepared.names = {p["id"]: p["name"] for p in gm["conflict"]["participants"]}
+    chases: dict[str, ChaseWatch] = {}
+    for record in conflict.records:  # the chases the prologue started
+        profile.observe(chases, list(record.events))
+    prepared.outcomes = profile.reachable(
+        chases, prepared.tracking, sum(map(may_concede, prepared.policies.values())))
     return prepared
 
 

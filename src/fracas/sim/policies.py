@@ -440,6 +440,12 @@ BUILT_IN: dict[str, Policy] = {
 DEFAULT_POLICY = "focus-fire"
 
 
+def may_concede(policy: Policy) -> bool:
+    """Whether a side's policy may make a concession (``turn.offers``): ``parley``, or a
+    policy of your own; the other built-in policies never do."""
+    return policy is parley or not any(policy is p for p in BUILT_IN.values())
+
+
 def load_policy(name: str) -> Policy:
     """A built-in policy by name, or ``module:function`` imported from the Python path."""
     if name in BUILT_IN:

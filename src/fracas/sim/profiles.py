@@ -72,13 +72,32 @@ class Profile:
     seek_verbs: ClassVar[frozenset[str]] = frozenset()
     #: The outcome of a conflict decided by one side being the last with characters in it.
     last_side_outcome: ClassVar[str] = "taken out"
-    #: Every outcome the ruleset can give an encounter (for the report; zero counts shown).
+    #: Every outcome the ruleset can give an encounter, in the report's order (it lists those
+    #: a job can reach, :meth:`reachable`, zero counts too).
     outcomes: ClassVar[tuple[str, ...]] = ("taken out",)
     #: What the harm figures count.
     harm_unit: ClassVar[str] = "harm"
     #: What a side may concede where the rules allow it (Fabula Ultima: ``surrender``, and
     #: ``compromise`` offered to the other side, which may ``accept`` it on its turn).
     concessions: ClassVar[tuple[str, ...]] = ()
+
+    def reachable(self, chases: dict[str, ChaseWatch], tracking: bool, conceding: int
+                  ) -> tuple[str, ...]:
+        """The outcomes an encounter of a job can come to, in the order of :attr:`outcomes`:
+        the last side standing; a surrender where the rules allow one and a side's policy may
+        make it, and a compromise where two may (one offers, the other accepts) —
+        ``conceding`` is how many sides' policies may concede; the chases the prologue
+        started (``chases``, VERS) with ``tracking`` as the scenario's ``[sim]`` sets it."""
+        found = {self.last_side_outcome, *self._chase_outcomes(chases, tracking)}
+        if SURRENDER in self.concessions and conceding >= 1:
+            found.add(SURRENDERED)
+        if COMPROMISE in self.concessions and conceding >= 2:
+            found.add(COMPROMISE)
+        return tuple(o for o in self.outcomes if o in found)
+
+    def _chase_outcomes(self, chases: dict[str, ChaseWatch], tracking: bool) -> set[str]:
+        """The outcomes the chases under way can settle the conflict with."""
+        return set()
 
     def end_reason(self, winner: str, outcome: str) -> str:
         """The reason the simulated GM gives with ``end`` once the conflict is decided."""
@@ -355,6 +374,23 @@ class VersProfile(Profile):
             if winner is not None and not (tracking and chase.stage == "escaped"):
                 return side_of[winner], chase.stage
         return None
+
+    def _chase_outcomes(self, chases: dict[str, ChaseWatch], tracking: bool) -> set[str]:
+        """A race for a prize: won or lost; a pursuit or a tracking: captured, escaped (the
+        top of the pursuit, unless ``tracking`` follows it up), away (the top of a tracking:
+        one the chase starts at, or with ``tracking``). Only the GM starts a chase
+        (``chase``), and the simulated GM never does: the prologue's are all there are."""
+        out: set[str] = set()
+        for c in chases.values():
+            if c.stage in ("interpose", "won", "lost"):
+                out |= {"won", "lost"}
+                continue
+            out |= {"captured", c.stage} if c.stage in self.outcomes else {"captured"}
+            if not tracking:
+                out.add("escaped")
+            if tracking or c.stage == "tracking":
+                out.add("away")
+        return out
 
     def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool) -> tuple[str, ...]:
         """``pursue`` once contact is made (pursuit begins again, VR-CHASE-7); with

@@ -28,7 +28,7 @@ def result_data(r: Result) -> dict[str, Any]:
     t, p = r.tally, r.prepared
     n = t.n
     sides = [*p.sides.sides, NO_DECISION]
-    outcomes = list(dict.fromkeys([*p.profile.outcomes, *sorted(t.outcomes), NO_DECISION]))
+    outcomes = list(dict.fromkeys([*p.outcomes, *sorted(t.outcomes), NO_DECISION]))
     rounds_total = sum(k * v for k, v in t.rounds.items())
     names = p.names or {q.id: q.name for q in p.setup.participants}
     return {
