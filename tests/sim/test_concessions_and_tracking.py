@@ -4,11 +4,16 @@ after an escape; and the agents' view is exactly the table's projection, odds on
 from __future__ import annotations
 
 import io
+import json
+import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
 from fracas.app.scenario import load_scenario, parse_scenario
+from fracas.cli.main import app
 from fracas.cli.sim import print_report
 from fracas.engine import Conflict
 from fracas.engine.serialize import state_to_data
@@ -75,7 +80,8 @@ def test_a_compromise_ends_the_conflict_only_when_the_other_side_accepts() -> No
     [accepted] = simulate(job("fabula-ultima-ambush", 5, {
         **offered, "bandits": f"{TACTICS}:accept_compromise"}), runner=Runner(1))
     assert accepted.tally.outcomes["compromise"] == 5
-    assert accepted.tally.wins["no decision"] == 5  # nobody wins a compromise
+    assert accepted.tally.wins["no winner"] == 5  # nobody wins a compromise: decided all
+    assert accepted.tally.wins["no decision"] == 0  # the same
     assert accepted.tally.rounds == {1: 5} and not accepted.tally.out
 
     [declined] = simulate(job("fabula-ultima-ambush", 5, offered), runner=Runner(1))
@@ -221,3 +227,40 @@ def test_only_outcomes_the_scenario_can_reach_are_listed_as_not_seen() -> None:
         "heroes": "parley", "bandits": f"{TACTICS}:accept_compromise"}), runner=Runner(1)))
     assert list(both["results"][0]["outcomes"]) == [
         "defeated", "surrendered", "compromise", "no decision"]
+
+
+@pytest.mark.rule("FU-CON-11")
+def test_a_compromise_is_a_decision_without_a_winner_in_every_form_of_the_report(
+        tmp_path: Path) -> None:
+    # the walkthrough's report read "no decision 68%" in the win table and "not seen: no
+    # decision" under the outcomes: a compromise has no winner, but it is a decision
+    talks = ["sim", "fabula-ultima-ambush", "-n", "12", "--seed", "c", "--workers", "1",
+             "--policy", "heroes=parley", "--policy", "bandits=parley"]
+    data = json.loads(CliRunner().invoke(app, [*talks, "--json"]).output)
+    r = data["results"][0]
+    assert list(r["wins"]) == ["heroes", "bandits", "no winner", "no decision"]
+    compromises = r["outcomes"]["compromise"]["count"]
+    assert compromises > 0 and r["wins"]["no winner"]["count"] == compromises
+    assert r["wins"]["no decision"]["count"] == r["outcomes"]["no decision"]["count"] == 0
+    terminal = Console(width=200, file=io.StringIO())
+    print_report(terminal, data)
+    text = terminal.file.getvalue()  # type: ignore[attr-defined]
+    share = f"{100 * compromises / 12:5.1f}%"
+    assert re.search(rf"│ no winner \(compromise\) +│ +{re.escape(share)} ", text), text
+    assert re.search(r"│ no decision \(round cap\) +│ +0\.0% ", text), text
+    assert re.search(rf"│ compromise +│ +{re.escape(share)} ", text)
+    assert "not seen: no decision (each at most" in text
+    # a sweep's columns and its plot name the two apart as well
+    plot = tmp_path / "sweep.svg"
+    sweep = CliRunner().invoke(app, [*talks, "--vary", "pcs=1,2", "--plot", str(plot)],
+                               env={"COLUMNS": "200"})
+    assert sweep.exit_code == 0, sweep.output
+    heads = [line.split("┃")[1:-1] for line in sweep.output.splitlines()
+             if line.startswith("┃")]  # the column heads, a gloss on a line of its own
+    assert [" ".join(c.strip() for c in cells).strip() for cells in zip(*heads, strict=True)] == [
+        "combination", "heroes", "bandits", "no winner (compromise)", "no decision (round cap)"]
+    assert "no winner (compromise)" in plot.read_text()
+    assert "no decision (round cap)" in plot.read_text()
+    # where no compromise can be made (focus fire never concedes), there is no such row
+    plain = json.loads(CliRunner().invoke(app, [*talks[:6], "--json"]).output)
+    assert list(plain["results"][0]["wins"]) == ["heroes", "bandits", "no decision"]

@@ -26,7 +26,7 @@ from fracas.dice.rng import new_seed
 from fracas.engine.limits import check_seed
 from fracas.errors import FracasError, InvalidInput
 from fracas.sim.plot import check_target as check_plot_target
-from fracas.sim.report import win_columns
+from fracas.sim.report import all_outcomes, label, win_columns
 
 
 def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
@@ -48,9 +48,10 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
         table.add_column("combination", overflow="fold")  # a long path folds, never cut
-        columns = win_columns(data)
+        columns, reached = win_columns(data), all_outcomes(data)
         for side in columns:
-            table.add_column(escape(side), justify="right", overflow="fold")
+            table.add_column(escape(label(side, reached, "\n")), justify="right",
+                             overflow="fold")
         for r in results:  # each under its own side's column; "–": no such side here
             table.add_row(escape(r["label"]), *(_pct(r["wins"][side], "\n")
                                                 if side in r["wins"] else "–" for side in columns))
@@ -64,7 +65,7 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     wins.add_column("side")
     wins.add_column("P(win)", justify="right")
     for side, v in r["wins"].items():
-        wins.add_row(escape(side), _pct(v))
+        wins.add_row(escape(label(side, r["outcomes"])), _pct(v))
     out.print(wins)
     seen = {k: v for k, v in r["outcomes"].items() if v["count"]}
     unseen = [k for k in r["outcomes"] if k not in seen]  # one line, not a row of 0.0% each

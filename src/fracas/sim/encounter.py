@@ -63,7 +63,7 @@ from fracas.sim.profiles import (
     Profile,
     profile_of,
 )
-from fracas.sim.stats import NO_DECISION, EncounterResult, Refusal
+from fracas.sim.stats import NO_DECISION, NO_WINNER, EncounterResult, Refusal
 
 _GM = Viewer.gm()
 MAX_REFUSED_PER_TURN = 64
@@ -258,7 +258,7 @@ class Encounter:
                     state.participants.items() if part.active and pid not in self.p.bystanders}
         if len(standing) > 1:
             return None
-        winner = standing.pop() if standing else NO_DECISION
+        winner = standing.pop() if standing else NO_WINNER
         return winner, self.p.profile.last_side_outcome
 
     def _gm_options(self, verbs: tuple[str, ...]) -> list[Option]:
@@ -460,7 +460,7 @@ class Encounter:
             self.proposal = side
             return False
         if offer.kind == ACCEPT:
-            self.conceded = (NO_DECISION, COMPROMISE)
+            self.conceded = (NO_WINNER, COMPROMISE)  # decided: nobody wins (FU-CON-11)
             return True
         if offer.kind == SURRENDER:
             state = self.conflict.state.innermost
@@ -468,7 +468,7 @@ class Encounter:
                 if part.active and self.p.sides.side_of.get(pid) == side:
                     self._gm({"verb": "out", "args": {"id": pid, "reason": SURRENDERED}})
             others = {s for s in self.p.sides.sides if s != side}
-            self.conceded = (others.pop() if len(others) == 1 else NO_DECISION, SURRENDERED)
+            self.conceded = (others.pop() if len(others) == 1 else NO_WINNER, SURRENDERED)
             return True
         raise InvalidInput(f"side {side}: no concession {offer.kind!r}")
 

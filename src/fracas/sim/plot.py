@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.errors import InvalidInput
-from fracas.sim.report import win_columns
+from fracas.sim.report import all_outcomes, label, win_columns
 
 FORMATS = (".png", ".svg")
 
@@ -60,8 +60,9 @@ def plot_report(data: dict[str, Any], path: str | Path) -> Path:
 def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
     fig, (ax_win, ax_rounds, ax_out) = plt.subplots(1, 3, figsize=(13, 4))
     wins = list(r["wins"].items())
-    ax_win.bar([k for k, _ in wins], [v["p"] for _, v in wins],
+    ax_win.bar([label(k, r["outcomes"], "\n") for k, _ in wins], [v["p"] for _, v in wins],
                yerr=_errors([v for _, v in wins]), capsize=4, color="#4C72B0")
+    ax_win.tick_params(axis="x", labelsize="small")  # "no winner (compromise)" fits
     ax_win.set_ylim(0, 1)
     ax_win.set_title("P(side wins), 95% CI")
     hist = {int(k): v for k, v in r["rounds"]["histogram"].items()}
@@ -78,7 +79,7 @@ def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
 
 
 def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
-    sides = win_columns(data)
+    sides, outcomes = win_columns(data), all_outcomes(data)
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5))
     width = 0.8 / len(sides)
     none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
@@ -86,7 +87,7 @@ def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any
         entries = [r["wins"].get(side, none) for r in results]
         xs = [j + i * width for j in range(len(results))]
         ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
-               label=side)
+               label=label(side, outcomes))
     ax.set_xticks([j + width * (len(sides) - 1) / 2 for j in range(len(results))])
     ax.set_xticklabels([r["label"] for r in results], rotation=20, ha="right")
     ax.set_ylim(0, 1)

@@ -14,6 +14,7 @@ from fracas.engine.events import Event
 from fracas.rulesets.etherscope.settings import condenser_of
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 from fracas.rulesets.vers.state import TRACKS
+from fracas.sim.stats import NO_WINNER
 
 if TYPE_CHECKING:
     from fracas.sim.policies import Sight
@@ -103,6 +104,8 @@ class Profile:
         """The reason the simulated GM gives with ``end`` once the conflict is decided."""
         if outcome == COMPROMISE:
             return "a compromise: the sides find terms both accept"
+        if winner == NO_WINNER:
+            return f"unable or unwilling to continue: {outcome}; no winner"
         return f"unable or unwilling to continue: {outcome}; {winner} remain"
 
     # --- values the rules leave open -------------------------------------------------------

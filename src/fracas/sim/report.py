@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from fracas.sim.encounter import Prepared
 from fracas.sim.job import SimJob
 from fracas.sim.policies import DEFAULT_POLICY
-from fracas.sim.stats import NO_DECISION, Tally, proportion, quantile
+from fracas.sim.profiles import COMPROMISE
+from fracas.sim.stats import NO_DECISION, NO_WINNER, Tally, proportion, quantile
 
 FORMAT = "fracas.sim/1"
 
@@ -27,7 +29,8 @@ def result_data(r: Result) -> dict[str, Any]:
     each character's chance to be taken out and mean harm taken."""
     t, p = r.tally, r.prepared
     n = t.n
-    sides = [*p.sides.sides, NO_DECISION]
+    no_winner = COMPROMISE in p.outcomes or t.wins.get(NO_WINNER, 0)  # reachable or seen
+    sides = [*p.sides.sides, *([NO_WINNER] if no_winner else []), NO_DECISION]
     outcomes = list(dict.fromkeys([*p.outcomes, *sorted(t.outcomes), NO_DECISION]))
     rounds_total = sum(k * v for k, v in t.rounds.items())
     names = p.names or {q.id: q.name for q in p.setup.participants}
@@ -80,9 +83,28 @@ def report_data(results: list[Result]) -> dict[str, Any]:
 
 
 def win_columns(data: dict[str, Any]) -> list[str]:
-    """The sides of a report, each once, then "no decision": the columns of a sweep (a
-    combination without one of them has no entry for it)."""
-    return [*data["sides"], NO_DECISION]
+    """The sides of a report, each once, then "no winner" (where a combination has it) and
+    "no decision": the columns of a sweep (a combination without one of them has no entry
+    for it)."""
+    no_winner = any(NO_WINNER in r["wins"] for r in data["results"])
+    return [*data["sides"], *([NO_WINNER] if no_winner else []), NO_DECISION]
+
+
+def label(key: str, outcomes: Iterable[str] = (), sep: str = " ") -> str:
+    """How the text report and the plot name a column of the win table (a side, or a key
+    of the JSON form's ``wins``): "no decision" is the round cap's (or a stall's), "no
+    winner" a compromise's where the run can reach one (``outcomes``: those of the
+    report); ``sep`` goes before the gloss in brackets (a line break in a narrow place)."""
+    if key == NO_DECISION:
+        return f"no decision{sep}(round cap)"
+    if key == NO_WINNER and COMPROMISE in outcomes:
+        return f"no winner{sep}(compromise)"
+    return key
+
+
+def all_outcomes(data: dict[str, Any]) -> list[str]:
+    """The outcomes of every combination of a report, each once."""
+    return list(dict.fromkeys(o for r in data["results"] for o in r["outcomes"]))
 
 
 def _policy_name(job: SimJob, side: str) -> str:

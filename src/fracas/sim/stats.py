@@ -14,7 +14,11 @@ from typing import Any
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 
+#: The winner and outcome of an encounter nothing decided (the round cap, the scenario's round
+#: limit, a stall).
 NO_DECISION = "no decision"
+#: The winner of an encounter decided without one: a compromise (FU-CON-11), or no side left.
+NO_WINNER = "no winner"
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -38,7 +42,7 @@ Refusal = tuple[str, str, str]
 class EncounterResult:
     """What one simulated encounter came to."""
 
-    winner: str  # a side, or NO_DECISION
+    winner: str  # a side, NO_WINNER (decided, nobody won) or NO_DECISION (undecided)
     outcome: str  # the ruleset's outcome label (taken out, captured, …) or NO_DECISION
     rounds: int
     out: tuple[str, ...]  # ids of the characters taken out
