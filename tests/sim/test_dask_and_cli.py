@@ -178,6 +178,29 @@ def test_bad_input_is_a_clear_error_without_traceback(args: list[str], message: 
     assert message in " ".join(result.output.split()) and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("vary, said", [
+    (["captain.stats.hp=abc"], '--vary captain.stats.hp=abc: hp must be a whole number, not '
+                               '"abc"'),
+    (["pcs=1,2", "captain.stats.hp=60,-3"], "--vary captain.stats.hp=-3: hp is -3; it goes "
+                                            "from 0 to 9999"),
+    (["captain.stats=3"], "--vary captain.stats=3: a participant's stats are a table of KEY = "
+                          "value, not one value; sweep one stat: --vary captain.stats.KEY="),
+    (["captain.name=7"], "--vary captain.name=7: name: Input should be a valid string"),
+])
+def test_a_bad_sweep_value_names_the_option_and_the_value_not_the_scenario(
+        vary: list[str], said: str) -> None:
+    # the walkthrough read "ambush: the simulated set-up is refused: captain: stats.hp …",
+    # blaming the scenario file, and "participants.2.stats: Input should be a valid dictionary"
+    args = [a for v in vary for a in ("--vary", v)]
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "50", "--workers", "1",
+                                 *args])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert said in text
+    assert "set-up is refused" not in text and "participants." not in text
+    assert "P(" not in text and "Traceback" not in text  # nothing run
+
+
 def test_a_value_with_a_comma_is_swept_whole_and_a_name_like_a_formula_is_drawn_as_text(
         tmp_path: Path) -> None:
     plot = tmp_path / "names.svg"

@@ -88,7 +88,7 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
     for field in ("id", "player", "gm_only", "kind"):  # not what a sweep is for
         with pytest.raises(InvalidInput, match=rf"--vary ada\.{field}: a sweep changes"):
             apply_overrides(setup, ((f"ada.{field}", "x"),))
-    with pytest.raises(InvalidInput, match=r"--vary pcs: participants: 1003 participants"):
+    with pytest.raises(InvalidInput, match=r"--vary pcs=1000: participants: 1003 participants"):
         apply_overrides(setup, (("pcs", 1000),))
 
 

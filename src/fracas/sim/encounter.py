@@ -39,6 +39,7 @@ from fracas.sim.job import (
     encounter_seed,
     side_or_default,
     sim_options,
+    vary_error,
     with_side_players,
 )
 from fracas.sim.policies import (
@@ -144,7 +145,11 @@ def prepare(job: SimJob) -> Prepared:
                         job.max_rounds or options["max_rounds"], job.seed,
                         frozenset(), TABLE_VERBS | profile.skip,
                         tracking=options["tracking"])
-    conflict = _start(prepared, "check", scenario.path)
+    try:
+        conflict = _start(prepared, "check", scenario.path)
+    except InvalidInput:
+        _blame_variation(scenario.setup, job.overrides)
+        raise
     gm = state_view(conflict.ruleset, conflict.state, _GM, odds=False)
     prepared.bystanders = frozenset(
         p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
@@ -155,6 +160,20 @@ def prepare(job: SimJob) -> Prepared:
     prepared.outcomes = profile.reachable(
         chases, prepared.tracking, sum(map(may_concede, prepared.policies.values())))
     return prepared
+
+
+def _blame_variation(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> None:
+    """When a varied set-up is refused, the sweep's value at fault, named as given (``--vary
+    captain.stats.hp=abc: hp must be …``), not the scenario file: the set-up is created with
+    the overrides added one at a time, and the first one the rules refuse is raised. Returns
+    when each is accepted (the prologue is refused: the scenario's own error stands)."""
+    ruleset = get_ruleset(setup.ruleset)
+    for i, (path, value) in enumerate(overrides):
+        varied, _ = with_side_players(apply_overrides(setup, overrides[:i + 1]))
+        try:
+            Conflict.create(ruleset, varied, "check", time="")
+        except FracasError as exc:
+            raise vary_error(path, value, exc.message, exc.rule) from None
 
 
 def _joined_to_side(cmd: Command, sides: SimSides) -> Command:

@@ -158,37 +158,75 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
     """
     data = setup.model_dump(mode="json")
     ruleset = get_ruleset(setup.ruleset)
-    for path, value in overrides:
-        if path == "pcs":
-            _set_pcs(data, value)
-            continue
-        head, _, rest = path.partition(".")
-        if head == "round_limit" and not rest:
-            data["round_limit"] = value
-            continue
-        if head == "settings" and rest:
-            _check_read(ruleset, path, "setting", rest.split(".")[0])
-            _set_path(data["settings"], rest.split("."), value, path)
-            continue
-        part = next((p for p in data["participants"] if p["id"] == head), None)
-        if part is None or not rest:
-            ids = ", ".join(p["id"] for p in data["participants"])
-            raise InvalidInput(f"--vary {path}: not a participant, settings or round_limit path "
-                               f"(participants: {ids}; pcs=N for the number of PCs)")
-        if rest.split(".")[0] not in SWEPT_FIELDS:
-            raise InvalidInput(f"--vary {path}: a sweep changes a participant's "
-                               f"{', '.join(SWEPT_FIELDS)} ({head}.stats.KEY, {head}.side, "
-                               f"{head}.name); a stat is {head}.stats.{rest}")
-        keys = rest.split(".")
-        if keys[0] == "stats" and len(keys) > 1:
-            _check_read(ruleset, path, "stat", keys[1])
-        _set_path(part, keys, value, path)
+    out = setup
+    for path, value in overrides:  # each checked at once: a refusal names the one at fault
+        _apply_one(data, ruleset, path, value)
+        out = _validated(data, path, value)
+    return out
+
+
+def _apply_one(data: dict[str, Any], ruleset: Ruleset, path: str, value: Any) -> None:
+    """Apply one override ``path`` = ``value`` to the set-up's JSON form ``data``."""
+    if path == "pcs":
+        _set_pcs(data, value)
+        return
+    head, _, rest = path.partition(".")
+    if head == "round_limit" and not rest:
+        data["round_limit"] = value
+        return
+    if head == "settings" and rest:
+        _check_read(ruleset, path, "setting", rest.split(".")[0])
+        _set_path(data["settings"], rest.split("."), value, path)
+        return
+    part = next((p for p in data["participants"] if p["id"] == head), None)
+    if part is None or not rest:
+        ids = ", ".join(p["id"] for p in data["participants"])
+        raise InvalidInput(f"--vary {path}: not a participant, settings or round_limit path "
+                           f"(participants: {ids}; pcs=N for the number of PCs)")
+    if rest.split(".")[0] not in SWEPT_FIELDS:
+        raise InvalidInput(f"--vary {path}: a sweep changes a participant's "
+                           f"{', '.join(SWEPT_FIELDS)} ({head}.stats.KEY, {head}.side, "
+                           f"{head}.name); a stat is {head}.stats.{rest}")
+    keys = rest.split(".")
+    if keys[0] == "stats" and len(keys) > 1:
+        _check_read(ruleset, path, "stat", keys[1])
+    elif keys == ["stats"] and not isinstance(value, dict):
+        raise vary_error(path, value, "a participant's stats are a table of KEY = value, not "
+                                      f"one value; sweep one stat: --vary {head}.stats.KEY=…")
+    _set_path(part, keys, value, path)
+
+
+def _validated(data: dict[str, Any], path: str, value: Any) -> Setup:
+    """The set-up ``data`` as a checked set-up; a refusal names the override ``path`` =
+    ``value`` just applied, and a participant by its id, not its place in the list."""
     try:
         return Setup.model_validate(data)
     except ValidationError as exc:
         key, message = first_error(exc)
-        paths = ", ".join(p for p, _ in overrides)
-        raise InvalidInput(f"--vary {paths}: {key}: {message}") from None
+        where = key.split(".")
+        if where[0] == "participants" and len(where) > 1 and where[1].isdigit() \
+                and int(where[1]) < len(data["participants"]):
+            key = ".".join([str(data["participants"][int(where[1])].get("id")), *where[2:]])
+        raise vary_error(path, value, f"{key}: {message}") from None
+
+
+def shown(value: Any) -> str:
+    """A swept value as the user typed it: text as text (``abc``), anything else in JSON."""
+    if isinstance(value, str) and "," not in value and _value(value) == value:
+        return value
+    return json.dumps(value)
+
+
+def vary_error(path: str, value: Any, message: str, rule: str | None = None) -> InvalidInput:
+    """A refusal of one value of a sweep, named as the user gave it (``--vary
+    captain.stats.hp=abc: hp must be a whole number …``): the set-up's words for the
+    participant the path names (``captain: stats.hp``, ``captain.stats.hp``) are left out."""
+    head, _, rest = path.partition(".")
+    for prefix in (f"{head}: ", f"{head}."):
+        message = message.removeprefix(prefix)
+    if rest.startswith("stats.") and message.startswith("stats."):
+        message = message.removeprefix("stats.")
+    return InvalidInput(f"--vary {path}={shown(value)}: {message}", rule=rule, path=path)
 
 
 def _check_read(ruleset: Ruleset, path: str, kind: str, key: str) -> None:
