@@ -134,16 +134,42 @@ def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_c
     cells = [c.strip() for c in row.split("│")[2:-1]]  # heroes, toughs, no decision
     assert cells == [f"{100 * moved['wins'][s]['p']:.1f}%" for s in data["sides"] +
                      ["no decision"]]
-    # a side a combination does not have is "–", and the plot draws no bar for it
+    # a side a combination does not have is "–", and the plot draws no bar for it; the
+    # columns and the policies keep the scenario's order (heroes, toughs), whichever
+    # combination comes first: Ada on a side of her own, a third one, comes after them
     plot = tmp_path / "sweep.svg"
-    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "4", "--seed", "a",
-                                 "--workers", "1", "--vary", "pcs=0", "--vary",
-                                 "captain.side=heroes,bandits", "--plot", str(plot)],
-                           env={"COLUMNS": "120"})
+    result = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "4", "--seed", "a",
+                                 "--workers", "1", "--vary", "ada.side=rogue,heroes",
+                                 "--plot", str(plot)], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
-    row = next(line for line in result.output.splitlines() if 'captain.side="bandits"' in line)
-    assert row.split("│")[2].strip() == "–"
+    lines = result.output.splitlines()
+    assert "policies: heroes=focus-fire · toughs=focus-fire · rogue=focus-fire" in lines
+    heads = [line.split("┃")[1:-1] for line in lines if line.startswith("┃")]
+    assert [" ".join(c.strip() for c in cells).strip() for cells in zip(*heads, strict=True)
+            ] == ["combination", "heroes", "toughs", "rogue", "no decision (round cap)"]
+    row = next(line for line in lines if 'ada.side="heroes"' in line)
+    assert row.split("│")[4].strip() == "–"  # no rogue when Ada is among the heroes
     assert plot.read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize("scenario, vary, said", [
+    ("fabula-ultima-ambush", ["pcs=2,0"], "--vary pcs=0: only bandits (Bandit Captain, "
+                                          "Cutthroat 1, Cutthroat 2) takes part"),
+    ("vers-chase", ["cutpurse.side=npcs,pcs"], "--vary cutpurse.side=pcs: only pcs (Ada, The "
+                                               "cutpurse) takes part"),
+    ("fabula-ultima-ambush", ["pcs=0", "captain.side=heroes,bandits"],
+     "--vary pcs=0 captain.side=bandits: only bandits"),
+])
+def test_a_combination_that_leaves_one_side_is_refused_before_any_is_run(
+        scenario: str, vary: list[str], said: str) -> None:
+    # before, the side left alone "won" 100% of the encounters in 0 or 1 rounds
+    args = [a for v in vary for a in ("--vary", v)]
+    result = runner.invoke(app, ["sim", scenario, "-n", "4", "--seed", "a", "--workers", "1",
+                                 *args])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert said in text and "one side would win every encounter unopposed" in text
+    assert "P(" not in text and "Traceback" not in text
 
 
 @pytest.mark.parametrize("args, message", [

@@ -37,6 +37,7 @@ from fracas.sim.job import (
     SimSides,
     apply_overrides,
     encounter_seed,
+    shown,
     side_or_default,
     sim_options,
     vary_error,
@@ -154,12 +155,31 @@ def prepare(job: SimJob) -> Prepared:
     prepared.bystanders = frozenset(
         p["id"] for p in gm["conflict"]["participants"] if not profile.takes_part(p))
     prepared.names = {p["id"]: p["name"] for p in gm["conflict"]["participants"]}
+    _two_sides(prepared, job, scenario.path)
     chases: dict[str, ChaseWatch] = {}
     for record in conflict.records:  # the chases the prologue started
         profile.observe(chases, list(record.events))
     prepared.outcomes = profile.reachable(
         chases, prepared.tracking, sum(map(may_concede, prepared.policies.values())))
     return prepared
+
+
+def _two_sides(p: Prepared, job: SimJob, where: str) -> None:
+    """Refuse a set-up (a sweep's combination) in which fewer than two sides take part: a
+    side alone would "win" every encounter unopposed, in no time."""
+    sides: dict[str, list[str]] = {}
+    for pid, name in p.names.items():
+        if pid not in p.bystanders:
+            sides.setdefault(p.sides.side_of.get(pid, ""), []).append(name)
+    if len(sides) > 1:
+        return
+    what = ("--vary " + " ".join(f"{k}={shown(v)}" for k, v in job.overrides)
+            if job.overrides else where)
+    alone = (f"only {next(iter(sides))} ({', '.join(next(iter(sides.values())))}) takes "
+             "part" if sides else "nobody takes part")
+    raise InvalidInput(f"{what}: {alone}, so one side would win every encounter unopposed; "
+                       "a simulation needs two sides or more (a sweep may move a character "
+                       "to another side, but leave two)", sides=list(sides))
 
 
 def _blame_variation(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.sim.encounter import Prepared
-from fracas.sim.job import SimJob
+from fracas.sim.job import SimJob, sim_side
 from fracas.sim.policies import DEFAULT_POLICY
 from fracas.sim.profiles import COMPROMISE
 from fracas.sim.stats import NO_DECISION, NO_WINNER, Tally, proportion, quantile
@@ -68,7 +68,12 @@ def report_data(results: list[Result]) -> dict[str, Any]:
     """The whole report: what was run, then one entry per combination."""
     first = results[0]
     p = first.prepared
-    sides = list(dict.fromkeys(side for r in results for side in r.prepared.sides.sides))
+    # the scenario's order (its sides, then its characters'), then any a sweep brings: the
+    # same columns whichever side a combination lacks
+    setup = first.job.scenario().setup
+    found = [side for r in results for side in r.prepared.sides.sides]
+    sides = [side for side in dict.fromkeys(
+        [*setup.sides, *map(sim_side, setup.participants), *found]) if side in found]
     return {
         "format": FORMAT,
         "scenario": first.job.scenario_name,
