@@ -99,6 +99,29 @@ def test_outcomes_no_encounter_reached_are_named_on_one_line_not_as_rows() -> No
     assert f"not seen: no decision (each at most {top:.1f}%, 95% CI)" in text
 
 
+def test_the_report_names_the_commands_the_rules_offer_and_the_agents_never_play() -> None:
+    # the ambush's heroes fight without their spells and win ~1%: the report says so, for
+    # those who have the means (the cutthroats have no MP: no spell of theirs is named)
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "3", "--seed", "l",
+                                 "--workers", "1", "--json"])
+    data = json.loads(result.output)
+    everyone = ["ada", "bruno", "captain", "cut1", "cut2"]  # the mule, an extra, is no one
+    assert data["results"][0]["left_out"] == {
+        "check": everyone, "equip": everyone, "fabula": ["ada", "bruno"], "goal": everyone,
+        "spell": ["ada", "bruno", "captain"]}
+    terminal = Console(width=300, file=io.StringIO())
+    print_report(terminal, data)
+    assert ("left out: the agents never play check, equip, goal (everyone); fabula (Ada, "
+            "Bruno); spell (Ada, Bruno, Bandit Captain) — the rules offer them, so these "
+            "figures understate whoever would use them") in terminal.file.getvalue()  # type: ignore[attr-defined]
+    sweep = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "l",
+                                "--workers", "1", "--vary", "pcs=1,2"], env={"COLUMNS": "300"})
+    assert "left out: the agents never play repair (Mira the knife) — " in sweep.output
+    chase = runner.invoke(app, ["sim", "vers-chase", "-n", "2", "--seed", "l", "--workers",
+                                "1", "--json"])  # nothing the rules offer is left out there
+    assert json.loads(chase.output)["results"][0]["left_out"] == {}
+
+
 def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
     plot = tmp_path / "sweep.png"
     result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "3", "--seed", "s",

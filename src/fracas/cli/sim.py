@@ -34,6 +34,27 @@ def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
     return f"{100 * entry['p']:5.1f}%{sep}[{100 * low:.1f}–{100 * high:.1f}]"
 
 
+def _left_out(data: dict[str, Any]) -> str:
+    """One line naming the commands the rules offer and the agents never play, each with who
+    has them (every combination's), or "" when there are none."""
+    names = {pid: c["name"] for r in data["results"] for pid, c in r["characters"].items()}
+    who: dict[str, dict[str, None]] = {}
+    for r in data["results"]:
+        for verb, ids in r.get("left_out", {}).items():
+            who.setdefault(verb, {}).update(dict.fromkeys(ids))
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for verb in sorted(who):
+        groups.setdefault(tuple(who[verb]), []).append(verb)
+    if not groups:
+        return ""
+    parts = []
+    for ids, verbs in groups.items():
+        has = "everyone" if set(ids) == set(names) else ", ".join(names[i] for i in ids)
+        parts.append(f"{', '.join(verbs)} ({has})")
+    return (f"left out: the agents never play {'; '.join(parts)} — the rules offer them, so "
+            "these figures understate whoever would use them")
+
+
 def print_report(out: Console, data: dict[str, Any]) -> None:
     """The report as tables: one block per combination (a sweep adds a summary table)."""
     head, seed = f"{data['scenario']} ({data['ruleset']})", f"seed {data['seed']}"
@@ -44,7 +65,7 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
         out.print(escape(seed), soft_wrap=True)
     out.print("policies: " + " · ".join(  # a side's policy never breaks across lines
         escape(f"{s}={p}").replace(" ", "\u00a0") for s, p in data["policies"].items()))
-    results = data["results"]
+    results, left_out = data["results"], _left_out(data)
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
         table.add_column("combination", overflow="fold")  # a long path folds, never cut
@@ -56,6 +77,8 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
             table.add_row(escape(r["label"]), *(_pct(r["wins"][side], "\n")
                                                 if side in r["wins"] else "–" for side in columns))
         out.print(table)
+        if left_out:
+            out.print(escape(left_out))
         return
     r = results[0]
     out.print(f"{r['n']:,} encounters · rounds: mean {r['rounds']['mean']:.1f}, median "
@@ -85,6 +108,8 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
         chars.add_row(escape(c["name"]), escape(c["side"]), _pct(c["taken_out"]),
                       f"{c['mean_harm']:.2f}")
     out.print(chars)
+    if left_out:
+        out.print(escape(left_out))
     diag = r["diagnostics"]
     if diag["refused_commands"] or diag["stalled"]:
         out.print(f"[yellow]note:[/] {diag['refused_commands']} chosen commands were refused "

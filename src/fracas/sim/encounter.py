@@ -233,12 +233,14 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     return events
 
 
-def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozenset[str]
+def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozenset[str],
+             noted: frozenset[str] = frozenset(), offered: set[tuple[str, str]] | None = None
              ) -> dict[str | None, list[LegalCommand]]:
     """What each of ``actors`` (None: the GM) may do now, as ``Conflict.legal`` gives it but
     without the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the
     ruleset's own legal commands, asked for all of them at once, a text template read only
-    when its verb is played."""
+    when its verb is played. A verb of ``noted`` left out is added to ``offered`` with the
+    character it was offered to."""
     out: dict[str | None, list[LegalCommand]] = {}
     for actor, items in conflict.ruleset.legal_commands_of(conflict.state.innermost,
                                                            actors).items():
@@ -247,10 +249,15 @@ def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozens
             if isinstance(item, str):
                 head, sep, rest = item.partition(": ")
                 verb = (rest if sep and " " not in head else item).partition(" ")[0]
-                if verb in left_out:
-                    continue
-                item = from_template(conflict.commands, item)
-            if item.verb not in left_out and item not in mine:
+                if verb not in left_out:
+                    item = from_template(conflict.commands, item)
+            else:
+                verb = item.verb
+            if isinstance(item, str) or item.verb in left_out:
+                if verb in noted and actor is not None and offered is not None:
+                    offered.add((verb, actor))
+                continue
+            if item not in mine:
                 mine.append(item)
     return out
 
@@ -271,6 +278,7 @@ class Encounter:
         self.refusals: list[tuple[Refusal, str]] = []  # each: the refusal and its command
         self.players = {side: Viewer.of_player(name)
                         for side, name in p.sides.player_of.items()}
+        self.offered: set[tuple[str, str]] = set()  # (verb, character) left out: Profile.skip
         self.proposal: str | None = None  # the side whose compromise is on the table
         self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
         self.options = p.options
@@ -328,7 +336,8 @@ class Encounter:
         found = self._legal_of.get(actor)
         if found is None:  # a character's: those of every character, asked at once
             asked = [actor] if actor is None else self._characters()
-            self._legal_of.update(playable(self.conflict, asked, self.p.left_out))
+            self._legal_of.update(playable(self.conflict, asked, self.p.left_out,
+                                           self.p.profile.skip, self.offered))
             found = self._legal_of.setdefault(actor, [])
         return found
 
@@ -575,7 +584,8 @@ class Encounter:
         at = next(iter(self.conflict.ruleset.status_lines(state.innermost)), "") \
             if stalled else ""
         return EncounterResult(winner, outcome, min(state.round, self.p.max_rounds), out,
-                               harm, self.refused, stalled, self.refusals, at)
+                               harm, self.refused, stalled, self.refusals, at,
+                               frozenset(self.offered))
 
 
 def play_encounter(p: Prepared, index: int) -> EncounterResult:

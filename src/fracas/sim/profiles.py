@@ -130,6 +130,11 @@ class Profile:
         """Values to try for an optional parameter (None: leave it out, the rules' default)."""
         return None
 
+    def has(self, verb: str, stats: dict[str, Any]) -> bool:
+        """Whether a character with ``stats`` (its set-up's) has the means to play ``verb``,
+        one of :attr:`skip` its rules offer it: the report names those who do."""
+        return True
+
     # --- reading the table ------------------------------------------------------------------
     def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """How much fight a character has left, 0..1, from its view entry and the settings
@@ -270,6 +275,10 @@ class FabulaUltimaProfile(Profile):
     harm_unit = "HP"
     fills = frozenset({"text"})
     sheet_fills = frozenset({"text"})  # an act's text: always the same
+
+    def has(self, verb: str, stats: dict[str, Any]) -> bool:
+        """A spell needs MP (the rules offer one to everyone on their turn)."""
+        return verb != "spell" or bool(stats.get("mp"))
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:

@@ -53,6 +53,7 @@ def result_data(r: Result) -> dict[str, Any]:
                   "mean_harm": t.harm.get(pid, 0) / n if n else 0.0}
             for pid in names if pid not in p.bystanders
         },
+        "left_out": left_out(r),
         "diagnostics": {"refused_commands": t.refused, "stalled": t.stalled,
                         "stalled_at": [{"state": line, "count": count} for line, count in
                                        sorted(t.stalls.items(), key=lambda kv: (-kv[1], kv[0]))],
@@ -62,6 +63,20 @@ def result_data(r: Result) -> dict[str, Any]:
                             for (verb, rule, error), (count, example) in sorted(
                                 t.refusals.items(), key=lambda kv: (-kv[1][0], kv[0]))]},
     }
+
+
+def left_out(r: Result) -> dict[str, list[str]]:
+    """The commands the rules offered characters and the agents never play (Profile.skip),
+    each with the characters who have them (ids, in set-up order), by verb."""
+    p, offered = r.prepared, r.tally.left_out
+    stats = {q.id: q.stats for q in p.setup.participants}
+    out: dict[str, list[str]] = {}
+    for verb in sorted({verb for verb, _ in offered}):
+        who = [pid for pid in p.names if (verb, pid) in offered and pid not in p.bystanders
+               and p.profile.has(verb, stats.get(pid, {}))]
+        if who:
+            out[verb] = who
+    return out
 
 
 def report_data(results: list[Result]) -> dict[str, Any]:

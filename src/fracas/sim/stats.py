@@ -51,6 +51,9 @@ class EncounterResult:
     stalled: bool = False  # nobody could act and the GM had nothing to give
     refusals: list[tuple[Refusal, str]] = field(default_factory=list)  # each: its command
     stalled_at: str = ""  # where it stalled: the state's first line, as the GM reads it
+    #: (verb, character) of each command the rules offered a character and the simulator
+    #: never plays (Profile.skip: a Fabula Ultima spell, an Etherscope zoom-in)
+    left_out: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass(slots=True)
@@ -69,6 +72,8 @@ class Tally:
     refusals: dict[Refusal, tuple[int, str]] = field(default_factory=dict)
     #: where the stalled encounters stood (the state's first line), how often
     stalls: Counter[str] = field(default_factory=Counter)
+    #: per (verb, character) the simulator leaves out: the encounters the rules offered it in
+    left_out: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def add(self, r: EncounterResult) -> None:
         """Count one encounter."""
@@ -82,6 +87,7 @@ class Tally:
         self.stalled += int(r.stalled)
         if r.stalled:
             self.stalls[r.stalled_at] += 1
+        self.left_out.update(r.left_out)
         for kind, example in r.refusals:
             self._refusal(kind, 1, example)
 
@@ -94,7 +100,8 @@ class Tally:
         out = Tally(self.n + other.n, self.wins + other.wins, self.outcomes + other.outcomes,
                     self.rounds + other.rounds, self.out + other.out, self.harm + other.harm,
                     self.refused + other.refused, self.stalled + other.stalled,
-                    dict(self.refusals), self.stalls + other.stalls)
+                    dict(self.refusals), self.stalls + other.stalls,
+                    self.left_out + other.left_out)
         for kind, (count, example) in other.refusals.items():
             out._refusal(kind, count, example)
         return out
