@@ -395,3 +395,21 @@ def test_the_state_head_counts_in_the_games_words_and_prints_the_end_reason_as_t
     assert "Duel — ended: [bold]truce[/] at dawn\n" in result.output
     brawl = runner.invoke(app, ["run", "vers-tavern-brawl"])
     assert "Brawl at the Drowned Rat — running, turn 2\n" in brawl.output
+
+
+def test_undo_and_redo_count_what_is_left_in_words(tmp_path: Path) -> None:
+    """`undo 99` said "only 2 command(s) can be undone": the count now agrees with its noun."""
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    cid = runner.invoke(app, ["new", TOY_FILE, *db]).stdout.split()[-1]  # 5 script commands
+
+    def refusal(*command: str) -> str:
+        result = runner.invoke(app, [*command, cid, "99", *db])
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        return " ".join(result.output.split())
+
+    assert "only 5 commands can be undone, not 99" in refusal("undo")
+    assert runner.invoke(app, ["undo", cid, "4", *db]).exit_code == 0
+    assert "only 1 command can be undone, not 99" in refusal("undo")
+    assert "only 4 commands can be redone, not 99" in refusal("redo")
+    assert runner.invoke(app, ["redo", cid, "3", *db]).exit_code == 0
+    assert "only 1 command can be redone, not 99" in refusal("redo")

@@ -681,9 +681,8 @@ class Conflict:
         if not versions:
             raise IllegalCommand(f"there is nothing to {verb}")
         if steps > len(versions):
-            raise IllegalCommand(
-                f"only {len(versions)} command(s) can be {done}, not {steps}", steps=steps
-            )
+            some = "1 command" if len(versions) == 1 else f"{len(versions)} commands"
+            raise IllegalCommand(f"only {some} can be {done}, not {steps}", steps=steps)
         return kind(versions=versions[:steps])
 
     # --- executing --------------------------------------------------------------------
