@@ -3,6 +3,8 @@ keys and unknown prompt commands, and one warning for `--as` a name nobody plays
 
 from __future__ import annotations
 
+import re
+
 import pexpect
 import pytest
 from typer.testing import CliRunner
@@ -54,6 +56,12 @@ def test_watch_shows_the_state_panel_at_once_and_keeps_it_live(sqlite_url: str) 
     store.close()
 
 
+def words(text: str) -> str:
+    """A pattern of ``text`` as the terminal may show it: broken across lines anywhere
+    between its words."""
+    return r"\s+".join(re.escape(word) for word in text.split())
+
+
 @pytest.mark.timeout(90)
 def test_prompt_keys_and_unknown_prompt_commands(sqlite_url: str) -> None:
     store = SqlEventStore(sqlite_url)
@@ -64,11 +72,16 @@ def test_prompt_keys_and_unknown_prompt_commands(sqlite_url: str) -> None:
         child.expect("v2>")
         child.send(":undoo\r")
         child.expect("unknown prompt command")
-        child.expect_exact(":undoo; did you mean ':undo'?")
+        # the help after the question is a sentence of its own (it read "?; commands in")
+        child.expect(words(":undoo; did you mean ':undo'? Commands in text notation"))
         child.expect("v2>")
         child.send("qzxw\r")  # an unknown verb: the prompt's own advice follows
-        child.expect("unknown command 'qzxw'")
-        child.expect("Tab completes")
+        child.expect(words("unknown command 'qzxw' (the ruleset's guide in docs/ lists the "
+                           "commands); Tab completes the commands"))
+        child.expect("v2>")
+        child.send("ada: hti bruno\r")  # a typo: after its question, never "?;"
+        child.expect(words("unknown command 'hti'; did you mean 'hit'? Tab completes the "
+                           "commands"))
         child.expect("v2>")
         child.send("note half typed")
         child.expect("half typed")

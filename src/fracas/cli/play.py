@@ -60,6 +60,14 @@ def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
     return out + [m for m in META if viewer.is_gm or m not in (":undo", ":redo")]
 
 
+def with_advice(refusal: str, advice: str) -> str:
+    """A refusal and the prompt's advice as one text: after a question ("did you mean
+    'hit'?") the advice is a sentence of its own, else a semicolon joins it (never "?;")."""
+    if refusal.endswith("?"):
+        return f"{refusal} {advice[:1].upper()}{advice[1:]}"
+    return f"{refusal}; {advice}"
+
+
 _PLACEHOLDER = re.compile(r"^([a-z_]+=)?[A-Z][A-Z_|.,0-9]*$")
 
 
@@ -279,8 +287,8 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
             redraw = True
             continue
         if word.startswith(":") and word not in (":undo", ":redo"):
-            console.print(f"[bold red]unknown prompt command[/] {escape(word)}"
-                          f"{escape(did_you_mean(word, META))}; {HELP}")
+            said = with_advice(f"{word}{did_you_mean(word, META)}", HELP)
+            console.print(f"[bold red]unknown prompt command[/] {escape(said)}")
             continue
         command = line
         if word in (":undo", ":redo"):
@@ -295,8 +303,10 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
             redraw = True
             continue
         except FracasError as exc:
-            tab = "; Tab completes the commands" if exc.values.get("unknown_verb") else ""
-            console.print(f"[bold red]refused:[/] {escape(str(exc))}{tab}")
+            said = str(exc)
+            if exc.values.get("unknown_verb"):
+                said = with_advice(said, "Tab completes the commands")
+            console.print(f"[bold red]refused:[/] {escape(said)}")
             continue
         conflict = out.conflict
         print_entries(console, follow.advance(conflict).entries)
