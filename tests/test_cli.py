@@ -413,3 +413,18 @@ def test_undo_and_redo_count_what_is_left_in_words(tmp_path: Path) -> None:
     assert "only 4 commands can be redone, not 99" in refusal("redo")
     assert runner.invoke(app, ["redo", cid, "3", *db]).exit_code == 0
     assert "only 1 command can be redone, not 99" in refusal("redo")
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_the_vers_panel_names_the_turns_opener_once_and_writes_penalties_as_the_log_does(
+        tmp_path: Path) -> None:
+    """"Turn 1 · opened by Ada (turn 1)" said the turn twice, and the harm line wrote
+    "(-1 to rolls)" where the log writes "−1"."""
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    cid = runner.invoke(app, ["new", "vers-tavern-brawl", "--fresh", *db]).stdout.split()[-1]
+    shown = runner.invoke(app, ["show", cid, *db])
+    assert shown.exit_code == 0, shown.output
+    assert "\n  Turn 1 · opened by Ada\n" in shown.output
+    brawl = runner.invoke(app, ["run", "vers-tavern-brawl"]).output
+    assert "wounded (−1 to rolls)" in brawl and "(-1 to rolls)" not in brawl
+    assert "−1 wounded" in brawl  # the log's own sign

@@ -195,7 +195,7 @@ def test_a_concealed_opener_leaves_no_trace_in_the_turn_line_or_its_data() -> No
     do(c, "conceal spy", "open brute", "brute: handoff ada", "ada: handoff spy", "spy: handoff",
        "open spy")
     turn = view(c, ALICE)["conflict"]["ruleset"]
-    assert turn["lines"][0] == "Turn 2 · opened by Brute (turn 1)"
+    assert turn["lines"][0] == "Turn 2 · earlier openers: Brute (turn 1)"
     assert turn["openers"] == [[1, "brute"]]
     assert turn["current"] is None and turn["actions_left"] is None
     gm = view(c, Viewer.gm())["conflict"]["ruleset"]

@@ -22,7 +22,7 @@ def test_gm_records_opener_and_tracker_shows_earlier_openers():
     assert [e.type for e in events][:3] == ["conflict_started", "round_started", "turn_started"]
     do(c, "bruno: handoff ada", "ada: handoff thug", "thug: handoff", "open thug")
     lines = ruleset().view_ext(c.state, Viewer.gm())["lines"]
-    assert "opened by Bruno (turn 1), Thug (turn 2)" in lines[0]
+    assert lines[0] == "Turn 2 · opened by Thug · earlier openers: Bruno (turn 1)"
     assert c.state.ext.turns.openers == ["bruno", "thug"]
 
 

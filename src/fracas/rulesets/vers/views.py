@@ -303,7 +303,7 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     penalty = ext.harm_penalty(pid)
     summary = ", ".join(parts) if parts else "unhurt"
     if penalty:
-        summary += f" ({penalty} to rolls)"
+        summary += f" ({signed(penalty)} to rolls)"
     if pid in ext.pending_discipline:
         summary += "; must roll to stay conscious"
     return {"summary": summary, "tracks": tracks, "penalty": penalty,
@@ -332,7 +332,6 @@ def view_ext(state: ConflictState, viewer: Viewer,
     lines: list[str] = []
     due = chase_due(state, can_see)
     opened = [(r, p) for r, p in turns.recent_openers() if can_see(p)]
-    openers = ", ".join(f"{n(p)} (turn {r})" for r, p in opened)
     if turns.round_opened:
         head = f"Turn {state.round}"
     elif state.round:
@@ -343,9 +342,14 @@ def view_ext(state: ConflictState, viewer: Viewer,
         head = (f"No turn open · {names(dict.fromkeys(due.values()))} rolls the chase; the "
                 "table opens a turn only when others act")
     ended = state.status == "ended"
+    listed, before = opened, "opened by"
     if ended:
         head = f"Ended during turn {state.round}"
-    lines.append(head + (f" · opened by {openers}" if openers else ""))
+    elif turns.round_opened:  # this turn's opener is named once, in the head
+        head += "".join(f" · opened by {n(p)}" for r, p in opened if r == state.round)
+        listed, before = [(r, p) for r, p in opened if r < state.round], "earlier openers:"
+    openers = ", ".join(f"{n(p)} (turn {r})" for r, p in listed)
+    lines.append(head + (f" · {before} {openers}" if openers else ""))
     # a disabled character's go has one action (VR-TURN-4): the count tells its harm
     left = None if harm_hidden(state, viewer, turns.current, band=True) or (
         turns.current and not can_see(turns.current)) else turns.actions_left
