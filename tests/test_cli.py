@@ -428,3 +428,25 @@ def test_the_vers_panel_names_the_turns_opener_once_and_writes_penalties_as_the_
     brawl = runner.invoke(app, ["run", "vers-tavern-brawl"]).output
     assert "wounded (−1 to rolls)" in brawl and "(-1 to rolls)" not in brawl
     assert "−1 wounded" in brawl  # the log's own sign
+
+
+@pytest.mark.rule("VR-ROLL-1", "VR-MOVE-1")
+def test_vers_refusals_start_lower_case_and_table_dice_that_do_not_fit_cite_the_rule(
+        tmp_path: Path) -> None:
+    """`link cellar nowhere` began "There is no zone" where every refusal starts lower-case;
+    dice=7,7,7 for 3d6 was refused without a rule where dice=a,b,c cited one."""
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    cid = runner.invoke(app, ["new", "vers-tavern-brawl", "--fresh", *db]).stdout.split()[-1]
+    before = runner.invoke(app, ["show", cid, "--json", *db]).stdout
+    said = {}
+    for command in ("link cellar nowhere", "link bar bar", "ada: attack thug dice=7,7,7",
+                    "ada: attack thug dice=1,2"):
+        result = runner.invoke(app, ["do", cid, command, *db])
+        assert result.exit_code == 2 and "Traceback" not in result.output, command
+        said[command] = " ".join(result.output.split())
+    assert "error: there is no zone 'cellar' on this battlefield" in said["link cellar nowhere"]
+    assert "error: zone 'bar' cannot be linked to itself (VR-MOVE-1)" in said["link bar bar"]
+    assert "die 1 shows 7, but a d6 shows 1 to 6 (3d6: [7, 7, 7]) (VR-ROLL-1)" in \
+        said["ada: attack thug dice=7,7,7"]
+    assert "3d6 needs 3 dice, got 2: [1, 2] (VR-ROLL-1)" in said["ada: attack thug dice=1,2"]
+    assert runner.invoke(app, ["show", cid, "--json", *db]).stdout == before

@@ -44,8 +44,8 @@ def test_a_countdown_reports_what_remains_before_and_during() -> None:
         ([("a", 1, 0, 0), ("b", 1, 3, 0), ("c", 1, 3, 0)], "'c' starts at 3, not above 'b' at 3"),
         ([("a", 1, 0, 0), ("b", 1, 5, 0), ("c", 1, 4, 0)], "'c' starts at 4, not above 'b' at 5"),
         ([("a", 1, 0, 0), ("b", 0, 3, 0)], "'b' needs at least one slot, not 0"),
-        ([("a", 1, 0, 0, "yes")], "Malformed"),
-        ([("a", 1, 0, True)], "Malformed"),
+        ([("a", 1, 0, 0, "yes")], "malformed ladder level"),
+        ([("a", 1, 0, True)], "malformed ladder level"),
         ([("a", 1, 0)], "needs name, slots, threshold, penalty"),
     ],
 )

@@ -113,7 +113,7 @@ class ConditionLadder:
     ) -> None:
         """Refuse removing a condition when none is held."""
         if self.highest() is None:
-            whose = f"{label(names, owner)} has" if owner is not None else "There are"
+            whose = f"{label(names, owner)} has" if owner is not None else "there are"
             raise IllegalCommand(f"{whose} no conditions to remove", rule=rule, owner=owner)
 
     # -- mutators
@@ -185,7 +185,7 @@ def ladder_from_spec(
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in row[1:4])
             or not isinstance(each, bool)
         ):
-            raise InvalidInput(f"Malformed ladder level {row!r}", row=list(row))
+            raise InvalidInput(f"malformed ladder level {row!r}", row=list(row))
         assert isinstance(slots, int) and isinstance(threshold, int)
         assert isinstance(penalty, int)
         if slots < 1:
@@ -200,5 +200,5 @@ def ladder_from_spec(
             )
         levels.append(LadderLevel(name, slots, threshold, penalty, each))
     if not levels:
-        raise InvalidInput("A ladder needs at least one level")
+        raise InvalidInput("a ladder needs at least one level")
     return ConditionLadder(levels=levels, taken_out_when_full=taken_out_when_full)

@@ -42,7 +42,7 @@ class ResourcePool:
     def check_amount(self, n: int, rule: str | None = None) -> None:
         """Refuse a negative amount (InvalidInput)."""
         if n < 0:
-            raise InvalidInput(f"An amount cannot be negative ({n})", rule=rule, amount=n)
+            raise InvalidInput(f"an amount cannot be negative ({n})", rule=rule, amount=n)
 
     def check_spend(
         self,
@@ -59,7 +59,7 @@ class ResourcePool:
         """
         self.check_amount(n, rule)
         if n > self.available:
-            who = f"{label(names, owner)} has" if owner is not None else "There are"
+            who = f"{label(names, owner)} has" if owner is not None else "there are"
             raise IllegalCommand(
                 f"{who} only {self.available} {what} left, not enough to spend {n}",
                 rule=rule,

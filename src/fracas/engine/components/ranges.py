@@ -63,7 +63,7 @@ class RangeBands:
             return int(Band.CLOSE)
         key = pair_key(a, b)
         if key not in self.bands:
-            raise InvalidInput(f"No range is set between {a} and {b}", a=a, b=b)
+            raise InvalidInput(f"no range is set between {a} and {b}", a=a, b=b)
         return self.bands[key]
 
     def is_hidden(self, a: str, from_b: str) -> bool:

@@ -135,7 +135,7 @@ class ZoneMap:
         if zone not in self.zones:
             known = ", ".join(sorted(self.zones)) or "none"
             raise InvalidInput(
-                f"There is no zone {zone!r} on this battlefield (zones: {known})"
+                f"there is no zone {zone!r} on this battlefield (zones: {known})"
                 f"{did_you_mean(zone, self.zones)}",
                 rule=rule,
                 zone=zone,
@@ -146,14 +146,14 @@ class ZoneMap:
         if not zone or "|" in zone:
             raise InvalidInput(f"{zone!r} cannot be a zone id", rule=rule, zone=zone)
         if zone in self.zones:
-            raise InvalidInput(f"Zone {zone!r} exists already", rule=rule, zone=zone)
+            raise InvalidInput(f"zone {zone!r} exists already", rule=rule, zone=zone)
 
     def check_link(self, z1: str, z2: str, rule: str | None = None) -> None:
         """Refuse a link between unknown zones or from a zone to itself."""
         self.check_zone(z1, rule)
         self.check_zone(z2, rule)
         if z1 == z2:
-            raise InvalidInput(f"Zone {z1!r} cannot be linked to itself", rule=rule, zone=z1)
+            raise InvalidInput(f"zone {z1!r} cannot be linked to itself", rule=rule, zone=z1)
 
     def check_guard(self, link: str, rule: str | None = None) -> None:
         """Refuse a guard on a link key that is not an existing link."""

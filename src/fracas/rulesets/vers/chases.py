@@ -31,7 +31,7 @@ def pursuit_track(length: int, rule: str) -> Track:
     """A pursuit scale: 2 × ``length`` + 1 positions, starting at the centre; a length
     outside :data:`PURSUIT_LENGTHS` is refused under ``rule``."""
     if length not in PURSUIT_LENGTHS:
-        raise InvalidInput(f"A chase length must be 2 to 6 actions, not {length}", rule=rule,
+        raise InvalidInput(f"a chase length must be 2 to 6 actions, not {length}", rule=rule,
                            length=length)
     return Track.centred(length)
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from fracas.dice.errors import TableDiceError
 from fracas.engine.context import DecideContext
 from fracas.engine.events import TypedEvent
 from fracas.engine.model import ConflictState
@@ -112,7 +113,10 @@ def check(
 
     Success when the total is at most the modified TN; DoS = TN − roll, DoF = roll − TN.
     """
-    roll = ctx.roll("3d6", dice)
+    try:
+        roll = ctx.roll("3d6", dice)
+    except TableDiceError as exc:  # table dice that do not fit 3d6: the rule of the roll
+        raise TableDiceError(exc.message, rule="VR-ROLL-1", **exc.values) from None
     kept = tuple(m for m in mods if m.value)
     modifier = sum(m.value or 0 for m in kept)
     target_number = tn + modifier
