@@ -450,3 +450,40 @@ def test_vers_refusals_start_lower_case_and_table_dice_that_do_not_fit_cite_the_
         said["ada: attack thug dice=7,7,7"]
     assert "3d6 needs 3 dice, got 2: [1, 2] (VR-ROLL-1)" in said["ada: attack thug dice=1,2"]
     assert runner.invoke(app, ["show", cid, "--json", *db]).stdout == before
+
+
+ES_DUEL = '''ruleset = "etherscope"
+title = "Duel"
+script = """
+ada: awareness successes=3
+bruno: awareness successes=2
+moves
+ada: done
+{more}"""
+[settings]
+time_scale = "tactical"
+[[participants]]
+id = "ada"
+name = "Ada"
+stats = {{ physical = 10, ether = 10, society = 10, awareness = 2 }}
+[[participants]]
+id = "bruno"
+name = "Bruno"
+stats = {{ physical = 10, ether = 10, society = 10, awareness = 2 }}
+'''
+
+
+@pytest.mark.rule("ES-ACT-1")
+@pytest.mark.parametrize("more", ["", "round\ncountdown\nada: zoom bruno reason=duel\n"])
+def test_the_etherscope_panel_before_the_first_round_says_so_not_round_0(
+        tmp_path: Path, more: str) -> None:
+    """A zoom-in (and the top level after the awareness moves) read "between rounds (round 0
+    done)" and "round 0/5" before its first round."""
+    path = tmp_path / "duel.toml"
+    path.write_text(ES_DUEL.format(more=more), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(path)])
+    assert result.exit_code == 0, result.output
+    state = result.output.split("\n\n")[-1]  # the panel, after the log
+    assert "\n  before round 1\n" in state and "round 0" not in state
+    if more:
+        assert "\n  zoomed in (depth 1) by Ada: duel, 5 rounds at most\n" in state

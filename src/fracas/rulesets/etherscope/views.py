@@ -273,8 +273,9 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     if state.depth:
         by = ext.opened_by
         why = f" by {name(state, by)}: {ext.zoom_reason}" if by and see(by) else ""
-        lines.append(f"zoomed in (depth {state.depth}){why}, round {state.round}/"
-                     f"{state.round_limit}")
+        when = (f"round {state.round}/{state.round_limit}" if state.round
+                else f"{state.round_limit} rounds at most")  # never "round 0/5"
+        lines.append(f"zoomed in (depth {state.depth}){why}, {when}")
     if state.status == "ended":
         pass  # the engine's header says how it ended; nobody's turn is pending
     elif ext.phase == ph.START:
@@ -301,7 +302,8 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
         lines.append(f"round {state.round}: acting now: {now}; to come: "
                      + (", ".join(rest) or "nobody"))
     else:
-        lines.append(f"between rounds (round {state.round} done)")
+        lines.append(f"between rounds (round {state.round} done)" if state.round
+                     else "before round 1")  # never "round 0 done"
     late = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
     if late and ext.phase != ph.START:
         lines.append("joined late, awareness still to roll (0 in ties until then): "
