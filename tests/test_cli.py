@@ -487,3 +487,22 @@ def test_the_etherscope_panel_before_the_first_round_says_so_not_round_0(
     assert "\n  before round 1\n" in state and "round 0" not in state
     if more:
         assert "\n  zoomed in (depth 1) by Ada: duel, 5 rounds at most\n" in state
+
+
+def test_new_refuses_a_bad_seed_without_warning_that_it_is_known(tmp_path: Path) -> None:
+    """`new --seed` of 300 characters printed the "known seed" warning, then refused the seed
+    (and a script refused after it the same): the warning is for a conflict stored."""
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(TOY_FILE).read_text().replace("ada: done gob", "gob: hit ada"))
+    for args, said in ((["new", TOY_FILE, "--seed", "x" * 300], "the seed is 300 characters "
+                        "long; at most"), (["new", str(bad), "--seed", "7"], "'gob: hit ada'")):
+        result = runner.invoke(app, [*args, *db])
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert said in " ".join(result.output.split()), args
+        assert "seed is known" not in result.output, args
+    assert "no stored conflicts" in runner.invoke(app, ["list", *db]).stdout
+    stored = runner.invoke(app, ["new", TOY_FILE, "--seed", "7", *db])
+    assert stored.exit_code == 0
+    assert "warning: this conflict's seed is known" in stored.stderr
+    assert "Brawl in the mill" in runner.invoke(app, ["list", *db]).stdout

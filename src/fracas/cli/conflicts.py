@@ -116,12 +116,13 @@ def new(
             sc = from_the_start(sc)
         if seed is not None and scenario_seed:
             raise InvalidInput("give --seed or --scenario-seed, not both")
+        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
+                                                  scenario_seed=scenario_seed)
+        # warned once stored: a seed or script refused gets its refusal alone
         if seed is not None or (scenario_seed and sc.seed):
             err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
                               "knows it can predict every roll; leave --seed and "
                               "--scenario-seed out for a secret one")
-        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
-                                                  scenario_seed=scenario_seed)
         err_console.print(
             f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
             f"in campaign {campaign!r}")
