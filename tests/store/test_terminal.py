@@ -129,3 +129,16 @@ def test_watch_since_takes_an_entry_number_as_the_docs_write_it(sqlite_url: str)
     assert "the fire crackles" in shown["#1"].stdout and "#1 " not in shown["#1"].stdout
     bad = runner.invoke(app, ["watch", cid, "--since", "#x", "--timeout", "0.1", *db])
     assert bad.exit_code == 2 and "not a version or entry number" in bad.output
+
+
+@pytest.mark.parametrize("timeout", ["-1", "0", "nan"])
+def test_watch_refuses_a_timeout_that_is_not_above_0_before_doing_anything(
+        sqlite_url: str, timeout: str) -> None:
+    """`watch --timeout -1` (or 0) was taken, showed the panel and stopped at once."""
+    cid = runner.invoke(app, ["new", str(TOY_SCENARIO), "--db", sqlite_url]).stdout.strip()
+    result = runner.invoke(app, ["watch", cid, "--timeout", timeout, "--db", sqlite_url])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.replace("│", " ").split())
+    assert f"Invalid value for '--timeout': {timeout} is not a number of seconds above 0; " \
+           "leave --timeout out to follow until Ctrl-C" in said
+    assert "following" not in said and "HP" not in said  # nothing shown, nothing followed

@@ -400,6 +400,15 @@ def _since(text: str) -> int:
     return int(digits)
 
 
+def _timeout(seconds: float | None) -> float | None:
+    """``--timeout``: a number of seconds above 0 (left out: follow until Ctrl-C)."""
+    if seconds is not None and not seconds > 0:  # NaN too
+        raise typer.BadParameter(f"{seconds:g} is not a number of seconds above 0; leave "
+                                 "--timeout out to follow until Ctrl-C",
+                                 param_hint="'--timeout'")
+    return seconds
+
+
 def watch(
     conflict_id: IdArgument,
     as_player: AsOption = None,
@@ -408,7 +417,8 @@ def watch(
              "20, v20 or #20")]
     = None,
     timeout: Annotated[float | None, typer.Option(
-        help="stop after this many seconds without a change (default: follow until Ctrl-C)")]
+        help="stop after this many seconds without a change (default: follow until Ctrl-C)",
+        callback=_timeout)]
     = None,
     db: DbOption = None,
 ) -> None:
