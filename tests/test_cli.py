@@ -506,3 +506,18 @@ def test_new_refuses_a_bad_seed_without_warning_that_it_is_known(tmp_path: Path)
     assert stored.exit_code == 0
     assert "warning: this conflict's seed is known" in stored.stderr
     assert "Brawl in the mill" in runner.invoke(app, ["list", *db]).stdout
+
+
+def test_scenarios_lines_their_titles_up_in_a_column() -> None:
+    """`fracas scenarios` printed each title two spaces after its name, never in line."""
+    from fracas.app.scenario import bundled_scenarios
+
+    result = runner.invoke(app, ["scenarios"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["name", "title"]
+    bundled = bundled_scenarios()
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert list(rows) == list(bundled)
+    columns = {rows[name].index(title) for name, title in bundled.items()}
+    assert len(columns) == 1 and max(len(line.rstrip()) for line in lines) <= 80

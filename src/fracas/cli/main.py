@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
+from rich.table import Table
 
 from fracas import __version__
 from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
@@ -156,8 +157,12 @@ def _check_rule_id(wanted: str, rulesets: list[Ruleset]) -> None:
 @app.command()
 def scenarios() -> None:
     """List the example scenarios that ship with fracas (run one with `fracas run NAME`)."""
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("name", no_wrap=True)
+    table.add_column("title")  # wraps in its own column on a narrow terminal
     for name, title in bundled_scenarios().items():
-        console.print(f"[bold]{name}[/]  {escape(title)}")
+        table.add_row(escape(name), escape(title))
+    console.print(table)
 
 
 
