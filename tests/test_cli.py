@@ -68,6 +68,20 @@ def test_an_unknown_ruleset_is_refused_with_the_available_ones(tmp_path: Path) -
     assert "unknown ruleset 'chess'" in result.output
 
 
+def test_a_mistyped_ruleset_names_the_file_line_and_the_closest(tmp_path: Path) -> None:
+    """`ruleset = "verz"` was refused without the file and line, and without the closest
+    name, where every other key's error gives both."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "Brawl"\nruleset = "verz"\n')
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    for command in (["run", str(bad)], ["new", str(bad), "--db", db],
+                    ["sim", str(bad), "-n", "1"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "Traceback" not in result.output, command
+        assert "bad.toml:2: unknown ruleset 'verz' (available: etherscope, fabula-ultima, " \
+               "toy, vers); did you mean 'vers'?" in " ".join(result.output.split()), command
+
+
 def test_run_raw_prints_events_in_their_text_form() -> None:
     result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--raw"])
     assert result.exit_code == 0, result.output

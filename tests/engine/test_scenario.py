@@ -8,6 +8,7 @@ import pytest
 
 from fracas.app.scenario import load_scenario, parse_scenario
 from fracas.errors import InvalidInput
+from tests.support import helpers  # noqa: F401  (registers the toy ruleset its files name)
 
 TOY_FILE = Path(__file__).parent.parent / "support" / "toy-brawl.toml"
 

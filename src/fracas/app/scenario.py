@@ -23,7 +23,8 @@ from fracas.engine.limits import (
 )
 from fracas.engine.setup import Setup, first_error
 from fracas.engine.suggest import did_you_mean
-from fracas.errors import InvalidInput
+from fracas.errors import InvalidInput, NotFound
+from fracas.rulesets import get_ruleset
 
 _TOP_KEYS = {
     "ruleset", "title", "scene", "seed", "sides", "round_limit", "settings", "participants",
@@ -146,6 +147,11 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
         raise InvalidInput(
             f"{name}:{_line_of(raw, loc)}: {key}: {msg}{hint}", path=name, key=key
         ) from None
+    try:  # the ruleset is named where the file names it, as any other key's error is
+        get_ruleset(setup.ruleset)
+    except NotFound as exc:
+        raise InvalidInput(f"{name}:{_line_of(raw, ['ruleset'])}: {exc}", path=name,
+                           key="ruleset") from None
     script = tuple(_script_lines(raw, script_raw))
     if len(script) > MAX_SCRIPT_LINES:
         raise InvalidInput(f"{name}: the script has {len(script):,} commands; a script takes at "

@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 
 from fracas.engine.ruleset import Ruleset
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import NotFound
 
 #: name → "module:Class" of every shipped ruleset.
@@ -40,9 +41,9 @@ def get_ruleset(name: str) -> Ruleset:
         return _loaded[key]
     target = SHIPPED.get(key)
     if target is None:
-        raise NotFound(
-            f"unknown ruleset {name!r}; available: {', '.join(available())}", ruleset=name
-        )
+        known = available()
+        raise NotFound(f"unknown ruleset {name!r} (available: {', '.join(known)})"
+                       f"{did_you_mean(key, known)}", ruleset=name)
     module_name, _, cls_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
