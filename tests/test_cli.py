@@ -535,3 +535,14 @@ def test_scenarios_lines_their_titles_up_in_a_column() -> None:
     assert list(rows) == list(bundled)
     columns = {rows[name].index(title) for name, title in bundled.items()}
     assert len(columns) == 1 and max(len(line.rstrip()) for line in lines) <= 80
+
+
+def test_version_is_an_option_too() -> None:
+    """`fracas --version` was refused ("No such option"): it prints what `fracas version`
+    prints, and runs no command given after it."""
+    said = runner.invoke(app, ["version"])
+    assert said.exit_code == 0 and said.output.startswith("fracas ")
+    for args in (["--version"], ["--version", "run", "no-such-scenario"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (args, result.output)
+        assert result.output == said.output

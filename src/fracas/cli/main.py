@@ -197,6 +197,22 @@ def version() -> None:
     console.print(f"fracas {__version__}")
 
 
+def _eager_version(wanted: bool) -> None:
+    """``fracas --version``: the text of ``fracas version``, before any command is read."""
+    if wanted:
+        version()
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_eager_version,
+        help="print fracas's version and exit (as `fracas version`)")] = False,
+) -> None:
+    """Options of ``fracas`` itself, before a command (the app's help is its own)."""
+
+
 dice.register(app)
 conflicts.register(app)
 sim.register(app)
