@@ -257,7 +257,7 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         command(gm, "gm", "harm ada 4")
         expect(ada_ladders).to_have_attribute("open", "")  # a condition opens them
         expect(injury.locator("tr", has_text="wounded").locator(".slot.full")).to_have_count(1)
-        expect(injury.locator("caption")).to_contain_text("-1 to rolls")
+        expect(injury.locator("caption")).to_contain_text("(−1 to rolls)")  # the log's minus
         expect(bruno_ladders).to_have_attribute("open", "")
         command(gm, "gm", "conceal imp")  # the GM sees at a glance whom the players do not
         expect(gm.page.locator(".person", has_text=XSS)).to_contain_text("hidden from players")

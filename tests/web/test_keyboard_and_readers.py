@@ -94,6 +94,10 @@ def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path
         expect(error).to_contain_text("unknown command 'fly'")
         expect(error).to_contain_text("the commands offered above")  # the page's advice,
         expect(error).not_to_contain_text("fracas play")  # not the terminal's
+        line.fill("ada: atack bruno")  # a near miss: the question, then the advice
+        line.press("Enter")
+        expect(error).to_contain_text(
+            "did you mean 'attack'? The commands offered above are those the rules allow now")
         expect(line).to_have_attribute("aria-invalid", "true")  # read out with the field
         expect(line).to_have_attribute("aria-describedby", "error")
         alice.page.keyboard.press("Escape")

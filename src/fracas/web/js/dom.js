@@ -38,3 +38,8 @@ export function words(name) {
 export function capitalized(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** A number with its sign, as the log writes it: "+2", "−1" (the minus sign, not a hyphen). */
+export function signed(n) {
+  return n < 0 ? `−${-n}` : `+${n}`;
+}

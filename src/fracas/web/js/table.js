@@ -36,16 +36,18 @@ function showError(error) {
   const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
   const text = unsent ? "No answer: the server cannot be reached. Once the page says live, the "
     + "log shows whether it went through; send it again only if it did not."
-    : (error.message || String(error)) + pageAdvice(error);
+    : withAdvice(error.message || String(error), error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
 }
 
-// What this page adds to a refusal: for an unknown command, where the commands are (the
-// terminal's prompt says Tab instead).
-function pageAdvice(error) {
-  return error.values && error.values.unknown_verb
-    ? "; the commands offered above are those the rules allow now" : "";
+// A refusal with what this page adds to it: for an unknown command, where the commands are
+// (the terminal's prompt says Tab instead); after a question ("did you mean 'attack'?") as a
+// sentence of its own, else after a semicolon.
+function withAdvice(message, error) {
+  if (!(error.values && error.values.unknown_verb)) return message;
+  const advice = "the commands offered above are those the rules allow now";
+  return message.endsWith("?") ? `${message} ${capitalized(advice)}` : `${message}; ${advice}`;
 }
 
 document.addEventListener("keydown", (e) => {  // Escape closes the message at the foot

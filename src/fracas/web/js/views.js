@@ -1,5 +1,5 @@
 // What each ruleset adds to the screen, drawn from the viewer's projection only.
-import { h, panel, s, words } from "./dom.js";
+import { h, panel, s, signed, words } from "./dom.js";
 import { quote } from "./legal.js";
 
 /** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}; while
@@ -232,7 +232,7 @@ function ladder(p, track, info, ctx) {
   const levels = (ctx.ladders || {})[track] || Object.keys(info.conditions || {}).map((name) => ({ name, slots: 1, penalty: 0 }));
   const held = info.conditions || {};
   return h("table", { class: "ladder" },
-    h("caption", {}, `${p.name}: ${track}`, info.penalty ? ` (${info.penalty} to rolls)` : "", info.taken_out ? " · taken out" : ""),
+    h("caption", {}, `${p.name}: ${track}`, info.penalty ? ` (${signed(info.penalty)} to rolls)` : "", info.taken_out ? " · taken out" : ""),
     h("tbody", {}, levels.map((lvl) => {
       const n = held[lvl.name] || 0;
       return h("tr", { class: n ? "held" : "" }, h("th", { scope: "row" }, lvl.name),
