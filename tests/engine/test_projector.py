@@ -224,6 +224,26 @@ def test_a_record_is_called_the_same_whether_or_not_a_hidden_character_took_part
             "round", "countdown"]
 
 
+def test_a_record_is_called_the_same_whether_or_not_a_secret_effect_expired_in_it() -> None:
+    """An effect a viewer may not see (the GM's, or another player's own) that expires at a
+    boundary ends inside a record the viewer sees: what that record is called must not tell
+    them that something secret ended there (before: "bouncer: handoff" read "Bouncer:
+    handoff", the label of a record that lost something)."""
+    plain, twin = played("vers-tavern-brawl"), played("vers-tavern-brawl")
+    twin.execute("effect 'zq-gm-effect' visibility=gm", time="")
+    twin.execute("ada: effect 'zq-alices-effect' visibility=owner", time="")
+    turn = ["open ada", "ada: handoff bruno", "bruno: handoff thug", "thug: handoff mira",
+            "mira: handoff bouncer", "bouncer: handoff"]
+    for c in (plain, twin):
+        for text in turn:
+            c.execute(text, time="")
+    assert [e.type for e in twin.records[-1].events][-2:] == ["effect_expired"] * 2
+    for viewer in (BOB, Viewer.public()):
+        a, b = Projector(plain, viewer).entries, Projector(twin, viewer).entries
+        assert [(e.command, e.lines) for e in a] == [(e.command, e.lines) for e in b]
+        assert b[-1].command == "bouncer: handoff"
+
+
 def test_the_gms_words_naming_a_hidden_character_are_not_shown_in_a_label() -> None:
     c = played("vers-tavern-brawl")
     c.execute("""join zq name=Zqshadow side=toughs 'stats={"zone": "bar"}' hidden=yes""")

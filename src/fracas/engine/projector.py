@@ -29,6 +29,7 @@ from fracas.engine.concealment import ParticipantConcealed, ParticipantRevealed
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.describe import describe
 from fracas.engine.effects import lasts
+from fracas.engine.engine_events import EffectExpired
 from fracas.engine.events import (
     CONFLICT_CREATED,
     ENGINE_EVENTS,
@@ -295,8 +296,13 @@ class Projector:
         """Whether all the viewer lost of ``event`` (now ``shown``) is what names or counts
         those they may not know: it names or counts one of them (``uncounted``: the event
         less that count, :meth:`Ruleset.uncounted`), and the viewer sees nothing of it or
-        what the net alone leaves of ``uncounted``, by one of ``knowledge``."""
+        what the net alone leaves of ``uncounted``, by one of ``knowledge``. An effect's
+        expiry the viewer may not see is never theirs to miss: it ends at a boundary, and
+        the command that reached that boundary never named it."""
         typed = self.ruleset.events.typed(event)
+        if shown is None and isinstance(typed, EffectExpired):
+            return True  # an effect they may not see ended at a boundary: the command never
+            # named it (a GM-only or another player's own effect, or one on someone hidden)
         if uncounted is typed and not any(names_unknown(event, k) for k in knowledge):
             return False
         if shown is None:
