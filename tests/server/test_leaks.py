@@ -175,3 +175,35 @@ def test_a_players_refusals_read_alike_whether_or_not_someone_is_hidden(server: 
                 for path in (plain, twin)]
         assert said[0] == said[1], command
         assert "the rules do not allow" not in said[0]["message"]
+
+
+def test_a_player_ends_a_go_alike_whether_or_not_those_left_are_hidden(server: Served) -> None:
+    """VR-TURN-2: Ada is the last to go that Alice may know of; at the twin table a character
+    hidden from her has not gone either. What Alice is offered, and the answer to her
+    'ada: handoff', are the same at both tables (before: no hand-off offered and a refusal at
+    the twin table only; Alice could not end Ada's go)."""
+    table = new_table(server.url)
+    alice = table.invite("alice")
+    plain, twin = table.conflict(scenario="vers-tavern-brawl", seed=SEED, fresh=True), \
+        table.conflict(scenario="vers-tavern-brawl", seed=SEED, fresh=True)
+    for path in (plain, twin):
+        assert table.gm.post(path + "/undo").status_code == 200  # the head's 'open ada'
+    hidden = """join zq name=Zqhid side=toughs 'stats={"zone": "bar"}' hidden=yes"""
+    assert table.gm.post(twin + "/commands", json={"command": hidden}).status_code == 200
+    for path in (plain, twin):
+        for command in ("open bruno", "bruno: handoff thug", "thug: handoff mira",
+                        "mira: handoff bouncer", "bouncer: handoff ada"):
+            r = table.gm.post(path + "/commands", json={"command": command})
+            assert r.status_code == 200, (command, r.text)
+    offers = [alice.get(path + "/legal", params={"actor": "ada"}).json() for path in
+              (plain, twin)]
+    assert offers[0] == offers[1] and "ada: handoff" in offers[0]["ada"]
+    structured = [alice.get(path + "/legal-commands", params={"actor": "ada"}).json()
+                  for path in (plain, twin)]
+    assert structured[0] == structured[1]
+    said = [alice.post(path + "/commands", json={"command": "ada: handoff"}) for path in
+            (plain, twin)]
+    assert [r.status_code for r in said] == [200, 200], said[1].text
+    entries = [r.json()["entry"] for r in said]
+    assert [(e["command"], e["lines"][0]) for e in entries] == [("ada: handoff", "Ada is done")] * 2
+    assert_no_secret([r.text for r in said] + alice.seen, ("zq",), "alice")

@@ -174,3 +174,43 @@ def test_a_hidden_character_taken_out_on_its_go_reads_to_players_as_its_go_did()
         x for x in acting if x.startswith("Acting")]
     gm = view(c, Viewer.gm())["conflict"]["ruleset"]["lines"]
     assert any("Thug is out; the GM hands off" in line for line in gm)
+
+
+@pytest.mark.rule("VR-TURN-2", "VR-TURN-3")
+def test_a_player_whose_only_ones_left_to_go_are_hidden_ends_the_go_as_if_none_were() -> None:
+    """Ada is the last to go that her player may know of; a character hidden from Alice has
+    not gone either. Alice is offered the same hand-off, and her 'ada: handoff' is answered,
+    as at a table without it (before: no hand-off offered at all, and 'ada: handoff' refused
+    with 'the rules do not allow this command now': both told of the hidden one, and Alice
+    could not end Ada's go). Ada's go ends; the GM then hands off to the hidden one, and
+    the turn ends after its go. The GM's own 'ada: handoff' is refused as before."""
+    from fracas.engine.projector import offered
+
+    alice = Viewer.of_player("ada")
+
+    def table(hidden: bool) -> object:
+        c = make(pc("ada"), npc("thug"))
+        if hidden:
+            c.execute("join zq name=Zqhid side=npcs hidden=yes")
+        do(c, "open thug", "thug: handoff ada")
+        return c
+
+    plain, twin = table(False), table(True)
+    offers = [[lc.text() for lc in offered(c, alice, "ada") if lc.verb == "handoff"]
+              for c in (plain, twin)]
+    assert offers[0] == offers[1] == ["ada: handoff"]
+    gm_refusal = refused(twin, "ada: handoff", "VR-TURN-2")
+    assert "Zqhid" in gm_refusal.message  # the GM is told whom Ada should hand off to
+    said = [c.execute("ada: handoff", alice) for c in (plain, twin)]
+    assert [e.type for e in said[0].events] == ["turn_ended", "round_ended"]
+    assert [e.type for e in said[1].events] == ["turn_ended"]  # the turn waits for Zqhid
+    assert twin.state.ext.turns.current is None
+    assert "handoff zq say=TEXT" in twin.legal_commands(None)
+    from fracas.engine.views import view
+    assert ("Acting: nobody · Ada is done; the GM hands off for them to one not gone yet "
+            "(VR-TURN-2)") in view(twin, Viewer.gm())["conflict"]["ruleset"]["lines"]
+    seen = view(twin, alice)["conflict"]["ruleset"]["lines"]
+    assert "Gone: Thug, Ada · not gone: nobody" in seen and "zq" not in str(seen).lower()
+    assert not any(line.startswith("Acting") for line in seen)  # the GM's line is theirs
+    do(twin, "handoff zq", "zq: handoff")
+    assert not twin.state.ext.turns.round_opened  # everyone has gone: the turn is over

@@ -96,6 +96,12 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
     to = cmd.args.get("to")
     rest = [m for m in turns.not_gone() if m != actor and state.participants[m].active]
     if to is None:
+        if rest and all_hidden_from(d, rest):
+            # those left to go are all hidden from the player handing off: the go ends as if
+            # nobody were left, and the GM hands off for it (a refusal naming no one, or no
+            # hand-off to offer, would tell of them; the player could not end the go)
+            d.emit(VersTurnEnded(participant=actor))
+            return
         if rest:
             raise IllegalCommand(
                 f"{', '.join(name(state, r) for r in rest)} "
@@ -116,6 +122,12 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
     d.emit(VersTurnEnded(participant=actor),
            VersTurnStarted(participant=to, from_=actor, actions=_actions_of(d, to), say=say))
+
+
+def all_hidden_from(d: Decision, ids: list[str]) -> bool:
+    """Whether the command's author is a player from whom every one of ``ids`` is hidden."""
+    author = d.ctx.author
+    return not author.is_gm and not any(d.ruleset.can_see(d.state, author, m) for m in ids)
 
 
 def decide_gm_handoff(d: Decision, cmd: Command) -> None:

@@ -8,6 +8,7 @@ what the table chooses (dice, words), and names the rule behind it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fracas.engine.legal import Choice, LegalCommand
@@ -101,6 +102,23 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     out += [command(actor, "handoff", to=m, free={"say": "TEXT"}) for m in rest] or [
         command(actor, "handoff")]
     return out
+
+
+def with_bare_handoff(state: ConflictState, actor: str, offer: list[LegalCommand],
+                      hidden: Callable[[str], bool]) -> list[LegalCommand]:
+    """``offer`` (of ``actor``, acting, as a player is offered it) with the hand-off that ends
+    its go when everyone left to go is ``hidden`` from that player: the hand-offs to them
+    were left out, and the go ends as with nobody left (VR-TURN-2, VR-TURN-3; the GM then
+    hands off for it), in the place the hand-off has in the offer."""
+    ext: VersExt | None = state.ext
+    if ext is None or ext.turns.current != actor or actor in ext.pending_discipline \
+            or any(lc.verb == "handoff" for lc in offer):
+        return offer
+    rest = [m for m in ext.turns.not_gone() if m != actor and state.participants[m].active]
+    if not rest or not all(map(hidden, rest)):
+        return offer
+    at = max((i + 1 for i, lc in enumerate(offer) if lc.verb in _SPECS), default=0)
+    return [*offer[:at], command(actor, "handoff"), *offer[at:]]
 
 
 def _gm(state: ConflictState) -> list[LegalCommand]:

@@ -245,6 +245,15 @@ class Vers(Ruleset):
             return frozenset()
         return frozenset(w.lower() for w in weapons_of(p))
 
+    def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
+                  offer: list[LegalCommand]) -> list[LegalCommand]:
+        """As the engine's, and where everyone left to go is hidden from the player, the
+        hand-off that ends the go (VR-TURN-2): as it is offered with nobody left."""
+        out = super().offer_for(state, actor, viewer, offer)
+        inner = state.innermost
+        return legal.with_bare_handoff(inner, actor, out,
+                                       lambda pid: not self.can_see(inner, viewer, pid))
+
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1);
         the chase rolls due now (VR-CHASE-*)."""

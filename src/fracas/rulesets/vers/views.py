@@ -365,6 +365,10 @@ def view_ext(state: ConflictState, viewer: Viewer,
                 and not state.participants[last].active:
             lines.append(f"Acting: nobody · {n(last)} is out; the GM hands off for them to "
                          "one not gone yet (VR-TURN-2)")
+        elif viewer.is_gm and last is not None and last in state.participants:
+            # a player ended the go when all those left were hidden from them
+            lines.append(f"Acting: nobody · {n(last)} is done; the GM hands off for them to "
+                         "one not gone yet (VR-TURN-2)")
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
     if not ended:
         not_gone = names(turns.not_gone()) or "nobody"
