@@ -92,7 +92,8 @@ class Modifier:
 
     JSON form: ``[label, value]``, or ``[label, value, participant, stat]`` for a modifier
     taken from a participant's stat (so the redaction knows its source without reading the
-    label). A masked modifier is ``[label, null]``.
+    label). A masked modifier is ``[label, null]``, or ``["GM-only", null]`` where the viewer
+    may not know of the participant it comes from.
     """
 
     label: str
@@ -128,8 +129,15 @@ class Modifier:
         """The modifier without its value (for a viewer who may not know it)."""
         return Modifier(self.label, None)
 
+    def unsourced(self) -> Modifier:
+        """The modifier without its value or its label (for a viewer who may not know the
+        participant it comes from: its label may say what they do, "target engaged")."""
+        return Modifier(UNSOURCED, None)
+
 
 SECRET_MARKS = (Stat, Setting, Derived, Names, Harm)
+#: The label of a masked modifier whose source a viewer may not know of.
+UNSOURCED = "GM-only"
 
 CanSee = Callable[[str], bool]
 
@@ -242,7 +250,9 @@ def redact_marked(
         if _modifiers(value) and judge.harm_masks(name):  # labels and count tell harm too
             changes[name] = ()
         elif _modifiers(value):  # each modifier is masked on its own, never the list
-            masked = tuple(m.masked() if judge.modifier_secret(m) else m for m in value)
+            masked = tuple(m if not judge.modifier_secret(m) else m.masked()
+                           if m.of is None or judge.can_see(m.of) else m.unsourced()
+                           for m in value)
             if masked != value:
                 changes[name] = masked
         elif marks and value != () and judge.secret(name):  # (): an emptied list of them

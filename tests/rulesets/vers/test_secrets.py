@@ -231,3 +231,31 @@ def test_a_concealed_character_leaves_no_engaged_pair_or_guarded_way_in_a_player
     # before: "engaged": ["ada|thug"] and "guards": {"a|b": []} told of both
     assert seen["engaged"] == [] and seen["guards"] == {}
     assert "thug" not in json.dumps(view(c, ALICE)) and "sentry" not in json.dumps(seen)
+
+
+@pytest.mark.rule("VR-ATK-2")
+def test_a_target_engaged_with_a_concealed_one_tells_a_player_no_engagement() -> None:
+    """A concealed character in close combat with Thug makes Bruno's shot at Thug harder
+    (−2, VR-ATK-2; the GM reads it so). Bob's view lists no engagement, and nor may his odds or
+    his attack's line: before, they read '−2 target engaged', telling Bob that someone he may
+    not know of was fighting Thug. Now that modifier is masked like a GM-only stat's, with
+    no label, and so is what it makes (TN, DoS); the odds line for Thug is left out."""
+    from fracas.app.scenario import load_scenario
+    from fracas.app.script import from_the_start, play_script
+
+    bob = Viewer.of_player("bob")
+    c = play_script(from_the_start(load_scenario("vers-tavern-brawl")), "seed", time=None)
+    for line in ("""join zq name=Zqhid side=heroes 'stats={"zone": "floor"}' hidden=yes""",
+                 "ada: handoff zq", "zq: attack thug weapon=unarmed dice=1,1,1",
+                 "zq: handoff bruno"):
+        c.execute(line, time="")
+    assert view(c, bob)["conflict"]["ruleset"]["engaged"] == []
+    assert not any("engaged" in line for line in view(c, bob)["conflict"]["odds"])
+    assert not any(line.startswith("Bruno → Thug") for line in view(c, bob)["conflict"]["odds"])
+    c.execute("bruno: attack thug weapon=crossbow dice=3,3,3", time="")
+    gm = log_view(c, Viewer.gm())[-1]["lines"][0]
+    assert "−2 target engaged: −3) → 13" in gm  # the GM's game is unchanged
+    for viewer in (bob, ALICE, Viewer.public()):
+        seen = json.dumps(log_view(c, viewer)[-1])
+        assert "engaged" not in seen and "zq" not in seen.lower(), viewer
+        assert "(−1 Thug's dodge, ? GM-only: ?)" in log_view(c, viewer)[-1]["lines"][0]

@@ -336,10 +336,15 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
             mods.append(Modifier("same zone", -2))
         elif dist is not None and dist > 1:
             mods.append(Modifier(f"range {dist} zones", -2 * (dist - 1)))
-        # those in close combat with the target, the attacker too if it is one of them
-        k = len([o for o in ext.engaged_with(target) if state.participants[o].active])
+        # those in close combat with the target, the attacker too if it is one of them; one
+        # the GM has concealed counts apart, sourced to it, so that a player who may not know
+        # of it reads that modifier masked (as a GM-only stat's), never "target engaged"
+        engaged = [o for o in ext.engaged_with(target) if state.participants[o].active]
+        k = len([o for o in engaged if o not in state.concealed])
         if k:
             mods.append(Modifier("target engaged" + (f" with {k}" if k > 1 else ""), -2 * k))
+        mods += [Modifier("target engaged", -2, o, "engaged") for o in engaged
+                 if o in state.concealed]
         if kind == "thrown" and dist is not None and dist > 1:
             plan.min_dos = 3 * (dist - 1)
     plan.cover = ext.cover.get(target, 0)
