@@ -41,3 +41,19 @@ def test_an_etherscope_zoom_shows_no_pool_odds_but_a_rolled_action_does() -> Non
         lines = odds(conflict, viewer, "ada: move zepcar toward")
         assert lines and all(line.startswith("Ada rolls") for line in lines)
     assert odds(conflict, Viewer.of_player("bob"), "ada: move zepcar toward") == []
+
+
+@pytest.mark.rule("VR-ATK-1")
+def test_a_vers_attacks_odds_are_those_of_the_weapon_it_names() -> None:
+    conflict = played("vers-tavern-brawl", 1)  # Ada opens the turn, Thug in her zone
+    gm = Viewer.gm()
+    sword = odds(conflict, gm, "ada: attack thug weapon=sword")
+    assert sword and all("(sword)" in line for line in sword), sword
+    assert all("(knife)" in line for line in odds(conflict, gm, "ada: attack thug weapon=knife"))
+    # none named: the weapon the rules take, the first on her sheet
+    assert odds(conflict, gm, "ada: attack thug") == sword
+    # Alice may not know Thug's close combat (GM-only), so the sword's odds are not hers to
+    # read; she is never shown the knife's in their place
+    alice = Viewer.of_player("alice")
+    assert odds(conflict, alice, "ada: attack thug weapon=sword") == []
+    assert all("(knife)" in line for line in odds(conflict, alice, "ada: attack thug weapon=knife"))

@@ -24,7 +24,7 @@ from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import ONE_WAY, cover_problem, object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
-from fracas.rulesets.vers.state import ATTRIBUTES, WEAPON_KINDS, VersExt, weapons_of
+from fracas.rulesets.vers.state import ATTRIBUTES, KIND_TRACK, WEAPON_KINDS, VersExt, weapons_of
 
 #: The modules whose handlers fill HANDLERS (imported for their registrations).
 _DECIDERS = (actions, chases)
@@ -263,17 +263,25 @@ class Vers(Ruleset):
 
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
-        """An attack's lines for an attack of the acting character, a chase roll's for a
-        ``run`` or an ``interpose`` in that chase; no others (a ``disengage`` or a ``slip`` is
-        not one of its attacks)."""
+        """An attack's line for an attack of the acting character on the target and with the
+        weapon it names (none named: the one the rules take, the first physical weapon on the
+        sheet), a chase roll's for a ``run`` or an ``interpose`` in that chase; no others (a
+        ``disengage`` or a ``slip`` is not one of its attacks, a sword's not a knife's)."""
         def see(pid: str) -> bool:
             return self.can_see(state, viewer, pid)
         if command.verb in ("run", "interpose"):  # the roll that chase waits for now
             return views.chase_odds(state, viewer, see,
                                     (str(command.args.get("id")), command.verb))
-        if command.verb != "attack" or command.actor != state.ext.turns.current:
+        if (command.verb != "attack" or command.actor is None
+                or command.actor != state.ext.turns.current):
             return []
-        return views.pending_odds(state, viewer, see)
+        weapon = command.args.get("weapon")
+        if weapon is None:
+            weapon = next((w for w, spec in weapons_of(state.participants[command.actor]).items()
+                           if spec.get("kind", "close") not in KIND_TRACK), None)
+        target = command.args.get("target")
+        return views.pending_odds(state, viewer, see, (None if target is None else str(target),
+                                                       None if weapon is None else str(weapon)))
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """Unconscious after a failed Discipline roll (VR-INJ-3), or a full track (VR-INJ-2)."""

@@ -460,13 +460,15 @@ def hit_chance(target_number: int, min_dos: int) -> float:
 
 
 def pending_odds(state: ConflictState, viewer: Viewer,
-                 can_see: Callable[[str], bool]) -> list[str]:
+                 can_see: Callable[[str], bool],
+                 only: tuple[str | None, str | None] = (None, None)) -> list[str]:
     """Each attack the acting character could make, with its breakdown and exact chance to
     hit on 3d6 (a thrown weapon beyond the next zone needs degrees of success). A player reads
     those of their own character, on what they may see, and only where the roll would show
     them every number of it (the same marks, the same redaction as the roll's: no GM-only stat
     or setting, no penalty of a harm they do not see); with the character's weapons GM-only,
-    none (each weapon's odds would tell it)."""
+    none (each weapon's odds would tell it). ``only``: the attacks on that target, with that
+    weapon (None: any)."""
     keep = None
     if not viewer.is_gm:
         actor = state.ext.turns.current
@@ -477,6 +479,9 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         keep = functools.partial(_known, state, viewer, can_see)
     out = []
     for o in attack_options(state, keep):
+        if any(want is not None and o[key] != want
+               for key, want in zip(("target", "weapon"), only, strict=True)):
+            continue
         need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
         out.append(f"{o['text']}: hit {hit_chance(o['target_number'], o['min_dos']):.0%}{need}")
     return out
