@@ -151,3 +151,21 @@ def test_escape_closes_what_a_command_did(browser: Browser, served: Served, tmp_
         expect(notice).to_be_hidden()
     finally:
         gm.context.close()
+
+
+def test_the_gm_typing_in_a_form_keeps_the_focus_and_caret_while_a_player_acts(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
+        gm_opens(gm, "Ada")
+        expect(alice.page.locator("#turn-banner")).to_have_text("Your turn: Ada")
+        note = control(gm, "gm", "note").get_by_label("text")
+        note.click()
+        note.type("The lamps gutter")
+        note.press("Home")  # the caret at the start: the GM goes on typing there
+        # Ada's attack changes what the GM may do (her actions left): the controls are built anew
+        command(alice, "ada", "ada: attack imp dice=3,3,2")
+        acting = gm.page.locator(".round-region p", has_text="Acting:")
+        expect(acting).to_contain_text("1 action left")
+        expect(note).to_be_focused()  # not the heading of the GM's commands
+        gm.page.keyboard.type("Suddenly, ")
+        expect(note).to_have_value("Suddenly, The lamps gutter")

@@ -161,11 +161,14 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
   const about = aboutOf(command);
   const key = `${context.conflict || ""}|${command.actor || ""}|${command.verb}|${title}`;
-  for (const f of fields) keep(f, `${key}|${f.param.name}`);
+  for (const f of fields) {
+    keep(f, `${key}|${f.param.name}`);
+    f.input.dataset.focus = `${key}|${f.param.name}`;  // a redraw gives the focus back to it
+  }
   const form = h("form", { class: "command", "data-verb": command.verb },
     free.length && about ? h("p", { class: "about" }, about) : null,
     folded(fields, `${key}|more`),
-    h("button", { type: "submit", title: free.length ? null : about },
+    h("button", { type: "submit", title: free.length ? null : about, "data-focus": `${key}|send` },
       free.length ? buttonOf(command, context) : title), odds);
   const build = () => buildCommand(command, free, fields);
   narrow(command, fields);
@@ -180,7 +183,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   }
   if (!free.length) return form;
   return h("details", { class: "command", open: kept.get(key) === "open",
-    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", {}, title), form);
+    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", { "data-focus": `${key}|open` }, title), form);
 }
 
 // The fields of a form, its rarely needed ones (two or more optional values typed in freely,

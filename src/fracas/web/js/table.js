@@ -418,7 +418,8 @@ function commandLine(actor, ctx) {
 
 // Replace ``box``'s children by what ``build()`` makes, keeping the focus where the user had it:
 // in a field it moves along, with its caret (moving a field out of the page, even for a
-// moment, takes its focus); else on the new control of the same name (its id or data-focus),
+// moment, takes its focus); else on the new control of the same name (its id or data-focus:
+// a command's field built anew as the table moves on, with the caret where it was),
 // else on the heading of the actor's group it was in, else on the heading of the panel it was
 // in (an effect expired: its button is gone), else (that character acts no more) on the
 // first actor's heading or the heading of the box's panel, never lost to the page's body.
@@ -443,6 +444,13 @@ function redraw(box, build) {
   if (!next) return;
   if (next.tabIndex < 0 && !next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");
   next.focus();
+  if (caret && caret[0] !== null && next.matches(name) && typeof next.setSelectionRange === "function") {
+    try {
+      next.setSelectionRange(caret[0], caret[1]);
+    } catch {
+      // a number field has no caret to set
+    }
+  }
 }
 
 // What a player typed in their character's field, as sent: with the character before it,
