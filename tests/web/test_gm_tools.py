@@ -474,3 +474,24 @@ def test_the_gm_names_a_new_group_and_each_page_shows_the_groups_it_may_see(
         for p in (alice, bob):  # the lurker's group: one member they see, not a group to them
             expect(p.page.locator(".field-region .groups")).to_have_text("Groups: duo (Ada, Bruno)")
         clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("VR-OBJ-3")
+def test_a_broken_object_is_said_broken_once(browser: Browser, served: Served,
+                                             tmp_path: Path) -> None:
+    smashing = VERS.replace(
+        'links = [["bar", "floor"]]',
+        'links = [["bar", "floor"]]\n'
+        'objects = [{ id = "vase", name = "Vase", material = "glass", zone = "floor" }]',
+    ).replace('weapons = { sword = { ev = 5, kind = "close" } }',
+              'weapons = { hammer = { ev = 12, kind = "close" } }')
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, smashing, tmp_path)
+    try:
+        objects = gm.page.locator("section[aria-labelledby='h-objects'] li")
+        expect(objects).to_have_text("Vase · hardness 1 · in Common room")
+        gm_opens(gm, "Ada")
+        command(gm, "gm", "ada: attack vase weapon=hammer dice=1,1,1")  # net EV 11: broken
+        expect(objects).to_have_text("Vase · hardness 1 · in Common room · broken")
+    finally:
+        gm.context.close()

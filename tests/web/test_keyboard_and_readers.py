@@ -169,3 +169,16 @@ def test_the_gm_typing_in_a_form_keeps_the_focus_and_caret_while_a_player_acts(
         expect(note).to_be_focused()  # not the heading of the GM's commands
         gm.page.keyboard.type("Suddenly, ")
         expect(note).to_have_value("Suddenly, The lamps gutter")
+
+
+@pytest.mark.rule("VR-MOVE-3")
+def test_the_map_says_who_is_engaged(browser: Browser, served: Served, tmp_path: Path) -> None:
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm_opens(gm, "Ada")
+        command(alice, "ada", "ada: attack imp dice=6,6,6")  # a close attack, hit or miss
+        for screen in (gm, alice, bob):
+            expect(screen.page.locator(".facts")).to_contain_text(
+                "Ada and <img src=x onerror=alert(1)> are engaged")
+        command(alice, "ada", "ada: disengage dice=1,1,1")
+        for screen in (gm, alice, bob):
+            expect(screen.page.locator(".facts")).not_to_contain_text("engaged")

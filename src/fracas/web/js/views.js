@@ -188,8 +188,7 @@ function vers(level, ctx) {
   if (objects.length) {
     out.push(panel("Objects", h("ul", { class: "plain" }, objects.map(([id, o]) => h("li", {},
       h("b", {}, o.name || id), ` · hardness ${o.hardness ?? "?"}`,
-      o.zone ? ` · in ${(r.zone_names || {})[o.zone] || o.zone}` : "", o.broken ? " · broken" : "",
-      (o.conditions || []).length ? ` · ${o.conditions.map(words).join(", ")}` : "")))));
+      o.zone ? ` · in ${(r.zone_names || {})[o.zone] || o.zone}` : "", objectState(o))))));
   }
   out.push(panel("Popcorn",
     h("p", {}, r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
@@ -206,6 +205,13 @@ function vers(level, ctx) {
           i + 1 === c.position ? "●" : String(i + 1))))))));
   }
   return out;
+}
+
+// An object's conditions, the worst last: "broken" once (a condition and a state alike).
+function objectState(o) {
+  const held = (o.conditions || []).filter((c) => c !== "broken").map(words);
+  if (o.broken) held.push("broken");
+  return held.length ? ` · ${held.join(", ")}` : "";
 }
 
 // Whose ladders the viewer opened or closed against the default (open while the character
@@ -250,8 +256,9 @@ function zoneFacts(level, zones, ctx) {
   const people = standing(level);
   const facts = zones.map((z) => [z, people.filter((p) => p.zone === z.id)]).filter(([, here]) => here.length)
     .map(([z, here]) => `${z.name || z.id}: ${here.map((p) => p.name).join(", ")}`);
-  for (const pair of r.engaged || []) {
-    if (Array.isArray(pair)) facts.push(`${pair.map(ctx.name).join(" and ")} are engaged`);
+  for (const pair of r.engaged || []) {  // "ada|thug" (the server's key of a pair)
+    const two = Array.isArray(pair) ? pair : String(pair).split("|");
+    facts.push(`${two.map((id) => ctx.name(id)).join(" and ")} are engaged`);
   }
   for (const [who, value] of Object.entries(r.cover || {})) {
     const amount = typeof value === "object" && value !== null ? value.value : value;
