@@ -16,6 +16,7 @@ from tests.support.relay import Relay
 from tests.web.browser import (
     Screen,
     command,
+    create_from_example,
     invite,
     join,
     start_table,
@@ -110,3 +111,30 @@ def test_a_table_without_a_conflict_is_not_connecting_forever(
     expect(status).to_have_text("live")
     assert gm.errors == [], gm.errors
     gm.context.close()
+
+
+def test_of_several_conflicts_started_meanwhile_the_newest_is_offered(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    # her page asks for the list only when it is looked at again (not on a timer meanwhile)
+    alice = join(browser, invite(gm, "alice"), {"conflictsMs": 600_000})
+    command(gm, "gm", "narrate 'The roof caves in!'")
+    for example, title in (("vers-tavern-brawl", "Brawl at the Drowned Rat"),
+                           ("fabula-ultima-ambush", "Ambush on the Old Bridge")):
+        create_from_example(gm, example)
+        expect(gm.page.locator(".conflicts [aria-current=page]")).to_have_text(title)
+        # what a command did in the conflict before is no news in the one opened
+        expect(gm.page.locator("#notice")).to_be_hidden()
+    alice.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    notice = alice.page.locator("#notice")
+    expect(notice).to_contain_text("New conflict: Ambush on the Old Bridge")  # the last one
+    notice.get_by_role("button", name="Open it").press("Enter")
+    expect(alice.page.locator(".conflicts [aria-current=page]")).to_have_text(
+        "Ambush on the Old Bridge")
+    expect(notice).to_be_hidden()
+    focused = alice.page.locator(":focus")
+    expect(focused).to_have_text("Round")  # the heading of what she opened, not the page's body
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()

@@ -498,3 +498,31 @@ def test_a_broken_object_is_said_broken_once(browser: Browser, served: Served,
         expect(objects).to_have_text("Vase · hardness 1 · in Common room · broken")
     finally:
         gm.context.close()
+
+
+def test_a_conflict_ended_says_its_reason_and_outcome(browser: Browser, served: Served,
+                                                      tmp_path: Path) -> None:
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, _bob):
+        end = control(gm, "gm", "end")
+        end.get_by_label("reason").fill("the bandits flee")
+        end.get_by_label("outcome (optional)").fill("the ford is open")
+        end.get_by_role("button", name="end").click()
+        for screen in (gm, alice):
+            expect(screen.page.locator(".round-region .status")).to_have_text(
+                "Ambush at the ford · ended (the bandits flee — the ford is open)")
+
+
+def test_the_example_chosen_stays_chosen_while_another_conflict_opens(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    upload_scenario(gm, FABULA, tmp_path)
+    try:
+        example = gm.page.get_by_label("Bundled example")
+        example.select_option("vers-chase")
+        gm.page.locator(".conflicts a", has_text="Brawl at the ford inn").click()  # drawn anew
+        expect(gm.page.locator(".person", has_text="Bruno")).to_be_visible()
+        expect(gm.page.locator(".round-region .status")).to_contain_text("Brawl at the ford inn")
+        expect(example).to_have_value("vers-chase")
+    finally:
+        gm.context.close()

@@ -353,11 +353,16 @@ def test_a_revoked_link_loses_its_commands_at_once(browser: Browser, served: Ser
                                                    tmp_path: Path) -> None:
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
         expect(bob.page.locator("section.actor[data-actor='bruno']")).to_have_count(1)
+        command(gm, "gm", "open bruno")
+        banner = bob.page.locator("#turn-banner")
+        expect(banner).to_have_text("Your turn: Bruno")
         gm.page.get_by_role("button", name="Revoke the link of bob").click()
         expect(bob.page.locator("#connection")).to_contain_text("revoked")
         expect(bob.page.locator("section.actor")).to_have_count(0)  # not live until a send fails
         expect(bob.page.locator(".round-region")).to_contain_text(
             "No commands: this link was revoked")
+        expect(banner).to_be_hidden()  # his turn is no more his to take from this page
+        expect(bob.page).not_to_have_title(re.compile("Your turn"))
         expect(alice.page.locator("section.actor[data-actor='ada']")).to_have_count(1)
 
 

@@ -98,8 +98,7 @@ async function loadConflicts(wanted) {
   state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
   setInterval(refreshConflicts, TIMING.conflictsMs);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshConflicts(); });
-  const newest = [...state.conflicts].sort((a, b) => String(a.created).localeCompare(String(b.created))).at(-1);
-  const chosen = state.conflicts.find((c) => c.id === wanted) || newest;
+  const chosen = state.conflicts.find((c) => c.id === wanted) || newestOf(state.conflicts);
   renderTable();
   if (chosen) return openConflict(chosen.id);
   setConnection("idle", "no conflict yet");  // nothing to connect to: not "connecting…" forever
@@ -123,11 +122,15 @@ async function refreshConflicts() {
   state.conflicts = now;
   renderConflicts();
   if (!fresh.length) return;
-  const c = fresh.at(-1);
+  const c = newestOf(fresh);  // several started since: the last one
   document.getElementById("notice").replaceChildren(h("p", { class: "done" },
     h("span", {}, `New conflict: ${c.title}`), h("span", { class: "buttons" },
-      h("button", { type: "button", onclick: () => { dismissNotice(); openConflict(c.id); } }, "Open it"),
+      h("button", { type: "button", onclick: () => { state.focusRound = true; openConflict(c.id); } }, "Open it"),
       dismissButton())));
+}
+
+function newestOf(conflicts) {
+  return [...conflicts].sort((a, b) => String(a.created).localeCompare(String(b.created))).at(-1);
 }
 
 function dismissNotice() {
@@ -141,6 +144,7 @@ function dismissButton() {
 
 function openConflict(id) {
   if (state.live) state.live.stop();
+  dismissNotice();  // what a command did in the conflict left behind is no news in this one
   state.conflictId = id;
   state.closed = null;
   state.legalKey = "";
@@ -148,6 +152,10 @@ function openConflict(id) {
   state.view = null;
   state.log = [];
   history.replaceState(null, "", `/table/${tableId}/${id}`);
+  // the conflict left behind goes at once: its controls would send to this one
+  regions.round.replaceChildren(panel("Round", h("p", {}, "Opening the conflict…")));
+  regions.field.replaceChildren();
+  regions.log.replaceChildren();
   renderTable();
   setConnection("", "connecting…");
   state.live = new Live(`/api/tables/${tableId}/conflicts/${id}/live`, {
@@ -170,6 +178,7 @@ function shut(text) {
   state.closed = text;
   state.legalKey = "";
   if (state.controls) state.controls.replaceChildren(h("p", { class: "muted" }, `No commands: ${text}.`));
+  if (state.view) announce(turnOf(state.view, levels().at(-1)), context(), levels().at(-1));  // no "Your turn"
 }
 
 function receive(frame) {
@@ -326,7 +335,7 @@ async function renderRound(level, turn, ctx) {
   const head = [
     h("p", { class: "status" }, [level.title, progressOf(state.view, level, ctx.words), words(level.status)]
       .filter(Boolean).join(" · "),
-      level.end_reason ? ` (${level.end_reason})` : ""),
+      level.end_reason ? ` (${[level.end_reason, level.outcome].filter(Boolean).join(" — ")})` : ""),
     h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
     (level.odds || []).length ? oddsBox(level.odds) : null,
@@ -335,6 +344,12 @@ async function renderRound(level, turn, ctx) {
     state.roundHead = h("div", {});
     state.controls = h("div", { class: "controls" });
     regions.round.replaceChildren(panel(capitalized(ctx.words.round), state.roundHead, state.controls));
+    if (state.focusRound) {  // opened from the notice, whose button is gone: the focus goes here
+      state.focusRound = false;
+      const heading = regions.round.querySelector("h2");
+      heading.setAttribute("tabindex", "-1");
+      heading.focus();
+    }
   }
   redraw(state.roundHead, () => head);
   const moment = state.moment;
@@ -630,8 +645,8 @@ function stale() {
 // --- whose turn: title, banner, sound ----------------------------------------------------
 function announce(turn, ctx, level) {
   const mine = new Set(ctx.participants.filter((p) => p.mine).map((p) => p.id));
-  const now = turn.current.filter((id) => mine.has(id));
-  const next = !now.length && turn.ordered && turn.waiting.length > 0 && mine.has(turn.waiting[0]);
+  const now = state.closed ? [] : turn.current.filter((id) => mine.has(id));  // a revoked link acts no more
+  const next = !now.length && !state.closed && turn.ordered && turn.waiting.length > 0 && mine.has(turn.waiting[0]);
   const myTurn = now.length > 0;
   const base = `${level.title} · fracas`;
   const ask = `${turn.ask || "Your turn"}: ${now.map(ctx.name).join(", ")}`;
@@ -693,9 +708,10 @@ function renderTable() {
 }
 
 function newConflictPanel() {
-  const select = h("select", { id: "scenario", name: "scenario" });
+  // the example chosen stays chosen while the panel is drawn anew (a conflict opening)
+  const select = h("select", { id: "scenario", name: "scenario", onchange: () => { state.example = select.value; } });
   api("GET", "/scenarios").then((items) => select.replaceChildren(
-    ...items.map((s) => h("option", { value: s.name }, `${s.title} (${s.name})`))));
+    ...items.map((s) => h("option", { value: s.name, selected: s.name === state.example }, `${s.title} (${s.name})`))));
   const file = h("input", { type: "file", id: "scenario-file", accept: ".toml,text/plain" });
   // an example starts fresh unless the GM asks for its story; a GM's own file plays its script
   const story = h("input", { type: "checkbox", id: "example-story" });
