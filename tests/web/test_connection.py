@@ -113,7 +113,7 @@ def test_a_table_without_a_conflict_is_not_connecting_forever(
     gm.context.close()
 
 
-def test_of_several_conflicts_started_meanwhile_the_newest_is_offered(
+def test_several_conflicts_started_meanwhile_are_each_offered(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     gm = start_table(browser, served.url)
     upload_scenario(gm, VERS, tmp_path)
@@ -128,8 +128,9 @@ def test_of_several_conflicts_started_meanwhile_the_newest_is_offered(
         expect(gm.page.locator("#notice")).to_be_hidden()
     alice.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     notice = alice.page.locator("#notice")
-    expect(notice).to_contain_text("New conflict: Ambush on the Old Bridge")  # the last one
-    notice.get_by_role("button", name="Open it").press("Enter")
+    expect(notice).to_contain_text("New conflicts:")
+    expect(notice.get_by_role("button", name="Open Brawl at the Drowned Rat")).to_be_visible()
+    notice.get_by_role("button", name="Open Ambush on the Old Bridge").press("Enter")
     expect(alice.page.locator(".conflicts [aria-current=page]")).to_have_text(
         "Ambush on the Old Bridge")
     expect(notice).to_be_hidden()

@@ -122,11 +122,14 @@ async function refreshConflicts() {
   state.conflicts = now;
   renderConflicts();
   if (!fresh.length) return;
-  const c = newestOf(fresh);  // several started since: the last one
+  // several started since (the server's times are to the second: which came last may not be
+  // told): each with a button of its own
+  const open = (c, text) => h("button", { type: "button",
+    onclick: () => { state.focusRound = true; openConflict(c.id); } }, text);
   document.getElementById("notice").replaceChildren(h("p", { class: "done" },
-    h("span", {}, `New conflict: ${c.title}`), h("span", { class: "buttons" },
-      h("button", { type: "button", onclick: () => { state.focusRound = true; openConflict(c.id); } }, "Open it"),
-      dismissButton())));
+    h("span", {}, fresh.length === 1 ? `New conflict: ${fresh[0].title}` : "New conflicts:"),
+    h("span", { class: "buttons" }, fresh.length === 1 ? open(fresh[0], "Open it")
+      : fresh.map((c) => open(c, `Open ${c.title}`)), dismissButton())));
 }
 
 function newestOf(conflicts) {
