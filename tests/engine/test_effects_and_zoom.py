@@ -175,6 +175,10 @@ def test_the_view_says_how_long_each_effect_lasts_and_the_round_it_ends_stays_pu
     assert lasting(c) == {"fog": "until the end of round 2",
                           "shield up": "until Ada's next turn starts",
                           "guard": "until Bruno's turn has ended 2 more times"}
+    from fracas.engine.model import Viewer
+    from fracas.engine.views import log_view
+    added = log_view(c, Viewer.gm())[-1]["lines"][0]  # the log says it in the same words
+    assert added.endswith(": guard (until Bruno's turn has ended 2 more times)")
     finish_round(c)
     c.execute("start bruno")
     assert lasting(c) == {"fog": "until the end of round 2",  # one round end left: round 2's

@@ -7,6 +7,7 @@ from typing import Any
 
 from fracas.engine import engine_events as ee
 from fracas.engine.concealment import describe_concealment
+from fracas.engine.effects import lasts
 from fracas.engine.events import Event
 from fracas.engine.handlers import Table
 from fracas.engine.model import ConflictState
@@ -74,7 +75,8 @@ def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.EffectAdded)
 def _effect_added(ruleset: Ruleset, e: ee.EffectAdded, state: ConflictState) -> str:
-    return f"effect {e.id}{secret_mark(e)}: {e.text} (until {_until(e, state)})"
+    return (f"effect {e.id}{secret_mark(e)}: {e.text} "
+            f"({lasts(e.effect(), state, ruleset.round_word, ruleset.turn_word)})")
 
 
 @SENTENCES.register(ee.ZoomOpened)
@@ -111,11 +113,3 @@ TEMPLATES: dict[type[Event], str] = {
 def _templated(ruleset: Ruleset, e: Event, state: ConflictState) -> str:
     kind = next(c for c in type(e).__mro__ if c in TEMPLATES)  # a ruleset's subclass: its base's
     return fill(TEMPLATES[kind], e, state, name_of)
-
-
-def _until(e: ee.EffectAdded, state: ConflictState) -> str:
-    times = "" if e.remaining == 1 else f" ×{e.remaining}"
-    if e.trigger == "round_end":
-        return f"the end of the round{times}"
-    edge = "start" if e.trigger == "turn_start" else "end"
-    return f"the {edge} of {name_of(state, str(e.participant))}'s turn{times}"
