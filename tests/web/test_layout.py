@@ -126,6 +126,7 @@ def test_a_command_by_keyboard_alone(browser: Browser, served: Served, tmp_path:
     expect(gm.page.locator(".log .entry").first).to_contain_text("initiative")
 
 
+@pytest.mark.rule("FU-CON-3", "VR-TURN-3")
 def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: Served) -> None:
     from fracas.app.scenario import bundled_scenarios
 
@@ -145,8 +146,11 @@ def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: S
             expect(title).to_contain_text(" · chase c1: ")
         elif name.startswith("vers"):
             expect(title).to_contain_text(" · turn 1 · running")
-        elif name == "fabula-ultima-ambush":
+        elif name == "fabula-ultima-ambush":  # and what comes next (FU-CON-2, FU-CON-3)
             expect(title).to_have_text("Ambush on the Old Bridge · setup")
+            expect(gm.page.locator(".round-region")).to_contain_text(
+                "Acting: nobody · next: record goals, equip PCs, then a PC on heroes leads the "
+                "Initiative Group Check (LEADER: initiative)")
         expect(gm.page.locator(".round-region h2")).to_have_text(
             "Turn" if name.startswith("vers") else "Round")
         player.page.goto(gm.page.url)  # the same conflict's address

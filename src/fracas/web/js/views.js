@@ -24,7 +24,10 @@ export function turnOf(view, level) {
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
     const waiting = Object.values(t.sides || {}).flatMap((side) => Object.keys(side.turns_left || {}));
-    return { current: t.may_act || [], waiting, line: t.side_on_turn ? `side on turn: ${t.side_on_turn}` : "" };
+    // before the first round, what comes next (goals, equipment, the Initiative Group Check)
+    const setup = (r.lines || []).find((l) => l.startsWith("set-up: "));
+    return { current: t.may_act || [], waiting, line: t.side_on_turn ? `side on turn: ${t.side_on_turn}`
+      : setup ? `next: ${setup.slice("set-up: ".length)}` : "" };
   }
   if (view.ruleset === "vers") {
     // no go under way: a chase roll may be due (its roller's turn), or a go ended with its
