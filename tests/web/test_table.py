@@ -243,6 +243,7 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         expect(alice.page.locator("#connection")).to_have_text("live")
 
 
+@pytest.mark.rule("VR-TURN-3")
 def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Served,
                                                    tmp_path: Path) -> None:
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
@@ -281,6 +282,9 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         command(gm, "gm", "imp: attack ada dice=4,4,4")
         command(gm, "gm", "imp: handoff")
         everyone_sees((gm, alice, bob), "imp: handoff")
+        for p in (gm, alice, bob):  # between turns: the head says the turn is over (VR-TURN-3)
+            expect(p.page.locator(".round-region")).to_contain_text(
+                "Acting: nobody · turn 1 is over; the table picks who opens turn 2")
         for p in players:  # each entry once: nothing missed or doubled over the drop
             expect(p.page.locator(".log .said", has_text=re.compile("^bruno: handoff imp$"))
                    ).to_have_count(1)

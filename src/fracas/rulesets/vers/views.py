@@ -403,7 +403,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
     options = attack_options(state) if viewer.is_gm else []
     data: dict[str, Any] = {
         "options": options,
-        "lines": lines, "turn": state.round,
+        "lines": lines, "turn": state.round, "opened": turns.round_opened,
         "current": turns.current if turns.current and can_see(turns.current) else None,
         "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
         # who makes a chase roll now, by chase (VR-CHASE-8): that character's due

@@ -34,10 +34,13 @@ export function turnOf(view, level) {
     // character out (the server's line, said only to those who see them: VR-TURN-2)
     const due = r.current ? [] : ids(r.due);
     const handoff = (r.lines || []).find((l) => l.startsWith(NOBODY));
+    const over = !r.opened && level.round > 0;  // between turns: the next opener is the table's
     return { current: r.current ? [r.current] : due, waiting: r.not_gone || [],
              ask: due.length ? "Your chase roll" : undefined,
              line: r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
-               : handoff ? handoff.slice(NOBODY.length) : "the table picks who opens the turn" };
+               : handoff ? handoff.slice(NOBODY.length)
+               : over ? `turn ${level.round} is over; the table picks who opens turn ${level.round + 1}`
+               : "the table picks who opens the turn" };
   }
   return { current: [], waiting: [], line: "" };
 }
