@@ -18,6 +18,7 @@ from tests.server.support import Served
 from tests.web.browser import (
     Screen,
     command,
+    create_from_example,
     invite,
     join,
     leaks,
@@ -368,7 +369,11 @@ def test_a_players_name_typed_with_a_capital_is_invited_in_lower_case(
     expect(page.get_by_alt_text("QR code of the link for alice")).to_be_visible()
     expect(warning).to_have_count(0)  # Ada's player
     expect(page.locator(".issued")).not_to_contain_text("null")  # nothing in its place
-    alice = join(browser, page.get_by_label("Link for alice").input_value())
+    link = page.get_by_label("Link for alice").input_value()
+    create_from_example(gm, "vers-tavern-brawl")  # the panel is drawn anew: the link stays
+    expect(page.get_by_alt_text("QR code of the link for alice")).to_be_visible()
+    expect(page.get_by_label("Link for alice")).to_have_value(link)
+    alice = join(browser, link)
     expect(alice.page.locator("#who")).to_have_text("Player: alice")
     clean(gm, (alice,))
     alice.context.close()

@@ -767,7 +767,9 @@ function invitePanel() {
       name.value = lower;
       name.setSelectionRange(from, to);
     } });
-  const issued = h("div", { class: "issued", "aria-live": "polite" });
+  // the link last issued (and its QR code) stays while the panel is drawn anew (a conflict
+  // opening): the GM may still be reading it out or showing it to a phone
+  const issued = state.issued || (state.issued = h("div", { class: "issued", "aria-live": "polite" }));
   const links = h("ul", { class: "plain links" });
   const refresh = async () => {
     const all = await api("GET", `/tables/${tableId}/links`);
