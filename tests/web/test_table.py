@@ -243,7 +243,7 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         expect(alice.page.locator("#connection")).to_have_text("live")
 
 
-@pytest.mark.rule("VR-TURN-3")
+@pytest.mark.rule("VR-TURN-3", "VR-MOVE-2")
 def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Served,
                                                    tmp_path: Path) -> None:
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
@@ -251,7 +251,9 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
         command(gm, "gm", "open ada")
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         ada = alice.page.locator("section.actor[data-actor='ada']")  # a zone by its name
-        expect(ada.locator("summary", has_text="move The bar")).to_have_count(1)
+        # a step to the next zone: one button, nothing to roll or fill in (VR-MOVE-2)
+        expect(ada.get_by_role("button", name="move The bar")).to_have_count(1)
+        expect(ada.locator("summary", has_text="move The bar")).to_have_count(0)
         attack = alice.page.locator("summary", has_text=re.compile("^attack$"))
         target = ada.locator("details", has=attack).locator("select[name='target']")
         expect(target).to_have_value("imp")  # the foe first, then Bruno, her friend

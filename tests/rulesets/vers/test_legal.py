@@ -95,3 +95,16 @@ def test_a_dash_may_take_both_actions_on_a_failure_only_while_both_are_left():
     assert onfail("c") == ("short", "both")
     do(c, "ada: move b")
     assert onfail("d") == ("short",)
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_a_step_to_the_next_zone_is_offered_with_nothing_to_roll():
+    """A step into the next zone takes no roll: its offer has no dice and no 'onfail' to
+    fill in (a page would ask for them); a dash two zones off has both."""
+    c = make(pc("ada", zone="a"), npc("thug", zone="e"), **ZONES)
+    do(c, "open ada")
+    moves = {lc.choice("to").fixed: [p.name for p in lc.params]
+             for lc in c.legal("ada") if lc.verb == "move"}
+    assert moves == {"b": ["to"], "c": ["to", "dice", "onfail"]}
+    do(c, "ada: move b")  # and the step offered is taken as offered
+    assert c.state.ext.zones.zone_of("ada") == "b"

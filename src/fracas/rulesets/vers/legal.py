@@ -172,8 +172,8 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
             if guarded and dist == 1:
                 out.append(command(actor, "slip", to=z, free={"dice": "DICE"},
                                    label="get past the guard into {to}"))
-            elif not guarded and dist == 1:
-                out.append(command(actor, "move", to=z))
+            elif not guarded and dist == 1:  # a step: nothing to roll (VR-MOVE-2)
+                out.append(command(actor, "move", to=z, drop=("dice", "onfail")))
             elif not guarded:  # a failed dash takes both actions only if both are left
                 out.append(command(actor, "move", to=z, free={"dice": "DICE"},
                                    options={"onfail": ("short", "both")
