@@ -183,7 +183,11 @@ def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
                                                    "entries": [mine]}}]
     assert log_view(c, ALICE)[-1]["command"] == "undo"
     assert log_view(c, ALICE)[-1]["lines"] == ["undo: ada: hit gob dice=2"]
+    # the GM reads the versions, each with its command
+    assert log_view(c, Viewer.gm())[-1]["lines"] == [
+        "undo: v4 (note 'the goblin has a key' visibility=gm); v3 (ada: hit gob dice=2)"]
     c.execute("redo")  # brings back v3 only
+    assert log_view(c, Viewer.gm())[-1]["lines"] == ["redo: v3 (ada: hit gob dice=2)"]
     c.execute("undo")
     seen = log_view(c, ALICE)
     c.execute("note 'another secret' visibility=gm")

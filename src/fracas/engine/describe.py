@@ -86,8 +86,13 @@ def _zoom_opened(ruleset: Ruleset, e: ee.ZoomOpened, state: ConflictState) -> st
 
 @SENTENCES.register(ee.Undone, ee.Redone)
 def _marker(ruleset: Ruleset, e: ee.Undone | ee.Redone, state: ConflictState) -> str:
-    # the GM's marker names versions; a player's names their own entries' commands
-    done = [f"v{v}" for v in e.versions or ()] or list(e.commands or ())
+    # the GM's marker names versions, with their commands; a player's names their own
+    # entries' commands
+    commands = list(e.commands or ())
+    done = commands
+    if e.versions:
+        named = commands + [""] * (len(e.versions) - len(commands))
+        done = [f"v{v} ({c})" if c else f"v{v}" for v, c in zip(e.versions, named, strict=True)]
     return f"{'undo' if isinstance(e, ee.Undone) else 'redo'}: " + "; ".join(done)
 
 

@@ -215,7 +215,8 @@ class Projector:
         if viewer.is_gm:
             depth = before.innermost.depth
             self._replica.append_record(record)
-            return self._entry(record, tuple(record.events), record.command, depth)
+            events = (self._gm_marker(record),) if record.is_meta else tuple(record.events)
+            return self._entry(record, events, record.command, depth)
         existence = any(e.type in EXISTENCE_EVENTS for e in record.events)
         known_before = Knowledge(self.ruleset, before, viewer)
         depth = min(before.innermost.depth, visible_depth(known_before))
@@ -278,6 +279,14 @@ class Projector:
         a viewer role never is a player's: the GM's records are authored "gm")."""
         player = self.viewer.player
         return player is not None and player not in RESERVED_IDS and record.author == player
+
+    def _gm_marker(self, record: Record) -> Event:
+        """An undo or redo as the GM reads it: the versions it took back (or brought back),
+        each with its command ("undo: v3 (ada: move bar)")."""
+        marker = record.events[0]
+        versions = list(marker.data["versions"])
+        return ENGINE_EVENTS.make(marker.type, {
+            "versions": versions, "commands": [self._labels.get(v, "") for v in versions]})
 
     def _marker(self, record: Record, depth: int) -> Entry | None:
         """An undo or redo as a player sees it: what it took back (or brought back) as they
