@@ -108,3 +108,23 @@ def test_a_step_to_the_next_zone_is_offered_with_nothing_to_roll():
     assert moves == {"b": ["to"], "c": ["to", "dice", "onfail"]}
     do(c, "ada: move b")  # and the step offered is taken as offered
     assert c.state.ext.zones.zone_of("ada") == "b"
+
+
+@pytest.mark.rule("VR-ROLL-2", "VR-INJ-5")
+def test_a_physical_attack_is_offered_without_a_mental_or_social_attacks_fields():
+    """A sword's blow has nothing but its dice to fill in: no track (the weapon's kind sets
+    it), no skill and no EV (those of a mental or social attack)."""
+    taunt = {"ev": 2, "kind": "social", "skill": "intimidation"}
+    c = make(pc("ada", zone="a", weapons={"sword": {"ev": 3}, "taunt": taunt}),
+             npc("thug", zone="a"), **ZONES)
+    do(c, "open ada")
+    params = {lc.choice("weapon").fixed: [p.name for p in lc.params] for lc in c.legal("ada")
+              if lc.verb == "attack" and lc.choice("target").fixed == "thug"}
+    assert params["sword"] == ["target", "weapon", "dice"]
+    assert params["taunt"] == ["target", "weapon", "track", "skill", "ev", "dice"]
+    (taunt_at_thug,) = [lc for lc in c.legal("ada") if lc.verb == "attack"
+                        and lc.choice("weapon").fixed == "taunt"
+                        and lc.choice("target").fixed == "thug"]
+    assert taunt_at_thug.choice("track").allowed == ("morale",)  # the one its kind strikes
+    c.prepare(taunt_at_thug.command(track="morale", dice=[3, 3, 3]), time="")  # not refused
+    do(c, "ada: attack thug weapon=sword dice=6,6,6")  # and is taken as offered

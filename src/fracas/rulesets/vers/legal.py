@@ -181,8 +181,10 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
     weapons = weapons_of(state.participants[actor])
     for target, weapon in attack_choices(state, actor):  # the weapon sets the track
         track = KIND_TRACK.get(str(weapons[weapon].get("kind", "close")), "injury")
+        # a physical blow or shot has no skill or EV to fill in (a mental or social one's)
         out.append(command(actor, "attack", target=target, weapon=weapon,
-                           free={"dice": "DICE"}, options={"track": (track,)}))
+                           free={"dice": "DICE"}, options={"track": (track,)},
+                           drop=("track", "skill", "ev") if track == "injury" else ()))
     for track, lad in ext.ladders(actor).items():
         if lad.highest() is not None:
             out.append(command(actor, "recover", who=actor, track=track,
