@@ -411,7 +411,6 @@ class VersProfile(Profile):
         return (("pursue",) if "contact" in stages else ()) + (
             ("track",) if tracking and "escaped" in stages else ())
 
-
     def apart(self, chases: dict[str, ChaseWatch]) -> frozenset[tuple[str, str]]:
         """The two parties of a chase still on its scale (pursuit, contact, escaped,
         tracking: VR-CHASE-1/4/7), who are not within reach of each other until it ends."""
