@@ -214,3 +214,21 @@ def test_a_player_whose_only_ones_left_to_go_are_hidden_ends_the_go_as_if_none_w
     assert not any(line.startswith("Acting") for line in seen)  # the GM's line is theirs
     do(twin, "handoff zq", "zq: handoff")
     assert not twin.state.ext.turns.round_opened  # everyone has gone: the turn is over
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_a_hand_off_from_a_hidden_character_reads_as_the_gms_to_a_player() -> None:
+    """Thug hands off to Zq, hidden from Ada's player, who hands off to Ada: the player read
+    nothing of it, though Ada was acting all at once. Now she reads the GM's hand-off, in the
+    words of one the GM gives (``handoff ada``): nothing names Zq or what Zq said."""
+    from fracas.engine.views import log_view
+
+    alice = Viewer.of_player("ada")
+    c = make(pc("ada"), pc("bruno"), npc("thug"))
+    c.execute("join zq name=Zqhid side=npcs hidden=yes")
+    do(c, "open thug", "thug: handoff zq", "zq: handoff ada say='Zqhid snarls'")
+    entry = log_view(c, alice)[-1]
+    assert entry["lines"] == ["Ada takes the hand-off from the GM (2 actions)"]
+    assert "zq" not in str(entry).lower()
+    assert log_view(c, Viewer.gm())[-1]["lines"][-1] == \
+        'Ada takes the hand-off from Zqhid (2 actions) — "Zqhid snarls"'

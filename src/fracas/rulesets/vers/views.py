@@ -277,7 +277,13 @@ def redact(ruleset: Vers, state: ConflictState, event: Event, viewer: Viewer) ->
     def can_see(pid: str) -> bool:
         return ruleset.can_see(state, viewer, pid)
 
-    seen = redact_marked(typed(event), state, viewer, can_see)
+    event = typed(event)
+    if isinstance(event, VersTurnStarted) and event.from_ is not None \
+            and not can_see(event.from_) and can_see(event.participant):
+        # a hand-off from one hidden from the viewer to one they see: the GM's, in its words
+        # (what the hidden one said goes with them), not nothing while the other acts at once
+        event = dataclasses.replace(event, from_=None, by_gm=True, say=None, actor=None)
+    seen = redact_marked(event, state, viewer, can_see)
     if not isinstance(seen, ROLLS) or seen.check is None:
         return seen
     rolled = dataclasses.replace(seen.check, actor=seen.actor)
