@@ -372,6 +372,7 @@ def test_a_players_name_typed_with_a_capital_is_invited_in_lower_case(
     link = page.get_by_label("Link for alice").input_value()
     create_from_example(gm, "vers-tavern-brawl")  # the panel is drawn anew: the link stays
     expect(page.get_by_alt_text("QR code of the link for alice")).to_be_visible()
+    expect(name).to_have_value("alice")  # and so does the name typed
     expect(page.get_by_label("Link for alice")).to_have_value(link)
     alice = join(browser, link)
     expect(alice.page.locator("#who")).to_have_text("Player: alice")

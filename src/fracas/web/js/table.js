@@ -760,12 +760,14 @@ function invitePanel() {
   // a player's name is lower case (as their characters' `player` field): "Alicia" is alicia
   const name = h("input", { id: "invite-player", name: "player", list: "players", maxlength: 40,
     pattern: "[a-z][a-z0-9_\\-]*", required: true, autocapitalize: "none", spellcheck: "false",
-    title: PLAYER_NAME, "aria-describedby": "invite-hint", oninput: () => {
+    title: PLAYER_NAME, "aria-describedby": "invite-hint", value: state.inviteName || "", oninput: () => {
       const lower = name.value.toLowerCase();
-      if (lower === name.value) return;
-      const [from, to] = [name.selectionStart, name.selectionEnd];
-      name.value = lower;
-      name.setSelectionRange(from, to);
+      if (lower !== name.value) {
+        const [from, to] = [name.selectionStart, name.selectionEnd];
+        name.value = lower;
+        name.setSelectionRange(from, to);
+      }
+      state.inviteName = name.value;  // kept while the panel is drawn anew
     } });
   // the link last issued (and its QR code) stays while the panel is drawn anew (a conflict
   // opening): the GM may still be reading it out or showing it to a phone
