@@ -53,6 +53,10 @@ def test_the_gm_downloads_a_conflict_and_imports_it_again(browser: Browser, serv
         expect(gm.page.locator(".conflicts li")).to_have_count(2)
         expect(gm.page.locator(".conflicts [aria-current=page]")).to_have_text(
             "Brawl at the ford inn")
+        copy = gm.page.url.rsplit("/", 1)[-1]  # the copy and its original told apart by id
+        expect(gm.page.locator(".conflicts li")).to_have_text(
+            [re.compile(rf"Brawl at the ford inn \(vers · ({copy}|{first})\)")] * 2)
+        assert len(set(gm.page.locator(".conflicts li").all_inner_texts())) == 2
         wait_log(gm, "the lamps gutter")  # the copy holds what was played
         command(gm, "gm", "note 'the copy plays on'")
         wait_log(gm, "the copy plays on")

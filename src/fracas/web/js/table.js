@@ -690,9 +690,13 @@ function signal() {
 
 // --- the table: conflicts, new conflict, invitations (GM) --------------------------------
 function renderConflicts() {
+  // two of one title (an example made twice, a copy imported) are told apart by their ids
+  const titles = state.conflicts.map((c) => c.title);
+  const twice = new Set(titles.filter((t, i) => titles.indexOf(t) !== i));
   regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", {},
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
-      onclick: (e) => { e.preventDefault(); openConflict(c.id); } }, c.title), ` (${words(c.ruleset)})`)));
+      onclick: (e) => { e.preventDefault(); openConflict(c.id); } }, c.title),
+    ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`)));
 }
 
 function renderTable() {
