@@ -14,11 +14,13 @@ from playwright.sync_api import Browser, expect
 from tests.server.support import Served
 from tests.support.relay import Relay
 from tests.web.browser import (
+    PHONE,
     Screen,
     command,
     create_from_example,
     invite,
     join,
+    open_screen,
     start_table,
     upload_scenario,
     wait_log,
@@ -107,9 +109,15 @@ def test_a_table_without_a_conflict_is_not_connecting_forever(
     status = gm.page.locator("#connection")
     expect(gm.page.locator(".round-region")).to_contain_text("No conflict yet")
     expect(status).to_have_text("no conflict yet")
+    expect(gm.page.locator(".conflicts li")).to_have_text(  # says what to do
+        ["None yet: make one under New conflict."])
+    alice = open_screen(browser, invite(gm, "alice"), PHONE)  # a player joining early reads why
+    expect(alice.page.locator(".conflicts li")).to_have_text(
+        ["None yet: the GM has not started one."])
     upload_scenario(gm, VERS, tmp_path)
     expect(status).to_have_text("live")
-    assert gm.errors == [], gm.errors
+    assert gm.errors == [] and alice.errors == [], (gm.errors, alice.errors)
+    alice.context.close()
     gm.context.close()
 
 

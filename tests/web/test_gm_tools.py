@@ -187,7 +187,7 @@ def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     form.locator("fieldset").nth(1).get_by_label("hp GM only").check()
     form.get_by_role("button", name="Create from the form").click()
     expect(page.locator("#error")).to_contain_text("ada")  # the engine's words: a second ada
-    assert page.locator(".conflicts li").count() == 0
+    expect(page.locator(".conflicts li")).to_have_text(["None yet: make one under New conflict."])
     form.locator("fieldset").nth(1).get_by_label("Id", exact=True).fill("brute")
     form.get_by_role("button", name="Create from the form").click()
     expect(page.locator(".round-region .status")).to_contain_text("The form's ambush")

@@ -693,6 +693,10 @@ function renderConflicts() {
   // two of one title (an example made twice, a copy imported) are told apart by their ids
   const titles = state.conflicts.map((c) => c.title);
   const twice = new Set(titles.filter((t, i) => titles.indexOf(t) !== i));
+  if (!state.conflicts.length) {  // an empty panel says why, and what to do
+    return regions.conflicts.replaceChildren(h("li", { class: "muted" }, state.me.role === "gm"
+      ? "None yet: make one under New conflict." : "None yet: the GM has not started one."));
+  }
   regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", {},
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
       onclick: (e) => { e.preventDefault(); openConflict(c.id); } }, c.title),
