@@ -358,6 +358,11 @@ def test_a_players_name_typed_with_a_capital_is_invited_in_lower_case(
     page = gm.page
     name = page.get_by_label("Player's name (as in the scenario)")
     expect(page.locator("#invite-hint")).to_contain_text("lower-case letters")
+    boxes = [page.get_by_role("button", name=n).bounding_box()
+             for n in ("Invite the player", "Public link")]
+    assert boxes[0] and boxes[1]  # side by side with a gap, never touching
+    assert boxes[1]["x"] - (boxes[0]["x"] + boxes[0]["width"]) >= 4 or \
+        boxes[1]["y"] >= boxes[0]["y"] + boxes[0]["height"] + 4, boxes
     name.fill("Alicia")
     expect(name).to_have_value("alicia")
     page.get_by_role("button", name="Invite the player").click()

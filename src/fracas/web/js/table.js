@@ -812,8 +812,8 @@ function invitePanel() {
       h("p", { class: "field" }, h("label", { for: "invite-player" }, "Player's name (as in the scenario)"), name,
         h("datalist", { id: "players" }, players.map((p) => h("option", { value: p }))),
         h("small", { id: "invite-hint" }, PLAYER_NAME)),
-      h("button", { type: "submit" }, "Invite the player"),
-      h("button", { type: "button", onclick: () => invite({ role: "public" }) }, "Public link")),
+      h("p", { class: "buttons" }, h("button", { type: "submit" }, "Invite the player"),
+        h("button", { type: "button", onclick: () => invite({ role: "public" }) }, "Public link"))),
     issued, links);
 }
 
