@@ -78,3 +78,33 @@ def test_vers_hides_gm_only_weapons_from_their_own_player() -> None:
     gm_offer, offer = (json.dumps([lc.to_data() for lc in offered(c, v, "ada")])
                        for v in (Viewer.gm(), ALICE))
     assert "sword" in gm_offer and "sword" not in offer and "unarmed" not in offer
+
+
+def test_fabula_ultima_hides_a_gm_only_die_from_its_own_player_odds() -> None:
+    from tests.rulesets.fabula_ultima.support import make as fu_make
+    from tests.rulesets.fabula_ultima.support import npc, run
+    from tests.rulesets.fabula_ultima.support import pc as fu_pc
+
+    ada = {**fu_pc("ada", dex=10), "player": "alice", "gm_only": ["dex"]}
+    c = run(fu_make(ada, npc("imp")), "ada: initiative dice=6,6")
+    assert "{d10+d8}" in json.dumps(view(c, Viewer.gm())["conflict"]["odds"])
+    mine, text = _everything(c, ALICE)
+    assert "dex" not in mine["dice"] and "d10" not in text  # the hit odds named her DEX die
+    assert "Ada leads the Initiative Group Check: total 12 vs 8" in text  # no dice, the total
+
+
+def test_fabula_ultima_hides_a_supporters_gm_only_die_and_the_leaders_gm_only_gear() -> None:
+    from tests.rulesets.fabula_ultima.support import make as fu_make
+    from tests.rulesets.fabula_ultima.support import npc, run
+    from tests.rulesets.fabula_ultima.support import pc as fu_pc
+
+    bruno = {**fu_pc("bruno", ins=12), "player": "bob", "gm_only": ["ins"]}
+    mail = {"kind": "armor", "name": "Silver mail", "init": -3}
+    ada = {**fu_pc("ada", equipment=[mail]), "player": "alice", "gm_only": ["equipment"]}
+    c = run(fu_make(ada, bruno, npc("imp")), "ada: initiative dice=6,5,6,6")
+    gm = json.dumps(log_view(c, Viewer.gm()))
+    assert "{d8+d12}" in gm and '"own_modifier": -3' in gm
+    text = json.dumps(log_view(c, ALICE)) + json.dumps(log_lines(c, ALICE))
+    assert "d12" not in text and "-3" not in text and "Silver" not in text
+    assert "{d8+d8}" not in text  # her own dice tell her GM-only gear's bonus (none here)
+    assert "Bruno 11 succeeds" in text

@@ -57,3 +57,28 @@ def test_a_vers_attacks_odds_are_those_of_the_weapon_it_names() -> None:
     alice = Viewer.of_player("alice")
     assert odds(conflict, alice, "ada: attack thug weapon=sword") == []
     assert all("(knife)" in line for line in odds(conflict, alice, "ada: attack thug weapon=knife"))
+
+
+def hit(a: int, b: int, bonus: int, defense: int = 8) -> float:
+    """P(an accuracy check dA+dB+bonus hits a Defense), by counting: doubles of 6 or more
+    always hit, double 1s always miss (FU-CHK-3, FU-CHK-4)."""
+    hits = sum(1 for x in range(1, a + 1) for y in range(1, b + 1)
+               if (x == y and x >= 6) or ((x, y) != (1, 1) and x + y + bonus >= defense))
+    return hits / (a * b)
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_fabula_ultima_attacks_odds_are_those_of_the_weapon_it_names() -> None:
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    sword = {"kind": "weapon", "name": "Sword", "accuracy": "dex+mig", "bonus": 1}
+    bow = {"kind": "weapon", "name": "Bow", "accuracy": "dex+ins", "damage": 8}
+    ada = {**pc("ada", dex=10, ins=6, equipment=[sword, bow]), "player": "alice"}
+    conflict = run(make(ada, npc("imp")), "ada: initiative dice=6,6")
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        with_sword = odds(conflict, viewer, "ada: attack imp weapon=sword")
+        with_bow = odds(conflict, viewer, "ada: attack imp weapon=Bow")
+        assert with_sword == [f"Ada attacks with Sword ({{d10+d8}}+1): hit Imp {hit(10, 8, 1):.0%}"]
+        assert with_bow == [f"Ada attacks with Bow ({{d10+d6}}): hit Imp {hit(10, 6, 0):.0%}"]
+        assert odds(conflict, viewer, "ada: attack imp") == with_sword  # the first weapon
+        assert odds(conflict, viewer, "ada: attack imp weapon=unarmed") == []

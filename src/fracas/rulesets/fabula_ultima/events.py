@@ -18,8 +18,8 @@ from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, Type
 from fracas.engine.secrets import Derived, Harm, Stat
 
 #: The dice and bonus of a check give away the roller's GM-only attributes and gear.
-_ROLLED = (Stat("actor", "dex"), Stat("actor", "ins"), Stat("actor", "mig"),
-           Stat("actor", "wlp"), Stat("actor", "equipment"))
+ROLLED_FROM = ("dex", "ins", "mig", "wlp", "equipment")
+_ROLLED = tuple(Stat("actor", key) for key in ROLLED_FROM)
 Rolled = Annotated[dict[str, Any] | None, *_ROLLED, OMIT_NONE]
 RollText = Annotated[str | None, Derived("roll"), *_ROLLED, OMIT_NONE]
 Dl = Annotated[int | None, OMIT_NONE]  # masked by the views when it is a secret Defense
@@ -84,7 +84,7 @@ class InitiativeChecked(TypedEvent):
     dl: Annotated[int | None, OMIT_NONE] = None
     dl_from: Annotated[str | None, OMIT_NONE] = None
     initiatives: dict[str, int] | None = None
-    own_modifier: int = 0
+    own_modifier: int | None = 0  # None: from GM-only gear or init_mod (masked by the views)
     support: int = 0
     bond: int = 0
     supporters: tuple[dict[str, Any], ...] = ()

@@ -24,13 +24,14 @@ from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.state import (
     DIE_SIZES,
+    UNARMED,
     FabulaExt,
     defense,
     die,
     next_turn,
-    weapon_of,
+    weapons_of,
 )
-from fracas.rulesets.fabula_ultima.views import defense_hidden
+from fracas.rulesets.fabula_ultima.views import defense_hidden, roll_hidden
 
 _CHECK = r"\{?\s*d(\d+)\s*\+\s*d(\d+)\s*\}?\s*(?:([+-])\s*(\d+))?"
 _SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I | re.ASCII)
@@ -168,9 +169,10 @@ def answer(query: str) -> OddsReport:
 def pending_odds(state: ConflictState, viewer: Viewer,
                  can_see: Callable[[str], bool] = lambda pid: True) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
-    their first weapon hits each foe (FU-RES-3). A player sees only their own characters'
-    odds, and only against foes they may know of (``can_see``) whose Defense is not
-    GM-only."""
+    each of their equipped weapons (none: an unarmed strike) hits each foe (FU-RES-3). A
+    player sees only their own characters' odds, only where the roll would show them every
+    number of it (no GM-only die or gear of the attacker), and only against foes they may
+    know of (``can_see``) whose Defense is not GM-only."""
     ext: FabulaExt = state.ext
     order, nxt = ext.order, next_turn(ext)
     if order is None or nxt is None or order.current is not None:
@@ -179,19 +181,25 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     for pid in nxt.may_act:
         p = state.participants[pid]
         mine = viewer.player is not None and p.owner == viewer.player
-        if not (viewer.is_gm or mine):
+        if not (viewer.is_gm or (mine and not roll_hidden(state, viewer, pid))):
             continue
-        w = weapon_of(ext, p, None)
-        check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
         foes = [f for f in state.participants.values()
                 if f.active and f.id in order.side_of and f.id not in order.out
                 and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)
                 and not defense_hidden(state, viewer, f.id, False)]
-        parts = []
-        for f in foes:
-            got = check_odds(check, defense(ext, f, False))
-            parts.append(f"{f.name} {float(got['critical'] + got['success']):.0%}")
-        if parts:
-            lines.append(f"{p.name} attacks with {w.name} ({_text(check)}): hit "
+        if not foes:
+            continue
+        for w in weapons_of(ext, pid) or [UNARMED]:
+            check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
+            parts = []
+            for f in foes:
+                got = check_odds(check, defense(ext, f, False))
+                parts.append(f"{f.name} {float(got['critical'] + got['success']):.0%}")
+            lines.append(f"{attack_head(p.name, w.name)}{_text(check)}): hit "
                          + ", ".join(parts))
     return lines
+
+
+def attack_head(actor: str, weapon: str) -> str:
+    """How a pending-odds line of ``actor``'s attack with ``weapon`` begins."""
+    return f"{actor} attacks with {weapon} ("

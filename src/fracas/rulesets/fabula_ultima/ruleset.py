@@ -37,6 +37,7 @@ from fracas.rulesets.fabula_ultima.state import (
     add_participant,
     check_stats,
     turns_per_round,
+    weapon_of,
 )
 
 
@@ -159,12 +160,16 @@ class FabulaUltima(Ruleset):
 
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
-        """The hit chances of an attack by its actor; no others."""
+        """The hit chances of an attack by its actor with the weapon it names; no others."""
         p = state.participants.get(command.actor or "")
         if command.verb != "attack" or p is None:
             return []
-        return [line for line in self.pending_odds(state, viewer)
-                if line.startswith(f"{p.name} attacks ")]
+        try:
+            weapon = weapon_of(state.ext, p, command.args.get("weapon"))
+        except InvalidInput:
+            return []
+        head = fu_odds.attack_head(p.name, weapon.name)
+        return [line for line in self.pending_odds(state, viewer) if line.startswith(head)]
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The tracker: per side who has acted and who has turns left."""

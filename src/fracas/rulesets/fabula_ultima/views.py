@@ -120,6 +120,12 @@ def _hidden(state: ConflictState, viewer: Viewer, pid: str, key: str) -> bool:
     return not viewer.is_gm and p is not None and key in p.gm_only
 
 
+def roll_hidden(state: ConflictState, viewer: Viewer, pid: str) -> bool:
+    """Whether ``viewer`` may not read the dice of ``pid``'s checks: they derive from a GM-only
+    attribute die or GM-only gear (the marks of a rolled check)."""
+    return any(_hidden(state, viewer, pid, key) for key in ev.ROLLED_FROM)
+
+
 def defense_hidden(state: ConflictState, viewer: Viewer, pid: str, magic: bool) -> bool:
     """Whether ``viewer`` may not learn ``pid``'s Defense (Magic Defense): the stat is
     GM-only, or it is not on the sheet and the DEX (INS) die it comes from is, or the gear
@@ -225,15 +231,31 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
 def _initiative_seen(state: ConflictState, event: ev.InitiativeChecked, viewer: Viewer
                      ) -> ev.InitiativeChecked:
     """The check without the Initiatives of NPCs whose Initiative is GM-only, nor the DL when
-    it is one of them (the DL is the highest Initiative)."""
+    it is one of them (the DL is the highest Initiative); without the dice of a roller whose
+    dice or gear are GM-only (their sizes tell them), nor the leader's own modifier where it
+    comes from GM-only gear or ``init_mod``."""
     shown = {k: v for k, v in (event.initiatives or {}).items()
              if not initiative_hidden(state, viewer, k)}
-    if shown == (event.initiatives or {}):
-        return event
-    secret_dl = event.dl_from not in shown and event.dl_from != "given"
-    check = event.check
+    secret_dl = shown != (event.initiatives or {}) and event.dl_from not in shown \
+        and event.dl_from != "given"
+    check = _check_seen(state, viewer, event.actor, event.check)
     if secret_dl and check is not None:
         check = {**check, "dl": None}
-    return dataclasses.replace(event, initiatives=shown,
+    supporters = tuple(_check_seen(state, viewer, s["participant"], s) or s
+                       for s in event.supporters)
+    own = None if any(_hidden(state, viewer, event.actor or "", k)
+                      for k in ("init_mod", "equipment")) else event.own_modifier
+    seen = dataclasses.replace(event, initiatives=shown,
                                dl=None if secret_dl else event.dl,
-                               dl_from=None if secret_dl else event.dl_from, check=check)
+                               dl_from=None if secret_dl else event.dl_from, check=check,
+                               supporters=supporters, own_modifier=own)
+    return event if seen == event else seen  # the very event: nothing of it was lost
+
+
+def _check_seen(state: ConflictState, viewer: Viewer, pid: str | None,
+                check: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A check as ``viewer`` may read it: without its dice where they tell ``pid``'s GM-only
+    dice or gear (as the marks of an attack's roll do)."""
+    if check is None or pid is None or not roll_hidden(state, viewer, pid):
+        return check
+    return {**check, "roll": None, "text": None}
