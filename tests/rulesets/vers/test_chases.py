@@ -67,7 +67,6 @@ def test_position_1_means_interpose_top_means_escape():
     c2 = runners()
     do(c2, "chase c1 hunter=ada quarry=thief length=2")
     refused(c2, "ada: interpose c1 dice=1,1,1", "VR-CHASE-4")
-    refused(c2, "track c1", "VR-CHASE-4")
     roll = of(do(c2, "ada: run c1 dice=6,6,6", "ada: run c1 dice=6,6,6"), "chase_roll")[0]
     assert roll["to"] == 5 and roll["new_stage"] == "escaped"
 
@@ -139,6 +138,29 @@ def test_escape_turns_to_tracking_and_contact_back_to_pursuit():
     do(c, "pursue c1 length=2")
     assert (chase := c.state.ext.chases["c1"]).stage == "pursuit"
     assert (chase.track.length, chase.track.position) == (5, 3)
+
+
+@pytest.mark.rule("VR-CHASE-1", "VR-CHASE-7")
+def test_events_turn_a_pursuit_to_tracking_and_back_at_any_position():
+    """The seed's stages "morph and change one into another depending on events": a quarry
+    lost from sight mid-pursuit is tracked from there, and one sighted while tracked is
+    pursued, without waiting for the end of the scale."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3", "ada: run c1 dice=1,1,1")
+    assert c.state.ext.chases["c1"].track.position == 3  # mid-pursuit
+    staged = of(do(c, "track c1 length=2"), "chase_stage")[0]
+    assert (staged["stage"], staged["positions"], staged["position"]) == ("tracking", 5, 3)
+    roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
+    assert roll["check"]["skill"] == "survival" and roll["hours"] == 1
+    refused(c, "track c1", "VR-CHASE-4")  # tracking already
+    do(c, "pursue c1")
+    chase = c.state.ext.chases["c1"]
+    assert (chase.stage, chase.track.length, chase.track.position) == ("pursuit", 5, 3)
+    refused(c, "pursue c1", "VR-CHASE-7")  # pursuit already
+    do(c, "ada: run c1 dice=1,1,1", "ada: run c1 dice=1,1,1", "ada: interpose c1 dice=1,1,1")
+    assert c.state.ext.chases["c1"].stage == "captured"
+    refused(c, "track c1", "VR-CHASE-4")  # a capture ends the chase
+    refused(c, "pursue c1", "VR-CHASE-7")
 
 
 @pytest.mark.rule("VR-CHASE-7")

@@ -87,19 +87,26 @@ def _chase(d: Decision, cmd: Command, rule: str) -> Chase:
     return chase
 
 
-#: The stage each GM verb follows, the stage it turns to, what that needs, and its rule.
+#: The stages each GM verb follows, the stage it turns to, what that needs, and its rule:
+#: the end of the scale (VR-CHASE-4/7), or events, at any position (VR-CHASE-1: the stages
+#: "morph and change one into another depending on events").
 STAGE_TURNS = {
-    "track": ("escaped", "tracking", "an escape at the top of the pursuit", "VR-CHASE-4"),
-    "pursue": ("contact", "pursuit", "contact at 1", "VR-CHASE-7"),
+    "track": (("escaped", "pursuit"), "tracking",
+              "an escape at the top of the pursuit, or a pursuit in which the hunter loses "
+              "sight of the quarry", "VR-CHASE-4"),
+    "pursue": (("contact", "tracking"), "pursuit",
+               "contact at 1, or a tracking in which the hunter sights the quarry again",
+               "VR-CHASE-7"),
 }
 
 
 @HANDLERS.decides(*STAGE_TURNS)
 def decide_stage(d: Decision, cmd: Command) -> None:
-    """VR-CHASE-4/7: escaped → tracking; contact → pursuit, on a scale the GM picks."""
+    """VR-CHASE-1/4/7: escaped, or a pursuit whose quarry is lost from sight → tracking;
+    contact, or a tracking whose quarry is sighted → pursuit, on a scale the GM picks."""
     chase = _chase(d, cmd, "VR-CHASE-7")
     need, new, needs, rule = STAGE_TURNS[cmd.verb]
-    if chase.stage != need:
+    if chase.stage not in need:
         raise IllegalCommand(f"chase {cmd.args['id']} is at stage {chase.stage}; {new} "
                              f"follows only {needs}", rule=rule)
     length = cmd.args.get("length") or chase.length
