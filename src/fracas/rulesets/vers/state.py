@@ -72,8 +72,8 @@ def new_track(track: str) -> ConditionLadder:
 
 
 def new_object_ladder(slots: int = 1) -> ConditionLadder:
-    """An object's ladder: one slot per level (``slots`` for large objects); broken when the
-    broken level fills."""
+    """An object's ladder: one slot per level (``slots`` for large objects); broken by the
+    first broken condition (:attr:`VersObject.broken`), whatever its slots."""
     rows: list[tuple[str, int, int, int]] = [
         (name, slots, threshold, penalty) for name, threshold, penalty in OBJECT_LEVELS]
     return ladder_from_spec(rows, taken_out_when_full=True)
@@ -92,7 +92,7 @@ class VersObject:
 
     @property
     def broken(self) -> bool:
-        """Whether it no longer works (the broken level filled)."""
+        """Whether it no longer works (it holds the broken condition)."""
         return self.ladder.taken_out or self.ladder.count(3) > 0
 
 
