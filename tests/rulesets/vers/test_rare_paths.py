@@ -48,8 +48,8 @@ def test_reopening_with_someone_who_has_gone_while_others_wait_is_refused():
 def test_by_default_the_last_to_act_may_not_hand_off_to_someone_who_has_gone():
     c = make(pc("ada"), pc("bruno"))
     do(c, "open ada", "ada: handoff bruno")
-    err = refused(c, "bruno: handoff ada", "VR-TURN-2")
-    assert "already gone" in str(err)
+    err = refused(c, "bruno: handoff ada", "VR-TURN-3")
+    assert "everyone has gone this turn; end Bruno's go with 'bruno: handoff'" in str(err)
     events = do(c, "bruno: handoff")
     assert [e.type for e in events] == ["turn_ended", "round_ended"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine.model import Viewer
-from fracas.errors import NotYourTurn
+from fracas.errors import IllegalCommand, NotYourTurn
 
 from .helpers import do, make, npc, of, pc, refused, ruleset
 
@@ -232,3 +232,32 @@ def test_a_hand_off_from_a_hidden_character_reads_as_the_gms_to_a_player() -> No
     assert "zq" not in str(entry).lower()
     assert log_view(c, Viewer.gm())[-1]["lines"][-1] == \
         'Ada takes the hand-off from Zqhid (2 actions) — "Zqhid snarls"'
+
+
+@pytest.mark.rule("VR-TURN-3")
+def test_a_hand_off_to_one_gone_when_everyone_has_gone_says_to_end_the_turn() -> None:
+    """Thug is the last to go and hands off to Ada, who went: the refusal tells how the turn
+    ends (a bare hand-off, VR-TURN-3) instead of "hand off to someone who has not", when
+    nobody has not. Alice, whose Ada is last of those she may know of, reads the same words
+    whether or not a character hidden from her waits; the GM is told of the one waiting."""
+    c = make(pc("ada"), npc("thug"))
+    do(c, "open ada", "ada: handoff thug")
+    for line in ("thug: handoff ada", "thug: handoff thug"):
+        err = refused(c, line, "VR-TURN-3")
+        assert "everyone has gone this turn; end Thug's go with 'thug: handoff'" in err.message
+    alice = Viewer.of_player("ada")
+
+    def table(hidden: bool) -> object:
+        t = make(pc("ada"), npc("thug"))
+        if hidden:
+            t.execute("join zq name=Zqhid side=npcs hidden=yes")
+        do(t, "open thug", "thug: handoff ada")
+        return t
+
+    said = []
+    for t in (table(False), table(True)):
+        with pytest.raises(IllegalCommand) as info:
+            t.execute("ada: handoff thug", alice)
+        said.append((info.value.rule, info.value.message))
+    assert said[0] == said[1] and said[0][0] == "VR-TURN-3"
+    refused(table(True), "ada: handoff thug", "VR-TURN-2")  # to the GM: Zqhid has not gone

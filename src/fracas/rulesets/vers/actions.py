@@ -119,6 +119,13 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
                VersTurnStarted(participant=to, from_=actor, actions=_actions_of(d, to),
                                say=say, opens=True))
         return
+    if (to == turns.current or to in turns.gone) and (not rest or all_hidden_from(d, rest)):
+        # nobody (the player knows of) is left: the go ends with a bare hand-off, never by
+        # handing off to one who has gone; worded alike whether or not hidden ones wait
+        raise IllegalCommand(
+            f"everyone has gone this turn; end {name(state, actor)}'s go with "
+            f"'{actor}: handoff' (the table then picks who opens the next turn)",
+            rule="VR-TURN-3", target=to)
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
     d.emit(VersTurnEnded(participant=actor),
            VersTurnStarted(participant=to, from_=actor, actions=_actions_of(d, to), say=say))
