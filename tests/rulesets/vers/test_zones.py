@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.model import Viewer
+from fracas.errors import IllegalCommand
+
 from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
 
 
@@ -55,6 +58,30 @@ def test_failed_dash_falls_short_or_takes_both_actions():
     c3 = field()
     do(c3, "open ada", "ada: move b")
     refused(c3, "ada: move d onfail=both dice=6,6,6", "VR-MOVE-2")
+
+
+@pytest.mark.rule("VR-MOVE-2")
+def test_what_a_failed_dash_costs_is_the_gms_call_not_the_players():
+    """The seed: a failed dash leaves the character short "or take[s] up both of their
+    actions, GM discretion". Alice may not pick for Ada (her dash that fails falls short), nor
+    is she offered the choice; the GM gives the dash that takes both actions."""
+    from fracas.engine.projector import offered
+
+    alice = Viewer.of_player("ada")
+    c = field()
+    do(c, "open ada")
+    with pytest.raises(IllegalCommand) as info:
+        c.execute("ada: move c onfail=both dice=6,6,6", alice)
+    assert info.value.rule == "VR-MOVE-2" and "the GM's call" in info.value.message
+    assert c.state.ext.zones.zone_of("ada") == "a" and c.state.ext.turns.actions_left == 2
+    dash = next(lc for lc in offered(c, alice, "ada")
+                if lc.verb == "move" and lc.choice("to").fixed == "c")
+    assert [p.name for p in dash.params] == ["to", "dice"]
+    gm_dash = next(lc for lc in offered(c, Viewer.gm(), "ada")
+                   if lc.verb == "move" and lc.choice("to").fixed == "c")
+    assert gm_dash.choice("onfail").allowed == ("short", "both")
+    (moved,) = of(list(c.execute("ada: move c dice=6,6,6", alice).events), "moved")
+    assert moved["result"] == "fell short" and c.state.ext.zones.zone_of("ada") == "b"
 
 
 @pytest.mark.rule("VR-MOVE-3")

@@ -214,6 +214,11 @@ def decide_move(d: Decision, cmd: Command) -> None:
         d.emit(Moved(who=actor, from_=here, to=a["to"], path=tuple(path), spend=spend,
                      actor=actor))
         return
+    if a.get("onfail") == "both" and not d.ctx.author.is_gm:
+        raise IllegalCommand(
+            "what a failed dash costs is the GM's call: a player's dash that fails falls "
+            f"short; the GM gives '{actor}: move {a['to']} onfail=both' where it takes both "
+            "actions", rule="VR-MOVE-2")
     if a.get("onfail") == "both" and ext.turns.round_opened and ext.turns.actions_left < 2:
         raise InvalidInput(f"{name(d.state, actor)} has one action left: a failed dash "
                            "cannot take both actions (use onfail=short)", rule="VR-MOVE-2")

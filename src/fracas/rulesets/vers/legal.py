@@ -8,6 +8,7 @@ what the table chooses (dice, words), and names the rule behind it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -102,6 +103,13 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     out += [command(actor, "handoff", to=m, free={"say": "TEXT"}) for m in rest] or [
         command(actor, "handoff")]
     return out
+
+
+def for_player(offer: list[LegalCommand]) -> list[LegalCommand]:
+    """``offer`` as a player is offered it: a dash without ``onfail``, what a failed one
+    costs being the GM's call (VR-MOVE-2)."""
+    return [dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name != "onfail"))
+            if lc.verb == "move" else lc for lc in offer]
 
 
 def with_bare_handoff(state: ConflictState, actor: str, offer: list[LegalCommand],

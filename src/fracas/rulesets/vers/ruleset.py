@@ -247,9 +247,12 @@ class Vers(Ruleset):
 
     def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
                   offer: list[LegalCommand]) -> list[LegalCommand]:
-        """As the engine's, and where everyone left to go is hidden from the player, the
-        hand-off that ends the go (VR-TURN-2): as it is offered with nobody left."""
+        """As the engine's, without the GM's calls (a failed dash's cost, VR-MOVE-2), and
+        where everyone left to go is hidden from the player, the hand-off that ends the go
+        (VR-TURN-2): as it is offered with nobody left."""
         out = super().offer_for(state, actor, viewer, offer)
+        if not viewer.is_gm:
+            out = legal.for_player(out)
         inner = state.innermost
         return legal.with_bare_handoff(inner, actor, out,
                                        lambda pid: not self.can_see(inner, viewer, pid))
