@@ -258,3 +258,40 @@ def test_a_chase_on_its_own_tells_the_roller_their_roll_its_skill_and_its_odds()
              if s.text.startswith("track ")) + 1
     (run,) = [lc for lc in _bundled_chase(n).legal("ada") if lc.verb == "run"]
     assert run.choice("skill").allowed == ("survival", "investigation")
+
+
+@pytest.mark.rule("VR-CHASE-1")
+def test_the_gm_abandons_a_chase_as_events_end_it_and_its_scale_takes_no_more_rolls():
+    from fracas.cli.render import log_lines
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2")
+    assert "abandon c1 why=TEXT" in c.legal_commands(None)
+    refused(c, "ada: abandon c1", "VR-CHASE-1")  # the GM's call, not the hunter's
+    do(c, "abandon c1 why='the thief slips into the guildhall'")
+    assert c.state.ext.chases["c1"].stage == "over"
+    assert not any("c1" in t for t in c.legal_commands("ada") + c.legal_commands(None))
+    err = refused(c, "ada: run c1 dice=3,3,3", "VR-CHASE-1")
+    assert str(err).startswith("chase c1 is at stage over; no more chase rolls")
+    err = refused(c, "abandon c1", "VR-CHASE-1")
+    assert "already over" in str(err)
+    alice = Viewer.of_player("ada")
+    assert log_lines(c, alice)[-1][3] == ["chase c1 is over: the thief slips into the guildhall"]
+    assert any(line.startswith("Chase c1 [over]")
+               for line in view(c, alice)["conflict"]["ruleset"]["lines"])
+
+
+@pytest.mark.rule("VR-CHASE-1")
+def test_a_chase_against_a_concealed_character_tells_the_players_nothing_of_its_turns():
+    from fracas.cli.render import log_lines
+    from fracas.engine import Viewer
+
+    c = runners()
+    do(c, "conceal thief", "chase c2 hunter=ada quarry=thief length=2", "track c2",
+       "abandon c2")
+    gm = [line for entry in log_lines(c, Viewer.gm()) for line in entry[3]]
+    assert "chase c2 turns to tracking: position 3 of 5" in gm and "chase c2 is over" in gm
+    seen = log_lines(c, Viewer.of_player("ada"))
+    assert "c2" not in repr(seen) and len(seen) == 2  # set-up, and the GM acts (the start)

@@ -20,7 +20,13 @@ from fracas.rulesets.vers.decider import (
     start_if_needed,
     stat_mod,
 )
-from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
+from fracas.rulesets.vers.events import (
+    ChaseAbandoned,
+    ChaseInterpose,
+    ChaseRoll,
+    ChaseStage,
+    ChaseStarted,
+)
 from fracas.rulesets.vers.state import Chase, ranks, skill_tn
 
 #: Chase lengths a GM may pick for pursuit, in actions (VR-CHASE-2).
@@ -113,6 +119,21 @@ def decide_stage(d: Decision, cmd: Command) -> None:
     track = pursuit_track(length, "VR-CHASE-7")
     d.emit(ChaseStage(id=cmd.args["id"], stage=new, length=length, positions=track.length,
                       position=track.position))
+
+
+#: The stages a chase ends in: a capture, an evasion, a quarry completely away, a prize won
+#: or lost (VR-CHASE-4..6), or one the GM abandons.
+ENDED = frozenset({"captured", "evaded", "away", "won", "lost", "over"})
+
+
+@HANDLERS.decides("abandon")
+def decide_abandon(d: Decision, cmd: Command) -> None:
+    """VR-CHASE-1: the GM ends a chase as events end it; its scale takes no more rolls."""
+    chase = _chase(d, cmd, "VR-CHASE-1")
+    if chase.stage in ENDED:
+        raise IllegalCommand(f"chase {cmd.args['id']} is already over ({chase.stage})",
+                             rule="VR-CHASE-1")
+    d.emit(ChaseAbandoned(id=cmd.args["id"], why=cmd.args.get("why") or None))
 
 
 def _chase_roller(d: Decision, cmd: Command, chase: Chase) -> str:

@@ -113,6 +113,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("pursue", (Param("id", "word"),
                            Param("length", "int", required=False, positional=False)),
                 "contact made: pursuit begins again", actor="gm", rule="VR-CHASE-7"),
+    CommandSpec("abandon", (Param("id", "word"),
+                            Param("why", "text", required=False, positional=False)),
+                "end a chase as events end it (the hunter gives up, the quarry is cut off "
+                "elsewhere): no more rolls on its scale", actor="gm", rule="VR-CHASE-1"),
     CommandSpec("run", (Param("id", "word"), _MOD, _WHY,
                         Param("skill", "choice", required=False, positional=False,
                               choices=("survival", "investigation")),

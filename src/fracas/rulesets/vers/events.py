@@ -278,6 +278,14 @@ class ChaseStage(TypedEvent):
     position: int
 
 
+@vers_event("chase_abandoned")
+class ChaseAbandoned(TypedEvent):
+    """The GM ends a chase as events end it: no more rolls on its scale (VR-CHASE-1)."""
+
+    id: str
+    why: Annotated[str | None, OMIT_NONE] = None
+
+
 @vers_event("chase_roll")
 class ChaseRoll(TypedEvent):
     """A pursuit roll or an hour of tracking (VR-CHASE-3/5/7)."""
@@ -335,6 +343,9 @@ class VersTurnEnded(TurnEnded):
     out: Annotated[bool | None, OMIT_NONE] = None
 
 
+#: The events of one chase, named by its id alone (they exist only for those who may see
+#: both of its sides).
+OF_A_CHASE = (ChaseStage, ChaseRoll, ChaseInterpose, ChaseAbandoned)
 #: The events with a nested check, rolled by their actor.
 ROLLS = (Moved, Slipped, Disengaged, Recovered, Repaired, ChaseRoll, ChaseInterpose)
 #: The events that spend the actor's actions (their ``spend``).

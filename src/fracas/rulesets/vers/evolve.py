@@ -221,6 +221,11 @@ def _chase_stage(state: ConflictState, e: ev.ChaseStage) -> None:
     chase.track = Track(length=e.positions, position=e.position)
 
 
+@HANDLERS.evolves(ev.ChaseAbandoned)
+def _chase_abandoned(state: ConflictState, e: ev.ChaseAbandoned) -> None:
+    ext_of(state).chases[e.id].stage = "over"
+
+
 @HANDLERS.evolves(ev.ChaseRoll, ev.ChaseInterpose)
 def _chase_moved(state: ConflictState, e: ev.ChaseRoll | ev.ChaseInterpose) -> None:
     chase = ext_of(state).chases[e.id]

@@ -15,7 +15,7 @@ from typing import Any
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
-from fracas.rulesets.vers.chases import PURSUIT_LENGTHS, hidden_from
+from fracas.rulesets.vers.chases import ENDED, PURSUIT_LENGTHS, hidden_from
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attack_choices, way
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
@@ -145,6 +145,8 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
             out.append(command(None, "track", id=cid, free={"length": "N"}))
         if chase.stage == "contact":
             out.append(command(None, "pursue", id=cid, free={"length": "N"}))
+        if chase.stage not in ENDED:
+            out.append(command(None, "abandon", id=cid, free={"why": "TEXT"}))
     return out
 
 

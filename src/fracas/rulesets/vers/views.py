@@ -22,8 +22,10 @@ from fracas.rulesets.vers.chases import roll_of
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to
 from fracas.rulesets.vers.events import (
+    OF_A_CHASE,
     ROLLS,
     Attack,
+    ChaseAbandoned,
     ChaseInterpose,
     ChaseRoll,
     ChaseStage,
@@ -242,6 +244,11 @@ def _chase_stage(e: ChaseStage, state: ConflictState) -> str:
     return f"chase {e.id} turns to {e.stage}: position {e.position} of {e.positions}"
 
 
+@HANDLERS.describes(ChaseAbandoned)
+def _chase_abandoned(e: ChaseAbandoned, state: ConflictState) -> str:
+    return f"chase {e.id} is over" + (f": {e.why}" if e.why else "")
+
+
 @HANDLERS.describes(ChaseRoll)
 def _chase_roll(e: ChaseRoll, state: ConflictState) -> str:
     assert e.check is not None
@@ -278,6 +285,8 @@ def redact(ruleset: Vers, state: ConflictState, event: Event, viewer: Viewer) ->
         return ruleset.can_see(state, viewer, pid)
 
     event = typed(event)
+    if isinstance(event, OF_A_CHASE) and not chase_seen(state, event.id, can_see):
+        return None  # a chase with a side hidden from the viewer does not exist for them
     if isinstance(event, VersTurnStarted) and event.from_ is not None \
             and not can_see(event.from_) and can_see(event.participant):
         # a hand-off from one hidden from the viewer to one they see: the GM's, in its words
@@ -291,6 +300,12 @@ def redact(ruleset: Vers, state: ConflictState, event: Event, viewer: Viewer) ->
     if check is rolled or not isinstance(check, Check):
         return seen
     return dataclasses.replace(seen, check=dataclasses.replace(check, actor=None))
+
+
+def chase_seen(state: ConflictState, cid: str, can_see: Callable[[str], bool]) -> bool:
+    """Whether the viewer of ``can_see`` may see both sides of chase ``cid``."""
+    chase = state.ext.chases.get(cid)
+    return chase is None or (can_see(chase.hunter) and can_see(chase.quarry))
 
 
 # --- participants and tracker ------------------------------------------------------------
