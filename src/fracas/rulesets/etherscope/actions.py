@@ -76,6 +76,7 @@ def decide_action(d: Decision, cmd: Command) -> None:
             [p for p in state.active_ids() if p != actor]
     if verb == "push":
         _push_sides(state, actor, targets[0], a, ctx)
+    _check_amounts(a)
     conf = s["actions"].get(verb, {"skill": "", "difficulty": None})
     skill = a.get("skill") or conf.get("skill") or None
     raw = a.get("difficulty")
@@ -133,6 +134,22 @@ def decide_action(d: Decision, cmd: Command) -> None:
                              f"acting {nature} in a {s['nature']} conflict", None, pending)
     outs = {e.participant for e in out if isinstance(e, ParticipantOut)}
     d.emit(*out, *end_turn(state, outs))
+
+
+#: Amounts an action takes, each 0 or more: Push Back's extra successes spent on damage
+#: (ES-ACT-5) and a GM-defined action's damage (ES-DMG-1).
+_AMOUNTS = (("damage", "extra successes spent on damage", "ES-ACT-5"),
+            ("hurt", "the damage the target takes", "ES-DMG-1"))
+
+
+def _check_amounts(a: dict[str, Any]) -> None:
+    """Refuse a negative ``damage=`` or ``hurt=``: no extra success is spent below nothing,
+    and no action heals by dealing less than no damage."""
+    for key, what, rule in _AMOUNTS:
+        value = a.get(key)
+        if value is not None and value < 0:
+            raise InvalidInput(f"{key}={value}: {what} cannot be negative (0 or more)",
+                               rule=rule, param=key, value=value)
 
 
 def _push_sides(state: ConflictState, actor: str, target: str, a: dict[str, Any],
