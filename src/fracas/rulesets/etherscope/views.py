@@ -100,9 +100,18 @@ def _redact_revealed(state: ConflictState, event: ev.Revealed, mine: list[str]) 
 
 
 def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
-    """``event`` less what it counts of those hidden from ``viewer``: a search's finds."""
-    if viewer.is_gm or state.ext is None or not isinstance(event, ev.ActionResolved) \
-            or event.action != "search":
+    """``event`` less what it counts of those hidden from ``viewer``: a search's finds; and
+    all of a member's leaving a group that stands with someone hidden from all of theirs (a
+    group they may not know of: a copy, as nothing of it is theirs to miss, so the move or
+    push that broke it reads as typed, ES-RNG-6)."""
+    if viewer.is_gm or state.ext is None:
+        return event
+    if isinstance(event, ev.GroupLeft):
+        members = ext_of(state).groups.get(event.group, [])
+        mine = _mine(state, viewer)
+        known = sum(not invisible(ext_of(state).ranges, mine, m) for m in members)
+        return dataclasses.replace(event) if known < 2 else event
+    if not isinstance(event, ev.ActionResolved) or event.action != "search":
         return event
     return _search_as_seen(state, event, _mine(state, viewer))
 
