@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.conflict import Conflict
+from fracas.engine.describe import describe
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view
 from fracas.errors import InvalidInput
 
-from .helpers import make, pc, refused, started
+from .helpers import ES, make, pc, refused, started
 
 ALICE = Viewer.of_player("alice")
 
@@ -48,3 +50,62 @@ def test_a_move_breaking_a_group_alice_may_not_know_of_reads_as_any_move() -> No
     alone, grouped = entry({}), entry({"thugs": ["carl", "dan"]})
     assert grouped["command"] == "bruno: move carl toward successes=1"
     assert grouped == alone
+
+
+def _four(groups: dict[str, list[str]]) -> Conflict:
+    """Ada (alice), Bruno (bob), Carl and Dan (the GM's) in ``groups``, all Near; Ada's turn."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dan")]
+    c = make({"groups": groups}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dan: awareness successes=0", "moves", "ada: done",
+        "bruno: done", "carl: done", "round", "countdown"])
+    assert c.state.ext.countdown.current.actor == "ada"
+    return c
+
+
+def _left(c: Conflict) -> list[dict[str, str]]:
+    return [e.data for e in c.records[-1].events if e.type == "group_left"]
+
+
+@pytest.mark.rule("ES-START-6", "ES-ACT-5")
+def test_a_push_away_from_one_member_of_a_group_takes_that_member_out_of_it() -> None:
+    """Carl and Dan stand together; Bruno pushed away from Carl alone is Distant from Carl and
+    still Near Dan: they no longer stand together, and the log said nothing of it."""
+    c = _four({"thugs": ["carl", "dan"]})
+    c.execute("ada: push bruno successes=1 away=carl")
+    ranges = c.state.ext.ranges
+    assert (ranges.get("bruno", "carl"), ranges.get("bruno", "dan")) == (2, 1)
+    assert _left(c) == [{"group": "thugs", "participant": "carl"}]
+    assert "thugs" not in c.state.ext.groups
+    assert "Carl no longer stands with group thugs and leaves it" in [
+        describe(ES, e, c.state) for e in c.records[-1].events]
+    whole = _four({"thugs": ["carl", "dan"]})
+    whole.execute("ada: push bruno successes=1 away=thugs")  # from both: they stay together
+    assert _left(whole) == [] and whole.state.ext.groups == {"thugs": ["carl", "dan"]}
+
+
+@pytest.mark.rule("ES-START-6")
+def test_a_pusher_moving_the_target_from_itself_alone_leaves_its_group() -> None:
+    """Ada and Bruno stand together; Ada pushes Carl away from herself only (the default):
+    Carl is Distant from Ada and still Near Bruno, so Ada no longer stands with Bruno."""
+    c = _four({"duo": ["ada", "bruno"]})
+    c.execute("ada: push carl successes=1")
+    assert _left(c) == [{"group": "duo", "participant": "ada"}]
+    both = _four({"duo": ["ada", "bruno"]})
+    both.execute("ada: push carl successes=1 away=duo")
+    assert _left(both) == [] and both.state.ext.groups == {"duo": ["ada", "bruno"]}
+
+
+@pytest.mark.rule("ES-START-6")
+def test_a_move_toward_one_of_its_own_group_takes_both_out_of_it() -> None:
+    """Ada, Carl and Dan stand together; Ada steps toward Carl alone: Ada and Carl are Close,
+    Ada and Dan still Near, so Carl no longer stands with Dan either (before, Carl and Dan
+    stayed a group though their ranges to Ada differ)."""
+    c = _four({"trio": ["ada", "carl", "dan"]})
+    c.execute("ada: move carl toward successes=1")
+    assert _left(c) == [{"group": "trio", "participant": "ada"},
+                        {"group": "trio", "participant": "carl"}]
+    assert c.state.ext.groups == {}
+    both = _four({"trio": ["ada", "carl", "dan"]})
+    both.execute("ada: move carl,dan toward successes=1")
+    assert both.state.ext.groups == {"trio": ["carl", "dan"]}

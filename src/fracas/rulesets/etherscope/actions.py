@@ -19,7 +19,6 @@ from fracas.rulesets.etherscope.common import (
     damage_events,
     expand,
     ext_of,
-    group_of,
     name,
     search_finds,
 )
@@ -207,17 +206,18 @@ def _effects(
         n = min(want, left // cost)
         if n:
             spent["damage"] = n * cost
+        moved: list[str] = []
         for x, way in ways:
             was = ext.ranges.get(t, x)
             band = min(2, max(0, was + steps * way))
             if band != was:
                 out.append(ev.RangeChanged(a=t, b=x, band=band, was=was, by=actor,
                                            why="push back"))
+                moved.append(x)
             else:
                 unmoved.append(x)
-        g = group_of(ext, t)
-        if g and out:
-            out.append(ev.GroupLeft(group=g, participant=t))
+        if moved:  # the target, and those it moved from without their group (ES-START-6)
+            out += group_breaks(state, t, moved, seer=actor, named={x for x, _ in ways})
         out += damage_events(state, t, n * s["push_damage_per_extra"], "push back", actor,
                              pending)
     elif verb == "move":

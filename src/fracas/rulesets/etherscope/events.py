@@ -118,8 +118,8 @@ class GroupDissolved(TypedEvent):
 
 @es_event("group_left")
 class GroupLeft(TypedEvent):
-    """ES-START-6: a member whose range changed alone (its own move, or a move to it) leaves
-    its group."""
+    """ES-START-6: a member whose range changed alone (its own move or push, a move to it,
+    a push toward or away from it) leaves its group."""
 
     group: str
     participant: str

@@ -247,19 +247,23 @@ def _check_mover(state: ConflictState, actor: str, author: Viewer | None) -> Non
         raise NotYourTurn(f"{why}; {now}", rule="ES-START-5")
 
 
-def group_breaks(state: ConflictState, mover: str, targets: list[str]) -> Events:
+def group_breaks(state: ConflictState, mover: str, targets: list[str], *,
+                 seer: str | None = None, named: set[str] | None = None) -> Events:
     """A member whose range to a third character changed alone leaves its group (logged)
-    (ES-START-6): the mover, from its own group; a target moved to or from without all of
-    its group that the mover sees (``targets``: never empty)."""
+    (ES-START-6): the mover, from its own group; a target whose band to the mover changed
+    (``targets``: never empty) while a member of its group that ``seer`` (default: the mover)
+    sees, other than the mover, was not moved with it (``named``, default ``targets``) —
+    a Push Back moves its target (the ``mover``) as its actor (the ``seer``) names."""
     ext = ext_of(state)
+    seer = mover if seer is None else seer
+    moved = set(targets) if named is None else named
     own = group_of(ext, mover)
     out: Events = [ev.GroupLeft(group=own, participant=mover)] if own is not None else []
-    moved = set(targets)
     for t in targets:
         g = group_of(ext, t)
-        if g is None or g == own:
+        if g is None:
             continue
-        seen = {m for m in ext.groups[g] if not ext.ranges.is_hidden(m, mover)}
+        seen = {m for m in ext.groups[g] if m != mover and not ext.ranges.is_hidden(m, seer)}
         if not seen <= moved:
             out.append(ev.GroupLeft(group=g, participant=t))
     return out
