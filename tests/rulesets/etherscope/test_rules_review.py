@@ -109,3 +109,24 @@ def test_a_move_toward_one_of_its_own_group_takes_both_out_of_it() -> None:
     both = _four({"trio": ["ada", "carl", "dan"]})
     both.execute("ada: move carl,dan toward successes=1")
     assert both.state.ext.groups == {"trio": ["carl", "dan"]}
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_one_who_joined_inside_a_zoom_leaves_nothing_behind_in_the_main_conflict() -> None:
+    """Eve joined the zoomed-in conflict and was hidden there; when it closed, her condenser
+    and her hiding stayed in the main conflict's state, so an Eve joining the main conflict
+    later was hidden from Ada and Carl though nobody hid her: Ada could not attack her."""
+    c = started()
+    for line in ("countdown", "ada: zoom carl reason=roof", 'join eve stats=\'{"physical": 8}\'',
+                 "conceal eve", "end early"):
+        c.execute(line)
+    assert "eve" not in c.state.participants
+    assert "eve" not in c.state.ext.condenser and not c.state.ext.ranges.hidden
+    c.execute("ada: done")
+    c.execute('join eve stats=\'{"physical": 8}\'')
+    for line in ("bruno: done", "carl: done", "round", "countdown"):
+        c.execute(line)
+    assert c.state.ext.countdown.current.actor == "ada"
+    assert "ada: attack eve" in c.legal_commands("ada")
+    c.execute("ada: attack eve successes=1")
+    assert c.state.ext.condenser["eve"]["physical"].current == 7

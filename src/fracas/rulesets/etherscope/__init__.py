@@ -152,18 +152,23 @@ class Etherscope(Ruleset):
 
     def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
         """Damage (condensers), outs and hiding carry back; ranges too when the scaling is
-        the same (the Hidden band means the same at every scaling, ES-RNG-2)."""
+        the same (the Hidden band means the same at every scaling, ES-RNG-2). Only those of
+        the parent conflict carry back: one who joined inside takes part there alone."""
         pext, cext = common.ext_of(parent), common.ext_of(child)
+        back = [p for p in cext.ranges.actors if p in parent.participants]
         for pid, pools in cext.condenser.items():
+            if pid not in parent.participants:
+                continue
             pext.condenser[pid] = copy.deepcopy(pools)
             cp = child.participants.get(pid)
-            if cp is not None and cp.out and pid in parent.participants:
+            if cp is not None and cp.out:
                 parent.participants[pid].out = f"{cp.out} (in the zoomed-in conflict)"
                 pext.countdown.remove(pid)
         if child.settings.get("range_scaling") == parent.settings.get("range_scaling"):
-            pext.ranges.bands.update(cext.ranges.bands)
-        for pid in cext.ranges.actors:
-            for other in cext.ranges.actors:
+            pext.ranges.bands.update({k: v for k, v in cext.ranges.bands.items()
+                                      if all(x in back for x in k.split("|"))})
+        for pid in back:
+            for other in back:
                 if cext.ranges.is_hidden(pid, other):
                     pext.ranges.hide(pid, other)
                 else:
