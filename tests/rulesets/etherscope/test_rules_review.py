@@ -130,3 +130,19 @@ def test_one_who_joined_inside_a_zoom_leaves_nothing_behind_in_the_main_conflict
     assert "ada: attack eve" in c.legal_commands("ada")
     c.execute("ada: attack eve successes=1")
     assert c.state.ext.condenser["eve"]["physical"].current == 7
+
+
+@pytest.mark.rule("ES-ROUND-5", "ES-ACT-1")
+def test_a_tie_inside_a_zoom_rolls_again_the_awareness_roll_of_the_conflict() -> None:
+    """Ada rolled awareness with perception (5 dice), Bruno with pool=4. In the main conflict a
+    tie rolls those pools again; inside a zoom-in (which keeps the awareness scores) it rolled
+    the default awareness pool (2 dice) instead, and refused Ada's 5 table dice."""
+    people = [pc("ada", "alice", skills={"perception": 5}), pc("bruno", "bob")]
+    c = make({}, people, [
+        "ada: awareness skill=perception successes=2", "bruno: awareness pool=4 successes=2",
+        "moves rolloff=ada:6,1,1,1,1/bruno:1,1,1,1", "ada: done", "round",
+        "countdown rolloff=ada:6,1,1,1,1/bruno:1,1,1,1", "ada: zoom bruno", "round"])
+    c.execute("countdown rolloff=ada:1,1,1,1,1/bruno:6,1,1,1")
+    (tie,) = [e for e in c.records[-1].events if e.type == "tie_rolloff"]
+    assert [len(tie.data["rolls"][p]["dice"]) for p in ("ada", "bruno")] == [5, 4]
+    assert c.state.innermost.ext.countdown.current.actor == "bruno"

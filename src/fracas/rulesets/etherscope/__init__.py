@@ -145,8 +145,10 @@ class Etherscope(Ruleset):
         ext.ranges = RangeBands(actors=list(who), bands=dict(data["bands"]),
                                 hidden={k: list(v) for k, v in data["hidden"].items()})
         ext.condenser = {p: copy.deepcopy(pext.condenser[p]) for p in who}
-        if not data.get("start"):
+        if not data.get("start"):  # the awareness rolls carry in: a tie rolls them again
             ext.awareness = {p: int(v) for p, v in data["awareness"].items()}
+            ext.awareness_pools = {p: v for p, v in pext.awareness_pools.items() if p in who}
+            ext.awareness_skills = {p: v for p, v in pext.awareness_skills.items() if p in who}
         child.ext = ext
         return child
 
