@@ -9,7 +9,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view
-from fracas.errors import InvalidInput
+from fracas.errors import IllegalCommand, InvalidInput
 
 from .helpers import ES, make, pc, refused, started
 
@@ -146,3 +146,40 @@ def test_a_tie_inside_a_zoom_rolls_again_the_awareness_roll_of_the_conflict() ->
     (tie,) = [e for e in c.records[-1].events if e.type == "tie_rolloff"]
     assert [len(tie.data["rolls"][p]["dice"]) for p in ("ada", "bruno")] == [5, 4]
     assert c.state.innermost.ext.countdown.current.actor == "bruno"
+
+
+def _thugs_with_dan_lurking() -> Conflict:
+    """Carl and Dan stand together (group thugs); Dan is hidden from Ada; Ada's turn."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dan")]
+    return make({"groups": {"thugs": ["carl", "dan"]}, "lurking": {"dan": ["ada"]}}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dan: awareness successes=0", "moves", "ada: done",
+        "bruno: done", "carl: done", "round", "countdown"])
+
+
+@pytest.mark.rule("ES-RNG-2", "ES-START-6")
+@pytest.mark.parametrize("command", [
+    "ada: move thugs toward successes=1", "ada: push bruno away=thugs successes=1",
+    "ada: zoom thugs"])
+def test_a_group_named_by_the_gm_stands_for_the_members_the_actor_sees(command: str) -> None:
+    """Dan, of group thugs, is hidden from Ada. Alice's "move thugs toward" moved Ada toward
+    Carl alone (she knows no Dan); the same command typed by the GM for Ada was refused as
+    naming Dan, hidden from Ada: the GM could not do for Ada what her player could."""
+    by_gm, by_alice = _thugs_with_dan_lurking(), _thugs_with_dan_lurking()
+    by_gm.execute(command)
+    by_alice.execute(command, ALICE)
+    assert [e.to_data() for e in by_gm.records[-1].events] == \
+        [e.to_data() for e in by_alice.records[-1].events]
+    if "zoom" in command:
+        assert list(by_gm.state.innermost.participants) == ["ada", "carl"]
+
+
+@pytest.mark.rule("ES-RNG-2")
+def test_a_group_of_none_the_actor_sees_is_refused() -> None:
+    c = make({"groups": {"thugs": ["carl", "dan"]}, "lurking": {"carl": ["ada"], "dan": ["ada"]}},
+             [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dan")],
+             ["ada: awareness successes=3", "bruno: awareness successes=2",
+              "carl: awareness successes=1", "dan: awareness successes=0", "moves", "ada: done",
+              "bruno: done", "carl: done", "round", "countdown"])
+    msg = refused(c, "ada: move thugs toward successes=1", IllegalCommand, "ES-RNG-2")
+    assert "Ada sees no one of thugs" in msg

@@ -18,6 +18,7 @@ from fracas.rulesets.etherscope.common import (
     actor_of,
     damage_events,
     expand,
+    expand_seen,
     ext_of,
     name,
     search_finds,
@@ -65,7 +66,7 @@ def decide_action(d: Decision, cmd: Command) -> None:
     if verb in ("push", "attack") or (verb == "act" and a.get("target")):
         targets = [checked_target(state, actor, a["target"], ctx)]
     elif verb == "move":
-        targets = expand(state, a["targets"], author=ctx.author)
+        targets = expand_seen(state, a["targets"], actor, author=ctx.author)
         for t in targets:
             checked_target(state, actor, t, ctx)
             ext.ranges.check_step(actor, t, -1 if a["way"] == "toward" else 1, "ES-RNG-4",
@@ -157,8 +158,8 @@ def _push_sides(state: ConflictState, actor: str, target: str, a: dict[str, Any]
     refused when one is named twice, is the target itself or is hidden from the actor
     (ES-ACT-5, ES-RNG-2)."""
     ext = ext_of(state)
-    toward = expand(state, a.get("toward") or [], author=ctx.author)
-    away = expand(state, a.get("away") or [], author=ctx.author) \
+    toward = expand_seen(state, a.get("toward") or [], actor, author=ctx.author)
+    away = expand_seen(state, a.get("away") or [], actor, author=ctx.author) \
         if a.get("away") or a.get("toward") else [actor]
     if target in (*toward, *away):
         raise InvalidInput(

@@ -90,6 +90,25 @@ def expand(state: ConflictState, ids: list[str], what: str = "", *,
     return out
 
 
+def expand_seen(state: ConflictState, ids: list[str], actor: str, *,
+                author: Viewer | None = None) -> list[str]:
+    """:func:`expand` for what ``actor`` does: a group named stands for its members ``actor``
+    sees (ES-RNG-2, ES-START-6), for the GM as for a player, who knows no member hidden from
+    all of theirs; one hidden from ``actor`` named by itself is kept (and refused where it is
+    targeted). A group of none ``actor`` sees is refused."""
+    ext = ext_of(state)
+    out: list[str] = []
+    for i in ids:
+        members = [m for m in expand(state, [i], author=author)
+                   if m == i or not ext.ranges.is_hidden(m, actor)]
+        if not members:
+            raise IllegalCommand(f"{name(state, actor)} sees no one of {i}: a hidden "
+                                 "character can only be sought out",
+                                 rule="ES-RNG-2", participant=i)
+        out += [m for m in members if m not in out]
+    return out
+
+
 def group_of(ext: EsExt, pid: str) -> str | None:
     """The group ``pid`` stands in, if any."""
     for g, members in ext.groups.items():

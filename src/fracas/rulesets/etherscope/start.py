@@ -17,6 +17,7 @@ from fracas.rulesets.etherscope.common import (
     check_rolloffs_used,
     dice_by_character,
     expand,
+    expand_seen,
     ext_of,
     group_of,
     name,
@@ -55,7 +56,7 @@ def decide_ambush(d: Decision, cmd: Command) -> None:
     if ext.phase != ph.START:
         raise IllegalCommand("ambushes are attempted at the start of the conflict",
                              rule="ES-START-2")
-    targets = expand(state, cmd.args["targets"], author=ctx.author)
+    targets = expand_seen(state, cmd.args["targets"], actor, author=ctx.author)
     if actor in targets:
         raise InvalidInput(f"{name(state, actor)} cannot ambush itself", rule="ES-START-2")
     unseen = [t for t in targets if ext.ranges.is_hidden(t, actor)]
@@ -203,9 +204,7 @@ def decide_step(d: Decision, cmd: Command) -> None:
     ext, actor = ext_of(state), actor_of(cmd)
     _check_mover(state, actor, ctx.author)
     delta = -1 if cmd.args["way"] == "toward" else 1
-    named = cmd.args["targets"]
-    targets = [x for x in expand(state, named, author=ctx.author)
-               if x in named or not ext.ranges.is_hidden(x, actor)]
+    targets = expand_seen(state, cmd.args["targets"], actor, author=ctx.author)
     later = ext.move_order[ext.mover + 1:]
     for t in targets:
         if t not in later:

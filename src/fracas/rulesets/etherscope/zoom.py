@@ -17,7 +17,7 @@ from fracas.rulesets.etherscope.common import (
     active,
     actor_of,
     damage_events,
-    expand,
+    expand_seen,
     ext_of,
     name,
 )
@@ -49,7 +49,7 @@ def decide_zoom(d: Decision, cmd: Command) -> None:
     """ES-ACT-1: open a nested conflict one time scale faster for five rounds."""
     state, ctx = d.state, d.ctx
     actor = actor_of(cmd)
-    who = expand(state, cmd.args["who"], author=ctx.author)
+    who = expand_seen(state, cmd.args["who"], actor, author=ctx.author)
     if actor not in who:
         who = [actor, *who]
     for w in who:
