@@ -183,3 +183,14 @@ def test_a_group_of_none_the_actor_sees_is_refused() -> None:
               "bruno: done", "carl: done", "round", "countdown"])
     msg = refused(c, "ada: move thugs toward successes=1", IllegalCommand, "ES-RNG-2")
     assert "Ada sees no one of thugs" in msg
+
+
+@pytest.mark.rule("ES-RNG-1")
+def test_a_character_cannot_hide_from_itself() -> None:
+    """``ada: hide from=ada`` was rolled and logged "Ada is hidden from Ada"."""
+    c = started()
+    c.execute("countdown")
+    msg = refused(c, "ada: hide from=ada successes=1", InvalidInput, "ES-RNG-1")
+    assert "Ada cannot hide from itself" in msg
+    c.execute("ada: hide from=bruno successes=1")
+    assert c.state.ext.ranges.hidden == {"ada": ["bruno"]}

@@ -74,6 +74,9 @@ def decide_action(d: Decision, cmd: Command) -> None:
     elif verb == "hide":
         targets = expand(state, a["from"], author=ctx.author) if a.get("from") else \
             [p for p in state.active_ids() if p != actor]
+        if actor in targets:
+            raise InvalidInput(f"{name(state, actor)} cannot hide from itself; name those it "
+                               "hides from", rule="ES-RNG-1", participant=actor)
     if verb == "push":
         _push_sides(state, actor, targets[0], a, ctx)
     _check_amounts(a)
