@@ -15,7 +15,7 @@ from fracas.errors import InvalidInput
 NATURES = ("physical", "mental", "social")
 REALITIES = ("prime", "ether")
 TIME_SCALES = ("fast", "quick", "tactical", "strategic", "logistic")  # fastest first
-#: How long a round of each time scale lasts (ES-SET-3): the distances some bands mean hang on it.
+#: How long a round of each time scale lasts (ES-SET-4): the distances some bands mean hang on it.
 ROUND_LENGTHS = {"fast": "a few seconds", "quick": "about a minute",
                  "tactical": "about 10 minutes", "strategic": "about an hour and a half",
                  "logistic": "a day"}
