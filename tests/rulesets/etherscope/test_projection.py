@@ -130,3 +130,20 @@ def test_the_gm_conceals_arriving_reinforcements_from_the_players() -> None:
         c.execute("conceal dmitri from=ada")
     c.execute("reveal dmitri from=ada")
     assert "Dmitri" in json.dumps(view(c, Viewer.of_player("alice")))
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-6")
+def test_the_view_says_who_is_hidden_from_whom_as_the_viewer_may_know_it() -> None:
+    """The GM reads every hidden flag; a player those of their own characters, against those
+    they may see, and never one of a character hidden from them."""
+    c = make({"lurking": {"carl": ["ada", "bruno"], "ada": ["bruno"]}},
+             [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dora")],
+             ["ada: awareness successes=1"])
+
+    def hidden(viewer: Viewer) -> dict[str, list[str]]:
+        flags: dict[str, list[str]] = view(c, viewer)["conflict"]["ruleset"]["hidden"]
+        return flags
+
+    assert hidden(Viewer.gm()) == {"carl": ["ada", "bruno"], "ada": ["bruno"]}
+    assert hidden(ALICE) == {"ada": ["bruno"]}
+    assert hidden(Viewer.of_player("bob")) == {}

@@ -373,7 +373,20 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
                    if band_visible(state, viewer, a, b)],
         "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()
                    if sum(map(see, ms)) > 1},
+        "hidden": hidden_from(state, viewer),
     }
+
+
+def hidden_from(state: ConflictState, viewer: Viewer) -> dict[str, list[str]]:
+    """Who is hidden from whom, as ``viewer`` may know it (ES-RNG-1): every flag for the GM; for
+    a player, their own characters' flags, against those they may see (as the view lines say)."""
+    hidden = ext_of(state).ranges.hidden
+    if viewer.is_gm:
+        return {h: list(xs) for h, xs in hidden.items() if xs}
+    mine = _mine(state, viewer)
+    out = {h: [x for x in xs if can_see(state, viewer, x)] for h, xs in hidden.items()
+           if h in mine}
+    return {h: xs for h, xs in out.items() if xs}
 
 
 def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str, Any]:

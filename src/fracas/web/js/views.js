@@ -120,12 +120,19 @@ function etherscope(level, ctx) {
     band.set(`${a}|${b}`, value);
     band.set(`${b}|${a}`, value);
   }
+  // ES-RNG-1: who is hidden from whom, as the viewer may know it ("a|b": b is hidden from a)
+  const unseen = new Set();
+  for (const [who, from] of Object.entries(r.hidden || {})) for (const x of from || []) unseen.add(`${x}|${who}`);
+  const anyHidden = people.some((a) => people.some((b) => unseen.has(`${a.id}|${b.id}`)));
   const matrix = panel("Ranges", h("div", { class: "scroll" }, h("table", { class: "matrix" },
     h("caption", {}, "Who is Close, Near, Distant or Hidden from whom"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
       people.map((p) => h("th", { scope: "col" }, p.name)))),
-    h("tbody", {}, people.map((a) => h("tr", {}, h("th", { scope: "row" }, a.name),
-      people.map((b) => h("td", {}, a.id === b.id ? "—" : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx)))))))),
+    h("tbody", {}, people.map((a, i) => h("tr", {}, h("th", { scope: "row" }, a.name),
+      people.map((b, j) => h("td", {}, a.id === b.id ? "—"
+        : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx, i < j, unseen.has(`${a.id}|${b.id}`))))))))),
+    anyHidden ? h("p", { class: "muted" }, "hidden: the column's character is hidden from the row's "
+      + "(they cannot target it but to reveal it; ES-RNG-2)") : null,
     groupsLine(r.groups, ctx));
   const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
@@ -144,15 +151,19 @@ function groupsLine(groups, ctx) {
 
 const BANDS = ["close", "near", "distant"];
 
-// The GM edits a range in its cell (the rules decide: `set-range A B BAND`); others read it.
-function rangeCell(a, b, value, ctx) {
-  if (!ctx.send || a.id > b.id) return words(value || "?");
+// The GM edits a range in its cell above the diagonal (the rules decide: `set-range A B BAND`);
+// others read it. `hidden`: b is hidden from a — Hidden is its range from a (ES-SET-5); the GM
+// also sees the band kept under it, a player only that (ES-RNG-1: the band is the GM's).
+function rangeCell(a, b, value, ctx, editable, hidden) {
+  const flag = hidden ? h("span", { class: "tag secret", title: `${b.name} is hidden from ${a.name}` }, "hidden") : null;
+  if (!ctx.send) return hidden ? flag : words(value || "?");
+  if (!editable) return [words(value || "?"), flag];
   const select = h("select", { "aria-label": `Range from ${a.name} to ${b.name}`,
     "data-focus": `range-${a.id}-${b.id}`,
     onchange: (e) => ctx.choose(`range-${a.id}-${b.id}`, `set-range ${a.id} ${b.id} ${e.target.value}`) },
     BANDS.includes(value) ? null : h("option", { value: "" }, words(value || "?")),
     BANDS.map((band) => h("option", { value: band, selected: band === value }, band)));
-  return select;
+  return [select, flag];
 }
 
 // --- Fabula Ultima ---------------------------------------------------------------------

@@ -1,0 +1,89 @@
+"""An Etherscope table in a real browser, as a GM and two phone players would play it: what
+each page shows of the pairwise ranges (Hidden among them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served
+from tests.web.browser import Screen, invite, join, leaks, start_table, upload_scenario
+
+pytestmark = pytest.mark.timeout(120)
+
+#: Dora lurks unseen by both players' characters; Ada (alice) is hidden from the imp.
+LURKING = """
+ruleset = "etherscope"
+title = "The vault"
+script = "ada: awareness successes=2"
+
+[settings]
+lurking = { zqdora = ["ada", "bruno"], ada = ["imp"] }
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+player = "alice"
+stats = { physical = 10, ether = 10, society = 10, awareness = 2 }
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+player = "bob"
+stats = { physical = 10, ether = 10, society = 10, awareness = 2 }
+
+[[participants]]
+id = "imp"
+name = "The imp"
+stats = { physical = 8, ether = 10, society = 10, awareness = 1 }
+
+[[participants]]
+id = "zqdora"
+name = "Zqlurker Dora"
+stats = { physical = 10, ether = 10, society = 10, awareness = 2 }
+"""
+
+
+def cell(screen: Screen, row: str, column: str) -> str:
+    """The Ranges matrix's cell in ``row`` under ``column`` (names), as read: its text, a
+    list's chosen value."""
+    text: str = screen.page.evaluate("""([row, column]) => {
+      const table = document.querySelector("table.matrix");
+      const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+      const tr = [...table.querySelectorAll("tbody tr")]
+        .find((r) => r.querySelector("th").textContent === row);
+      const td = tr.children[heads.indexOf(column)];
+      return [...td.childNodes].map((n) => (n.tagName === "SELECT" ? n.value : n.textContent))
+        .join(" ").trim();
+    }""", [row, column])
+    return text
+
+
+@pytest.mark.rule("ES-RNG-1")
+def test_the_ranges_say_who_is_hidden_from_whom_as_each_may_know_it(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, LURKING, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    bob = join(browser, invite(gm, "bob"))
+    # the GM: Dora is hidden from Ada and Bruno, Ada from the imp; the bands stay in view
+    expect(gm.page.locator("table.matrix")).to_contain_text("hidden")
+    assert cell(gm, "Ada", "Zqlurker Dora") == "near hidden"  # the GM edits it there
+    assert cell(gm, "Bruno", "Zqlurker Dora") == "near hidden"
+    assert cell(gm, "The imp", "Ada") == "near hidden"
+    assert cell(gm, "Ada", "The imp") == "near"  # the imp is not hidden from Ada
+    hint = gm.page.locator("table.matrix .tag", has_text="hidden").first
+    expect(hint).to_have_attribute("title", "Zqlurker Dora is hidden from Ada")
+    # alice: her Ada is hidden from the imp; the band under it is the GM's (ES-RNG-1)
+    expect(alice.page.locator("table.matrix")).to_contain_text("hidden")
+    assert cell(alice, "The imp", "Ada") == "hidden"
+    assert cell(alice, "Ada", "The imp") == "?"
+    # bob: none of his is hidden, nor from him that he may know
+    expect(bob.page.locator("table.matrix")).to_contain_text("?")
+    expect(bob.page.locator("table.matrix")).not_to_contain_text("hidden")
+    for player in (alice, bob):
+        assert leaks(player, ("zqlurker", "zqdora")) == []
