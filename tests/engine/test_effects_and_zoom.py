@@ -184,3 +184,20 @@ def test_the_view_says_how_long_each_effect_lasts_and_the_round_it_ends_stays_pu
     assert lasting(c) == {"fog": "until the end of round 2",  # one round end left: round 2's
                           "shield up": "until Ada's next turn starts",
                           "guard": "until the end of Bruno's turn"}
+
+
+def test_an_effect_added_inside_a_zoom_is_logged_with_the_zooms_round() -> None:
+    """The log and the Effects panel agree: the zoom's round 1 ends it, not the parent's 2."""
+    from fracas.engine.model import Viewer
+    from fracas.engine.views import log_view
+    c = toy_conflict()
+    play(c, "start ada")
+    finish_round(c)
+    play(c, "start ada", "zoom ada,gob", "start gob", "effect 'dust in the eyes'")
+    assert c.state.round == 2 and c.state.innermost.round == 1
+    from fracas.engine.views import view
+    zoom = view(c, Viewer.gm())["zoom"][0]
+    assert [e["lasts"] for e in zoom["effects"]] == ["until the end of round 1"]
+    for viewer in (Viewer.gm(), Viewer.public()):
+        added = log_view(c, viewer)[-1]["lines"][0]
+        assert added.endswith(": dust in the eyes (until the end of round 1)"), added

@@ -75,8 +75,10 @@ def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.EffectAdded)
 def _effect_added(ruleset: Ruleset, e: ee.EffectAdded, state: ConflictState) -> str:
+    # the effect lives in the conflict being played (a zoomed-in one: its rounds, not its
+    # parent's)
     return (f"effect {e.id}{secret_mark(e)}: {e.text} "
-            f"({lasts(e.effect(), state, ruleset.round_word, ruleset.turn_word)})")
+            f"({lasts(e.effect(), state.innermost, ruleset.round_word, ruleset.turn_word)})")
 
 
 @SENTENCES.register(ee.ZoomOpened)
