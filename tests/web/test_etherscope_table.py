@@ -9,7 +9,15 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import Screen, invite, join, leaks, start_table, upload_scenario
+from tests.web.browser import (
+    Screen,
+    create_from_example,
+    invite,
+    join,
+    leaks,
+    start_table,
+    upload_scenario,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -87,3 +95,27 @@ def test_the_ranges_say_who_is_hidden_from_whom_as_each_may_know_it(
     expect(bob.page.locator("table.matrix")).not_to_contain_text("hidden")
     for player in (alice, bob):
         assert leaks(player, ("zqlurker", "zqdora")) == []
+
+
+def test_an_optional_list_says_what_leaving_it_empty_stands_for(browser: Browser,
+                                                                served: Served) -> None:
+    """A GM's note left at "—" is public: the list says so before it is sent, and the
+    effect's boundaries read as words."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    own = gm.page.locator("section.actor[data-actor='gm']")
+    for verb in ("note", "effect"):
+        own.locator("details.command", has=gm.page.locator(f"form[data-verb='{verb}']")) \
+            .locator("> summary").click()
+    note = own.locator("form[data-verb='note']")
+    expect(note.get_by_label("visibility").locator("option")).to_have_text(
+        ["— (public)", "public", "gm", "owner"])
+    effect = own.locator("form[data-verb='effect']")
+    expect(effect.get_by_label("until").locator("option")).to_have_text(
+        ["— (round end)", "round end", "turn start", "turn end"])
+    effect.get_by_label("text", exact=True).fill("Rain on the windscreen")
+    effect.get_by_label("until").select_option(label="round end")
+    effect.get_by_role("button", name="effect").click()
+    expect(gm.page.locator("#notice")).to_contain_text("Done: effect")
+    expect(gm.page.locator(".log .entry").first).to_contain_text(
+        "Rain on the windscreen (until the end of round 1)")

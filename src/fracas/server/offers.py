@@ -34,16 +34,20 @@ def offers(live: projection.Live, actor: str | None) -> dict[str, list[LegalComm
 def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[str, Any]]]:
     """:func:`offers` as JSON values (``…/legal-commands``), each with its command's
     ``summary`` (what it does, in a sentence the controls show beside it) and each parameter's
-    ``help`` (what its value is, beside its field; "" where the spec says nothing)."""
+    ``help`` (what its value is, beside its field; "" where the spec says nothing) and
+    ``default`` (what an optional one left out stands for; null: nothing said)."""
     spec = live.conflict.commands.spec
     return {a: [_described(c.to_data(), spec(c.verb)) for c in cs]
             for a, cs in offers(live, actor).items()}
 
 
 def _described(data: dict[str, Any], spec: CommandSpec) -> dict[str, Any]:
-    helps = {p.name: p.help for p in spec.params}
+    by_name = {p.name: p for p in spec.params}
     for param in data["params"]:
-        param["help"] = helps.get(param["name"], "")
+        p = by_name.get(param["name"])
+        param["help"] = p.help if p else ""
+        # what an optional value left out stands for (the spec's, never the state's)
+        param["default"] = None if p is None or p.required else p.default
     return {**data, "summary": spec.summary}
 
 

@@ -28,7 +28,7 @@ function fromData(item) {
     summary: item.summary || "", label: item.label || "",
     params: (item.params || []).map((p) => ({
       name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
-      fixed: p.fixed ?? null, positional: false, help: p.help || "",
+      fixed: p.fixed ?? null, positional: false, help: p.help || "", default: p.default ?? null,
     })),
   };
 }
@@ -294,13 +294,14 @@ function field(param, id, context, actor) {
     const one = options.every((v) => Array.isArray(v) && v.length === 1);
     const multiple = param.kind === "ids" && !one;
     input = h("select", { id, name: param.name, multiple, required: param.required });
-    if (!param.required && !multiple) input.append(h("option", { value: "" }, "—"));
+    if (!param.required && !multiple) input.append(h("option", { value: "" }, unset(param, context)));
     for (const value of options) {
-      input.append(h("option", { value: textOf(value) }, label(value, context, param.kind)));
+      input.append(h("option", { value: textOf(value) }, param.kind === "choice" ? words(textOf(value))
+        : label(value, context, param.kind)));
     }
   } else if (param.kind === "bool") {
     input = h("select", { id, name: param.name },
-      h("option", { value: "" }, "—"), h("option", { value: "yes" }, "yes"), h("option", { value: "no" }, "no"));
+      h("option", { value: "" }, unset(param, context)), h("option", { value: "yes" }, "yes"), h("option", { value: "no" }, "no"));
   } else if (param.kind === "int") {
     input = h("input", { id, name: param.name, type: "number", inputmode: "numeric", required: param.required });
   } else if (param.kind === "new-id" || param.kind === "keys") {
@@ -331,6 +332,16 @@ function field(param, id, context, actor) {
     : about ? h("small", {}, about) : null;
   const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
+}
+
+// The empty choice of an optional list: what leaving it stands for, where the rules say
+// ("— (public)", "— (round end)", "— (no)"), else a dash.
+function unset(param, context) {
+  const d = param.default;
+  if (d === null || d === undefined || d === "") return "—";
+  const said = typeof d === "boolean" ? (d ? "yes" : "no")
+    : param.kind === "choice" ? words(textOf(d)) : label(d, context, param.kind);
+  return `— (${said})`;
 }
 
 // A target's choices with the actor's foes first (the first is the one chosen at first);
