@@ -190,6 +190,22 @@ def test_steps_stay_on_the_scale_and_hidden_cannot_be_targeted() -> None:
     assert "bruno: attack ada" not in [lc.text() for lc in ES.legal_commands(c.state, "bruno")]
 
 
+@pytest.mark.rule("ES-RNG-1")
+def test_a_character_hides_from_those_it_sees_never_from_itself() -> None:
+    """Before: "ada: hide from=ada" was offered, taken, spent Ada's action and hid her from
+    nobody."""
+    c = started()
+    c.execute("countdown")
+    hide = next(lc for lc in ES.legal_commands(c.state, "ada") if lc.verb == "hide")
+    offered = next(p for p in hide.params if p.name == "from")
+    assert set(offered.allowed or ()) == {"bruno", "carl"}
+    said = refused(c, "ada: hide successes=2 from=ada,carl", InvalidInput, "ES-RNG-1")
+    assert said == "Ada cannot hide from itself; name those it hides from (ES-RNG-1)"
+    assert c.state.ext.countdown.current.actor == "ada"  # her action is still to take
+    c.execute("ada: hide successes=2 from=carl")
+    assert c.state.ext.ranges.is_hidden("ada", "carl")
+
+
 @pytest.mark.rule("ES-RNG-5")
 def test_hidden_character_steps_its_underlying_band() -> None:
     c = make({"ranges": {"default": "near"}, "lurking": {"carl": ["ada"]}},

@@ -199,7 +199,9 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
     any of those it sees, foes first (``zoom``)."""
     out = [command("attack", actor, target=t) for t in seen]
     out += [command("push", actor, target=t) for t in seen]
-    out += [command("hide", actor), command("search", actor), command("recover", actor),
+    # a hide is from any of those it sees (none named: everyone), never from itself
+    out += [command("hide", actor, allowed={"from": seen}) if seen else command("hide", actor),
+            command("search", actor), command("recover", actor),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"}),
             command("done", actor)]
     if zoom is not None:
