@@ -119,3 +119,24 @@ def test_an_optional_list_says_what_leaving_it_empty_stands_for(browser: Browser
     expect(gm.page.locator("#notice")).to_contain_text("Done: effect")
     expect(gm.page.locator(".log .entry").first).to_contain_text(
         "Rain on the windscreen (until the end of round 1)")
+
+
+def test_an_ended_conflict_says_so_and_asks_nobody_to_act(browser: Browser,
+                                                          served: Served) -> None:
+    """Before: an ended chase still read "Acting: nobody · between rounds: the GM starts the
+    next one", on every page."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase", story=True)
+    alice = join(browser, invite(gm, "alice"))
+    end = gm.page.locator("section.actor[data-actor='gm'] details.command",
+                          has=gm.page.locator("form[data-verb='end']"))
+    end.locator("> summary").click()
+    end.get_by_label("reason").fill("the zepcar gets away")
+    end.get_by_role("button", name="end").click()
+    for screen in (gm, alice):
+        head = screen.page.locator(".round-region")
+        expect(head).to_contain_text("ended (the zepcar gets away)")
+        expect(head).not_to_contain_text("Acting:")
+        countdown = screen.page.get_by_role("region", name="Countdown")
+        expect(countdown).to_contain_text("the conflict is over")
+        expect(countdown).not_to_contain_text("the GM starts the next one")

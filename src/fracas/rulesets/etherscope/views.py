@@ -354,7 +354,8 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "table_line": None if _table_secret(state, viewer) else table_line(s),
         "meanings": [] if _table_secret(state, viewer) else meaning_lines(s),
         "phase": ext.phase,
-        "phase_text": ph.PHASE_TEXT[ext.phase],
+        "phase_text": "the conflict is over" if state.status == "ended"
+        else ph.PHASE_TEXT[ext.phase],
         "condenser": condenser_of(s),
         "mover": mover if mover and see(mover) else None,
         "move_against": [p for p in ext.move_order[ext.mover + 1:] if see(p)] if mover else [],

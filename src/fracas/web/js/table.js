@@ -335,12 +335,14 @@ function renderLog() {
 
 async function renderRound(level, turn, ctx) {
   const gm = state.me.role === "gm";
+  const over = level.status === "ended";
   const head = [
     h("p", { class: "status" }, [level.title, progressOf(state.view, level, ctx.words), words(level.status)]
       .filter(Boolean).join(" · "),
       level.end_reason ? ` (${[level.end_reason, level.outcome].filter(Boolean).join(" — ")})` : ""),
-    h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
-    turn.acting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
+    // once ended, nobody acts or is still to: the status line says how it ended
+    over ? null : h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
+    turn.acting || over ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
     (level.odds || []).length ? oddsBox(level.odds) : null,
   ];
   if (!state.roundHead) {
