@@ -191,7 +191,7 @@ def test_steps_stay_on_the_scale_and_hidden_cannot_be_targeted() -> None:
 
 
 @pytest.mark.rule("ES-RNG-1")
-def test_a_character_hides_from_those_it_sees_never_from_itself() -> None:
+def test_a_character_hides_from_or_acts_on_those_it_sees_never_itself() -> None:
     """Before: "ada: hide from=ada" was offered, taken, spent Ada's action and hid her from
     nobody."""
     c = started()
@@ -199,6 +199,9 @@ def test_a_character_hides_from_those_it_sees_never_from_itself() -> None:
     hide = next(lc for lc in ES.legal_commands(c.state, "ada") if lc.verb == "hide")
     offered = next(p for p in hide.params if p.name == "from")
     assert set(offered.allowed or ()) == {"bruno", "carl"}
+    act = next(lc for lc in ES.legal_commands(c.state, "ada") if lc.verb == "act")
+    assert set(next(p for p in act.params if p.name == "target").allowed or ()) == \
+        {"bruno", "carl"}  # an act's target too: targeting itself is refused
     said = refused(c, "ada: hide successes=2 from=ada,carl", InvalidInput, "ES-RNG-1")
     assert said == "Ada cannot hide from itself; name those it hides from (ES-RNG-1)"
     assert c.state.ext.countdown.current.actor == "ada"  # her action is still to take

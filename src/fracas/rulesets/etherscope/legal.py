@@ -199,10 +199,12 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
     any of those it sees, foes first (``zoom``)."""
     out = [command("attack", actor, target=t) for t in seen]
     out += [command("push", actor, target=t) for t in seen]
-    # a hide is from any of those it sees (none named: everyone), never from itself
+    # a hide is from any of those it sees (none named: everyone), an act's target one of them:
+    # never the actor itself
     out += [command("hide", actor, allowed={"from": seen}) if seen else command("hide", actor),
             command("search", actor), command("recover", actor),
-            command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"}),
+            command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"},
+                    allowed={"target": seen} if seen else None),
             command("done", actor)]
     if zoom is not None:
         # ES-ACT-1: the table names who takes part (the actor always does), foes first
