@@ -250,15 +250,55 @@ class Projector:
         # never changes what it is called (a "round" among hidden characters is "round")
         created = record.command == "create"
         names_hidden = not created and self._names_unknown(record, known_before, known_after)
-        plain = created or (not names_hidden and all(
+        lost_only_unknown = all(
             a is b or self._lost_only_the_unknown(b, u, a, known_before, known_after)
-            for a, b, u in zip(shown, record.events, uncounted, strict=True)))
+            for a, b, u in zip(shown, record.events, uncounted, strict=True))
+        plain = created or (not names_hidden and lost_only_unknown)
         # the player knows what they asked, and what the GM asked for their character unless
         # it names one of its GM-only stats or someone hidden from them
         mine = typed or (not names_hidden and _actor_owned(record, known_after)
                          and not self._names_a_secret(record, known_after))
-        command = record.command if plain or mine else self._label(record, known_after)
+        if plain or mine:
+            command = record.command
+        else:  # one naming a hidden one among others reads as typed without them
+            unnamed = self._without_unknown(record, known_before, known_after) \
+                if names_hidden and lost_only_unknown else None
+            command = unnamed or self._label(record, known_after)
         return self._entry(record, visible, command, depth, said)
+
+    def _without_unknown(self, record: Record, *knowledge: Knowledge) -> str | None:
+        """The record's command as it would read typed without the participants the viewer
+        may not know, where they are only some of a list's (``set-range kim a,b distant``
+        with ``b`` hidden reads ``set-range kim a distant``, as if ``b`` were never named);
+        None where that cannot be (an unknown actor or single value, a list of none left, the
+        GM's words naming one)."""
+        commands = command_set(self.ruleset)
+        try:
+            command = commands.parse(record.command)
+        except FracasError:
+            return None
+
+        def known(word: object) -> bool:
+            return not isinstance(word, str) or all(k.knows(word) for k in knowledge)
+
+        if not known(command.actor):
+            return None
+        args: dict[str, Any] = {}
+        for key, value in command.args.items():
+            if isinstance(value, list):
+                value = [w for w in value if known(w)]
+                if not value:
+                    return None
+            elif not known(value):
+                return None
+            args[key] = value
+        if record.author in RESERVED_IDS:
+            nets = [k.unknowns() for k in knowledge]
+            words = [w for v in args.values() for w in (v if isinstance(v, list) else [v])
+                     if isinstance(w, str)]
+            if any(net.named_in(w) for w in words for net in nets):
+                return None
+        return commands.to_text(dataclasses.replace(command, args=args))
 
     def _said(self, record: Record) -> frozenset[str]:
         """The free text a player typed into the record's command (a note, a reason, words

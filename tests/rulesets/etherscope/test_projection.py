@@ -147,3 +147,25 @@ def test_the_view_says_who_is_hidden_from_whom_as_the_viewer_may_know_it() -> No
     assert hidden(Viewer.gm()) == {"carl": ["ada", "bruno"], "ada": ["bruno"]}
     assert hidden(ALICE) == {"ada": ["bruno"]}
     assert hidden(Viewer.of_player("bob")) == {}
+
+
+@pytest.mark.rule("ES-RNG-1")
+def test_the_gms_command_naming_a_hidden_one_among_others_reads_as_typed_without_them() -> None:
+    """``set-range ada bruno,carl distant`` with Carl hidden from Alice's Ada read "the GM
+    acts" in her log, where the same without Carl reads as typed: the label told her the GM
+    had named someone hidden. Now both entries read alike."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl")]
+
+    def alice_reads(command: str) -> list[dict[str, object]]:
+        c = make({"lurking": {"carl": ["ada", "bruno"]}}, people, [command])
+        return log_view(c, ALICE)
+
+    named = alice_reads("set-range ada bruno,carl distant")
+    assert named == alice_reads("set-range ada bruno distant")
+    assert named[-1]["command"] == "set-range ada bruno distant"
+    gm = log_view(make({"lurking": {"carl": ["ada", "bruno"]}}, people,
+                       ["set-range ada bruno,carl distant"]), Viewer.gm())
+    assert gm[-1]["command"] == "set-range ada bruno,carl distant"
+    # a list of none but hidden ones leaves nothing to read: an entry the player never sees
+    alone = alice_reads("set-range bruno carl distant")
+    assert [e["command"] for e in alone] == ["create"]
