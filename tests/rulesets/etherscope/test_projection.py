@@ -169,3 +169,24 @@ def test_the_gms_command_naming_a_hidden_one_among_others_reads_as_typed_without
     # a list of none but hidden ones leaves nothing to read: an entry the player never sees
     alone = alice_reads("set-range bruno carl distant")
     assert [e["command"] for e in alone] == ["create"]
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-3")
+def test_the_gm_is_offered_to_conceal_anyone_and_to_reveal_the_hidden() -> None:
+    """The GM's controls at the table are the offered commands: reveal and conceal were never
+    among them, so a GM at the browser had to type them."""
+    c = make({"lurking": {"carl": ["ada"]}}, None, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round"])
+    offered = {lc.verb: lc for lc in c.legal(None)}
+    reveal, conceal = offered["reveal"], offered["conceal"]
+    assert reveal.choice("who").allowed == ("carl",)  # the only one hidden from someone
+    assert set(conceal.choice("who").allowed or ()) == set(c.state.active_ids())
+    c.execute(conceal.command(who="bruno", **{"from": ["ada"]}), time="")
+    assert c.state.ext.ranges.is_hidden("bruno", "ada")
+    assert set(next(lc for lc in c.legal(None) if lc.verb == "reveal").choice("who").allowed
+               or ()) == {"bruno", "carl"}
+    c.execute(reveal.command(who="carl"), time="")
+    assert not c.state.ext.ranges.hidden.get("carl")
+    assert [lc.choice("who").allowed for lc in c.legal(None) if lc.verb == "reveal"] == [
+        ("bruno",)]

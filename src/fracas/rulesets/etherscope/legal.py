@@ -224,6 +224,12 @@ def _gm_commands(state: ConflictState) -> list[LegalCommand]:
     out = [command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"}),
            command("group", None, free={"name": "NAME", "members": "A,B"}),
            command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
+    hiding = tuple(pid for pid in ids if ext.ranges.hidden.get(pid))
+    if hiding:  # ES-RNG-3: one hidden from some is revealed (to everyone, or to those named)
+        out.append(command("reveal", None, free={"who": "WHO"},
+                           allowed={"who": hiding, "from": ids}))
+    # ES-RNG-1: the GM hides one (reinforcements arriving unseen, a lost trail)
+    out.append(command("conceal", None, free={"who": "WHO"}, allowed={"who": ids, "from": ids}))
     if ext.groups:  # ES-START-6: a group the GM formed is dissolved by its name
         out.append(command("ungroup", None, free={"name": "NAME"},
                            allowed={"name": tuple(ext.groups)}))
