@@ -5,6 +5,7 @@ used to show a player their own GM-only condenser."""
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -15,6 +16,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.projector import offered
 from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
 from tests.rulesets.etherscope.helpers import make, pc
 
 ALICE = Viewer.of_player("alice")
@@ -108,3 +110,191 @@ def test_fabula_ultima_hides_a_supporters_gm_only_die_and_the_leaders_gm_only_ge
     assert "d12" not in text and "-3" not in text and "Silver" not in text
     assert "{d8+d8}" not in text  # her own dice tell her GM-only gear's bonus (none here)
     assert "Bruno 11 succeeds" in text
+
+
+# --- the refusals of the player's own commands, the offers, the panel and the log ---------
+
+
+def _refusal(c: Conflict, text: str, viewer: Viewer = ALICE) -> str:
+    """The refusal of ``text`` given by ``viewer`` (decided, never appended): its sentence
+    and its values."""
+    try:
+        c.prepare(text, viewer, time="")
+    except FracasError as exc:
+        return json.dumps(exc.to_dict()) + str(exc)
+    raise AssertionError(f"{text!r} was accepted")
+
+
+def _fu_conflict(*keys: str, **stats: Any) -> Conflict:
+    from tests.rulesets.fabula_ultima.support import make as fu_make
+    from tests.rulesets.fabula_ultima.support import npc
+    from tests.rulesets.fabula_ultima.support import pc as fu_pc
+
+    ada = {**fu_pc("ada", **stats), "player": "alice", "gm_only": list(keys)}
+    return fu_make(ada, {**fu_pc("bruno"), "player": "bob"}, npc("imp"))
+
+
+def test_fabula_ultima_refuses_a_spend_past_a_gm_only_pool_without_telling_it() -> None:
+    c = _fu_conflict("mp", "ip", "hp", "fp", hp=47, mp=33, ip=7, fp=3)
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    for text, what in (("ada: spend mp 40", "MP"), ("ada: spend ip 9", "IP"),
+                       ("ada: spend hp 50", "HP"), ("ada: spell Fire mp=40", "MP"),
+                       ("ada: fabula -5", "Fabula Points")):
+        said = _refusal(c, text)
+        assert f"Ada has not enough {what}" in said, said  # what was wrong: still said
+        assert not re.search(r"\b(33|7|47|3)\b", said.replace(text, "")), said
+        # before: "Ada has only 33 MP left, not enough to spend 40", "available": 33
+        assert re.search(r"\b(33|7|47|3)\b", _refusal(c, text, Viewer.gm()))
+
+
+def test_fabula_ultima_refuses_a_weapon_without_listing_gm_only_gear() -> None:
+    blade = {"kind": "weapon", "name": "Star Blade", "accuracy": "dex+mig", "damage": 7}
+    c = _fu_conflict("equipment", equipment=[blade])
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    said = _refusal(c, "ada: attack imp weapon=axe")
+    assert "Ada has no weapon 'axe' equipped" in said and "Star" not in said
+    assert "(equipped: Star Blade)" in _refusal(c, "ada: attack imp weapon=axe", Viewer.gm())
+
+
+def test_fabula_ultima_refuses_table_dice_without_naming_gm_only_dice_or_gear() -> None:
+    blade = {"kind": "weapon", "name": "Star Blade", "accuracy": "dex+mig", "damage": 7,
+             "bonus": 2}
+    c = _fu_conflict("dex", "equipment", dex=10, mig=6, equipment=[blade])
+    assert "d10" in _refusal(c, "ada: initiative dice=6,5,12,12", Viewer.gm())
+    for text in ("ada: initiative dice=6,5,12,12",):
+        said = _refusal(c, text)  # before: "Ada's check rolls {d10+d8}: die 1 shows 12, …"
+        assert "do not fit" in said and not re.search(r"d(6|8|10|12)\b|\+2", said), said
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    for text in ("ada: attack imp dice=8,7", "ada: check dex+ins 10 dice=12,3"):
+        said = _refusal(c, text)
+        assert "do not fit" in said and not re.search(r"d(6|8|10|12)\b|\+2", said), said
+    assert "d6 shows 1 to 6" in _refusal(c, "ada: attack imp dice=8,7", Viewer.gm())
+    # dice the player names by size are theirs: the refusal says which does not fit
+    assert "d8 shows 1 to 8" in _refusal(c, "ada: check d8+d8 10 dice=9,3")
+
+
+def test_fabula_ultima_hides_gm_only_fabula_points_and_goal_from_their_own_player() -> None:
+    c = _fu_conflict("fp", "goal", fp=3, goal="avenge the zqbrother")
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    c.execute("ada: fabula -1", ALICE, time="")
+    c.execute("ada: goal 'find the zqmap'", time="")  # the GM's, for her character
+    mine, text = _everything(c, ALICE)
+    assert "fp" not in mine and "FP" not in mine["summary"] and mine["goal"] is None
+    assert "zqbrother" not in text and "zqmap" not in text
+    assert "Ada spends 1 Fabula Point: ?" in text  # before: ": 2", the points left
+    assert '"fp_after": 2' not in text
+    gm, gm_text = _everything(c, Viewer.gm())
+    assert gm["fp"] == 2 and gm["goal"] == "find the zqmap" and "Fabula Point: 2" in gm_text
+    # the spending of a point is offered whether or not she has one left: its coming and
+    # going counted them (before: offered only with a point to spend)
+    c.execute("ada: fabula -2", time="")
+    assert c.state.ext.fp["ada"] == 0
+    assert [lc.verb for lc in offered(c, ALICE, "ada")].count("fabula") == 1
+    assert not any(lc.verb == "fabula" for lc in offered(c, Viewer.gm(), "ada"))
+    assert "not enough Fabula Points" in _refusal(c, "ada: fabula -1")
+
+
+def test_fabula_ultima_hides_the_initiative_modifier_its_gm_only_gear_gives() -> None:
+    mail = {"kind": "armor", "name": "Silver mail", "init": -3}
+    c = _fu_conflict("equipment", init_mod=2, equipment=[mail])
+    mine, _ = _everything(c, ALICE)
+    assert mine["stats"]["init_mod"] == 2 and "init_mod" not in mine  # before: -1, so -3
+    gm, _ = _everything(c, Viewer.gm())
+    assert gm["init_mod"] == -1
+
+
+def test_fabula_ultima_hides_a_supporters_gm_only_bond_and_init_modifier() -> None:
+    from tests.rulesets.fabula_ultima.support import make as fu_make
+    from tests.rulesets.fabula_ultima.support import npc
+    from tests.rulesets.fabula_ultima.support import pc as fu_pc
+
+    bruno = {**fu_pc("bruno", bonds={"ada": 3}, init_mod=4), "player": "bob",
+             "gm_only": ["bonds", "init_mod"]}
+    c = fu_make({**fu_pc("ada"), "player": "alice"}, bruno, npc("imp"))
+    c.execute("ada: initiative dice=6,5,2,3", time="")
+    gm = json.dumps(log_view(c, Viewer.gm())) + json.dumps(log_lines(c, Viewer.gm()))
+    assert "bond +3" in gm and '"text": "{d8+d8}+4' in gm  # his check's, and Ada's
+    for viewer in (Viewer.of_player("bob"), ALICE):  # Bruno's player too
+        seen = json.dumps(log_view(c, viewer)) + json.dumps(log_lines(c, viewer))
+        assert "bond +?" in seen and '"bond": 3' not in seen and "+4" not in seen
+        assert "Bruno 15 succeeds" in seen  # his total stays (as a leader's does)
+
+
+def test_etherscope_refuses_a_declaration_past_a_gm_only_base_without_telling_it() -> None:
+    from tests.rulesets.etherscope.helpers import started
+
+    ada = {**pc("ada", "alice", physical=13), "gm_only": ["physical"]}
+    c = started({}, [ada, pc("bruno", "bob"), pc("carl")])
+    said = _refusal(c, "ada: declare 8,6")
+    assert "add up to 14, more than the base initiative" in said and "13" not in said
+    assert "more than the base initiative 13" in _refusal(c, "ada: declare 8,6", Viewer.gm())
+    bruno = _refusal(c, "bruno: declare 8,6", Viewer.of_player("bob"))
+    assert "more than the base initiative 10" in bruno  # his own base is his to know
+
+
+def test_etherscope_refuses_table_dice_without_telling_a_gm_only_pool() -> None:
+    from tests.rulesets.etherscope.helpers import started
+
+    ada = {**pc("ada", "alice", awareness=4, skills={"shoot": 6}),
+           "gm_only": ["awareness", "skills"]}
+    c = make({}, [ada, pc("bruno", "bob"), pc("carl")])
+    said = _refusal(c, "ada: awareness dice=5,6")
+    assert "do not fit its pool" in said and not re.search(r"\b4 dice|4d6", said), said
+    assert "4d6>=5 needs 4 dice" in _refusal(c, "ada: awareness dice=5,6", Viewer.gm())
+    c = started({}, [ada, pc("bruno", "bob"), pc("carl")])
+    for line in ("ada: declare 5", "bruno: declare 4", "carl: declare 3", "countdown"):
+        c.execute(line, time="")
+    said = _refusal(c, "ada: attack carl skill=shoot dice=5,6")
+    assert "do not fit its pool" in said and not re.search(r"\b6 dice|6d6", said), said
+    # a pool she names is hers to know
+    assert "2d6>=5 needs 2 dice" in _refusal(c, "ada: attack carl pool=2 dice=5,6,1")
+
+
+def test_etherscope_hides_whether_a_gm_only_skill_is_rated() -> None:
+    from tests.rulesets.etherscope.helpers import started
+
+    ada = {**pc("ada", "alice", skills={"shoot": 3}), "gm_only": ["skills"]}
+    c = started({}, [ada, pc("bruno", "bob"), pc("carl")])
+    for line in ("ada: declare 5", "bruno: declare 4", "carl: declare 3", "countdown",
+                 "ada: attack carl skill=stealth successes=2"):
+        c.execute(line, time="")
+    _, text = _everything(c, ALICE)
+    assert '"unrated"' not in text and "no stealth rating" not in text  # before: true
+    assert '"unrated": true' in json.dumps(log_view(c, Viewer.gm()))
+
+
+def _vers_conflict(**weapons: Any) -> Conflict:
+    from tests.rulesets.vers.helpers import ZONES
+    from tests.rulesets.vers.helpers import make as vers_make
+    from tests.rulesets.vers.helpers import npc as vers_npc
+    from tests.rulesets.vers.helpers import pc as vers_pc
+
+    ada = {**vers_pc("ada", skills={"close_combat": 3}, weapons=weapons, zone="a"),
+           "player": "alice", "gm_only": ["weapons"]}
+    c = vers_make(ada, vers_npc("thug", zone="a"), vers_npc("rat", zone="c"), **ZONES)
+    c.execute("open ada", time="")
+    return c
+
+
+def test_vers_refuses_an_attack_without_telling_gm_only_weapons() -> None:
+    c = _vers_conflict(sword={"ev": 5}, knife={"ev": 2, "kind": "thrown"})
+    said = _refusal(c, "ada: attack thug weapon=axe")
+    assert "Ada has no weapon 'axe'" in said and "sword" not in said and "knife" not in said
+    assert "(weapons: sword, knife, unarmed)" in _refusal(c, "ada: attack thug weapon=axe",
+                                                          Viewer.gm())
+    # the weapon the rules take (the first) is not told by name or kind either
+    said = _refusal(c, "ada: attack rat")
+    assert "out of reach of Ada's weapon" in said and "close" not in said, said
+    assert "a close attack needs the same zone" in _refusal(c, "ada: attack rat", Viewer.gm())
+
+
+def test_vers_offers_attacks_on_every_target_whatever_gm_only_weapons_reach() -> None:
+    offers = []
+    for weapons in ({"sword": {"ev": 5}}, {"bow": {"ev": 4, "kind": "ranged"}}, {}):
+        c = _vers_conflict(**weapons)
+        offers.append([lc.text() for lc in offered(c, ALICE, "ada") if lc.verb == "attack"])
+        gm = [lc.text() for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "attack"]
+        assert len({t.split(" weapon")[0] for t in gm}) == (2 if "bow" in weapons else 1)
+    # before: the sword's offered Thug alone, the bow's Rat too (it reaches two zones)
+    assert offers[0] == offers[1] == offers[2] == [
+        "ada: attack thug dice=DICE", "ada: attack rat dice=DICE"]

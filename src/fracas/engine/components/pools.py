@@ -52,13 +52,20 @@ class ResourcePool:
         what: str = "points",
         owner: str | None = None,
         names: Names = None,
+        secret: bool = False,
     ) -> None:
         """Refuse spending a negative amount or more than is available.
 
         ``what`` names the resource ("MP") and ``owner`` whose it is, for the message.
+        ``secret``: the one refused may not know how much is left (a GM-only pool, even of
+        their own character), so the refusal says only that it is not enough.
         """
         self.check_amount(n, rule)
         if n > self.available:
+            if secret:
+                who = f"{label(names, owner)} has" if owner is not None else "there is"
+                raise IllegalCommand(f"{who} not enough {what} left to spend {n}",
+                                     rule=rule, owner=owner, amount=n)
             who = f"{label(names, owner)} has" if owner is not None else "there are"
             raise IllegalCommand(
                 f"{who} only {self.available} {what} left, not enough to spend {n}",

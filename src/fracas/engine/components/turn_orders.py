@@ -157,12 +157,14 @@ class Countdown:
         *,
         rule_started: str | None = None,
         names: Names = None,
+        base_known: bool = True,
     ) -> None:
         """Refuse a declaration that is not positive, sums past ``base`` or is too close.
 
         Scores must be positive integers (at least one), their sum at most ``base``, and any
         two at least ``min_gap`` apart. Declaring after the countdown began, or as a joiner,
-        is refused too (``rule_started``).
+        is refused too (``rule_started``). ``base_known``: whether the one declaring may know
+        the base (a refusal past it does not tell one who may not what it is).
         """
         who = label(names, actor)
         if self.started or actor in self.joiners:
@@ -187,6 +189,10 @@ class Countdown:
                 scores=scores,
             )
         total = sum(scores)
+        if total > base and not base_known:
+            raise IllegalCommand(
+                f"{who}'s acting initiatives {join_numbers(scores)} add up to {total}, "
+                f"more than the base initiative", rule=rule_sum, actor=actor, scores=scores)
         if total > base:
             raise IllegalCommand(
                 f"{who}'s acting initiatives {join_numbers(scores)} add up to {total}, "

@@ -53,7 +53,7 @@ class AwarenessRolled(TypedEvent):
     """ES-START-1: the awareness roll, kept for the whole conflict."""
 
     participant: str
-    unrated: Flag = None
+    unrated: Annotated[bool | None, PoolOf("participant", "skill"), OMIT_NONE] = None
     pool: Pool = None
     skill: str = ""
     roll: Roll = None
@@ -209,7 +209,8 @@ class ActionResolved(TypedEvent):
     doer: Annotated[str, Key("actor")]
     targets: tuple[str, ...] = ()
     difficulty: Annotated[int | None, Setting("default_difficulty"), Setting("actions")] = None
-    unrated: Flag = None
+    # whether it has a rating for the skill: told by its skills (GM-only: not to its player)
+    unrated: Annotated[bool | None, PoolOf("actor", "skill"), OMIT_NONE] = None
     pool: Annotated[int | None, PoolOf("actor", "skill"), _DIE, _THRESHOLD, OMIT_NONE] = None
     skill: str = ""
     roll: Roll = None

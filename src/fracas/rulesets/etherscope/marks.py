@@ -193,3 +193,14 @@ def default_score_secret(state: ConflictState, viewer: Viewer, pid: str) -> bool
     """Whether ``pid``'s acting scores this round are a default declaration — its base
     initiative — of a condenser ``viewer`` may not know."""
     return not viewer.is_gm and state.ext is not None and _Viewer(state, viewer).slot_secret(pid)
+
+
+def pool_secret(state: ConflictState, viewer: Viewer, pid: str, skill: str | None) -> bool:
+    """Whether ``viewer`` may not know the size of ``pid``'s pool for ``skill`` (its rating
+    is GM-only — even to the player of that very character — or the dice are)."""
+    return not viewer.is_gm and _Viewer(state, viewer).pool_secret(pid, skill)
+
+
+def rolls_secret(state: ConflictState, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may not know the dice of a pool (a GM-only die size or threshold)."""
+    return not viewer.is_gm and _Viewer(state, viewer).rolls_secret

@@ -12,6 +12,7 @@ from fracas.engine.model import ConflictState
 from fracas.errors import InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.limits import MAX_POOL
+from fracas.rulesets.etherscope.marks import pool_secret, rolls_secret
 
 
 def expression(settings: dict[str, Any], pool: int) -> str:
@@ -48,17 +49,30 @@ def check_pool(pool: int) -> int:
 
 
 def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
-               dice: Sequence[int] | None, rule: str) -> Roll:
+               dice: Sequence[int] | None, rule: str, *, secret: bool = False) -> Roll:
     """``pid``'s roll of ``pool`` dice (or the dice rolled at the table: refused under
-    ``rule``, saying whose roll they do not fit)."""
+    ``rule``, saying whose roll they do not fit). ``secret``: the command's author may not
+    know the pool's size or its dice (a GM-only rating — even of their own character — or
+    die), so the refusal tells neither."""
     expr = expression(state.settings, pool)
     try:
         return ctx.roll(expr, dice)
     except TableDiceError as exc:
         who = state.participants[pid].name
+        if secret:
+            raise unfit(state, pid, dice, rule) from None
         dice_word = "die" if pool == 1 else "dice"
         raise TableDiceError(f"{who}'s roll of {pool} {dice_word} ({expr}): {exc.message}",
                              rule=rule, dice=list(dice or ()), expression=expr) from None
+
+
+def unfit(state: ConflictState, pid: str, dice: Sequence[int] | None,
+          rule: str) -> TableDiceError:
+    """The refusal of table dice that do not fit a pool whose size (or dice) the command's
+    author may not know: it says what is wrong, and neither."""
+    return TableDiceError(f"{state.participants[pid].name}'s roll: the dice rolled at the "
+                          f"table, {list(dice or ())}, do not fit its pool (how many dice, "
+                          "and which, is the GM's to say)", rule=rule, dice=list(dice or ()))
 
 
 def pool_roll(
@@ -69,6 +83,8 @@ def pool_roll(
     dice that do not fit it refused under ``rule``)."""
     pool = args.get("pool")
     out: dict[str, Any] = {}
+    secret = rolls_secret(state, ctx.author) if pool is not None else \
+        pool_secret(state, ctx.author, pid, skill)
     if pool is None:
         pool = pool_size(state, pid, skill)
         if skill and not has_rating(state, pid, skill):
@@ -85,11 +101,13 @@ def pool_roll(
         out["table"] = True
         return out
     if pool == 0:
+        if args.get("dice") and secret:
+            raise unfit(state, pid, args.get("dice"), rule)
         if args.get("dice"):
             raise InvalidInput("a pool of 0 dice takes no dice", rule="ES-ACT-4")
         out["successes"] = 0
         return out
-    roll = table_roll(state, ctx, pid, pool, args.get("dice"), rule)
+    roll = table_roll(state, ctx, pid, pool, args.get("dice"), rule, secret=secret)
     out["roll"] = roll.to_data()
     out["text"] = roll.to_text()
     out["successes"] = roll.total
@@ -135,7 +153,10 @@ def _roll_off(
         for pid in group:
             pool = max(1, ext_of(state).awareness_pools.get(pid) or awareness_pool(state, pid))
             dice = table.pop(pid, None) if table is not None else None
-            roll = table_roll(state, ctx, pid, pool, dice, "ES-ROUND-5")
+            used = (state.settings["awareness_skill"],
+                    ext_of(state).awareness_skills.get(pid))  # as the marks judge its pool
+            secret = any(pool_secret(state, ctx.author, pid, s) for s in used)
+            roll = table_roll(state, ctx, pid, pool, dice, "ES-ROUND-5", secret=secret)
             rolls[pid] = roll.to_data()
             result[pid] = roll.total
         records.append({"score": score, "awareness": aw, "participants": list(group),

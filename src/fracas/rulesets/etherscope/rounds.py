@@ -82,7 +82,8 @@ def decide_declare(d: Decision, cmd: Command) -> None:
             rule="ES-ROUND-3")
     ext.countdown.check_declare(actor, scores, ext.base[actor], state.settings["min_gap"],
                                 "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
-                                rule_started="ES-ROUND-7", names=state.names())
+                                rule_started="ES-ROUND-7", names=state.names(),
+                                base_known=not condenser_secret(state, d.ctx.author, actor))
     d.emit(ev.InitiativeDeclared(participant=actor, scores=tuple(sorted(scores, reverse=True)),
                                  base=ext.base[actor], actor=actor))
 

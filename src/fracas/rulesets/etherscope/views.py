@@ -229,9 +229,9 @@ def _redact_created(event: ConflictCreated, viewer: Viewer) -> Event:
             if lk not in mine and (all(m in ts for m in mine) if mine else True)}
     hidden = set(settings.get("gm_only_settings", []))
     new = dict(d)
-    new["participants"] = [
+    new["participants"] = [  # GM-only stats are the GM's alone: their owner's player's too
         {**p, "stats": {k: v for k, v in p.get("stats", {}).items()
-                        if k not in p.get("gm_only", []) or p.get("player") == viewer.player}}
+                        if k not in p.get("gm_only", [])}}
         for p in d.get("participants", []) if p["id"] not in drop]
     new["settings"] = {k: v for k, v in settings.items()
                        if k not in hidden and k != "gm_only_settings"}

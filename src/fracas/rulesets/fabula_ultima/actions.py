@@ -21,7 +21,8 @@ from fracas.engine.engine_events import (
     TurnStarted,
 )
 from fracas.engine.events import Event
-from fracas.engine.model import ConflictState, Kind, Participant, Status
+from fracas.engine.model import ConflictState, Kind, Participant, Status, Viewer
+from fracas.engine.secrets import stat_is_secret
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.handlers import decides
@@ -44,6 +45,8 @@ from fracas.rulesets.fabula_ultima.state import (
 )
 
 SUPPORT_DL = 10
+#: The stats an Initiative check's dice and bonus come from (FU-CON-3, FU-CON-4).
+_INIT_FROM = ("dex", "ins", "equipment", "init_mod")
 
 
 # --------------------------------------------------------------------------- checks
@@ -51,17 +54,36 @@ SUPPORT_DL = 10
 
 def roll_check(
     ctx: DecideContext, sizes: tuple[int, int], mod: int, dice: list[int] | None,
-    who: str = "",
+    who: str = "", *, secret: bool = False,
 ) -> Roll:
     """Roll ``{dA + dB} + mod`` (or read the table dice, refused with FU-CHK-1 when they do
-    not fit the two dice)."""
+    not fit the two dice). ``secret``: the command's author may not know the dice or the
+    bonus (a GM-only die or gear, even of their own character), so a refusal of the table
+    dice names neither."""
     expr = f"{{d{sizes[0]}+d{sizes[1]}}}" + (f"{mod:+d}" if mod else "")
     try:
         return ctx.roll(expr, dice)
     except TableDiceError as exc:
         whose = f"{who}'s " if who else ""
+        if secret:
+            raise TableDiceError(
+                f"{whose}check takes two dice, a face of each of its two dice (their sizes "
+                f"are the GM's to know): {list(dice or ())} do not fit them",
+                rule="FU-CHK-1", dice=dice) from None
         raise TableDiceError(f"{whose}check rolls {expr}: {exc.message}", rule="FU-CHK-1",
                              dice=dice, expression=expr) from None
+
+
+def secret_to(state: ConflictState, author: Viewer, pid: str, *keys: str) -> bool:
+    """Whether ``author`` may not know one of the stats ``keys`` of ``pid`` (GM-only: even
+    to the player of that very character)."""
+    return any(stat_is_secret(state, author, pid, k) for k in keys)
+
+
+def named_attributes(text: str) -> tuple[str, ...]:
+    """The attributes a check's ``dex+ins`` names (a die size ``d8`` names none)."""
+    parts = re.split(r"[+,]", text.strip().strip("{}").lower())
+    return tuple(p.strip() for p in parts if p.strip() in ATTRIBUTES)
 
 
 def outcome(roll: Roll, dl: int) -> dict[str, Any]:
@@ -309,7 +331,8 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     bond = 0
     for i, s in enumerate(pcs):
         r = roll_check(ctx, (die(ext, s, "dex"), die(ext, s, "ins")), init_modifier(ext, s),
-                       dice[2 * i: 2 * i + 2] if dice else None, s.name)
+                       dice[2 * i: 2 * i + 2] if dice else None, s.name,
+                       secret=secret_to(state, ctx.author, s.id, *_INIT_FROM))
         res = outcome(r, SUPPORT_DL)
         res["participant"] = s.id
         res["bond"] = int((s.stats.get("bonds") or {}).get(leader.id, 0))
@@ -320,7 +343,9 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
             bond = max(bond, res["bond"])
     mod = init_modifier(ext, leader) + helpers + bond
     r = roll_check(ctx, (die(ext, leader, "dex"), die(ext, leader, "ins")), mod,
-                   dice[-2:] if dice else None, leader.name)
+                   dice[-2:] if dice else None, leader.name,
+                   secret=secret_to(state, ctx.author, leader.id, *_INIT_FROM) or any(
+                       secret_to(state, ctx.author, s.id, "bonds") for s in pcs))
     res = outcome(r, dl)
     first = ext.pc_side if res["success"] else ext.foe_side
     data = {"leader": leader.id, "dl": dl, "dl_from": dl_from, "initiatives": initiatives,
@@ -340,9 +365,11 @@ def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> lis
     p = state.participant(cmd.actor)
     pre, order, rnd = begin_turn(state, cmd.actor)
     target = _active(state, cmd.args["target"])
-    w = weapon_of(ext, p, cmd.args.get("weapon"))
+    gear = secret_to(state, ctx.author, p.id, "equipment")
+    w = weapon_of(ext, p, cmd.args.get("weapon"), listed=not gear)
     sizes = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]))
-    res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice"), p.name),
+    res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice"), p.name,
+                             secret=gear or secret_to(state, ctx.author, p.id, *w.accuracy)),
                   defense(ext, target, False))
     hit = res["success"]
     body: list[Event] = [ev.Attacked(target=target.id, weapon=w.name, **res, hit=hit,
@@ -362,7 +389,8 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     p = state.participant(cmd.actor)
     pre, order, rnd = begin_turn(state, cmd.actor)
     mp = int(a.get("mp", 0))
-    ext.mp[p.id].check_spend(mp, "FU-RES-1", what="MP", owner=p.id, names=state.names())
+    ext.mp[p.id].check_spend(mp, "FU-RES-1", what="MP", owner=p.id, names=state.names(),
+                             secret=secret_to(state, ctx.author, p.id, "mp"))
     data: dict[str, Any] = {"name": a["name"], "mp": mp,
                             "mp_after": ext.mp[p.id].current - mp}
     if a.get("damage") is not None and a["damage"] < 0:
@@ -373,9 +401,11 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
             raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")
         return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
     target = _active(state, a["target"])
-    acc = parse_attributes(ext, p, a.get("accuracy") or "ins+wlp")
-    res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice"), p.name),
-                  defense(ext, target, True))
+    accuracy = a.get("accuracy") or "ins+wlp"
+    acc = parse_attributes(ext, p, accuracy)
+    secret = secret_to(state, ctx.author, p.id, *named_attributes(accuracy))
+    res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice"), p.name,
+                             secret=secret), defense(ext, target, True))
     data.update(target=target.id, **res, hit=res["success"], magic=True)
     body: list[Event] = [ev.Cast(**data, actor=p.id), *fumble_fp(ext, p, res)]
     if res["success"] and a.get("damage") is not None:
@@ -397,8 +427,9 @@ def decide_check(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     take_turn = bool(a.get("turn", True))
     if take_turn:
         pre, order, rnd = begin_turn(state, p.id)
-    res = outcome(roll_check(ctx, sizes, int(a.get("bonus", 0)), a.get("dice"), p.name),
-                  a["dl"])
+    secret = secret_to(state, ctx.author, p.id, *named_attributes(a["attributes"]))
+    res = outcome(roll_check(ctx, sizes, int(a.get("bonus", 0)), a.get("dice"), p.name,
+                             secret=secret), a["dl"])
     body: list[Event] = [ev.Checked(attributes=a["attributes"], **res, actor=p.id),
                          *fumble_fp(ext, p, res)]
     return finish_turn(order, rnd, p.id, pre, body) if take_turn else body
@@ -475,7 +506,8 @@ def decide_pools(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
             raise IllegalCommand(f"{p.name} has no {a['pool'].upper()} (IP is for PCs)",
                                  rule="FU-RES-1")
         pools[p.id].check_spend(a["amount"], "FU-RES-1", what=a["pool"].upper(), owner=p.id,
-                                names=state.names())
+                                names=state.names(),
+                                secret=secret_to(state, ctx.author, p.id, a["pool"]))
         after = pools[p.id].current - a["amount"]
         events: list[Event] = [ev.Spent(participant=p.id, pool=a["pool"], amount=a["amount"],
                                         after=after, why=a.get("why") or None, actor=p.id)]
@@ -501,6 +533,9 @@ def decide_pools(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     if delta == 0:
         raise InvalidInput("fabula needs a change such as +1 or -1", rule="FU-CHK-4")
     if ext.fp[p.id] + delta < 0:
+        if secret_to(state, ctx.author, p.id, "fp"):  # GM-only: not even its player's
+            raise IllegalCommand(f"{p.name} has not enough Fabula Points to spend {-delta}",
+                                 rule="FU-CHK-4")
         raise IllegalCommand(f"{p.name} has {ext.fp[p.id]} Fabula Points, not enough to spend "
                              f"{-delta}", rule="FU-CHK-4", fp=ext.fp[p.id])
     return [ev.FabulaChanged(participant=p.id, delta=delta, fp_after=ext.fp[p.id] + delta,

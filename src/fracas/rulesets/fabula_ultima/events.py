@@ -43,10 +43,10 @@ def fu_event(tag: str) -> Callable[[type[_E]], type[_E]]:
 
 @fu_event("goal_set")
 class GoalSet(TypedEvent):
-    """FU-CON-2: a character's goal in the conflict."""
+    """FU-CON-2: a character's goal in the conflict (a GM-only goal is the GM's alone)."""
 
     participant: str
-    text: str
+    text: Annotated[str | None, Stat("participant", "goal")]
 
 
 @fu_event("extra_set")
@@ -86,7 +86,7 @@ class InitiativeChecked(TypedEvent):
     initiatives: dict[str, int] | None = None
     own_modifier: int | None = 0  # None: from GM-only gear or init_mod (masked by the views)
     support: int = 0
-    bond: int = 0
+    bond: int | None = 0  # None: a supporter's GM-only Bond (masked by the views)
     supporters: tuple[dict[str, Any], ...] = ()
     check: dict[str, Any] | None = None
     success: bool = False
@@ -209,7 +209,7 @@ class FabulaChanged(TypedEvent):
 
     participant: str
     delta: int
-    fp_after: int
+    fp_after: Annotated[int | None, Stat("participant", "fp")]
     why: Annotated[str | None, OMIT_NONE] = None
 
 

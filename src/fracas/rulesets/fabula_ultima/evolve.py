@@ -44,7 +44,8 @@ def _initiative(state: ConflictState, e: ev.InitiativeChecked) -> None:
 
 @H.evolves(ev.GoalSet)
 def _goal(state: ConflictState, e: ev.GoalSet) -> None:
-    _ext(state).goals[e.participant] = e.text
+    if e.text is not None:  # a record's own (a player's view masks a GM-only one)
+        _ext(state).goals[e.participant] = e.text
 
 
 @H.evolves(ev.ItemEquipped)
@@ -116,7 +117,8 @@ def _status(state: ConflictState, e: ev.StatusChanged) -> None:
 
 @H.evolves(ev.FabulaChanged)
 def _fabula(state: ConflictState, e: ev.FabulaChanged) -> None:
-    _ext(state).fp[e.participant] = max(0, int(e.fp_after))
+    if e.fp_after is not None:  # a record's own (a player's view masks GM-only points)
+        _ext(state).fp[e.participant] = max(0, int(e.fp_after))
 
 
 # --- the engine's events, in Fabula Ultima's state -------------------------------------------

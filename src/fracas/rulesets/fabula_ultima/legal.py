@@ -60,6 +60,18 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
     return {actor: of(actor) for actor in actors}
 
 
+def fabula_spend(state: ConflictState, actor: str) -> LegalCommand | None:
+    """The spending of a Fabula Point ``actor`` is offered when it has one (FU-CHK-4), for
+    one who may not know whether it has any (GM-only Fabula Points, even its own player):
+    None where it may not spend one whatever its points."""
+    ext: FabulaExt = state.ext
+    p = state.participants.get(actor)
+    if state.status != Status.RUNNING.value or next_turn(ext) is None or p is None \
+            or not p.active or actor not in ext.fp:
+        return None
+    return _anytime(actor, True)[1]
+
+
 def weapons(ext: FabulaExt, pid: str) -> tuple[str, ...]:
     """The weapons ``pid`` may attack with: those equipped, and an unarmed strike."""
     return (*(w.name for w in weapons_of(ext, pid)), UNARMED.name)

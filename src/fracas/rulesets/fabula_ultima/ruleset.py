@@ -16,6 +16,7 @@ from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
+from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima import (  # noqa: F401 (their handlers register on import)
@@ -139,20 +140,34 @@ class FabulaUltima(Ruleset):
 
     # --- views ------------------------------------------------------------------------
     def secret_words(self, state: ConflictState, pid: str) -> frozenset[str]:
-        """The names of GM-only equipment: an attack lists none of its weapons (FU-CON-2)."""
+        """The names of GM-only equipment: an attack lists none of its weapons (FU-CON-2);
+        a GM-only goal (the GM's ``ID: goal TEXT`` for a player's character is not read to
+        its player, FU-CON-2)."""
         p = state.participants.get(pid)
-        if p is None or "equipment" not in p.gm_only:
+        if p is None:
             return frozenset()
         ext: FabulaExt = state.ext
-        return frozenset(i.name.lower() for i in ext.equipment.get(pid, []))
+        words: set[str] = set()
+        if "equipment" in p.gm_only:
+            words |= {i.name.lower() for i in ext.equipment.get(pid, [])}
+        if "goal" in p.gm_only and ext.goals.get(pid):
+            words.add(ext.goals[pid].lower())
+        return frozenset(words)
 
     def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
                   offer: list[LegalCommand]) -> list[LegalCommand]:
         """A player's offer names none of the actor's GM-only gear, and their initiative
-        check has no ``dl``: only the GM sets its DL (FU-CON-3)."""
-        return [dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name != "dl"))
-                if lc.verb == "initiative" else lc
-                for lc in super().offer_for(state, actor, viewer, offer)]
+        check has no ``dl``: only the GM sets its DL (FU-CON-3). Where the actor's Fabula
+        Points are GM-only, the spending of one is offered whether or not it has one (its
+        coming and going would count them, FU-CHK-4)."""
+        out = [dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name != "dl"))
+               if lc.verb == "initiative" else lc
+               for lc in super().offer_for(state, actor, viewer, offer)]
+        if stat_is_secret(state, viewer, actor, "fp") and \
+                not any(lc.verb == "fabula" for lc in out):
+            spend = legal.fabula_spend(state, actor)
+            out += [spend] if spend is not None else []
+        return out
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The chance each member who may act now hits each foe (FU-RES-3)."""

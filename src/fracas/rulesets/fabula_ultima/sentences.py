@@ -31,7 +31,7 @@ def _nested_check(d: dict[str, Any]) -> str:
 
 
 H.says({
-    ev.GoalSet: "{who.participant}'s goal: {e.text}",
+    ev.GoalSet: "{who.participant}'s goal: {shown.text}",
     ev.Acted: "{who.actor}: {e.text}",
     ev.SideAssigned: "{who.participant} is on side {e.side} (was {e.was})",
 }, name_of)
@@ -59,7 +59,8 @@ def _initiative(e: ev.InitiativeChecked, state: ConflictState) -> str:
     verdict = "the PCs act first" if e.success else "their foes act first"
     return (f"{name_of(state, e.actor)} leads the Initiative Group Check: "
             f"{_nested_check(e.check or {})} (DL = {src}; support +{e.support}, bond "
-            f"+{e.bond}" + (f"; {support}" if support else "") + f") — {verdict} every round")
+            f"+{shown(e.bond)}" + (f"; {support}" if support else "")
+            + f") — {verdict} every round")
 
 
 @H.describes(ev.Attacked)
@@ -129,7 +130,7 @@ def _fabula(e: ev.FabulaChanged, state: ConflictState) -> str:
     verb = "gains" if e.delta > 0 else "spends"
     n = abs(e.delta)
     return (f"{name_of(state, e.participant)} {verb} {n} Fabula Point{'s' if n != 1 else ''}"
-            f"{why}: {e.fp_after}")
+            f"{why}: {shown(e.fp_after)}")
 
 
 @H.describes(ev.JoinedTurns)

@@ -404,8 +404,11 @@ def weapons_of(ext: FabulaExt, pid: str) -> list[Item]:
     return [i for i in ext.equipment.get(pid, []) if i.kind == "weapon"]
 
 
-def weapon_of(ext: FabulaExt, p: Participant, name: str | None) -> Item:
-    """The equipped weapon called ``name`` (None: the first equipped, or an unarmed strike)."""
+def weapon_of(ext: FabulaExt, p: Participant, name: str | None, *,
+              listed: bool = True) -> Item:
+    """The equipped weapon called ``name`` (None: the first equipped, or an unarmed strike).
+    ``listed``: a refusal lists the weapons equipped (not to one who may not know them: GM-only
+    equipment, even of their own character)."""
     weapons = weapons_of(ext, p.id)
     if name is None:
         return weapons[0] if weapons else UNARMED
@@ -415,5 +418,6 @@ def weapon_of(ext: FabulaExt, p: Participant, name: str | None) -> Item:
     if name.strip().lower() in ("unarmed", UNARMED.name):
         return UNARMED
     known = ", ".join(w.name for w in weapons) or "none"
-    raise InvalidInput(f"{p.name} has no weapon {name!r} equipped (equipped: {known})",
+    equipped = f" (equipped: {known})" if listed else ""
+    raise InvalidInput(f"{p.name} has no weapon {name!r} equipped{equipped}",
                        rule="FU-CON-2", weapon=name)

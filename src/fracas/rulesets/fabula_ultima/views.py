@@ -159,7 +159,9 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     ext: FabulaExt = state.ext
     p = state.participants[pid]
     parts: list[str] = []
-    out: dict[str, Any] = {"extra": pid in ext.extras, "goal": ext.goals.get(pid),
+    out: dict[str, Any] = {"extra": pid in ext.extras,
+                           "goal": None if _hidden(state, viewer, pid, "goal")
+                           else ext.goals.get(pid),
                            "statuses": list(ext.statuses.get(pid, []))}
     hp = ext.hp.get(pid)
     if hp is not None and not out["extra"]:
@@ -175,7 +177,7 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
         if pool is not None and pool.maximum and not _hidden(state, viewer, pid, key):
             out[key] = {"current": pool.current, "max": pool.maximum}
             parts.append(f"{key.upper()} {pool.current}/{pool.maximum}")
-    if pid in ext.fp:
+    if pid in ext.fp and not _hidden(state, viewer, pid, "fp"):
         out["fp"] = ext.fp[pid]
         parts.append(f"FP {ext.fp[pid]}")
     out["dice"] = {a: die(ext, p, a) for a in ATTRIBUTES
@@ -185,8 +187,8 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
             out["defense"] = defense(ext, p, False)
         if not defense_hidden(state, viewer, pid, True):
             out["mdef"] = defense(ext, p, True)
-        if p.kind == Kind.PC.value:
-            if not _hidden(state, viewer, pid, "init_mod"):
+        if p.kind == Kind.PC.value:  # the modifier adds the gear's (FU-CON-4)
+            if not any(_hidden(state, viewer, pid, k) for k in ("init_mod", "equipment")):
                 out["init_mod"] = init_modifier(ext, p)
         elif not initiative_hidden(state, viewer, pid):
             out["initiative"] = npc_initiative(ext, p)
@@ -238,24 +240,43 @@ def _initiative_seen(state: ConflictState, event: ev.InitiativeChecked, viewer: 
              if not initiative_hidden(state, viewer, k)}
     secret_dl = shown != (event.initiatives or {}) and event.dl_from not in shown \
         and event.dl_from != "given"
-    check = _check_seen(state, viewer, event.actor, event.check)
+    check = _check_seen(state, viewer, event.actor, event.check, initiative=True)
     if secret_dl and check is not None:
         check = {**check, "dl": None}
-    supporters = tuple(_check_seen(state, viewer, s["participant"], s) or s
+
+    def bond_hidden(s: dict[str, Any]) -> bool:  # a supporter's Bond is one of its stats
+        return _hidden(state, viewer, s["participant"], "bonds")
+
+    supporters = tuple(_bond_seen(_check_seen(state, viewer, s["participant"], s,
+                                              initiative=True) or s, bond_hidden(s))
                        for s in event.supporters)
+    # the leader's bonus adds the highest Bond among the supporters who succeeded
+    bond_secret = any(s.get("success") and bond_hidden(s) for s in event.supporters)
+    if bond_secret and check is not None:
+        check = {**check, "roll": None, "text": None}
     own = None if any(_hidden(state, viewer, event.actor or "", k)
                       for k in ("init_mod", "equipment")) else event.own_modifier
     seen = dataclasses.replace(event, initiatives=shown,
                                dl=None if secret_dl else event.dl,
                                dl_from=None if secret_dl else event.dl_from, check=check,
-                               supporters=supporters, own_modifier=own)
+                               supporters=supporters, own_modifier=own,
+                               bond=None if bond_secret else event.bond)
     return event if seen == event else seen  # the very event: nothing of it was lost
 
 
+def _bond_seen(check: dict[str, Any], hidden: bool) -> dict[str, Any]:
+    """A supporter's check without its Bond where that is GM-only."""
+    return {**check, "bond": None} if hidden and check.get("bond") is not None else check
+
+
 def _check_seen(state: ConflictState, viewer: Viewer, pid: str | None,
-                check: dict[str, Any] | None) -> dict[str, Any] | None:
+                check: dict[str, Any] | None, *, initiative: bool = False
+                ) -> dict[str, Any] | None:
     """A check as ``viewer`` may read it: without its dice where they tell ``pid``'s GM-only
-    dice or gear (as the marks of an attack's roll do)."""
-    if check is None or pid is None or not roll_hidden(state, viewer, pid):
+    dice or gear (as the marks of an attack's roll do) — of an ``initiative`` check, or its
+    ``init_mod``, which its bonus adds (FU-CON-3, FU-CON-4)."""
+    if check is None or pid is None or not (
+            roll_hidden(state, viewer, pid)
+            or (initiative and _hidden(state, viewer, pid, "init_mod"))):
         return check
     return {**check, "roll": None, "text": None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fracas.engine.commands import Command
 from fracas.engine.engine_events import RoundEnded, RoundStarted
 from fracas.engine.handlers import Decision
-from fracas.engine.secrets import Modifier
+from fracas.engine.secrets import Modifier, stat_is_secret
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.decider import (
     HANDLERS,
@@ -291,7 +291,8 @@ def decide_attack(d: Decision, cmd: Command) -> None:
         raise InvalidInput(f"no character or object {a['target']!r} to attack")
     spend = action(d, cmd, actor)
     plan = attack_plan(d.state, actor, a["target"], a.get("weapon"), track=a.get("track"),
-                       skill=a.get("skill"), ev=a.get("ev"))
+                       skill=a.get("skill"), ev=a.get("ev"),
+                       secret=stat_is_secret(d.state, d.ctx.author, actor, "weapons"))
     d.emit(*resolve_attack(d, plan, a.get("dice"), spend))
 
 

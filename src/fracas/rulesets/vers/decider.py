@@ -243,22 +243,30 @@ class Aim(NamedTuple):
 
 
 def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
-        free: bool = False, distances: dict[str, int] | None = None) -> Aim:
+        free: bool = False, distances: dict[str, int] | None = None, *,
+        secret: bool = False) -> Aim:
     """The checks of a physical attack, raising its refusal: the weapon is the attacker's and
     works (VR-OBJ-4), the target is in the conflict and can be reached (VR-MOVE-1), a close
     attack is made in the same zone unless ``free`` (VR-MOVE-3). ``distances``: the zone
-    distances from the attacker's zone (:meth:`ZoneMap.distances`), when already known."""
+    distances from the attacker's zone (:meth:`ZoneMap.distances`), when already known.
+    ``secret``: the command's author may not know the attacker's weapons (GM-only, even to
+    the player of that very character): a refusal names none it was not given, nor the kind
+    of the one the rules took."""
     ext = ext_of(state)
     a = state.participants[attacker]
     weapons = weapons_of(a)
     wname = weapon or next(w for w, spec in weapons.items()
                            if spec.get("kind", "close") not in KIND_TRACK)
     if wname not in weapons:
-        raise InvalidInput(f"{a.name} has no weapon {wname!r} (weapons: "
-                           f"{', '.join(weapons)})", weapon=wname)
+        listed = "" if secret else f" (weapons: {', '.join(weapons)})"
+        raise InvalidInput(f"{a.name} has no weapon {wname!r}{listed}", weapon=wname)
     w = weapons[wname]
     kind = str(w.get("kind", "close"))
+    taken = secret and weapon is None  # the rules took it: its name and kind are the GM's
     if not works(ext.objects, w):
+        if taken:
+            raise IllegalCommand(f"{a.name}'s weapon is broken and no longer works",
+                                 rule="VR-OBJ-4")
         raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
                              rule="VR-OBJ-4", weapon=wname)
     t: Participant | None = None
@@ -277,6 +285,9 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
             raise IllegalCommand(f"{what} in {zt} cannot be reached from {za}",
                                  rule="VR-MOVE-1")
     if kind == "close" and dist not in (None, 0) and not free:
+        if taken:
+            raise IllegalCommand(f"{what} is {dist} zone(s) away, out of reach of "
+                                 f"{a.name}'s weapon", rule="VR-MOVE-3", distance=dist)
         raise IllegalCommand(
             f"{what} is {dist} zone(s) away; a close attack needs the same zone",
             rule="VR-MOVE-3", distance=dist)
@@ -286,24 +297,27 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
 
 def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | None,
                 free: bool = False, track: str | None = None, skill: str | None = None,
-                ev: int | None = None, own: Sequence[Modifier] | None = None) -> Plan:
+                ev: int | None = None, own: Sequence[Modifier] | None = None, *,
+                secret: bool = False) -> Plan:
     """Skill, TN and every modifier of an attack, before the roll (VR-ATK-*).
 
     A ``free`` attack (an engaged opponent's) is in reach by definition. ``track`` focus or
     morale (or a mental/social weapon) makes a mental or social attack (VR-INJ-5 default).
     ``own``: the attacker's :func:`own_mods`, when already worked out for this state.
+    ``secret``: the command's author may not know the attacker's weapons (:func:`aim`).
     """
     ext = ext_of(state)
     a = state.participants[attacker]
     weapons = weapons_of(a)
     if track in KIND_TRACK.values() or (weapon in weapons
                                          and weapons[weapon].get("kind") in KIND_TRACK):
-        return harm_plan(state, attacker, target, weapon, track, skill, ev, own)
+        return harm_plan(state, attacker, target, weapon, track, skill, ev, own,
+                         secret=secret)
     if skill is not None or ev is not None:
         raise InvalidInput("skill= and ev= go with a mental or social attack "
                            "(track=focus or track=morale); a physical attack uses its "
                            "weapon's skill and EV", rule="VR-INJ-5")
-    wname, w, kind, t, dist = aim(state, attacker, target, weapon, free)
+    wname, w, kind, t, dist = aim(state, attacker, target, weapon, free, secret=secret)
     skill = {"close": "close_combat", "ranged": "ranged_combat",
              "thrown": "athletics"}.get(kind, "close_combat")
     plan = Plan(attacker, target, wname, kind, skill, int(w.get("ev", 0)),
@@ -356,7 +370,7 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
 
 def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | None,
               track: str | None, skill: str | None, ev: int | None,
-              own: Sequence[Modifier] | None = None) -> Plan:
+              own: Sequence[Modifier] | None = None, *, secret: bool = False) -> Plan:
     """A mental (Focus) or social (Morale) attack: the attacker's skill penalized by the
     target's resolve or poise; net EV = EV − the track's RV (VR-INJ-5 default)."""
     a = state.participants[attacker]
@@ -364,8 +378,8 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
     w: dict[str, Any] = {}
     if weapon is not None:
         if weapon not in weapons:
-            raise InvalidInput(f"{a.name} has no weapon {weapon!r} (weapons: "
-                               f"{', '.join(weapons)})", weapon=weapon)
+            listed = "" if secret else f" (weapons: {', '.join(weapons)})"
+            raise InvalidInput(f"{a.name} has no weapon {weapon!r}{listed}", weapon=weapon)
         w = weapons[weapon]
         kind = str(w.get("kind", "close"))
         if kind not in KIND_TRACK:

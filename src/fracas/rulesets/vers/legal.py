@@ -112,6 +112,27 @@ def for_player(offer: list[LegalCommand]) -> list[LegalCommand]:
             if lc.verb == "move" else lc for lc in offer]
 
 
+def blind_attacks(state: ConflictState, actor: str, offer: list[LegalCommand],
+                  known: Callable[[str], bool]) -> list[LegalCommand]:
+    """``offer`` (of ``actor``, as a player who may not know its weapons is offered it: its
+    weapons are GM-only, even to the player of that very character) with one attack on each
+    target the player may know, weapon left to them, in place of the attacks the rules allow
+    now: which targets a weapon reaches, and on which track, would tell the weapons."""
+    ext: VersExt | None = state.ext
+    if ext is None or ext.turns.current != actor or ext.turns.actions_left < 1 \
+            or actor in ext.pending_discipline:
+        return [lc for lc in offer if lc.verb != "attack"]
+    targets = [*(t for t in state.active_ids() if t != actor and known(t)),
+               *(oid for oid, obj in ext.objects.items() if not obj.broken)]
+    blind = [command(actor, "attack", target=t, free={"dice": "DICE"}) for t in targets]
+    at = next((i for i, lc in enumerate(offer) if lc.verb == "attack"), None)
+    if at is None:  # after the moves, where the rules put the attacks
+        at = max((i + 1 for i, lc in enumerate(offer)
+                  if lc.verb in ("move", "slip", "disengage")), default=0)
+    rest = [lc for lc in offer if lc.verb != "attack"]
+    return [*rest[:at], *blind, *rest[at:]]
+
+
 def with_bare_handoff(state: ConflictState, actor: str, offer: list[LegalCommand],
                       hidden: Callable[[str], bool]) -> list[LegalCommand]:
     """``offer`` (of ``actor``, acting, as a player is offered it) with the hand-off that ends

@@ -14,6 +14,7 @@ from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
+from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, views
@@ -249,11 +250,16 @@ class Vers(Ruleset):
                   offer: list[LegalCommand]) -> list[LegalCommand]:
         """As the engine's, without the GM's calls (a failed dash's cost, VR-MOVE-2), and
         where everyone left to go is hidden from the player, the hand-off that ends the go
-        (VR-TURN-2): as it is offered with nobody left."""
+        (VR-TURN-2): as it is offered with nobody left. Where the actor's weapons are GM-only,
+        an attack on every target the player may know, whatever the weapons reach
+        (:func:`legal.blind_attacks`)."""
         out = super().offer_for(state, actor, viewer, offer)
         if not viewer.is_gm:
             out = legal.for_player(out)
         inner = state.innermost
+        if stat_is_secret(inner, viewer, actor, "weapons"):
+            out = legal.blind_attacks(inner, actor, out,
+                                      lambda pid: self.can_see(inner, viewer, pid))
         return legal.with_bare_handoff(inner, actor, out,
                                        lambda pid: not self.can_see(inner, viewer, pid))
 
