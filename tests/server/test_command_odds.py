@@ -82,3 +82,23 @@ def test_a_fabula_ultima_attacks_odds_are_those_of_the_weapon_it_names() -> None
         assert with_bow == [f"Ada attacks with Bow ({{d10+d6}}): hit Imp {hit(10, 6, 0):.0%}"]
         assert odds(conflict, viewer, "ada: attack imp") == with_sword  # the first weapon
         assert odds(conflict, viewer, "ada: attack imp weapon=unarmed") == []
+
+
+def test_the_odds_route_decides_no_command_of_a_player_without_lines_to_read() -> None:
+    """Asking the odds of a command decides nothing where the player has no line of its roll
+    to read: whether the rules take it now would tell, at no cost, a GM-only stat of their
+    own character (before: ``spend mp 40`` refused, ``spend mp 33`` answered — Ada's MP)."""
+    from fracas.errors import FracasError
+    from fracas.server.projection import odds_answer
+    from tests.rulesets.test_gm_only_owner import _fu_conflict
+
+    c = _fu_conflict("mp", "dex", mp=33, dex=10)
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    alice = Live(c, Viewer.of_player("alice"))
+    for text in ("ada: spend mp 40", "ada: spend mp 33", "ada: check dex+ins 10 dice=12,1",
+                 "ada: check dex+ins 10 dice=10,1", "ada: attack imp dice=12,1"):
+        assert odds_answer(alice, c.parse(text)) == [], text
+    with pytest.raises(FracasError):  # the GM's answer is the rules' own
+        odds_answer(Live(c, Viewer.gm()), c.parse("ada: spend mp 40"))
+    with pytest.raises(FracasError):  # nor are another player's characters hers to ask of
+        odds_answer(alice, c.parse("bruno: spend mp 1"))

@@ -533,17 +533,7 @@ def _routes(app: FastAPI) -> None:
         def ask(r: Room) -> dict[str, Any]:
             c, live = r.conflict, r.live(viewer)
             cmd = c.to_command(body.command)  # reads no state (see the commands route)
-            refusal = projection.masked_refusal(live, cmd)
-            try:
-                if refusal is None:
-                    c.check_author(cmd, viewer)
-                    c.decide(cmd, viewer)  # only a command the rules take now: a missing
-                    # name is refused as a hidden one is, by the same words
-            except FracasError as exc:
-                raise projection.error_for(live, exc, cmd) from None
-            if refusal is not None:
-                raise refusal
-            return {"command": c.text(cmd), "odds": projection.command_odds(live, cmd)}
+            return {"command": c.text(cmd), "odds": projection.odds_answer(live, cmd)}
 
         result: dict[str, Any] = await server.hub.run(room, ask)
         return result

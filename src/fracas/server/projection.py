@@ -255,6 +255,35 @@ def pending_odds(live: Live) -> list[str]:
     return [line for level in [data["conflict"], *data["zoom"]] for line in level["odds"]]
 
 
+def odds_answer(live: Live, command: Command) -> list[str]:
+    """The answer of the odds route to ``command`` (the viewer's): the lines of
+    :func:`command_odds`, for a command the rules take now — a missing name refused as a
+    hidden one is, by the same words. A player with no line to read about its roll (none, or
+    its numbers are GM-only: their own character's too) is answered so without the command
+    being decided: whether the rules would take it would tell, at no cost, what a refusal of
+    the command itself tells only by being given (a spend within a GM-only pool, table dice
+    that fit a GM-only die, a declaration within a GM-only base)."""
+    conflict, viewer = live.conflict, live.viewer
+    lines = command_odds(live, command)
+    if not lines and not viewer.is_gm:
+        try:
+            conflict.check_author(command, viewer)
+        except FracasError as exc:
+            raise error_for(live, exc, command) from None
+        return []
+    refusal = masked_refusal(live, command)
+    try:
+        if refusal is None:
+            conflict.check_author(command, viewer)
+            conflict.decide(command, viewer)  # only a command the rules take now: a missing
+            # name is refused as a hidden one is, by the same words
+    except FracasError as exc:
+        raise error_for(live, exc, command) from None
+    if refusal is not None:
+        raise refusal
+    return lines
+
+
 def command_odds(live: Live, command: Command) -> list[str]:
     """The pending-odds lines about the roll ``command`` would make (the ruleset says which
     lines belong to its verb: none for a command whose roll they are not about), of those
