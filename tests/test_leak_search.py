@@ -33,7 +33,7 @@ def cli(*args: str) -> str:
 
 def secrets_of(c: Conflict, player: str) -> list[str]:
     """What ``player`` may not learn: hidden participants' ids, names and sides (of only
-    hidden ones), GM-only text values and settings, the seed."""
+    hidden ones), GM-only text values (of their own characters too) and settings, the seed."""
     viewer = Viewer.of_player(player)
     knowledge = Knowledge(c.ruleset, c.state, viewer)
     out = [SEED]
@@ -49,7 +49,7 @@ def secrets_of(c: Conflict, player: str) -> list[str]:
                 out.append(rf"\b{re.escape(p.name)}\b")
             if p.side and p.side not in shown_sides:
                 out.append(rf"\b{re.escape(p.side)}\b")
-        elif p.owner != player:
+        else:  # a GM-only stat is the GM's: its own player's too
             out += [rf"\b{re.escape(v)}\b" for k, v in p.stats.items()
                     if k in p.gm_only and isinstance(v, str) and len(v) > 2]
     hidden = c.state.settings.get("gm_only_settings", [])

@@ -18,6 +18,7 @@ from fracas.engine.legal import hidden_words
 from fracas.engine.projector import Entries, Projector, state_view
 from fracas.engine.serialize import state_to_data
 from fracas.errors import FracasError, InvalidInput, NotFound
+from tests.rulesets.own_gm_only import own_secrets
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
 from tests.support.helpers import TOY, toy_conflict, toy_setup
 
@@ -93,7 +94,9 @@ def test_one_characters_entry_is_the_one_the_whole_view_gives_every_viewer(
 def test_the_live_projection_equals_a_full_refold_for_every_viewer_at_every_step(
     name: str, data: st.DataObject
 ) -> None:
-    c = played(name)
+    # now and then from the start, with some of a player's own character's stats GM-only
+    c = data.draw(own_secrets(name)).conflict if data.draw(st.integers(0, 3)) == 0 \
+        else played(name)
     live = {v: Projector(c, v) for v in viewers(c)}
     for _ in range(data.draw(st.integers(1, 10))):
         shown = {v: copy.deepcopy(p.view()) for v, p in live.items()}

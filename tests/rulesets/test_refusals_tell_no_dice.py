@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from fracas.engine import Command, Conflict
 from fracas.engine.model import Viewer
 from fracas.errors import FracasError
+from tests.rulesets.own_gm_only import own_secrets
 from tests.rulesets.test_fuzz_commands import SCENARIOS, commands, played
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "15"))
@@ -48,11 +49,16 @@ def test_a_roll_that_could_divide_by_zero_is_refused_alike_whatever_the_dice() -
 @given(data=st.data())
 def test_whether_and_why_a_command_is_refused_never_depends_on_the_seed(
         name: str, data: st.DataObject) -> None:
-    c = played(name)
+    probes: tuple[str, ...] = ()
+    if data.draw(st.integers(0, 3)) == 0:  # from the start, a player's own stats GM-only
+        own = data.draw(own_secrets(name))
+        c, probes = own.conflict, own.probes  # their refusals are worded for the player
+    else:
+        c = played(name)
     players = sorted({p.owner for p in c.state.participants.values() if p.owner})
     authors = [Viewer.gm(), *map(Viewer.of_player, players)]
     for _ in range(data.draw(st.integers(1, 5))):
-        pick = data.draw(st.integers(0, 2))
+        pick = data.draw(st.integers(0, 3 if probes else 2))
         command: str | Command
         if pick == 0:
             command = data.draw(commands(c))
@@ -63,8 +69,10 @@ def test_whether_and_why_a_command_is_refused_never_depends_on_the_seed(
             if not legal:
                 continue
             command = data.draw(st.sampled_from(legal))
-        else:
+        elif pick == 2:
             command = data.draw(st.sampled_from(PROBES))
+        else:
+            command = data.draw(st.sampled_from(probes))
         author = data.draw(st.sampled_from(authors))
         twin = Conflict(c.ruleset, c.seed + "-twin", c.records)
         assert _outcome(c, command, author) == _outcome(twin, command, author), command

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from fracas.cli.render import log_lines
 from fracas.engine import Conflict
 from fracas.engine.model import Viewer
-from fracas.engine.projector import Projector, known_players
+from fracas.engine.projector import Projector, known_players, offered
 from fracas.engine.redaction import Knowledge
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
+from tests.rulesets.own_gm_only import filled, own_secrets, playable
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "25"))
@@ -68,6 +69,71 @@ def test_no_secret_reaches_a_player(name: str, data: st.DataObject) -> None:
             if p != viewer.player:
                 assert f"zqowner-{p}" not in seen
         assert c.seed not in seen
+
+
+# --- GM-only stats of the player's own character -------------------------------------------
+
+OWN_EXAMPLES = int(os.environ.get("FUZZ_N", "6"))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=OWN_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_gm_only_stat_reaches_the_player_of_its_own_character(
+    name: str, data: st.DataObject
+) -> None:
+    """A player character with some of its stats GM-only (drawn, each a canary value), played
+    from the start by random legal commands — the player's own, the GM's, the GM's harm on it
+    — while the player tries the commands that ask the rules about those stats (a spend past
+    a pool, a declaration past the base, table dice that do not fit, a weapon it lacks): no
+    view (panel, summary, pending odds), offered command, refusal or log of any player holds
+    one of the values, or the names of its gear."""
+    own = data.draw(own_secrets(name))
+    c, me = own.conflict, Viewer.of_player(own.player)
+    seen: list[str] = []
+
+    def look() -> None:  # what the owner is given now (the odds and offers come and go)
+        shown = {k: v for k, v in view(c, me).items() if k != "cursor"}
+        seen.append(json.dumps(shown))
+        seen.append(json.dumps([lc.to_data() for lc in offered(c, me, own.pid)]))
+        for probe in own.probes:
+            try:
+                c.prepare(probe, me, time="")
+            except FracasError as exc:
+                seen.append(json.dumps(exc.to_dict()) + json.dumps(str(exc)))
+
+    for _ in range(data.draw(st.integers(1, 10))):
+        look()
+        pick = data.draw(st.integers(0, 5))
+        author = Viewer.gm()
+        text: str | dict[str, Any]
+        if pick == 0:
+            text = data.draw(st.sampled_from(own.gm))
+        elif pick == 1:
+            text, author = data.draw(st.sampled_from(own.probes)), me
+        elif pick == 2:  # the player's own: what they are offered (it names no secret)
+            options = [lc for lc in offered(c, me, own.pid) if playable(lc)]
+            if not options:
+                continue
+            text, author = data.draw(filled(data.draw(st.sampled_from(options)))), me
+        else:
+            options = [lc for actor in [None, *c.state.innermost.participants]
+                       for lc in c.legal(actor) if playable(lc)]
+            if not options:
+                break
+            text = data.draw(filled(data.draw(st.sampled_from(options))))
+        with contextlib.suppress(FracasError):
+            c.execute(text, author, time="")
+    look()
+    for viewer in [Viewer.public(), *map(Viewer.of_player, _players(c))]:
+        shown = {k: v for k, v in view(c, viewer).items() if k != "cursor"}
+        given = json.dumps(shown) + json.dumps(log_view(c, viewer)) + json.dumps(
+            log_lines(c, viewer)) + json.dumps(log_lines(c, viewer, raw=True))
+        if viewer == me:
+            given += "".join(seen)
+        found = own.found(given)
+        assert not found, (viewer, own.pid, [c.key for c in own.canaries], found)
 
 
 # --- side channels: counts, numbering, timing of output, player lists, errors ------------
