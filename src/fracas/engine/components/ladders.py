@@ -20,12 +20,12 @@ from fracas.errors import IllegalCommand, InvalidInput
 __all__ = ["ConditionLadder", "LadderLevel", "TakeResult", "ladder_from_spec"]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class LadderLevel:
     """One rung: ``name``, ``slots``, ``threshold`` (lowest value landing here), ``penalty``.
 
     ``penalty_each`` True: the penalty counts once per condition held at this level;
-    False: once while any is held.
+    False: once while any is held. A level never changes, so ladders may share it.
     """
 
     name: str

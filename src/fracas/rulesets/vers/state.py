@@ -66,9 +66,13 @@ OBJECT_LEVELS = (("worn", 0, 0), ("damaged", 3, -1), ("tattered", 6, -2), ("brok
 REPAIR_PENALTY = (0, -1, -2)
 
 
+#: Each track's levels, checked once (levels never change: every ladder of a track shares them).
+_TRACK_LEVELS = {track: tuple(ladder_from_spec(rows).levels) for track, rows in TRACKS.items()}
+
+
 def new_track(track: str) -> ConditionLadder:
     """A fresh harm ladder (injury, focus or morale). Not taken out when the top fills."""
-    return ladder_from_spec([list(row) for row in TRACKS[track]], taken_out_when_full=False)
+    return ConditionLadder(levels=list(_TRACK_LEVELS[track]), taken_out_when_full=False)
 
 
 def new_object_ladder(slots: int = 1) -> ConditionLadder:
