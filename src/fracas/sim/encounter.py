@@ -262,6 +262,20 @@ def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozens
     return out
 
 
+@dataclass(slots=True)
+class _Now:
+    """What the simulator worked out at one version of the conflict, each part when first
+    asked for (:meth:`Encounter._now`)."""
+
+    version: int
+    standing: list[str] | None = None  # Encounter._characters
+    legal_of: dict[str | None, list[LegalCommand]] = field(default_factory=dict)  # _playable
+    mine: dict[str, list[LegalCommand]] = field(default_factory=dict)  # _legal, by character
+    entries: dict[str, Entries] = field(default_factory=dict)  # _entries_of, by side
+    hidden: dict[str, tuple[frozenset[str], Mapping[str, str]]] = field(
+        default_factory=dict)  # _hidden_from, by side
+
+
 class Encounter:
     """The state of one encounter being played."""
 
@@ -282,12 +296,7 @@ class Encounter:
         self.proposal: str | None = None  # the side whose compromise is on the table
         self.conceded: tuple[str, str] | None = None  # (winner, outcome) of a concession
         self.options = p.options
-        self._legal_at = -1  # the version the legal commands in _legal_of were asked at
-        self._legal_of: dict[str | None, list[LegalCommand]] = {}
-        self._mine: dict[str, list[LegalCommand]] = {}  # _legal, by character
-        self._standing: list[str] | None = None  # _characters
-        self._entries: dict[str, Entries] = {}  # _entries_of, by side
-        self._hidden: dict[str, tuple[frozenset[str], Mapping[str, str]]] = {}  # by side
+        self._at = _Now(-1)  # what was worked out at a version (_now)
         self._all_sides: Mapping[str, str] = MappingProxyType(p.sides.side_of)
 
     def verdict(self) -> tuple[str, str] | None:
@@ -312,81 +321,74 @@ class Encounter:
         if not verbs:
             return []
         out: list[Option] = []
-        for legal in self._playable(None):
+        for legal in self._playable(self._now(), None):
             if legal.actor is None and legal.verb in verbs:
                 out += self.options(legal, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
         return [o for o in out if order[o.verb] == first]
 
-    def _now(self) -> None:
-        """Forget what was worked out for an earlier version: nothing changes the state
-        between two commands, so neither do the characters or their legal commands."""
-        if self._legal_at != self.conflict.version:
-            self._legal_at = self.conflict.version
-            self._legal_of = {}
-            self._mine = {}
-            self._standing = None
-            self._entries = {}
-            self._hidden = {}
+    def _now(self) -> _Now:
+        """What was worked out at this version of the conflict (afresh at a new one: nothing
+        changes the state between two commands, so neither do the characters or their legal
+        commands). The helpers below are handed it, so it is looked up once per question."""
+        version = self.conflict.version
+        if self._at.version != version:
+            self._at = _Now(version)
+        return self._at
 
-    def _playable(self, actor: str | None) -> list[LegalCommand]:
+    def _playable(self, now: _Now, actor: str | None) -> list[LegalCommand]:
         """:func:`playable` for ``actor`` (None: the GM), asked once per version."""
-        self._now()
-        found = self._legal_of.get(actor)
+        found = now.legal_of.get(actor)
         if found is None:  # a character's: those of every character, asked at once
-            asked = [actor] if actor is None else self._characters()
-            self._legal_of.update(playable(self.conflict, asked, self.p.left_out,
-                                           self.p.profile.skip, self.offered))
-            found = self._legal_of.setdefault(actor, [])
+            asked = [actor] if actor is None else self._characters(now)
+            now.legal_of.update(playable(self.conflict, asked, self.p.left_out,
+                                         self.p.profile.skip, self.offered))
+            found = now.legal_of.setdefault(actor, [])
         return found
 
-    def _characters(self) -> list[str]:
+    def _characters(self, now: _Now) -> list[str]:
         """The characters in the conflict who count for their side, in set-up order."""
-        self._now()
-        if self._standing is None:
+        if now.standing is None:
             bystanders = self.p.bystanders
-            self._standing = [pid for pid, part in
-                              self.conflict.state.innermost.participants.items()
-                              if part.active and pid not in bystanders]
-        return self._standing
+            now.standing = [pid for pid, part in
+                            self.conflict.state.innermost.participants.items()
+                            if part.active and pid not in bystanders]
+        return now.standing
 
-    def _legal(self, pid: str) -> list[LegalCommand]:
+    def _legal(self, now: _Now, pid: str) -> list[LegalCommand]:
         """The legal commands of ``pid`` the simulator plays, as its side's player is offered
         them: nothing that names a character hidden from them (none while it only has
         optional ones)."""
-        self._now()
-        mine = self._mine.get(pid)
+        mine = now.mine.get(pid)
         if mine is None:
             optional = self.p.profile.optional_verbs
-            legal = [lc for lc in self._playable(pid) if lc.actor == pid]
+            legal = [lc for lc in self._playable(now, pid) if lc.actor == pid]
             side = self.p.sides.side_of.get(pid, "")
             if legal and side in self.players:
-                legal = without(legal, self._hidden_from(side)[0])
-            mine = self._mine[pid] = legal if any(
+                legal = without(legal, self._hidden_from(now, side)[0])
+            mine = now.mine[pid] = legal if any(
                 lc.verb not in optional for lc in legal) else []
         return mine
 
-    def _entries_of(self, side: str) -> Entries:
+    def _entries_of(self, now: _Now, side: str) -> Entries:
         """The side's player's view of one character at a time, made once per version."""
-        self._now()
-        found = self._entries.get(side)
+        found = now.entries.get(side)
         if found is None:
             conflict = self.conflict
-            found = self._entries[side] = Entries(conflict.ruleset, conflict.state,
-                                                  self.players[side])
+            found = now.entries[side] = Entries(conflict.ruleset, conflict.state,
+                                                self.players[side])
         return found
 
-    def _hidden_from(self, side: str) -> tuple[frozenset[str], Mapping[str, str]]:
+    def _hidden_from(self, now: _Now, side: str) -> tuple[frozenset[str], Mapping[str, str]]:
         """What the side's player may not be told, worked out once per version: the words
         no command offered to them may name (:meth:`Entries.hidden_words`), and the side of
         each character they are shown (read only)."""
-        self._now()
-        found = self._hidden.get(side)
+        found = now.hidden.get(side)
         if found is None:
-            entries = self._entries_of(side)
+            entries = self._entries_of(now, side)
             out = {p.id for p in entries.hidden()}
-            found = self._hidden[side] = (entries.hidden_words(), MappingProxyType(
+            found = now.hidden[side] = (entries.hidden_words(), MappingProxyType(
                 {pid: s for pid, s in self._all_sides.items() if pid not in out}
             ) if out else self._all_sides)
         return found
@@ -405,7 +407,7 @@ class Encounter:
 
         if side in self.p.private_views:  # whatever the user's policy does to its copy, the
             return Sight(lambda full: copy_json(view(full)), odds)  # conflict stays as it is
-        return Sight(view, odds, self._entries_of(side))
+        return Sight(view, odds, self._entries_of(self._now(), side))
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the
@@ -414,23 +416,25 @@ class Encounter:
         VERS character who must roll to endure is asked before the one acting."""
         profile = self.p.profile
         side_of = self.p.sides.side_of
-        active = self._characters()
+        now = self._now()
+        active = self._characters(now)
         tried: set[str] = set()
         for i, pid in enumerate(active):
             side = side_of.get(pid, "")
             if side in tried:
                 continue
-            first = self._legal(pid)
+            first = self._legal(now, pid)
             if not first:
                 continue
             tried.add(side)
             legal = first + [lc for q in active[i + 1:] if side_of.get(q, "") == side
-                             for lc in self._legal(q)]
+                             for lc in self._legal(now, q)]
             sight = self.sight(side)
             options = tuple(o for lc in legal for o in self.options(lc, sight))
             if options:
-                return Turn(side, options, sight, self._hidden_from(side)[1], profile, self.rng,
-                            self._offers(side), self.proposal, profile.apart(self.chases))
+                return Turn(side, options, sight, self._hidden_from(now, side)[1], profile,
+                            self.rng, self._offers(side), self.proposal,
+                            profile.apart(self.chases))
         return None
 
     def _offers(self, side: str) -> tuple[Offer, ...]:
