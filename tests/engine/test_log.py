@@ -237,6 +237,19 @@ def test_a_record_whose_command_and_markers_disagree_is_refused() -> None:
     assert c.version == 1
 
 
+def test_a_prepared_record_committed_is_the_executed_one_and_a_stale_one_is_refused() -> None:
+    played, committed = toy_conflict(), toy_conflict()
+    play(played, "start ada", "ada: hit gob")
+    for line in ("start ada", "ada: hit gob"):
+        record = committed.prepare(line, time="")
+        committed.commit(record)
+    assert [r.payload() for r in committed.records] == [r.payload() for r in played.records]
+    assert committed.state == played.state
+    with pytest.raises(StaleVersion, match="record 3 does not follow version 3"):
+        committed.commit(record)
+    assert committed.version == 3
+
+
 def test_a_key_is_its_authors_own_and_reveals_nothing_of_anothers() -> None:
     c = toy_conflict()
     play(c, "start ada")

@@ -734,8 +734,20 @@ class Conflict:
         record = self.prepare(
             command, author, expected_version=expected_version, key=key, time=time
         )
-        self._commit(record, decided=True)
+        self.commit(record)
         return record
+
+    def commit(self, record: Record) -> None:
+        """Append a record this conflict decided at its version (as :meth:`prepare` makes
+        one: the events :meth:`decide` gave, typed already) and fold it — what
+        :meth:`execute` does once the command is decided; a record decided elsewhere goes
+        through :meth:`append_record`, which reads it first."""
+        if record.version != self.version + 1:
+            raise StaleVersion(
+                f"record {record.version} does not follow version {self.version}",
+                expected=self.version + 1, actual=record.version,
+            )
+        self._commit(record, decided=True)
 
     def record_with_key(self, key: str, author: Viewer | None = None) -> Record | None:
         """The record ``author`` appended with idempotency ``key``, if any (an index, not a

@@ -3,7 +3,8 @@
 The fast path plays every command through the same code as the table: ``Conflict.decide``
 (the engine's checks — author, ended, out of play — then the engine's or the ruleset's
 ``decide`` with the dice of the command's version, then the round-limit and effect rules) and
-``Conflict.append_record`` (the engine's ``evolve`` fold). It skips only what a table needs:
+``Conflict.commit`` (the engine's ``evolve`` fold, as ``Conflict.execute`` gives it the record
+it decided). It skips only what a table needs:
 no text is parsed or written (commands go in as their JSON form, the record's command text
 is left empty), no timestamps or idempotency keys, no store, no log entries or sentences,
 and no view but the one the acting side's agent looks at (the projection of the live state,
@@ -228,8 +229,7 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     """Decide and fold one command: the engine's checks and rules, no text, no envelope."""
     command = cmd if isinstance(cmd, Command) else conflict.commands.from_data(cmd)
     events = conflict.decide(command, author)
-    conflict.append_record(Record(conflict.version + 1, "", tuple(events), author.name, "",
-                                  None))
+    conflict.commit(Record(conflict.version + 1, "", tuple(events), author.name, "", None))
     return events
 
 
