@@ -610,22 +610,26 @@ class Conflict:
         """Refuse, before any rule is asked, a player's command that names a participant the
         player may not know exists — with the very refusal a missing one gets (an error is an
         output: it must not tell a hidden character from a missing one)."""
-        knowledge = Knowledge(self.ruleset, self.state, author)
+        knowledge: Knowledge | None = None  # made once an id is found: most commands name none
         hidden: dict[str, str] = {}
-        args = dict(command.args)
-        for param in self.commands.spec(command.verb).params:
-            if not param.names or param.name not in args:
-                continue
-            value = args[param.name]
-            ids = value if isinstance(value, list) else [value]
-            for pid in ids:
-                if isinstance(pid, str) and pid in state.participants \
-                        and not knowledge.knows(pid):
-                    hidden.setdefault(pid, pid + _STAND_IN)
-            swap = [hidden.get(i, i) if isinstance(i, str) else i for i in ids]
-            args[param.name] = swap if isinstance(value, list) else swap[0]
+        named = [p.name for p in self.commands.spec(command.verb).params
+                 if p.names and p.name in command.args]
+        for name in named:
+            value = command.args[name]
+            for pid in value if isinstance(value, list) else [value]:
+                if isinstance(pid, str) and pid in state.participants:
+                    if knowledge is None:
+                        knowledge = Knowledge(self.ruleset, self.state, author)
+                    if not knowledge.knows(pid):
+                        hidden.setdefault(pid, pid + _STAND_IN)
         if not hidden:
             return
+        args = dict(command.args)
+        for name in named:
+            value = args[name]
+            ids = value if isinstance(value, list) else [value]
+            swap = [hidden.get(i, i) if isinstance(i, str) else i for i in ids]
+            args[name] = swap if isinstance(value, list) else swap[0]
         # what the rules answer for ids that surely do not exist, said of the ids typed
         missing = Command(command.verb, command.actor, args)
         ctx = DecideContext(self.seed, self.version + 1, author)

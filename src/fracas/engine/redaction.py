@@ -43,9 +43,10 @@ class Knowledge:
         self.viewer = viewer
         self.chain = root.chain()
         player = viewer.player
+        # which levels hold one of the viewer's characters: read only within a zoom (knows)
         self._mine = [player is not None and any(p.owner == player
                                                  for p in s.participants.values())
-                      for s in self.chain]
+                      for s in self.chain] if len(self.chain) > 1 else []
 
     def knows(self, pid: str, depth: int | None = None) -> bool:
         """Whether the viewer may know ``pid`` exists at level ``depth`` (default: the
