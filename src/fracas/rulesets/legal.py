@@ -21,7 +21,7 @@ def frozen_key(*parts: Any) -> Hashable:
     """A key for the values a legal command is made from: ``parts`` as they are when they
     hash (dictionaries as their items), else with every list, tuple and dictionary spelled
     out (kept apart, so two keys are equal only for equal values of the same shapes)."""
-    key = tuple(tuple(p.items()) if type(p) is dict else p for p in parts)
+    key = tuple([tuple(p.items()) if type(p) is dict else p for p in parts])  # (a list: faster)
     try:
         hash(key)
     except TypeError:

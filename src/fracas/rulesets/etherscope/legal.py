@@ -48,7 +48,8 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     if actor is None:
         return _gm_commands(state)
     ext = ext_of(state)
-    if actor not in state.active_ids():
+    me = state.participants.get(actor)
+    if me is None or not me.active:
         return []
     now = {ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare,
            ph.COUNTDOWN: _countdown}.get(ext.phase, _nothing)(state, actor)
@@ -218,11 +219,15 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
 _AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
 
 
+#: The GM's tools that name nobody: the same values every time.
+_GM_TOOLS = (command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"}),
+             command("group", None, free={"name": "NAME", "members": "A,B"}))
+
+
 def _gm_commands(state: ConflictState) -> list[LegalCommand]:
     ext = ext_of(state)
     ids = tuple(state.active_ids())
-    out = [command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"}),
-           command("group", None, free={"name": "NAME", "members": "A,B"}),
+    out = [*_GM_TOOLS,
            command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
     hiding = tuple(pid for pid in ids if ext.ranges.hidden.get(pid))
     if hiding:  # ES-RNG-3: one hidden from some is revealed (to everyone, or to those named)
