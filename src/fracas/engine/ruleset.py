@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 
 
 _IS_TURN_ORDER: dict[type, bool] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, in order (read once per class)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 def _is_turn_order(value: Any) -> bool:
@@ -177,8 +186,8 @@ class Ruleset:
         ext = state.ext
         if ext is None or not dataclasses.is_dataclass(ext):
             return None
-        for f in dataclasses.fields(ext):
-            value = getattr(ext, f.name)
+        for name in _field_names(type(ext)):
+            value = getattr(ext, name)
             if _is_turn_order(value):
                 order: TurnOrder = value
                 return order
