@@ -9,11 +9,12 @@ import pytest
 
 from fracas.app.scenario import load_scenario, parse_scenario
 from fracas.engine import Conflict
+from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.serialize import state_to_data
 from fracas.errors import InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.sim import Runner, SimJob, report_data, simulate
-from fracas.sim.encounter import Encounter, prepare
+from fracas.sim.encounter import Distinct, Encounter, prepare
 from fracas.sim.policies import (
     defensive,
     flee_when_losing,
@@ -178,6 +179,19 @@ def test_options_remembered_for_a_job_are_those_the_turns_view_gives(name: str) 
             if not encounter.step():
                 break
     assert compared > 20
+
+
+def test_equal_legal_commands_are_offered_once_however_often_they_were_made() -> None:
+    """A character's list keeps the first of legal commands equal by value, made twice or
+    handed out again, in the ruleset's order; the job remembers which it compared."""
+    done, again = LegalCommand("done", "ada"), LegalCommand("done", "ada")
+    hit = LegalCommand("attack", "ada", (Choice("target", "id", fixed="gob"),))
+    hit_bo = LegalCommand("attack", "ada", (Choice("target", "id", fixed="bo"),))
+    distinct = Distinct()
+    for _ in range(2):
+        kept = distinct.unique([hit, done, hit_bo, again, hit, dataclasses.replace(hit_bo)])
+        assert kept == [hit, done, hit_bo] and kept[1] is done
+    assert distinct.unique([again]) == [again]
 
 
 @pytest.mark.rule("VR-INJ-1", "VR-INJ-2")

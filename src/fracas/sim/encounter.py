@@ -110,6 +110,7 @@ class Prepared:
     names: dict[str, str] = field(default_factory=dict)  # every character's, joiners' too
     outcomes: tuple[str, ...] = ()  # the outcomes an encounter can come to (Profile.reachable)
     options: Playable = field(init=False)  # the playable forms of legal commands
+    distinct: Distinct = field(init=False)  # equal legal commands told apart
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
     commands_of: ByIdentity[Option, Command] = field(init=False)  # an option's checked command
     # the sides whose policy is the user's: each is shown a copy of its view (the built-in
@@ -118,6 +119,7 @@ class Prepared:
 
     def __post_init__(self) -> None:
         self.options = Playable(self.profile)
+        self.distinct = Distinct()
         self.checked = Made()
         self.commands_of = ByIdentity()
         ours = list(BUILT_IN.values())
@@ -233,18 +235,61 @@ def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) ->
     return events
 
 
+class Distinct:
+    """Legal commands told apart by value, as ``==`` tells them, each compared once per job.
+    A legal command is an immutable value that its ruleset makes once and hands out again
+    (:class:`fracas.rulesets.legal.Made`), so the same object comes back step after step: it
+    is compared with those of its verb met before the first time only, not in every list it
+    is in (at most ``limit`` are kept, then it starts afresh)."""
+
+    __slots__ = ("_by_verb", "_first", "limit")
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._first: dict[int, tuple[LegalCommand, LegalCommand]] = {}  # by id: (lc, first)
+        self._by_verb: dict[str, list[LegalCommand]] = {}  # the distinct ones met, by verb
+
+    def unique(self, items: list[LegalCommand]) -> list[LegalCommand]:
+        """``items`` less each one equal to one before it."""
+        if len(items) < 2:
+            return items
+        firsts, seen, out = self._first, set(), []
+        for lc in items:
+            known = firsts.get(id(lc))
+            first = id(known[1] if known is not None and known[0] is lc else self._meet(lc))
+            if first not in seen:
+                seen.add(first)
+                out.append(lc)
+        return out
+
+    def _meet(self, lc: LegalCommand) -> LegalCommand:
+        """The first legal command met that equals ``lc`` (``lc`` itself if none did)."""
+        if len(self._first) >= self.limit:
+            self._first.clear()
+            self._by_verb.clear()
+        same = self._by_verb.setdefault(lc.verb, [])
+        first = next((other for other in same if other == lc), None)
+        if first is None:
+            same.append(lc)
+            first = lc
+        self._first[id(lc)] = (lc, first)  # lc is kept: its id stays its own
+        return first
+
+
 def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozenset[str],
-             noted: frozenset[str] = frozenset(), offered: set[tuple[str, str]] | None = None
-             ) -> dict[str | None, list[LegalCommand]]:
+             noted: frozenset[str] = frozenset(), offered: set[tuple[str, str]] | None = None,
+             distinct: Distinct | None = None) -> dict[str | None, list[LegalCommand]]:
     """What each of ``actors`` (None: the GM) may do now, as ``Conflict.legal`` gives it but
-    without the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …): the
-    ruleset's own legal commands, asked for all of them at once, a text template read only
-    when its verb is played. A verb of ``noted`` left out is added to ``offered`` with the
-    character it was offered to."""
+    without the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …) and each
+    value once: the ruleset's own legal commands, asked for all of them at once, a text
+    template read only when its verb is played. A verb of ``noted`` left out is added to
+    ``offered`` with the character it was offered to. ``distinct`` tells equal legal commands
+    apart (one kept for the job compares each once)."""
+    distinct = distinct or Distinct()
     out: dict[str | None, list[LegalCommand]] = {}
     for actor, items in conflict.ruleset.legal_commands_of(conflict.state.innermost,
                                                            actors).items():
-        mine = out[actor] = []
+        kept: list[LegalCommand] = []
         for item in items:
             if isinstance(item, str):
                 head, sep, rest = item.partition(": ")
@@ -257,8 +302,8 @@ def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozens
                 if verb in noted and actor is not None and offered is not None:
                     offered.add((verb, actor))
                 continue
-            if item not in mine:
-                mine.append(item)
+            kept.append(item)
+        out[actor] = distinct.unique(kept)
     return out
 
 
@@ -343,7 +388,7 @@ class Encounter:
         if found is None:  # a character's: those of every character, asked at once
             asked = [actor] if actor is None else self._characters(now)
             now.legal_of.update(playable(self.conflict, asked, self.p.left_out,
-                                         self.p.profile.skip, self.offered))
+                                         self.p.profile.skip, self.offered, self.p.distinct))
             found = now.legal_of.setdefault(actor, [])
         return found
 
