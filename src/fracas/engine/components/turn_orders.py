@@ -489,12 +489,12 @@ class AlternatingSides:
         self.side_on_turn = self.side_of.get(actor, self.side_on_turn)
 
     def end_turn(self) -> None:
-        """End the turn under way; the other side is on turn if it has turns, else this one."""
+        """End the turn under way; the other side is on turn if it has turns, else this one.
+        (Settled as it is: either the side on turn has turns, or neither side has.)"""
         self.current = None
         other = self.other_side(self.side_on_turn)
         if self.side_turns_left(other) > 0:
             self.side_on_turn = other
-        self.settle()
 
     def new_round(self) -> None:
         """Reset turns taken; ``first_side`` opens (or the other, if it has no turns)."""

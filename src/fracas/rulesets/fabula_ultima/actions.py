@@ -231,8 +231,7 @@ def finish_turn(order: AlternatingSides, rnd: int, actor: str, pre: list[Event],
     for e in body:
         if isinstance(e, ParticipantOut):
             order.leave(e.participant)
-    order.end_turn()
-    order.settle()
+    order.end_turn()  # settled as it ends
     events = [*pre, TurnStarted(participant=actor), *body,
               TurnEnded(participant=actor)]
     if order.round_over:

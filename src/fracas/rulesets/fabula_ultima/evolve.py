@@ -146,16 +146,14 @@ def _turn_started(state: ConflictState, e: engine.TurnStarted) -> None:
 def _turn_ended(state: ConflictState, e: engine.TurnEnded) -> None:
     order = _ext(state).order
     if order is not None:
-        order.end_turn()
-        order.settle()
+        order.end_turn()  # settled as it ends
 
 
 @H.evolves(engine.ParticipantLeft, engine.ParticipantOut)
 def _gone(state: ConflictState, e: engine.ParticipantLeft | engine.ParticipantOut) -> None:
     order = _ext(state).order
     if order is not None:
-        order.leave(e.participant)
-        order.settle()
+        order.leave(e.participant)  # settled as it leaves
 
 
 @H.evolves(engine.ParticipantJoined)
