@@ -69,6 +69,7 @@ from fracas.sim.profiles import (
 from fracas.sim.stats import NO_DECISION, NO_WINNER, EncounterResult, Refusal
 
 _GM = Viewer.gm()
+_ENDED = Status.ENDED.value  # read once: an enum member's value is slow to look up
 MAX_REFUSED_PER_TURN = 64
 """How many refused commands a policy may choose in one turn before the job stops with an
 error (a policy returning a refused command that is not among ``turn.options`` would otherwise
@@ -607,7 +608,7 @@ class Encounter:
         cap = self.p.max_rounds
         while True:
             state = self.conflict.state
-            if state.status == Status.ENDED.value or state.round > cap:
+            if state.status == _ENDED or state.round > cap:
                 break
             decided = self.verdict()
             if decided is not None:

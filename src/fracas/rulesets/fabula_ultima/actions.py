@@ -47,6 +47,7 @@ from fracas.rulesets.fabula_ultima.state import (
 SUPPORT_DL = 10
 #: The stats an Initiative check's dice and bonus come from (FU-CON-3, FU-CON-4).
 _INIT_FROM = ("dex", "ins", "equipment", "init_mod")
+_RUNNING = Status.RUNNING.value  # read once: an enum member's value is slow to look up
 
 
 # --------------------------------------------------------------------------- checks
@@ -128,7 +129,7 @@ def fumble_fp(ext: FabulaExt, p: Participant, result: dict[str, Any]) -> list[Ev
 
 
 def _running(state: ConflictState, what: str) -> None:
-    if state.status != Status.RUNNING.value or state.ext.order is None:
+    if state.status != _RUNNING or state.ext.order is None:
         raise IllegalCommand(
             f"{what} needs the conflict under way: a PC leads the Initiative Group Check "
             "first (LEADER: initiative)", rule="FU-CON-3")

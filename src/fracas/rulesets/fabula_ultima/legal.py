@@ -19,6 +19,7 @@ from fracas.rulesets.fabula_ultima.state import (
 from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
+_ENDED, _SETUP = Status.ENDED.value, Status.SETUP.value  # read once: an enum's value is slow
 
 
 def legal_commands(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
@@ -30,9 +31,9 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
                       ) -> dict[str | None, list[str | LegalCommand]]:
     """What each of ``actors`` (None: the GM) may do now, the turn order read once for all."""
     ext: FabulaExt = state.ext
-    if state.status == Status.ENDED.value:
+    if state.status == _ENDED:
         return {actor: ["undo"] for actor in actors}
-    if state.status == Status.SETUP.value:
+    if state.status == _SETUP:
         return {actor: _setup(state, actor) for actor in actors}
     nxt = next_turn(ext)
     if nxt is None:
