@@ -408,13 +408,14 @@ class Encounter:
         optional ones)."""
         mine = now.mine.get(pid)
         if mine is None:
-            optional = self.p.profile.optional_verbs
-            legal = [lc for lc in self._playable(now, pid) if lc.actor == pid]
-            side = self.p.sides.side_of.get(pid, "")
-            if legal and side in self.players:
-                legal = without(legal, self._hidden_from(now, side)[0])
-            mine = now.mine[pid] = legal if any(
-                lc.verb not in optional for lc in legal) else []
+            mine = [lc for lc in self._playable(now, pid) if lc.actor == pid]
+            if mine:  # (most characters have nothing to do at most versions)
+                side = self.p.sides.side_of.get(pid, "")
+                if side in self.players:
+                    mine = without(mine, self._hidden_from(now, side)[0])
+                optional = self.p.profile.optional_verbs
+                mine = mine if any(lc.verb not in optional for lc in mine) else []
+            now.mine[pid] = mine
         return mine
 
     def _entries_of(self, now: _Now, side: str) -> Entries:
@@ -476,7 +477,7 @@ class Encounter:
             legal = first + [lc for q in active[i + 1:] if side_of.get(q, "") == side
                              for lc in self._legal(now, q)]
             sight = self.sight(side)
-            options = tuple(o for lc in legal for o in self.options(lc, sight))
+            options = tuple([o for lc in legal for o in self.options(lc, sight)])
             if options:
                 return Turn(side, options, sight, self._hidden_from(now, side)[1], profile,
                             self.rng, self._offers(side), self.proposal,
