@@ -3,7 +3,7 @@ the exact values the rules allow (DESIGN.md principle 5)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
@@ -51,8 +51,7 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     me = state.participants.get(actor)
     if me is None or not me.active:
         return []
-    now = {ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare,
-           ph.COUNTDOWN: _countdown}.get(ext.phase, _nothing)(state, actor)
+    now = _BY_PHASE.get(ext.phase, _nothing)(state, actor)
     if ext.phase != ph.START and actor not in ext.awareness:  # joined late (ES-START-1)
         now = [*_awareness(actor), *now]
     return now
@@ -217,6 +216,10 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
 
 #: An acting character's commands but its moves, by (actor, those seen, those to zoom with).
 _AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
+
+#: What a character may do in each phase of a round (none in the others).
+_BY_PHASE: dict[str, Callable[[ConflictState, str], list[LegalCommand]]] = {
+    ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare, ph.COUNTDOWN: _countdown}
 
 
 #: The GM's tools that name nobody: the same values every time.
