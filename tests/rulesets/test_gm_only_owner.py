@@ -9,6 +9,8 @@ import re
 from importlib import resources
 from typing import Any
 
+import pytest
+
 from fracas.app.scenario import parse_scenario
 from fracas.app.script import play_script
 from fracas.cli.render import log_lines
@@ -154,6 +156,22 @@ def test_fabula_ultima_refuses_a_weapon_without_listing_gm_only_gear() -> None:
     said = _refusal(c, "ada: attack imp weapon=axe")
     assert "Ada has no weapon 'axe' equipped" in said and "Star" not in said
     assert "(equipped: Star Blade)" in _refusal(c, "ada: attack imp weapon=axe", Viewer.gm())
+
+
+@pytest.mark.rule("FU-CON-2")
+def test_fabula_ultima_offers_an_attack_with_gm_only_gear_naming_no_weapon() -> None:
+    """With her gear the GM's, Alice's attack offered a weapon list of "unarmed strike"
+    alone, read as her only choice (and, picked, an unarmed strike in place of the blade)."""
+    blade = {"kind": "weapon", "name": "Star Blade", "accuracy": "dex+mig", "damage": 7}
+    c = _fu_conflict("equipment", equipment=[blade])
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    (attack,) = [lc for lc in offered(c, ALICE, "ada") if lc.verb == "attack"]
+    assert [p.name for p in attack.params if not p.is_fixed] == ["dice"]
+    (gm,) = [lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "attack"]
+    assert gm.choice("weapon").allowed == ("Star Blade", "unarmed strike")
+    c.execute(attack.command(), ALICE, time="")  # the GM's sheet gives the weapon
+    (attacked,) = [e for e in c.records[-1].events if e.type == "attack"]
+    assert attacked.data["weapon"] == "Star Blade"
 
 
 def test_fabula_ultima_refuses_table_dice_without_naming_gm_only_dice_or_gear() -> None:

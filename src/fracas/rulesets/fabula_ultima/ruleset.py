@@ -156,12 +156,17 @@ class FabulaUltima(Ruleset):
 
     def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
                   offer: list[LegalCommand]) -> list[LegalCommand]:
-        """A player's offer names none of the actor's GM-only gear, and their initiative
-        check has no ``dl``: only the GM sets its DL (FU-CON-3). Where the actor's Fabula
-        Points are GM-only, the spending of one is offered whether or not it has one (its
-        coming and going would count them, FU-CHK-4)."""
-        out = [dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name != "dl"))
-               if lc.verb == "initiative" else lc
+        """A player's offer names none of the actor's GM-only gear (an attack then names no
+        weapon: the GM's sheet gives its first, FU-CON-2; an "unarmed strike" left alone in
+        the list would read as the only choice), and their initiative check has no ``dl``:
+        only the GM sets its DL (FU-CON-3). Where the actor's Fabula Points are GM-only, the
+        spending of one is offered whether or not it has one (its coming and going would
+        count them, FU-CHK-4)."""
+        gear = stat_is_secret(state, viewer, actor, "equipment")
+        dropped = {"initiative": "dl", "attack": "weapon" if gear else ""}
+        out = [dataclasses.replace(lc, params=tuple(c for c in lc.params
+                                                    if c.name != dropped[lc.verb]))
+               if lc.verb in dropped else lc
                for lc in super().offer_for(state, actor, viewer, offer)]
         if stat_is_secret(state, viewer, actor, "fp") and \
                 not any(lc.verb == "fabula" for lc in out):
