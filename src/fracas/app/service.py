@@ -205,7 +205,7 @@ class ConflictService:
                     return self._duplicate(conflict_id, self.load(conflict_id), command,
                                            done)
             raise
-        conflict.append_record(record)
+        conflict.commit(record)  # its own decision: folded as execute folds it, not read again
         self._maybe_snapshot(conflict_id, conflict)
         return Outcome(record, conflict)
 
