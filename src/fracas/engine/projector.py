@@ -281,16 +281,19 @@ class Projector:
         def known(word: object) -> bool:
             return not isinstance(word, str) or all(k.knows(word) for k in knowledge)
 
+        def plain(value: object) -> bool:  # a value that can hold no id but as itself
+            return value is None or isinstance(value, str | int | float | bool)
+
         if not known(command.actor):
             return None
         args: dict[str, Any] = {}
         for key, value in command.args.items():
-            if isinstance(value, list):
+            if isinstance(value, list) and all(map(plain, value)):
                 value = [w for w in value if known(w)]
                 if not value:
                     return None
-            elif not known(value):
-                return None
+            elif not plain(value) or not known(value):
+                return None  # a mapping or nested list may name one anywhere in it
             args[key] = value
         if record.author in RESERVED_IDS:
             nets = [k.unknowns() for k in knowledge]
