@@ -372,7 +372,7 @@ async function renderRound(level, turn, ctx) {
   state.legalKey = key;
   const watching = state.me.role === "player" && !ctx.participants.some((p) => p.mine)
     ? h("p", { class: "muted" }, "You have no character in this conflict: you are watching.") : null;
-  redraw(state.controls, () => [gm ? actForChooser(ctx, turn) : watching, ...Object.entries(legal).map(([actor, items]) => {
+  redraw(state.controls, () => [...(gm ? [actForChooser(ctx, turn)].flat() : [watching]), ...Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
     return h("section", { class: "actor", "data-actor": actor }, h("h3", { tabindex: -1 }, title),
@@ -512,7 +512,9 @@ function actForChooser(ctx, turn) {
   const select = h("select", { id: "act-for", onchange: (e) => { state.actFor = e.target.value; render(); } },
     h("option", { value: "" }, "the one acting now"),
     ctx.participants.map((p) => h("option", { value: p.id, selected: state.actFor === p.id }, p.name)));
-  return h("p", { class: "field" }, h("label", { for: "act-for" }, "Act for"), select);
+  const field = h("p", { class: "field" }, h("label", { for: "act-for" }, "Act for"), select);
+  // a step that no one is asked for (an Etherscope ambush) is taken for a character chosen here
+  return turn.hint && !state.actFor ? [field, h("p", { class: "muted", id: "act-for-hint" }, turn.hint)] : field;
 }
 
 async function legalCommands(turn, ctx, gm) {
