@@ -119,6 +119,10 @@ def test_an_optional_list_says_what_leaving_it_empty_stands_for(browser: Browser
     expect(gm.page.locator("#notice")).to_contain_text("Done: effect")
     expect(gm.page.locator(".log .entry").first).to_contain_text(
         "Rain on the windscreen (until the end of round 1)")
+    # set-range's two fields, named "a" and "b" in the notation, say what each takes
+    set_range = own.locator("form[data-verb='set-range']")
+    expect(set_range).to_contain_text("one side: characters or groups")
+    expect(set_range).to_contain_text("the other side: characters or groups")
 
 
 def test_an_ended_conflict_says_so_and_asks_nobody_to_act(browser: Browser,

@@ -41,7 +41,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                                   "awareness roll's)")),
                 "attempt an ambush, opposed by each target's counter roll",
                 rule="ES-START-2"),
-    CommandSpec("set-range", (Param("a", "ids"), Param("b", "ids"),
+    CommandSpec("set-range", (Param("a", "ids", help="one side: characters or groups"),
+                              Param("b", "ids", help="the other side: characters or groups"),
                               Param("band", "choice", choices=_BAND)),
                 "GM sets the range between characters or groups (ids or groups, "
                 "comma-separated)", actor="gm", rule="ES-START-3"),
