@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.errors import IllegalCommand, NotYourTurn
 
@@ -176,6 +177,16 @@ def test_a_hidden_character_taken_out_on_its_go_reads_to_players_as_its_go_did()
     assert any("Thug is out; the GM hands off" in line for line in gm)
 
 
+def _ada_last_to_go(hidden: bool) -> Conflict:
+    """Thug opened the turn and handed off to Ada, the last to go a player may know of; with
+    ``hidden``, Zqhid (hidden from the players) has not gone either."""
+    c = make(pc("ada"), npc("thug"))
+    if hidden:
+        c.execute("join zq name=Zqhid side=npcs hidden=yes")
+    do(c, "open thug", "thug: handoff ada")
+    return c
+
+
 @pytest.mark.rule("VR-TURN-2", "VR-TURN-3")
 def test_a_player_whose_only_ones_left_to_go_are_hidden_ends_the_go_as_if_none_were() -> None:
     """Ada is the last to go that her player may know of; a character hidden from Alice has
@@ -188,14 +199,7 @@ def test_a_player_whose_only_ones_left_to_go_are_hidden_ends_the_go_as_if_none_w
 
     alice = Viewer.of_player("ada")
 
-    def table(hidden: bool) -> object:
-        c = make(pc("ada"), npc("thug"))
-        if hidden:
-            c.execute("join zq name=Zqhid side=npcs hidden=yes")
-        do(c, "open thug", "thug: handoff ada")
-        return c
-
-    plain, twin = table(False), table(True)
+    plain, twin = _ada_last_to_go(False), _ada_last_to_go(True)
     offers = [[lc.text() for lc in offered(c, alice, "ada") if lc.verb == "handoff"]
               for c in (plain, twin)]
     assert offers[0] == offers[1] == ["ada: handoff"]
@@ -247,17 +251,10 @@ def test_a_hand_off_to_one_gone_when_everyone_has_gone_says_to_end_the_turn() ->
         assert "everyone has gone this turn; end Thug's go with 'thug: handoff'" in err.message
     alice = Viewer.of_player("ada")
 
-    def table(hidden: bool) -> object:
-        t = make(pc("ada"), npc("thug"))
-        if hidden:
-            t.execute("join zq name=Zqhid side=npcs hidden=yes")
-        do(t, "open thug", "thug: handoff ada")
-        return t
-
     said = []
-    for t in (table(False), table(True)):
+    for t in (_ada_last_to_go(False), _ada_last_to_go(True)):
         with pytest.raises(IllegalCommand) as info:
             t.execute("ada: handoff thug", alice)
         said.append((info.value.rule, info.value.message))
     assert said[0] == said[1] and said[0][0] == "VR-TURN-3"
-    refused(table(True), "ada: handoff thug", "VR-TURN-2")  # to the GM: Zqhid has not gone
+    refused(_ada_last_to_go(True), "ada: handoff thug", "VR-TURN-2")  # the GM: Zqhid has not gone
