@@ -368,3 +368,47 @@ def test_hiding_in_a_zoom_of_another_scaling_carries_back() -> None:
     c.execute("end 'back to the chase'")
     assert c.state.zoom is None
     assert c.state.ext.ranges.is_hidden("carl", "ada")
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-5")
+def test_awareness_moves_ending_among_unseen_characters_read_as_if_they_were_not_there() -> None:
+    # order Ada, Bruno, Dora, Carl: Dora's move is against Carl alone, whom Alice's Ada does
+    # not see; to Alice the moves end with Bruno's, as they would with no Carl at all
+    def table(carl: bool) -> Conflict:
+        people = [pc("ada", "alice"), pc("bruno", "bob"), pc("dora"), *([pc("carl")] * carl)]
+        return make({"lurking": {"carl": ["ada"]} if carl else {}}, people, [
+            "ada: awareness successes=3", "bruno: awareness successes=2",
+            "dora: awareness successes=1", *(["carl: awareness successes=0"] * carl),
+            "moves", "ada: done", "bruno: done"])
+
+    def seen(c: Conflict) -> tuple[object, ...]:
+        ruleset = view(c, ALICE)["conflict"]["ruleset"]
+        return ([(r["command"], r["lines"]) for r in log_view(c, ALICE)],
+                ruleset["phase"], ruleset["lines"], ruleset["mover"])
+
+    hidden, plain = table(carl=True), table(carl=False)
+    assert hidden.state.ext.phase == "moves" and plain.state.ext.phase == "ready"
+    assert seen(hidden)[1:] == seen(plain)[1:] == ("ready", seen(plain)[2], None)
+    hidden.execute("dora: step carl toward")
+    hidden.execute("dora: done")
+    assert hidden.state.ext.phase == "ready"
+    assert seen(hidden) == seen(plain)
+    assert any("the awareness moves are over" in r[1] for r in seen(plain)[0])
+    # Bob sees Carl: Dora's move against him is his to read, and the moves end after it
+    bob = [line for r in log_view(hidden, BOB) for line in r["lines"]]
+    assert bob[-3:] == ["Dora ↔ Carl: Near → Close (awareness move)",
+                        "Dora's awareness move is over", "the awareness moves are over"]
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-5")
+def test_an_unseen_characters_awareness_move_names_none_it_moves_against() -> None:
+    # Carl moves first, hidden from Ada: Alice reads the GM is moving, not against whom
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl")]
+    c = make({"lurking": {"carl": ["ada"]}}, people, [
+        "carl: awareness successes=3", "ada: awareness successes=2",
+        "bruno: awareness successes=1", "moves"])
+    ruleset = view(c, ALICE)["conflict"]["ruleset"]
+    assert (ruleset["phase"], ruleset["mover"], ruleset["move_against"]) == ("moves", None, [])
+    assert "awareness move: the GM" in ruleset["lines"]
+    bob = view(c, BOB)["conflict"]["ruleset"]
+    assert (bob["mover"], bob["move_against"]) == ("carl", ["ada", "bruno"])

@@ -17,6 +17,7 @@ from fracas.engine.secrets import shown, stat_is_secret
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.common import (
+    active,
     current_condenser,
     ext_of,
     invisible,
@@ -99,6 +100,36 @@ def _redact_revealed(state: ConflictState, event: ev.Revealed, mine: list[str]) 
     return dataclasses.replace(event, from_=seen, band=band)
 
 
+def _seen_mover(state: ConflictState, viewer: Viewer, order: Sequence[str]) -> int | None:
+    """The first of ``order`` (awareness movers in turn) whose move ``viewer`` may know of:
+    one taking part they see, moving against a later one they see; None: none is."""
+    seen = [active(state, p) and can_see(state, viewer, p) for p in order]
+    return next((i for i in range(len(order) - 1) if seen[i] and any(seen[i + 1:])), None)
+
+
+def moves_over_to(state: ConflictState, viewer: Viewer) -> bool:
+    """Whether the awareness moves run on only among those hidden from all of ``viewer``'s
+    characters: to them the moves are over, as they would be without those (ES-START-5,
+    ES-RNG-6) — the log said so when the last move they know of ended."""
+    ext = ext_of(state)
+    return not viewer.is_gm and ext.phase == ph.MOVES and ext.mover >= 0 and \
+        _seen_mover(state, viewer, ext.move_order[ext.mover:]) is None
+
+
+def _moves_as_seen(state: ConflictState, event: ev.MoverStarted | ev.MovesDone,
+                   viewer: Viewer) -> Event | None:
+    """A move's start, or the moves' end, as a player sees it: the moves are over once none
+    is left that they may know of — where the last move they know of ends, not where a move
+    among hidden characters (or against them only) does (ES-START-5, ES-RNG-6). ``event``
+    itself where that changes nothing."""
+    told = moves_over_to(state, viewer)
+    if isinstance(event, ev.MovesDone):
+        return None if told else event
+    if _seen_mover(state, viewer, (event.participant, *event.against)) is not None:
+        return event
+    return None if told else ev.MovesDone()
+
+
 def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
     """``event`` less what it counts of those hidden from ``viewer``: a search's finds; and
     all of a member's leaving a group that stands with someone hidden from all of theirs (a
@@ -106,6 +137,9 @@ def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
     push that broke it reads as typed, ES-RNG-6)."""
     if viewer.is_gm or state.ext is None:
         return event
+    if isinstance(event, ev.MoverStarted):  # a move they may not know of ends their moves
+        seen = _moves_as_seen(state, event, viewer)
+        return event if seen is None else seen
     if isinstance(event, ev.GroupLeft):
         members = ext_of(state).groups.get(event.group, [])
         mine = _mine(state, viewer)
@@ -147,6 +181,10 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
         return _redact_ambush(state, event, mine)
     if isinstance(event, ev.Revealed):
         return _redact_revealed(state, event, mine)
+    if isinstance(event, ev.MoverStarted | ev.MovesDone):
+        seen = _moves_as_seen(state, event, viewer)
+        if seen is not event:
+            return seen
 
     def gone(pid: Any) -> bool:
         return isinstance(pid, str) and invisible(ranges, mine, pid)
@@ -290,11 +328,13 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     elif ext.phase == ph.START:
         todo = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
         lines.append("start: awareness still to roll: " + (", ".join(todo) or "nobody"))
-    elif ext.phase == ph.MOVES:
+    elif ext.phase == ph.MOVES and not moves_over_to(state, viewer):
         mover = ext.move_order[ext.mover] if 0 <= ext.mover < len(ext.move_order) else None
-        against = [name(state, p) for p in ext.move_order[ext.mover + 1:] if see(p)]
-        who = name(state, mover) if mover and see(mover) else "the GM"
-        lines.append(f"awareness move: {who} against {', '.join(against) or 'nobody'}")
+        if mover and see(mover):
+            against = [name(state, p) for p in ext.move_order[ext.mover + 1:] if see(p)]
+            lines.append(f"awareness move: {name(state, mover)} against {', '.join(against)}")
+        else:  # whom a hidden one moves against would tell of it
+            lines.append("awareness move: the GM")
     elif ext.phase == ph.DECLARE:
         waiting = [name(state, p) for p in ext.base if p not in ext.countdown.declarations
                    and see(p)]
@@ -346,18 +386,21 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
     def see(pid: str) -> bool:
         return can_see(state, viewer, pid)
 
-    mover = ext.move_order[ext.mover] if ext.phase == ph.MOVES and \
+    phase = ph.READY if moves_over_to(state, viewer) else ext.phase
+    mover = ext.move_order[ext.mover] if phase == ph.MOVES and \
         0 <= ext.mover < len(ext.move_order) else None
+    if mover is not None and not see(mover):
+        mover = None  # and whom it moves against would tell of it
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     return {
         "lines": view_lines(state, viewer),
         "table_line": None if _table_secret(state, viewer) else table_line(s),
         "meanings": [] if _table_secret(state, viewer) else meaning_lines(s),
-        "phase": ext.phase,
+        "phase": phase,
         "phase_text": "the conflict is over" if state.status == "ended"
-        else ph.PHASE_TEXT[ext.phase],
+        else ph.PHASE_TEXT[phase],
         "condenser": condenser_of(s),
-        "mover": mover if mover and see(mover) else None,
+        "mover": mover,
         "move_against": [p for p in ext.move_order[ext.mover + 1:] if see(p)] if mover else [],
         "acting": [cur.actor, _score(state, viewer, cur.actor, cur.score)]
         if cur and see(cur.actor) else None,
