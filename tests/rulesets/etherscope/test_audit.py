@@ -275,8 +275,8 @@ def test_zoom_with_start_runs_the_start_procedure_inside() -> None:
     c.execute("ada: awareness successes=1")
     c.execute("bruno: awareness successes=0")
     c.execute("bruno: ambush ada successes=2 counter=ada:1,1")
-    c.execute("moves")
-    c.execute("ada: done")
+    c.execute("moves")  # Bruno, hidden from Ada, is none she may step against
+    assert c.state.innermost.ext.phase == "ready"
     c.execute("round")
     assert c.state.innermost.ext.awareness == {"ada": 1, "bruno": 0}
     # the parent keeps its own awareness scores
@@ -412,3 +412,17 @@ def test_an_unseen_characters_awareness_move_names_none_it_moves_against() -> No
     assert "awareness move: the GM" in ruleset["lines"]
     bob = view(c, BOB)["conflict"]["ruleset"]
     assert (bob["mover"], bob["move_against"]) == ("carl", ["ada", "bruno"])
+
+
+@pytest.mark.rule("ES-START-5", "ES-RNG-6")
+def test_a_character_with_only_hidden_ones_yet_to_move_has_no_awareness_move() -> None:
+    # order Bruno, Ada, Carl; Carl is hidden from Ada, so Ada has no one to step against:
+    # Alice is never asked to end a move against nobody she knows (it told of Carl)
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl")]
+    c = make({"lurking": {"carl": ["ada"]}}, people, [
+        "bruno: awareness successes=3", "ada: awareness successes=2",
+        "carl: awareness successes=1", "moves", "bruno: done"])
+    assert c.state.ext.phase == "ready"
+    with pytest.raises(NotYourTurn, match="not Ada's turn"):
+        c.execute("ada: done", ALICE, time="")
+    assert c.replay() == c.state

@@ -186,13 +186,18 @@ def decide_moves(d: Decision, cmd: Command) -> None:
 
 def _next_mover(state: ConflictState, order: list[str], after: int,
                 gone: frozenset[str] = frozenset()) -> Events:
+    """The next awareness move after ``order[after]``: of the next character still taking
+    part with one yet to move that it sees (a step against one hidden from it is refused,
+    ES-RNG-6: a move with none to step against is none); else the moves are over."""
+    ranges = ext_of(state).ranges
+
     def here(pid: str) -> bool:
         return active(state, pid) and pid not in gone
 
     for i in range(after + 1, len(order) - 1):
         if here(order[i]):
             against = [p for p in order[i + 1:] if here(p)]
-            if against:
+            if any(not ranges.is_hidden(p, order[i]) for p in against):
                 return [ev.MoverStarted(participant=order[i], against=tuple(against))]
     return [ev.MovesDone()]
 
