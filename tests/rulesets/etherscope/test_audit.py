@@ -426,3 +426,18 @@ def test_a_character_with_only_hidden_ones_yet_to_move_has_no_awareness_move() -
     with pytest.raises(NotYourTurn, match="not Ada's turn"):
         c.execute("ada: done", ALICE, time="")
     assert c.replay() == c.state
+
+
+@pytest.mark.rule("ES-RNG-6")
+def test_the_public_sees_one_hidden_only_from_a_hidden_one_as_without_that_one() -> None:
+    # Carl is hidden from Ada and Bruno, Ada from Carl alone: the public knows no Carl, so
+    # Ada stands in its view as she would with no Carl at all; one hidden from Bruno does not
+    def public(lurking: dict[str, list[str]], carl: bool) -> list[str]:
+        people = [pc("ada", "alice"), pc("bruno", "bob"), *([pc("carl")] * carl)]
+        c = make({"lurking": lurking}, people)
+        return [p["id"] for p in view(c, Viewer.public())["conflict"]["participants"]]
+
+    assert public({"carl": ["ada", "bruno"], "ada": ["carl"]}, carl=True) \
+        == public({}, carl=False) == ["ada", "bruno"]
+    assert public({"carl": ["ada", "bruno"], "ada": ["carl", "bruno"]}, carl=True) \
+        == public({"ada": ["bruno"]}, carl=False) == ["bruno"]

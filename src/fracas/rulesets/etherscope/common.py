@@ -43,11 +43,12 @@ def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
 def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:
     """Whether ``pid`` is hidden from all of a viewer's characters ``mine`` (ES-RNG-6): to
     that viewer it does not exist. A viewer without characters (the public) knows no one
-    who is hidden from anyone."""
+    hidden from one that is hidden from no one; hidden only from those hidden themselves,
+    it is known as it would be without them (the public knows none of those)."""
     if pid in mine:
         return False
     if not mine:
-        return bool(ranges.hidden.get(pid))
+        return any(not ranges.hidden.get(h) for h in ranges.hidden.get(pid, ()))
     return all(ranges.is_hidden(pid, m) for m in mine)
 
 
