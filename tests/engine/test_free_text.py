@@ -35,6 +35,7 @@ KINDS = {
     "override": "gm-only",
     "join": "table", "leave": "table", "out": "table", "end": "table", "damage": "table",
     "zone": "table", "object": "table", "harm": "table", "chase": "table", "abandon": "table",
+    "tactics": "table",
     "handoff": "table",  # VERS: a GM's hand-off; a character's own is that actor's words
     "push": "actor", "attack": "actor", "move": "actor", "hide": "actor", "search": "actor",
     "recover": "actor", "act": "actor", "zoom": "actor", "goal": "actor", "equip": "actor",

@@ -52,6 +52,7 @@ HARMLESS: dict[str, set[str]] = {
     "VERS": {
         "zone_added", "zones_linked", "placed", "guard_posted", "guard_left", "cover_set",
         "object_added", "object_restored", "chase_started", "chase_stage", "chase_abandoned",
+        "chase_tactics",
         "turn_ended",  # its "out" is the band's "down", told by participant_out anyway
     },
 }

@@ -396,6 +396,33 @@ def test_a_chase_roll_due_is_the_rollers_turn_on_the_page(browser: Browser,
         screen.context.close()
 
 
+@pytest.mark.rule("VR-CHASE-5")
+def test_the_gms_tactics_show_on_the_chase_before_the_players_roll(browser: Browser,
+                                                                  served: Served) -> None:
+    """Tactics are the GM's (the seed: "The GM should impose bonuses or penalties"): the GM
+    sets them from its own controls, Alice reads them on the chase before she rolls, and her
+    chase roll's form has no modifier of her own to fill in (the GM's has)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-chase")
+    alice = join(browser, invite(gm, "alice"))
+    expect(gm.page.locator("section.actor[data-actor='gm'] form[data-verb=tactics]")
+           ).to_have_count(1)
+    command(gm, "gm", "tactics c1 -2 why='the crowded festival'")
+    for screen in (gm, alice):
+        expect(screen.page.locator(".chase .tactics")).to_have_text(
+            "next roll −2 for tactics: the crowded festival")
+    run = alice.page.locator("section.actor[data-actor='ada'] form[data-verb=run]")
+    expect(run).to_have_count(1)
+    expect(run.locator("[name=mod]")).to_have_count(0)
+    expect(gm.page.locator("section.actor[data-actor='ada'] form[data-verb=run] [name=mod]")
+           ).to_have_count(1)
+    command(alice, "ada", "ada: run c1 dice=2,2,2")
+    for screen in (gm, alice):
+        expect(screen.page.locator(".chase .tactics")).to_have_count(0)  # taken by the roll
+        assert screen.errors == [], screen.errors
+        screen.context.close()
+
+
 @pytest.mark.rule("ES-START-1")
 def test_who_still_rolls_awareness_is_asked_on_the_page(browser: Browser,
                                                         served: Served) -> None:

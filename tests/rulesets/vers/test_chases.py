@@ -83,6 +83,81 @@ def test_gm_tactics_modifier_and_narration_kept_in_the_log():
     assert "bookshelves pulled down" in c.records[-1].command
 
 
+@pytest.mark.rule("VR-CHASE-5")
+def test_the_gm_imposes_tactics_the_player_sees_them_and_the_next_roll_takes_them():
+    """The seed: "The GM should impose bonuses or penalties based on tactics taken by the
+    players". The GM sets them on the chase; the table reads them in the log and on the
+    chase's line, the roller's odds count them, and the next roll takes them, once."""
+    from fracas.cli.render import log_lines
+    from fracas.engine import Viewer
+    from fracas.engine.views import view
+
+    alice = Viewer.of_player("ada")
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3")
+    assert "tactics c1 N why=TEXT" in c.legal_commands(None)
+    do(c, "tactics c1 -2 why='the crowded festival'")
+    assert log_lines(c, alice)[-1][3] == [
+        "chase c1: Ada's next roll takes −2 for tactics: the crowded festival"]
+    seen = view(c, alice)["conflict"]
+    (line,) = [x for x in seen["ruleset"]["lines"] if x.startswith("Chase c1")]
+    assert line.endswith("· next roll −2 for tactics: the crowded festival")
+    assert seen["ruleset"]["chases"]["c1"]["tactics"] == -2
+    (odds,) = seen["odds"]  # TN 12, −1 the thief's Athletics, −2 tactics → 9
+    assert "−2 tactics: −3 → 9: success 38%" in odds
+    roll = of(list(c.execute("ada: run c1 dice=4,4,2", alice).events), "chase_roll")[0]
+    assert ["tactics", -2] in roll["check"]["mods"] and roll["check"]["target_number"] == 9
+    assert not roll["check"]["success"]  # a 10: a success at 11 without the tactics
+    roll = of(list(c.execute("ada: run c1 dice=4,4,3", alice).events), "chase_roll")[0]
+    assert [m[0] for m in roll["check"]["mods"]] == ["Thief's athletics"]  # taken once
+    assert c.state.ext.chases["c1"].tactics == 0
+    assert not any(x.endswith("tactics") for x in view(c, alice)["conflict"]["ruleset"]["lines"])
+
+
+@pytest.mark.rule("VR-CHASE-5")
+def test_a_players_own_tactics_modifier_is_refused_the_gm_may_give_one_and_undo_it():
+    """Before, Alice could give Ada's roll any bonus she liked ('ada: run c1 mod=5'); she
+    is neither offered mod= nor may give it: tactics are the GM's. The GM acting for Ada
+    still may, on top of tactics set on the chase; undo takes tactics back like any record."""
+    from fracas.engine import Viewer
+    from fracas.engine.projector import offered
+    from fracas.errors import IllegalCommand, NotAllowed
+
+    alice = Viewer.of_player("ada")
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3")
+    (run,) = [lc for lc in offered(c, alice, "ada") if lc.verb == "run"]
+    assert "mod" not in [p.name for p in run.params]
+    (gm_run,) = [lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "run"]
+    assert "mod" in [p.name for p in gm_run.params]
+    version = c.version
+    with pytest.raises(IllegalCommand) as info:
+        c.execute("ada: run c1 mod=5 dice=4,4,3", alice)
+    assert info.value.rule == "VR-CHASE-5" and "the GM's call" in info.value.message
+    assert c.version == version and c.state.ext.chases["c1"].track.position == 4
+    with pytest.raises(NotAllowed):
+        c.execute("tactics c1 5", alice)  # the GM's command
+    do(c, "tactics c1 +1", "undo 1")
+    assert c.state.ext.chases["c1"].tactics == 0
+    do(c, "tactics c1 -1")
+    roll = of(do(c, "ada: run c1 mod=+3 dice=4,4,3"), "chase_roll")[0]
+    assert ["tactics", 2] in roll["check"]["mods"]  # the GM's −1 set before, +3 now
+
+
+@pytest.mark.rule("VR-CHASE-5")
+def test_tactics_need_a_chase_with_a_roll_to_come():
+    c = runners()
+    refused(c, "tactics c1 -2", "VR-CHASE-5")  # no chase c1
+    do(c, "chase c1 hunter=ada quarry=thief length=2")
+    err = refused(c, "tactics c1 0", "VR-CHASE-5")
+    assert "no tactics to lift" in str(err)
+    do(c, "tactics c1 -2", "tactics c1 0")
+    assert c.state.ext.chases["c1"].tactics == 0
+    do(c, "abandon c1")
+    err = refused(c, "tactics c1 -2", "VR-CHASE-5")
+    assert "is over" in str(err)
+
+
 @pytest.mark.rule("VR-CHASE-6")
 def test_failed_interpose_back_to_2_and_success_captures():
     c = runners()

@@ -117,6 +117,8 @@ def test_conflicts_exported_before_the_typed_events_load_and_replay_unchanged():
         assert got["ext"]["turns"].pop("openers_before") == 0, name
         for obj in got["ext"]["objects"].values():  # placed in no zone
             assert obj.pop("zone") is None, name
+        for chase in got["ext"]["chases"].values():  # no tactics of the GM's pending
+            assert (chase.pop("tactics"), chase.pop("tactics_why")) == (0, ""), name
         assert got == data["state"], name
         attacks += [typed(e) for r in records for e in r.events if e.type == "attack"]
     assert len(attacks) > 5 and all(isinstance(a, Attack) for a in attacks)

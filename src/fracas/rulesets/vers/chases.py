@@ -26,6 +26,7 @@ from fracas.rulesets.vers.events import (
     ChaseRoll,
     ChaseStage,
     ChaseStarted,
+    ChaseTactics,
 )
 from fracas.rulesets.vers.state import Chase, ranks, skill_tn
 
@@ -146,9 +147,39 @@ def _chase_roller(d: Decision, cmd: Command, chase: Chase) -> str:
     return actor
 
 
-def _tactics(cmd: Command) -> list[Modifier]:
+@HANDLERS.decides("tactics")
+def decide_tactics(d: Decision, cmd: Command) -> None:
+    """VR-CHASE-5: the GM imposes a bonus or penalty for the tactics taken; the chase's next
+    roll takes it (0 lifts it)."""
+    chase = _chase(d, cmd, "VR-CHASE-5")
+    cid, mod = cmd.args["id"], int(cmd.args["mod"])
+    if chase.stage in ENDED:
+        raise IllegalCommand(f"chase {cid} is over ({chase.stage}): no roll is left to take "
+                             "tactics", rule="VR-CHASE-5")
+    if mod == 0 and chase.tactics == 0:
+        raise IllegalCommand(f"chase {cid} has no tactics to lift: its next roll takes none",
+                             rule="VR-CHASE-5")
+    d.emit(ChaseTactics(id=cid, mod=mod, why=cmd.args.get("why") or None))
+
+
+def _tactics(d: Decision, cmd: Command, chase: Chase) -> list[Modifier]:
+    """The tactics the roll takes: those the GM set on the chase (``tactics``) and a ``mod=``
+    the GM gives with the roll; a player's ``mod=`` is refused (VR-CHASE-5)."""
     mod = int(cmd.args.get("mod") or 0)
-    return [Modifier("tactics", mod)] if mod else []
+    if mod and not d.ctx.author.is_gm:
+        raise IllegalCommand(
+            "tactics are the GM's call: the GM imposes a bonus or penalty for them "
+            f"('tactics {cmd.args['id']} -2 why=…'), and the chase's next roll takes it; "
+            f"roll without mod= ('{cmd.actor}: {cmd.verb} {cmd.args['id']}')",
+            rule="VR-CHASE-5")
+    return tactics_mods(chase, mod)
+
+
+def tactics_mods(chase: Chase, mod: int = 0) -> list[Modifier]:
+    """The tactics modifier of the chase's next roll: the GM's pending ``tactics`` plus
+    ``mod`` (none when they come to 0, VR-CHASE-5)."""
+    total = chase.tactics + mod
+    return [Modifier("tactics", total)] if total else []
 
 
 def roll_of(state: ConflictState, chase: Chase, skill: str | None = None
@@ -192,10 +223,11 @@ def decide_run(d: Decision, cmd: Command) -> None:
                            f"{name(state, actor)} rolls "
                            f"{'Athletics' if chase.stage == 'pursuit' else 'Stealth'}",
                            rule="VR-CHASE-7")
+    tactics = _tactics(d, cmd, chase)
     spend = action(d, cmd, actor)
     hunting = chase.roller_is_hunter
     skill, mods = roll_of(state, chase, cmd.args.get("skill"))
-    c = roll(d, actor, skill, [*mods, *_tactics(cmd)], cmd.args.get("dice"))
+    c = roll(d, actor, skill, [*mods, *tactics], cmd.args.get("dice"))
     step = (-1 if hunting else 1) * (1 if c.success else -1)
     before = chase.track.position
     after = min(max(1, before + step), chase.track.length)
@@ -223,9 +255,10 @@ def decide_interpose(d: Decision, cmd: Command) -> None:
     if chase.stage not in ("pursuit", "interpose"):
         raise IllegalCommand(f"chase {cmd.args['id']} is at stage {chase.stage}; nothing "
                              "to interpose", rule="VR-CHASE-6")
+    tactics = _tactics(d, cmd, chase)
     spend = action(d, cmd, actor)
     skill, mods = roll_of(state, chase)
-    c = roll(d, actor, skill, [*mods, *_tactics(cmd)], cmd.args.get("dice"))
+    c = roll(d, actor, skill, [*mods, *tactics], cmd.args.get("dice"))
     before = chase.track.position
     after = before
     if chase.stage == "interpose":

@@ -11,7 +11,8 @@ def _dice(name: str = "dice", help: str = "3d6 rolled at the table (4,3,2)") -> 
 
 _FREE = _dice("free", "3d6 per free attack, in order (6,5,4,3,3,3)")
 _MOD = Param("mod", "int", required=False, positional=False, default=0,
-             help="GM bonus (+) or penalty (−) for tactics")
+             help="the GM's own bonus (+) or penalty (−) for tactics on this roll, on top "
+                  "of any set with 'tactics' (a player's roll takes none)")
 _WHY = Param("why", "text", required=False, positional=False, help="narration of the roll")
 
 COMMANDS: tuple[CommandSpec, ...] = (
@@ -117,6 +118,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
                             Param("why", "text", required=False, positional=False)),
                 "end a chase as events end it (the hunter gives up, the quarry is cut off "
                 "elsewhere): no more rolls on its scale", actor="gm", rule="VR-CHASE-1"),
+    CommandSpec("tactics", (Param("id", "word"),
+                            Param("mod", "int", help="bonus (+) or penalty (−); 0 lifts it"),
+                            Param("why", "text", required=False, positional=False,
+                                  help="the tactics, for the table")),
+                "the GM's bonus or penalty for tactics, taken by the chase's next roll",
+                actor="gm", rule="VR-CHASE-5"),
     CommandSpec("run", (Param("id", "word"), _MOD, _WHY,
                         Param("skill", "choice", required=False, positional=False,
                               choices=("survival", "investigation")),

@@ -286,6 +286,16 @@ class ChaseAbandoned(TypedEvent):
     why: Annotated[str | None, OMIT_NONE] = None
 
 
+@vers_event("chase_tactics")
+class ChaseTactics(TypedEvent):
+    """The GM's bonus or penalty for tactics, taken by the chase's next roll (VR-CHASE-5);
+    ``mod`` 0 lifts one set before."""
+
+    id: str
+    mod: int
+    why: Annotated[str | None, OMIT_NONE] = None
+
+
 @vers_event("chase_roll")
 class ChaseRoll(TypedEvent):
     """A pursuit roll or an hour of tracking (VR-CHASE-3/5/7)."""
@@ -345,7 +355,7 @@ class VersTurnEnded(TurnEnded):
 
 #: The events of one chase, named by its id alone (they exist only for those who may see
 #: both of its sides).
-OF_A_CHASE = (ChaseStage, ChaseRoll, ChaseInterpose, ChaseAbandoned)
+OF_A_CHASE = (ChaseStage, ChaseTactics, ChaseRoll, ChaseInterpose, ChaseAbandoned)
 #: The events with a nested check, rolled by their actor.
 ROLLS = (Moved, Slipped, Disengaged, Recovered, Repaired, ChaseRoll, ChaseInterpose)
 #: The events that spend the actor's actions (their ``spend``).

@@ -226,8 +226,15 @@ def _chase_abandoned(state: ConflictState, e: ev.ChaseAbandoned) -> None:
     ext_of(state).chases[e.id].stage = "over"
 
 
+@HANDLERS.evolves(ev.ChaseTactics)
+def _chase_tactics(state: ConflictState, e: ev.ChaseTactics) -> None:
+    chase = ext_of(state).chases[e.id]
+    chase.tactics, chase.tactics_why = e.mod, (e.why or "") if e.mod else ""
+
+
 @HANDLERS.evolves(ev.ChaseRoll, ev.ChaseInterpose)
 def _chase_moved(state: ConflictState, e: ev.ChaseRoll | ev.ChaseInterpose) -> None:
     chase = ext_of(state).chases[e.id]
     chase.track.set(e.to)
     chase.stage = e.new_stage
+    chase.tactics, chase.tactics_why = 0, ""  # the roll took the GM's tactics (VR-CHASE-5)

@@ -85,9 +85,11 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
             continue
         if chase.roller == actor and (not turns.round_opened or (
                 acting and turns.actions_left > 0)):
+            # mod=: the GM's own tactics for the roll, left out of a player's offer
             if chase.stage == "interpose" or (chase.stage == "pursuit"
                                               and chase.track.position == 1):
-                out.append(command(actor, "interpose", id=cid, free={"dice": "DICE"}))
+                out.append(command(actor, "interpose", id=cid, free={
+                    "mod": "N", "why": "TEXT", "dice": "DICE"}))  # VR-CHASE-6
             elif chase.stage in ("pursuit", "tracking"):  # skill=: the hunter's tracking
                 tracks = chase.stage == "tracking" and chase.roller_is_hunter
                 out.append(command(actor, "run", id=cid, free={"mod": "N", "why": "TEXT",
@@ -105,11 +107,17 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     return out
 
 
+#: The parameters a player is not offered, by verb: the GM's calls — what a failed dash
+#: costs (VR-MOVE-2), a bonus or penalty for tactics (VR-CHASE-5).
+GM_CALLS = {"move": "onfail", "run": "mod", "interpose": "mod"}
+
+
 def for_player(offer: list[LegalCommand]) -> list[LegalCommand]:
-    """``offer`` as a player is offered it: a dash without ``onfail``, what a failed one
-    costs being the GM's call (VR-MOVE-2)."""
-    return [dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name != "onfail"))
-            if lc.verb == "move" else lc for lc in offer]
+    """``offer`` as a player is offered it: without the GM's calls (:data:`GM_CALLS`), a
+    dash's ``onfail`` and a chase roll's ``mod``."""
+    return [dataclasses.replace(lc, params=tuple(c for c in lc.params
+                                                 if c.name != GM_CALLS[lc.verb]))
+            if lc.verb in GM_CALLS else lc for lc in offer]
 
 
 def blind_attacks(state: ConflictState, actor: str, offer: list[LegalCommand],
@@ -166,7 +174,8 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
             out.append(command(None, "track", id=cid, free={"length": "N"}))
         if chase.stage == "contact":
             out.append(command(None, "pursue", id=cid, free={"length": "N"}))
-        if chase.stage not in ENDED:
+        if chase.stage not in ENDED:  # VR-CHASE-5: the next roll takes it
+            out.append(command(None, "tactics", id=cid, free={"mod": "N", "why": "TEXT"}))
             out.append(command(None, "abandon", id=cid, free={"why": "TEXT"}))
     return out
 

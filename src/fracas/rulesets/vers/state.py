@@ -106,7 +106,8 @@ class Chase:
 
     ``stage``: pursuit, tracking, escaped (top of pursuit: tracking may follow), contact
     (1 of tracking: pursuit may follow), captured, evaded, away (top of tracking), won, lost
-    (a stationary prize), over.
+    (a stationary prize), over. ``tactics``: the GM's bonus or penalty for tactics that the
+    next roll takes (VR-CHASE-5), and ``tactics_why`` what earned it.
     """
 
     hunter: str
@@ -116,6 +117,8 @@ class Chase:
     track: Track
     length: int
     prize: str = ""
+    tactics: int = 0
+    tactics_why: str = ""
 
     @property
     def roller_is_hunter(self) -> bool:

@@ -18,7 +18,7 @@ from fracas.engine.events import Event
 from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
-from fracas.rulesets.vers.chases import roll_of
+from fracas.rulesets.vers.chases import roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to
 from fracas.rulesets.vers.events import (
@@ -30,6 +30,7 @@ from fracas.rulesets.vers.events import (
     ChaseRoll,
     ChaseStage,
     ChaseStarted,
+    ChaseTactics,
     Condition,
     CoverSet,
     Disengaged,
@@ -51,7 +52,7 @@ from fracas.rulesets.vers.events import (
     typed,
 )
 from fracas.rulesets.vers.odds import capture_chain, p_success
-from fracas.rulesets.vers.state import VersExt, skill_tn
+from fracas.rulesets.vers.state import Chase, VersExt, skill_tn
 
 if TYPE_CHECKING:
     from fracas.rulesets.vers.ruleset import Vers
@@ -249,6 +250,17 @@ def _chase_abandoned(e: ChaseAbandoned, state: ConflictState) -> str:
     return f"chase {e.id} is over" + (f": {e.why}" if e.why else "")
 
 
+@HANDLERS.describes(ChaseTactics)
+def _chase_tactics(e: ChaseTactics, state: ConflictState) -> str:
+    ext: VersExt = state.ext
+    chase = ext.chases.get(e.id)
+    whose = f"{_n(state, chase.roller)}'s" if chase is not None else "the"
+    if not e.mod:
+        return f"chase {e.id}: the GM lifts the tactics; {whose} next roll takes none"
+    why = f": {e.why}" if e.why else ""
+    return f"chase {e.id}: {whose} next roll takes {signed(e.mod)} for tactics{why}"
+
+
 @HANDLERS.describes(ChaseRoll)
 def _chase_roll(e: ChaseRoll, state: ConflictState) -> str:
     assert e.check is not None
@@ -420,7 +432,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
                         for i in range(1, chase.track.length + 1))
         roll = f" · {n(due[cid])} rolls next" if cid in due else ""
         lines.append(f"Chase {cid} [{chase.stage}]: {n(chase.hunter)} → {n(chase.quarry)} "
-                     f"{scale} {chase.track.position}/{chase.track.length}{roll}")
+                     f"{scale} {chase.track.position}/{chase.track.length}{roll}"
+                     + (f" · {tactics_text(chase)}" if chase.tactics else ""))
     options = attack_options(state) if viewer.is_gm else []
     data: dict[str, Any] = {
         "options": options,
@@ -444,10 +457,18 @@ def view_ext(state: ConflictState, viewer: Viewer,
                     for o, v in ext.objects.items()},
         "chases": {c: {"hunter": v.hunter, "quarry": v.quarry, "roller": v.roller,
                        "stage": v.stage, "position": v.track.position,
-                       "positions": v.track.length} for c, v in ext.chases.items()},
+                       "positions": v.track.length, "tactics": v.tactics,
+                       "tactics_why": v.tactics_why} for c, v in ext.chases.items()},
     }
     return data
 
+
+
+def tactics_text(chase: Chase) -> str:
+    """The GM's tactics the chase's next roll takes (VR-CHASE-5): "next roll −2 for tactics:
+    the crowded festival"."""
+    why = f": {chase.tactics_why}" if chase.tactics_why else ""
+    return f"next roll {signed(chase.tactics)} for tactics{why}"
 
 
 # --- odds ----------------------------------------------------------------------------------
@@ -557,6 +578,7 @@ def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bo
         if not viewer.is_gm and (viewer.player is None or roller.owner != viewer.player):
             continue
         skill, mods = roll_of(state, chase)
+        mods = [*mods, *tactics_mods(chase)]  # the GM's tactics, set before the roll
         tn = skill_tn(state, roller, skill)
         target = tn + sum(m.value or 0 for m in mods)
         if not viewer.is_gm and not _readable(state, viewer, can_see, Check(

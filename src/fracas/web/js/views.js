@@ -222,6 +222,8 @@ function vers(level, ctx) {
   if (chases.length) {
     out.push(panel("Chase", chases.map(([id, c]) => h("div", { class: "chase" },
       h("p", {}, `${id}: ${ctx.name(c.hunter)} → ${ctx.name(c.quarry)} · ${words(c.stage)}`),
+      // the GM's tactics the next roll takes, read before it is made (VR-CHASE-5)
+      c.tactics ? h("p", { class: "tactics" }, `next roll ${signed(c.tactics)} for tactics${c.tactics_why ? `: ${c.tactics_why}` : ""}`) : null,
       h("ol", { class: "scale", "aria-label": `chase scale, position ${c.position} of ${c.positions}` },
         Array.from({ length: c.positions }, (_, i) => h("li", { class: i + 1 === c.position ? "here" : "" },
           i + 1 === c.position ? "●" : String(i + 1))))))));
