@@ -150,6 +150,65 @@ def test_with_tracking_an_escape_is_hunted_down_or_completely_away() -> None:
         prepare(job("vers-chase", 1, extra='\n[sim]\ntracking = "yes"\n'))
 
 
+TWO_HUNTS = """
+ruleset = "vers"
+title = "Two hunts"
+seed = "two"
+
+[sim]
+prologue = \"\"\"
+chase c1 hunter=ada quarry=cutpurse length=2 stage=tracking start=2
+chase c2 hunter=bea quarry=thug length=2 stage=tracking
+ada: run c1 dice=1,1,1
+\"\"\"
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+player = "alice"
+side = "pcs"
+stats = { skills = { athletics = 2, survival = 2 } }
+
+[[participants]]
+id = "bea"
+name = "Bea"
+kind = "pc"
+player = "bob"
+side = "pcs"
+stats = { skills = { athletics = 2, survival = 2 } }
+
+[[participants]]
+id = "cutpurse"
+name = "The cutpurse"
+side = "npcs"
+stats = { skills = { athletics = 2, stealth = 2 } }
+
+[[participants]]
+id = "thug"
+name = "The thug"
+side = "npcs"
+stats = { skills = { athletics = 1, stealth = 1 } }
+"""
+
+
+@pytest.mark.rule("VR-CHASE-7")
+def test_the_simulated_gm_turns_only_the_chase_that_made_contact_back_to_pursuit() -> None:
+    """The GM may now turn any tracking back to pursuit (events: the quarry sighted again),
+    and is offered that for both chases; the simulated GM pursues the chase whose hunter made
+    contact (c1), never the other one still tracking (c2)."""
+    sc = parse_scenario(TWO_HUNTS, "two-hunts.toml")
+    p = prepare(SimJob(sc.text, sc.path, 1, "c", None, ()))
+    for i in range(12):
+        encounter = Encounter(p, i, [])
+        assert encounter.chases["c1"].stage == "contact"
+        assert {lc.text() for lc in encounter.conflict.legal() if lc.verb == "pursue"} == {
+            "pursue c1 length=N", "pursue c2 length=N"}
+        assert encounter.step()
+        assert encounter.trace == ["pursue c1"], i
+        assert encounter.chases["c2"].stage == "tracking"
+
+
 def test_the_quarry_of_a_chase_under_way_runs_and_does_not_fight_the_hunter() -> None:
     # the cutpurse rolls no chase roll (the PC does, VR-CHASE-8), but stands in the same zone:
     # its focus fire beat Ada up with its bare hands (unarmed, EV 0: grazed at every hit)

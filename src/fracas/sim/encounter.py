@@ -363,12 +363,18 @@ class Encounter:
         winner = standing.pop() if standing else NO_WINNER
         return winner, self.p.profile.last_side_outcome
 
-    def _gm_options(self, verbs: tuple[str, ...]) -> list[Option]:
+    def _gm_options(self, verbs: tuple[str, ...],
+                    chases: tuple[tuple[str, str], ...] = ()) -> list[Option]:
+        """The GM's options of the first of ``verbs`` that has one; with ``chases`` ((verb,
+        chase id) pairs, :meth:`Profile.chase_turns`), those verbs on those chases only."""
+        if chases:
+            verbs = tuple(dict.fromkeys(verb for verb, _ in chases))
         if not verbs:
             return []
         out: list[Option] = []
         for legal in self._playable(self._now(), None):
-            if legal.actor is None and legal.verb in verbs:
+            if legal.actor is None and legal.verb in verbs and (
+                    not chases or (legal.verb, legal.choice("id").fixed) in chases):
                 out += self.options(legal, _NO_SIGHT)
         order = {v: i for i, v in enumerate(verbs)}
         first = min((order[o.verb] for o in out), default=None)
@@ -502,7 +508,7 @@ class Encounter:
 
     def step(self) -> bool:
         """Give the next command; False when nobody can act and the GM has nothing to give."""
-        gm = self._gm_options(self.p.profile.chase_turns(self.chases, self.p.tracking))
+        gm = self._gm_options((), self.p.profile.chase_turns(self.chases, self.p.tracking))
         first = self.p.profile.gm_first
         if not gm and first and not self._acting():
             gm = self._gm_options(first)

@@ -173,9 +173,12 @@ class Profile:
         escape is followed up, not an end)."""
         return None
 
-    def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool) -> tuple[str, ...]:
-        """GM verbs that move a chase on to its next stage, given as soon as they are legal
-        (VERS: ``pursue`` after contact; with ``tracking``, ``track`` after an escape)."""
+    def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool
+                    ) -> tuple[tuple[str, str], ...]:
+        """GM commands that move a chase on to its next stage, given as soon as they are
+        legal, as (verb, chase id): that chase's only, where the rules also allow the verb on
+        others (VERS: ``pursue`` after contact; with ``tracking``, ``track`` after an
+        escape)."""
         return ()
 
     def apart(self, chases: dict[str, ChaseWatch]) -> frozenset[tuple[str, str]]:
@@ -404,12 +407,15 @@ class VersProfile(Profile):
                 out.add("away")
         return out
 
-    def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool) -> tuple[str, ...]:
-        """``pursue`` once contact is made (pursuit begins again, VR-CHASE-7); with
-        ``tracking``, ``track`` once the quarry has escaped (VR-CHASE-4)."""
-        stages = {c.stage for c in chases.values()}
-        return (("pursue",) if "contact" in stages else ()) + (
-            ("track",) if tracking and "escaped" in stages else ())
+    def chase_turns(self, chases: dict[str, ChaseWatch], tracking: bool
+                    ) -> tuple[tuple[str, str], ...]:
+        """``pursue`` for a chase whose hunter has made contact (pursuit begins again,
+        VR-CHASE-7); with ``tracking``, ``track`` for one whose quarry has escaped
+        (VR-CHASE-4). The GM may give either sooner, as events turn a stage (VR-CHASE-1):
+        the simulated GM does not."""
+        return (*(("pursue", cid) for cid, c in chases.items() if c.stage == "contact"),
+                *(("track", cid) for cid, c in chases.items()
+                  if tracking and c.stage == "escaped"))
 
     def apart(self, chases: dict[str, ChaseWatch]) -> frozenset[tuple[str, str]]:
         """The two parties of a chase still on its scale (pursuit, contact, escaped,

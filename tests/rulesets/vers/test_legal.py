@@ -43,6 +43,32 @@ def test_the_chase_roll_offered_is_a_run_except_at_position_1_in_pursuit():
     assert chase_rolls(c) == ["interpose"]
 
 
+def stage_turns(c):
+    """The GM's offers that turn a chase's stage, as text."""
+    return [lc.text() for lc in c.legal(None) if lc.verb in ("track", "pursue")]
+
+
+@pytest.mark.rule("VR-CHASE-1", "VR-CHASE-4", "VR-CHASE-7")
+def test_the_gm_is_offered_every_stage_turn_the_rules_allow_now():
+    """The seed's stages "morph and change one into another depending on events": 'track'
+    mid-pursuit and 'pursue' mid-tracking were accepted but offered only at the end of the
+    scale, so the GM's screen had no control for them. Each offer is given as it is taken."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3")  # mid-pursuit
+    assert stage_turns(c) == ["track c1 length=N"]
+    do(c, "track c1")  # the quarry lost in the crowd
+    assert stage_turns(c) == ["pursue c1 length=N"]
+    do(c, "pursue c1 length=2", "ada: run c1 dice=1,1,1", "ada: run c1 dice=1,1,1")
+    assert c.state.ext.chases["c1"].track.position == 1  # an interpose is due: still pursuit
+    assert stage_turns(c) == ["track c1 length=N"]
+    do(c, "ada: interpose c1 dice=1,1,1")  # captured: the chase is over
+    assert stage_turns(c) == []
+    race = runners()
+    do(race, "chase c1 hunter=ada quarry=thief prize='the idol'")
+    assert stage_turns(race) == []  # a race for a prize has no pursuit to lose sight in
+    refused(race, "track c1", "VR-CHASE-4")
+
+
 @pytest.mark.rule("VR-CHASE-8")
 def test_a_chase_roll_in_a_round_needs_an_action_left():
     c = runners()

@@ -15,7 +15,7 @@ from typing import Any
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
-from fracas.rulesets.vers.chases import ENDED, PURSUIT_LENGTHS, hidden_from
+from fracas.rulesets.vers.chases import ENDED, PURSUIT_LENGTHS, STAGE_TURNS, hidden_from
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import attack_choices, way
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
@@ -170,10 +170,9 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
                 if state.participants[p].active]
     out += _GM_TOOLS
     for cid, chase in ext.chases.items():
-        if chase.stage == "escaped":
-            out.append(command(None, "track", id=cid, free={"length": "N"}))
-        if chase.stage == "contact":
-            out.append(command(None, "pursue", id=cid, free={"length": "N"}))
+        # at the end of a scale, or sooner as events turn the stage (VR-CHASE-1/4/7)
+        out += [command(None, verb, id=cid, free={"length": "N"})
+                for verb, (stages, *_) in STAGE_TURNS.items() if chase.stage in stages]
         if chase.stage not in ENDED:  # VR-CHASE-5: the next roll takes it
             out.append(command(None, "tactics", id=cid, free={"mod": "N", "why": "TEXT"}))
             out.append(command(None, "abandon", id=cid, free={"why": "TEXT"}))
