@@ -10,7 +10,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_to_data
 from fracas.engine.views import view
-from fracas.errors import InvalidInput
+from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets.vers.decider import attack_plan
 
 from .helpers import ZONES, do, make, npc, of, pc, refused
@@ -307,3 +307,63 @@ def test_an_attacks_track_help_names_the_values_offered_and_decide_takes_them():
         for value in lc.choice("track").allowed or ():
             c.prepare(lc.command(track=value, dice=[3, 3, 3]), time="")  # not refused
             assert value in track, track
+
+
+def _thrown_at(c: Conflict, viewer: Viewer | None = None) -> list[str]:
+    """The targets of Ada's axe in the attacks offered to ``viewer`` (None: the GM)."""
+    from fracas.engine.projector import offered
+
+    return [lc.choice("target").fixed for lc in offered(c, viewer or Viewer.gm(), "ada")
+            if lc.verb == "attack" and lc.choice("weapon").fixed == "axe"]
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_a_throw_that_cannot_reach_its_target_is_neither_offered_nor_taken():
+    """The seed: a thrown weapon reaches the next zone "with a successful Athletics roll, and
+    an additional zone over for every 3 Degrees of Success". Four zones away, Ada's axe (TN
+    14, −6 range → 8) needs 9 DoS and her best roll, a 3, makes 5. Before, that throw was
+    offered (and its odds line read "hit 0%") and rolled to a sure miss; the orc three zones
+    away (−4 → 10, 6 DoS: a 3 or a 4) is still in reach, as is anything the bow shoots."""
+    alice = Viewer.of_player("ada")
+    c = make(shooter(), npc("orc", zone="e"), npc("elf", zone="d"), **ZONES)
+    do(c, "open ada")
+    assert _thrown_at(c) == _thrown_at(c, alice) == ["elf"]
+    bows = [lc.choice("target").fixed for lc in c.legal("ada") if lc.verb == "attack"
+            and lc.choice("weapon").fixed == "bow"]
+    assert bows == ["orc", "elf"]
+    odds = view(c, Viewer.gm())["conflict"]["odds"]
+    assert not any("(axe)" in line and "Orc" in line for line in odds)
+    assert any("Ada → Elf (axe)" in line for line in odds)
+    err = refused(c, "ada: attack orc weapon=axe dice=1,1,1", "VR-ATK-3")
+    assert err.message == (
+        "Orc is 4 zone(s) away, beyond the throw of Ada's axe: it must succeed with 9 DoS (3 "
+        "for each zone beyond the next), and its best roll (3 against 8) makes 5")
+    version = c.version
+    with pytest.raises(FracasError) as info:  # the same to her player, who knows it all
+        c.execute("ada: attack orc weapon=axe dice=1,1,1", alice)
+    assert info.value.rule == "VR-ATK-3" and c.version == version
+    att = of(do(c, "ada: attack elf weapon=axe dice=1,1,2"), "attack")[0]
+    assert att["dos"] == 6 and att["hit"]
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_a_throw_out_of_reach_by_a_number_the_player_may_not_know_is_offered_and_rolled():
+    """Three zones away the orc's Dodge 2 puts Ada's axe out of reach (14 −4 −2 → 8: 5 of the
+    6 DoS it needs). Where that Dodge is the GM's secret, Alice is offered the throw and may
+    make it (it misses): leaving it out, or refusing it, would tell her the Dodge."""
+    alice = Viewer.of_player("ada")
+
+    def table(gm_only: list[str]) -> Conflict:
+        c = make(shooter(), {**npc("orc", zone="d", dodge=2), "gm_only": gm_only}, **ZONES)
+        do(c, "open ada")
+        return c
+
+    known = table([])
+    assert _thrown_at(known) == _thrown_at(known, alice) == []
+    refused(known, "ada: attack orc weapon=axe", "VR-ATK-3")
+    secret = table(["dodge"])
+    assert _thrown_at(secret) == [] and _thrown_at(secret, alice) == ["orc"]
+    refused(secret, "ada: attack orc weapon=axe dice=1,1,1", "VR-ATK-3")  # the GM knows
+    att = of(list(secret.execute("ada: attack orc weapon=axe dice=1,1,1", alice).events),
+             "attack")[0]
+    assert att["success"] and att["dos"] == 5 and not att["hit"]

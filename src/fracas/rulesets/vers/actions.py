@@ -18,7 +18,10 @@ from fracas.rulesets.vers.decider import (
     harm,
     hostile_guards,
     name,
+    out_of_reach,
     own_mods,
+    plan_known,
+    reach_text,
     readied,
     resolve_attack,
     roll,
@@ -290,9 +293,16 @@ def decide_attack(d: Decision, cmd: Command) -> None:
     if a["target"] not in d.state.participants and a["target"] not in ext_of(d.state).objects:
         raise InvalidInput(f"no character or object {a['target']!r} to attack")
     spend = action(d, cmd, actor)
+    author = d.ctx.author
+    secret = stat_is_secret(d.state, author, actor, "weapons")
     plan = attack_plan(d.state, actor, a["target"], a.get("weapon"), track=a.get("track"),
-                       skill=a.get("skill"), ev=a.get("ev"),
-                       secret=stat_is_secret(d.state, d.ctx.author, actor, "weapons"))
+                       skill=a.get("skill"), ev=a.get("ev"), secret=secret)
+    # a throw that cannot reach (VR-ATK-3) is refused to one who may know every number of
+    # it, as it is not offered; another's is rolled, so that no refusal tells a hidden one
+    if out_of_reach(plan) and (author.is_gm or (not secret and plan_known(
+            d.state, author, lambda pid: d.ruleset.can_see(d.state, author, pid), plan))):
+        raise IllegalCommand(reach_text(d.state, plan), rule="VR-ATK-3",
+                             distance=plan.distance)
     d.emit(*resolve_attack(d, plan, a.get("dice"), spend))
 
 

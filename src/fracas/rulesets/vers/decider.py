@@ -9,7 +9,7 @@ another see each other's harm on a copy of the target's ladders only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -19,8 +19,8 @@ from fracas.engine.concealment import concealed_from
 from fracas.engine.engine_events import ConflictStarted, ParticipantOut, RoundEnded
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers
-from fracas.engine.model import ConflictState, Participant, Status
-from fracas.engine.secrets import Modifier
+from fracas.engine.model import ConflictState, Participant, Status, Viewer
+from fracas.engine.secrets import Modifier, redact_marked
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.checks import Check, check, source
 from fracas.rulesets.vers.events import Attack, Condition, ObjectDamaged, VersTurnEnded
@@ -230,6 +230,52 @@ class Plan:
     def target_number(self) -> int:
         """TN plus every modifier."""
         return self.tn + sum(m.value or 0 for m in self.mods)
+
+
+#: The lowest total of 3d6: the most degrees of success a roll can make is its target number
+#: less this (VR-ROLL-1: roll-under, DoS = TN − roll).
+BEST_ROLL = 3
+
+
+def out_of_reach(plan: Plan) -> bool:
+    """Whether a thrown attack cannot reach its target (VR-ATK-3): beyond its own zone a throw
+    must succeed, with 3 DoS for each zone beyond the next, and the best roll (3) makes fewer.
+    A same-zone throw, or one with either side placed nowhere, is always in reach."""
+    return (plan.kind == "thrown" and bool(plan.distance)
+            and plan.target_number - BEST_ROLL < plan.min_dos)
+
+
+def readable(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
+             probe: Check) -> bool:
+    """Whether ``viewer`` would read every number of the roll ``probe`` (its marks, its
+    redaction)."""
+    # every modifier, 0 included: a GM-only stat that comes to 0 is a secret all the same
+    seen = redact_marked(probe, state, viewer, can_see)
+    return (isinstance(seen, Check) and seen.tn is not None and seen.target_number is not None
+            and all(m.value is not None for m in seen.mods))
+
+
+def plan_known(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
+               plan: Plan) -> bool:
+    """Whether ``viewer`` may know the target and every number of the roll of ``plan``."""
+    if plan.target not in ext_of(state).objects and not can_see(plan.target):
+        return False
+    return readable(state, viewer, can_see, Check(
+        actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=tuple(plan.mods),
+        target_number=plan.target_number))
+
+
+def reach_text(state: ConflictState, plan: Plan) -> str:
+    """Why a thrown attack of :func:`out_of_reach` cannot reach (for one who may know its
+    numbers): "Rook is 3 zone(s) away, beyond the throw of Ada's knife: it must succeed
+    with 6 DoS, and its best roll (3 against 8) makes 5"."""
+    best = plan.target_number - BEST_ROLL
+    makes = f"makes {best}" if best >= 0 else "fails"
+    need = f"succeed with {plan.min_dos} DoS" if plan.min_dos else "succeed"
+    return (f"{name(state, plan.target)} is {plan.distance} zone(s) away, beyond the throw "
+            f"of {name(state, plan.attacker)}'s {plan.weapon}: it must {need} (3 for each "
+            f"zone beyond the next), and its best roll (3 against {plan.target_number}) "
+            f"{makes}")
 
 
 class Aim(NamedTuple):
@@ -478,14 +524,18 @@ def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Pl
             for t, w in attack_choices(state, actor)]
 
 
-def attack_choices(state: ConflictState, actor: str) -> list[tuple[str, str]]:
+def attack_choices(state: ConflictState, actor: str,
+                   judged: Callable[[Plan], bool] | None = None) -> list[tuple[str, str]]:
     """(target, weapon) of every attack ``actor`` may make now: those :func:`attack_plan`
-    would not refuse, found by its checks alone (VR-ATK-*, VR-MOVE-1/3, VR-OBJ-4), on the
+    would not refuse, found by its checks alone (VR-ATK-*, VR-MOVE-1/3, VR-OBJ-4), less the
+    throws that cannot reach their target (:func:`out_of_reach`, VR-ATK-3) where ``judged``
+    (None: always) says the one asking may know that (every number of the throw), on the
     characters and then on the objects not yet broken."""
     ext = ext_of(state)
     weapons = weapons_of(state.participants[actor])
     here = ext.zones.zone_of(actor)
     distances = ext.zones.distances(here) if here else {}
+    own: list[Modifier] | None = None
     out = []
     targets = [*(t for t in state.active_ids() if t != actor),
                *(oid for oid, obj in ext.objects.items() if not obj.broken)]
@@ -495,7 +545,12 @@ def attack_choices(state: ConflictState, actor: str) -> list[tuple[str, str]]:
                 if spec.get("kind") in KIND_TRACK:
                     harm_plan(state, actor, t, w, None, None, None, ())
                 else:
-                    aim(state, actor, t, w, distances=distances)
+                    aimed = aim(state, actor, t, w, distances=distances)
+                    if aimed.kind == "thrown" and aimed.distance:
+                        own = own_mods(state, actor) if own is None else own
+                        plan = attack_plan(state, actor, t, w, own=own)
+                        if out_of_reach(plan) and (judged is None or judged(plan)):
+                            continue
             except FracasError:
                 continue
             out.append((t, w))

@@ -17,7 +17,7 @@ from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
 from fracas.rulesets.vers.chases import ENDED, PURSUIT_LENGTHS, STAGE_TURNS, hidden_from
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import attack_choices, way
+from fracas.rulesets.vers.decider import Plan, attack_choices, way
 from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
@@ -127,18 +127,62 @@ def blind_attacks(state: ConflictState, actor: str, offer: list[LegalCommand],
     target the player may know, weapon left to them, in place of the attacks the rules allow
     now: which targets a weapon reaches, and on which track, would tell the weapons."""
     ext: VersExt | None = state.ext
-    if ext is None or ext.turns.current != actor or ext.turns.actions_left < 1 \
-            or actor in ext.pending_discipline:
+    if ext is None or not _may_attack(state, actor):
         return [lc for lc in offer if lc.verb != "attack"]
     targets = [*(t for t in state.active_ids() if t != actor and known(t)),
                *(oid for oid, obj in ext.objects.items() if not obj.broken)]
-    blind = [command(actor, "attack", target=t, free={"dice": "DICE"}) for t in targets]
+    return _spliced(offer, [command(actor, "attack", target=t, free={"dice": "DICE"})
+                            for t in targets])
+
+
+def attack_commands(state: ConflictState, actor: str,
+                    choices: list[tuple[str, str]]) -> list[LegalCommand]:
+    """The attacks of ``actor`` on these (target, weapon) ``choices``, each on the track its
+    weapon sets (a physical blow or shot has no skill or EV to fill in; a mental or social
+    one's)."""
+    weapons = weapons_of(state.participants[actor])
+    out = []
+    for target, weapon in choices:
+        track = KIND_TRACK.get(str(weapons[weapon].get("kind", "close")), "injury")
+        out.append(command(actor, "attack", target=target, weapon=weapon,
+                           free={"dice": "DICE"}, options={"track": (track,)},
+                           drop=("track", "skill", "ev") if track == "injury" else ()))
+    return out
+
+
+def judged_attacks(state: ConflictState, actor: str, offer: list[LegalCommand],
+                   known: Callable[[str], bool], judged: Callable[[Plan], bool]
+                   ) -> list[LegalCommand]:
+    """``offer`` (of ``actor``, as a player who knows its weapons is offered it) with the
+    attacks on the targets the player may know, a throw out of reach (VR-ATK-3) left out only
+    where the player may know every number of it (``judged``): where one of them is hidden
+    (the target's GM-only Dodge, a penalty of a harm they do not see, a concealed character
+    engaged with the target), the throw is offered as any other, so that neither its absence
+    nor a refusal tells that number."""
+    if not _may_attack(state, actor):
+        return offer
+    attacks = attack_commands(state, actor, [
+        (t, w) for t, w in attack_choices(state, actor, judged)
+        if t in state.ext.objects or known(t)])
+    return _spliced(offer, attacks)
+
+
+def _may_attack(state: ConflictState, actor: str) -> bool:
+    """Whether ``actor`` is acting with an action left, no Discipline roll due first."""
+    ext: VersExt | None = state.ext
+    return (ext is not None and ext.turns.current == actor and ext.turns.actions_left >= 1
+            and actor not in ext.pending_discipline)
+
+
+def _spliced(offer: list[LegalCommand], attacks: list[LegalCommand]) -> list[LegalCommand]:
+    """``offer`` with ``attacks`` in place of its own attacks (where there were none, after
+    the moves, where the rules put the attacks)."""
     at = next((i for i, lc in enumerate(offer) if lc.verb == "attack"), None)
-    if at is None:  # after the moves, where the rules put the attacks
+    if at is None:
         at = max((i + 1 for i, lc in enumerate(offer)
                   if lc.verb in ("move", "slip", "disengage")), default=0)
     rest = [lc for lc in offer if lc.verb != "attack"]
-    return [*rest[:at], *blind, *rest[at:]]
+    return [*rest[:at], *attacks, *rest[at:]]
 
 
 def with_bare_handoff(state: ConflictState, actor: str, offer: list[LegalCommand],
@@ -217,13 +261,7 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
                 out.append(command(actor, "move", to=z, free={"dice": "DICE"},
                                    options={"onfail": ("short", "both")
                                             if ext.turns.actions_left >= 2 else ("short",)}))
-    weapons = weapons_of(state.participants[actor])
-    for target, weapon in attack_choices(state, actor):  # the weapon sets the track
-        track = KIND_TRACK.get(str(weapons[weapon].get("kind", "close")), "injury")
-        # a physical blow or shot has no skill or EV to fill in (a mental or social one's)
-        out.append(command(actor, "attack", target=target, weapon=weapon,
-                           free={"dice": "DICE"}, options={"track": (track,)},
-                           drop=("track", "skill", "ev") if track == "injury" else ()))
+    out += attack_commands(state, actor, attack_choices(state, actor))
     for track, lad in ext.ladders(actor).items():
         if lad.highest() is not None:
             out.append(command(actor, "recover", who=actor, track=track,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 from fracas.engine.commands import Command
@@ -19,7 +20,7 @@ from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave
+from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave, plan_known
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
 from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import ONE_WAY, cover_problem, object_spec
@@ -252,14 +253,20 @@ class Vers(Ruleset):
         where everyone left to go is hidden from the player, the hand-off that ends the go
         (VR-TURN-2): as it is offered with nobody left. Where the actor's weapons are GM-only,
         an attack on every target the player may know, whatever the weapons reach
-        (:func:`legal.blind_attacks`)."""
+        (:func:`legal.blind_attacks`); else a throw out of reach is left out only where the
+        player may know every number of it (:func:`legal.judged_attacks`, VR-ATK-3)."""
         out = super().offer_for(state, actor, viewer, offer)
         if not viewer.is_gm:
             out = legal.for_player(out)
         inner = state.innermost
+
+        def known(pid: str) -> bool:
+            return self.can_see(inner, viewer, pid)
         if stat_is_secret(inner, viewer, actor, "weapons"):
-            out = legal.blind_attacks(inner, actor, out,
-                                      lambda pid: self.can_see(inner, viewer, pid))
+            out = legal.blind_attacks(inner, actor, out, known)
+        elif not viewer.is_gm:  # a throw out of reach, left out only where that is known
+            out = legal.judged_attacks(inner, actor, out, known, functools.partial(
+                plan_known, inner, viewer, known))
         return legal.with_bare_handoff(inner, actor, out,
                                        lambda pid: not self.can_see(inner, viewer, pid))
 

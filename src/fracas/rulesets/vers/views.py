@@ -20,7 +20,7 @@ from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.rulesets.vers.chases import roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
-from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to
+from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
 from fracas.rulesets.vers.events import (
     OF_A_CHASE,
     ROLLS,
@@ -518,7 +518,7 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         if (p is None or viewer.player is None or p.owner != viewer.player
                 or "weapons" in p.gm_only):
             return []
-        keep = functools.partial(_known, state, viewer, can_see)
+        keep = functools.partial(plan_known, state, viewer, can_see)
     out = []
     for o in attack_options(state, keep):
         if any(want is not None and o[key] != want
@@ -527,16 +527,6 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
         out.append(f"{o['text']}: hit {hit_chance(o['target_number'], o['min_dos']):.0%}{need}")
     return out
-
-
-def _known(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
-           plan: Plan) -> bool:
-    """Whether ``viewer`` may know the target and every number of the roll of ``plan``."""
-    if plan.target not in state.ext.objects and not can_see(plan.target):
-        return False
-    return _readable(state, viewer, can_see, Check(
-        actor=plan.attacker, skill=plan.skill, tn=plan.tn, mods=tuple(plan.mods),
-        target_number=plan.target_number))
 
 
 def chase_due(state: ConflictState, can_see: Callable[[str], bool] = lambda pid: True
@@ -581,7 +571,7 @@ def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bo
         mods = [*mods, *tactics_mods(chase)]  # the GM's tactics, set before the roll
         tn = skill_tn(state, roller, skill)
         target = tn + sum(m.value or 0 for m in mods)
-        if not viewer.is_gm and not _readable(state, viewer, can_see, Check(
+        if not viewer.is_gm and not readable(state, viewer, can_see, Check(
                 actor=roller.id, skill=skill, tn=tn, mods=tuple(mods), target_number=target)):
             continue
         chance = p_success(target)
@@ -594,13 +584,3 @@ def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bo
                      " (every roll alike)")
         out.append(text)
     return out
-
-
-def _readable(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
-              probe: Check) -> bool:
-    """Whether ``viewer`` would read every number of the roll ``probe`` (its marks, its
-    redaction)."""
-    # every modifier, 0 included: a GM-only stat that comes to 0 is a secret all the same
-    seen = redact_marked(probe, state, viewer, can_see)
-    return (isinstance(seen, Check) and seen.tn is not None and seen.target_number is not None
-            and all(m.value is not None for m in seen.mods))
