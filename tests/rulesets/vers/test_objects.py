@@ -44,6 +44,20 @@ def test_attack_on_object_net_ev_minus_hardness_penalty_only_if_small():
 
 
 @pytest.mark.rule("VR-OBJ-2", "VR-OBJ-3")
+def test_an_object_struck_for_exactly_its_hardness_is_worn_and_below_it_untouched():
+    """Our reading: the seed compares EV with hardness and "the remainder, if any" sets the
+    condition, and Worn is "net EV … between 0 and 2": a remainder of 0 is Worn; only an EV
+    below the hardness leaves no mark."""
+    c = smith()
+    do(c, "object anvil hardness=10", "object safe hardness=11", "open ada")
+    hit = of(do(c, "ada: attack anvil weapon=hammer dice=1,1,1"), "object_damaged")[0]
+    assert (hit["net"], hit["level"]) == (0, "worn")
+    miss = of(do(c, "ada: attack safe weapon=hammer dice=1,1,1"), "object_damaged")[0]
+    assert (miss["net"], miss["level"]) == (-1, None)
+    assert c.state.ext.objects["safe"].ladder.highest() is None
+
+
+@pytest.mark.rule("VR-OBJ-2", "VR-OBJ-3")
 def test_large_object_has_extra_slots_per_level():
     c = smith()
     do(c, "open ada", "ada: attack wall weapon=hammer dice=1,1,1",
