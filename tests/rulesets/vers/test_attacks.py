@@ -367,3 +367,20 @@ def test_a_throw_out_of_reach_by_a_number_the_player_may_not_know_is_offered_and
     att = of(list(secret.execute("ada: attack orc weapon=axe dice=1,1,1", alice).events),
              "attack")[0]
     assert att["success"] and att["dos"] == 5 and not att["hit"]
+
+
+@pytest.mark.rule("VR-ATK-3")
+def test_a_throw_offered_only_to_the_player_comes_after_the_moves_as_attacks_do():
+    """Ada's axe is all she has to reach the orc three zones away, and its GM-only Dodge puts
+    it out of reach: the GM is offered no attack at all, Alice the throw, in the place the
+    attacks have (after the moves, before the hand-off), so its place tells nothing either."""
+    from fracas.engine.projector import offered
+
+    alice = Viewer.of_player("ada")
+    c = make(shooter(weapons={"axe": {"ev": 4, "kind": "thrown"}}),
+             {**npc("orc", zone="d", dodge=2), "gm_only": ["dodge"]}, **ZONES)
+    do(c, "open ada")
+    assert "attack" not in [lc.verb for lc in offered(c, Viewer.gm(), "ada")]
+    verbs = [lc.verb for lc in offered(c, alice, "ada")]
+    last_move = max(i for i, v in enumerate(verbs) if v == "move")
+    assert verbs[last_move + 1:last_move + 3] == ["attack", "handoff"], verbs
