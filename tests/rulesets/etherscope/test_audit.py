@@ -441,3 +441,24 @@ def test_the_public_sees_one_hidden_only_from_a_hidden_one_as_without_that_one()
         == public({}, carl=False) == ["ada", "bruno"]
     assert public({"carl": ["ada", "bruno"], "ada": ["carl", "bruno"]}, carl=True) \
         == public({"ada": ["bruno"]}, carl=False) == ["bruno"]
+
+
+@pytest.mark.rule("ES-RNG-6")
+def test_the_public_never_sees_one_hidden_from_everyone_else() -> None:
+    # Ada and Bruno hide from each other and from Carl, who is hidden from both: all three
+    # are hidden from every other, so the public knows none, as it would know neither
+    # Ada nor Bruno without Carl
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl")]
+    c = make({"lurking": {"carl": ["ada", "bruno"], "ada": ["bruno", "carl"],
+                          "bruno": ["ada", "carl"]}}, people)
+    assert view(c, Viewer.public())["conflict"]["participants"] == []
+
+
+@pytest.mark.rule("ES-RNG-6")
+def test_a_player_reads_no_hidden_line_of_their_character_hidden_only_from_the_unknown() -> None:
+    # Ada is hidden from Carl alone, whom Alice does not know: her view says nothing of it
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl")]
+    c = make({"lurking": {"carl": ["ada"], "ada": ["carl"]}}, people)
+    lines = view(c, ALICE)["conflict"]["ruleset"]["lines"]
+    assert not any("hidden from" in line for line in lines), lines
+    assert "Ada hidden from Carl" in view(c, Viewer.gm())["conflict"]["ruleset"]["lines"]

@@ -43,12 +43,15 @@ def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
 def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:
     """Whether ``pid`` is hidden from all of a viewer's characters ``mine`` (ES-RNG-6): to
     that viewer it does not exist. A viewer without characters (the public) knows no one
-    hidden from one that is hidden from no one; hidden only from those hidden themselves,
-    it is known as it would be without them (the public knows none of those)."""
+    hidden from every other character, nor one hidden from a character that some other
+    sees; one hidden only from characters hidden from everyone is known as it would be
+    without them (the public knows none of those)."""
     if pid in mine:
         return False
     if not mine:
-        return any(not ranges.hidden.get(h) for h in ranges.hidden.get(pid, ()))
+        hiders = ranges.hidden.get(pid) or []
+        return bool(hiders) and (ranges.hidden_from_all(pid, ranges.actors) or any(
+            not ranges.hidden_from_all(h, ranges.actors) for h in hiders))
     return all(ranges.is_hidden(pid, m) for m in mine)
 
 

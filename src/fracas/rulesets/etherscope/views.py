@@ -367,9 +367,9 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     else:
         mine = _mine(state, viewer)
         for h, xs in ext.ranges.hidden.items():
-            if h in mine:
-                lines.append(f"{name(state, h)} hidden from "
-                             + ", ".join(name(state, x) for x in xs if see(x)))
+            seen = [name(state, x) for x in xs if see(x)] if h in mine else []
+            if seen:  # hidden from none they know of: nothing to say
+                lines.append(f"{name(state, h)} hidden from {', '.join(seen)}")
     for g, members in ext.groups.items():
         vis = [name(state, m) for m in members if see(m)]
         if len(vis) > 1:
