@@ -665,7 +665,9 @@ class Conflict:
             for e in events:
                 evolve(self.ruleset, after, e)
             parent, typed = after.innermost, self.ruleset.events.typed
-            follow = [typed(e) for e in self.ruleset.after_zoom(parent)]
+            levels = self.state.chain()  # the parent as the zoom found it: one level out
+            before = levels[-2] if len(levels) > 1 else levels[-1]
+            follow = [typed(e) for e in self.ruleset.after_zoom(parent, before)]
             events = [*events, *fx.with_expiries(parent.effects, follow)]
         return events
 

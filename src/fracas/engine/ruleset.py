@@ -226,9 +226,11 @@ class Ruleset:
     def merge_zoom(self, parent: ConflictState, child: ConflictState) -> None:
         """Carry a nested conflict's effects back into its parent. Never raises."""
 
-    def after_zoom(self, parent: ConflictState) -> list[Event]:
+    def after_zoom(self, parent: ConflictState, before: ConflictState) -> list[Event]:
         """What follows in ``parent`` once a nested conflict has closed and merged back into
-        it, such as the end of the turn of a character taken out inside (default: nothing)."""
+        it, such as the end of the turn of a character taken out inside (default: nothing).
+        ``before`` is the parent as it stood while the nested conflict ran (read only), to
+        tell what the merge changed."""
         return []
 
     # --- views ------------------------------------------------------------------------

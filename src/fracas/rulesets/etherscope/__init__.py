@@ -176,14 +176,16 @@ class Etherscope(Ruleset):
                 else:
                     pext.ranges.reveal(pid, other)
 
-    def after_zoom(self, parent: ConflictState) -> list[Event]:
-        """The turn of a character taken out in the zoomed-in conflict ends: the action
-        returns to the main conflict's countdown (ES-ACT-1), to the next still in it."""
+    def after_zoom(self, parent: ConflictState, before: ConflictState) -> list[Event]:
+        """Those whose ranges carried back apart from their group leave it (ES-START-6); the
+        turn of a character taken out in the zoomed-in conflict ends: the action returns to
+        the main conflict's countdown (ES-ACT-1), to the next still in it."""
+        out = start.zoom_group_breaks(parent, before)
         ext = common.ext_of(parent)
         cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
         if cur is None or common.active(parent, cur.actor):
-            return []
-        return rounds.end_turn(parent)
+            return out
+        return [*out, *rounds.end_turn(parent)]
 
     # --- views
     def can_see(self, state: ConflictState, viewer: Viewer, pid: str) -> bool:

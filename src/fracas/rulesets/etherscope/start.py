@@ -273,6 +273,34 @@ def group_breaks(state: ConflictState, mover: str, targets: list[str], *,
     return out
 
 
+def zoom_group_breaks(parent: ConflictState, before: ConflictState) -> Events:
+    """Those whose ranges a closed zoom-in carried back apart from their group leave it
+    (logged), as a move or a push takes them out (ES-START-6, ES-ACT-1): a member whose band
+    to a third character changed while another member's did not change the same way, or
+    whose band to another member changed; and one taken out inside. ``before`` is the
+    parent as the zoom found it."""
+    now, then = ext_of(parent).ranges.bands, ext_of(before).ranges.bands
+
+    def delta(a: str, b: str) -> int:
+        key = pair_key(a, b)
+        return now[key] - then[key] if key in now and key in then else 0
+
+    out: Events = []
+    for g, members in ext_of(parent).groups.items():
+        group = list(members)
+        for m in members:
+            if len(group) < 2:
+                break
+            mates = [x for x in group if x != m]
+            thirds = [x for x in parent.active_ids() if x not in group]
+            if not active(parent, m) or any(delta(m, x) for x in mates) or any(
+                    delta(m, x) and any(delta(o, x) != delta(m, x) for o in mates)
+                    for x in thirds):
+                out.append(ev.GroupLeft(group=g, participant=m))
+                group.remove(m)
+    return out
+
+
 def on_leave(state: ConflictState, pid: str) -> Events:
     """A character leaving or out mid-move or mid-turn passes the move or turn on."""
     ext = ext_of(state)

@@ -1,0 +1,102 @@
+"""Loose ends of an Etherscope review: groups after a zoom-in, recovering at a full condenser,
+Push Back's second band, the order of a zoom's refusals, ``min_gap``, whom ``hide`` hides
+from and what a player reads of a zoom (ES-START-6, ES-ACT-*, ES-RNG-*, ES-ROUND-3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.engine.conflict import Conflict
+from fracas.engine.describe import describe
+from fracas.engine.model import Viewer
+
+from .helpers import ES, make, pc
+
+ALICE = Viewer.of_player("alice")
+
+
+def _four(groups: dict[str, list[str]], settings: dict[str, object] | None = None) -> Conflict:
+    """Ada (alice), Bruno (bob), Carl and Dan (the GM's) in ``groups``, all Near; a Quick
+    conflict at Ada's turn."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dan")]
+    c = make({"groups": groups, "time_scale": "quick", **(settings or {})}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dan: awareness successes=0", "moves", "ada: done",
+        "bruno: done", "carl: done", "round", "countdown"])
+    assert c.state.ext.countdown.current.actor == "ada"
+    return c
+
+
+def _zoom_and_end(c: Conflict, zoom: str, inside: list[str]) -> list[str]:
+    """Open ``zoom``, play its round 1 up to ``inside`` (the GM's commands inside it), end it
+    early and give the closing record's log lines."""
+    for line in [zoom, "round", "countdown", *inside, "end 'back to the chase'"]:
+        c.execute(line)
+    assert c.state.zoom is None
+    return [describe(ES, e, c.state) for e in c.records[-1].events]
+
+
+def _left(c: Conflict) -> list[dict[str, str]]:
+    return [e.data for e in c.records[-1].events if e.type == "group_left"]
+
+
+@pytest.mark.rule("ES-START-6", "ES-ACT-1")
+def test_ranges_a_zoom_carries_back_apart_from_a_group_take_the_member_out_of_it() -> None:
+    """Ada and Bruno stand together; Ada zooms in with Carl and closes to Close with him there.
+    Back in the main conflict Ada is Close to Carl and Bruno still Near, yet they stayed a
+    group (a step against the group moved both). Now Ada leaves it, as after a move, and the
+    log says so."""
+    c = _four({"duo": ["ada", "bruno"]})
+    lines = _zoom_and_end(c, "ada: zoom carl reason=roof", ["ada: move carl toward successes=1"])
+    ranges = c.state.ext.ranges
+    assert (ranges.get("ada", "carl"), ranges.get("bruno", "carl")) == (0, 1)
+    assert _left(c) == [{"group": "duo", "participant": "ada"}]
+    assert "Ada no longer stands with group duo and leaves it" in lines
+    assert c.state.ext.groups == {}
+
+
+@pytest.mark.rule("ES-START-6", "ES-ACT-1")
+def test_a_group_whose_members_a_zoom_moved_together_stays_a_group() -> None:
+    """Ada and Bruno both zoom in with Carl, who steps toward both: they still stand together
+    when the ranges carry back; only Dan, who stayed out, is as far as before."""
+    c = _four({"duo": ["ada", "bruno"]})
+    c.execute("ada: zoom bruno,carl reason=roof")
+    for line in ("round", "countdown", "ada: done", "bruno: done",
+                 "carl: move ada,bruno toward successes=1", "end 'back'"):
+        c.execute(line)
+    assert c.state.ext.ranges.get("ada", "carl") == c.state.ext.ranges.get("bruno", "carl") == 0
+    assert _left(c) == [] and c.state.ext.groups == {"duo": ["ada", "bruno"]}
+
+
+@pytest.mark.rule("ES-START-6", "ES-ACT-1")
+def test_a_zoom_that_moves_two_of_a_group_apart_takes_them_out_of_it() -> None:
+    """Ada, Carl and Dan stand together; inside a zoom Ada steps toward Carl alone: as after
+    the same move in the main conflict, Ada and Carl leave, and Dan is no group of one."""
+    c = _four({"trio": ["ada", "carl", "dan"]})
+    _zoom_and_end(c, "ada: zoom carl reason=roof", ["ada: move carl toward successes=1"])
+    assert _left(c) == [{"group": "trio", "participant": "ada"},
+                        {"group": "trio", "participant": "carl"}]
+    assert c.state.ext.groups == {}
+
+
+@pytest.mark.rule("ES-START-6", "ES-ACT-1")
+def test_one_taken_out_inside_a_zoom_leaves_its_group() -> None:
+    """Bruno, Carl and Dan stand together; Carl is taken out in Ada's zoom. In the main
+    conflict Carl stayed in the group, so the GM's set-range of the group was refused:
+    "Carl is no longer in the conflict"."""
+    c = _four({"thugs": ["bruno", "carl", "dan"]})
+    lines = _zoom_and_end(c, "ada: zoom carl reason=roof", ["damage carl 10"])
+    assert "Carl no longer stands with group thugs and leaves it" in lines
+    assert c.state.ext.groups == {"thugs": ["bruno", "dan"]}
+    c.execute("set-range ada thugs distant")
+    assert c.state.ext.ranges.get("ada", "dan") == 2
+
+
+@pytest.mark.rule("ES-START-6", "ES-ACT-1")
+def test_ranges_that_do_not_carry_back_break_no_group() -> None:
+    """A zoom with another range scaling carries no range back (the GM sets them): the
+    group stands as it did."""
+    c = _four({"duo": ["ada", "bruno"]})
+    _zoom_and_end(c, "ada: zoom carl reason=roof scaling=chase",
+                  ["ada: move carl toward successes=1"])
+    assert _left(c) == [] and c.state.ext.groups == {"duo": ["ada", "bruno"]}
