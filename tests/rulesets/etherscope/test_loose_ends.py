@@ -9,8 +9,9 @@ import pytest
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.model import Viewer
+from fracas.engine.views import log_view
 
-from .helpers import ES, make, pc
+from .helpers import ES, make, pc, started
 
 ALICE = Viewer.of_player("alice")
 
@@ -100,3 +101,48 @@ def test_ranges_that_do_not_carry_back_break_no_group() -> None:
     _zoom_and_end(c, "ada: zoom carl reason=roof scaling=chase",
                   ["ada: move carl toward successes=1"])
     assert _left(c) == [] and c.state.ext.groups == {"duo": ["ada", "bruno"]}
+
+
+def _lines(c: Conflict, viewer: Viewer) -> list[str]:
+    return list(log_view(c, viewer)[-1]["lines"])
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_a_recovery_at_a_full_condenser_says_it_was_already_full() -> None:
+    """Ada, unhurt, recovers with 3 extra successes: the log read "spent: more 3" and "Ada
+    recovers 0 physical", as if the extras bought nothing. It says what they bought and
+    that the condenser was full; a recovery that fills it says so too."""
+    c = started()
+    c.execute("countdown")
+    c.execute("ada: recover successes=4")
+    for viewer in (Viewer.gm(), ALICE):
+        lines = _lines(c, viewer)
+        assert lines[0].endswith("success, 3 extra (spent: recovery 3)")
+        assert lines[1] == "Ada recovers 0 of 4 physical: already full"
+    assert c.state.ext.condenser["ada"]["physical"].current == 10
+    c.execute("damage bruno 2")
+    c.execute("bruno: recover successes=4")
+    assert _lines(c, Viewer.gm())[1] == "Bruno recovers 2 of 4 physical: full again"
+    c.execute("damage carl 3")
+    c.execute("carl: recover successes=1")  # as much as bought: as before
+    assert _lines(c, Viewer.gm())[1] == "Carl recovers 1 physical"
+
+
+@pytest.mark.rule("ES-DMG-1", "ES-RNG-6")
+def test_a_recovery_at_a_gm_only_condenser_tells_a_player_nothing_of_its_room() -> None:
+    """Carl's physical condenser is the GM's: whether it was full or one short, Alice reads
+    the same line (what the roll bought, not what it took); the GM reads which."""
+    def recovered(hurt: bool) -> Conflict:
+        c = started(people=[pc("ada", "alice"), pc("bruno", "bob"),
+                            {**pc("carl"), "gm_only": ["physical"]}])
+        for line in ("countdown", "ada: done", "bruno: done"):
+            c.execute(line)
+        if hurt:
+            c.execute("damage carl 1")
+        c.execute("carl: recover successes=4")
+        return c
+
+    full, hurt = recovered(False), recovered(True)
+    assert _lines(full, ALICE)[1] == _lines(hurt, ALICE)[1] == "Carl recovers ? of 4 physical"
+    assert _lines(full, Viewer.gm())[1] == "Carl recovers 0 of 4 physical: already full"
+    assert _lines(hurt, Viewer.gm())[1] == "Carl recovers 1 of 4 physical: full again"

@@ -241,12 +241,13 @@ def _effects(
             band = ext.ranges.get(actor, p) if want_band is None else BANDS.index(want_band)
             out.append(ev.Revealed(participant=p, from_=(actor,), by=actor, band=band))
     elif verb == "recover":
-        n = extra // cost
+        n = extra // cost  # every extra buys more: the room left is not the player's to see
         spent["more"] = n * cost
         kind = condenser_of(s)
         pool = ext.condenser[actor][kind]
-        gain = min(s["recover_amount"] + n, pool.maximum - pool.current)
-        out.append(ev.Recovered(participant=actor, amount=gain, condenser=kind))
+        bought = s["recover_amount"] + n
+        gain = min(bought, pool.maximum - pool.current)
+        out.append(ev.Recovered(participant=actor, amount=gain, condenser=kind, bought=bought))
     elif verb == "act" and targets and a.get("hurt"):
         out += damage_events(state, targets[0], int(a["hurt"]), a["name"], actor, pending)
     return out, {k: v for k, v in spent.items() if v}, unmoved

@@ -251,6 +251,9 @@ class Recovered(TypedEvent):
     participant: str
     amount: Annotated[int | None, Condenser("participant"), Harm("participant")] = None
     condenser: str = ""
+    # what the roll bought (1 + 1 per extra), of which the condenser's room took ``amount``
+    bought: Annotated[int | None, Setting("recover_amount"), Setting("extra_cost"),
+                      Setting("default_difficulty"), Setting("actions"), OMIT_NONE] = None
 
 
 # --- Etherscope's keys on the engine's events ---------------------------------------------

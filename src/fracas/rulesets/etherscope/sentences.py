@@ -161,7 +161,7 @@ def _action(e: ev.ActionResolved, state: ConflictState) -> str:
     tg = f" {_names(state, e.targets)}" if e.targets else ""
     res = "success" if e.success else "failure"
     extra = f", {shown(e.surplus)} extra" if e.success and e.surplus != 0 else ""
-    spent = f" (spent: {', '.join(f'{k} {v}' for k, v in e.spent.items())})" \
+    spent = f" (spent: {', '.join(f'{_spent_on(e.action, k)} {v}' for k, v in e.spent.items())})" \
         if e.spent else ""
     say = f" — “{e.say}”" if e.say else ""
     effect = f" — effect: {e.effect}" if e.effect else ""
@@ -185,6 +185,17 @@ def _damage(e: ev.Damage, state: ConflictState) -> str:
             f"({e.reason}); {shown(e.left)} left")
 
 
+def _spent_on(action: str, key: str) -> str:
+    """What extra successes were spent on, as the log says it ("recovery", not "more")."""
+    return "recovery" if (action, key) == ("recover", "more") else key
+
+
 @H.describes(ev.Recovered)
 def _recovered(e: ev.Recovered, state: ConflictState) -> str:
-    return f"{_n(state, e.participant)} recovers {shown(e.amount)} {e.condenser}"
+    """ES-DMG-1: what a recovery regained, and of how much the roll bought when the
+    condenser's room took less (already full, or full again) or is the GM's to know."""
+    who, amount, bought = _n(state, e.participant), e.amount, e.bought
+    if bought is None or amount == bought:
+        return f"{who} recovers {shown(amount)} {e.condenser}"
+    full = "" if amount is None else ": already full" if amount == 0 else ": full again"
+    return f"{who} recovers {shown(amount)} of {bought} {e.condenser}{full}"
