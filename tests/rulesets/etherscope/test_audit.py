@@ -328,12 +328,20 @@ def test_push_back_says_which_extras_the_roll_could_not_buy() -> None:
 
 
 @pytest.mark.rule("ES-ACT-5")
-def test_push_back_spends_nothing_on_a_second_band_it_cannot_move() -> None:
-    """Near is one band from Distant: ``two=yes`` would buy nothing, so the one extra
-    success pays for the damage asked for instead."""
+def test_push_back_refuses_a_second_band_it_cannot_move() -> None:
+    """Near is one band from Distant: ``two=yes`` would buy nothing. It was taken silently
+    (the extra left for the damage); it is refused, naming the rule, and without it the one
+    extra success pays for the damage asked for."""
     c = started()  # everyone Near
     c.execute("countdown")
-    c.execute("ada: push bruno successes=2 two=yes damage=1")
+    msg = refused(c, "ada: push bruno successes=2 two=yes damage=1", IllegalCommand, "ES-ACT-5")
+    assert msg == ("two=yes would buy nothing: Bruno can be pushed at most one category away "
+                   "from Ada (Near), as the bands end at Close and Distant; push without two= "
+                   "(ES-ACT-5)")
+    msg = refused(c, "ada: push bruno successes=2 two=yes toward=carl away=ada", IllegalCommand,
+                  "ES-ACT-5")
+    assert "at most one category toward Carl (Near) and away from Ada (Near)" in msg
+    c.execute("ada: push bruno successes=2 damage=1")
     action = c.records[-1].events[0]
     assert action.data["spent"] == {"damage": 1}
     assert "not_bought" not in action.data

@@ -146,3 +146,27 @@ def test_a_recovery_at_a_gm_only_condenser_tells_a_player_nothing_of_its_room() 
     assert _lines(full, ALICE)[1] == _lines(hurt, ALICE)[1] == "Carl recovers ? of 4 physical"
     assert _lines(full, Viewer.gm())[1] == "Carl recovers 0 of 4 physical: already full"
     assert _lines(hurt, Viewer.gm())[1] == "Carl recovers 1 of 4 physical: full again"
+
+
+@pytest.mark.rule("ES-ACT-5")
+def test_two_categories_are_taken_where_one_named_can_move_a_second_band() -> None:
+    """Bruno is Close to Ada and Near Carl: pushed away from both, he can go two bands from
+    Ada, so ``two=yes`` is taken and paid for (from Carl he stops at Distant)."""
+    c = started({"ranges": {"default": "near", "pairs": [["ada", "bruno", "close"]]}})
+    c.execute("countdown")
+    c.execute("ada: push bruno successes=2 two=yes away=ada,carl")
+    assert c.records[-1].events[0].data["spent"] == {"two": 1}
+    assert (c.state.ext.ranges.get("ada", "bruno"), c.state.ext.ranges.get("bruno", "carl")) \
+        == (2, 2)
+
+
+@pytest.mark.rule("ES-ACT-5", "ES-RNG-1")
+def test_two_categories_are_not_refused_on_a_band_under_a_hidden_flag() -> None:
+    """Carl is hidden from Bruno: their band is the GM's, so a push of Bruno away from Carl
+    with ``two=yes`` is never refused for it (the refusal would tell Alice the band)."""
+    for band in ("near", "distant"):
+        c = started({"lurking": {"carl": ["bruno"]},
+                     "ranges": {"default": "near", "pairs": [["bruno", "carl", band]]}})
+        c.execute("countdown")
+        c.execute("ada: push bruno successes=2 two=yes away=carl", ALICE)
+        assert c.records[-1].events[0].data["success"]

@@ -78,7 +78,9 @@ def decide_action(d: Decision, cmd: Command) -> None:
             raise InvalidInput(f"{name(state, actor)} cannot hide from itself; name those it "
                                "hides from", rule="ES-RNG-1", participant=actor)
     if verb == "push":
-        _push_sides(state, actor, targets[0], a, ctx)
+        toward, away = _push_sides(state, actor, targets[0], a, ctx)
+        if a.get("two"):
+            _check_two(state, targets[0], toward, away)
     _check_amounts(a)
     conf = s["actions"].get(verb, {"skill": "", "difficulty": None})
     skill = a.get("skill") or conf.get("skill") or None
@@ -179,6 +181,25 @@ def _push_sides(state: ConflictState, actor: str, target: str, a: dict[str, Any]
             f"{name(state, unseen[0])} is hidden from {name(state, actor)}, who cannot push "
             "anyone toward or away from it (ES-RNG-2)", rule="ES-RNG-2", participant=unseen[0])
     return toward, away
+
+
+def _check_two(state: ConflictState, target: str, toward: list[str], away: list[str]) -> None:
+    """Refuse ``two=yes`` where it can buy nothing: the target can move no second category
+    from anyone it is pushed toward or away from (ES-ACT-5). Not where a band concerned is
+    under a hidden flag: that band is the GM's (ES-RNG-1), and a refusal would tell it."""
+    ranges = ext_of(state).ranges
+    ways = [*((x, -1) for x in toward), *((x, 1) for x in away)]
+    if any(ranges.is_hidden(target, x) or ranges.is_hidden(x, target) for x, _ in ways):
+        return
+    if any(0 <= ranges.get(target, x) + 2 * way <= 2 for x, way in ways):
+        return
+    where = " and ".join(
+        f"{'toward' if way < 0 else 'away from'} {name(state, x)} "
+        f"({BANDS[ranges.get(target, x)].capitalize()})" for x, way in ways)
+    raise IllegalCommand(
+        f"two=yes would buy nothing: {name(state, target)} can be pushed at most one category "
+        f"{where}, as the bands end at Close and Distant; push without two=",
+        rule="ES-ACT-5", param="two")
 
 
 def _effects(
