@@ -10,8 +10,9 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view
+from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
-from .helpers import ES, make, pc, started
+from .helpers import ES, make, pc, refused, started
 
 ALICE = Viewer.of_player("alice")
 
@@ -170,3 +171,58 @@ def test_two_categories_are_not_refused_on_a_band_under_a_hidden_flag() -> None:
         c.execute("countdown")
         c.execute("ada: push bruno successes=2 two=yes away=carl", ALICE)
         assert c.records[-1].events[0].data["success"]
+
+
+def _with_dora(settings: dict[str, object]) -> Conflict:
+    """Ada and Dora (Alice's), Bruno (Bob's), Carl (the GM's) hidden from Ada and Bruno but
+    seen by Dora; Ada's turn."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dora", "alice")]
+    c = make({"lurking": {"carl": ["ada", "bruno"]}, **settings}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dora: awareness successes=0", "moves", "ada: done",
+        "bruno: done", "carl: done", "round", "countdown"])
+    assert c.state.ext.countdown.current.actor == "ada"
+    return c
+
+
+@pytest.mark.rule("ES-ACT-2", "ES-RNG-2", "ES-RNG-6")
+@pytest.mark.parametrize("author", [Viewer.gm(), ALICE, Viewer.of_player("bob")])
+def test_a_zoom_from_fast_is_refused_as_such_whoever_it_names(author: Viewer) -> None:
+    """In a Fast conflict no zoom is possible: Ada's zoom naming Carl, hidden from her, was
+    refused as naming someone hidden (ES-RNG-2), and one naming no one that exists as an
+    unknown name, before the Fast check. Every zoom from Fast now reads the same ES-ACT-2
+    refusal, whoever it names: to Bob, for whom Carl does not exist, too."""
+    c = _with_dora({"time_scale": "fast"})
+    actor = "bruno" if author.player == "bob" else "ada"
+    errors = {refused(c, f"{actor}: zoom {who}", IllegalCommand, "ES-ACT-2", author)
+              for who in ("carl", "ghost", "dora")}
+    assert errors == {"a Fast conflict cannot zoom in further: there is no faster time scale "
+                      "(ES-ACT-2)"}
+
+
+@pytest.mark.rule("ES-ROUND-4", "ES-RNG-6")
+def test_a_zoom_off_ones_turn_is_refused_as_such_whoever_it_names() -> None:
+    """Bruno's zoom at Ada's turn naming Carl (hidden from all of Bob's characters) or a name
+    no one has reads as not Bruno's turn, as his attack would, not as an unknown name."""
+    c = _with_dora({})
+    bob = Viewer.of_player("bob")
+    errors = {refused(c, f"bruno: zoom {who}", NotYourTurn, "ES-ROUND-4", bob)
+              for who in ("carl", "ghost", "ada")}
+    assert len(errors) == 1 and "it is not Bruno's turn" in errors.pop()
+
+
+@pytest.mark.rule("ES-RNG-2", "ES-RNG-6")
+def test_a_zoom_at_ones_turn_naming_a_hidden_character_reads_as_the_name_would() -> None:
+    """At Ada's turn in a Quick conflict: Alice, whose Dora sees Carl, is told Ada sees no Carl
+    (ES-RNG-2); a player for whom Carl does not exist is told what a name no one has would be
+    told."""
+    c = _with_dora({})
+    msg = refused(c, "ada: zoom carl", IllegalCommand, "ES-RNG-2", ALICE)
+    assert msg == "Ada sees no 'carl' to target (ES-RNG-2)"
+    solo = make({"lurking": {"carl": ["ada", "bruno"]}}, script=[
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round",
+        "countdown"])
+    hidden = refused(solo, "ada: zoom carl", InvalidInput, None, ALICE)
+    ghost = refused(solo, "ada: zoom ghost", InvalidInput, None, ALICE)
+    assert hidden == ghost.replace("ghost", "carl")

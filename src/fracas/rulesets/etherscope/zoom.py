@@ -46,16 +46,18 @@ def check_zoom(state: ConflictState, actor: str | None, who: list[str],
 
 @HANDLERS.decides("zoom")
 def decide_zoom(d: Decision, cmd: Command) -> None:
-    """ES-ACT-1: open a nested conflict one time scale faster for five rounds."""
+    """ES-ACT-1: open a nested conflict one time scale faster for five rounds. Refused from
+    Fast (ES-ACT-2) or off the actor's turn before any name is read, as an action is: the
+    same refusal whoever is named, one who does not exist, or is hidden, or is not."""
     state, ctx = d.state, d.ctx
     actor = actor_of(cmd)
+    check_zoom(state, actor, list(cmd.args["who"]), ctx.author)
     who = expand_seen(state, cmd.args["who"], actor, author=ctx.author)
     if actor not in who:
         who = [actor, *who]
     for w in who:
         if w != actor:
             checked_target(state, actor, w, ctx)
-    check_zoom(state, actor, who, ctx.author)
     ext, s = ext_of(state), state.settings
     settings = copy.deepcopy(s)
     settings["time_scale"] = faster(s["time_scale"])
