@@ -226,3 +226,23 @@ def test_a_zoom_at_ones_turn_naming_a_hidden_character_reads_as_the_name_would()
     hidden = refused(solo, "ada: zoom carl", InvalidInput, None, ALICE)
     ghost = refused(solo, "ada: zoom ghost", InvalidInput, None, ALICE)
     assert hidden == ghost.replace("ghost", "carl")
+
+
+@pytest.mark.rule("ES-ROUND-3")
+@pytest.mark.parametrize("gap", [0, -1, "five", 101])
+def test_a_min_gap_out_of_range_is_refused_saying_what_min_gap_takes(gap: object) -> None:
+    """``min_gap = 0`` was taken, and then "declare 5,5" was refused as "actions must be at
+    least 0 apart"; -1 read "must be at least 0". Each now says what min_gap takes, in the
+    scenario and in an override alike, and 1 (any two different scores) is the least."""
+    with pytest.raises(InvalidInput) as info:
+        make({"min_gap": gap})
+    assert info.value.rule == "ES-ROUND-3"
+    assert str(info.value).startswith(
+        "settings.min_gap takes a whole number from 1 to 100, not ")
+    assert "the fewest initiative steps between two acting initiatives of one character" \
+        in str(info.value)
+    if isinstance(gap, int):  # an override of another kind is refused as such first
+        refused(started(), f"override settings.min_gap {gap}", InvalidInput, "ES-ROUND-3")
+    one = started({"min_gap": 1})
+    one.execute("ada: declare 5,4")
+    assert one.state.ext.countdown.declarations["ada"] == [5, 4]

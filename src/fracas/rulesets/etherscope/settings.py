@@ -61,6 +61,18 @@ SCALINGS: dict[str, tuple[str, str, str]] = {
 #: default pool no larger than a skill's (0-30, docs/limits.md).
 HIGHEST: dict[str, int] = {"die_size": 1000, "threshold": 1000, "default_pool": 30}
 
+#: The lowest value of a number setting (others: 0): a die has two faces at least, a
+#: success needs a die of 1 or more, a zoom runs a round, and two actions of one character
+#: are one initiative step apart at least (0 would let them share a score).
+LOWEST: dict[str, int] = {"die_size": 2, "threshold": 1, "zoom_rounds": 1, "min_gap": 1}
+
+#: What a number setting takes, said when it is out of range, and its rule.
+TAKES: dict[str, tuple[str, str]] = {
+    "min_gap": ("the fewest initiative steps between two acting initiatives of one "
+                "character (the seed's 5; 1 lets any two different scores)",
+                "ES-ROUND-3"),
+}
+
 NUMBERS: dict[str, int] = {
     "die_size": 6,  # ES-ACT-4 pool die
     "threshold": 5,  # ES-ACT-4 a die this high or higher is a success
@@ -140,11 +152,15 @@ def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
                            key="custom_scaling")
     for key, default in NUMBERS.items():
         value = settings.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool):
+        low, high = LOWEST.get(key, 0), HIGHEST.get(key, 100)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if key in TAKES and not (whole and low <= value <= high):
+            what, rule = TAKES[key]
+            raise InvalidInput(f"settings.{key} takes a whole number from {low} to {high}, "
+                               f"not {spelled(value)}: {what}", key=key, rule=rule)
+        if not whole:
             raise InvalidInput(f"settings.{key} must be a whole number, not {spelled(value)}",
                                key=key)
-        low = 2 if key == "die_size" else 1 if key in ("threshold", "zoom_rounds") else 0
-        high = HIGHEST.get(key, 100)
         if value < low:
             raise InvalidInput(f"settings.{key} must be at least {low}, not {value}", key=key)
         if value > high:  # a pool of more dice, or of dice of more faces, than a roll holds
