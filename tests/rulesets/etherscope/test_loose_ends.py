@@ -8,9 +8,11 @@ import pytest
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
+from fracas.engine.events import Record
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
+from fracas.rulesets.etherscope import events as ev
 
 from .helpers import ES, make, pc, refused, started
 
@@ -246,3 +248,55 @@ def test_a_min_gap_out_of_range_is_refused_saying_what_min_gap_takes(gap: object
     one = started({"min_gap": 1})
     one.execute("ada: declare 5,4")
     assert one.state.ext.countdown.declarations["ada"] == [5, 4]
+
+
+def _sides(lurking: dict[str, list[str]] | None = None) -> Conflict:
+    """Ada (alice) and Bruno (bob) of the crew, Carl and Dan of the thugs; Ada's turn."""
+    people = [{**pc("ada", "alice"), "side": "crew"}, {**pc("bruno", "bob"), "side": "crew"},
+              {**pc("carl"), "side": "thugs"}, {**pc("dan"), "side": "thugs"}]
+    return make({"lurking": lurking or {}}, people, [
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dan: awareness successes=0", "moves", "ada: done",
+        "bruno: done", "carl: done", "round", "countdown"])
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-2")
+def test_a_hide_naming_no_one_hides_from_the_other_sides_not_from_allies() -> None:
+    """Ada hides without from=: she was hidden from Bruno too, her own side's, so Bob's
+    Bruno could no longer see her (nor help her). Now she hides from the thugs only: Bruno
+    still sees her, and Bob's log still shows her."""
+    c = _sides()
+    c.execute("ada: hide successes=1")
+    ranges = c.state.ext.ranges
+    assert ranges.hidden["ada"] == ["carl", "dan"] and not ranges.is_hidden("ada", "bruno")
+    assert _lines(c, Viewer.of_player("bob"))[1] == "Ada is hidden from Carl, Dan"
+    assert c.state.ext.countdown.current.actor == "bruno"
+    assert "bruno: attack ada" in c.legal_commands("bruno")
+    # a log recorded before keeps its hide as recorded: the event names whom it hides from
+    record = c.records[-1]
+    before = tuple(ev.Hidden(participant="ada", from_=("bruno", "carl", "dan"))
+                   if e.type == "hidden" else e for e in record.events)
+    stored = _sides()
+    stored.append_record(Record(record.version, record.command, before))
+    assert stored.state.ext.ranges.hidden["ada"] == ["bruno", "carl", "dan"]
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-6")
+def test_a_hide_from_the_other_sides_reads_alike_whether_or_not_one_of_them_is_hidden() -> None:
+    """Without sides a hide is from everyone, as before. With nobody on another side that a
+    player knows of, the line reads "hidden from no one", whether or not a hidden thug is
+    there (before: "Ada is hidden from ", and no count of the unseen)."""
+    plain = make(script=["ada: awareness successes=3", "bruno: awareness successes=2",
+                         "carl: awareness successes=1", "moves", "ada: done", "bruno: done",
+                         "round", "countdown", "ada: hide successes=1"])
+    assert plain.state.ext.ranges.hidden["ada"] == ["bruno", "carl"]
+    lurking, gone = _sides({"carl": ["ada", "bruno"], "dan": ["ada", "bruno"]}), _sides()
+    for line in ("leave carl 'gone'", "leave dan 'gone'"):
+        gone.execute(line)
+    for c in (lurking, gone):
+        c.execute("ada: hide successes=1")
+        assert _lines(c, ALICE)[1] == "Ada is hidden from no one"
+    assert [(e["command"], e["lines"]) for e in (log_view(lurking, ALICE)[-1],
+                                                  log_view(gone, ALICE)[-1])] == [
+        ("ada: hide successes=1", _lines(gone, ALICE))] * 2
+    assert _lines(lurking, Viewer.gm())[1] == "Ada is hidden from Carl, Dan"

@@ -35,6 +35,12 @@ from fracas.rulesets.etherscope.start import group_breaks
 Events = list[Event]
 
 
+def allies(state: ConflictState, a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` stand on one side (a character of no side has no allies)."""
+    side = state.participants[a].side
+    return side is not None and state.participants[b].side == side
+
+
 def checked_target(state: ConflictState, actor: str, tid: str, ctx: DecideContext) -> str:
     """A target the actor may name: present, not itself, not hidden from it (ES-RNG-2)."""
     ext = ext_of(state)
@@ -73,7 +79,7 @@ def decide_action(d: Decision, cmd: Command) -> None:
                                   "ES-RNG-5", names=state.names())
     elif verb == "hide":
         targets = expand(state, a["from"], author=ctx.author) if a.get("from") else \
-            [p for p in state.active_ids() if p != actor]
+            [p for p in state.active_ids() if p != actor and not allies(state, actor, p)]
         if actor in targets:
             raise InvalidInput(f"{name(state, actor)} cannot hide from itself; name those it "
                                "hides from", rule="ES-RNG-1", participant=actor)

@@ -199,8 +199,8 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
     any of those it sees, foes first (``zoom``)."""
     out = [command("attack", actor, target=t) for t in seen]
     out += [command("push", actor, target=t) for t in seen]
-    # a hide is from any of those it sees (none named: everyone), an act's target one of them:
-    # never the actor itself
+    # a hide is from any of those it sees (none named: the other sides'), an act's target
+    # one of them: never the actor itself
     out += [command("hide", actor, allowed={"from": seen}) if seen else command("hide", actor),
             command("search", actor), command("recover", actor),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"},

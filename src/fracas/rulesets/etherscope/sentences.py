@@ -86,12 +86,17 @@ H.says({
     ev.GroupFormed: "group {e.group}: {names.members} stand together",
     ev.GroupDissolved: "group {e.group} dissolved",
     ev.GroupLeft: "{who.participant} no longer stands with group {e.group} and leaves it",
-    ev.Hidden: "{who.participant} is hidden from {names.from_}",
     ev.AwarenessOrder: "awareness moves, best first: {names.order}",
     ev.MoverStarted: "{who.participant}'s awareness move: one step against {names.against}",
     ev.MoverDone: "{who.participant}'s awareness move is over",
     ev.MovesDone: "the awareness moves are over",
 }, _n)
+
+
+@H.describes(ev.Hidden)
+def _hidden(e: ev.Hidden, state: ConflictState) -> str:
+    """ES-RNG-1: whom a character is hidden from ("no one" the viewer may know of)."""
+    return f"{_n(state, e.participant)} is hidden from {_names(state, e.from_) or 'no one'}"
 
 
 @H.describes(ev.AwarenessRolled)
