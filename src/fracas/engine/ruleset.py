@@ -271,8 +271,10 @@ class Ruleset:
         """``event`` (typed) less what it counts of the participants hidden from ``viewer``
         beyond naming them (the engine's net takes their names out), as :meth:`redact` gives
         it: such as extra successes spent on finds the viewer may not read of. The projector
-        reads a command as typed when that and their names are all the viewer lost of it.
-        By default: ``event`` itself."""
+        reads a command as typed when that and their names are all the viewer lost of it;
+        a ruleset may also take out what no command of the event's kind could hold (the
+        settings an Etherscope zoom copies from the conflict's). By default: ``event``
+        itself."""
         return event
 
     def describe(self, event: Event, state: ConflictState) -> str | None:

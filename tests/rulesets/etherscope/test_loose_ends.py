@@ -300,3 +300,49 @@ def test_a_hide_from_the_other_sides_reads_alike_whether_or_not_one_of_them_is_h
                                                   log_view(gone, ALICE)[-1])] == [
         ("ada: hide successes=1", _lines(gone, ALICE))] * 2
     assert _lines(lurking, Viewer.gm())[1] == "Ada is hidden from Carl, Dan"
+
+
+BOB = Viewer.of_player("bob")
+
+
+def _zoomed(gm_only: list[str]) -> Conflict:
+    """Ada (Alice's) zooms in with Bruno (Bob's) in a Quick conflict with ``gm_only``
+    settings (and a GM-only die size, so the zoom's settings always hold one)."""
+    c = started({"time_scale": "quick", "die_size": 8,
+                 "gm_only_settings": ["die_size", *gm_only]})
+    c.execute("countdown")
+    c.execute("ada: zoom bruno reason='a fist fight on the roof'")
+    return c
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-RNG-6")
+@pytest.mark.parametrize("viewer", [BOB, Viewer.public()])
+def test_a_zoom_reads_as_typed_to_a_player_who_does_not_own_the_zoomer(viewer: Viewer) -> None:
+    """Bob (and an onlooker) read the entry of Ada's zoom as "Ada: zoom": its settings hold
+    GM-only values, so the entry was labelled whole. They read the command as typed and the
+    line, who zoomed in with whom for how many rounds, and still nothing of the settings."""
+    c = _zoomed([])
+    entry = log_view(c, viewer)[-1]
+    assert entry["command"] == "ada: zoom bruno reason='a fist fight on the roof'"
+    assert entry["lines"] == ["zoom in (fast, battlefield scale, 5 rounds) with Ada, Bruno: "
+                              "a fist fight on the roof"]
+    data = entry["events"][0]["data"]
+    assert "settings" not in data and data["round_limit"] == 5
+    assert log_view(c, ALICE)[-1]["command"] == entry["command"]
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-SET-4")
+def test_a_zoom_derived_from_gm_only_settings_reads_them_as_unknown() -> None:
+    """With the time scale and zoom_rounds the GM's, the zoom's entry told every player
+    "fast" (one faster than the secret scale) and "5 rounds"; they read "?" now, the GM the
+    values."""
+    c = _zoomed(["time_scale", "zoom_rounds"])
+    for viewer in (ALICE, BOB, Viewer.public()):
+        entry = log_view(c, viewer)[-1]
+        assert entry["command"] == "ada: zoom bruno reason='a fist fight on the roof'"
+        assert entry["lines"] == ["zoom in (?, battlefield scale, ? rounds) with Ada, Bruno: "
+                                  "a fist fight on the roof"]
+        data = entry["events"][0]["data"]
+        assert data.get("time_scale") is None and data.get("round_limit") is None
+    assert log_view(c, Viewer.gm())[-1]["lines"][0].startswith(
+        "zoom in (fast, battlefield scale, 5 rounds)")

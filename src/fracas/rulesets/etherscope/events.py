@@ -289,15 +289,16 @@ class EsZoomOpened(ZoomOpened):
 
     opened_by: Annotated[str | None, OMIT_NONE] = None
     participants: _Json = None
-    time_scale: Annotated[str | None, OMIT_NONE] = None
-    round_limit: Annotated[int | None, OMIT_NONE] = None
+    # one faster than the conflict's, and its round limit: as secret as those settings
+    time_scale: Annotated[str | None, Setting("time_scale"), OMIT_NONE] = None
+    round_limit: Annotated[int | None, Setting("zoom_rounds"), OMIT_NONE] = None
     depth: Annotated[int | None, OMIT_NONE] = None
     settings: _Json = None  # its settings: the GM's (a player's view has none)
     awareness: _Json = None
     bands: _Json = None
     hidden: _Json = None
     start: Annotated[bool | None, OMIT_NONE] = None
-    range_scaling: Annotated[str | None, OMIT_NONE] = None
+    range_scaling: Annotated[str | None, Setting("range_scaling"), OMIT_NONE] = None
 
 
 #: Every Etherscope event class.

@@ -13,7 +13,7 @@ from fracas.engine.events import (
     Event,
 )
 from fracas.engine.model import ConflictState, Viewer
-from fracas.engine.secrets import shown, stat_is_secret
+from fracas.engine.secrets import redact_marked, shown, stat_is_secret
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.common import (
@@ -134,12 +134,15 @@ def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
     """``event`` less what it counts of those hidden from ``viewer``: a search's finds; and
     all of a member's leaving a group that stands with someone hidden from all of theirs (a
     group they may not know of: a copy, as nothing of it is theirs to miss, so the move or
-    push that broke it reads as typed, ES-RNG-6)."""
+    push that broke it reads as typed, ES-RNG-6); and a zoom as every player reads it,
+    whose settings no zoom command holds."""
     if viewer.is_gm or state.ext is None:
         return event
     if isinstance(event, ev.MoverStarted):  # a move they may not know of ends their moves
         seen = _moves_as_seen(state, event, viewer)
         return event if seen is None else seen
+    if isinstance(event, ev.EsZoomOpened):
+        return _zoom_as_read(state, event, viewer)
     if isinstance(event, ev.GroupLeft):
         members = ext_of(state).groups.get(event.group, [])
         mine = _mine(state, viewer)
@@ -148,6 +151,16 @@ def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
     if not isinstance(event, ev.ActionResolved) or event.action != "search":
         return event
     return _search_as_seen(state, event, _mine(state, viewer))
+
+
+def _zoom_as_read(state: ConflictState, event: ev.EsZoomOpened, viewer: Viewer) -> Event:
+    """A zoom as every player reads it: without its settings, the bands under a hidden flag
+    and the GM-only settings it derives from (ES-RNG-1), none of which its command's text
+    (whom, why, whether it starts anew, its scaling) holds — so a player who sees the zoom
+    reads its command as typed, not as "Ada: zoom" (ES-ACT-1)."""
+    marked = redact_marked(event, state, viewer, lambda pid: can_see(state, viewer, pid))
+    out = None if marked is None else redact(state, marked, viewer)
+    return event if out is None else out
 
 
 def _search_as_seen(state: ConflictState, event: ev.ActionResolved,
