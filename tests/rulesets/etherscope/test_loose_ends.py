@@ -346,3 +346,23 @@ def test_a_zoom_derived_from_gm_only_settings_reads_them_as_unknown() -> None:
         assert data.get("time_scale") is None and data.get("round_limit") is None
     assert log_view(c, Viewer.gm())[-1]["lines"][0].startswith(
         "zoom in (fast, battlefield scale, 5 rounds)")
+
+
+@pytest.mark.rule("ES-ACT-5", "ES-RNG-1")
+def test_a_push_tells_a_player_nothing_of_a_band_under_a_hidden_flag() -> None:
+    """Carl is hidden from Bruno: their band is the GM's. Ada pushing Bruno away from Carl
+    with two=yes told Alice the band all the same: "spent: two 1" where it was Close, nothing
+    spent where Near, and "cannot be pushed any further relative to Carl" where Distant.
+    Alice now reads the same push whatever the band; the GM reads the edge."""
+    def pushed(band: str) -> Conflict:
+        c = started({"lurking": {"carl": ["bruno"]},
+                     "ranges": {"default": "near", "pairs": [["bruno", "carl", band]]}})
+        c.execute("countdown")
+        c.execute("ada: push bruno successes=2 two=yes away=carl", ALICE)
+        return c
+
+    seen = {band: _lines(pushed(band), ALICE) for band in ("close", "near", "distant")}
+    assert seen["close"] == seen["near"] == seen["distant"]
+    assert seen["near"][0].endswith("success, 1 extra (spent: two 1)")
+    assert "already at the last band" in _lines(pushed("distant"), Viewer.gm())[0]
+    assert pushed("close").state.ext.ranges.get("bruno", "carl") == 2

@@ -229,9 +229,13 @@ def _effects(
         toward, away = _push_sides(state, actor, t, a, ctx)
         ways = [*((x, -1) for x in toward), *((x, 1) for x in away)]
         left, steps = extra, 1
+        # bought only if a second band moves, or where a band is the GM's (under a hidden
+        # flag, ES-RNG-1): whether it moves must not show in what the roll spent
+        gm_band = any(ext.ranges.is_hidden(t, x) or ext.ranges.is_hidden(x, t) for x, _ in ways)
         if (a.get("two") and left >= s["push_two_cost"]
-                and any(0 <= ext.ranges.get(t, x) + 2 * way <= 2 for x, way in ways)):
-            steps, left = 2, left - s["push_two_cost"]  # bought only if a second band moves
+                and (gm_band or any(0 <= ext.ranges.get(t, x) + 2 * way <= 2
+                                    for x, way in ways))):
+            steps, left = 2, left - s["push_two_cost"]
             spent["two"] = s["push_two_cost"]
         want = a.get("damage") or 0
         n = min(want, left // cost)

@@ -237,6 +237,13 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
             kept = [x for x in value if not gone(_pid_of(x))]
             if len(kept) != len(value):
                 new[key], changed = kept, True
+    if isinstance(event, ev.ActionResolved) and event.unmoved and event.targets:
+        # the edge a push stopped at is the band's: not where it is the GM's (ES-RNG-1)
+        t = event.targets[0]
+        edge = [x for x in new["unmoved"]
+                if not (ranges.is_hidden(t, x) or ranges.is_hidden(x, t))]
+        if len(edge) != len(new["unmoved"]):
+            new["unmoved"], changed = edge, True
     for key in ("base", "rolls", "successes", "awareness"):
         value = d.get(key)
         if isinstance(value, dict):
