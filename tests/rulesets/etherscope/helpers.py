@@ -44,9 +44,20 @@ def make(settings: dict[str, Any] | None = None, people: list[dict[str, Any]] | 
 def started(settings: dict[str, Any] | None = None,
             people: list[dict[str, Any]] | None = None, seed: str = "t") -> Conflict:
     """Awareness rolled (ada 3, bruno 2, carl 1), moves skipped, round 1 begun."""
-    return make(settings, people, [
+    c = make(settings, people, [
         "ada: awareness successes=3", "bruno: awareness successes=2",
-        "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round"], seed)
+        "carl: awareness successes=1", "moves"], seed)
+    return moved(c, "round")
+
+
+def moved(c: Conflict, *then: str) -> Conflict:
+    """``c`` with every awareness move left ended at once (``done``), then ``then`` played
+    (one whose every one yet to move is hidden from it has no move, ES-START-5)."""
+    while c.state.ext.phase == "moves":
+        c.execute(f"{c.state.ext.move_order[c.state.ext.mover]}: done")
+    for command in then:
+        c.execute(command)
+    return c
 
 
 def refused(c: Conflict, command: str, error: type[FracasError], rule: str | None,

@@ -14,7 +14,7 @@ from fracas.engine.views import log_view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 
-from .helpers import ES, make, pc, refused, started
+from .helpers import ES, make, moved, pc, refused, started
 
 ALICE = Viewer.of_player("alice")
 
@@ -221,10 +221,9 @@ def test_a_zoom_at_ones_turn_naming_a_hidden_character_reads_as_the_name_would()
     c = _with_dora({})
     msg = refused(c, "ada: zoom carl", IllegalCommand, "ES-RNG-2", ALICE)
     assert msg == "Ada sees no 'carl' to target (ES-RNG-2)"
-    solo = make({"lurking": {"carl": ["ada", "bruno"]}}, script=[
+    solo = moved(make({"lurking": {"carl": ["ada", "bruno"]}}, script=[
         "ada: awareness successes=3", "bruno: awareness successes=2",
-        "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round",
-        "countdown"])
+        "carl: awareness successes=1", "moves"]), "round", "countdown")
     hidden = refused(solo, "ada: zoom carl", InvalidInput, None, ALICE)
     ghost = refused(solo, "ada: zoom ghost", InvalidInput, None, ALICE)
     assert hidden == ghost.replace("ghost", "carl")
@@ -254,10 +253,10 @@ def _sides(lurking: dict[str, list[str]] | None = None) -> Conflict:
     """Ada (alice) and Bruno (bob) of the crew, Carl and Dan of the thugs; Ada's turn."""
     people = [{**pc("ada", "alice"), "side": "crew"}, {**pc("bruno", "bob"), "side": "crew"},
               {**pc("carl"), "side": "thugs"}, {**pc("dan"), "side": "thugs"}]
-    return make({"lurking": lurking or {}}, people, [
+    return moved(make({"lurking": lurking or {}}, people, [
         "ada: awareness successes=3", "bruno: awareness successes=2",
-        "carl: awareness successes=1", "dan: awareness successes=0", "moves", "ada: done",
-        "bruno: done", "carl: done", "round", "countdown"])
+        "carl: awareness successes=1", "dan: awareness successes=0", "moves"]),
+        "round", "countdown")
 
 
 @pytest.mark.rule("ES-RNG-1", "ES-RNG-2")
