@@ -536,7 +536,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,
             "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
-            "round": state.round, "round_limit": state.round_limit,
+            "round": state.round, "round_limit": None
+            if ruleset.round_limit_secret(state, viewer) else state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
             "settings": _settings(state, gm, unknown),
             "participants": participants,

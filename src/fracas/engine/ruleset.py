@@ -258,6 +258,11 @@ class Ruleset:
     #: The set-up stats that are harm maxima (beside a band they would tell a ratio).
     harm_stats: ClassVar[tuple[str, ...]] = ()
 
+    def round_limit_secret(self, state: ConflictState, viewer: Viewer) -> bool:
+        """Whether ``viewer`` may not know the round limit of ``state`` (a level of the
+        conflict), such as a zoom's taken from a GM-only setting (by default: never)."""
+        return False
+
     def harm_band(self, entry: dict[str, Any]) -> str | None:
         """The band of a participant's view ``entry`` (``unhurt``, ``hurt``, ``in crisis``
         or ``down``, or the ruleset's own words; None: no harm to band)."""

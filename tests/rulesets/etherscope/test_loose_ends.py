@@ -10,7 +10,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
-from fracas.engine.views import log_view
+from fracas.engine.views import log_view, view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 
@@ -365,3 +365,18 @@ def test_a_push_tells_a_player_nothing_of_a_band_under_a_hidden_flag() -> None:
     assert seen["near"][0].endswith("success, 1 extra (spent: two 1)")
     assert "already at the last band" in _lines(pushed("distant"), Viewer.gm())[0]
     assert pushed("close").state.ext.ranges.get("bruno", "carl") == 2
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-SET-4")
+def test_a_zooms_round_limit_from_a_gm_only_setting_stays_the_gms_in_every_view() -> None:
+    """The zoom's entry read "? rounds", but the zoomed level of the view still gave its
+    round limit (5), and its line "round 0/5": every view a player has keeps it unknown."""
+    c = _zoomed(["zoom_rounds"])
+    for viewer in (ALICE, BOB, Viewer.public()):
+        level = view(c, viewer)["zoom"][0]
+        assert level["round_limit"] is None
+        assert any(line.endswith("? rounds at most") for line in level["ruleset"]["lines"])
+    gm = view(c, Viewer.gm())["zoom"][0]
+    assert gm["round_limit"] == 5
+    assert any(line.endswith("5 rounds at most") for line in gm["ruleset"]["lines"])
+    assert view(_zoomed([]), ALICE)["zoom"][0]["round_limit"] == 5

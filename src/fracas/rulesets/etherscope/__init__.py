@@ -196,6 +196,10 @@ class Etherscope(Ruleset):
         """The event as ``viewer`` may see it (ES-RNG-6)."""
         return views.redact(state, event, viewer)
 
+    def round_limit_secret(self, state: ConflictState, viewer: Viewer) -> bool:
+        """A zoom's round limit where ``zoom_rounds``, which set it, is GM-only (ES-ACT-1)."""
+        return views.round_limit_secret(state, viewer)
+
     def uncounted(self, state: ConflictState, event: Event, viewer: Viewer) -> Event:
         """A search's extras spent on finds hidden from ``viewer`` left unspent (ES-RNG-6)."""
         return views.uncounted(state, event, viewer)

@@ -13,7 +13,7 @@ from fracas.engine.events import (
     Event,
 )
 from fracas.engine.model import ConflictState, Viewer
-from fracas.engine.secrets import redact_marked, shown, stat_is_secret
+from fracas.engine.secrets import redact_marked, setting_is_secret, shown, stat_is_secret
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.common import (
@@ -340,8 +340,9 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     if state.depth:
         by = ext.opened_by
         why = f" by {name(state, by)}: {ext.zoom_reason}" if by and see(by) else ""
-        when = (f"round {state.round}/{state.round_limit}" if state.round
-                else f"{state.round_limit} rounds at most")  # never "round 0/5"
+        limit = "?" if round_limit_secret(state, viewer) else state.round_limit
+        when = (f"round {state.round}/{limit}" if state.round
+                else f"{limit} rounds at most")  # never "round 0/5"
         lines.append(f"zoomed in (depth {state.depth}){why}, {when}")
     if state.status == "ended":
         pass  # the engine's header says how it ended; nobody's turn is pending
@@ -395,6 +396,12 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
         if len(vis) > 1:
             lines.append(f"group {g}: {', '.join(vis)}")
     return lines
+
+
+def round_limit_secret(state: ConflictState, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may not know a zoom's round limit: ``zoom_rounds``, which set it,
+    is GM-only (ES-ACT-1)."""
+    return state.depth > 0 and setting_is_secret(state, viewer, "zoom_rounds")
 
 
 def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
