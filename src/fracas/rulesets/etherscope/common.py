@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from fracas.engine.commands import Command
 from fracas.engine.components import RangeBands
 from fracas.engine.describe import name_of
@@ -40,18 +43,35 @@ def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
     return invisible(ext_of(state).ranges, state.owned_by(author.player), pid)
 
 
-def invisible(ranges: RangeBands, mine: list[str], pid: str) -> bool:
+@dataclass(frozen=True, slots=True)
+class Onlookers:
+    """What a viewer without characters of their own (the public) sees by: ``pcs``, the
+    characters of every player. Whatever the public is shown, the whole table sees, so a
+    character hidden from one of them does not exist to it (ES-RNG-6)."""
+
+    pcs: tuple[str, ...]
+
+
+#: A viewer's characters, or the public's :class:`Onlookers`.
+Sight = Sequence[str] | Onlookers
+
+
+def invisible(ranges: RangeBands, mine: Sight, pid: str) -> bool:
     """Whether ``pid`` is hidden from all of a viewer's characters ``mine`` (ES-RNG-6): to
-    that viewer it does not exist. A viewer without characters (the public) knows no one
-    hidden from every other character, nor one hidden from a character that some other
-    sees; one hidden only from characters hidden from everyone is known as it would be
-    without them (the public knows none of those)."""
-    if pid in mine:
-        return False
-    if not mine:
+    that viewer it does not exist. To the public (:class:`Onlookers`): hidden from one of
+    the players' characters; where no player has one, hidden from every other character,
+    or from one that another sees (one hidden only from those hidden from everyone is known
+    as it would be without them)."""
+    if isinstance(mine, Onlookers):
+        if mine.pcs:
+            return any(ranges.is_hidden(pid, m) for m in mine.pcs)
         hiders = ranges.hidden.get(pid) or []
         return bool(hiders) and (ranges.hidden_from_all(pid, ranges.actors) or any(
             not ranges.hidden_from_all(h, ranges.actors) for h in hiders))
+    if pid in mine:
+        return False
+    if not mine:
+        return invisible(ranges, Onlookers(()), pid)
     return all(ranges.is_hidden(pid, m) for m in mine)
 
 

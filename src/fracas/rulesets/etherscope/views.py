@@ -17,6 +17,8 @@ from fracas.engine.secrets import redact_marked, setting_is_secret, shown, stat_
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.common import (
+    Onlookers,
+    Sight,
     active,
     current_condenser,
     ext_of,
@@ -38,6 +40,13 @@ def _mine(state: ConflictState, viewer: Viewer) -> list[str]:
     return state.owned_by(viewer.player)
 
 
+def _sight(state: ConflictState, viewer: Viewer) -> Sight:
+    """What ``viewer`` sees by: their characters, or, without any, every player's
+    (:class:`Onlookers`)."""
+    return _mine(state, viewer) or Onlookers(tuple(
+        pid for pid, p in state.participants.items() if p.owner))
+
+
 def can_see(state: ConflictState, viewer: Viewer, pid: str) -> bool:
     """Whether ``viewer`` may know ``pid`` exists."""
     if viewer.is_gm or state.ext is None:
@@ -45,7 +54,7 @@ def can_see(state: ConflictState, viewer: Viewer, pid: str) -> bool:
     ranges = ext_of(state).ranges
     if not ranges.hidden.get(pid):  # hidden from nobody: no need to ask whose they are
         return True
-    return not invisible(ranges, _mine(state, viewer), pid)
+    return not invisible(ranges, _sight(state, viewer), pid)
 
 
 def band_visible(state: ConflictState, viewer: Viewer, a: str, b: str) -> bool:
@@ -83,14 +92,14 @@ def _after_reveal(ranges: RangeBands, who: Sequence[str], from_: Sequence[str]) 
     return after
 
 
-def _redact_revealed(state: ConflictState, event: ev.Revealed, mine: list[str]) -> Event | None:
+def _redact_revealed(state: ConflictState, event: ev.Revealed, sight: Sight) -> Event | None:
     """A reveal as a player sees it, judged on the ranges after it: only by those who may know
     its participant now, and to whom of its ``from`` they may know; the band only where the
     pair's band is theirs to know (ES-RNG-1, ES-RNG-3, ES-RNG-6)."""
     after = _after_reveal(ext_of(state).ranges, (event.participant,), event.from_)
-    if invisible(after, mine, event.participant):
+    if invisible(after, sight, event.participant):
         return None
-    seen = tuple(x for x in event.from_ if not invisible(after, mine, x))
+    seen = tuple(x for x in event.from_ if not invisible(after, sight, x))
     if not seen:
         return None
     band = event.band if all(not after.is_hidden(x, event.participant) for x in seen) \
@@ -145,12 +154,12 @@ def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
         return _zoom_as_read(state, event, viewer)
     if isinstance(event, ev.GroupLeft):
         members = ext_of(state).groups.get(event.group, [])
-        mine = _mine(state, viewer)
-        known = sum(not invisible(ext_of(state).ranges, mine, m) for m in members)
+        sight = _sight(state, viewer)
+        known = sum(not invisible(ext_of(state).ranges, sight, m) for m in members)
         return dataclasses.replace(event) if known < 2 else event
     if not isinstance(event, ev.ActionResolved) or event.action != "search":
         return event
-    return _search_as_seen(state, event, _mine(state, viewer))
+    return _search_as_seen(state, event, _sight(state, viewer))
 
 
 def _zoom_as_read(state: ConflictState, event: ev.EsZoomOpened, viewer: Viewer) -> Event:
@@ -164,7 +173,7 @@ def _zoom_as_read(state: ConflictState, event: ev.EsZoomOpened, viewer: Viewer) 
 
 
 def _search_as_seen(state: ConflictState, event: ev.ActionResolved,
-                    mine: list[str]) -> ev.ActionResolved:
+                    sight: Sight) -> ev.ActionResolved:
     """A search's extras spent on finding more, counting only the finds the player may read
     of: a find hidden from them reads as no find, its extra success unspent (ES-RNG-6)."""
     more = (event.spent or {}).get("more", 0)
@@ -173,7 +182,7 @@ def _search_as_seen(state: ConflictState, event: ev.ActionResolved,
     found = search_finds(state, event.doer, event.surplus or 0)
     after = _after_reveal(ext_of(state).ranges, found, (event.doer,))
     cost = max(1, state.settings["extra_cost"])
-    shown = max(0, sum(not invisible(after, mine, p) for p in found) - 1) * cost
+    shown = max(0, sum(not invisible(after, sight, p) for p in found) - 1) * cost
     if shown == more:
         return event
     spent = {k: v for k, v in (event.spent or {}).items() if k != "more"}
@@ -189,25 +198,25 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
     if state.ext is None:
         return event
     ranges = ext_of(state).ranges
-    mine = _mine(state, viewer)
+    sight = _sight(state, viewer)
     if isinstance(event, ev.AmbushResolved):
-        return _redact_ambush(state, event, mine)
+        return _redact_ambush(state, event, sight)
     if isinstance(event, ev.Revealed):
-        return _redact_revealed(state, event, mine)
+        return _redact_revealed(state, event, sight)
     if isinstance(event, ev.MoverStarted | ev.MovesDone):
         seen = _moves_as_seen(state, event, viewer)
         if seen is not event:
             return seen
 
     def gone(pid: Any) -> bool:
-        return isinstance(pid, str) and invisible(ranges, mine, pid)
+        return isinstance(pid, str) and invisible(ranges, sight, pid)
 
     d = event.data
     if gone(event.actor) or any(gone(d.get(k)) for k in ("participant", "ambusher", "a", "b",
                                                          "opened_by")):
         return None
     if isinstance(event, ev.ActionResolved) and event.action == "search":
-        event = _search_as_seen(state, event, mine)
+        event = _search_as_seen(state, event, sight)
         d = event.data
     ext = ext_of(state)
 
@@ -296,7 +305,7 @@ def _redact_created(event: ConflictCreated, viewer: Viewer) -> Event:
     return _rebuilt(event, new)
 
 
-def _redact_ambush(state: ConflictState, event: ev.AmbushResolved, mine: list[str]
+def _redact_ambush(state: ConflictState, event: ev.AmbushResolved, sight: Sight
                    ) -> Event | None:
     """ES-START-4: a successful ambush is never seen by those it hid from."""
     ranges = ext_of(state).ranges
@@ -304,11 +313,12 @@ def _redact_ambush(state: ConflictState, event: ev.AmbushResolved, mine: list[st
     after = dataclasses.replace(ranges, hidden={k: list(v) for k, v in ranges.hidden.items()})
     for r in event.targets or ():
         (after.hide if r["ambushed"] else after.reveal)(who, r["target"])
-    if not invisible(after, mine, who):  # seen: without the targets the viewer cannot know
-        seen = tuple(r for r in event.targets or () if not invisible(ranges, mine, r["target"]))
+    if not invisible(after, sight, who):  # seen: without the targets the viewer cannot know
+        seen = tuple(r for r in event.targets or () if not invisible(ranges, sight, r["target"]))
         return event if seen == (event.targets or ()) else dataclasses.replace(
             event, targets=seen)
-    own = [r for r in event.targets or () if r["target"] in mine]
+    own = [] if isinstance(sight, Onlookers) else [
+        r for r in event.targets or () if r["target"] in sight]
     if not own:
         return None
     # the viewer's characters rolled a counter roll: show it without the ambusher
