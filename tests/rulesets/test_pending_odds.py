@@ -52,10 +52,13 @@ def test_fabula_ultima_shows_hit_chances_of_the_side_on_turn() -> None:
     n = next(i for i, s in enumerate(sc.script) if " initiative " in s.text) + 1
     text = cut_script("fabula-ultima-ambush", n)  # up to the initiative check
     lines = odds_lines(text, Viewer.of_player("alice"))
-    assert [line.split(" attacks")[0] for line in lines] == ["Ada"]
+    assert [line.split(" (")[0] for line in lines] == ["Ada attacks with Twin daggers",
+                                                       "Ada casts a spell"]
     hit = check_odds((10, 8, 1), 10)
     assert f"Cutthroat 1 {float(hit['success'] + hit['critical']):.0%}" in lines[0]
-    assert len(odds_lines(text, Viewer.gm())) == 2
+    spell = check_odds((8, 8, 0), 6)  # {INS + WLP} against the cutthroat's Magic Defense
+    assert f"Cutthroat 1 {float(spell['success'] + spell['critical']):.0%}" in lines[1]
+    assert len(odds_lines(text, Viewer.gm())) == 4  # Bruno's hammer and spell too
 
 
 def test_vers_shows_each_attack_with_its_breakdown_and_chance_to_the_gm() -> None:

@@ -9,6 +9,8 @@ from fracas.app.scenario import parse_scenario
 from fracas.app.script import play_script
 from fracas.engine import Viewer
 from fracas.engine.conflict import Conflict
+from fracas.engine.views import view
+from fracas.errors import FracasError
 from fracas.server.projection import Live, command_odds
 from tests.rulesets.test_pending_odds import cut_script
 
@@ -88,7 +90,6 @@ def test_the_odds_route_decides_no_command_of_a_player_without_lines_to_read() -
     """Asking the odds of a command decides nothing where the player has no line of its roll
     to read: whether the rules take it now would tell, at no cost, a GM-only stat of their
     own character (before: ``spend mp 40`` refused, ``spend mp 33`` answered — Ada's MP)."""
-    from fracas.errors import FracasError
     from fracas.server.projection import odds_answer
     from tests.rulesets.test_gm_only_owner import _fu_conflict
 
@@ -102,3 +103,52 @@ def test_the_odds_route_decides_no_command_of_a_player_without_lines_to_read() -
         odds_answer(Live(c, Viewer.gm()), c.parse("ada: spend mp 40"))
     with pytest.raises(FracasError):  # nor are another player's characters hers to ask of
         odds_answer(alice, c.parse("bruno: spend mp 1"))
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_fabula_ultima_spells_odds_are_its_magic_check_against_magic_defense() -> None:
+    """A spell's form shows the chance its magic check {INS + WLP} beats the foe's Magic
+    Defense (before: none at all; ``fracas odds`` had to be asked by hand)."""
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    ada = {**pc("ada", ins=10, wlp=8, dex=6), "player": "alice"}
+    imp = npc("imp", mdef=9, defense=12)
+    conflict = run(make(ada, pc("bruno"), imp), "ada: initiative dice=6,6,6,6")
+    line = f"Ada casts a spell ({{d10+d8}}): hit Imp {hit(10, 8, 0, 9):.0%}"
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(conflict, viewer, "ada: spell Fire mp=10 target=imp damage=15") == [line]
+        assert odds(conflict, viewer, "ada: spell Fire target=imp accuracy=wlp+ins") == [line]
+        for other in ("ada: spell Heal mp=10 target=bruno", "ada: spell Float mp=5",
+                      "ada: spell Fire target=imp bonus=1", "ada: spell Fire target=imp "
+                      "accuracy=dex+ins"):  # an ally, no check, another check: no line's
+            assert odds(conflict, viewer, other) == [], (viewer, other)
+    assert odds(conflict, Viewer.of_player("bob"), "ada: spell Fire target=imp") == []
+
+
+def test_a_spells_odds_tell_no_gm_only_mp_die_or_magic_defense() -> None:
+    """Ada's player may read her spell's odds though her MP is GM-only, and asking them for any
+    cost answers alike (before this route left MP out, ``mp=40`` would be refused and ``mp=33``
+    answered: her MP); a GM-only INS (her dice) or a foe's GM-only Magic Defense shows none."""
+    from fracas.server.projection import odds_answer
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+    from tests.rulesets.test_gm_only_owner import _fu_conflict
+
+    c = _fu_conflict("mp", mp=33)
+    c.execute("ada: initiative dice=6,5,6,6", time="")
+    alice = Live(c, Viewer.of_player("alice"))
+    answers = [odds_answer(alice, c.parse(f"ada: spell Fire mp={mp} target=imp"))
+               for mp in (40, 33, 1)]
+    assert answers[0] and answers == [answers[0]] * 3
+    with pytest.raises(FracasError):  # the GM's answer is the rules' own
+        odds_answer(Live(c, Viewer.gm()), c.parse("ada: spell Fire mp=40 target=imp"))
+    secret_ins = {**pc("ada", ins=12), "player": "alice", "gm_only": ["ins"]}
+    warded = {**npc("orc", mdef=11), "gm_only": ["mdef"]}
+    c = run(make(secret_ins, npc("imp"), warded), "ada: initiative dice=6,6")
+    assert odds(c, Viewer.of_player("alice"), "ada: spell Fire target=imp") == []
+    assert "{d12+d8}" in odds(c, Viewer.gm(), "ada: spell Fire target=imp")[0]
+    plain = {**pc("ada"), "player": "alice"}
+    c = run(make(plain, npc("imp"), warded), "ada: initiative dice=6,6")
+    (line,) = [x for x in view(c, Viewer.of_player("alice"))["conflict"]["odds"]
+               if "casts a spell" in x]
+    assert "Imp" in line and "Orc" not in line
+    assert "Orc" in odds(c, Viewer.gm(), "ada: spell Fire target=orc")[0]

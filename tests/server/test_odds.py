@@ -16,7 +16,7 @@ def test_a_player_asks_the_odds_of_their_pending_attack(server: Served) -> None:
     path = table.conflict(toml=cut_script("fabula-ultima-ambush", n))
     alice, bob = table.invite("alice"), table.invite("bob")
     pending = alice.get(path + "/odds").json()["odds"]
-    assert pending and all(line.startswith("Ada attacks") for line in pending)
+    assert pending and all(line.startswith(("Ada attacks", "Ada casts")) for line in pending)
     assert table.gm.get(path + "/odds").json()["odds"] != pending  # the GM sees more
     legal = alice.get(path + "/legal").json()["ada"]
     attack = next(c for c in legal if " attack " in c)

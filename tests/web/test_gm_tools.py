@@ -415,6 +415,22 @@ def test_no_page_asks_the_odds_of_a_moment_gone_by(browser: Browser, served: Ser
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-RES-3")
+def test_a_spells_form_shows_the_odds_of_its_magic_check(browser: Browser, served: Served,
+                                                         tmp_path: Path) -> None:
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        command(alice, "ada", "ada: initiative dice=6,6,6,6")
+        spell = control(alice, "ada", "spell")
+        spell.get_by_label("name").fill("Fire blast")
+        spell.get_by_label("target (optional)").select_option("imp")
+        # {INS + WLP} against the imp's Magic Defense (its INS die: 8); before: nothing
+        expect(spell.locator("output")).to_have_text(
+            re.compile(r"^Ada casts a spell \(\{d8\+d8\}\): hit .+ 67%$"))
+        spell.get_by_label("target (optional)").select_option("bruno")  # an ally: no check's
+        expect(spell.locator("output")).to_be_empty()
+        clean(gm, (alice, bob))
+
+
 @pytest.mark.rule("VR-TURN-2")
 def test_the_actions_left_are_counted_in_words(browser: Browser, served: Served,
                                                tmp_path: Path) -> None:

@@ -328,6 +328,13 @@ class Ruleset:
         ``disengage`` has no odds in the lines of its actor's attacks)."""
         return []
 
+    def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
+        """The command the odds route decides to learn whether the rules take ``command`` now
+        (``viewer``'s, with lines of its roll to read): ``command`` itself, unless a part of it
+        would be refused by what the viewer may not know of their own character (Fabula
+        Ultima: a spell's cost in GM-only MP); it is never applied."""
+        return command
+
     def status_lines(self, state: ConflictState) -> list[str]:
         """Short lines for a terminal: whose turn, positions, harm."""
         return []

@@ -271,12 +271,15 @@ def odds_answer(live: Live, command: Command) -> list[str]:
         except FracasError as exc:
             raise error_for(live, exc, command) from None
         return []
-    refusal = masked_refusal(live, command)
+    # only a command the rules take now: a missing name is refused as a hidden one is, by
+    # the same words; what the viewer may not know of their own character is left out (a
+    # spell's cost in GM-only MP), as the answer would tell it
+    probe = conflict.ruleset.odds_probe(conflict.state.innermost, viewer, command)
+    refusal = masked_refusal(live, probe)
     try:
         if refusal is None:
             conflict.check_author(command, viewer)
-            conflict.decide(command, viewer)  # only a command the rules take now: a missing
-            # name is refused as a hidden one is, by the same words
+            conflict.decide(probe, viewer)
     except FracasError as exc:
         raise error_for(live, exc, command) from None
     if refusal is not None:

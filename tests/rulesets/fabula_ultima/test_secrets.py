@@ -79,7 +79,8 @@ def test_a_players_odds_leave_a_concealed_foe_out_with_its_chance() -> None:
             "ada: initiative dice=6,6", "conceal lurk")
     odds = view(c, ADA)["conflict"]["odds"]
     # before: "hit Orc 61% 9%": the name was netted out and the lurker's chance kept
-    assert len(odds) == 1 and re.fullmatch(r".*: hit Orc \d+%", odds[0]), odds
+    assert len(odds) == 2, odds  # her attack and her spell
+    assert all(re.fullmatch(r".*: hit Orc \d+%", line) for line in odds), odds
     assert any("Lurk" in line for line in view(c, Viewer.gm())["conflict"]["odds"])
 
 

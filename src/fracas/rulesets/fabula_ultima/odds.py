@@ -20,7 +20,8 @@ from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, pair_odds
 from fracas.engine.limits import refuse_foreign_digits
-from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.model import ConflictState, Participant, Viewer
+from fracas.engine.secrets import stat_is_secret
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.state import (
     DIE_SIZES,
@@ -169,10 +170,12 @@ def answer(query: str) -> OddsReport:
 def pending_odds(state: ConflictState, viewer: Viewer,
                  can_see: Callable[[str], bool] = lambda pid: True) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
-    each of their equipped weapons (none: an unarmed strike) hits each foe (FU-RES-3). A
-    player sees only their own characters' odds, only where the roll would show them every
-    number of it (no GM-only die or gear of the attacker), and only against foes they may
-    know of (``can_see``) whose Defense is not GM-only."""
+    each of their equipped weapons (none: an unarmed strike) hits each foe, and for one with
+    MP the chance that a spell's magic check ``{INS + WLP}`` beats each foe's Magic Defense
+    (FU-RES-3). A player sees only their own characters' odds, only where the roll would
+    show them every number of it (no GM-only die or gear of the attacker), and only against
+    foes they may know of (``can_see``) whose Defense (Magic Defense) is not GM-only. Whether
+    a caster has a spell line never tells MP the viewer may not know (GM-only MP: always)."""
     ext: FabulaExt = state.ext
     order, nxt = ext.order, next_turn(ext)
     if order is None or nxt is None or order.current is not None:
@@ -185,21 +188,41 @@ def pending_odds(state: ConflictState, viewer: Viewer,
             continue
         foes = [f for f in state.participants.values()
                 if f.active and f.id in order.side_of and f.id not in order.out
-                and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)
-                and not defense_hidden(state, viewer, f.id, False)]
-        if not foes:
-            continue
-        for w in weapons_of(ext, pid) or [UNARMED]:
+                and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)]
+        armed = [f for f in foes if not defense_hidden(state, viewer, f.id, False)]
+        for w in (weapons_of(ext, pid) or [UNARMED]) if armed else []:
             check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
-            parts = []
-            for f in foes:
-                got = check_odds(check, defense(ext, f, False))
-                parts.append(f"{f.name} {float(got['critical'] + got['success']):.0%}")
             lines.append(f"{attack_head(p.name, w.name)}{_text(check)}): hit "
-                         + ", ".join(parts))
+                         + _hits(check, armed, ext, magic=False))
+        warded = [f for f in foes if not defense_hidden(state, viewer, f.id, True)]
+        pool = ext.mp.get(pid)
+        casts = stat_is_secret(state, viewer, pid, "mp") or (pool is not None and pool.maximum > 0)
+        if warded and casts:
+            check = (*spell_dice(ext, p), 0)
+            lines.append(f"{spell_head(p.name)}{_text(check)}): hit "
+                         + _hits(check, warded, ext, magic=True))
     return lines
+
+
+def _hits(check: Check, foes: list[Participant], ext: FabulaExt, *, magic: bool) -> str:
+    """``Imp 64%, Orc 41%``: the chance ``check`` beats each foe's (Magic) Defense."""
+    parts = []
+    for f in foes:
+        got = check_odds(check, defense(ext, f, magic))
+        parts.append(f"{f.name} {float(got['critical'] + got['success']):.0%}")
+    return ", ".join(parts)
+
+
+def spell_dice(ext: FabulaExt, p: Participant) -> tuple[int, int]:
+    """The dice of ``p``'s magic check, ``{INS + WLP}`` as they are now (FU-RES-3)."""
+    return die(ext, p, "ins"), die(ext, p, "wlp")
 
 
 def attack_head(actor: str, weapon: str) -> str:
     """How a pending-odds line of ``actor``'s attack with ``weapon`` begins."""
     return f"{actor} attacks with {weapon} ("
+
+
+def spell_head(actor: str) -> str:
+    """How a pending-odds line of ``actor``'s spell (its magic check) begins."""
+    return f"{actor} casts a spell ("

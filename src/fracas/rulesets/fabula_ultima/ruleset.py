@@ -13,7 +13,7 @@ from fracas.engine.engine_events import ParticipantLeft
 from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
-from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.model import ConflictState, Participant, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import stat_is_secret
@@ -180,9 +180,16 @@ class FabulaUltima(Ruleset):
 
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
-        """The hit chances of an attack by its actor with the weapon it names; no others."""
+        """The hit chances of an attack by its actor with the weapon it names, or of a spell
+        aimed at a foe with the magic check ``{INS + WLP}`` and no bonus; no others (a spell
+        with no target rolls nothing, one on an ally is no line's, one of other dice or a
+        bonus would not roll the line's check)."""
         p = state.participants.get(command.actor or "")
-        if command.verb != "attack" or p is None:
+        if p is None:
+            return []
+        if command.verb == "spell":
+            return self._spell_odds(state, viewer, p, command)
+        if command.verb != "attack":
             return []
         try:
             weapon = weapon_of(state.ext, p, command.args.get("weapon"))
@@ -190,6 +197,32 @@ class FabulaUltima(Ruleset):
             return []
         head = fu_odds.attack_head(p.name, weapon.name)
         return [line for line in self.pending_odds(state, viewer) if line.startswith(head)]
+
+    def _spell_odds(self, state: ConflictState, viewer: Viewer, p: Participant,
+                    command: Command) -> list[str]:
+        ext: FabulaExt = state.ext
+        a = command.args
+        order, target = ext.order, a.get("target")
+        if order is None or target is None or a.get("bonus", 0) != 0 \
+                or order.side_of.get(str(target)) in (None, order.side_of.get(p.id)):
+            return []
+        try:
+            dice = actions.parse_attributes(ext, p, str(a.get("accuracy") or "ins+wlp"))
+        except InvalidInput:
+            return []
+        if sorted(dice) != sorted(fu_odds.spell_dice(ext, p)):
+            return []
+        head = fu_odds.spell_head(p.name)
+        return [line for line in self.pending_odds(state, viewer) if line.startswith(head)]
+
+    def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
+        """A spell without its MP cost where the caster's MP is GM-only to ``viewer`` (even
+        their own character's): whether the rules took ``mp=40`` would tell the MP left."""
+        if command.verb == "spell" and "mp" in command.args and command.actor is not None \
+                and stat_is_secret(state, viewer, command.actor, "mp"):
+            return dataclasses.replace(
+                command, args={k: v for k, v in command.args.items() if k != "mp"})
+        return command
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """The tracker: per side who has acted and who has turns left."""
