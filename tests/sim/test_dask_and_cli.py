@@ -108,11 +108,11 @@ def test_the_report_names_the_commands_the_rules_offer_and_the_agents_never_play
     everyone = ["ada", "bruno", "captain", "cut1", "cut2"]  # the mule, an extra, is no one
     assert data["results"][0]["left_out"] == {
         "check": everyone, "equip": everyone, "fabula": ["ada", "bruno"], "goal": everyone,
-        "spell": ["ada", "bruno", "captain"]}
+        "spell": ["ada", "bruno", "captain"], "spend": everyone}
     terminal = Console(width=300, file=io.StringIO())
     print_report(terminal, data)
-    assert ("left out: the agents never play check, equip, goal (everyone); fabula (Ada, "
-            "Bruno); spell (Ada, Bruno, Bandit Captain) — the rules offer them, so these "
+    assert ("left out: the agents never play check, equip, goal, spend (everyone); fabula "
+            "(Ada, Bruno); spell (Ada, Bruno, Bandit Captain) — the rules offer them, so these "
             "figures understate whoever would use them") in terminal.file.getvalue()  # type: ignore[attr-defined]
     sweep = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "l",
                                 "--workers", "1", "--vary", "pcs=1,2"], env={"COLUMNS": "300"})

@@ -195,7 +195,7 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
             expect(p.page.locator(".log .entry").first).to_contain_text("attack")
         off_turn = alice.page.locator("section.actor[data-actor='ada'] summary")  # foes' turn
         expect(off_turn).to_contain_text(["check outside the turn",  # under her name
-                                          "spend a Fabula Point"])
+                                          "spend a Fabula Point", "spend MP, IP or HP"])
         command(gm, "gm", "imp: attack ada dice=3,4")
         everyone_sees((gm, alice, bob), "imp: attack ada dice=3,4")
         command(bob, "bruno", "bruno: attack imp dice=5,4")

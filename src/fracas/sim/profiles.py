@@ -271,7 +271,7 @@ class FabulaUltimaProfile(Profile):
     the conflict when the other side accepts it (FU-CON-11)."""
 
     ruleset = "fabula-ultima"
-    skip = frozenset({"goal", "equip", "check", "fabula", "spell"})
+    skip = frozenset({"goal", "equip", "check", "fabula", "spell", "spend"})
     last_side_outcome = "defeated"
     outcomes = ("defeated", SURRENDERED, COMPROMISE)
     concessions = (SURRENDER, COMPROMISE)

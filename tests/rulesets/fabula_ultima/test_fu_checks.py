@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine.model import Viewer
+from fracas.engine.projector import offered
 from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.fabula_ultima.state import npc_initiative
@@ -225,6 +226,18 @@ def test_off_its_turn_a_character_is_offered_a_check_that_takes_no_turn() -> Non
     record = c.execute({**cmd, "args": {**cmd["args"], "dice": [5, 5]}}, time="")
     (done,) = [e for e in record.events if e.type == "check"]
     assert done.data["success"]
+
+
+@pytest.mark.rule("FU-CHK-4", "FU-CON-12")
+def test_gm_only_fabula_points_are_offered_to_spend_until_the_character_is_out() -> None:
+    """Where its player may not know its Fabula Points, the spending of one is offered with
+    none left (the offer would count them), but not once the character is out."""
+    ada = {**pc("ada", fp=0), "gm_only": ["fp"]}
+    c = run(make(ada, npc("orc")), "ada: initiative dice=6,6")
+    mine = Viewer.of_player("ada")
+    assert [lc.verb for lc in offered(c, mine, "ada")].count("fabula") == 1
+    run(c, "out ada")
+    assert not any(lc.verb == "fabula" for lc in offered(c, mine, "ada"))
 
 
 @pytest.mark.rule("FU-CHK-4")

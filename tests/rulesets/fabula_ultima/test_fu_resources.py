@@ -32,6 +32,24 @@ def test_pools_stay_between_zero_and_maximum() -> None:
     refused(c, "recover orc 3 pool=ip", "FU-RES-1", IllegalCommand)  # IP is for PCs
 
 
+@pytest.mark.rule("FU-RES-1")
+def test_a_player_is_offered_to_spend_from_their_characters_pools() -> None:
+    """An item's IP or a skill's MP is spent from the controls, on the character's turn or
+    not (before: only by typing ``ada: spend ip 3``); a GM-only pool is offered all the same,
+    so the offer never tells what is left in it."""
+    ada = {**pc("ada", ip=6, mp=20), "gm_only": ["mp"]}
+    c = run(make(ada, npc("orc")), "ada: initiative dice=6,6", "ada: spend ip 6")
+    for viewer in (Viewer.gm(), Viewer.of_player("ada")):
+        (spend,) = [lc for lc in offered_to(c, viewer, "ada") if lc.verb == "spend"]
+        assert spend.choice("pool").allowed == ("mp", "ip", "hp")  # IP 0 left: still offered
+        assert spend.to_data()["label"] == "spend MP, IP or HP"
+    (orc,) = [lc for lc in c.legal("orc") if lc.verb == "spend"]
+    assert orc.choice("pool").allowed == ("mp", "hp")  # IP is a PC's
+    assert orc.to_data()["label"] == "spend MP or HP"
+    c.execute(spend.command(pool="mp", amount=5, why="a skill"), time="")
+    assert c.state.ext.mp["ada"].current == 15
+
+
 @pytest.mark.rule("FU-RES-2")
 def test_crisis_at_half_maximum_hp_rounded_down() -> None:
     c = make(pc("ada", hp=41), npc("orc"))

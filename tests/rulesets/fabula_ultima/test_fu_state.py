@@ -102,7 +102,7 @@ def test_legal_commands_follow_the_turn() -> None:
     assert "bruno: act TEXT" in gm and "orc1: act TEXT" not in gm
     fill = {"TEXT": "x", "NAME": "Bolt", "mp=N": "mp=5", "ATTR+ATTR": "dex+ins", "DL": "10",
             "target=ID": "target=orc1", "TARGET": "orc1", "AMOUNT": "3", "EFFECT": "slow",
-            "REASON": "goal", " ID": " orc1"}
+            "REASON": "goal", " ID": " orc1", "POOL N": "mp 3"}
     for text in _legal(c.state, "ada") + gm:
         for k, v in fill.items():
             text = text.replace(k, v)

@@ -56,7 +56,9 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
             return []
         out = list(turn(actor)) if actor in nxt.may_act else []
         spend = ext.fp.get(actor, 0) > 0  # a Fabula Point to spend (FU-CHK-4)
-        return out + list(_ANYTIME.get((actor, spend), lambda: _anytime(actor, spend)))
+        pools = _pools(ext, actor)
+        return out + list(_ANYTIME.get((actor, spend, pools),
+                                       lambda: _anytime(actor, spend, pools)))
 
     return {actor: of(actor) for actor in actors}
 
@@ -70,7 +72,14 @@ def fabula_spend(state: ConflictState, actor: str) -> LegalCommand | None:
     if state.status != Status.RUNNING.value or next_turn(ext) is None or p is None \
             or not p.active or actor not in ext.fp:
         return None
-    return _anytime(actor, True)[1]
+    return _anytime(actor, True, _pools(ext, actor))[1]
+
+
+def _pools(ext: FabulaExt, actor: str) -> tuple[str, ...]:
+    """The pools ``actor`` has to spend from (IP: a PC's), whatever is left in them: the
+    offer never tells a GM-only pool's points (FU-RES-1)."""
+    return tuple(name for name, pools in (("mp", ext.mp), ("ip", ext.ip), ("hp", ext.hp))
+                 if actor in pools)
 
 
 def weapons(ext: FabulaExt, pid: str) -> tuple[str, ...]:
@@ -89,12 +98,22 @@ def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...], arms: tuple[
             command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"}))
 
 
-def _anytime(actor: str, spend: bool) -> tuple[LegalCommand, ...]:
-    """What ``actor`` may do outside its turn: a free check, a Fabula Point (FU-CHK-4)."""
+def _anytime(actor: str, spend: bool, pools: tuple[str, ...]) -> tuple[LegalCommand, ...]:
+    """What ``actor`` may do outside its turn: a free check, a Fabula Point (FU-CHK-4), a
+    spend from its ``pools`` (an item's IP, a skill's MP: FU-RES-1)."""
     check = command("check", actor, free={"attributes": "ATTR+ATTR", "dl": "DL"}, turn=False,
                     label="check outside the turn")
-    return (check, command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",),
-                           label="spend a Fabula Point")) if spend else (check,)
+    fabula = (command("fabula", actor, delta=-1, free={"why": "TEXT"}, named=("why",),
+                      label="spend a Fabula Point"),) if spend else ()
+    points = (command("spend", actor, free={"pool": "POOL", "amount": "N", "why": "TEXT"},
+                      allowed={"pool": pools}, label=_spend_label(pools)),) if pools else ()
+    return (check, *fabula, *points)
+
+
+def _spend_label(pools: tuple[str, ...]) -> str:
+    """``spend MP, IP or HP``: the title of the spending of ``pools``."""
+    names = [p.upper() for p in pools]
+    return "spend " + (", ".join(names[:-1]) + " or " if len(names) > 1 else "") + names[-1]
 
 
 def _gm_tools(active: tuple[str, ...]) -> tuple[LegalCommand, ...]:
