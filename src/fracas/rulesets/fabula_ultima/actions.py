@@ -21,8 +21,7 @@ from fracas.engine.engine_events import (
     TurnStarted,
 )
 from fracas.engine.events import Event
-from fracas.engine.model import ConflictState, Kind, Participant, Status, Viewer
-from fracas.engine.secrets import stat_is_secret
+from fracas.engine.model import ConflictState, Kind, Participant, Status
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.handlers import decides
@@ -43,6 +42,7 @@ from fracas.rulesets.fabula_ultima.state import (
     unassigned,
     weapon_of,
 )
+from fracas.rulesets.fabula_ultima.views import secret_to
 
 SUPPORT_DL = 10
 #: The stats an Initiative check's dice and bonus come from (FU-CON-3, FU-CON-4).
@@ -73,12 +73,6 @@ def roll_check(
                 rule="FU-CHK-1", dice=dice) from None
         raise TableDiceError(f"{whose}check rolls {expr}: {exc.message}", rule="FU-CHK-1",
                              dice=dice, expression=expr) from None
-
-
-def secret_to(state: ConflictState, author: Viewer, pid: str, *keys: str) -> bool:
-    """Whether ``author`` may not know one of the stats ``keys`` of ``pid`` (GM-only: even
-    to the player of that very character)."""
-    return any(stat_is_secret(state, author, pid, k) for k in keys)
 
 
 def named_attributes(text: str) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from typing import Any
 from fracas.engine.describe import name_of
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Status, Viewer
+from fracas.engine.secrets import stat_is_secret
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
@@ -115,15 +116,16 @@ def view_ext(state: ConflictState, viewer: Viewer,
     return out
 
 
-def _hidden(state: ConflictState, viewer: Viewer, pid: str, key: str) -> bool:
-    p = state.participants.get(pid)
-    return not viewer.is_gm and p is not None and key in p.gm_only
+def secret_to(state: ConflictState, viewer: Viewer, pid: str | None, *keys: str) -> bool:
+    """Whether ``viewer`` may not know one of the stats ``keys`` of ``pid`` (GM-only: even to
+    the player of that very character; None: nobody's stat)."""
+    return any(stat_is_secret(state, viewer, pid, k) for k in keys)
 
 
 def roll_hidden(state: ConflictState, viewer: Viewer, pid: str) -> bool:
     """Whether ``viewer`` may not read the dice of ``pid``'s checks: they derive from a GM-only
     attribute die or GM-only gear (the marks of a rolled check)."""
-    return any(_hidden(state, viewer, pid, key) for key in ev.ROLLED_FROM)
+    return secret_to(state, viewer, pid, *ev.ROLLED_FROM)
 
 
 def defense_hidden(state: ConflictState, viewer: Viewer, pid: str, magic: bool) -> bool:
@@ -160,41 +162,41 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
     p = state.participants[pid]
     parts: list[str] = []
     out: dict[str, Any] = {"extra": pid in ext.extras,
-                           "goal": None if _hidden(state, viewer, pid, "goal")
+                           "goal": None if secret_to(state, viewer, pid, "goal")
                            else ext.goals.get(pid),
                            "statuses": list(ext.statuses.get(pid, []))}
     hp = ext.hp.get(pid)
     if hp is not None and not out["extra"]:
         crisis = in_crisis(hp)
         out["crisis"] = crisis
-        if not _hidden(state, viewer, pid, "hp"):
+        if not secret_to(state, viewer, pid, "hp"):
             out["hp"] = {"current": hp.current, "max": hp.maximum}
             parts.append(f"HP {hp.current}/{hp.maximum}")
         if crisis and p.active:
             parts.append("CRISIS")
     for key, pools in (("mp", ext.mp), ("ip", ext.ip)):
         pool = pools.get(pid)
-        if pool is not None and pool.maximum and not _hidden(state, viewer, pid, key):
+        if pool is not None and pool.maximum and not secret_to(state, viewer, pid, key):
             out[key] = {"current": pool.current, "max": pool.maximum}
             parts.append(f"{key.upper()} {pool.current}/{pool.maximum}")
-    if pid in ext.fp and not _hidden(state, viewer, pid, "fp"):
+    if pid in ext.fp and not secret_to(state, viewer, pid, "fp"):
         out["fp"] = ext.fp[pid]
         parts.append(f"FP {ext.fp[pid]}")
     out["dice"] = {a: die(ext, p, a) for a in ATTRIBUTES
-                   if a in p.stats and not _hidden(state, viewer, pid, a)}
+                   if a in p.stats and not secret_to(state, viewer, pid, a)}
     if not out["extra"] and all(a in p.stats for a in ("dex", "ins")):
         if not defense_hidden(state, viewer, pid, False):
             out["defense"] = defense(ext, p, False)
         if not defense_hidden(state, viewer, pid, True):
             out["mdef"] = defense(ext, p, True)
         if p.kind == Kind.PC.value:  # the modifier adds the gear's (FU-CON-4)
-            if not any(_hidden(state, viewer, pid, k) for k in ("init_mod", "equipment")):
+            if not secret_to(state, viewer, pid, "init_mod", "equipment"):
                 out["init_mod"] = init_modifier(ext, p)
         elif not initiative_hidden(state, viewer, pid):
             out["initiative"] = npc_initiative(ext, p)
     if out["statuses"]:
         parts.append(", ".join(s.title() for s in out["statuses"]))
-    if not _hidden(state, viewer, pid, "equipment"):
+    if not secret_to(state, viewer, pid, "equipment"):
         out["equipment"] = [i.text() for i in ext.equipment.get(pid, [])]
     if ext.order is not None and pid in ext.order.side_of:
         left = ext.order.turns_left(pid) if state.status == Status.RUNNING.value else 0
@@ -216,14 +218,14 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     if viewer.is_gm:
         return event
     if isinstance(event, ev.ItemEquipped):
-        return None if _hidden(state, viewer, event.participant, "equipment") else event
+        return None if secret_to(state, viewer, event.participant, "equipment") else event
     if isinstance(event, ev.Attacked | ev.Cast) and event.target is not None and \
             event.dl is not None and defense_hidden(state, viewer, event.target,
                                                     bool(event.magic)):
         return dataclasses.replace(event, dl=None)
-    if isinstance(event, ev.Recovered) and _hidden(state, viewer, event.target, event.pool):
+    if isinstance(event, ev.Recovered) and secret_to(state, viewer, event.target, event.pool):
         return dataclasses.replace(event, amount=None, after=None)
-    if isinstance(event, ev.Spent) and _hidden(state, viewer, event.participant, event.pool):
+    if isinstance(event, ev.Spent) and secret_to(state, viewer, event.participant, event.pool):
         return dataclasses.replace(event, after=None)
     if isinstance(event, ev.InitiativeChecked):
         return _initiative_seen(state, event, viewer)
@@ -245,7 +247,7 @@ def _initiative_seen(state: ConflictState, event: ev.InitiativeChecked, viewer: 
         check = {**check, "dl": None}
 
     def bond_hidden(s: dict[str, Any]) -> bool:  # a supporter's Bond is one of its stats
-        return _hidden(state, viewer, s["participant"], "bonds")
+        return secret_to(state, viewer, s["participant"], "bonds")
 
     supporters = tuple(_bond_seen(_check_seen(state, viewer, s["participant"], s,
                                               initiative=True) or s, bond_hidden(s))
@@ -254,8 +256,8 @@ def _initiative_seen(state: ConflictState, event: ev.InitiativeChecked, viewer: 
     bond_secret = any(s.get("success") and bond_hidden(s) for s in event.supporters)
     if bond_secret and check is not None:
         check = {**check, "roll": None, "text": None}
-    own = None if any(_hidden(state, viewer, event.actor or "", k)
-                      for k in ("init_mod", "equipment")) else event.own_modifier
+    own = None if secret_to(state, viewer, event.actor, "init_mod", "equipment") \
+        else event.own_modifier
     seen = dataclasses.replace(event, initiatives=shown,
                                dl=None if secret_dl else event.dl,
                                dl_from=None if secret_dl else event.dl_from, check=check,
@@ -277,6 +279,6 @@ def _check_seen(state: ConflictState, viewer: Viewer, pid: str | None,
     ``init_mod``, which its bonus adds (FU-CON-3, FU-CON-4)."""
     if check is None or pid is None or not (
             roll_hidden(state, viewer, pid)
-            or (initiative and _hidden(state, viewer, pid, "init_mod"))):
+            or (initiative and secret_to(state, viewer, pid, "init_mod"))):
         return check
     return {**check, "roll": None, "text": None}
