@@ -95,6 +95,13 @@ def test_a_command_offered_to_a_viewer_names_nobody_hidden_from_them() -> None:
         hidden) is None
     assert LegalCommand("attack", "ada", (Choice("target", "id", ("kim",)),)).without(
         hidden) is None
+    # what a value left out stands for names nobody hidden either (nor a secret word)
+    armed = LegalCommand("attack", "ada", (
+        Choice("weapon", "text", ("Kim Lee", "axe"), required=False, default="Kim Lee"),))
+    kept = armed.without(hidden)
+    assert kept is not None and kept.choice("weapon").default is None
+    assert armed.unnamed({"kim lee"}, ()).choice("weapon").default is None
+    assert armed.unnamed({"bo"}, ()).choice("weapon").default == "Kim Lee"
     # an id names one participant: a shown one stays on offer though a hidden one is named so
     thug, thug2 = Participant("thug", "Thug"), Participant("thug2", "Thug")
     assert hidden_words([thug2], [thug.id]) == {"thug2"}

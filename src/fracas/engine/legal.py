@@ -37,6 +37,9 @@ class Choice:
     positional: bool = True
     placeholder: str = ""  # the word shown for a free value (TARGET, DICE, …)
     listed: bool = True  # shown in the text template (an optional extra need not be)
+    #: what an optional value left out stands for where the spec's default does not say it
+    #: (the decision reads it so; the command is not filled in with it): None, nothing said
+    default: Any = None
 
     @property
     def is_fixed(self) -> bool:
@@ -132,6 +135,8 @@ class LegalCommand:
                 if not allowed and c.required:
                     return None
                 c = dataclasses.replace(c, allowed=allowed)
+            if _names_one(c.default, hidden):
+                c = dataclasses.replace(c, default=None)
             params.append(c)
         return dataclasses.replace(self, params=tuple(params))
 
@@ -149,6 +154,8 @@ class LegalCommand:
             elif c.allowed is not None and any(_names_one(v, secret) for v in c.allowed):
                 allowed = tuple(v for v in c.allowed if not _names_one(v, secret))
                 c = dataclasses.replace(c, allowed=allowed or None)
+            if _names_one(c.default, secret):
+                c = dataclasses.replace(c, default=None)
             params.append(c)
         return dataclasses.replace(self, params=tuple(params))
 

@@ -8,6 +8,7 @@ is made once and handed out again while it is asked for with the same values
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -76,20 +77,24 @@ class LegalCommands:
     def __call__(self, verb: str, actor: str | None, *, rule: str | None = None,
                  free: dict[str, str] | None = None,
                  allowed: dict[str, tuple[Any, ...]] | None = None,
-                 named: tuple[str, ...] = (), label: str = "", **fixed: Any) -> LegalCommand:
+                 named: tuple[str, ...] = (), label: str = "",
+                 defaults: dict[str, Any] | None = None, **fixed: Any) -> LegalCommand:
         """The legal command ``verb`` of ``actor`` (None: the GM): ``fixed`` values, ``free``
         ones shown by their placeholder, ``allowed`` values of a free or optional parameter;
         the other parameters are optional and not listed. ``named`` parameters are written
         ``name=value`` even where the notation allows them without the name; ``label`` says
-        what the offer does where its verb and fixed values would not."""
-        key = (verb, actor, named) if not (fixed or free or allowed or rule or label) \
-            else frozen_key(verb, actor, rule, free, allowed, named, label, fixed)
+        what the offer does where its verb and fixed values would not; ``defaults`` what an
+        optional value left out stands for where the spec's default does not say it."""
+        key = (verb, actor, named) if not (fixed or free or allowed or rule or label
+                                           or defaults) \
+            else frozen_key(verb, actor, rule, free, allowed, named, label, defaults, fixed)
         return self._made.get(key, lambda: self._make(verb, actor, rule, free, allowed,
-                                                      named, label, fixed))
+                                                      named, label, defaults, fixed))
 
     def _make(self, verb: str, actor: str | None, rule: str | None,
               free: dict[str, str] | None, allowed: dict[str, tuple[Any, ...]] | None,
-              named: tuple[str, ...], label: str, fixed: dict[str, Any]) -> LegalCommand:
+              named: tuple[str, ...], label: str, defaults: dict[str, Any] | None,
+              fixed: dict[str, Any]) -> LegalCommand:
         spec = self.specs[verb]
         params = list(self._unlisted[verb])
         if fixed or free or allowed:
@@ -108,4 +113,7 @@ class LegalCommands:
                 else:
                     params[i] = Choice(allowed=allowed[p.name], required=False, listed=False,
                                        **base)
+        for i, p in enumerate(spec.params):
+            if defaults and p.name in defaults and not params[i].is_fixed:
+                params[i] = dataclasses.replace(params[i], default=defaults[p.name])
         return LegalCommand(verb, actor, tuple(params), rule or spec.rule, label)

@@ -13,6 +13,7 @@ from typing import Any
 
 from fracas.engine.commands import CommandSpec
 from fracas.engine.legal import LegalCommand
+from fracas.engine.model import copy_json
 from fracas.engine.projector import offered
 from fracas.server import projection
 
@@ -35,19 +36,23 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
     """:func:`offers` as JSON values (``…/legal-commands``), each with its command's
     ``summary`` (what it does, in a sentence the controls show beside it) and each parameter's
     ``help`` (what its value is, beside its field; "" where the spec says nothing) and
-    ``default`` (what an optional one left out stands for; null: nothing said)."""
+    ``default`` (what an optional one left out stands for, from the spec or the offer;
+    null: nothing said)."""
     spec = live.conflict.commands.spec
-    return {a: [_described(c.to_data(), spec(c.verb)) for c in cs]
+    return {a: [_described(c, spec(c.verb)) for c in cs]
             for a, cs in offers(live, actor).items()}
 
 
-def _described(data: dict[str, Any], spec: CommandSpec) -> dict[str, Any]:
+def _described(command: LegalCommand, spec: CommandSpec) -> dict[str, Any]:
+    data = command.to_data()
     by_name = {p.name: p for p in spec.params}
-    for param in data["params"]:
+    for choice, param in zip(command.params, data["params"], strict=True):
         p = by_name.get(param["name"])
         param["help"] = p.help if p else ""
-        # what an optional value left out stands for (the spec's, never the state's)
-        param["default"] = None if p is None or p.required else p.default
+        # what an optional value left out stands for: the spec's, else the offer's (the
+        # weapon an attack naming none takes)
+        param["default"] = None if p is None or p.required else (
+            p.default if p.default is not None else copy_json(choice.default))
     return {**data, "summary": spec.summary}
 
 

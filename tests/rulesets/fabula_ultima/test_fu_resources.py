@@ -177,3 +177,38 @@ def test_gm_only_equipment_is_not_named_in_the_attack_offered() -> None:
     mine = json.dumps(log_view(c, Viewer.of_player("ada")))
     assert "zqcursed" not in mine.lower() and "Ada: attack" in mine
     assert "Zqcursed blade" in json.dumps(log_view(c, Viewer.gm()))
+
+
+def _params(c: Conflict, viewer: Viewer, actor: str, verb: str) -> list[dict[str, Any]]:
+    """The parameters of each ``verb`` offered to ``viewer`` for ``actor``, as the server
+    sends them (``…/legal-commands``)."""
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+
+    offered = structured(Live(c, viewer), actor)[actor]
+    return [{p["name"]: p for p in lc["params"]} for lc in offered if lc["verb"] == verb]
+
+
+@pytest.mark.rule("FU-RES-3", "FU-CHK-5")
+def test_an_empty_choice_says_what_leaving_it_out_stands_for() -> None:
+    """The table's empty choices read as what the decision takes (before: a bare "—"): an
+    attack's weapon is the first on the sheet (an unarmed strike for one with none), a
+    spell's damage is physical and its check INS + WLP, and no supporters picked is every
+    other PC."""
+    c = make(pc("ada"), pc("bruno"), npc("orc"))
+    supporters = _params(c, Viewer.of_player("ada"), "ada", "initiative")[0]["supporters"]
+    assert "every other PC" in supporters["help"] and supporters["default"] is None
+    run(c, "ada: equip weapon Sword damage=6", "ada: equip weapon Axe damage=8",
+        "ada: initiative dice=6,5,4,5")
+    for viewer in (Viewer.gm(), Viewer.of_player("ada")):
+        attacks = _params(c, viewer, "ada", "attack")
+        assert attacks and all(a["weapon"]["default"] == "Sword" for a in attacks)
+        assert "first weapon on the sheet" in attacks[0]["weapon"]["help"]
+        spell = _params(c, viewer, "ada", "spell")[0]
+        assert spell["type"]["default"] == "physical"
+        assert spell["accuracy"]["default"] == "ins+wlp" and "ins+wlp" in spell["accuracy"]["help"]
+    run(c, "ada: attack orc dice=1,2")  # what it says is what the decision takes
+    assert events(c, "attack")[0].data["weapon"] == "Sword"
+    orc = _params(c, Viewer.gm(), "orc", "attack")[0]
+    assert orc["weapon"]["allowed"] == ["unarmed strike"]
+    assert orc["weapon"]["default"] == "unarmed strike"

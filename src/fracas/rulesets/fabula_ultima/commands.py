@@ -31,14 +31,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "put a participant on one of the two sides", actor="gm", rule="FU-CON-13"),
     CommandSpec("initiative", (
         Param("dl", "int", required=False, positional=False),
-        Param("supporters", "ids", required=False, positional=False),
+        Param("supporters", "ids", required=False, positional=False,
+              help="none picked: every other PC of the side still taking part"),
         _dice(),
     ), "the leader's {DEX + INS} Initiative Group Check; dice= supporters' pairs first, "
        "then the leader's", rule="FU-CON-3"),
     CommandSpec("act", (Param("text", "text", required=False),),
                 "take a turn with a free-text action", rule="FU-CON-6"),
     CommandSpec("attack", (Param("target", "id"),
-                           Param("weapon", "text", required=False, positional=False),
+                           Param("weapon", "text", required=False, positional=False,
+                                 help="left out: the first weapon on the sheet (an unarmed "
+                                      "strike without one)"),
                            _dice()),
                 "take a turn to attack with a weapon (accuracy vs Defense)", rule="FU-RES-3"),
     CommandSpec("spell", (Param("name", "text"),
@@ -47,7 +50,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                           Param("damage", "int", required=False, positional=False),
                           Param("type", "choice", required=False, positional=False,
                                 choices=DAMAGE_TYPES),
-                          Param("accuracy", "word", required=False, positional=False),
+                          Param("accuracy", "word", required=False, positional=False,
+                                help="the two attributes of the magic check, e.g. ins+wlp "
+                                     "(left out: ins+wlp)"),
                           Param("bonus", "int", required=False, positional=False, default=0),
                           _dice()),
                 "take a turn to cast a spell: spend MP; with a target, a magic check vs "

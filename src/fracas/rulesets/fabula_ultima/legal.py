@@ -90,12 +90,18 @@ def weapons(ext: FabulaExt, pid: str) -> tuple[str, ...]:
 def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...], arms: tuple[str, ...]
           ) -> tuple[LegalCommand, ...]:
     """What ``pid`` may do with its turn (FU-CON-6, FU-CON-8): an attack with any of its
-    ``arms`` (left out: the first)."""
+    ``arms`` (left out: the first, which the offer says)."""
     return (command("act", pid, free={"text": "TEXT"}),
-            *(command("attack", pid, target=t, allowed={"weapon": arms}) for t in foes),
+            *(command("attack", pid, target=t, allowed={"weapon": arms},
+                      defaults={"weapon": arms[0]}) for t in foes),
             command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
-                    allowed={"target": active}),
+                    allowed={"target": active}, defaults=_SPELL_DEFAULTS),
             command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"}))
+
+
+#: what a spell's damage type and magic check left out stand for (FU-RES-3): the command is
+#: not filled in with them, the decision reads them so
+_SPELL_DEFAULTS = {"type": "physical", "accuracy": "ins+wlp"}
 
 
 def _anytime(actor: str, spend: bool, pools: tuple[str, ...]) -> tuple[LegalCommand, ...]:
