@@ -208,6 +208,10 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
             expect(p.page.locator(".log .entry.undone .said")).to_have_text(  # Alice: a label
                 re.compile(r"^(bruno: attack imp dice=5,4|Bruno: attack)$"))
             expect(p.page.locator(".log .entry.undone .tag")).to_have_text("undone")
+        # Bob's foot of the screen no longer says his attack was done (before: a stale
+        # "Done: …" with its hit stayed there)
+        expect(bob.page.locator("#notice")).to_have_text(re.compile(
+            r"^Undone: bruno: attack imp dice=5,4"))
         command(bob, "bruno", "bruno: attack imp dice=5,4")
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")

@@ -325,6 +325,7 @@ function harmPanel(level, ctx) {
 function renderLog() {
   const gm = state.me.role === "gm";
   const undone = undoneOf(state.log, gm);
+  retractDone(undone);
   const items = [...state.log].reverse().map((entry) => logEntry(entry, gm, undone));
   redraw(regions.log, () => [panel("Log",
     gm ? h("p", { class: "buttons" },
@@ -593,11 +594,23 @@ async function submit(command, form, done = "", path = "/commands") {
   return sent !== null;
 }
 
-// The foot of the screen says what a command did: "Done: …" and the sentences of its log entry.
+// The foot of the screen says what a command did: "Done: …" and the sentences of its log entry
+// (kept by its log key, the GM's version or a player's entry number, until it is undone).
 function showDone(said, sent) {
   const lines = (sent.entry && sent.entry.lines) || [];
-  document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, `Done: ${said}`),
-    dismissButton()), lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+  const key = sent.entry ? (state.me.role === "gm" ? sent.entry.version : sent.entry.entry) : null;
+  document.getElementById("notice").replaceChildren(h("p", { class: "done", "data-entry": key ?? null,
+    "data-said": said }, h("span", {}, `Done: ${said}`), dismissButton()),
+  lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+}
+
+// A "Done: …" whose entry was taken back (the GM's undo, on any page) says so instead: its
+// outcome no longer holds.
+function retractDone(undone) {
+  const done = document.querySelector("#notice p.done[data-entry]");
+  if (!done || !undone.has(Number(done.dataset.entry))) return;
+  document.getElementById("notice").replaceChildren(h("p", { class: "done" },
+    h("span", {}, `Undone: ${done.dataset.said}`), dismissButton()));
 }
 
 // A command (or undo, redo) goes with an idempotency key of its own: when its answer is lost
