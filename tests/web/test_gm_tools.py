@@ -157,6 +157,23 @@ def test_harm_views_per_side_are_enforced_by_the_server(browser: Browser, served
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-CON-12", "FU-RES-2")
+def test_a_character_taken_out_shows_no_crisis_badge(browser: Browser, served: Served) -> None:
+    """A cutthroat at 0 HP is "out", not "out" and "crisis" (before: the red badge stayed);
+    one at a quarter of its HP is in Crisis."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    command(gm, "gm", "ada: initiative dice=5,5,6,4")
+    command(gm, "gm", "damage cut1 20")
+    command(gm, "gm", "damage cut2 15")
+    sides = gm.page.get_by_role("region", name="Sides")
+    out, hurt = (sides.locator(".member", has_text=f"Cutthroat {n}") for n in (1, 2))
+    expect(out.locator(".tag").first).to_have_text("out")
+    expect(out.locator(".tag.crisis")).to_have_count(0)
+    expect(hurt.locator(".tag.crisis")).to_have_text("crisis")
+    gm.context.close()
+
+
 def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     gm = start_table(browser, served.url)
     page = gm.page

@@ -184,11 +184,12 @@ function fabula(level, ctx) {
       h("ul", { class: "plain" }, members.map((p) => {
         const left = (info.turns_left || {})[p.id];
         const acted = (info.acted || []).includes(p.id);
-        const state = (info.out || []).includes(p.id) ? "out" : left !== undefined
+        const out = (info.out || []).includes(p.id);  // out of the conflict: no crisis of it
+        const state = out ? "out" : left !== undefined
           ? `${left} ${left === 1 ? "turn" : "turns"} left` : acted ? "acted" : "";
         return h("li", { class: "member" }, h("b", {}, p.name), state ? h("span", { class: "tag" }, state) : null,
           p.hp ? bar("HP", p.hp.current, p.hp.max) : null, p.mp ? bar("MP", p.mp.current, p.mp.max) : null,
-          p.crisis ? h("span", { class: "tag crisis" }, "crisis") : null, harmTag(p),
+          p.crisis && !out ? h("span", { class: "tag crisis" }, "crisis") : null, harmTag(p),
           (p.statuses || []).map((st) => h("span", { class: "tag" }, st)),
           p.fp !== undefined ? h("span", { class: "tag" }, `FP ${p.fp}`) : null);
       })));
