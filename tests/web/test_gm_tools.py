@@ -174,6 +174,26 @@ def test_a_character_taken_out_shows_no_crisis_badge(browser: Browser, served: S
     gm.context.close()
 
 
+def test_the_forms_participants_are_numbered_as_shown(browser: Browser, served: Served
+                                                     ) -> None:
+    """After a switch of ruleset the one row left is Participant 1 (before: Participant 4, a
+    count of every row made); a row removed renumbers those after it."""
+    gm = start_table(browser, served.url)
+    gm.page.get_by_text("Set up a conflict (form)").click()
+    form = gm.page.locator("#from-form")
+    legends = form.locator("fieldset legend")
+    form.get_by_role("button", name="Add a participant").click()
+    expect(legends).to_have_text(["Participant 1", "Participant 2"])
+    form.get_by_label("Ruleset").select_option("fabula-ultima")
+    expect(legends).to_have_text(["Participant 1"])
+    form.get_by_role("button", name="Add a participant").click()
+    form.get_by_role("button", name="Add a participant").click()
+    form.get_by_role("button", name="Remove participant 1").click()
+    expect(legends).to_have_text(["Participant 1", "Participant 2"])
+    expect(form.get_by_role("button", name=re.compile("^Remove participant"))).to_have_count(2)
+    gm.context.close()
+
+
 def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     gm = start_table(browser, served.url)
     page = gm.page

@@ -4,7 +4,7 @@
 // refusal shows the engine's own words.
 import { h } from "./dom.js";
 
-let serial = 0;
+let serial = 0;  // element ids unique on the page (a row's number is its place among those shown)
 
 /** The form; onCreate(body) sends it (and shows any refusal). */
 export function setupForm(rulesets, onCreate) {
@@ -43,9 +43,15 @@ export function setupForm(rulesets, onCreate) {
     for (const row of people.children) row.refresh();
   };
 
+  // the rows shown are numbered 1, 2, … whatever was added and removed before
+  const renumber = () => [...people.children].forEach((row, i) => row.renumber(i + 1));
   const addPerson = () => {
-    const row = personRow(() => byName.get(ruleset.value), sideList, zoneList, () => row.remove());
+    const row = personRow(() => byName.get(ruleset.value), sideList, zoneList, () => {
+      row.remove();
+      renumber();
+    });
     people.append(row);
+    renumber();
     row.refresh();
   };
 
@@ -110,11 +116,16 @@ function personRow(ruleset, sides, zones, remove) {
   const zoneField = field("Zone", zone);
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000, placeholder: "skills.brawl=2, fp=3" });
-  const row = h("fieldset", { class: "person-setup" }, h("legend", {}, `Participant ${n}`),
+  const legend = h("legend", {});
+  const removal = h("button", { type: "button", onclick: remove }, "Remove");
+  const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind), field("Side", side),
     field("Player (their link's name)", player), zoneField, stats,
-    field("Other stats (name=value, comma-separated)", other),
-    h("button", { type: "button", onclick: remove, "aria-label": `Remove participant ${n}` }, "Remove"));
+    field("Other stats (name=value, comma-separated)", other), removal);
+  row.renumber = (k) => {
+    legend.textContent = `Participant ${k}`;
+    removal.setAttribute("aria-label", `Remove participant ${k}`);
+  };
   row.refresh = () => {
     const rs = ruleset();
     const keep = side.value;
