@@ -174,6 +174,24 @@ def test_a_character_taken_out_shows_no_crisis_badge(browser: Browser, served: S
     gm.context.close()
 
 
+@pytest.mark.rule("FU-RES-1")
+def test_a_spells_mp_cost_is_in_view(browser: Browser, served: Served) -> None:
+    """A spell's form shows its MP field with what it is (before: folded under "more
+    options", so a cast at 0 MP went unnoticed); its rare values stay folded."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    command(gm, "gm", "ada: initiative dice=5,5,6,4")
+    spell = gm.page.locator("details.command", has=gm.page.locator("form[data-verb='spell']")
+                            ).first
+    spell.locator("> summary").click()
+    mp = spell.locator("form > p.field", has=gm.page.get_by_label("mp", exact=False))
+    expect(mp).to_be_visible()
+    expect(mp).to_contain_text("the MP the spell costs")
+    expect(spell.locator("details.more > summary")).to_have_text(
+        re.compile("^more options: damage, accuracy, bonus"))
+    gm.context.close()
+
+
 def test_the_forms_participants_are_numbered_as_shown(browser: Browser, served: Served
                                                      ) -> None:
     """After a switch of ruleset the one row left is Participant 1 (before: Participant 4, a

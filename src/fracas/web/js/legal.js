@@ -167,7 +167,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   }
   const form = h("form", { class: "command", "data-verb": command.verb },
     free.length && about ? h("p", { class: "about" }, about) : null,
-    folded(fields, `${key}|more`),
+    folded(fields, `${key}|more`, command.verb),
     h("button", { type: "submit", title: free.length ? null : about, "data-focus": `${key}|send` },
       free.length ? buttonOf(command, context) : title), odds);
   const build = () => buildCommand(command, free, fields);
@@ -187,11 +187,12 @@ export function commandForm(command, context, { onSubmit, onChange }) {
 }
 
 // The fields of a form, its rarely needed ones (two or more optional values typed in freely,
-// such as an EV or a difficulty; not the dice or the skill) folded under "more options"; open while one of
+// such as an EV or a difficulty; not the dice or the skill, nor a spell's MP cost, which a cast
+// at 0 MP by oversight would leave unpaid) folded under "more options"; open while one of
 // them holds a value, or when the viewer opened it.
-function folded(fields, key) {
+function folded(fields, key, verb) {
   const rare = fields.filter((f) => !f.param.required && f.input.tagName === "INPUT" && f.param.kind !== "dice"
-    && f.param.name !== "skill");
+    && f.param.name !== "skill" && !(verb === "spell" && f.param.name === "mp"));
   if (rare.length < 2) return fields.map((f) => f.wrap);
   const open = kept.get(key) === "open" || rare.some((f) => valueOf(f) !== "");
   const more = h("details", { class: "more", open, ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
