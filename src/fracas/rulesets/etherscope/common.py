@@ -40,7 +40,14 @@ def unknown_to(state: ConflictState, author: Viewer | None, pid: str) -> bool:
     that player it does not exist, so a command naming it is refused as naming no one."""
     if author is None or author.is_gm or author.player is None or state.ext is None:
         return False
-    return invisible(ext_of(state).ranges, state.owned_by(author.player), pid)
+    return invisible(ext_of(state).ranges, sight_of(state, author), pid)
+
+
+def sight_of(state: ConflictState, viewer: Viewer) -> Sight:
+    """What ``viewer`` (not the GM) sees by: their characters, or, without any, every
+    player's (:class:`Onlookers`)."""
+    mine = state.owned_by(viewer.player) if viewer.player is not None else []
+    return mine or Onlookers(tuple(pid for pid, p in state.participants.items() if p.owner))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +68,8 @@ def invisible(ranges: RangeBands, mine: Sight, pid: str) -> bool:
     that viewer it does not exist. To the public (:class:`Onlookers`): hidden from one of
     the players' characters; where no player has one, hidden from every other character,
     or from one that another sees (one hidden only from those hidden from everyone is known
-    as it would be without them)."""
+    as it would be without them). A viewer without characters sees by :func:`sight_of`'s
+    ``Onlookers``; an empty ``mine`` knows no one hidden from anyone."""
     if isinstance(mine, Onlookers):
         if mine.pcs:
             return any(ranges.is_hidden(pid, m) for m in mine.pcs)
@@ -71,7 +79,7 @@ def invisible(ranges: RangeBands, mine: Sight, pid: str) -> bool:
     if pid in mine:
         return False
     if not mine:
-        return invisible(ranges, Onlookers(()), pid)
+        return bool(ranges.hidden.get(pid))
     return all(ranges.is_hidden(pid, m) for m in mine)
 
 

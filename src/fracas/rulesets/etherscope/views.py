@@ -25,6 +25,7 @@ from fracas.rulesets.etherscope.common import (
     invisible,
     name,
     search_finds,
+    sight_of,
 )
 from fracas.rulesets.etherscope.events import ES_EVENTS
 from fracas.rulesets.etherscope.marks import default_score_secret, mask
@@ -40,13 +41,6 @@ def _mine(state: ConflictState, viewer: Viewer) -> list[str]:
     return state.owned_by(viewer.player)
 
 
-def _sight(state: ConflictState, viewer: Viewer) -> Sight:
-    """What ``viewer`` sees by: their characters, or, without any, every player's
-    (:class:`Onlookers`)."""
-    return _mine(state, viewer) or Onlookers(tuple(
-        pid for pid, p in state.participants.items() if p.owner))
-
-
 def can_see(state: ConflictState, viewer: Viewer, pid: str) -> bool:
     """Whether ``viewer`` may know ``pid`` exists."""
     if viewer.is_gm or state.ext is None:
@@ -54,7 +48,7 @@ def can_see(state: ConflictState, viewer: Viewer, pid: str) -> bool:
     ranges = ext_of(state).ranges
     if not ranges.hidden.get(pid):  # hidden from nobody: no need to ask whose they are
         return True
-    return not invisible(ranges, _sight(state, viewer), pid)
+    return not invisible(ranges, sight_of(state, viewer), pid)
 
 
 def band_visible(state: ConflictState, viewer: Viewer, a: str, b: str) -> bool:
@@ -116,6 +110,12 @@ def _seen_mover(state: ConflictState, viewer: Viewer, order: Sequence[str]) -> i
     return next((i for i in range(len(order) - 1) if seen[i] and any(seen[i + 1:])), None)
 
 
+def phase_seen(state: ConflictState, viewer: Viewer) -> str:
+    """The phase as ``viewer`` is shown it: the moves over where :func:`moves_over_to`."""
+    ext = ext_of(state)
+    return ph.READY if moves_over_to(state, viewer) else ext.phase
+
+
 def moves_over_to(state: ConflictState, viewer: Viewer) -> bool:
     """Whether the awareness moves run on only among those hidden from all of ``viewer``'s
     characters: to them the moves are over, as they would be without those (ES-START-5,
@@ -154,12 +154,12 @@ def uncounted(state: ConflictState, event: Event, viewer: Viewer) -> Event:
         return _zoom_as_read(state, event, viewer)
     if isinstance(event, ev.GroupLeft):
         members = ext_of(state).groups.get(event.group, [])
-        sight = _sight(state, viewer)
+        sight = sight_of(state, viewer)
         known = sum(not invisible(ext_of(state).ranges, sight, m) for m in members)
         return dataclasses.replace(event) if known < 2 else event
     if not isinstance(event, ev.ActionResolved) or event.action != "search":
         return event
-    return _search_as_seen(state, event, _sight(state, viewer))
+    return _search_as_seen(state, event, sight_of(state, viewer))
 
 
 def _zoom_as_read(state: ConflictState, event: ev.EsZoomOpened, viewer: Viewer) -> Event:
@@ -198,7 +198,7 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
     if state.ext is None:
         return event
     ranges = ext_of(state).ranges
-    sight = _sight(state, viewer)
+    sight = sight_of(state, viewer)
     if isinstance(event, ev.AmbushResolved):
         return _redact_ambush(state, event, sight)
     if isinstance(event, ev.Revealed):
@@ -359,7 +359,7 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
     elif ext.phase == ph.START:
         todo = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
         lines.append("start: awareness still to roll: " + (", ".join(todo) or "nobody"))
-    elif ext.phase == ph.MOVES and not moves_over_to(state, viewer):
+    elif phase_seen(state, viewer) == ph.MOVES:
         mover = ext.move_order[ext.mover] if 0 <= ext.mover < len(ext.move_order) else None
         if mover and see(mover):
             against = [name(state, p) for p in ext.move_order[ext.mover + 1:] if see(p)]
@@ -423,7 +423,7 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
     def see(pid: str) -> bool:
         return can_see(state, viewer, pid)
 
-    phase = ph.READY if moves_over_to(state, viewer) else ext.phase
+    phase = phase_seen(state, viewer)
     mover = ext.move_order[ext.mover] if phase == ph.MOVES and \
         0 <= ext.mover < len(ext.move_order) else None
     if mover is not None and not see(mover):
