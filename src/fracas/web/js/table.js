@@ -218,7 +218,8 @@ function context() {
   const zones = inner ? zonesOf(inner) : [];
   const zoneNames = new Map(zones.map((z) => [z.id, z.name || z.id]));
   const objects = (inner && inner.ruleset && inner.ruleset.objects) || {};
-  const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
+  // no view while another conflict opens: an answer arriving then names by ids alone
+  const rules = (state.rulesets || []).find((r) => r.name === (state.view || {}).ruleset) || {};
   return { conflict: state.conflictId, participants: inner ? inner.participants : [], zones,
            ladders: rules.ladders || {},
            // what the game calls a round and a turn (VERS: a turn and a go)
@@ -404,7 +405,7 @@ const lines = new Map();
 
 // The GM's example in the empty field: an override this ruleset takes, on the first character.
 function overrideExample() {
-  const rules = (state.rulesets || []).find((r) => r.name === state.view.ruleset) || {};
+  const rules = (state.rulesets || []).find((r) => r.name === (state.view || {}).ruleset) || {};
   const path = (rules.override_paths || [])[0];
   const first = (((state.view || {}).conflict || {}).participants || [])[0];
   return path && first ? `override ${path.replace("ID", first.id)} …` : "override PATH VALUE";
