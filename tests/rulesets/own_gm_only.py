@@ -95,8 +95,10 @@ def _fabula_ultima(others: list[dict[str, Any]]) -> list[Canary]:
            # -41: a total may come to it (and a total stays the player's to read)
            Canary("init_mod", -41, (r'"init_mod": -41\b', r'"own_modifier": -41\b',
                                     r"\}-41\b")),
-           Canary("defense", 47, (num(47),)),
-           Canary("mdef", 48, (num(48),)),
+           # a Defense is at most 50, where a pool may stand by chance (HP 47 of 50): told
+           # as the stat, a check's DL or "vs 47"
+           Canary("defense", 47, (r'"(defense|dl)": 47\b', r"\bvs 47\b", r"\bDEF:? 47\b")),
+           Canary("mdef", 48, (r'"(mdef|dl)": 48\b', r"\bvs 48\b", r"\bM\.?DEF:? 48\b")),
            Canary("equipment", gear, ("Zqblade", "Zqmail", r"HR ?\+ ?29")),
            Canary("goal", "zqgoal: the secret one", ("zqgoal",))]
     bonded = [o["id"] for o in others if o.get("kind") == "pc"]
