@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from fracas.cli.render import log_lines
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.serialize import state_to_data
@@ -13,7 +14,7 @@ from fracas.engine.views import view
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets.vers.decider import attack_plan
 
-from .helpers import ZONES, do, make, npc, of, pc, refused
+from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
 
 
 def shooter(**stats):
@@ -203,6 +204,17 @@ def test_gm_sets_cover_values():
     assert c.state.ext.cover["orc"] == -5
     refused(c, "cover orc 2", "VR-ATK-5")
     refused(c, "cover orc 1 object=nothing", "VR-ATK-5")
+
+
+@pytest.mark.rule("VR-ATK-5")
+def test_cover_reads_as_the_share_of_the_character_it_hides():
+    """⅓, ⅔ or complete cover, by its −1, −3 or −5 to attacks, in the log and the view."""
+    c = make(shooter(), npc("orc", zone="b"), **ZONES)
+    for value, share in ((1, "⅓"), (3, "⅔"), (5, "complete")):
+        do(c, f"cover orc {value}")
+        line = f"Orc has {share} cover (−{value} to attacks on them)"
+        assert log_lines(c, Viewer.gm())[-1][3] == [line]
+        assert f"Cover: {line}" in ruleset().view_ext(c.state, Viewer.gm())["lines"]
 
 
 @pytest.mark.rule("VR-ATK-5")
