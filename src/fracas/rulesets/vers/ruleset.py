@@ -12,7 +12,7 @@ from fracas.engine.events import Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
 from fracas.engine.limits import spelled
-from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import stat_is_secret
@@ -254,10 +254,13 @@ class Vers(Ruleset):
         (VR-TURN-2): as it is offered with nobody left. Where the actor's weapons are GM-only,
         an attack on every target the player may know, whatever the weapons reach
         (:func:`legal.blind_attacks`); else a throw out of reach is left out only where the
-        player may know every number of it (:func:`legal.judged_attacks`, VR-ATK-3)."""
+        player may know every number of it (:func:`legal.judged_attacks`, VR-ATK-3). Once the
+        conflict has ended, nothing is added: no attack or hand-off is played after the end."""
         out = super().offer_for(state, actor, viewer, offer)
         if not viewer.is_gm:
             out = legal.for_player(out)
+        if state.status == Status.ENDED:
+            return out
         inner = state.innermost
 
         def known(pid: str) -> bool:
