@@ -500,6 +500,29 @@ def test_the_actions_left_are_counted_in_words(browser: Browser, served: Served,
         clean(gm, (alice, bob))
 
 
+def test_a_go_the_gm_ends_the_conflict_in_is_nobodys_turn_any_more(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """The GM ends the brawl while Ada is acting: Alice's page no longer says 'Your turn:
+    Ada' (in its banner or its title), nobody is tagged acting, the Popcorn says the conflict
+    has ended, and Ada is offered no attack. Before, all of it stayed as if the go went on."""
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm_opens(gm, "Ada")
+        expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
+        command(gm, "gm", "end 'the watch arrives'")
+        popcorn = alice.page.locator("section.panel", has_text="Popcorn")
+        for screen in (gm, alice, bob):
+            expect(screen.page.locator(".round-region .status")).to_contain_text("ended")
+            expect(screen.page.locator("section.panel", has_text="Popcorn")).to_contain_text(
+                "the conflict has ended: nobody acts")
+            expect(screen.page.locator(".person.acting")).to_have_count(0)
+        expect(popcorn).not_to_contain_text("acting: Ada")
+        expect(alice.page).not_to_have_title(re.compile("Your turn"))
+        expect(alice.page.locator("#turn-banner")).to_be_hidden()
+        expect(alice.page.locator("section.actor[data-actor='ada'] form[data-verb=attack]")
+               ).to_have_count(0)
+        clean(gm, (alice, bob))
+
+
 @pytest.mark.rule("VR-ATK-1")
 def test_dice_typed_for_a_go_are_not_kept_once_it_is_sent(browser: Browser, served: Served,
                                                           tmp_path: Path) -> None:

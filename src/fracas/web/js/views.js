@@ -7,6 +7,9 @@ import { quote } from "./legal.js";
  * what they are asked. */
 export function turnOf(view, level) {
   const r = level.ruleset || {};
+  // once ended, nobody acts or is still to (the status line says how it ended): no banner,
+  // no "acting" tag, whatever go was under way when the GM ended it
+  if (level.status === "ended") return { current: [], waiting: [], line: "" };
   if (view.ruleset === "etherscope" && r.phase === "declare") {
     return { current: r.to_declare || [], waiting: [], ask: "Declare your acting initiatives",
              acting: "Still to declare", line: r.phase_text || "" };
@@ -213,8 +216,10 @@ function vers(level, ctx) {
       h("b", {}, o.name || id), ` · hardness ${o.hardness ?? "?"}`,
       o.zone ? ` · in ${(r.zone_names || {})[o.zone] || o.zone}` : "", objectState(o))))));
   }
+  const over = level.status === "ended";  // a go the GM's end cut short is no one's now
   out.push(panel("Popcorn",
-    h("p", {}, r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
+    h("p", {}, over ? "the conflict has ended: nobody acts"
+      : r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
       : "nobody is acting"),
     h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
     h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
