@@ -400,6 +400,37 @@ def test_a_chase_roll_due_is_the_rollers_turn_on_the_page(browser: Browser,
         screen.context.close()
 
 
+@pytest.mark.rule("VR-CHASE-3", "VR-CHASE-4", "VR-CHASE-7", "VR-CHASE-8")
+def test_a_chase_says_what_the_ends_of_its_scale_mean_and_that_no_go_is_under_way(
+        browser: Browser, served: Served) -> None:
+    """The scale is boxes 1 to 5 with a dot: under it, what each end means for this chase
+    (pursuit: the hunter may interpose at 1, the quarry gets away at the top; tracking:
+    contact, completely away). With no turn open the Popcorn says the chase rolls on its own
+    and the head lists nobody 'still to act'; before, the Popcorn read 'nobody is acting' and
+    'Not gone: Ada, The cutpurse' under the head's 'Acting: Ada · a chase roll is due'."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-chase")
+    alice = join(browser, invite(gm, "alice"))
+    for screen in (gm, alice):
+        expect(screen.page.locator(".chase .scale-ends")).to_have_text(
+            "1: Ada may interpose · 5: The cutpurse gets away")
+        popcorn = screen.page.locator("section.panel", has_text="Popcorn")
+        expect(popcorn).to_have_text(re.compile(
+            r"no turn open: the chase rolls on its own \(Ada rolls next; VR-CHASE-8\)$"))
+        expect(screen.page.locator(".round-region")).not_to_contain_text("Still to act")
+    command(gm, "gm", "track c1 length=2")  # the cutpurse slips into the crowd
+    for screen in (gm, alice):
+        expect(screen.page.locator(".chase .scale-ends")).to_have_text(
+            "1: Ada makes contact · 5: The cutpurse is completely away")
+    command(gm, "gm", "open ada")  # a go under way: the Popcorn counts it as ever
+    for screen in (gm, alice):
+        expect(screen.page.locator("section.panel", has_text="Popcorn")).to_contain_text(
+            "acting: Ada (2 actions left)")
+        expect(screen.page.locator(".round-region")).to_contain_text("Still to act")
+        assert screen.errors == [], screen.errors
+        screen.context.close()
+
+
 @pytest.mark.rule("VR-CHASE-5")
 def test_the_gms_tactics_show_on_the_chase_before_the_players_roll(browser: Browser,
                                                                   served: Served) -> None:

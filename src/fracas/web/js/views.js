@@ -43,7 +43,10 @@ export function turnOf(view, level) {
     const due = r.current ? [] : ids(r.due);
     const handoff = (r.lines || []).find((l) => l.startsWith(NOBODY));
     const over = !r.opened && level.round > 0;  // between turns: the next opener is the table's
-    return { current: r.current ? [r.current] : due, waiting: r.not_gone || [],
+    // a chase rolling on with no turn open (VR-CHASE-8): nobody is "still to act" in a go
+    const chaseOnly = !r.opened && due.length > 0;
+    return { current: r.current ? [r.current] : due, waiting: chaseOnly ? [] : r.not_gone || [],
+             noWaiting: chaseOnly,
              ask: due.length ? "Your chase roll" : undefined,
              line: r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
                : handoff ? handoff.slice(NOBODY.length)
@@ -217,12 +220,15 @@ function vers(level, ctx) {
       o.zone ? ` · in ${(r.zone_names || {})[o.zone] || o.zone}` : "", objectState(o))))));
   }
   const over = level.status === "ended";  // a go the GM's end cut short is no one's now
+  // no turn open and a chase roll due: the chase rolls on its own, no go is under way
+  const chaseOnly = !over && !r.opened && (r.due || []).length > 0;
   out.push(panel("Popcorn",
     h("p", {}, over ? "the conflict has ended: nobody acts"
+      : chaseOnly ? `no turn open: the chase rolls on its own (${(r.due || []).map(ctx.name).join(", ")} rolls next; VR-CHASE-8)`
       : r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
       : "nobody is acting"),
-    h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
-    h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
+    chaseOnly ? null : h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
+    chaseOnly ? null : h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
   out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) => ladders(p, ctx)))));
   const chases = Object.entries(r.chases || {});
   if (chases.length) {
@@ -232,9 +238,25 @@ function vers(level, ctx) {
       c.tactics ? h("p", { class: "tactics" }, `next roll ${signed(c.tactics)} for tactics${c.tactics_why ? `: ${c.tactics_why}` : ""}`) : null,
       h("ol", { class: "scale", "aria-label": `chase scale, position ${c.position} of ${c.positions}` },
         Array.from({ length: c.positions }, (_, i) => h("li", { class: i + 1 === c.position ? "here" : "" },
-          i + 1 === c.position ? "●" : String(i + 1))))))));
+          i + 1 === c.position ? "●" : String(i + 1)))),
+      scaleEnds(c, ctx)))));
   }
   return out;
+}
+
+// What each end of a running chase's scale means, under it: a hunter's success moves toward 1,
+// the quarry's toward the top (VR-CHASE-3); at 1 the hunter may interpose, at the top the
+// quarry has got away (VR-CHASE-4); tracking: contact at 1, completely away at the top
+// (VR-CHASE-7). None for a race for a prize or a chase that is over.
+const ENDS = {
+  pursuit: ["may interpose", "gets away"],
+  tracking: ["makes contact", "is completely away"],
+};
+function scaleEnds(c, ctx) {
+  const ends = ENDS[c.stage];
+  if (!ends) return null;
+  return h("p", { class: "scale-ends muted" },
+    `1: ${ctx.name(c.hunter)} ${ends[0]} · ${c.positions}: ${ctx.name(c.quarry)} ${ends[1]}`);
 }
 
 // An object's conditions, the worst last: "broken" once (a condition and a state alike).
