@@ -212,6 +212,40 @@ def test_the_forms_participants_are_numbered_as_shown(browser: Browser, served: 
     gm.context.close()
 
 
+@pytest.mark.rule("VR-ROLL-2")
+def test_a_vers_character_from_the_form_is_armed_as_the_forms_example_says(
+        browser: Browser, served: Served) -> None:
+    """A VERS row's 'Other stats' shows how to give skills and a weapon, in VERS's words;
+    what it shows, typed in, arms the character: Ada attacks with her sword. Before, it read
+    'skills.brawl=2, fp=3' (Etherscope's skill, Fabula Ultima's points) and a GM had no
+    way to learn how a VERS character gets a weapon other than bare hands (EV 0)."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_label("Title").fill("The form's brawl")
+    form.get_by_label("Sides (comma-separated)").fill("heroes, toughs")
+    form.get_by_role("button", name="Add a participant").click()
+    rows = form.locator("fieldset")
+    other = rows.nth(0).get_by_label("Other stats (name=value, comma-separated)")
+    example = other.get_attribute("placeholder") or ""
+    assert "weapons.sword.kind=close" in example and "fp=" not in example
+    for row, (pid, name, side) in zip((rows.nth(0), rows.nth(1)),
+                                      (("ada", "Ada", "heroes"), ("thug", "Thug", "toughs")),
+                                      strict=True):
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+    other.fill(example)
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The form's brawl")
+    gm_opens(gm, "Ada")
+    command(gm, "ada", "ada: attack thug weapon=sword dice=1,1,1")
+    expect(page.locator(".log .entry").first).to_contain_text("with sword (close)")
+    clean(gm, ())
+
+
 def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     gm = start_table(browser, served.url)
     page = gm.page

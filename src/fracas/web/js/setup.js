@@ -100,6 +100,13 @@ function field(text, input) {
   return h("p", { class: "field" }, label, input);
 }
 
+// What "Other stats" takes, in each ruleset's own words: a VERS character's skills and
+// weapons (docs/vers.md), not another game's.
+const OTHER_EXAMPLE = {
+  vers: "skills.close_combat=3, weapons.sword.ev=5, weapons.sword.kind=close",
+  default: "skills.brawl=2, fp=3",
+};
+
 // One participant: id, name, kind, side, player, the ruleset's stats (each may be GM-only),
 // other stats as name=value.
 function personRow(ruleset, sides, zones, remove) {
@@ -115,7 +122,7 @@ function personRow(ruleset, sides, zones, remove) {
   const zone = h("select", { id: id("zone") });
   const zoneField = field("Zone", zone);
   const stats = h("div", { class: "stats" });
-  const other = h("input", { id: id("other"), maxlength: 1000, placeholder: "skills.brawl=2, fp=3" });
+  const other = h("input", { id: id("other"), maxlength: 1000 });
   const legend = h("legend", {});
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
@@ -135,6 +142,7 @@ function personRow(ruleset, sides, zones, remove) {
     zone.replaceChildren(h("option", { value: "" }, "—"), ...zones().map((s) => h("option", { value: s, selected: s === z }, s)));
     if (stats.dataset.ruleset === rs.name) return;
     stats.dataset.ruleset = rs.name;
+    other.placeholder = OTHER_EXAMPLE[rs.name] || OTHER_EXAMPLE.default;
     stats.replaceChildren(...rs.stats.map((st) => {
       const input = st.allowed
         ? h("select", { id: id(`stat-${st.name}`), "data-stat": st.name },
