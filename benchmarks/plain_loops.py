@@ -762,11 +762,11 @@ class VersLoop:
                           + int(a.get("mod") or 0) - ranks(opp, "athletics"),
                           a.get("dice")) >= 0
         self._spend(spend)
-        if chase.roller_is_hunter != ok:  # the quarry got away: back to pursuit at 2
+        if chase.roller_is_hunter and not ok:  # the hunter missed: back to pursuit at 2
             chase.stage = "pursuit"
             chase.track.set(2)
-        else:
-            chase.stage = "captured"
+        else:  # the quarry evades the hunter, or either is a capture
+            chase.stage = "captured" if chase.roller_is_hunter == ok else "evaded"
 
     def _stage(self, a: dict[str, Any], need: str, new: str) -> None:
         chase = self.ext.chases[a["id"]]

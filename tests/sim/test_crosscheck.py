@@ -20,6 +20,7 @@ from fracas.app.scenario import load_scenario, parse_scenario
 from fracas.engine import Conflict
 from fracas.rulesets import get_ruleset
 from fracas.sim import Runner, SimJob, simulate
+from fracas.sim.report import report_data
 
 #: Chi-square critical values at p = 0.001, by degrees of freedom.
 CHI2_999 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 22.458, 7: 24.322,
@@ -184,3 +185,47 @@ def test_vers_pursuit_outcomes_match_exact_odds() -> None:
     assert set(t.outcomes) == {"captured", "escaped"}
     assert_agrees(Counter(t.outcomes), {"captured": captured, "escaped": 1 - captured})
     assert t.wins["pcs"] == t.outcomes["captured"]
+
+
+def quarry_odds(p: Fraction, positions: int, start: int) -> dict[str, Fraction]:
+    """The ends of a pursuit whose quarry rolls (VR-CHASE-3/4/6), by exact Gaussian
+    elimination: a success moves it up, a failure down; at 1 its interpose evades the hunter
+    with p and is a capture otherwise (both end the chase); at the top it has escaped."""
+    n = positions - 1  # unknowns x_1 … x_{top-1} for capture (column n) and evasion (n + 1)
+    rows = [[Fraction(0)] * (n + 2) for _ in range(n)]
+    for i in range(n):
+        rows[i][i] = Fraction(1)
+        if i == 0:
+            rows[0][n], rows[0][n + 1] = 1 - p, p
+            continue
+        rows[i][i - 1] -= 1 - p
+        if i + 1 < n:
+            rows[i][i + 1] -= p
+    for col in range(n):
+        pivot = rows[col][col]
+        rows[col] = [v / pivot for v in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    captured, evaded = rows[start - 1][n], rows[start - 1][n + 1]
+    return {"captured": captured, "evaded": evaded, "escaped": 1 - captured - evaded}
+
+
+@pytest.mark.rule("VR-CHASE-3", "VR-CHASE-6")
+def test_vers_quarry_pursuit_ends_in_capture_evasion_or_escape_at_the_exact_odds() -> None:
+    """Ada is the quarry: her interpose at 1 evades the cutpurse (the chase is over) or is a
+    capture; before, a success only sent her back to 2, and no encounter ended `evaded`."""
+    p = sum(q for t, q in die_distribution(3 @ icepool.d6).items() if t <= 12)
+    exact = quarry_odds(p, positions=5, start=3)
+    text = CHASE.replace("hunter=ada quarry=cutpurse", "hunter=cutpurse quarry=ada")
+    sc = parse_scenario(text, "quarry.toml")
+    job = SimJob(sc.text, sc.path, 250, "quarry", max_rounds=200)
+    [result] = simulate(job, runner=Runner(1))
+    t = result.tally
+    assert t.n == 250 and t.outcomes["no decision"] == 0
+    assert set(t.outcomes) == {"captured", "evaded", "escaped"} and t.outcomes["evaded"] > 0
+    assert_agrees(Counter(t.outcomes), exact)
+    assert t.wins["pcs"] == t.outcomes["evaded"] + t.outcomes["escaped"]
+    assert list(report_data([result])["results"][0]["outcomes"]) == [
+        "taken out", "captured", "escaped", "evaded", "no decision"]

@@ -378,9 +378,9 @@ class VersProfile(Profile):
     def chase_verdict(self, chases: dict[str, ChaseWatch], side_of: dict[str, str],
                       tracking: bool = False) -> tuple[str, str] | None:
         """Captured: the hunter's side wins; escaped (top of the pursuit; unless
-        ``tracking``: then the hunt goes on), evaded or completely away (top of the
-        tracking): the quarry's; a race for a prize: won or lost (VR-CHASE-4, VR-CHASE-6,
-        VR-CHASE-7)."""
+        ``tracking``: then the hunt goes on), evaded (a quarry's successful interpose) or
+        completely away (top of the tracking): the quarry's; a race for a prize: won or lost
+        (VR-CHASE-4, VR-CHASE-6, VR-CHASE-7)."""
         for chase in chases.values():
             other = chase.quarry if chase.roller == chase.hunter else chase.hunter
             winner = {"captured": chase.hunter, "escaped": chase.quarry, "evaded": chase.quarry,
@@ -392,9 +392,10 @@ class VersProfile(Profile):
 
     def _chase_outcomes(self, chases: dict[str, ChaseWatch], tracking: bool) -> set[str]:
         """A race for a prize: won or lost; a pursuit or a tracking: captured, escaped (the
-        top of the pursuit, unless ``tracking`` follows it up), away (the top of a tracking:
-        one the chase starts at, or with ``tracking``). Only the GM starts a chase
-        (``chase``), and the simulated GM never does: the prologue's are all there are."""
+        top of the pursuit, unless ``tracking`` follows it up), evaded (a quarry who rolls
+        interposes at 1, VR-CHASE-6), away (the top of a tracking: one the chase starts at,
+        or with ``tracking``). Only the GM starts a chase (``chase``), and the simulated GM
+        never does: the prologue's are all there are."""
         out: set[str] = set()
         for c in chases.values():
             if c.stage in ("interpose", "won", "lost"):
@@ -403,6 +404,8 @@ class VersProfile(Profile):
             out |= {"captured", c.stage} if c.stage in self.outcomes else {"captured"}
             if not tracking:
                 out.add("escaped")
+            if c.roller == c.quarry:
+                out.add("evaded")
             if tracking or c.stage == "tracking":
                 out.add("away")
         return out

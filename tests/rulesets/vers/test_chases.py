@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine import Viewer
+from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.chases import PURSUIT_LENGTHS, pursuit_track
 
@@ -175,7 +177,8 @@ def test_failed_interpose_back_to_2_and_success_captures():
 def test_quarry_interpose_evades_or_is_caught_and_prize_race():
     c = runners()
     do(c, "chase c1 hunter=thief quarry=ada length=2 start=1")
-    assert of(do(c, "ada: interpose c1 dice=1,1,1"), "chase_interpose")[0]["to"] == 2
+    ip = of(do(c, "ada: interpose c1 dice=1,1,1"), "chase_interpose")[0]
+    assert (ip["to"], ip["new_stage"]) == (1, "evaded")
     c2 = runners()
     do(c2, "chase c1 hunter=thief quarry=ada length=2 start=1")
     ip = of(do(c2, "ada: interpose c1 dice=6,6,6"), "chase_interpose")[0]
@@ -184,6 +187,34 @@ def test_quarry_interpose_evades_or_is_caught_and_prize_race():
     do(c3, 'chase idol hunter=ada quarry=thief prize="the idol"')
     assert of(do(c3, "ada: interpose idol dice=2,2,2"), "chase_interpose")[0]["new_stage"] \
         == "won"
+
+
+@pytest.mark.rule("VR-CHASE-6", "VR-CHASE-1")
+def test_a_quarry_who_evades_the_hunter_ends_the_chase():
+    """The seed: interposing "is resolved with an Athletics roll", and the player as quarry
+    succeeding "means they dodged or otherwise evade the hunter". Ada's dodge ended nothing:
+    the chase went back to pursuit at 2 and the thief could close in again. Now it is over,
+    [evaded], as a capture is: no more rolls, no tactics, no stage turned."""
+    c = runners()
+    do(c, "chase c1 hunter=thief quarry=ada length=3 start=2", "ada: run c1 dice=6,6,6")
+    assert c.state.ext.chases["c1"].track.position == 1  # the quarry's failure: down to 1
+    refused(c, "ada: run c1 dice=1,1,1", "VR-CHASE-4")  # at 1 the roll is an interpose
+    events = do(c, "ada: interpose c1 why='Ada ducks under the awning' dice=2,2,2")
+    assert ruleset().describe(events[-1], c.state) == (
+        "Ada interposes (chase c1): Athletics TN 12 (−1 Thief's athletics: −1) → 11: rolled "
+        "[2, 2, 2] = 6, success, 5 DoS; position 1 → 1, evaded — Ada ducks under the awning")
+    gm, alice = view(c, Viewer.gm()), view(c, Viewer.of_player("ada"))
+    for seen in (gm, alice):
+        assert seen["conflict"]["ruleset"]["chases"]["c1"]["stage"] == "evaded"
+        assert any(line.startswith("Chase c1 [evaded]: Thief → Ada")
+                   for line in seen["conflict"]["ruleset"]["lines"])
+    assert not [x for x in c.legal_commands("ada") if " c1" in x]
+    assert not [x for x in c.legal_commands(None) if " c1" in x]
+    refused(c, "ada: run c1 dice=1,1,1", "VR-CHASE-1")
+    refused(c, "ada: interpose c1 dice=1,1,1", "VR-CHASE-6")
+    refused(c, "tactics c1 -2", "VR-CHASE-5")
+    refused(c, "track c1", "VR-CHASE-4")
+    refused(c, "abandon c1", "VR-CHASE-1")
 
 
 @pytest.mark.rule("VR-CHASE-6")

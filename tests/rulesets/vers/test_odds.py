@@ -35,10 +35,17 @@ def test_check_odds_and_margin_distribution():
 
 @pytest.mark.rule("VR-CHASE-3", "VR-CHASE-6")
 def test_chase_capture_chance_matches_hand_solution():
-    # p = 1/2 on 5 positions from 3: x4 = 1/5, x3 = 2/5 (solved by hand)
-    for role in ("hunter", "quarry"):
-        report = ruleset().odds(f"chase length 2 tn 10 vs 0 as {role}")
-        assert dict(report.figures)["P(capture before escape)"] == Fraction(2, 5)
+    # p = 1/2 on 5 positions from 3, the hunter rolling: x4 = 1/5, x3 = 2/5 (solved by hand)
+    hunter = dict(ruleset().odds("chase length 2 tn 10 vs 0 as hunter").figures)
+    assert (hunter["P(capture before escape)"], hunter["P(escape)"]) == (Fraction(2, 5),
+                                                                         Fraction(3, 5))
+    # the quarry rolling: at 1 a failure is capture and a success evades (both end it), so
+    # x1 = 1/2, x2 = (x1 + x3)/2, x3 = (x2 + x4)/2, x4 = x3/2: x3 = 1/4; evasion the same by
+    # symmetry, and the top the rest
+    quarry = dict(ruleset().odds("chase length 2 tn 10 vs 0 as quarry").figures)
+    assert quarry["P(capture before escape)"] == Fraction(1, 4)
+    assert quarry["P(evade at 1)"] == Fraction(1, 4)
+    assert quarry["P(escape at the top)"] == Fraction(1, 2)
     sure = ruleset().odds("chase length 6 tn 18 vs 0 as hunter")
     assert dict(sure.figures)["P(capture before escape)"] == 1
     never = ruleset().odds("chase length 4 tn 2 vs 0 as hunter")

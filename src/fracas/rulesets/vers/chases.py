@@ -122,8 +122,8 @@ def decide_stage(d: Decision, cmd: Command) -> None:
                       position=track.position))
 
 
-#: The stages a chase ends in: a capture, an evasion, a quarry completely away, a prize won
-#: or lost (VR-CHASE-4..6), or one the GM abandons.
+#: The stages a chase ends in: a capture, an evasion (a quarry's successful interpose), a
+#: quarry completely away, a prize won or lost (VR-CHASE-4..7), or one the GM abandons.
 ENDED = frozenset({"captured", "evaded", "away", "won", "lost", "over"})
 
 
@@ -245,7 +245,9 @@ def decide_run(d: Decision, cmd: Command) -> None:
 
 @HANDLERS.decides("interpose")
 def decide_interpose(d: Decision, cmd: Command) -> None:
-    """VR-CHASE-6: capture, evade or seize the prize at position 1."""
+    """VR-CHASE-6: capture, evade or seize the prize at position 1. Interposing is
+    "resolved with an Athletics roll": a capture and an evasion both end the chase; a
+    hunter's failure goes back to pursuit at 2."""
     chase = _chase(d, cmd, "VR-CHASE-6")
     actor = _chase_roller(d, cmd, chase)
     state = d.state
@@ -263,12 +265,11 @@ def decide_interpose(d: Decision, cmd: Command) -> None:
     after = before
     if chase.stage == "interpose":
         stage = "won" if c.success else "lost"
-    elif chase.roller_is_hunter:
+    elif chase.roller_is_hunter:  # the seed: success captures; a failure is our reading
         stage = "captured" if c.success else "pursuit"
         after = before if c.success else 2
-    else:
-        stage = "pursuit" if c.success else "captured"
-        after = 2 if c.success else before
+    else:  # the seed: success "means they dodged or otherwise evade the hunter"
+        stage = "evaded" if c.success else "captured"
     d.emit(ChaseInterpose(id=cmd.args["id"], check=c, from_=before, to=after,
                           new_stage=stage, why=cmd.args.get("why") or "", spend=spend,
                           actor=actor))

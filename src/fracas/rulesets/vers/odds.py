@@ -9,7 +9,8 @@ Query syntax (``fracas odds --ruleset vers QUERY``)::
         The chance that a pursuit of length L (2..6; 2L+1 positions, start S or the centre)
         ends in capture before escape, when the player character rolls Athletics TN T
         penalized by the opponent's Athletics P (and a tactics modifier M on every roll), as
-        hunter or quarry, by VR-CHASE-3/4/6. Example: ``chase length 3 tn 14 vs 2 as hunter``.
+        hunter or quarry, by VR-CHASE-3/4/6 (as quarry, also the chance of evading the hunter
+        at 1). Example: ``chase length 3 tn 14 vs 2 as hunter``.
 
 Everything is exact (Fractions): icepool for 3d6, Gaussian elimination for the chain.
 """
@@ -88,34 +89,50 @@ def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:
     return [a[r][n] for r in range(n)]
 
 
-def capture_chain(positions: int, p: Fraction, hunter: bool) -> tuple[list[Fraction],
-                                                                      list[Fraction]]:
-    """P(capture before escape) and expected rolls from each position 1..N−1.
+def _chain(positions: int, p: Fraction, hunter: bool
+           ) -> tuple[list[list[Fraction]], list[Fraction], list[Fraction]]:
+    """The pursuit's transient states 1..N−1 as ``(I − Q, capture, evasion)``: the matrix of
+    an absorbing chain and the one-step chances of a capture and of an evasion from each.
 
-    The roller succeeds with ``p``. Position N is escape; capture comes only from an
-    interpose at 1 (VR-CHASE-6): a hunter's success captures, a failure goes to 2; a
-    quarry's success goes to 2, a failure is capture.
+    The roller succeeds with ``p``. Position N is escape; from 1 the roll is an interpose
+    (VR-CHASE-6): a hunter's success captures, a failure goes to 2; a quarry's success evades
+    the hunter, a failure is capture — both end the chase.
     """
     n = positions - 1  # transient states 1..N-1 → index 0..n-1
     q = 1 - p
     down, up = (p, q) if hunter else (q, p)
     mat = [[Fraction(0)] * n for _ in range(n)]
-    cap_rhs = [Fraction(0)] * n
+    capture, evasion = [Fraction(0)] * n, [Fraction(0)] * n
     for i in range(n):
         s = i + 1
         mat[i][i] = Fraction(1)
         if s == 1:
-            capture, back = (p, q) if hunter else (q, p)
-            cap_rhs[i] = capture
-            if n > 1:
-                mat[i][1] -= back
+            if hunter:
+                capture[i] = p
+                if n > 1:
+                    mat[i][1] -= q
+            else:
+                capture[i], evasion[i] = q, p
             continue
         mat[i][i - 1] -= down
         if s + 1 <= n:
             mat[i][i + 1] -= up
-    captured = _solve(mat, cap_rhs)
-    rolls = _solve(mat, [Fraction(1)] * n)
-    return captured, rolls
+    return mat, capture, evasion
+
+
+def capture_chain(positions: int, p: Fraction, hunter: bool) -> tuple[list[Fraction],
+                                                                      list[Fraction]]:
+    """P(capture before escape) and expected rolls from each position 1..N−1 (the roller
+    succeeds with ``p``; see :func:`_chain`)."""
+    mat, capture, _ = _chain(positions, p, hunter)
+    return _solve(mat, capture), _solve(mat, [Fraction(1)] * len(capture))
+
+
+def evasion_chance(positions: int, p: Fraction) -> list[Fraction]:
+    """P(the quarry evades the hunter at 1) from each position 1..N−1, when the quarry rolls
+    and succeeds with ``p`` (VR-CHASE-6)."""
+    mat, _, evasion = _chain(positions, p, hunter=False)
+    return _solve(mat, evasion)
 
 
 def chase_report(length: int, tn: int, pen: int, hunter: bool, start: int | None,
@@ -134,14 +151,20 @@ def chase_report(length: int, tn: int, pen: int, hunter: bool, start: int | None
     captured, rolls = capture_chain(positions, p, hunter)
     cap = captured[start - 1]
     role = "hunter" if hunter else "quarry"
+    if hunter:
+        ends = [("P(escape)", 1 - cap)]
+    else:
+        evaded = evasion_chance(positions, p)[start - 1]
+        ends = [("P(evade at 1)", evaded), ("P(escape at the top)", 1 - cap - evaded)]
     return OddsReport(
         title=(f"Pursuit of length {length} ({positions} positions, start {start}): the "
                f"player as {role}, Athletics TN {tn} − {pen}{f' {mod:+d}' if mod else ''} "
                f"→ {target}"),
         figures=[("P(roll succeeds)", p), ("P(capture before escape)", cap),
-                 ("P(escape)", 1 - cap)],
+                 *ends],
         notes=[f"expected rolls to the end: {rolls[start - 1]} "
                f"(≈ {float(rolls[start - 1]):.2f})",
                "exact absorbing Markov chain of VR-CHASE-3/4/6: at 1 the roll is an "
-               "interpose; a failed hunter interpose returns to 2, a quarry's success too"],
+               "interpose; a failed hunter interpose returns to 2, a quarry's success "
+               "evades the hunter and ends the chase"],
     )
