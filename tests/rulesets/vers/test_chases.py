@@ -160,6 +160,82 @@ def test_tactics_need_a_chase_with_a_roll_to_come():
     assert "is over" in str(err)
 
 
+def _chase_line(c, viewer: Viewer) -> str:
+    """The chase's line in ``viewer``'s view."""
+    lines = view(c, viewer)["conflict"]["ruleset"]["lines"]
+    return next(line for line in lines if line.startswith("Chase c1 "))
+
+
+@pytest.mark.rule("VR-CHASE-5", "VR-CHASE-7")
+def test_tactics_lapse_when_the_chase_changes_stage_and_the_log_says_so():
+    """Tactics are imposed for a situation ("heading into a crowded street festival"); a
+    pursuit turned to tracking is a new one. Before, the festival's −2 stayed pending across
+    'track' and the first hour of tracking took it; now it lapses, and the log says so."""
+    from fracas.cli.render import log_lines
+
+    alice = Viewer.of_player("ada")
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3",
+       "tactics c1 -2 why='the crowded festival'")
+    assert _chase_line(c, alice).endswith("· next roll −2 for tactics: the crowded festival")
+    staged = of(do(c, "track c1 length=2"), "chase_stage")[0]
+    assert staged["lapsed"] == -2
+    for viewer in (alice, Viewer.gm()):
+        assert log_lines(c, viewer)[-1][3] == [
+            "chase c1 turns to tracking: position 3 of 5; the −2 for tactics lapses with it"]
+        assert "tactics" not in _chase_line(c, viewer)
+    chase = c.state.ext.chases["c1"]
+    assert (chase.tactics, chase.tactics_why) == (0, "")
+    (odds,) = view(c, alice)["conflict"]["odds"]  # Survival 12, −2 the thief's stealth
+    assert "tactics" not in odds and "→ 10: success" in odds
+    roll = of(do(c, "ada: run c1 dice=3,3,4"), "chase_roll")[0]
+    assert [m[0] for m in roll["check"]["mods"]] == ["Thief's stealth"]
+    assert roll["check"]["success"]  # a 10: a failure with the festival's −2
+    refused(c, "tactics c1 0", "VR-CHASE-5")  # nothing left to lift
+    # back to pursuit, and an abandoned chase: the same
+    do(c, "tactics c1 +1 why='a fresh trail'")
+    assert of(do(c, "pursue c1"), "chase_stage")[0]["lapsed"] == 1
+    assert log_lines(c, alice)[-1][3][0].endswith("; the +1 for tactics lapses with it")
+    do(c, "tactics c1 -1")
+    assert of(do(c, "abandon c1 why='lost in the fog'"), "chase_abandoned")[0]["lapsed"] == -1
+    assert log_lines(c, alice)[-1][3] == [
+        "chase c1 is over: lost in the fog; the −1 for tactics lapses with it"]
+    assert _chase_line(c, alice).startswith("Chase c1 [over]")
+    assert "tactics" not in _chase_line(c, alice)
+    # with none pending, a change of stage says nothing of tactics
+    c2 = runners()
+    staged = of(do(c2, "chase c1 hunter=ada quarry=thief length=3", "track c1"),
+                "chase_stage")[0]
+    assert "lapsed" not in staged
+    assert log_lines(c2, alice)[-1][3] == ["chase c1 turns to tracking: position 4 of 7"]
+
+
+@pytest.mark.rule("VR-CHASE-5")
+def test_a_log_recorded_with_tactics_pending_across_a_stage_change_replays_as_played():
+    """Main at 140f02e kept the GM's tactics across 'track' (its record says nothing of a
+    lapse): loaded now, the table reads them pending as it did, and the next roll takes
+    them, as it would have."""
+    import json
+    from pathlib import Path
+
+    from fracas.engine.conflict import Conflict, fold
+    from fracas.engine.events import Record
+    from fracas.engine.serialize import state_to_data
+
+    path = Path(__file__).parent / "data" / "tactics-across-track-by-main-140f02e.json"
+    data = json.loads(path.read_text(encoding="utf-8"))["tactics-across-track"]
+    records = [Record.from_data(r, ruleset().events) for r in data["records"]]
+    assert [r.to_data() for r in records] == data["records"]
+    assert json.loads(json.dumps(state_to_data(fold(ruleset(), records)))) == data["state"]
+    c = Conflict(ruleset(), "rooftops", records)
+    chase = c.state.ext.chases["c1"]
+    assert (chase.stage, chase.tactics) == ("tracking", -2)
+    assert _chase_line(c, Viewer.of_player("alice")).endswith(
+        "· next roll −2 for tactics: the thief kicks over a chimney pot")
+    roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
+    assert ["tactics", -2] in roll["check"]["mods"]
+
+
 @pytest.mark.rule("VR-CHASE-6")
 def test_failed_interpose_back_to_2_and_success_captures():
     c = runners()

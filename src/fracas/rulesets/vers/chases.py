@@ -110,7 +110,8 @@ STAGE_TURNS = {
 @HANDLERS.decides(*STAGE_TURNS)
 def decide_stage(d: Decision, cmd: Command) -> None:
     """VR-CHASE-1/4/7: escaped, or a pursuit whose quarry is lost from sight → tracking;
-    contact, or a tracking whose quarry is sighted → pursuit, on a scale the GM picks."""
+    contact, or a tracking whose quarry is sighted → pursuit, on a scale the GM picks. The
+    GM's tactics were imposed for the old stage's situation: they lapse (VR-CHASE-5)."""
     chase = _chase(d, cmd, "VR-CHASE-7")
     need, new, needs, rule = STAGE_TURNS[cmd.verb]
     if chase.stage not in need:
@@ -119,7 +120,7 @@ def decide_stage(d: Decision, cmd: Command) -> None:
     length = cmd.args.get("length") or chase.length
     track = pursuit_track(length, "VR-CHASE-7")
     d.emit(ChaseStage(id=cmd.args["id"], stage=new, length=length, positions=track.length,
-                      position=track.position))
+                      position=track.position, lapsed=chase.tactics or None))
 
 
 #: The stages a chase ends in: a capture, an evasion (a quarry's successful interpose), a
@@ -129,12 +130,14 @@ ENDED = frozenset({"captured", "evaded", "away", "won", "lost", "over"})
 
 @HANDLERS.decides("abandon")
 def decide_abandon(d: Decision, cmd: Command) -> None:
-    """VR-CHASE-1: the GM ends a chase as events end it; its scale takes no more rolls."""
+    """VR-CHASE-1: the GM ends a chase as events end it; its scale takes no more rolls, and
+    tactics set for its next roll lapse (VR-CHASE-5)."""
     chase = _chase(d, cmd, "VR-CHASE-1")
     if chase.stage in ENDED:
         raise IllegalCommand(f"chase {cmd.args['id']} is already over ({chase.stage})",
                              rule="VR-CHASE-1")
-    d.emit(ChaseAbandoned(id=cmd.args["id"], why=cmd.args.get("why") or None))
+    d.emit(ChaseAbandoned(id=cmd.args["id"], why=cmd.args.get("why") or None,
+                          lapsed=chase.tactics or None))
 
 
 def _chase_roller(d: Decision, cmd: Command, chase: Chase) -> str:
@@ -150,7 +153,7 @@ def _chase_roller(d: Decision, cmd: Command, chase: Chase) -> str:
 @HANDLERS.decides("tactics")
 def decide_tactics(d: Decision, cmd: Command) -> None:
     """VR-CHASE-5: the GM imposes a bonus or penalty for the tactics taken; the chase's next
-    roll takes it (0 lifts it)."""
+    roll takes it (0 lifts it; a change of stage lets it lapse)."""
     chase = _chase(d, cmd, "VR-CHASE-5")
     cid, mod = cmd.args["id"], int(cmd.args["mod"])
     if chase.stage in ENDED:

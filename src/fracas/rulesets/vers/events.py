@@ -269,21 +269,26 @@ class ChaseStarted(TypedEvent):
 
 @vers_event("chase_stage")
 class ChaseStage(TypedEvent):
-    """Escaped → tracking, or contact → pursuit, on a new scale (VR-CHASE-4/7)."""
+    """Escaped → tracking, or contact → pursuit, on a new scale (VR-CHASE-4/7). ``lapsed``:
+    the GM's tactics pending for the next roll, which lapse with the old stage (VR-CHASE-5;
+    a record written before has none, and folds as played: its tactics stay pending)."""
 
     id: str
     stage: str
     length: int
     positions: int
     position: int
+    lapsed: Annotated[int | None, OMIT_NONE] = None
 
 
 @vers_event("chase_abandoned")
 class ChaseAbandoned(TypedEvent):
-    """The GM ends a chase as events end it: no more rolls on its scale (VR-CHASE-1)."""
+    """The GM ends a chase as events end it: no more rolls on its scale (VR-CHASE-1), and
+    the tactics pending for its next roll lapse (``lapsed``, as for :class:`ChaseStage`)."""
 
     id: str
     why: Annotated[str | None, OMIT_NONE] = None
+    lapsed: Annotated[int | None, OMIT_NONE] = None
 
 
 @vers_event("chase_tactics")

@@ -219,11 +219,16 @@ def _chase_stage(state: ConflictState, e: ev.ChaseStage) -> None:
     chase.stage = e.stage
     chase.length = e.length
     chase.track = Track(length=e.positions, position=e.position)
+    if e.lapsed:  # only a record that says so: an older one folds as it was played
+        chase.tactics, chase.tactics_why = 0, ""
 
 
 @HANDLERS.evolves(ev.ChaseAbandoned)
 def _chase_abandoned(state: ConflictState, e: ev.ChaseAbandoned) -> None:
-    ext_of(state).chases[e.id].stage = "over"
+    chase = ext_of(state).chases[e.id]
+    chase.stage = "over"
+    if e.lapsed:
+        chase.tactics, chase.tactics_why = 0, ""
 
 
 @HANDLERS.evolves(ev.ChaseTactics)

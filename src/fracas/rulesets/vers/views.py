@@ -242,12 +242,18 @@ def _chase_started(e: ChaseStarted, state: ConflictState) -> str:
 
 @HANDLERS.describes(ChaseStage)
 def _chase_stage(e: ChaseStage, state: ConflictState) -> str:
-    return f"chase {e.id} turns to {e.stage}: position {e.position} of {e.positions}"
+    return (f"chase {e.id} turns to {e.stage}: position {e.position} of {e.positions}"
+            + _lapsed(e.lapsed))
 
 
 @HANDLERS.describes(ChaseAbandoned)
 def _chase_abandoned(e: ChaseAbandoned, state: ConflictState) -> str:
-    return f"chase {e.id} is over" + (f": {e.why}" if e.why else "")
+    return f"chase {e.id} is over" + (f": {e.why}" if e.why else "") + _lapsed(e.lapsed)
+
+
+def _lapsed(mod: int | None) -> str:
+    """The GM's tactics that lapse with a change of stage (VR-CHASE-5), as the log says it."""
+    return f"; the {signed(mod)} for tactics lapses with it" if mod else ""
 
 
 @HANDLERS.describes(ChaseTactics)
