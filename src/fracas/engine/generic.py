@@ -265,6 +265,7 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     if parts[0] not in SET_UP_PARTS:
         return
     preview = copy.deepcopy(state)
+    preview.settings = ruleset.stored_settings(preview.settings)  # as stored, read now
     apply_override(preview, path, value)
     try:
         setup = Setup.model_validate(setup_of(preview, ruleset.name).model_dump())
@@ -354,8 +355,9 @@ def _join(d: Decision, cmd: Command) -> None:
         raise InvalidInput(f"join: {key}: {msg}") from None
     # exactly the checks of a scenario file: the stats' ranges, then the ruleset's set-up
     check_stat_ranges(ruleset.stat_ranges, setup.id, setup.stats)
-    read_setup(ruleset.title, lambda: ruleset.validate_setup(setup_of(state, ruleset.name,
-                                                                      setup)))
+    settings = ruleset.stored_settings(state.settings)  # as stored, read now
+    read_setup(ruleset.title, lambda: ruleset.validate_setup(
+        setup_of(state, ruleset.name, setup, settings=settings)))
     data = setup.model_dump()
     events: list[Event] = [ParticipantJoined.from_payload(data)]
     joined = _participant_from(data)

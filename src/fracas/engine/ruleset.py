@@ -165,6 +165,13 @@ class Ruleset:
         """Check and normalise a scenario's settings and stats; raise InvalidInput if wrong."""
         return setup
 
+    def stored_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """A stored conflict's settings as the rules read them now, for the set-up checks of
+        a ``join`` or an override: a value refused at set-up only since the conflict was
+        stored reads as the one the ruleset plays it by (the log itself is never changed).
+        By default, the settings themselves."""
+        return settings
+
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> Any:
         """Build :attr:`ConflictState.ext` when the conflict is created."""
         return None

@@ -113,9 +113,11 @@ def first_error(exc: ValidationError) -> tuple[str, str]:
     return key, str(err["msg"]).removeprefix("Value error, ")
 
 
-def setup_of(state: Any, ruleset: str, extra: ParticipantSetup | None = None) -> Setup:
-    """The set-up a conflict state stands for now (its settings, sides and participants, plus
-    ``extra``): what a ``join`` is validated against, exactly as a scenario file would be."""
+def setup_of(state: Any, ruleset: str, extra: ParticipantSetup | None = None, *,
+             settings: dict[str, Any] | None = None) -> Setup:
+    """The set-up a conflict state stands for now (its settings — or ``settings`` — sides and
+    participants, plus ``extra``): what a ``join`` is validated against, exactly as a
+    scenario file would be."""
     people = [ParticipantSetup.model_construct(
         id=p.id, name=p.name, kind=p.kind, side=p.side, player=p.owner, stats=p.stats,
         gm_only=p.gm_only) for p in state.participants.values()]
@@ -125,7 +127,8 @@ def setup_of(state: Any, ruleset: str, extra: ParticipantSetup | None = None) ->
         raise InvalidInput(f"{len(people)} participants; a conflict holds at most "
                            f"{limits.MAX_PARTICIPANTS} (the limit on participants)")
     return Setup.model_construct(ruleset=ruleset, title=state.title, scene=state.scene,
-                                 round_limit=state.round_limit, settings=state.settings,
+                                 round_limit=state.round_limit,
+                                 settings=state.settings if settings is None else settings,
                                  sides=list(state.sides), participants=people)
 
 

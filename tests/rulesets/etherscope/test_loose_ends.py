@@ -249,6 +249,43 @@ def test_a_min_gap_out_of_range_is_refused_saying_what_min_gap_takes(gap: object
     assert one.state.ext.countdown.declarations["ada"] == [5, 4]
 
 
+@pytest.mark.rule("ES-ROUND-3")
+def test_a_conflict_stored_with_min_gap_0_plays_by_a_gap_of_1_and_takes_joins() -> None:
+    """A conflict stored by main at 312f6fe, before a min_gap below 1 was refused, holds 0:
+    every 'join' (and every override of the set-up) was refused as its set-up now is, until
+    the GM overrode min_gap. It folds as it was played (0 stays in its settings) and plays by
+    the least gap the rules take, 1: joins and set-up overrides are taken, a repeated score
+    is refused as "at least 1 apart" (it read "at least 0 apart"), and an override back to 0
+    is refused as at set-up."""
+    import json
+    from pathlib import Path
+
+    from fracas.engine.conflict import fold
+    from fracas.engine.serialize import state_to_data
+
+    path = Path(__file__).parent / "data" / "min-gap-0-by-main-312f6fe.json"
+    data = json.loads(path.read_text(encoding="utf-8"))["min-gap-0"]
+    records = [Record.from_data(r, ES.events) for r in data["records"]]
+    assert [r.to_data() for r in records] == data["records"]
+    assert json.loads(json.dumps(state_to_data(fold(ES, records)))) == data["state"]
+    c = Conflict(ES, "gapless", records)
+    assert c.state.settings["min_gap"] == 0 and c.state.ext.phase == "declare"
+    c.execute("""join dan kind=npc stats='{"physical": 9, "awareness": 1}'""", time="")
+    assert "dan" in c.state.participants
+    c.execute("override title 'Gapless, still'", time="")
+    assert c.state.title == "Gapless, still"
+    refused(c, "override settings.min_gap 0", InvalidInput, "ES-ROUND-3")
+    assert "at least 1 apart" in refused(c, "carl: declare 4,4", IllegalCommand, "ES-ROUND-3")
+    c.execute("carl: declare 4,3", time="")
+    c.execute("countdown", time="")
+    while c.state.ext.phase == "countdown":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done", time="")
+    c.execute("round", time="")
+    c.execute("dan: declare 5,4", time="")  # the joiner, at a gap of 1
+    assert c.state.ext.countdown.declarations["dan"] == [5, 4]
+    assert c.state.settings["min_gap"] == 0  # the log is as it was played
+
+
 def _sides(lurking: dict[str, list[str]] | None = None) -> Conflict:
     """Ada (alice) and Bruno (bob) of the crew, Carl and Dan of the thugs; Ada's turn."""
     people = [{**pc("ada", "alice"), "side": "crew"}, {**pc("bruno", "bob"), "side": "crew"},

@@ -37,7 +37,7 @@ from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import ROLLED_ACTIONS, odds, pending_odds
-from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, normalise
+from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, normalise, stored
 from fracas.rulesets.etherscope.state import EsExt
 
 __all__ = ["EsExt", "Etherscope"]
@@ -100,6 +100,10 @@ class Etherscope(Ruleset):
                     raise InvalidInput(f"{p.id}.stats.{k} must be a rating ≥ 0, not {spelled(v)}",
                                        key=f"{p.id}.stats.{k}")
         return setup.model_copy(update={"settings": settings})
+
+    def stored_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """A ``min_gap`` of 0, stored before it was refused, read as 1 (ES-ROUND-3)."""
+        return stored(settings)
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> EsExt:
         """Ranges, groups, condensers and lurking ambushers from the set-up."""

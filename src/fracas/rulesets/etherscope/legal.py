@@ -11,7 +11,7 @@ from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.common import ext_of, group_of
 from fracas.rulesets.etherscope.marks import condenser_secret
-from fracas.rulesets.etherscope.settings import BANDS
+from fracas.rulesets.etherscope.settings import BANDS, min_gap
 from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
@@ -147,7 +147,7 @@ def _declare(state: ConflictState, actor: str) -> list[LegalCommand]:
     ext = ext_of(state)
     if actor not in ext.base or actor in ext.countdown.declarations:
         return []
-    base, gap = ext.base[actor], int(state.settings["min_gap"])
+    base, gap = ext.base[actor], min_gap(state.settings)
     return list(_DECLARED.get((actor, base, gap), lambda: _declarations_of(actor, base, gap)))
 
 

@@ -15,6 +15,7 @@ from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.evolve import CONDENSERS
+from fracas.rulesets.etherscope.settings import min_gap
 from fracas.rulesets.etherscope.state import COUNTDOWN, DECLARE
 
 #: Set-up stats that play keeps elsewhere: the path the GM overrides instead.
@@ -168,7 +169,7 @@ def _declared(state: ConflictState, pid: str) -> OverrideTarget:
             raise InvalidInput(f"override: {where} takes acting initiatives, whole numbers "
                                f"such as 7,1 or [7, 1], not {spelled(value)}", path=where,
                                rule="ES-ROUND-2")
-        ext.countdown.check_declare(pid, scores, ext.base[pid], state.settings["min_gap"],
+        ext.countdown.check_declare(pid, scores, ext.base[pid], min_gap(state.settings),
                                     "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
                                     rule_started="ES-ROUND-7", names=state.names())
         return sorted(scores, reverse=True)

@@ -31,7 +31,7 @@ from fracas.rulesets.etherscope.common import (
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.marks import condenser_secret
 from fracas.rulesets.etherscope.rolls import break_ties
-from fracas.rulesets.etherscope.settings import condenser_of
+from fracas.rulesets.etherscope.settings import condenser_of, min_gap
 
 Events = list[Event]
 
@@ -78,9 +78,9 @@ def decide_declare(d: Decision, cmd: Command) -> None:
     if len(set(scores)) != len(scores):
         raise IllegalCommand(
             f"{name(state, actor)}'s acting initiatives {', '.join(map(str, scores))} repeat "
-            f"a score; actions must be at least {state.settings['min_gap']} apart",
+            f"a score; actions must be at least {min_gap(state.settings)} apart",
             rule="ES-ROUND-3")
-    ext.countdown.check_declare(actor, scores, ext.base[actor], state.settings["min_gap"],
+    ext.countdown.check_declare(actor, scores, ext.base[actor], min_gap(state.settings),
                                 "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
                                 rule_started="ES-ROUND-7", names=state.names(),
                                 base_known=not condenser_secret(state, d.ctx.author, actor))

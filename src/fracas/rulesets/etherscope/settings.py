@@ -73,6 +73,21 @@ TAKES: dict[str, tuple[str, str]] = {
                 "ES-ROUND-3"),
 }
 
+def min_gap(settings: dict[str, Any]) -> int:
+    """The fewest initiative steps between two acting initiatives of one character
+    (ES-ROUND-3). A conflict stored before a gap below 1 was refused at set-up may hold 0:
+    it plays by 1, the least gap the rules take (two actions never share a score)."""
+    return max(LOWEST["min_gap"], int(settings["min_gap"]))
+
+
+def stored(settings: dict[str, Any]) -> dict[str, Any]:
+    """A stored conflict's settings as the set-up checks read them now: a ``min_gap`` of 0
+    (taken before it was refused) as :func:`min_gap` plays it."""
+    if "min_gap" not in settings or min_gap(settings) == settings["min_gap"]:
+        return settings
+    return {**settings, "min_gap": min_gap(settings)}
+
+
 NUMBERS: dict[str, int] = {
     "die_size": 6,  # ES-ACT-4 pool die
     "threshold": 5,  # ES-ACT-4 a die this high or higher is a success
