@@ -56,7 +56,9 @@ def test_a_search_that_keeps_the_band_says_the_band_it_found_them_at() -> None:
     c.execute("ada: search successes=2", time="")
     lines = last_entry(c, ALICE)["lines"]
     assert lines[1:3] == ["Ada finds Carl (Distant)", "Ada finds Dan (Distant)"]
-    assert "(spent: more 1)" in lines[0]
+    # what the extra bought, in words (it read "spent: more 1")
+    assert lines[0].endswith("success, 1 extra (spent: finding more 1)")
+    assert last_entry(c, Viewer.gm())["lines"][0] == lines[0]
     # hidden from Ada alone, they are now hidden from no one: every viewer reads of them
     assert "Ada finds Carl (Distant)" in last_entry(c, BOB)["lines"]
     assert "Ada finds Dan (Distant)" in last_entry(c, Viewer.public())["lines"]

@@ -190,9 +190,16 @@ def _damage(e: ev.Damage, state: ConflictState) -> str:
             f"({e.reason}); {shown(e.left)} left")
 
 
+#: What an action's extras bought, in the log's words, where its key is not them: a
+#: recovery's and a search's "more" (more condenser regained; one more hidden character
+#: found, ES-RNG-3).
+SPENT_ON = {("recover", "more"): "recovery", ("search", "more"): "finding more"}
+
+
 def _spent_on(action: str, key: str) -> str:
-    """What extra successes were spent on, as the log says it ("recovery", not "more")."""
-    return "recovery" if (action, key) == ("recover", "more") else key
+    """What extra successes were spent on, as the log says it ("recovery", "finding more",
+    never a bare "more")."""
+    return SPENT_ON.get((action, key), key)
 
 
 @H.describes(ev.Recovered)
