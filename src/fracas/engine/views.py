@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.engine.conflict import Conflict
-from fracas.engine.events import Event, Record
-from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.model import Viewer
 from fracas.engine.projector import Projector, log_data
 from fracas.engine.redaction import may_see_event, public_settings
 
@@ -44,21 +43,4 @@ def log_view(conflict: Conflict, viewer: Viewer, since: int = 0) -> list[dict[st
     return log_data(projector(conflict, viewer).after(since))
 
 
-def log_entries(conflict: Conflict, viewer: Viewer, since: int = 0
-                ) -> list[tuple[int, dict[str, Any]]]:
-    """:func:`log_view` with the version each entry stands for (for the server side only:
-    to follow a log from a version; never sent to a player)."""
-    return [(e.version, e.to_data()) for e in projector(conflict, viewer).after(since)]
-
-
-def record_view(
-    conflict: Conflict, record: Record, viewer: Viewer, then: ConflictState | None = None
-) -> list[Event]:
-    """The events of one appended record as ``viewer`` may see them (for live updates;
-    ``then`` is not needed: the projector judges on the state it folded itself)."""
-    entry = projector(conflict, viewer).entry_for(record.version)
-    return [] if entry is None else list(entry.events)
-
-
-__all__ = ["log_entries", "log_view", "may_see_event", "projector", "public_settings",
-           "record_view", "view"]
+__all__ = ["log_view", "may_see_event", "projector", "public_settings", "view"]
