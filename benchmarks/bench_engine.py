@@ -240,18 +240,13 @@ def _best_prepared(repeats: int, prepare: Callable[[], list[Any]],
 PASSES = 10
 
 
-def plain_rows(ruleset: str, repeats: int, played: list[str]
-               ) -> list[tuple[str, float, float]]:
-    """(workload, fracas s/command, plain s/command) of ``ruleset``'s scripts that have a
-    plain loop and of its random play ``played`` (when a loop plays it), after checking that
-    both sides end in the same state.
-
-    Both sides start from the commands already read: fracas executes each parsed command
-    (its checks of the arguments, the author, the rules; its events, record and fold), the
-    loop its verb, actor and arguments."""
+def plain_workloads(ruleset: str, played: list[str]) -> list[tuple[str, list[Any]]]:
+    """``ruleset``'s workloads that have a plain loop — its scripts, and its random play
+    ``played`` — each as (label, [(scenario, commands, steps, loop, fresh state)]), after
+    checking that the plain loop of each ends where fracas does (AssertionError if not)."""
     names = _names(ruleset)
     scripts = [(name, [line.text for line in _scenario(name).script]) for name in names]
-    rows = []
+    out = []
     for label, workloads in (("scripts", scripts), ("random play", [(names[0], played)])):
         work = []
         for name, lines in workloads:
@@ -268,6 +263,21 @@ def plain_rows(ruleset: str, repeats: int, played: list[str]
                 raise AssertionError(f"the plain loop of {name} ({label}) does not end where "
                                      "fracas does")
             work.append((name, commands, steps, loop, copy))
+        out.append((label, work))
+    return out
+
+
+def plain_rows(ruleset: str, repeats: int, played: list[str]
+               ) -> list[tuple[str, float, float]]:
+    """(workload, fracas s/command, plain s/command) of ``ruleset``'s scripts that have a
+    plain loop and of its random play ``played`` (when a loop plays it), after checking that
+    both sides end in the same state (:func:`plain_workloads`).
+
+    Both sides start from the commands already read: fracas executes each parsed command
+    (its checks of the arguments, the author, the rules; its events, record and fold), the
+    loop its verb, actor and arguments."""
+    rows = []
+    for label, work in plain_workloads(ruleset, played):
         if not work:
             continue
         n = PASSES * sum(len(w[1]) for w in work)

@@ -261,6 +261,26 @@ def timed(fn: Callable[[], Any], clock: Callable[[], float] = time.perf_counter
     return clock() - start, out
 
 
+def differences(name: str, results: list[Any], plain: list[Outcome]) -> str:
+    """Where fracas sim's encounters and the hand-written loop's part (winner, rounds, harm,
+    taken out), in a sentence; "" when every encounter is the same."""
+    differ = [i for i, (r, q) in enumerate(zip(results, plain, strict=True))
+              if (r.winner, r.rounds, r.harm, r.out) != q]
+    if not differ:
+        return ""
+    i, r = differ[0], results[differ[0]]
+    return (f"{name}: encounter {i} differs: fracas sim {(r.winner, r.rounds, r.harm, r.out)}, "
+            f"the hand-written loop {plain[i]} ({len(differ)} of {len(plain)})")
+
+
+def agreement(ruleset: str, n: int) -> str:
+    """:func:`differences` of ``n`` encounters of ``ruleset``'s bundled benchmark encounter."""
+    name, plain, sides = PLAIN[ruleset]
+    p = prepare(job_for(name, n, sides))
+    return differences(name, [play_encounter(p, i) for i in range(n)],
+                       [plain(encounter_seed("bench", i), 50) for i in range(n)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
@@ -277,14 +297,8 @@ def main() -> None:
             took, plain_results = timed(lambda plain=plain, seeds=seeds: [
                 plain(s, 50) for s in seeds], CPU)
             plain_s = min(plain_s, took)
-        differ = [i for i, (r, q) in enumerate(zip(results, plain_results, strict=True))
-                  if (r.winner, r.rounds, r.harm, r.out) != q]
-        if differ:  # not the same encounters: the figures would compare different work
-            i = differ[0]
-            r = results[i]
-            sim = (r.winner, r.rounds, r.harm, r.out)
-            sys.exit(f"{name}: encounter {i} differs: fracas sim {sim}, the hand-written loop "
-                     f"{plain_results[i]} ({len(differ)} of {n})")
+        if differ := differences(name, results, plain_results):
+            sys.exit(differ)  # not the same encounters: the figures would compare other work
         rows.append((ruleset, name, f"{n / sim_s:,.0f} encounters/s",
                      f"{n / plain_s:,.0f} encounters/s ({100 * plain_s / sim_s:.1f}% of its "
                      f"speed; all {n} encounters identical: winner, rounds, harm, taken out)"))

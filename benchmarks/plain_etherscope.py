@@ -413,23 +413,31 @@ class EtherscopeLoop:
         toward, away = self._push_sides(actor, a)
         extra = self._roll_action("push", actor, a)
         if extra is not None:
-            ranges, moved = ext.ranges, False
+            ranges = ext.ranges
             ways = [*((x, -1) for x in toward), *((x, 1) for x in away)]
             steps, left = 1, extra
             if (a.get("two") and left >= s["push_two_cost"]
                     and any(x != t and 0 <= ranges.get(t, x) + 2 * w <= 2 for x, w in ways)):
                 steps, left = 2, left - s["push_two_cost"]
             n = min(a.get("damage") or 0, left // self._cost())
+            moved_from = []
             for x, way in ways:
                 if x != t:
                     was = ranges.get(t, x)
                     band = min(2, max(0, was + steps * way))
                     if band != was:
                         ranges.set(t, x, band)
-                        moved = True
-            g = group_of(ext, t)
-            if g and moved:
-                self._leave_group(g, t)
+                        moved_from.append(x)
+            if moved_from:  # the target, and those it moved from without their group
+                g = group_of(ext, t)
+                if g:
+                    self._leave_group(g, t)
+                named = {x for x, _ in ways}
+                for x in moved_from:
+                    g = group_of(ext, x)
+                    if g and not {m for m in ext.groups[g] if m != t
+                                  and not ranges.is_hidden(m, actor)} <= named:
+                        self._leave_group(g, x)
             self._damage(t, n * s["push_damage_per_extra"])
         self._finish(actor, a)
 
@@ -450,8 +458,10 @@ class EtherscopeLoop:
     def do_hide(self, actor: str, a: dict[str, Any]) -> None:
         st = self.state
         self._check_turn(actor)
+        side = st.participants[actor].side  # by default, from the other sides
         targets = expand(st, a["from"]) if a.get("from") else [
-            p for p in st.active_ids() if p != actor]
+            p for p in st.active_ids()
+            if p != actor and (side is None or st.participants[p].side != side)]
         if self._roll_action("hide", actor, a) is not None:
             for x in targets:
                 self.ext.ranges.hide(actor, x)

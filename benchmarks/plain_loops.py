@@ -52,7 +52,6 @@ from fracas.rulesets.fabula_ultima.state import (
     weapon_of,
 )
 from fracas.rulesets.vers.decider import COMBAT_VERBS, hostile_guards, readied
-from fracas.rulesets.vers.evolve import leave_posts
 from fracas.rulesets.vers.state import (
     KIND_TRACK,
     RECOVERY_PENALTY,
@@ -595,15 +594,6 @@ class VersLoop:
         assert here is not None
         return spend, here
 
-    def _arrive(self, actor: str, here: str, to: str) -> None:
-        ext = self.ext
-        if to != here:  # cover belongs to the spot it left
-            ext.cover.pop(actor, None)
-            ext.cover_object.pop(actor, None)
-        ext.zones.move(actor, to)
-        leave_posts(ext, actor)
-        ext.prune_engagements()
-
     def do_move(self, actor: str, a: dict[str, Any]) -> None:
         st, ext, to = self.state, self.ext, a["to"]
         spend, here = self._begin_move(actor, "move", to, 2)
@@ -619,7 +609,7 @@ class VersLoop:
                             a.get("dice")) < 0:
                 used, dest = (spend * 2, to) if both else (spend, path[1])
         self._spend(used)
-        self._arrive(actor, here, dest)
+        self.ext.arrive(actor, dest)
 
     def do_slip(self, actor: str, a: dict[str, Any]) -> None:
         st, ext, to = self.state, self.ext, a["to"]
@@ -634,7 +624,7 @@ class VersLoop:
                           - ranks(ps[best], "close_combat") - extra, a.get("dice")) >= 0
         self._spend(spend)
         if ok:
-            self._arrive(actor, here, to)
+            self.ext.arrive(actor, to)
             return
         weapon = readied(st, best)  # the guard's blow: its EV against the mover's armour
         ev = int(weapons_of(ps[best])[weapon].get("ev", 0)) + extra
