@@ -6,13 +6,14 @@ import bisect
 import math
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from fracas.dice import (
     DiceBudgetError,
     DiceRng,
     DiceSyntaxError,
+    DiceValueError,
     OddsBudgetError,
     TableDiceError,
     distribution,
@@ -27,12 +28,17 @@ ALPHABET = "0123456789dDkhl!<>=+-*(){} ,x"
 
 
 @given(st.text(alphabet=ALPHABET, max_size=40) | st.text(max_size=20))
+@example("0/0")
 def test_any_string_parses_or_raises_a_positioned_error(text: str) -> None:
+    """Text that does not parse says where; one that parses but cannot be rolled (a division
+    by what is or may be 0) says which operator."""
     try:
         e = parse(text)
     except (DiceSyntaxError, DiceBudgetError) as error:
         assert 0 <= error.position <= len(text)
         assert f"position {error.position}" in str(error)
+    except DiceValueError as error:
+        assert str(error).startswith("division by zero: the right side of '")
     else:
         assert parse(e.text) == e
 
