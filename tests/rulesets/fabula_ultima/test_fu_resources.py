@@ -10,7 +10,7 @@ import pytest
 from fracas.engine import Conflict, Viewer
 from fracas.engine.projector import offered as offered_to
 from fracas.engine.views import log_view
-from fracas.errors import IllegalCommand
+from fracas.errors import IllegalCommand, InvalidInput
 from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
 
 
@@ -109,6 +109,54 @@ def test_spell_spends_mp_and_checks_magic_defense() -> None:
     assert c.state.ext.hp["orc"].current == 40 - 2 * (5 + 5)
     run(c, "orc: act")
     refused(c, "ada: spell Frost mp=11 target=orc", "FU-RES-1", IllegalCommand)
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_spell_on_an_ally_takes_effect_with_no_check_against_its_magic_defense() -> None:
+    """Only an offensive spell is a Magic Check against Magic Defense: Bea's Heal on Ada
+    spends its MP and takes effect whatever Ada's Magic Defense (before: it rolled {INS +
+    WLP} against Ada's MDef 20 and missed); a damaging spell on an ally still rolls."""
+    c = make(pc("ada", mdef=20), pc("bea", mp=30), npc("orc"), npc("orc2"))
+    run(c, "ada: initiative dice=6,6,6,6", "ada: act", "orc: act")
+    run(c, "bea: spell Heal mp=10 target=ada")
+    (cast,) = events(c, "spell")
+    assert cast.data == {"name": "Heal", "mp": 10, "mp_after": 20, "target": "ada"}
+    assert c.state.ext.mp["bea"].current == 20
+    lines = log_view(c, Viewer.of_player("ada"))[-1]["lines"]
+    assert "Bea casts Heal (10 MP) on Ada: no Magic Check, it takes effect" in lines
+    err = refused(c, "orc2: spell Mend target=orc dice=3,4", "FU-RES-3", InvalidInput)
+    assert "leave out dice=" in str(err)
+    refused(c, "orc2: spell Mend target=orc accuracy=dex+ins", "FU-RES-3", InvalidInput)
+    run(c, "orc2: spell Mend target=orc2")  # the caster is its own ally
+    assert events(c, "spell")[0].data == {"name": "Mend", "mp": 0, "mp_after": 10,
+                                          "target": "orc2"}
+    run(c, "ada: act", "orc: spell Blast target=orc2 damage=5 dice=1,2")
+    assert events(c, "spell")[0].data["dl"] == 8  # offensive: vs Magic Defense
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_recorded_spell_on_an_ally_with_a_check_replays_as_played() -> None:
+    """A log recorded when a spell on an ally rolled against its Magic Defense folds and reads
+    as it did: the check it recorded, not the new rule's."""
+    from fracas.engine.events import Record
+
+    c = make(pc("ada", mdef=20), pc("bea", mp=30), npc("orc"), npc("orc2"))
+    run(c, "ada: initiative dice=6,6,6,6", "ada: act", "orc: act",
+        "bea: spell Heal mp=10 target=ada")
+    data = [r.to_data() for r in c.records]
+    old = {"name": "Heal", "mp": 10, "mp_after": 20, "target": "ada",
+           "roll": {"expression": "{d8+d8}", "total": 7},
+           "text": "{d8+d8} → {[3] + [4]} = 7", "dl": 20, "total": 7, "hr": 4,
+           "critical": False, "fumble": False, "success": False, "hit": False, "magic": True}
+    (spell,) = [e for e in data[-1]["events"] if e["type"] == "spell"]
+    spell["data"] = old
+    replayed = Conflict(c.ruleset, "test",
+                        [Record.from_data(d, c.ruleset.events) for d in data])
+    assert replayed.state.ext.mp["bea"].current == 20
+    assert [r.to_data() for r in replayed.records] == data
+    lines = log_view(replayed, Viewer.gm())[-1]["lines"]
+    assert any("against Ada: {d8+d8} → {[3] + [4]} = 7 vs 20, HR 4 — misses" in x
+               for x in lines), lines
 
 
 @pytest.mark.rule("FU-RES-4")

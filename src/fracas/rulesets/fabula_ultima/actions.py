@@ -376,7 +376,8 @@ def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> lis
 
 @decides("spell")
 def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
-    """A spell: spend MP; with a target, a magic check vs Magic Defense (FU-RES-1/3)."""
+    """A spell: spend MP; an offensive one (on a foe, or dealing damage) is a magic check vs
+    the target's Magic Defense, one on an ally takes effect with no check (FU-RES-1/3)."""
     ext: FabulaExt = state.ext
     a = cmd.args
     assert cmd.actor is not None
@@ -395,6 +396,18 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
             raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")
         return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
     target = _active(state, a["target"])
+    if target.side == p.side and a.get("damage") is None:
+        # FU-RES-3 [core]: only an offensive spell is a Magic Check against the target's
+        # Magic Defense; one on an ally (or the caster) that deals no damage takes effect
+        rolled = [f"{k}=" for k in ("accuracy", "dice") if a.get(k) is not None]
+        rolled += ["bonus="] if a.get("bonus") else []
+        if rolled:
+            raise InvalidInput(
+                f"{a['name']} on {target.name} rolls no Magic Check: a spell on an ally that "
+                f"deals no damage takes effect; leave out {', '.join(rolled)}",
+                rule="FU-RES-3")
+        data.update(target=target.id)
+        return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
     accuracy = a.get("accuracy") or "ins+wlp"
     acc = parse_attributes(ext, p, accuracy)
     secret = secret_to(state, ctx.author, p.id, *named_attributes(accuracy))

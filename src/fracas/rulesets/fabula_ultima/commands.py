@@ -57,8 +57,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                                      "(left out: ins+wlp)"),
                           Param("bonus", "int", required=False, positional=False, default=0),
                           _dice()),
-                "take a turn to cast a spell: spend MP; with a target, a magic check vs "
-                "Magic Defense", rule="FU-RES-3"),
+                "take a turn to cast a spell: spend MP; on a foe (or dealing damage), a magic "
+                "check vs Magic Defense; on an ally, it takes effect", rule="FU-RES-3"),
     CommandSpec("check", (Param("attributes", "word"), Param("dl", "int"),
                           Param("bonus", "int", required=False, positional=False, default=0),
                           Param("turn", "bool", required=False, positional=False, default=True),

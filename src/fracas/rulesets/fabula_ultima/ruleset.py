@@ -182,8 +182,8 @@ class FabulaUltima(Ruleset):
                      command: Command) -> list[str]:
         """The hit chances of an attack by its actor with the weapon it names, or of a spell
         aimed at a foe with the magic check ``{INS + WLP}`` and no bonus; no others (a spell
-        with no target rolls nothing, one on an ally is no line's, one of other dice or a
-        bonus would not roll the line's check)."""
+        with no target or on an ally without damage rolls nothing, a damaging one on an ally is
+        no line's, one of other dice or a bonus would not roll the line's check)."""
         p = state.participants.get(command.actor or "")
         if p is None:
             return []

@@ -76,6 +76,8 @@ def _cast(e: ev.Cast, state: ConflictState) -> str:
     who = f"{name_of(state, e.actor)} casts {e.name}" + (f" ({e.mp} MP)" if e.mp else "")
     if e.target is None:
         return who
+    if e.hit is None:  # on an ally, no Magic Check: it takes effect (FU-RES-3)
+        return f"{who} on {name_of(state, e.target)}: no Magic Check, it takes effect"
     res = "hits" if e.hit else "misses"
     check = _check_text(e.text, e.total, e.dl, e.hr, e.critical, e.fumble, "Magic Defense")
     return f"{who} against {name_of(state, e.target)}: {check} — {res}"
