@@ -152,3 +152,21 @@ def test_a_spells_odds_tell_no_gm_only_mp_die_or_magic_defense() -> None:
                if "casts a spell" in x]
     assert "Imp" in line and "Orc" not in line
     assert "Orc" in odds(c, Viewer.gm(), "ada: spell Fire target=orc")[0]
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_an_attacks_odds_name_only_the_target_it_chose() -> None:
+    """An attack's (a spell's) form with one target shows the chance against that foe alone
+    (before: every foe's, 'hit Imp 67%, Orc 41%'); the pending box still lists them all."""
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    ada = {**pc("ada", dex=10, ins=10), "player": "alice"}
+    c = run(make(ada, npc("imp", defense=7, mdef=9), npc("orc", defense=10, mdef=8)),
+            "ada: initiative dice=6,6")
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(c, viewer, "ada: attack orc") == [
+            f"Ada attacks with unarmed strike ({{d10+d8}}): hit Orc {hit(10, 8, 0, 10):.0%}"]
+        assert odds(c, viewer, "ada: spell Fire target=imp damage=5") == [
+            f"Ada casts a spell ({{d10+d8}}): hit Imp {hit(10, 8, 0, 9):.0%}"]
+        (box,) = [x for x in view(c, viewer)["conflict"]["odds"] if "attacks" in x]
+        assert "Imp" in box and "Orc" in box

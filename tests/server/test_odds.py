@@ -24,9 +24,12 @@ def test_a_player_asks_the_odds_of_their_pending_attack(server: Served) -> None:
     r = alice.post(path + "/odds", json={"command": attack})
     assert r.status_code == 200, r.text
     lines = r.json()["odds"]
-    assert lines and all(line in pending for line in lines)
     name = table.gm.get(path + f"/characters/{target}").json()["name"]
-    assert all(name in line for line in lines)
+    # a pending line's attack, with the chance against its target alone (FU-RES-3)
+    heads = {line.split(": hit ")[0] for line in pending}
+    assert lines and all(line.split(": hit ")[0] in heads for line in lines)
+    assert all(line.split(": hit ")[1].startswith(f"{name} ") and ", " not in line
+               for line in lines), lines
     # another player may not ask for Ada's odds, nor for a command that is not legal
     assert bob.post(path + "/odds", json={"command": attack}).status_code == 403
     assert alice.post(path + "/odds", json={"command": "ada: fly"}).status_code == 422

@@ -288,13 +288,18 @@ def odds_answer(live: Live, command: Command) -> list[str]:
 
 
 def command_odds(live: Live, command: Command) -> list[str]:
-    """The pending-odds lines about the roll ``command`` would make (the ruleset says which
-    lines belong to its verb: none for a command whose roll they are not about), of those
-    the viewer may know; where it names a target the viewer may know, those naming it."""
+    """The odds lines about the roll ``command`` would make (the ruleset says which: none for
+    a command whose roll they are not about; the pending-odds lines, or the command's own,
+    narrower ones — one target of a line for several, a check made before the start), of
+    those the viewer may know; where it names a target the viewer may know, those naming it."""
     conflict = live.conflict
     state = conflict.state.innermost
-    own = set(conflict.ruleset.command_odds(state, live.viewer, command))
-    lines = [line for line in pending_odds(live) if line in own]  # never more than the view
+    shown = set(pending_odds(live))
+    hidden = _hidden(live)
+    # the ruleset's lines are worked out for the viewer as the view's are; the same belt
+    # leaves out any that names someone hidden from them
+    lines = [line for line in conflict.ruleset.command_odds(state, live.viewer, command)
+             if line in shown or not _mentions(line, hidden)]
     known = known_ids(live)
     names = [state.participants[w].name for w in _words(command)
              if w in state.participants and w in known]

@@ -168,14 +168,16 @@ def answer(query: str) -> OddsReport:
 
 
 def pending_odds(state: ConflictState, viewer: Viewer,
-                 can_see: Callable[[str], bool] = lambda pid: True) -> list[str]:
+                 can_see: Callable[[str], bool] = lambda pid: True,
+                 only: str | None = None) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
     each of their equipped weapons (none: an unarmed strike) hits each foe, and for one with
     MP the chance that a spell's magic check ``{INS + WLP}`` beats each foe's Magic Defense
     (FU-RES-3). A player sees only their own characters' odds, only where the roll would
     show them every number of it (no GM-only die or gear of the attacker), and only against
     foes they may know of (``can_see``) whose Defense (Magic Defense) is not GM-only. Whether
-    a caster has a spell line never tells MP the viewer may not know (GM-only MP: always)."""
+    a caster has a spell line never tells MP the viewer may not know (GM-only MP: always).
+    ``only``: against that foe alone (the target a command names)."""
     ext: FabulaExt = state.ext
     order, nxt = ext.order, next_turn(ext)
     if order is None or nxt is None or order.current is not None:
@@ -188,7 +190,8 @@ def pending_odds(state: ConflictState, viewer: Viewer,
             continue
         foes = [f for f in state.participants.values()
                 if f.active and f.id in order.side_of and f.id not in order.out
-                and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)]
+                and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)
+                and only in (None, f.id)]
         armed = [f for f in foes if not defense_hidden(state, viewer, f.id, False)]
         for w in (weapons_of(ext, pid) or [UNARMED]) if armed else []:
             check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
@@ -226,3 +229,4 @@ def attack_head(actor: str, weapon: str) -> str:
 def spell_head(actor: str) -> str:
     """How a pending-odds line of ``actor``'s spell (its magic check) begins."""
     return f"{actor} casts a spell ("
+

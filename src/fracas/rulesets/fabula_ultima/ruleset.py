@@ -180,8 +180,9 @@ class FabulaUltima(Ruleset):
 
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
-        """The hit chances of an attack by its actor with the weapon it names, or of a spell
-        aimed at a foe with the magic check ``{INS + WLP}`` and no bonus; no others (a spell
+        """The hit chance of an attack by its actor with the weapon it names on the target it
+        names, or of a spell aimed at a foe with the magic check ``{INS + WLP}`` and no bonus
+        (no other foe's: the pending line of each weapon has them all); no others (a spell
         with no target or on an ally without damage rolls nothing, a damaging one on an ally is
         no line's, one of other dice or a bonus would not roll the line's check)."""
         p = state.participants.get(command.actor or "")
@@ -196,7 +197,14 @@ class FabulaUltima(Ruleset):
         except InvalidInput:
             return []
         head = fu_odds.attack_head(p.name, weapon.name)
-        return [line for line in self.pending_odds(state, viewer) if line.startswith(head)]
+        return [line for line in self._aimed_odds(state, viewer, command)
+                if line.startswith(head)]
+
+    def _aimed_odds(self, state: ConflictState, viewer: Viewer, command: Command) -> list[str]:
+        """The pending lines against the one target ``command`` names."""
+        target = command.args.get("target")
+        return fu_odds.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid),
+                                    only=None if target is None else str(target))
 
     def _spell_odds(self, state: ConflictState, viewer: Viewer, p: Participant,
                     command: Command) -> list[str]:
@@ -213,7 +221,8 @@ class FabulaUltima(Ruleset):
         if sorted(dice) != sorted(fu_odds.spell_dice(ext, p)):
             return []
         head = fu_odds.spell_head(p.name)
-        return [line for line in self.pending_odds(state, viewer) if line.startswith(head)]
+        return [line for line in self._aimed_odds(state, viewer, command)
+                if line.startswith(head)]
 
     def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
         """A spell without its MP cost where the caster's MP is GM-only to ``viewer`` (even
