@@ -170,3 +170,76 @@ def test_an_attacks_odds_name_only_the_target_it_chose() -> None:
             f"Ada casts a spell ({{d10+d8}}): hit Imp {hit(10, 8, 0, 9):.0%}"]
         (box,) = [x for x in view(c, viewer)["conflict"]["odds"] if "attacks" in x]
         assert "Imp" in box and "Orc" in box
+
+
+def _group_win(leader: tuple[int, int, int], dl: int,
+               supporters: list[tuple[int, int, int, int]]) -> float:
+    """P(the leader of a group check succeeds), by counting every face of every roller:
+    each supporter (dA, dB, modifier, Bond) succeeds at 10 (doubles of 6 or more always,
+    double 1s never), giving +1 and the highest Bond among the successful (FU-CHK-5)."""
+    import itertools
+
+    def ok(x: int, y: int, mod: int, target: int) -> bool:
+        return (x == y and x >= 6) or ((x, y) != (1, 1) and x + y + mod >= target)
+
+    rollers = [*supporters, (*leader, 0)]
+    faces = [list(itertools.product(range(1, a + 1), range(1, b + 1))) for a, b, *_ in rollers]
+    wins = total = 0
+    for roll in itertools.product(*faces):
+        helped = [s for s, (x, y) in zip(supporters, roll, strict=False) if ok(x, y, s[2], 10)]
+        bonus = len(helped) + max((s[3] for s in helped), default=0)
+        x, y = roll[-1]
+        wins += ok(x, y, leader[2] + bonus, dl)
+        total += 1
+    return wins / total
+
+
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+def test_the_initiative_form_shows_the_chance_the_pcs_act_first() -> None:
+    """The initiative's form shows the chance the PCs' side wins the group check, with the
+    supporters and Bonds it counts and the DL it is made against (before: no odds at all)."""
+    from fracas.server.projection import odds_answer
+    from tests.rulesets.fabula_ultima.support import make, npc, pc
+
+    armor = {"kind": "armor", "name": "Plate", "init": -1}
+    ada = {**pc("ada", dex=10, equipment=[armor]), "player": "alice"}
+    bruno = {**pc("bruno", bonds={"ada": 2}), "player": "bob"}
+    c = make(ada, bruno, pc("cid", ins=6), npc("orc"), npc("imp", initiative=9))
+    both = _group_win((10, 8, -1), 9, [(8, 8, 0, 2), (8, 6, 0, 0)])
+    line = (f"Ada leads the Initiative Group Check ({{d10+d8}}-1 vs DL 9; supported by Bruno "
+            f"{{d8+d8}} bond 2, Cid {{d8+d6}}): side pcs acts first {both:.0%}")
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds_answer(Live(c, viewer), c.parse("ada: initiative")) == [line], viewer
+        alone = odds(c, viewer, "ada: initiative supporters=cid")
+        assert alone == [f"Ada leads the Initiative Group Check ({{d10+d8}}-1 vs DL 9; supported"
+                         f" by Cid {{d8+d6}}): side pcs acts first "
+                         f"{_group_win((10, 8, -1), 9, [(8, 6, 0, 0)]):.0%}"]
+    gm_dl = odds(c, Viewer.gm(), "ada: initiative dl=14")
+    hard = _group_win((10, 8, -1), 14, [(8, 8, 0, 2), (8, 6, 0, 0)])
+    assert gm_dl == [line.replace("vs DL 9", "vs DL 14").replace(f"{both:.0%}", f"{hard:.0%}")]
+    assert odds(c, Viewer.of_player("alice"), "ada: initiative dl=14") == []  # the GM's DL
+    assert odds(c, Viewer.of_player("bob"), "ada: initiative") == []  # not his character
+
+
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+def test_the_initiative_odds_tell_a_player_no_gm_only_initiative_die_or_bond() -> None:
+    """A player is shown no initiative odds where a number of the check is the GM's: a foe's
+    GM-only Initiative (the DL could be it, and a line for some DLs would tell it), a
+    roller's GM-only die or Bond; the GM still sees them. A supporter hidden from the player
+    is not counted in theirs (the line is as it would be without them)."""
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    ada = {**pc("ada"), "player": "alice"}
+    secret_init = {**npc("boss", initiative=11), "gm_only": ["initiative"]}
+    for foe, friend in ((secret_init, pc("bruno")),
+                        (npc("orc"), {**pc("bruno"), "gm_only": ["dex"]}),
+                        (npc("orc"), {**pc("bruno", bonds={"ada": 1}), "gm_only": ["bonds"]})):
+        c = make(ada, friend, foe)
+        assert odds(c, Viewer.of_player("alice"), "ada: initiative") == [], foe
+        assert odds(c, Viewer.gm(), "ada: initiative"), foe
+    c = run(make(ada, pc("bruno"), npc("orc")), "conceal bruno")
+    (seen,) = odds(c, Viewer.of_player("alice"), "ada: initiative")
+    assert "Bruno" not in seen and seen == odds(make(ada, npc("orc")), Viewer.gm(),
+                                                "ada: initiative")[0]
+    assert "Bruno" in odds(c, Viewer.gm(), "ada: initiative")[0]
+

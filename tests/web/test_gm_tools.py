@@ -520,6 +520,20 @@ def test_a_spells_form_shows_the_odds_of_its_magic_check(browser: Browser, serve
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+def test_the_initiative_form_shows_the_chance_the_pcs_act_first(browser: Browser,
+                                                                 served: Served,
+                                                                 tmp_path: Path) -> None:
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        # Ada {d10+d8} led, Bruno {d8+d8} supporting, against the imp's Initiative 8; before:
+        # no odds under the initiative at all
+        form = control(alice, "ada", "initiative")
+        expect(form.locator("output")).to_have_text(re.compile(
+            r"^Ada leads the Initiative Group Check \(\{d10\+d8\} vs DL 8; supported by "
+            r"Bruno \{d8\+d8\}\): side heroes acts first \d+%$"))
+        clean(gm, (alice, bob))
+
+
 @pytest.mark.rule("VR-TURN-2")
 def test_the_actions_left_are_counted_in_words(browser: Browser, served: Served,
                                                tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.handlers import decides
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
+    INIT_FROM,
     STATUSES,
     FabulaExt,
     affinity,
@@ -35,6 +36,7 @@ from fracas.rulesets.fabula_ultima.state import (
     die,
     in_crisis,
     init_modifier,
+    initiative_foes,
     is_extra,
     make_item,
     npc_initiative,
@@ -45,8 +47,6 @@ from fracas.rulesets.fabula_ultima.state import (
 from fracas.rulesets.fabula_ultima.views import secret_to
 
 SUPPORT_DL = 10
-#: The stats an Initiative check's dice and bonus come from (FU-CON-3, FU-CON-4).
-_INIT_FROM = ("dex", "ins", "equipment", "init_mod")
 _RUNNING = Status.RUNNING.value  # read once: an enum member's value is slow to look up
 
 
@@ -279,9 +279,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
             + f" to {ext.pc_side} or {ext.foe_side} first (assign ID SIDE)", rule="FU-CON-13")
     # FU-CON-3 [decision]: a foe the GM keeps hidden from the players is not among those
     # they face (its Initiative would tell of it); the GM reveals it, or gives dl=N
-    foes = [p for p in state.participants.values()
-            if p.active and p.side == ext.foe_side and not is_extra(ext, p)
-            and p.id not in state.concealed]
+    foes = initiative_foes(state)
     pcs_side = [p for p in state.participants.values()
                 if p.active and p.side == ext.pc_side and not is_extra(ext, p)]
     if not foes and a.get("dl") is None:
@@ -326,7 +324,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     for i, s in enumerate(pcs):
         r = roll_check(ctx, (die(ext, s, "dex"), die(ext, s, "ins")), init_modifier(ext, s),
                        dice[2 * i: 2 * i + 2] if dice else None, s.name,
-                       secret=secret_to(state, ctx.author, s.id, *_INIT_FROM))
+                       secret=secret_to(state, ctx.author, s.id, *INIT_FROM))
         res = outcome(r, SUPPORT_DL)
         res["participant"] = s.id
         res["bond"] = int((s.stats.get("bonds") or {}).get(leader.id, 0))
@@ -338,7 +336,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     mod = init_modifier(ext, leader) + helpers + bond
     r = roll_check(ctx, (die(ext, leader, "dex"), die(ext, leader, "ins")), mod,
                    dice[-2:] if dice else None, leader.name,
-                   secret=secret_to(state, ctx.author, leader.id, *_INIT_FROM) or any(
+                   secret=secret_to(state, ctx.author, leader.id, *INIT_FROM) or any(
                        secret_to(state, ctx.author, s.id, "bonds") for s in pcs))
     res = outcome(r, dl)
     first = ext.pc_side if res["success"] else ext.foe_side

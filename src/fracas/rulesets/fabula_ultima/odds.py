@@ -19,20 +19,31 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, pair_odds
+from fracas.engine.commands import Command
 from fracas.engine.limits import refuse_foreign_digits
-from fracas.engine.model import ConflictState, Participant, Viewer
+from fracas.engine.model import ConflictState, Participant, Status, Viewer
 from fracas.engine.secrets import stat_is_secret
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.state import (
     DIE_SIZES,
+    INIT_FROM,
     UNARMED,
     FabulaExt,
     defense,
     die,
+    init_modifier,
+    initiative_foes,
+    initiative_leaders,
     next_turn,
+    npc_initiative,
     weapons_of,
 )
-from fracas.rulesets.fabula_ultima.views import defense_hidden, roll_hidden
+from fracas.rulesets.fabula_ultima.views import (
+    defense_hidden,
+    initiative_hidden,
+    roll_hidden,
+    secret_to,
+)
 
 _CHECK = r"\{?\s*d(\d+)\s*\+\s*d(\d+)\s*\}?\s*(?:([+-])\s*(\d+))?"
 _SINGLE = re.compile(rf"^\s*{_CHECK}\s+vs\s+(-?\d+)\s*$", re.I | re.ASCII)
@@ -230,3 +241,53 @@ def spell_head(actor: str) -> str:
     """How a pending-odds line of ``actor``'s spell (its magic check) begins."""
     return f"{actor} casts a spell ("
 
+
+def initiative_odds(state: ConflictState, viewer: Viewer, command: Command,
+                    can_see: Callable[[str], bool] = lambda pid: True) -> list[str]:
+    """The chance the PCs' side wins the Initiative Group Check ``command`` would make
+    (FU-CON-3, FU-CHK-5): its leader's ``{DEX + INS}`` with their own modifier, helped by
+    each supporter's check against DL 10 and the highest Bond among those who succeed,
+    against the DL it names (the GM's) or the highest Initiative among the foes. None where
+    the rules would refuse it, and none to a player but for their own leader, where every
+    number of it is theirs to know: no GM-only Initiative among the foes (the DL could be
+    it), nor a GM-only die, gear, modifier or Bond of a roller. A supporter the player may not
+    know of is not counted (whether a line came would tell of them)."""
+    ext: FabulaExt = state.ext
+    a = command.args
+    leaders = initiative_leaders(state)
+    leader = state.participants.get(command.actor or "")
+    if state.status != Status.SETUP.value or leader is None or leader.id not in leaders:
+        return []
+    if not viewer.is_gm and (viewer.player is None or leader.owner != viewer.player
+                             or a.get("dl") is not None):
+        return []
+    chosen = a.get("supporters")
+    if chosen is None:
+        chosen = [pid for pid in leaders if pid != leader.id]
+    if len(set(chosen)) != len(chosen) or any(
+            pid == leader.id or pid not in leaders for pid in chosen):
+        return []  # the rules refuse it (FU-CHK-5)
+    supporters = [state.participants[pid] for pid in chosen if can_see(pid)]
+    if a.get("dl") is not None:
+        dl = int(a["dl"])
+    else:
+        foes = initiative_foes(state)
+        if not foes or any(initiative_hidden(state, viewer, f.id) for f in foes):
+            return []
+        dl = max(npc_initiative(ext, f) for f in foes)
+    if dl < 0 or len(supporters) > MAX_SUPPORTERS or any(
+            secret_to(state, viewer, p.id, *INIT_FROM, "bonds")
+            for p in (leader, *supporters)):
+        return []
+
+    def check(p: Participant) -> Check:
+        return die(ext, p, "dex"), die(ext, p, "ins"), init_modifier(ext, p)
+
+    bonds = [int((p.stats.get("bonds") or {}).get(leader.id, 0)) for p in supporters]
+    report = group(check(leader), dl, [check(p) for p in supporters], bonds)
+    win = dict(report.figures)["P(leader succeeds)"]
+    helped = ", ".join(f"{p.name} {_text(check(p))}" + (f" bond {b}" if b else "")
+                       for p, b in zip(supporters, bonds, strict=True))
+    return [f"{leader.name} leads the Initiative Group Check ({_text(check(leader))} vs DL "
+            f"{dl}" + (f"; supported by {helped}" if helped else "")
+            + f"): side {ext.pc_side} acts first {float(win):.0%}"]

@@ -182,12 +182,16 @@ class FabulaUltima(Ruleset):
                      command: Command) -> list[str]:
         """The hit chance of an attack by its actor with the weapon it names on the target it
         names, or of a spell aimed at a foe with the magic check ``{INS + WLP}`` and no bonus
-        (no other foe's: the pending line of each weapon has them all); no others (a spell
+        (no other foe's: the pending line of each weapon has them all); the chance the PCs'
+        side wins the Initiative Group Check an ``initiative`` makes; no others (a spell
         with no target or on an ally without damage rolls nothing, a damaging one on an ally is
         no line's, one of other dice or a bonus would not roll the line's check)."""
         p = state.participants.get(command.actor or "")
         if p is None:
             return []
+        if command.verb == "initiative":
+            return fu_odds.initiative_odds(state, viewer, command,
+                                           lambda pid: self.can_see(state, viewer, pid))
         if command.verb == "spell":
             return self._spell_odds(state, viewer, p, command)
         if command.verb != "attack":

@@ -235,6 +235,20 @@ def is_extra(ext: FabulaExt, p: Participant) -> bool:
     return p.id in ext.extras
 
 
+#: The stats an Initiative check's dice and bonus come from (FU-CON-3, FU-CON-4).
+INIT_FROM = ("dex", "ins", "equipment", "init_mod")
+
+
+def initiative_foes(state: ConflictState) -> list[Participant]:
+    """The adversaries whose Initiative the Initiative Group Check's DL is the highest of:
+    the foes' side still taking part, extras aside. FU-CON-3 [decision]: a foe the GM keeps
+    hidden from the players is not among those they face (its Initiative would tell of it)."""
+    ext: FabulaExt = state.ext
+    return [p for p in state.participants.values()
+            if p.active and p.side == ext.foe_side and not is_extra(ext, p)
+            and p.id not in state.concealed]
+
+
 def initiative_leaders(state: ConflictState) -> list[str]:
     """Who may lead the Initiative Group Check: the PCs of the PCs' side still taking part,
     extras aside (FU-CON-3)."""
