@@ -199,10 +199,10 @@ def test_fabula_ultima_hides_gm_only_fabula_points_and_goal_from_their_own_playe
     mine, text = _everything(c, ALICE)
     assert "fp" not in mine and "FP" not in mine["summary"] and mine["goal"] is None
     assert "zqbrother" not in text and "zqmap" not in text
-    assert "Ada spends 1 Fabula Point: ?" in text  # before: ": 2", the points left
+    assert "Ada spends 1 Fabula Point; ? left" in text  # before: "; 2 left", the points left
     assert '"fp_after": 2' not in text
     gm, gm_text = _everything(c, Viewer.gm())
-    assert gm["fp"] == 2 and gm["goal"] == "find the zqmap" and "Fabula Point: 2" in gm_text
+    assert gm["fp"] == 2 and gm["goal"] == "find the zqmap" and "Fabula Point; 2 left" in gm_text
     # the spending of a point is offered whether or not she has one left: its coming and
     # going counted them (before: offered only with a point to spend)
     c.execute("ada: fabula -2", time="")

@@ -49,7 +49,16 @@ def test_a_fumble_reads_as_one_fabula_point_gained() -> None:
     run(c, "ada: initiative dice=1,1")
     gained = events(c, "fabula_changed")[0].data
     assert (gained["delta"], gained["fp_after"]) == (1, c.state.ext.fp["ada"])
-    assert "Ada gains 1 Fabula Point (fumble): 4" in last_sentences(c)
+    assert "Ada gains 1 Fabula Point (fumble); now 4" in last_sentences(c)
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_a_spent_fabula_point_reads_what_it_bought_and_how_many_are_left() -> None:
+    """Before: 'Ada spends 1 Fabula Point (a reroll): 2', the 2 unexplained."""
+    c = run(make(pc("ada", fp=3), npc("orc")), "ada: fabula -1 why='a reroll'")
+    assert last_sentences(c) == ["Ada spends 1 Fabula Point for a reroll; 2 left"]
+    run(c, "ada: fabula -2")
+    assert last_sentences(c) == ["Ada spends 2 Fabula Points; 0 left"]
 
 
 @pytest.mark.rule("FU-CON-3")

@@ -128,11 +128,16 @@ def _status(e: ev.StatusChanged, state: ConflictState) -> str:
 
 @H.describes(ev.FabulaChanged)
 def _fabula(e: ev.FabulaChanged, state: ConflictState) -> str:
-    why = f" ({e.why})" if e.why else ""
-    verb = "gains" if e.delta > 0 else "spends"
+    """``Ada spends 1 Fabula Point for a reroll; 2 left``, ``Ada gains 1 Fabula Point
+    (fumble); now 4``: what the points were spent for (gained by) and how many remain."""
     n = abs(e.delta)
-    return (f"{name_of(state, e.participant)} {verb} {n} Fabula Point{'s' if n != 1 else ''}"
-            f"{why}: {shown(e.fp_after)}")
+    points = f"{n} Fabula Point{'s' if n != 1 else ''}"
+    who = name_of(state, e.participant)
+    if e.delta > 0:
+        why = f" ({e.why})" if e.why else ""
+        return f"{who} gains {points}{why}; now {shown(e.fp_after)}"
+    why = f" for {e.why}" if e.why else ""
+    return f"{who} spends {points}{why}; {shown(e.fp_after)} left"
 
 
 @H.describes(ev.JoinedTurns)
