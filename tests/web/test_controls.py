@@ -313,3 +313,27 @@ def test_under_the_actors_heading_a_command_goes_by_its_verb(page: Page) -> None
     assert page.locator("details > summary").all_inner_texts() == ["attack", "note"]
     assert page.locator("form > button").all_text_contents() == [
         "attack", "note", "bruno: done", "done"]  # another's keeps its name
+
+
+@pytest.mark.rule("FU-CON-11")
+def test_an_end_offers_the_ways_the_rules_name_and_takes_any_other(page: Page) -> None:
+    """The GM's ``end`` has the seed's reasons to pick from, the one that fits filled in (the
+    foes all down: theirs), and any other reason typed over it (before: an empty field)."""
+    from fracas.engine import Viewer
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    c = run(make(pc("ada"), npc("orc")), "ada: initiative dice=6,6", "damage orc 99")
+    (end,) = [lc for lc in structured(Live(c, Viewer.gm()), None)["gm"] if lc["verb"] == "end"]
+    build(page, [end])
+    reason = page.get_by_label("reason", exact=True)
+    expect(reason).to_have_value("foes unable or unwilling to go on")
+    assert reason.evaluate("el => [...el.list.options].map(o => o.value)") == [
+        "foes unable or unwilling to go on", "goal achieved",
+        "pcs unable or unwilling to go on", "compromise"]
+    page.get_by_role("button", name="end").click()
+    reason.fill("the bridge collapses")
+    page.get_by_role("button", name="end").click()
+    assert [s["args"]["reason"] for s in page.evaluate("window.sent")] == [
+        "foes unable or unwilling to go on", "the bridge collapses"]

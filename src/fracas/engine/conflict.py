@@ -8,6 +8,7 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -496,8 +497,19 @@ class Conflict:
         out += [f"{prefix}note TEXT", f"{prefix}narrate TEXT", f"{prefix}roll EXPRESSION"]
         if actor is None and not ended:
             out += ["effect TEXT", "override PATH VALUE", "join ID", "leave ID", "out ID",
-                    "end REASON"]
+                    self._end_offer(state)]
         return out
+
+    def _end_offer(self, state: ConflictState) -> str | LegalCommand:
+        """``end REASON``, with the reasons the rules name (if any) suggested, the one that
+        fits first; any other reason is taken too."""
+        reasons = self.ruleset.end_reasons(state)
+        if not reasons:
+            return "end REASON"
+        lc = from_template(self.commands, "end REASON")
+        return dataclasses.replace(lc, params=tuple(
+            dataclasses.replace(c, suggested=reasons, default=reasons[0])
+            if c.name == "reason" else c for c in lc.params))
 
     # --- deciding ---------------------------------------------------------------------
     def to_command(self, command: str | Command | dict[str, Any]) -> Command:

@@ -38,8 +38,12 @@ class Choice:
     placeholder: str = ""  # the word shown for a free value (TARGET, DICE, …)
     listed: bool = True  # shown in the text template (an optional extra need not be)
     #: what an optional value left out stands for where the spec's default does not say it
-    #: (the decision reads it so; the command is not filled in with it): None, nothing said
+    #: (the decision reads it so; the command is not filled in with it); of a required free
+    #: one, the value offered first (one of ``suggested``): None, nothing said
     default: Any = None
+    #: values the rules name for a free one (the ways a conflict ends): any other value of
+    #: its kind is taken too, unlike ``allowed``
+    suggested: tuple[Any, ...] = ()
 
     @property
     def is_fixed(self) -> bool:
@@ -51,7 +55,8 @@ class Choice:
         is shared by every conflict that is offered it (:class:`fracas.rulesets.legal.Made`)."""
         return {"name": self.name, "kind": self.kind,
                 "allowed": None if self.allowed is None else list(self.allowed),
-                "required": self.required, "fixed": copy_json(self.fixed)}
+                "required": self.required, "fixed": copy_json(self.fixed),
+                "suggested": copy_json(list(self.suggested))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +142,9 @@ class LegalCommand:
                 c = dataclasses.replace(c, allowed=allowed)
             if _names_one(c.default, hidden):
                 c = dataclasses.replace(c, default=None)
+            if any(_names_one(v, hidden) for v in c.suggested):
+                c = dataclasses.replace(c, suggested=tuple(
+                    v for v in c.suggested if not _names_one(v, hidden)))
             params.append(c)
         return dataclasses.replace(self, params=tuple(params))
 
@@ -156,6 +164,9 @@ class LegalCommand:
                 c = dataclasses.replace(c, allowed=allowed or None)
             if _names_one(c.default, secret):
                 c = dataclasses.replace(c, default=None)
+            if any(_names_one(v, secret) for v in c.suggested):
+                c = dataclasses.replace(c, suggested=tuple(
+                    v for v in c.suggested if not _names_one(v, secret)))
             params.append(c)
         return dataclasses.replace(self, params=tuple(params))
 

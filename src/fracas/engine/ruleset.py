@@ -265,6 +265,12 @@ class Ruleset:
     #: The set-up stats that are harm maxima (beside a band they would tell a ratio).
     harm_stats: ClassVar[tuple[str, ...]] = ()
 
+    def end_reasons(self, state: ConflictState) -> tuple[str, ...]:
+        """The reasons the rules name for ending the conflict ``state`` (a level of it), the
+        one that fits it best first: offered with ``end``, where any other is taken too (by
+        default: none named)."""
+        return ()
+
     def round_limit_secret(self, state: ConflictState, viewer: Viewer) -> bool:
         """Whether ``viewer`` may not know the round limit of ``state`` (a level of the
         conflict), such as a zoom's taken from a GM-only setting (by default: never)."""

@@ -127,7 +127,8 @@ def legal_schema() -> dict[str, Any]:
     choice = {"type": "object", "properties": {
         "name": {"type": "string"}, "kind": {"enum": sorted(KINDS)},
         "allowed": {"type": ["array", "null"]}, "required": {"type": "boolean"},
-        "fixed": {}}, "required": ["name", "kind", "allowed", "required", "fixed"]}
+        "fixed": {}, "suggested": {"type": "array"}},
+        "required": ["name", "kind", "allowed", "required", "fixed", "suggested"]}
     return {"$schema": DIALECT, "title": "fracas legal command", "type": "object",
             "properties": {"verb": {"type": "string"}, "actor": {"type": ["string", "null"]},
                            "rule": {"type": ["string", "null"]}, "text": {"type": "string"},

@@ -36,8 +36,8 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
     """:func:`offers` as JSON values (``…/legal-commands``), each with its command's
     ``summary`` (what it does, in a sentence the controls show beside it) and each parameter's
     ``help`` (what its value is, beside its field; "" where the spec says nothing) and
-    ``default`` (what an optional one left out stands for, from the spec or the offer;
-    null: nothing said)."""
+    ``default`` (what an optional one left out stands for, from the spec or the offer; of a
+    required one, the value offered first; null: nothing said)."""
     spec = live.conflict.commands.spec
     return {a: [_described(c, spec(c.verb)) for c in cs]
             for a, cs in offers(live, actor).items()}
@@ -50,8 +50,9 @@ def _described(command: LegalCommand, spec: CommandSpec) -> dict[str, Any]:
         p = by_name.get(param["name"])
         param["help"] = p.help if p else ""
         # what an optional value left out stands for: the spec's, else the offer's (the
-        # weapon an attack naming none takes)
-        param["default"] = None if p is None or p.required else (
+        # weapon an attack naming none takes); of a required one, the value the offer gives
+        # first (the reason an end gives that the rules name first)
+        param["default"] = copy_json(choice.default) if p is None or p.required else (
             p.default if p.default is not None else copy_json(choice.default))
     return {**data, "summary": spec.summary}
 

@@ -242,6 +242,31 @@ def test_the_gm_may_end_the_conflict_whenever_they_deem_it_appropriate(reason: s
     assert c.state.end_reason == reason
 
 
+@pytest.mark.rule("FU-CON-11")
+def test_end_offers_the_seeds_reasons_the_one_that_fits_first() -> None:
+    """The GM's ``end`` suggests the seed's ways a conflict ends — a goal achieved, a side
+    unable or unwilling to go on, a compromise — first a side with nobody left taking part
+    (before: a bare ``end REASON``); any other reason is still taken."""
+    c = seed_example()
+
+    def reason() -> tuple[object, tuple[object, ...]]:
+        (end,) = [lc for lc in c.legal() if lc.verb == "end"]
+        choice = end.choice("reason")
+        assert choice.allowed is None and choice.required  # free text, as before
+        return choice.default, choice.suggested
+
+    seed_reasons = ("goal achieved", "foes unable or unwilling to go on",
+                    "pcs unable or unwilling to go on", "compromise")
+    assert reason() == ("goal achieved", seed_reasons)
+    run(c, "damage orc1 99", "damage orc2 99", "out orc3 'flees'")
+    default, suggested = reason()
+    assert default == "foes unable or unwilling to go on" == suggested[0]
+    assert sorted(suggested) == sorted(seed_reasons)
+    assert "end REASON" in c.legal_commands()  # the terminal's template reads as before
+    run(c, "end 'the bridge collapses'")
+    assert c.state.end_reason == "the bridge collapses"
+
+
 @pytest.mark.rule("FU-CON-12")
 def test_a_side_losing_members_mid_round() -> None:
     c = make(pc("ada", dex=12, mig=12), pc("bruno"), npc("orc1", hp=5), npc("orc2"),

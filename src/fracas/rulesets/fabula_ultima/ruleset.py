@@ -37,6 +37,7 @@ from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     add_participant,
     check_stats,
+    is_extra,
     turns_per_round,
     weapon_of,
 )
@@ -127,6 +128,19 @@ class FabulaUltima(Ruleset):
         leaver's (FU-CON-10, FU-CON-12, FU-CON-14); the next turn opens the next round."""
         gone = ParticipantLeft(participant=pid)
         return actions.close_round(state, [gone])[1:]
+
+    def end_reasons(self, state: ConflictState) -> tuple[str, ...]:
+        """The seed's ways a conflict ends (FU-CON-11): a side achieved its goal, a side is
+        unable or unwilling to go on, a compromise — first, a side left with nobody taking
+        part (all its members defeated, fled or gone) unable to go on."""
+        ext: FabulaExt = state.ext
+        sides = (ext.foe_side, ext.pc_side)
+        unable = [f"{side} unable or unwilling to go on" for side in sides]
+        down = [reason for side, reason in zip(sides, unable, strict=True) if not any(
+            p.active and p.side == side and not is_extra(ext, p)
+            for p in state.participants.values())]
+        reasons = ("goal achieved", *unable, "compromise")
+        return (*down, *(r for r in reasons if r not in down))
 
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """A defeated participant takes no more turns (FU-CON-12)."""

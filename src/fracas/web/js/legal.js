@@ -29,6 +29,7 @@ function fromData(item) {
     params: (item.params || []).map((p) => ({
       name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
       fixed: p.fixed ?? null, positional: false, help: p.help || "", default: p.default ?? null,
+      suggested: p.suggested || [],
     })),
   };
 }
@@ -321,11 +322,18 @@ function field(param, id, context, actor) {
   } else {
     // a skill the rules leave open (any skill may be tried): the actor's own as suggestions
     const skills = param.name === "skill" && actor && context.skillsOf ? context.skillsOf(actor) : [];
+    // the values the rules name for a free one (the ways a conflict ends): offered, the first
+    // filled in, any other typed over it
+    const named = (param.suggested || []).map(textOf);
+    const listed = skills.length ? skills : named;
     input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required,
-      list: skills.length ? `${id}-skills` : null });
+      list: listed.length ? `${id}-suggested` : null });
+    if (listed.length) suggestions = h("datalist", { id: `${id}-suggested` }, listed.map((k) => h("option", { value: k })));
     if (skills.length) {
-      suggestions = h("datalist", { id: `${id}-skills` }, skills.map((k) => h("option", { value: k })));
       about = [param.help, `${context.name(actor)}'s: ${skills.join(", ")}`].filter(Boolean).join("; ");
+    } else if (named.length) {
+      if (param.default !== null && param.default !== undefined) input.value = textOf(param.default);
+      about = [param.help, `the rules name: ${named.join("; ")} (or any other)`].filter(Boolean).join("; ");
     }
   }
   // the ruleset says how many dice (VERS: "3d6 rolled at the table (4,3,2)")
