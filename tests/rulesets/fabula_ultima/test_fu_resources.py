@@ -64,6 +64,30 @@ def test_crisis_at_half_maximum_hp_rounded_down() -> None:
     assert ada["crisis"] and "CRISIS" in ada["summary"]
 
 
+@pytest.mark.rule("FU-RES-2", "FU-CON-12")
+def test_a_character_out_of_the_conflict_is_not_listed_in_crisis() -> None:
+    """Before: the view sent ``crisis: true`` (and the band 'in crisis') for a character
+    defeated at 0 HP or taken out with few HP left; the page hid the badge, the data did not."""
+    from fracas.engine.views import view
+
+    c = make(pc("ada", hp=40), npc("orc", hp=20), npc("imp", hp=20))
+    run(c, "ada: initiative dice=6,6", "damage imp 15", "damage orc 20")
+    settings = {"harm_view": {"foes": "band"}}
+    banded = make(pc("ada", hp=40), npc("orc", hp=20), npc("imp", hp=20), settings=settings)
+    run(banded, "damage imp 15", "damage orc 20")
+    for conflict in (c, banded):
+        gm = {p["id"]: p for p in view(conflict, Viewer.gm())["conflict"]["participants"]}
+        assert gm["imp"]["crisis"] and "CRISIS" in gm["imp"]["summary"]  # still taking part
+        assert gm["orc"]["crisis"] is False  # defeated at 0 HP
+    run(c, "out imp 'flees'")
+    for viewer in (Viewer.gm(), Viewer.of_player("ada")):
+        seen = {p["id"]: p for p in view(c, viewer)["conflict"]["participants"]}
+        assert seen["imp"]["crisis"] is False and "CRISIS" not in seen["imp"]["summary"]
+        assert seen["imp"]["hp"] == {"current": 5, "max": 20}  # its HP as it left
+    ada = {p["id"]: p for p in view(banded, Viewer.of_player("ada"))["conflict"]["participants"]}
+    assert ada["orc"].get("harm") == "down" and ada["imp"].get("harm") == "in crisis"
+
+
 @pytest.mark.rule("FU-RES-3")
 def test_attack_hits_at_defense_and_deals_hr_plus_weapon() -> None:
     c = make(pc("ada", equipment=[{"kind": "weapon", "name": "Sword", "accuracy": "dex+mig",

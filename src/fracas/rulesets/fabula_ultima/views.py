@@ -167,12 +167,14 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
                            "statuses": list(ext.statuses.get(pid, []))}
     hp = ext.hp.get(pid)
     if hp is not None and not out["extra"]:
-        crisis = in_crisis(hp)
+        # Crisis is a state of those taking part (FU-RES-2): one who is out (defeated, fled,
+        # gone) is not listed in it, whatever HP it was left with
+        crisis = in_crisis(hp) and p.active
         out["crisis"] = crisis
         if not secret_to(state, viewer, pid, "hp"):
             out["hp"] = {"current": hp.current, "max": hp.maximum}
             parts.append(f"HP {hp.current}/{hp.maximum}")
-        if crisis and p.active:
+        if crisis:
             parts.append("CRISIS")
     for key, pools in (("mp", ext.mp), ("ip", ext.ip)):
         pool = pools.get(pid)
