@@ -212,6 +212,14 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         # "Done: …" with its hit stayed there)
         expect(bob.page.locator("#notice")).to_have_text(re.compile(
             r"^Undone: bruno: attack imp dice=5,4"))
+        expect(bob.page.locator("#notice .outcome")).to_be_hidden()
+        # brought back, it reads as done again, with its outcome (before: "Undone: …" stayed)
+        gm.page.locator(".log-region").get_by_role("button", name="Redo").click()
+        expect(bob.page.locator("#notice .done")).to_have_text(re.compile(
+            r"^Done: bruno: attack imp dice=5,4"))
+        expect(bob.page.locator("#notice .outcome")).to_contain_text("[5] + [4]")
+        undo(gm)
+        expect(bob.page.locator("#notice .done")).to_have_text(re.compile(r"^Undone: "))
         command(bob, "bruno", "bruno: attack imp dice=5,4")
         for p in (gm, alice, bob):
             expect(p.page.locator(".log .entry").first).to_contain_text("[5] + [4]")

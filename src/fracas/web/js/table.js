@@ -326,7 +326,7 @@ function harmPanel(level, ctx) {
 function renderLog() {
   const gm = state.me.role === "gm";
   const undone = undoneOf(state.log, gm);
-  retractDone(undone);
+  followUndo(undone);
   const items = [...state.log].reverse().map((entry) => logEntry(entry, gm, undone));
   redraw(regions.log, () => [panel("Log",
     gm ? h("p", { class: "buttons" },
@@ -605,13 +605,18 @@ function showDone(said, sent) {
   lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
 }
 
-// A "Done: …" whose entry was taken back (the GM's undo, on any page) says so instead: its
-// outcome no longer holds.
-function retractDone(undone) {
+// A "Done: …" whose entry was taken back (the GM's undo, on any page) says so instead, its
+// outcome hidden (it no longer holds); brought back by a redo, it reads as done again, with
+// its outcome.
+function followUndo(undone) {
   const done = document.querySelector("#notice p.done[data-entry]");
-  if (!done || !undone.has(Number(done.dataset.entry))) return;
-  document.getElementById("notice").replaceChildren(h("p", { class: "done" },
-    h("span", {}, `Undone: ${done.dataset.said}`), dismissButton()));
+  if (!done) return;
+  const taken = undone.has(Number(done.dataset.entry));
+  if (taken === (done.dataset.undone === "yes")) return;
+  done.dataset.undone = taken ? "yes" : "no";
+  done.firstChild.textContent = `${taken ? "Undone" : "Done"}: ${done.dataset.said}`;
+  const outcome = document.querySelector("#notice ul.outcome");
+  if (outcome) outcome.hidden = taken;
 }
 
 // A command (or undo, redo) goes with an idempotency key of its own: when its answer is lost
