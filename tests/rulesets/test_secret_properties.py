@@ -21,6 +21,7 @@ from fracas.engine.projector import Projector, known_players, offered
 from fracas.engine.redaction import Knowledge
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
+from fracas.server.projection import Live, odds_answer
 from tests.rulesets.own_gm_only import filled, own_secrets, playable
 from tests.rulesets.test_fuzz_commands import SCENARIOS, played
 
@@ -87,8 +88,9 @@ def test_no_gm_only_stat_reaches_the_player_of_its_own_character(
     from the start by random legal commands — the player's own, the GM's, the GM's harm on it
     — while the player tries the commands that ask the rules about those stats (a spend past
     a pool, a declaration past the base, table dice that do not fit, a weapon it lacks): no
-    view (panel, summary, pending odds), offered command, refusal or log of any player holds
-    one of the values, or the names of its gear."""
+    view (panel, summary, pending odds), offered command, odds the odds route answers (and its
+    refusals), refusal or log of any player holds one of the values, or the names of its
+    gear."""
     own = data.draw(own_secrets(name))
     c, me = own.conflict, Viewer.of_player(own.player)
     seen: list[str] = []
@@ -96,10 +98,22 @@ def test_no_gm_only_stat_reaches_the_player_of_its_own_character(
     def look() -> None:  # what the owner is given now (the odds and offers come and go)
         shown = {k: v for k, v in view(c, me).items() if k != "cursor"}
         seen.append(json.dumps(shown))
-        seen.append(json.dumps([lc.to_data() for lc in offered(c, me, own.pid)]))
+        offers = offered(c, me, own.pid)
+        seen.append(json.dumps([lc.to_data() for lc in offers]))
         for probe in own.probes:
             try:
                 c.prepare(probe, me, time="")
+            except FracasError as exc:
+                seen.append(json.dumps(exc.to_dict()) + json.dumps(str(exc)))
+        # the odds route's answer to a probe and to one command offered: its lines, or why
+        # it takes none (its accept-or-refuse asks the rules)
+        options = [lc for lc in offers if playable(lc)]
+        asked = [*own.probes, *([data.draw(filled(data.draw(st.sampled_from(options))))]
+                                if options else [])]
+        live = Live(c, me)
+        for text in asked:
+            try:
+                seen.append(json.dumps(odds_answer(live, c.to_command(text))))
             except FracasError as exc:
                 seen.append(json.dumps(exc.to_dict()) + json.dumps(str(exc)))
 
