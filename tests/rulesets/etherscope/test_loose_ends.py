@@ -399,7 +399,7 @@ def test_a_push_tells_a_player_nothing_of_a_band_under_a_hidden_flag() -> None:
 
     seen = {band: _lines(pushed(band), ALICE) for band in ("close", "near", "distant")}
     assert seen["close"] == seen["near"] == seen["distant"]
-    assert seen["near"][0].endswith("success, 1 extra (spent: two 1)")
+    assert seen["near"][0].endswith("success, 1 extra (spent: two categories 1)")
     assert "already at the last band" in _lines(pushed("distant"), Viewer.gm())[0]
     assert pushed("close").state.ext.ranges.get("bruno", "carl") == 2
 

@@ -192,13 +192,14 @@ def _damage(e: ev.Damage, state: ConflictState) -> str:
 
 #: What an action's extras bought, in the log's words, where its key is not them: a
 #: recovery's and a search's "more" (more condenser regained; one more hidden character
-#: found, ES-RNG-3).
-SPENT_ON = {("recover", "more"): "recovery", ("search", "more"): "finding more"}
+#: found, ES-RNG-3), a Push Back's "two" (a second category moved, ES-ACT-5).
+SPENT_ON = {("recover", "more"): "recovery", ("search", "more"): "finding more",
+            ("push", "two"): "two categories"}
 
 
 def _spent_on(action: str, key: str) -> str:
     """What extra successes were spent on, as the log says it ("recovery", "finding more",
-    never a bare "more")."""
+    "two categories": never a bare "more" or "two")."""
     return SPENT_ON.get((action, key), key)
 
 
