@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect
 from tests.rulesets.test_harm_views import _old_export
 from tests.server.support import Served
 from tests.web.browser import command, invite, join, leaks, start_table, wait_log
-from tests.web.test_gm_tools import clean, last_view, person
+from tests.web.test_gm_tools import clean, control_summary, gm_opens, last_view, person
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
@@ -79,3 +79,26 @@ def test_an_old_conflict_gets_the_harm_panel_and_its_bands(browser: Browser, ser
     for screen in (gm, bob):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+@pytest.mark.rule("VR-INJ-3")
+def test_a_discipline_roll_due_is_said_where_the_player_acts_and_only_to_those_who_may_know(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Disabled Ada must roll to stay conscious: Alice reads it on the Turn line and in the
+    offer's title (before: "1 action left" and a bare "endure", the reason only under the
+    conditions); Bob, who sees nothing of his side's harm, reads the turn as if she were
+    unhurt, and with the band (which names "disabled") reads it too."""
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm.page.get_by_label("Harm of heroes").select_option("none")
+        command(gm, "gm", "harm ada 9")
+        gm_opens(gm, "Ada")
+        due = "Ada must roll Discipline to stay conscious (VR-INJ-3)"
+        for screen in (gm, alice):
+            expect(screen.page.locator(".round-region")).to_contain_text(due)
+        expect(control_summary(alice, "ada", "roll Discipline to stay conscious")).to_be_visible()
+        expect(bob.page.locator(".round-region")).to_contain_text("Acting: Ada")
+        expect(bob.page.locator(".round-region")).not_to_contain_text("must roll")
+        assert leaks(bob, ("Discipline", "stay conscious")) == []
+        gm.page.get_by_label("Harm of heroes").select_option("band")
+        expect(bob.page.locator(".round-region")).to_contain_text(due)
+        clean(gm, (alice, bob))

@@ -139,7 +139,9 @@ def test_disabled_on_its_last_action_leaves_none_not_minus_one():
     events = do(c, "ada: disengage dice=6,6,6 free=1,1,1")  # fails; the free blow disables
     assert of(events, "condition")[0]["level"] == "disabled"
     assert c.state.ext.turns.actions_left == 0
-    assert "Acting: Ada (0 actions left)" in view_ext(c.state, Viewer.gm())["lines"]
+    lines = view_ext(c.state, Viewer.gm())["lines"]
+    assert "Acting: Ada (0 actions left)" in lines  # and why the go is not over yet:
+    assert "Ada must roll Discipline to stay conscious (VR-INJ-3)" in lines
 
 
 @pytest.mark.rule("VR-INJ-1")

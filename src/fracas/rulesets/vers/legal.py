@@ -78,7 +78,10 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
         return []
     out: list[LegalCommand] = []
     if actor in ext.pending_discipline:
-        out.append(command(actor, "endure", free={"dice": "DICE"}))
+        # VR-INJ-3: said where the player acts, not only under the conditions (offered
+        # only to those who may know it: the character's own player and the GM)
+        out.append(command(actor, "endure", free={"dice": "DICE"},
+                           label="roll Discipline to stay conscious"))
     acting = turns.current == actor
     for cid, chase in ext.chases.items():  # a chase roll is an action (VR-CHASE-8)
         if hidden_from(state, chase, actor):

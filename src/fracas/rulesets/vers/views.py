@@ -395,6 +395,11 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if turns.current and not ended:
         lines.append(f"Acting: {n(turns.current)}" + (
             f" ({left} action{'' if left == 1 else 's'} left)" if left is not None else ""))
+    # a Discipline roll due (VR-INJ-3) tells that the character is disabled: said only to a
+    # viewer who may know that much of its harm (its own player, the GM, a band or better)
+    endure = [] if ended else [pid for pid in ext.pending_discipline if can_see(pid)
+                               and not harm_hidden(state, viewer, pid, band=True)]
+    lines += [f"{n(pid)} must roll Discipline to stay conscious (VR-INJ-3)" for pid in endure]
     if turns.round_opened and turns.current is None and not ended and turns.not_gone():
         # a go ended with its character out (VR-TURN-2 default): the turn is still on. Said
         # only to a viewer who sees that character: to another, this moment must read as
@@ -446,6 +451,9 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "lines": lines, "turn": state.round, "opened": turns.round_opened,
         "current": turns.current if turns.current and can_see(turns.current) else None,
         "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
+        # who must roll Discipline to stay conscious now (VR-INJ-3), of those the viewer may
+        # know it of
+        "endure": endure,
         # who makes a chase roll now, by chase (VR-CHASE-8): that character's due
         "due": sorted(set(due.values())),
         "openers": [[r, p] for r, p in opened],  # (turn, who opened it)

@@ -45,18 +45,27 @@ export function turnOf(view, level) {
     const over = !r.opened && level.round > 0;  // between turns: the next opener is the table's
     // a chase rolling on with no turn open (VR-CHASE-8): nobody is "still to act" in a go
     const chaseOnly = !r.opened && due.length > 0;
+    // a Discipline roll due first (VR-INJ-3), said where the player acts: the server lists
+    // only those the viewer may know it of (their harm in view, or the band)
+    const endure = ids(r.endure).map((id) => `${nameIn(level, id)} must roll Discipline to stay conscious (VR-INJ-3)`);
+    const line = r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
+      : handoff ? handoff.slice(NOBODY.length)
+      : over ? `turn ${level.round} is over; the table picks who opens turn ${level.round + 1}`
+      : "the table picks who opens the turn";
     return { current: r.current ? [r.current] : due, waiting: chaseOnly ? [] : r.not_gone || [],
              noWaiting: chaseOnly,
              ask: due.length ? "Your chase roll" : undefined,
-             line: r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
-               : handoff ? handoff.slice(NOBODY.length)
-               : over ? `turn ${level.round} is over; the table picks who opens turn ${level.round + 1}`
-               : "the table picks who opens the turn" };
+             line: [line, ...endure].filter(Boolean).join(" · ") };
   }
   return { current: [], waiting: [], line: "" };
 }
 
 const NOBODY = "Acting: nobody · ";
+
+// A participant's name as the level's view gives it (the id where it gives none).
+function nameIn(level, id) {
+  return ((level.participants || []).find((p) => p.id === id) || {}).name || id;
+}
 
 /** How far the conflict has come, for the page's head: its round in the game's word
  * (`said.round`: "round 2 of 6", VERS's "turn 2"), or, for a VERS chase before any turn was
