@@ -335,18 +335,25 @@ def test_the_gm_edits_the_vers_map_and_ladders_show_their_slots(
         expect(alice.page.locator("svg.zones .zone-name")).to_have_count(4)  # not "the"
         expect(gm.page.get_by_label("Link zone").locator("option", has_text="The 'wet' cellar")
                ).to_have_count(1)
-        ada_ladders = alice.page.locator(".ladders details", has_text="Ada: injury")
-        bruno_ladders = alice.page.locator(".ladders details", has_text="Bruno: injury")
+        ada_ladders = alice.page.locator(".ladders > details", has_text="Ada: injury")
+        bruno_ladders = alice.page.locator(".ladders > details", has_text="Bruno: injury")
         for folded in (ada_ladders, bruno_ladders):  # unhurt: folded to a line each
             expect(folded).not_to_have_attribute("open", "")
-        expect(bruno_ladders.locator("summary")).to_contain_text("unhurt")
-        bruno_ladders.locator("summary").click()  # opened by hand: kept open over redraws
+        expect(bruno_ladders.locator("> summary")).to_contain_text("unhurt")
+        bruno_ladders.locator("> summary").click()  # opened by hand: kept open over redraws
         injury = alice.page.locator("table.ladder", has_text="Ada: injury")
         expect(injury.locator("tr")).to_have_count(4)  # grazed, wounded, impaired, disabled
         expect(injury.locator("tr", has_text="wounded")).to_contain_text("-1 each")
         command(gm, "gm", "harm ada 4")
         expect(ada_ladders).to_have_attribute("open", "")  # a condition opens them
         expect(injury.locator("tr", has_text="wounded").locator(".slot.full")).to_have_count(1)
+        # only the track that holds one: focus and morale stay a line each, openable
+        track = ada_ladders.locator("details.track")
+        expect(track.filter(has_text="injury: wounded (−1 to rolls)")).to_have_attribute("open", "")
+        for empty in ("focus: none", "morale: none"):
+            expect(track.filter(has_text=empty)).not_to_have_attribute("open", "")
+        track.filter(has_text="focus: none").locator("> summary").click()
+        expect(alice.page.locator("table.ladder", has_text="Ada: focus")).to_be_visible()
         expect(injury.locator("caption")).to_contain_text("(−1 to rolls)")  # the log's minus
         expect(bruno_ladders).to_have_attribute("open", "")
         command(gm, "gm", "conceal imp")  # the GM sees at a glance whom the players do not

@@ -275,22 +275,45 @@ function objectState(o) {
   return held.length ? ` · ${held.join(", ")}` : "";
 }
 
-// Whose ladders the viewer opened or closed against the default (open while the character
-// holds a condition), kept across redraws.
+// Whose ladders (and which of their tracks) the viewer opened or closed against the default
+// (open while the character, or the track, holds a condition), kept across redraws.
 const laddersChosen = new Map();
 
+// A details element open by default while `held`, or as the viewer left it (`key`).
+function folding(key, held, summary, body, attrs = {}) {
+  const open = laddersChosen.has(key) ? laddersChosen.get(key) : held;
+  const toggled = (e) => {
+    if (e.target !== e.currentTarget) return;  // a track's own toggle is not its character's
+    if (e.target.open === held) laddersChosen.delete(key); else laddersChosen.set(key, e.target.open);
+  };
+  return h("details", { ...attrs, open, ontoggle: toggled }, h("summary", {}, summary), body);
+}
+
+// Whether a track holds a condition (or has taken its character out).
+function holds(info) {
+  return Boolean(info.taken_out || Object.values(info.conditions || {}).some((n) => n > 0));
+}
+
 // One character's condition ladders, folded to a line (name, harm, summary) unless the
-// character holds a condition or the viewer opened them.
+// character holds a condition or the viewer opened them; inside, only the tracks that hold
+// a condition are open, each other one a line of its own ("focus: none"), openable.
 function ladders(p, ctx) {
   const tracks = Object.entries(p.tracks || {});
   const said = p.summary && p.summary !== p.harm ? p.summary : "";  // a band is said once
   const head = [h("b", {}, p.name), " ", harmTag(p), said ? h("span", { class: "muted" }, ` ${said}`) : null];
   if (!tracks.length) return h("li", { class: "ladders" }, head);
-  const held = tracks.some(([, info]) => info.taken_out || Object.values(info.conditions || {}).some((n) => n > 0));
-  const open = laddersChosen.has(p.id) ? laddersChosen.get(p.id) : held;
-  const toggled = (e) => (e.target.open === held ? laddersChosen.delete(p.id) : laddersChosen.set(p.id, e.target.open));
-  return h("li", { class: "ladders" }, h("details", { open, ontoggle: toggled }, h("summary", {}, head),
-    tracks.map(([track, info]) => ladder(p, track, info, ctx))));
+  const held = tracks.some(([, info]) => holds(info));
+  return h("li", { class: "ladders" }, folding(p.id, held, head,
+    tracks.map(([track, info]) => folding(`${p.id}|${track}`, holds(info), trackLine(track, info),
+      ladder(p, track, info, ctx), { class: "track" }))));
+}
+
+// A track in one line: its name, the conditions held ("wounded ×2") or none, its penalty.
+function trackLine(track, info) {
+  const held = Object.entries(info.conditions || {}).filter(([, n]) => n > 0)
+    .map(([name, n]) => (n > 1 ? `${name} ×${n}` : name));
+  return `${track}: ${held.join(", ") || "none"}${info.penalty ? ` (${signed(info.penalty)} to rolls)` : ""}`
+    + (info.taken_out ? " · taken out" : "");
 }
 
 // One condition ladder: its levels from least to greatest, each with its slots (filled as
