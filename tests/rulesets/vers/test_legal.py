@@ -7,7 +7,7 @@ import pytest
 
 from fracas.errors import FracasError
 
-from .helpers import ZONES, do, make, npc, pc, refused
+from .helpers import ZONES, do, make, npc, of, pc, refused
 from .test_chases import runners
 from .test_objects import smith
 
@@ -154,3 +154,36 @@ def test_a_physical_attack_is_offered_without_a_mental_or_social_attacks_fields(
     assert taunt_at_thug.choice("track").allowed == ("morale",)  # the one its kind strikes
     c.prepare(taunt_at_thug.command(track="morale", dice=[3, 3, 3]), time="")  # not refused
     do(c, "ada: attack thug weapon=sword dice=6,6,6")  # and is taken as offered
+
+
+def _run_skill(c, viewer):
+    """The ``skill`` of ada's tracking roll as the server offers it to ``viewer``."""
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+
+    offer = structured(Live(c, viewer), "ada")["ada"]
+    return next({p["name"]: p for p in lc["params"]} for lc in offer
+                if lc["verb"] == "run")["skill"]
+
+
+@pytest.mark.rule("VR-CHASE-7")
+@pytest.mark.parametrize("gm_only", [(), ("skills",)])
+def test_a_tracking_rolls_empty_skill_says_the_better_one_to_who_may_know(gm_only):
+    """A hunter's tracking skill left empty is the better of Survival and Investigation: the
+    offer says so in its help and names the one the roll takes (before: a bare "—"), except
+    to a player who may not know the sheet's numbers that choose it (GM-only skills), who
+    reads the help alone."""
+    from fracas.engine.model import Viewer
+
+    ada = pc("ada", intuition=1, intellect=1, skills={"athletics": 2, "survival": 1,
+                                                      "investigation": 3})
+    ada["gm_only"] = list(gm_only)
+    c = make(ada, npc("thief", skills={"stealth": 2}))
+    do(c, "chase c1 hunter=ada quarry=thief length=2 stage=tracking")
+    gm, alice = _run_skill(c, Viewer.gm()), _run_skill(c, Viewer.named("ada"))
+    for skill in (gm, alice):
+        assert "the better of Survival and Investigation" in skill["help"]
+    assert gm["default"] == "investigation"
+    assert alice["default"] == (None if gm_only else "investigation")
+    roll = of(do(c, "ada: run c1 dice=2,2,2"), "chase_roll")[0]
+    assert roll["check"]["skill"] == "investigation"  # as the offer said

@@ -126,7 +126,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 actor="gm", rule="VR-CHASE-5"),
     CommandSpec("run", (Param("id", "word"), _MOD, _WHY,
                         Param("skill", "choice", required=False, positional=False,
-                              choices=("survival", "investigation")),
+                              choices=("survival", "investigation"),
+                              help="a hunter's tracking skill; none: the better of Survival "
+                                   "and Investigation (VR-CHASE-7)"),
                         _dice()),
                 "a chase roll (pursuit: Athletics; tracking: an hour of seeking)",
                 rule="VR-CHASE-3"),

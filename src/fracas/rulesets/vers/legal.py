@@ -15,10 +15,17 @@ from typing import Any
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import Made, frozen_key
-from fracas.rulesets.vers.chases import ENDED, PURSUIT_LENGTHS, STAGE_TURNS, hidden_from
+from fracas.rulesets.vers.chases import (
+    ENDED,
+    PURSUIT_LENGTHS,
+    STAGE_TURNS,
+    hidden_from,
+    roll_of,
+)
+from fracas.rulesets.vers.checks import Check
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import Plan, attack_choices, way
-from fracas.rulesets.vers.state import KIND_TRACK, VersExt, weapons_of
+from fracas.rulesets.vers.state import KIND_TRACK, VersExt, skill_tn, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")
@@ -30,22 +37,24 @@ _MADE: Made[LegalCommand] = Made()
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
             allowed: dict[str, tuple[Any, ...]] | None = None,
             options: dict[str, tuple[Any, ...]] | None = None, label: str = "",
-            drop: tuple[str, ...] = (), **fixed: Any) -> LegalCommand:
+            drop: tuple[str, ...] = (), defaults: dict[str, Any] | None = None,
+            **fixed: Any) -> LegalCommand:
     """A legal ``verb`` for ``actor``: ``fixed`` values, values ``allowed`` from a list,
     ``free`` ones the table picks (by placeholder), and the values an optional parameter may
     take now (``options``; else any of its kind), in the order of the command's spec, named
     ``label`` where the verb would not say what it does, without the optional parameters
-    ``drop`` the rules do not take now (made once for the same values: a legal command is an
-    immutable value)."""
-    key = frozen_key(actor, verb, free, allowed, options, label, drop, fixed)
+    ``drop`` the rules do not take now, with what an optional value left out stands for where
+    the spec's default does not say it (``defaults``; made once for the same values: a legal
+    command is an immutable value)."""
+    key = frozen_key(actor, verb, free, allowed, options, label, drop, defaults, fixed)
     return _MADE.get(key, lambda: _make(actor, verb, free, allowed, options, label, drop,
-                                        fixed))
+                                        defaults or {}, fixed))
 
 
 def _make(actor: str | None, verb: str, free: dict[str, str] | None,
           allowed: dict[str, tuple[Any, ...]] | None,
           options: dict[str, tuple[Any, ...]] | None, label: str, drop: tuple[str, ...],
-          fixed: dict[str, Any]) -> LegalCommand:
+          defaults: dict[str, Any], fixed: dict[str, Any]) -> LegalCommand:
     spec = _SPECS[verb]
     params = []
     for p in spec.params:
@@ -63,7 +72,8 @@ def _make(actor: str | None, verb: str, free: dict[str, str] | None,
             choices = tuple(p.choices) if p.kind == "choice" else None
             if options and name in options:
                 choices = options[name]
-            params.append(Choice(allowed=choices, required=False, listed=False, **base))
+            params.append(Choice(allowed=choices, required=False, listed=False,
+                                 default=defaults.get(name), **base))
     return LegalCommand(verb, actor, tuple(params), spec.rule, label)
 
 
@@ -95,9 +105,12 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
                     "mod": "N", "why": "TEXT", "dice": "DICE"}))  # VR-CHASE-6
             elif chase.stage in ("pursuit", "tracking"):  # skill=: the hunter's tracking
                 tracks = chase.stage == "tracking" and chase.roller_is_hunter
+                # none named: the better of the hunter's Survival and Investigation
                 out.append(command(actor, "run", id=cid, free={"mod": "N", "why": "TEXT",
                                                                 "dice": "DICE"},
-                                   drop=() if tracks else ("skill",)))  # VR-CHASE-3/7
+                                   drop=() if tracks else ("skill",),
+                                   defaults={"skill": roll_of(state, chase)[0]} if tracks
+                                   else None))  # VR-CHASE-3/7
     if not acting:
         return out
     if actor in ext.pending_discipline:  # VR-INJ-3: the Discipline roll comes first
@@ -121,6 +134,26 @@ def for_player(offer: list[LegalCommand]) -> list[LegalCommand]:
     return [dataclasses.replace(lc, params=tuple(c for c in lc.params
                                                  if c.name != GM_CALLS[lc.verb]))
             if lc.verb in GM_CALLS else lc for lc in offer]
+
+
+def known_defaults(state: ConflictState, actor: str, offer: list[LegalCommand],
+                   known: Callable[[Check], bool]) -> list[LegalCommand]:
+    """``offer`` (of ``actor``, as a player is offered it) without the skill a tracking roll
+    left to the rules would take (the better of Survival and Investigation, VR-CHASE-7) where
+    the player may not know the TNs it is chosen by (``known`` of a roll at that TN: a GM-only
+    skill, attribute or TN of the actor's sheet): which one is better would tell them."""
+    p = state.participants.get(actor)
+    if p is None:
+        return offer
+
+    def told(c: Choice) -> bool:
+        skill = c.default
+        return c.name != "skill" or not isinstance(skill, str) or all(
+            known(Check(actor=actor, skill=s, tn=skill_tn(state, p, s),
+                        target_number=skill_tn(state, p, s))) for s in TRACKING_SKILLS)
+    return [dataclasses.replace(lc, params=tuple(
+        c if told(c) else dataclasses.replace(c, default=None) for c in lc.params))
+        if lc.verb == "run" else lc for lc in offer]
 
 
 def blind_attacks(state: ConflictState, actor: str, offer: list[LegalCommand],

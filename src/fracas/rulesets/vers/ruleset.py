@@ -20,7 +20,7 @@ from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave, plan_known
+from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave, plan_known, readable
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
 from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import ONE_WAY, cover_problem, object_spec
@@ -249,22 +249,25 @@ class Vers(Ruleset):
 
     def offer_for(self, state: ConflictState, actor: str, viewer: Viewer,
                   offer: list[LegalCommand]) -> list[LegalCommand]:
-        """As the engine's, without the GM's calls (a failed dash's cost, VR-MOVE-2), and
-        where everyone left to go is hidden from the player, the hand-off that ends the go
-        (VR-TURN-2): as it is offered with nobody left. Where the actor's weapons are GM-only,
+        """As the engine's, without the GM's calls (a failed dash's cost, VR-MOVE-2) nor the
+        tracking skill a roll naming none would take where the player may not know the TNs
+        that choose it (:func:`legal.known_defaults`, VR-CHASE-7), and where everyone left to
+        go is hidden from the player, the hand-off that ends the go (VR-TURN-2): as it is
+        offered with nobody left. Where the actor's weapons are GM-only,
         an attack on every target the player may know, whatever the weapons reach
         (:func:`legal.blind_attacks`); else a throw out of reach is left out only where the
         player may know every number of it (:func:`legal.judged_attacks`, VR-ATK-3). Once the
         conflict has ended, nothing is added: no attack or hand-off is played after the end."""
         out = super().offer_for(state, actor, viewer, offer)
-        if not viewer.is_gm:
-            out = legal.for_player(out)
-        if state.status == Status.ENDED:
-            return out
         inner = state.innermost
 
         def known(pid: str) -> bool:
             return self.can_see(inner, viewer, pid)
+        if not viewer.is_gm:
+            out = legal.known_defaults(inner, actor, legal.for_player(out), functools.partial(
+                readable, inner, viewer, known))
+        if state.status == Status.ENDED:
+            return out
         if stat_is_secret(inner, viewer, actor, "weapons"):
             out = legal.blind_attacks(inner, actor, out, known)
         elif not viewer.is_gm:  # a throw out of reach, left out only where that is known
