@@ -686,3 +686,31 @@ def test_the_example_chosen_stays_chosen_while_another_conflict_opens(
         expect(example).to_have_value("vers-chase")
     finally:
         gm.context.close()
+
+
+@pytest.mark.rule("VR-OBJ-5")
+def test_a_repairs_skill_suggests_the_skills_that_fit_and_says_what_empty_is(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Ada's repair suggests the repair skill and her special one (smithing), never her close
+    combat, and its empty field reads 'empty: repair' (before: every skill on her sheet, and
+    nothing said of an empty field)."""
+    stool = '\nobjects = [{ id = "stool", name = "Stool", material = "wood" }]'
+    scenario = VERS.replace("skills = { close_combat = 3 }",
+                            "skills = { close_combat = 3, smithing = 1 }").replace(
+        'links = [["bar", "floor"]]', 'links = [["bar", "floor"]]' + stool)
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, scenario, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        gm_opens(gm, "Ada")
+        command(alice, "ada", "ada: attack stool weapon=sword dice=1,1,1")  # damaged
+        repair = control(alice, "ada", "repair Stool")
+        skill = repair.get_by_label("skill (optional)")
+        assert skill.evaluate("el => [...el.list.options].map(o => o.value)") == [
+            "repair", "smithing"]
+        expect(skill).to_have_attribute("placeholder", "empty: repair")
+        expect(repair).to_contain_text("empty: repair; Ada's: smithing")
+        clean(gm, (alice,))
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()

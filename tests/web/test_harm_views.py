@@ -98,7 +98,7 @@ def test_a_discipline_roll_due_is_said_where_the_player_acts_and_only_to_those_w
         expect(control_summary(alice, "ada", "roll Discipline to stay conscious")).to_be_visible()
         expect(bob.page.locator(".round-region")).to_contain_text("Acting: Ada")
         expect(bob.page.locator(".round-region")).not_to_contain_text("must roll")
-        assert leaks(bob, ("Discipline", "stay conscious")) == []
+        assert leaks(bob, ("roll Discipline", "stay conscious")) == []
         gm.page.get_by_label("Harm of heroes").select_option("band")
         expect(bob.page.locator(".round-region")).to_contain_text(due)
         clean(gm, (alice, bob))

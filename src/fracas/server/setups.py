@@ -23,7 +23,7 @@ from fracas.rulesets.etherscope.settings import NATURES, REALITIES, SCALINGS, TI
 from fracas.rulesets.fabula_ultima.state import ATTRIBUTES as FU_ATTRIBUTES
 from fracas.rulesets.fabula_ultima.state import DIE_SIZES
 from fracas.rulesets.vers.state import ATTRIBUTES as VERS_ATTRIBUTES
-from fracas.rulesets.vers.state import TRACKS
+from fracas.rulesets.vers.state import SKILL_ATTRIBUTE, SKILL_FITS, TRACKS
 
 #: Each ruleset's set-up choices: the setting, what the form calls it, the allowed values.
 CHOICES: dict[str, list[dict[str, Any]]] = {
@@ -53,7 +53,7 @@ def rulesets() -> list[dict[str, Any]]:
     """Each shipped ruleset: name, title, set-up choices, stats, harm views, the paths of the
     live values a GM overrides most (``ID``: a participant's id), the GM's own verbs (given
     without an actor: a player's page does not put their character before them), what the
-    game calls a round and a turn, and ladders."""
+    game calls a round and a turn, and (VERS) ladders and the skills that fit a verb."""
     out = []
     for name in available():
         rs = get_ruleset(name)
@@ -68,6 +68,9 @@ def rulesets() -> list[dict[str, Any]]:
             item["ladders"] = {track: [{"name": n, "slots": slots, "penalty": penalty,
                                         "each": each} for n, slots, _, penalty, each in rows]
                                for track, rows in TRACKS.items()}
+            # the skills a verb's skill= is suggested (repair: the repair skill, or a
+            # background or special one: none of the standard skills, VR-OBJ-5)
+            item["skills"] = {"standard": list(SKILL_ATTRIBUTE), "fits": SKILL_FITS}
         out.append(item)
     return out
 

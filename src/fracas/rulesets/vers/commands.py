@@ -93,7 +93,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "a recovery action removing the highest condition", rule="VR-INJ-4"),
     CommandSpec("repair", (Param("id", "word"),
                            Param("skill", "word", required=False, positional=False,
-                                 default="repair"),
+                                 default="repair",
+                                 help="the repair skill, or the right background or special "
+                                      "skill"),
                            _dice()),
                 "repair an object's highest condition", rule="VR-OBJ-5"),
     # chases

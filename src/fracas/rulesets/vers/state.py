@@ -38,6 +38,12 @@ SKILL_ATTRIBUTE: dict[str, str] = {
     "deception": "charisma",
 }
 
+#: The skills that fit a verb's ``skill=`` (the table suggests them as you type): its own
+#: (the one an empty field stands for first), and where the rules take "the right background
+#: or special skill" (``special``), any skill of the character's that is none of the standard
+#: ones of :data:`SKILL_ATTRIBUTE`, all of which have other uses (VR-OBJ-5).
+SKILL_FITS: dict[str, dict[str, Any]] = {"repair": {"skills": ["repair"], "special": True}}
+
 WEAPON_KINDS = ("close", "ranged", "thrown", "mental", "social")
 #: The harm track a weapon kind strikes (VR-INJ-5 default: mental → Focus, social → Morale).
 KIND_TRACK = {"mental": "focus", "social": "morale"}

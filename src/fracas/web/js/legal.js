@@ -158,7 +158,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
   const title = titleOf(command, context);
   const uid = `c${++serial}`;
-  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor));
+  const fields = free.map((p, i) => field(p, `${uid}-${i}`, context, command.actor, command.verb));
   const odds = h("output", { class: "odds", "aria-live": "polite", for: fields.map((f) => f.id).join(" ") || null });
   const about = aboutOf(command);
   const key = `${context.conflict || ""}|${command.actor || ""}|${command.verb}|${title}`;
@@ -283,7 +283,7 @@ function label(value, context, kind) {
   return context.name(String(value), kind) || String(value);
 }
 
-function field(param, id, context, actor) {
+function field(param, id, context, actor, verb) {
   const name = param.label || param.name;
   const text = words(name) + (param.required ? "" : " (optional)");
   let input;
@@ -320,20 +320,29 @@ function field(param, id, context, actor) {
     input = h("input", { id, name: param.name, inputmode: "numeric", pattern: "\\s*\\d+(\\s*,\\s*\\d+)*\\s*",
       placeholder: param.kind === "dice" ? "empty: fracas rolls" : "7,1", required: param.required });
   } else {
-    // a skill the rules leave open (any skill may be tried): the actor's own as suggestions
-    const skills = param.name === "skill" && actor && context.skillsOf ? context.skillsOf(actor) : [];
-    // the values the rules name for a free one (the ways a conflict ends): offered, the first
-    // filled in, any other typed over it
+    // a skill the rules leave open (any skill may be tried): the actor's own as suggestions,
+    // those that fit the verb where the rules narrow it (a repair: the repair skill, or a
+    // background or special one); the values the rules name for a free one (the ways a
+    // conflict ends): offered, the first filled in, any other typed over it; what an empty
+    // optional field stands for in its placeholder
+    const skills = param.name === "skill" && actor && context.skillsOf ? context.skillsOf(actor, verb) : [];
     const named = (param.suggested || []).map(textOf);
     const listed = skills.length ? skills : named;
+    const empty = !param.required && param.kind !== "text" && param.default !== null && param.default !== undefined && param.default !== ""
+      ? `empty: ${textOf(param.default)}` : null;
     input = h("input", { id, name: param.name, type: "text", maxlength: 1000, required: param.required,
-      list: listed.length ? `${id}-suggested` : null });
+      list: listed.length ? `${id}-suggested` : null, placeholder: empty });
     if (listed.length) suggestions = h("datalist", { id: `${id}-suggested` }, listed.map((k) => h("option", { value: k })));
     if (skills.length) {
-      about = [param.help, `${context.name(actor)}'s: ${skills.join(", ")}`].filter(Boolean).join("; ");
+      const own = new Set(context.skillsOf(actor));  // of the suggestions, those on the sheet
+      const mine = skills.filter((k) => own.has(k));
+      about = [param.help, empty, mine.length ? `${context.name(actor)}'s: ${mine.join(", ")}` : null]
+        .filter(Boolean).join("; ");
     } else if (named.length) {
       if (param.default !== null && param.default !== undefined) input.value = textOf(param.default);
       about = [param.help, `the rules name: ${named.join("; ")} (or any other)`].filter(Boolean).join("; ");
+    } else if (empty) {
+      about = [param.help, empty].filter(Boolean).join("; ");
     }
   }
   // the ruleset says how many dice (VERS: "3d6 rolled at the table (4,3,2)")

@@ -227,12 +227,24 @@ function context() {
            // a participant's, an object's or (for a zone parameter) a zone's name; else the id
            name: (id, kind) => (kind === "zone" ? zoneNames.get(id) || id
              : byId.has(id) ? byId.get(id).name : (objects[id] || {}).name || id),
-           skillsOf: (id) => Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
+           // the actor's own skills; for a verb whose skill the rules narrow (VERS repair:
+           // the repair skill, or a background or special one), those that fit, its own first
+           skillsOf: (id, verb) => fitting(Object.keys(((byId.get(id) || {}).stats || {}).skills || {}),
+             rules.skills, verb),
            // a GM's command from the field's own controls (the map, "act now"): a form's way
            send: state.me.role === "gm" ? (text, form = null) => submit(text, form) : null,
            choose: state.me.role === "gm" ? choose : null,
            // a control that cannot send yet says why ("choose a character to move first")
            refuse: (text) => showError(text) };
+}
+
+// The skills of `own` that fit `verb`'s skill (`skills`: the ruleset's standard skills and
+// fits, from /api/rulesets): every one where the ruleset says nothing of the verb.
+function fitting(own, skills, verb) {
+  const fits = ((skills || {}).fits || {})[verb];
+  if (!fits) return own;
+  const standard = new Set(skills.standard || []);
+  return [...new Set([...fits.skills, ...own.filter((k) => fits.skills.includes(k) || (fits.special && !standard.has(k)))])];
 }
 
 // A choice in a list that sends a command (a harm view, a range): picked with the pointer, it
