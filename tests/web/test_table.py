@@ -439,6 +439,32 @@ def test_a_chase_says_what_the_ends_of_its_scale_mean_and_that_no_go_is_under_wa
         screen.context.close()
 
 
+@pytest.mark.rule("VR-CHASE-6", "VR-CHASE-8")
+def test_a_chase_only_conflict_whose_chase_is_over_says_nothing_is_to_roll(
+        browser: Browser, served: Served) -> None:
+    """The cutpurse is captured and no turn was ever opened: the Round says the chase is
+    over and nothing is to roll, the GM may open a turn or end, and lists nobody still to act
+    (before: 'the table picks who opens the turn · Still to act: Ada, The cutpurse', and the
+    Popcorn 'Not gone: Ada, The cutpurse')."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-chase", story=True)
+    alice = join(browser, invite(gm, "alice"))
+    for screen in (gm, alice):
+        round_ = screen.page.locator(".round-region")
+        expect(round_).to_contain_text(
+            "Acting: nobody · the chase is over (c1: captured): nothing to roll; the GM may "
+            "open a turn or end the conflict")
+        expect(round_).not_to_contain_text("Still to act")
+        expect(screen.page.locator("section.panel", has_text="Popcorn")).to_have_text(re.compile(
+            r"no turn open: the chase is over \(c1: captured\); nothing rolls until the GM "
+            r"opens a turn$"))
+    command(gm, "gm", "open ada")  # a go under way: the turn reads as ever
+    expect(alice.page.locator(".round-region")).to_contain_text("Still to act")
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()
+
+
 @pytest.mark.rule("VR-CHASE-5")
 def test_the_gms_tactics_show_on_the_chase_before_the_players_roll(browser: Browser,
                                                                   served: Served) -> None:

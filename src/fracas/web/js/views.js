@@ -45,15 +45,18 @@ export function turnOf(view, level) {
     const over = !r.opened && level.round > 0;  // between turns: the next opener is the table's
     // a chase rolling on with no turn open (VR-CHASE-8): nobody is "still to act" in a go
     const chaseOnly = !r.opened && due.length > 0;
+    // a chase-only conflict whose chases are all over, no turn ever opened: nothing to roll
+    const chasesOver = chasesOverOf(level);
     // a Discipline roll due first (VR-INJ-3), said where the player acts: the server lists
     // only those the viewer may know it of (their harm in view, or the band)
     const endure = ids(r.endure).map((id) => `${nameIn(level, id)} must roll Discipline to stay conscious (VR-INJ-3)`);
     const line = r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
       : handoff ? handoff.slice(NOBODY.length)
+      : chasesOver ? `${chasesOver}: nothing to roll; the GM may open a turn or end the conflict`
       : over ? `turn ${level.round} is over; the table picks who opens turn ${level.round + 1}`
       : "the table picks who opens the turn";
-    return { current: r.current ? [r.current] : due, waiting: chaseOnly ? [] : r.not_gone || [],
-             noWaiting: chaseOnly,
+    return { current: r.current ? [r.current] : due, waiting: chaseOnly || chasesOver ? [] : r.not_gone || [],
+             noWaiting: chaseOnly || Boolean(chasesOver),
              ask: due.length ? "Your chase roll" : undefined,
              line: [line, ...endure].filter(Boolean).join(" · ") };
   }
@@ -61,6 +64,19 @@ export function turnOf(view, level) {
 }
 
 const NOBODY = "Acting: nobody · ";
+
+// The stages a VERS chase ends in (VR-CHASE-4..7, or abandoned by the GM).
+const CHASE_ENDED = new Set(["captured", "evaded", "away", "won", "lost", "over"]);
+
+// Before any VERS turn was opened, with chases all over: "the chase is over (c1: captured)";
+// "" otherwise (a turn opened, a chase still running, or none at all).
+function chasesOverOf(level) {
+  const r = level.ruleset || {};
+  const chases = Object.entries(r.chases || {});
+  if (r.opened || level.round || !chases.length || !chases.every(([, c]) => CHASE_ENDED.has(c.stage))) return "";
+  const each = chases.map(([id, c]) => `${id}: ${c.stage === "away" ? "completely away" : words(c.stage)}`).join(", ");
+  return `${chases.length > 1 ? "the chases are" : "the chase is"} over (${each})`;
+}
 
 // A participant's name as the level's view gives it (the id where it gives none).
 function nameIn(level, id) {
@@ -231,13 +247,15 @@ function vers(level, ctx) {
   const over = level.status === "ended";  // a go the GM's end cut short is no one's now
   // no turn open and a chase roll due: the chase rolls on its own, no go is under way
   const chaseOnly = !over && !r.opened && (r.due || []).length > 0;
+  const chasesOver = over ? "" : chasesOverOf(level);  // nothing rolls, no go was ever opened
   out.push(panel("Popcorn",
     h("p", {}, over ? "the conflict has ended: nobody acts"
       : chaseOnly ? `no turn open: the chase rolls on its own (${(r.due || []).map(ctx.name).join(", ")} rolls next; VR-CHASE-8)`
+      : chasesOver ? `no turn open: ${chasesOver}; nothing rolls until the GM opens a turn`
       : r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
       : "nobody is acting"),
-    chaseOnly ? null : h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
-    chaseOnly ? null : h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
+    chaseOnly || chasesOver ? null : h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
+    chaseOnly || chasesOver ? null : h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
   out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) => ladders(p, ctx)))));
   const chases = Object.entries(r.chases || {});
   if (chases.length) {
