@@ -714,3 +714,30 @@ def test_a_repairs_skill_suggests_the_skills_that_fit_and_says_what_empty_is(
     finally:
         for screen in (gm, alice):
             screen.context.close()
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_once_ended_the_gm_is_offered_no_control_the_rules_refuse_and_undo_brings_them_back(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """After the end, the GM's screen draws no 'Edit the map', no clickable zone and no 'Act
+    for' (the rules refuse their commands once ended); a note still goes through, and an undo
+    of the end brings them all back, Bruno still acted for. Before, they stayed, each to be
+    refused."""
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        page = gm.page
+        page.get_by_label("Act for").select_option(label="Bruno")
+        bruno = page.locator("section.actor[data-actor='bruno']")
+        expect(bruno).to_have_count(1)
+        command(gm, "gm", "end 'the watch arrives'")
+        expect(page.locator(".round-region .status")).to_contain_text("ended")
+        for gone in (page.locator(".map-editor"), page.locator("#act-for"), bruno,
+                     page.locator("svg.zones .zone-target")):
+            expect(gone).to_have_count(0)
+        command(gm, "gm", "note 'the inn falls quiet'")  # what still works stays
+        wait_log(alice, "the inn falls quiet")
+        command(gm, "gm", "undo 2")
+        expect(page.locator(".map-editor")).to_have_count(1)
+        expect(page.get_by_label("Act for")).to_have_value("bruno")
+        expect(bruno).to_have_count(1)
+        expect(page.locator("svg.zones .zone-target")).to_have_count(3)
+        clean(gm, (alice, bob))

@@ -2,6 +2,7 @@
 // each says, whom it is on and when it ends; the GM's Expire ends one now (`expire ID`). Only
 // what the viewer's projection holds is drawn, and no panel at all when it holds none: a
 // player's page tells nothing of effects hidden from them, not even that there are some.
+// Once the conflict has ended, no effect is expired (the rules refuse it): no Expire.
 import { h, panel } from "./dom.js";
 
 /** The Effects panel of the levels in view (a zoomed-in conflict's last), or null when none
@@ -18,7 +19,7 @@ function effectItem(effect, ctx, parent) {
     on ? ` · on ${ctx.name(on)}` : "", ` · ${effect.lasts}`,
     parent ? h("span", { class: "muted" }, ` (in ${parent})`) : null,
     ctx.send ? visibilityTag(effect, ctx) : null,
-    ctx.send && !parent ? h("button", { type: "button", class: "small", "data-focus": `expire-${effect.id}`,
+    ctx.send && !parent && !ctx.ended ? h("button", { type: "button", class: "small", "data-focus": `expire-${effect.id}`,
       "aria-label": `Expire ${effect.text}`, onclick: () => ctx.send(`expire ${effect.id}`) }, "Expire") : null);
 }
 

@@ -211,6 +211,11 @@ function levels() {
   return state.view ? [state.view.conflict, ...(state.view.zoom || [])] : [];
 }
 
+// Whether the conflict (its outermost level) has ended.
+function ended() {
+  return (levels()[0] || {}).status === "ended";
+}
+
 function context() {
   const all = levels().flatMap((l) => l.participants);
   const byId = new Map(all.map((p) => [p.id, p]));
@@ -221,6 +226,9 @@ function context() {
   // no view while another conflict opens: an answer arriving then names by ids alone
   const rules = (state.rulesets || []).find((r) => r.name === (state.view || {}).ruleset) || {};
   return { conflict: state.conflictId, participants: inner ? inner.participants : [], zones,
+           // once the conflict has ended, only notes, narration, rolls, overrides and undo
+           // work: the controls of anything else (the map, Expire, Act for) are not drawn
+           ended: ended(),
            ladders: rules.ladders || {},
            // what the game calls a round and a turn (VERS: a turn and a go)
            words: rules.words || { round: "round", turn: "turn" },
@@ -380,13 +388,13 @@ async function renderRound(level, turn, ctx) {
     return state.closed ? null : showError(error);
   }
   if (seq !== state.seq || state.closed) return;
-  const key = JSON.stringify([legal, state.actFor, ctx.participants.map((p) => [p.id, p.name])]);
+  const key = JSON.stringify([legal, state.actFor, ctx.ended, ctx.participants.map((p) => [p.id, p.name])]);
   state.drawn = moment;  // the controls in view are those of this moment (kept or drawn anew)
   if (key === state.legalKey) return;
   state.legalKey = key;
   const watching = state.me.role === "player" && !ctx.participants.some((p) => p.mine)
     ? h("p", { class: "muted" }, "You have no character in this conflict: you are watching.") : null;
-  redraw(state.controls, () => [...(gm ? [actForChooser(ctx, turn)].flat() : [watching]), ...Object.entries(legal).map(([actor, items]) => {
+  redraw(state.controls, () => [...(gm ? [ctx.ended ? null : actForChooser(ctx, turn)].flat() : [watching]), ...Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
     return h("section", { class: "actor", "data-actor": actor }, h("h3", { tabindex: -1 }, title),
@@ -535,7 +543,8 @@ async function legalCommands(turn, ctx, gm) {
   const base = `/tables/${tableId}/conflicts/${state.conflictId}/legal-commands`;
   if (state.me.role === "public") return {};  // an onlooker never acts
   if (!gm) return api("GET", base);
-  const actors = state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
+  // once ended, nobody is acted for (the choice comes back with an undo of the end)
+  const actors = ended() ? [] : state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
   const out = {};
   for (const actor of actors) Object.assign(out, await api("GET", `${base}?actor=${encodeURIComponent(actor)}`));
   const own = await api("GET", base);

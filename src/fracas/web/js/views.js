@@ -139,7 +139,7 @@ function etherscope(level, ctx) {
   lane.sort((a, b) => b[0] - a[0]);
   const offered = new Set();  // the GM's "act now" on each waiting character's first slot
   const actNow = (id) => {
-    if (!ctx.send || id === actingId || r.phase !== "countdown" || !ids(r.to_come).includes(id) || offered.has(id)) return null;
+    if (!ctx.send || ctx.ended || id === actingId || r.phase !== "countdown" || !ids(r.to_come).includes(id) || offered.has(id)) return null;
     offered.add(id);
     return h("button", { type: "button", class: "small", "aria-label": `Let ${ctx.name(id)} act now`,
       onclick: () => ctx.send(`override ruleset.acting ${id}`) }, "act now");
@@ -193,7 +193,7 @@ const BANDS = ["close", "near", "distant"];
 function rangeCell(a, b, value, ctx, editable, hidden) {
   const flag = hidden ? h("span", { class: "tag secret", title: `${b.name} is hidden from ${a.name}` }, "hidden") : null;
   if (!ctx.send) return hidden ? flag : words(value || "?");
-  if (!editable) return [words(value || "?"), flag];
+  if (!editable || ctx.ended) return [words(value || "?"), flag];  // ended: read only
   const select = h("select", { "aria-label": `Range from ${a.name} to ${b.name}`,
     "data-focus": `range-${a.id}-${b.id}`,
     onchange: (e) => ctx.choose(`range-${a.id}-${b.id}`, `set-range ${a.id} ${b.id} ${e.target.value}`) },
@@ -235,8 +235,9 @@ function vers(level, ctx) {
   const out = [];
   const zones = zonesOf(level);
   if (zones.length) {
+    // the GM draws the map until the conflict ends (the rules refuse it after)
     out.push(panel("Zones", zoneMap(level, zones, ctx), zoneFacts(level, zones, ctx),
-      ctx.send ? mapEditor(level, zones, ctx) : null));
+      ctx.send && !ctx.ended ? mapEditor(level, zones, ctx) : null));
   }
   const objects = Object.entries(r.objects || {});
   if (objects.length) {
@@ -469,7 +470,7 @@ function zoneMap(level, zones, ctx) {
     zones.map((z) => {
       const { x, y } = at.get(z.id);
       const here = people.filter((p) => p.zone === z.id);
-      const place = ctx.send ? () => {
+      const place = ctx.send && !ctx.ended ? () => {
         const who = document.getElementById("map-who");
         if (who && who.value) ctx.send(`place ${who.value} ${z.id}`);
         else ctx.refuse("Choose a character to move first (Character to move, under Edit the map).");
