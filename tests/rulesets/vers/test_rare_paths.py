@@ -155,10 +155,10 @@ def test_disengaging_from_three_opponents_costs_two_for_each_beyond_the_first():
        "rat: attack ada dice=6,6,6", "rat: handoff bat", "bat: attack ada dice=6,6,6",
        "bat: handoff thug", "thug: handoff", "open ada")
     dis = of(do(c, "ada: disengage dice=3,3,2"), "disengaged")[0]
-    assert dis["check"]["mods"] == [["2 more opponent(s)", -4]]
+    assert dis["check"]["mods"] == [["for 2 more opponents", -4]]
     assert dis["check"]["success"]  # 8 ≤ 12 − 4
     said = last_sentences(c)[0]
-    assert "Athletics TN 12 (−4 2 more opponent(s): −4) → 8: rolled [3, 3, 2] = 8" in said
+    assert "Athletics TN 12 (−4 for 2 more opponents: −4) → 8: rolled [3, 3, 2] = 8" in said
 
 
 def broken_club():

@@ -6,6 +6,7 @@ import pytest
 
 from fracas.engine.model import Viewer
 from fracas.errors import IllegalCommand
+from tests.support.reading import last_sentences
 
 from .helpers import ZONES, do, make, npc, of, pc, refused, ruleset
 
@@ -116,7 +117,8 @@ def test_disengage_penalty_per_extra_opponent_and_free_attacks_on_failure():
        "rat: handoff thug", "thug: handoff guard", "guard: handoff", "open ada")
     events = do(c, "ada: disengage dice=5,5,2 free=1,1,1,1,1,1")
     dis = of(events, "disengaged")[0]
-    assert ["1 more opponent(s)", -2] in dis["check"]["mods"]
+    assert ["for 1 more opponent", -2] in dis["check"]["mods"]
+    assert "(−2 for 1 more opponent: −2)" in last_sentences(c)[0]  # read as it is said
     assert not dis["check"]["success"]  # 12 > 12 - 2
     free = of(events, "attack")
     assert [f["free"] for f in free] == [True, True]

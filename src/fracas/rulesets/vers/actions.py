@@ -277,8 +277,9 @@ def decide_disengage(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"{name(state, actor)} is not engaged with anyone",
                              rule="VR-MOVE-4")
     mods = own_mods(state, actor)
-    if len(foes) > 1:
-        mods.append(Modifier(f"{len(foes) - 1} more opponent(s)", -2 * (len(foes) - 1)))
+    if len(foes) > 1:  # read in the breakdown: "−2 for 1 more opponent" (a stored roll keeps
+        more = len(foes) - 1  # the label it was made with: "1 more opponent(s)")
+        mods.append(Modifier(f"for {more} more opponent{'s' if more > 1 else ''}", -2 * more))
     c = roll(d, actor, "athletics", mods, cmd.args.get("dice"))
     d.emit(Disengaged(who=actor, from_=tuple(foes), check=c, spend=spend, actor=actor))
     if not c.success:
