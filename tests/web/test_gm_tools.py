@@ -741,3 +741,49 @@ def test_once_ended_the_gm_is_offered_no_control_the_rules_refuse_and_undo_bring
         expect(bruno).to_have_count(1)
         expect(page.locator("svg.zones .zone-target")).to_have_count(3)
         clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("ES-ACT-4", "FU-RES-1")
+def test_the_forms_other_stats_example_is_each_rulesets_own_and_works_typed_in(
+        browser: Browser, served: Served) -> None:
+    """An Etherscope row's 'Other stats' shows skill ratings and a pool, a Fabula Ultima
+    row's IP, Fabula Points and an affinity; typed in as shown, each makes the character with
+    them. Before, both read 'skills.brawl=2, fp=3' (an Etherscope skill beside Fabula Ultima's
+    points)."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    stats = {"etherscope": {"physical": "10", "ether": "10", "society": "10"},
+             "fabula-ultima": {"dex": "8", "ins": "8", "mig": "8", "wlp": "8", "hp": "40"}}
+    made = {"etherscope": {"skills": {"drive": 4, "brawl": 3}, "pool": 2},
+            "fabula-ultima": {"ip": 6, "fp": 3, "affinities": {"ice": "vulnerable"}}}
+    for ruleset, own in stats.items():
+        form.get_by_label("Ruleset").select_option(ruleset)
+        form.get_by_label("Title").fill(f"The form's {ruleset}")
+        form.get_by_label("Sides (comma-separated)").fill("heroes, foes")
+        if ruleset == "fabula-ultima":
+            form.get_by_label("The player characters' side").select_option("heroes")
+            form.get_by_label("The foes' side").select_option("foes")
+        row = form.locator("fieldset").nth(0)
+        row.get_by_label("Id", exact=True).fill("ada")
+        row.get_by_label("Name", exact=True).fill("Ada")
+        row.get_by_label("Kind").select_option("pc")
+        row.get_by_label("Side", exact=True).select_option("heroes")
+        for stat, value in own.items():
+            field = row.get_by_label(stat, exact=True)
+            if field.evaluate("el => el.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
+        other = row.get_by_label("Other stats (name=value, comma-separated)")
+        example = other.get_attribute("placeholder") or ""
+        assert "brawl=2" not in example
+        other.fill(example)
+        form.get_by_role("button", name="Create from the form").click()
+        expect(page.locator(".round-region .status")).to_contain_text(f"The form's {ruleset}")
+        sheet = person(last_view(gm), "ada")["stats"]
+        assert {k: sheet[k] for k in made[ruleset]} == made[ruleset], sheet
+        page.get_by_text("Set up a conflict (form)").click()
+    clean(gm, ())
+    gm.context.close()

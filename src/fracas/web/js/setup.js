@@ -100,11 +100,15 @@ function field(text, input) {
   return h("p", { class: "field" }, label, input);
 }
 
-// What "Other stats" takes, in each ruleset's own words: a VERS character's skills and
-// weapons (docs/vers.md), not another game's.
+// What "Other stats" takes, in each ruleset's own words, each one that works typed in as it
+// reads: an Etherscope character's skill ratings and pool (docs/etherscope.md), a Fabula
+// Ultima PC's IP, Fabula Points and an affinity (docs/fabula-ultima.md), a VERS character's
+// skills and weapons (docs/vers.md); never another game's.
 const OTHER_EXAMPLE = {
+  etherscope: "skills.drive=4, skills.brawl=3, pool=2",
+  "fabula-ultima": "ip=6, fp=3, affinities.ice=vulnerable",
   vers: "skills.close_combat=3, weapons.sword.ev=5, weapons.sword.kind=close",
-  default: "skills.brawl=2, fp=3",
+  default: "name=value",
 };
 
 // One participant: id, name, kind, side, player, the ruleset's stats (each may be GM-only),
