@@ -147,6 +147,19 @@ stats = { agility = 3, skills = { athletics = 2 } }
 """
 
 
+def _eliminate(rows: list[list[Fraction]]) -> None:
+    """Gauss-Jordan elimination in place of a system whose unknowns are its first
+    ``len(rows)`` columns (the rest: right-hand sides, read off each row once solved)."""
+    n = len(rows)
+    for col in range(n):
+        pivot = rows[col][col]
+        rows[col] = [v / pivot for v in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+
+
 def capture_odds(p: Fraction, positions: int, start: int) -> Fraction:
     """P(capture) of a pursuit (VR-CHASE-3/4/6) by exact Gaussian elimination: from 1 an
     interpose captures with p or falls back to 2; elsewhere a success moves toward 1, a
@@ -162,13 +175,7 @@ def capture_odds(p: Fraction, positions: int, start: int) -> Fraction:
         rows[i][i - 1] -= p
         if i + 1 < n:
             rows[i][i + 1] -= 1 - p
-    for col in range(n):
-        pivot = rows[col][col]
-        rows[col] = [v / pivot for v in rows[col]]
-        for r in range(n):
-            if r != col and rows[r][col]:
-                factor = rows[r][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    _eliminate(rows)
     return rows[start - 1][n]
 
 
@@ -201,13 +208,7 @@ def quarry_odds(p: Fraction, positions: int, start: int) -> dict[str, Fraction]:
         rows[i][i - 1] -= 1 - p
         if i + 1 < n:
             rows[i][i + 1] -= p
-    for col in range(n):
-        pivot = rows[col][col]
-        rows[col] = [v / pivot for v in rows[col]]
-        for r in range(n):
-            if r != col and rows[r][col]:
-                factor = rows[r][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    _eliminate(rows)
     captured, evaded = rows[start - 1][n], rows[start - 1][n + 1]
     return {"captured": captured, "evaded": evaded, "escaped": 1 - captured - evaded}
 
