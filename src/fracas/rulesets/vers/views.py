@@ -18,7 +18,7 @@ from fracas.engine.events import Event
 from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
-from fracas.rulesets.vers.chases import roll_of, tactics_mods
+from fracas.rulesets.vers.chases import ENDED, roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
 from fracas.rulesets.vers.events import (
@@ -470,7 +470,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
                                        if v.ladder.marks[i]]}
                     for o, v in ext.objects.items()},
         "chases": {c: {"hunter": v.hunter, "quarry": v.quarry, "roller": v.roller,
-                       "stage": v.stage, "position": v.track.position,
+                       "stage": v.stage, "over": v.stage in ENDED, "position": v.track.position,
                        "positions": v.track.length, "tactics": v.tactics,
                        "tactics_why": v.tactics_why} for c, v in ext.chases.items()},
     }

@@ -65,15 +65,12 @@ export function turnOf(view, level) {
 
 const NOBODY = "Acting: nobody · ";
 
-// The stages a VERS chase ends in (VR-CHASE-4..7, or abandoned by the GM).
-const CHASE_ENDED = new Set(["captured", "evaded", "away", "won", "lost", "over"]);
-
 // Before any VERS turn was opened, with chases all over: "the chase is over (c1: captured)";
 // "" otherwise (a turn opened, a chase still running, or none at all).
 function chasesOverOf(level) {
   const r = level.ruleset || {};
   const chases = Object.entries(r.chases || {});
-  if (r.opened || level.round || !chases.length || !chases.every(([, c]) => CHASE_ENDED.has(c.stage))) return "";
+  if (r.opened || level.round || !chases.length || !chases.every(([, c]) => c.over)) return "";
   const each = chases.map(([id, c]) => `${id}: ${c.stage === "away" ? "completely away" : words(c.stage)}`).join(", ");
   return `${chases.length > 1 ? "the chases are" : "the chase is"} over (${each})`;
 }
