@@ -249,6 +249,22 @@ def test_failed_interpose_back_to_2_and_success_captures():
         c.execute("ada: run c1 dice=1,1,1")
 
 
+@pytest.mark.rule("VR-CHASE-6", "VR-CHASE-8")
+def test_a_chase_only_conflict_whose_chase_is_over_heads_its_view_with_it():
+    """`fracas show` and the view's lines head a chase-only conflict by what is true once the
+    capture is made, not by "Turn 1 not opened yet · the table picks who opens it"."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=1", "ada: interpose c1 dice=1,1,1")
+    for viewer in (Viewer.gm(), Viewer.of_player("ada")):
+        lines = ruleset().view_ext(c.state, viewer)["lines"]
+        assert lines[0] == (
+            "No turn open · the chase is over (c1: captured): nothing to roll; the GM may open "
+            "a turn or end the conflict")
+        assert not any(line.startswith("Gone:") for line in lines)  # no go to wait for
+    do(c, "open ada")
+    assert ruleset().view_ext(c.state, Viewer.gm())["lines"][0].startswith("Turn 1 · opened by")
+
+
 @pytest.mark.rule("VR-CHASE-6")
 def test_quarry_interpose_evades_or_is_caught_and_prize_race():
     c = runners()

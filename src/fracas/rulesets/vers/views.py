@@ -380,6 +380,15 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if due and not turns.round_opened:  # a chase rolls on without a turn (VR-CHASE-8)
         head = (f"No turn open · {names(dict.fromkeys(due.values()))} rolls the chase; the "
                 "table opens a turn only when others act")
+    seen_chases = {cid: c for cid, c in ext.chases.items()
+                   if can_see(c.hunter) and can_see(c.quarry)}
+    chases_over = not turns.round_opened and not state.round and bool(seen_chases) and all(
+        c.stage in ENDED for c in seen_chases.values())  # a chase-only conflict, done
+    if chases_over:
+        each = ", ".join(f"{cid}: {'completely away' if c.stage == 'away' else c.stage}"
+                         for cid, c in seen_chases.items())
+        head = (f"No turn open · the chase{'s are' if len(seen_chases) > 1 else ' is'} over "
+                f"({each}): nothing to roll; the GM may open a turn or end the conflict")
     ended = state.status == "ended"
     listed, before = opened, "opened by"
     if ended:
@@ -414,7 +423,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
             lines.append(f"Acting: nobody · {n(last)} is done; the GM hands off for them to "
                          "one not gone yet (VR-TURN-2)")
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
-    if not ended:
+    if not ended and not chases_over:  # nobody is to go in a turn never opened
         not_gone = names(turns.not_gone()) or "nobody"
         lines.append(f"Gone: {names(gone) or 'nobody'} · not gone: {not_gone}")
     for zid, zone in ext.zones.zones.items():
