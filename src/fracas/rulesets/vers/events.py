@@ -113,8 +113,8 @@ class _Disabled:
 @vers_event("endured")
 class Endured(CheckFields, _Disabled, TypedEvent):
     """A disabled character's Discipline roll to stay conscious (VR-INJ-3); ``who`` first.
-    Hidden whole from a viewer whose harm view of ``who`` is not exact (it is only rolled
-    while ``who`` is disabled)."""
+    Hidden whole from a viewer who sees nothing of ``who``'s harm (a harm view "none": it is
+    only rolled while ``who`` is disabled, a condition the band already tells)."""
 
 
 # --- movement ------------------------------------------------------------------------------
