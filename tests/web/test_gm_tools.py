@@ -43,10 +43,12 @@ def control(screen: Screen, actor: str, title: str) -> Locator:
 
 
 def gm_opens(gm: Screen, name: str) -> None:
-    """The GM opens a VERS turn with ``name``'s go, from the structured control."""
+    """The GM opens a VERS turn with ``name``'s go, from the structured control, and waits
+    until the server has taken it (a player's command sent sooner finds no turn open)."""
     opener = control(gm, "gm", "open")
     opener.get_by_label("first").select_option(label=name)
     opener.get_by_role("button", name="open").click()
+    expect(gm.page.locator("#notice")).to_contain_text(f"{name} opens the turn")
 
 
 def control_summary(screen: Screen, actor: str, title: str) -> Locator:
