@@ -354,6 +354,19 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
 COVER_SHARE = {-1: "⅓", -3: "⅔", -5: "complete"}
 
 
+def _chases_over(state: ConflictState, can_see: Callable[[str], bool]) -> str:
+    """Where no turn was ever opened and every chase the viewer knows of is over (a
+    chase-only conflict, done): "the chase is over (c1: captured)"; "" otherwise."""
+    ext: VersExt = state.ext
+    seen = {cid: c for cid, c in ext.chases.items() if can_see(c.hunter) and can_see(c.quarry)}
+    if ext.turns.round_opened or state.round or not seen or any(
+            c.stage not in ENDED for c in seen.values()):
+        return ""
+    each = ", ".join(f"{cid}: {'completely away' if c.stage == 'away' else c.stage}"
+                     for cid, c in seen.items())
+    return f"the chase{'s are' if len(seen) > 1 else ' is'} over ({each})"
+
+
 def view_ext(state: ConflictState, viewer: Viewer,
              can_see: Callable[[str], bool] = lambda pid: True) -> dict[str, Any]:
     """The turn tracker, zones, guards, objects and chases as lines plus data. The lines
@@ -380,15 +393,10 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if due and not turns.round_opened:  # a chase rolls on without a turn (VR-CHASE-8)
         head = (f"No turn open · {names(dict.fromkeys(due.values()))} rolls the chase; the "
                 "table opens a turn only when others act")
-    seen_chases = {cid: c for cid, c in ext.chases.items()
-                   if can_see(c.hunter) and can_see(c.quarry)}
-    chases_over = not turns.round_opened and not state.round and bool(seen_chases) and all(
-        c.stage in ENDED for c in seen_chases.values())  # a chase-only conflict, done
+    chases_over = _chases_over(state, can_see)
     if chases_over:
-        each = ", ".join(f"{cid}: {'completely away' if c.stage == 'away' else c.stage}"
-                         for cid, c in seen_chases.items())
-        head = (f"No turn open · the chase{'s are' if len(seen_chases) > 1 else ' is'} over "
-                f"({each}): nothing to roll; the GM may open a turn or end the conflict")
+        head = (f"No turn open · {chases_over}: nothing to roll; the GM may open a turn or end "
+                "the conflict")
     ended = state.status == "ended"
     listed, before = opened, "opened by"
     if ended:
@@ -463,6 +471,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
         # who must roll Discipline to stay conscious now (VR-INJ-3), of those the viewer may
         # know it of
         "endure": endure,
+        # a chase-only conflict whose chases are all over: "the chase is over (c1: captured)"
+        "chases_over": chases_over,
         # who makes a chase roll now, by chase (VR-CHASE-8): that character's due
         "due": sorted(set(due.values())),
         "openers": [[r, p] for r, p in opened],  # (turn, who opened it)
@@ -479,7 +489,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
                                        if v.ladder.marks[i]]}
                     for o, v in ext.objects.items()},
         "chases": {c: {"hunter": v.hunter, "quarry": v.quarry, "roller": v.roller,
-                       "stage": v.stage, "over": v.stage in ENDED, "position": v.track.position,
+                       "stage": v.stage, "position": v.track.position,
                        "positions": v.track.length, "tactics": v.tactics,
                        "tactics_why": v.tactics_why} for c, v in ext.chases.items()},
     }

@@ -46,7 +46,7 @@ export function turnOf(view, level) {
     // a chase rolling on with no turn open (VR-CHASE-8): nobody is "still to act" in a go
     const chaseOnly = !r.opened && due.length > 0;
     // a chase-only conflict whose chases are all over, no turn ever opened: nothing to roll
-    const chasesOver = chasesOverOf(level);
+    const chasesOver = r.chases_over || "";
     // a Discipline roll due first (VR-INJ-3), said where the player acts: the server lists
     // only those the viewer may know it of (their harm in view, or the band)
     const endure = ids(r.endure).map((id) => `${nameIn(level, id)} must roll Discipline to stay conscious (VR-INJ-3)`);
@@ -64,16 +64,6 @@ export function turnOf(view, level) {
 }
 
 const NOBODY = "Acting: nobody · ";
-
-// Before any VERS turn was opened, with chases all over: "the chase is over (c1: captured)";
-// "" otherwise (a turn opened, a chase still running, or none at all).
-function chasesOverOf(level) {
-  const r = level.ruleset || {};
-  const chases = Object.entries(r.chases || {});
-  if (r.opened || level.round || !chases.length || !chases.every(([, c]) => c.over)) return "";
-  const each = chases.map(([id, c]) => `${id}: ${c.stage === "away" ? "completely away" : words(c.stage)}`).join(", ");
-  return `${chases.length > 1 ? "the chases are" : "the chase is"} over (${each})`;
-}
 
 // A participant's name as the level's view gives it (the id where it gives none).
 function nameIn(level, id) {
@@ -245,7 +235,7 @@ function vers(level, ctx) {
   const over = level.status === "ended";  // a go the GM's end cut short is no one's now
   // no turn open and a chase roll due: the chase rolls on its own, no go is under way
   const chaseOnly = !over && !r.opened && (r.due || []).length > 0;
-  const chasesOver = over ? "" : chasesOverOf(level);  // nothing rolls, no go was ever opened
+  const chasesOver = over ? "" : r.chases_over || "";  // nothing rolls, no go was ever opened
   out.push(panel("Popcorn",
     h("p", {}, over ? "the conflict has ended: nobody acts"
       : chaseOnly ? `no turn open: the chase rolls on its own (${(r.due || []).map(ctx.name).join(", ")} rolls next; VR-CHASE-8)`
