@@ -17,7 +17,7 @@ from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError, NotYourTurn
 
-from .helpers import make, pc, started
+from .helpers import make, moved, pc, started
 
 ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
 
@@ -181,3 +181,39 @@ def test_the_end_of_an_inner_zoom_names_the_zoom_play_returns_to() -> None:
     outer = next(e for e in c.records[-1].events if e.type == ZOOM_CLOSED)
     assert c.ruleset.describe(outer, c.replay(c.version - 1)) == \
         "back to the main conflict (5 rounds played)"
+
+
+def _tied(boris_declares: str | None = None, ada_aware: int = 3) -> Conflict:
+    """Boris and Carl, both GM-only physical 17, tie at their default of 17 (awareness 1
+    each, so a roll-off); Ada (alice, 10, awareness ``ada_aware``) declares 10."""
+    boris = {**pc("boris", physical=17), "gm_only": ["physical"]}
+    carl = {**pc("carl", physical=17), "gm_only": ["physical"]}
+    c = make({}, [pc("ada", "alice"), pc("bruno", "bob"), boris, carl],
+             [f"ada: awareness successes={ada_aware}", "bruno: awareness successes=2",
+              "boris: awareness successes=1", "carl: awareness successes=1", "moves"])
+    return moved(c, "round", "ada: declare 10",
+                 *([boris_declares] if boris_declares else []), "countdown")
+
+
+@pytest.mark.rule("ES-ROUND-5", "ES-ROUND-2")
+def test_a_tie_between_secret_default_declarations_is_not_shown_with_their_base() -> None:
+    c = _tied()
+    gm = _lines(c, Viewer.gm())
+    assert any(line.startswith("tie at initiative 17 (awareness 1): roll-off Boris")
+               for line in gm), gm
+    lines = _lines(c, ALICE)
+    # before: "tie at initiative 17 (awareness 1): roll-off Boris 1, Carl 0" beside
+    # "Boris acts at ?" — the tie told the GM-only base the other lines mask
+    assert not any(line.startswith("tie at initiative") for line in lines), lines
+    assert any(line.startswith("countdown: Boris ?, Carl ?, Ada 10") or
+               line.startswith("countdown: Carl ?, Boris ?, Ada 10") for line in lines), lines
+    assert "17" not in _seen(c, ALICE)
+
+
+@pytest.mark.rule("ES-ROUND-5")
+def test_a_tie_at_a_score_the_player_knows_is_still_shown_to_them() -> None:
+    # Boris declares 10 himself: his score is no default, so the tie with Ada is the table's
+    c = _tied("boris: declare 10", ada_aware=1)
+    lines = _lines(c, ALICE)
+    assert any(line.startswith("tie at initiative 10 (awareness ") and "Ada" in line
+               for line in lines), lines

@@ -68,9 +68,18 @@ def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:
     if viewer.is_gm:
         return event
     out = _redact_hidden(state, event, viewer)
-    if out is None:
+    if out is None or _tie_secret(state, out, viewer):
         return None
     return mask(out, state, viewer)
+
+
+def _tie_secret(state: ConflictState, event: Event, viewer: Viewer) -> bool:
+    """Whether ``event`` is a countdown tie among default declarations ``viewer`` may not
+    know, each the base initiative of a GM-only (or harm-hidden) condenser: its score, and
+    that they tie at all, would tell those bases (ES-ROUND-5). One with a score the viewer
+    knows (a declaration they saw, or a base they see) is theirs to read: it tells nothing."""
+    return isinstance(event, ev.TieRolloff) and event.score is not None and all(
+        default_score_secret(state, viewer, p) for p in event.participants)
 
 
 def _rebuilt(event: Event, data: dict[str, Any]) -> Event:
