@@ -15,6 +15,7 @@ from fracas.engine.model import Viewer
 from fracas.engine.projector import offered
 from fracas.engine.secrets import Modifier
 from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
 from fracas.rulesets.vers import actions, chases, decider
 
 from .helpers import ZONES, do, make, npc, pc, ruleset
@@ -259,3 +260,24 @@ def test_a_target_engaged_with_a_concealed_one_tells_a_player_no_engagement() ->
         seen = json.dumps(log_view(c, viewer)[-1])
         assert "engaged" not in seen and "zq" not in seen.lower(), viewer
         assert "(−1 Thug's dodge, ? GM-only: ?)" in log_view(c, viewer)[-1]["lines"][0]
+
+
+@pytest.mark.rule("VR-ROLL-2")
+def test_a_mistyped_target_gets_a_did_you_mean_for_the_gm_and_none_for_a_player() -> None:
+    c = make(pc("ada", skills={"close_combat": 1}), npc("bruiser"), npc("sniper"))
+    do(c, "conceal sniper", "open ada")
+
+    def told(line: str, viewer: Viewer | None = None) -> str:
+        with pytest.raises(FracasError) as info:
+            c.execute(line, viewer)
+        return str(info.value)
+
+    # before: "no character or object 'brusier' to attack", where a mistyped name anywhere
+    # else (a hand-off, a move) says what was meant
+    assert told("ada: attack brusier") == \
+        "no character or object 'brusier' to attack; did you mean 'bruiser'?"
+    # a player is told the same of a typo, of a hidden one and of a name that is nobody's
+    assert told("ada: attack brusier", ALICE) == "no character or object 'brusier' to attack"
+    assert told("ada: attack sniper", ALICE) == "no character or object 'sniper' to attack"
+    assert told("ada: attack snipr", ALICE) == "no character or object 'snipr' to attack"
+    assert told("ada: attack zzz") == "no character or object 'zzz' to attack"

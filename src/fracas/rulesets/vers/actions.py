@@ -6,6 +6,7 @@ from fracas.engine.commands import Command
 from fracas.engine.engine_events import RoundEnded, RoundStarted
 from fracas.engine.handlers import Decision
 from fracas.engine.secrets import Modifier, stat_is_secret
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.decider import (
     HANDLERS,
@@ -291,8 +292,12 @@ def decide_attack(d: Decision, cmd: Command) -> None:
     """VR-ROLL-2, VR-ATK-*: an attack with its breakdown, harm and cover hits."""
     actor = actor_of(cmd)
     a = cmd.args
-    if a["target"] not in d.state.participants and a["target"] not in ext_of(d.state).objects:
-        raise InvalidInput(f"no character or object {a['target']!r} to attack")
+    objects = ext_of(d.state).objects
+    if a["target"] not in d.state.participants and a["target"] not in objects:
+        # the GM is told what was meant; a player never (it could name someone hidden)
+        hint = did_you_mean(a["target"], [*d.state.participants, *objects]) \
+            if d.ctx.author.is_gm else ""
+        raise InvalidInput(f"no character or object {a['target']!r} to attack{hint}")
     spend = action(d, cmd, actor)
     author = d.ctx.author
     secret = stat_is_secret(d.state, author, actor, "weapons")
