@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.dice import DiceBudgetError, DiceSyntaxError, parse
+from fracas.dice import DiceBudgetError, DiceSyntaxError, DiceValueError, parse
 from fracas.errors import InvalidInput
 
 
@@ -80,6 +80,31 @@ def test_syntax_errors_say_where_and_what(source: str, position: int, fragment: 
         parse(source)
     assert info.value.position == position
     assert f"at position {position}" in str(info.value)
+    assert fragment in str(info.value)
+    assert isinstance(info.value, InvalidInput)
+
+
+@pytest.mark.parametrize(
+    ("source", "position", "fragment"),
+    [
+        ("0/0", 1, "the right side of '/' at position 1 in '0/0' is 0"),
+        ("2d6 // (3-3)", 4, "'//' at position 4 in '2d6 // (3-3)' is 0"),
+        ("1d6 % 0 + 5/0", 4, "'%' at position 4"),  # the first, left to right
+        ("5 + (10 / 0)", 8, "'/' at position 8"),  # inside brackets
+        ("d20: 1d20 / (1d6-1d6) adv", 10, "'/' at position 10 in 'd20: 1d20 / (1d6-1d6) adv'"
+                                          " may be 0 (it lies between -5 and 5)"),
+    ],
+)
+def test_a_division_by_zero_says_where_its_operator_is(source: str, position: int,
+                                                       fragment: str) -> None:
+    """Like a syntax error, a division by what is or may be 0 points at its place in the text:
+    the offset of its operator (before: the message named the operator alone, and a long
+    expression with several divisions left the user to find which)."""
+    with pytest.raises(DiceValueError) as info:
+        parse(source)
+    assert info.value.position == position
+    assert info.value.values["position"] == position
+    assert info.value.values["expression"] == source
     assert fragment in str(info.value)
     assert isinstance(info.value, InvalidInput)
 

@@ -31,14 +31,17 @@ ALPHABET = "0123456789dDkhl!<>=+-*(){} ,x"
 @example("0/0")
 def test_any_string_parses_or_raises_a_positioned_error(text: str) -> None:
     """Text that does not parse says where; one that parses but cannot be rolled (a division
-    by what is or may be 0) says which operator."""
+    by what is or may be 0) says which operator, and where it is."""
     try:
         e = parse(text)
     except (DiceSyntaxError, DiceBudgetError) as error:
         assert 0 <= error.position <= len(text)
         assert f"position {error.position}" in str(error)
     except DiceValueError as error:
-        assert str(error).startswith("division by zero: the right side of '")
+        op = error.values["operator"]
+        assert text[error.position:].startswith(op)
+        assert str(error).startswith(f"division by zero: the right side of '{op}' at position "
+                                     f"{error.position} in ")
     else:
         assert parse(e.text) == e
 

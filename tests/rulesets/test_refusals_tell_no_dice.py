@@ -39,9 +39,10 @@ def test_a_roll_that_could_divide_by_zero_is_refused_alike_whatever_the_dice() -
         answers = {_outcome(Conflict(c.ruleset, seed, c.records),
                             f"ada: roll '1/(1d20-{k})+1%0'", alice)[:2]
                    for seed in ("one", "two", "three", "four")}
-        assert answers == {("DiceValueError", "division by zero: the right side of '/' may be "
-                            f"0 (it lies between {1 - k} and {20 - k}); such a roll is refused "
-                            "before any die is rolled")}
+        assert answers == {("DiceValueError", "division by zero: the right side of '/' at "
+                            f"position 1 in '1/(1d20-{k})+1%0' may be 0 (it lies between "
+                            f"{1 - k} and {20 - k}); such a roll is refused before any die is "
+                            "rolled")}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

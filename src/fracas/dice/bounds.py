@@ -155,23 +155,23 @@ def _binop_bounds(node: BinOp) -> tuple[Value, Value]:
     return min(quotients), max(quotients)
 
 
-def divisors_that_may_be_zero(node: Node) -> list[tuple[str, Value, Value]]:
-    """Every ``/``, ``//`` or ``%`` whose right side may be 0, as (operator, least, greatest),
+def divisors_that_may_be_zero(node: Node) -> list[tuple[BinOp, Value, Value]]:
+    """Every ``/``, ``//`` or ``%`` whose right side may be 0, as (division, least, greatest),
     left to right: such a division is refused before any die is rolled, so that whether a
     roll is refused never depends on the dice (a refused roll must tell nothing of them)."""
-    out: list[tuple[str, Value, Value]] = []
+    out: list[tuple[BinOp, Value, Value]] = []
     _walk_divisors(node, out)
     return out
 
 
-def _walk_divisors(node: Node, out: list[tuple[str, Value, Value]]) -> None:
+def _walk_divisors(node: Node, out: list[tuple[BinOp, Value, Value]]) -> None:
     if isinstance(node, BinOp):
         _walk_divisors(node.left, out)
         _walk_divisors(node.right, out)
         if node.op in ("/", "//", "%"):
             lo, hi = bounds(node.right)
             if lo <= 0 <= hi:
-                out.append((node.op, lo, hi))
+                out.append((node, lo, hi))
     elif isinstance(node, Unary):
         _walk_divisors(node.operand, out)
     elif isinstance(node, Annotated | Group):

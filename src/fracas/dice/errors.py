@@ -43,9 +43,15 @@ def check_target(value: int, what: str) -> int:
 
 class DiceValueError(InvalidInput):
     """A roll that cannot be evaluated: a division whose right side is or may be 0, refused
-    before any die is rolled."""
+    before any die is rolled; ``position`` is the 0-based offset of its operator."""
 
     code = "dice_value"
+
+    def __init__(self, message: str, *, position: int, expression: str = "",
+                 **values: Any) -> None:
+        self.position = position
+        self.expression = expression
+        super().__init__(message, position=position, expression=expression, **values)
 
 
 class TableDiceError(InvalidInput):

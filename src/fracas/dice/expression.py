@@ -25,12 +25,14 @@ class Expression:
         self.parsed: Tree = parse_tree(source)
         self.tree: Node = self.parsed.root
         self.text = to_source(self.parsed)
-        for op, least, greatest in divisors_that_may_be_zero(self.tree):
+        for division, least, greatest in divisors_that_may_be_zero(self.tree):
             side = ("is 0" if least == greatest else
                     f"may be 0 (it lies between {least} and {greatest}); such a roll is refused "
                     "before any die is rolled")
-            raise DiceValueError(f"division by zero: the right side of '{op}' {side}",
-                                 operator=op, expression=source)
+            op, at = division.op, division.position
+            raise DiceValueError(f"division by zero: the right side of '{op}' at position "
+                                 f"{at} in '{source}' {side}",
+                                 position=at, expression=source, operator=op)
         low, high = bounds(self.tree)
         self.minimum, self.maximum = int(low), int(high)
         self.groups: tuple[Dice, ...] = tuple(dice_groups(self.tree))

@@ -115,11 +115,13 @@ class Dice:
 
 @dataclass(frozen=True, slots=True)
 class BinOp:
-    """``left op right``: ``+ - * / // %`` or a comparison (``== != >= <= > <``, 1 or 0)."""
+    """``left op right``: ``+ - * / // %`` or a comparison (``== != >= <= > <``, 1 or 0);
+    ``position`` is the operator's offset in the text."""
 
     op: str
     left: Node
     right: Node
+    position: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,8 +129,8 @@ class Builder:
         a, b = _as_die(left), _as_die(right)
         if op in ("/", "//", "%") and 0 in b:
             raise DiceValueError(
-                f"the right side of '{op}' can be 0, so the odds would divide by zero",
-                operator=op,
+                f"the right side of '{op}' at position {node.position} can be 0, so the odds "
+                "would divide by zero", position=node.position, operator=op,
             )
         self.budget.maps(len(a) * len(b), f"'{op}'")
         return icepool.map(fn, a, b)

@@ -228,8 +228,9 @@ class Parser:
             self.skip()
             for op in COMPARISONS:
                 if self.at(op):
+                    at = self.pos
                     self.operator(len(op))
-                    node = BinOp(op, node, self.sum())
+                    node = BinOp(op, node, self.sum(), at)
                     break
             else:
                 return node
@@ -239,9 +240,9 @@ class Parser:
         while True:
             self.skip()
             if self.pos < self.n and self.low[self.pos] in "+-":
-                op = self.low[self.pos]
+                op, at = self.low[self.pos], self.pos
                 self.operator(1)
-                node = BinOp(op, node, self.product())
+                node = BinOp(op, node, self.product(), at)
             else:
                 return node
 
@@ -250,12 +251,13 @@ class Parser:
         while True:
             self.skip()
             if self.at("//"):
+                at = self.pos
                 self.operator(2)
-                node = BinOp("//", node, self.unary())
+                node = BinOp("//", node, self.unary(), at)
             elif self.pos < self.n and self.low[self.pos] in "*/%":
-                op = self.low[self.pos]
+                op, at = self.low[self.pos], self.pos
                 self.operator(1)
-                node = BinOp(op, node, self.unary())
+                node = BinOp(op, node, self.unary(), at)
             else:
                 return node
 

@@ -166,14 +166,15 @@ def _binop(node: BinOp, group: GroupCompiler) -> Plan:
         return sub
     fn = ARITH[op]
     divides = op in ("/", "//", "%")
+    at = node.position
 
     def binop(src: Source, out: list[int], sink: list[Any]) -> Value:
         a = left(src, out, sink)
         b = right(src, out, sink)
         if divides and b == 0:
             raise DiceValueError(
-                f"division by zero: the right side of '{op}' rolled 0",
-                operator=op,
+                f"division by zero: the right side of '{op}' at position {at} rolled 0",
+                position=at, operator=op,
             )
         return fn(a, b)
 
