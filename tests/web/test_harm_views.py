@@ -87,7 +87,8 @@ def test_a_discipline_roll_due_is_said_where_the_player_acts_and_only_to_those_w
     """Disabled Ada must roll to stay conscious: Alice reads it on the Turn line and in the
     offer's title (before: "1 action left" and a bare "endure", the reason only under the
     conditions); Bob, who sees nothing of his side's harm, reads the turn as if she were
-    unhurt, and with the band (which names "disabled") reads it too."""
+    unhurt, and with the band (which names "disabled") reads it too. Two at once are one
+    sentence, the view's (before, the page worded one per character itself)."""
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
         gm.page.get_by_label("Harm of heroes").select_option("none")
         command(gm, "gm", "harm ada 9")
@@ -101,4 +102,8 @@ def test_a_discipline_roll_due_is_said_where_the_player_acts_and_only_to_those_w
         assert leaks(bob, ("roll Discipline", "stay conscious")) == []
         gm.page.get_by_label("Harm of heroes").select_option("band")
         expect(bob.page.locator(".round-region")).to_contain_text(due)
+        command(gm, "gm", "harm bruno 9")
+        both = "Ada and Bruno must roll Discipline to stay conscious (VR-INJ-3)"
+        for screen in (gm, alice, bob):
+            expect(screen.page.locator(".round-region")).to_contain_text(both)
         clean(gm, (alice, bob))

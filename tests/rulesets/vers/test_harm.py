@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine.model import Viewer
+from fracas.engine.views import view
 from fracas.rulesets.vers.views import view_ext
 
 from .helpers import do, make, npc, of, pc, refused, ruleset
@@ -142,6 +143,31 @@ def test_disabled_on_its_last_action_leaves_none_not_minus_one():
     lines = view_ext(c.state, Viewer.gm())["lines"]
     assert "Acting: Ada (0 actions left)" in lines  # and why the go is not over yet:
     assert "Ada must roll Discipline to stay conscious (VR-INJ-3)" in lines
+
+
+@pytest.mark.rule("VR-INJ-3")
+def test_who_must_roll_discipline_is_one_sentence_of_the_view_worded_for_each_viewer():
+    """The sentence is built once, in the view (``discipline``), and its line is that same
+    sentence: the table reads it from there (before, the view sent ids and the page worded
+    one sentence per id itself). Where their side's harm is hidden, a player's sentence names
+    only their own character; the GM's names both."""
+    c = make(pc("ada", tn={"discipline": 12}), pc("bruno", tn={"discipline": 12}), npc("thug"),
+             harm_view={"pcs": "none", "npcs": "exact"})
+    do(c, "harm ada 9", "harm bruno 9")
+    for viewer, said in ((Viewer.gm(), "Ada and Bruno"), (Viewer.of_player("ada"), "Ada"),
+                         (Viewer.of_player("bruno"), "Bruno")):
+        ext = view(c, viewer)["conflict"]["ruleset"]
+        sentence = f"{said} must roll Discipline to stay conscious (VR-INJ-3)"
+        assert ext["discipline"] == sentence
+        assert [line for line in ext["lines"] if "Discipline" in line] == [sentence]
+    do(c, "override settings.harm_view.pcs band")  # the band names the disabled condition
+    assert view(c, Viewer.of_player("ada"))["conflict"]["ruleset"]["discipline"] == \
+        "Ada and Bruno must roll Discipline to stay conscious (VR-INJ-3)"
+    do(c, "ada: endure dice=1,1,1")
+    assert view(c, Viewer.gm())["conflict"]["ruleset"]["discipline"] == \
+        "Bruno must roll Discipline to stay conscious (VR-INJ-3)"
+    do(c, "end 'the inn burns'")  # once ended, nobody rolls
+    assert view(c, Viewer.gm())["conflict"]["ruleset"]["discipline"] == ""
 
 
 @pytest.mark.rule("VR-INJ-1")

@@ -367,6 +367,16 @@ def _chases_over(state: ConflictState, can_see: Callable[[str], bool]) -> str:
     return f"the chase{'s are' if len(seen) > 1 else ' is'} over ({each})"
 
 
+def _discipline_due(state: ConflictState, due: list[str]) -> str:
+    """Who must roll Discipline to stay conscious (VR-INJ-3), in the order they came to it:
+    "Ada and Bruno must roll Discipline to stay conscious (VR-INJ-3)"; "" for nobody."""
+    if not due:
+        return ""
+    said = [_n(state, pid) for pid in due]
+    who = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    return f"{who} must roll Discipline to stay conscious (VR-INJ-3)"
+
+
 def view_ext(state: ConflictState, viewer: Viewer,
              can_see: Callable[[str], bool] = lambda pid: True) -> dict[str, Any]:
     """The turn tracker, zones, guards, objects and chases as lines plus data. The lines
@@ -414,9 +424,11 @@ def view_ext(state: ConflictState, viewer: Viewer,
             f" ({left} action{'' if left == 1 else 's'} left)" if left is not None else ""))
     # a Discipline roll due (VR-INJ-3) tells that the character is disabled: said only to a
     # viewer who may know that much of its harm (its own player, the GM, a band or better)
-    endure = [] if ended else [pid for pid in ext.pending_discipline if can_see(pid)
-                               and not harm_hidden(state, viewer, pid, band=True)]
-    lines += [f"{n(pid)} must roll Discipline to stay conscious (VR-INJ-3)" for pid in endure]
+    discipline = "" if ended else _discipline_due(
+        state, [pid for pid in ext.pending_discipline
+                if can_see(pid) and not harm_hidden(state, viewer, pid, band=True)])
+    if discipline:
+        lines.append(discipline)
     if turns.round_opened and turns.current is None and not ended and turns.not_gone():
         # a go ended with its character out (VR-TURN-2 default): the turn is still on. Said
         # only to a viewer who sees that character: to another, this moment must read as
@@ -469,8 +481,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "current": turns.current if turns.current and can_see(turns.current) else None,
         "actions_left": left, "gone": gone, "not_gone": turns.not_gone(),
         # who must roll Discipline to stay conscious now (VR-INJ-3), of those the viewer may
-        # know it of
-        "endure": endure,
+        # know it of: "Ada must roll Discipline to stay conscious (VR-INJ-3)", or ""
+        "discipline": discipline,
         # a chase-only conflict whose chases are all over: "the chase is over (c1: captured)"
         "chases_over": chases_over,
         # who makes a chase roll now, by chase (VR-CHASE-8): that character's due

@@ -47,9 +47,9 @@ export function turnOf(view, level) {
     const chaseOnly = !r.opened && due.length > 0;
     // a chase-only conflict whose chases are all over, no turn ever opened: nothing to roll
     const chasesOver = r.chases_over || "";
-    // a Discipline roll due first (VR-INJ-3), said where the player acts: the server lists
-    // only those the viewer may know it of (their harm in view, or the band)
-    const endure = ids(r.endure).map((id) => `${nameIn(level, id)} must roll Discipline to stay conscious (VR-INJ-3)`);
+    // a Discipline roll due first (VR-INJ-3), said where the player acts: the server's
+    // sentence names only those the viewer may know it of (their harm in view, or the band)
+    const discipline = r.discipline || "";
     const line = r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
       : handoff ? handoff.slice(NOBODY.length)
       : chasesOver ? `${chasesOver}: nothing to roll; the GM may open a turn or end the conflict`
@@ -58,17 +58,12 @@ export function turnOf(view, level) {
     return { current: r.current ? [r.current] : due, waiting: chaseOnly || chasesOver ? [] : r.not_gone || [],
              noWaiting: chaseOnly || Boolean(chasesOver),
              ask: due.length ? "Your chase roll" : undefined,
-             line: [line, ...endure].filter(Boolean).join(" · ") };
+             line: [line, discipline].filter(Boolean).join(" · ") };
   }
   return { current: [], waiting: [], line: "" };
 }
 
 const NOBODY = "Acting: nobody · ";
-
-// A participant's name as the level's view gives it (the id where it gives none).
-function nameIn(level, id) {
-  return ((level.participants || []).find((p) => p.id === id) || {}).name || id;
-}
 
 /** How far the conflict has come, for the page's head: its round in the game's word
  * (`said.round`: "round 2 of 6", VERS's "turn 2"), or, for a VERS chase before any turn was
