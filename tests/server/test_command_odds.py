@@ -125,6 +125,35 @@ def test_a_fabula_ultima_spells_odds_are_its_magic_check_against_magic_defense()
     assert odds(conflict, Viewer.of_player("bob"), "ada: spell Fire target=imp") == []
 
 
+@pytest.mark.rule("FU-RES-3")
+def test_a_damaging_spell_on_an_ally_shows_the_odds_of_the_check_it_rolls() -> None:
+    """A spell that deals damage to an ally is a magic check against that ally's Magic
+    Defense, so its form shows the chance it hits (before: none, the odds listed foes only);
+    one that deals none takes effect unrolled and shows none. An ally's GM-only Magic Defense
+    is the GM's to read only."""
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    ada = {**pc("ada", ins=10, wlp=8), "player": "alice"}
+    bruno = {**pc("bruno", mdef=7), "player": "bob"}
+    cleo = {**pc("cleo", mdef=11), "player": "bob", "gm_only": ["mdef"]}
+    conflict = run(make(ada, bruno, cleo, npc("imp", mdef=9)),
+                   "ada: initiative dice=6,6,6,6,6,6")
+    on_bruno = f"Ada casts a spell ({{d10+d8}}): hit Bruno {hit(10, 8, 0, 7):.0%}"
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(conflict, viewer, "ada: spell Drain mp=10 target=bruno damage=5") == [
+            on_bruno], viewer
+        assert odds(conflict, viewer, "ada: spell Drain target=bruno damage=0") == [on_bruno]
+        assert odds(conflict, viewer, "ada: spell Drain target=ada damage=5") == [
+            f"Ada casts a spell ({{d10+d8}}): hit Ada {hit(10, 8, 0, 10):.0%}"]
+        assert odds(conflict, viewer, "ada: spell Heal mp=10 target=bruno") == []
+    assert odds(conflict, Viewer.of_player("alice"), "ada: spell Drain target=cleo damage=5") \
+        == []
+    assert odds(conflict, Viewer.gm(), "ada: spell Drain target=cleo damage=5") == [
+        f"Ada casts a spell ({{d10+d8}}): hit Cleo {hit(10, 8, 0, 11):.0%}"]
+    box = view(conflict, Viewer.gm())["conflict"]["odds"]  # the pending box: foes only
+    assert box and not [line for line in box if "hit Bruno" in line or ", Bruno" in line]
+
+
 def test_a_spells_odds_tell_no_gm_only_mp_die_or_magic_defense() -> None:
     """Ada's player may read her spell's odds though her MP is GM-only, and asking them for any
     cost answers alike (before this route left MP out, ``mp=40`` would be refused and ``mp=33``

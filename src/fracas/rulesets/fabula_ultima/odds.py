@@ -180,7 +180,7 @@ def answer(query: str) -> OddsReport:
 
 def pending_odds(state: ConflictState, viewer: Viewer,
                  can_see: Callable[[str], bool] = lambda pid: True,
-                 only: str | None = None) -> list[str]:
+                 only: str | None = None, damaging: bool = False) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
     each of their equipped weapons (none: an unarmed strike) hits each foe, and for one with
     MP the chance that a spell's magic check ``{INS + WLP}`` beats each foe's Magic Defense
@@ -188,7 +188,9 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     show them every number of it (no GM-only die or gear of the attacker), and only against
     foes they may know of (``can_see``) whose Defense (Magic Defense) is not GM-only. Whether
     a caster has a spell line never tells MP the viewer may not know (GM-only MP: always).
-    ``only``: against that foe alone (the target a command names)."""
+    ``only``: against that foe alone (the target a command names); with ``damaging`` (a spell
+    that deals damage, whose magic check rolls against an ally too), against that character
+    whichever side they are on."""
     ext: FabulaExt = state.ext
     order, nxt = ext.order, next_turn(ext)
     if order is None or nxt is None or order.current is not None:
@@ -199,16 +201,17 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         mine = viewer.player is not None and p.owner == viewer.player
         if not (viewer.is_gm or (mine and not roll_hidden(state, viewer, pid))):
             continue
-        foes = [f for f in state.participants.values()
-                if f.active and f.id in order.side_of and f.id not in order.out
-                and order.side_of[f.id] != order.side_of[pid] and can_see(f.id)
-                and only in (None, f.id)]
+        aimed = [f for f in state.participants.values()
+                 if f.active and f.id in order.side_of and f.id not in order.out
+                 and can_see(f.id) and only in (None, f.id)]
+        foes = [f for f in aimed if order.side_of[f.id] != order.side_of[pid]]
         armed = [f for f in foes if not defense_hidden(state, viewer, f.id, False)]
         for w in (weapons_of(ext, pid) or [UNARMED]) if armed else []:
             check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
             lines.append(f"{attack_head(p.name, w.name)}{_text(check)}): hit "
                          + _hits(check, armed, ext, magic=False))
-        warded = [f for f in foes if not defense_hidden(state, viewer, f.id, True)]
+        warded = [f for f in (aimed if damaging and only is not None else foes)
+                  if not defense_hidden(state, viewer, f.id, True)]
         pool = ext.mp.get(pid)
         casts = stat_is_secret(state, viewer, pid, "mp") or (pool is not None and pool.maximum > 0)
         if warded and casts:

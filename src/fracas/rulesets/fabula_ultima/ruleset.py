@@ -195,11 +195,11 @@ class FabulaUltima(Ruleset):
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
         """The hit chance of an attack by its actor with the weapon it names on the target it
-        names, or of a spell aimed at a foe with the magic check ``{INS + WLP}`` and no bonus
-        (no other foe's: the pending line of each weapon has them all); the chance the PCs'
-        side wins the Initiative Group Check an ``initiative`` makes; no others (a spell
-        with no target or on an ally without damage rolls nothing, a damaging one on an ally is
-        no line's, one of other dice or a bonus would not roll the line's check)."""
+        names, or of a spell aimed at a foe, or dealing damage to an ally, with the magic check
+        ``{INS + WLP}`` and no bonus (no other target's: the pending line of each weapon has
+        every foe); the chance the PCs' side wins the Initiative Group Check an ``initiative``
+        makes; no others (a spell with no target or on an ally without damage rolls nothing,
+        one of other dice or a bonus would not roll the line's check)."""
         p = state.participants.get(command.actor or "")
         if p is None:
             return []
@@ -218,20 +218,25 @@ class FabulaUltima(Ruleset):
         return [line for line in self._aimed_odds(state, viewer, command)
                 if line.startswith(head)]
 
-    def _aimed_odds(self, state: ConflictState, viewer: Viewer, command: Command) -> list[str]:
-        """The pending lines against the one target ``command`` names."""
+    def _aimed_odds(self, state: ConflictState, viewer: Viewer, command: Command,
+                    damaging: bool = False) -> list[str]:
+        """The pending lines against the one target ``command`` names (``damaging``: a spell
+        that deals damage, which rolls against an ally too)."""
         target = command.args.get("target")
         return fu_odds.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid),
-                                    only=None if target is None else str(target))
+                                    only=None if target is None else str(target),
+                                    damaging=damaging)
 
     def _spell_odds(self, state: ConflictState, viewer: Viewer, p: Participant,
                     command: Command) -> list[str]:
         ext: FabulaExt = state.ext
         a = command.args
         order, target = ext.order, a.get("target")
+        damaging = a.get("damage") is not None
         if order is None or target is None or a.get("bonus", 0) != 0 \
-                or order.side_of.get(str(target)) in (None, order.side_of.get(p.id)):
-            return []
+                or str(target) not in order.side_of or (
+                    not damaging and order.side_of[str(target)] == order.side_of.get(p.id)):
+            return []  # an ally's spell that deals no damage takes effect unrolled (FU-RES-3)
         try:
             dice = actions.parse_attributes(ext, p, str(a.get("accuracy") or "ins+wlp"))
         except InvalidInput:
@@ -239,7 +244,7 @@ class FabulaUltima(Ruleset):
         if sorted(dice) != sorted(fu_odds.spell_dice(ext, p)):
             return []
         head = fu_odds.spell_head(p.name)
-        return [line for line in self._aimed_odds(state, viewer, command)
+        return [line for line in self._aimed_odds(state, viewer, command, damaging)
                 if line.startswith(head)]
 
     def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
