@@ -251,6 +251,39 @@ def test_the_initiative_form_shows_the_chance_the_pcs_act_first() -> None:
 
 
 @pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+def test_before_the_start_the_pending_box_shows_the_initiative_odds() -> None:
+    """Before the conflict starts, the roll to come is the Initiative Group Check: the odds
+    box (the view's, which the table and ``fracas show`` print) holds the line its form shows,
+    one for each PC who may lead it, a player's for their own leader only (before: the box was
+    empty until the conflict had started). A foe's GM-only Initiative keeps it from a player
+    (the DL could be it), never from the GM; once the check is made, the box holds the turn's
+    rolls."""
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    ada = {**pc("ada", dex=10), "player": "alice"}
+    bruno = {**pc("bruno", bonds={"ada": 2}), "player": "bob"}
+    c = make(ada, bruno, npc("imp", initiative=9))
+
+    def box(conflict: Conflict, viewer: Viewer) -> list[str]:
+        return list(view(conflict, viewer)["conflict"]["odds"])
+
+    led_by_ada = odds(c, Viewer.gm(), "ada: initiative")
+    led_by_bruno = odds(c, Viewer.gm(), "bruno: initiative")
+    assert led_by_ada and led_by_bruno and led_by_ada[0].startswith("Ada leads the Initiative")
+    assert box(c, Viewer.gm()) == led_by_ada + led_by_bruno
+    assert box(c, Viewer.of_player("alice")) == led_by_ada
+    assert box(c, Viewer.of_player("bob")) == led_by_bruno
+    assert box(c, Viewer.public()) == []
+    boss = {**npc("boss", initiative=11), "gm_only": ["initiative"]}
+    secret = make(ada, bruno, boss)
+    assert box(secret, Viewer.of_player("alice")) == []
+    assert [line[:40] for line in box(secret, Viewer.gm())] == [
+        "Ada leads the Initiative Group Check ({d", "Bruno leads the Initiative Group Check ("]
+    started = run(c, "ada: initiative dice=6,6,6,6")
+    assert not [line for line in box(started, Viewer.gm()) if "Initiative" in line]
+
+
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
 def test_the_initiative_odds_tell_a_player_no_gm_only_initiative_die_or_bond() -> None:
     """A player is shown no initiative odds where a number of the check is the GM's: a foe's
     GM-only Initiative (the DL could be it, and a line for some DLs would tell it), a

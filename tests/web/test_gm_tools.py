@@ -540,6 +540,14 @@ def test_the_initiative_form_shows_the_chance_the_pcs_act_first(browser: Browser
         expect(form.locator("output")).to_have_text(re.compile(
             r"^Ada leads the Initiative Group Check \(\{d10\+d8\} vs DL 8; supported by "
             r"Bruno \{d8\+d8\}\): side heroes acts first \d+%$"))
+        # and the odds box before the start: each player their own leader's, the GM both
+        expect(alice.page.locator(".odds-box")).to_contain_text(
+            "Ada leads the Initiative Group Check")
+        expect(alice.page.locator(".odds-box")).not_to_contain_text("Bruno leads")
+        expect(bob.page.locator(".odds-box")).to_contain_text(
+            "Bruno leads the Initiative Group Check")
+        expect(gm.page.locator(".odds-box")).to_contain_text(re.compile(
+            "Ada leads the Initiative Group Check.*Bruno leads the Initiative Group Check"))
         clean(gm, (alice, bob))
 
 

@@ -547,7 +547,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
                         if gm or _effect_seen(state, e, viewer, knowledge, i)],
             "ruleset": unknown.clean(ruleset.view_ext(state, viewer)) if ext else None,
             "odds": None if not odds else unknown.clean(ruleset.pending_odds(state, viewer))
-            if state.status == "running" else [],
+            if state.status != "ended" else [],
         })
     return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},
             "conflict": levels[0], "zoom": levels[1:]}

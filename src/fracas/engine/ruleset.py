@@ -331,7 +331,8 @@ class Ruleset:
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """Exact odds of the roll(s) the character acting now is about to make, as lines
-        (only those ``viewer`` may know: a player sees odds for their own characters)."""
+        (only those ``viewer`` may know: a player sees odds for their own characters); asked
+        in set-up too (a roll that starts the conflict) and never once it has ended."""
         return []
 
     def command_odds(self, state: ConflictState, viewer: Viewer,

@@ -184,14 +184,21 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     """For each member of the side on turn who may act: the exact chance that an attack with
     each of their equipped weapons (none: an unarmed strike) hits each foe, and for one with
     MP the chance that a spell's magic check ``{INS + WLP}`` beats each foe's Magic Defense
-    (FU-RES-3). A player sees only their own characters' odds, only where the roll would
-    show them every number of it (no GM-only die or gear of the attacker), and only against
-    foes they may know of (``can_see``) whose Defense (Magic Defense) is not GM-only. Whether
-    a caster has a spell line never tells MP the viewer may not know (GM-only MP: always).
+    (FU-RES-3); before the start, the Initiative Group Check of each PC who may lead it
+    (:func:`initiative_odds`). A player sees only their own characters' odds, only where the
+    roll would show them every number of it (no GM-only die or gear of the attacker), and
+    only against foes they may know of (``can_see``) whose Defense (Magic Defense) is not
+    GM-only. Whether a caster has a spell line never tells MP the viewer may not know (GM-only
+    MP: always).
     ``only``: against that foe alone (the target a command names); with ``damaging`` (a spell
     that deals damage, whose magic check rolls against an ally too), against that character
     whichever side they are on."""
     ext: FabulaExt = state.ext
+    if state.status == Status.SETUP.value and only is None:
+        # before the start, the roll to come is the Initiative Group Check: each PC who may
+        # lead it, as its form shows it with none of its options given
+        return [line for pid in initiative_leaders(state)
+                for line in initiative_odds(state, viewer, Command("initiative", pid), can_see)]
     order, nxt = ext.order, next_turn(ext)
     if order is None or nxt is None or order.current is not None:
         return []
