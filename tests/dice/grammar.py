@@ -138,3 +138,46 @@ def expressions(reading: str = "fracas", *, cheap: bool = False) -> st.SearchStr
     comment = st.sampled_from(["", " sneak attack", " to hit"])
     prefix = "d20:" if reading == "d20" else ""
     return st.tuples(body, comment).map(lambda t: prefix + t[0] + t[1])
+
+
+@st.composite
+def avrae_dice(draw: st.DrawFn) -> str:
+    """A dice group in the d20 library's own syntax only, as an Avrae user types it: ``NdS``
+    and d20's operations (``k p rr ro ra e mi ma`` with ``h l < >`` or a value), none of
+    fracas's own (``D``, ``!``, ``dh``/``dl``, a success count); never ``d%``, which d20 rolls
+    as a tens die (0–90) and fracas as 1–100 (docs/dice.md, "Differences that remain")."""
+    count = draw(st.integers(1, 4))
+    sides = draw(st.sampled_from(SIDES[:7]))
+    text = f"{count}d{sides}"
+    ops = ["k", "p", "ro", "ra", "mi", "ma"] + (["rr", "e"] if sides > 1 else [])
+    last = ""
+    for _ in range(draw(st.integers(0, 2))):
+        op = draw(st.sampled_from(ops))
+        if op in ("rr", "e") and op == last:
+            continue  # 'rr8rr<8' selects together: it could pick every face
+        last = op
+        if op in ("mi", "ma"):
+            text += f"{op}{draw(st.integers(0, sides + 1))}"
+        else:
+            text += op + draw(selector(sides, by_value=op in ("rr", "e")))
+    return text
+
+
+def avrae_expressions() -> st.SearchStrategy[str]:
+    """Whole expressions in the d20 library's syntax: arithmetic, comparisons, division by a
+    positive constant, sets with keep/drop, groups, signs, decimals and labels."""
+    leaves = avrae_dice() | st.integers(0, 20).map(str) | st.sampled_from(["1.5", ".5"])
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        set_op = st.sampled_from(["", "kh1", "kl1", "k>2", "p<2", "ph1", "pl1", "k2"])
+        return st.one_of(
+            _binary(inner, "d20"),
+            st.tuples(inner, set_op).map(lambda t: f"({t[0]}){t[1]}"),
+            st.tuples(st.lists(inner, min_size=1, max_size=3), set_op).map(  # a set
+                lambda t: f"({', '.join(t[0])}{',' if len(t[0]) == 1 else ''}){t[1]}"),
+            st.tuples(st.sampled_from(["-", "+"]), inner).map("".join),
+            st.tuples(inner, st.sampled_from(["fire", "cold", "a b"])).map(
+                lambda t: f"{t[0]} [{t[1]}]"),
+        )
+
+    return st.recursive(leaves, extend, max_leaves=3)

@@ -15,16 +15,20 @@ from typing import Any
 
 import icepool
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fracas.dice import (
     DiceBudgetError,
     DiceRng,
     DiceSyntaxError,
     DiceValueError,
+    OddsBudgetError,
     distribution,
     parse,
     roll,
 )
+from tests.dice.grammar import avrae_expressions
 
 d2, d4, d6, d8, d20 = icepool.d2, icepool.d4, icepool.d6, icepool.d8, icepool.d20
 
@@ -276,3 +280,30 @@ def test_the_d20_library_itself_rolls_what_the_exact_odds_say(expr: str) -> None
     assert df >= 1
     critical = df * (1 - 2 / (9 * df) + 4.75 * math.sqrt(2 / (9 * df))) ** 3  # p about 1e-6
     assert chi2 < critical, (expr, chi2, critical)
+
+
+@settings(max_examples=150, deadline=None)
+@given(avrae_expressions(), st.integers(0, 2**32 - 1))
+def test_what_the_d20_library_rolls_of_any_avrae_text_fracas_reads_and_calls_possible(
+        expr: str, seed: int) -> None:
+    """A random text in the d20 library's own syntax (what an Avrae user types): fracas reads
+    it (the d20 reading) and every total d20 itself rolls for it, five times, has a nonzero
+    chance in fracas's exact odds. A total fracas calls impossible would be an operation the
+    two read differently."""
+    import random
+
+    d20lib = pytest.importorskip("d20")
+    try:
+        dist = distribution("d20:" + expr, explode_depth=20)
+    except OddsBudgetError:  # odds too large to work out at once: the text still rolls
+        roll("d20:" + expr, DiceRng.derive("avrae", seed))
+        return
+    state = random.getstate()
+    random.seed(seed)  # d20 rolls with the random module
+    try:
+        totals = [d20lib.roll(expr).total for _ in range(5)]
+    finally:
+        random.setstate(state)
+    possible = [float(total) for total in dist]
+    impossible = [t for t in totals if not any(abs(t - p) < 1e-9 for p in possible)]
+    assert not impossible, (expr, impossible, sorted(possible)[:12])
