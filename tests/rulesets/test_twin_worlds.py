@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import pytest
@@ -44,18 +43,16 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from fracas.app.scenario import bundled_scenarios, load_scenario
-from fracas.app.script import from_the_start, play_script
 from fracas.engine import Conflict
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import Status, Viewer
 from fracas.engine.projector import Projector, offered
-from fracas.engine.redaction import Knowledge
 from fracas.errors import FracasError
 from fracas.rulesets.fabula_ultima.state import FabulaExt, next_turn
 from fracas.rulesets.vers.state import VersExt
+from tests.rulesets import twins
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "15"))
-ALIGN = "note 'a GM-only note in the stead of the concealed character' visibility=gm"
 #: The engine's verbs of the GM's own that name someone, end play or take it back, not a
 #: character's moves.
 NOT_PLAYED = frozenset({"note", "narrate", "roll", "leave", "out", "effect", "join", "undo",
@@ -171,33 +168,6 @@ SCENARIOS = sorted(n for n in bundled_scenarios()
 # --------------------------------------------------------------------------- the worlds
 
 
-@cache
-def _worlds(name: str, which: int) -> tuple[str, Conflict, Conflict] | None:
-    """(the NPC, the world without it, the world with it concealed) at the example's start."""
-    scenario = from_the_start(load_scenario(name))
-    npcs = [p.id for p in scenario.setup.participants if not p.player]
-    if len(npcs) <= which:
-        return None
-    x = npcs[which]
-    kept = [p for p in scenario.setup.participants if p.id != x]
-    # what the set-up places of it alone goes with it (VERS: its post as a guard, its cover)
-    placed = {k: [i for i in v if not (isinstance(i, dict) and i.get("who") == x)]
-              if isinstance(v, list) else v for k, v in scenario.setup.settings.items()}
-    try:
-        plain = play_script(dataclasses.replace(scenario, setup=scenario.setup.model_copy(
-            update={"participants": kept, "settings": placed})), "twin")
-    except FracasError:  # the example's opening names it (a chase)
-        return None
-    twin = play_script(scenario, "twin")
-    twin.execute(f"conceal {x}", time="")
-    plain.execute(ALIGN, time="")
-    return x, plain, twin
-
-
-def _copy(c: Conflict) -> Conflict:
-    return Conflict(c.ruleset, c.seed, c.records)
-
-
 def _playable(lc: LegalCommand) -> bool:
     """Every value still to choose is one of a list the rules give, or free text."""
     return lc.verb not in NOT_PLAYED and all(
@@ -281,18 +251,12 @@ def _seen(a: Projector, b: Projector, conflicts: tuple[Conflict, Conflict]) -> N
 def test_a_character_concealed_from_the_start_leaves_no_trace(
     name: str, which: int, data: st.DataObject
 ) -> None:
-    worlds = _worlds(name, which)
-    if worlds is None:
+    pair = twins.start(name, which, 'conceal {x}')
+    if pair is None:
         return
-    x, plain, twin = worlds[0], _copy(worlds[1]), _copy(worlds[2])
+    x, plain, twin, follows, found = pair.x, pair.plain, pair.twin, pair.follows, pair.found
     part = PARTS[plain.ruleset.name]
-    players = sorted({p.owner for p in plain.state.participants.values() if p.owner})
-    viewers = [Viewer.public(), *map(Viewer.of_player, players)]
-    follows = [(Projector(plain, v), Projector(twin, v)) for v in viewers]
     others = frozenset(twin.state.innermost.participants) - {x} | part.seen_things(twin)
-
-    def found() -> bool:
-        return any(Knowledge(twin.ruleset, twin.state, v).knows(x) for v in viewers)
 
     for _ in range(data.draw(st.integers(5, 40))):
         if part.due(twin, x):  # the GM plays the concealed one, naming no one else
@@ -303,7 +267,7 @@ def test_a_character_concealed_from_the_start_leaves_no_trace(
             if not own:
                 return
             record = twin.execute(data.draw(st.sampled_from(own)), time="")
-            plain.execute(ALIGN, time="")
+            plain.execute(twins.ALIGN, time="")
             note(f"concealed: {record.command}")
             if found():
                 return

@@ -8,52 +8,22 @@ and the same Etherscope part of the view in both worlds."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
-from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.app.scenario import bundled_scenarios, load_scenario
-from fracas.app.script import from_the_start, play_script
+from fracas.app.scenario import bundled_scenarios
 from fracas.engine import Conflict
-from fracas.engine.model import Viewer
-from fracas.engine.projector import Projector
-from fracas.engine.redaction import Knowledge
 from fracas.errors import FracasError
+from tests.rulesets import twins
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "25"))
 SCENARIOS = sorted(n for n in bundled_scenarios() if n.startswith("etherscope"))
-ALIGN = "note 'a GM-only note in the stead of the concealed character' visibility=gm"
 #: The engine's verbs of the GM's own that name someone or end play, not a character's moves.
 NOT_PLAYED = ("note", "narrate", "roll", "leave", "out", "effect", "join", "undo", "redo", "end")
-
-
-@cache
-def _worlds(name: str, which: int) -> tuple[str, Conflict, Conflict] | None:
-    """(the NPC, the world without it, the world with it concealed) at the example's start."""
-    scenario = from_the_start(load_scenario(name))
-    npcs = [p.id for p in scenario.setup.participants if not p.player]
-    if len(npcs) <= which:
-        return None
-    x = npcs[which]
-    kept = [p for p in scenario.setup.participants if p.id != x]
-    try:
-        plain = play_script(dataclasses.replace(
-            scenario, setup=scenario.setup.model_copy(update={"participants": kept})), "twin")
-    except FracasError:  # the example's set-up names it (a range, a group)
-        return None
-    twin = play_script(scenario, "twin")
-    twin.execute(f"conceal {x} from={','.join(p.id for p in kept)}", time="")
-    plain.execute(ALIGN, time="")
-    return x, plain, twin
-
-
-def _copy(c: Conflict) -> Conflict:
-    return Conflict(c.ruleset, c.seed, c.records)
 
 
 def _filled(text: str) -> bool:
@@ -92,22 +62,16 @@ def _table(c: Conflict) -> list[str]:
 def test_a_character_concealed_from_the_start_leaves_no_trace(
     name: str, which: int, data: st.DataObject
 ) -> None:
-    worlds = _worlds(name, which)
-    if worlds is None:
+    pair = twins.start(name, which, 'conceal {x} from={others}')
+    if pair is None:
         return
-    x, plain, twin = worlds[0], _copy(worlds[1]), _copy(worlds[2])
-    players = sorted({p.owner for p in plain.state.participants.values() if p.owner})
-    viewers = [Viewer.public(), *map(Viewer.of_player, players)]
-    follows = [(Projector(plain, v), Projector(twin, v)) for v in viewers]
-
-    def found() -> bool:
-        return any(Knowledge(twin.ruleset, twin.state, v).knows(x) for v in viewers)
+    x, plain, twin, follows, found = pair.x, pair.plain, pair.twin, pair.follows, pair.found
 
     for _ in range(data.draw(st.integers(5, 40))):
         own = _own_moves(twin, x)
         if own:  # the GM plays the concealed one at once
             twin.execute(data.draw(st.sampled_from(own)), time="")
-            plain.execute(ALIGN, time="")
+            plain.execute(twins.ALIGN, time="")
             if found():
                 return
             continue
