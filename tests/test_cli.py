@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -546,3 +548,49 @@ def test_version_is_an_option_too() -> None:
         result = runner.invoke(app, args)
         assert result.exit_code == 0, (args, result.output)
         assert result.output == said.output
+
+
+#: What only the commands on stored conflicts, `sim` and `serve` need: a command without a
+#: store, simulator or server starts without loading them (0.7 s and more of every start).
+STORE_SIM_SERVER = ("sqlalchemy", "alembic", "psycopg", "fracas.store", "fracas.sim",
+                    "fracas.server", "fastapi", "starlette", "uvicorn", "prompt_toolkit")
+#: What the dice and version commands do without: the engine and the rulesets.
+ENGINE = ("fracas.engine", "fracas.rulesets", "fracas.app")
+
+
+def _modules_loaded(*args: str) -> set[str]:
+    """The modules a real ``fracas ARGS`` run imports (from ``python -X importtime``)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                           "from fracas.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+            if line.startswith("import time:") and line.count("|") == 2}
+
+
+LIGHT_COMMANDS = [
+    (["--version"], STORE_SIM_SERVER + ENGINE),
+    (["version"], STORE_SIM_SERVER + ENGINE),
+    (["--help"], STORE_SIM_SERVER + ENGINE),
+    (["roll", "1d20"], STORE_SIM_SERVER + ENGINE),
+    (["odds", "3d6", "--vs", "12"], STORE_SIM_SERVER + ENGINE),
+    (["rules", "vers", "--id", "VR-ATK-5"], STORE_SIM_SERVER),
+    (["scenarios"], STORE_SIM_SERVER),
+    (["schema", "events", "--ruleset", "fabula-ultima"], STORE_SIM_SERVER),
+    (["run", "etherscope-car-chase"], STORE_SIM_SERVER),
+]
+
+
+@pytest.mark.parametrize(("args", "never"), LIGHT_COMMANDS,
+                         ids=[" ".join(args) for args, _ in LIGHT_COMMANDS])
+def test_a_command_without_a_store_starts_without_loading_one(args: list[str],
+                                                              never: tuple[str, ...]) -> None:
+    loaded = _modules_loaded(*args)
+    assert "fracas.cli.main" in loaded  # the real entry point ran
+    assert sorted(m for m in loaded if m.startswith(never)) == []
+
+
+def test_the_store_is_loaded_by_the_commands_that_use_it(tmp_path: Path) -> None:
+    """The other side of the quick start: `fracas list` does load the store it reads."""
+    loaded = _modules_loaded("list", "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert "fracas.store" in loaded and "sqlalchemy" in loaded

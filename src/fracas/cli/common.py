@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from fracas.engine.conflict import Conflict
-from fracas.engine.model import Viewer
 from fracas.errors import FracasError, NotAllowed
+
+if TYPE_CHECKING:  # imported when a command needs them (a quick start: see fracas.cli.main)
+    from fracas.engine.conflict import Conflict
+    from fracas.engine.model import Viewer
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -24,6 +26,8 @@ def fail(error: FracasError | str, code: int = 2) -> NoReturn:
 
 def viewer_for(player: str | None) -> Viewer:
     """The viewer of ``--as NAME`` (the GM without it; ``public`` for an onlooker)."""
+    from fracas.engine.model import Viewer
+
     return Viewer.gm() if player is None else Viewer.named(player)
 
 

@@ -13,33 +13,25 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from fracas.app.exchange import dumps, export_conflict, import_conflict
-from fracas.app.service import ConflictService
 from fracas.cli.common import check_actor, check_viewer, console, err_console, fail, viewer_for
-from fracas.cli.render import print_entries, print_log, print_state
-from fracas.engine.conflict import Conflict, command_set
-from fracas.engine.events import Record
-from fracas.engine.limits import MAX_EXPORT_BYTES
-from fracas.engine.model import Viewer
-from fracas.engine.projector import Projector
-from fracas.engine.views import log_view, projector, view
 from fracas.errors import ConflictExists, FracasError, InvalidInput
-from fracas.store import (
-    DEFAULT_CAMPAIGN,
-    StoreFailure,
-    default_url,
-    missing_sqlite_file,
-    open_store,
-    safe_url,
-)
+
+if TYPE_CHECKING:  # the store and the engine are imported by the commands that run them
+    from fracas.app.service import ConflictService
+    from fracas.engine.conflict import Conflict
+    from fracas.engine.events import Record
+    from fracas.engine.model import Viewer
 
 SHOW_FORMAT = "fracas.show/1"
+#: The campaign of a conflict stored without --campaign: fracas.store.DEFAULT_CAMPAIGN, written
+#: out here so that loading the commands does not load the store (see fracas.cli.main).
+DEFAULT_CAMPAIGN = "default"
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", help="database URL (default: $FRACAS_DB or the SQLite file in your data dir)")]
@@ -50,6 +42,8 @@ IdArgument = Annotated[str, typer.Argument(metavar="ID", help="the conflict's id
 @contextmanager
 def _guard() -> Iterator[None]:
     """Turn fracas and database errors into a clear message and exit code 2."""
+    from fracas.store import StoreFailure
+
     try:
         yield
     except FracasError as exc:
@@ -64,6 +58,9 @@ def _guard() -> Iterator[None]:
 def open_service(db: str | None, *, existing: bool = False) -> Iterator[ConflictService]:
     """The service over the store at ``db`` (closed afterwards); ``existing``: for a command
     on stored conflicts, which refuses a SQLite file that is not there rather than make it."""
+    from fracas.app.service import ConflictService
+    from fracas.store import default_url, missing_sqlite_file, open_store
+
     missing = missing_sqlite_file(db or default_url()) if existing else None
     if missing is not None:
         raise InvalidInput(f"no database at {missing} yet, so no stored conflicts: `fracas new "
@@ -78,6 +75,9 @@ def open_service(db: str | None, *, existing: bool = False) -> Iterator[Conflict
 def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str = "") -> None:
     """One record as ``viewer`` may see it: their entry for it (labelled ``#5`` for a
     player, never with the conflict's version), or nothing if it is hidden from them."""
+    from fracas.cli.render import print_entries
+    from fracas.engine.views import projector
+
     entry = projector(conflict, viewer).entry_for(record.version)
     if entry is not None:
         print_entries(console, [entry], note=note)
@@ -135,6 +135,8 @@ def list_(
     db: DbOption = None,
 ) -> None:
     """List the stored conflicts."""
+    from fracas.store import default_url, missing_sqlite_file
+
     if missing_sqlite_file(db or default_url()) is not None:
         infos = []  # nothing stored yet: no database is made to say so
     else:
@@ -168,6 +170,9 @@ def show(
     db: DbOption = None,
 ) -> None:
     """Print a conflict's state and log as the GM, or as PLAYER sees it (--as)."""
+    from fracas.cli.render import print_log, print_state
+    from fracas.engine.views import log_view, view
+
     viewer = viewer_for(as_player)
     with _guard(), open_service(db, existing=True) as service:
         conflict = service.load(conflict_id)
@@ -203,6 +208,8 @@ def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,
 def _with_dice(conflict: Conflict, command: str, dice: str) -> str:
     """``COMMAND dice=D`` for ``--dice D``; refused when the command rolls nothing (a note's
     text would otherwise take the dice as words)."""
+    from fracas.engine.conflict import command_set
+
     commands = command_set(conflict.ruleset)
     spec = commands.spec(commands.parse(command).verb)
     if all(p.name != "dice" for p in spec.params):
@@ -280,6 +287,8 @@ def export(
     db: DbOption = None,
 ) -> None:
     """Write a conflict as a fracas.export/1 JSON file (it holds the secret seed)."""
+    from fracas.app.exchange import dumps, export_conflict
+
     with _guard(), open_service(db, existing=True) as service:
         text = dumps(export_conflict(service, conflict_id))
         if output is None:
@@ -311,6 +320,9 @@ def import_(
     db: DbOption = None,
 ) -> None:
     """Check an export file (checksum, signature, and a replay of every record), store it."""
+    from fracas.app.exchange import import_conflict
+    from fracas.engine.limits import MAX_EXPORT_BYTES
+
     with _guard():
         most = MAX_EXPORT_BYTES + 1  # never read past the limit (the import names it)
         if str(file) == "-":
@@ -353,6 +365,8 @@ db_app = typer.Typer(help="The database: schema upgrade, information, snapshots.
 @db_app.command("upgrade")
 def db_upgrade(db: DbOption = None) -> None:
     """Create or migrate the database schema to this fracas's version."""
+    from fracas.store import open_store, safe_url
+
     with _guard():
         store = open_store(db, migrate=False)
         try:
@@ -365,6 +379,8 @@ def db_upgrade(db: DbOption = None) -> None:
 @db_app.command("info")
 def db_info(db: DbOption = None) -> None:
     """Print the database URL, its schema revision and whether this fracas can use it."""
+    from fracas.store import default_url, missing_sqlite_file, open_store, safe_url
+
     missing = missing_sqlite_file(db or default_url())
     if missing is not None:
         console.print(f"no database at {missing} yet: `fracas new SCENARIO` or `fracas db "
@@ -426,6 +442,8 @@ def watch(
 
     Everything is shown as PLAYER may see it (--as), or as the GM without it."""
     from fracas.cli.play import render_panel
+    from fracas.cli.render import print_entries
+    from fracas.engine.projector import Projector
 
     viewer = viewer_for(as_player)
     who = "the GM" if viewer.is_gm else (viewer.player or "the public")

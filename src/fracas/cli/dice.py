@@ -59,13 +59,14 @@ def roll_command(
     from fracas.cli.dice_render import roll_to_rich
     from fracas.dice.rng import DiceRng, new_seed
     from fracas.dice.roller import roll
-    from fracas.engine.limits import check_seed
 
     if times is not None and not 1 <= times <= MAX_TIMES:
         fail(f"--times {times}: give 1 to {MAX_TIMES} rolls")
     if dc is not None:
         _target(dc, "--dc")
     if seed is not None:
+        from fracas.engine.limits import check_seed  # the engine only when a seed is given
+
         try:
             check_seed(seed)  # as run --seed and new --seed check it
         except FracasError as error:

@@ -1,4 +1,10 @@
-"""The ``fracas`` command: run scenarios, print rules, roll dice, answer odds, keep conflicts."""
+"""The ``fracas`` command: run scenarios, print rules, roll dice, answer odds, keep conflicts.
+
+Starting is kept quick: this module and the command modules it registers import only Typer,
+Rich and fracas's errors at load time; each command imports the engine, the rulesets, the
+store, the simulator or the server inside its own function, when it runs (so ``fracas roll``
+never loads SQLAlchemy, and ``fracas --help`` still lists every command).
+"""
 
 from __future__ import annotations
 
@@ -6,30 +12,23 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from fracas import __version__
-from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario
-from fracas.app.script import ScriptRun, run_script
 from fracas.cli import conflicts, dice, serve, sim, tables
-from fracas.cli.common import check_viewer, console, fail, viewer_for
-from fracas.cli.render import print_log, print_state
-from fracas.dice.rng import new_seed
-from fracas.engine.commands import CommandSet
-from fracas.engine.conflict import Conflict, command_set
-from fracas.engine.generic import GENERIC_COMMANDS
-from fracas.engine.limits import check_seed
-from fracas.engine.model import Viewer
-from fracas.engine.ruleset import Ruleset
-from fracas.engine.schema import commands_schema, error_schema, events_schema, legal_schema
-from fracas.engine.suggest import did_you_mean
-from fracas.engine.views import log_view, view
+from fracas.cli.common import console, fail
 from fracas.errors import FracasError, InvalidInput
-from fracas.rulesets import available, get_ruleset
+
+if TYPE_CHECKING:
+    from fracas.app.scenario import Scenario
+    from fracas.app.script import ScriptRun
+    from fracas.engine.conflict import Conflict
+    from fracas.engine.model import Viewer
+    from fracas.engine.ruleset import Ruleset
 
 app = typer.Typer(
     name="fracas",
@@ -45,6 +44,8 @@ RUN_FORMAT = "fracas.run/1"
 
 def run_data(conflict: Conflict, scenario: Scenario, seed: str, viewer: Viewer) -> dict[str, Any]:
     """The documented JSON form of ``fracas run`` (see docs/json.md)."""
+    from fracas.engine.views import log_view, view
+
     out: dict[str, Any] = {
         "format": RUN_FORMAT,
         "scenario": scenario.path,
@@ -70,6 +71,11 @@ def run(
     raw: Annotated[bool, typer.Option("--raw", help="events in their text form")] = False,
 ) -> None:
     """Play a scenario's script and print the log and the final state."""
+    from fracas.app.scenario import load_scenario
+    from fracas.app.script import run_script
+    from fracas.dice.rng import new_seed
+    from fracas.engine.limits import check_seed
+
     try:
         sc = load_scenario(scenario)
         the_seed = check_seed(seed) if seed is not None else sc.seed or new_seed()
@@ -86,6 +92,9 @@ def _show_run(done: ScriptRun, sc: Scenario, the_seed: str, as_json: bool,
               as_player: str | None, raw: bool) -> None:
     """The log and final state of a scenario played by ``run`` (or the refusal that stopped
     it, after the log up to it)."""
+    from fracas.cli.common import check_viewer, viewer_for
+    from fracas.cli.render import print_log, print_state
+
     viewer = viewer_for(as_player)
     if done.error is not None:
         if done.conflict is not None and not as_json:
@@ -115,6 +124,8 @@ def rules(
         "--id", help="only this rule, e.g. ES-ROUND-3")] = None,
 ) -> None:
     """Print a ruleset's numbered rules (ID and text)."""
+    from fracas.rulesets import available, get_ruleset
+
     try:
         rulesets = [get_ruleset(name) for name in ([ruleset] if ruleset else available())]
         wanted = rule_id.strip().upper() if rule_id is not None else None
@@ -139,6 +150,9 @@ def rules(
 def _check_rule_id(wanted: str, rulesets: list[Ruleset]) -> None:
     """Refuse a rule ID that none of ``rulesets`` has, naming the closest one (or the ruleset
     that has it, when a ruleset was named and the rule is another's)."""
+    from fracas.engine.suggest import did_you_mean
+    from fracas.rulesets import available, get_ruleset
+
     if any(r.id == wanted for rs in rulesets for r in rs.rules()):
         return
     where, listing = "no ruleset has a rule", "fracas rules"
@@ -157,14 +171,14 @@ def _check_rule_id(wanted: str, rulesets: list[Ruleset]) -> None:
 @app.command()
 def scenarios() -> None:
     """List the example scenarios that ship with fracas (run one with `fracas run NAME`)."""
+    from fracas.app.scenario import bundled_scenarios
+
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("name", no_wrap=True)
     table.add_column("title")  # wraps in its own column on a narrow terminal
     for name, title in bundled_scenarios().items():
         table.add_row(escape(name), escape(title))
     console.print(table)
-
-
 
 
 @app.command()
@@ -174,6 +188,12 @@ def schema(
         help="commands or events of this ruleset (default: the engine's own)")] = None,
 ) -> None:
     """Print the JSON schema of commands, events, legal commands or errors (for tools)."""
+    from fracas.engine.commands import CommandSet
+    from fracas.engine.conflict import command_set
+    from fracas.engine.generic import GENERIC_COMMANDS
+    from fracas.engine.schema import commands_schema, error_schema, events_schema, legal_schema
+    from fracas.rulesets import get_ruleset
+
     makers = {"legal": legal_schema, "error": error_schema}
     try:
         if part == "commands":

@@ -11,7 +11,6 @@ import typer
 from fracas.cli.common import err_console, fail
 from fracas.cli.conflicts import DbOption
 from fracas.errors import FracasError
-from fracas.store import default_url, safe_url
 
 SQLITE_ONE_PROCESS = (
     "SQLite serves one process only: other processes would not hear of each other's "
@@ -52,6 +51,7 @@ def serve(
     from fracas.app.tables import TableService
     from fracas.server.app import ENV_OPEN, ENV_SYNC
     from fracas.server.limits import ENV_RATE_LIMIT, MAX_WS_MESSAGE, parse_rate_limit
+    from fracas.store import default_url, open_store, safe_url
 
     url = db or default_url()
     if workers > 1 and not url.startswith("postgresql"):
@@ -64,8 +64,6 @@ def serve(
     os.environ[ENV_RATE_LIMIT] = rate_limit
     os.environ[ENV_OPEN] = "1" if open_tables else "0"
     os.environ[ENV_SYNC] = sync.value
-    from fracas.store import open_store
-
     try:  # migrate once here, so the workers find the schema current
         store = open_store(url)
         try:

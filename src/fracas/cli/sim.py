@@ -11,22 +11,10 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from fracas.cli.common import console, err_console, fail
-from fracas.dice.rng import new_seed
-from fracas.engine.limits import check_seed
 from fracas.errors import FracasError, InvalidInput
-from fracas.sim.plot import check_target as check_plot_target
-from fracas.sim.report import all_outcomes, label, win_columns
 
 
 def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
@@ -57,6 +45,8 @@ def _left_out(data: dict[str, Any]) -> str:
 
 def print_report(out: Console, data: dict[str, Any]) -> None:
     """The report as tables: one block per combination (a sweep adds a summary table)."""
+    from fracas.sim.report import all_outcomes, label, win_columns
+
     head, seed = f"{data['scenario']} ({data['ruleset']})", f"seed {data['seed']}"
     if len(head) + len(seed) + 3 <= out.width:
         out.print(f"[bold]{escape(head)}[/] · {escape(seed)}")
@@ -143,8 +133,20 @@ def sim_command(
         help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")] = None,
 ) -> None:
     """Play a scenario's conflict many times with agent policies; report who wins."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     from fracas.app.scenario import load_scenario
+    from fracas.dice.rng import new_seed
+    from fracas.engine.limits import check_seed
     from fracas.sim import Runner, SimJob, report_data, simulate
+    from fracas.sim.plot import check_target as check_plot_target
     from fracas.sim.runner import default_workers
 
     try:

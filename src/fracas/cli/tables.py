@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from fracas.app.tables import Issued, TableService
 from fracas.cli.common import console, err_console, fail
 from fracas.cli.conflicts import DbOption, _guard
-from fracas.store import open_store
+
+if TYPE_CHECKING:  # the store is imported when a command runs (see fracas.cli.main)
+    from fracas.app.tables import Issued, TableService
 
 table_app = typer.Typer(help="Tables of `fracas serve`: create one, invite players, revoke "
                              "links.", no_args_is_help=True)
@@ -30,6 +31,9 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 @contextmanager
 def _tables(db: str | None) -> Iterator[TableService]:
     """The tables of the database at ``db``, with fracas's errors as sentences."""
+    from fracas.app.tables import TableService
+    from fracas.store import open_store
+
     with _guard():
         store = open_store(db)
         try:
