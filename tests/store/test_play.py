@@ -3,6 +3,8 @@ every command stored as it is made."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pexpect
 import pytest
 
@@ -197,4 +199,86 @@ def test_a_line_the_terminal_library_cannot_read_is_refused_and_play_goes_on(
     finally:
         child.close(force=True)
     assert "Traceback" not in (child.before or "")
+    store.close()
+
+
+@pytest.mark.timeout(4 * PATIENCE)
+@pytest.mark.parametrize("player", [None, "alice"])
+def test_a_line_another_writer_beat_is_put_back_at_the_prompt(sqlite_url: str,
+                                                              player: str | None) -> None:
+    """Someone else stores a command between the Enter and the store, before the watcher has
+    seen it: the line is not stored, play says so plainly (it has reloaded already, so no
+    "reload and try again") and puts the line back at the prompt, where Enter sends it again.
+    The same for a player, whose prompt expects their cursor.
+
+    The race is made deterministic: play's loop runs here on a pipe, its watcher not started
+    (it has not looked yet), and a real second writer stores its command once the prompt is
+    showing, before the line is sent."""
+    import io
+    import threading
+    import time
+
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from fracas.cli.play import ChangeWatcher, PlayCompleter, _loop
+    from fracas.engine.model import Viewer
+    from fracas.engine.projector import Projector
+
+    store = SqlEventStore(sqlite_url)
+    service = ConflictService(store)
+    cid, conflict = service.new_from_scenario(load_scenario(TOY_SCENARIO))
+    viewer = Viewer.gm() if player is None else Viewer.named(player)
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    other = ConflictService(SqlEventStore(sqlite_url))
+
+    def wait_for(done: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + PATIENCE
+        while not done():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}; play printed: {out.getvalue()}")
+            time.sleep(0.02)
+
+    failed: list[BaseException] = []
+    with create_pipe_input() as pipe:
+        session: PromptSession[str] = PromptSession(input=pipe, output=DummyOutput())
+        watcher = ChangeWatcher(sqlite_url, conflict, cid, session, viewer)  # not started
+
+        def table() -> None:
+            try:
+                wait_for(lambda: session.app.is_running, "the first prompt never showed")
+                other.execute(cid, "note 'the landlord shouts from the cellar'")  # first
+                pipe.send_text("ada: note 'I duck'\r")
+                wait_for(lambda: "not stored" in out.getvalue() and session.app.is_running,
+                         "no refusal, then a prompt")
+                pipe.send_text("\r")  # Enter alone: the line put back is sent again
+                wait_for(lambda: store.info(cid).version == 4, "the line was not sent again")
+                pipe.send_text(":quit\r")
+            except BaseException as exc:  # end play (Ctrl-C, then Ctrl-D), then fail
+                failed.append(exc)
+                pipe.send_text("\x03")
+                time.sleep(1)
+                pipe.send_text("\x04")
+
+        driver = threading.Thread(target=table, daemon=True)
+        driver.start()
+        try:
+            _loop(service, cid, viewer, console, Projector(conflict, viewer), session,
+                  PlayCompleter(conflict, viewer), watcher)
+        finally:
+            driver.join(timeout=PATIENCE)
+            watcher.store.close()
+            other.store.close()
+    if failed:
+        raise failed[0]
+    said = " ".join(out.getvalue().split())
+    assert ("not stored: someone else stored a command first; the conflict is reloaded below "
+            "— press Enter to send your line again, or change it") in said
+    assert "try again" not in said
+    assert said.index("not stored") < said.index("the landlord shouts")  # reloaded below
+    assert [r.command for r in service.load(cid).records[2:]] == [
+        "note 'the landlord shouts from the cellar'", "ada: note 'I duck'"]
     store.close()

@@ -5,7 +5,7 @@ prompt; the prompt (prompt_toolkit) completes commands from ``legal_commands`` a
 verbs. Ctrl-Z undoes, Ctrl-Y redoes; ``:undo [N]``, ``:redo [N]``, ``:reload``, ``:help`` and
 ``:quit`` (or Ctrl-D) do the same by name; Ctrl-C clears the line. Every command is stored as
 it is made, with the version it was decided on: if someone else acted meanwhile, the prompt
-reloads and says so.
+reloads and says so, and puts back the line that was not stored.
 """
 
 from __future__ import annotations
@@ -119,6 +119,10 @@ def render_panel(console: Console, conflict: Conflict, viewer: Viewer, cid: str)
 
 #: What the prompt returns when another process stored a command (then the text typed so far).
 CHANGED = "\x00changed:"
+#: What play says when someone else stored a command after the line was sent: play reloads at
+#: once (so no "reload and try again") and puts the line back at the prompt.
+RACED = ("someone else stored a command first; the conflict is reloaded below — press Enter "
+         "to send your line again, or change it")
 
 
 class ChangeWatcher(threading.Thread):
@@ -296,11 +300,11 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
         try:  # a player expects their cursor: records hidden from them never make it stale
             out = service.execute(conflict_id, command, viewer, conflict=conflict,
                                   **_expecting(follow, conflict))
-        except StaleVersion as exc:
-            console.print(f"[bold red]not stored:[/] {escape(str(exc))}")
+        except StaleVersion:  # stored between the Enter and the store, before the watcher saw
+            console.print(f"[bold red]not stored:[/] {RACED}")
             conflict = service.load(conflict_id)
             print_entries(console, follow.advance(conflict).entries)
-            redraw = True
+            typed, redraw = line, True  # the line is offered again, as it was typed
             continue
         except FracasError as exc:
             said = str(exc)
