@@ -316,3 +316,32 @@ def test_vers_offers_attacks_on_every_target_whatever_gm_only_weapons_reach() ->
     # before: the sword's offered Thug alone, the bow's Rat too (it reaches two zones)
     assert offers[0] == offers[1] == offers[2] == [
         "ada: attack thug dice=DICE", "ada: attack rat dice=DICE"]
+
+
+#: Each ruleset's example with stats of the GM's own on Alice's Ada: a weakness her player
+#: may read, and a plan kept GM-only (docs/scenarios.md).
+_OWN = 'weakness = "afraid of fire", secret_plan = "flee to Zqbury"'
+_TABLE = 'player = "alice"\n[participants.stats]\n'  # the sheet as a table of its own
+_OWN_IN_TABLE = {_TABLE: 'gm_only = ["secret_plan"]\n' + _TABLE + _OWN.replace(", ", "\n")
+                 + "\n"}
+OWN_STATS = {
+    "etherscope-car-chase.toml": {'player = "alice"\nstats = { ': 'gm_only = ["secret_plan"]\n'
+                                  f'player = "alice"\nstats = {{ {_OWN}, '},
+    "fabula-ultima-ambush.toml": _OWN_IN_TABLE,
+    "vers-tavern-brawl.toml": _OWN_IN_TABLE,
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_STATS))
+def test_a_stat_of_the_gms_own_is_shown_as_any_stat_and_a_gm_only_one_to_the_gm_alone(
+        name: str) -> None:
+    """Every ruleset keeps a stat no rule reads (Fabula Ultima refused it: "unknown stat
+    'weakness'") and shows it where it shows every stat, the JSON view (`fracas show --json`,
+    the table's data); a GM-only one reaches no player, not even Ada's own."""
+    c = _scenario(name, OWN_STATS[name])
+    mine, _ = _everything(c, Viewer.gm())
+    assert mine["stats"]["weakness"] == "afraid of fire"
+    assert mine["stats"]["secret_plan"] == "flee to Zqbury"
+    mine, text = _everything(c, ALICE)
+    assert mine["stats"]["weakness"] == "afraid of fire"
+    assert "secret_plan" not in text and "Zqbury" not in text

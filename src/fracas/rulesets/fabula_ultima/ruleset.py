@@ -63,7 +63,7 @@ class FabulaUltima(Ruleset):
     #: the two sides of the turn order are in every view
     shown_settings = frozenset({"pc_side", "foe_side"})
     settings_read = shown_settings
-    stats_read = STAT_KEYS  # any other stat is refused (check_stats)
+    stats_read = STAT_KEYS  # any other is the GM's own, unless it looks like a typo
     package = "fracas.rulesets.fabula_ultima"
     commands = COMMANDS
     ext_type = FabulaExt

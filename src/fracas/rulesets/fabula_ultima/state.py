@@ -6,6 +6,7 @@ champion with ``replaces`` N, or ``"champion 3"``), ``defense``/``mdef`` (defaul
 DEX / INS die size), ``init_mod``, ``initiative`` (an NPC sheet value, wins over FU-CON-4),
 ``affinities`` (damage type → vulnerable/resistant/immune/absorb), ``equipment`` (items),
 ``bonds`` (PC id → strength), ``extra`` (takes no turns, FU-CON-1) and ``goal`` (a text).
+Any other key is the GM's own (a note, a weakness): kept and shown, read by no rule.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from fracas.engine.components import AlternatingSides, ResourcePool
 from fracas.engine.limits import as_int, refuse_foreign_digits, spelled
 from fracas.engine.model import ConflictState, Kind, Participant
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.limits import MAX_REPLACED
 
@@ -177,10 +179,17 @@ def make_item(pid: str, data: Any) -> Item:
 
 
 def check_stats(pid: str, stats: dict[str, Any]) -> None:
-    """Refuse stats a Fabula Ultima participant cannot have (names the key and value)."""
-    unknown = sorted(set(stats) - STAT_KEYS)
-    if unknown:
-        raise bad(pid, f"unknown stat {unknown[0]!r}; known: {', '.join(sorted(STAT_KEYS))}")
+    """Refuse stats a Fabula Ultima participant cannot have (names the key and value).
+
+    A key the rules do not read is the GM's own (``weakness = "afraid of fire"``), kept as
+    Etherscope and VERS keep theirs, unless it looks like a mistyped stat (``hpp``, ``DEX``):
+    that one would leave the character without the stat it meant."""
+    for key in sorted(set(stats) - STAT_KEYS):
+        hint = (f"; did you mean {key.lower()!r}?" if key.lower() in STAT_KEYS
+                else did_you_mean(key.lower(), sorted(STAT_KEYS), cutoff=0.8))
+        if hint:
+            raise bad(pid, f"unknown stat {key!r}{hint} (a stat of your own must not look "
+                           "like one of Fabula Ultima's)", key=key)
     extra = stats.get("extra", False)
     if not isinstance(extra, bool):
         raise bad(pid, f"extra is true or false, not {spelled(extra)}", "FU-CON-1")
