@@ -3,6 +3,7 @@ keys and unknown prompt commands, and one warning for `--as` a name nobody plays
 
 from __future__ import annotations
 
+import json
 import re
 
 import pexpect
@@ -142,3 +143,18 @@ def test_watch_refuses_a_timeout_that_is_not_above_0_before_doing_anything(
     assert f"Invalid value for '--timeout': {timeout} is not a number of seconds above 0; " \
            "leave --timeout out to follow until Ctrl-C" in said
     assert "following" not in said and "HP" not in said  # nothing shown, nothing followed
+
+
+def test_a_conflict_new_makes_without_campaign_is_in_the_stores_default_one(
+        sqlite_url: str) -> None:
+    """`fracas new` names its default campaign itself (it loads no store to start): a conflict
+    it makes lands beside one the server makes without a campaign, and `list --campaign`
+    finds both under that name."""
+    store = SqlEventStore(sqlite_url)
+    ConflictService(store).new_from_scenario(load_scenario(TOY_SCENARIO))  # the store's default
+    made = runner.invoke(app, ["new", str(TOY_SCENARIO), "--db", sqlite_url])
+    (campaign,) = {info.campaign for info in store.list()}
+    assert f"in campaign {campaign!r}" in made.stderr
+    listed = runner.invoke(app, ["list", "--campaign", campaign, "--json", "--db", sqlite_url])
+    assert len(json.loads(listed.stdout)) == 2
+    store.close()
