@@ -35,7 +35,21 @@ def test_check_odds_are_exact() -> None:
     assert figures["P(critical)"] == Fraction(3, 80)
 
 
-@pytest.mark.rule("FU-CHK-5")
+@pytest.mark.rule("FU-CHK-3", "FU-CHK-4")
+def test_a_check_that_no_sum_reaches_still_succeeds_on_a_critical() -> None:
+    """Against a DL no total of the dice can reach, only a critical succeeds: the odds say
+    1 in 36 for {d6+d6} (double 6), not a chance below nothing; against a DL every total
+    reaches, only a fumble fails."""
+    out_of_reach = dict(RULESET.odds("{d6+d6} vs 30").figures)
+    assert out_of_reach["P(success)"] == out_of_reach["P(critical)"] == Fraction(1, 36)
+    assert out_of_reach["P(failure)"] == Fraction(35, 36)
+    assert out_of_reach["P(success)"] == _brute(6, 6, 0, 30)[0]
+    sure = dict(RULESET.odds("{d6+d6} vs 2").figures)
+    assert sure["P(success)"] == Fraction(35, 36) == _brute(6, 6, 0, 2)[0]
+    assert sure["P(failure)"] == sure["P(fumble)"] == Fraction(1, 36)
+
+
+@pytest.mark.rule("FU-CHK-5", "FU-CHK-3", "FU-CHK-4")
 def test_group_odds_combine_supporters_and_bonds() -> None:
     report = RULESET.odds("group {d8+d8}+1 vs 12 supporters {d8+d6},{d10+d10} bonds 2,0")
     figures = dict(report.figures)
@@ -45,6 +59,10 @@ def test_group_odds_combine_supporters_and_bonds() -> None:
     win = sum(p * _brute(8, 8, 1 + bonus, 12)[0] for bonus, p in dist.items())
     assert figures["P(leader succeeds)"] == win
     assert figures["P(bonus +3)"] == dist[3]
+    # help changes the total, never the leader's dice: doubles of 6, 7 or 8 on {d8+d8} are
+    # a critical and double 1s a fumble, whatever the supporters add (FU-CHK-3, FU-CHK-4)
+    assert figures["P(critical)"] == _brute(8, 8, 0, 99)[1] == Fraction(3, 64)
+    assert figures["P(fumble)"] == Fraction(1, 64)
 
 
 def test_odds_through_the_cli_and_bad_queries() -> None:
