@@ -226,7 +226,8 @@ def _group_win(leader: tuple[int, int, int], dl: int,
 @pytest.mark.rule("FU-CON-3", "FU-CHK-5")
 def test_the_initiative_form_shows_the_chance_the_pcs_act_first() -> None:
     """The initiative's form shows the chance the PCs' side wins the group check, with the
-    supporters and Bonds it counts and the DL it is made against (before: no odds at all)."""
+    supporters and Bonds it counts and the DL it is made against (before: no odds at all);
+    none where the rules refuse the supporters it names (the leader, one twice, a foe)."""
     from fracas.server.projection import odds_answer
     from tests.rulesets.fabula_ultima.support import make, npc, pc
 
@@ -248,16 +249,20 @@ def test_the_initiative_form_shows_the_chance_the_pcs_act_first() -> None:
     assert gm_dl == [line.replace("vs DL 9", "vs DL 14").replace(f"{both:.0%}", f"{hard:.0%}")]
     assert odds(c, Viewer.of_player("alice"), "ada: initiative dl=14") == []  # the GM's DL
     assert odds(c, Viewer.of_player("bob"), "ada: initiative") == []  # not his character
+    for wrong in ("supporters=ada", "supporters=cid,cid", "supporters=orc"):  # refused
+        with pytest.raises(FracasError, match="FU-CHK-5"):
+            odds_answer(Live(c, Viewer.gm()), c.parse(f"ada: initiative {wrong}"))
+        assert odds(c, Viewer.gm(), f"ada: initiative {wrong}") == [], wrong
 
 
-@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5", "FU-CON-5")
 def test_before_the_start_the_pending_box_shows_the_initiative_odds() -> None:
     """Before the conflict starts, the roll to come is the Initiative Group Check: the odds
     box (the view's, which the table and ``fracas show`` print) holds the line its form shows,
     one for each PC who may lead it, a player's for their own leader only (before: the box was
     empty until the conflict had started). A foe's GM-only Initiative keeps it from a player
     (the DL could be it), never from the GM; once the check is made, the box holds the turn's
-    rolls."""
+    rolls, and the initiative's form none (the rules refuse a second check)."""
     from tests.rulesets.fabula_ultima.support import make, npc, pc, run
 
     ada = {**pc("ada", dex=10), "player": "alice"}
@@ -281,6 +286,15 @@ def test_before_the_start_the_pending_box_shows_the_initiative_odds() -> None:
         "Ada leads the Initiative Group Check ({d", "Bruno leads the Initiative Group Check ("]
     started = run(c, "ada: initiative dice=6,6,6,6")
     assert not [line for line in box(started, Viewer.gm()) if "Initiative" in line]
+    # nor does the initiative's form once the check is made: it rolls nothing now
+    from fracas.server.projection import odds_answer
+
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(started, viewer, "ada: initiative") == [], viewer
+    assert odds_answer(Live(started, Viewer.of_player("alice")),
+                       started.parse("ada: initiative")) == []
+    with pytest.raises(FracasError, match=r"made once.*FU-CON-5"):  # the rules' refusal
+        odds_answer(Live(started, Viewer.gm()), started.parse("ada: initiative"))
 
 
 @pytest.mark.rule("FU-CON-3", "FU-CHK-5")
