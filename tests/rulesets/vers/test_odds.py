@@ -25,6 +25,8 @@ def test_check_odds_and_margin_distribution():
     report = ruleset().odds("3d6 vs 12 -2")
     figures = dict(report.figures)
     assert figures["P(success)"] == Fraction(1, 2)  # 3d6 ≤ 10
+    assert figures["P(failure)"] == Fraction(1, 2)  # 3d6 ≥ 11
+    assert figures["P(3+ DoS)"] == Fraction(35, 216)  # 3d6 ≤ 7
     assert dict(report.rows)[7] == Fraction(1, 216)  # rolled 3: 7 DoS
     assert dict(report.rows)[-8] == Fraction(1, 216)
     assert sum(p for _, p in report.rows) == 1
