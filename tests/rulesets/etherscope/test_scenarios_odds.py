@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -89,6 +91,33 @@ def test_odds_query_is_exact() -> None:
     result = CliRunner().invoke(app, ["odds", "--ruleset", "etherscope", "pool 5 vs 2"])
     assert result.exit_code == 0, result.output
     assert "P(success)" in result.output
+
+
+@pytest.mark.rule("ES-ACT-4")
+@pytest.mark.parametrize("query,pool,difficulty", [("pool 3 vs 1", 3, 1), ("pool 4 vs 2", 4, 2),
+                                                   ("pool 2", 2, 1), ("pool 3 vs 0", 3, 0)])
+def test_every_figure_of_a_pools_odds_is_counted_die_by_die(
+        query: str, pool: int, difficulty: int) -> None:
+    """Each line of the odds of a pool of d6 (5+ a success) is what counting every face of
+    every die gives: the chance of success and of failure, of 1, 2 and 3 extra successes
+    (those the pool can reach), each number of successes, and the expected successes and
+    extra successes."""
+    rolls = [sum(face >= 5 for face in faces)
+             for faces in itertools.product(range(1, 7), repeat=pool)]
+
+    def share(test: Callable[[int], bool]) -> Fraction:
+        return Fraction(sum(1 for n in rolls if test(n)), len(rolls))
+
+    report = ES.odds(query)
+    win = share(lambda n: n >= difficulty)
+    assert report.figures == [("P(success)", win), ("P(failure)", 1 - win)] + [
+        (f"P({k}+ extra)", share(lambda n, k=k: n >= difficulty + k))
+        for k in (1, 2, 3) if difficulty + k <= pool]
+    assert report.rows == [(n, share(lambda m, n=n: m == n)) for n in range(pool + 1)]
+    mean = Fraction(sum(rolls), len(rolls))
+    extra = Fraction(sum(max(0, n - difficulty) for n in rolls), len(rolls))
+    assert report.notes[:2] == [f"expected successes: {float(mean):.3f} ({mean})",
+                                f"expected extra successes: {float(extra):.3f} ({extra})"]
 
 
 @pytest.mark.rule("ES-ACT-4")
