@@ -11,7 +11,7 @@ from fracas.cli.render import log_lines
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 
-from .helpers import make, pc
+from .helpers import make, pc, started
 
 ALICE = Viewer.of_player("alice")
 
@@ -125,3 +125,26 @@ def test_who_still_rolls_awareness_names_no_one_hidden_from_the_viewer() -> None
     assert lists == {"gm": ["ada", "bruno", "carl"], "alice": ["ada", "bruno"]}
     c.execute("ada: awareness successes=1", time="")
     assert view(c, Viewer.of_player("alice"))["conflict"]["ruleset"]["to_roll"] == ["bruno"]
+
+
+@pytest.mark.rule("ES-ACT-4")
+@pytest.mark.parametrize("secret", ["the pool stat", "the default_pool setting"])
+def test_a_players_pending_odds_leave_out_a_default_pool_that_is_the_gms(secret: str) -> None:
+    """On Ada's slot her player's odds box shows the pool of each skill she has, and the line
+    of her default pool (any other skill) only where its size is hers to know: not where her
+    ``pool`` stat or the conflict's ``default_pool`` is GM-only (its dice would tell it). The
+    GM reads both lines."""
+    if secret == "the pool stat":
+        ada = {**pc("ada", "alice", pool=3, skills={"shoot": 4}), "gm_only": ["pool"]}
+        settings: dict[str, object] = {}
+    else:
+        ada = pc("ada", "alice", skills={"shoot": 4})
+        settings = {"default_pool": 3, "gm_only_settings": ["default_pool"]}
+    c = started(settings, [ada, pc("bruno", "bob"), pc("carl")])
+    c.execute("ada: declare 10")
+    c.execute("countdown")
+    shoot = "Ada rolls 4d6 with shoot (5+ a success): ≥1 80%, ≥2 41%, ≥3 11%"
+    other = "Ada rolls 3d6 otherwise (5+ a success): ≥1 70%, ≥2 26%, ≥3 4%"
+    assert view(c, Viewer.gm())["conflict"]["odds"] == [shoot, other]
+    assert view(c, ALICE)["conflict"]["odds"] == [shoot]
+    assert "3d6" not in _seen(c)
