@@ -163,6 +163,18 @@ def test_two_categories_are_taken_where_one_named_can_move_a_second_band() -> No
         == (2, 2)
 
 
+@pytest.mark.rule("ES-ACT-5")
+def test_two_categories_toward_a_character_at_distant_bring_the_target_close() -> None:
+    """Bruno is Distant from Carl: pushed toward him with ``two=yes``, he comes the two bands
+    to Close, and the second is paid for with an extra success."""
+    c = started({"ranges": {"default": "near", "pairs": [["bruno", "carl", "distant"]]}})
+    c.execute("countdown")
+    c.execute("ada: push bruno successes=2 two=yes toward=carl")
+    assert c.records[-1].events[0].data["spent"] == {"two": 1}
+    assert (c.state.ext.ranges.get("bruno", "carl"), c.state.ext.ranges.get("ada", "bruno")) \
+        == (0, 1)
+
+
 @pytest.mark.rule("ES-ACT-5", "ES-RNG-1")
 def test_two_categories_are_not_refused_on_a_band_under_a_hidden_flag() -> None:
     """Carl is hidden from Bruno: their band is the GM's, so a push of Bruno away from Carl
