@@ -127,6 +127,35 @@ def test_broken_object_is_not_repaired_by_action_but_gm_restores_it():
     assert "is whole: nothing to restore" in str(err)
 
 
+@pytest.mark.rule("VR-OBJ-5", "VR-OBJ-4")
+def test_the_gm_restores_a_damaged_object_that_is_not_broken_too():
+    """``restore`` makes whole any object with a condition, not only a broken one: a damaged
+    blade stops costing its user −1."""
+    c = smith()
+    do(c, "open ada", "ada: attack blade weapon=hammer dice=1,1,1")  # 10 − 5 = 5: damaged
+    blade = c.state.ext.objects["blade"]
+    assert not blade.broken and blade.ladder.total_penalty() == -1
+    do(c, "restore blade")
+    assert blade.ladder.highest() is None and blade.ladder.total_penalty() == 0
+    att = of(do(c, "ada: attack thug weapon=sword dice=1,1,1"), "attack")[0]
+    assert not [m for m in att["mods"] if "sword" in m[0]]
+
+
+@pytest.mark.rule("VR-OBJ-1", "VR-OBJ-2")
+@pytest.mark.parametrize(("key", "rule"), [("hardness", "VR-OBJ-1"), ("penalty", "VR-OBJ-2")])
+def test_a_custom_hardness_or_penalty_goes_from_minus_100_to_100(key, rule):
+    """The limits docs/limits.md gives: both ends are values an object may have (a penalty
+    is a penalty, −100, either way), one beyond either is refused with the range."""
+    c = smith()
+    do(c, f"object low material=wood {key}=-100", f"object high material=wood {key}=100")
+    objs = c.state.ext.objects
+    assert (getattr(objs["low"], key), getattr(objs["high"], key)) == \
+        ((-100, 100) if key == "hardness" else (-100, -100))
+    for value in (-101, 101):
+        err = refused(c, f"object odd material=wood {key}={value}", rule)
+        assert f"{key} must be a whole number from -100 to 100, got {value}" in str(err)
+
+
 @pytest.mark.rule("VR-OBJ-3", "VR-OBJ-4")
 @pytest.mark.parametrize("slots", [1, 2])  # a large object: one broken slot of two is enough
 def test_a_broken_object_takes_no_further_conditions(slots):
