@@ -26,6 +26,16 @@ def test_net_ev_bands_and_9_reads_as_disabled(ev, level):
     assert of(events, "condition")[0]["level"] == level
 
 
+@pytest.mark.rule("VR-ROLL-2", "VR-INJ-5")
+@pytest.mark.parametrize("ev", [-1, -4])
+def test_the_gm_marks_no_harm_from_a_net_ev_below_0(ev):
+    """A net EV below 0 inflicts nothing: the GM's ``harm`` with one is refused, and nothing
+    is marked (0 is a graze, above)."""
+    c = victim()
+    err = refused(c, f"harm ada {ev}", "VR-ROLL-2")
+    assert str(err) == "net EV below 0 inflicts nothing (VR-ROLL-2)"
+
+
 @pytest.mark.rule("VR-INJ-2")
 def test_third_graze_upgrades_to_wounded():
     c = victim()
