@@ -136,7 +136,7 @@ def evasion_chance(positions: int, p: Fraction) -> list[Fraction]:
 
 
 def chase_report(length: int, tn: int, pen: int, hunter: bool, start: int | None,
-                 mod: int = 0) -> OddsReport:
+                 mod: int) -> OddsReport:
     """The pursuit report for ``answer``."""
     if not 2 <= length <= 6:
         raise InvalidInput(f"a chase length must be 2 to 6 actions, not {length}",
