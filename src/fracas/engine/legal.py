@@ -140,14 +140,8 @@ class LegalCommand:
                 if not allowed and c.required:
                     return None
                 c = dataclasses.replace(c, allowed=allowed)
-            if _names_one(c.default, hidden):
-                c = dataclasses.replace(c, default=None)
-            if any(_names_one(v, hidden) for v in c.suggested):
-                c = dataclasses.replace(c, suggested=tuple(
-                    v for v in c.suggested if not _names_one(v, hidden)))
-            params.append(c)
+            params.append(_unsaid(c, hidden))
         return dataclasses.replace(self, params=tuple(params))
-
 
     def unnamed(self, secret: Collection[str], optional: Collection[str]) -> LegalCommand:
         """This command without naming any of the ``secret`` values (lower case: a GM-only
@@ -162,13 +156,18 @@ class LegalCommand:
             elif c.allowed is not None and any(_names_one(v, secret) for v in c.allowed):
                 allowed = tuple(v for v in c.allowed if not _names_one(v, secret))
                 c = dataclasses.replace(c, allowed=allowed or None)
-            if _names_one(c.default, secret):
-                c = dataclasses.replace(c, default=None)
-            if any(_names_one(v, secret) for v in c.suggested):
-                c = dataclasses.replace(c, suggested=tuple(
-                    v for v in c.suggested if not _names_one(v, secret)))
-            params.append(c)
+            params.append(_unsaid(c, secret))
         return dataclasses.replace(self, params=tuple(params))
+
+
+def _unsaid(c: Choice, words: Collection[str]) -> Choice:
+    """``c`` without a default or suggested value naming one of ``words``."""
+    if _names_one(c.default, words):
+        c = dataclasses.replace(c, default=None)
+    if any(_names_one(v, words) for v in c.suggested):
+        c = dataclasses.replace(c, suggested=tuple(
+            v for v in c.suggested if not _names_one(v, words)))
+    return c
 
 
 def unnamed(legal: Iterable[LegalCommand], secret: Collection[str],

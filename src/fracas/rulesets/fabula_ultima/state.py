@@ -185,8 +185,7 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
     Etherscope and VERS keep theirs, unless it looks like a mistyped stat (``hpp``, ``DEX``):
     that one would leave the character without the stat it meant."""
     for key in sorted(set(stats) - STAT_KEYS):
-        hint = (f"; did you mean {key.lower()!r}?" if key.lower() in STAT_KEYS
-                else did_you_mean(key.lower(), sorted(STAT_KEYS), cutoff=0.8))
+        hint = did_you_mean(key.lower(), sorted(STAT_KEYS), cutoff=0.8)  # DEX: 'dex'
         if hint:
             raise bad(pid, f"unknown stat {key!r}{hint} (a stat of your own must not look "
                            "like one of Fabula Ultima's)", key=key)
