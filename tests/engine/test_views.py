@@ -169,6 +169,27 @@ def test_a_character_joining_mid_conflict_can_have_gm_only_stats() -> None:
         c.execute("join troll 'stats={\"hp\": 9}' gm_only=weakness")
 
 
+def test_a_public_stat_naming_a_concealed_character_is_left_out_for_players() -> None:
+    # a bond keyed by its id, a note naming it, in the sheet and in the join's log entry:
+    # what the GM left public of a seen character never tells of one hidden from the players
+    c = toy_conflict()
+    c.execute("join spy name=Zqspy side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
+    c.execute("join orc name=Orc side=foes 'stats={\"hp\": 5, \"grudge\": \"owes Zqspy\", "
+              "\"bonds\": {\"spy\": 2, \"gob\": 1}, \"note\": \"big\"}'", time="")
+    for who in (ALICE, Viewer.public()):
+        orc = {p["id"]: p for p in view(c, who)["conflict"]["participants"]}["orc"]
+        assert orc["stats"] == {"hp": 5, "bonds": {"gob": 1}, "note": "big"}
+        seen = json.dumps(view(c, who)) + json.dumps(log_view(c, who))
+        assert "spy" not in seen.lower() and "owes" not in seen
+        joined = log_view(c, who)[-1]["events"][0]["data"]
+        assert joined["stats"] == orc["stats"]
+    gm = {p["id"]: p for p in view(c, Viewer.gm())["conflict"]["participants"]}["orc"]
+    assert gm["stats"]["grudge"] == "owes Zqspy" and gm["stats"]["bonds"]["spy"] == 2
+    c.execute("reveal spy", time="")  # known again: the sheet reads whole
+    orc = {p["id"]: p for p in view(c, ALICE)["conflict"]["participants"]}["orc"]
+    assert orc["stats"]["grudge"] == "owes Zqspy" and orc["stats"]["bonds"] == {"spy": 2, "gob": 1}
+
+
 def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     c = toy_conflict()
     c.execute("start ada")

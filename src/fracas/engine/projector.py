@@ -498,9 +498,10 @@ def project(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> ConflictSt
     if viewer.is_gm:
         return root
     knowledge = Knowledge(ruleset, root, viewer)
+    unknown = knowledge.unknowns()
     levels: list[ConflictState] = []
     for i, level in enumerate(knowledge.chain[:visible_depth(knowledge) + 1]):
-        participants = {pid: public_participant(p) for pid, p in level.participants.items()
+        participants = {pid: public_participant(p, unknown) for pid, p in level.participants.items()
                         if knowledge.knows(pid, i)}
         sides = {p.side for p in participants.values()}
         levels.append(dataclasses.replace(
@@ -567,7 +568,8 @@ def _entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer, unknown: Unkn
     gm = viewer.is_gm
     entry: dict[str, Any] = {
         "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
-        "player": p.owner, "stats": dict(p.stats if gm else p.public_stats()),
+        # a public stat naming one hidden from the viewer (a bond, a note) is left out
+        "player": p.owner, "stats": dict(p.stats) if gm else unknown.clean(p.public_stats()),
         "present": p.present, "out": p.out,
         "mine": viewer.player is not None and p.owner == viewer.player,
     }

@@ -178,9 +178,10 @@ def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if k not in hidden and k != "gm_only_settings"}
 
 
-def public_participant(p: Participant) -> Participant:
-    """A participant as a player may know it: without its GM-only stats."""
-    return dataclasses.replace(p, stats=p.public_stats(), data={})
+def public_participant(p: Participant, unknown: Unknowns) -> Participant:
+    """A participant as a player may know it: without its GM-only stats, nor a stat naming
+    one hidden from them (``unknown``)."""
+    return dataclasses.replace(p, stats=unknown.clean(p.public_stats()), data={})
 
 
 def redact(
@@ -221,24 +222,28 @@ def _redact_setup(event: ConflictCreated | ParticipantJoined,
     conflict at its own level, a join at the level it joins): no GM-only stats or settings,
     no characters the viewer may not know, and no side only they are on."""
     d = event.data
+    unknown = knowledge.unknowns()
     if isinstance(event, ParticipantJoined):
         if not knowledge.knows(event.id):
             return None
-        data = _public_entry(d)
+        data = _public_entry(d, unknown)
     else:
         shown = [p for p in d.get("participants", []) if knowledge.knows(p["id"], 0)]
         sides = {p.get("side") for p in shown}
-        data = {**d, "participants": [_public_entry(p) for p in shown],
+        data = {**d, "participants": [_public_entry(p, unknown) for p in shown],
                 "settings": public_settings(d.get("settings", {}))}
         if "sides" in d:
             data["sides"] = [s for s in d["sides"] if s in sides]
     return _rebuilt(event, data)
 
 
-def _public_entry(data: dict[str, Any]) -> dict[str, Any]:
+def _public_entry(data: dict[str, Any], unknown: Unknowns) -> dict[str, Any]:
+    """A set-up's participant as the view shows it: no GM-only stats, nor one naming someone
+    hidden from the viewer (a bond, a note)."""
     hidden = set(data.get("gm_only", []))
     out = {k: v for k, v in data.items() if k != "gm_only"}
-    out["stats"] = {k: v for k, v in data.get("stats", {}).items() if k not in hidden}
+    out["stats"] = unknown.clean({k: v for k, v in data.get("stats", {}).items()
+                                  if k not in hidden})
     return out
 
 
