@@ -33,6 +33,13 @@ def test_play_through_a_terminal(sqlite_url: str) -> None:
         child.expect("HP 26/30")
         child.expect("v3>")
         assert store.info(cid).version == 3  # stored as it was made
+        child.send(":sheet Bruno\r")  # a sheet by name; the GM's marks a GM-only stat
+        child.expect("grudge")  # (its label and value styled apart)
+        child.expect(r"Ada\S* *\S*\[GM only\]")
+        child.expect("v3>")
+        child.send(":sheet zed\r")
+        child.expect(r"no character 'zed' to show \(the characters: ada, bruno\)")
+        child.expect("v3>")
         child.send("\x1a")  # Ctrl-Z: undo
         child.expect("undo")
         child.expect("HP 30/30")

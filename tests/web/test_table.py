@@ -520,3 +520,32 @@ def test_who_still_rolls_awareness_is_asked_on_the_page(browser: Browser,
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+def test_each_characters_sheet_opens_on_its_card_and_the_gms_marks_what_players_do_not_read(
+        browser: Browser, served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")  # the Thug's skills are GM-only
+    alice = join(browser, invite(gm, "alice"))
+
+    def sheet(screen: Screen, name: str) -> str:
+        fold = screen.page.get_by_role("group", name=f"{name}'s sheet")
+        fold.locator("summary").click()
+        expect(fold.locator("dl.sheet")).to_be_visible()
+        return " ".join(fold.locator("dl.sheet").inner_text().split())
+
+    thug = sheet(gm, "Thug")
+    assert "skills close combat 2, athletics 1 GM only" in thug, thug
+    assert "weapons club (EV 4, close)" in thug and thug.count("GM only") == 1, thug
+    seen = sheet(alice, "Thug")
+    assert "weapons club (EV 4, close)" in seen and "skills" not in seen, seen
+    assert "close combat 2" not in alice.page.content()
+    ada = sheet(alice, "Ada")
+    assert "skills athletics 2, close combat 3, discipline 1" in ada, ada
+    assert "weapons sword (EV 5, close), knife (EV 2, thrown)" in ada, ada
+    command(alice, "ada", "ada: move bar")  # a redraw keeps the sheet she opened open
+    wait_log(alice, "Ada moves")
+    expect(alice.page.get_by_role("group", name="Ada's sheet").locator("dl.sheet")).to_be_visible()
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()

@@ -167,10 +167,13 @@ def show(
     as_player: AsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
     raw: Annotated[bool, typer.Option("--raw", help="events in their text form")] = False,
+    with_sheets: Annotated[bool, typer.Option(
+        "--sheets", help="each character's sheet too (the GM's marks what players do not "
+        "read)")] = False,
     db: DbOption = None,
 ) -> None:
     """Print a conflict's state and log as the GM, or as PLAYER sees it (--as)."""
-    from fracas.cli.render import print_log, print_state
+    from fracas.cli.render import print_log, print_sheets, print_state
     from fracas.engine.views import log_view, view
 
     viewer = viewer_for(as_player)
@@ -188,6 +191,9 @@ def show(
         print_log(console, conflict, viewer, raw=raw)
         console.print()
         print_state(console, conflict, viewer)
+        if with_sheets:
+            console.print()
+            print_sheets(console, conflict, viewer)
 
 
 def _run(db: str | None, conflict_id: str, command: str, as_player: str | None,

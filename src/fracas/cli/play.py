@@ -3,7 +3,8 @@
 A Rich panel shows the state (whose turn, positions, harm, the ruleset's lines) before each
 prompt; the prompt (prompt_toolkit) completes commands from ``legal_commands`` and the engine's
 verbs. Ctrl-Z undoes, Ctrl-Y redoes; ``:undo [N]``, ``:redo [N]``, ``:reload``, ``:help`` and
-``:quit`` (or Ctrl-D) do the same by name; Ctrl-C clears the line. Every command is stored as
+``:quit`` (or Ctrl-D) do the same by name; ``:sheet [WHO]`` prints the characters' sheets (or
+one); Ctrl-C clears the line. Every command is stored as
 it is made, with the version it was decided on: if someone else acted meanwhile, the prompt
 reloads and says so, and puts back the line that was not stored.
 """
@@ -27,7 +28,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from fracas.app.service import ConflictService
-from fracas.cli.render import print_entries, print_state
+from fracas.cli.render import print_entries, print_sheets, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.projector import Projector, offered
@@ -36,9 +37,9 @@ from fracas.errors import FracasError, StaleVersion
 from fracas.store import open_store
 
 HELP = ("commands in text notation (Tab completes), e.g. 'ada: attack bruno'; "
-        ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :reload, :help, :quit (Ctrl-D); "
-        "Ctrl-C clears the line")
-META = (":undo", ":redo", ":reload", ":help", ":quit")
+        ":undo [N] (Ctrl-Z), :redo [N] (Ctrl-Y), :sheet [WHO] (the characters' sheets), "
+        ":reload, :help, :quit (Ctrl-D); Ctrl-C clears the line")
+META = (":undo", ":redo", ":sheet", ":reload", ":help", ":quit")
 
 
 def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
@@ -284,6 +285,12 @@ def _loop(service: ConflictService, conflict_id: str, viewer: Viewer, console: C
             break
         if word == ":help":
             console.print(HELP)
+            continue
+        if word == ":sheet":
+            try:
+                print_sheets(console, conflict, viewer, rest.strip() or None)
+            except FracasError as exc:
+                console.print(f"[bold red]refused:[/] {escape(str(exc))}")
             continue
         if word == ":reload":
             conflict = service.load(conflict_id)

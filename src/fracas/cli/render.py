@@ -12,13 +12,16 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.projector import Entry, undone_entries
+from fracas.engine.suggest import did_you_mean
 from fracas.engine.views import projector, view
+from fracas.errors import InvalidInput
 
 
 def entry_lines(entry: Entry, *, raw: bool = False) -> tuple[int, str, str, list[str]]:
@@ -132,3 +135,58 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) ->
     for effect in level["effects"]:
         console.print(f"  effect {effect['id']}: {escape(effect['text'])} · "
                       f"{escape(effect['lasts'])}")
+
+
+def sheets(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
+    """The entries of every character the viewer may see, each once (the innermost level's:
+    a zoomed-in conflict's own), in the order of the conflict's participants."""
+    data = view(conflict, viewer)
+    by_id: dict[str, dict[str, Any]] = {}
+    for level in [data["conflict"], *data["zoom"]]:
+        for p in level["participants"]:
+            by_id[p["id"]] = p
+    return list(by_id.values())
+
+
+def print_sheets(console: Console, conflict: Conflict, viewer: Viewer,
+                 who: str | None = None) -> None:
+    """Each character's sheet as the viewer may read it (only ``who``'s, an id or a name, when
+    given: InvalidInput naming the characters meant when it is none of those the viewer sees).
+    The GM's marks what its player (the table, for an NPC) does not read and the GM's own
+    stats."""
+    entries = sheets(conflict, viewer)
+    if who is not None:
+        wanted = who.strip().lower()
+        entries = [p for p in entries if wanted in (p["id"].lower(), p["name"].lower())]
+        if not entries:
+            known = [p["id"] for p in sheets(conflict, viewer)]
+            raise InvalidInput(f"no character {who!r} to show{did_you_mean(wanted, known)} "
+                               f"(the characters: {', '.join(known) or 'none'})")
+    for p in entries:
+        head = Text(shown(p["name"]), style="bold")
+        if p.get("player"):
+            head.append(f" ({shown(p['player'])})", style="dim")
+        console.print(head)
+        items = p.get("sheet", [])
+        if not items:
+            console.print("  [dim]nothing on the sheet to show[/]")
+        short = [i for i in items if " " not in i["value"]]  # a number, a die: one line
+        if short:
+            line = Text()
+            for n, item in enumerate(short):
+                line.append(" · " if n else "")
+                line.append_text(_sheet_item(item, ""))
+            console.print(Padding(line, (0, 0, 0, 2), expand=False))
+        for item in items:  # a table, a list, a sentence: a line of its own
+            if " " in item["value"]:
+                console.print(Padding(_sheet_item(item, ":"), (0, 0, 0, 2), expand=False))
+
+
+def _sheet_item(item: dict[str, Any], colon: str) -> Text:
+    text = Text(shown(item["label"]) + colon, style="bold")
+    text.append(f" {shown(item['value'])}")
+    if item.get("secret"):
+        text.append(" [GM only]", style="magenta")
+    if item.get("own"):
+        text.append(" [yours: no rule reads it]", style="dim")
+    return text

@@ -54,6 +54,7 @@ from fracas.engine.redaction import (
 )
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import RESERVED_IDS
+from fracas.engine.sheet import marked
 from fracas.errors import FracasError, InvalidInput
 
 #: Events about who exists: judged on the state after their record (a participant joining
@@ -533,6 +534,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
     for i, state in enumerate(knowledge.chain[:visible_depth(knowledge) + 1]):
         participants = [_entry(ruleset, state, viewer, unknown, p)
                         for p in state.participants.values() if knowledge.knows(p.id, i)]
+        if ext:
+            _add_sheets(ruleset, root, state, i, viewer, unknown, participants)
         shown_sides = {p["side"] for p in participants}
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,
@@ -552,6 +555,29 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
         })
     return {"ruleset": ruleset.name, "viewer": {"role": viewer.role, "player": viewer.player},
             "conflict": levels[0], "zoom": levels[1:]}
+
+
+def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, depth: int,
+                viewer: Viewer, unknown: Unknowns, entries: list[dict[str, Any]]) -> None:
+    """Put each entry's sheet in it (at level ``state``, the ``depth``-th of ``root``'s),
+    under the viewer's net (``unknown``). The GM's marks what its player does not read (the
+    table at large, for a character no player has) and the GM's own stats
+    (:func:`~fracas.engine.sheet.marked`)."""
+    for entry in entries:
+        entry["sheet"] = unknown.clean(ruleset.sheet(state, entry))
+    if not viewer.is_gm:
+        return
+    readers: dict[str | None, tuple[Viewer, Knowledge, Unknowns]] = {}
+    for entry in entries:
+        p = state.participants[entry["id"]]
+        if p.owner not in readers:
+            reader = Viewer.of_player(p.owner) if p.owner else Viewer.public()
+            knowledge = Knowledge(ruleset, root, reader)
+            readers[p.owner] = reader, knowledge, knowledge.unknowns()
+        reader, knowledge, net = readers[p.owner]
+        told = net.clean(ruleset.sheet(state, _entry(ruleset, state, reader, net, p))) \
+            if knowledge.knows(p.id, depth) else []
+        entry["sheet"] = marked(entry["sheet"], told, p.stats, ruleset.stats_read)
 
 
 def _settings(state: ConflictState, gm: bool, unknown: Unknowns) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from fracas.engine.events import ENGINE_EVENTS, Event, EventTypes
 from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand, unnamed
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.sheet import SheetItem, stat_items
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
@@ -258,6 +259,12 @@ class Ruleset:
     ) -> dict[str, Any]:
         """Ruleset details of one visible participant (harm tracks, pools…)."""
         return {}
+
+    def sheet(self, state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
+        """A participant's sheet (:mod:`fracas.engine.sheet`) from its view ``entry``,
+        already redacted for the viewer: built from nothing else, it can tell no secret.
+        By default each stat in words, in the order of the set-up."""
+        return stat_items(entry["stats"])
 
     #: The keys of :meth:`view_participant` that tell a participant's harm (a side's harm
     #: view other than ``exact`` takes them out, :mod:`fracas.engine.harm_view`).

@@ -18,6 +18,7 @@ from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
+from fracas.engine.sheet import SheetItem, stat_items
 from fracas.errors import InvalidInput
 from fracas.rulesets.etherscope import (  # noqa: F401 (their handlers register on import)
     actions,
@@ -45,6 +46,12 @@ __all__ = ["EsExt", "Etherscope"]
 def _is_rating(v: Any) -> bool:
     """A whole number ≥ 0 (a bool is not one)."""
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+#: An Etherscope sheet's order (docs/etherscope.md), and its labels.
+_SHEET = ("physical", "ether", "society", "awareness", "skills", "pool")
+_LABELS = {"physical": "physical condenser", "ether": "ether condenser",
+           "society": "society condenser", "pool": "pool without a skill"}
 
 
 class Etherscope(Ruleset):
@@ -236,6 +243,10 @@ class Etherscope(Ruleset):
         """Condensers and awareness at a glance."""
         return views.view_participant(state, viewer, pid)
 
+    def sheet(self, state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
+        """Condenser maxima, awareness, skills, pool, then any other stat (a skill rolled
+        by its name, a note)."""
+        return stat_items(entry["stats"], [*_SHEET, *entry["stats"]], _LABELS)
 
     def harm_band(self, entry: dict[str, Any]) -> str | None:
         """Hurt below any maximum, else unhurt (a condenser the character does not have, at

@@ -18,6 +18,7 @@ from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
+from fracas.engine.sheet import SheetItem
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima import (  # noqa: F401 (their handlers register on import)
     actions,
@@ -265,6 +266,9 @@ class FabulaUltima(Ruleset):
         """HP/MP/IP, Crisis, FP, statuses, dice, turns left, gear, goal."""
         return views.view_participant(state, viewer, pid)
 
+    def sheet(self, state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
+        """Dice, pools, rank, Defenses, Initiative, affinities, gear, bonds, goal."""
+        return views.sheet(state, entry)
 
     def harm_band(self, entry: dict[str, Any]) -> str | None:
         """Down at 0 HP, in crisis, hurt below full HP, else unhurt."""

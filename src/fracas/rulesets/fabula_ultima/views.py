@@ -10,9 +10,11 @@ from fracas.engine.describe import name_of
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Status, Viewer
 from fracas.engine.secrets import stat_is_secret
+from fracas.engine.sheet import SheetItem, item, stat_items
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
+    STAT_KEYS,
     FabulaExt,
     defense,
     die,
@@ -21,6 +23,7 @@ from fracas.rulesets.fabula_ultima.state import (
     initiative_leaders,
     next_turn,
     npc_initiative,
+    sheet_die,
     unassigned,
 )
 
@@ -210,6 +213,48 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
         parts.append("extra")
     out["summary"] = " · ".join(parts)
     return out
+
+
+#: How a Fabula Ultima sheet labels the stats it shows as written.
+_LABELS = {"hp": "max HP", "mp": "max MP", "ip": "max IP", "fp": "FP at the start",
+           "rank": "rank", "affinities": "affinities"}
+
+
+def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
+    """A character's sheet from its view ``entry``: attribute dice (the current one beside
+    the sheet's when a status steps it down, FU-RES-4), pool maxima, rank, Defense and Magic
+    Defense, Initiative (an NPC's, FU-CON-4) or initiative modifier (a PC's, with its gear),
+    affinities, gear, bonds, goal, and the GM's own stats."""
+    stats, p = entry["stats"], state.participants[entry["id"]]
+    dice = entry.get("dice", {})
+    out = []
+    for a in ATTRIBUTES:
+        if a in stats:
+            base, now = sheet_die(p, a), dice.get(a)
+            out.append(item(a, a.upper(), f"d{base}" if now in (None, base)
+                            else f"d{now} (d{base} on the sheet)"))
+    out += stat_items(stats, ("hp", "mp", "ip", "fp"), _LABELS)
+    if "rank" in stats:
+        replaces = f" (replaces {stats['replaces']})" if "replaces" in stats else ""
+        out.append(item("rank", "rank", f"{stats['rank']}{replaces}"))
+    for key, label in (("defense", "Defense"), ("mdef", "Magic Defense"),
+                       ("initiative", "Initiative")):
+        if entry.get(key) is not None:
+            out.append(item(key, label, entry[key]))
+    if entry.get("init_mod") is not None:
+        out.append(item("init_mod", "initiative modifier", f"{entry['init_mod']:+d}"))
+    out += stat_items(stats, ("affinities",), _LABELS)
+    if entry.get("equipment"):
+        out.append(item("equipment", "equipment", "; ".join(entry["equipment"])))
+    if stats.get("bonds"):
+        out.append(item("bonds", "bonds", ", ".join(  # a bond with one not in the conflict:
+            f"{name_of(state, who) if who in state.participants else who} {n}"  # its id
+            for who, n in stats["bonds"].items())))
+    if entry.get("goal"):
+        out.append(item("goal", "goal", entry["goal"]))
+    if entry.get("extra"):
+        out.append(item("extra", "extra", "takes no turns (FU-CON-1)"))
+    return out + stat_items(stats, [k for k in stats if k not in STAT_KEYS])
 
 
 def redact(state: ConflictState, event: Event, viewer: Viewer) -> Event | None:

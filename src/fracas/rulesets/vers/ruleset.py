@@ -17,6 +17,7 @@ from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
+from fracas.engine.sheet import SheetItem
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, views
 from fracas.rulesets.vers.commands import COMMANDS
@@ -227,6 +228,9 @@ class Vers(Ruleset):
         """Harm at a glance plus the tracks, zone, engagement and cover."""
         return views.view_participant(state, viewer, pid)
 
+    def sheet(self, state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
+        """Attributes, skills, TNs, defences, RVs, reach, weapons (views.py)."""
+        return views.sheet(self, entry)
 
     def harm_band(self, entry: dict[str, Any]) -> str | None:
         """Down when a track takes them out, else the names of the conditions held (the

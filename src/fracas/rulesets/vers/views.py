@@ -18,6 +18,7 @@ from fracas.engine.events import Event
 from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
+from fracas.engine.sheet import SheetItem, item, stat_items, worded, words
 from fracas.rulesets.vers.chases import ENDED, roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
@@ -52,7 +53,7 @@ from fracas.rulesets.vers.events import (
     typed,
 )
 from fracas.rulesets.vers.odds import capture_chain, p_success
-from fracas.rulesets.vers.state import Chase, VersExt, skill_tn
+from fracas.rulesets.vers.state import ATTRIBUTES, Chase, VersExt, skill_tn
 
 if TYPE_CHECKING:
     from fracas.rulesets.vers.ruleset import Vers
@@ -327,6 +328,34 @@ def chase_seen(state: ConflictState, cid: str, can_see: Callable[[str], bool]) -
 
 
 # --- participants and tracker ------------------------------------------------------------
+
+#: A VERS sheet's order (docs/vers.md), and its labels where the key's words are not its own.
+_SHEET = (*ATTRIBUTES, "skills", "tn", "dodge", "resolve", "poise", "rv", "focus_rv",
+          "morale_rv", "reach")
+_LABELS = {"tn": "TN", "rv": "RV", "focus_rv": "focus RV", "morale_rv": "morale RV"}
+
+
+def sheet(ruleset: Vers, entry: dict[str, Any]) -> list[SheetItem]:
+    """A character's sheet from its view ``entry``: attributes, skills, TNs written on it,
+    defences and RVs, reach, weapons (EV and kind first) and the GM's own stats. Its
+    starting ``zone`` is left to the map, which shows where it stands now."""
+    stats = entry["stats"]
+    out = stat_items(stats, _SHEET, _LABELS)
+    if stats.get("weapons"):
+        out.append(item("weapons", "weapons", ", ".join(
+            _weapon(name, w) for name, w in stats["weapons"].items())))
+    return out + stat_items(stats, [k for k in stats if k not in ruleset.stats_read])
+
+
+def _weapon(name: str, w: Any) -> str:
+    """``sword (EV 5, close)``, what else the sheet gives it after."""
+    if not isinstance(w, dict):
+        return f"{words(name)} ({worded(w)})"
+    parts = [f"EV {w['ev']}"] if "ev" in w else []
+    parts += [str(w["kind"])] if "kind" in w else []
+    rest = {k: v for k, v in w.items() if k not in ("ev", "kind")}
+    return f"{words(name)} ({', '.join([*parts, worded(rest)] if rest else parts)})"
+
 
 def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str, Any]:
     """Harm at a glance plus tracks, zone, engagement, cover and pending rolls."""

@@ -9,7 +9,7 @@ import { commandForm, normalize, quote } from "./legal.js";
 import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
-import { progressOf, rulesetPanels, turnOf, zonesOf } from "./views.js";
+import { progressOf, rulesetPanels, sheetOf, turnOf, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
 const main = document.getElementById("main");
@@ -309,7 +309,7 @@ function renderField(level, turn, ctx) {
         p.concealed ? h("span", { class: "tag secret" }, "hidden from players") : null,
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
-        h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""))))),
+        h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""), sheetOf(p))))),
   ].flat());
 }
 

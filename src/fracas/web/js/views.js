@@ -290,6 +290,19 @@ function folding(key, held, summary, body, attrs = {}) {
   return h("details", { ...attrs, open, ontoggle: toggled }, h("summary", {}, summary), body);
 }
 
+// A character's sheet as the server words it for the viewer (docs/table.md), folded to
+// "sheet" until opened; on the GM's, what its player (the table, for an NPC) does not read
+// is tagged "GM only", and a stat of the GM's own that no rule reads says so.
+export function sheetOf(p) {
+  const items = p.sheet || [];
+  if (!items.length) return null;
+  return folding(`sheet|${p.id}`, false, "sheet", h("dl", { class: "sheet" }, items.flatMap((i) => [
+    h("dt", {}, i.label),
+    h("dd", {}, i.value, i.secret ? [" ", h("span", { class: "tag gm-only" }, "GM only")] : null,
+      i.own ? [" ", h("span", { class: "tag" }, "no rule reads it")] : null)])),
+  { class: "sheet-fold", "aria-label": `${p.name}'s sheet` });
+}
+
 // Whether a track holds a condition (or has taken its character out).
 function holds(info) {
   return Boolean(info.taken_out || Object.values(info.conditions || {}).some((n) => n > 0));
