@@ -41,9 +41,11 @@ def example(name: str, **edits: dict[str, Any]) -> Conflict:
 
 @pytest.mark.rule("FU-CHK-1", "FU-RES-4")
 def test_a_fabula_ultima_sheet_gives_dice_and_the_current_die_a_status_steps_down() -> None:
-    c = run(make(pc("ada", dex=10, ins=8), npc("orc", defense=9)), "status ada slow")
+    c = run(make(pc("ada", dex=10, ins=8, bonds={"orc": 2, "zed": 1}), npc("orc", defense=9)),
+            "status ada slow")
     ada = sheet(c, Viewer.of_player("ada"), "ada")
     assert ada["DEX"]["value"] == "d8 (d10 on the sheet)"  # Slow: DEX one size down
+    assert ada["bonds"]["value"] == "Orc 2, zed 1"  # one not in the conflict: by its id
     assert ada["INS"]["value"] == "d8" and ada["max HP"]["value"] == "40"
     assert ada["Defense"]["value"] == "8"  # the current DEX die's, as the rules read it
     orc = sheet(c, Viewer.of_player("ada"), "orc")
@@ -80,9 +82,12 @@ def test_a_maximum_a_harm_view_hides_is_on_the_gms_sheet_only() -> None:
 
 @pytest.mark.rule("VR-ROLL-2")
 def test_a_vers_sheet_words_weapons_and_leaves_the_starting_zone_to_the_map() -> None:
-    c = example("vers-tavern-brawl")
+    c = example("vers-tavern-brawl", mira={"stats": {"weapons": {
+        "knives": {"ev": 3, "kind": "thrown"}, "bottle": {"object": "table"}}}})
     ada = sheet(c, ALICE, "ada")
     assert ada["weapons"]["value"] == "sword (EV 5, close), knife (EV 2, thrown)"
+    assert sheet(c, ALICE, "mira")["weapons"]["value"] == \
+        "knives (EV 3, thrown), bottle (EV 0, close, object table)"  # as the rules read it
     assert ada["skills"]["value"] == "athletics 2, close combat 3, discipline 1"
     assert ada["RV"]["value"] == "1" and "zone" not in ada
     assert "skills" not in sheet(c, ALICE, "thug")  # GM-only

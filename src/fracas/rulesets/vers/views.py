@@ -347,14 +347,12 @@ def sheet(ruleset: Vers, entry: dict[str, Any]) -> list[SheetItem]:
     return out + stat_items(stats, [k for k in stats if k not in ruleset.stats_read])
 
 
-def _weapon(name: str, w: Any) -> str:
-    """``sword (EV 5, close)``, what else the sheet gives it after."""
-    if not isinstance(w, dict):
-        return f"{words(name)} ({worded(w)})"
-    parts = [f"EV {w['ev']}"] if "ev" in w else []
-    parts += [str(w["kind"])] if "kind" in w else []
+def _weapon(name: str, w: dict[str, Any]) -> str:
+    """``sword (EV 5, close)`` as the rules read it (a sheet's weapon is a table, VR-ROLL-2:
+    EV 0 and close when it gives none), what else the sheet gives it after."""
     rest = {k: v for k, v in w.items() if k not in ("ev", "kind")}
-    return f"{words(name)} ({', '.join([*parts, worded(rest)] if rest else parts)})"
+    parts = [f"EV {w.get('ev', 0)}", str(w.get("kind", "close")), *([worded(rest)] if rest else [])]
+    return f"{words(name)} ({', '.join(parts)})"
 
 
 def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str, Any]:
