@@ -190,6 +190,29 @@ def test_a_public_stat_naming_a_concealed_character_is_left_out_for_players() ->
     assert orc["stats"]["grudge"] == "owes Zqspy" and orc["stats"]["bonds"] == {"spy": 2, "gob": 1}
 
 
+def test_the_gms_public_words_naming_a_concealed_character_are_left_out_for_players() -> None:
+    # why someone is out, an effect's text, why the conflict ended and its outcome, in the
+    # GM's words: where they name one hidden from the players, the players read none of them
+    c = toy_conflict()
+    c.execute("join spy name=Zqspy side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
+    c.execute("out bruno reason='Zqspy knifed him'", time="")
+    c.execute("effect 'Zqspy watches from the rafters'", time="")
+    c.execute("effect 'rain on the roof'", time="")
+    c.execute("end reason='Zqspy wins' outcome='Zqspy takes the crown'", time="")
+    for who in (ALICE, BOB, Viewer.public()):
+        seen = view(c, who)
+        assert "Zqspy" not in json.dumps(seen) + json.dumps(log_view(c, who))
+        level = seen["conflict"]
+        assert level["status"] == "ended" and level["end_reason"] is None
+        assert level["outcome"] is None
+        assert [e["text"] for e in level["effects"]] == ["rain on the roof"]
+        bruno = {p["id"]: p for p in level["participants"]}["bruno"]
+        assert bruno["out"] == "out"  # out, as the log says he is; not why
+    gm = view(c, Viewer.gm())["conflict"]
+    assert gm["end_reason"] == "Zqspy wins" and len(gm["effects"]) == 2
+    assert {p["id"]: p for p in gm["participants"]}["bruno"]["out"] == "Zqspy knifed him"
+
+
 def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     c = toy_conflict()
     c.execute("start ada")

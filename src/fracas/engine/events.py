@@ -248,6 +248,7 @@ class _Field:
     omit_none: bool
     marks: tuple[Any, ...]  # the field's other Annotated metadata (secret marks)
     load: Callable[[Any], Any]  # JSON value -> field value
+    nullable: bool  # None is one of its values
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,11 +280,18 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
                 raise TypeError(f"{cls.__name__}.{f.name} carries secret marks, so it must "
                                 "accept None (the masked value)")
             raw = any(isinstance(m, _AsJson) for m in meta)
+            inner = get_args(hints[f.name])[0] if meta else hints[f.name]
             items.append(_Field(f.name, key, any(isinstance(m, _Omit) for m in meta), marks,
-                                _as_is if raw else _loader(hints[f.name])))
+                                _as_is if raw else _loader(hints[f.name]),
+                                inner is Any or type(None) in get_args(inner)))
         extra = any(f.name == "extra" for f in fields(cls))
         spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
+
+
+def nullable_keys(cls: type[TypedEvent]) -> frozenset[str]:
+    """The JSON keys of a typed event's data whose field may hold None."""
+    return frozenset(f.key for f in _spec(cls).fields if f.nullable)
 
 
 def _masked_by_item(hint: Any) -> bool:

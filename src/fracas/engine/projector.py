@@ -50,6 +50,7 @@ from fracas.engine.redaction import (
     public_participant,
     public_settings,
     redact,
+    untold,
     without_unknown,
 )
 from fracas.engine.ruleset import Ruleset
@@ -412,7 +413,8 @@ class Projector:
             unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
             said = [(e, unknown.text(line) if not _in_own_words(e, line, own, unknown)
                      else line) for e, line in lines]
-            kept = [(e, line) for e, line in said if line is not None]
+            kept = [(u, line) for e, line in said
+                    if line is not None and (u := untold(e, unknown, own)) is not None]
             if not kept and lines and not self._typed(record):
                 return None
             lines = kept
@@ -539,7 +541,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
         shown_sides = {p["side"] for p in participants}
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,
-            "status": state.status, "end_reason": state.end_reason, "outcome": state.outcome,
+            "status": state.status, "end_reason": _words(state.end_reason, unknown),
+            "outcome": _words(state.outcome, unknown),
             "round": state.round, "round_limit": None
             if ruleset.round_limit_secret(state, viewer) else state.round_limit,
             "sides": list(state.sides) if gm else [s for s in state.sides if s in shown_sides],
@@ -548,7 +551,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             "effects": [{**dataclasses.asdict(e), "lasts": lasts(e, state, ruleset.round_word,
                                                                    ruleset.turn_word)}
                         for e in state.effects
-                        if gm or _effect_seen(state, e, viewer, knowledge, i)],
+                        if gm or (_effect_seen(state, e, viewer, knowledge, i)
+                                  and not unknown.named_in(e.text))],
             "ruleset": unknown.clean(ruleset.view_ext(state, viewer)) if ext else None,
             "odds": None if not odds else unknown.clean(ruleset.pending_odds(state, viewer))
             if state.status != "ended" else [],
@@ -580,6 +584,12 @@ def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, dep
         entry["sheet"] = marked(entry["sheet"], told, p.stats, ruleset.stats_read)
 
 
+def _words(text: str | None, unknown: Unknowns) -> str | None:
+    """The GM's words (why the conflict ended, its outcome) as the viewer may read them: not
+    at all where they name someone hidden from them, as the log's sentence of them reads."""
+    return None if text is None else unknown.text(text)
+
+
 def _settings(state: ConflictState, gm: bool, unknown: Unknowns) -> dict[str, Any]:
     """A level's settings as the viewer may see them: a copy (a setting's value may be a
     table the state changes in place)."""
@@ -596,7 +606,8 @@ def _entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer, unknown: Unkn
         "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
         # a public stat naming one hidden from the viewer (a bond, a note) is left out
         "player": p.owner, "stats": dict(p.stats) if gm else unknown.clean(p.public_stats()),
-        "present": p.present, "out": p.out,
+        # why it is out, in the GM's words: only "out" where they name someone hidden
+        "present": p.present, "out": p.out and (unknown.text(p.out) or "out"),
         "mine": viewer.player is not None and p.owner == viewer.player,
     }
     if gm and p.gm_only:

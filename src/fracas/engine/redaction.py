@@ -17,7 +17,7 @@ from fracas.engine.engine_events import (
     Redone,
     Undone,
 )
-from fracas.engine.events import Event, TypedEvent
+from fracas.engine.events import Event, TypedEvent, nullable_keys
 from fracas.engine.model import ConflictState, Participant, Viewer, Visibility
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import redact_marked
@@ -310,6 +310,20 @@ class _Unknown:
         return value
 
 
+def untold(event: Event, unknown: Unknowns, own: frozenset[str]) -> Event | None:
+    """``event`` without a text of its data that names, by name, one of those ``unknown``
+    holds (a GM's reason kept beside the sentence, which the net over sentences never
+    reads): the text is left out (None) where the event may go without it, else the event
+    is not shown. A player's ``own`` words are theirs, whatever they name."""
+    told = {k for k, v in event.data.items()
+            if isinstance(v, str) and v not in own and unknown.named_in(v)}
+    if not told:
+        return event
+    if not isinstance(event, TypedEvent) or not told <= nullable_keys(type(event)):
+        return None
+    return _rebuilt(event, {**event.data, **dict.fromkeys(told)})
+
+
 def _rebuilt(event: Event, data: dict[str, Any]) -> Event | None:
     """``event`` with new JSON data, as the same typed class where it has one (None when the
     data no longer fits it: a player then sees nothing of the event)."""
@@ -322,4 +336,4 @@ def _rebuilt(event: Event, data: dict[str, Any]) -> Event | None:
 
 
 __all__ = ["Knowledge", "Unknowns", "may_see_event", "public_participant", "public_settings",
-           "redact", "without_unknown"]
+           "redact", "untold", "without_unknown"]

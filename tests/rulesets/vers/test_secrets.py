@@ -281,3 +281,18 @@ def test_a_mistyped_target_gets_a_did_you_mean_for_the_gm_and_none_for_a_player(
     assert told("ada: attack sniper", ALICE) == "no character or object 'sniper' to attack"
     assert told("ada: attack snipr", ALICE) == "no character or object 'snipr' to attack"
     assert told("ada: attack zzz") == "no character or object 'zzz' to attack"
+
+
+@pytest.mark.rule("VR-INJ-1")
+def test_the_gms_reason_for_harm_naming_a_concealed_character_is_left_out_of_the_players_log(
+) -> None:
+    c = make(ada(), npc("lurker", zone="a"), seed="why", **ZONES)
+    do(c, "conceal lurker", "harm ada 1 why=\"the Lurker's trap bites\"")
+    entry = log_view(c, ALICE)[-1]
+    # Ada's harm still reads (the reason stands beside the sentence, which never said it)
+    assert entry["lines"] == ["Ada is grazed (injury, net EV 1)"], entry
+    assert entry["events"][0]["data"]["why"] is None
+    assert "Lurker" not in json.dumps(entry)
+    assert log_view(c, Viewer.gm())[-1]["events"][0]["data"]["why"] == "the Lurker's trap bites"
+    do(c, "reveal lurker", "harm ada 1 why='the Lurker strikes again'")  # known: it reads
+    assert log_view(c, ALICE)[-1]["events"][0]["data"]["why"] == "the Lurker strikes again"
