@@ -540,7 +540,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             _add_sheets(ruleset, root, state, i, viewer, unknown, participants)
         shown_sides = {p["side"] for p in participants}
         levels.append({
-            "depth": state.depth, "title": state.title, "scene": state.scene,
+            "depth": state.depth, "title": state.title, "scene": _words(state.scene, unknown),
             "status": state.status, "end_reason": _words(state.end_reason, unknown),
             "outcome": _words(state.outcome, unknown),
             "round": state.round, "round_limit": None
@@ -585,8 +585,8 @@ def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, dep
 
 
 def _words(text: str | None, unknown: Unknowns) -> str | None:
-    """The GM's words (why the conflict ended, its outcome) as the viewer may read them: not
-    at all where they name someone hidden from them, as the log's sentence of them reads."""
+    """The GM's words (the scene, why the conflict ended, its outcome) as the viewer may read
+    them: not at all where they name someone hidden from them, as a sentence of the log."""
     return None if text is None else unknown.text(text)
 
 

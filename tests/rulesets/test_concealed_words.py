@@ -1,0 +1,95 @@
+"""The GM's public words naming a concealed character reach no player (docs/scenarios.md,
+``conceal``): each bundled example from its start, one of its NPCs concealed, then random
+commands of every verb given by the GM, every text of them naming that NPC — a reason, a
+note, an effect, why someone is out, how the conflict ended. Whatever is accepted, no player
+(nor the public) reads the name in a new entry of their log or anywhere in their view."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.app.script import from_the_start, play_script
+from fracas.engine import Conflict
+from fracas.engine.commands import Command
+from fracas.engine.model import Viewer
+from fracas.engine.redaction import Knowledge
+from fracas.engine.views import log_view, view
+from fracas.errors import FracasError
+from tests.rulesets.test_fuzz_commands import commands
+
+EXAMPLES = int(os.environ.get("FUZZ_N", "8"))
+MARK = "zqword"  # what each text says beside the name
+#: Verbs that make the NPC known again (an undo of the conceal, a reveal, a search that
+#: finds it): from then on the players may read its name.
+REVEALING = frozenset({"undo", "redo", "reveal", "conceal", "search"})
+
+
+@cache
+def _start(name: str) -> tuple[str, Conflict] | None:
+    """(the concealed NPC, the conflict) of the example from its start with its first NPC
+    concealed; None for an example without one. Copy the conflict before playing on."""
+    c = play_script(from_the_start(load_scenario(name)), "words")
+    npcs = [p.id for p in c.state.participants.values() if p.owner is None and p.active]
+    if not npcs:
+        return None
+    c.execute(f"conceal {npcs[0]}", time="")
+    return npcs[0], c
+
+
+def _viewers(c: Conflict) -> list[Viewer]:
+    players = sorted({p.owner for p in c.state.participants.values() if p.owner})
+    return [Viewer.public(), *map(Viewer.of_player, players)]
+
+
+def _legal(c: Conflict) -> list[str]:
+    """The legal commands of the GM and of every character that need nothing filled in."""
+    return [t for actor in [None, *c.state.innermost.participants]
+            for t in c.legal_commands(actor)
+            if not any(w.isupper() and len(w) > 1 for w in t.split(" "))]
+
+
+def _naming(cmd: Command, c: Conflict, said: str) -> Command:
+    """``cmd`` with each of its texts saying ``said`` (a join's name stays its own: a new
+    character may bear any name)."""
+    spec = c.commands.specs[cmd.verb]
+    args = dict(cmd.args)
+    for p in spec.params:
+        if p.kind == "text" and not (cmd.verb == "join" and p.name == "name"):
+            args[p.name] = said
+    return Command(cmd.verb, cmd.actor, args)
+
+
+@pytest.mark.parametrize("name", sorted(bundled_scenarios()))
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_gms_words_naming_a_concealed_character_reach_no_player(
+        name: str, data: st.DataObject) -> None:
+    start = _start(name)
+    if start is None:
+        return
+    x, played = start
+    c = Conflict(played.ruleset, played.seed, played.records)
+    hidden = c.state.participants[x].name
+    said = f"{hidden} {MARK}"
+    seen = {v: len(log_view(c, v)) for v in _viewers(c)}
+    for _ in range(data.draw(st.integers(1, 8))):
+        legal = _legal(c)
+        with contextlib.suppress(FracasError):  # refused: nothing changed, on to the next
+            drawn = c.commands.parse(data.draw(st.sampled_from(legal))) \
+                if legal and data.draw(st.booleans()) else data.draw(commands(c))
+            cmd = _naming(drawn, c, said)
+            if cmd.verb not in REVEALING:
+                c.execute(cmd, time="")
+    for viewer, before in seen.items():
+        assert not Knowledge(c.ruleset, c.state, viewer).knows(x), (viewer, x)
+        given_ = json.dumps(log_view(c, viewer)[before:]) + json.dumps(view(c, viewer))
+        assert hidden not in given_ and MARK not in given_, (viewer, x)
+
