@@ -213,6 +213,22 @@ def test_the_gms_public_words_naming_a_concealed_character_are_left_out_for_play
     assert {p["id"]: p for p in gm["participants"]}["bruno"]["out"] == "Zqspy knifed him"
 
 
+def test_a_seen_name_holding_a_concealed_ones_name_is_read_as_its_own() -> None:
+    # "Zqbo's dog" beside a concealed "Zqbo": what names the dog reaches the players (before,
+    # every sentence naming the dog was withheld as if it named Zqbo), what names Zqbo not
+    c = toy_conflict()
+    c.execute("join bo name=Zqbo side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
+    c.execute("join dog name=\"Zqbo's dog\" side=foes 'stats={\"hp\": 3}'", time="")
+    c.execute("note \"Zqbo's dog growls at Ada\"", time="")
+    c.execute("note \"Zqbo whistles, Zqbo's dog comes\"", time="")
+    c.execute("effect \"Zqbo's dog guards the door\"", time="")
+    lines = [line for e in log_view(c, ALICE) for line in e["lines"]]
+    assert "note: Zqbo's dog growls at Ada" in lines
+    assert not any("whistles" in line for line in lines)
+    effects = view(c, ALICE)["conflict"]["effects"]
+    assert [e["text"] for e in effects] == ["Zqbo's dog guards the door"]
+
+
 def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     c = toy_conflict()
     c.execute("start ada")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from fracas.engine.engine_events import (
@@ -80,7 +81,7 @@ class Knowledge:
                 else:
                     ids.add(p.id)
                     names.add(p.name)
-        return Unknowns(ids, {n for n in names - shown if n}, every)
+        return Unknowns(ids, {n for n in names - shown if n}, every, shown)
 
     def mine(self, pid: str) -> bool:
         """Whether ``pid`` is one of the viewer's own characters."""
@@ -95,13 +96,19 @@ class Unknowns:
     "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
     of text that names one of them."""
 
-    __slots__ = ("_every", "_ids", "_listed", "_names")
+    __slots__ = ("_covers", "_every", "_ids", "_listed", "_names")
 
-    def __init__(self, ids: set[str], names: set[str], every: set[str]) -> None:
+    def __init__(self, ids: set[str], names: set[str], every: set[str],
+                 shown: Iterable[str] = ()) -> None:
+        """``shown``: the names the viewer may read; one holding a hidden name ("Bouncer's
+        dog" beside a hidden "Bouncer") names its own, not the hidden one."""
         self._ids = ids
         self._every = every
         alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
         self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
+        covers = [n for n in shown if self._names is not None and self._names.search(n)]
+        self._covers = re.compile("|".join(sorted(map(re.escape, covers), key=len,
+                                                  reverse=True))) if covers else None
         # one of them as a whole item of a list of names: "Ada, Kim, Bo" reads "Ada, Bo"; an
         # item that says more of them ("Kim 5", "Kim 9%", "Kim (turn 3)") is no bare name,
         # and its line is withheld
@@ -114,15 +121,21 @@ class Unknowns:
 
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names one of them (their id, or their name in a sentence)."""
-        return text in self._ids or (self._names is not None and bool(self._names.search(text)))
+        if text in self._ids:
+            return True
+        if self._names is None:
+            return False
+        if self._covers is not None:
+            text = self._covers.sub("\x00", text)  # a shown name holding a hidden one
+        return bool(self._names.search(text))
 
     def text(self, text: str) -> str | None:
         """``text`` as if they did not exist: their names left out of lists of names; None
         when it still names one of them (or is one of their ids)."""
         if not self.named_in(text):
             return text
-        if self._listed is not None:
-            text = self._listed.sub("", text)
+        if self._listed is not None and not (self._covers and self._covers.search(text)):
+            text = self._listed.sub("", text)  # (never out of a shown name that holds one)
         return None if self.named_in(text) else text
 
     def clean(self, value: Any) -> Any:
