@@ -540,7 +540,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
             _add_sheets(ruleset, root, state, i, viewer, unknown, participants)
         shown_sides = {p["side"] for p in participants}
         levels.append({
-            "depth": state.depth, "title": state.title, "scene": _words(state.scene, unknown),
+            "depth": state.depth, "title": state.title, "scene": state.scene,
             "status": state.status, "end_reason": _words(state.end_reason, unknown),
             "outcome": _words(state.outcome, unknown),
             "round": state.round, "round_limit": None
@@ -585,8 +585,10 @@ def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, dep
 
 
 def _words(text: str | None, unknown: Unknowns) -> str | None:
-    """The GM's words (the scene, why the conflict ended, its outcome) as the viewer may read
-    them: not at all where they name someone hidden from them, as a sentence of the log."""
+    """The GM's words (why the conflict ended, its outcome) as the viewer may read them: not
+    at all where they name someone hidden from them, as a sentence of the log. (The title
+    and the scene are not judged: the players read them when the conflict was set up, so
+    their going away would tell of a concealment, not hide a name.)"""
     return None if text is None else unknown.text(text)
 
 
