@@ -594,3 +594,18 @@ def test_the_store_is_loaded_by_the_commands_that_use_it(tmp_path: Path) -> None
     """The other side of the quick start: `fracas list` does load the store it reads."""
     loaded = _modules_loaded("list", "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert "fracas.store" in loaded and "sqlalchemy" in loaded
+
+
+def test_show_sheets_prints_each_characters_sheet_as_the_viewer_may_read_it(
+        tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    cid = runner.invoke(app, ["new", "vers-tavern-brawl", "--db", db]).output.split()[-1]
+    gm = " ".join(runner.invoke(app, ["show", cid, "--sheets", "--db", db]).output.split())
+    # the Thug's skills are GM-only in the example: marked for the GM, gone for Alice
+    assert "skills: close combat 2, athletics 1 [GM only]" in gm
+    alice = runner.invoke(app, ["show", cid, "--sheets", "--as", "alice", "--db", db])
+    said = " ".join(alice.output.split())
+    assert alice.exit_code == 0 and "close combat 2" not in said and "[GM only]" not in said
+    assert "Ada (alice) strength 2 · agility 2 · intuition 1 · willpower 1 · RV 1 · reach 1 " \
+        "skills: athletics 2, close combat 3, discipline 1 weapons: sword (EV 5, close), " \
+        "knife (EV 2, thrown)" in said

@@ -137,7 +137,7 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) ->
                       f"{escape(effect['lasts'])}")
 
 
-def sheets(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
+def _characters(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
     """The entries of every character the viewer may see, each once (the innermost level's:
     a zoomed-in conflict's own), in the order of the conflict's participants."""
     data = view(conflict, viewer)
@@ -154,12 +154,12 @@ def print_sheets(console: Console, conflict: Conflict, viewer: Viewer,
     given: InvalidInput naming the characters meant when it is none of those the viewer sees).
     The GM's marks what its player (the table, for an NPC) does not read and the GM's own
     stats."""
-    entries = sheets(conflict, viewer)
+    entries = everyone = _characters(conflict, viewer)
     if who is not None:
         wanted = who.strip().lower()
-        entries = [p for p in entries if wanted in (p["id"].lower(), p["name"].lower())]
+        entries = [p for p in everyone if wanted in (p["id"].lower(), p["name"].lower())]
         if not entries:
-            known = [p["id"] for p in sheets(conflict, viewer)]
+            known = [p["id"] for p in everyone]
             raise InvalidInput(f"no character {who!r} to show{did_you_mean(wanted, known)} "
                                f"(the characters: {', '.join(known) or 'none'})")
     for p in entries:
@@ -188,5 +188,5 @@ def _sheet_item(item: dict[str, Any], colon: str) -> Text:
     if item.get("secret"):
         text.append(" [GM only]", style="magenta")
     if item.get("own"):
-        text.append(" [yours: no rule reads it]", style="dim")
+        text.append(" [no rule reads it]", style="dim")
     return text
