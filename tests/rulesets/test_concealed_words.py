@@ -25,6 +25,7 @@ from fracas.engine.redaction import Knowledge
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
 from tests.rulesets.test_fuzz_commands import commands
+from tests.rulesets.test_secret_properties import _legal, _players
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "8"))
 MARK = "zqword"  # what each text says beside the name
@@ -43,18 +44,6 @@ def _start(name: str) -> tuple[str, Conflict] | None:
         return None
     c.execute(f"conceal {npcs[0]}", time="")
     return npcs[0], c
-
-
-def _viewers(c: Conflict) -> list[Viewer]:
-    players = sorted({p.owner for p in c.state.participants.values() if p.owner})
-    return [Viewer.public(), *map(Viewer.of_player, players)]
-
-
-def _legal(c: Conflict) -> list[str]:
-    """The legal commands of the GM and of every character that need nothing filled in."""
-    return [t for actor in [None, *c.state.innermost.participants]
-            for t in c.legal_commands(actor)
-            if not any(w.isupper() and len(w) > 1 for w in t.split(" "))]
 
 
 def _naming(cmd: Command, c: Conflict, said: str) -> Command:
@@ -80,7 +69,8 @@ def test_the_gms_words_naming_a_concealed_character_reach_no_player(
     c = Conflict(played.ruleset, played.seed, played.records)
     hidden = c.state.participants[x].name
     said = f"{hidden} {MARK}"
-    seen = {v: len(log_view(c, v)) for v in _viewers(c)}
+    viewers = [Viewer.public(), *map(Viewer.of_player, _players(c))]
+    seen = {v: len(log_view(c, v)) for v in viewers}
     for _ in range(data.draw(st.integers(1, 8))):
         legal = _legal(c)
         with contextlib.suppress(FracasError):  # refused: nothing changed, on to the next

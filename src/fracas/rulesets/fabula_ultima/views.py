@@ -216,8 +216,7 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
 
 
 #: How a Fabula Ultima sheet labels the stats it shows as written.
-_LABELS = {"hp": "max HP", "mp": "max MP", "ip": "max IP", "fp": "FP at the start",
-           "rank": "rank", "affinities": "affinities"}
+_LABELS = {"hp": "max HP", "mp": "max MP", "ip": "max IP", "fp": "FP at the start"}
 
 
 def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
@@ -243,7 +242,7 @@ def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
             out.append(item(key, label, entry[key]))
     if entry.get("init_mod") is not None:
         out.append(item("init_mod", "initiative modifier", f"{entry['init_mod']:+d}"))
-    out += stat_items(stats, ("affinities",), _LABELS)
+    out += stat_items(stats, ("affinities",))
     if entry.get("equipment"):
         out.append(item("equipment", "equipment", "; ".join(entry["equipment"])))
     if stats.get("bonds"):
