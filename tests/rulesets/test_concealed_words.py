@@ -46,13 +46,17 @@ def _start(name: str) -> tuple[str, Conflict] | None:
     return npcs[0], c
 
 
+#: Texts that are names, left as drawn: a new character may bear any name, and a place on
+#: the map (a VERS zone or object) is a label every viewer reads as written.
+NAMES = frozenset({("join", "name"), ("zone", "name"), ("object", "name")})
+
+
 def _naming(cmd: Command, c: Conflict, said: str) -> Command:
-    """``cmd`` with each of its texts saying ``said`` (a join's name stays its own: a new
-    character may bear any name)."""
+    """``cmd`` with each of its texts but a name (:data:`NAMES`) saying ``said``."""
     spec = c.commands.specs[cmd.verb]
     args = dict(cmd.args)
     for p in spec.params:
-        if p.kind == "text" and not (cmd.verb == "join" and p.name == "name"):
+        if p.kind == "text" and (cmd.verb, p.name) not in NAMES:
             args[p.name] = said
     return Command(cmd.verb, cmd.actor, args)
 

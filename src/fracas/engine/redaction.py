@@ -73,7 +73,9 @@ class Knowledge:
         if self.viewer.is_gm:
             return Unknowns(set(), set(), set())
         ids, names, shown, every = set(), set(), set(), set()
+        places: set[str] = set()
         for i, level in enumerate(self.chain):
+            places.update(place_names(level.settings))
             for p in level.participants.values():
                 every.add(p.id)
                 if self.knows(p.id, i):
@@ -81,7 +83,8 @@ class Knowledge:
                 else:
                     ids.add(p.id)
                     names.add(p.name)
-        return Unknowns(ids, {n for n in names - shown if n}, every, shown)
+        hidden = {n for n in names - shown if n}
+        return Unknowns(ids, hidden, every, shown | (places - hidden))
 
     def mine(self, pid: str) -> bool:
         """Whether ``pid`` is one of the viewer's own characters."""
@@ -173,6 +176,16 @@ class Unknowns:
                     kept.append(item)
             return kept, False
         return value, False
+
+
+def place_names(settings: dict[str, Any]) -> set[str]:
+    """The names of the things on a conflict's map (each ``{"id": …, "name": …}`` in a list
+    of its settings: VERS zones and objects): labels every viewer reads as written, so one
+    holding a concealed character's name ("Bouncer's door") names the place, not the
+    character."""
+    return {thing["name"] for value in settings.values() if isinstance(value, list)
+            for thing in value if isinstance(thing, dict) and isinstance(thing.get("id"), str)
+            and isinstance(thing.get("name"), str)}
 
 
 def may_see_event(state: ConflictState, event: Event, viewer: Viewer) -> bool:

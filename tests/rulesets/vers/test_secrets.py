@@ -296,3 +296,24 @@ def test_the_gms_reason_for_harm_naming_a_concealed_character_is_left_out_of_the
     assert log_view(c, Viewer.gm())[-1]["events"][0]["data"]["why"] == "the Lurker's trap bites"
     do(c, "reveal lurker", "harm ada 1 why='the Lurker strikes again'")  # known: it reads
     assert log_view(c, ALICE)[-1]["events"][0]["data"]["why"] == "the Lurker strikes again"
+
+
+@pytest.mark.rule("VR-MOVE-1", "VR-OBJ-1")
+def test_a_place_named_for_a_concealed_character_stays_on_the_players_map() -> None:
+    """The Lurker's den and the Lurker's chest are places on the map, read at set-up: when
+    the Lurker is concealed they stay on Ada's map under their names (before, both dropped
+    out of it, the link to the den left dangling, and that told of the concealment); what
+    names the Lurker himself is still withheld."""
+    zones = [{"id": "a", "name": "Hall"}, {"id": "den", "name": "Lurker's den"}]
+    c = make(ada(), npc("lurker", zone="den"), seed="den", zones=zones, links=[["a", "den"]],
+             objects=[{"id": "chest", "name": "Lurker's chest", "material": "wood",
+                       "zone": "den"}])
+    before = view(c, ALICE)["conflict"]["settings"]
+    do(c, "conceal lurker", "note 'the Lurker waits in the dark'",
+       "note \"Ada eyes the Lurker's chest\"")
+    settings = view(c, ALICE)["conflict"]["settings"]
+    assert settings["zones"] == before["zones"] == zones
+    assert [o["name"] for o in settings["objects"]] == ["Lurker's chest"]
+    lines = [line for e in log_view(c, ALICE) for line in e["lines"]]
+    assert "note: Ada eyes the Lurker's chest" in lines
+    assert not any("waits" in line for line in lines)
