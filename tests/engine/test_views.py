@@ -213,6 +213,27 @@ def test_the_gms_public_words_naming_a_concealed_character_are_left_out_for_play
     assert {p["id"]: p for p in gm["participants"]}["bruno"]["out"] == "Zqspy knifed him"
 
 
+def test_a_sheet_set_up_before_a_character_joins_hidden_reads_as_it_did() -> None:
+    # Ada's bond to Zqhawk and her note of him were on her sheet, for everyone, before he was
+    # in the conflict: his joining hidden changes nothing any player reads (before, both left
+    # her sheet at his joining, which told of it); what the GM writes of him once he is in is
+    # kept from them, as ever
+    setup = toy_setup()
+    setup.participants[0].stats.update(bonds={"hawk": 2}, note="owes Zqhawk money")
+    c = Conflict.create(Toy(), setup, "seed", time="")
+    seen = {v: view(c, v) for v in (ALICE, Viewer.of_player("bob"), Viewer.public())}
+    c.execute("join hawk name=Zqhawk side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
+    for v, before in seen.items():
+        now = view(c, v)
+        assert now["conflict"] == before["conflict"], v
+    c.execute("override ada.stats.note 'Zqhawk watches her'", time="")
+    ada = {p["id"]: p for p in view(c, ALICE)["conflict"]["participants"]}["ada"]
+    assert ada["stats"] == {"hp": 6, "bonds": {"hawk": 2}}
+    assert "watches" not in json.dumps(view(c, ALICE))
+    with pytest.raises(InvalidInput, match="the engine's own bookkeeping"):
+        c.execute("override ada.entered 9", time="")
+
+
 def test_a_seen_name_holding_a_concealed_ones_name_is_read_as_its_own() -> None:
     # "Zqbo's dog" beside a concealed "Zqbo": what names the dog reaches the players (before,
     # every sentence naming the dog was withheld as if it named Zqbo), what names Zqbo not

@@ -38,3 +38,15 @@ def toy_conflict(seed: str = "seed") -> Conflict:
 def snapshot(conflict: Conflict) -> tuple[int, dict[str, Any]]:
     """Version and JSON state: what a refused command must leave exactly as it was."""
     return conflict.version, state_to_data(conflict.state)
+
+
+def as_stored_before(state: dict[str, Any]) -> dict[str, Any]:
+    """A folded state's JSON without what the state gained after the logs the tests keep
+    were stored: when each participant came in (0 if set up with the conflict, else its place
+    among them) and when the GM wrote its stats."""
+    level: dict[str, Any] | None = state
+    while level is not None:
+        for i, p in enumerate(level["participants"].values(), 1):
+            assert p.pop("entered") in (0, i) and isinstance(p.pop("written"), dict), p["id"]
+        level = level["zoom"]
+    return state

@@ -55,7 +55,7 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 def snapshot_format(ruleset: str) -> str:
     """The tag a snapshot is written with; a snapshot with another tag is ignored."""
-    return f"fracas.state/3 fracas={__version__} ruleset={ruleset}"
+    return f"fracas.state/4 fracas={__version__} ruleset={ruleset}"
 
 
 @dataclass(frozen=True, slots=True)

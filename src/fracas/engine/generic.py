@@ -174,6 +174,10 @@ def _override(d: Decision, cmd: Command) -> None:
     parts = normalise(state, path)
     if parts[0] == "participants" and len(parts) > 1:
         refuse_left(state, parts[1], a["path"])
+        if len(parts) > 2 and parts[2] in _ENGINE_KEPT:
+            raise InvalidInput(f"override: {a['path']} is the engine's own bookkeeping (when "
+                               "the character came in, when its stats were written); correct "
+                               "a stat by its path, such as ID.stats.KEY", path=a["path"])
     target = _target(ruleset, state, path)
     if target is not None:
         current = target.current
@@ -305,6 +309,10 @@ def _resolve(ruleset: Ruleset, state: ConflictState, path: list[str]) -> Any:
             raise
         raise InvalidInput(f"{error.message}; the live values are corrected by paths such as "
                            f"{', '.join(ruleset.override_examples)}", **error.values) from None
+
+
+#: A participant's slots the engine keeps (:attr:`Participant.entered`, ``written``).
+_ENGINE_KEPT = frozenset({"entered", "written"})
 
 
 def _refuse_bookkeeping(ruleset: Ruleset, path: list[str]) -> None:
@@ -571,6 +579,7 @@ def _boundary(ruleset: Ruleset, state: ConflictState, e: Event) -> None:
 def _joined(ruleset: Ruleset, state: ConflictState, e: ParticipantJoined) -> None:
     p = _participant_from(e.data)
     state.participants[p.id] = p
+    p.entered = len(state.participants)
     if p.side is not None and p.side not in state.sides:
         state.sides.append(p.side)
 
@@ -604,6 +613,10 @@ def _overridden(ruleset: Ruleset, state: ConflictState, e: Override) -> None:
         target.apply(copy.deepcopy(e.value))
     else:
         apply_override(state, list(e.path), copy.deepcopy(e.value))
+    parts = normalise(state, list(e.path))
+    if len(parts) > 2 and parts[0] == "participants" and parts[2] == "stats" \
+            and (p := state.participants.get(parts[1])) is not None:
+        p.written[parts[3] if len(parts) > 3 else "*"] = len(state.participants)
 
 
 @EVOLVERS.register(ZoomOpened)

@@ -65,6 +65,16 @@ class Participant:
     present: bool = True  # False once it has left the conflict
     out: str | None = None  # why it is out of the conflict (taken out, fled, …)
     data: dict[str, Any] = field(default_factory=dict)  # ruleset-specific per-participant data
+    #: When it came into the conflict, counted in participants: how many there were once it
+    #: joined mid-conflict; 0 for one set up with the conflict.
+    entered: int = 0
+    #: When the GM last overrode each stat, counted alike ("*": the whole sheet). A stat
+    #: written before a character came in never tells of that character's coming.
+    written: dict[str, int] = field(default_factory=dict)
+
+    def stat_written(self, key: str) -> int:
+        """When stat ``key`` was last written (see :attr:`entered`, :attr:`written`)."""
+        return max(self.written.get(key, self.entered), self.written.get("*", self.entered))
 
     @property
     def active(self) -> bool:

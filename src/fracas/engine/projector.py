@@ -537,7 +537,7 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
         participants = [_entry(ruleset, state, viewer, unknown, p)
                         for p in state.participants.values() if knowledge.knows(p.id, i)]
         if ext:
-            _add_sheets(ruleset, root, state, i, viewer, unknown, participants)
+            _add_sheets(ruleset, root, state, i, knowledge, participants)
         shown_sides = {p["side"] for p in participants}
         levels.append({
             "depth": state.depth, "title": state.title, "scene": state.scene,
@@ -562,26 +562,41 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
 
 
 def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, depth: int,
-                viewer: Viewer, unknown: Unknowns, entries: list[dict[str, Any]]) -> None:
-    """Put each entry's sheet in it (at level ``state``, the ``depth``-th of ``root``'s),
-    under the viewer's net (``unknown``). The GM's marks what its player does not read (the
-    table at large, for a character no player has) and the GM's own stats
+                knowledge: Knowledge, entries: list[dict[str, Any]]) -> None:
+    """Put each entry's sheet in it (at level ``state``, the ``depth``-th of ``root``'s), as
+    the viewer (``knowledge``) may read it. The GM's marks what its player does not read
+    (the table at large, for a character no player has) and the GM's own stats
     (:func:`~fracas.engine.sheet.marked`)."""
     for entry in entries:
-        entry["sheet"] = unknown.clean(ruleset.sheet(state, entry))
-    if not viewer.is_gm:
+        entry["sheet"] = _sheet(ruleset, state, depth, knowledge, knowledge.unknowns(), entry)
+    if not knowledge.viewer.is_gm:
         return
-    readers: dict[str | None, tuple[Viewer, Knowledge, Unknowns]] = {}
+    readers: dict[str | None, tuple[Knowledge, Unknowns]] = {}
     for entry in entries:
         p = state.participants[entry["id"]]
         if p.owner not in readers:
-            reader = Viewer.of_player(p.owner) if p.owner else Viewer.public()
-            knowledge = Knowledge(ruleset, root, reader)
-            readers[p.owner] = reader, knowledge, knowledge.unknowns()
-        reader, knowledge, net = readers[p.owner]
-        told = net.clean(ruleset.sheet(state, _entry(ruleset, state, reader, net, p))) \
-            if knowledge.knows(p.id, depth) else []
+            reader = Knowledge(ruleset, root, Viewer.of_player(p.owner) if p.owner
+                               else Viewer.public())
+            readers[p.owner] = reader, reader.unknowns()
+        reader, net = readers[p.owner]
+        told = _sheet(ruleset, state, depth, reader, net,
+                      _entry(ruleset, state, reader.viewer, net, p)) \
+            if reader.knows(p.id, depth) else []
         entry["sheet"] = marked(entry["sheet"], told, p.stats, ruleset.stats_read)
+
+
+def _sheet(ruleset: Ruleset, state: ConflictState, depth: int, knowledge: Knowledge,
+           unknown: Unknowns, entry: dict[str, Any]) -> list[Any]:
+    """The sheet of ``entry`` as the viewer may read it: built from the entry (netted already
+    as its stats were) at a level that holds only those the viewer may know (a bond reads the
+    name of one of them, the id of anyone else)."""
+    if knowledge.viewer.is_gm:
+        return ruleset.sheet(state, entry)
+    seen = dataclasses.replace(state, participants={
+        pid: p for pid, p in state.participants.items() if knowledge.knows(pid, depth)})
+    sheet: list[Any] = unknown.before(state.participants[entry["id"]].entered).clean(
+        ruleset.sheet(seen, entry))
+    return sheet
 
 
 def _words(text: str | None, unknown: Unknowns) -> str | None:
@@ -607,7 +622,7 @@ def _entry(ruleset: Ruleset, state: ConflictState, viewer: Viewer, unknown: Unkn
     entry: dict[str, Any] = {
         "id": p.id, "name": p.name, "kind": p.kind, "side": p.side,
         # a public stat naming one hidden from the viewer (a bond, a note) is left out
-        "player": p.owner, "stats": dict(p.stats) if gm else unknown.clean(p.public_stats()),
+        "player": p.owner, "stats": dict(p.stats) if gm else unknown.stats(p),
         # why it is out, in the GM's words: only "out" where they name someone hidden
         "present": p.present, "out": p.out and (unknown.text(p.out) or "out"),
         "mine": viewer.player is not None and p.owner == viewer.player,

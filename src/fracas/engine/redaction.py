@@ -74,6 +74,7 @@ class Knowledge:
             return Unknowns(set(), set(), set())
         ids, names, shown, every = set(), set(), set(), set()
         places: set[str] = set()
+        entered: dict[str, tuple[int, str]] = {}
         for i, level in enumerate(self.chain):
             places.update(place_names(level.settings))
             for p in level.participants.values():
@@ -83,8 +84,9 @@ class Knowledge:
                 else:
                     ids.add(p.id)
                     names.add(p.name)
+                    entered[p.id] = p.entered, p.name
         hidden = {n for n in names - shown if n}
-        return Unknowns(ids, hidden, every, shown | (places - hidden))
+        return Unknowns(ids, hidden, every, shown | (places - hidden), entered)
 
     def mine(self, pid: str) -> bool:
         """Whether ``pid`` is one of the viewer's own characters."""
@@ -99,14 +101,21 @@ class Unknowns:
     "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
     of text that names one of them."""
 
-    __slots__ = ("_covers", "_every", "_ids", "_listed", "_names")
+    __slots__ = ("_before", "_covers", "_entered", "_every", "_hidden_names", "_ids",
+                 "_listed", "_names", "_shown")
 
     def __init__(self, ids: set[str], names: set[str], every: set[str],
-                 shown: Iterable[str] = ()) -> None:
+                 shown: Iterable[str] = (), entered: dict[str, tuple[int, str]] | None = None
+                 ) -> None:
         """``shown``: the names the viewer may read; one holding a hidden name ("Bouncer's
-        dog" beside a hidden "Bouncer") names its own, not the hidden one."""
+        dog" beside a hidden "Bouncer") names its own, not the hidden one. ``entered``: when
+        each hidden one came into the conflict, and its name (:meth:`before`)."""
         self._ids = ids
         self._every = every
+        self._hidden_names = names
+        self._shown = set(shown)
+        self._entered = entered or {}
+        self._before: dict[int, Unknowns] = {}
         alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
         self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
         covers = [n for n in shown if self._names is not None and self._names.search(n)]
@@ -121,6 +130,31 @@ class Unknowns:
 
     def __bool__(self) -> bool:
         return bool(self._ids)
+
+    def before(self, written: int) -> Unknowns:
+        """The net for words written at ``written`` (:meth:`Participant.stat_written`): only
+        those who had come into the conflict by then. A character's sheet set up before one
+        joined hidden reads as it did: its going away would tell of the hidden joining."""
+        if all(came <= written for came, _ in self._entered.values()):
+            return self
+        net = self._before.get(written)
+        if net is None:
+            kept = {i for i in self._ids if self._entered.get(i, (0, ""))[0] <= written}
+            names = {self._entered[i][1] for i in kept if i in self._entered} \
+                & self._hidden_names
+            net = self._before[written] = Unknowns(kept, names, self._every, self._shown)
+        return net
+
+    def stats(self, p: Participant) -> dict[str, Any]:
+        """``p``'s public stats without what names one of them who had come in when the
+        stat was written (a bond keyed by its id, a note naming it)."""
+        stats = p.public_stats()
+        if not self._ids:
+            return stats
+        out: dict[str, Any] = {}
+        for key, value in stats.items():
+            out.update(self.before(p.stat_written(key)).clean({key: value}))
+        return out
 
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names one of them (their id, or their name in a sentence)."""
@@ -207,7 +241,7 @@ def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
 def public_participant(p: Participant, unknown: Unknowns) -> Participant:
     """A participant as a player may know it: without its GM-only stats, nor a stat naming
     one hidden from them (``unknown``)."""
-    return dataclasses.replace(p, stats=unknown.clean(p.public_stats()), data={})
+    return dataclasses.replace(p, stats=unknown.stats(p), data={})
 
 
 def redact(
