@@ -8,6 +8,7 @@ the title and the scene, which they read when the conflict was set up."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 from functools import cache
@@ -91,3 +92,25 @@ def test_the_gms_words_naming_a_concealed_character_reach_no_player(
         given_ = json.dumps(log_view(c, viewer)[before:]) + json.dumps(levels)
         assert hidden not in given_ and MARK not in given_, (viewer, x)
 
+
+
+
+@pytest.mark.parametrize("name", sorted(bundled_scenarios()))
+def test_someone_joining_hidden_whom_a_sheet_already_names_changes_nothing_a_player_reads(
+        name: str) -> None:
+    """Each example set up with a note on every character's sheet naming Zqhawk, who is not
+    in the conflict: the GM brings him in hidden, and no player's view or log changes (before,
+    the notes left the sheets at his joining, which told of it)."""
+    scenario = from_the_start(load_scenario(name))
+    setup = scenario.setup.model_copy(deep=True)
+    for p in setup.participants:
+        p.stats["notes"] = "owes Zqhawk money"
+    c = play_script(dataclasses.replace(scenario, setup=setup), "sheets")
+    npc = next(p for p in c.state.participants.values() if p.owner is None)
+    viewers = [Viewer.public(), *map(Viewer.of_player, _players(c))]
+    before = {v: (view(c, v)["conflict"], view(c, v)["zoom"], log_view(c, v)) for v in viewers}
+    c.execute(f"join zqhawk name=Zqhawk side={npc.side} 'stats={json.dumps(npc.stats)}' "
+              "hidden=yes", time="")
+    for v in viewers:
+        assert "owes Zqhawk money" in json.dumps(before[v][0]), (name, v)
+        assert (view(c, v)["conflict"], view(c, v)["zoom"], log_view(c, v)) == before[v], v
