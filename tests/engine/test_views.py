@@ -227,8 +227,9 @@ def test_a_sheet_set_up_before_a_character_joins_hidden_reads_as_it_did() -> Non
         now = view(c, v)
         assert now["conflict"] == before["conflict"], v
     c.execute("override ada.stats.note 'Zqhawk watches her'", time="")
+    c.execute("join owl name=Zqowl side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
     ada = {p["id"]: p for p in view(c, ALICE)["conflict"]["participants"]}["ada"]
-    assert ada["stats"] == {"hp": 6, "bonds": {"hawk": 2}}
+    assert ada["stats"] == {"hp": 6, "bonds": {"hawk": 2}}  # written once Zqhawk was in
     assert "watches" not in json.dumps(view(c, ALICE))
     with pytest.raises(InvalidInput, match="the engine's own bookkeeping"):
         c.execute("override ada.entered 9", time="")

@@ -109,7 +109,7 @@ class Unknowns:
                  ) -> None:
         """``shown``: the names the viewer may read; one holding a hidden name ("Bouncer's
         dog" beside a hidden "Bouncer") names its own, not the hidden one. ``entered``: when
-        each hidden one came into the conflict, and its name (:meth:`before`)."""
+        each of ``ids`` came into the conflict, and its name (:meth:`before`)."""
         self._ids = ids
         self._every = every
         self._hidden_names = names
@@ -139,9 +139,8 @@ class Unknowns:
             return self
         net = self._before.get(written)
         if net is None:
-            kept = {i for i in self._ids if self._entered.get(i, (0, ""))[0] <= written}
-            names = {self._entered[i][1] for i in kept if i in self._entered} \
-                & self._hidden_names
+            kept = {i for i in self._ids if self._entered[i][0] <= written}
+            names = {self._entered[i][1] for i in kept} & self._hidden_names
             net = self._before[written] = Unknowns(kept, names, self._every, self._shown)
         return net
 
