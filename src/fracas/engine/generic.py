@@ -614,9 +614,9 @@ def _overridden(ruleset: Ruleset, state: ConflictState, e: Override) -> None:
     else:
         apply_override(state, list(e.path), copy.deepcopy(e.value))
     parts = normalise(state, list(e.path))
-    if len(parts) > 2 and parts[0] == "participants" and parts[2] == "stats" \
-            and (p := state.participants.get(parts[1])) is not None:
-        p.written[parts[3] if len(parts) > 3 else "*"] = len(state.participants)
+    if len(parts) > 3 and parts[0] == "participants" and parts[2] == "stats" \
+            and (p := state.participants.get(parts[1])) is not None:  # (a stat, never all)
+        p.written[parts[3]] = len(state.participants)
 
 
 @EVOLVERS.register(ZoomOpened)

@@ -68,13 +68,13 @@ class Participant:
     #: When it came into the conflict, counted in participants: how many there were once it
     #: joined mid-conflict; 0 for one set up with the conflict.
     entered: int = 0
-    #: When the GM last overrode each stat, counted alike ("*": the whole sheet). A stat
+    #: When the GM last overrode each stat (a value within it), counted alike. A stat
     #: written before a character came in never tells of that character's coming.
     written: dict[str, int] = field(default_factory=dict)
 
     def stat_written(self, key: str) -> int:
         """When stat ``key`` was last written (see :attr:`entered`, :attr:`written`)."""
-        return max(self.written.get(key, self.entered), self.written.get("*", self.entered))
+        return self.written.get(key, self.entered)
 
     @property
     def active(self) -> bool:
