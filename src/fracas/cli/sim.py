@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,6 +15,10 @@ from rich.table import Table
 
 from fracas.cli.common import console, err_console, fail
 from fracas.errors import FracasError, InvalidInput
+
+if TYPE_CHECKING:
+    from fracas.sim.encounter import Encounter
+    from fracas.sim.stats import EncounterResult
 
 
 def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
@@ -112,6 +116,41 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
                       f"— e.g. {escape(r['example'])}")
 
 
+def _ended(r: EncounterResult) -> str:
+    """How an encounter ended, in the report's words: ``toughs won (taken out)``."""
+    from fracas.sim.stats import NO_DECISION, NO_WINNER
+
+    if r.winner == NO_DECISION:
+        return NO_DECISION
+    who = "no winner" if r.winner == NO_WINNER else f"{r.winner} won"
+    return f"{who} ({r.outcome})"
+
+
+def _encounter_data(index: int, encounter: Encounter, r: EncounterResult) -> dict[str, Any]:
+    """The JSON form of the encounter ``--show`` plays: how it ended and the GM's log."""
+    from fracas.engine.model import Viewer
+    from fracas.engine.projector import log_data
+    from fracas.engine.views import projector
+
+    return {"number": index + 1, "winner": r.winner, "outcome": r.outcome,
+            "rounds": r.rounds, "out": list(r.out),
+            "log": log_data(projector(encounter.conflict, Viewer.gm()).entries)}
+
+
+def _print_encounter(out: Console, data: dict[str, Any], index: int, encounter: Encounter,
+                     r: EncounterResult) -> None:
+    """The encounter ``--show`` plays: a head line, the GM's log and the state at its end."""
+    from fracas.cli.render import print_log, print_state
+    from fracas.engine.model import Viewer
+
+    out.print()
+    out.print(f"[bold]encounter {index + 1:,} of {data['n']:,}[/] (seed "
+              f"{escape(data['seed'])}): {escape(_ended(r))}, {r.rounds} "
+              f"round{'s' if r.rounds != 1 else ''}")
+    print_log(out, encounter.conflict, Viewer.gm())
+    print_state(out, encounter.conflict, Viewer.gm())
+
+
 def sim_command(
     scenario: Annotated[Path, typer.Argument(help="a scenario file (TOML) or a bundled name")],
     n: Annotated[int, typer.Option("-n", help="encounters per combination")] = 1000,
@@ -131,6 +170,9 @@ def sim_command(
         help="rounds before an encounter counts as no decision (default 50)")] = None,
     dask: Annotated[str | None, typer.Option(
         help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")] = None,
+    show: Annotated[str | None, typer.Option(
+        help="also show one encounter's log: its number (1 … N), or a side or outcome for "
+             "the first that ended so")] = None,
 ) -> None:
     """Play a scenario's conflict many times with agent policies; report who wins."""
     from rich.progress import (
@@ -183,6 +225,16 @@ def sim_command(
             with contextlib.redirect_stdout(sys.stderr):  # a policy's prints: not the report
                 results = simulate(job, vary, runner, tick)
         data = report_data(results)
+        shown = None
+        if show is not None:
+            if len(results) > 1:
+                raise InvalidInput(f"--show {show}: a sweep of {len(results)} combinations "
+                                   "has no one encounter to show; give one value per --vary")
+            from fracas.sim.encounter import shown_encounter
+
+            with contextlib.redirect_stdout(sys.stderr):
+                shown = shown_encounter(results[0].prepared, show, n)
+            data["encounter"] = _encounter_data(*shown)
         if plot is not None:
             from fracas.sim.plot import plot_report
 
@@ -193,6 +245,8 @@ def sim_command(
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
     print_report(console, data)
+    if shown is not None:
+        _print_encounter(console, data, *shown)
     if plot is not None:
         console.print(f"[dim]plot written to {escape(str(plot))}[/]")
 

@@ -211,9 +211,10 @@ def _joined_to_side(cmd: Command, sides: SimSides) -> Command:
     return Command(cmd.verb, cmd.actor, {**cmd.args, "player": player})
 
 
-def _start(p: Prepared, seed: str, where: str = "") -> Conflict:
+def _start(p: Prepared, seed: str, where: str = "", logged: bool = False) -> Conflict:
     """The conflict of one encounter after its prologue: its set-up record, checked and made
-    once per job, loaded under the encounter's seed as a store loads a conflict."""
+    once per job, loaded under the encounter's seed as a store loads a conflict (``logged``:
+    each record keeps its command's text, for a log to show)."""
     ruleset = get_ruleset(p.ruleset_name)
     try:
         if p.created is None:
@@ -222,17 +223,20 @@ def _start(p: Prepared, seed: str, where: str = "") -> Conflict:
         else:
             conflict = Conflict(ruleset, seed, [p.created])
         for cmd in p.prologue:
-            _apply(conflict, cmd, _GM)
+            _apply(conflict, cmd, _GM, logged)
     except FracasError as exc:
         raise InvalidInput(f"{where}: the simulated set-up is refused: {exc}") from None
     return conflict
 
 
-def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer) -> list[Event]:
-    """Decide and fold one command: the engine's checks and rules, no text, no envelope."""
+def _apply(conflict: Conflict, cmd: Command | dict[str, Any], author: Viewer,
+           logged: bool = False) -> list[Event]:
+    """Decide and fold one command: the engine's checks and rules, no envelope, and no text
+    unless ``logged`` (the record then holds the command as typed, for a log to show)."""
     command = cmd if isinstance(cmd, Command) else conflict.commands.from_data(cmd)
     events = conflict.decide(command, author)
-    conflict.commit(Record(conflict.version + 1, "", tuple(events), author.name, "", None))
+    text = conflict.text(command) if logged else ""
+    conflict.commit(Record(conflict.version + 1, text, tuple(events), author.name, "", None))
     return events
 
 
@@ -325,11 +329,13 @@ class _Now:
 class Encounter:
     """The state of one encounter being played."""
 
-    def __init__(self, p: Prepared, index: int, trace: list[str] | None = None) -> None:
+    def __init__(self, p: Prepared, index: int, trace: list[str] | None = None,
+                 logged: bool = False) -> None:
         self.p = p
         self.trace = trace  # the commands played, in text form (None: not kept)
+        self.logged = logged  # each record keeps its command's text (a log to show)
         self.seed = encounter_seed(p.seed, index)
-        self.conflict = _start(p, self.seed)
+        self.conflict = _start(p, self.seed, logged=logged)
         self.rng = DiceRng.derive(self.seed + "\x00agents")
         self.chases: dict[str, ChaseWatch] = {}
         for record in self.conflict.records:  # the prologue may have started a chase
@@ -579,7 +585,7 @@ class Encounter:
 
     def _gm(self, command: dict[str, Any]) -> None:
         """Give a GM command the rules must accept (a refusal is a bug: it is raised)."""
-        _apply(self.conflict, command, _GM)
+        _apply(self.conflict, command, _GM, self.logged)
         if self.trace is not None:
             self.trace.append(self.conflict.text(self.conflict.commands.from_data(command)))
 
@@ -595,7 +601,7 @@ class Encounter:
 
     def _try(self, option: Option, author: Viewer) -> bool:
         try:
-            events = _apply(self.conflict, self._command(option), author)
+            events = _apply(self.conflict, self._command(option), author, self.logged)
         except FracasError as exc:
             self.refused += 1
             text = self.conflict.text(self.conflict.commands.from_data(option.command()))
@@ -620,7 +626,8 @@ class Encounter:
             decided = self.verdict()
             if decided is not None:
                 reason = self.p.profile.end_reason(*decided)
-                _apply(self.conflict, {"verb": "end", "args": {"reason": reason}}, _GM)
+                _apply(self.conflict, {"verb": "end", "args": {"reason": reason}}, _GM,
+                       self.logged)
                 break
             if not self.step():
                 stalled = True
@@ -649,3 +656,32 @@ def play_encounter(p: Prepared, index: int) -> EncounterResult:
     """Play encounter ``index`` of a prepared job (its dice and choices depend only on the
     job's seed and the index)."""
     return Encounter(p, index).play()
+
+
+def shown_encounter(p: Prepared, which: str, n: int) -> tuple[int, Encounter, EncounterResult]:
+    """The encounter ``fracas sim --show WHICH`` shows, played again with its log kept: its
+    index (0 for the first), the encounter and its result. ``which`` is a number 1 … ``n``
+    (encounter ``which`` of the run) or a side, ``no winner``, or an outcome the run can come
+    to: the first of the ``n`` encounters that side won or that ended so."""
+    text = which.strip()
+    if text.isdigit():
+        if not 1 <= int(text) <= n:
+            raise InvalidInput(f"--show {which}: the run plays encounters 1 to {n:,}")
+        index = int(text) - 1
+    else:
+        ends = list(dict.fromkeys([*p.sides.sides, *([NO_WINNER] if COMPROMISE in p.outcomes
+                                                     else []), *p.outcomes, NO_DECISION]))
+        if text not in ends:
+            raise InvalidInput(f"--show {which}: give an encounter's number (1 to {n:,}), "
+                               f"a side or an outcome: {', '.join(ends)}")
+        index = next((i for i in range(n) if text in _ends(play_encounter(p, i))), -1)
+        if index < 0:
+            raise InvalidInput(f"--show {which}: none of the {n:,} encounters "
+                               f"{'was won by' if text in p.sides.sides else 'ended in'} "
+                               f"{text}")
+    encounter = Encounter(p, index, logged=True)
+    return index, encounter, encounter.play()
+
+
+def _ends(r: EncounterResult) -> tuple[str, str]:
+    return r.winner, r.outcome
