@@ -183,8 +183,8 @@ def unknown_policy(name: str) -> str | None:
 
 def _prologue_refusal(prologue: str) -> tuple[int, str] | None:
     """Why a ``[sim] prologue`` cannot be played, and on which of its lines (0: the first),
-    or None (its commands are checked when ``fracas sim`` plays them; only an undo or redo is
-    refused at once)."""
+    or None (its commands are checked when ``fracas sim`` plays them; only an undo, a redo or
+    an end is refused at once)."""
     for index, text in enumerate(prologue.splitlines()):
         tokens = text.split()
         if not tokens or tokens[0].startswith("#"):
@@ -192,6 +192,10 @@ def _prologue_refusal(prologue: str) -> tuple[int, str] | None:
         if ":" in tokens[0]:  # ACTOR: VERB, or ACTOR:VERB
             rest = tokens[0].partition(":")[2]
             tokens = [rest, *tokens[1:]] if rest else tokens[1:]
+        if tokens and tokens[0].lower() == "end":
+            return index, (f"holds {text.strip()!r}: a prologue that ends the conflict "
+                           "leaves nothing to simulate (every encounter would count as no "
+                           "decision); the simulated GM ends each encounter once it is decided")
         if tokens and tokens[0].lower() in _NOT_IN_PROLOGUE:
             return index, (f"holds {text.strip()!r}: a prologue is played straight through "
                            "at the start of every encounter and never taken back, so it holds "
