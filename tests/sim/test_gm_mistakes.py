@@ -3,8 +3,14 @@ plain words, nothing run."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from fracas.app.scenario import load_scenario
@@ -27,3 +33,55 @@ def test_a_prologue_that_ends_the_conflict_is_refused_not_counted_as_no_decision
     assert f"ended.toml:{lines + 4}: [sim] prologue holds 'end \"over\"': a prologue that " \
            "ends the conflict leaves nothing to simulate" in said, said
     assert "Traceback" not in result.output and "who wins" not in said
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started that still run (its local workers)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_kill_or_a_closed_terminal_stops_the_local_workers_too(signum: int) -> None:
+    """``kill PID`` (SIGTERM) or closing the terminal (SIGHUP) ended the main process only:
+    its two workers went on playing their chunks (minutes of a brawl), unseen."""
+    run = subprocess.Popen(
+        [sys.executable, "-c", "from fracas.cli import main; main()", "sim", "vers-tavern-brawl",
+         "-n", "100000", "--seed", "t", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    workers: list[int] = []
+    try:
+        for _ in range(600):  # both workers are playing
+            workers = _children(run.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.1)
+        time.sleep(1)
+        os.kill(run.pid, signum)  # the main process alone, as `kill PID` does
+        _, err = run.communicate(timeout=60)
+        for _ in range(50):
+            if not any(map(_alive, workers)):
+                break
+            time.sleep(0.1)
+        left = [w for w in workers if _alive(w)]
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+    assert len(workers) >= 2
+    assert run.returncode == 128 + signum, err
+    assert "Traceback" not in err
+    assert left == []

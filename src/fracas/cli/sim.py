@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -116,6 +118,23 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
                       f"— e.g. {escape(r['example'])}")
 
 
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """While a run plays: ``kill PID`` (SIGTERM) or a closed terminal (SIGHUP) stops it as
+    Ctrl-C does, local workers and all (exit code 128 + the signal's number), instead of
+    ending this process alone and leaving its workers playing their chunks."""
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    kinds = [signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
+    before = {kind: signal.signal(kind, stop) for kind in kinds}
+    try:
+        yield
+    finally:
+        for kind, handler in before.items():
+            signal.signal(kind, handler)
+
+
 def _ended(r: EncounterResult) -> str:
     """How an encounter ended, in the report's words: ``toughs won (taken out)``."""
     from fracas.sim.stats import NO_DECISION, NO_WINNER
@@ -222,8 +241,8 @@ def sim_command(
                 label = "simulating" if combos == 1 else f"combination {i + 1}/{combos}"
                 bar.update(task, description=label, completed=done, total=total)
 
-            with contextlib.redirect_stdout(sys.stderr):  # a policy's prints: not the report
-                results = simulate(job, vary, runner, tick)
+            with contextlib.redirect_stdout(sys.stderr), _stopped_by_signals():
+                results = simulate(job, vary, runner, tick)  # a policy's prints: stderr
         data = report_data(results)
         shown = None
         if show is not None:

@@ -45,9 +45,14 @@ def run_chunk(job: SimJob, start: int, stop: int) -> Tally:
 
 
 def _worker_started() -> None:
-    """A local worker leaves Ctrl-C to the main process (which stops it), and what a policy
-    prints goes to standard error, never into the report on standard output."""
+    """A local worker leaves Ctrl-C to the main process (which stops it), dies of the main
+    process's ``terminate`` (SIGTERM: not the handler ``fracas sim`` gives the main process,
+    which a forked worker inherits), and what a policy prints goes to standard error, never
+    into the report on standard output."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for kind in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if kind is not None:
+            signal.signal(kind, signal.SIG_DFL)
     sys.stdout = sys.stderr
 
 
