@@ -33,20 +33,40 @@ def check_target(path: str | Path) -> Path:
     return out
 
 
-def plot_report(data: dict[str, Any], path: str | Path) -> Path:
-    """Draw the report to ``path`` (``.png`` or ``.svg``) and return the path."""
-    out = check_target(path)
+def title(data: dict[str, Any]) -> str:
+    """The plot's title: what was run, so that a plot shared on its own says it — the
+    scenario, the encounters, the policies and the seed (a long one cut)."""
+    results = data["results"]
+    n = results[0]["n"]
+    each = " per combination" if len(results) > 1 else ""
+    seed = data["seed"] if len(data["seed"]) <= 24 else data["seed"][:12] + "…"
+    policies = " · ".join(f"{s}={p}" for s, p in data["policies"].items())
+    return (f"{data['scenario']} · {n:,} encounter{'s' if n != 1 else ''}{each} · seed "
+            f"{seed}\npolicies: {policies}")
+
+
+def draw(data: dict[str, Any]) -> Any:
+    """The report's figure (a matplotlib ``Figure``; the caller closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     results = data["results"]
-    title = f"{data['scenario']} · {results[0]['n']:,} encounters per combination"
     with plt.rc_context({"text.parse_math": False}):  # a name such as "$5 Sam" is text
         fig = _single(plt, results[0], data) if len(results) == 1 else _sweep(plt, results, data)
-        fig.suptitle(title)
+        fig.suptitle(title(data))
         fig.tight_layout()
+    return fig
+
+
+def plot_report(data: dict[str, Any], path: str | Path) -> Path:
+    """Draw the report to ``path`` (``.png`` or ``.svg``) and return the path."""
+    out = check_target(path)
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context({"text.parse_math": False}):
+        fig = draw(data)
         try:
             fig.savefig(out, dpi=110, metadata={"Software": None} if out.suffix == ".png" else
                         {"Date": None})
@@ -69,8 +89,9 @@ def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
     ax_rounds.bar(list(hist), [v / r["n"] for v in hist.values()], color="#55A868")
     ax_rounds.set_title(f"rounds (mean {r['rounds']['mean']:.1f})")
     ax_rounds.set_xlabel("rounds played")
+    ax_rounds.set_ylabel("share of encounters")
     chars = list(r["characters"].values())
-    ax_out.barh([c["name"] for c in chars], [c["taken_out"]["p"] for c in chars],
+    ax_out.barh([f"{c['name']} ({c['side']})" for c in chars], [c["taken_out"]["p"] for c in chars],
                 xerr=_errors([c["taken_out"] for c in chars]), capsize=3, color="#C44E52")
     ax_out.set_xlim(0, 1)
     ax_out.invert_yaxis()
@@ -92,5 +113,6 @@ def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any
     ax.set_xticklabels([r["label"] for r in results], rotation=20, ha="right")
     ax.set_ylim(0, 1)
     ax.set_ylabel("P(side wins), 95% CI")
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)  # beside the
+    # bars, never over one
     return fig
