@@ -334,11 +334,27 @@ def random_legal(turn: Turn) -> Option:
 
 
 def _target_by(turn: Turn, key: Callable[[dict[str, Any]], float]) -> Option | None:
+    """An attack on the foe ``key`` ranks first, each attacker with its strongest weapon."""
     attacks = turn.attacks()
     if not attacks:
         return None
     best = min(key(turn.entry(o.value("target")) or {}) for o in attacks)
-    return turn.pick([o for o in attacks if key(turn.entry(o.value("target")) or {}) == best])
+    return turn.pick(_strongest(turn, [o for o in attacks
+                                       if key(turn.entry(o.value("target")) or {}) == best]))
+
+
+def _strongest(turn: Turn, attacks: list[Option]) -> list[Option]:
+    """``attacks`` less those whose attacker has a stronger one against the same target
+    (:meth:`Profile.strength`: a VERS sword's EV 5 over a punch's 0)."""
+    if len(attacks) < 2:
+        return attacks
+    power = {id(o): turn.profile.strength(o.arguments(), turn.entry(o.actor) if o.actor
+                                          else None) for o in attacks}
+    top: dict[tuple[str | None, Any], float] = {}
+    for o in attacks:
+        at = (o.actor, o.value("target"))
+        top[at] = max(top.get(at, power[id(o)]), power[id(o)])
+    return [o for o in attacks if power[id(o)] == top[(o.actor, o.value("target"))]]
 
 
 def _otherwise(turn: Turn) -> Option:

@@ -130,6 +130,12 @@ class Profile:
         """Values to try for an optional parameter (None: leave it out, the rules' default)."""
         return None
 
+    def strength(self, values: dict[str, Any], me: dict[str, Any] | None) -> float:
+        """How hard an attack with ``values`` (its weapon) strikes, as the attacker's own
+        sheet ``me`` shows it: the built-in policies attack with the strongest of the
+        attacker's options against a target (0 for all: no preference)."""
+        return 0.0
+
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
         """Whether a character with ``stats`` (its set-up's) has the means to play ``verb``,
         one of :attr:`skip` its rules offer it: the report names those who do."""
@@ -332,6 +338,14 @@ class VersProfile(Profile):
         if param == "weapon" and allowed:
             return list(allowed)
         return None
+
+    def strength(self, values: dict[str, Any], me: dict[str, Any] | None) -> float:
+        """The weapon's EV on the attacker's sheet (VR-INJ-1: the net EV sets the injury);
+        unarmed, or a weapon the sheet does not show (GM-only weapons), 0."""
+        weapons = ((me or {}).get("stats") or {}).get("weapons") or {}
+        weapon = weapons.get(values.get("weapon")) if isinstance(weapons, dict) else None
+        ev = weapon.get("ev") if isinstance(weapon, dict) else None
+        return float(ev) if isinstance(ev, int | float) else 0.0
 
     def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """1 − the injury conditions held, weighted by level, over a full track's (13)."""

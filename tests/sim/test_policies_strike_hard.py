@@ -1,0 +1,46 @@
+"""The built-in policies attack with the attacker's strongest weapon: a GM's fighter with a
+sword does not punch (VERS: a weapon's EV sets the injury, VR-INJ-1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.app.scenario import load_scenario
+from fracas.sim import SimJob
+from fracas.sim.encounter import Encounter, prepare
+from fracas.sim.policies import Turn, focus_fire, weakest_first
+
+
+def _ev(turn: Turn, actor: str | None, weapon: str) -> int:
+    me = turn.entry(actor) if actor else None
+    ev: int = ((me or {}).get("stats", {}).get("weapons", {}).get(weapon) or {}).get("ev", 0)
+    return ev
+
+
+@pytest.mark.rule("VR-INJ-1")
+def test_focus_fire_attacks_with_the_strongest_weapon_the_attacker_has() -> None:
+    """In the tavern brawl, Ada has a sword (EV 5), a knife (EV 2) and her fists (EV 0)
+    against the thug; Mira knives and fists. Before, each was drawn alike, so a third of
+    Ada's blows were punches that could only graze."""
+    sc = load_scenario("vers-tavern-brawl")
+    p = prepare(SimJob(sc.text, sc.path, 4, "strike"))
+    weaker_offered = 0
+    for index in range(4):
+        encounter = Encounter(p, index)
+        for _ in range(150):
+            turn = encounter.side_turn()
+            attacks = turn.attacks() if turn is not None else []
+            if turn is not None and attacks:
+                for policy in (focus_fire, weakest_first):
+                    choice = policy(turn)
+                    assert choice.verb == "attack"
+                    same = [o for o in attacks if (o.actor, o.value("target")) ==
+                            (choice.actor, choice.value("target"))]
+                    best = max(_ev(turn, o.actor, o.value("weapon")) for o in same)
+                    assert _ev(turn, choice.actor, choice.value("weapon")) == best, \
+                        (choice.arguments(), [o.value("weapon") for o in same])
+                    weaker_offered += len({o.value("weapon") for o in same}) > 1
+            if encounter.conflict.state.status == "ended" or encounter.verdict() or \
+                    not encounter.step():
+                break
+    assert weaker_offered >= 10  # the choice was there to get wrong
