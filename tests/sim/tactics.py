@@ -112,3 +112,8 @@ def vandal(turn: Turn) -> Option:
                     value["scribbled"] = 1
             entry.get("stats", {}).clear()
     return turn.options[0]
+
+
+def picks_from_nothing(turn: Turn) -> Option:
+    """A bug that fracas raises on: a pick among no options (the fault is this line's)."""
+    return turn.pick([])

@@ -3,6 +3,7 @@ plain words, nothing run."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 
 from fracas.app.scenario import load_scenario
 from fracas.cli.main import app
+from tests.sim import tactics
 
 runner = CliRunner()
 
@@ -85,3 +87,41 @@ def test_kill_or_a_closed_terminal_stops_the_local_workers_too(signum: int) -> N
     assert run.returncode == 128 + signum, err
     assert "Traceback" not in err
     assert left == []
+
+
+def _line_of(function: object, text: str) -> str:
+    """``file:line`` of the line of ``function``'s source holding ``text``, relative to the
+    working folder (as the error names it)."""
+    lines, start = inspect.getsourcelines(function)  # type: ignore[arg-type]
+    at = start + next(i for i, line in enumerate(lines) if text in line)
+    path = Path(inspect.getfile(function)).resolve()  # type: ignore[arg-type]
+    return f"{path.relative_to(Path.cwd().resolve())}:{at}"
+
+
+@pytest.mark.parametrize("name, text", [
+    ("broken", 'raise ZeroDivisionError("oops")'),
+    ("exits", "raise SystemExit(3)"),
+    ("picks_from_nothing", "return turn.pick([])"),  # raised inside fracas: the call is blamed
+])
+def test_a_failing_policy_of_your_own_is_named_with_the_line_it_failed_at(
+        name: str, text: str) -> None:
+    """Before, only the exception: 'the policy of side heroes failed: IndexError(...)', and a
+    GM with a policy of a hundred lines had to guess where."""
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--workers", "1",
+                                 "--policy", f"heroes=tests.sim.tactics:{name}"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    where = _line_of(getattr(tactics, name), text)
+    assert "the policy of side heroes failed: " in said and f" at {where} in {name}" in said, said
+    assert "Traceback" not in result.output
+
+
+def test_a_policy_module_that_fails_as_it_loads_is_named_with_its_line() -> None:
+    result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--policy",
+                                 "heroes=tests.sim.tactics_that_fail_to_load:p"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    source = Path(tactics.__file__).with_name("tactics_that_fail_to_load.py")
+    at = next(i for i, line in enumerate(source.read_text().splitlines(), 1) if "1 / 0" in line)
+    where = source.resolve().relative_to(Path.cwd().resolve())
+    assert f"ZeroDivisionError: division by zero at {where}:{at} in <module>" in said, said

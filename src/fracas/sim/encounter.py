@@ -53,6 +53,7 @@ from fracas.sim.policies import (
     Policy,
     Sight,
     Turn,
+    fault_site,
     may_concede,
     policies_for,
 )
@@ -540,8 +541,8 @@ class Encounter:
                 raise
             except (Exception, SystemExit) as exc:  # a user's policy: a clear error, not a
                 # traceback, and not the end of the run (sys.exit in a policy)
-                raise InvalidInput(f"the policy of side {turn.side} failed: {_short(exc)}",
-                                   side=turn.side) from exc
+                raise InvalidInput(f"the policy of side {turn.side} failed: {_short(exc)}"
+                                   f"{fault_site(exc)}", side=turn.side) from exc
             if isinstance(choice, Offer) and choice in turn.offers:
                 if self._concede(turn.side, choice):
                     return True

@@ -12,8 +12,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import itertools
+import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from fracas.app.scenario import unknown_policy
@@ -462,6 +464,27 @@ def may_concede(policy: Policy) -> bool:
     return policy is parley or not any(policy is p for p in BUILT_IN.values())
 
 
+_IMPORTING = str(Path(importlib.__file__).parent)  # the import machinery's own frames
+
+
+def fault_site(exc: BaseException) -> str:
+    """Where a policy of your own failed, for its one-line error: `` at mytactics.py:12 in
+    berserk`` — the innermost frame of the traceback outside fracas and Python's import
+    machinery (so a bad id the policy handed to ``turn.entry`` is blamed on the policy's
+    line), relative to the working folder where it is inside it; "" when there is none."""
+    ours = str(Path(__file__).parent.parent)
+    frames = [fr for fr in traceback.extract_tb(exc.__traceback__)
+              if not fr.filename.startswith((ours, _IMPORTING, "<frozen"))]
+    if not frames:
+        return ""
+    last = frames[-1]
+    try:
+        where = str(Path(last.filename).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        where = last.filename
+    return f" at {where}:{last.lineno} in {last.name}"
+
+
 def load_policy(name: str) -> Policy:
     """A built-in policy by name, or ``module:function`` imported from the Python path."""
     if name in BUILT_IN:
@@ -480,8 +503,8 @@ def load_policy(name: str) -> Policy:
         raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}{hint}",
                            policy=name) from None
     except (Exception, SystemExit) as exc:  # any fault of the module as it loads
-        raise InvalidInput(f"policy {name!r} cannot be loaded: {type(exc).__name__}: {exc}",
-                           policy=name) from None
+        raise InvalidInput(f"policy {name!r} cannot be loaded: {type(exc).__name__}: {exc}"
+                           f"{fault_site(exc)}", policy=name) from None
     if not callable(found):
         raise InvalidInput(f"policy {name!r} is not callable", policy=name)
     policy: Policy = found
