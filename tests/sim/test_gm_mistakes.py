@@ -4,6 +4,7 @@ plain words, nothing run."""
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import signal
 import subprocess
@@ -125,3 +126,18 @@ def test_a_policy_module_that_fails_as_it_loads_is_named_with_its_line() -> None
     at = next(i for i, line in enumerate(source.read_text().splitlines(), 1) if "1 / 0" in line)
     where = source.resolve().relative_to(Path.cwd().resolve())
     assert f"ZeroDivisionError: division by zero at {where}:{at} in <module>" in said, said
+
+
+def test_the_rounds_line_names_the_scenarios_round_limit_when_it_ends_the_encounters() -> None:
+    """With round_limit = 2 every encounter is "no decision" after 2 rounds; the line read
+    '(cap 50)', the --max-rounds default, as though the policies had stalled each other."""
+    args = ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "lim", "--workers", "1"]
+    result = runner.invoke(app, [*args, "--vary", "round_limit=2"])
+    assert result.exit_code == 0, result.output
+    head = " ".join(result.output.split())
+    assert "2 encounters · rounds: mean 2.0, median 2, 90% within 2 (round limit 2)" in head
+    data = json.loads(runner.invoke(app, [*args, "--vary", "round_limit=2", "--json"]).output)
+    assert data["results"][0]["rounds"]["round_limit"] == 2
+    one = runner.invoke(app, [*args[:2], "-n", "1", *args[4:], "--max-rounds", "1"])
+    assert "1 encounter · rounds: mean 1.0, median 1, 90% within 1 (cap 1)" in \
+        " ".join(one.output.split()), one.output

@@ -77,9 +77,12 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
             out.print(escape(left_out))
         return
     r = results[0]
-    out.print(f"{r['n']:,} encounters · rounds: mean {r['rounds']['mean']:.1f}, median "
-              f"{r['rounds']['median']}, 90% within {r['rounds']['p90']} (cap "
-              f"{r['rounds']['max_rounds']})")
+    rounds, limit = r["rounds"], r["rounds"].get("round_limit")
+    cap = f"round limit {limit}" if limit and limit <= rounds[
+        "max_rounds"] else f"cap {rounds['max_rounds']}"
+    out.print(f"{r['n']:,} encounter{'s' if r['n'] != 1 else ''} · rounds: mean "
+              f"{rounds['mean']:.1f}, median {rounds['median']}, 90% within {rounds['p90']} "
+              f"({cap})")
     wins = Table(title="who wins (95% CI)")
     wins.add_column("side")
     wins.add_column("P(win)", justify="right")

@@ -45,6 +45,7 @@ def result_data(r: Result) -> dict[str, Any]:
             "median": quantile(t.rounds, 0.5),
             "p90": quantile(t.rounds, 0.9),
             "max_rounds": p.max_rounds,
+            "round_limit": p.setup.round_limit,  # the scenario's own (None: none)
             "histogram": {str(k): t.rounds[k] for k in sorted(t.rounds)},
         },
         "characters": {
