@@ -141,3 +141,13 @@ def test_the_rounds_line_names_the_scenarios_round_limit_when_it_ends_the_encoun
     one = runner.invoke(app, [*args[:2], "-n", "1", *args[4:], "--max-rounds", "1"])
     assert "1 encounter · rounds: mean 1.0, median 1, 90% within 1 (cap 1)" in \
         " ".join(one.output.split()), one.output
+
+
+def test_a_mistyped_policy_names_the_option_and_side_it_was_given_for() -> None:
+    """Before: 'unknown policy 'focus-fir': …', with nothing to say which --policy of several
+    was at fault."""
+    result = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--policy",
+                                 "heroes=defensive", "--policy", "toughs=focus-fir"])
+    assert result.exit_code == 2, result.output
+    assert "--policy toughs=focus-fir: unknown policy 'focus-fir': use one of random, " \
+           "focus-fire," in " ".join(result.output.split())

@@ -206,7 +206,7 @@ def sim_command(
         TimeRemainingColumn,
     )
 
-    from fracas.app.scenario import load_scenario
+    from fracas.app.scenario import load_scenario, unknown_policy
     from fracas.dice.rng import new_seed
     from fracas.engine.limits import check_seed
     from fracas.sim import Runner, SimJob, report_data, simulate
@@ -230,6 +230,9 @@ def sim_command(
                 raise InvalidInput(f"--policy {text!r}: write SIDE=NAME (e.g. heroes=focus-fire)")
             if any(side.strip() == s for s, _ in chosen):
                 raise InvalidInput(f"--policy {side.strip()} is given twice")
+            refusal = unknown_policy(name.strip())
+            if refusal:
+                raise InvalidInput(f"--policy {side.strip()}={name.strip()}: {refusal}")
             chosen.append((side.strip(), name.strip()))
         job = SimJob(sc.text, sc.path, n, new_seed() if seed is None else check_seed(seed),
                      max_rounds, tuple(chosen))
