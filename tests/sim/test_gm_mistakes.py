@@ -151,3 +151,22 @@ def test_a_mistyped_policy_names_the_option_and_side_it_was_given_for() -> None:
     assert result.exit_code == 2, result.output
     assert "--policy toughs=focus-fir: unknown policy 'focus-fir': use one of random, " \
            "focus-fire," in " ".join(result.output.split())
+
+
+def test_the_report_names_the_prologue_every_encounter_starts_from(tmp_path: Path) -> None:
+    """The script is not played, only its head of GM commands (or [sim] prologue): the
+    report said neither, so a GM could not tell the chase was begun, or that it was not."""
+    args = ["-n", "1", "--seed", "pro", "--workers", "1"]
+    chase = runner.invoke(app, ["sim", "vers-chase", *args])
+    assert "\nprologue: chase c1 hunter=ada quarry=cutpurse length=2\n" in chase.output
+    text = load_scenario("vers-chase").text
+    path = tmp_path / "hidden.toml"
+    path.write_text(text + '\n[sim]\nprologue = """\nchase c1 hunter=ada quarry=cutpurse '
+                    'length=3\nconceal cutpurse\n"""\n')
+    data = json.loads(runner.invoke(app, ["sim", str(path), *args, "--json"]).output)
+    assert data["prologue"] == ["chase c1 hunter=ada quarry=cutpurse length=3",
+                                "conceal cutpurse"]
+    plain = runner.invoke(app, ["sim", "fabula-ultima-ambush", *args])
+    assert plain.exit_code == 0 and "prologue" not in plain.output
+    assert json.loads(runner.invoke(app, ["sim", "fabula-ultima-ambush", *args, "--json"]
+                                    ).output)["prologue"] == []

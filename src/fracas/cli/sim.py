@@ -61,6 +61,8 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
         out.print(escape(seed), soft_wrap=True)
     out.print("policies: " + " · ".join(  # a side's policy never breaks across lines
         escape(f"{s}={p}").replace(" ", "\u00a0") for s, p in data["policies"].items()))
+    if data.get("prologue"):  # what every encounter starts from (the script is not played)
+        out.print("prologue: " + escape(" · ".join(data["prologue"])))
     results, left_out = data["results"], _left_out(data)
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")

@@ -111,6 +111,7 @@ class Prepared:
     tracking: bool = False  # [sim] tracking: an escape in a chase is followed up
     names: dict[str, str] = field(default_factory=dict)  # every character's, joiners' too
     outcomes: tuple[str, ...] = ()  # the outcomes an encounter can come to (Profile.reachable)
+    prologue_text: tuple[str, ...] = ()  # the prologue's commands, as the scenario gives them
     options: Playable = field(init=False)  # the playable forms of legal commands
     distinct: Distinct = field(init=False)  # equal legal commands told apart
     checked: Made[Command] = field(init=False)  # the commands played, checked, by JSON form
@@ -150,7 +151,8 @@ def prepare(job: SimJob) -> Prepared:
                         policies_for(sides.sides, chosen), prologue,
                         job.max_rounds or options["max_rounds"], job.seed,
                         frozenset(), TABLE_VERBS | profile.skip,
-                        tracking=options["tracking"])
+                        tracking=options["tracking"],
+                        prologue_text=tuple(line.strip() for line in lines))
     try:
         conflict = _start(prepared, "check", scenario.path)
     except InvalidInput:

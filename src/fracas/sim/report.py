@@ -98,6 +98,7 @@ def report_data(results: list[Result]) -> dict[str, Any]:
         "n": first.job.n,
         "sides": sides,  # of every combination (a sweep may move a character to a new side)
         "policies": {s: _policy_name(first.job, s) for s in sides},
+        "prologue": list(p.prologue_text),  # the GM commands every encounter starts with
         "harm_unit": p.profile.harm_unit,
         "results": [result_data(r) for r in results],
     }
