@@ -93,3 +93,18 @@ def test_show_in_a_sweep_of_several_combinations_is_refused() -> None:
         " ".join(out.split())
     code, out = _sim("vers-chase", "-n", "2", "--seed", "gm", "--show", "1", "--vary", "pcs=2")
     assert code == 0 and "encounter 1 of 2" in out
+
+
+def test_a_report_with_undecided_encounters_says_how_to_see_one() -> None:
+    """Many "no decision" encounters mean the sides stall each other, or cannot reach one
+    another: the report points at the encounter that shows which."""
+    code, out = _sim("vers-tavern-brawl", "-n", "2", "--seed", "gm", "--max-rounds", "1")
+    assert code == 0, out
+    assert "2 of 2 encounters reached no decision: --show 'no decision' prints the first of " \
+           "them, turn by turn" in " ".join(out.split())
+    code, out = _sim("vers-tavern-brawl", "-n", "2", "--seed", "gm", "--max-rounds", "1",
+                     "--show", "no decision")
+    assert code == 0 and "encounter 1 of 2 (seed gm): no decision, 1 round" in out
+    assert "reached no decision" not in out
+    decided = _sim("vers-chase", "-n", "3", "--seed", "gm")[1]
+    assert "reached no decision" not in decided

@@ -49,8 +49,9 @@ def _left_out(data: dict[str, Any]) -> str:
             "these figures understate whoever would use them")
 
 
-def print_report(out: Console, data: dict[str, Any]) -> None:
-    """The report as tables: one block per combination (a sweep adds a summary table)."""
+def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> None:
+    """The report as tables: one block per combination (a sweep adds a summary table);
+    ``shown``: an encounter follows it (``--show``), so no hint to show one."""
     from fracas.sim.report import all_outcomes, label, win_columns
 
     head, seed = f"{data['scenario']} ({data['ruleset']})", f"seed {data['seed']}"
@@ -112,6 +113,10 @@ def print_report(out: Console, data: dict[str, Any]) -> None:
     if left_out:
         out.print(escape(left_out))
     diag = r["diagnostics"]
+    undecided = r["wins"]["no decision"]["count"]
+    if undecided and not shown:  # the way to see why: one of them, played again with its log
+        out.print(f"{undecided:,} of {r['n']:,} encounters reached no decision: "
+                  "[bold]--show 'no decision'[/] prints the first of them, turn by turn")
     if diag["refused_commands"] or diag["stalled"]:
         out.print(f"[yellow]note:[/] {diag['refused_commands']} chosen commands were refused "
                   f"and {diag['stalled']} encounters stalled (counted as no decision)")
@@ -271,7 +276,7 @@ def sim_command(
     if as_json:
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
-    print_report(console, data)
+    print_report(console, data, shown is not None)
     if shown is not None:
         _print_encounter(console, data, *shown)
     if plot is not None:
