@@ -44,3 +44,30 @@ def test_focus_fire_attacks_with_the_strongest_weapon_the_attacker_has() -> None
                     not encounter.step():
                 break
     assert weaker_offered >= 10  # the choice was there to get wrong
+
+
+@pytest.mark.rule("ES-ROUND-2")
+@pytest.mark.parametrize("policy", [focus_fire, weakest_first])
+def test_etherscope_agents_declare_their_whole_base_initiative(policy: object) -> None:
+    """The rules offer every split up to the base initiative (25 for a base of 12, a single
+    action at 1 among them); before, the agents drew one of them uniformly, so most rounds
+    they threw away initiative. Now: one action at the base, or two at base − 1 and 1."""
+    sc = load_scenario("etherscope-car-chase")
+    p = prepare(SimJob(sc.text, sc.path, 3, "declare"))
+    declared = 0
+    for index in range(3):
+        encounter = Encounter(p, index)
+        for _ in range(200):
+            turn = encounter.side_turn()
+            if turn is not None and any(o.verb == "declare" for o in turn.options):
+                choice = policy(turn)  # type: ignore[operator]
+                offered = [o.value("scores") for o in turn.options
+                           if o.verb == "declare" and o.actor == choice.actor]
+                base = max(sum(s) for s in offered)  # the most the rules allow: the base
+                assert choice.value("scores") in ([base], [base - 1, 1]), \
+                    (choice.actor, choice.value("scores"), base)
+                declared += 1
+            if encounter.conflict.state.status == "ended" or encounter.verdict() or \
+                    not encounter.step():
+                break
+    assert declared >= 6

@@ -371,8 +371,11 @@ def _otherwise(turn: Turn) -> Option:
     if closer:
         return turn.pick(closer)
     passes = turn.where(lambda o: o.verb in me.pass_verbs)
-    return turn.pick(passes or turn.where(lambda o: not _at_friends(turn, o))
-                     or list(turn.options))
+    rest = passes or turn.where(lambda o: not _at_friends(turn, o)) or list(turn.options)
+    settings = turn.sight.settings if any(o.verb in me.sized_verbs for o in rest) else {}
+    kept = [o for o in rest if o.verb not in me.sized_verbs
+            or not me.wasteful(o.verb, o.arguments(), turn.entry(o.actor), settings)]
+    return turn.pick(kept or rest)
 
 
 def _at_friends(turn: Turn, option: Option) -> bool:

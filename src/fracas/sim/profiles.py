@@ -136,6 +136,16 @@ class Profile:
         attacker's options against a target (0 for all: no preference)."""
         return 0.0
 
+    #: The verbs :meth:`wasteful` may judge (the others never are).
+    sized_verbs: ClassVar[frozenset[str]] = frozenset()
+
+    def wasteful(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+                 settings: dict[str, Any]) -> bool:
+        """Whether a command the rules allow throws away what the actor has, as its own
+        sheet ``me`` shows it (an Etherscope declaration that leaves initiative unused): the
+        built-in policies play such a command only when nothing else is left."""
+        return False
+
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
         """Whether a character with ``stats`` (its set-up's) has the means to play ``verb``,
         one of :attr:`skip` its rules offer it: the report names those who do."""
@@ -214,6 +224,7 @@ class EtherscopeProfile(Profile):
     pass_verbs = frozenset({"done"})
     recover_verbs = frozenset({"recover"})
     seek_verbs = frozenset({"search"})
+    sized_verbs = frozenset({"declare"})
     harm_unit = "points of the conflict's condenser"
     fills = frozenset({"skill"})
     sheet_fills = frozenset({"skill"})  # the actor's skill ratings
@@ -227,13 +238,29 @@ class EtherscopeProfile(Profile):
                    ) -> list[Any] | None:
         """``declare``: one action at the base initiative, or two (base − 1 and 1)."""
         me = sight.entry(actor) if verb == "declare" and param == "scores" else None
-        if me is not None:
-            pair = self._condenser(me, sight.settings)
-            if pair is None or pair[0] < 1:
-                return None
-            base = pair[0]
-            return [[base]] + ([[base - 1, 1]] if base - 2 >= 5 else [])
-        return None
+        return self._declarations(me, sight.settings) if me is not None else None
+
+    def _declarations(self, me: dict[str, Any], settings: dict[str, Any]
+                      ) -> list[list[int]] | None:
+        """The declarations that use the whole base initiative (the condenser, ES-ROUND-1):
+        one action at it, or two at base − 1 and 1 where they are 5 apart (ES-ROUND-2/3);
+        None when the side's view does not show it."""
+        pair = self._condenser(me, settings)
+        if pair is None or pair[0] < 1:
+            return None
+        base = pair[0]
+        return [[base]] + ([[base - 1, 1]] if base - 2 >= 5 else [])
+
+    def wasteful(self, verb: str, values: dict[str, Any], me: dict[str, Any] | None,
+                 settings: dict[str, Any]) -> bool:
+        """A declaration other than one action at the base initiative or two at base − 1
+        and 1 (the rules allow any split up to the base, ES-ROUND-2: a single action at 1
+        among them)."""
+        if verb != "declare" or me is None:
+            return False
+        whole = self._declarations(me, settings)
+        scores = values.get("scores")
+        return whole is not None and isinstance(scores, list) and scores not in whole
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
