@@ -52,3 +52,23 @@ def test_a_sweep_plot_keeps_its_legend_off_the_bars() -> None:
         assert "3 encounters per combination · seed plot" in fig._suptitle.get_text()
     finally:
         fig.clf()
+
+
+def test_a_long_sweep_is_drawn_one_row_per_combination_not_ever_wider() -> None:
+    """256 combinations made a PNG 51,018 pixels wide, its labels slanted into each other;
+    more than eight now lie down, one labelled row each, in the report's order."""
+    data = _report("vers-chase", 1, "plot", ["ada.stats.agility=0,1,2,3,4,5,6,7,8,9"])
+    fig = draw(data)
+    try:
+        [ax] = fig.axes
+        width, height = fig.get_size_inches()
+        assert width <= 12 and height > width / 2
+        fig.canvas.draw()
+        rows = [t.get_text() for t in ax.get_yticklabels()]
+        assert rows == [r["label"] for r in data["results"]] == [
+            f"ada.stats.agility={i}" for i in range(10)]
+        tops = [t.get_window_extent().y0 for t in ax.get_yticklabels()]
+        assert tops == sorted(tops, reverse=True)  # the first combination on top
+        assert ax.get_xlabel() == "P(side wins), 95% CI"
+    finally:
+        fig.clf()

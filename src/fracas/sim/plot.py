@@ -99,20 +99,43 @@ def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
     return fig
 
 
+#: A sweep of more combinations is drawn lying down: one row per combination, the list
+#: growing downwards (standing, 256 combinations made a picture 51,000 pixels wide).
+STANDING_MAX = 8
+
+
 def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
     sides, outcomes = win_columns(data), all_outcomes(data)
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5))
+    lying = len(results) > STANDING_MAX
+    fig, ax = plt.subplots(figsize=(
+        (11, max(4.5, 1.5 + 0.14 * len(results) * len(sides))) if lying else
+        (max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5)))
     width = 0.8 / len(sides)
     none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
     for i, side in enumerate(sides):
         entries = [r["wins"].get(side, none) for r in results]
         xs = [j + i * width for j in range(len(results))]
-        ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
-               label=label(side, outcomes))
-    ax.set_xticks([j + width * (len(sides) - 1) / 2 for j in range(len(results))])
-    ax.set_xticklabels([r["label"] for r in results], rotation=20, ha="right")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("P(side wins), 95% CI")
+        if lying:
+            ax.barh(xs, [e["p"] for e in entries], width, xerr=_errors(entries), capsize=2,
+                    label=label(side, outcomes))
+        else:
+            ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
+                   label=label(side, outcomes))
+    ticks = [j + width * (len(sides) - 1) / 2 for j in range(len(results))]
+    names = [r["label"] for r in results]
+    if lying:
+        ax.set_yticks(ticks)
+        ax.set_yticklabels(names)
+        ax.set_ylim(len(results) - 0.2, -0.6)  # the first combination on top, as listed
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("P(side wins), 95% CI")
+        ax.xaxis.set_ticks_position("both")  # the scale at the top and the bottom of a long list
+        ax.tick_params(axis="x", labeltop=True)
+    else:
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(names, rotation=20, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("P(side wins), 95% CI")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)  # beside the
     # bars, never over one
     return fig
