@@ -9,11 +9,12 @@ import pytest
 from fracas.engine.components.turn_orders import Slot
 from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
-from fracas.engine.model import ConflictState
+from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
+from fracas.engine.views import view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
-from .helpers import ES, make, pc, refused, started
+from .helpers import ES, make, moved, pc, refused, started
 
 
 def z(c: Conflict) -> ConflictState:
@@ -377,3 +378,24 @@ def test_gm_damage_that_takes_out_the_character_acting_passes_the_turn_on() -> N
     events = c.execute("damage ada 10", time="").events
     assert [e.type for e in events][-3:] == ["participant_out", "turn_ended", "turn_started"]
     assert c.state.ext.countdown.current.actor == "bruno"
+
+
+@pytest.mark.rule("ES-ROUND-1")
+def test_the_table_reads_before_round_1_until_the_first_round_not_between_rounds() -> None:
+    """Before: after the awareness moves, and at a zoom's start, the table read "between
+    rounds: the GM starts the next one" though no round had been played."""
+    c = moved(make(script=["ada: awareness successes=3", "bruno: awareness successes=2",
+                           "carl: awareness successes=1", "moves"]))
+    for who in (Viewer.gm(), Viewer.of_player("alice")):
+        text = view(c, who)["conflict"]["ruleset"]["phase_text"]
+        assert text == "before round 1: the GM starts it (ES-ROUND-1)"
+    c.execute("round")
+    c.execute("countdown")
+    c.execute("ada: zoom bruno reason=duel")
+    zoomed = view(c, Viewer.gm())["zoom"][0]["ruleset"]["phase_text"]
+    assert zoomed == "before round 1: the GM starts it (ES-ROUND-1)"
+    c.execute("end back")
+    while c.state.ext.phase == "countdown":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    assert view(c, Viewer.gm())["conflict"]["ruleset"]["phase_text"] == \
+        "between rounds: the GM starts the next one"

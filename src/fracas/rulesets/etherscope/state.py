@@ -21,6 +21,8 @@ PHASE_TEXT = {
     COUNTDOWN: "the countdown: actions resolve from the highest acting initiative down "
                "(ES-ROUND-4)",
 }
+#: The ready phase before any round (of the conflict, or of a zoom) in words.
+BEFORE_FIRST = "before round 1: the GM starts it (ES-ROUND-1)"
 
 
 @dataclass(slots=True)

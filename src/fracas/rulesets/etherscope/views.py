@@ -423,6 +423,16 @@ def round_limit_secret(state: ConflictState, viewer: Viewer) -> bool:
     return state.depth > 0 and setting_is_secret(state, viewer, "zoom_rounds")
 
 
+def phase_text(state: ConflictState, phase: str) -> str:
+    """The phase ``phase`` in words for the table: before the first round (after the start,
+    or at a zoom's start) "before round 1", never "between rounds" (ES-ROUND-1)."""
+    if state.status == "ended":
+        return "the conflict is over"
+    if phase == ph.READY and not state.round:
+        return ph.BEFORE_FIRST
+    return ph.PHASE_TEXT[phase]
+
+
 def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
     """Lines plus structured data, filtered for ``viewer``."""
     if state.ext is None:
@@ -443,8 +453,7 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "table_line": None if _table_secret(state, viewer) else table_line(s),
         "meanings": [] if _table_secret(state, viewer) else meaning_lines(s),
         "phase": phase,
-        "phase_text": "the conflict is over" if state.status == "ended"
-        else ph.PHASE_TEXT[phase],
+        "phase_text": phase_text(state, phase),
         "condenser": condenser_of(s),
         "mover": mover,
         "move_against": [p for p in ext.move_order[ext.mover + 1:] if see(p)] if mover else [],
