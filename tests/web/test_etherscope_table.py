@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, expect
 from tests.server.support import Served
 from tests.web.browser import (
     Screen,
+    command,
     create_from_example,
     invite,
     join,
@@ -144,3 +145,23 @@ def test_an_ended_conflict_says_so_and_asks_nobody_to_act(browser: Browser,
         countdown = screen.page.get_by_role("region", name="Countdown")
         expect(countdown).to_contain_text("the conflict is over")
         expect(countdown).not_to_contain_text("the GM starts the next one")
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_a_character_chosen_under_act_for_and_left_outside_a_zoom_is_chosen_no_more(
+        browser: Browser, served: Served) -> None:
+    """Before: the GM who had picked the zepcar under Act for kept its controls inside a
+    zoom-in it takes no part in (its list showed "the one acting now")."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
+                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
+                 "round", "countdown"):
+        command(gm, "gm", line)
+    act_for = gm.page.get_by_label("Act for")
+    act_for.select_option(label="The zepcar driver")
+    expect(gm.page.locator("section.actor[data-actor='zepcar']")).to_have_count(1)
+    command(gm, "gm", "ada: zoom bruno reason=duel")
+    expect(gm.page.locator(".round-region")).to_contain_text("zoomed in")
+    expect(act_for).to_have_value("")
+    expect(gm.page.locator("section.actor[data-actor='zepcar']")).to_have_count(0)

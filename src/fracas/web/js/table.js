@@ -543,6 +543,9 @@ async function legalCommands(turn, ctx, gm) {
   const base = `/tables/${tableId}/conflicts/${state.conflictId}/legal-commands`;
   if (state.me.role === "public") return {};  // an onlooker never acts
   if (!gm) return api("GET", base);
+  // a character chosen under Act for who is not in this conflict (the GM went into a zoom-in
+  // without it) is chosen no more: the one acting now is acted for
+  if (state.actFor && !ctx.participants.some((p) => p.id === state.actFor)) state.actFor = "";
   // once ended, nobody is acted for (the choice comes back with an undo of the end)
   const actors = ended() ? [] : state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
   const out = {};
