@@ -3,11 +3,13 @@ each page shows of the pairwise ranges (Hidden among them)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+import fracas
 from tests.server.support import Served
 from tests.web.browser import (
     Screen,
@@ -165,3 +167,25 @@ def test_a_character_chosen_under_act_for_and_left_outside_a_zoom_is_chosen_no_m
     expect(gm.page.locator(".round-region")).to_contain_text("zoomed in")
     expect(act_for).to_have_value("")
     expect(gm.page.locator("section.actor[data-actor='zepcar']")).to_have_count(0)
+
+
+@pytest.mark.rule("ES-RNG-1")
+def test_a_turn_of_a_character_hidden_from_the_player_reads_as_the_gms(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: while Agent Black (hidden from Kim) took its turn, Kate's phone read "Acting:
+    nobody" with Kim still to act, as if the table waited on no one."""
+    bundled = (Path(fracas.__file__).parent / "scenarios" / "etherscope-agents-domain.toml")
+    toml = re.sub(r'(?s)script = """.*?"""', 'script = """\n' + "\n".join((
+        "kim: awareness dice=6,5,5", "agent1: awareness dice=5,1", "agent2: awareness dice=1,1",
+        "agent2: ambush kim dice=6,6 counter=kim:1,2,3", "moves", "kim: done",
+        "agent1: done", "round", "kim: declare 9,2", "agent1: declare 7", "countdown",
+        "kim: done", "agent1: done")) + '\n"""', bundled.read_text(encoding="utf-8"), count=1)
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, toml, tmp_path)
+    kate = join(browser, invite(gm, "kate"))
+    expect(gm.page.locator(".round-region")).to_contain_text("Acting: Agent Black")
+    head = kate.page.locator(".round-region")
+    expect(head).to_contain_text("Acting: the GM")
+    expect(head).to_contain_text("Still to act: Kim")
+    expect(kate.page.get_by_role("region", name="Countdown")).to_contain_text("acting: the GM")
+    assert leaks(kate, ("agent black", "agent2")) == []

@@ -363,7 +363,7 @@ async function renderRound(level, turn, ctx) {
       .filter(Boolean).join(" · "),
       level.end_reason ? ` (${[level.end_reason, level.outcome].filter(Boolean).join(" — ")})` : ""),
     // once ended, nobody acts or is still to: the status line says how it ended
-    over ? null : h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || "nobody", turn.line ? ` · ${turn.line}` : ""),
+    over ? null : h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || turn.nobody || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting || over || turn.noWaiting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
     (level.odds || []).length ? oddsBox(level.odds) : null,
   ];

@@ -24,10 +24,14 @@ export function turnOf(view, level) {
              acting: "Still to roll awareness", line: r.phase_text || "" };
   }
   if (view.ruleset === "etherscope" && r.phase === "moves") {
-    return { ordered: true, current: ids([r.mover]), waiting: ids(r.move_against), line: r.phase_text || "" };
+    // a mover hidden from all of the viewer's characters moves unnamed: "the GM" (as the
+    // view's lines say), not "nobody", which would have the players wait on no one
+    return { ordered: true, current: ids([r.mover]), waiting: ids(r.move_against), line: r.phase_text || "",
+             nobody: "the GM" };
   }
   if (view.ruleset === "etherscope") {
-    return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || "") };
+    return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || ""),
+             nobody: r.phase === "countdown" ? "the GM" : undefined };
   }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
@@ -127,7 +131,8 @@ function etherscope(level, ctx) {
       onclick: () => ctx.send(`override ruleset.acting ${id}`) }, "act now");
   };
   const countdown = panel("Countdown",
-    h("p", {}, r.phase_text || words(r.phase || ""), actingId ? ` · acting: ${ctx.name(actingId)}` : ""),
+    h("p", {}, r.phase_text || words(r.phase || ""), actingId ? ` · acting: ${ctx.name(actingId)}`
+      : r.phase === "countdown" && !ctx.ended ? " · acting: the GM" : ""),
     r.phase === "ready" && lane.length ? h("p", { class: "muted" }, "The last round's acting initiatives:") : null,
     h("ol", { class: "lane" }, lane.map(([score, id]) =>
       h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id),
