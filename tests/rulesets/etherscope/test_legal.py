@@ -3,10 +3,16 @@ exact values the rules allow — every declaration split listed is accepted, non
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from fracas.engine.conflict import Conflict
+from fracas.engine.model import Viewer
 from fracas.errors import FracasError
 from fracas.rulesets.etherscope.legal import MAX_SPLITS, declarations
+from fracas.server.offers import structured
+from fracas.server.projection import Live
 
 from .helpers import make, pc, started
 
@@ -99,3 +105,31 @@ def test_the_gm_is_offered_to_dissolve_each_group_by_its_name() -> None:
     c.execute(offered[0].text().replace("NAME", "pursuers"))
     assert not c.state.ext.groups
     assert not [x for x in c.legal(None) if x.verb == "ungroup"]  # no group, no offer
+
+
+def _params(c: Conflict, viewer: Viewer, actor: str, verb: str) -> dict[str, dict[str, Any]]:
+    """The parameters of ``actor``'s first offer of ``verb``, as the server sends them to
+    ``viewer`` (``…/legal-commands``)."""
+    offered = structured(Live(c, viewer), actor)[actor]
+    return next({p["name"]: p for p in lc["params"]} for lc in offered if lc["verb"] == verb)
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-ACT-5", "ES-SET-3")
+def test_an_empty_choice_says_what_leaving_it_out_stands_for_unless_a_gm_only_setting() -> None:
+    """Before: a zoom's start and scaling, a push's two and an action's nature read a bare
+    "—" at the table; now "— (no)", "— (chase)", "— (physical)"; a nature the GM keeps to
+    themselves stays a bare dash for the players."""
+    c = started({"range_scaling": "chase", "nature": "physical"})
+    c.execute("countdown")
+    actor = c.state.ext.countdown.current.actor
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        zoom = _params(c, viewer, actor, "zoom")
+        assert (zoom["start"]["default"], zoom["scaling"]["default"]) == (False, "chase")
+        push = _params(c, viewer, actor, "push")
+        assert (push["two"]["default"], push["nature"]["default"]) == (False, "physical")
+    secret = started({"nature": "physical", "gm_only_settings": ["nature"]})
+    secret.execute("countdown")
+    actor = secret.state.ext.countdown.current.actor
+    assert _params(secret, Viewer.gm(), actor, "attack")["nature"]["default"] == "physical"
+    assert _params(secret, Viewer.of_player("alice"), actor, "attack")["nature"]["default"] \
+        is None

@@ -3,10 +3,13 @@ the exact values the rules allow (DESIGN.md principle 5)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.secrets import setting_is_secret
 from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.common import ext_of, group_of
@@ -52,6 +55,8 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     if me is None or not me.active:
         return []
     now = _BY_PHASE.get(ext.phase, _nothing)(state, actor)
+    if ext.phase == ph.COUNTDOWN:  # the actions: what their optional lists left out stand for
+        now = [_told(state, lc) for lc in now]
     if ext.phase != ph.START and actor not in ext.awareness:  # joined late (ES-START-1)
         now = [*_awareness(actor), *now]
     return now
@@ -169,11 +174,46 @@ def offer_for(state: ConflictState, actor: str, viewer: Viewer,
     initiative is hidden from them (its condenser GM-only, or its harm not shown), one
     declaration of any scores, as the splits the rules allow would tell the base
     (ES-ROUND-2)."""
+    offer = [_untold(state, viewer, lc) for lc in offer]
     at = next((i for i, lc in enumerate(offer) if lc.verb == "declare"), None)
     if at is None or not condenser_secret(state, viewer, actor):
         return offer
     rest = [lc for lc in offer if lc.verb != "declare"]
     return [*rest[:at], command("declare", actor, free={"scores": "SCORES"}), *rest[at:]]
+
+
+#: The optional yes/no values an offer says are "no" when left out (a push's second band,
+#: ES-ACT-5; a zoom's start procedure, ES-ACT-1).
+_NO_UNLESS_SAID = frozenset({"two", "start"})
+#: The optional values left out that stand for a setting of the conflict (the action's
+#: nature, ES-SET-3; a zoom's range scaling, ES-ACT-1), by parameter.
+_SETTING_UNLESS_SAID = {"nature": "nature", "scaling": "range_scaling"}
+
+
+def _told(state: ConflictState, lc: LegalCommand) -> LegalCommand:
+    """``lc`` saying what its optional lists left out stand for (as the decision reads
+    them): "no" for a push's ``two`` and a zoom's ``start``, the conflict's nature and range
+    scaling for ``nature`` and ``scaling``."""
+    told = {c.name: False if c.name in _NO_UNLESS_SAID
+            else state.settings[_SETTING_UNLESS_SAID[c.name]]
+            for c in lc.params if not c.is_fixed and c.default is None
+            and (c.name in _NO_UNLESS_SAID or c.name in _SETTING_UNLESS_SAID)}
+    return _with_defaults(lc, told) if told else lc
+
+
+def _untold(state: ConflictState, viewer: Viewer, lc: LegalCommand) -> LegalCommand:
+    """``lc`` as ``viewer`` (a player) may read it: a setting the GM keeps to themselves is
+    not said as what a value left out stands for."""
+    secret = {c.name: None for c in lc.params if c.name in _SETTING_UNLESS_SAID
+              and c.default is not None
+              and setting_is_secret(state, viewer, _SETTING_UNLESS_SAID[c.name])}
+    return _with_defaults(lc, secret) if secret else lc
+
+
+def _with_defaults(lc: LegalCommand, defaults: dict[str, Any]) -> LegalCommand:
+    return dataclasses.replace(lc, params=tuple(
+        dataclasses.replace(c, default=defaults[c.name]) if c.name in defaults else c
+        for c in lc.params))
 
 
 def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
