@@ -511,8 +511,9 @@ def test_who_still_rolls_awareness_is_asked_on_the_page(browser: Browser,
     command(gm, "bruno", "bruno: awareness dice=5,1")
     command(gm, "zepcar", "zepcar: awareness dice=2,2")
     # nobody is asked for anything now: the GM is told where an ambush is tried (ES-START-2)
-    expect(round_region).to_contain_text("Awareness: nobody · every roll is in: ambushes may be "
-                                         "tried now (ES-START-2), then the awareness moves")
+    # (before: "Awareness: nobody · every roll is in: …")
+    expect(round_region).to_contain_text("Awareness: every roll is in · ambushes may be tried "
+                                         "now (ES-START-2), then the awareness moves")
     expect(hint).to_have_text("To try an ambush, pick the ambusher under Act for.")
     gm.page.select_option("#act-for", label="The zepcar driver")
     expect(gm.page.locator('[data-actor="zepcar"] summary', has_text="ambush")).to_have_count(1)

@@ -17,8 +17,9 @@ export function turnOf(view, level) {
   if (view.ruleset === "etherscope" && r.phase === "start") {
     const toRoll = ids(r.to_roll);
     if (!toRoll.length) {  // nobody is asked for anything: ambushes may come, then the moves
-      return { current: [], waiting: [], acting: "Awareness", hint: "To try an ambush, pick the ambusher under Act for.",
-               line: "every roll is in: ambushes may be tried now (ES-START-2), then the awareness moves" };
+      return { current: [], waiting: [], acting: "Awareness", nobody: "every roll is in",
+               hint: "To try an ambush, pick the ambusher under Act for.",
+               line: "ambushes may be tried now (ES-START-2), then the awareness moves" };
     }
     return { current: toRoll, waiting: [], ask: "Roll awareness",
              acting: "Still to roll awareness", line: r.phase_text || "" };
