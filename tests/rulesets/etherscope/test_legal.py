@@ -133,3 +133,19 @@ def test_an_empty_choice_says_what_leaving_it_out_stands_for_unless_a_gm_only_se
     assert _params(secret, Viewer.gm(), actor, "attack")["nature"]["default"] == "physical"
     assert _params(secret, Viewer.of_player("alice"), actor, "attack")["nature"]["default"] \
         is None
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-START-2")
+def test_a_list_of_several_names_says_that_one_or_more_are_picked_and_who_takes_part() -> None:
+    """Before: a zoom's "who" and an ambush's "targets" were bare lists: nothing said the
+    actor takes part anyway, nor that several may be picked (a zoom sent with none picked
+    only met the browser's own "select an item")."""
+    c = make(script=["ada: awareness successes=2", "bruno: awareness successes=1",
+                     "carl: awareness successes=1"])
+    ambush = _params(c, Viewer.of_player("alice"), "ada", "ambush")
+    assert "one or more" in ambush["targets"]["help"]
+    c = started()
+    c.execute("countdown")
+    actor = c.state.ext.countdown.current.actor
+    who = _params(c, Viewer.gm(), actor, "zoom")["who"]["help"]
+    assert "with the actor (who always does): one or more" in who

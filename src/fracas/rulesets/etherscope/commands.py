@@ -33,7 +33,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     # --- start of the conflict
     CommandSpec("awareness", (*ROLL_PARAMS[:4],),
                 "roll awareness; the successes are kept for the conflict", rule="ES-START-1"),
-    CommandSpec("ambush", (Param("targets", "ids"), *ROLL_PARAMS[:4],
+    CommandSpec("ambush", (Param("targets", "ids", help="whom the ambush is tried on: one or "
+                                 "more, each opposing it with a counter roll"),
+                           *ROLL_PARAMS[:4],
                            _named("counter", "word",
                                   "targets' table dice: ada:5,6,2/bruno:3,1"),
                            _named("counter_skill", "word",
@@ -99,7 +101,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                         _named("hurt", "int", "damage the target takes on success")),
                 "a GM-defined action: skill, difficulty and extras given at the table",
                 rule="ES-ACT-4"),
-    CommandSpec("zoom", (Param("who", "ids"), _named("reason", "text"),
+    CommandSpec("zoom", (Param("who", "ids", help="who takes part with the actor (who always "
+                               "does): one or more"), _named("reason", "text"),
                          _named("start", "bool", "run the start procedure inside"),
                          _named("scaling", "choice", "another range scaling inside (ranges "
                                 "then do not carry back: the GM sets them)", SCALING_NAMES)),
