@@ -9,9 +9,10 @@ import pytest
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
+from fracas.errors import IllegalCommand
 from fracas.rulesets.etherscope import events as ev
 
-from .helpers import ES, make, pc
+from .helpers import ES, make, pc, refused
 
 ALICE = Viewer.of_player("alice")
 
@@ -190,3 +191,18 @@ def test_the_gm_is_offered_to_conceal_anyone_and_to_reveal_the_hidden() -> None:
     assert not c.state.ext.ranges.hidden.get("carl")
     assert [lc.choice("who").allowed for lc in c.legal(None) if lc.verb == "reveal"] == [
         ("bruno",)]
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-3")
+def test_conceal_or_reveal_from_the_character_itself_is_refused_as_such() -> None:
+    """Before: "conceal carl from=carl" (the GM's form offers every character in from=) was
+    refused as "Carl is already hidden from them", and its reveal as "not hidden from them"."""
+    c = make()
+    for command, rule in (("conceal carl from=carl", "ES-RNG-1"),
+                          ("conceal carl from=ada,carl", "ES-RNG-1"),
+                          ("reveal carl from=carl", "ES-RNG-3")):
+        msg = refused(c, command, IllegalCommand, rule)
+        assert "Carl is never hidden from themselves: leave them out of from=" in msg
+    c.execute("group pair ada,carl")
+    c.execute("conceal carl from=pair")  # a group holding it stands for its other members
+    assert c.state.ext.ranges.hidden["carl"] == ["ada"]

@@ -126,12 +126,21 @@ def decide_group(d: Decision, cmd: Command) -> None:
     d.emit(ev.GroupFormed(group=g, members=tuple(members)))
 
 
+def _not_from_itself(state: ConflictState, who: str, cmd: Command, rule: str) -> None:
+    """Refuse a ``from=`` that names the character itself (a group holding it stands for its
+    other members): no one is hidden from, or revealed to, itself."""
+    if who in (cmd.args.get("from") or ()):
+        raise IllegalCommand(f"{name(state, who)} is never hidden from themselves: leave them "
+                           "out of from=", param="from", value=who, rule=rule)
+
+
 @HANDLERS.decides("reveal")
 def decide_reveal(d: Decision, cmd: Command) -> None:
     """ES-RNG-3: the GM reveals a hidden character (optionally into a new band)."""
     state = d.state
     ext, who = ext_of(state), cmd.args["who"]
     state.participant(who)
+    _not_from_itself(state, who, cmd, "ES-RNG-3")
     hidden_from = ext.ranges.hidden.get(who, [])
     targets = expand(state, cmd.args["from"]) if cmd.args.get("from") else list(hidden_from)
     targets = [t for t in targets if t in hidden_from]
@@ -148,6 +157,7 @@ def decide_conceal(d: Decision, cmd: Command) -> None:
     state = d.state
     ext, who = ext_of(state), cmd.args["who"]
     p = state.participant(who)
+    _not_from_itself(state, who, cmd, "ES-RNG-1")
     already = set(ext.ranges.hidden.get(who, []))
     others = [o for o in state.active_ids() if o != who]
     targets = expand(state, cmd.args["from"]) if cmd.args.get("from") else others
