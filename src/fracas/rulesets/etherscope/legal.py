@@ -190,15 +190,29 @@ _NO_UNLESS_SAID = frozenset({"two", "start"})
 _SETTING_UNLESS_SAID = {"nature": "nature", "scaling": "range_scaling"}
 
 
+#: :func:`_told` of a legal command (itself made once, :class:`Made`) by its id and the
+#: settings it reads, with the command (the id of one gone may be another's)
+_TOLD: dict[tuple[int, str, str], tuple[LegalCommand, LegalCommand]] = {}
+_TOLD_MAX = 4096
+
+
 def _told(state: ConflictState, lc: LegalCommand) -> LegalCommand:
     """``lc`` saying what its optional lists left out stand for (as the decision reads
     them): "no" for a push's ``two`` and a zoom's ``start``, the conflict's nature and range
     scaling for ``nature`` and ``scaling``."""
+    key = (id(lc), state.settings["nature"], state.settings["range_scaling"])
+    made = _TOLD.get(key)
+    if made is not None and made[0] is lc:
+        return made[1]
     told = {c.name: False if c.name in _NO_UNLESS_SAID
             else state.settings[_SETTING_UNLESS_SAID[c.name]]
             for c in lc.params if not c.is_fixed and c.default is None
             and (c.name in _NO_UNLESS_SAID or c.name in _SETTING_UNLESS_SAID)}
-    return _with_defaults(lc, told) if told else lc
+    out = _with_defaults(lc, told) if told else lc
+    if len(_TOLD) >= _TOLD_MAX:
+        _TOLD.clear()
+    _TOLD[key] = (lc, out)
+    return out
 
 
 def _untold(state: ConflictState, viewer: Viewer, lc: LegalCommand) -> LegalCommand:
