@@ -189,3 +189,20 @@ def test_a_turn_of_a_character_hidden_from_the_player_reads_as_the_gms(
     expect(head).to_contain_text("Still to act: Kim")
     expect(kate.page.get_by_role("region", name="Countdown")).to_contain_text("acting: the GM")
     assert leaks(kate, ("agent black", "agent2")) == []
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_one_taken_out_leaves_the_ranges_matrix(browser: Browser, served: Served) -> None:
+    """Before: Ada, out, kept her row and column, and the GM's lists in them sent a
+    set-range the rules refused ("Ada is no longer in the conflict")."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    expect(gm.page.get_by_label("Range from Ada to Bruno")).to_have_count(1)
+    command(gm, "gm", "out ada reason=crashed")
+    for screen in (gm, alice):
+        matrix = screen.page.locator("table.matrix")
+        expect(matrix.locator("thead th")).to_have_text(["from \\ to", "Bruno",
+                                                         "The zepcar driver"])
+    expect(gm.page.get_by_label("Range from Ada to Bruno")).to_have_count(0)
+    expect(gm.page.get_by_label("Range from Bruno to The zepcar driver")).to_have_count(1)

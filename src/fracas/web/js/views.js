@@ -147,13 +147,16 @@ function etherscope(level, ctx) {
   // ES-RNG-1: who is hidden from whom, as the viewer may know it ("a|b": b is hidden from a)
   const unseen = new Set();
   for (const [who, from] of Object.entries(r.hidden || {})) for (const x of from || []) unseen.add(`${x}|${who}`);
-  const anyHidden = people.some((a) => people.some((b) => unseen.has(`${a.id}|${b.id}`)));
+  // one out of the conflict has no range to anyone (the rules refuse to set one): not in the
+  // matrix, as not in the view's lines
+  const ranged = people.filter((p) => !p.out);
+  const anyHidden = ranged.some((a) => ranged.some((b) => unseen.has(`${a.id}|${b.id}`)));
   const matrix = panel("Ranges", h("div", { class: "scroll" }, h("table", { class: "matrix" },
     h("caption", {}, "Who is Close, Near, Distant or Hidden from whom"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
-      people.map((p) => h("th", { scope: "col" }, p.name)))),
-    h("tbody", {}, people.map((a, i) => h("tr", {}, h("th", { scope: "row" }, a.name),
-      people.map((b, j) => h("td", {}, a.id === b.id ? "—"
+      ranged.map((p) => h("th", { scope: "col" }, p.name)))),
+    h("tbody", {}, ranged.map((a, i) => h("tr", {}, h("th", { scope: "row" }, a.name),
+      ranged.map((b, j) => h("td", {}, a.id === b.id ? "—"
         : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx, i < j, unseen.has(`${a.id}|${b.id}`))))))))),
     anyHidden ? h("p", { class: "muted" }, "hidden: the column's character is hidden from the row's "
       + "(they cannot target it but to reveal it; ES-RNG-2)") : null,
