@@ -14,7 +14,7 @@ from fracas.rulesets.etherscope.legal import MAX_SPLITS, declarations
 from fracas.server.offers import structured
 from fracas.server.projection import Live
 
-from .helpers import make, pc, started
+from .helpers import make, moved, pc, started
 
 
 @pytest.mark.rule("ES-ROUND-2", "ES-ROUND-3")
@@ -149,3 +149,19 @@ def test_a_list_of_several_names_says_that_one_or_more_are_picked_and_who_takes_
     actor = c.state.ext.countdown.current.actor
     who = _params(c, Viewer.gm(), actor, "zoom")["who"]["help"]
     assert "with the actor (who always does): one or more" in who
+
+
+@pytest.mark.rule("ES-ROUND-3")
+def test_the_declare_field_does_not_claim_a_gap_of_5_where_the_conflict_sets_another() -> None:
+    """Before: under a conflict's min_gap of 3 the declare field still read "5 apart", while
+    its own list offered 4,1."""
+    c = make({"min_gap": 3}, script=["ada: awareness successes=3",
+                                     "bruno: awareness successes=2",
+                                     "carl: awareness successes=1", "moves"])
+    c = moved(c, "round")
+    offered = structured(Live(c, Viewer.of_player("alice")), "ada")["ada"]
+    scores = next(p for lc in offered if lc["verb"] == "declare" for p in lc["params"]
+                  if p["name"] == "scores" and p["fixed"] is None)
+    assert [4, 1] in scores["allowed"]
+    assert "5 apart" not in scores["help"]
+    assert "min_gap (5 unless the conflict sets it) apart" in scores["help"]

@@ -69,7 +69,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("round", (), "start the next round (base initiatives)", actor="gm",
                 rule="ES-ROUND-1"),
     CommandSpec("declare", (Param("scores", "ints", help="your acting initiatives, e.g. 7,1: "
-                                  "at most your base initiative in all, 5 apart"),),
+                                  "positive, at most your base initiative in all, at least "
+                                  "min_gap (5 unless the conflict sets it) apart"),),
                 "declare acting initiatives (7,1)", rule="ES-ROUND-2"),
     CommandSpec("countdown", (_ROLLOFF,),
                 "everyone has declared: resolve ties, begin the countdown", actor="gm",
