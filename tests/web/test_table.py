@@ -99,9 +99,10 @@ def check_the_table_holds(gm: Screen, players: tuple[Screen, ...]) -> None:
 def test_a_round_of_etherscope(browser: Browser, served: Served, tmp_path: Path) -> None:
     with table(browser, served, "etherscope", tmp_path) as (gm, alice, bob):
         players = (alice, bob)
-        # the hidden lurker moves first: nothing on a player's page points at anyone
+        # the hidden lurker moves first: nothing on a player's page points at anyone (the move
+        # is the GM's, as the view's lines say; before: "Acting: nobody")
         for p in players:
-            assert acting(p).startswith("Acting: nobody")
+            assert acting(p).startswith("Acting: the GM")
             expect(p.page.locator(".person.acting")).to_have_count(0)
             expect(p.page.locator(".round-region")).to_contain_text(
                 "awareness moves, most awareness successes first (ES-START-5)")
