@@ -77,3 +77,26 @@ def test_sqlite_refuses_several_workers_with_a_reason(tmp_path: object) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "SQLite serves one process only" in " ".join(done.stderr.split())
+
+
+def test_a_command_from_a_stale_screen_is_refused_and_its_retry_is_not(server: Served) -> None:
+    """Two screens of the GM act on the table as they show it (their cursor): the second is
+    refused, never merged; the answer's cursor is the screen after the command, and a retry of
+    an applied command (its answer lost) is answered as applied, not as stale."""
+    table = new_table(server.url)
+    path = table.conflict(toml=LURKING, seed=SEED)
+    seen = table.gm.get(path).json()["cursor"]
+    first = table.gm.post(path + "/commands",
+                          json={"command": "narrate 'from tab one'", "cursor": seen, "key": "k1"})
+    assert first.status_code == 200, first.text
+    late = table.gm.post(path + "/commands",
+                         json={"command": "narrate 'from tab two'", "cursor": seen, "key": "k2"})
+    assert late.status_code == 409 and late.json()["code"] == "stale_version"
+    again = table.gm.post(path + "/commands",
+                          json={"command": "narrate 'from tab one'", "cursor": seen, "key": "k1"})
+    assert again.status_code == 200 and again.json()["duplicate"] is True
+    follow = table.gm.post(path + "/commands", json={"command": "narrate 'next'",
+                                                     "cursor": first.json()["cursor"]})
+    assert follow.status_code == 200, follow.text
+    said = [e["command"] for e in table.gm.get(path).json()["log"]]
+    assert "narrate 'from tab two'" not in said and said.count("narrate 'from tab one'") == 1

@@ -4,12 +4,14 @@ and a conflict the GM starts later reaches the pages already open."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from tests.server.support import Served
 from tests.support.relay import Relay
@@ -147,3 +149,36 @@ def test_several_conflicts_started_meanwhile_are_each_offered(
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+def test_a_command_from_a_screen_the_table_moved_past_is_refused_not_merged(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    # two tabs of the GM; the second's socket has gone silent (its screen is of the table before
+    # the first tab acted): what it sends is refused in plain words, and its screen catches up
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    sockets = 0
+
+    def first_one_silent(ws: WebSocketRoute) -> None:
+        nonlocal sockets
+        sockets += 1
+        server = ws.connect_to_server()
+        if sockets == 1:  # a socket that nothing reaches any more, once the screen is drawn
+            server.on_message(lambda m: ws.send(m) if "snapshot" in str(m)[:20] else None)
+    tab = gm.context.new_page()
+    tab.add_init_script(f"window.fracasTiming = {json.dumps(FAST)};")
+    tab.route_web_socket(re.compile("/live"), first_one_silent)
+    tab.goto(gm.page.url)
+    tab.locator(".person").first.wait_for()
+    command(gm, "gm", "narrate 'The roof caves in!'")
+    line = tab.locator("section.actor[data-actor='gm'] form.command-line")
+    line.locator("input").fill("narrate 'All is calm.'")
+    line.get_by_role("button", name="Send").click()
+    expect(tab.locator("#error")).to_contain_text("Not sent: the table changed while you chose")
+    tab.locator(".log").get_by_text("The roof caves in!").first.wait_for()  # caught up
+    expect(line.locator("input")).to_have_value("narrate 'All is calm.'")  # kept to send again
+    expect(gm.page.locator(".log")).not_to_contain_text("All is calm.")
+    line.get_by_role("button", name="Send").click()  # from the screen as it is now: taken
+    wait_log(gm, "All is calm.")
+    gm.context.close()
+

@@ -652,7 +652,10 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
         if refusal is not None:
             raise refusal
         try:
-            if cursor is not None:
+            # a retry of a command already applied (its answer was lost) is answered as
+            # applied: its own record is no change that makes its cursor stale
+            retried = key is not None and c.record_with_key(key, viewer) is not None
+            if cursor is not None and not retried:
                 start = projection.position_of(server.hub.cursor_key, conflict_id, viewer,
                                                cursor)
                 seen, reset = live.after(start)
@@ -674,7 +677,8 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
         r.conflict = out.conflict  # the same object, unless a retried key loaded it anew
         live = r.live(viewer)
         return {"duplicate": out.duplicate, "entry": live.entry_of(out.record.version),
-                "view": live.view}
+                "view": live.view,
+                "cursor": server.hub.cursor(conflict_id, viewer, live.position)}
 
     # decided on the loaded conflict without reading the store first: the append checks
     # the stored version (a cursor is compared with the newest log, so it is read first)

@@ -19,7 +19,10 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 legalKey: "", actFor: "", myTurn: null, title: "fracas",
                 // the moment of the table (one per frame received), the one the controls are
                 // drawn for (null: a command of this page just changed it), commands in flight
-                moment: 0, drawn: 0, sending: 0 };
+                moment: 0, drawn: 0, sending: 0,
+                // the cursor of the table as this screen shows it (the newest frame's, or the
+                // answer to this page's own command): a command is sent as decided on it
+                cursor: null };
 const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
@@ -36,10 +39,16 @@ function showError(error) {
   const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
   const text = unsent ? "No answer: the server cannot be reached. Once the page says live, the "
     + "log shows whether it went through; send it again only if it did not."
+    : error.code === "stale_version" ? STALE
     : withAdvice(error.message || String(error), error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
 }
+
+// A command sent from a screen the table had moved past (another tab of the GM, another
+// player, a phone that slept): refused, never merged; the screen is brought up to date.
+const STALE = "Not sent: the table changed while you chose (someone else acted first). The "
+  + "screen now shows it as it is: look again, and send it again if it still fits.";
 
 // A refusal with what this page adds to it: for an unknown command, where the commands are
 // (the terminal's prompt says Tab instead); after a question ("did you mean 'attack'?") as a
@@ -149,6 +158,7 @@ function openConflict(id) {
   if (state.live) state.live.stop();
   dismissNotice();  // what a command did in the conflict left behind is no news in this one
   state.conflictId = id;
+  state.cursor = null;
   state.closed = null;
   state.legalKey = "";
   state.roundHead = null;
@@ -188,6 +198,7 @@ function receive(frame) {
   if (frame.type === "error") return showError(frame.error);
   if (frame.type === "pong") return;
   state.moment++;  // the table moved on: odds asked of the moment before are of no use now
+  if (frame.cursor) state.cursor = frame.cursor;
   for (const asked of oddsAsked) asked.abort();
   if (frame.type === "snapshot") state.log = frame.entries || [];
   else {
@@ -661,14 +672,17 @@ async function send(path, body) {
 async function post(path, body) {
   document.getElementById("notice").textContent = "";
   showError(null);
-  const keyed = { ...body, key: newKey() };
+  // decided on the table as this screen shows it: refused (stale_version) if it changed since
+  const keyed = { ...body, key: newKey(), ...(state.cursor ? { cursor: state.cursor } : {}) };
   const moment = state.moment;
+  const conflict = state.conflictId;
   state.sending++;  // no odds are asked meanwhile: they would be of the moment it changes
   try {
     for (let attempt = 0; ; attempt++) {
       try {
         const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, keyed);
         showError(null);
+        if (answer.cursor && state.conflictId === conflict) state.cursor = answer.cursor;
         if (state.moment === moment) stale();  // its frame is still on its way
         return answer;
       } catch (error) {
@@ -677,6 +691,9 @@ async function post(path, body) {
           continue;
         }
         showError(error);
+        // a screen the table moved past: make sure its socket is alive (else it reconnects
+        // and catches up) so that the fresh screen the message promises comes
+        if (error.code === "stale_version" && state.live) state.live.check();
         return null;
       }
     }
