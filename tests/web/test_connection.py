@@ -182,3 +182,21 @@ def test_a_command_from_a_screen_the_table_moved_past_is_refused_not_merged(
     wait_log(gm, "All is calm.")
     gm.context.close()
 
+
+def test_back_and_forward_go_between_the_conflicts_opened(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    create_from_example(gm, "vers-tavern-brawl")
+    gm.page.locator(".conflicts").get_by_role("link", name="Brawl at the ford inn").click()
+    current = gm.page.locator(".conflicts [aria-current=page]")
+    status = gm.page.locator(".round-region .status")
+    for go, title in ((gm.page.go_back, "Brawl at the Drowned Rat"),
+                      (gm.page.go_back, "Brawl at the ford inn"),
+                      (gm.page.go_forward, "Brawl at the Drowned Rat")):
+        go()
+        expect(current).to_have_text(title)  # still the table's page, the conflict of the step
+        expect(status).to_contain_text(title)
+        expect(gm.page.locator("#connection")).to_have_text("live")
+    assert gm.errors == [], gm.errors
+    gm.context.close()

@@ -134,7 +134,7 @@ async function refreshConflicts() {
   // several started since (the server's times are to the second: which came last may not be
   // told): each with a button of its own
   const open = (c, text) => h("button", { type: "button",
-    onclick: () => { state.focusRound = true; openConflict(c.id); } }, text);
+    onclick: () => { state.focusRound = true; openConflict(c.id, true); } }, text);
   document.getElementById("notice").replaceChildren(h("p", { class: "done" },
     h("span", {}, fresh.length === 1 ? `New conflict: ${fresh[0].title}` : "New conflicts:"),
     h("span", { class: "buttons" }, fresh.length === 1 ? open(fresh[0], "Open it")
@@ -154,7 +154,10 @@ function dismissButton() {
     onclick: dismissNotice }, "✕");
 }
 
-function openConflict(id) {
+// Open a conflict; `step`: a place of its own in the browser's history (a conflict the user
+// chose: Back returns to the one before), else the page's own place is taken (opening the
+// page, Back and Forward themselves).
+function openConflict(id, step = false) {
   if (state.live) state.live.stop();
   dismissNotice();  // what a command did in the conflict left behind is no news in this one
   state.conflictId = id;
@@ -164,7 +167,9 @@ function openConflict(id) {
   state.roundHead = null;
   state.view = null;
   state.log = [];
-  history.replaceState(null, "", `/table/${tableId}/${id}`);
+  const path = `/table/${tableId}/${id}`;
+  if (step && location.pathname !== path) history.pushState(null, "", path);
+  else history.replaceState(null, "", path);
   // the conflict left behind goes at once: its controls would send to this one
   regions.round.replaceChildren(panel("Round", h("p", {}, "Opening the conflict…")));
   regions.field.replaceChildren();
@@ -763,7 +768,7 @@ function renderConflicts() {
   }
   regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", {},
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
-      onclick: (e) => { e.preventDefault(); openConflict(c.id); } }, c.title),
+      onclick: (e) => { e.preventDefault(); openConflict(c.id, true); } }, c.title),
     ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`)));
 }
 
@@ -794,7 +799,7 @@ function newConflictPanel() {
   const opened = async (made) => {
     state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
     state.roundHead = null;
-    openConflict(made.id);
+    openConflict(made.id, true);
   };
   const created = async (body, how = "") => {
     try {
@@ -880,6 +885,13 @@ function invitePanel() {
         h("button", { type: "button", onclick: () => invite({ role: "public" }) }, "Public link"))),
     issued, links);
 }
+
+// Back and Forward between the conflicts opened on this page: the conflict of the address
+window.addEventListener("popstate", () => {
+  const [, , table, id] = location.pathname.split("/");
+  if (table !== tableId) return location.reload();
+  if (id && id !== state.conflictId && state.conflicts.some((c) => c.id === id)) openConflict(id);
+});
 
 window.addEventListener("error", (e) => showError(e.error || e.message));
 boot();
