@@ -551,3 +551,28 @@ def test_each_characters_sheet_opens_on_its_card_and_the_gms_marks_what_players_
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+def test_a_long_log_keeps_the_readers_place_as_the_table_moves_on(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    # a story of 150 entries; Alice reads far down it on her phone when the GM narrates: the
+    # new entry goes on top and what she reads stays where it was (the log was drawn anew on
+    # every frame: her place went back to the top, and a long log cost every frame its length)
+    story = "\n".join(f"narrate 'Line {n} of the tale'" for n in range(150))
+    gm = start_table(browser, served.url)
+    script = f'\n[script]\ncommands = """\n{story}\n"""\n'
+    upload_scenario(gm, BY_RULESET["vers"] + script, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    log = alice.page.locator(".log")
+    reading = log.locator(".entry", has_text="Line 100 of the tale")
+    reading.scroll_into_view_if_needed()
+    before = reading.bounding_box()
+    assert before is not None and log.evaluate("el => el.scrollTop") > 0
+    command(gm, "gm", "narrate 'The roof caves in!'")
+    expect(log.locator(".entry").first).to_contain_text("The roof caves in!")
+    after = reading.bounding_box()
+    assert after is not None and abs(after["y"] - before["y"]) < 2, (before, after)
+    assert shown_log(alice) == sent_log(alice)
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()

@@ -167,6 +167,7 @@ function openConflict(id, step = false) {
   state.roundHead = null;
   state.view = null;
   state.log = [];
+  state.logList = null;  // the log's panel is made anew for this conflict
   const path = `/table/${tableId}/${id}`;
   if (step && location.pathname !== path) history.pushState(null, "", path);
   else history.replaceState(null, "", path);
@@ -359,16 +360,50 @@ function harmPanel(level, ctx) {
   }));
 }
 
+// The log, newest first: its panel made once per conflict, each entry's item once (again only
+// when a snapshot sends it anew or an undo or redo takes it back or brings it): a frame adds
+// its entries at the top, so a long log costs a frame no more than a short one, and whoever
+// reads further down keeps their place.
+const logItems = new Map();  // the log key → [entry, undone, item]
 function renderLog() {
   const gm = state.me.role === "gm";
   const undone = undoneOf(state.log, gm);
   followUndo(undone);
-  const items = [...state.log].reverse().map((entry) => logEntry(entry, gm, undone));
-  redraw(regions.log, () => [panel("Log",
-    gm ? h("p", { class: "buttons" },
-      h("button", { type: "button", id: "undo", onclick: () => submit("undo", null, "", "/undo") }, "Undo"),
-      h("button", { type: "button", id: "redo", onclick: () => submit("redo", null, "", "/redo") }, "Redo")) : null,
-    h("ol", { class: "log", "aria-label": "log, newest first" }, items))]);
+  if (!state.logList) {
+    logItems.clear();
+    state.logList = h("ol", { class: "log", "aria-label": "log, newest first" });
+    regions.log.replaceChildren(panel("Log",
+      gm ? h("p", { class: "buttons" },
+        h("button", { type: "button", id: "undo", onclick: () => submit("undo", null, "", "/undo") }, "Undo"),
+        h("button", { type: "button", id: "redo", onclick: () => submit("redo", null, "", "/redo") }, "Redo")) : null,
+      state.logList));
+  }
+  const items = [];
+  for (let i = state.log.length - 1; i >= 0; i--) {
+    const entry = state.log[i];
+    const key = gm ? entry.version : entry.entry;
+    const taken = undone.has(key);
+    const made = logItems.get(key);
+    if (made && made[0] === entry && made[1] === taken) {
+      items.push(made[2]);
+    } else {
+      const item = logEntry(entry, gm, undone);
+      logItems.set(key, [entry, taken, item]);
+      items.push(item);
+    }
+  }
+  const list = state.logList;
+  const shown = list.children;
+  const added = items.length - shown.length;  // the usual frame: new entries on top, the rest kept
+  if (added >= 0 && items.slice(added).every((item, i) => shown[i] === item)) {
+    list.prepend(...items.slice(0, added));
+  } else {
+    list.replaceChildren(...items);
+    if (logItems.size > items.length * 2) {  // entries a snapshot replaced: forget them
+      const keep = new Set(items);
+      for (const [key, made] of logItems) if (!keep.has(made[2])) logItems.delete(key);
+    }
+  }
 }
 
 async function renderRound(level, turn, ctx) {
