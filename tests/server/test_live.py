@@ -100,3 +100,17 @@ def test_a_command_from_a_stale_screen_is_refused_and_its_retry_is_not(server: S
     assert follow.status_code == 200, follow.text
     said = [e["command"] for e in table.gm.get(path).json()["log"]]
     assert "narrate 'from tab two'" not in said and said.count("narrate 'from tab one'") == 1
+
+
+def test_a_glance_at_a_conflict_leaves_its_log_out(server: Served) -> None:
+    """A player's page glances at the table's other conflicts (is it her turn there?) without
+    fetching their logs: the view is the one she may see, the log is not sent."""
+    table = new_table(server.url)
+    path = table.conflict(toml=LURKING, seed=SEED)
+    alice = table.invite("alice")
+    for n in range(30):
+        table.gm.post(path + "/commands", json={"command": f"narrate 'line {n}'"})
+    whole, glance = alice.get(path).json(), alice.get(path + "?log=false")
+    assert glance.status_code == 200 and "log" not in glance.json()
+    assert glance.json()["view"] == whole["view"] and len(whole["log"]) > 30
+    assert len(glance.content) * 2 < len(alice.get(path).content)

@@ -200,3 +200,28 @@ def test_back_and_forward_go_between_the_conflicts_opened(
         expect(gm.page.locator("#connection")).to_have_text("live")
     assert gm.errors == [], gm.errors
     gm.context.close()
+
+
+def test_a_players_turn_in_another_conflict_is_offered_where_she_reads(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    # the GM runs two conflicts; Alice reads the first when Ada's go opens in the second
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    alice = join(browser, invite(gm, "alice"), FAST)
+    upload_scenario(gm, VERS.replace("Brawl at the ford inn", "Second fight"), tmp_path)
+    expect(gm.page.locator(".conflicts [aria-current=page]")).to_have_text("Second fight")
+    expect(gm.page.locator(".round-region .status")).to_contain_text("Second fight")
+    command(gm, "gm", "open ada")
+    notice = alice.page.locator("#notice")
+    # (said as new, or as begun a while ago: by when the page looked) — was: nothing, ever
+    expect(notice).to_contain_text(re.compile(
+        "^(Your turn in Second fight|New conflict: Second fight — your turn in it)"))
+    second = alice.page.locator(".conflicts li", has_text="Second fight")
+    expect(second.locator(".tag")).to_have_text("your turn")
+    expect(alice.page.locator("#turn-banner")).to_be_hidden()  # not her turn where she reads
+    notice.get_by_role("button", name="Open it").click()
+    expect(alice.page.locator("#turn-banner")).to_have_text("Your turn: Ada")
+    expect(second.locator(".tag")).to_have_count(0)  # the one open says so itself
+    assert alice.errors == [] and gm.errors == [], (alice.errors, gm.errors)
+    alice.context.close()
+    gm.context.close()

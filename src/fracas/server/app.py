@@ -437,17 +437,21 @@ def _routes(app: FastAPI) -> None:
         return setups.rulesets()
 
     @app.get("/api/tables/{table}/conflicts/{conflict}", tags=["conflicts"])
-    async def get_conflict(request: Request, table: str, conflict: str, access: AccessDep
-                           ) -> dict[str, Any]:
-        """The conflict as the viewer may see it: view, log and a cursor for the socket."""
+    async def get_conflict(request: Request, table: str, conflict: str, access: AccessDep,
+                           log: bool = True) -> dict[str, Any]:
+        """The conflict as the viewer may see it: view, log (unless ``log=false``: a glance
+        at the view alone) and a cursor for the socket."""
         server = _server(request)
         room = await _conflict_room(server, access, table, conflict)
         viewer = access.viewer
 
         def look(r: Room) -> dict[str, Any]:
             data, entries, position = r.live(viewer).snapshot()
-            return {"id": conflict, "ruleset": r.conflict.ruleset.name, "view": data,
-                    "log": entries, "cursor": server.hub.cursor(conflict, viewer, position)}
+            out = {"id": conflict, "ruleset": r.conflict.ruleset.name, "view": data,
+                   "log": entries, "cursor": server.hub.cursor(conflict, viewer, position)}
+            if not log:
+                del out["log"]
+            return out
 
         result: dict[str, Any] = await server.hub.run(room, look)
         return result

@@ -22,7 +22,10 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 moment: 0, drawn: 0, sending: 0,
                 // the cursor of the table as this screen shows it (the newest frame's, or the
                 // answer to this page's own command): a command is sent as decided on it
-                cursor: null };
+                cursor: null,
+                // a player's other conflicts where a character of theirs acts now, and those
+                // seen ended (glanced at no more)
+                elsewhere: new Set(), over: new Set() };
 const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
@@ -119,26 +122,71 @@ async function loadConflicts(wanted) {
 // another or the terminal) and on each reconnection: a new one is listed, and the foot of the
 // screen offers to open it.
 async function refreshConflicts() {
+  const fresh = await listConflicts();
+  const turns = await glanceElsewhere();
+  const said = state.conflicts.filter((c) => fresh.has(c.id) || turns.has(c.id));
+  if (!said.length) return;
+  // one notice for all: several started since (the server's times are to the second: which
+  // came last may not be told), or a player's turn in some, each with a button of its own
+  const open = (c, text) => h("button", { type: "button",
+    onclick: () => { state.focusRound = true; openConflict(c.id, true); } }, text);
+  const turn = (c) => (turns.has(c.id) ? " (your turn)" : "");
+  const one = said[0];
+  const text = said.length === 1 ? (!fresh.has(one.id) ? `Your turn in ${one.title}`
+    : `New conflict: ${one.title}${turns.has(one.id) ? " — your turn in it" : ""}`)
+    : said.every((c) => fresh.has(c.id)) ? "New conflicts:"
+      : said.every((c) => turns.has(c.id)) ? "Your turn in:" : "New conflicts, or your turn:";
+  document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, text),
+    h("span", { class: "buttons" }, said.length === 1 ? open(one, "Open it")
+      : said.map((c) => open(c, `Open ${c.title}${turn(c)}`)), dismissButton())));
+  if (turns.size && soundOn()) signal();
+}
+
+// The table's conflicts asked again; answers the ids of those new since.
+async function listConflicts() {
   let now;
   try {
     now = await api("GET", `/tables/${tableId}/conflicts`);
   } catch {
-    return;  // the connection line already tells of a server out of reach
+    return new Set();  // the connection line already tells of a server out of reach
   }
   const known = new Set(state.conflicts.map((c) => c.id));
   const fresh = now.filter((c) => !known.has(c.id) && c.id !== state.conflictId);
-  if (now.length === state.conflicts.length && !fresh.length) return;
+  if (now.length === state.conflicts.length && !fresh.length) return new Set();
   state.conflicts = now;
   renderConflicts();
-  if (!fresh.length) return;
-  // several started since (the server's times are to the second: which came last may not be
-  // told): each with a button of its own
-  const open = (c, text) => h("button", { type: "button",
-    onclick: () => { state.focusRound = true; openConflict(c.id, true); } }, text);
-  document.getElementById("notice").replaceChildren(h("p", { class: "done" },
-    h("span", {}, fresh.length === 1 ? `New conflict: ${fresh[0].title}` : "New conflicts:"),
-    h("span", { class: "buttons" }, fresh.length === 1 ? open(fresh[0], "Open it")
-      : fresh.map((c) => open(c, `Open ${c.title}`)), dismissButton())));
+  return new Set(fresh.map((c) => c.id));
+}
+
+// A player's turn in another conflict of the table (the GM runs two at once): with the list,
+// the view of each other conflict is glanced at (without its log); one where a character of
+// theirs acts now is tagged **your turn** in the list and offered at the foot of the screen
+// (with the sound of a turn) as it comes. Answers the ids of those that have just come.
+async function glanceElsewhere() {
+  if (state.me.role !== "player" || state.glancing) return new Set();
+  state.glancing = true;
+  const now = new Set();
+  try {
+    for (const c of state.conflicts) {
+      if (c.id === state.conflictId || state.over.has(c.id)) continue;
+      let view;
+      try {
+        ({ view } = await api("GET", `/tables/${tableId}/conflicts/${c.id}?log=false`));
+      } catch {
+        continue;  // out of reach, or closed to this link: the connection line says so
+      }
+      const all = [view.conflict, ...(view.zoom || [])];
+      const mine = new Set(all.flatMap((l) => l.participants).filter((p) => p.mine).map((p) => p.id));
+      if (view.conflict.status === "ended") state.over.add(c.id);  // asked no more
+      else if (turnOf(view, all.at(-1)).current.some((id) => mine.has(id))) now.add(c.id);
+    }
+  } finally {
+    state.glancing = false;
+  }
+  const come = new Set([...now].filter((id) => !state.elsewhere.has(id) && id !== state.conflictId));
+  state.elsewhere = now;
+  renderConflicts();
+  return come;
 }
 
 function newestOf(conflicts) {
@@ -804,7 +852,8 @@ function renderConflicts() {
   regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", {},
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
       onclick: (e) => { e.preventDefault(); openConflict(c.id, true); } }, c.title),
-    ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`)));
+    ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`,
+    state.elsewhere.has(c.id) && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null)));
 }
 
 function renderTable() {
