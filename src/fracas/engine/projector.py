@@ -55,7 +55,7 @@ from fracas.engine.redaction import (
 )
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import RESERVED_IDS
-from fracas.engine.sheet import marked
+from fracas.engine.sheet import SheetItem, marked
 from fracas.errors import FracasError, InvalidInput
 
 #: Events about who exists: judged on the state after their record (a participant joining
@@ -567,34 +567,37 @@ def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, dep
     the viewer (``knowledge``) may read it. The GM's marks what its player does not read
     (the table at large, for a character no player has) and the GM's own stats
     (:func:`~fracas.engine.sheet.marked`)."""
-    for entry in entries:
-        entry["sheet"] = _sheet(ruleset, state, depth, knowledge, knowledge.unknowns(), entry)
     if not knowledge.viewer.is_gm:
+        seen, unknown = _as_known(state, depth, knowledge), knowledge.unknowns()
+        for entry in entries:
+            entry["sheet"] = _sheet(ruleset, seen, unknown, entry)
         return
-    readers: dict[str | None, tuple[Knowledge, Unknowns]] = {}
+    readers: dict[str | None, tuple[Knowledge, Unknowns, ConflictState]] = {}
     for entry in entries:
+        entry["sheet"] = ruleset.sheet(state, entry)
         p = state.participants[entry["id"]]
         if p.owner not in readers:
             reader = Knowledge(ruleset, root, Viewer.of_player(p.owner) if p.owner
                                else Viewer.public())
-            readers[p.owner] = reader, reader.unknowns()
-        reader, net = readers[p.owner]
-        told = _sheet(ruleset, state, depth, reader, net,
-                      _entry(ruleset, state, reader.viewer, net, p)) \
+            readers[p.owner] = reader, reader.unknowns(), _as_known(state, depth, reader)
+        reader, net, seen = readers[p.owner]
+        told = _sheet(ruleset, seen, net, _entry(ruleset, state, reader.viewer, net, p)) \
             if reader.knows(p.id, depth) else []
         entry["sheet"] = marked(entry["sheet"], told, p.stats, ruleset.stats_read)
 
 
-def _sheet(ruleset: Ruleset, state: ConflictState, depth: int, knowledge: Knowledge,
-           unknown: Unknowns, entry: dict[str, Any]) -> list[Any]:
-    """The sheet of ``entry`` as the viewer may read it: built from the entry (netted already
-    as its stats were) at a level that holds only those the viewer may know (a bond reads the
-    name of one of them, the id of anyone else)."""
-    if knowledge.viewer.is_gm:
-        return ruleset.sheet(state, entry)
-    seen = dataclasses.replace(state, participants={
+def _as_known(state: ConflictState, depth: int, knowledge: Knowledge) -> ConflictState:
+    """Level ``state`` (the ``depth``-th) holding only those the viewer may know."""
+    return dataclasses.replace(state, participants={
         pid: p for pid, p in state.participants.items() if knowledge.knows(pid, depth)})
-    sheet: list[Any] = unknown.before(state.participants[entry["id"]].entered).clean(
+
+
+def _sheet(ruleset: Ruleset, seen: ConflictState, unknown: Unknowns, entry: dict[str, Any]
+           ) -> list[SheetItem]:
+    """A player's sheet of ``entry``: built from the entry (netted already as its stats
+    were) at the level as they may know it (``seen``: a bond reads the name of one they know,
+    the id of anyone else)."""
+    sheet: list[SheetItem] = unknown.before(seen.participants[entry["id"]].entered).clean(
         ruleset.sheet(seen, entry))
     return sheet
 
