@@ -31,8 +31,9 @@ from tests.rulesets.test_secret_properties import _legal, _players
 EXAMPLES = int(os.environ.get("FUZZ_N", "8"))
 MARK = "zqword"  # what each text says beside the name
 #: Verbs that make the NPC known again (an undo of the conceal, a reveal, a search that
-#: finds it): from then on the players may read its name.
-REVEALING = frozenset({"undo", "redo", "reveal", "conceal", "search"})
+#: finds it, its Etherscope ambush that fails: its target sees it, ES-START-4): from then on
+#: the players may read its name.
+REVEALING = frozenset({"undo", "redo", "reveal", "conceal", "search", "ambush"})
 
 
 @cache
