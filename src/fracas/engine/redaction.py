@@ -101,7 +101,7 @@ class Unknowns:
     "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
     of text that names one of them."""
 
-    __slots__ = ("_before", "_covers", "_entered", "_every", "_hidden_names", "_ids",
+    __slots__ = ("_before", "_covers", "_entered", "_every", "_hidden_names", "_ids", "_last",
                  "_listed", "_names", "_shown")
 
     def __init__(self, ids: set[str], names: set[str], every: set[str],
@@ -115,6 +115,7 @@ class Unknowns:
         self._hidden_names = names
         self._shown = set(shown)
         self._entered = entered or {}
+        self._last = max((came for came, _ in self._entered.values()), default=0)
         self._before: dict[int, Unknowns] = {}
         alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
         self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
@@ -135,7 +136,7 @@ class Unknowns:
         """The net for words written at ``written`` (:meth:`Participant.stat_written`): only
         those who had come into the conflict by then. A character's sheet set up before one
         joined hidden reads as it did: its going away would tell of the hidden joining."""
-        if all(came <= written for came, _ in self._entered.values()):
+        if written >= self._last:  # every one of them had come in
             return self
         net = self._before.get(written)
         if net is None:

@@ -55,8 +55,6 @@ def legal_commands(state: ConflictState, actor: str | None) -> list[LegalCommand
     if me is None or not me.active:
         return []
     now = _BY_PHASE.get(ext.phase, _nothing)(state, actor)
-    if ext.phase == ph.COUNTDOWN:  # the actions: what their optional lists left out stand for
-        now = [_told(state, lc) for lc in now]
     if ext.phase != ph.START and actor not in ext.awareness:  # joined late (ES-START-1)
         now = [*_awareness(actor), *now]
     return now
@@ -127,24 +125,24 @@ def _move_units(state: ConflictState, actor: str, later: list[str]) -> list[list
     return units
 
 
-def _steps(verb: str, state: ConflictState, actor: str, unit: list[str]
-           ) -> list[LegalCommand]:
+def _steps(verb: str, state: ConflictState, actor: str, unit: list[str],
+           told: Told = ()) -> list[LegalCommand]:
     """One step toward (not from Close) and away (not from Distant) against each of ``unit``
-    (ES-RNG-4)."""
+    (ES-RNG-4), saying what the values ``told`` stand for when left out."""
     ranges = ext_of(state).ranges
     near, far = min(ranges.get(actor, t) for t in unit), max(ranges.get(actor, t) for t in unit)
-    return list(_STEPS.get((verb, actor, tuple(unit), near > 0, far < len(BANDS) - 1),
+    return list(_STEPS.get((verb, actor, tuple(unit), near > 0, far < len(BANDS) - 1, told),
                            lambda: _steps_of(verb, actor, unit, near > 0,
-                                             far < len(BANDS) - 1)))
+                                             far < len(BANDS) - 1, told)))
 
 
-def _steps_of(verb: str, actor: str, unit: list[str], toward: bool, away: bool
+def _steps_of(verb: str, actor: str, unit: list[str], toward: bool, away: bool, told: Told
               ) -> tuple[LegalCommand, ...]:
-    return tuple(command(verb, actor, targets=list(unit), way=w)
+    return tuple(command(verb, actor, targets=list(unit), way=w, defaults=dict(told))
                  for w, ok in (("toward", toward), ("away", away)) if ok)
 
 
-#: The steps by (verb, actor, unit, toward allowed, away allowed): made once (immutable).
+#: The steps by (verb, actor, unit, toward allowed, away allowed, told): made once.
 _STEPS: Made[tuple[LegalCommand, ...]] = Made()
 
 
@@ -182,37 +180,20 @@ def offer_for(state: ConflictState, actor: str, viewer: Viewer,
     return [*rest[:at], command("declare", actor, free={"scores": "SCORES"}), *rest[at:]]
 
 
-#: The optional yes/no values an offer says are "no" when left out (a push's second band,
-#: ES-ACT-5; a zoom's start procedure, ES-ACT-1).
-_NO_UNLESS_SAID = frozenset({"two", "start"})
+#: What an action's optional values stand for when left out, by parameter (hashable, a key
+#: of the commands made with it).
+Told = tuple[tuple[str, Any], ...]
 #: The optional values left out that stand for a setting of the conflict (the action's
 #: nature, ES-SET-3; a zoom's range scaling, ES-ACT-1), by parameter.
 _SETTING_UNLESS_SAID = {"nature": "nature", "scaling": "range_scaling"}
 
 
-#: :func:`_told` of a legal command (itself made once, :class:`Made`) by its id and the
-#: settings it reads, with the command (the id of one gone may be another's)
-_TOLD: dict[tuple[int, str, str], tuple[LegalCommand, LegalCommand]] = {}
-_TOLD_MAX = 4096
-
-
-def _told(state: ConflictState, lc: LegalCommand) -> LegalCommand:
-    """``lc`` saying what its optional lists left out stand for (as the decision reads
-    them): "no" for a push's ``two`` and a zoom's ``start``, the conflict's nature and range
-    scaling for ``nature`` and ``scaling``."""
-    key = (id(lc), state.settings["nature"], state.settings["range_scaling"])
-    made = _TOLD.get(key)
-    if made is not None and made[0] is lc:
-        return made[1]
-    told = {c.name: False if c.name in _NO_UNLESS_SAID
-            else state.settings[_SETTING_UNLESS_SAID[c.name]]
-            for c in lc.params if not c.is_fixed and c.default is None
-            and (c.name in _NO_UNLESS_SAID or c.name in _SETTING_UNLESS_SAID)}
-    out = _with_defaults(lc, told) if told else lc
-    if len(_TOLD) >= _TOLD_MAX:
-        _TOLD.clear()
-    _TOLD[key] = (lc, out)
-    return out
+def _told(state: ConflictState) -> Told:
+    """What an action's optional values stand for when left out, as the decision reads
+    them: "no" for a push's ``two`` (ES-ACT-5) and a zoom's ``start`` (ES-ACT-1), the
+    conflict's nature and range scaling for ``nature`` and ``scaling``."""
+    return (("two", False), ("start", False),
+            *((param, state.settings[key]) for param, key in _SETTING_UNLESS_SAID.items()))
 
 
 def _untold(state: ConflictState, viewer: Viewer, lc: LegalCommand) -> LegalCommand:
@@ -240,35 +221,39 @@ def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
     seen = tuple(_seen(state, actor))
     zoom = foes_first(state, actor, list(seen)) if state.settings["time_scale"] != "fast" \
         else None
-    at_hand = _AT_HAND.get((actor, seen, zoom), lambda: _at_hand(actor, seen, zoom))
-    moves = [m for t in seen for m in _steps("move", state, actor, [t])]
+    told = _told(state)
+    at_hand = _AT_HAND.get((actor, seen, zoom, told), lambda: _at_hand(actor, seen, zoom, told))
+    moves = [m for t in seen for m in _steps("move", state, actor, [t], told)]
     cut = 2 * len(seen)  # the moves go after the attacks and pushes
     return [*at_hand[:cut], *moves, *at_hand[cut:]]
 
 
-def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None
+def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None, told: Told
              ) -> tuple[LegalCommand, ...]:
     """An acting character's commands but its moves: attacks and pushes on those it sees,
     then the rest (ES-ACT-1, ES-ACT-2); a zoom (None: none at the fastest time scale) with
-    any of those it sees, foes first (``zoom``)."""
-    out = [command("attack", actor, target=t) for t in seen]
-    out += [command("push", actor, target=t) for t in seen]
+    any of those it sees, foes first (``zoom``); each saying what the values ``told`` stand
+    for when left out."""
+    d = dict(told)
+    out = [command("attack", actor, target=t, defaults=d) for t in seen]
+    out += [command("push", actor, target=t, defaults=d) for t in seen]
     # a hide is from any of those it sees (none named: the other sides'), an act's target
     # one of them: never the actor itself
-    out += [command("hide", actor, allowed={"from": seen}) if seen else command("hide", actor),
-            command("search", actor), command("recover", actor),
+    out += [command("hide", actor, allowed={"from": seen} if seen else None, defaults=d),
+            command("search", actor, defaults=d), command("recover", actor, defaults=d),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"},
-                    allowed={"target": seen} if seen else None),
+                    allowed={"target": seen} if seen else None, defaults=d),
             command("done", actor)]
     if zoom is not None:
         # ES-ACT-1: the table names who takes part (the actor always does), foes first
         out.append(command("zoom", actor, free={"who": "WHO", "reason": "TEXT"},
-                           allowed={"who": zoom}) if zoom else
-                   command("zoom", actor, who=[actor], free={"reason": "TEXT"}))
+                           allowed={"who": zoom}, defaults=d) if zoom else
+                   command("zoom", actor, who=[actor], free={"reason": "TEXT"}, defaults=d))
     return tuple(out)
 
 
-#: An acting character's commands but its moves, by (actor, those seen, those to zoom with).
+#: An acting character's commands but its moves, by (actor, those seen, those to zoom with,
+#: what values left out stand for).
 _AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
 
 #: What a character may do in each phase of a round (none in the others).
