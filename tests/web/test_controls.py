@@ -337,3 +337,53 @@ def test_an_end_offers_the_ways_the_rules_name_and_takes_any_other(page: Page) -
     page.get_by_role("button", name="end").click()
     assert [s["args"]["reason"] for s in page.evaluate("window.sent")] == [
         "foes unable or unwilling to go on", "the bridge collapses"]
+
+
+def _fabula_offer(actor: str, *commands: str) -> list[dict[str, Any]]:
+    """What the server offers the GM for ``actor`` in a small Fabula Ultima conflict after
+    ``commands`` (structured, with each parameter's help and default)."""
+    from fracas.engine import Viewer
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    c = run(make(pc("ada"), npc("orc")), *commands)
+    return structured(Live(c, Viewer.gm()), actor)[actor]
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_value_still_to_type_hides_none_of_the_fields_after_it(page: Page) -> None:
+    """A check on the actor's turn (two variants: a turn, or outside the turn) shows its DL
+    and dice before its attributes are typed: before, they stayed hidden until a value was
+    typed in the field above and the focus left it, so a player who rolled at the table
+    looked for the dice field in vain."""
+    build(page, [c for c in _fabula_offer("ada", "ada: initiative dice=6,6")
+                 if c["verb"] == "check"])
+    form = page.locator("form[data-verb=check]")
+    expect(form.get_by_label("dl")).to_be_visible()
+    expect(form.get_by_label("dice (optional)")).to_be_visible()
+    form.get_by_label("attributes").fill("dex+ins")
+    form.get_by_label("dl").fill("10")
+    form.get_by_label("dice (optional)").fill("5,6")
+    form.get_by_role("button", name="check").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "check", "args": {
+        "attributes": "dex+ins", "dl": 10, "dice": [5, 6]}}]
+
+
+@pytest.mark.rule("FU-CON-2")
+def test_a_weapon_is_equipped_with_its_own_accuracy_and_damage(page: Page) -> None:
+    """The equip control offers every kind of item, and a weapon's damage (before: hidden
+    unless its accuracy was typed as the DEX + MIG the offer fixed) with any accuracy."""
+    build(page, [c for c in _fabula_offer("ada") if c["verb"] == "equip"])
+    form = page.locator("form[data-verb=equip]")
+    assert form.get_by_label("kind").evaluate("el => [...el.options].map(o => o.value)") == [
+        "weapon", "armor", "shield", "accessory"]
+    form.get_by_label("kind").select_option("weapon")
+    form.get_by_label("name").fill("Longbow")
+    expect(form.get_by_label("accuracy (optional)")).to_have_attribute(
+        "placeholder", "empty: dex+mig")
+    form.get_by_label("accuracy (optional)").fill("dex+ins")
+    form.get_by_label("damage (optional)").fill("8")
+    form.get_by_role("button", name="equip").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "equip", "args": {
+        "kind": "weapon", "name": "Longbow", "accuracy": "dex+ins", "damage": 8}}]

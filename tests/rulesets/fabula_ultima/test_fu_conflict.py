@@ -199,6 +199,20 @@ def test_goals_and_equipment_are_recorded_before_the_start() -> None:
 
 
 @pytest.mark.rule("FU-CON-2")
+def test_every_kind_of_item_is_offered_and_a_weapon_of_any_accuracy() -> None:
+    c = make(pc("ada"), npc("orc"))
+    offered = [lc for lc in c.legal("ada") if lc.verb == "equip"]
+    assert [lc.choice("kind").fixed for lc in offered] == ["weapon", "armor", "shield",
+                                                             "accessory"]
+    (weapon,) = [lc for lc in offered if lc.choice("kind").fixed == "weapon"]
+    assert not weapon.choice("accuracy").is_fixed  # a bow's dex+ins is the player's to give
+    run(c, "ada: equip weapon Bow accuracy=dex+ins damage=8",
+        "ada: equip shield Buckler init=-1 defense=1", "ada: equip accessory 'Lucky charm'")
+    assert [i.text() for i in c.state.ext.equipment["ada"]][:2] == [
+        "Bow (weapon, {DEX+INS}, HR+8 physical)", "Buckler (shield, initiative -1)"]
+
+
+@pytest.mark.rule("FU-CON-2")
 def test_an_equipment_entry_without_its_kind_is_refused_never_read_as_a_weapon() -> None:
     plate = {"name": "Plate", "init": -2, "defense": 1}  # an armor, its kind forgotten
     with pytest.raises(InvalidInput, match=r"ada: an equipment entry needs its kind \(armor, "

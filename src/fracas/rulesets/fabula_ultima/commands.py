@@ -17,7 +17,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("equip", (
         Param("kind", "choice", choices=ITEM_KINDS), Param("name", "text"),
         Param("init", "int", required=False, positional=False),
-        Param("accuracy", "word", required=False, positional=False),
+        Param("accuracy", "word", required=False, positional=False, default="dex+mig",
+              help="a weapon's two attributes, e.g. dex+ins"),
         Param("bonus", "int", required=False, positional=False),
         Param("damage", "int", required=False, positional=False),
         Param("type", "choice", required=False, positional=False, choices=DAMAGE_TYPES),

@@ -153,7 +153,15 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
         out += [command("extra", None, id=p.id) for p in active if not is_extra(ext, p)]
         return [*out, *(initiative(pid) for pid in leaders)]
     out = [command("goal", actor, free={"text": "TEXT"}),
-           command("equip", actor, kind="weapon", free={"name": "NAME", "damage": "N"},
-                   accuracy="dex+mig"),
-           command("equip", actor, kind="armor", free={"name": "NAME", "init": "N"})]
+           *(command("equip", actor, kind=kind, free=free) for kind, free in _ITEMS)]
     return out + ([initiative(actor)] if actor in leaders else [])
+
+
+#: The items a PC declares at the start (FU-CON-2), each kind with the values it is written
+#: with; the others (a weapon's accuracy and bonus, a shield's Defense) may be given too.
+_ITEMS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("weapon", {"name": "NAME", "damage": "N"}),
+    ("armor", {"name": "NAME", "init": "N"}),
+    ("shield", {"name": "NAME", "init": "N"}),
+    ("accessory", {"name": "NAME"}),
+)

@@ -131,7 +131,10 @@ function narrow(command, fields) {
     const unused = open.every((v) => !v.some((q) => q.name === name));
     f.wrap.hidden = f.input.disabled = unused;  // a disabled field is neither checked nor sent
     if (unused && !f.input.multiple) f.input.value = "";
-    if (!f.input.multiple) open = open.filter((v) => admits(v, name, valueOf(f)));
+    // a value still to type (a check's attributes, an item's name) rules no variant out: the
+    // fields after it stay in view while it is empty
+    const untyped = f.input.tagName === "INPUT" && valueOf(f) === "";
+    if (!f.input.multiple && !untyped) open = open.filter((v) => admits(v, name, valueOf(f)));
   }
 }
 
