@@ -50,6 +50,28 @@ def test_a_player_is_offered_to_spend_from_their_characters_pools() -> None:
     assert c.state.ext.mp["ada"].current == 15
 
 
+@pytest.mark.rule("FU-RES-1", "FU-CON-12")
+def test_the_gm_is_offered_recovery_out_and_concealment_of_those_still_in_the_conflict(
+) -> None:
+    """What a Heal spell or a potion restores, who is taken out, who is hidden from the
+    players and who is shown again are the GM's controls (before: recover, conceal and reveal
+    had to be typed, and the list to take one out named those already out)."""
+    c = make(pc("ada"), npc("orc"), npc("imp"))
+    setup = {lc.verb: lc for lc in c.legal(None)}
+    assert setup["conceal"].choice("who").allowed == ("ada", "orc", "imp")
+    run(c, "conceal imp", "ada: initiative dice=6,6", "damage ada 20", "damage orc 99")
+    gm = {lc.verb: lc for lc in c.legal(None)}
+    assert gm["recover"].choice("target").allowed == ("ada", "imp")
+    assert gm["recover"].choice("pool").allowed == ("hp", "mp", "ip")
+    assert gm["out"].choice("id").allowed == ("ada", "imp")  # the orc is out already
+    assert gm["conceal"].choice("who").allowed == ("ada",)
+    assert gm["reveal"].choice("who").allowed == ("imp",)
+    c.execute(gm["recover"].command(target="ada", amount=10), time="")
+    c.execute(gm["reveal"].command(who="imp"), time="")
+    assert c.state.ext.hp["ada"].current == 30 and c.state.concealed == []
+    assert "reveal" not in {lc.verb for lc in c.legal(None)}
+
+
 @pytest.mark.rule("FU-RES-2")
 def test_crisis_at_half_maximum_hp_rounded_down() -> None:
     c = make(pc("ada", hp=41), npc("orc"))

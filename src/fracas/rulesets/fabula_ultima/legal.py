@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fracas.engine.concealment import CONCEALMENT_COMMANDS
+from fracas.engine.generic import GENERIC_COMMANDS
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Status
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
@@ -19,6 +21,8 @@ from fracas.rulesets.fabula_ultima.state import (
 from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
+#: the engine's verbs the GM is offered with the values the rules allow now
+engine_command = LegalCommands((*GENERIC_COMMANDS, *CONCEALMENT_COMMANDS))
 _ENDED, _SETUP = Status.ENDED.value, Status.SETUP.value  # read once: an enum's value is slow
 
 
@@ -50,7 +54,8 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
     def of(actor: str | None) -> list[str | LegalCommand]:
         if actor is None:
             out: list[str | LegalCommand] = [c for pid in nxt.may_act for c in turn(pid)]
-            return [*out, *_GM_TOOLS.get(active, lambda: _gm_tools(active)), "out ID"]
+            hidden = tuple(state.concealed)
+            return [*out, *_GM_TOOLS.get((active, hidden), lambda: _gm_tools(active, hidden))]
         p = state.participants.get(actor)
         if p is None or not p.active:  # out of the conflict: it no longer acts (FU-CON-12)
             return []
@@ -122,12 +127,29 @@ def _spend_label(pools: tuple[str, ...]) -> str:
     return "spend " + (", ".join(names[:-1]) + " or " if len(names) > 1 else "") + names[-1]
 
 
-def _gm_tools(active: tuple[str, ...]) -> tuple[LegalCommand, ...]:
-    """The GM's damage and status on anyone still in the conflict."""
+def _gm_tools(active: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[LegalCommand, ...]:
+    """The GM's damage, recovery (a Heal spell, a potion: FU-RES-1) and status on anyone
+    still in the conflict, taking one out, and hiding or revealing one (``hidden``: those
+    concealed from the players)."""
     return (command("damage", None, free={"target": "TARGET", "amount": "AMOUNT"},
                     allowed={"target": active}),
+            command("recover", None, free={"target": "TARGET", "amount": "AMOUNT"},
+                    allowed={"target": active}),
             command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
-                    allowed={"target": active}))
+                    allowed={"target": active}),
+            engine_command("out", None, free={"id": "ID"}, allowed={"id": active}),
+            *_concealment(active, hidden))
+
+
+def _concealment(active: tuple[str, ...], hidden: tuple[str, ...]
+                 ) -> tuple[LegalCommand, ...]:
+    """The GM's ``conceal`` of one the players see and ``reveal`` of one they do not (the
+    engine's verbs, offered where there is someone to hide or show)."""
+    shown = tuple(pid for pid in active if pid not in hidden)
+    return ((engine_command("conceal", None, free={"who": "WHO"}, allowed={"who": shown}),)
+            if shown else ()) + \
+        ((engine_command("reveal", None, free={"who": "WHO"}, allowed={"who": hidden}),)
+         if hidden else ())
 
 
 #: The legal commands above, made once for the same characters (immutable values).
@@ -151,7 +173,8 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
             command("assign", None, id=p.id, side=ext.pc_side) for p in active
             if p.side not in (ext.pc_side, ext.foe_side)]
         out += [command("extra", None, id=p.id) for p in active if not is_extra(ext, p)]
-        return [*out, *(initiative(pid) for pid in leaders)]
+        return [*out, *(initiative(pid) for pid in leaders),
+                *_concealment(tuple(p.id for p in active), tuple(state.concealed))]
     out = [command("goal", actor, free={"text": "TEXT"}),
            *(command("equip", actor, kind=kind, free=free) for kind, free in _ITEMS)]
     return out + ([initiative(actor)] if actor in leaders else [])
