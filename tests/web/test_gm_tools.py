@@ -551,6 +551,24 @@ def test_the_initiative_form_shows_the_chance_the_pcs_act_first(browser: Browser
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+def test_a_forms_odds_follow_the_table_when_its_controls_stay(browser: Browser,
+                                                              served: Served,
+                                                              tmp_path: Path) -> None:
+    """Bruno's armour lowers his support: Ada's open initiative form, whose controls the
+    armour does not change, shows the new chance (before: the chance of the moment it was
+    drawn, beside the right one in the odds box)."""
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        form = control(alice, "ada", "initiative")
+        expect(form.locator("output")).to_contain_text("supported by Bruno {d8+d8})")
+        command(bob, "bruno", "bruno: equip armor Plate init=-2")
+        expect(alice.page.locator(".odds-box")).to_contain_text("Bruno {d8+d8}-2")
+        expect(form.locator("output")).to_contain_text("supported by Bruno {d8+d8}-2)")
+        assert form.locator("output").inner_text() in alice.page.locator(
+            ".odds-box").inner_text()
+        clean(gm, (alice, bob))
+
+
 @pytest.mark.rule("VR-TURN-2")
 def test_the_actions_left_are_counted_in_words(browser: Browser, served: Served,
                                                tmp_path: Path) -> None:

@@ -489,8 +489,9 @@ async function renderRound(level, turn, ctx) {
   if (seq !== state.seq || state.closed) return;
   const key = JSON.stringify([legal, state.actFor, ctx.ended, ctx.participants.map((p) => [p.id, p.name])]);
   state.drawn = moment;  // the controls in view are those of this moment (kept or drawn anew)
-  if (key === state.legalKey) return;
+  if (key === state.legalKey) return oddsAgain();  // kept: their odds are of the moment before
   state.legalKey = key;
+  oddsShown.clear();  // the forms drawn anew ask their own
   const watching = state.me.role === "player" && !ctx.participants.some((p) => p.mine)
     ? h("p", { class: "muted" }, "You have no character in this conflict: you are watching.") : null;
   redraw(state.controls, () => [...(gm ? [ctx.ended ? null : actForChooser(ctx, turn)].flat() : [watching]), ...Object.entries(legal).map(([actor, items]) => {
@@ -671,7 +672,9 @@ function actorOf(item) {
 // browser's console, or odds no longer true).
 const oddsTimers = new WeakMap();
 const oddsAsked = new Set();  // the AbortControllers of the odds on their way
+const oddsShown = new Map();  // each output of odds in view → how its command is built
 function oddsFor(build, output) {
+  oddsShown.set(output, build);
   clearTimeout(oddsTimers.get(output));
   oddsTimers.set(output, setTimeout(async () => {
     if (!output.isConnected) return;
@@ -694,6 +697,16 @@ function oddsFor(build, output) {
       oddsAsked.delete(asked);
     }
   }, 250));
+}
+
+// The table moved on and the controls stayed (what may be done is the same): the odds they
+// show are asked again, of the table as it is now (a supporter's new armour changes the
+// initiative's chance though the leader's form is the same).
+function oddsAgain() {
+  for (const [output, build] of oddsShown) {
+    if (output.isConnected) oddsFor(build, output);
+    else oddsShown.delete(output);
+  }
 }
 
 // Send a command from a form (or a button of its own: the map, Undo and Redo, whose path is
