@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.engine import Viewer
-from fracas.engine.views import view
+from fracas.engine.views import log_view, view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from tests.rulesets.fabula_ultima.support import (
     RULESET,
@@ -207,9 +207,21 @@ def test_every_kind_of_item_is_offered_and_a_weapon_of_any_accuracy() -> None:
     (weapon,) = [lc for lc in offered if lc.choice("kind").fixed == "weapon"]
     assert not weapon.choice("accuracy").is_fixed  # a bow's dex+ins is the player's to give
     run(c, "ada: equip weapon Bow accuracy=dex+ins damage=8",
-        "ada: equip shield Buckler init=-1 defense=1", "ada: equip accessory 'Lucky charm'")
-    assert [i.text() for i in c.state.ext.equipment["ada"]][:2] == [
-        "Bow (weapon, {DEX+INS}, HR+8 physical)", "Buckler (shield, initiative -1)"]
+        "ada: equip shield Buckler init=-1", "ada: equip accessory 'Lucky charm'")
+    assert [i.text() for i in c.state.ext.equipment["ada"]] == [
+        "Bow (weapon, {DEX+INS}, HR+8 physical)", "Buckler (shield, initiative -1)",
+        "Lucky charm (accessory)"]
+
+
+@pytest.mark.rule("FU-CON-2")
+def test_the_defense_an_item_gives_is_said_when_it_is_equipped() -> None:
+    """The log and the sheet say what an armour adds to Defense (before: only its
+    initiative, "Bronze plate (armor, initiative -2)", though Defense counted it)."""
+    c = run(make(pc("ada"), npc("orc")), "ada: equip armor 'Bronze plate' init=-2 defense=1",
+            "ada: equip accessory 'Warding ring' mdef=2")
+    assert [e["lines"] for e in log_view(c, Viewer.of_player("ada"))[-2:]] == [
+        ["Ada equips Bronze plate (armor, initiative -2, Defense +1)"],
+        ["Ada equips Warding ring (accessory, Magic Defense +2)"]]
 
 
 @pytest.mark.rule("FU-CON-2")

@@ -57,13 +57,16 @@ class Item:
     type: str = "physical"
 
     def text(self) -> str:
-        """``Iron sword (weapon, {DEX+MIG}+1, HR+6 physical)``."""
+        """``Iron sword (weapon, {DEX+MIG}+1, HR+6 physical)``, ``Bronze plate (armor,
+        initiative -2, Defense +1)``."""
         if self.kind == "weapon":
             acc = "+".join(a.upper() for a in self.accuracy)
             bonus = f"{self.bonus:+d}" if self.bonus else ""
             return f"{self.name} (weapon, {{{acc}}}{bonus}, HR+{self.damage} {self.type})"
-        extra = f", initiative {self.init:+d}" if self.init else ""
-        return f"{self.name} ({self.kind}{extra})"
+        extra = [f"{what} {n:+d}" for what, n in (("initiative", self.init),
+                                                   ("Defense", self.defense),
+                                                   ("Magic Defense", self.mdef)) if n]
+        return f"{self.name} ({', '.join([self.kind, *extra])})"
 
 
 @dataclass
