@@ -348,7 +348,7 @@ def _fabula_offer(actor: str, *commands: str) -> list[dict[str, Any]]:
     from tests.rulesets.fabula_ultima.support import make, npc, pc, run
 
     c = run(make(pc("ada"), npc("orc")), *commands)
-    return structured(Live(c, Viewer.gm()), actor)[actor]
+    return structured(Live(c, Viewer.gm()), None if actor == "gm" else actor)[actor]
 
 
 @pytest.mark.rule("FU-CHK-1")
@@ -387,3 +387,14 @@ def test_a_weapon_is_equipped_with_its_own_accuracy_and_damage(page: Page) -> No
     form.get_by_role("button", name="equip").click()
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "equip", "args": {
         "kind": "weapon", "name": "Longbow", "accuracy": "dex+ins", "damage": 8}}]
+
+
+@pytest.mark.rule("FU-CON-14")
+def test_a_newcomers_stats_say_how_they_are_written(page: Page) -> None:
+    """The GM's join tells that its stats are a JSON object (before: nothing, and the
+    ``dex=10, hp=15`` of the New conflict form's other stats was refused only once sent)."""
+    build(page, [c for c in _fabula_offer("gm", "ada: initiative dice=6,6")
+                 if c["verb"] == "join"])
+    form = page.locator("form[data-verb=join]")
+    expect(form.locator("p.field", has=page.get_by_label("stats (optional)"))).to_contain_text(
+        'a JSON object, e.g. {"dex": 8, "hp": 20}')
