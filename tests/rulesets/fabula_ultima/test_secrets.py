@@ -92,3 +92,18 @@ def test_a_concealed_foe_sets_no_initiative_dl_so_the_check_reads_as_without_it(
     assert check["dl"] == 10 and check["dl_from"] == "orc"  # before: 20, from the lurker
     lines = log_view(c, ADA)[-1]["lines"]  # before: the line was netted out of Ada's log
     assert any("DL = Orc's Initiative" in line for line in lines), lines
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_concealed_foes_hit_reaches_the_players_log_as_the_gms_without_its_name() -> None:
+    c = run(make(pc("ada"), npc("orc"), npc("lurk")), "ada: initiative dice=6,6",
+            "conceal lurk", "ada: attack orc dice=1,2", "lurk: attack ada dice=6,5",
+            "orc: attack ada dice=1,2")
+    entries = log_view(c, ADA)[2:]  # after the start, when the lurker was concealed
+    hit = [e for e in entries if any("Ada takes" in line for line in e["lines"])]
+    # before: Ada's HP fell with no line in her log to say why
+    assert len(hit) == 1 and hit[0]["command"] == "the GM acts", entries
+    assert hit[0]["lines"] == ["Ada takes 6 physical damage, HP 34"]
+    # nor the lurker's name or id, its turn or its attack roll
+    assert "lurk" not in json.dumps(entries).lower()
+    assert [e["type"] for e in hit[0]["events"]] == ["damage"]

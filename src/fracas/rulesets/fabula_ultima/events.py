@@ -15,7 +15,7 @@ from dataclasses import field
 from typing import Annotated, Any, TypeVar, dataclass_transform
 
 from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
-from fracas.engine.secrets import Derived, Harm, Stat
+from fracas.engine.secrets import Derived, Harm, Names, Stat
 
 #: The dice and bonus of a check give away the roller's GM-only attributes and gear.
 ROLLED_FROM = ("dex", "ins", "mig", "wlp", "equipment")
@@ -161,7 +161,7 @@ class Damaged(TypedEvent):
     raw: Annotated[int | None, HARM]
     damage_type: Annotated[str, Key("type")] = "physical"
     affinity: Annotated[str | None, Stat("target", "affinities")] = None
-    source: Annotated[str | None, OMIT_NONE] = None
+    source: Annotated[str | None, Names(), OMIT_NONE] = None
     amount: Annotated[int | None, Derived("affinity"), Stat("target", "affinities"),
                       HARM] = None
     healed: Annotated[int | None, Derived("affinity"), Stat("target", "affinities"),
