@@ -3,8 +3,10 @@ undo/redo as events, snapshots as a cache, schema checks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from sqlalchemy import text, update
+from sqlalchemy import inspect, text, update
 
 from fracas.app.scenario import load_scenario
 from fracas.app.service import ConflictService
@@ -151,8 +153,8 @@ def test_newer_schema_refused_nothing_written(db_url: str) -> None:
 
 def test_fresh_database_is_migrated(db_url: str) -> None:
     store = SqlEventStore(db_url)
-    assert store.schema_state() == "current" and store.schema_revision() == "0004"
-    assert store.upgrade() == "0004"  # idempotent
+    assert store.schema_state() == "current" and store.schema_revision() == "0005"
+    assert store.upgrade() == "0005"  # idempotent
     store.close()
 
 
@@ -173,7 +175,7 @@ def test_a_store_of_schema_0003_keeps_its_keys_and_makes_them_each_authors_own(
     service = ConflictService(store)
     cid = _new(service)
     first = service.execute(cid, "ada: hit bruno", Viewer.of_player("alice"), key="k")
-    assert store.schema_revision() == "0004"
+    assert store.schema_revision() == "0005"
     assert service.execute(cid, "note gm", key="k").record.version == first.record.version + 1
     assert store.find_key(cid, "alice", "k") == first.record
     store.close()
@@ -210,3 +212,60 @@ def test_each_authors_keys_are_their_own_so_a_key_tells_nothing_of_another(
     assert again.execute(cid, "ada: hit bruno", alice, key="k1").duplicate
     assert again.execute(cid, "roll 1d20 visibility=gm why=ambush", key="k1").duplicate
     assert service.store.info(cid).version == mine.record.version
+
+
+def test_a_store_of_schema_0004_keeps_its_conflicts_shown(db_url: str, tmp_path: Path) -> None:
+    """A database written by the fracas before conflicts could be put behind the screen
+    (schema 0004, its rows copied from a real conflict) upgrades with every conflict shown,
+    its log as it was."""
+    from alembic import command as alembic_command
+
+    from fracas.store.sql import alembic_config
+
+    source = SqlEventStore(f"sqlite:///{tmp_path / 'source.db'}")
+    made = ConflictService(source, snapshot_every=0)
+    cid = _new(made, "t-friday")
+    made.execute(cid, "ada: hit bruno dice=4")
+    store = SqlEventStore(db_url, migrate=False)
+    cfg = alembic_config()
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        alembic_command.upgrade(cfg, "0004")
+    with source.engine.connect() as src, store.engine.begin() as dst:
+        for table in ("campaigns", "conflicts", "records"):  # as fracas at 0004 wrote them
+            columns = [c["name"] for c in inspect(dst).get_columns(table)]
+            assert "shown" not in columns
+            rows = src.execute(text(f"SELECT {', '.join(columns)} FROM {table}")).mappings()
+            dst.execute(text(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                             f"({', '.join(':' + c for c in columns)})"), [dict(r) for r in rows])
+    source.close()
+    with pytest.raises(SchemaMismatch, match="run `fracas db upgrade`"):
+        SqlEventStore(db_url)
+    assert store.upgrade() == "0005"
+    info = store.info(cid)
+    assert info.shown and [i.shown for i in store.list("t-friday")] == [True]
+    loaded = ConflictService(store).load(cid)
+    assert [r.command for r in loaded.records][-1] == "ada: hit bruno dice=4"
+    assert loaded.state.innermost.ext.hp["bruno"].current == 26
+    store.close()
+
+
+def test_a_conflict_behind_the_screen_keeps_its_flag_apart_from_its_log(
+        service: ConflictService) -> None:
+    cid, _ = service.new_from_scenario(load_scenario(TOY_SCENARIO), campaign="t-x",
+                                       shown=False)
+    shown = _new(service, "t-x")
+    assert not service.store.info(cid).shown and service.store.info(shown).shown
+    assert {i.id: i.shown for i in service.store.list("t-x")} == {cid: False, shown: True}
+    service.execute(cid, "ada: hit bruno dice=4")  # the GM plays it while it is hidden
+    service.undo(cid)
+    assert not service.store.info(cid).shown  # undo does not bring it out
+    assert service.store.set_shown(cid, True).shown
+    before = service.load(cid)
+    service.undo(cid)
+    assert service.store.info(cid).shown  # nor take it back
+    assert not service.store.set_shown(cid, False).shown
+    assert [r.command for r in service.load(cid).records] == \
+        [r.command for r in before.records] + ["undo"]  # no record of showing or hiding
+    with pytest.raises(NotFound):
+        service.store.set_shown("feedf00d", True)

@@ -223,9 +223,10 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
 
 def import_conflict(service: ConflictService, text: str, name: str = "<export>", *,
                     new_id: bool = False, campaign: str | None = None,
-                    trust: bool = False, trust_hint: str = TRUST_HINT_CLI
-                    ) -> tuple[str, Conflict]:
-    """Validate an export file entirely, then store it in one transaction.
+                    trust: bool = False, trust_hint: str = TRUST_HINT_CLI,
+                    shown: bool = True) -> tuple[str, Conflict]:
+    """Validate an export file entirely, then store it in one transaction (``shown``
+    False: behind the GM's screen; an export never says whether it was).
 
     A file this store did not sign (edited, from another database, or from a fracas before
     signatures) is refused unless ``trust``; every record is replayed either way.
@@ -237,7 +238,7 @@ def import_conflict(service: ConflictService, text: str, name: str = "<export>",
         ruleset=conflict.ruleset.name, seed=meta["seed"],
         title=str(meta.get("title") or ""), campaign=campaign or
         str(meta.get("campaign") or DEFAULT_CAMPAIGN),
-        records=conflict.records, conflict_id=None if new_id else meta["id"],
+        records=conflict.records, conflict_id=None if new_id else meta["id"], shown=shown,
     )
     return cid, conflict
 
@@ -259,9 +260,9 @@ def export_sealed(service: ConflictService, conflict_id: str, key: bytes) -> dic
 
 
 def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str,
-                  name: str = "<upload>") -> tuple[str, Conflict]:
+                  name: str = "<upload>", *, shown: bool = True) -> tuple[str, Conflict]:
     """Import a document of :func:`export_sealed` (or a plain export) into ``campaign``,
-    under a fresh id."""
+    under a fresh id (``shown`` False: behind the GM's screen)."""
     from fracas.app.sealed import unseal
 
     doc = _json_document(text, name)
@@ -275,4 +276,4 @@ def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str
         doc["checksum"] = checksum(doc)
         text = json.dumps(doc, ensure_ascii=False)
     return import_conflict(service, text, name, new_id=True, campaign=campaign,
-                           trust_hint=TRUST_HINT_SERVER)
+                           trust_hint=TRUST_HINT_SERVER, shown=shown)

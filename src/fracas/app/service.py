@@ -81,10 +81,11 @@ class ConflictService:
     # --- creating -----------------------------------------------------------------------
     def new_from_scenario(
         self, scenario: Scenario, *, seed: str | None = None, campaign: str = DEFAULT_CAMPAIGN,
-        conflict_id: str | None = None, scenario_seed: bool = False,
+        conflict_id: str | None = None, scenario_seed: bool = False, shown: bool = True,
     ) -> tuple[str, Conflict]:
         """Create a conflict from a scenario and play its script; stored all at once, so a
-        script error (named by file and line) stores nothing.
+        script error (named by file and line) stores nothing. ``shown`` False: behind the
+        GM's screen (only the GM of its table sees it until they show it).
 
         The conflict gets a fresh secret seed (256 bits from the OS) unless ``seed`` is given,
         or ``scenario_seed`` asks for the scenario file's own: a known seed makes every roll
@@ -97,6 +98,7 @@ class ConflictService:
         cid = self.store.create(
             ruleset=ruleset.name, seed=the_seed, title=scenario.setup.title or ruleset.title,
             campaign=campaign, records=conflict.records, conflict_id=conflict_id,
+            shown=shown,
         )
         self._maybe_snapshot(cid, conflict, force=conflict.version >= self.snapshot_every > 0)
         return cid, conflict

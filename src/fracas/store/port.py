@@ -31,6 +31,9 @@ class ConflictInfo:
     version: int
     created: str
     updated: str
+    #: False while the conflict is behind the GM's screen: only the GM of its table sees it
+    #: (the table's business, kept apart from the log: undo never changes it).
+    shown: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,9 @@ class TableStore(Protocol):
 
 #: PostgreSQL channel on which every token revocation is announced (its token id).
 TOKEN_CHANNEL = "fracas_tokens"
+#: PostgreSQL channel on which a conflict shown or put behind the screen is announced
+#: (``CONFLICT_ID 1`` or ``CONFLICT_ID 0``, :func:`screen_note`).
+SCREEN_CHANNEL = "fracas_screen"
 #: The longest record (bytes of JSON) announced along with its append; PostgreSQL's NOTIFY
 #: takes at most 8,000 bytes.
 NOTE_RECORD_LIMIT = 7_000
@@ -117,6 +123,17 @@ def append_note(conflict_id: str, version: int, data: str) -> str:
     record's JSON ``data`` when it fits, so that a listener need not read the record back."""
     head = f"{conflict_id} {version}"
     return f"{head} {data}" if len(data.encode()) <= NOTE_RECORD_LIMIT else head
+
+
+def screen_note(conflict_id: str, shown: bool) -> str:
+    """The announcement of a conflict shown (``ID 1``) or put behind the screen (``ID 0``)."""
+    return f"{conflict_id} {int(shown)}"
+
+
+def read_screen_note(payload: str) -> tuple[str, bool]:
+    """The conflict and whether it is shown, of a :func:`screen_note`."""
+    conflict_id, _, shown = payload.partition(" ")
+    return conflict_id, shown == "1"
 
 
 def read_append_note(payload: str) -> tuple[str, int | None, Record | None]:
@@ -153,8 +170,15 @@ class EventStore(Protocol):
         campaign: str,
         records: Sequence[Record],
         conflict_id: str | None = None,
+        shown: bool = True,
     ) -> str:
-        """Store a new conflict with its first record(s) (version 1, 2, …); return its id."""
+        """Store a new conflict with its first record(s) (version 1, 2, …); return its id.
+        ``shown`` False: behind the GM's screen (:attr:`ConflictInfo.shown`)."""
+        ...
+
+    def set_shown(self, conflict_id: str, shown: bool) -> ConflictInfo:
+        """Show a conflict, or put it behind the screen (NotFound if unknown); the log is
+        not touched. Every process is told (PostgreSQL: NOTIFY on :data:`SCREEN_CHANNEL`)."""
         ...
 
     def append(self, conflict_id: str, record: Record, expected_version: int) -> None:

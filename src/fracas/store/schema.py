@@ -11,6 +11,7 @@ seeds with.
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     ForeignKey,
     Index,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    true,
 )
 
 metadata = MetaData()
@@ -44,6 +46,9 @@ conflicts = Table(
     Column("version", Integer, nullable=False),
     Column("created", String(40), nullable=False),
     Column("updated", String(40), nullable=False),
+    # false: behind the GM's screen, seen by the GM of its table alone (0005); never an event
+    # of its log (undo does not touch it)
+    Column("shown", Boolean, nullable=False, server_default=true()),
 )
 
 records = Table(

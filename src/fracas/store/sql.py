@@ -59,6 +59,7 @@ from fracas.errors import ConflictExists, FracasError, InvalidInput, NotFound, S
 from fracas.store.group import GroupCommit
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
+    SCREEN_CHANNEL,
     TOKEN_CHANNEL,
     ConflictInfo,
     SchemaMismatch,
@@ -66,6 +67,7 @@ from fracas.store.port import (
     TokenInfo,
     append_note,
     read_append_note,
+    screen_note,
 )
 from fracas.store.schema import (
     campaigns,
@@ -263,8 +265,10 @@ class SqlEventStore:
         campaign: str = DEFAULT_CAMPAIGN,
         records: Sequence[Record],
         conflict_id: str | None = None,
+        shown: bool = True,
     ) -> str:
-        """Store a new conflict with its first records, all in one transaction."""
+        """Store a new conflict with its first records, all in one transaction (``shown``
+        False: behind the GM's screen)."""
         if not records or [r.version for r in records] != list(range(1, len(records) + 1)):
             raise InvalidInput("a new conflict needs its records numbered 1, 2, … in order")
         cid = check_conflict_id(conflict_id or secrets.token_hex(4))
@@ -278,13 +282,28 @@ class SqlEventStore:
                 camp = self._campaign_id(conn, campaign or DEFAULT_CAMPAIGN, now)
                 conn.execute(insert(conflicts).values(
                     id=cid, campaign_id=camp, ruleset=ruleset, title=title, seed=seed,
-                    version=records[-1].version, created=now, updated=now,
+                    version=records[-1].version, created=now, updated=now, shown=shown,
                 ))
                 self._insert_records(conn, cid, records)
         except IntegrityError:
             raise ConflictExists(f"a conflict {cid!r} already exists in this database",
                                conflict=cid) from None
         return cid
+
+    def set_shown(self, conflict_id: str, shown: bool) -> ConflictInfo:
+        """Show a conflict or put it behind the screen (its log and times untouched); every
+        process is told (PostgreSQL NOTIFY)."""
+        check_conflict_id(conflict_id)
+        with self._write() as conn:
+            done = conn.execute(sql_update(conflicts).where(conflicts.c.id == conflict_id)
+                                .values(shown=shown))
+            if done.rowcount != 1:
+                raise self._missing(conflict_id)
+            if self.dialect == "postgresql":
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": SCREEN_CHANNEL,
+                              "payload": screen_note(conflict_id, shown)})
+        return self.info(conflict_id)
 
     def export_key(self) -> bytes:
         """The secret key this database signs its exports with (never exported)."""
@@ -433,13 +452,14 @@ class SqlEventStore:
     def _info_query(self) -> Any:
         return select(conflicts.c.id, campaigns.c.name, conflicts.c.ruleset, conflicts.c.title,
                       conflicts.c.version, conflicts.c.created, conflicts.c.updated,
-                      conflicts.c.seed).join(campaigns,
-                                             campaigns.c.id == conflicts.c.campaign_id)
+                      conflicts.c.seed, conflicts.c.shown).join(
+            campaigns, campaigns.c.id == conflicts.c.campaign_id)
 
     @staticmethod
     def _info(row: Any) -> ConflictInfo:
         return ConflictInfo(id=row[0], campaign=row[1], ruleset=row[2], title=row[3],
-                            version=int(row[4]), created=row[5], updated=row[6])
+                            version=int(row[4]), created=row[5], updated=row[6],
+                            shown=bool(row[8]))
 
     def _missing(self, conflict_id: str) -> NotFound:
         return NotFound(f"no conflict {conflict_id!r} in {safe_url(self.url)}; "
@@ -649,10 +669,10 @@ class SqlEventStore:
                                             .where(tokens.c.id == token_id)).one())
 
     def notifications(self, stop: Any, timeout: float = 1.0) -> Iterator[tuple[str, str]]:
-        """(PostgreSQL only) Yield ``(channel, payload)`` for every append and token
-        revocation announced by any process, until ``stop`` (a threading.Event) is set.
-        The first item, ``("", "")``, says the listening has begun: whatever changed before
-        it must be read from the store."""
+        """(PostgreSQL only) Yield ``(channel, payload)`` for every append, token revocation
+        and conflict shown or put behind the screen announced by any process, until ``stop``
+        (a threading.Event) is set. The first item, ``("", "")``, says the listening has
+        begun: whatever changed before it must be read from the store."""
         if self.dialect != "postgresql":
             raise InvalidInput("only PostgreSQL announces changes; SQLite is polled")
         raw = self.engine.raw_connection()
@@ -662,6 +682,7 @@ class SqlEventStore:
             pg.autocommit = True
             pg.execute(f"LISTEN {NOTIFY_CHANNEL}")
             pg.execute(f"LISTEN {TOKEN_CHANNEL}")
+            pg.execute(f"LISTEN {SCREEN_CHANNEL}")
             yield "", ""
             while not stop.is_set():
                 for note in pg.notifies(timeout=timeout, stop_after=64):
