@@ -125,6 +125,9 @@ class Api:
     def delete(self, path: str, **kwargs: Any) -> httpx.Response:
         return self.request("DELETE", path, **kwargs)
 
+    def put(self, path: str, **kwargs: Any) -> httpx.Response:
+        return self.request("PUT", path, **kwargs)
+
     def live(self, path: str, cursor: str | None = None) -> ClientConnection:
         ws = "ws" + self.base[len("http"):]
         query = f"?cursor={cursor}" if cursor else ""
@@ -147,12 +150,15 @@ class Table:
         return Api(self.base, r.json()["token"])
 
     def conflict(self, scenario: str | None = None, toml: str | None = None,
-                 seed: str | None = None, fresh: bool | None = None) -> str:
+                 seed: str | None = None, fresh: bool | None = None,
+                 shown: bool | None = None) -> str:
         body: dict[str, Any] = {"scenario": scenario} if scenario else {"toml": toml}
         if seed:
             body["seed"] = seed
         if fresh is not None:
             body["fresh"] = fresh
+        if shown is not None:
+            body["shown"] = shown
         r = self.gm.post(f"/api/tables/{self.id}/conflicts", json=body)
         assert r.status_code == 201, r.text
         return f"/api/tables/{self.id}/conflicts/{r.json()['id']}"

@@ -55,20 +55,22 @@ from fracas.server.limits import (
     RequestLimit,
     parse_rate_limit,
 )
-from fracas.server.live import Hub, Room, Subscriber
+from fracas.server.live import Hub, Room, Subscriber, no_conflict
 from fracas.server.models import (
     ERRORS,
+    SHOWN,
     CommandIn,
     ConflictFormIn,
     ConflictIn,
     LinkIn,
     OddsIn,
+    ShownIn,
     StepsIn,
     TableIn,
 )
 from fracas.server.pages import mount_pages
 from fracas.server.projection import dump
-from fracas.store import SqlEventStore, StoreFailure, open_store
+from fracas.store import ConflictInfo, SqlEventStore, StoreFailure, open_store
 
 log = logging.getLogger("fracas.server")
 
@@ -91,7 +93,7 @@ class Server:
     tables: TableService
     hub: Hub
     export_key: bytes
-    tables_of: dict[str, str]  # conflict id → its table (never changes)
+    tables_of: dict[str, str]  # conflict id → its table (never changes; shown: Hub.shown)
     open_tables: bool = False  # anyone may create tables (`fracas serve --open`)
 
 
@@ -290,19 +292,31 @@ async def check_may_create_tables(request: Request) -> None:
             "the GM can make a new one with `fracas serve --new-admin-secret`")
 
 
-async def _conflict_room(server: Server, access: Access, table: str, conflict_id: str
-                         ) -> Any:
-    """The room of a conflict of the access's table (404 alike for unknown and foreign)."""
+async def _check_conflict(server: Server, access: Access, table: str, conflict_id: str
+                          ) -> None:
+    """NotFound unless the conflict is of the access's table and the access may know it: the
+    same answer for an unknown conflict, another table's and (to all but the GM) one behind
+    the screen, so that a player learns nothing of it."""
     server.tables.check_table(access, table)
     owner = server.tables_of.get(conflict_id)
-    if owner is None:
+    visible = server.hub.visible(conflict_id, access)
+    if owner is None or visible is None:
         try:
             info = await to_thread.run_sync(server.store.info, conflict_id)
-            owner = server.tables_of[conflict_id] = info.campaign
         except NotFound:
-            owner = None
-    if owner != access.table:
-        raise NotFound(f"no conflict {conflict_id!r} at this table", conflict=conflict_id)
+            raise no_conflict(conflict_id) from None
+        owner = server.tables_of[conflict_id] = info.campaign
+        server.hub.shown.setdefault(conflict_id, info.shown)  # unless told since
+        visible = server.hub.visible(conflict_id, access)
+    if owner != access.table or not visible:
+        raise no_conflict(conflict_id)
+
+
+async def _conflict_room(server: Server, access: Access, table: str, conflict_id: str
+                         ) -> Any:
+    """The room of a conflict of the access's table that the access may know (404 alike for
+    unknown, foreign and, to all but the GM, behind the screen)."""
+    await _check_conflict(server, access, table, conflict_id)
     return await server.hub.room(conflict_id)
 
 
@@ -396,18 +410,12 @@ def _routes(app: FastAPI) -> None:
     @app.get("/api/tables/{table}/conflicts", tags=["conflicts"])
     async def conflicts(request: Request, table: str, access: AccessDep
                         ) -> list[dict[str, Any]]:
-        """The table's conflicts (the GM also sees versions and times of change)."""
+        """The table's conflicts (the GM also sees versions, times of change and whether
+        each is shown; a conflict behind the screen is the GM's alone)."""
         server = _server(request)
         server.tables.check_table(access, table)
         infos = await to_thread.run_sync(server.store.list, access.table)
-        out = []
-        for i in infos:
-            item: dict[str, Any] = {"id": i.id, "ruleset": i.ruleset, "title": i.title,
-                                    "created": i.created}
-            if access.is_gm:
-                item.update(version=i.version, updated=i.updated)
-            out.append(item)
-        return out
+        return [_listed(i, access) for i in infos if i.shown or access.is_gm]
 
     @app.post("/api/tables/{table}/conflicts", status_code=201, tags=["conflicts"])
     async def create_conflict(request: Request, table: str, body: ConflictIn,
@@ -417,8 +425,7 @@ def _routes(app: FastAPI) -> None:
         server.tables.check_table(access, table)
         if not access.is_gm:
             raise NotAllowed("only the GM may create conflicts")
-
-        return await _create(server, access, lambda: _scenario(body), body.seed)
+        return await _create(server, access, lambda: _scenario(body), body.seed, body.shown)
 
     @app.post("/api/tables/{table}/conflicts/form", status_code=201, tags=["conflicts"])
     async def create_from_form(request: Request, table: str, body: ConflictFormIn,
@@ -429,7 +436,21 @@ def _routes(app: FastAPI) -> None:
         if not access.is_gm:
             raise NotAllowed("only the GM may create conflicts")
         return await _create(server, access, lambda: setups.scenario_of(body.setup),
-                             body.seed)
+                             body.seed, body.shown)
+
+    @app.put("/api/tables/{table}/conflicts/{conflict}/shown", tags=["conflicts"])
+    async def set_shown(request: Request, table: str, conflict: str, body: ShownIn,
+                        access: AccessDep) -> dict[str, Any]:
+        """(GM) Show a conflict to the players (``true``) or take it behind the screen
+        (``false``): until shown, it does not exist for anyone but the GM (404 alike), and
+        the open sockets of everyone else close (4404)."""
+        server = _server(request)
+        await _check_conflict(server, access, table, conflict)
+        if not access.is_gm:
+            raise NotAllowed("only the GM may show a conflict or take it behind the screen")
+        info = await to_thread.run_sync(server.store.set_shown, conflict, body.shown)
+        server.hub.screened(conflict, info.shown)
+        return _listed(info, access)
 
     @app.get("/api/rulesets", tags=["tables"])
     async def rulesets() -> list[dict[str, Any]]:
@@ -557,17 +578,20 @@ def _routes(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table}/imports", status_code=201, tags=["exchange"])
     async def import_(request: Request, table: str, access: AccessDep,
-                      document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-        """(GM) Store an export document (of this server's export) as a new conflict."""
+                      document: Annotated[dict[str, Any], Body()],
+                      shown: Annotated[bool, Query(description=SHOWN)] = True
+                      ) -> dict[str, Any]:
+        """(GM) Store an export document (of this server's export) as a new conflict
+        (``?shown=false``: behind the screen)."""
         server = _server(request)
         server.tables.check_table(access, table)
         if not access.is_gm:
             raise NotAllowed("only the GM may import a conflict")
         text = json.dumps(document, ensure_ascii=False)
         cid, conflict = await to_thread.run_sync(
-            lambda: import_sealed(server.service, text, server.export_key, access.table))
-        server.tables_of[cid] = access.table
-        return {"id": cid, "ruleset": conflict.ruleset.name, "title": conflict.state.title}
+            lambda: import_sealed(server.service, text, server.export_key, access.table,
+                                  shown=shown))
+        return _made(server, access, cid, conflict, shown)
 
     @app.get("/join", include_in_schema=False)
     async def join() -> HTMLResponse:
@@ -581,26 +605,46 @@ def _routes(app: FastAPI) -> None:
         await _live(websocket, table, conflict, cursor)
 
 
+def _listed(info: ConflictInfo, access: Access) -> dict[str, Any]:
+    """A conflict as the table's list gives it to ``access`` (the GM: with its version, time
+    of change and whether it is shown)."""
+    item: dict[str, Any] = {"id": info.id, "ruleset": info.ruleset, "title": info.title,
+                            "created": info.created}
+    if access.is_gm:
+        item.update(version=info.version, updated=info.updated, shown=info.shown)
+    return item
+
+
+def _made(server: Server, access: Access, cid: str, conflict: Conflict, shown: bool
+          ) -> dict[str, Any]:
+    """The answer to a conflict created or imported at the access's table (known to this
+    process from now on: its table, and whether it is shown)."""
+    server.tables_of[cid] = access.table
+    server.hub.screened(cid, shown)
+    return {"id": cid, "ruleset": conflict.ruleset.name, "title": conflict.state.title,
+            "shown": shown}
+
+
 def _link_data(token: Any) -> dict[str, Any]:
     return {"id": token.id, "role": token.role, "player": token.player, "label": token.label,
             "created": token.created, "revoked": token.revoked}
 
 
 async def _create(server: Server, access: Access, scenario: Callable[[], Scenario],
-                  seed: str | None) -> dict[str, Any]:
+                  seed: str | None, shown: bool) -> dict[str, Any]:
     """Create a conflict of the access's table from ``scenario()`` (every side's harm view
-    set: see fracas.engine.harm_view)."""
+    set: see fracas.engine.harm_view; ``shown`` False: behind the screen)."""
     def make() -> tuple[str, Conflict]:
         try:
             found = scenario()
             found = dataclasses.replace(found, setup=setups.with_harm_views(found.setup))
-            return server.service.new_from_scenario(found, seed=seed, campaign=access.table)
+            return server.service.new_from_scenario(found, seed=seed, campaign=access.table,
+                                                    shown=shown)
         except NotFound as exc:  # an unknown ruleset or name in the file: bad input
             raise InvalidInput(exc.message, rule=exc.rule, **exc.values) from None
 
     cid, conflict = await to_thread.run_sync(make)
-    server.tables_of[cid] = access.table
-    return {"id": cid, "ruleset": conflict.ruleset.name, "title": conflict.state.title}
+    return _made(server, access, cid, conflict, shown)
 
 
 def _scenario(body: ConflictIn) -> Scenario:

@@ -10,6 +10,11 @@ projection takes the new records (O(1) per record) and each subscriber gets its 
 once for all the subscribers of one viewer at one position; a subscriber's position only moves
 under the room's lock, so nothing is missed or doubled. A subscriber whose projection did not
 change gets no frame at all.
+
+The hub also knows which conflicts are behind the GM's screen (:attr:`Hub.shown`): read from
+the store once per conflict, then kept by this process's own changes and every other
+process's announcements (PostgreSQL); a conflict taken behind the screen closes the sockets of
+everyone but the GM at once, as if it did not exist.
 """
 
 from __future__ import annotations
@@ -29,11 +34,16 @@ from fracas.app.tables import Access
 from fracas.engine.conflict import Conflict
 from fracas.engine.events import Record
 from fracas.engine.model import Viewer
-from fracas.errors import FracasError
+from fracas.errors import FracasError, NotFound
 from fracas.server import projection, spans
 from fracas.server.projection import Live, Position, dump
 from fracas.store import SqlEventStore
-from fracas.store.port import TOKEN_CHANNEL, read_append_note
+from fracas.store.port import (
+    SCREEN_CHANNEL,
+    TOKEN_CHANNEL,
+    read_append_note,
+    read_screen_note,
+)
 
 log = logging.getLogger("fracas.server")
 
@@ -47,6 +57,15 @@ MAX_ROOMS = 500
 #: WebSocket close codes (documented in docs/server.md).
 CLOSE_REVOKED = 4401
 CLOSE_TOO_SLOW = 4408
+#: A conflict taken behind the GM's screen closes a player's socket as a conflict that does
+#: not exist closes it (4000 + 404).
+CLOSE_NO_CONFLICT = 4404
+
+
+def no_conflict(conflict_id: str) -> NotFound:
+    """The refusal of a conflict the viewer may not know: one that does not exist, is of
+    another table, or (to all but the GM) is behind the screen — the same words for all."""
+    return NotFound(f"no conflict {conflict_id!r} at this table", conflict=conflict_id)
 
 
 @dataclass(eq=False)
@@ -109,6 +128,39 @@ class Hub:
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: conflict id → whether it is shown (False: behind the GM's screen), as this process
+        #: knows it; a conflict not in it is read from the store when next asked for
+        self.shown: dict[str, bool] = {}
+
+    # --- the GM's screen --------------------------------------------------------------
+    def visible(self, conflict_id: str, access: Access) -> bool | None:
+        """Whether ``access`` may know the conflict (the GM always; everyone else while it
+        is shown); None when this process does not know yet."""
+        shown = self.shown.get(conflict_id)
+        return None if shown is None else shown or access.is_gm
+
+    def screened(self, conflict_id: str, shown: bool) -> None:
+        """The conflict was shown, or taken behind the screen (here or by another process):
+        in the latter case every socket on it but the GM's closes, as for a missing one."""
+        self.shown[conflict_id] = shown
+        room = self.rooms.get(conflict_id)
+        if shown or room is None:
+            return
+        for sub in list(room.subscribers):
+            if not sub.access.is_gm:
+                sub.close(CLOSE_NO_CONFLICT)
+
+    async def reread_screen(self) -> None:
+        """Forget what was known of the screen and read it again for every conflict someone
+        watches (PostgreSQL's announcements may have been missed while not listening)."""
+        self.shown.clear()
+        for cid in [cid for cid, r in self.rooms.items() if r.subscribers]:
+            try:
+                info = await to_thread.run_sync(self.service.store.info, cid)
+            except Exception:
+                continue
+            self.shown.setdefault(cid, info.shown)
+            self.screened(cid, self.shown[cid])
 
     # --- rooms ------------------------------------------------------------------------
     async def room(self, conflict_id: str) -> Room:
@@ -198,6 +250,9 @@ class Hub:
                               "cursor": self.cursor(room.conflict_id, viewer, position)})
 
         result: tuple[Subscriber, str] = await self.run(room, first)
+        if self.visible(room.conflict_id, access) is False:  # taken behind the screen
+            self.unsubscribe(room, result[0])  # meanwhile: its first frame is never sent
+            raise no_conflict(room.conflict_id)
         return result
 
     def unsubscribe(self, room: Room, sub: Subscriber) -> None:
@@ -298,10 +353,14 @@ class Hub:
             try:
                 for channel, payload in store.notifications(self._stop):
                     if not channel:  # listening (again): deliver what came meanwhile
+                        self._call(self.reread_screen())
                         for cid in list(self.rooms):
                             self._call(self.changed(cid))
                     elif channel == TOKEN_CHANNEL:
                         self._loop.call_soon_threadsafe(self.revoked, payload)
+                    elif channel == SCREEN_CHANNEL:
+                        self._loop.call_soon_threadsafe(self.screened,
+                                                        *read_screen_note(payload))
                     else:
                         self._call(self.changed(*read_append_note(payload)))
             except Exception as exc:  # the database went away: try again shortly

@@ -56,6 +56,11 @@ class LinkIn(_Body):
     _label_is_printable = field_validator("label")(one_line("the label"))
 
 
+#: What the ``shown`` of a new or imported conflict means.
+SHOWN = ("false: prepare it behind the screen (only the GM sees it, and the players learn "
+         "nothing of it, until PUT …/shown shows it); default true")
+
+
 class ConflictIn(_Body):
     """A new conflict: a bundled scenario's name, or the text of a scenario file."""
 
@@ -66,6 +71,7 @@ class ConflictIn(_Body):
     fresh: bool = Field(default=False,
                         description="play only the GM commands at the head of the script (a "
                         "chase begun, a character concealed), not a bundled example's story")
+    shown: bool = Field(default=True, strict=True, description=SHOWN)
 
 
 class ConflictFormIn(_Body):
@@ -74,6 +80,14 @@ class ConflictFormIn(_Body):
     setup: dict[str, Any] = Field(description="ruleset, title, scene, settings, sides, "
                                   "participants: as in a scenario file (docs/scenarios.md)")
     seed: str | None = Field(default=None, min_length=1, max_length=200)
+    shown: bool = Field(default=True, strict=True, description=SHOWN)
+
+
+class ShownIn(_Body):
+    """Show a conflict to the players, or take it behind the GM's screen."""
+
+    shown: bool = Field(strict=True, description="true: the players see it; false: behind "
+                        "the screen, it does not exist for anyone but the GM")
 
 
 class CommandIn(_Body):
