@@ -390,6 +390,32 @@ def test_new_fresh_plays_only_the_opening_gm_commands_of_an_example(tmp_path: Pa
     assert version_of_new() > 20  # the whole story of the brawl
 
 
+def test_a_conflict_made_behind_the_screen_is_listed_so(tmp_path: Path) -> None:
+    """`fracas new … --campaign TABLE --behind-screen` (and `import`) prepares a conflict the
+    table's players do not see until the GM shows it; `fracas list` says which are."""
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    table = runner.invoke(app, ["table", "new", "Friday night", "--db", db]).stdout.split()[0]
+    made = runner.invoke(app, ["new", "vers-tavern-brawl", "--fresh", "--campaign", table,
+                               "--behind-screen", "--db", db])
+    assert made.exit_code == 0, made.output
+    assert f"in campaign {table!r}, behind the screen" in " ".join(made.stderr.split())
+    hidden = made.stdout.split()[-1]
+    shown = runner.invoke(app, ["new", TOY_FILE, "--campaign", table, "--db", db])
+    exported = runner.invoke(app, ["export", hidden, "--db", db]).stdout
+    copy = runner.invoke(app, ["import", "-", "--new-id", "--behind-screen", "--db", db],
+                         input=exported)
+    assert copy.exit_code == 0 and "behind the screen" in copy.stderr, copy.output
+    listed = json.loads(runner.invoke(app, ["list", "--json", "--db", db]).stdout)
+    assert {c["id"]: c["shown"] for c in listed} == {
+        hidden: False, shown.stdout.split()[-1]: True, copy.stdout.split()[-1]: False}
+    lines = runner.invoke(app, ["list", "--db", db], env={"COLUMNS": "200"}).stdout.splitlines()
+    rows = [line for line in lines if "Brawl at the Drowned Rat" in line]
+    assert len(rows) == 2, lines
+    assert all(row.rstrip().endswith("(behind the screen)") for row in rows), lines
+    mill = next(line for line in lines if "Brawl in the mill" in line)
+    assert "behind the screen" not in mill
+
+
 @pytest.mark.rule("VR-TURN-3", "FU-CON-11")
 def test_the_state_head_counts_in_the_games_words_and_prints_the_end_reason_as_typed(
         tmp_path: Path) -> None:

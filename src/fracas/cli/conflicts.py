@@ -83,6 +83,13 @@ def print_record(conflict: Conflict, record: Record, viewer: Viewer, note: str =
         print_entries(console, [entry], note=note)
 
 
+#: ``--behind-screen`` of the commands that make a conflict.
+BehindScreen = Annotated[bool, typer.Option(
+    "--behind-screen", help="prepare it behind the GM's screen: the players and the public "
+    "of its table (fracas serve; --campaign TABLE) do not see it until the GM shows it")]
+BEHIND = ", behind the screen (the GM shows it to the players from the table's page)"
+
+
 def new(
     scenario: Annotated[
         Path, typer.Argument(help="a scenario file (TOML) or a bundled scenario's name")
@@ -97,6 +104,7 @@ def new(
         "--fresh", help="play only the GM commands at the head of the script (a chase "
         "begun, a character concealed), not a bundled example's story: the conflict "
         "starts from the beginning")] = False,
+    behind_screen: BehindScreen = False,
     db: DbOption = None,
 ) -> None:
     """Store a new conflict from a scenario file, its script played too; print its id.
@@ -117,7 +125,8 @@ def new(
         if seed is not None and scenario_seed:
             raise InvalidInput("give --seed or --scenario-seed, not both")
         cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
-                                                  scenario_seed=scenario_seed)
+                                                  scenario_seed=scenario_seed,
+                                                  shown=not behind_screen)
         # warned once stored: a seed or script refused gets its refusal alone
         if seed is not None or (scenario_seed and sc.seed):
             err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
@@ -125,7 +134,7 @@ def new(
                               "--scenario-seed out for a secret one")
         err_console.print(
             f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
-            f"in campaign {campaign!r}")
+            f"in campaign {campaign!r}{BEHIND if behind_screen else ''}")
         console.print(cid)
 
 
@@ -146,6 +155,7 @@ def list_(
         sys.stdout.write(json.dumps([{
             "id": i.id, "campaign": i.campaign, "ruleset": i.ruleset, "title": i.title,
             "version": i.version, "created": i.created, "updated": i.updated,
+            "shown": i.shown,
         } for i in infos], indent=2) + "\n")
         return
     if not infos:
@@ -158,7 +168,7 @@ def list_(
     for i in infos:
         updated = i.updated[:16].replace("T", " ")  # 2026-11-29 16:40, in UTC
         table.add_row(i.id, escape(i.campaign), i.ruleset, str(i.version), updated,
-                      escape(i.title))
+                      escape(i.title) + ("" if i.shown else " [bold](behind the screen)[/]"))
     console.print(table)
 
 
@@ -323,6 +333,7 @@ def import_(
     trust: Annotated[bool, typer.Option(
         "--trust", help="import a file this database did not sign (edited, from another "
                         "database, or from an older fracas): only if you know it")] = False,
+    behind_screen: BehindScreen = False,
     db: DbOption = None,
 ) -> None:
     """Check an export file (checksum, signature, and a replay of every record), store it."""
@@ -342,11 +353,13 @@ def import_(
         with open_service(db) as service:
             try:
                 cid, conflict = import_conflict(service, text, name, new_id=new_id,
-                                                campaign=campaign, trust=trust)
+                                                campaign=campaign, trust=trust,
+                                                shown=not behind_screen)
             except ConflictExists as exc:
                 err_console.print("[dim]hint: --new-id imports it as a copy under a new id[/]")
                 fail(exc)
-        err_console.print(f"imported conflict {cid} (version {conflict.version})")
+        err_console.print(f"imported conflict {cid} (version {conflict.version})"
+                          f"{BEHIND if behind_screen else ''}")
         console.print(cid)
 
 
