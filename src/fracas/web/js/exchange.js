@@ -33,8 +33,9 @@ export function downloadButton(tableId, conflict, refuse) {
   } }, "Download this conflict");
 }
 
-/** The form that imports a conflict file; `opened(made)` opens the new conflict. */
-export function importForm(tableId, opened, refuse) {
+/** The form that imports a conflict file; `opened(made)` opens the new conflict; `hidden()`
+ * says whether it goes behind the screen (the players do not see it until it is shown). */
+export function importForm(tableId, opened, refuse, hidden = () => false) {
   const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json" });
   return h("form", { id: "from-export", onsubmit: async (e) => {
     e.preventDefault();
@@ -45,7 +46,8 @@ export function importForm(tableId, opened, refuse) {
         + `takes at most ${MAX_FILE.toLocaleString("en")}; nothing was imported`);
     }
     try {
-      opened(await apiDocument("POST", `/tables/${tableId}/imports`, await chosen.text()));
+      const query = hidden() ? "?shown=false" : "";
+      opened(await apiDocument("POST", `/tables/${tableId}/imports${query}`, await chosen.text()));
     } catch (error) {
       refuse(error);
     }

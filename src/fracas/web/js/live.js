@@ -7,7 +7,8 @@ const FINAL = new Set([4401, 4403, 4404]); // revoked, not allowed, unknown: do 
 // (A page may set window.fracasTiming first: the tests shorten them.)
 export const TIMING = { pingMs: 15000, deadMs: 40000, conflictsMs: 20000, ...(window.fracasTiming || {}) };
 
-/** A subscription; onFrame(frame) for each frame, onStatus(state, text) on each change. */
+/** A subscription; onFrame(frame) for each frame, onStatus(state, text, code) on each change
+ * (`code`: the close code, once the server closed it for good). */
 export class Live {
   constructor(path, { onFrame, onStatus }) {
     this.path = path;
@@ -89,7 +90,7 @@ export class Live {
       if (this.socket !== socket || this.stopped) return;
       if (FINAL.has(event.code)) {
         this.onStatus("closed", event.code === 4401
-          ? "this link was revoked or is not valid any more" : "closed by the server");
+          ? "this link was revoked or is not valid any more" : "closed by the server", event.code);
         return;
       }
       this.onStatus("down", "connection lost: reconnecting…");

@@ -25,7 +25,10 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 cursor: null,
                 // a player's other conflicts where a character of theirs acts now, and those
                 // seen ended (glanced at no more)
-                elsewhere: new Set(), over: new Set() };
+                elsewhere: new Set(), over: new Set(),
+                // (GM) the next conflict made goes behind the screen; the conflict whose
+                // taking back is being confirmed
+                behindScreen: false, hiding: null };
 const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
@@ -152,9 +155,13 @@ async function listConflicts() {
   }
   const known = new Set(state.conflicts.map((c) => c.id));
   const fresh = now.filter((c) => !known.has(c.id) && c.id !== state.conflictId);
-  if (now.length === state.conflicts.length && !fresh.length) return new Set();
+  // (the GM's list also says which are behind the screen: shown or taken back elsewhere)
+  const same = now.length === state.conflicts.length && now.every((c) => known.has(c.id)
+    && c.shown === state.conflicts.find((k) => k.id === c.id).shown);
+  if (same && !fresh.length) return new Set();
   state.conflicts = now;
   renderConflicts();
+  renderHide();
   return new Set(fresh.map((c) => c.id));
 }
 
@@ -227,13 +234,14 @@ function openConflict(id, step = false) {
   setConnection("", "connecting…");
   state.live = new Live(`/api/tables/${tableId}/conflicts/${id}/live`, {
     onFrame: receive,
-    onStatus: (kind, text) => {
+    onStatus: (kind, text, code) => {
       setConnection(kind, text);
       if (kind === "live") {
         showError(null);
         refreshConflicts();
       }
-      if (kind === "closed") shut(text);
+      // closed as a conflict that does not exist, once seen: the GM took it back
+      if (kind === "closed") return code === 4404 && state.view ? takenBack() : shut(text);
     },
   });
   state.live.start();
@@ -248,7 +256,33 @@ function shut(text) {
   if (state.view) announce(turnOf(state.view, levels().at(-1)), context(), levels().at(-1));  // no "Your turn"
 }
 
+// The GM took the open conflict back behind the screen (its socket closed as for a conflict
+// that does not exist): the page says so plainly in its place, keeps nothing of it (the GM
+// chose that the players do not see it now) and lists it no more; shown again, it is offered
+// at the foot of the screen as a new conflict.
+function takenBack() {
+  const title = (levels()[0] || {}).title;
+  state.live.stop();
+  Object.assign(state, { live: null, conflictId: null, view: null, log: [], logList: null,
+                         roundHead: null, cursor: null, legalKey: "", closed: null, myTurn: null });
+  history.replaceState(null, "", `/table/${tableId}`);
+  dismissNotice();
+  showError(null);
+  banner.hidden = true;
+  document.title = "fracas";
+  setConnection("idle", "taken back by the GM");
+  regions.round.replaceChildren(panel("Round", h("p", { class: "warning", role: "status" },
+    `The GM has taken ${title ? `“${title}”` : "this conflict"} back behind the screen: you cannot `
+    + "see it for now. If the GM shows it again, the foot of the screen offers it.")));
+  regions.field.replaceChildren();
+  regions.log.replaceChildren();
+  renderTable();
+  refreshConflicts();
+}
+
 function receive(frame) {
+  // (a conflict taken back while this page reconnected: its close that follows says so)
+  if (frame.type === "error" && frame.error.code === "not_found" && state.view) return;
   if (frame.type === "error") return showError(frame.error);
   if (frame.type === "pong") return;
   state.moment++;  // the table moved on: odds asked of the moment before are of no use now
@@ -465,6 +499,8 @@ async function renderRound(level, turn, ctx) {
     over ? null : h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || turn.nobody || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting || over || turn.noWaiting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),
     (level.odds || []).length ? oddsBox(level.odds) : null,
+    gm && openConflictInfo().shown === false ? h("p", { class: "warning" }, "Behind the screen: the "
+      + "players do not see this conflict until you show it to them (in the list of conflicts).") : null,
   ];
   if (!state.roundHead) {
     state.roundHead = h("div", {});
@@ -862,11 +898,69 @@ function renderConflicts() {
     return regions.conflicts.replaceChildren(h("li", { class: "muted" }, state.me.role === "gm"
       ? "None yet: make one under New conflict." : "None yet: the GM has not started one."));
   }
-  regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", {},
+  regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", { "data-conflict": c.id },
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
       onclick: (e) => { e.preventDefault(); openConflict(c.id, true); } }, c.title),
     ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`,
-    state.elsewhere.has(c.id) && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null)));
+    state.elsewhere.has(c.id) && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null,
+    state.me.role === "gm" ? screenControls(c) : null)));
+}
+
+// The open conflict's entry of the table's list ({} while there is none).
+function openConflictInfo() {
+  return state.conflicts.find((c) => c.id === state.conflictId) || {};
+}
+
+// The GM's screen in the list of conflicts: one behind it is marked so, with the button that
+// shows it to the players.
+function screenControls(c) {
+  if (c.shown !== false) return null;
+  return [h("span", { class: "tag secret" }, "behind the screen"),
+    h("button", { type: "button", class: "small", "aria-label": `Show it to the players: ${c.title}`,
+      onclick: () => setShown(c, true) }, "Show it to the players")];
+}
+
+// Beside the open conflict's download: taking it back behind the screen, once the GM confirms
+// (the players lose it at once). Drawn on its own: the panels beside it keep what is typed.
+function renderHide() {
+  const open = state.conflicts.find((c) => c.id === state.conflictId);
+  if (regions.hide) regions.hide.replaceChildren(...[open && hideControls(open)].filter(Boolean));
+}
+
+function hideControls(open) {
+  if (open.shown === false) return null;
+  const again = (hiding, focus) => {
+    state.hiding = hiding;
+    renderHide();
+    document.getElementById(focus).focus();
+  };
+  if (state.hiding !== open.id) {
+    return h("button", { type: "button", id: "hide-conflict", onclick: () => again(open.id, "hide-yes") },
+      "Take it behind the screen");
+  }
+  return h("span", { class: "buttons", role: "group", "aria-labelledby": "hide-question" },
+    h("span", { id: "hide-question" }, `The players lose ${open.title} at once, until you show it again.`),
+    h("button", { type: "button", id: "hide-yes", onclick: () => setShown(open, false) },
+      "Yes, take it behind the screen"),
+    h("button", { type: "button", id: "hide-no", onclick: () => again(null, "hide-conflict") }, "Keep it shown"));
+}
+
+async function setShown(c, shown) {
+  try {
+    await api("PUT", `/tables/${tableId}/conflicts/${encodeURIComponent(c.id)}/shown`, { shown });
+    state.hiding = null;
+    state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
+  } catch (error) {
+    return showError(error);
+  }
+  renderConflicts();
+  renderHide();
+  if (c.id === state.conflictId) render();  // the round's head says whether it is
+  const link = regions.conflicts.querySelector(`[data-conflict="${CSS.escape(c.id)}"] a`);
+  if (link) link.focus();  // the button pressed is gone
+  document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, shown
+    ? `Shown to the players: ${c.title}` : `Taken behind the screen: ${c.title} (the players' pages lost it)`),
+  dismissButton()));
 }
 
 function renderTable() {
@@ -878,9 +972,11 @@ function renderTable() {
       onchange: (e) => localStorage.setItem("fracas.sound", e.target.checked ? "on" : "off") }),
     h("label", { for: "sound" }, "Sound and vibration when it is my turn"));
   const open = state.conflicts.find((c) => c.id === state.conflictId);
+  regions.hide = h("span", { class: "buttons" });
+  renderHide();
   // redrawn when a conflict opens: the focus stays (a conflict imported: on its panel)
   redraw(regions.table, () => [panel("Conflicts", list,
-    gm && open ? h("p", { class: "buttons" }, downloadButton(tableId, open, showError)) : null),
+    gm && open ? h("p", { class: "buttons" }, downloadButton(tableId, open, showError), regions.hide) : null),
   gm ? newConflictPanel() : null, gm ? invitePanel() : null, sound ? panel("Settings", sound) : null]);
 }
 
@@ -893,19 +989,26 @@ function newConflictPanel() {
   // an example starts fresh unless the GM asks for its story; a GM's own file plays its script
   const story = h("input", { type: "checkbox", id: "example-story" });
   const script = h("input", { type: "checkbox", id: "file-script", checked: true });
+  // any of the ways below may make it behind the screen (kept while the panel is drawn anew;
+  // once it is made, the next one is the players' again unless asked)
+  const hidden = h("input", { type: "checkbox", id: "behind-screen", checked: state.behindScreen,
+    onchange: () => { state.behindScreen = hidden.checked; } });
   const opened = async (made) => {
+    state.behindScreen = false;
     state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
     state.roundHead = null;
     openConflict(made.id, true);
   };
   const created = async (body, how = "") => {
     try {
-      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, body));
+      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, { ...body, shown: !hidden.checked }));
     } catch (error) {
       showError(error);
     }
   };
   return panel("New conflict",
+    h("p", { class: "field inline" }, hidden,
+      h("label", { for: "behind-screen" }, "Prepare it behind the screen (the players do not see it until you show it)")),
     h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
       setupForm(state.rulesets, (body) => created(body, "/form"))),
     h("form", { id: "from-example", onsubmit: (e) => {
@@ -924,7 +1027,7 @@ function newConflictPanel() {
     h("p", { class: "field inline" }, script,
       h("label", { for: "file-script" }, "Play the file's whole script (off: only the GM commands at its head)")),
     h("button", { type: "submit" }, "Create from the file")),
-    importForm(tableId, (made) => opened(made).catch(showError), showError));
+    importForm(tableId, (made) => opened(made).catch(showError), showError, () => hidden.checked));
 }
 
 const PLAYER_NAME = "lower-case letters, digits, _ and -, beginning with a letter";
