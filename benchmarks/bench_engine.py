@@ -139,8 +139,10 @@ def _run(name: str, lines: list[str]) -> Conflict:
     return c
 
 
-#: Verbs a random play leaves out: they take characters out of play or end it early.
-_NOT_PLAYED = frozenset({"undo", "redo", "extra", "end", "out", "leave"})
+#: Verbs a random play leaves out: they take characters out of play or end it early, or
+#: are the GM's own hiding of one (Etherscope offers them with every value named, but the
+#: plain loops, like the random play before, leave the GM's concealing out).
+_NOT_PLAYED = frozenset({"undo", "redo", "extra", "end", "out", "leave", "conceal", "reveal"})
 
 
 def _placeholder(word: str) -> bool:

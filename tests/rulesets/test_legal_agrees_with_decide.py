@@ -52,14 +52,16 @@ def _playable(lc: LegalCommand) -> bool:
 
 def _fill(lc: LegalCommand, rng: random.Random) -> dict[str, object]:
     """Values for ``lc``: a listed one for each required value (free text for a text), and
-    now and then one of the listed values of an optional parameter."""
+    now and then one of the listed values of an optional parameter, none picked for another
+    already (a push goes toward or away from each character, not both: ES-ACT-5)."""
     values: dict[str, object] = {}
     for p in lc.params:
         if p.is_fixed:
             continue
         if p.allowed:
-            if p.required or rng.random() < 0.3:
-                values[p.name] = rng.choice(p.allowed)
+            left = [v for v in p.allowed if p.required or v not in values.values()]
+            if left and (p.required or rng.random() < 0.3):
+                values[p.name] = rng.choice(left)
         elif p.required and p.kind == "text":
             values[p.name] = TEXT
     return values

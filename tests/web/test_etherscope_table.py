@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 import fracas
 from tests.server.support import Served
@@ -206,3 +206,42 @@ def test_one_taken_out_leaves_the_ranges_matrix(browser: Browser, served: Served
                                                          "The zepcar driver"])
     expect(gm.page.get_by_label("Range from Ada to Bruno")).to_have_count(0)
     expect(gm.page.get_by_label("Range from Bruno to The zepcar driver")).to_have_count(1)
+
+
+def shown_options(form: Locator, label: str) -> list[str]:
+    """The choices a list of ``form`` shows now (those the choices before it leave)."""
+    names: list[str] = form.get_by_label(label).evaluate(
+        "el => [...el.options].filter((o) => !o.hidden).map((o) => o.text)")
+    return names
+
+
+@pytest.mark.rule("ES-ACT-5", "ES-RNG-1")
+def test_no_list_offers_a_character_as_pushed_or_hidden_from_itself(
+        browser: Browser, served: Served) -> None:
+    """Before: the push's toward and away lists held its target, and conceal's from= the one
+    concealed: commands the rules refuse."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    own = gm.page.locator("section.actor[data-actor='gm']")
+    conceal = own.locator("form[data-verb='conceal']")
+    own.locator("details.command", has=gm.page.locator("form[data-verb='conceal']")) \
+        .locator("> summary").click()
+    conceal.get_by_label("who").select_option(label="The zepcar driver")
+    expect(conceal.get_by_label("from (optional)")).to_be_visible()
+    assert shown_options(conceal, "from (optional)") == ["Ada", "Bruno"]
+    conceal.get_by_label("who").select_option(label="Bruno")
+    assert shown_options(conceal, "from (optional)") == ["Ada", "The zepcar driver"]
+    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
+                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
+                 "round", "countdown"):
+        command(gm, "gm", line)
+    mine = alice.page.locator("section.actor[data-actor='ada']")
+    push = mine.locator("form[data-verb='push']")
+    mine.locator("details.command", has=alice.page.locator("form[data-verb='push']")) \
+        .locator("> summary").click()
+    push.get_by_label("target").select_option(label="The zepcar driver")
+    for way in ("toward (optional)", "away (optional)"):
+        assert shown_options(push, way) == ["Ada", "Bruno"]
+    push.get_by_label("target").select_option(label="Bruno")
+    assert shown_options(push, "away (optional)") == ["Ada", "The zepcar driver"]

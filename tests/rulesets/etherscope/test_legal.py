@@ -165,3 +165,57 @@ def test_the_declare_field_does_not_claim_a_gap_of_5_where_the_conflict_sets_ano
     assert [4, 1] in scores["allowed"]
     assert "5 apart" not in scores["help"]
     assert "min_gap (5 unless the conflict sets it) apart" in scores["help"]
+
+
+def _offered(c: Conflict, viewer: Viewer, actor: str | None, verb: str
+             ) -> list[dict[str, dict[str, Any]]]:
+    """The parameters of every offer of ``verb`` by ``actor`` (None: the GM's own), as the
+    server sends them to ``viewer`` (``…/legal-commands``)."""
+    offered = structured(Live(c, viewer), actor)[actor or "gm"]
+    return [{p["name"]: p for p in lc["params"]} for lc in offered if lc["verb"] == verb]
+
+
+@pytest.mark.rule("ES-ACT-5", "ES-RNG-2")
+def test_a_push_is_offered_toward_or_away_from_anyone_the_actor_sees_but_the_target() -> None:
+    """Before: toward= and away= listed every character, the target itself among them (a
+    push the rules refuse: "cannot be pushed toward or away from itself")."""
+    c = make({"lurking": {"carl": ["ada"]}}, [pc("ada", "alice"), pc("bruno", "bob"),
+                                             pc("carl"), pc("dora")],
+             [f"{p}: awareness successes={n}" for p, n in
+              (("ada", 4), ("bruno", 3), ("carl", 2), ("dora", 1))] + ["moves"])
+    c = moved(c, "round", "countdown")
+    assert c.state.ext.countdown.current.actor == "ada"
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        pushes = {p["target"]["fixed"]: p for p in _offered(c, viewer, "ada", "push")}
+        assert set(pushes) == {"bruno", "dora"}  # carl is hidden from her (ES-RNG-2)
+        assert pushes["bruno"]["toward"]["allowed"] == ["ada", "dora"]
+        assert pushes["dora"]["away"]["allowed"] == ["ada", "bruno"]
+    for target, others in (("bruno", ("ada", "dora")), ("dora", ("ada", "bruno"))):
+        for other in others:
+            c.prepare(f"ada: push {target} toward={other} dice=6,6", time="")  # each accepted
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-3")
+def test_the_gm_is_never_offered_to_conceal_or_reveal_one_from_itself() -> None:
+    """Before: conceal's from= listed every character, the one concealed among them ("Carl
+    is never hidden from themselves"), and so did reveal's."""
+    c = make({"lurking": {"carl": ["ada"]}})
+    conceal = {p["who"]["fixed"]: p["from"]["allowed"]
+               for p in _offered(c, Viewer.gm(), None, "conceal")}
+    assert conceal == {"ada": ["bruno", "carl"], "bruno": ["ada", "carl"], "carl": ["bruno"]}
+    reveal = {p["who"]["fixed"]: p["from"]["allowed"]
+              for p in _offered(c, Viewer.gm(), None, "reveal")}
+    assert reveal == {"carl": ["ada"]}  # revealed to those it is hidden from
+    c.execute("conceal carl from=bruno", time="")
+    assert "carl" not in {p["who"]["fixed"] for p in _offered(c, Viewer.gm(), None, "conceal")}
+
+
+@pytest.mark.rule("ES-START-3", "ES-START-6")
+def test_ranges_and_groups_are_offered_of_those_still_in_the_conflict() -> None:
+    """Before: set-range's and group's lists held one taken out, whom the rules refuse
+    ("Ada is no longer in the conflict")."""
+    c = make(script=["out ada reason=fled"])
+    (set_range,) = _offered(c, Viewer.gm(), None, "set-range")
+    assert set_range["a"]["allowed"] == set_range["b"]["allowed"] == ["bruno", "carl"]
+    (group,) = _offered(c, Viewer.gm(), None, "group")
+    assert group["members"]["allowed"] == ["bruno", "carl"]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from fracas.engine.conflict import Conflict
+from fracas.engine.legal import LegalCommand
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import IllegalCommand
@@ -179,18 +180,17 @@ def test_the_gm_is_offered_to_conceal_anyone_and_to_reveal_the_hidden() -> None:
     c = make({"lurking": {"carl": ["ada"]}}, None, [
         "ada: awareness successes=3", "bruno: awareness successes=2",
         "carl: awareness successes=1", "moves", "ada: done", "bruno: done", "round"])
-    offered = {lc.verb: lc for lc in c.legal(None)}
-    reveal, conceal = offered["reveal"], offered["conceal"]
-    assert reveal.choice("who").allowed == ("carl",)  # the only one hidden from someone
-    assert set(conceal.choice("who").allowed or ()) == set(c.state.active_ids())
-    c.execute(conceal.command(who="bruno", **{"from": ["ada"]}), time="")
+    def offered(verb: str) -> dict[str, LegalCommand]:
+        return {lc.choice("who").fixed: lc for lc in c.legal(None) if lc.verb == verb}
+
+    assert list(offered("reveal")) == ["carl"]  # the only one hidden from someone
+    assert set(offered("conceal")) == set(c.state.active_ids())
+    c.execute(offered("conceal")["bruno"].command(**{"from": ["ada"]}), time="")
     assert c.state.ext.ranges.is_hidden("bruno", "ada")
-    assert set(next(lc for lc in c.legal(None) if lc.verb == "reveal").choice("who").allowed
-               or ()) == {"bruno", "carl"}
-    c.execute(reveal.command(who="carl"), time="")
+    assert set(offered("reveal")) == {"bruno", "carl"}
+    c.execute(offered("reveal")["carl"].command(), time="")
     assert not c.state.ext.ranges.hidden.get("carl")
-    assert [lc.choice("who").allowed for lc in c.legal(None) if lc.verb == "reveal"] == [
-        ("bruno",)]
+    assert list(offered("reveal")) == ["bruno"]
 
 
 @pytest.mark.rule("ES-RNG-1", "ES-RNG-3")

@@ -236,7 +236,7 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None, to
     for when left out."""
     d = dict(told)
     out = [command("attack", actor, target=t, defaults=d) for t in seen]
-    out += [command("push", actor, target=t, defaults=d) for t in seen]
+    out += [_push(actor, t, seen, d) for t in seen]
     # a hide is from any of those it sees (none named: the other sides'), an act's target
     # one of them: never the actor itself
     out += [command("hide", actor, allowed={"from": seen} if seen else None, defaults=d),
@@ -252,6 +252,15 @@ def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None, to
     return tuple(out)
 
 
+def _push(actor: str, target: str, seen: tuple[str, ...], defaults: dict[str, Any]
+          ) -> LegalCommand:
+    """Push Back on ``target``: toward or away from the actor or any other it sees, never
+    the target itself (ES-ACT-5, ES-RNG-2)."""
+    ways = (actor, *(t for t in seen if t != target))
+    return command("push", actor, target=target, allowed={"toward": ways, "away": ways},
+                   defaults=defaults)
+
+
 #: An acting character's commands but its moves, by (actor, those seen, those to zoom with,
 #: what values left out stand for).
 _AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
@@ -261,22 +270,17 @@ _BY_PHASE: dict[str, Callable[[ConflictState, str], list[LegalCommand]]] = {
     ph.START: _start, ph.MOVES: _moves, ph.DECLARE: _declare, ph.COUNTDOWN: _countdown}
 
 
-#: The GM's tools that name nobody: the same values every time.
-_GM_TOOLS = (command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"}),
-             command("group", None, free={"name": "NAME", "members": "A,B"}))
-
-
 def _gm_commands(state: ConflictState) -> list[LegalCommand]:
     ext = ext_of(state)
     ids = tuple(state.active_ids())
-    out = [*_GM_TOOLS,
+    # ES-START-3, ES-START-6: ranges and groups are of those still in the conflict
+    out = [command("set-range", None, free={"a": "A", "b": "B", "band": "BAND"},
+                   allowed={"a": ids, "b": ids}),
+           command("group", None, free={"name": "NAME", "members": "A,B"},
+                   allowed={"members": ids}),
            command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
-    hiding = tuple(pid for pid in ids if ext.ranges.hidden.get(pid))
-    if hiding:  # ES-RNG-3: one hidden from some is revealed (to everyone, or to those named)
-        out.append(command("reveal", None, free={"who": "WHO"},
-                           allowed={"who": hiding, "from": ids}))
-    # ES-RNG-1: the GM hides one (reinforcements arriving unseen, a lost trail)
-    out.append(command("conceal", None, free={"who": "WHO"}, allowed={"who": ids, "from": ids}))
+    out += _reveals(state, ids)
+    out += _conceals(state, ids)
     if ext.groups:  # ES-START-6: a group the GM formed is dissolved by its name
         out.append(command("ungroup", None, free={"name": "NAME"},
                            allowed={"name": tuple(ext.groups)}))
@@ -284,3 +288,21 @@ def _gm_commands(state: ConflictState) -> list[LegalCommand]:
     if first == "moves" and any(pid not in ext.awareness for pid in ids):
         first = None  # ES-START-1: the moves wait until every character rolled awareness
     return [command(first, None), *out] if first else out
+
+
+def _reveals(state: ConflictState, ids: tuple[str, ...]) -> list[LegalCommand]:
+    """ES-RNG-3: each one hidden from some still in the conflict is revealed to everyone, or
+    to those named of them (never to itself)."""
+    hidden = ext_of(state).ranges.hidden
+    return [command("reveal", None, who=pid, allowed={"from": unseen})
+            for pid in ids if (unseen := tuple(x for x in ids if x in hidden.get(pid, ())))]
+
+
+def _conceals(state: ConflictState, ids: tuple[str, ...]) -> list[LegalCommand]:
+    """ES-RNG-1: the GM hides one (reinforcements arriving unseen, a lost trail) from
+    everyone, or from those named of the others it is not yet hidden from (never from
+    itself)."""
+    hidden = ext_of(state).ranges.hidden
+    return [command("conceal", None, who=pid, allowed={"from": seeing})
+            for pid in ids
+            if (seeing := tuple(x for x in ids if x != pid and x not in hidden.get(pid, ())))]

@@ -81,7 +81,7 @@ function mergeVariants(a, b) {
     const [vp, vq] = [values(p), values(q)];
     const allowed = vp && vq ? unique([...vp, ...vq]) : null;
     return { ...p, fixed: null, allowed, kind: p.kind, required: p.required && q.required,
-             label: p.label || q.label };
+             label: p.label || q.label, merged: true };
   });
   return { ...a, params, label: a.label === b.label ? a.label : "", variants: [...a.variants, b.params] };
 }
@@ -119,7 +119,10 @@ function narrow(command, fields) {
     const name = f.param.name;
     const takes = (text) => open.some((v) => admits(v, name, text));
     if (f.input.tagName === "SELECT") {
-      for (const o of f.input.options) o.hidden = o.disabled = !takes(o.value);
+      for (const o of f.input.options) {
+        o.hidden = o.disabled = !takes(o.value);
+        if (o.disabled && f.input.multiple) o.selected = false;  // (concealed from itself)
+      }
       const first = open.length && open.length < command.variants.length && !f.input.dataset.chosen
         ? fixedIn(open[0], name) : null;
       if (!f.input.multiple && first !== null && takes(first)) f.input.value = first;
@@ -292,7 +295,7 @@ function field(param, id, context, actor, verb) {
   let input;
   let suggestions = null;
   let about = param.help;
-  const options = foesFirst(param, param.allowed || optionsOf(param.kind, context), context, actor);
+  const options = foesFirst(param, inOrder(param, param.allowed, context) || optionsOf(param.kind, context), context, actor);
   if (options) {
     // a list of characters offered one at a time ("move toward Bruno", "… toward the
     // zepcar") is one choice; a free list, several (at least one when it is required)
@@ -363,6 +366,16 @@ function unset(param, context) {
   const said = typeof d === "boolean" ? (d ? "yes" : "no")
     : param.kind === "choice" ? words(textOf(d)) : label(d, context, param.kind);
   return `— (${said})`;
+}
+
+// A list of characters each offer lists its own part of (a conceal's from=, a push's
+// toward=, narrowed to the one chosen before): in the order of the participants, not in the
+// order the offers came in.
+function inOrder(param, allowed, context) {
+  if (!allowed || !param.merged || param.kind !== "ids") return allowed;
+  const at = new Map(context.participants.map((p, i) => [p.id, i]));
+  const place = (v) => at.get(String(v)) ?? at.size;
+  return [...allowed].sort((a, b) => place(a) - place(b));
 }
 
 // A target's choices with the actor's foes first (the first is the one chosen at first);
