@@ -245,3 +245,24 @@ def test_no_list_offers_a_character_as_pushed_or_hidden_from_itself(
         assert shown_options(push, way) == ["Ada", "Bruno"]
     push.get_by_label("target").select_option(label="Bruno")
     assert shown_options(push, "away (optional)") == ["Ada", "The zepcar driver"]
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_one_out_is_acted_for_apart_for_the_notes_rolls_and_narration_left_to_it(
+        browser: Browser, served: Served) -> None:
+    """Before: Ada, out, stood under Act for among those in play, as if she could still act;
+    the rules leave her only notes, narration and rolls."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    command(gm, "gm", "out ada reason=crashed")
+    act_for = gm.page.get_by_label("Act for")
+    expect(act_for.locator(":scope > option")).to_have_text(
+        ["the one acting now", "Bruno", "The zepcar driver"])
+    apart = act_for.locator("optgroup")
+    expect(apart).to_have_attribute("label", "out of the conflict (notes, narration, rolls only)")
+    expect(apart.locator("option")).to_have_text(["Ada"])
+    act_for.select_option(label="Ada")
+    ada = gm.page.locator("section.actor[data-actor='ada'] form.command:not(.command-line)")
+    expect(ada).to_have_count(3)
+    assert sorted(ada.evaluate_all("fs => fs.map((f) => f.dataset.verb)")) == [
+        "narrate", "note", "roll"]

@@ -666,10 +666,16 @@ function behindTheScreen() {
     h("button", { type: "submit" }, "Roll behind the screen")));
 }
 
+// The characters the GM may act for: those in play, then those out of the conflict (taken
+// out, gone), who may still take notes, narrate and roll (the engine's out-of-play verbs)
+// and nothing else, apart under a heading that says so.
 function actForChooser(ctx, turn) {
+  const option = (p) => h("option", { value: p.id, selected: state.actFor === p.id }, p.name);
+  const out = ctx.participants.filter((p) => p.out || p.present === false);
   const select = h("select", { id: "act-for", onchange: (e) => { state.actFor = e.target.value; render(); } },
     h("option", { value: "" }, "the one acting now"),
-    ctx.participants.map((p) => h("option", { value: p.id, selected: state.actFor === p.id }, p.name)));
+    ctx.participants.filter((p) => !out.includes(p)).map(option),
+    out.length ? h("optgroup", { label: "out of the conflict (notes, narration, rolls only)" }, out.map(option)) : null);
   const field = h("p", { class: "field" }, h("label", { for: "act-for" }, "Act for"), select);
   // a step that no one is asked for (an Etherscope ambush) is taken for a character chosen here
   return turn.hint && !state.actFor ? [field, h("p", { class: "muted", id: "act-for-hint" }, turn.hint)] : field;
