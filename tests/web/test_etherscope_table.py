@@ -266,3 +266,32 @@ def test_one_out_is_acted_for_apart_for_the_notes_rolls_and_narration_left_to_it
     expect(ada).to_have_count(3)
     assert sorted(ada.evaluate_all("fs => fs.map((f) => f.dataset.verb)")) == [
         "narrate", "note", "roll"]
+
+
+#: Zqdora, hidden from Ada, makes her awareness move between Ada's and Bruno's.
+UNSEEN_MOVER = LURKING.replace('script = "ada: awareness successes=2"', """script = \"\"\"
+ada: awareness successes=4
+zqdora: awareness successes=3
+bruno: awareness successes=2
+imp: awareness successes=1
+moves
+ada: done
+\"\"\"""").replace('{ zqdora = ["ada", "bruno"], ada = ["imp"] }', '{ zqdora = ["ada"] }')
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-5")
+def test_while_an_unseen_one_makes_its_awareness_move_the_rest_still_to_move_are_named(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: while Dora (hidden from Ada) moved, Alice's page read "Still to act: nobody",
+    as if nobody she knew were still to move."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, UNSEEN_MOVER, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    expect(gm.page.locator(".round-region")).to_contain_text("Acting: Zqlurker Dora")
+    head = alice.page.locator(".round-region")
+    expect(head).to_contain_text("Acting: the GM")
+    expect(head).to_contain_text("Still to act: Bruno, The imp")
+    command(gm, "gm", "zqdora: done")
+    expect(head).to_contain_text("Acting: Bruno")
+    expect(head).to_contain_text("Still to act: The imp")
+    assert leaks(alice, ("zqlurker", "zqdora")) == []

@@ -470,3 +470,21 @@ def test_a_player_reads_no_hidden_line_of_their_character_hidden_only_from_the_u
     lines = view(c, ALICE)["conflict"]["ruleset"]["lines"]
     assert not any("hidden from" in line for line in lines), lines
     assert "Ada hidden from Carl" in view(c, Viewer.gm())["conflict"]["ruleset"]["lines"]
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-START-5")
+def test_while_an_unseen_one_moves_those_still_to_move_are_named_as_ever() -> None:
+    """Before: while Dora (hidden from Ada) made her awareness move, Alice's page read
+    "Still to act: nobody", though Bruno and Carl, whom she knows, were still to move."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dora")]
+    c = make({"lurking": {"dora": ["ada"]}}, people, [
+        "ada: awareness successes=4", "dora: awareness successes=3",
+        "bruno: awareness successes=2", "carl: awareness successes=1", "moves"])
+    assert view(c, ALICE)["conflict"]["ruleset"]["to_move"] == ["bruno", "carl"]  # Ada moves
+    c.execute("ada: done")
+    alice = view(c, ALICE)["conflict"]["ruleset"]
+    assert (alice["mover"], alice["move_against"], alice["to_move"]) == (
+        None, [], ["bruno", "carl"])
+    assert view(c, BOB)["conflict"]["ruleset"]["to_move"] == ["bruno", "carl"]
+    c.execute("dora: done")
+    assert view(c, ALICE)["conflict"]["ruleset"]["to_move"] == ["carl"]  # Bruno moves

@@ -457,6 +457,10 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "condenser": condenser_of(s),
         "mover": mover,
         "move_against": [p for p in ext.move_order[ext.mover + 1:] if see(p)] if mover else [],
+        # those still to move that the viewer knows of, whoever moves now (one hidden from
+        # them as well: they read the order and every move before it, so this tells nothing)
+        "to_move": [p for p in ext.move_order[ext.mover + 1:]
+                    if see(p) and state.participants[p].active] if phase == ph.MOVES else [],
         "acting": [cur.actor, _score(state, viewer, cur.actor, cur.score)]
         if cur and see(cur.actor) else None,
         "to_come": [[x.actor, _score(state, viewer, x.actor, x.score)]

@@ -26,8 +26,9 @@ export function turnOf(view, level) {
   }
   if (view.ruleset === "etherscope" && r.phase === "moves") {
     // a mover hidden from all of the viewer's characters moves unnamed: "the GM" (as the
-    // view's lines say), not "nobody", which would have the players wait on no one
-    return { ordered: true, current: ids([r.mover]), waiting: ids(r.move_against), line: r.phase_text || "",
+    // view's lines say), not "nobody", which would have the players wait on no one; those
+    // still to move after it are named as after any mover (a countdown's "to come")
+    return { ordered: true, current: ids([r.mover]), waiting: ids(r.to_move), line: r.phase_text || "",
              nobody: "the GM" };
   }
   if (view.ruleset === "etherscope") {
