@@ -93,9 +93,14 @@ def test_the_ranges_say_who_is_hidden_from_whom_as_each_may_know_it(
     expect(alice.page.locator("table.matrix")).to_contain_text("hidden")
     assert cell(alice, "The imp", "Ada") == "hidden"
     assert cell(alice, "Ada", "The imp") == "?"
-    # bob: none of his is hidden, nor from him that he may know
+    # bob: none of his is hidden, nor from him that he may know; the band between Ada and
+    # the imp is the GM's, and the "?" in its place says so in words (ES-RNG-1)
     expect(bob.page.locator("table.matrix")).to_contain_text("?")
     expect(bob.page.locator("table.matrix")).not_to_contain_text("hidden")
+    unknown = "?: a range only the GM knows: one of the two is hidden from the other (ES-RNG-1)"
+    for player in (alice, bob):
+        expect(player.page.get_by_role("region", name="Ranges")).to_contain_text(unknown)
+    expect(gm.page.get_by_role("region", name="Ranges")).not_to_contain_text(unknown)
     for player in (alice, bob):
         assert leaks(player, ("zqlurker", "zqdora")) == []
 

@@ -152,6 +152,10 @@ function etherscope(level, ctx) {
   // matrix, as not in the view's lines
   const ranged = people.filter((p) => !p.out);
   const anyHidden = ranged.some((a) => ranged.some((b) => unseen.has(`${a.id}|${b.id}`)));
+  // a band a player is not told: one of the two is hidden from the other (ES-RNG-1), in a
+  // way they may not know (an ally's flag) or the other way round from theirs
+  const anyUnknown = !ctx.send && ranged.some((a) => ranged.some((b) => a.id !== b.id
+    && !unseen.has(`${a.id}|${b.id}`) && !band.has(`${a.id}|${b.id}`)));
   const matrix = panel("Ranges", h("div", { class: "scroll" }, h("table", { class: "matrix" },
     h("caption", {}, "Who is Close, Near, Distant or Hidden from whom"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
@@ -161,6 +165,7 @@ function etherscope(level, ctx) {
         : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx, i < j, unseen.has(`${a.id}|${b.id}`))))))))),
     anyHidden ? h("p", { class: "muted" }, "hidden: the column's character is hidden from the row's "
       + "(they cannot target it but to reveal it; ES-RNG-2)") : null,
+    anyUnknown ? h("p", { class: "muted" }, `?: ${UNKNOWN_BAND}`) : null,
     groupsLine(r.groups, ctx));
   const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
@@ -179,12 +184,15 @@ function groupsLine(groups, ctx) {
 
 const BANDS = ["close", "near", "distant"];
 
+// What a player's "?" in the Ranges stands for.
+const UNKNOWN_BAND = "a range only the GM knows: one of the two is hidden from the other (ES-RNG-1)";
+
 // The GM edits a range in its cell above the diagonal (the rules decide: `set-range A B BAND`);
 // others read it. `hidden`: b is hidden from a — Hidden is its range from a (ES-SET-5); the GM
 // also sees the band kept under it, a player only that (ES-RNG-1: the band is the GM's).
 function rangeCell(a, b, value, ctx, editable, hidden) {
   const flag = hidden ? h("span", { class: "tag secret", title: `${b.name} is hidden from ${a.name}` }, "hidden") : null;
-  if (!ctx.send) return hidden ? flag : words(value || "?");
+  if (!ctx.send) return hidden ? flag : value ? words(value) : h("span", { title: UNKNOWN_BAND }, "?");
   if (!editable || ctx.ended) return [words(value || "?"), flag];  // ended: read only
   const select = h("select", { "aria-label": `Range from ${a.name} to ${b.name}`,
     "data-focus": `range-${a.id}-${b.id}`,
