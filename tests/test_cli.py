@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from datetime import datetime, timedelta
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from fracas.app.scenario import load_scenario
 from fracas.cli import RUN_FORMAT, app
 from tests.support import helpers  # noqa: F401  (registers the toy ruleset)
 
@@ -635,3 +637,21 @@ def test_show_sheets_prints_each_characters_sheet_as_the_viewer_may_read_it(
     assert "Ada (alice) strength 2 · agility 2 · intuition 1 · willpower 1 · RV 1 · reach 1 " \
         "skills: athletics 2, close combat 3, discipline 1 weapons: sword (EV 5, close), " \
         "knife (EV 2, thrown)" in said
+
+
+@pytest.mark.rule("FU-CHK-5")
+def test_show_sheets_says_what_a_player_reads_of_a_line_they_read_in_part(
+        tmp_path: Path) -> None:
+    """Before: Ada's bonds were "[GM only]" as a whole, though Alice reads her bond with Zed;
+    only the one with the captain, concealed from her, is the GM's."""
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    text = load_scenario("fabula-ultima-ambush").text
+    text = re.sub(r'(?s)script = """.*?"""', 'script = "conceal captain"', text, count=1)
+    scenario = tmp_path / "ambush.toml"
+    scenario.write_text(text.replace("bonds = { bruno = 2 }", "bonds = { captain = 2, zed = 1 }",
+                                     1), encoding="utf-8")
+    cid = runner.invoke(app, ["new", str(scenario), "--db", db]).output.split()[-1]
+    gm = " ".join(runner.invoke(app, ["show", cid, "--sheets", "--db", db]).output.split())
+    assert "bonds: Bandit Captain 2, zed 1 [alice reads: zed 1]" in gm, gm
+    alice = runner.invoke(app, ["show", cid, "--sheets", "--as", "alice", "--db", db])
+    assert "bonds: zed 1 Bruno" in " ".join(alice.output.split())

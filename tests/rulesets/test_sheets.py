@@ -68,6 +68,31 @@ def test_the_gms_sheet_marks_what_the_players_do_not_read_even_a_value_worked_ou
     assert not any("secret" in i or "own" in i for i in seen.values())
 
 
+#: A Fabula Ultima NPC's stats, for one that joins in play.
+NPC_STATS = '{"dex": 8, "ins": 8, "mig": 8, "wlp": 8, "hp": 20, "mp": 10}'
+
+
+@pytest.mark.rule("FU-CHK-5")
+def test_a_bond_its_player_reads_is_not_tagged_gm_only_and_one_read_in_part_says_what() -> None:
+    """Before: Ada's bond with Kim, who joined hidden after it was written, was tagged GM
+    only on the GM's sheet ("Kim 2"), though Alice reads it ("kim 2": by the id, as she
+    does not know Kim); a bond line she reads in part was GM only as a whole."""
+    c = make(pc("ada", bonds={"kim": 2}))
+    c.execute(f"join kim name=Kim side=foes kind=npc 'stats={NPC_STATS}' hidden=yes", time="")
+    ada = Viewer.of_player("ada")
+    assert sheet(c, ada, "ada")["bonds"]["value"] == "kim 2"
+    assert sheet(c, GM, "ada")["bonds"] == {"key": "bonds", "label": "bonds",
+                                             "value": "Kim 2"}
+    c = run(make(pc("ada", bonds={"orc": 2, "zed": 1}), npc("orc")), "conceal orc")
+    assert sheet(c, ada, "ada")["bonds"]["value"] == "zed 1"
+    assert sheet(c, GM, "ada")["bonds"] == {"key": "bonds", "label": "bonds",
+                                             "value": "Orc 2, zed 1", "secret": True,
+                                             "reads": "zed 1"}
+    c = run(make(pc("ada", bonds={"orc": 2}), npc("orc")), "conceal orc")
+    assert "bonds" not in sheet(c, ada, "ada")
+    assert "reads" not in sheet(c, GM, "ada")["bonds"]  # none of it read: GM only
+
+
 def test_a_maximum_a_harm_view_hides_is_on_the_gms_sheet_only() -> None:
     c = example("vers-tavern-brawl", thug={"stats": {"grudge": "the bouncer"}})
     gm = sheet(c, GM, "thug")

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Route, expect
 
+import fracas
 from tests.server.support import Served, start_server
 from tests.web.browser import (
     Screen,
@@ -551,6 +552,29 @@ def test_each_characters_sheet_opens_on_its_card_and_the_gms_marks_what_players_
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+def test_the_gms_sheet_says_what_a_player_reads_of_a_bond_with_one_hidden_from_them(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: Ada's bonds line was tagged "GM only" as a whole on the GM's screen, though
+    Alice reads her bond with Zed (only the one with the concealed captain is the GM's)."""
+    bundled = Path(fracas.__file__).parent / "scenarios" / "fabula-ultima-ambush.toml"
+    toml = re.sub(r'(?s)script = """.*?"""', 'script = "conceal captain"',
+                  bundled.read_text(encoding="utf-8"), count=1)
+    toml = toml.replace("bonds = { bruno = 2 }", "bonds = { captain = 2, zed = 1 }", 1)
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, toml, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+
+    def bonds(screen: Screen) -> str:
+        fold = screen.page.get_by_role("group", name="Ada's sheet")
+        fold.locator("summary").click()
+        line = fold.locator("dd").filter(has_text=re.compile("zed 1"))
+        return " ".join(line.inner_text().split())
+
+    assert bonds(gm) == "Bandit Captain 2, zed 1 alice reads: zed 1"
+    assert bonds(alice) == "zed 1"
+    assert leaks(alice, ("captain 2",)) == []
 
 
 def test_a_long_log_keeps_the_readers_place_as_the_table_moves_on(

@@ -170,23 +170,28 @@ def print_sheets(console: Console, conflict: Conflict, viewer: Viewer,
         items = p.get("sheet", [])
         if not items:
             console.print("  [dim]nothing on the sheet to show[/]")
+        reader = p.get("player") or "the table"
         short = [i for i in items if " " not in i["value"]]  # a number, a die: one line
         if short:
             line = Text()
             for n, item in enumerate(short):
                 line.append(" · " if n else "")
-                line.append_text(_sheet_item(item, ""))
+                line.append_text(_sheet_item(item, "", reader))
             console.print(Padding(line, (0, 0, 0, 2), expand=False))
         for item in items:  # a table, a list, a sentence: a line of its own
             if " " in item["value"]:
-                console.print(Padding(_sheet_item(item, ":"), (0, 0, 0, 2), expand=False))
+                console.print(Padding(_sheet_item(item, ":", reader), (0, 0, 0, 2),
+                                      expand=False))
 
 
-def _sheet_item(item: dict[str, Any], colon: str) -> Text:
+def _sheet_item(item: dict[str, Any], colon: str, reader: str) -> Text:
+    """One line of a sheet; on the GM's, what ``reader`` (its player, or the table) does
+    not read is tagged [GM only], or [alice reads: …] where they read part of it."""
     text = Text(shown(item["label"]) + colon, style="bold")
     text.append(f" {shown(item['value'])}")
     if item.get("secret"):
-        text.append(" [GM only]", style="magenta")
+        text.append(f" [{shown(reader)} reads: {shown(item['reads'])}]" if "reads" in item
+                    else " [GM only]", style="magenta")
     if item.get("own"):
         text.append(" [no rule reads it]", style="dim")
     return text

@@ -17,6 +17,7 @@ opaque per-viewer :attr:`Projector.cursor`, never the conflict's version.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import hmac
 import itertools
@@ -581,9 +582,13 @@ def _add_sheets(ruleset: Ruleset, root: ConflictState, state: ConflictState, dep
                                else Viewer.public())
             readers[p.owner] = reader, reader.unknowns(), _as_known(state, depth, reader)
         reader, net, seen = readers[p.owner]
+        known = reader.knows(p.id, depth)
         told = _sheet(ruleset, seen, net, _entry(ruleset, state, reader.viewer, net, p)) \
-            if reader.knows(p.id, depth) else []
-        entry["sheet"] = marked(entry["sheet"], told, p.stats, ruleset.stats_read)
+            if known else []
+        # compared in the reader's words: a bond with one they do not know reads its id on
+        # their sheet, its name on the GM's, and is no secret for that
+        entry["sheet"] = marked(entry["sheet"], told, p.stats, ruleset.stats_read,
+                                functools.partial(ruleset.sheet, seen, entry) if known else None)
 
 
 def _as_known(state: ConflictState, depth: int, knowledge: Knowledge) -> ConflictState:

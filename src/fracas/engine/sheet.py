@@ -5,17 +5,18 @@ A sheet is built from a participant's entry of the view (:func:`~fracas.engine.p
 state_view`), after every redaction of it — GM-only stats, harm the side's harm view hides,
 a stat naming someone hidden from the viewer — so it can tell nothing the entry does not.
 The GM's copy marks each item the players do not read (``secret``: not on the sheet the
-table at large gets) and each stat of the GM's own (``own``: a note or a plan no rule reads,
-where the ruleset names the stats it reads).
+table at large gets, or told otherwise there: ``reads`` says how) and each stat of the GM's
+own (``own``: a note or a plan no rule reads, where the ruleset names the stats it reads).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 #: One line of a sheet: ``{"key": the stat (or derived value) it tells, "label": …,
-#: "value": …}``, and on the GM's copy ``secret``/``own`` where true.
+#: "value": …}``, and on the GM's copy ``secret``/``own`` where true (with ``reads``, what
+#: its reader reads of a secret line instead, where they read some of it).
 SheetItem = dict[str, Any]
 
 
@@ -59,17 +60,29 @@ def stat_items(stats: Mapping[str, Any], keys: Iterable[str] | None = None,
 
 
 def marked(gm: list[SheetItem], public: list[SheetItem], stats: Mapping[str, Any],
-           read: frozenset[str] | None) -> list[SheetItem]:
+           read: frozenset[str] | None,
+           worded_as: Callable[[], list[SheetItem]] | None = None) -> list[SheetItem]:
     """The GM's sheet ``gm`` with ``secret`` on each line the ``public`` sheet lacks (or
-    tells otherwise), and ``own`` on each stat no rule of the ruleset reads (``read``: the
-    stats it reads; None: any may be read, none is marked)."""
+    tells otherwise; then ``reads``: what the public sheet tells of it instead), and ``own``
+    on each stat no rule of the ruleset reads (``read``: the stats it reads; None: any may be
+    read, none is marked). ``worded_as`` makes the GM's sheet in the public sheet's words (a
+    character its reader does not know named by its id, as on theirs): a line told there as
+    the public sheet tells it is no secret (made only where a line is not told as is)."""
     told = {(i["key"], i["value"]) for i in public}
+    instead = {i["key"]: i["value"] for i in public}
+    words_of: dict[str, Any] | None = None
     out = []
     for line in gm:
-        extra: dict[str, bool] = {}
-        if (line["key"], line["value"]) not in told:
-            extra["secret"] = True
-        if read is not None and line["key"] in stats and line["key"] not in read:
+        extra: dict[str, Any] = {}
+        key = line["key"]
+        if (key, line["value"]) not in told:
+            if words_of is None:
+                words_of = {i["key"]: i["value"] for i in (worded_as() if worded_as else ())}
+            if (key, words_of.get(key, line["value"])) not in told:
+                extra["secret"] = True
+                if key in instead:
+                    extra["reads"] = instead[key]
+        if read is not None and key in stats and key not in read:
             extra["own"] = True
         out.append({**line, **extra})
     return out

@@ -310,13 +310,15 @@ function folding(key, held, summary, body, attrs = {}) {
 
 // A character's sheet as the server words it for the viewer (docs/table.md), folded to
 // "sheet" until opened; on the GM's, what its player (the table, for an NPC) does not read
-// is tagged "GM only", and a stat of the GM's own that no rule reads says so.
+// is tagged "GM only" (a line they read part of: "alice reads: zed 1"), and a stat of the
+// GM's own that no rule reads says so.
 export function sheetOf(p) {
   const items = p.sheet || [];
   if (!items.length) return null;
+  const secret = (i) => (i.reads === undefined ? "GM only" : `${p.player || "the table"} reads: ${i.reads}`);
   return folding(`sheet|${p.id}`, false, "sheet", h("dl", { class: "sheet" }, items.flatMap((i) => [
     h("dt", {}, i.label),
-    h("dd", {}, i.value, i.secret ? [" ", h("span", { class: "tag gm-only" }, "GM only")] : null,
+    h("dd", {}, i.value, i.secret ? [" ", h("span", { class: "tag gm-only" }, secret(i))] : null,
       i.own ? [" ", h("span", { class: "tag" }, "no rule reads it")] : null)])),
   { class: "sheet-fold", "aria-label": `${p.name}'s sheet` });
 }
