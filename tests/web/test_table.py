@@ -253,6 +253,7 @@ def test_a_round_of_fabula_ultima(browser: Browser, served: Served, tmp_path: Pa
         shared.context.close()
         # the GM revokes Bob's link: his page is told at once, Alice's stays live
         gm.page.get_by_role("button", name="Revoke the link of bob").click()
+        gm.page.get_by_role("dialog").get_by_role("button", name="Revoke bob's link").click()
         expect(bob.page.locator("#connection")).to_contain_text("revoked")
         expect(alice.page.locator("#connection")).to_have_text("live")
 
@@ -371,12 +372,30 @@ def test_a_players_field_sends_what_she_typed_and_the_server_says_why_not(
 
 def test_a_revoked_link_loses_its_commands_at_once(browser: Browser, served: Served,
                                                    tmp_path: Path) -> None:
+    """Before: Revoke acted at once, without asking: a misclick cut a player off mid-game."""
     with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
         expect(bob.page.locator("section.actor[data-actor='bruno']")).to_have_count(1)
         command(gm, "gm", "open bruno")
         banner = bob.page.locator("#turn-banner")
         expect(banner).to_have_text("Your turn: Bruno")
-        gm.page.get_by_role("button", name="Revoke the link of bob").click()
+        # asked first, naming whose link it is: a misclick (Cancel, or Escape) cuts no one off
+        revoke = gm.page.get_by_role("button", name="Revoke the link of bob")
+        for answer in ("Cancel", "Escape"):
+            revoke.click()
+            asked = gm.page.get_by_role("dialog")
+            expect(asked).to_contain_text("Revoke bob's link (")
+            expect(asked).to_contain_text("Bob's page loses its commands at once")
+            expect(asked.get_by_role("button", name="Cancel")).to_be_focused()
+            if answer == "Cancel":
+                asked.get_by_role("button", name="Cancel").click()
+            else:
+                gm.page.keyboard.press("Escape")
+            expect(asked).to_have_count(0)
+        expect(bob.page.locator("#connection")).to_have_text("live")
+        expect(revoke).to_be_visible()
+        expect(gm.page.locator(".links")).not_to_contain_text("revoked")
+        revoke.click()
+        gm.page.get_by_role("dialog").get_by_role("button", name="Revoke bob's link").click()
         expect(bob.page.locator("#connection")).to_contain_text("revoked")
         expect(bob.page.locator("section.actor")).to_have_count(0)  # not live until a send fails
         expect(bob.page.locator(".round-region")).to_contain_text(

@@ -43,3 +43,25 @@ export function capitalized(text) {
 export function signed(n) {
   return n < 0 ? `−${-n}` : `+${n}`;
 }
+
+let asked = 0;
+
+/** Ask before a step a misclick must not take (a link revoked mid-game): a modal dialog in
+ * the page's style saying `question`, with Cancel (focused first; Escape too) and `yes`;
+ * answers (a promise) whether `yes` was chosen. */
+export function confirmed(question, yes) {
+  const id = `confirm-${++asked}`;
+  return new Promise((resolve) => {
+    const dialog = h("dialog", { class: "confirm", "aria-labelledby": id },
+      h("p", { id }, question),
+      h("form", { method: "dialog", class: "buttons" },
+        h("button", { value: "no", class: "cancel" }, "Cancel"),
+        h("button", { value: "yes", class: "bad" }, yes)));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "yes");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}

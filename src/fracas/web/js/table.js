@@ -2,7 +2,7 @@
 // characters' commands only), by the role of the token in the cookie. Everything shown comes
 // from the viewer's projection, over the public API and the conflict's WebSocket.
 import { api, apiBlob } from "./api.js";
-import { capitalized, h, panel, words } from "./dom.js";
+import { capitalized, confirmed, h, panel, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
 import { downloadButton, importForm } from "./exchange.js";
 import { commandForm, normalize, quote } from "./legal.js";
@@ -1061,7 +1061,20 @@ function invitePanel() {
     links.replaceChildren(...all.filter((l) => l.role !== "gm").map((l) => h("li", {},
       `${l.role === "player" ? l.player : "public"} · ${l.id}`, l.revoked ? " · revoked" : " ",
       l.revoked ? null : h("button", { type: "button", "aria-label": `Revoke the link of ${l.player || "the public"}`,
-        onclick: async () => { await api("DELETE", `/tables/${tableId}/links/${l.id}`); refresh(); } }, "Revoke"))));
+        onclick: () => revoke(l) }, "Revoke"))));
+  };
+  // a misclick must not cut a player off mid-game: asked first, naming whose link it is
+  const revoke = async (l) => {
+    const whose = l.player ? `${l.player}'s link` : "the public link";
+    const page = l.player ? `${l.player}'s page loses its commands` : "every screen opened with it goes dark";
+    if (!(await confirmed(`Revoke ${whose} (${l.id})? ${capitalized(page)} at once, and the link `
+      + "opens the table no more (a new one can be made).", `Revoke ${whose}`))) return;
+    try {
+      await api("DELETE", `/tables/${tableId}/links/${l.id}`);
+    } catch (error) {
+      showError(error);
+    }
+    refresh();
   };
   const invite = async (body) => {
     try {
