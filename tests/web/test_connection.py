@@ -225,3 +225,38 @@ def test_a_players_turn_in_another_conflict_is_offered_where_she_reads(
     assert alice.errors == [] and gm.errors == [], (alice.errors, gm.errors)
     alice.context.close()
     gm.context.close()
+
+
+def test_what_is_typed_outlasts_a_reload_in_the_tab_until_it_is_sent(
+        browser: Browser, served: Served) -> None:
+    """Before: a reload (a phone reloading a background tab) lost the dice typed into a form
+    and the words typed into the command line."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    page = alice.page
+    mine = page.locator("section.actor[data-actor='ada']")
+    mine.locator("details.command", has=page.locator("form[data-verb='awareness']")) \
+        .locator("> summary").click()
+    dice = mine.locator("form[data-verb='awareness']").get_by_label("dice (optional)")
+    line = mine.get_by_label("Another command for Ada (text notation)")
+    dice.fill("5,6,1")
+    line.fill("note the brakes squeal")
+    page.reload()
+    expect(dice).to_have_value("5,6,1")  # its form open as she left it
+    expect(line).to_have_value("note the brakes squeal")
+    assert "brakes" not in page.evaluate("JSON.stringify(Object.entries(localStorage))")
+    mine.locator("form[data-verb='awareness']").get_by_role("button", name="awareness").click()
+    wait_log(alice, "Ada rolls awareness")
+    line.press("Enter")
+    wait_log(alice, "the brakes squeal")
+    page.reload()
+    expect(page.locator(".person").first).to_be_visible()
+    expect(line).to_have_value("")  # sent: gone
+    assert "brakes" not in page.evaluate("JSON.stringify(Object.entries(sessionStorage))")
+    # kept by this tab alone: another tab of the same browser starts with nothing typed
+    line.fill("note words never sent")
+    other = alice.context.new_page()
+    other.goto(page.url)
+    expect(other.get_by_label("Another command for Ada (text notation)")).to_be_visible()
+    expect(other.get_by_label("Another command for Ada (text notation)")).to_have_value("")

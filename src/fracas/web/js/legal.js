@@ -3,6 +3,7 @@
 // engine's JSON form), or text templates ("ada: attack TARGET weapon=sword|knife", sent back
 // in the text notation). No verb has a hand-written form.
 import { h, words } from "./dom.js";
+import { kept } from "./typed.js";
 
 // What a free word of a text template stands for.
 const HINTS = {
@@ -248,9 +249,9 @@ function aboutOf(command) {
 }
 
 // What was typed or chosen, and which commands were open, survive a redraw of the controls
-// (they are rebuilt when someone else's action changes the legal commands), in one conflict
-// (the key begins with its id: another conflict's Ada starts afresh).
-const kept = new Map();
+// (they are rebuilt when someone else's action changes the legal commands) and a reload of
+// the page (typed.js), in one conflict (the key begins with its id: another conflict's Ada
+// starts afresh).
 
 // Once a command is accepted, what was typed in its form (dice, words said, a reason) is
 // gone: the next go starts empty, never rolls the same dice or says the same words again. A

@@ -9,6 +9,7 @@ import { commandForm, normalize, quote } from "./legal.js";
 import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
+import { kept, keepIn } from "./typed.js";
 import { progressOf, rulesetPanels, sheetOf, turnOf, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
@@ -94,6 +95,7 @@ async function boot() {
   document.getElementById("who").textContent = state.me.role === "gm" ? "Game master"
     : state.me.role === "player" ? `Player: ${state.me.player}` : "Onlooker";
   document.body.classList.add(state.me.role === "gm" ? "gm" : "player");
+  keepIn(tableId, state.me.role, state.me.player);  // what was typed before a reload comes back
   state.rulesets = await api("GET", "/rulesets");
   layout();
   await loadConflicts(pathConflict);
@@ -578,15 +580,22 @@ function commandLine(actor, ctx) {
     return made;
   }
   const id = `line-${actor}`;
+  const key = `${state.conflictId}|${actor}|line`;  // what is typed in it outlasts a reload
   const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
-    placeholder,
-    oninput: () => oddsFor(() => fullText(actor, input.value.trim()), output) });
+    placeholder, value: kept.get(key) || null,
+    oninput: () => {
+      if (input.value) kept.set(key, input.value); else kept.delete(key);
+      oddsFor(() => fullText(actor, input.value.trim()), output);
+    } });
   const output = h("output", { class: "odds", "aria-live": "polite", for: id });
   const form = h("form", { class: "command command-line", onsubmit: (e) => {
     e.preventDefault();
     const text = input.value.trim();
     submit(fullText(actor, text), form).then((ok) => {
-      if (ok && input.value.trim() === text) input.value = "";
+      if (ok && input.value.trim() === text) {
+        input.value = "";
+        kept.delete(key);
+      }
     });
   } }, h("p", { class: "field" }, h("label", { for: id }, label), input),
   h("button", { type: "submit" }, "Send"), output);
