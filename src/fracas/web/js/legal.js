@@ -122,7 +122,7 @@ function narrow(command, fields) {
     if (f.input.tagName === "SELECT") {
       for (const o of f.input.options) {
         o.hidden = o.disabled = !takes(o.value);
-        if (o.disabled && f.input.multiple) o.selected = false;  // (concealed from itself)
+        if (o.disabled && f.input.multiple) o.selected = false;  // not offered: not sent
       }
       const first = open.length && open.length < command.variants.length && !f.input.dataset.chosen
         ? fixedIn(open[0], name) : null;
@@ -248,11 +248,11 @@ function aboutOf(command) {
   return text[0].toUpperCase() + text.slice(1) + (command.rule ? ` (${command.rule})` : "");
 }
 
-// What was typed or chosen, and which commands were open, survive a redraw of the controls
-// (they are rebuilt when someone else's action changes the legal commands) and a reload of
-// the page (typed.js), in one conflict (the key begins with its id: another conflict's Ada
-// starts afresh).
-
+// What was typed or chosen, and which commands were open (`kept`, typed.js), survive a
+// redraw of the controls (they are rebuilt when someone else's action changes the legal
+// commands) and a reload of the page, in one conflict (the key begins with its id: another
+// conflict's Ada starts afresh).
+//
 // Once a command is accepted, what was typed in its form (dice, words said, a reason) is
 // gone: the next go starts empty, never rolls the same dice or says the same words again. A
 // choice from a list (a target, a weapon) stays; a refused command keeps all, to be put right.
