@@ -27,9 +27,8 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 // a player's other conflicts where a character of theirs acts now, and those
                 // seen ended (glanced at no more)
                 elsewhere: new Set(), over: new Set(),
-                // (GM) the next conflict made goes behind the screen; the conflict whose
-                // taking back is being confirmed
-                behindScreen: false, hiding: null };
+                // (GM) the next conflict made goes behind the screen
+                behindScreen: false };
 const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
@@ -944,26 +943,16 @@ function renderHide() {
 
 function hideControls(open) {
   if (open.shown === false) return null;
-  const again = (hiding, focus) => {
-    state.hiding = hiding;
-    renderHide();
-    document.getElementById(focus).focus();
+  const hide = async () => {
+    if (await confirmed(`Take ${open.title} behind the screen? The players lose it at once, until `
+      + "you show it again.", "Yes, take it behind the screen")) setShown(open, false);
   };
-  if (state.hiding !== open.id) {
-    return h("button", { type: "button", id: "hide-conflict", onclick: () => again(open.id, "hide-yes") },
-      "Take it behind the screen");
-  }
-  return h("span", { class: "buttons", role: "group", "aria-labelledby": "hide-question" },
-    h("span", { id: "hide-question" }, `The players lose ${open.title} at once, until you show it again.`),
-    h("button", { type: "button", id: "hide-yes", onclick: () => setShown(open, false) },
-      "Yes, take it behind the screen"),
-    h("button", { type: "button", id: "hide-no", onclick: () => again(null, "hide-conflict") }, "Keep it shown"));
+  return h("button", { type: "button", id: "hide-conflict", onclick: hide }, "Take it behind the screen");
 }
 
 async function setShown(c, shown) {
   try {
     await api("PUT", `/tables/${tableId}/conflicts/${encodeURIComponent(c.id)}/shown`, { shown });
-    state.hiding = null;
     state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
   } catch (error) {
     return showError(error);
