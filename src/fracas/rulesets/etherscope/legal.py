@@ -279,8 +279,9 @@ def _gm_commands(state: ConflictState) -> list[LegalCommand]:
            command("group", None, free={"name": "NAME", "members": "A,B"},
                    allowed={"members": ids}),
            command("damage", None, free={"who": "WHO", "amount": "N"}, allowed={"who": ids})]
-    out += _reveals(state, ids)
-    out += _conceals(state, ids)
+    hidden = ext.ranges.hidden
+    key = (ids, tuple((pid, tuple(by)) for pid, by in hidden.items() if by))
+    out += _HIDING.get(key, lambda: (*_reveals(hidden, ids), *_conceals(hidden, ids)))
     if ext.groups:  # ES-START-6: a group the GM formed is dissolved by its name
         out.append(command("ungroup", None, free={"name": "NAME"},
                            allowed={"name": tuple(ext.groups)}))
@@ -290,19 +291,22 @@ def _gm_commands(state: ConflictState) -> list[LegalCommand]:
     return [command(first, None), *out] if first else out
 
 
-def _reveals(state: ConflictState, ids: tuple[str, ...]) -> list[LegalCommand]:
+#: The GM's conceal and reveal commands, by (those still in the conflict, who is hidden from
+#: whom).
+_HIDING: Made[tuple[LegalCommand, ...]] = Made()
+
+
+def _reveals(hidden: dict[str, list[str]], ids: tuple[str, ...]) -> list[LegalCommand]:
     """ES-RNG-3: each one hidden from some still in the conflict is revealed to everyone, or
     to those named of them (never to itself)."""
-    hidden = ext_of(state).ranges.hidden
     return [command("reveal", None, who=pid, allowed={"from": unseen})
             for pid in ids if (unseen := tuple(x for x in ids if x in hidden.get(pid, ())))]
 
 
-def _conceals(state: ConflictState, ids: tuple[str, ...]) -> list[LegalCommand]:
+def _conceals(hidden: dict[str, list[str]], ids: tuple[str, ...]) -> list[LegalCommand]:
     """ES-RNG-1: the GM hides one (reinforcements arriving unseen, a lost trail) from
     everyone, or from those named of the others it is not yet hidden from (never from
     itself)."""
-    hidden = ext_of(state).ranges.hidden
     return [command("conceal", None, who=pid, allowed={"from": seeing})
             for pid in ids
             if (seeing := tuple(x for x in ids if x != pid and x not in hidden.get(pid, ())))]
