@@ -417,7 +417,8 @@ def test_an_unseen_characters_awareness_move_names_none_it_moves_against() -> No
         "bruno: awareness successes=1", "moves"])
     ruleset = view(c, ALICE)["conflict"]["ruleset"]
     assert (ruleset["phase"], ruleset["mover"], ruleset["move_against"]) == ("moves", None, [])
-    assert "awareness move: the GM" in ruleset["lines"]
+    # nor nobody left to wait on: the terminal names those still to move, as the page does
+    assert "awareness move: the GM; still to move: Ada, Bruno" in ruleset["lines"]
     bob = view(c, BOB)["conflict"]["ruleset"]
     assert (bob["mover"], bob["move_against"]) == ("carl", ["ada", "bruno"])
 

@@ -373,8 +373,12 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
         if mover and see(mover):
             against = [name(state, p) for p in ext.move_order[ext.mover + 1:] if see(p)]
             lines.append(f"awareness move: {name(state, mover)} against {', '.join(against)}")
-        else:  # whom a hidden one moves against would tell of it
-            lines.append("awareness move: the GM")
+        else:  # whom a hidden one moves against would tell of it; who is still to move
+            # after it, of those the viewer knows, does not (they read the move order)
+            later = [name(state, p) for p in ext.move_order[ext.mover + 1:]
+                     if see(p) and state.participants[p].active]
+            lines.append("awareness move: the GM; still to move: " + (", ".join(later)
+                                                                      or "nobody"))
     elif ext.phase == ph.DECLARE:
         waiting = [name(state, p) for p in ext.base if p not in ext.countdown.declarations
                    and see(p)]
