@@ -300,3 +300,19 @@ def test_while_an_unseen_one_makes_its_awareness_move_the_rest_still_to_move_are
     expect(head).to_contain_text("Acting: Bruno")
     expect(head).to_contain_text("Still to act: The imp")
     assert leaks(alice, ("zqlurker", "zqdora")) == []
+
+
+@pytest.mark.rule("ES-ROUND-1")
+def test_between_rounds_nobody_is_said_to_be_still_to_act(browser: Browser, served: Served
+                                                          ) -> None:
+    """Before: between rounds a player's Round panel read "Acting: nobody · between rounds:
+    the GM starts the next one" and under it "Still to act: nobody"."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase", story=True)
+    alice = join(browser, invite(gm, "alice"))
+    for screen in (gm, alice):
+        head = screen.page.locator(".round-region")
+        expect(head).to_contain_text("between rounds: the GM starts the next one")
+        expect(head).not_to_contain_text("Still to act")
+    command(gm, "gm", "round")  # declaring: those still to declare are named
+    expect(alice.page.locator(".round-region")).to_contain_text("Still to declare")

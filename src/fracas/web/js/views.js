@@ -32,8 +32,9 @@ export function turnOf(view, level) {
              nobody: "the GM" };
   }
   if (view.ruleset === "etherscope") {
+    // between rounds (before round 1) nobody is waited on: the GM starts the next round
     return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || ""),
-             nobody: r.phase === "countdown" ? "the GM" : undefined };
+             nobody: r.phase === "countdown" ? "the GM" : undefined, noWaiting: r.phase === "ready" };
   }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
