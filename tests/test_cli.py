@@ -150,6 +150,21 @@ def test_a_refused_setting_names_its_file_and_line(tmp_path: Path) -> None:
         " ".join(result.output.split())
 
 
+def test_a_mistyped_fabula_ultima_stat_names_its_participant_not_the_settings_line(
+        tmp_path: Path) -> None:
+    """`hpp = 40` on a sheet was located at the `[settings]` header (line 3; line 1 without
+    one): the stat's key was looked for among the settings. A participant's stat error names
+    the participant, with no line (docs/scenarios.md)."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('ruleset = "fabula-ultima"\ntitle = "x"\n[settings]\n\n[[participants]]\n'
+                   'id = "ada"\nname = "Ada"\nkind = "pc"\nside = "heroes"\n'
+                   'stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hpp = 40 }\n')
+    result = runner.invoke(app, ["run", str(bad)])
+    assert result.exit_code == 2
+    assert "bad.toml: ada: unknown stat 'hpp'; did you mean 'hp'?" in \
+        " ".join(result.output.split())
+
+
 def test_as_a_name_nobody_plays_warns_and_shows_an_onlookers_view() -> None:
     result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--as", "zed"])
     assert result.exit_code == 0

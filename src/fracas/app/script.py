@@ -75,7 +75,7 @@ def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Scrip
     try:
         conflict = Conflict.create(ruleset, scenario.setup, seed, time=time)
     except FracasError as exc:
-        return ScriptRun(None, located(exc, scenario.where(exc.values.get("key"))))
+        return ScriptRun(None, located(exc, scenario.where(_settings_key(exc))))
     for line in scenario.script:
         try:
             conflict.execute(line.text, time=time)
@@ -83,6 +83,15 @@ def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Scrip
             return ScriptRun(conflict, located(exc, f"{scenario.path}:{line.line}: "
                                                     f"{line.text!r}"))
     return ScriptRun(conflict)
+
+
+def _settings_key(exc: FracasError) -> str | None:
+    """The ``[settings]`` key a set-up error is about, if any: an error about a participant's
+    stats names the participant instead (its ``key`` is a stat's, not a setting's)."""
+    if "participant" in exc.values:
+        return None
+    key = exc.values.get("key")
+    return key if isinstance(key, str) else None
 
 
 def play_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Conflict:
