@@ -179,6 +179,9 @@ def _override(d: Decision, cmd: Command) -> None:
             raise InvalidInput(f"override: {a['path']} is the engine's own bookkeeping (when "
                                "the character came in, when its stats were written); correct "
                                "a stat by its path, such as ID.stats.KEY", path=a["path"])
+        if parts[2:] in (["out"], ["present"]) and parts[1] in state.participants:
+            # before the value's kind is checked
+            _refuse_in_or_out(state, parts[1], parts[2], a["value"], a["path"])
     target = _target(ruleset, state, path)
     if target is not None:
         current = target.current
@@ -257,8 +260,6 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     if parts[0] in COMMANDED_PARTS:
         raise InvalidInput(f"override: {where} is changed by its commands, not set by hand "
                            f"({COMMANDED_PARTS[parts[0]]})", path=where)
-    if parts[0] == "participants" and parts[2:] in (["out"], ["present"]):
-        _refuse_in_or_out(state, parts[1], parts[2], value, where)
     if parts == ["status"] and value not in {s.value for s in Status}:
         raise InvalidInput(f"override: status is one of {', '.join(s.value for s in Status)}, "
                            f"got {value!r}", path=where)
@@ -289,8 +290,8 @@ def _refuse_in_or_out(state: ConflictState, pid: str, key: str, value: Any,
     behind (and bringing one back by hand would leave it without a turn). Only why a
     character is out may be reworded."""
     p = state.participants[pid]
-    if key == "out" and p.out is not None and isinstance(value, str):
-        return
+    if key == "out" and p.out is not None and isinstance(value, str) and value.strip():
+        return  # an empty reason would read as "not out": back in by hand
     if key == "out" and p.out is not None:
         raise IllegalCommand(f"override: {where}: {p.name} was taken out by a command of the "
                              "log; undo it to bring them back (set by hand, they would come "

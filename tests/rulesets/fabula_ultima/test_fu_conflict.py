@@ -471,7 +471,14 @@ def test_who_is_in_the_conflict_is_not_set_by_hand() -> None:
     assert "undo it to bring them back" in str(err)
     err = refused(c, "override orc2.out fled", None, InvalidInput)
     assert "out orc2 reason=TEXT" in str(err)  # the command that clears its turns
-    refused(c, "override orc2.present false", None, InvalidInput)
+    err = refused(c, "override orc2.present false", None, InvalidInput)
+    assert "out orc2 reason=TEXT" in str(err)  # was: "orc2.present cannot hold 0"
+    # an empty reason read as "not out": it brought orc1 back in by hand
+    err = refused(c, "override orc1.out ''", None, IllegalCommand)
+    assert "undo it to bring them back" in str(err)
+    err = refused(c, "override orc1.out false", None, IllegalCommand)
+    assert "undo it to bring them back" in str(err)  # was: "give a value of the same kind"
+    refused(c, "override participants.zed.present false", None, InvalidInput)  # no one
     run(c, "override orc1.out 'routed, face down in the mud'")  # why, reworded
     run(c, "out orc2 reason=fled", "orc3: attack ada dice=1,2", "bruno: act")
     assert c.state.ext.round_closed  # nobody out is left holding the round open
