@@ -165,6 +165,19 @@ def test_a_mistyped_fabula_ultima_stat_names_its_participant_not_the_settings_li
         " ".join(result.output.split())
 
 
+def test_the_scenario_file_of_docs_scenarios_md_plays_cleanly(tmp_path: Path) -> None:
+    """The guide's example file is what a newcomer copies first: it must run as shown."""
+    doc = (Path(__file__).parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(.*?)```", doc, re.S)
+    assert block is not None
+    example = tmp_path / "zepcar.toml"
+    example.write_text(block.group(1), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(example)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Ada Lovelace acts at 7, 1" in said and "note [gm]: the bridge is up ahead" in said
+
+
 def test_as_a_name_nobody_plays_warns_and_shows_an_onlookers_view() -> None:
     result = runner.invoke(app, ["run", TOY_FILE, "--seed", "7", "--as", "zed"])
     assert result.exit_code == 0
