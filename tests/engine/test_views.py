@@ -102,6 +102,22 @@ def test_a_zoom_and_a_side_of_only_unknown_characters_are_not_shown() -> None:
     assert len(gm["zoom"]) == 1 and gm["conflict"]["sides"] == ["heroes", "foes"]
 
 
+def test_out_and_leave_without_a_reason_say_no_reason() -> None:
+    """`out gob` read "Goblin is out of the conflict: out" and `leave gob` "Goblin leaves:
+    leave": the verb came back as its own reason."""
+    c = toy_conflict()
+    c.execute("start ada")
+    c.execute("out gob")
+    assert log_view(c, Viewer.gm())[-1]["lines"][0] == "Goblin is out of the conflict"
+    c.execute("undo")
+    c.execute("leave gob")
+    assert log_view(c, Viewer.public())[-1]["lines"][0] == "Goblin leaves"
+    c.execute("undo")
+    c.execute("out gob reason='fled the mill'")
+    said = log_view(c, Viewer.gm())[-1]["lines"][0]
+    assert said == "Goblin is out of the conflict: fled the mill"
+
+
 def test_a_character_out_of_the_conflict_can_no_longer_act() -> None:
     c = toy_conflict()
     c.execute("start ada")

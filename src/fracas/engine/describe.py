@@ -98,6 +98,16 @@ def _marker(ruleset: Ruleset, e: ee.Undone | ee.Redone, state: ConflictState) ->
     return f"{'undo' if isinstance(e, ee.Undone) else 'redo'}: " + "; ".join(done)
 
 
+@SENTENCES.register(ee.ParticipantLeft, ee.ParticipantOut)
+def _gone(ruleset: Ruleset, e: ee.ParticipantLeft | ee.ParticipantOut,
+          state: ConflictState) -> str:
+    # without a reason typed, the command stored its verb as the reason: not said again
+    left = isinstance(e, ee.ParticipantLeft)
+    said = None if e.reason == ("leave" if left else "out") else e.reason
+    what = "leaves" if left else "is out of the conflict"
+    return f"{name_of(state, e.participant)} {what}{_part(': {}', said)}"
+
+
 #: The sentences that are templates of the event's fields (see :func:`.sentences.fill`).
 TEMPLATES: dict[type[Event], str] = {
     ee.ConflictStarted: "the conflict begins",
@@ -106,8 +116,6 @@ TEMPLATES: dict[type[Event], str] = {
     ee.TurnStarted: "{who.participant}'s turn",
     ee.TurnEnded: "{who.participant} is done",
     ee.ParticipantJoined: "{e.name} joins the conflict",
-    ee.ParticipantLeft: "{who.participant} leaves: {e.reason}",
-    ee.ParticipantOut: "{who.participant} is out of the conflict: {e.reason}",
     ee.Note: "note{secret}: {e.text}",
     ee.Narration: "{who.actor}{secret}: {e.text}",
     ee.EffectExpired: "effect {e.id} ends: {e.text}",
