@@ -43,3 +43,14 @@ def test_participant_ids_are_suggested_to_the_gm_only() -> None:
     assert "did you mean 'gob'?" in _message(c, "leave gobb")
     said = _message(c, "gobb: note hi", Viewer.of_player("alice"))
     assert "did you mean" not in said and "gob'" not in said
+
+
+def test_a_characters_command_is_never_taken_for_one_of_the_gms() -> None:
+    # VERS has no `done` (a go ends with a hand-off); before, Alice's 'ada: done' was
+    # answered "did you mean 'zone'?", a GM's map command she cannot give
+    c = play_script(load_scenario("vers-tavern-brawl"), "s")
+    c.execute("open ada")
+    said = _message(c, "ada: done", Viewer.of_player("alice"))
+    assert "unknown command 'done'" in said and "zone" not in said
+    assert "did you mean 'zone'?" in _message(c, "zon bar")  # the GM's own typo still is
+    assert "did you mean 'attack'?" in _message(c, "ada: atack thug")

@@ -327,12 +327,15 @@ class CommandSet:
             self._params[spec.verb] = ([p for p in spec.params if p.positional],
                                        {p.name: p for p in spec.params})
 
-    def spec(self, verb: str) -> CommandSpec:
-        """The spec of ``verb`` or an error listing the known verbs."""
+    def spec(self, verb: str, *, acted: bool = False) -> CommandSpec:
+        """The spec of ``verb`` or an error listing the known verbs (``acted``: the command
+        names an actor, so a GM-only verb is no likely meaning: ``ada: done`` in a ruleset
+        without ``done`` is not taken for the GM's ``zone``)."""
         try:
             return self.specs[verb]
         except KeyError:
-            hint = did_you_mean(verb, self.specs) or (
+            known = [v for v, s in self.specs.items() if not (acted and s.actor == "gm")]
+            hint = did_you_mean(verb, known) or (
                 " (the ruleset's guide in docs/ lists the commands)")
             # unknown_verb: each door adds its own advice (the prompt's Tab, the page's forms)
             raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb,
@@ -371,7 +374,7 @@ class CommandSet:
         verb = tokens[0].lower()
         if not _VERB.match(verb):
             raise InvalidInput(f"{tokens[0]!r} is not a command", text=text)
-        spec = self.spec(verb)
+        spec = self.spec(verb, acted=actor is not None)
         try:
             return self._parse_args(spec, actor, tokens[1:])
         except InvalidInput as exc:
