@@ -36,18 +36,47 @@ def test_pools_stay_between_zero_and_maximum() -> None:
 def test_a_player_is_offered_to_spend_from_their_characters_pools() -> None:
     """An item's IP or a skill's MP is spent from the controls, on the character's turn or
     not (before: only by typing ``ada: spend ip 3``); a GM-only pool is offered all the same,
-    so the offer never tells what is left in it."""
+    so the offer never tells what is left in it, while one its player sees empty is not."""
     ada = {**pc("ada", ip=6, mp=20), "gm_only": ["mp"]}
-    c = run(make(ada, npc("orc")), "ada: initiative dice=6,6", "ada: spend ip 6")
+    c = run(make(ada, npc("orc")), "ada: initiative dice=6,6", "ada: spend ip 6",
+            "ada: spend mp 20")
     for viewer in (Viewer.gm(), Viewer.of_player("ada")):
         (spend,) = [lc for lc in offered_to(c, viewer, "ada") if lc.verb == "spend"]
-        assert spend.choice("pool").allowed == ("mp", "ip", "hp")  # IP 0 left: still offered
-        assert spend.to_data()["label"] == "spend MP, IP or HP"
+        assert spend.choice("pool").allowed == ("mp", "hp")  # MP 0 left: still offered
+        assert spend.to_data()["label"] == "spend MP or HP"  # IP 0 left, in her sight: not
     (orc,) = [lc for lc in c.legal("orc") if lc.verb == "spend"]
     assert orc.choice("pool").allowed == ("mp", "hp")  # IP is a PC's
     assert orc.to_data()["label"] == "spend MP or HP"
+    run(c, "recover ada 5 pool=mp")
     c.execute(spend.command(pool="mp", amount=5, why="a skill"), time="")
-    assert c.state.ext.mp["ada"].current == 15
+    assert c.state.ext.mp["ada"].current == 0
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_an_npc_is_offered_no_pool_it_has_nothing_in() -> None:
+    """A cutthroat without MP (or with its MP spent) is offered HP to spend, not MP (before:
+    "spend MP or HP" under every NPC, refused once sent); its GM-only MP changes nothing, as
+    only the GM is offered its commands, while an NPC ally a player plays is offered a GM-only
+    pool whatever is left in it."""
+    cut = npc("cut")
+    cut["stats"].pop("mp")
+    orc = {**npc("orc", mp=0), "gm_only": ["mp"]}
+    ally = {**npc("ally", side="pcs", mp=0), "player": "ada", "gm_only": ["mp"]}
+    c = run(make(pc("ada"), orc, cut, npc("imp", mp=4), ally),
+            "ada: initiative dice=6,6", "imp: spend mp 4")
+
+    def pools(pid: str) -> tuple[Any, ...] | None:
+        (spend,) = [lc for lc in c.legal(pid) if lc.verb == "spend"]
+        return spend.choice("pool").allowed
+
+    assert [pools(pid) for pid in ("orc", "cut", "imp")] == [("hp",)] * 3
+    assert [lc.to_data()["label"] for lc in c.legal("orc") if lc.verb == "spend"] == [
+        "spend HP"]
+    (offer,) = [lc for lc in offered_to(c, Viewer.of_player("ada"), "ally")
+                if lc.verb == "spend"]
+    assert offer.choice("pool").allowed == ("mp", "hp")  # its player may not know it is 0
+    run(c, "recover imp 2 pool=mp")
+    assert pools("imp") == ("mp", "hp")
 
 
 @pytest.mark.rule("FU-RES-1", "FU-CON-12")

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from fracas.engine.concealment import CONCEALMENT_COMMANDS
 from fracas.engine.generic import GENERIC_COMMANDS
 from fracas.engine.legal import LegalCommand
-from fracas.engine.model import ConflictState, Status
+from fracas.engine.model import ConflictState, Status, Viewer
+from fracas.engine.secrets import stat_is_secret
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import (
     UNARMED,
@@ -61,7 +62,7 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
             return []
         out = list(turn(actor)) if actor in nxt.may_act else []
         spend = ext.fp.get(actor, 0) > 0  # a Fabula Point to spend (FU-CHK-4)
-        pools = _pools(ext, actor)
+        pools = _pools(state, actor)
         return out + list(_ANYTIME.get((actor, spend, pools),
                                        lambda: _anytime(actor, spend, pools)))
 
@@ -77,14 +78,20 @@ def fabula_spend(state: ConflictState, actor: str) -> LegalCommand | None:
     if state.status != Status.RUNNING.value or next_turn(ext) is None or p is None \
             or not p.active or actor not in ext.fp:
         return None
-    return _anytime(actor, True, _pools(ext, actor))[1]
+    return _anytime(actor, True, _pools(state, actor))[1]
 
 
-def _pools(ext: FabulaExt, actor: str) -> tuple[str, ...]:
-    """The pools ``actor`` has to spend from (IP: a PC's), whatever is left in them: the
-    offer never tells a GM-only pool's points (FU-RES-1)."""
+def _pools(state: ConflictState, actor: str) -> tuple[str, ...]:
+    """The pools ``actor`` may spend from (IP: a PC's; FU-RES-1): each with points left, and
+    one its player may not know the points of (GM-only) whatever is left in it, as the offer
+    must not tell them; one its player sees, or of an NPC no player plays (whose offers the GM
+    alone sees), is not offered empty (an NPC without MP is offered no MP to spend)."""
+    ext: FabulaExt = state.ext
+    p = state.participants[actor]
+    player = None if p.owner is None else Viewer.of_player(p.owner)
     return tuple(name for name, pools in (("mp", ext.mp), ("ip", ext.ip), ("hp", ext.hp))
-                 if actor in pools)
+                 if actor in pools and (pools[actor].current > 0 or (
+                     player is not None and stat_is_secret(state, player, actor, name))))
 
 
 def weapons(ext: FabulaExt, pid: str) -> tuple[str, ...]:
