@@ -398,3 +398,45 @@ def test_a_newcomers_stats_say_how_they_are_written(page: Page) -> None:
     form = page.locator("form[data-verb=join]")
     expect(form.locator("p.field", has=page.get_by_label("stats (optional)"))).to_contain_text(
         'a JSON object, e.g. {"dex": 8, "hp": 20}')
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_checks_words_name_its_turn_field_as_the_page_shows_it(page: Page) -> None:
+    """A check says what it does and what its **turn** field's "no" means beside that field
+    (before: "turn=no for a check outside the turn order", the text notation's words, above
+    a form whose field is called turn); outside the turn, with no such field, it says
+    nothing of it."""
+    build(page, [c for c in _fabula_offer("ada", "ada: initiative dice=6,6")
+                 if c["verb"] == "check"])
+    form = page.locator("form[data-verb=check]")
+    expect(form.locator(".about")).to_have_text(
+        "A check of two attributes (dex+ins, or die sizes d8+d10) against a DL (FU-CHK-1)")
+    turn = form.locator("p.field", has=page.get_by_label("turn (optional)"))
+    expect(turn.locator("small")).to_have_text(
+        "no: a check outside the turn order, which takes no turn")
+    build(page, [c for c in _fabula_offer("ada", "ada: initiative dice=6,6", "ada: act")
+                 if c["verb"] == "check"])  # the orc's turn: only a check outside it
+    expect(page.locator("details > summary")).to_have_text(["Ada: check outside the turn"])
+    expect(form.locator(".about")).to_have_text(
+        "A check of two attributes (dex+ins, or die sizes d8+d10) against a DL (FU-CHK-1)")
+    expect(form.get_by_label("turn (optional)")).to_have_count(0)
+
+
+@pytest.mark.rule("FU-CON-1", "FU-CON-3")
+def test_the_extra_and_the_initiative_say_their_fields_words(page: Page) -> None:
+    """Before the start, the GM's **extra** and the **initiative** speak of their fields as
+    the page shows them (before: "or not: extra ID no" and "dice= supporters' pairs first",
+    the text notation's words)."""
+    build(page, [c for c in _fabula_offer("gm") if c["verb"] in ("extra", "initiative")])
+    extra = page.locator("form[data-verb=extra]")
+    expect(extra.locator(".about")).to_have_text(
+        "Mark a character as an extra, who takes no turns (FU-CON-1)")
+    expect(extra.locator("p.field", has=page.get_by_label("on (optional)")).locator("small")
+           ).to_have_text("no: an extra no longer, who takes turns again")
+    initiative = page.locator("form[data-verb=initiative]")
+    expect(initiative.locator(".about")).to_have_text(
+        "The leader's {DEX + INS} Initiative Group Check, each supporter's success adding to "
+        "it (FU-CON-3)")
+    expect(initiative.locator("p.field", has=page.get_by_label("dice (optional)"))
+           .locator("small")).to_have_text("the faces rolled at the table: each supporter's "
+                                           "two in order, then the leader's two (5,5,6,4)")
