@@ -156,7 +156,7 @@ def test_a_field_says_what_its_value_is(page: Page) -> None:
 def test_a_command_says_what_it_does_and_the_rule_it_serves(page: Page) -> None:
     build(page, [
         {"verb": "fabula", "actor": "ada", "rule": "FU-CHK-4", "text": "…",
-         "summary": "gain (+N) or spend (-N) Fabula Points", "params": [
+         "summary": "gain or spend Fabula Points", "params": [
              {"name": "delta", "kind": "int", "allowed": None, "required": True, "fixed": -1},
              {"name": "why", "kind": "text", "allowed": None, "required": False,
               "fixed": None}]},
@@ -164,8 +164,7 @@ def test_a_command_says_what_it_does_and_the_rule_it_serves(page: Page) -> None:
          "summary": "start the next round", "params": []},
     ])
     form = page.locator("form[data-verb=fabula]")
-    assert form.locator(".about").inner_text() == (
-        "Gain (+N) or spend (-N) Fabula Points (FU-CHK-4)")
+    assert form.locator(".about").inner_text() == "Gain or spend Fabula Points (FU-CHK-4)"
     assert page.get_by_role("button", name="round").get_attribute("title") == (
         "Start the next round (ES-ROUND-1)")
 

@@ -815,3 +815,23 @@ def test_the_forms_other_stats_example_is_each_rulesets_own_and_works_typed_in(
         page.get_by_text("Set up a conflict (form)").click()
     clean(gm, ())
     gm.context.close()
+
+
+@pytest.mark.rule("FU-CHK-4")
+def test_a_fabula_point_spent_says_what_it_did(browser: Browser, served: Served,
+                                               tmp_path: Path) -> None:
+    """The Fabula Point control says what it does without an N the form has no field for
+    (before: "Gain (+N) or spend (-N) Fabula Points"), and once sent the foot of the screen
+    names it as offered (before: "Done: Ada: fabula")."""
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        command(alice, "ada", "ada: initiative dice=5,5,6,4")
+        form = control(alice, "ada", "spend a Fabula Point")
+        expect(form.locator(".about")).to_have_text("Gain or spend Fabula Points (FU-CHK-4)")
+        form.get_by_label("why (optional)").fill("a sudden parry")
+        form.get_by_role("button", name="spend a Fabula Point").click()
+        notice = alice.page.locator("#notice")
+        expect(notice.locator(".done")).to_have_text(
+            re.compile(r"^Done: Ada: spend a Fabula Point"))
+        expect(notice.locator(".outcome")).to_have_text(
+            "Ada spends 1 Fabula Point for a sudden parry; 2 left")
+        clean(gm, (alice, bob))

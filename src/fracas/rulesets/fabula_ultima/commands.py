@@ -88,6 +88,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                            Param("effect", "choice", choices=tuple(STATUSES)),
                            Param("on", "bool", required=False, default=True)),
                 "give (or with no, remove) a status effect", actor="gm", rule="FU-RES-4"),
-    CommandSpec("fabula", (Param("delta", "int"), Param("why", "text", required=False)),
-                "gain (+N) or spend (-N) Fabula Points", rule="FU-CHK-4"),
+    CommandSpec("fabula", (Param("delta", "int", help="+N gains N, -N spends N (-1: one)"),
+                           Param("why", "text", required=False)),
+                "gain or spend Fabula Points", rule="FU-CHK-4"),
 )

@@ -159,8 +159,9 @@ export function quote(text) {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** A form for one legal command; onSubmit(command, form) gets the text or JSON command and
- * answers (or promises) whether it was accepted. */
+/** A form for one legal command; onSubmit(command, form, done) gets the text or JSON command
+ * (and the words that say what it did, "" for the text's own) and answers (or promises)
+ * whether it was accepted. */
 export function commandForm(command, context, { onSubmit, onChange }) {
   const free = command.params.filter((p) => p.fixed === null);
   const title = titleOf(command, context);
@@ -183,7 +184,8 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   form.addEventListener("change", () => narrow(command, fields));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (await onSubmit(build(), form)) forget(fields, key);
+    const built = build();
+    if (await onSubmit(built, form, doneOf(command, built, context))) forget(fields, key);
   });
   if (onChange) {
     form.addEventListener("change", () => onChange(build, odds));
@@ -228,6 +230,19 @@ function buttonOf(command, context) {
   return named.open ? words(command.verb) : named.text;
 }
 
+// What the foot of the screen says was done once the command `sent` is accepted: its
+// actor and the offer's label, with the values sent in its slots ("Ada: spend a Fabula
+// Point"), else its verb ("Ada: attack"); "" for one sent in the text notation (its text
+// says it).
+function doneOf(command, sent, context) {
+  if (typeof sent === "string") return "";
+  const what = command.label ? command.label.replace(/\{(\w+)\}/g, (_, name) => {
+    const p = command.params.find((q) => q.name === name);
+    return name in sent.args ? label(sent.args[name], context, p && p.kind) : "…";
+  }) : words(command.verb);
+  return command.actor ? `${context.name(command.actor)}: ${what}` : what;
+}
+
 // The offer's label with its slots filled in; `open` when one is still to choose.
 function labelOf(command, context) {
   let open = false;
@@ -241,7 +256,7 @@ function labelOf(command, context) {
 }
 
 // What a command does, from the server's summary of it, with the rule it serves:
-// "Gain (+N) or spend (-N) Fabula Points (FU-CHK-4)".
+// "Gain or spend Fabula Points (FU-CHK-4)".
 function aboutOf(command) {
   const text = (command.summary || "").replace(/^\[[a-z]+\]\s*/i, "").trim();  // no "[default]"
   if (!text) return null;
