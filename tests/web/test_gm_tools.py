@@ -835,3 +835,20 @@ def test_a_fabula_point_spent_says_what_it_did(browser: Browser, served: Served,
         expect(notice.locator(".outcome")).to_have_text(
             "Ada spends 1 Fabula Point for a sudden parry; 2 left")
         clean(gm, (alice, bob))
+
+
+def test_the_sides_tag_one_concealed_as_the_participants_do(browser: Browser, served: Served,
+                                                            tmp_path: Path) -> None:
+    """The GM's Sides panel tags a character concealed from the players **hidden from
+    players**, as the Participants panel does (before: only the latter); a player's has no
+    trace of it."""
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        command(gm, "gm", "conceal imp")
+        sides = gm.page.get_by_role("region", name="Sides")
+        expect(sides.locator(".member", has_text=XSS).locator(".tag.secret")).to_have_text(
+            "hidden from players")
+        expect(sides.locator(".member", has_text="Ada").locator(".tag.secret")).to_have_count(0)
+        expect(alice.page.locator(".member", has_text=XSS)).to_have_count(0)
+        expect(alice.page.get_by_role("region", name="Sides")).not_to_contain_text("hidden")
+        clean(gm, (alice, bob))
+

@@ -219,7 +219,9 @@ function fabula(level, ctx) {
         const out = (info.out || []).includes(p.id);  // out of the conflict: no crisis of it
         const state = out ? "out" : left !== undefined
           ? `${left} ${left === 1 ? "turn" : "turns"} left` : acted ? "acted" : "";
-        return h("li", { class: "member" }, h("b", {}, p.name), state ? h("span", { class: "tag" }, state) : null,
+        return h("li", { class: "member" }, h("b", {}, p.name),
+          p.concealed ? h("span", { class: "tag secret" }, "hidden from players") : null,
+          state ? h("span", { class: "tag" }, state) : null,
           p.hp ? bar("HP", p.hp.current, p.hp.max) : null, p.mp ? bar("MP", p.mp.current, p.mp.max) : null,
           p.crisis && !out ? h("span", { class: "tag crisis" }, "crisis") : null, harmTag(p),
           (p.statuses || []).map((st) => h("span", { class: "tag" }, st)),
