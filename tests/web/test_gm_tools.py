@@ -852,3 +852,23 @@ def test_the_sides_tag_one_concealed_as_the_participants_do(browser: Browser, se
         expect(alice.page.get_by_role("region", name="Sides")).not_to_contain_text("hidden")
         clean(gm, (alice, bob))
 
+
+def test_behind_the_screen_forgets_why_once_the_roll_is_made(browser: Browser,
+                                                              served: Served) -> None:
+    """The reason of a secret roll is cleared once it is rolled, so the next roll (in this
+    conflict or another) does not give it again (before: it stayed, into the next scene); the
+    dice stay to be rolled again."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    try:
+        why = gm.page.get_by_label("Why (GM only)")
+        gm.page.locator("#secret-roll").fill("2d6")
+        why.fill("the ambushers' patience")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        expect(gm.page.locator(".log .entry").first).to_contain_text("the ambushers' patience")
+        expect(why).to_have_value("")
+        expect(gm.page.locator("#secret-roll")).to_have_value("2d6")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        expect(gm.page.locator("#notice")).to_contain_text("Done: roll 2d6 visibility=gm")
+    finally:
+        gm.context.close()

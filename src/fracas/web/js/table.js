@@ -651,6 +651,7 @@ function fullText(actor, text) {
 
 // A roll the players never see the dice of: wholly unseen (no frame reaches them), or as a
 // "ghost" they see happen (a public line that the GM rolled, without the dice or the reason).
+// Its reason is cleared once the roll is made (the dice stay, to roll them again).
 function behindTheScreen() {
   const expr = h("input", { id: "secret-roll", required: true, maxlength: 200, value: "1d20" });
   const why = h("input", { id: "secret-why", maxlength: 200 });
@@ -661,7 +662,9 @@ function behindTheScreen() {
       e.preventDefault();
       const reason = why.value.trim() ? ` why=${quote(why.value.trim())}` : "";
       const roll = `roll ${expr.value.trim()}${reason} visibility=gm`;
-      if (!(await submit(roll, e.target)) || how.value !== "ghost") return;
+      if (!(await submit(roll, e.target))) return;
+      why.value = "";  // once rolled, as a form's words once accepted: the next roll's own
+      if (how.value !== "ghost") return;
       const notice = document.getElementById("notice");
       const result = [...notice.childNodes];  // the roll's result stays in view
       if (await send("/commands", { command: "narrate 'a roll behind the screen'" })) {
