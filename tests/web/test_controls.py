@@ -439,3 +439,30 @@ def test_the_extra_and_the_initiative_say_their_fields_words(page: Page) -> None
     expect(initiative.locator("p.field", has=page.get_by_label("dice (optional)"))
            .locator("small")).to_have_text("the faces rolled at the table: each supporter's "
                                            "two in order, then the leader's two (5,5,6,4)")
+
+
+@pytest.mark.rule("FU-CON-2")
+def test_each_kind_of_item_shows_the_values_it_uses(page: Page) -> None:
+    """A weapon is equipped with its accuracy, bonus, damage and type, an armour with its
+    initiative modifier, Defense and Magic Defense, and the fold of rarer values names only
+    those (before: every field for every kind, damage on an armour, Defense on a weapon)."""
+    build(page, [c for c in _fabula_offer("ada") if c["verb"] == "equip"])
+    form = page.locator("form[data-verb=equip]")
+    shown = form.locator("p.field:visible > label")
+    more = form.locator("details.more > summary")
+    form.get_by_label("kind").select_option("weapon")
+    expect(shown).to_have_text(["kind", "name", "type (optional)", "accuracy (optional)",
+                                "bonus (optional)", "damage (optional)"])
+    expect(more).to_have_text("more options: accuracy, bonus, damage")
+    for kind in ("armor", "shield", "accessory"):
+        form.get_by_label("kind").select_option(kind)
+        expect(shown).to_have_text(["kind", "name", "init (optional)", "defense (optional)",
+                                    "mdef (optional)"])
+        expect(more).to_have_text("more options: init, defense, mdef")
+    form.get_by_label("kind").select_option("armor")
+    form.get_by_label("name").fill("Bronze plate")
+    form.get_by_label("init (optional)").fill("-2")
+    form.get_by_label("defense (optional)").fill("1")
+    form.get_by_role("button", name="equip").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "equip", "args": {
+        "kind": "armor", "name": "Bronze plate", "init": -2, "defense": 1}}]

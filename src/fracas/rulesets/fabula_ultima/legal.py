@@ -3,6 +3,7 @@ with the exact values the rules allow (DESIGN.md principle 5)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from fracas.engine.concealment import CONCEALMENT_COMMANDS
@@ -183,15 +184,29 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
         return [*out, *(initiative(pid) for pid in leaders),
                 *_concealment(tuple(p.id for p in active), tuple(state.concealed))]
     out = [command("goal", actor, free={"text": "TEXT"}),
-           *(command("equip", actor, kind=kind, free=free) for kind, free in _ITEMS)]
+           *_EQUIP.get(actor, lambda: _equip(actor))]
     return out + ([initiative(actor)] if actor in leaders else [])
 
 
+def _equip(actor: str) -> tuple[LegalCommand, ...]:
+    """The items ``actor`` may declare (FU-CON-2), each kind with the values it uses (an
+    :class:`~fracas.rulesets.fabula_ultima.state.Item`'s): a weapon none of an armor's, an
+    armor none of a weapon's."""
+    out = []
+    for kind, free, others in _ITEMS:
+        lc = command("equip", actor, kind=kind, free=free)
+        uses = {"kind", *free, *others}
+        out.append(dataclasses.replace(lc, params=tuple(c for c in lc.params if c.name in uses)))
+    return tuple(out)
+
+
 #: The items a PC declares at the start (FU-CON-2), each kind with the values it is written
-#: with; the others (a weapon's accuracy and bonus, a shield's Defense) may be given too.
-_ITEMS: tuple[tuple[str, dict[str, str]], ...] = (
-    ("weapon", {"name": "NAME", "damage": "N"}),
-    ("armor", {"name": "NAME", "init": "N"}),
-    ("shield", {"name": "NAME", "init": "N"}),
-    ("accessory", {"name": "NAME"}),
+#: with and the others it may be given: a weapon's accuracy, bonus, damage and type; an
+#: armor's, a shield's or an accessory's initiative modifier, Defense and Magic Defense.
+_ITEMS: tuple[tuple[str, dict[str, str], tuple[str, ...]], ...] = (
+    ("weapon", {"name": "NAME", "damage": "N"}, ("accuracy", "bonus", "type")),
+    ("armor", {"name": "NAME", "init": "N"}, ("defense", "mdef")),
+    ("shield", {"name": "NAME", "init": "N"}, ("defense", "mdef")),
+    ("accessory", {"name": "NAME"}, ("init", "defense", "mdef")),
 )
+_EQUIP: Made[tuple[LegalCommand, ...]] = Made()

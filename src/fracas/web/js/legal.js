@@ -140,6 +140,14 @@ function narrow(command, fields) {
     const untyped = f.input.tagName === "INPUT" && valueOf(f) === "";
     if (!f.input.multiple && !untyped) open = open.filter((v) => admits(v, name, valueOf(f)));
   }
+  // the fold of rarely needed values names those left in view (a weapon's accuracy, not an
+  // armour's Defense), and goes while none is
+  const fold = fields.map((f) => f.wrap.closest("details.more")).find(Boolean);
+  if (fold) {
+    const shown = fields.filter((f) => fold.contains(f.wrap) && !f.wrap.hidden);
+    fold.hidden = !shown.length;
+    fold.querySelector("summary").textContent = moreOptions(shown);
+  }
 }
 
 function same(x, y) {
@@ -206,9 +214,14 @@ function folded(fields, key, verb) {
   if (rare.length < 2) return fields.map((f) => f.wrap);
   const open = kept.get(key) === "open" || rare.some((f) => valueOf(f) !== "");
   const more = h("details", { class: "more", open, ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
-    h("summary", {}, `more options: ${rare.map((f) => words(f.param.label || f.param.name)).join(", ")}`),
+    h("summary", {}, moreOptions(rare)),
     h("div", { class: "fields" }, rare.map((f) => f.wrap)));
   return [...fields.filter((f) => !rare.includes(f)).map((f) => f.wrap), more];
+}
+
+// The title of a fold of rarely needed `fields`: "more options: ev, difficulty".
+function moreOptions(fields) {
+  return `more options: ${fields.map((f) => words(f.param.label || f.param.name)).join(", ")}`;
 }
 
 // "Ada: attack Bruno": the actor (unless the controls are under the actor's own heading,
