@@ -466,3 +466,27 @@ def test_each_kind_of_item_shows_the_values_it_uses(page: Page) -> None:
     form.get_by_role("button", name="equip").click()
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "equip", "args": {
         "kind": "armor", "name": "Bronze plate", "init": -2, "defense": 1}}]
+
+
+def test_a_newcomers_side_suggests_the_conflicts_and_takes_a_new_one(page: Page) -> None:
+    """VERS's join (Etherscope's alike) suggests the conflict's sides and takes a new one
+    typed in (Fabula Ultima's offers its two sides alone: tests/web/test_gm_tools.py)."""
+    from fracas.engine import Viewer
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+
+    scenario = load_scenario("vers-tavern-brawl")
+    c = play_script(replace(scenario, script=()), "controls")
+    build(page, [lc for lc in structured(Live(c, Viewer.gm()), None)["gm"]
+                 if lc["verb"] == "join"])
+    side = page.get_by_label("side (optional)")
+    assert side.evaluate("el => [...el.list.options].map(o => o.value)") == [
+        "heroes", "toughs"]
+    expect(page.locator("p.field", has=side).locator("small")).to_have_text(
+        "the side the newcomer takes part on: heroes; toughs (or any other)")
+    page.get_by_label("id", exact=True).fill("watchman")
+    side.fill("watch")
+    page.get_by_label("stats (optional)").fill('{"zone": "street"}')
+    page.get_by_role("button", name="join").click()
+    assert page.evaluate("window.sent") == [{"actor": None, "verb": "join", "args": {
+        "id": "watchman", "side": "watch", "stats": {"zone": "street"}}}]

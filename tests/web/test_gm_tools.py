@@ -433,7 +433,10 @@ def test_the_gm_adds_a_new_participant_with_the_join_form(browser: Browser, serv
     new_id.fill("Zqrogue")  # a capital is lowered by the engine, as in the text notation
     form.locator("details.more > summary").click()
     form.get_by_label("name (optional)").fill("The rogue")
-    form.get_by_label("side (optional)").fill("bandits")
+    side = form.get_by_label("side (optional)")  # the two sides, not a box to type in
+    assert side.evaluate("el => [...el.options].map(o => o.text)") == [
+        "—", "heroes", "bandits"]
+    side.select_option("bandits")
     form.get_by_label("stats (optional)").fill(
         '{"dex": 8, "ins": 8, "mig": 8, "wlp": 8, "hp": 3917, "mp": 10}')
     gm_only = form.get_by_label("gm only (optional)")

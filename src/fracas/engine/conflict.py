@@ -496,9 +496,20 @@ class Conflict:
         prefix = f"{actor}: " if actor else ""
         out += [f"{prefix}note TEXT", f"{prefix}narrate TEXT", f"{prefix}roll EXPRESSION"]
         if actor is None and not ended:
-            out += ["effect TEXT", "override PATH VALUE", "join ID", "leave ID", "out ID",
-                    self._end_offer(state)]
+            out += ["effect TEXT", "override PATH VALUE", self._join_offer(state), "leave ID",
+                    "out ID", self._end_offer(state)]
         return out
+
+    def _join_offer(self, state: ConflictState) -> LegalCommand:
+        """``join ID`` with the sides a newcomer may take part on: the only ones the rules
+        take (:meth:`~fracas.engine.ruleset.Ruleset.join_sides`) to choose from, else the
+        conflict's suggested, a new one taken too."""
+        only = self.ruleset.join_sides(state)
+        lc = from_template(self.commands, "join ID")
+        return dataclasses.replace(lc, params=tuple(
+            c if c.name != "side" else dataclasses.replace(c, allowed=only)
+            if only is not None else dataclasses.replace(c, suggested=tuple(state.sides))
+            for c in lc.params))
 
     def _end_offer(self, state: ConflictState) -> str | LegalCommand:
         """``end REASON``, with the reasons the rules name (if any) suggested, the one that

@@ -278,6 +278,12 @@ class Ruleset:
         default: none named)."""
         return ()
 
+    def join_sides(self, state: ConflictState) -> tuple[str, ...] | None:
+        """The only sides a newcomer may ``join`` on in ``state`` (a level of the conflict),
+        offered to choose from; None (the default): any side, the conflict's own suggested
+        and a new one taken too."""
+        return None
+
     def round_limit_secret(self, state: ConflictState, viewer: Viewer) -> bool:
         """Whether ``viewer`` may not know the round limit of ``state`` (a level of the
         conflict), such as a zoom's taken from a GM-only setting (by default: never)."""

@@ -143,6 +143,12 @@ class FabulaUltima(Ruleset):
         reasons = ("goal achieved", *unable, "compromise")
         return (*down, *(r for r in reasons if r not in down))
 
+    def join_sides(self, state: ConflictState) -> tuple[str, ...] | None:
+        """A newcomer takes its turns on one of the two sides (FU-CON-13), in the conflict's
+        order (an extra, who takes no turns, may be typed in on any other)."""
+        ext: FabulaExt = state.ext
+        return tuple(s for s in state.sides if s in (ext.pc_side, ext.foe_side))
+
     def out_rule(self, state: ConflictState, pid: str) -> str | None:
         """A defeated participant takes no more turns (FU-CON-12)."""
         return "FU-CON-12"

@@ -375,7 +375,9 @@ function field(param, id, context, actor, verb) {
         .filter(Boolean).join("; ");
     } else if (named.length) {
       if (param.default !== null && param.default !== undefined) input.value = textOf(param.default);
-      about = [param.help, `the rules name: ${named.join("; ")} (or any other)`].filter(Boolean).join("; ");
+      // (led by what the value is, where the command says: "the side the newcomer takes
+      // part on: heroes; bandits")
+      about = `${param.help || "the rules name"}: ${named.join("; ")} (or any other)`;
     } else if (empty) {
       about = [param.help, empty].filter(Boolean).join("; ");
     }
