@@ -265,7 +265,8 @@ def test_table_links_say_what_is_missing_and_what_was_already_done(tmp_path: Pat
     table = runner.invoke(app, ["table", "new", "Friday night", "--db", db]).stdout.split()[0]
     nameless = runner.invoke(app, ["table", "invite", table, "--db", db])
     assert nameless.exit_code == 2
-    assert "or --public for a read-only link" in " ".join(nameless.output.split())
+    assert "--public for a read-only link, or --gm for a GM link" in \
+        " ".join(nameless.output.split())
     assert runner.invoke(app, ["table", "invite", table, "alice", "--db", db]).exit_code == 0
     listed = runner.invoke(app, ["table", "links", table, "--db", db]).stdout
     link = next(line.split()[0] for line in listed.splitlines() if " alice " in line)

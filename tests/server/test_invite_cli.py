@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 
 from tests.server.support import ROOT, Served
 
@@ -47,3 +48,44 @@ def test_a_gm_invites_players_with_the_readme_commands(server: Served) -> None:
     fracas(server.db, "table", "revoke", table, link_id)
     assert viewer(alice_link).status_code == 401
     assert viewer(public_link).status_code == 200
+
+
+def test_a_gm_who_lost_their_link_prints_a_new_one_with_gm(server: Served) -> None:
+    table, _lost = fracas(server.db, "table", "new", "Friday night", "--url", server.url)
+    done = subprocess.run([sys.executable, "-c", "from fracas.cli import main; main()",
+                           "table", "invite", table, "--gm", "--label", "GM (tablet)",
+                           "--url", server.url, "--db", server.db], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=True)
+    [link] = done.stdout.split()
+    assert "keep it secret, it opens the table as its GM (shown once)" in \
+        " ".join(done.stderr.split())
+    secret = link.removeprefix(server.url + "/join#")
+    assert len(secret) >= 43
+    me = httpx.get(server.url + "/api/me", headers={"Authorization": f"Bearer {secret}"})
+    assert me.json()["role"] == "gm"
+    listed = subprocess.run([sys.executable, "-c", "from fracas.cli import main; main()",
+                             "table", "links", table, "--db", server.db], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60, check=True).stdout
+    row = next(line for line in listed.splitlines() if "GM (tablet)" in line)
+    assert row.split()[1] == "gm"  # listed among the links, with its role and label
+    assert secret not in listed
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("alice", "--gm"), "give only one of a player's name and --gm"),
+    (("--public", "--gm"), "give only one of --public and --gm"),
+    ((), "or --gm for a GM link"),
+])
+def test_a_gm_link_is_for_no_player_and_no_public(server: Served, args: tuple[str, ...],
+                                                  message: str) -> None:
+    table, _ = fracas(server.db, "table", "new", "Friday night")
+    done = subprocess.run([sys.executable, "-c", "from fracas.cli import main; main()",
+                           "table", "invite", table, *args, "--db", server.db], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert message in " ".join(done.stderr.split())
+    assert "Traceback" not in done.stderr
+    listed = subprocess.run([sys.executable, "-c", "from fracas.cli import main; main()",
+                             "table", "links", table, "--db", server.db], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60, check=True).stdout
+    assert len(listed.splitlines()) == 2  # the header and the first GM link: nothing made

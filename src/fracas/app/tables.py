@@ -1,9 +1,9 @@
 """Tables of ``fracas serve``: a GM's campaign with the links that open it.
 
 A table is created with a GM secret; the GM issues a link per player (bound to the name in
-the ``player`` field of that player's characters) and public read-only links, and can revoke
-any of them. A secret is 256 random bits; the store keeps only its SHA-256 digest, so a copy
-of the database opens nothing.
+the ``player`` field of that player's characters), public read-only links and GM links for
+their other devices, and can revoke any of them but the one they are using. A secret is 256
+random bits; the store keeps only its SHA-256 digest, so a copy of the database opens nothing.
 """
 
 from __future__ import annotations
@@ -77,11 +77,12 @@ class TableService:
 
     def invite(self, access: Access, role: str, player: str | None = None,
                label: str = "") -> Issued:
-        """A player link (bound to ``player``) or a public read-only link (GM only)."""
+        """A new link of the GM's table (GM only): for a player (bound to ``player``), the
+        public (read-only) or the GM (another device of theirs)."""
         self._gm_only(access, "invite")
-        if role not in ("player", "public"):
-            raise InvalidInput(f"a link is for a 'player' or the 'public', not {role!r}",
-                               role=role)
+        if role not in ROLES:
+            raise InvalidInput(f"a link is for the 'gm', a 'player' or the 'public', not "
+                               f"{role!r}", role=role)
         if role == "player":
             if not isinstance(player, str):
                 raise InvalidInput("a player link needs the player's name as their "
@@ -91,7 +92,7 @@ class TableService:
                 raise InvalidInput(problem, player=player)
         else:
             player = None
-        label = _clean_title(label or (player or "public"), "label")
+        label = _clean_title(label or (player or ("GM" if role == "gm" else "public")), "label")
         return self._issue(access.table, role, player, label)
 
     def _issue(self, table_id: str, role: str, player: str | None, label: str) -> Issued:
@@ -145,7 +146,9 @@ class TableService:
         """Revoke a link of the GM's table, effective at once."""
         self._gm_only(access, "revoke links")
         if token_id == access.token_id:
-            raise InvalidInput("the GM link cannot revoke itself")
+            raise InvalidInput("this is the link you are using, and a link cannot revoke "
+                               "itself: revoke it from another GM link, or with `fracas "
+                               "table revoke` on the server's machine", link=token_id)
         return self.store.revoke_token(access.table, token_id)
 
     def check_table(self, access: Access, table_id: str) -> None:

@@ -20,8 +20,8 @@ from fracas.cli.conflicts import DbOption, _guard
 if TYPE_CHECKING:  # the store is imported when a command runs (see fracas.cli.main)
     from fracas.app.tables import Issued, TableService
 
-table_app = typer.Typer(help="Tables of `fracas serve`: create one, invite players, revoke "
-                             "links.", no_args_is_help=True)
+table_app = typer.Typer(help="Tables of `fracas serve`: create one, invite players (or the "
+                             "GM on another device), revoke links.", no_args_is_help=True)
 
 UrlOption = Annotated[str, typer.Option(
     "--url", help="the address players open (where `fracas serve` listens)")]
@@ -68,19 +68,40 @@ def invite(
         help="the player's name, as their characters' `player` field has it")] = None,
     public: Annotated[bool, typer.Option("--public", help="a read-only link for "
                                                           "onlookers")] = False,
+    gm: Annotated[bool, typer.Option("--gm", help="a new GM link (one lost, or for another "
+                                                  "device of the GM's)")] = False,
+    label: Annotated[str | None, typer.Option(
+        "--label", help="a name for the link in the list of links (default: the player's "
+                        "name, 'public' or 'GM')")] = None,
     url: UrlOption = DEFAULT_URL,
     db: DbOption = None,
 ) -> None:
-    """Print a new link: for PLAYER (who then acts for their characters) or --public."""
-    if player is None and not public:
-        fail("a link is for a player or the public: give the player's name (fracas table "
-             "invite TABLE alice), or --public for a read-only link")
+    """Print a new link: for PLAYER (who then acts for their characters), --public or --gm."""
+    role = _role(player, public, gm)
     with _tables(db) as tables:
-        issued = tables.invite(tables.as_owner(table), "public" if public else "player",
-                               None if public else player)
-    who = "the public" if public else player
-    err_console.print(f"link {issued.info.id} for {who} (shown once):")
+        issued = tables.invite(tables.as_owner(table), role,
+                               player if role == "player" else None, label or "")
+    if role == "gm":
+        err_console.print(f"GM link {issued.info.id} ({escape(issued.info.label)}): keep it "
+                          "secret, it opens the table as its GM (shown once):")
+    else:
+        who = "the public" if role == "public" else escape(str(player))
+        err_console.print(f"link {issued.info.id} for {who} (shown once):")
     console.print(_link(url, issued))
+
+
+def _role(player: str | None, public: bool, gm: bool) -> str:
+    """The role of the link ``fracas table invite`` was asked for (a sentence, and nothing
+    made, for none or for more than one)."""
+    asked = [what for what, given in (("a player's name", player is not None),
+                                      ("--public", public), ("--gm", gm)) if given]
+    if not asked:
+        fail("a link is for a player, the public or the GM: give the player's name (fracas "
+             "table invite TABLE alice), --public for a read-only link, or --gm for a GM link")
+    if len(asked) > 1:
+        fail(f"a link is for one of a player, the public or the GM: give only one of "
+             f"{' and '.join(asked)}")
+    return "gm" if gm else "public" if public else "player"
 
 
 @table_app.command("links")
@@ -92,10 +113,11 @@ def links(
     with _tables(db) as tables:
         tokens = tables.links(tables.as_owner(table))
     out = RichTable(box=None, header_style="bold", pad_edge=False)
-    for col in ("id", "role", "player", "created", "revoked"):
+    for col in ("id", "role", "player", "label", "created", "revoked"):
         out.add_column(col)
     for t in tokens:
-        out.add_row(t.id, t.role, t.player or "", t.created[:19].replace("T", " "),
+        out.add_row(t.id, t.role, t.player or "", escape(t.label),
+                    t.created[:19].replace("T", " "),
                     (t.revoked or "")[:19].replace("T", " "))
     console.print(out)
 

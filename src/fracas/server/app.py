@@ -380,16 +380,18 @@ def _routes(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table}/links", tags=["links"])
     async def links(request: Request, table: str, access: AccessDep) -> list[dict[str, Any]]:
-        """(GM) The table's links, without their secrets."""
+        """(GM) The table's links, without their secrets (``yours``: the link of this
+        request, which cannot revoke itself)."""
         server = _server(request)
         server.tables.check_table(access, table)
         tokens = await to_thread.run_sync(server.tables.links, access)
-        return [_link_data(t) for t in tokens]
+        return [{**_link_data(t), "yours": t.id == access.token_id} for t in tokens]
 
     @app.post("/api/tables/{table}/links", status_code=201, tags=["links"])
     async def invite(request: Request, table: str, body: LinkIn, access: AccessDep
                      ) -> dict[str, Any]:
-        """(GM) A player's link (bound to their name) or a public read-only link."""
+        """(GM) A player's link (bound to their name), a public read-only link or a GM link
+        (for another device of the GM's); its secret is in this answer only."""
         server = _server(request)
         server.tables.check_table(access, table)
         issued = await to_thread.run_sync(server.tables.invite, access, body.role,

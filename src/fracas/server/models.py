@@ -46,9 +46,10 @@ class TableIn(_Body):
 
 
 class LinkIn(_Body):
-    """A new link: for one player (their characters' `player` name) or the public."""
+    """A new link: for one player (their characters' `player` name), the public or the GM
+    (another device of theirs)."""
 
-    role: Literal["player", "public"]
+    role: Literal["gm", "player", "public"]
     player: str | None = Field(default=None, pattern=PLAYER,
                                description="for role player: the name in their characters' "
                                "`player` field")
