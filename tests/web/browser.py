@@ -109,10 +109,12 @@ def _refused(text: str, url: str) -> bool:
 
 
 def start_table(browser: Browser, base: str, title: str = "Friday night") -> Screen:
-    """The GM creates a table on the start page and lands on its screen."""
+    """The GM creates a table on the start page, is shown its GM link and opens the table
+    with it."""
     gm = open_screen(browser, base + "/", DESK)
     gm.page.get_by_label("Name of the table").fill(title)
     gm.page.get_by_role("button", name="Create the table").click()
+    gm.page.get_by_role("link", name="Open the table").click()
     gm.page.wait_for_url(re.compile(r"/table/t"))
     expect(gm.page.locator("#table-title")).to_have_text(title)
     return gm
