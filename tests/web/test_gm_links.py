@@ -12,7 +12,12 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.support import Served
 from tests.web.browser import (
     DESK,
+    create_from_example,
+    invite,
+    join,
+    leaks,
     open_screen,
+    start_table,
     unlabelled_controls,
 )
 
@@ -76,3 +81,48 @@ def test_without_the_clipboard_api_copy_selects_the_link(browser: Browser,
     assert selected == ["gm-link", link]
     gm.context.close()
 
+
+def test_the_gm_makes_a_gm_link_for_a_tablet_and_runs_the_table_there(
+        browser: Browser, served: Served) -> None:
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")
+    alice = join(browser, invite(gm, "alice"))
+    page = gm.page
+    page.get_by_label("Your other device (optional)").fill("tablet")
+    page.get_by_role("button", name="GM link for another device").click()
+    expect(page.get_by_alt_text("QR code of the link for GM (tablet)")).to_be_visible()
+    expect(page.locator(".issued")).to_contain_text("whoever opens it runs this table")
+    link = page.get_by_label("Link for GM (tablet)").input_value()
+    secret = link.split("#", 1)[1]
+    assert link.startswith(served.url + "/join#") and len(secret) >= 43
+    links = page.locator(".links")
+    expect(links).to_contain_text("GM (tablet) · GM link · k")
+    expect(links.locator("li", has_text="yours, in this browser")).to_contain_text("GM · GM link")
+    # the page's own link has no Revoke: a GM never locks themselves out by a misclick
+    expect(page.get_by_role("button", name="Revoke the link of GM", exact=True)).to_have_count(0)
+    expect(page.get_by_role("button", name="Revoke the link of GM (tablet)")).to_be_visible()
+    # the tablet opens the table as its GM, with the GM's controls
+    tablet = open_screen(browser, link, DESK)
+    tablet.page.wait_for_url(re.compile(r"/table/t"))
+    expect(tablet.page.locator("#who")).to_have_text("Game master")
+    tablet.page.locator(".person").first.wait_for()
+    expect(tablet.page.get_by_role("heading", name="Invite players")).to_be_visible()
+    expect(tablet.page.locator(".links li", has_text="yours, in this browser")).to_contain_text(
+        "GM (tablet)")
+    expect(tablet.page.get_by_role("button", name="Revoke the link of GM", exact=True)
+           ).to_be_visible()
+    # no player's page ever holds it
+    alice.page.reload()
+    alice.page.locator(".person").first.wait_for()
+    assert leaks(alice, (secret,)) == []
+    # revoked from the laptop (asked first, naming it): the tablet is told at once
+    page.get_by_role("button", name="Revoke the link of GM (tablet)").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Revoke the GM link “GM (tablet)” (k")
+    expect(dialog).to_contain_text("The device that opened it loses the GM screen at once")
+    dialog.get_by_role("button", name="Revoke the GM link “GM (tablet)”").click()
+    expect(tablet.page.locator("#connection")).to_contain_text("revoked")
+    expect(links.locator("li", has_text="GM (tablet)")).to_contain_text("revoked")
+    expect(page.locator("#connection")).to_have_text("live")
+    for screen in (gm, alice, tablet):
+        screen.context.close()

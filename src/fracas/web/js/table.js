@@ -1059,15 +1059,17 @@ function invitePanel() {
   const links = h("ul", { class: "plain links" });
   const refresh = async () => {
     const all = await api("GET", `/tables/${tableId}/links`);
-    links.replaceChildren(...all.filter((l) => l.role !== "gm").map((l) => h("li", {},
-      `${l.role === "player" ? l.player : "public"} · ${l.id}`, l.revoked ? " · revoked" : " ",
-      l.revoked ? null : h("button", { type: "button", "aria-label": `Revoke the link of ${l.player || "the public"}`,
+    links.replaceChildren(...all.map((l) => h("li", {}, `${linkName(l)}${l.role === "gm" ? " · GM link" : ""} · ${l.id}`,
+      l.revoked ? " · revoked" : l.yours ? " · yours, in this browser (it cannot revoke itself)" : " ",
+      l.revoked || l.yours ? null : h("button", { type: "button", "aria-label": `Revoke the link of ${linkName(l)}`,
         onclick: () => revoke(l) }, "Revoke"))));
   };
-  // a misclick must not cut a player off mid-game: asked first, naming whose link it is
+  // a misclick must not cut a player (or the GM's other device) off mid-game: asked first,
+  // naming whose link it is; the link this page uses has no Revoke (the server refuses it)
   const revoke = async (l) => {
-    const whose = l.player ? `${l.player}'s link` : "the public link";
-    const page = l.player ? `${l.player}'s page loses its commands` : "every screen opened with it goes dark";
+    const whose = l.role === "gm" ? `the GM link “${l.label}”` : l.player ? `${l.player}'s link` : "the public link";
+    const page = l.role === "gm" ? "the device that opened it loses the GM screen"
+      : l.player ? `${l.player}'s page loses its commands` : "every screen opened with it goes dark";
     if (!(await confirmed(`Revoke ${whose} (${l.id})? ${capitalized(page)} at once, and the link `
       + "opens the table no more (a new one can be made).", `Revoke ${whose}`))) return;
     try {
@@ -1081,13 +1083,15 @@ function invitePanel() {
     try {
       const made = await api("POST", `/tables/${tableId}/links`, body);
       const qr = URL.createObjectURL(await apiBlob("POST", "/qr", { text: made.link }));
-      const who = made.player || "the public";
+      const who = made.role === "gm" ? made.label : made.player || "the public";
       // a name no character's `player` field holds: the link works, but acts for no one (yet)
       const known = levels().flatMap((l) => l.participants).map((p) => p.player);
       const nobody = made.player && levels().length > 0 && !known.includes(made.player)
         ? h("p", { class: "warning", role: "status" }, `No character in this conflict is played by `
           + `${made.player}: the link only watches until a character's player is ${made.player}.`) : null;
-      issued.replaceChildren(...[nobody, h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
+      const secret = made.role === "gm" ? h("p", { class: "warning" }, "A GM link: whoever opens it "
+        + "runs this table as you do. Open it on your own device only, and keep it secret.") : null;
+      issued.replaceChildren(...[nobody, secret, h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
         h("input", { id: `link-${made.id}`, class: "link", readonly: true, value: made.link })),
         h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 })].filter(Boolean));
       refresh();
@@ -1103,7 +1107,27 @@ function invitePanel() {
         h("small", { id: "invite-hint" }, PLAYER_NAME)),
       h("p", { class: "buttons" }, h("button", { type: "submit" }, "Invite the player"),
         h("button", { type: "button", onclick: () => invite({ role: "public" }) }, "Public link"))),
-    issued, links);
+    gmLinkForm(invite), issued, links);
+}
+
+// How the list of links names one: the player's name, the public, or a GM link's label.
+function linkName(l) {
+  return l.role === "gm" ? l.label : l.role === "player" ? l.player : "the public";
+}
+
+// A GM link for another device of the GM's (a tablet beside the laptop), labelled after it.
+function gmLinkForm(invite) {
+  const device = h("input", { id: "gm-device", name: "device", maxlength: 40, placeholder: "tablet",
+    "aria-describedby": "gm-device-hint", value: state.gmDevice || "",
+    oninput: () => { state.gmDevice = device.value; } });  // kept while the panel is drawn anew
+  return h("form", { id: "gm-invite", onsubmit: (e) => {
+    e.preventDefault();
+    invite({ role: "gm", label: `GM (${device.value.trim() || "another device"})` });
+  } },
+  h("p", { class: "field" }, h("label", { for: "gm-device" }, "Your other device (optional)"), device,
+    h("small", { id: "gm-device-hint" }, "A GM link opens this table as its GM, as yours does: for "
+      + "your tablet or phone, or to keep in a safe place. It is shown once; Revoke stops it.")),
+  h("p", { class: "buttons" }, h("button", { type: "submit" }, "GM link for another device")));
 }
 
 // Back and Forward between the conflicts opened on this page: the conflict of the address
