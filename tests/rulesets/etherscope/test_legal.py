@@ -219,3 +219,21 @@ def test_ranges_and_groups_are_offered_of_those_still_in_the_conflict() -> None:
     assert set_range["a"]["allowed"] == set_range["b"]["allowed"] == ["bruno", "carl"]
     (group,) = _offered(c, Viewer.gm(), None, "group")
     assert group["members"]["allowed"] == ["bruno", "carl"]
+
+
+@pytest.mark.rule("ES-START-1", "ES-ROUND-1")
+def test_the_gm_starts_the_moves_once_all_rolled_and_a_round_whoever_joined_late() -> None:
+    c = make(script=["ada: awareness successes=3", "bruno: awareness successes=2"])
+    assert "moves" not in [x.verb for x in c.legal(None)]  # Carl has not rolled yet
+    c.execute("carl: awareness successes=1")
+    assert "moves" in [x.verb for x in c.legal(None)]
+    c.execute("moves")
+    moved(c)
+    c.execute('join dora stats=\'{"physical": 8, "ether": 8, "society": 8}\'')
+    # Dora joined between rounds and has no awareness yet (0 in ties, ES-START-1): the round
+    # still starts at the GM's word
+    assert "dora" not in c.state.ext.awareness
+    assert "round" in [x.verb for x in c.legal(None)]
+    c.execute("round")
+    assert c.state.ext.phase == "declare"
+    assert "countdown" in [x.verb for x in c.legal(None)]
