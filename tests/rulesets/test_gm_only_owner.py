@@ -166,7 +166,8 @@ def test_fabula_ultima_offers_an_attack_with_gm_only_gear_naming_no_weapon() -> 
     c = _fu_conflict("equipment", equipment=[blade])
     c.execute("ada: initiative dice=6,5,6,6", time="")
     (attack,) = [lc for lc in offered(c, ALICE, "ada") if lc.verb == "attack"]
-    assert [p.name for p in attack.params if not p.is_fixed] == ["dice"]
+    # no weapon to choose: the situation's bonus and the dice are hers to give
+    assert [p.name for p in attack.params if not p.is_fixed] == ["bonus", "dice"]
     (gm,) = [lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "attack"]
     assert gm.choice("weapon").allowed == ("Star Blade", "unarmed strike")
     c.execute(attack.command(), ALICE, time="")  # the GM's sheet gives the weapon

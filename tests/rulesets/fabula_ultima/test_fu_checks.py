@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fracas.engine.commands import Command
 from fracas.engine.model import Viewer
 from fracas.engine.projector import offered
 from fracas.engine.views import view
@@ -249,3 +250,25 @@ def test_a_pc_is_offered_to_spend_one_fabula_point() -> None:
     assert spend.to_data()["label"] == "spend a Fabula Point"
     c.execute(spend.command(why="a lucky break"), time="")
     assert c.state.ext.fp["ada"] == before - 1
+
+
+@pytest.mark.rule("FU-CHK-1", "FU-RES-3")
+def test_an_attack_takes_a_situational_bonus_besides_its_weapons() -> None:
+    # Ada's 3 + 4 = 7 misses the orc's Defense 8 as it stands; +1 from the situation hits
+    # (before: an attack took no bonus=, only a check or a spell did)
+    def attack(extra: str) -> dict[str, object]:
+        c = run(make(pc("ada"), npc("orc", defense=8)), "ada: initiative dice=6,6",
+                f"ada: attack orc{extra} dice=3,4")
+        return dict(events(c, "attack")[0].data)
+    plain, helped = attack(""), attack(" bonus=1")
+    assert (plain["total"], plain["hit"]) == (7, False)
+    assert (helped["total"], helped["hit"]) == (8, True)
+    assert "+1" in str(helped["text"])
+    hindered = attack(" bonus=-2")
+    assert hindered["total"] == 5 and not hindered["hit"]
+    # the odds of the pending roll are the weapon's alone: an attack with a bonus shows none
+    c = run(make(pc("ada"), npc("orc", defense=8)), "ada: initiative dice=6,6")
+    assert c.ruleset.command_odds(c.state, Viewer.gm(),
+                                  Command("attack", "ada", {"target": "orc", "bonus": 1})) == []
+    assert c.ruleset.command_odds(c.state, Viewer.gm(),
+                                  Command("attack", "ada", {"target": "orc"})) != []

@@ -351,7 +351,8 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
 
 @decides("attack")
 def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> list[Event]:
-    """A weapon attack: accuracy check vs Defense, damage HR + weapon (FU-RES-3)."""
+    """A weapon attack: accuracy check (plus the weapon's bonus and any the situation gives,
+    FU-CHK-1) vs Defense, damage HR + weapon (FU-RES-3)."""
     ext: FabulaExt = state.ext
     assert cmd.actor is not None
     p = state.participant(cmd.actor)
@@ -360,7 +361,8 @@ def decide_attack(state: ConflictState, cmd: Command, ctx: DecideContext) -> lis
     gear = secret_to(state, ctx.author, p.id, "equipment")
     w = weapon_of(ext, p, cmd.args.get("weapon"), listed=not gear)
     sizes = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]))
-    res = outcome(roll_check(ctx, sizes, w.bonus, cmd.args.get("dice"), p.name,
+    bonus = w.bonus + int(cmd.args.get("bonus", 0))  # the weapon's and the situation's
+    res = outcome(roll_check(ctx, sizes, bonus, cmd.args.get("dice"), p.name,
                              secret=gear or secret_to(state, ctx.author, p.id, *w.accuracy)),
                   defense(ext, target, False))
     hit = res["success"]

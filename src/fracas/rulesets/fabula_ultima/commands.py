@@ -47,6 +47,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                            Param("weapon", "text", required=False, positional=False,
                                  help="left out: the first weapon on the sheet (an unarmed "
                                       "strike without one)"),
+                           Param("bonus", "int", required=False, positional=False, default=0,
+                                 help="a modifier the situation gives the accuracy check, "
+                                      "besides the weapon's own (+2, -1)"),
                            _dice()),
                 "take a turn to attack with a weapon (accuracy vs Defense)", rule="FU-RES-3"),
     CommandSpec("spell", (Param("name", "text"),

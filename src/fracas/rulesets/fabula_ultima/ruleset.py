@@ -215,8 +215,8 @@ class FabulaUltima(Ruleset):
                                            lambda pid: self.can_see(state, viewer, pid))
         if command.verb == "spell":
             return self._spell_odds(state, viewer, p, command)
-        if command.verb != "attack":
-            return []
+        if command.verb != "attack" or command.args.get("bonus", 0) != 0:
+            return []  # (a situational bonus: the pending line's check is the weapon's alone)
         try:
             weapon = weapon_of(state.ext, p, command.args.get("weapon"))
         except InvalidInput:
