@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.app.scenario import bundled_scenarios, load_scenario
-from fracas.cli import app, common
+from fracas.cli import app
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = bool(os.environ.get("FRACAS_UPDATE_GOLDEN"))
@@ -46,9 +46,11 @@ def viewers(name: str) -> list[str | None]:
 TEXT_CASES = [(name, who) for name in sorted(bundled_scenarios()) for who in viewers(name)]
 
 
-def run_cli(monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
-    monkeypatch.setattr(common.console, "width", 10_000)  # one line an event, as in a file
-    result = CliRunner().invoke(app, ["run", *args, "--seed", "golden"])
+def run_cli(*args: str) -> str:
+    # one line an event, as in a file (the width read from the environment as at a terminal:
+    # setting the console's width would leave it fixed for the tests after)
+    result = CliRunner().invoke(app, ["run", *args, "--seed", "golden"],
+                                env={"COLUMNS": "10000"})
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -61,20 +63,17 @@ def check_golden(path: Path, text: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(bundled_scenarios()))
-def test_a_bundled_scenario_gives_its_expected_log(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    output = run_cli(monkeypatch, name, "--raw")
+def test_a_bundled_scenario_gives_its_expected_log(name: str) -> None:
+    output = run_cli(name, "--raw")
     log = output.split("\n\n", 1)[0].split("\n", 1)[1]  # between the seed and the state
     check_golden(expected_path(name), log + "\n")
 
 
 @pytest.mark.parametrize(("name", "viewer"), TEXT_CASES,
                          ids=[f"{n}-{v or 'gm'}" for n, v in TEXT_CASES])
-def test_a_bundled_scenario_reads_as_pinned_for_each_viewer(
-    name: str, viewer: str | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    output = run_cli(monkeypatch, name, *([] if viewer is None else ["--as", viewer]))
+def test_a_bundled_scenario_reads_as_pinned_for_each_viewer(name: str, viewer: str | None
+                                                            ) -> None:
+    output = run_cli(name, *([] if viewer is None else ["--as", viewer]))
     text = "".join(line.rstrip() + "\n" for line in output.splitlines())
     check_golden(text_path(name, viewer), text)
 

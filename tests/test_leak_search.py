@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from fracas.app.scenario import bundled_scenarios, load_scenario
 from fracas.app.service import ConflictService
-from fracas.cli import app, common
+from fracas.cli import app
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.redaction import Knowledge
@@ -63,8 +63,7 @@ def secrets_of(c: Conflict, player: str) -> list[str]:
 def test_no_player_output_holds_anything_hidden_from_that_player(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(common.console, "width", 10_000)
-    monkeypatch.setattr(common.err_console, "width", 10_000)
+    monkeypatch.setenv("COLUMNS", "10000")  # not the consoles' width: it would stay fixed
     db = f"sqlite:///{tmp_path / 'leak.db'}"
     store = SqlEventStore(db)
     service = ConflictService(store)

@@ -121,8 +121,9 @@ class DiceRng:
         self._mixed = False  # asked for another size of die while it handed out decoded faces
 
     @classmethod
-    def derive(cls, seed: str | int | bytes, stream: int = 0) -> DiceRng:
-        """The generator for one ``stream`` (a command's version) of a conflict's ``seed``."""
+    def derive(cls, seed: str | int | bytes, stream: int | str = 0) -> DiceRng:
+        """The generator for one ``stream`` (a command's version, or one of its own keyed
+        streams) of a conflict's ``seed``."""
         if isinstance(seed, int):
             seed = str(seed)
         if isinstance(seed, str):

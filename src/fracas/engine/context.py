@@ -22,6 +22,7 @@ class DecideContext:
     version: int
     author: Viewer = field(default_factory=Viewer.gm)
     _rng: DiceRng | None = None
+    _streams: dict[str, DiceRng] | None = None
 
     @property
     def rng(self) -> DiceRng:
@@ -30,14 +31,28 @@ class DecideContext:
             self._rng = DiceRng.derive(self.seed, self.version)
         return self._rng
 
+    def stream(self, key: str) -> DiceRng:
+        """This command's generator of its own for ``key``: what it rolls does not hang on
+        how many dice the command rolled elsewhere. One character's roll-offs, say, roll the
+        same dice whoever else ties with it, so a tie partner the viewer may not know of
+        shifts no one's dice."""
+        if self._streams is None:
+            self._streams = {}
+        rng = self._streams.get(key)
+        if rng is None:
+            rng = self._streams[key] = DiceRng.derive(self.seed, f"{self.version}/{key}")
+        return rng
+
     def roll(
-        self, expression: str, table: Sequence[int] | None = None, *, rule: str | None = None
+        self, expression: str, table: Sequence[int] | None = None, *, rule: str | None = None,
+        stream: str | None = None,
     ) -> Roll:
-        """Roll ``expression``, or take the dice rolled at the table when ``table`` is given
-        (dice that do not fit are refused, citing ``rule`` when one is given)."""
+        """Roll ``expression`` (from :meth:`stream` ``stream`` when given), or take the dice
+        rolled at the table when ``table`` is given (dice that do not fit are refused, citing
+        ``rule`` when one is given)."""
         if table is not None:
             try:
                 return from_table(expression, table)
             except FracasError as exc:
                 raise with_rule(exc, rule) from None
-        return roll(expression, self.rng)
+        return roll(expression, self.rng if stream is None else self.stream(stream))

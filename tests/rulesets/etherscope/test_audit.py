@@ -149,6 +149,19 @@ def test_a_group_with_an_unseen_member_is_not_shown() -> None:
     assert "gang" not in json.dumps(log_view(c, ALICE))
 
 
+@pytest.mark.rule("ES-RNG-6", "ES-START-5", "ES-START-6")
+def test_an_awareness_move_offers_no_step_against_a_group_hidden_whole_from_the_mover() -> None:
+    """Carl and Dora stand together, both hidden from Ada, who moves first: her move offers
+    steps against Bruno alone, and her 'done'."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("carl"), pc("dora")]
+    c = make({"lurking": {"carl": ["ada"], "dora": ["ada"]}}, people, [
+        "group gang carl,dora", "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "dora: awareness successes=0", "moves"])
+    assert c.state.ext.move_order[c.state.ext.mover] == "ada"
+    assert sorted(lc.text() for lc in c.legal("ada") if lc.verb in ("step", "done")) == [
+        "ada: done", "ada: step bruno away", "ada: step bruno toward"]
+
+
 @pytest.mark.rule("ES-RNG-6", "ES-RNG-1", "ES-ACT-1")
 def test_a_zoom_opened_by_an_unseen_character_gives_nothing_away() -> None:
     c = lurking_carl()

@@ -117,6 +117,34 @@ def test_a_roll_off_of_an_awareness_roll_made_with_a_gm_only_skill_shows_no_pool
         assert "4d6" not in _seen(c, Viewer.of_player(player)), player
 
 
+@pytest.mark.rule("ES-ROUND-5", "ES-RNG-6")
+@pytest.mark.parametrize("seed", ["t", "u", "v", "w"])
+def test_a_tie_partner_hidden_from_the_players_changes_no_one_elses_roll_off_dice(
+    seed: str,
+) -> None:
+    """Carl, concealed from everyone, ties with Ada and Bruno for the awareness moves. The
+    players read the same roll-offs (every one of them, to the last re-roll) as at a table
+    without Carl, where the GM wrote a GM-only note in the stead of each of his commands:
+    his dice, rolled between Ada's and Bruno's, shift neither's (and where he moves first,
+    the GM ends his move at once)."""
+    note = "note 'in the stead of Carl' visibility=gm"
+    rolled = ["ada: awareness successes=1", "bruno: awareness successes=1"]
+    plain = make(people=[pc("ada", "alice"), pc("bruno", "bob")],
+                 script=[note, note, *rolled, "moves"], seed=seed)
+    twin = make(people=[pc("ada", "alice"), pc("carl"), pc("bruno", "bob")],
+                script=["conceal carl", "carl: awareness successes=1", *rolled, "moves"],
+                seed=seed)
+    assert "carl" in twin.state.ext.move_order
+    if twin.state.ext.move_order[twin.state.ext.mover] == "carl":  # he moves first: the GM
+        twin.execute("carl: done", time="")  # plays him at once
+        plain.execute(note, time="")
+    for viewer in (ALICE, Viewer.of_player("bob"), Viewer.public()):
+        lines = [[line for _, _, _, ls in log_lines(c, viewer)[2:] for line in ls]
+                 for c in (plain, twin)]
+        assert lines[0] == lines[1], viewer
+        assert any("roll-off" in line for line in lines[0])
+
+
 @pytest.mark.rule("ES-START-1")
 def test_who_still_rolls_awareness_names_no_one_hidden_from_the_viewer() -> None:
     c = make(script=["conceal carl"])

@@ -49,14 +49,16 @@ def check_pool(pool: int) -> int:
 
 
 def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
-               dice: Sequence[int] | None, rule: str, *, secret: bool = False) -> Roll:
+               dice: Sequence[int] | None, rule: str, *, secret: bool = False,
+               stream: str | None = None) -> Roll:
     """``pid``'s roll of ``pool`` dice (or the dice rolled at the table: refused under
     ``rule``, saying whose roll they do not fit). ``secret``: the command's author may not
     know the pool's size or its dice (a GM-only rating — even of their own character — or
-    die), so the refusal tells neither."""
+    die), so the refusal tells neither. ``stream``: the command's own generator to roll from
+    (:meth:`DecideContext.stream`)."""
     expr = expression(state.settings, pool)
     try:
-        return ctx.roll(expr, dice)
+        return ctx.roll(expr, dice, stream=stream)
     except TableDiceError as exc:
         who = state.participants[pid].name
         if secret:
@@ -129,7 +131,8 @@ def break_ties(
     Returns the roll-off records (for ``tie_rolloff`` events) and the order, best first.
     The roll-offs never change the kept awareness scores. ``table`` holds dice rolled at the
     table: a character's dice are used (and removed) at its first roll-off; later roll-offs
-    (still tied) are rolled by fracas.
+    (still tied) are rolled by fracas, each character's from a generator of its own, so who
+    else ties with it — one the viewer may not know of, too — never changes its dice.
     """
     records: list[dict[str, Any]] = []
     by_score: dict[int, list[str]] = {}
@@ -156,7 +159,8 @@ def _roll_off(
             used = (state.settings["awareness_skill"],
                     ext_of(state).awareness_skills.get(pid))  # as the marks judge its pool
             secret = any(pool_secret(state, ctx.author, pid, s) for s in used)
-            roll = table_roll(state, ctx, pid, pool, dice, "ES-ROUND-5", secret=secret)
+            roll = table_roll(state, ctx, pid, pool, dice, "ES-ROUND-5", secret=secret,
+                              stream=f"rolloff:{score}:{pid}")
             rolls[pid] = roll.to_data()
             result[pid] = roll.total
         records.append({"score": score, "awareness": aw, "participants": list(group),
