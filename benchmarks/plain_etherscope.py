@@ -70,12 +70,13 @@ class EtherscopeLoop:
             self._rng = DiceRng.derive(SEED, self.version)
         return self._rng
 
-    def _successes(self, pool: int, dice: list[int] | None) -> int:
-        """Successes of a pool of ``pool`` dice: the table's ``dice``, else rolled (ES-ACT-4)."""
+    def _successes(self, pool: int, dice: list[int] | None, rng: DiceRng | None = None) -> int:
+        """Successes of a pool of ``pool`` dice: the table's ``dice``, else rolled (ES-ACT-4)
+        from ``rng`` (by default the command's)."""
         s = self.state.settings
         size, least = s["die_size"], s["threshold"]
         if dice is None:
-            dice = self.rng.dice(pool, size)
+            dice = (rng or self.rng).dice(pool, size)
         elif len(dice) != pool or any(not 1 <= f <= size for f in dice):
             raise Refused(f"dice {dice} are not {pool}d{size}")
         return sum(f >= least for f in dice)
@@ -98,25 +99,33 @@ class EtherscopeLoop:
             return 0
         return self._successes(pool, dice)
 
-    def _ranked(self, tied: list[str], table: dict[str, list[int]]) -> list[str]:
-        """``tied`` by kept awareness, then roll-offs of the awareness pool (ES-ROUND-5)."""
+    def _ranked(self, tied: list[str], table: dict[str, list[int]], score: int | None = None
+                ) -> list[str]:
+        """``tied`` (at initiative ``score``; None: the awareness moves) by kept awareness,
+        then roll-offs of the awareness pool, each character's dice from a generator of its
+        own, as the engine's (ES-ROUND-5)."""
+        streams: dict[str, DiceRng] = {}
         aware = self.ext.awareness
         by_score: dict[int, list[str]] = {}
         for pid in tied:
             by_score.setdefault(aware.get(pid, 0), []).append(pid)
         return [p for aw in sorted(by_score, reverse=True)
-                for p in self._roll_off(by_score[aw], table)]
+                for p in self._roll_off(by_score[aw], table, score, streams)]
 
-    def _roll_off(self, group: list[str], table: dict[str, list[int]]) -> list[str]:
+    def _roll_off(self, group: list[str], table: dict[str, list[int]], score: int | None,
+                  streams: dict[str, DiceRng]) -> list[str]:
         if len(group) < 2:
             return list(group)
         for _ in range(20):
+            for p in group:
+                if p not in streams:
+                    streams[p] = DiceRng.derive(SEED, f"{self.version}/rolloff:{score}:{p}")
             result = {p: self._successes(max(1, awareness_pool(self.state, p)),
-                                         table.pop(p, None)) for p in group}
+                                         table.pop(p, None), streams[p]) for p in group}
             levels = sorted(set(result.values()), reverse=True)
             if len(levels) > 1:
-                return [q for lv in levels
-                        for q in self._roll_off([p for p in group if result[p] == lv], table)]
+                return [q for lv in levels for q in self._roll_off(
+                    [p for p in group if result[p] == lv], table, score, streams)]
         return sorted(group)
 
     # --- checks and changes every step shares
@@ -347,7 +356,8 @@ class EtherscopeLoop:
                 order.append(group[0])
             else:
                 order += [Slot(x, group[0].score)
-                          for x in self._ranked([s.actor for s in group], table)]
+                          for x in self._ranked([s.actor for s in group], table,
+                                                group[0].score)]
         if table:
             raise Refused("roll-off dice for no tie")
         for pid in defaults:
