@@ -54,10 +54,9 @@ from tests.rulesets import twins
 
 EXAMPLES = int(os.environ.get("FUZZ_N", "15"))
 #: The engine's verbs of the GM's own that name someone, end play or take it back, not a
-#: character's moves.
+#: character's moves (the GM's hiding and showing of the others is played).
 NOT_PLAYED = frozenset({"note", "narrate", "roll", "leave", "out", "effect", "join", "undo",
-                        "redo", "end", "override", "conceal", "reveal", "extra", "damage",
-                        "status"})
+                        "redo", "end", "override", "extra", "damage", "status"})
 #: What a free text value is filled with.
 TEXT = "for the test"
 
