@@ -13,7 +13,7 @@ from fracas.engine.views import log_view, view
 from fracas.errors import IllegalCommand
 from fracas.rulesets.etherscope import events as ev
 
-from .helpers import ES, make, pc, refused
+from .helpers import ES, make, moved, pc, refused
 
 ALICE = Viewer.of_player("alice")
 
@@ -206,3 +206,21 @@ def test_conceal_or_reveal_from_the_character_itself_is_refused_as_such() -> Non
     c.execute("group pair ada,carl")
     c.execute("conceal carl from=pair")  # a group holding it stands for its other members
     assert c.state.ext.ranges.hidden["carl"] == ["ada"]
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-ACT-5")
+def test_a_push_by_one_hidden_from_the_player_still_tells_them_the_bands_it_moved() -> None:
+    """Before: Carl, hidden from Bruno, pushed Ada away from Bruno; Bob's page read only "Ada
+    takes 1 physical damage (push back)" while his matrix showed Ada Distant from Bruno, with
+    no line saying why (the change named Carl as its mover, so it went whole)."""
+    c = make({"lurking": {"carl": ["bruno"]}, "ranges": {"default": "near"}}, script=[
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "moves"])
+    moved(c, "round", "carl: declare 10", "ada: declare 9", "bruno: declare 8", "countdown",
+          "carl: push ada successes=3 away=bruno damage=1")
+    lines = [line for r in log_view(c, Viewer.of_player("bob")) for line in r["lines"]]
+    assert "Ada ↔ Bruno: Near → Distant (push back)" in lines
+    assert "carl" not in json.dumps(log_view(c, Viewer.of_player("bob"))).lower()
+    # Alice sees Carl: the change and the one who made it, as ever
+    assert "Ada ↔ Bruno: Near → Distant (push back)" in [
+        line for r in log_view(c, ALICE) for line in r["lines"]]

@@ -245,6 +245,9 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
     if isinstance(event, ev.RangeSet | ev.RangeChanged):
         if ranges.is_hidden(event.a, event.b) or ranges.is_hidden(event.b, event.a):
             return None
+        if isinstance(event, ev.RangeChanged) and gone(event.by):
+            # a push by one they may not know of: the bands it moved, without its mover
+            return dataclasses.replace(event, by=None)
         return event
     new = dict(d)
     changed = False
