@@ -316,3 +316,25 @@ def test_between_rounds_nobody_is_said_to_be_still_to_act(browser: Browser, serv
         expect(head).not_to_contain_text("Still to act")
     command(gm, "gm", "round")  # declaring: those still to declare are named
     expect(alice.page.locator(".round-region")).to_contain_text("Still to declare")
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_a_player_left_outside_a_zoom_reads_that_their_character_waits_in_the_parent(
+        browser: Browser, served: Served) -> None:
+    """Before: while Ada zoomed in with the driver, Bob's phone read "You have no character in
+    this conflict: you are watching", and Bruno was nowhere on it, as if he had left."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    bob = join(browser, invite(gm, "bob"))
+    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
+                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
+                 "round", "countdown", "ada: zoom zepcar reason='a fight on the roof'"):
+        command(gm, "gm", line)
+    head = bob.page.locator(".round-region")
+    expect(head).to_contain_text("zoomed in")
+    expect(head).to_contain_text("Bruno is not in this zoomed-in conflict: you are watching "
+                                 "it until play returns to A car chase.")
+    expect(head).not_to_contain_text("You have no character in this conflict")
+    command(gm, "gm", "end 'the driver jumps'")
+    expect(head).not_to_contain_text("zoomed-in conflict")
+    expect(bob.page.locator("section.actor[data-actor='bruno']")).to_have_count(1)

@@ -530,7 +530,7 @@ async function renderRound(level, turn, ctx) {
   state.legalKey = key;
   oddsShown.clear();  // the forms drawn anew ask their own
   const watching = state.me.role === "player" && !ctx.participants.some((p) => p.mine)
-    ? h("p", { class: "muted" }, "You have no character in this conflict: you are watching.") : null;
+    ? h("p", { class: "muted" }, watchingWords()) : null;
   redraw(state.controls, () => [...(gm ? [ctx.ended ? null : actForChooser(ctx, turn)].flat() : [watching]), ...Object.entries(legal).map(([actor, items]) => {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
@@ -538,6 +538,18 @@ async function renderRound(level, turn, ctx) {
       commands.length ? commands.map((c) => commandForm(c, { ...ctx, group: actor }, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
+}
+
+// What a player with no character in the conflict in view reads: a zoomed-in conflict their
+// characters take no part in is watched until play returns to the one they are in (ES-ACT-1).
+function watchingWords() {
+  const all = levels();
+  const back = all.slice(0, -1).reverse().find((l) => l.participants.some((p) => p.mine));
+  if (!back) return "You have no character in this conflict: you are watching.";
+  const mine = back.participants.filter((p) => p.mine).map((p) => p.name);
+  const are = mine.length > 1 ? "are" : "is";
+  return `${mine.join(", ")} ${are} not in this zoomed-in conflict: you are watching it until `
+    + `play returns to ${back.title}.`;
 }
 
 // The odds of the pending roll: open while they are few; a long list (a VERS fighter with
