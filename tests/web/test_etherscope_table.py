@@ -338,3 +338,28 @@ def test_a_player_left_outside_a_zoom_reads_that_their_character_waits_in_the_pa
     command(gm, "gm", "end 'the driver jumps'")
     expect(head).not_to_contain_text("zoomed-in conflict")
     expect(bob.page.locator("section.actor[data-actor='bruno']")).to_have_count(1)
+
+
+@pytest.mark.rule("ES-SET-1", "ES-SET-4", "ES-SET-6")
+def test_the_forms_set_up_choices_name_what_leaving_them_stands_for(
+        browser: Browser, served: Served) -> None:
+    """Before: each read "— (the rules' default)", and a GM could not tell which nature, time
+    scale or range scaling a conflict left at it would have."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("etherscope")
+    for label, said in (("Nature", "— (physical)"), ("Reality", "— (prime)"),
+                        ("Time scale", "— (quick)"), ("Range scaling", "— (battlefield)")):
+        expect(form.get_by_label(label, exact=True).locator("option").first).to_have_text(said)
+    form.get_by_label("Title").fill("The docks")
+    form.get_by_label("Sides (comma-separated)").fill("crew")
+    row = form.locator("fieldset").nth(0)
+    row.get_by_label("Id", exact=True).fill("ada")
+    row.get_by_label("Name", exact=True).fill("Ada")
+    for stat in ("physical", "ether", "society", "awareness"):
+        row.get_by_label(stat, exact=True).fill("8")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.get_by_role("region", name="Set-up")).to_contain_text(
+        "This is a prime, physical, quick, battlefield scale conflict.")

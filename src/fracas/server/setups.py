@@ -19,19 +19,28 @@ from fracas.engine.conflict import command_set
 from fracas.engine.setup import Setup, first_error
 from fracas.errors import InvalidInput
 from fracas.rulesets import available, get_ruleset
-from fracas.rulesets.etherscope.settings import NATURES, REALITIES, SCALINGS, TIME_SCALES
+from fracas.rulesets.etherscope.settings import (
+    NATURES,
+    REALITIES,
+    SCALINGS,
+    SETUP_DEFAULTS,
+    TIME_SCALES,
+)
 from fracas.rulesets.fabula_ultima.state import ATTRIBUTES as FU_ATTRIBUTES
 from fracas.rulesets.fabula_ultima.state import DIE_SIZES
 from fracas.rulesets.vers.state import ATTRIBUTES as VERS_ATTRIBUTES
 from fracas.rulesets.vers.state import SKILL_ATTRIBUTE, SKILL_FITS, TRACKS
 
-#: Each ruleset's set-up choices: the setting, what the form calls it, the allowed values.
+#: Each ruleset's set-up choices: the setting, what the form calls it, the allowed values and
+#: (where the rules have one) the value a conflict takes when it is left out.
 CHOICES: dict[str, list[dict[str, Any]]] = {
     "etherscope": [
-        {"name": "nature", "label": "Nature", "allowed": list(NATURES)},
-        {"name": "reality", "label": "Reality", "allowed": list(REALITIES)},
-        {"name": "time_scale", "label": "Time scale", "allowed": list(TIME_SCALES)},
-        {"name": "range_scaling", "label": "Range scaling", "allowed": list(SCALINGS)},
+        {"name": name, "label": label, "allowed": list(allowed),
+         "default": SETUP_DEFAULTS[name]}
+        for name, label, allowed in (("nature", "Nature", NATURES),
+                                     ("reality", "Reality", REALITIES),
+                                     ("time_scale", "Time scale", TIME_SCALES),
+                                     ("range_scaling", "Range scaling", SCALINGS))
     ],
     "fabula-ultima": [
         {"name": "pc_side", "label": "The player characters' side", "allowed": "sides"},

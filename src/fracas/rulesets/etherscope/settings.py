@@ -20,6 +20,9 @@ ROUND_LENGTHS = {"fast": "a few seconds", "quick": "about a minute",
                  "tactical": "about 10 minutes", "strategic": "about an hour and a half",
                  "logistic": "a day"}
 BANDS = ("close", "near", "distant")
+#: What a conflict is where its scenario leaves a set-up choice out.
+SETUP_DEFAULTS = {"nature": "physical", "reality": "prime", "time_scale": "quick",
+                  "range_scaling": "battlefield"}
 
 #: Range scalings of the seed (ES-SET-6): close, near, distant meanings.
 SCALINGS: dict[str, tuple[str, str, str]] = {
@@ -146,11 +149,11 @@ def band_of(raw: Any, key: str) -> int:
 def normalise(settings: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     """The settings checked and completed with every default (InvalidInput names the key)."""
     out: dict[str, Any] = {
-        "nature": _choice(settings, "nature", NATURES, "physical"),
-        "reality": _choice(settings, "reality", REALITIES, "prime"),
-        "time_scale": _choice(settings, "time_scale", TIME_SCALES, "quick"),
+        "nature": _choice(settings, "nature", NATURES, SETUP_DEFAULTS["nature"]),
+        "reality": _choice(settings, "reality", REALITIES, SETUP_DEFAULTS["reality"]),
+        "time_scale": _choice(settings, "time_scale", TIME_SCALES, SETUP_DEFAULTS["time_scale"]),
         "range_scaling": _choice(settings, "range_scaling", (*SCALINGS, "custom"),
-                                 "battlefield"),
+                                 SETUP_DEFAULTS["range_scaling"]),
     }
     if out["range_scaling"] == "custom":
         custom = settings.get("custom_scaling")

@@ -32,7 +32,7 @@ export function setupForm(rulesets, onCreate) {
     choices.replaceChildren(...rs.choices.map((c) => {
       const allowed = c.allowed === "sides" ? sideList() : c.allowed;
       const select = h("select", { id: id(`choice-${c.name}`), name: c.name, "data-choice": c.name },
-        h("option", { value: "" }, "— (the rules' default)"),
+        h("option", { value: "" }, `— (${c.default || "the rules' default"})`),
         allowed.map((v) => h("option", { value: v }, v)));
       select.value = was.get(select.id) || "";
       return field(c.label, select);
