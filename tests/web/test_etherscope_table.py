@@ -363,3 +363,26 @@ def test_the_forms_set_up_choices_name_what_leaving_them_stands_for(
     form.get_by_role("button", name="Create from the form").click()
     expect(page.get_by_role("region", name="Set-up")).to_contain_text(
         "This is a prime, physical, quick, battlefield scale conflict.")
+
+
+@pytest.mark.rule("ES-ROUND-1")
+def test_the_join_form_shows_the_stats_field_with_an_example_in_etherscopes_stats(
+        browser: Browser, served: Served) -> None:
+    """Before: the stats an Etherscope joiner needs (its conflict's condenser) were folded
+    under "more options", with the hint {"dex": 8, "hp": 20}: another game's stats, which
+    typed in as shown were refused."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    own = gm.page.locator("section.actor[data-actor='gm']")
+    own.locator("details.command", has=gm.page.locator("form[data-verb='join']")) \
+        .locator("> summary").click()
+    join_form = own.locator("form[data-verb='join']")
+    stats = join_form.get_by_label("stats (optional)")
+    expect(stats).to_be_visible()  # no fold to open first
+    example = '{"physical": 8, "ether": 6, "society": 5, "awareness": 2, "skills": {"brawl": 3}}'
+    expect(join_form).to_contain_text(f"a JSON object, e.g. {example}")
+    expect(join_form).not_to_contain_text("dex")
+    join_form.get_by_label("id", exact=True).fill("eve")
+    stats.fill(example)
+    join_form.get_by_role("button", name="join").click()
+    expect(gm.page.locator("#notice")).to_contain_text("Eve joins the conflict")

@@ -128,6 +128,9 @@ class Ruleset:
     #: words ("round 3", "the end of Ada's turn"): VERS says turn and go.
     round_word: ClassVar[str] = "round"
     turn_word: ClassVar[str] = "turn"
+    #: A newcomer's stats in the game's own words, as ``join … stats=`` takes them: the example
+    #: the GM screen's join form gives under its stats field.
+    stats_example: ClassVar[str] = '{"dex": 8, "hp": 20}'
 
     _rules_cache: tuple[Rule, ...] | None = None
 

@@ -206,11 +206,13 @@ export function commandForm(command, context, { onSubmit, onChange }) {
 
 // The fields of a form, its rarely needed ones (two or more optional values typed in freely,
 // such as an EV or a difficulty; not the dice or the skill, nor a spell's MP cost, which a cast
-// at 0 MP by oversight would leave unpaid) folded under "more options"; open while one of
+// at 0 MP by oversight would leave unpaid, nor a newcomer's stats, which an Etherscope join
+// needs) folded under "more options"; open while one of
 // them holds a value, or when the viewer opened it.
 function folded(fields, key, verb) {
   const rare = fields.filter((f) => !f.param.required && f.input.tagName === "INPUT" && f.param.kind !== "dice"
-    && f.param.name !== "skill" && !(verb === "spell" && f.param.name === "mp"));
+    && f.param.name !== "skill" && !(verb === "spell" && f.param.name === "mp")
+    && !(verb === "join" && f.param.name === "stats"));  // a newcomer counts with its stats
   if (rare.length < 2) return fields.map((f) => f.wrap);
   const open = kept.get(key) === "open" || rare.some((f) => valueOf(f) !== "");
   const more = h("details", { class: "more", open, ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
