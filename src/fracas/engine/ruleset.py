@@ -128,9 +128,6 @@ class Ruleset:
     #: words ("round 3", "the end of Ada's turn"): VERS says turn and go.
     round_word: ClassVar[str] = "round"
     turn_word: ClassVar[str] = "turn"
-    #: A newcomer's stats in the game's own words, as ``join … stats=`` takes them: the example
-    #: the GM screen's join form gives under its stats field.
-    stats_example: ClassVar[str] = '{"dex": 8, "hp": 20}'
 
     _rules_cache: tuple[Rule, ...] | None = None
 
@@ -280,6 +277,11 @@ class Ruleset:
         one that fits it best first: offered with ``end``, where any other is taken too (by
         default: none named)."""
         return ()
+
+    def stats_example(self, state: ConflictState) -> dict[str, Any]:
+        """A newcomer's stats in the game's own words, as ``join … stats=`` takes them in
+        ``state``: the example the GM screen's join form gives under its stats field."""
+        return {"hp": 10}
 
     def join_sides(self, state: ConflictState) -> tuple[str, ...] | None:
         """The only sides a newcomer may ``join`` on in ``state`` (a level of the conflict),

@@ -9,13 +9,13 @@ left) is not offered.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fracas.engine.commands import CommandSpec
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import copy_json
 from fracas.engine.projector import offered
-from fracas.engine.ruleset import Ruleset
 from fracas.server import projection
 
 
@@ -39,19 +39,22 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
     ``help`` (what its value is, beside its field; "" where the spec says nothing) and
     ``default`` (what an optional one left out stands for, from the spec or the offer; of a
     required one, the value offered first; null: nothing said)."""
-    spec, ruleset = live.conflict.commands.spec, live.conflict.ruleset
-    return {a: [_described(c, spec(c.verb), ruleset) for c in cs]
+    conflict = live.conflict
+    spec = conflict.commands.spec
+    example = json.dumps(conflict.ruleset.stats_example(conflict.state.innermost))
+    return {a: [_described(c, spec(c.verb), example) for c in cs]
             for a, cs in offers(live, actor).items()}
 
 
-def _described(command: LegalCommand, spec: CommandSpec, ruleset: Ruleset) -> dict[str, Any]:
+def _described(command: LegalCommand, spec: CommandSpec, stats_example: str
+               ) -> dict[str, Any]:
     data = command.to_data()
     by_name = {p.name: p for p in spec.params}
     for choice, param in zip(command.params, data["params"], strict=True):
         p = by_name.get(param["name"])
         param["help"] = p.help if p else ""
         if command.verb == "join" and param["name"] == "stats":  # in the game's own stats
-            param["help"] = f"a JSON object, e.g. {ruleset.stats_example}"
+            param["help"] = f"a JSON object, e.g. {stats_example}"
         # what an optional value left out stands for: the spec's, else the offer's (the
         # weapon an attack naming none takes); of a required one, the value the offer gives
         # first (the reason an end gives that the rules name first)

@@ -74,9 +74,11 @@ class Etherscope(Ruleset):
     harm_keys = ("condensers", "summary")
     harm_stats = ("physical", "ether", "society")
     reveal_events = frozenset({Revealed.TYPE})  # ES-RNG-3: a search or the GM reveals
-    # ES-ROUND-1: a joiner needs the conflict's condenser; these are a character's stats
-    stats_example = ('{"physical": 8, "ether": 6, "society": 5, "awareness": 2, '
-                     '"skills": {"brawl": 3}}')
+
+    def stats_example(self, state: ConflictState) -> dict[str, Any]:
+        """A character's condensers (a joiner needs the conflict's, ES-ROUND-1), awareness and
+        a skill."""
+        return {"physical": 8, "ether": 6, "society": 5, "awareness": 2, "skills": {"brawl": 3}}
 
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """Condensers and range bands (overrides.py)."""

@@ -78,6 +78,10 @@ class FabulaUltima(Ruleset):
     harm_keys = ("hp", "mp", "crisis", "summary")
     harm_stats = ("hp", "mp")
 
+    def stats_example(self, state: ConflictState) -> dict[str, Any]:
+        """The four attributes' dice (FU-CHK-1) and HP and MP."""
+        return {"dex": 8, "ins": 8, "mig": 8, "wlp": 8, "hp": 30, "mp": 20}
+
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """HP, MP, IP, FP, statuses, turns left and the side on turn (overrides.py)."""
         return overrides.override_target(state, path)

@@ -61,6 +61,14 @@ class Vers(Ruleset):
     harm_keys = ("tracks", "penalty", "disabled", "summary")
     round_word, turn_word = "turn", "go"  # a VERS Turn is the engine's round; a go its turn
 
+    def stats_example(self, state: ConflictState) -> dict[str, Any]:
+        """Attributes, a skill and a weapon, and a zone of the battlefield to stand in (a
+        newcomer needs one where there are zones, VR-MOVE-1)."""
+        out: dict[str, Any] = {"strength": 2, "agility": 2, "skills": {"close_combat": 2},
+                               "weapons": {"club": {"ev": 4, "kind": "close"}}}
+        zones = list(state.ext.zones.zones) if isinstance(state.ext, VersExt) else []
+        return {**out, "zone": zones[0]} if zones else out
+
     def override_target(self, state: ConflictState, path: list[str]) -> OverrideTarget | None:
         """Zones, conditions and whose go it is (overrides.py)."""
         return overrides.override_target(state, path)
