@@ -73,3 +73,15 @@ def test_open_lets_anyone_create_tables(tmp_path: Path) -> None:
     with running(db, str(tmp_path / "a.log"), args=("--open",)) as served:
         assert _create(served, REMOTE).status_code == 201
         assert "--open" in served.log()
+
+
+def test_the_first_lines_come_out_whole_in_a_log_whatever_its_width(tmp_path: Path) -> None:
+    """A log (or a narrow console) gets each first line whole: its links copy as they are."""
+    db = f"sqlite:///{tmp_path / 'fracas.db'}"
+    with running(db, str(tmp_path / "a.log"), env={"COLUMNS": "40"}) as served:
+        lines = served.log().splitlines()
+    serving = next(line for line in lines if line.startswith("fracas serving"))
+    assert serving.endswith(f"open {served.url}/ to start a table in your browser "
+                            "(docs/table.md)"), lines
+    admin = next(line for line in lines if line.startswith("tables may be created"))
+    assert re.search(r"makes another\): http://127\.0\.0\.1:\d+/join#[\w-]{43}$", admin), lines

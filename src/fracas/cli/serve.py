@@ -25,6 +25,12 @@ class Sync(StrEnum):
     normal = "normal"  # it survives a crash of the server process, not of the machine
 
 
+def say(line: str) -> None:
+    """Print one of the server's first lines on stderr whole, never wrapped at the console's
+    width (a log or a narrow console would break a link in two): each is copied as it is."""
+    err_console.print(line, soft_wrap=True, markup=False)
+
+
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
@@ -73,19 +79,18 @@ def serve(
     except Exception as exc:  # an unreachable database or a schema mismatch
         fail(str(exc))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    err_console.print(f"fracas serving {safe_url(url)} on http://{host}:{port} "
-                      f"({workers} process{'es' if workers > 1 else ''})"
-                      f"; open http://{shown}:{port}/ to start a table in your browser "
-                      "(docs/table.md)")
+    say(f"fracas serving {safe_url(url)} on http://{host}:{port} "
+        f"({workers} process{'es' if workers > 1 else ''})"
+        f"; open http://{shown}:{port}/ to start a table in your browser (docs/table.md)")
     if open_tables:
-        err_console.print("--open: anyone who reaches this server may create tables")
+        say("--open: anyone who reaches this server may create tables")
     elif admin is not None:
-        err_console.print("tables may be created from this machine, or by whoever opens "
-                          "this admin link (secret, shown once; `--new-admin-secret` makes "
-                          f"another): http://{shown}:{port}/join#{admin}", soft_wrap=True)
+        say("tables may be created from this machine, or by whoever opens this admin link "
+            "(secret, shown once; `--new-admin-secret` makes another): "
+            f"http://{shown}:{port}/join#{admin}")
     else:
-        err_console.print("tables may be created from this machine, or with the admin link "
-                          "printed before (`--new-admin-secret` makes a new one)", soft_wrap=True)
+        say("tables may be created from this machine, or with the admin link printed before "
+            "(`--new-admin-secret` makes a new one)")
     uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
                 log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))
