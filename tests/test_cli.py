@@ -64,6 +64,15 @@ def test_a_bad_script_line_names_the_file_and_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_participant_without_a_name_is_called_by_its_id_as_at_a_join(tmp_path: Path) -> None:
+    nameless = tmp_path / "nameless.toml"
+    nameless.write_text(Path(TOY_FILE).read_text().replace('name = "Goblin"\n', ""))
+    result = runner.invoke(app, ["run", str(nameless), "--seed", "7", "--json"])
+    assert result.exit_code == 0, result.output
+    people = json.loads(result.output)["state"]["conflict"]["participants"]
+    assert {p["id"]: p["name"] for p in people} == {"ada": "Ada", "gob": "Gob"}
+
+
 def test_an_unknown_ruleset_is_refused_with_the_available_ones(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('ruleset = "chess"\n')

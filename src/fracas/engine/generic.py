@@ -42,7 +42,14 @@ from fracas.engine.limits import check_name, check_stat_ranges
 from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
 from fracas.engine.overrides import OverrideTarget, normalise, refuse_left
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import ParticipantSetup, Setup, first_error, read_setup, setup_of
+from fracas.engine.setup import (
+    ParticipantSetup,
+    Setup,
+    default_name,
+    first_error,
+    read_setup,
+    setup_of,
+)
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput
 
@@ -357,7 +364,7 @@ def _join(d: Decision, cmd: Command) -> None:
         raise InvalidInput('stats must be a JSON object, e.g. stats=\'{"dex": 8}\'')
     try:
         setup = ParticipantSetup(
-            id=a["id"], name=a["id"].title() if a.get("name") is None else a["name"],
+            id=a["id"], name=default_name(a["id"]) if a.get("name") is None else a["name"],
             kind=a["kind"], side=a.get("side"), player=a.get("player"), stats=stats,
             gm_only=a.get("gm_only") or [],
         )

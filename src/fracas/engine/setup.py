@@ -27,6 +27,11 @@ ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
 RESERVED_IDS = frozenset({"gm", "public"})
 
 
+def default_name(pid: str) -> str:
+    """The name of a participant given none: its id with a capital (``thug-2`` is Thug-2)."""
+    return pid.title()
+
+
 def _checked(check: Any, *args: Any) -> Any:
     """Run a :mod:`limits` check inside a pydantic validator (which wants a ValueError)."""
     try:
@@ -47,6 +52,16 @@ class ParticipantSetup(BaseModel):
     player: str | None = Field(default=None, max_length=40)
     stats: dict[str, Any] = Field(default_factory=dict)
     gm_only: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _name_defaults_to_the_id(cls, data: Any) -> Any:
+        """A participant given no name is called by its id with a capital (``thug-2`` is
+        Thug-2), in a scenario file as at ``join``."""
+        if isinstance(data, dict) and data.get("name") is None \
+                and isinstance(data.get("id"), str):
+            return {**data, "name": default_name(data["id"])}
+        return data
 
     @field_validator("id")
     @classmethod
