@@ -158,7 +158,7 @@ def test_the_gm_overrides_any_value_and_the_override_is_logged() -> None:
     assert event.data["was"] == 6 and event.visibility == "gm"
     with pytest.raises(InvalidInput, match="has no 'mana'"):
         c.execute("override ada.stats.mana 3")
-    with pytest.raises(InvalidInput, match="same kind"):
+    with pytest.raises(InvalidInput, match='takes a whole number, not "two"'):
         c.execute("override ext.hp.gob.current '\"two\"'")
     c.execute("undo")
     assert c.state.ext.hp["gob"].current == 6

@@ -148,3 +148,33 @@ def test_an_override_of_a_value_never_set_says_it_was_unset() -> None:
     c.execute("override ada.declared 7,2")
     line = log_view(c, Viewer.gm())[-1]["lines"][0]
     assert line == "GM sets ada.declared = [7, 2] (was unset)"  # before: "(was None)"
+
+
+def test_a_yes_no_value_takes_yes_or_no_and_a_number_never_takes_true() -> None:
+    """Each kind of value reads its own values one way: a yes/no value takes true/false (or
+    yes/no, on/off), never a number; a number never takes true or false."""
+    setup = toy_setup()
+    setup.participants[0].stats["brave"] = True
+    c = Conflict.create(TOY, setup, "seed", time="")
+    before = snapshot(c)
+    for line, said in [
+        ("override ada.stats.brave 2", "ada.stats.brave takes yes or no (true or false), not 2"),
+        ("override ada.stats.brave 0", "ada.stats.brave takes yes or no (true or false), not 0"),
+        ("override ada.stats.brave maybe", 'takes yes or no (true or false), not "maybe"'),
+        ("override ada.stats.brave yes", "ada.stats.brave is already true; nothing would"),
+        ("override ada.stats.hp true", "ada.stats.hp takes a whole number, not true"),
+        ("override ada.stats.hp 2.5", "ada.stats.hp takes a whole number, not 2.5"),
+        ("override round false", "round takes a whole number, not false"),
+        ("override gob.stats.weakness true", "gob.stats.weakness takes a text, not true"),
+        ("override sides 3", "sides takes a list"),
+    ]:
+        with pytest.raises(InvalidInput) as refused:
+            c.execute(line)
+        assert said in str(refused.value), line
+        assert snapshot(c) == before, line
+    c.execute("override ada.stats.brave false")  # was read as 0, then refused or kept as 0
+    assert c.state.participants["ada"].stats["brave"] is False
+    assert log_view(c, Viewer.gm())[-1]["lines"] == [
+        "GM sets ada.stats.brave = false (was true)"]
+    c.execute("override ada.stats.brave on")
+    assert c.state.participants["ada"].stats["brave"] is True

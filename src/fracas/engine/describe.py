@@ -10,6 +10,7 @@ from fracas.engine.concealment import describe_concealment
 from fracas.engine.effects import lasts
 from fracas.engine.events import Event
 from fracas.engine.handlers import Table
+from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.sentences import fill, secret_mark
@@ -68,9 +69,15 @@ def _rolled(ruleset: Ruleset, e: ee.Rolled, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.Override)
 def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
-    was = "unset" if e.was is None else repr(e.was)
-    return (f"GM sets {'.'.join(e.path)} = {e.value!r} (was {was})"
+    was = "unset" if e.was is None else _value(e.was)
+    return (f"GM sets {'.'.join(e.path)} = {_value(e.value)} (was {was})"
             f"{_part(' ({})', e.reason)}")
+
+
+def _value(value: object) -> str:
+    """An overridden value as the GM typed it: yes/no and nothing as ``true``, ``false``,
+    ``null`` (never Python's True or None); other values quoted as before."""
+    return spelled(value) if value is None or isinstance(value, bool) else repr(value)
 
 
 @SENTENCES.register(ee.EffectAdded)

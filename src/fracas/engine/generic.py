@@ -38,7 +38,7 @@ from fracas.engine.engine_events import (
 )
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers, Table
-from fracas.engine.limits import check_name, check_stat_ranges
+from fracas.engine.limits import check_name, check_stat_ranges, spelled
 from fracas.engine.model import ConflictState, Participant, Status, Visibility, copy_json
 from fracas.engine.overrides import OverrideTarget, normalise, refuse_left
 from fracas.engine.ruleset import Ruleset
@@ -202,7 +202,7 @@ def _override(d: Decision, cmd: Command) -> None:
         check_declared_type(a["path"], slot_type(state, path), value)
         _check_as_set_up(ruleset, state, path, value)
     if value == current:
-        raise InvalidInput(f"override: {a['path']} is already {_jsonable(current)!r}; "
+        raise InvalidInput(f"override: {a['path']} is already {spelled(_jsonable(current))}; "
                            "nothing would change", path=a["path"])
     d.emit(Override(path=path, value=value, was=_jsonable(current),
                     reason=a.get("reason") or None, visibility=Visibility.GM.value))
@@ -487,31 +487,60 @@ def check_declared_type(path: str, hint: Any, value: Any) -> None:
         return
 
 
+#: The words a yes/no value is given by (as every yes/no parameter takes them).
+YES_WORDS, NO_WORDS = ("yes", "true", "on"), ("no", "false", "off")
+
+
 def check_override_value(path: str, current: Any, value: Any) -> Any:
-    """Refuse a value of another kind than the one it replaces."""
+    """The value an override sets, read by the kind of the one it replaces (yes/no, a
+    number, a text, a list); a value of another kind is refused naming what the field
+    takes."""
     if dataclasses.is_dataclass(current) or isinstance(current, dict):
         raise InvalidInput(f"override: {path} is a whole record; override one of its values")
     if current is None or value is None:
         return value
-    if isinstance(current, bool) != isinstance(value, bool):
-        raise InvalidInput(f"override: {path} is {current!r}; give a value of the same kind")
-    if isinstance(current, int | float) and isinstance(value, int | float):
-        return type(current)(value) if isinstance(current, float) else _int(path, value)
-    if isinstance(current, str) and isinstance(value, str | int | float):
+    if isinstance(current, bool):  # before the numbers: a bool is an int to Python
+        return _yes_no(path, value)
+    if isinstance(current, int | float):
+        return _number(path, value, whole=not isinstance(current, float))
+    if isinstance(current, str):
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise _takes(path, "a text", value)
         return str(value)
-    if isinstance(current, list) and isinstance(value, list):
+    if isinstance(current, list):
+        if not isinstance(value, list):
+            raise _takes(path, "a list (in JSON, e.g. '[\"a\", \"b\"]')", value)
         return value
     if type(current) is not type(value):
-        raise InvalidInput(
-            f"override: {path} is {current!r}; {value!r} is not the same kind of value"
-        )
+        raise _takes(path, f"a value of the kind of {spelled(current)}", value)
     return value
 
 
-def _int(path: str, value: float) -> int:
+def _yes_no(path: str, value: Any) -> bool:
+    """A yes/no value: true/false, or the words yes/no, on/off; never a number."""
+    if isinstance(value, bool):
+        return value
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word in YES_WORDS or word in NO_WORDS:
+        return word in YES_WORDS
+    raise _takes(path, "yes or no (true or false)", value)
+
+
+def _number(path: str, value: Any, *, whole: bool) -> int | float:
+    """A number (a whole one where the value replaced is whole); never true/false."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _takes(path, "a whole number" if whole else "a number", value)
+    if not whole:
+        return float(value)
     if int(value) != value:
-        raise InvalidInput(f"override: {path} takes a whole number, not {value}")
+        raise _takes(path, "a whole number", value)
     return int(value)
+
+
+def _takes(path: str, what: str, value: Any) -> InvalidInput:
+    """The refusal of an override's value: the field, what it takes, what was given."""
+    return InvalidInput(f"override: {path} takes {what}, not {spelled(value)}", path=path,
+                        value=value)
 
 
 def _jsonable(value: Any) -> Any:
