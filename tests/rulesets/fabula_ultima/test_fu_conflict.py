@@ -224,6 +224,20 @@ def test_the_defense_an_item_gives_is_said_when_it_is_equipped() -> None:
         ["Ada equips Warding ring (accessory, Magic Defense +2)"]]
 
 
+@pytest.mark.rule("FU-CON-2", "FU-RES-3")
+def test_a_weapon_typed_with_a_defense_bonus_says_it_where_it_counts() -> None:
+    """A weapon's own Defense, Magic Defense or initiative modifier counts as an armour's
+    does, so its line says it, in the log and on the sheet (before: only its attack)."""
+    c = run(make(pc("ada"), npc("orc")),
+            "ada: equip weapon 'Parrying blade' accuracy=dex+mig damage=6 defense=1 init=-1")
+    said = "Parrying blade (weapon, {DEX+MIG}, HR+6 physical, initiative -1, Defense +1)"
+    assert log_view(c, Viewer.of_player("ada"))[-1]["lines"] == [f"Ada equips {said}"]
+    ada = next(p for p in view(c, Viewer.of_player("ada"))["conflict"]["participants"]
+               if p["id"] == "ada")
+    assert ada["equipment"] == [said]
+    assert ada["defense"] == 8 + 1 and ada["init_mod"] == -1  # DEX d8, plus the blade's
+
+
 @pytest.mark.rule("FU-CON-2")
 def test_an_equipment_entry_without_its_kind_is_refused_never_read_as_a_weapon() -> None:
     plate = {"name": "Plate", "init": -2, "defense": 1}  # an armor, its kind forgotten

@@ -58,14 +58,15 @@ class Item:
 
     def text(self) -> str:
         """``Iron sword (weapon, {DEX+MIG}+1, HR+6 physical)``, ``Bronze plate (armor,
-        initiative -2, Defense +1)``."""
-        if self.kind == "weapon":
-            acc = "+".join(a.upper() for a in self.accuracy)
-            bonus = f"{self.bonus:+d}" if self.bonus else ""
-            return f"{self.name} (weapon, {{{acc}}}{bonus}, HR+{self.damage} {self.type})"
+        initiative -2, Defense +1)``: every modifier the rules add, whatever the kind (a
+        weapon typed with ``defense=1`` says ``Defense +1``, as it counts)."""
         extra = [f"{what} {n:+d}" for what, n in (("initiative", self.init),
                                                    ("Defense", self.defense),
                                                    ("Magic Defense", self.mdef)) if n]
+        if self.kind == "weapon":
+            acc = "+".join(a.upper() for a in self.accuracy)
+            bonus = f"{self.bonus:+d}" if self.bonus else ""
+            extra.insert(0, f"{{{acc}}}{bonus}, HR+{self.damage} {self.type}")
         return f"{self.name} ({', '.join([self.kind, *extra])})"
 
 
