@@ -840,6 +840,26 @@ def test_a_fabula_point_spent_says_what_it_did(browser: Browser, served: Served,
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-CHK-1")
+def test_a_merged_forms_done_says_the_whole_command_as_the_log_does(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """A form merging offers of one verb (a check on the turn, or outside it) has no title of
+    its own; once sent, the foot of the screen says the command whole, as the log has it
+    (before: "Done: Ada: check", the verb alone)."""
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        command(alice, "ada", "ada: initiative dice=5,5,6,4")
+        form = control(alice, "ada", "check")
+        form.get_by_label("attributes").fill("dex+ins")
+        form.get_by_label("dl").fill("10")
+        form.get_by_label("dice (optional)").fill("6,5")
+        form.get_by_role("button", name="check").click()
+        notice = alice.page.locator("#notice")
+        expect(notice.locator(".done")).to_have_text(
+            re.compile(r"^Done: Ada: check dex\+ins 10 dice=6,5"))
+        expect(notice.locator(".outcome")).to_contain_text("Ada checks {DEX+INS}")
+        clean(gm, (alice, bob))
+
+
 def test_the_sides_tag_one_concealed_as_the_participants_do(browser: Browser, served: Served,
                                                             tmp_path: Path) -> None:
     """The GM's Sides panel tags a character concealed from the players **hidden from

@@ -247,14 +247,15 @@ function buttonOf(command, context) {
 
 // What the foot of the screen says was done once the command `sent` is accepted: its
 // actor and the offer's label, with the values sent in its slots ("Ada: spend a Fabula
-// Point"), else its verb ("Ada: attack"); "" for one sent in the text notation (its text
-// says it).
+// Point"); "" where the offer has no label of its own (a form merging offers of one verb:
+// the log's own words for the command say it) and for one sent in the text notation (its
+// text says it).
 function doneOf(command, sent, context) {
-  if (typeof sent === "string") return "";
-  const what = command.label ? command.label.replace(/\{(\w+)\}/g, (_, name) => {
+  if (typeof sent === "string" || !command.label) return "";
+  const what = command.label.replace(/\{(\w+)\}/g, (_, name) => {
     const p = command.params.find((q) => q.name === name);
     return name in sent.args ? label(sent.args[name], context, p && p.kind) : "…";
-  }) : words(command.verb);
+  });
   return command.actor ? `${context.name(command.actor)}: ${what}` : what;
 }
 

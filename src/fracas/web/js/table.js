@@ -785,8 +785,7 @@ async function submit(command, form, done = "", path = "/commands") {
   }
   const sent = await send(path, path === "/commands" ? { command } : {});
   if (sent) {
-    showDone(done || (typeof command === "string" ? command
-      : `${command.actor ? context().name(command.actor) + ": " : ""}${words(command.verb)}`), sent);
+    showDone(done || (typeof command === "string" ? command : wholeCommand(command, sent)), sent);
   } else if (form && !errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
     for (const field of form.querySelectorAll("input, select")) {  // reader reads it with them
       field.setAttribute("aria-invalid", "true");
@@ -794,6 +793,17 @@ async function submit(command, form, done = "", path = "/commands") {
     }
   }
   return sent !== null;
+}
+
+// A form's command that its control's title does not say whole (a form merging a check on the
+// turn with one outside it, an attack on any foe) as the log says it, "Ada: check dex+ins 10
+// turn=no", its character by name as the form's heading has it; else its verb.
+function wholeCommand(command, sent) {
+  const who = command.actor ? `${context().name(command.actor)}: ` : "";
+  const said = (sent.entry && sent.entry.command) || "";
+  const head = command.actor ? `${command.actor}: ` : "";
+  if (said && said.startsWith(head)) return who + said.slice(head.length);
+  return who + words(command.verb);
 }
 
 // The foot of the screen says what a command did: "Done: …" and the sentences of its log entry
