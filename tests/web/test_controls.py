@@ -425,13 +425,19 @@ def test_a_checks_words_name_its_turn_field_as_the_page_shows_it(page: Page) -> 
 def test_the_extra_and_the_initiative_say_their_fields_words(page: Page) -> None:
     """Before the start, the GM's **extra** and the **initiative** speak of their fields as
     the page shows them (before: "or not: extra ID no" and "dice= supporters' pairs first",
-    the text notation's words)."""
+    the text notation's words). The extra makes one an extra and shows no **on** field
+    (before: one whose "no" this offer, for those not yet extras, could only refuse)."""
     build(page, [c for c in _fabula_offer("gm") if c["verb"] in ("extra", "initiative")])
     extra = page.locator("form[data-verb=extra]")
     expect(extra.locator(".about")).to_have_text(
         "Mark a character as an extra, who takes no turns (FU-CON-1)")
-    expect(extra.locator("p.field", has=page.get_by_label("on (optional)")).locator("small")
-           ).to_have_text("no: an extra no longer, who takes turns again")
+    expect(page.locator("details > summary", has_text="an extra")).to_have_text(
+        "make … an extra")
+    expect(extra.locator("p.field > label")).to_have_text(["id"])
+    extra.get_by_label("id").select_option(label="Ada")
+    extra.get_by_role("button", name="extra").click()
+    assert page.evaluate("window.sent") == [
+        {"actor": None, "verb": "extra", "args": {"id": "ada", "on": True}}]
     initiative = page.locator("form[data-verb=initiative]")
     expect(initiative.locator(".about")).to_have_text(
         "The leader's {DEX + INS} Initiative Group Check, each supporter's success adding to "

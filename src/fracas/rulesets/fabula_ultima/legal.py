@@ -180,7 +180,9 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
         out: list[str | LegalCommand] = [
             command("assign", None, id=p.id, side=ext.pc_side) for p in active
             if p.side not in (ext.pc_side, ext.foe_side)]
-        out += [command("extra", None, id=p.id) for p in active if not is_extra(ext, p)]
+        # an offer to make one an extra: its "on" is yes (its no is for an extra already)
+        out += [command("extra", None, id=p.id, on=True, label="make {id} an extra")
+                for p in active if not is_extra(ext, p)]
         return [*out, *(initiative(pid) for pid in leaders),
                 *_concealment(tuple(p.id for p in active), tuple(state.concealed))]
     out = [command("goal", actor, free={"text": "TEXT"}),
