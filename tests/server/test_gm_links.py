@@ -6,12 +6,14 @@ revoked like any link (its sockets close) — but never by itself."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from fracas.app.tables import digest
+from fracas.app.tables import TableService, digest
+from fracas.errors import NotAuthenticated
 from fracas.store import open_store
 from tests.server.support import Api, Served, Table, frames_until_quiet, new_table
 
@@ -134,3 +136,44 @@ def test_a_gm_link_cannot_revoke_itself_but_may_revoke_a_lost_one(server: Served
     assert tablet.delete(f"/api/tables/{table.id}/links/{laptop}").status_code == 200
     assert table.gm.get(path).status_code == 401
     assert tablet.get(path).status_code == 200
+
+
+def test_two_gm_links_revoking_each_other_at_once_leave_one(server: Served) -> None:
+    """Two GM links revoke each other at the same moment: both were live when their requests
+    came in, but the revoke checks again, as it is written, that the link asking is live, so
+    the second is refused with a sentence and one GM link is left (before: both went, and
+    only `fracas table invite --gm` on the server's machine let the GM in again)."""
+    table = new_table(server.url)
+    path = table.conflict(BRAWL)
+    tablet, made = gm_link(table)
+    laptop = next(str(x["id"]) for x in links(tablet, table) if x["label"] == "GM")
+    store = open_store(server.db, migrate=False)
+    try:  # the two requests, each past its authentication, then each revoking the other
+        tables = TableService(store)
+        from_laptop = tables.authenticate(table.gm.token)
+        from_tablet = tables.authenticate(tablet.token)
+        tables.revoke(from_laptop, str(made["id"]))
+        with pytest.raises(NotAuthenticated, match="this link was revoked a moment ago"):
+            tables.revoke(from_tablet, laptop)
+    finally:
+        store.close()
+    assert table.gm.get(path).status_code == 200
+    assert tablet.get(path).status_code == 401
+    # and sent at once to the running server: one revoke is taken, the other refused
+    second, second_made = gm_link(table, "GM (phone)")
+    answers: dict[str, int] = {}
+    start = threading.Barrier(2)
+
+    def revoke(api: Api, link: str) -> None:
+        start.wait()
+        answers[link] = api.delete(f"/api/tables/{table.id}/links/{link}").status_code
+
+    crossing = [threading.Thread(target=revoke, args=(table.gm, str(second_made["id"]))),
+                threading.Thread(target=revoke, args=(second, laptop))]
+    for t in crossing:
+        t.start()
+    for t in crossing:
+        t.join(timeout=60)
+    assert sorted(answers.values()) == [200, 401], answers
+    alive = [api.get(path).status_code for api in (table.gm, second)]
+    assert sorted(alive) == [200, 401], "one GM link left, never none"

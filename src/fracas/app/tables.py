@@ -149,7 +149,9 @@ class TableService:
             raise InvalidInput("this is the link you are using, and a link cannot revoke "
                                "itself: revoke it from another GM link, or with `fracas "
                                "table revoke` on the server's machine", link=token_id)
-        return self.store.revoke_token(access.table, token_id)
+        # the asking link is checked again as the revoke is written: two GM links revoking
+        # each other at once leave one of them, never none (the owner's access has no link)
+        return self.store.revoke_token(access.table, token_id, by=access.token_id or None)
 
     def check_table(self, access: Access, table_id: str) -> None:
         """NotFound unless ``table_id`` is the table ``access`` opens (another table is

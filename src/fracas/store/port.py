@@ -90,8 +90,11 @@ class TableStore(Protocol):
         """A table's tokens, oldest first."""
         ...
 
-    def revoke_token(self, table_id: str, token_id: str) -> TokenInfo:
-        """Mark a token of ``table_id`` revoked (NotFound if it is not one of its tokens)."""
+    def revoke_token(self, table_id: str, token_id: str, by: str | None = None
+                     ) -> TokenInfo:
+        """Mark a token of ``table_id`` revoked (NotFound if it is not one of its tokens);
+        ``by``: the token asking, refused (NotAuthenticated) if it is revoked itself by the
+        time the revoke is written, checked in the same transaction."""
         ...
 
     def secret_key(self, name: str) -> bytes:

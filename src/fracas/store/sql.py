@@ -55,7 +55,14 @@ from sqlalchemy.pool import NullPool, QueuePool
 
 from fracas.engine.events import LazyEvents, Record
 from fracas.engine.limits import check_conflict_id, hidden_character
-from fracas.errors import ConflictExists, FracasError, InvalidInput, NotFound, StaleVersion
+from fracas.errors import (
+    ConflictExists,
+    FracasError,
+    InvalidInput,
+    NotAuthenticated,
+    NotFound,
+    StaleVersion,
+)
 from fracas.store.group import GroupCommit
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
@@ -651,9 +658,14 @@ class SqlEventStore:
                                 .order_by(tokens.c.created, tokens.c.id)).all()
         return [self._token(r) for r in rows]
 
-    def revoke_token(self, table_id: str, token_id: str) -> TokenInfo:
-        """Revoke one of a table's tokens; every process is told (PostgreSQL NOTIFY)."""
+    def revoke_token(self, table_id: str, token_id: str, by: str | None = None
+                     ) -> TokenInfo:
+        """Revoke one of a table's tokens; every process is told (PostgreSQL NOTIFY). ``by``:
+        the token asking, checked still live in the same transaction, so that of two GM
+        links revoking each other at the same moment the second is refused."""
         with self._write() as conn:
+            if by is not None:
+                self._check_live(conn, by, token_id)
             row = conn.execute(self._token_query().where(
                 tokens.c.id == token_id, campaigns.c.name == table_id)).first()
             if row is None:
@@ -667,6 +679,19 @@ class SqlEventStore:
         with self._read() as conn:
             return self._token(conn.execute(self._token_query()
                                             .where(tokens.c.id == token_id)).one())
+
+    @staticmethod
+    def _check_live(conn: Connection, by: str, token_id: str) -> None:
+        """Refuse (NotAuthenticated) a revoke asked by the token ``by`` once it is revoked
+        itself. Both rows are locked in id order (PostgreSQL; SQLite's write transaction
+        holds the whole database): of two revokes crossing, the second waits for the first
+        and reads what it wrote."""
+        rows = dict(conn.execute(
+            select(tokens.c.id, tokens.c.revoked).where(tokens.c.id.in_(sorted({by, token_id})))
+            .order_by(tokens.c.id).with_for_update()).all())
+        if by not in rows or rows[by] is not None:
+            raise NotAuthenticated("this link was revoked a moment ago (by another GM link), "
+                                   "so it revokes nothing; ask the GM for a new one")
 
     def notifications(self, stop: Any, timeout: float = 1.0) -> Iterator[tuple[str, str]]:
         """(PostgreSQL only) Yield ``(channel, payload)`` for every append, token revocation
