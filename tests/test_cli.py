@@ -231,6 +231,16 @@ def test_every_commands_help_prints_without_a_traceback() -> None:
         assert "Usage" in result.output, path
 
 
+@pytest.mark.parametrize("port", ["0", "70000", "-1"])
+def test_serve_refuses_a_port_it_cannot_listen_on_or_print_a_link_for(port: str) -> None:
+    """A port out of range was a Python traceback from the socket's bind; 0 (the system picks
+    one) printed a link to port 0. Each is refused before the server starts, naming the
+    range."""
+    result = runner.invoke(app, ["serve", "--port", port, "--db", "sqlite:///:memory:"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "Invalid value for '--port'" in result.output
+
+
 def test_no_help_text_breaks_a_line_in_the_middle_of_a_sentence() -> None:
     """Every paragraph of a command's help reads on one line, in its own help and in the list
     of commands (`fracas new` read "or with --fresh" and "only its opening GM commands" on two

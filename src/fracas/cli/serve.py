@@ -33,7 +33,8 @@ def say(line: str) -> None:
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535,
+                                      help="port to listen on (1 to 65535)")] = 8000,
     workers: Annotated[int, typer.Option(min=1, max=64,
                                          help="server processes (PostgreSQL only)")] = 1,
     db: DbOption = None,
