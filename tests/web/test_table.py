@@ -486,6 +486,34 @@ def test_a_chase_only_conflict_whose_chase_is_over_says_nothing_is_to_roll(
         screen.context.close()
 
 
+@pytest.mark.rule("VR-CHASE-4", "VR-CHASE-8")
+def test_a_chase_whose_quarry_got_away_says_it_waits_on_the_gm(browser: Browser,
+                                                                served: Served) -> None:
+    """The cutpurse gets away at the top of the scale, no turn ever opened: the Round and the
+    Popcorn say the chase waits on the GM's turn to tracking. They said "the table picks who
+    opens the turn", "Still to act: Ada, The cutpurse" and "Not gone: Ada, The cutpurse",
+    though nobody has a go to take."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-chase")
+    alice = join(browser, invite(gm, "alice"))
+    for dice in ("6,6,6", "6,6,6"):  # from the centre, 3 → 4 → 5: escaped
+        command(alice, "ada", f"ada: run c1 dice={dice}")
+    waiting = ("chase c1: The cutpurse got away; the GM may turn it to tracking or abandon it "
+               "(VR-CHASE-4)")
+    for screen in (gm, alice):
+        round_ = screen.page.locator(".round-region")
+        expect(round_).to_contain_text(f"Acting: nobody · {waiting}")
+        expect(round_).not_to_contain_text("Still to act")
+        expect(round_).not_to_contain_text("picks who opens")
+        expect(screen.page.locator("section.panel", has_text="Popcorn")).to_have_text(
+            re.compile(rf"no turn open: {re.escape(waiting)}$"))
+    command(gm, "gm", "track c1 length=2")  # the trail: Ada rolls again
+    expect(alice.page.locator("#turn-banner")).to_have_text("Your chase roll: Ada")
+    for screen in (gm, alice):
+        assert screen.errors == [], screen.errors
+        screen.context.close()
+
+
 @pytest.mark.rule("VR-CHASE-5")
 def test_the_gms_tactics_show_on_the_chase_before_the_players_roll(browser: Browser,
                                                                   served: Served) -> None:

@@ -267,6 +267,31 @@ def test_a_chase_only_conflict_whose_chase_is_over_heads_its_view_with_it():
     assert ruleset().view_ext(c.state, Viewer.gm())["lines"][0].startswith("Turn 1 · opened by")
 
 
+@pytest.mark.rule("VR-CHASE-4", "VR-CHASE-7", "VR-CHASE-8")
+def test_a_chase_only_conflict_waiting_at_an_end_of_its_scale_says_the_gm_turns_it():
+    """The thief gets away at the top of the pursuit (and later Ada makes contact at 1 of the
+    tracking): nothing rolls until the GM turns the chase. The view said "Turn 1 not opened
+    yet · the table picks who opens it" and "Gone: nobody · not gone: Ada, Thief", as if a
+    go were due."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=4", "ada: run c1 dice=6,6,6")
+    for viewer in (Viewer.gm(), Viewer.of_player("ada")):
+        view_ = ruleset().view_ext(c.state, viewer)
+        assert view_["lines"][0] == (
+            "No turn open · chase c1: Thief got away; the GM may turn it to tracking or "
+            "abandon it (VR-CHASE-4)")
+        assert view_["chases_waiting"] == view_["lines"][0].removeprefix("No turn open · ")
+        assert not any(line.startswith("Gone:") for line in view_["lines"])
+    do(c, "track c1 length=2", "ada: run c1 dice=1,1,1", "ada: run c1 dice=1,1,1")
+    assert ruleset().view_ext(c.state, Viewer.of_player("ada"))["lines"][0] == (
+        "No turn open · chase c1: Ada made contact; the GM may turn it to pursuit or abandon "
+        "it (VR-CHASE-7)")
+    do(c, "pursue c1 length=2")  # rolling again: the roller is named, no GM's call waits
+    gm = ruleset().view_ext(c.state, Viewer.gm())
+    assert gm["chases_waiting"] == ""
+    assert gm["lines"][0].startswith("No turn open · Ada rolls the chase")
+
+
 @pytest.mark.rule("VR-CHASE-6")
 def test_quarry_interpose_evades_or_is_caught_and_prize_race():
     c = runners()

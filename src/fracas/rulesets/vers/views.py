@@ -394,6 +394,35 @@ def _chases_over(state: ConflictState, can_see: Callable[[str], bool]) -> str:
     return f"the chase{'s are' if len(seen) > 1 else ' is'} over ({each})"
 
 
+#: The stages at an end of a scale where nothing rolls until the GM turns the chase (or
+#: abandons it): the quarry got away at the top of a pursuit (VR-CHASE-4), contact at 1 of
+#: a tracking (VR-CHASE-7); what each says of the chase and what the GM may turn it to.
+HALTED = {"escaped": ("{quarry} got away", "tracking", "VR-CHASE-4"),
+          "contact": ("{hunter} made contact", "pursuit", "VR-CHASE-7")}
+
+
+def _chases_waiting(state: ConflictState, can_see: Callable[[str], bool]) -> str:
+    """Where no turn was ever opened and no chase the viewer knows of rolls, but one waits at
+    an end of its scale for the GM (a chase-only conflict): "chase c1: The cutpurse got
+    away; the GM may turn it to tracking or abandon it (VR-CHASE-4)"; "" otherwise."""
+    ext: VersExt = state.ext
+    seen = {cid: c for cid, c in ext.chases.items() if can_see(c.hunter) and can_see(c.quarry)}
+    if ext.turns.round_opened or state.round or not any(
+            c.stage in HALTED for c in seen.values()) or any(
+            c.stage not in ENDED and c.stage not in HALTED for c in seen.values()):
+        return ""
+    said = []
+    for cid, c in seen.items():
+        if c.stage not in HALTED:
+            said.append(f"chase {cid} is over ({c.stage})")
+            continue
+        what, turn, rule = HALTED[c.stage]
+        said.append(f"chase {cid}: "
+                    + what.format(quarry=_n(state, c.quarry), hunter=_n(state, c.hunter))
+                    + f"; the GM may turn it to {turn} or abandon it ({rule})")
+    return "; ".join(said)
+
+
 def _discipline_due(state: ConflictState, due: list[str]) -> str:
     """Who must roll Discipline to stay conscious (VR-INJ-3), in the order they came to it:
     "Ada and Bruno must roll Discipline to stay conscious (VR-INJ-3)"; "" for nobody."""
@@ -434,6 +463,9 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if chases_over:
         head = (f"No turn open · {chases_over}: nothing to roll; the GM may open a turn or end "
                 "the conflict")
+    chases_waiting = _chases_waiting(state, can_see)
+    if chases_waiting:
+        head = f"No turn open · {chases_waiting}"
     ended = state.status == "ended"
     listed, before = opened, "opened by"
     if ended:
@@ -470,7 +502,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
             lines.append(f"Acting: nobody · {n(last)} is done; the GM hands off for them to "
                          "one not gone yet (VR-TURN-2)")
     gone = [p for p in turns.gone if p in turns.members and p != turns.current]
-    if not ended and not chases_over:  # nobody is to go in a turn never opened
+    if not ended and not chases_over and not chases_waiting:  # no go in a turn never opened
         not_gone = names(turns.not_gone()) or "nobody"
         lines.append(f"Gone: {names(gone) or 'nobody'} · not gone: {not_gone}")
     for zid, zone in ext.zones.zones.items():
@@ -512,6 +544,9 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "discipline": discipline,
         # a chase-only conflict whose chases are all over: "the chase is over (c1: captured)"
         "chases_over": chases_over,
+        # a chase-only conflict whose chases wait on the GM at an end of a scale (an escape,
+        # a contact): "chase c1: The cutpurse got away; the GM may turn it to tracking …"
+        "chases_waiting": chases_waiting,
         # who makes a chase roll now, by chase (VR-CHASE-8): that character's due
         "due": sorted(set(due.values())),
         "openers": [[r, p] for r, p in opened],  # (turn, who opened it)

@@ -54,16 +54,20 @@ export function turnOf(view, level) {
     const chaseOnly = !r.opened && due.length > 0;
     // a chase-only conflict whose chases are all over, no turn ever opened: nothing to roll
     const chasesOver = r.chases_over || "";
+    // one waiting at an end of its scale for the GM's turn of stage (VR-CHASE-4/7): no roll
+    const chasesWaiting = r.chases_waiting || "";
     // a Discipline roll due first (VR-INJ-3), said where the player acts: the server's
     // sentence names only those the viewer may know it of (their harm in view, or the band)
     const discipline = r.discipline || "";
     const line = r.current ? actionsLeft(r.actions_left) : due.length ? "a chase roll is due"
       : handoff ? handoff.slice(NOBODY.length)
       : chasesOver ? `${chasesOver}: nothing to roll; the GM may open a turn or end the conflict`
+      : chasesWaiting ? chasesWaiting
       : over ? `turn ${level.round} is over; the table picks who opens turn ${level.round + 1}`
       : "the table picks who opens the turn";
-    return { current: r.current ? [r.current] : due, waiting: chaseOnly || chasesOver ? [] : r.not_gone || [],
-             noWaiting: chaseOnly || Boolean(chasesOver),
+    const chaseHeld = chaseOnly || Boolean(chasesOver || chasesWaiting);  // no go to wait for
+    return { current: r.current ? [r.current] : due, waiting: chaseHeld ? [] : r.not_gone || [],
+             noWaiting: chaseHeld,
              ask: due.length ? "Your chase roll" : undefined,
              line: [line, discipline].filter(Boolean).join(" · ") };
   }
@@ -252,14 +256,16 @@ function vers(level, ctx) {
   // no turn open and a chase roll due: the chase rolls on its own, no go is under way
   const chaseOnly = !over && !r.opened && (r.due || []).length > 0;
   const chasesOver = over ? "" : r.chases_over || "";  // nothing rolls, no go was ever opened
+  const chasesWaiting = over ? "" : r.chases_waiting || "";  // nothing rolls until the GM turns it
   out.push(panel("Popcorn",
     h("p", {}, over ? "the conflict has ended: nobody acts"
       : chaseOnly ? `no turn open: the chase rolls on its own (${(r.due || []).map(ctx.name).join(", ")} rolls next; VR-CHASE-8)`
       : chasesOver ? `no turn open: ${chasesOver}; nothing rolls until the GM opens a turn`
+      : chasesWaiting ? `no turn open: ${chasesWaiting}`
       : r.current ? `acting: ${ctx.name(r.current)}${actionsLeft(r.actions_left) ? ` (${actionsLeft(r.actions_left)})` : ""}`
       : "nobody is acting"),
-    chaseOnly || chasesOver ? null : h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
-    chaseOnly || chasesOver ? null : h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
+    chaseOnly || chasesOver || chasesWaiting ? null : h("p", {}, h("b", {}, "Gone: "), (r.gone || []).map(ctx.name).join(", ") || "nobody"),
+    chaseOnly || chasesOver || chasesWaiting ? null : h("p", {}, h("b", {}, "Not gone: "), (r.not_gone || []).map(ctx.name).join(", ") || "nobody")));
   out.push(panel("Conditions", h("ul", { class: "plain" }, level.participants.map((p) => ladders(p, ctx)))));
   const chases = Object.entries(r.chases || {});
   if (chases.length) {
