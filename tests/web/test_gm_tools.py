@@ -895,3 +895,26 @@ def test_behind_the_screen_forgets_why_once_the_roll_is_made(browser: Browser,
         expect(gm.page.locator("#notice")).to_contain_text("Done: roll 2d6 visibility=gm")
     finally:
         gm.context.close()
+
+
+def test_the_vers_gm_conceals_and_reveals_from_the_controls(browser: Browser, served: Served,
+                                                            tmp_path: Path) -> None:
+    """A VERS GM hides a character from the players and shows it again with **conceal** and
+    **reveal** among the GM commands, each listing whom it may name, as in Fabula Ultima
+    (before: both had to be typed in **Any command**)."""
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        conceal = control(gm, "gm", "conceal")
+        expect(conceal.get_by_label("who").locator("option")).to_have_text(
+            ["Ada", "Bruno", XSS])
+        expect(control_summary(gm, "gm", "reveal")).to_have_count(0)  # nobody to show
+        conceal.get_by_label("who").select_option(label=XSS)
+        conceal.get_by_role("button", name="conceal").click()
+        expect(gm.page.locator(".person", has_text=XSS)).to_contain_text("hidden from players")
+        expect(alice.page.locator(".person", has_text=XSS)).to_have_count(0)
+        reveal = control(gm, "gm", "reveal")
+        expect(reveal.get_by_label("who").locator("option")).to_have_text([XSS])
+        reveal.get_by_role("button", name="reveal").click()
+        expect(alice.page.locator(".person", has_text=XSS)).to_have_count(1)
+        expect(gm.page.locator(".person", has_text=XSS)).not_to_contain_text(
+            "hidden from players")
+        clean(gm, (alice, bob))
