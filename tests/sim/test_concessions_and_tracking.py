@@ -203,7 +203,7 @@ def test_the_simulated_gm_turns_only_the_chase_that_made_contact_back_to_pursuit
         encounter = Encounter(p, i, [])
         assert encounter.chases["c1"].stage == "contact"
         assert {lc.text() for lc in encounter.conflict.legal() if lc.verb == "pursue"} == {
-            "pursue c1 length=N", "pursue c2 length=N"}
+            "pursue c1", "pursue c2"}
         assert encounter.step()
         assert encounter.trace == ["pursue c1"], i
         assert encounter.chases["c2"].stage == "tracking"

@@ -55,12 +55,12 @@ def test_the_gm_is_offered_every_stage_turn_the_rules_allow_now():
     scale, so the GM's screen had no control for them. Each offer is given as it is taken."""
     c = runners()
     do(c, "chase c1 hunter=ada quarry=thief length=3")  # mid-pursuit
-    assert stage_turns(c) == ["track c1 length=N"]
+    assert stage_turns(c) == ["track c1"]
     do(c, "track c1")  # the quarry lost in the crowd
-    assert stage_turns(c) == ["pursue c1 length=N"]
+    assert stage_turns(c) == ["pursue c1"]
     do(c, "pursue c1 length=2", "ada: run c1 dice=1,1,1", "ada: run c1 dice=1,1,1")
     assert c.state.ext.chases["c1"].track.position == 1  # an interpose is due: still pursuit
-    assert stage_turns(c) == ["track c1 length=N"]
+    assert stage_turns(c) == ["track c1"]
     do(c, "ada: interpose c1 dice=1,1,1")  # captured: the chase is over
     assert stage_turns(c) == []
     race = runners()
@@ -106,6 +106,34 @@ def test_the_gm_is_offered_the_pursuit_lengths_the_rules_allow():
     c = make(pc("ada"), npc("thug"))
     (chase,) = [lc for lc in c.legal(None) if lc.verb == "chase"]
     assert chase.choice("length").allowed == (2, 3, 4, 5, 6)
+
+
+@pytest.mark.rule("VR-CHASE-2", "VR-CHASE-7")
+def test_a_stage_turn_offers_the_lengths_the_rules_allow_and_says_the_chases_own():
+    """The new scale of a 'track' or 'pursue' is 2 to 6 long, as a chase's (before: any number,
+    its field empty with nothing said of what an empty one keeps)."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=3")
+    (track,) = [lc for lc in c.legal(None) if lc.verb == "track"]
+    assert (track.choice("length").allowed, track.choice("length").default) == (
+        (2, 3, 4, 5, 6), 3)
+    do(c, "track c1")
+    assert c.state.ext.chases["c1"].track.length == 7  # the chase's own length, 3
+
+
+@pytest.mark.rule("VR-CHASE-5")
+def test_no_tactics_are_set_on_a_chase_waiting_at_an_end_of_its_scale():
+    """At the top of the pursuit (or contact at 1 of a tracking) the next roll comes in a new
+    stage, and tactics lapse when the stage turns: they were offered and taken, to lapse at
+    once. Now the GM is offered 'abandon' and the stage's turn, not tactics."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2 start=4", "ada: run c1 dice=6,6,6")
+    assert "tactics" not in verbs(c, None) and "abandon" in verbs(c, None)
+    err = refused(c, "tactics c1 -2 why='a crowded street'", "VR-CHASE-5")
+    assert "waits at stage escaped for the GM's 'track c1'" in str(err)
+    do(c, "track c1", "tactics c1 -2 why='rain washes the trail'")
+    do(c, "ada: run c1 dice=1,1,1", "ada: run c1 dice=1,1,1")  # contact
+    refused(c, "tactics c1 1", "VR-CHASE-5")
 
 
 @pytest.mark.rule("VR-MOVE-2")

@@ -123,6 +123,10 @@ def decide_stage(d: Decision, cmd: Command) -> None:
                       position=track.position, lapsed=chase.tactics or None))
 
 
+#: The stages at an end of a scale where nothing rolls until the GM turns the stage (or
+#: abandons the chase): an escape at the top of a pursuit, contact at 1 of a tracking.
+HALTED = frozenset({"escaped", "contact"})
+
 #: The stages a chase ends in: a capture, an evasion (a quarry's successful interpose), a
 #: quarry completely away, a prize won or lost (VR-CHASE-4..7), or one the GM abandons.
 ENDED = frozenset({"captured", "evaded", "away", "won", "lost", "over"})
@@ -159,6 +163,11 @@ def decide_tactics(d: Decision, cmd: Command) -> None:
     if chase.stage in ENDED:
         raise IllegalCommand(f"chase {cid} is over ({chase.stage}): no roll is left to take "
                              "tactics", rule="VR-CHASE-5")
+    if chase.stage in HALTED:  # its next roll comes in a new stage, and they lapse with it
+        turn = next(v for v, (stages, *_) in STAGE_TURNS.items() if chase.stage in stages)
+        raise IllegalCommand(f"chase {cid} waits at stage {chase.stage} for the GM's '{turn} "
+                             f"{cid}', and tactics lapse when the stage changes: set them "
+                             "once it has turned", rule="VR-CHASE-5")
     if mod == 0 and chase.tactics == 0:
         raise IllegalCommand(f"chase {cid} has no tactics to lift: its next roll takes none",
                              rule="VR-CHASE-5")

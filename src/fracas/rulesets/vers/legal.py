@@ -18,6 +18,7 @@ from fracas.engine.model import ConflictState
 from fracas.rulesets.legal import LegalCommands, Made, frozen_key
 from fracas.rulesets.vers.chases import (
     ENDED,
+    HALTED,
     PURSUIT_LENGTHS,
     STAGE_TURNS,
     hidden_from,
@@ -255,10 +256,15 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
     out += _concealment(state)
     for cid, chase in ext.chases.items():
         # at the end of a scale, or sooner as events turn the stage (VR-CHASE-1/4/7)
-        out += [command(None, verb, id=cid, free={"length": "N"})
+        # a new scale of the lengths the rules allow, the chase's own when none is picked
+        out += [command(None, verb, id=cid, options={"length": tuple(PURSUIT_LENGTHS)},
+                        defaults={"length": chase.length})
                 for verb, (stages, *_) in STAGE_TURNS.items() if chase.stage in stages]
-        if chase.stage not in ENDED:  # VR-CHASE-5: the next roll takes it
+        if chase.stage not in ENDED and chase.stage not in HALTED:
+            # VR-CHASE-5: the next roll takes it (at an end of the scale the next roll comes
+            # in a new stage, and tactics lapse when the stage turns)
             out.append(command(None, "tactics", id=cid, free={"mod": "N", "why": "TEXT"}))
+        if chase.stage not in ENDED:
             out.append(command(None, "abandon", id=cid, free={"why": "TEXT"}))
     return out
 

@@ -397,8 +397,8 @@ def _chases_over(state: ConflictState, can_see: Callable[[str], bool]) -> str:
 #: The stages at an end of a scale where nothing rolls until the GM turns the chase (or
 #: abandons it): the quarry got away at the top of a pursuit (VR-CHASE-4), contact at 1 of
 #: a tracking (VR-CHASE-7); what each says of the chase and what the GM may turn it to.
-HALTED = {"escaped": ("{quarry} got away", "tracking", "VR-CHASE-4"),
-          "contact": ("{hunter} made contact", "pursuit", "VR-CHASE-7")}
+HALTED_SAID = {"escaped": ("{quarry} got away", "tracking", "VR-CHASE-4"),
+               "contact": ("{hunter} made contact", "pursuit", "VR-CHASE-7")}
 
 
 def _chases_waiting(state: ConflictState, can_see: Callable[[str], bool]) -> str:
@@ -408,15 +408,15 @@ def _chases_waiting(state: ConflictState, can_see: Callable[[str], bool]) -> str
     ext: VersExt = state.ext
     seen = {cid: c for cid, c in ext.chases.items() if can_see(c.hunter) and can_see(c.quarry)}
     if ext.turns.round_opened or state.round or not any(
-            c.stage in HALTED for c in seen.values()) or any(
-            c.stage not in ENDED and c.stage not in HALTED for c in seen.values()):
+            c.stage in HALTED_SAID for c in seen.values()) or any(
+            c.stage not in ENDED and c.stage not in HALTED_SAID for c in seen.values()):
         return ""
     said = []
     for cid, c in seen.items():
-        if c.stage not in HALTED:
+        if c.stage not in HALTED_SAID:
             said.append(f"chase {cid} is over ({c.stage})")
             continue
-        what, turn, rule = HALTED[c.stage]
+        what, turn, rule = HALTED_SAID[c.stage]
         said.append(f"chase {cid}: "
                     + what.format(quarry=_n(state, c.quarry), hunter=_n(state, c.hunter))
                     + f"; the GM may turn it to {turn} or abandon it ({rule})")
