@@ -691,6 +691,36 @@ def test_a_broken_object_is_said_broken_once(browser: Browser, served: Served,
         gm.context.close()
 
 
+@pytest.mark.rule("VR-OBJ-2", "VR-OBJ-3")
+def test_a_large_objects_conditions_say_how_many_of_its_slots_they_fill(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """The bar counter has two slots a level: a second blow that fills its damaged level
+    read "damaged" as the first had, so nobody could tell that the next one upgrades it. Now
+    every page says "damaged (2 of 2 slots)"; a one-slot object's conditions read as ever."""
+    smashing = VERS.replace(
+        'links = [["bar", "floor"]]',
+        'links = [["bar", "floor"]]\n'
+        'objects = [{ id = "counter", name = "Bar counter", material = "wood", slots = 2, '
+        'zone = "floor" }]')
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, smashing, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        gm_opens(gm, "Ada")
+        command(alice, "ada", "ada: attack counter weapon=sword dice=1,1,1")  # 5 − 2: damaged
+        for screen in (gm, alice):
+            expect(screen.page.locator("section[aria-labelledby='h-objects'] li")).to_have_text(
+                "Bar counter · hardness 2 · in Common room · damaged (1 of 2 slots)")
+        command(alice, "ada", "ada: attack counter weapon=sword dice=1,1,1")
+        for screen in (gm, alice):
+            expect(screen.page.locator("section[aria-labelledby='h-objects'] li")).to_have_text(
+                "Bar counter · hardness 2 · in Common room · damaged (2 of 2 slots)")
+        clean(gm, (alice,))
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()
+
+
 def test_a_conflict_ended_says_its_reason_and_outcome(browser: Browser, served: Served,
                                                       tmp_path: Path) -> None:
     with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, _bob):

@@ -64,6 +64,11 @@ def test_large_object_has_extra_slots_per_level():
        "ada: attack wall weapon=hammer dice=1,1,1")
     wall = c.state.ext.objects["wall"].ladder
     assert wall.count(1) == 2  # two "damaged" slots before upgrading
+    # what `fracas show` and the view say: both held, of two (before: "damaged", as one)
+    view = view_ext(c.state, Viewer.of_player("ada"))
+    assert "Object wall (wall, hardness 5): damaged ×2" in view["lines"]
+    wall_view = view["objects"]["wall"]
+    assert (wall_view["marks"], wall_view["slots"]["damaged"]) == ({"damaged": 2}, 2)
 
 
 @pytest.mark.rule("VR-OBJ-3")

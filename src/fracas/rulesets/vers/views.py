@@ -522,7 +522,9 @@ def view_ext(state: ConflictState, viewer: Viewer,
         lines.append(f"Cover: {n(pid)} has {share} cover ({signed(value)} to attacks on them)"
                      + (f" behind {n(behind)}" if behind else ""))
     for oid, obj in ext.objects.items():
-        held = [lvl.name for i, lvl in enumerate(obj.ladder.levels) if obj.ladder.marks[i]]
+        marks = obj.ladder.marks
+        held = [lvl.name + (f" ×{len(marks[i])}" if len(marks[i]) > 1 else "")
+                for i, lvl in enumerate(obj.ladder.levels) if marks[i]]
         state_txt = "broken" if obj.broken else (", ".join(held) or "intact")
         where = f" in {ext.zones.zones[obj.zone].name or obj.zone}" if obj.zone else ""
         lines.append(f"Object {obj.name} ({oid}, hardness {obj.hardness}){where}: {state_txt}")
@@ -560,7 +562,12 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "objects": {o: {"name": v.name, "hardness": v.hardness, "broken": v.broken,
                         "zone": v.zone,
                         "conditions": [lv.name for i, lv in enumerate(v.ladder.levels)
-                                       if v.ladder.marks[i]]}
+                                       if v.ladder.marks[i]],
+                        # a large object's levels hold more than one (VR-OBJ-2): how many
+                        # each holds, of how many slots
+                        "marks": {lv.name: len(v.ladder.marks[i])
+                                  for i, lv in enumerate(v.ladder.levels) if v.ladder.marks[i]},
+                        "slots": {lv.name: lv.slots for lv in v.ladder.levels}}
                     for o, v in ext.objects.items()},
         "chases": {c: {"hunter": v.hunter, "quarry": v.quarry, "roller": v.roller,
                        "stage": v.stage, "position": v.track.position,

@@ -296,9 +296,12 @@ function scaleEnds(c, ctx) {
     `1: ${ctx.name(c.hunter)} ${ends[0]} · ${c.positions}: ${ctx.name(c.quarry)} ${ends[1]}`);
 }
 
-// An object's conditions, the worst last: "broken" once (a condition and a state alike).
+// An object's conditions, the worst last: "broken" once (a condition and a state alike); a
+// large object's level of several slots with how many it holds, "damaged (2 of 2 slots)".
 function objectState(o) {
-  const held = (o.conditions || []).filter((c) => c !== "broken").map(words);
+  const slots = (c) => ((o.slots || {})[c] || 1);
+  const held = (o.conditions || []).filter((c) => c !== "broken").map((c) => (slots(c) > 1
+    ? `${words(c)} (${(o.marks || {})[c] || 1} of ${slots(c)} slots)` : words(c)));
   if (o.broken) held.push("broken");
   return held.length ? ` · ${held.join(", ")}` : "";
 }
