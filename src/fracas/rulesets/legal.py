@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 from fracas.engine.commands import CommandSpec
+from fracas.engine.concealment import CONCEALMENT_COMMANDS
 from fracas.engine.legal import Choice, LegalCommand
 
 T = TypeVar("T")
@@ -117,3 +118,18 @@ class LegalCommands:
             if defaults and p.name in defaults and not params[i].is_fixed:
                 params[i] = dataclasses.replace(params[i], default=defaults[p.name])
         return LegalCommand(verb, actor, tuple(params), rule or spec.rule, label)
+
+
+#: The engine's ``conceal`` and ``reveal``, for the rulesets that offer them as they are.
+_CONCEALMENT = LegalCommands(CONCEALMENT_COMMANDS)
+
+
+def concealment_offers(active: Sequence[str], hidden: Sequence[str]
+                       ) -> tuple[LegalCommand, ...]:
+    """The GM's ``conceal`` of one of ``active`` the players see and ``reveal`` of one of
+    ``hidden`` (those concealed from them), each offered where there is someone to name."""
+    shown = tuple(pid for pid in active if pid not in hidden)
+    return ((_CONCEALMENT("conceal", None, free={"who": "WHO"}, allowed={"who": shown}),)
+            if shown else ()) + \
+        ((_CONCEALMENT("reveal", None, free={"who": "WHO"}, allowed={"who": tuple(hidden)}),)
+         if hidden else ())

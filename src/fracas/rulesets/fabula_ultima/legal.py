@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from fracas.engine.concealment import CONCEALMENT_COMMANDS
 from fracas.engine.generic import GENERIC_COMMANDS
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Status, Viewer
@@ -20,11 +19,11 @@ from fracas.rulesets.fabula_ultima.state import (
     next_turn,
     weapons_of,
 )
-from fracas.rulesets.legal import LegalCommands, Made
+from fracas.rulesets.legal import LegalCommands, Made, concealment_offers
 
 command = LegalCommands(COMMANDS)
 #: the engine's verbs the GM is offered with the values the rules allow now
-engine_command = LegalCommands((*GENERIC_COMMANDS, *CONCEALMENT_COMMANDS))
+engine_command = LegalCommands(GENERIC_COMMANDS)
 _ENDED, _SETUP = Status.ENDED.value, Status.SETUP.value  # read once: an enum's value is slow
 
 
@@ -146,18 +145,7 @@ def _gm_tools(active: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[LegalCo
             command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
                     allowed={"target": active}),
             engine_command("out", None, free={"id": "ID"}, allowed={"id": active}),
-            *_concealment(active, hidden))
-
-
-def _concealment(active: tuple[str, ...], hidden: tuple[str, ...]
-                 ) -> tuple[LegalCommand, ...]:
-    """The GM's ``conceal`` of one the players see and ``reveal`` of one they do not (the
-    engine's verbs, offered where there is someone to hide or show)."""
-    shown = tuple(pid for pid in active if pid not in hidden)
-    return ((engine_command("conceal", None, free={"who": "WHO"}, allowed={"who": shown}),)
-            if shown else ()) + \
-        ((engine_command("reveal", None, free={"who": "WHO"}, allowed={"who": hidden}),)
-         if hidden else ())
+            *concealment_offers(active, hidden))
 
 
 #: The legal commands above, made once for the same characters (immutable values).
@@ -184,7 +172,7 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
         out += [command("extra", None, id=p.id, on=True, label="make {id} an extra")
                 for p in active if not is_extra(ext, p)]
         return [*out, *(initiative(pid) for pid in leaders),
-                *_concealment(tuple(p.id for p in active), tuple(state.concealed))]
+                *concealment_offers(tuple(p.id for p in active), tuple(state.concealed))]
     out = [command("goal", actor, free={"text": "TEXT"}),
            *_EQUIP.get(actor, lambda: _equip(actor))]
     return out + ([initiative(actor)] if actor in leaders else [])

@@ -12,10 +12,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from fracas.engine.concealment import CONCEALMENT_COMMANDS
 from fracas.engine.legal import Choice, LegalCommand
 from fracas.engine.model import ConflictState
-from fracas.rulesets.legal import LegalCommands, Made, frozen_key
+from fracas.rulesets.legal import Made, concealment_offers, frozen_key
 from fracas.rulesets.vers.chases import (
     ENDED,
     HALTED,
@@ -34,8 +33,6 @@ TRACK_NAMES = ("injury", "focus", "morale")
 #: The skills a hunter may track with (``run … skill=``, VR-CHASE-7).
 TRACKING_SKILLS = next(p.choices for p in _SPECS["run"].params if p.name == "skill")
 _MADE: Made[LegalCommand] = Made()
-#: the engine's concealment the GM is offered with the characters it may name now
-engine_command = LegalCommands(CONCEALMENT_COMMANDS)
 
 
 def command(actor: str | None, verb: str, *, free: dict[str, str] | None = None,
@@ -253,7 +250,8 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
         out += [command(None, "open", first=p) for p in turns.members
                 if state.participants[p].active]
     out += _GM_TOOLS
-    out += _concealment(state)
+    out += concealment_offers([p.id for p in state.participants.values() if p.active],
+                              tuple(state.concealed))
     for cid, chase in ext.chases.items():
         # at the end of a scale, or sooner as events turn the stage (VR-CHASE-1/4/7)
         # a new scale of the lengths the rules allow, the chase's own when none is picked
@@ -267,18 +265,6 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
         if chase.stage not in ENDED:
             out.append(command(None, "abandon", id=cid, free={"why": "TEXT"}))
     return out
-
-
-def _concealment(state: ConflictState) -> list[LegalCommand]:
-    """The GM's ``conceal`` of one the players see and ``reveal`` of one concealed from them
-    (the engine's verbs), offered where there is someone to hide or show."""
-    shown = tuple(p.id for p in state.participants.values()
-                  if p.active and p.id not in state.concealed)
-    hidden = tuple(state.concealed)
-    return ([engine_command("conceal", None, free={"who": "WHO"}, allowed={"who": shown})]
-            if shown else []) + \
-        ([engine_command("reveal", None, free={"who": "WHO"}, allowed={"who": hidden})]
-         if hidden else [])
 
 
 #: The GM's set-up tools, legal whenever the conflict runs (the same values every time).
