@@ -154,6 +154,29 @@ def test_pool_from_skill_and_table_dice_validated() -> None:
     assert d["roll"]["dice"] == [5, 6, 6, 1]
 
 
+@pytest.mark.rule("ES-ACT-4", "ES-START-1")
+def test_a_player_types_in_no_more_successes_than_their_pool_rolls() -> None:
+    """A die rolls one success at most: Alice's typo of 6 successes on Ada's 4 dice is
+    refused, saying so (before, it went through and took the target out); where her pool's
+    size is the GM's (a GM-only skill), the refusal names neither it nor a bound. The GM may
+    still grant more than the dice could roll: a ruling of theirs."""
+    alice = Viewer.of_player("alice")
+    c = started(people=[pc("ada", "alice", skills={"shoot": 4}), pc("bruno", "bob"),
+                        pc("carl")])
+    c.execute("ada: declare 10")
+    c.execute("countdown")
+    said = refused(c, "ada: attack bruno skill=shoot successes=6", InvalidInput, "ES-ACT-4",
+                   alice)
+    assert "6 successes typed in, but a pool of 4 dice rolls at most 4" in said
+    c.execute("ada: attack bruno skill=shoot successes=4", alice, time="")
+    secret = make(people=[{**pc("ada", "alice", awareness=3), "gm_only": ["awareness"]},
+                          pc("bruno", "bob")])
+    said = refused(secret, "ada: awareness successes=4", InvalidInput, "ES-START-1", alice)
+    assert "is the GM's to say" in said and "3" not in said
+    secret.execute("ada: awareness successes=4", time="")  # the GM's ruling
+    assert secret.state.ext.awareness["ada"] == 4
+
+
 @pytest.mark.rule("ES-ACT-3", "ES-ACT-6")
 def test_description_and_effect_are_kept_in_the_log() -> None:
     c = started()

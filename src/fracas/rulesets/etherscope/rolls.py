@@ -99,6 +99,8 @@ def pool_roll(
         n = int(args["successes"])
         if n < 0:
             raise InvalidInput(f"successes cannot be negative ({n})", rule="ES-ACT-4")
+        if n > pool and not ctx.author.is_gm:  # the GM may grant more: a ruling of theirs
+            raise _more_than_rolled(state, pid, n, pool, secret, rule)
         out["successes"] = n
         out["table"] = True
         return out
@@ -114,6 +116,20 @@ def pool_roll(
     out["text"] = roll.to_text()
     out["successes"] = roll.total
     return out
+
+
+def _more_than_rolled(state: ConflictState, pid: str, n: int, pool: int, secret: bool,
+                      rule: str) -> InvalidInput:
+    """The refusal of more successes typed in than a pool's dice can roll (one a die); where
+    its size is not the author's to know, it says neither."""
+    name = state.participants[pid].name
+    if secret:
+        return InvalidInput(f"{name}'s roll: {n} successes typed in do not fit its pool (how "
+                            "many dice, and so how many successes it may roll, is the GM's "
+                            "to say)", rule=rule)
+    dice = "die" if pool == 1 else "dice"
+    return InvalidInput(f"{name}'s roll: {n} successes typed in, but a pool of {pool} {dice} "
+                        f"rolls at most {pool}", rule=rule)
 
 
 def awareness_pool(state: ConflictState, pid: str) -> int:
