@@ -3,6 +3,7 @@ redacted) typed event; a value the viewer may not know reads ``?``."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from fracas.engine.engine_events import ConflictCreated, ZoomClosed
@@ -157,7 +158,11 @@ def _tie(e: ev.TieRolloff, state: ConflictState) -> str:
 
 @H.describes(ev.CountdownStarted)
 def _countdown(e: ev.CountdownStarted, state: ConflictState) -> str:
-    return "countdown: " + ", ".join(f"{_n(state, a)} {shown(s)}" for a, s in e.order or ())
+    order = e.order or ()
+    scores = [s for _, s in order]
+    tie = any(a is not None and a == b for a, b in pairwise(scores))
+    why = " (at the same initiative the higher awareness acts first, ES-ROUND-5)" if tie else ""
+    return "countdown: " + ", ".join(f"{_n(state, a)} {shown(s)}" for a, s in order) + why
 
 
 @H.describes(ev.ActionResolved)
