@@ -122,14 +122,21 @@ class LegalCommands:
 
 #: The engine's ``conceal`` and ``reveal``, for the rulesets that offer them as they are.
 _CONCEALMENT = LegalCommands(CONCEALMENT_COMMANDS)
+_CONCEALMENT_OFFERS: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def concealment_offers(active: Sequence[str], hidden: Sequence[str]
                        ) -> tuple[LegalCommand, ...]:
     """The GM's ``conceal`` of one of ``active`` the players see and ``reveal`` of one of
     ``hidden`` (those concealed from them), each offered where there is someone to name."""
+    key = (tuple(active), tuple(hidden))
+    return _CONCEALMENT_OFFERS.get(key, lambda: _concealment(*key))
+
+
+def _concealment(active: tuple[str, ...], hidden: tuple[str, ...]
+                 ) -> tuple[LegalCommand, ...]:
     shown = tuple(pid for pid in active if pid not in hidden)
     return ((_CONCEALMENT("conceal", None, free={"who": "WHO"}, allowed={"who": shown}),)
             if shown else ()) + \
-        ((_CONCEALMENT("reveal", None, free={"who": "WHO"}, allowed={"who": tuple(hidden)}),)
+        ((_CONCEALMENT("reveal", None, free={"who": "WHO"}, allowed={"who": hidden}),)
          if hidden else ())
