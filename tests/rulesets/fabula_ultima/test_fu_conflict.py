@@ -253,6 +253,33 @@ def test_an_equipment_entry_without_its_kind_is_refused_never_read_as_a_weapon()
 
 
 @pytest.mark.rule("FU-CON-2")
+def test_an_item_is_refused_for_what_it_would_pass_over_a_typo_or_a_weapons_value() -> None:
+    """An item's mistyped key left it without that value and said nothing (an axe written
+    with 'dammage' struck for no damage); a weapon's accuracy, bonus, damage or type on an
+    armour, a shield or an accessory counted for nothing, silently. Each is refused naming
+    the item and what is wrong: in a scenario, at a join and in a typed equip."""
+    axe = {"kind": "weapon", "name": "Axe", "accuracy": "dex+mig", "dammage": 8}
+    with pytest.raises(InvalidInput, match=r"ada: Axe: an item has no 'dammage'; did you "
+                                           r"mean 'damage'\?") as info:
+        make(pc("ada", equipment=[axe]), npc("orc"))
+    assert info.value.rule == "FU-CON-2"
+    mail = {"kind": "armor", "name": "Mail", "defense": 1, "damage": 2}
+    with pytest.raises(InvalidInput, match=r"ada: Mail: damage is a weapon's .*: on an "
+                                           r"armor it would count for nothing"):
+        make(pc("ada", equipment=[mail]), npc("orc"))
+    error = refused(seed_example(), "join imp side=foes stats='{\"dex\": 8, \"ins\": 8, "
+                    "\"mig\": 8, \"wlp\": 8, \"hp\": 5, \"equipment\": [{\"kind\": "
+                    "\"shield\", \"name\": \"Buckler\", \"type\": \"fire\"}]}'", "FU-CON-2",
+                    InvalidInput)
+    assert "imp: Buckler: type is a weapon's" in str(error)
+    c = make(pc("ada"), npc("orc"))
+    refused(c, "ada: equip accessory Ring bonus=2", "FU-CON-2", InvalidInput)
+    c.execute("ada: equip armor Plate init=-2 defense=1", time="")  # as before
+    c.execute("ada: equip weapon Saber accuracy=dex+mig damage=6", time="")
+    assert [i.name for i in c.state.ext.equipment["ada"]] == ["Plate", "Saber"]
+
+
+@pytest.mark.rule("FU-CON-2")
 def test_a_goal_on_the_sheet_is_a_text_at_the_start_and_at_a_join() -> None:
     c = make(pc("ada", goal="save the village"), npc("orc"))
     assert c.state.ext.goals == {"ada": "save the village"}

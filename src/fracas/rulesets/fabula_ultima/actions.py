@@ -32,13 +32,13 @@ from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     affinity,
     check_die,
+    check_item,
     defense,
     die,
     in_crisis,
     init_modifier,
     initiative_foes,
     is_extra,
-    make_item,
     npc_initiative,
     turns_left_next,
     unassigned,
@@ -478,7 +478,8 @@ def decide_equip(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     p = state.participant(cmd.actor)
     _setup_only(state, f"{p.name} declaring equipment", "FU-CON-2")
     data = {k: v for k, v in cmd.args.items() if v is not None}
-    item = make_item(p.id, data)
+    # a weapon's accuracy has a default, so only the values without one are checked for kind
+    item = check_item(p.id, data, given=("bonus", "damage", "type"))
     return [ev.ItemEquipped(participant=p.id, item=asdict(item), actor=p.id)]
 
 

@@ -182,6 +182,34 @@ def make_item(pid: str, data: Any) -> Item:
     return Item(kind=kind, name=name, accuracy=acc, type=dtype, **numbers)
 
 
+#: What an item is written with (``make_item`` reads these); a weapon's own (an accuracy check
+#: and its damage, FU-CON-2) count for nothing on another kind.
+ITEM_KEYS = ("kind", "name", "accuracy", "bonus", "damage", "type", "init", "defense", "mdef")
+WEAPON_KEYS = ("accuracy", "bonus", "damage", "type")
+
+
+def check_item(pid: str, data: Any, given: tuple[str, ...] = WEAPON_KEYS) -> Item:
+    """:func:`make_item`, refusing what it would pass over: a key it does not read (a typo,
+    ``dammage``, would leave the weapon without its damage) and, of those ``given``, a
+    weapon's value on another kind (FU-CON-2)."""
+    item = make_item(pid, data)
+    for key in sorted(set(data) - set(ITEM_KEYS)):
+        hint = did_you_mean(str(key).lower(), list(ITEM_KEYS), cutoff=0.6)
+        raise bad(pid, f"{item.name}: an item has no {key!r}{hint} (it is written with "
+                       f"{', '.join(ITEM_KEYS)})", "FU-CON-2", key=key)
+    if item.kind != "weapon":
+        for key in given:
+            if key in data:
+                raise bad(pid, f"{item.name}: {key} is a weapon's (its accuracy check and "
+                               f"damage): on {_a(item.kind)} it would count for nothing",
+                          "FU-CON-2", key=key)
+    return item
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
 def check_stats(pid: str, stats: dict[str, Any]) -> None:
     """Refuse stats a Fabula Ultima participant cannot have (names the key and value).
 
@@ -228,7 +256,7 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
                        f"\"Saber\", accuracy = \"dex+mig\", damage = 6 }}], not "
                        f"{spelled(gear)}", "FU-CON-2")
     for item in gear:
-        make_item(pid, item)
+        check_item(pid, item)
     bonds = stats.get("bonds", {})
     if not isinstance(bonds, dict) or any(
         isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in bonds.values()
