@@ -396,7 +396,7 @@ def test_a_newcomers_stats_say_how_they_are_written(page: Page) -> None:
                  if c["verb"] == "join"])
     form = page.locator("form[data-verb=join]")
     expect(form.locator("p.field", has=page.get_by_label("stats (optional)"))).to_contain_text(
-        'a JSON object, e.g. {"dex": 8, "hp": 20}')
+        'a JSON object, e.g. {"dex": 8, "ins": 8, "mig": 8, "wlp": 8, "hp": 30, "mp": 20}')
 
 
 @pytest.mark.rule("FU-CHK-1")
