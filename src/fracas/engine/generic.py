@@ -89,7 +89,7 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
                                help="the side the newcomer takes part on"),
                          Param("player", "word", required=False, positional=False),
                          Param("stats", "value", required=False, positional=False,
-                               help='a JSON object, e.g. {"dex": 8, "hp": 20}'),
+                               help="a JSON object of the newcomer's stats, in the game's names"),
                          Param("gm_only", "keys", required=False, positional=False,
                                help="stats players never see"),
                          Param("hidden", "bool", required=False, positional=False,
