@@ -23,7 +23,7 @@ def odds(conflict: Conflict, viewer: Viewer, text: str) -> list[str]:
     return command_odds(Live(conflict, viewer), conflict.parse(text))
 
 
-@pytest.mark.rule("VR-ATK-1")
+@pytest.mark.rule("VR-ATK-1", "VR-MOVE-4")
 def test_a_vers_command_that_is_no_attack_shows_no_attack_odds() -> None:
     conflict = played("vers-tavern-brawl", 16)  # Ada acts, engaged with Mira
     legal = conflict.legal_commands("ada")
@@ -31,7 +31,11 @@ def test_a_vers_command_that_is_no_attack_shows_no_attack_odds() -> None:
     for viewer in (Viewer.gm(), Viewer.of_player("alice")):
         assert odds(conflict, viewer, "ada: attack mira weapon=knife"), viewer
         for text in ("ada: disengage", "ada: recover ada track=injury", "ada: handoff bruno"):
-            assert odds(conflict, viewer, text) == [], (viewer, text)
+            lines = odds(conflict, viewer, text)
+            assert all(line.startswith(f"Ada: {text.split()[1]}") for line in lines), lines
+            assert not any("→ Mira" in line for line in lines), (viewer, text)
+        (own,) = odds(conflict, viewer, "ada: disengage")  # its own roll's (VR-MOVE-4)
+        assert "break away" in own, own
 
 
 @pytest.mark.rule("ES-ACT-1", "ES-ACT-4")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fracas.engine.commands import Command
 from fracas.engine.engine_events import RoundEnded, RoundStarted
 from fracas.engine.handlers import Decision
+from fracas.engine.model import ConflictState
 from fracas.engine.secrets import Modifier, stat_is_secret
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
@@ -249,12 +250,7 @@ def decide_slip(d: Decision, cmd: Command) -> None:
     if not guards:
         raise InvalidInput(f"nobody guards the way from {here} to {a['to']}; just move",
                            rule="VR-MOVE-5")
-    best = max(guards, key=lambda g: ranks(state.participants[g], "close_combat"))
-    extra = 2 * (len(guards) - 1)
-    pen = ranks(state.participants[best], "close_combat") + extra
-    mods = [*own_mods(state, actor),
-            stat_mod(state, f"guarded by {', '.join(name(state, g) for g in guards)}", -pen,
-                     (best, "skills"))]
+    best, extra, mods = slip_roll(state, actor, guards)
     c = roll(d, actor, "athletics", mods, a.get("dice"))
     d.emit(Slipped(who=actor, from_=here, to=a["to"], guards=tuple(guards), check=c,
                    spend=spend, actor=actor))
@@ -267,20 +263,41 @@ def decide_slip(d: Decision, cmd: Command) -> None:
                      weapon_source(state, best)))
 
 
+def slip_roll(state: ConflictState, actor: str, guards: list[str]
+              ) -> tuple[str, int, list[Modifier]]:
+    """The guard whose blow a failed slip past ``guards`` takes (the best at Close Combat),
+    the +2 a further guard adds to the penalty and the EV, and the Athletics roll's
+    modifiers (VR-MOVE-5)."""
+    best = max(guards, key=lambda g: ranks(state.participants[g], "close_combat"))
+    extra = 2 * (len(guards) - 1)
+    pen = ranks(state.participants[best], "close_combat") + extra
+    return best, extra, [
+        *own_mods(state, actor),
+        stat_mod(state, f"guarded by {', '.join(name(state, g) for g in guards)}", -pen,
+                 (best, "skills"))]
+
+
+def disengage_roll(state: ConflictState, actor: str) -> tuple[list[str], list[Modifier]]:
+    """The opponents still in the conflict ``actor`` is engaged with, and the modifiers of
+    its Disengage roll: −2 for each beyond the first (VR-MOVE-4)."""
+    foes = [f for f in ext_of(state).engaged_with(actor) if state.participants[f].active]
+    mods = own_mods(state, actor)
+    if len(foes) > 1:  # read in the breakdown: "−2 for 1 more opponent" (a stored roll keeps
+        more = len(foes) - 1  # the label it was made with: "1 more opponent(s)")
+        mods.append(Modifier(f"for {more} more opponent{'s' if more > 1 else ''}", -2 * more))
+    return foes, mods
+
+
 @HANDLERS.decides("disengage")
 def decide_disengage(d: Decision, cmd: Command) -> None:
     """VR-MOVE-4: Athletics, −2 per engaged opponent beyond the first; free attacks on failure."""
     actor = actor_of(cmd)
     state = d.state
     spend = action(d, cmd, actor)
-    foes = [f for f in ext_of(state).engaged_with(actor) if state.participants[f].active]
+    foes, mods = disengage_roll(state, actor)
     if not foes:
         raise IllegalCommand(f"{name(state, actor)} is not engaged with anyone",
                              rule="VR-MOVE-4")
-    mods = own_mods(state, actor)
-    if len(foes) > 1:  # read in the breakdown: "−2 for 1 more opponent" (a stored roll keeps
-        more = len(foes) - 1  # the label it was made with: "1 more opponent(s)")
-        mods.append(Modifier(f"for {more} more opponent{'s' if more > 1 else ''}", -2 * more))
     c = roll(d, actor, "athletics", mods, cmd.args.get("dice"))
     d.emit(Disengaged(who=actor, from_=tuple(foes), check=c, spend=spend, actor=actor))
     if not c.success:

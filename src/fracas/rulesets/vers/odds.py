@@ -135,6 +135,25 @@ def evasion_chance(positions: int, p: Fraction) -> list[Fraction]:
     return _solve(mat, evasion)
 
 
+def contact_chance(positions: int, p: Fraction, hunter: bool) -> list[Fraction]:
+    """P(contact at 1 before the quarry is completely away at the top) from each position
+    1..N−1 of a tracking scale of ``positions``, when the roller succeeds with ``p``: a
+    hunter's success moves toward 1, a quarry's toward the top (VR-CHASE-7)."""
+    down = p if hunter else 1 - p
+    n = positions - 2  # transient positions 2..N-1 → index 0..n-1; 1 and N absorb
+    mat = [[Fraction(0)] * n for _ in range(n)]
+    rhs = [Fraction(0)] * n
+    for i in range(n):
+        mat[i][i] = Fraction(1)
+        if i == 0:
+            rhs[i] = down  # one step down from 2 is contact
+        else:
+            mat[i][i - 1] -= down
+        if i + 1 < n:
+            mat[i][i + 1] -= 1 - down
+    return [Fraction(1), *_solve(mat, rhs)] if n else [Fraction(1)]
+
+
 def chase_report(length: int, tn: int, pen: int, hunter: bool, start: int | None,
                  mod: int) -> OddsReport:
     """The pursuit report for ``answer``."""

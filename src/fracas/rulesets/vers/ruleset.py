@@ -19,7 +19,7 @@ from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
 from fracas.errors import InvalidInput
-from fracas.rulesets.vers import actions, chases, legal, overrides, views
+from fracas.rulesets.vers import actions, chases, legal, overrides, roll_odds, views
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave, plan_known, readable
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
@@ -290,19 +290,23 @@ class Vers(Ruleset):
 
     def pending_odds(self, state: ConflictState, viewer: Viewer) -> list[str]:
         """The acting character's attacks with breakdown and chance (VR-ATK-*, VR-ROLL-1);
-        the chase rolls due now (VR-CHASE-*)."""
+        the chase rolls due now (VR-CHASE-*); the Discipline rolls due now (VR-INJ-3)."""
         def see(pid: str) -> bool:
             return self.can_see(state, viewer, pid)
-        return [*views.pending_odds(state, viewer, see), *views.chase_odds(state, viewer, see)]
+        return [*views.pending_odds(state, viewer, see), *views.chase_odds(state, viewer, see),
+                *roll_odds.discipline_odds(state, viewer, see)]
 
     def command_odds(self, state: ConflictState, viewer: Viewer,
                      command: Command) -> list[str]:
         """An attack's line for an attack of the acting character on the target and with the
         weapon it names (none named: the one the rules take, the first physical weapon on the
-        sheet), a chase roll's for a ``run`` or an ``interpose`` in that chase; no others (a
-        ``disengage`` or a ``slip`` is not one of its attacks, a sword's not a knife's)."""
+        sheet), a chase roll's for a ``run`` or an ``interpose`` in that chase, and the roll
+        of a ``disengage``, ``slip``, two-zone ``move``, ``endure``, ``recover`` or ``repair``
+        (:mod:`roll_odds`); no others (a sword's line is not a knife's)."""
         def see(pid: str) -> bool:
             return self.can_see(state, viewer, pid)
+        if command.verb in roll_odds.ASKED:
+            return roll_odds.roll_odds(state, viewer, see, command)
         if command.verb in ("run", "interpose"):  # the roll that chase waits for now
             return views.chase_odds(state, viewer, see,
                                     (str(command.args.get("id")), command.verb))

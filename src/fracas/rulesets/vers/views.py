@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.describe import name_of
@@ -52,7 +53,7 @@ from fracas.rulesets.vers.events import (
     ZonesLinked,
     typed,
 )
-from fracas.rulesets.vers.odds import capture_chain, p_success
+from fracas.rulesets.vers.odds import capture_chain, contact_chance, p_success
 from fracas.rulesets.vers.state import ATTRIBUTES, Chase, VersExt, skill_tn
 
 if TYPE_CHECKING:
@@ -661,6 +662,15 @@ def chase_due(state: ConflictState, can_see: Callable[[str], bool] = lambda pid:
     return out
 
 
+def tracking_chance(chase: Chase, chance: Fraction) -> str:
+    """A tracking roll's "contact before the quarry is away 62% (every roll alike,
+    VR-CHASE-7)": the chance that the hunter reaches 1 before the quarry the top, from where
+    the chase stands, were every roll to succeed with ``chance``."""
+    contact = contact_chance(chase.track.length, chance, chase.roller_is_hunter)
+    return (f"contact before the quarry is away {float(contact[chase.track.position - 1]):.0%}"
+            " (every roll alike, VR-CHASE-7)")
+
+
 def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
                only: tuple[str, str] | None = None) -> list[str]:
     """The roll each chase (``only``: that chase's, if it waits for that verb) waits for now,
@@ -696,5 +706,7 @@ def chase_odds(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bo
             captured = capture_chain(chase.track.length, chance, chase.roller_is_hunter)[0]
             text += (f"; capture before escape {float(captured[chase.track.position - 1]):.0%}"
                      " (every roll alike)")
+        elif chase.stage == "tracking":
+            text += f"; {tracking_chance(chase, chance)}"
         out.append(text)
     return out
