@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import command, start_table, upload_scenario
+from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
 from tests.web.scenarios import VERS
 from tests.web.test_gm_tools import control, gm_opens
 from tests.web.test_table import table
@@ -182,3 +182,34 @@ def test_the_map_says_who_is_engaged(browser: Browser, served: Served, tmp_path:
         command(alice, "ada", "ada: disengage dice=1,1,1")
         for screen in (gm, alice, bob):
             expect(screen.page.locator(".facts")).not_to_contain_text("engaged")
+
+
+@pytest.mark.rule("VR-TURN-2")
+def test_a_done_notice_goes_once_the_table_has_moved_on_past_it(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """A player's "Done: …" stays while it is the news, taken back or not; once someone else's
+    command follows it, it goes from the foot of the phone (before: it stayed there, over the
+    page, turns later, until closed); the log keeps what it said."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    alice = join(browser, invite(gm, "alice"), timing={"doneMs": 0})
+    bob = join(browser, invite(gm, "bob"), timing={"doneMs": 0})
+    try:
+        gm_opens(gm, "Ada")
+        command(alice, "ada", "ada: handoff bruno")
+        notice = alice.page.locator("#notice")
+        expect(notice).to_contain_text("Done: ada: handoff bruno")
+        expect(notice).to_have_attribute("role", "status")  # said by a screen reader
+        gm.page.locator(".log-region").get_by_role("button", name="Undo").click()
+        expect(notice).to_contain_text("Undone: ada: handoff bruno")  # an undo is news of it
+        gm.page.locator(".log-region").get_by_role("button", name="Redo").click()
+        expect(notice).to_contain_text("Done: ada: handoff bruno")
+        command(bob, "bruno", "bruno: handoff imp")  # the table moves on
+        expect(notice).to_be_hidden()
+        wait_log(alice, "Bruno takes the hand-off from Ada")  # what it said stays in the log
+        expect(bob.page.locator("#notice")).to_contain_text("Done: bruno: handoff imp")
+        command(gm, "gm", "imp: handoff")
+        expect(bob.page.locator("#notice")).to_be_hidden()
+    finally:
+        for screen in (gm, alice, bob):
+            screen.context.close()

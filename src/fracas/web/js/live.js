@@ -3,9 +3,11 @@
 const FINAL = new Set([4401, 4403, 4404]); // revoked, not allowed, unknown: do not retry
 // The page's timers of keeping in touch: a ping every pingMs; a socket that has sent nothing
 // (not even a pong) for deadMs is taken for dead (a phone that changed networks keeps a socket
-// open that nothing ever reaches); the table's list of conflicts asked for every conflictsMs.
+// open that nothing ever reaches); the table's list of conflicts asked for every conflictsMs;
+// a "Done: …" at the foot of the screen stays at least doneMs once the table has moved on.
 // (A page may set window.fracasTiming first: the tests shorten them.)
-export const TIMING = { pingMs: 15000, deadMs: 40000, conflictsMs: 20000, ...(window.fracasTiming || {}) };
+export const TIMING = { pingMs: 15000, deadMs: 40000, conflictsMs: 20000, doneMs: 6000,
+  ...(window.fracasTiming || {}) };
 
 /** A subscription; onFrame(frame) for each frame, onStatus(state, text, code) on each change
  * (`code`: the close code, once the server closed it for good). */

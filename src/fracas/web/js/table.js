@@ -293,6 +293,7 @@ function receive(frame) {
   else {
     state.log = state.log.concat(frame.entries || []);
     tell((frame.entries || []).flatMap((e) => e.lines || []));
+    doneMovesOn(frame.entries || []);
   }
   const first = !state.view;
   if (frame.view) state.view = frame.view;
@@ -812,8 +813,23 @@ function showDone(said, sent) {
   const lines = (sent.entry && sent.entry.lines) || [];
   const key = sent.entry ? (state.me.role === "gm" ? sent.entry.version : sent.entry.entry) : null;
   document.getElementById("notice").replaceChildren(h("p", { class: "done", "data-entry": key ?? null,
-    "data-said": said }, h("span", {}, `Done: ${said}`), dismissButton()),
+    "data-said": said, "data-shown": Date.now() }, h("span", {}, `Done: ${said}`), dismissButton()),
   lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+}
+
+// A "Done: …" goes on its own once the table has moved on past it — an entry after its own
+// that neither takes it back nor brings it back (those it follows, below) — after it has been
+// in view a moment (TIMING.doneMs: read, and said by a screen reader, which the log's polite
+// region then tells of what followed). Turns later, it would cover the foot of a phone's
+// screen with what is old news: the log keeps it.
+function doneMovesOn(entries) {
+  const done = document.querySelector("#notice p.done[data-entry]");
+  if (!done) return;
+  const gm = state.me.role === "gm";
+  const undoing = (e) => (e.events || []).some((ev) => ev.type === "undone" || ev.type === "redone");
+  if (!entries.some((e) => (gm ? e.version : e.entry) > Number(done.dataset.entry) && !undoing(e))) return;
+  const wait = Math.max(0, Number(done.dataset.shown) + TIMING.doneMs - Date.now());
+  setTimeout(() => { if (done.isConnected) dismissNotice(); }, wait);
 }
 
 // A "Done: …" whose entry was taken back (the GM's undo, on any page) says so instead, its
