@@ -82,7 +82,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                            Param("ev", "int", required=False, positional=False,
                                  help="the EV of a mental or social attack"),
                            _dice()),
-                "attack a character or an object (track=focus|morale: mental or social)",
+                "attack a character or an object: a weapon strikes the body; a mental "
+                "attack strikes Focus, a social one Morale",
                 rule="VR-ROLL-2"),
     CommandSpec("recover", (Param("who", "id", required=False),
                             Param("track", "choice", required=False, positional=False,
