@@ -647,3 +647,36 @@ def test_a_long_log_keeps_the_readers_place_as_the_table_moves_on(
     for screen in (gm, alice):
         assert screen.errors == [], screen.errors
         screen.context.close()
+
+
+FLIGHT = """
+ruleset = "vers"
+title = "Out of the Drowned Rat"
+script = "chase c1 hunter=bouncer quarry=ada length=2"
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+player = "alice"
+stats = { agility = 2, skills = { athletics = 2 } }
+
+[[participants]]
+id = "bouncer"
+name = "The bouncer"
+stats = { agility = 1, skills = { athletics = 1 } }
+"""
+
+
+@pytest.mark.rule("VR-CHASE-6", "VR-CHASE-8")
+def test_a_fleeing_player_character_reads_that_at_1_it_rolls_to_evade(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Ada, the quarry, makes the chase's rolls: at 1 the interpose is hers, to evade the
+    bouncer (before: '1: The bouncer may interpose', a roll nobody makes)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, FLIGHT, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    for screen in (gm, alice):
+        expect(screen.page.locator(".chase .scale-ends")).to_have_text(
+            "1: Ada interposes to evade The bouncer · 5: Ada gets away")
+        screen.context.close()

@@ -284,7 +284,10 @@ function vers(level, ctx) {
 // What each end of a running chase's scale means, under it: a hunter's success moves toward 1,
 // the quarry's toward the top (VR-CHASE-3); at 1 the hunter may interpose, at the top the
 // quarry has got away (VR-CHASE-4); tracking: contact at 1, completely away at the top
-// (VR-CHASE-7). None for a race for a prize or a chase that is over.
+// (VR-CHASE-7). None for a race for a prize or a chase that is over. At 1 of a pursuit whose
+// quarry rolls (a player character fleeing a GM's character), the interpose is the quarry's
+// roll, to evade the hunter (VR-CHASE-6, VR-CHASE-8): the end says so, not that the hunter
+// may interpose.
 const ENDS = {
   pursuit: ["may interpose", "gets away"],
   tracking: ["makes contact", "is completely away"],
@@ -292,8 +295,9 @@ const ENDS = {
 function scaleEnds(c, ctx) {
   const ends = ENDS[c.stage];
   if (!ends) return null;
-  return h("p", { class: "scale-ends muted" },
-    `1: ${ctx.name(c.hunter)} ${ends[0]} · ${c.positions}: ${ctx.name(c.quarry)} ${ends[1]}`);
+  const bottom = c.stage === "pursuit" && c.roller === c.quarry
+    ? `${ctx.name(c.quarry)} interposes to evade ${ctx.name(c.hunter)}` : `${ctx.name(c.hunter)} ${ends[0]}`;
+  return h("p", { class: "scale-ends muted" }, `1: ${bottom} · ${c.positions}: ${ctx.name(c.quarry)} ${ends[1]}`);
 }
 
 // An object's conditions, the worst last: "broken" once (a condition and a state alike); a
