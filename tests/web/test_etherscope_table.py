@@ -386,3 +386,40 @@ def test_the_join_form_shows_the_stats_field_with_an_example_in_etherscopes_stat
     stats.fill(example)
     join_form.get_by_role("button", name="join").click()
     expect(gm.page.locator("#notice")).to_contain_text("Eve joins the conflict")
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_a_player_outside_a_zoom_keeps_the_parents_ranges_and_their_condensers_in_view(
+        browser: Browser, served: Served) -> None:
+    """Before: while Ada zoomed in with the driver, Bob's phone showed only the zoom's panels
+    (Bruno's condensers and the chase's ranges were gone until it ended), under the heading
+    "Zoomed in: A car chase — zoomed in"."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    bob = join(browser, invite(gm, "bob"))
+    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
+                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
+                 "round", "countdown", "ada: zoom zepcar reason='a fight on the roof'"):
+        command(gm, "gm", line)
+    for screen in (gm, bob):
+        zoom = screen.page.locator(".zoom-level.innermost > h2")
+        expect(zoom).to_have_text("A car chase — zoomed in · 5 rounds at most")
+        expect(screen.page.locator(".field-region")).not_to_contain_text("Zoomed in:")
+        # the zoom's own panels, then the parent's, apart and titled with the parent's name
+        ranges = screen.page.get_by_role("region", name="Ranges in A car chase")
+        expect(ranges.locator("thead th")).to_have_text(["from \\ to", "Ada", "Bruno",
+                                                         "The zepcar driver"])
+        waiting = screen.page.get_by_role("region", name="Condensers in A car chase")
+        expect(waiting).to_contain_text("Those waiting outside the zoom-in.")
+        expect(waiting).to_contain_text("Bruno physical 9/9")
+        expect(waiting).not_to_contain_text("Ada")
+        expect(screen.page.get_by_role("region", name="Condensers", exact=True)) \
+            .not_to_contain_text("Bruno")
+    # the parent's ranges are read only: the GM's commands go to the zoom
+    expect(gm.page.get_by_label("Range from Ada to Bruno")).to_have_count(0)
+    expect(gm.page.get_by_label("Range from Ada to The zepcar driver")).to_have_count(1)
+    command(gm, "gm", "end 'the driver jumps'")
+    for screen in (gm, bob):
+        expect(screen.page.get_by_role("region", name="Ranges in A car chase")).to_have_count(0)
+        expect(screen.page.get_by_role("region", name="Condensers", exact=True)) \
+            .to_contain_text("Bruno")

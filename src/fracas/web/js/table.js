@@ -10,7 +10,7 @@ import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
 import { kept, keepIn } from "./typed.js";
-import { progressOf, rulesetPanels, sheetOf, turnOf, zonesOf } from "./views.js";
+import { parentPanels, progressOf, rulesetPanels, sheetOf, turnOf, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
 const main = document.getElementById("main");
@@ -415,14 +415,17 @@ function renderField(level, turn, ctx) {
 }
 
 // A zoomed-in conflict drawn inside its parents: each level a box with its title and round
-// count, the innermost holding its own panels.
+// count (the zoom's title says it is zoomed in), the innermost holding its own panels, each
+// parent below it what it keeps in view of itself (parentPanels: its ranges, who waits there).
 function nested(parents, level, inner, ctx) {
   const label = (l) => [l.title, progressOf(state.view, l, ctx.words)].filter(Boolean).join(" · ");
-  let box = h("section", { class: "zoom-level innermost", "aria-label": `zoomed in: ${label(level)}` },
-    h("h2", { class: "zoom-title" }, `Zoomed in: ${label(level)}`), inner);
+  let box = h("section", { class: "zoom-level innermost", "aria-label": label(level) },
+    h("h2", { class: "zoom-title" }, label(level)), inner);
+  let child = level;
   for (const parent of [...parents].reverse()) {
     box = h("section", { class: "zoom-level", "aria-label": `parent conflict: ${label(parent)}` },
-      h("h2", { class: "zoom-title" }, label(parent)), box);
+      h("h2", { class: "zoom-title" }, label(parent)), box, parentPanels(state.view, parent, child, ctx));
+    child = parent;
   }
   return box;
 }

@@ -145,6 +145,26 @@ function etherscope(level, ctx) {
       h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id),
         actNow(id)))));
   const people = level.participants.filter((p) => p.present !== false);
+  return [setup, countdown, rangesPanel(level, ctx, "Ranges", true), condensersPanel(people, "Condensers")];
+}
+
+/** What a zoom-in leaves of its parent in view, below the zoom's own panels (ES-ACT-1): the
+ * parent's Ranges, read only (commands go to the zoom), and the Condensers of those who wait
+ * there (a player's characters outside the zoom among them); titled with the parent's name. */
+export function parentPanels(view, parent, inner, ctx) {
+  if (view.ruleset !== "etherscope") return [];
+  const zoomed = new Set(inner.participants.map((p) => p.id));
+  const waiting = parent.participants.filter((p) => p.present !== false && !p.out && !zoomed.has(p.id));
+  return [rangesPanel(parent, ctx, `Ranges in ${parent.title}`, false),
+    waiting.length ? condensersPanel(waiting, `Condensers in ${parent.title}`,
+      h("p", { class: "muted" }, "Those waiting outside the zoom-in.")) : null];
+}
+
+// The matrix of who is Close, Near, Distant or Hidden from whom at `level`, as the viewer may
+// know it; the GM changes a range above the diagonal where `editable` (the level in play).
+function rangesPanel(level, ctx, title, editable) {
+  const r = level.ruleset || {};
+  const people = level.participants.filter((p) => p.present !== false);
   const band = new Map();
   for (const [a, b, value] of r.ranges || []) {
     band.set(`${a}|${b}`, value);
@@ -161,21 +181,24 @@ function etherscope(level, ctx) {
   // way they may not know (an ally's flag) or the other way round from theirs
   const anyUnknown = !ctx.send && ranged.some((a) => ranged.some((b) => a.id !== b.id
     && !unseen.has(`${a.id}|${b.id}`) && !band.has(`${a.id}|${b.id}`)));
-  const matrix = panel("Ranges", h("div", { class: "scroll" }, h("table", { class: "matrix" },
+  return panel(title, h("div", { class: "scroll" }, h("table", { class: "matrix" },
     h("caption", {}, "Who is Close, Near, Distant or Hidden from whom"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
       ranged.map((p) => h("th", { scope: "col" }, p.name)))),
     h("tbody", {}, ranged.map((a, i) => h("tr", {}, h("th", { scope: "row" }, a.name),
       ranged.map((b, j) => h("td", {}, a.id === b.id ? "—"
-        : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx, i < j, unseen.has(`${a.id}|${b.id}`))))))))),
+        : rangeCell(a, b, band.get(`${a.id}|${b.id}`), ctx, editable && i < j, unseen.has(`${a.id}|${b.id}`))))))))),
     anyHidden ? h("p", { class: "muted" }, "hidden: the column's character is hidden from the row's "
       + "(they cannot target it but to reveal it; ES-RNG-2)") : null,
     anyUnknown ? h("p", { class: "muted" }, `?: ${UNKNOWN_BAND}`) : null,
     groupsLine(r.groups, ctx));
-  const condensers = panel("Condensers", h("ul", { class: "plain" }, people.map((p) =>
+}
+
+// Each one's condensers and awareness, under what `note` says of them.
+function condensersPanel(people, title, note = null) {
+  return panel(title, note, h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
       harmTag(p), p.awareness != null ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
-  return [setup, countdown, matrix, condensers];
 }
 
 // The groups that stand together (ES-START-6), named as ranges and targets name them: all of
