@@ -214,6 +214,51 @@ def test_the_forms_participants_are_numbered_as_shown(browser: Browser, served: 
     gm.context.close()
 
 
+def test_the_forms_kind_follows_the_player_until_the_gm_chooses_one(browser: Browser,
+                                                                    served: Served) -> None:
+    """Before: every row's Kind read "pc" unless changed, so a GM's thug with no player was
+    made a PC; now a row with a player is a pc, one without an npc, until the GM chooses."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("etherscope")
+    form.get_by_label("Title").fill("The docks")
+    form.get_by_label("Sides (comma-separated)").fill("crew, thugs")
+    form.get_by_role("button", name="Add a participant").click()
+    form.get_by_role("button", name="Add a participant").click()
+    rows = form.locator("fieldset")
+    kind = rows.nth(0).get_by_label("Kind")
+    expect(kind).to_have_value("npc")
+    expect(rows.nth(0)).to_contain_text("pc once a player is named, else npc, unless you choose")
+    player = rows.nth(0).get_by_label(re.compile("^Player"))
+    player.fill("alice")
+    expect(kind).to_have_value("pc")
+    player.fill("")
+    expect(kind).to_have_value("npc")
+    third = rows.nth(2)
+    third.get_by_label("Kind").select_option("pc")  # the GM's own choice stays
+    third.get_by_label(re.compile("^Player")).fill("bob")
+    third.get_by_label(re.compile("^Player")).fill("")
+    expect(third.get_by_label("Kind")).to_have_value("pc")
+    for row, (pid, name, side, who) in zip(
+            (rows.nth(0), rows.nth(1), third),
+            (("ada", "Ada", "crew", "alice"), ("thug", "Thug", "thugs", ""),
+             ("cat", "Cat", "crew", "")), strict=True):
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+        if who:
+            row.get_by_label(re.compile("^Player")).fill(who)
+        for stat in ("physical", "ether", "society", "awareness"):
+            row.get_by_label(stat, exact=True).fill("8")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The docks")
+    roles = page.locator(".people .person .role")
+    expect(roles).to_have_text(["crew · pc", "thugs · npc", "crew · pc"])
+    gm.context.close()
+
+
 @pytest.mark.rule("VR-ROLL-2")
 def test_a_vers_character_from_the_form_is_armed_as_the_forms_example_says(
         browser: Browser, served: Served) -> None:

@@ -95,9 +95,21 @@ export function setupForm(rulesets, onCreate) {
 
 const HARM_WORDS = { exact: "exact values", band: "a band (unhurt / hurt / in crisis / down)", none: "nothing" };
 
-function field(text, input) {
+function field(text, input, hint = null) {
   const label = h("label", { for: input.id }, text);
-  return h("p", { class: "field" }, label, input);
+  if (hint) input.setAttribute("aria-describedby", `${input.id}-hint`);
+  return h("p", { class: "field" }, label, input, hint ? h("small", { id: `${input.id}-hint` }, hint) : null);
+}
+
+// A row's Kind follows its Player until the GM chooses a kind: a row with a player is a pc,
+// one without an npc (a thug typed in is never made a PC unasked).
+function kindFollowsPlayer(kind, player) {
+  let chosen = false;
+  kind.value = "npc";
+  kind.addEventListener("change", () => { chosen = true; });
+  player.addEventListener("input", () => {
+    if (!chosen) kind.value = player.value.trim() ? "pc" : "npc";
+  });
 }
 
 // What "Other stats" takes, in each ruleset's own words, each one that works typed in as it
@@ -123,6 +135,7 @@ function personRow(ruleset, sides, zones, remove) {
   const side = h("select", { id: id("side") });
   const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
     placeholder: "alice (for a pc)" });
+  kindFollowsPlayer(kind, player);
   const zone = h("select", { id: id("zone") });
   const zoneField = field("Zone", zone);
   const stats = h("div", { class: "stats" });
@@ -130,7 +143,7 @@ function personRow(ruleset, sides, zones, remove) {
   const legend = h("legend", {});
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
-    field("Id", pid), field("Name", name), field("Kind", kind), field("Side", side),
+    field("Id", pid), field("Name", name), field("Kind", kind, "pc once a player is named, else npc, unless you choose"), field("Side", side),
     field("Player (their link's name)", player), zoneField, stats,
     field("Other stats (name=value, comma-separated)", other), removal);
   row.renumber = (k) => {
