@@ -423,3 +423,49 @@ def test_a_player_outside_a_zoom_keeps_the_parents_ranges_and_their_condensers_i
         expect(screen.page.get_by_role("region", name="Ranges in A car chase")).to_have_count(0)
         expect(screen.page.get_by_role("region", name="Condensers", exact=True)) \
             .to_contain_text("Bruno")
+
+
+def countdown_begun(gm: Screen) -> None:
+    """The car chase, its awareness and moves done and round 1's countdown begun (Ada acts)."""
+    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
+                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
+                 "round", "countdown"):
+        command(gm, "gm", line)
+
+
+def opened(screen: Screen, actor: str, verb: str) -> Locator:
+    """The form of ``actor``'s ``verb``, its control opened."""
+    group = screen.page.locator(f"section.actor[data-actor='{actor}']")
+    group.locator("details.command", has=screen.page.locator(f"form[data-verb='{verb}']")) \
+        .locator("> summary").click()
+    return group.locator(f"form[data-verb='{verb}']")
+
+
+@pytest.mark.rule("ES-ACT-4", "ES-ACT-5")
+def test_what_an_action_spends_its_successes_on_is_in_view_not_folded(
+        browser: Browser, served: Served) -> None:
+    """Before: an act's difficulty, extras and hurt, and a Push Back's damage (one of its two
+    extras), were folded under "more options" with the rarely typed successes and pool."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    countdown_begun(gm)
+    act = opened(alice, "ada", "act")
+    for name in ("difficulty (optional)", "extras (optional)", "hurt (optional)"):
+        expect(act.get_by_label(name)).to_be_visible()  # no fold to open first
+    expect(act.locator("details.more > summary")).to_have_text(
+        "more options: successes, pool, say, effect")
+    push = opened(alice, "ada", "push")
+    expect(push.get_by_label("damage (optional)")).to_be_visible()
+    expect(push.get_by_label("two (optional)")).to_be_visible()
+    expect(push.locator("details.more > summary")).to_have_text(
+        "more options: successes, pool, difficulty, say, effect")
+    act.get_by_label("name", exact=True).fill("grapple")
+    act.get_by_label("skill (optional)").fill("brawl")
+    act.get_by_label("dice (optional)").fill("6,6,5")
+    act.get_by_label("difficulty (optional)").fill("2")
+    act.get_by_label("target (optional)").select_option(label="The zepcar driver")
+    act.get_by_label("hurt (optional)").fill("2")
+    act.get_by_role("button", name="act").click()
+    expect(alice.page.locator("#notice")).to_contain_text(
+        "Done: Ada: act grapple dice=6,6,5 skill=brawl difficulty=2 target=zepcar hurt=2")

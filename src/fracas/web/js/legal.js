@@ -205,14 +205,11 @@ export function commandForm(command, context, { onSubmit, onChange }) {
 }
 
 // The fields of a form, its rarely needed ones (two or more optional values typed in freely,
-// such as an EV or a difficulty; not the dice or the skill, nor a spell's MP cost, which a cast
-// at 0 MP by oversight would leave unpaid, nor a newcomer's stats, which an Etherscope join
-// needs) folded under "more options"; open while one of
-// them holds a value, or when the viewer opened it.
+// such as an EV or a difficulty; not the dice or the skill, nor those IN_VIEW) folded under
+// "more options"; open while one of them holds a value, or when the viewer opened it.
 function folded(fields, key, verb) {
   const rare = fields.filter((f) => !f.param.required && f.input.tagName === "INPUT" && f.param.kind !== "dice"
-    && f.param.name !== "skill" && !(verb === "spell" && f.param.name === "mp")
-    && !(verb === "join" && f.param.name === "stats"));  // a newcomer counts with its stats
+    && f.param.name !== "skill" && !(IN_VIEW[verb] || []).includes(f.param.name));
   if (rare.length < 2) return fields.map((f) => f.wrap);
   const open = kept.get(key) === "open" || rare.some((f) => valueOf(f) !== "");
   const more = h("details", { class: "more", open, ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
@@ -220,6 +217,12 @@ function folded(fields, key, verb) {
     h("div", { class: "fields" }, rare.map((f) => f.wrap)));
   return [...fields.filter((f) => !rare.includes(f)).map((f) => f.wrap), more];
 }
+
+// The optional fields typed in freely that stay in view, by verb: what a rule spends
+// successes on or the action is defined by (an Etherscope act's difficulty, extras and hurt,
+// ES-ACT-4; a Push Back's damage, ES-ACT-5), a spell's MP cost (a cast at 0 MP by oversight
+// would leave it unpaid) and a newcomer's stats (an Etherscope join needs its condenser).
+const IN_VIEW = { act: ["difficulty", "extras", "hurt"], push: ["damage"], spell: ["mp"], join: ["stats"] };
 
 // The title of a fold of rarely needed `fields`: "more options: ev, difficulty".
 function moreOptions(fields) {
