@@ -469,3 +469,25 @@ def test_what_an_action_spends_its_successes_on_is_in_view_not_folded(
     act.get_by_role("button", name="act").click()
     expect(alice.page.locator("#notice")).to_contain_text(
         "Done: Ada: act grapple dice=6,6,5 skill=brawl difficulty=2 target=zepcar hurt=2")
+
+
+@pytest.mark.rule("ES-RNG-3")
+def test_a_reveals_empty_band_says_the_band_kept_while_hidden(browser: Browser,
+                                                               served: Served) -> None:
+    """Before: a search's and the GM's reveal's band read a bare "—", which did not say that
+    those found keep the band they had while hidden."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    countdown_begun(gm)
+    command(gm, "gm", "conceal zepcar from=ada")
+    said = ["— (the band kept while hidden)", "close", "near", "distant"]
+    search = opened(alice, "ada", "search")
+    expect(search.get_by_label("band (optional)").locator("option")).to_have_text(said)
+    expect(search).to_contain_text("the band those revealed are put into (ES-RNG-3)")
+    reveal = opened(gm, "gm", "reveal")
+    expect(reveal.get_by_label("band (optional)").locator("option")).to_have_text(said)
+    reveal.get_by_role("button", name="reveal").click()
+    expect(gm.page.locator("#notice")).to_contain_text("The zepcar driver is revealed to Ada")
+    expect(gm.page.locator("table.matrix")).not_to_contain_text("hidden")
+    assert cell(gm, "Ada", "The zepcar driver") == "distant"  # the band it had, kept

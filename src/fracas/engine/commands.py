@@ -134,6 +134,9 @@ class Param:
     default: Any = None
     help: str = ""
     refers: bool = False  # a word that may name a participant (a target: one or an object)
+    #: what an optional value left out stands for, in words, where no value of it says so
+    #: (an Etherscope reveal's band: "the band kept while hidden"); "" when nothing is said
+    unset: str = ""
 
     @property
     def names(self) -> bool:

@@ -39,6 +39,8 @@ def param_schema(param: Param) -> dict[str, Any]:
     if param.kind == "choice":
         out = {"enum": list(param.choices)}
     out["description"] = param.help or KINDS.get(param.kind, param.kind)
+    if param.unset:
+        out["description"] += f"; left out: {param.unset}"
     return out
 
 

@@ -53,6 +53,7 @@ def _described(command: LegalCommand, spec: CommandSpec, stats_example: str
     for choice, param in zip(command.params, data["params"], strict=True):
         p = by_name.get(param["name"])
         param["help"] = p.help if p else ""
+        param["unset"] = p.unset if p else ""  # the same as `default`, in words
         if command.verb == "join" and param["name"] == "stats":  # in the game's own stats
             param["help"] = f"a JSON object, e.g. {stats_example}"
         # what an optional value left out stands for: the spec's, else the offer's (the

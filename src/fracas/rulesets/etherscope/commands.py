@@ -9,8 +9,16 @@ _BAND = ("close", "near", "distant")
 SCALING_NAMES = tuple(SCALINGS)
 
 
-def _named(name: str, kind: str, help: str = "", choices: tuple[str, ...] = ()) -> Param:
-    return Param(name, kind, required=False, positional=False, choices=choices, help=help)
+def _named(name: str, kind: str, help: str = "", choices: tuple[str, ...] = (),
+           unset: str = "") -> Param:
+    return Param(name, kind, required=False, positional=False, choices=choices, help=help,
+                 unset=unset)
+
+
+#: A band those revealed are put into; left out, the band under the hidden flag is kept
+#: (ES-RNG-3).
+_REVEAL_BAND = _named("band", "choice", "the band those revealed are put into (ES-RNG-3)",
+                      _BAND, unset="the band kept while hidden")
 
 
 #: Parameters every rolled action takes (ES-ACT-3, ES-ACT-4, ES-ACT-6, ES-SET-3).
@@ -53,7 +61,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("ungroup", (Param("name", "id"),), "GM dissolves a group", actor="gm",
                 rule="ES-START-6"),
     CommandSpec("reveal", (Param("who", "id"), _named("from", "ids", "default: everyone"),
-                           _named("band", "choice", "the band on reveal", _BAND)),
+                           _REVEAL_BAND),
                 "GM reveals a hidden character", actor="gm", rule="ES-RNG-3"),
     CommandSpec("conceal", (Param("who", "id"), _named("from", "ids", "default: everyone")),
                 "GM hides a character (reinforcements arriving unseen, a lost trail)",
@@ -91,7 +99,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("hide", (*ROLL_PARAMS,
                          _named("from", "ids", "default: the other sides' characters")),
                 "[default] hide from others", rule="ES-RNG-2"),
-    CommandSpec("search", (*ROLL_PARAMS, _named("band", "choice", "band on reveal", _BAND)),
+    CommandSpec("search", (*ROLL_PARAMS, _REVEAL_BAND),
                 "[default] reveal characters hidden from you (1 + 1 per extra)",
                 rule="ES-RNG-3"),
     CommandSpec("recover", ROLL_PARAMS,

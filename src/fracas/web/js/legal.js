@@ -30,6 +30,7 @@ function fromData(item) {
     params: (item.params || []).map((p) => ({
       name: p.name, kind: p.kind, allowed: p.allowed, required: p.required !== false,
       fixed: p.fixed ?? null, positional: false, help: p.help || "", default: p.default ?? null,
+      unset: p.unset || "",
       suggested: p.suggested || [],
     })),
   };
@@ -396,10 +397,11 @@ function field(param, id, context, actor, verb) {
 }
 
 // The empty choice of an optional list: what leaving it stands for, where the rules say
-// ("— (public)", "— (round end)", "— (no)"), else a dash.
+// ("— (public)", "— (round end)", "— (no)"; in words where no value says it: "— (the band
+// kept while hidden)"), else a dash.
 function unset(param, context) {
   const d = param.default;
-  if (d === null || d === undefined || d === "") return "—";
+  if (d === null || d === undefined || d === "") return param.unset ? `— (${param.unset})` : "—";
   const said = typeof d === "boolean" ? (d ? "yes" : "no")
     : param.kind === "choice" ? words(textOf(d)) : label(d, context, param.kind);
   return `— (${said})`;
