@@ -90,6 +90,41 @@ def test_a_fabula_ultima_attacks_odds_are_those_of_the_weapon_it_names() -> None
         assert odds(conflict, viewer, "ada: attack imp weapon=unarmed") == []
 
 
+@pytest.mark.rule("ES-ACT-4")
+def test_an_etherscope_actions_odds_are_those_of_the_pool_it_rolls() -> None:
+    """Before: a form's odds listed every skill's pool whatever skill was typed, and one with
+    no skill did not say that it rolls the default pool."""
+    conflict = played("etherscope-car-chase", 13)  # Ada (drive 4, brawl 3) acts
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert odds(conflict, viewer, "ada: attack zepcar skill=brawl") == [
+            "Ada rolls 3d6 with brawl (5+ a success): ≥1 70%, ≥2 26%, ≥3 4%"]
+        assert odds(conflict, viewer, "ada: attack zepcar") == [
+            "Ada rolls 2d6, the default pool (no skill named; 5+ a success): ≥1 56%, ≥2 11%"]
+        assert odds(conflict, viewer, "ada: attack zepcar skill=swim") == [
+            "Ada rolls 2d6, the default pool (no rating in swim; 5+ a success): ≥1 56%, "
+            "≥2 11%"]
+        assert odds(conflict, viewer, "ada: move zepcar toward skill=drive pool=1") == [
+            "Ada rolls 1d6 (pool=1; 5+ a success): ≥1 33%"]
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_an_etherscope_actions_odds_tell_no_gm_only_rating() -> None:
+    """With Ada's skills the GM's, a skill named shows her player nothing (a line of the
+    default pool would tell that she has no rating in it); the GM reads its line."""
+    from tests.rulesets.etherscope.helpers import pc, started
+
+    ada = {**pc("ada", "alice", skills={"shoot": 4}), "gm_only": ["skills"]}
+    c = started({}, [ada, pc("bruno", "bob"), pc("carl")])
+    c.execute("ada: declare 10")
+    c.execute("countdown")
+    for skill in ("shoot", "swim"):
+        assert odds(c, Viewer.of_player("alice"), f"ada: attack carl skill={skill}") == []
+    assert odds(c, Viewer.gm(), "ada: attack carl skill=shoot") == [
+        "Ada rolls 4d6 with shoot (5+ a success): ≥1 80%, ≥2 41%, ≥3 11%"]
+    assert odds(c, Viewer.of_player("alice"), "ada: attack carl")[0].startswith(
+        "Ada rolls 2d6, the default pool (no skill named;")
+
+
 def test_the_odds_route_decides_no_command_of_a_player_without_lines_to_read() -> None:
     """Asking the odds of a command decides nothing where the player has no line of its roll
     to read: whether the rules take it now would tell, at no cost, a GM-only stat of their

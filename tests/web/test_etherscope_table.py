@@ -491,3 +491,21 @@ def test_a_reveals_empty_band_says_the_band_kept_while_hidden(browser: Browser,
     expect(gm.page.locator("#notice")).to_contain_text("The zepcar driver is revealed to Ada")
     expect(gm.page.locator("table.matrix")).not_to_contain_text("hidden")
     assert cell(gm, "Ada", "The zepcar driver") == "distant"  # the band it had, kept
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_a_forms_odds_are_those_of_the_skill_typed_or_say_the_default_pool(
+        browser: Browser, served: Served) -> None:
+    """Before: a form's odds kept listing every skill's pool after a skill was typed, and with
+    none typed did not say that the default 2 dice are rolled."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    countdown_begun(gm)
+    attack = opened(alice, "ada", "attack")
+    lines = attack.locator("output.odds .odds-line")
+    expect(lines).to_have_text(
+        ["Ada rolls 2d6, the default pool (no skill named; 5+ a success): ≥1 56%, ≥2 11%"])
+    attack.get_by_label("skill (optional)").fill("brawl")
+    attack.get_by_label("skill (optional)").press("Tab")
+    expect(lines).to_have_text(["Ada rolls 3d6 with brawl (5+ a success): ≥1 70%, ≥2 26%, ≥3 4%"])

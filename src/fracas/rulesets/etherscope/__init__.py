@@ -37,7 +37,7 @@ from fracas.rulesets.etherscope.events import ES_EVENTS, Revealed
 from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
-from fracas.rulesets.etherscope.odds import ROLLED_ACTIONS, odds, pending_odds
+from fracas.rulesets.etherscope.odds import ROLLED_ACTIONS, command_odds, odds, pending_odds
 from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, normalise, stored
 from fracas.rulesets.etherscope.state import EsExt
 
@@ -234,10 +234,9 @@ class Etherscope(Ruleset):
                      command: Command) -> list[str]:
         """The pool odds for an action its actor rolls now (no others: a ``zoom`` or a
         ``done`` rolls no pool)."""
-        slot = state.ext.countdown.current
-        if command.verb not in ROLLED_ACTIONS or slot is None or slot.actor != command.actor:
+        if command.verb not in ROLLED_ACTIONS:
             return []
-        return pending_odds(state, viewer)
+        return command_odds(state, viewer, command)
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         """Table line, phase, whose turn or move, visible ranges and groups."""

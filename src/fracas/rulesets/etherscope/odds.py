@@ -12,11 +12,12 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice import OddsReport, distribution
+from fracas.engine.commands import Command
 from fracas.engine.limits import refuse_foreign_digits
-from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.model import ConflictState, Participant, Viewer
 from fracas.engine.secrets import setting_is_secret, stat_is_secret
 from fracas.errors import InvalidInput
-from fracas.rulesets.etherscope.rolls import check_pool, pool_size
+from fracas.rulesets.etherscope.rolls import check_pool, has_rating, pool_size
 from fracas.rulesets.etherscope.settings import NUMBERS
 from fracas.rulesets.etherscope.state import COUNTDOWN, EsExt
 
@@ -66,36 +67,88 @@ def odds(query: str) -> OddsReport:
 ROLLED_ACTIONS = frozenset({"attack", "push", "move", "hide", "search", "recover", "act"})
 
 
-def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
-    """The acting character's pool odds at difficulties 1 to 3, for each of its skills and for
-    any other (the default pool) — to the GM and its player only."""
+def _roller(state: ConflictState, viewer: Viewer) -> Participant | None:
+    """The character acting now, if ``viewer`` may read the odds of its roll: the GM or its
+    player, where the die and threshold are not the GM's."""
     ext: EsExt = state.ext
     slot = ext.countdown.current if ext.phase == COUNTDOWN and not ext.acted else None
     if slot is None or slot.actor not in state.participants:
-        return []
+        return None
     p = state.participants[slot.actor]
     if not (viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)):
-        return []
-    s = state.settings
+        return None
     if any(setting_is_secret(state, viewer, name) for name in _ODDS_SETTINGS):
-        return []  # every chance derives from the GM-only die or threshold
+        return None  # every chance derives from the GM-only die or threshold
+    return p
+
+
+def _known_skills(state: ConflictState, viewer: Viewer, p: Participant) -> dict[str, Any]:
+    """``p``'s skill ratings as ``viewer`` may know them (none where they are the GM's)."""
     raw = p.stats.get("skills")
-    skills: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    if stat_is_secret(state, viewer, p.id, "skills"):
-        skills = {}  # the ratings are the GM's: only the default pool is the player's to know
-    pools = [(f"{skill} ", pool_size(state, p.id, skill)) for skill in sorted(skills)]
-    if not (stat_is_secret(state, viewer, p.id, "pool")
-            or setting_is_secret(state, viewer, "default_pool")):
-        pools.append(("", pool_size(state, p.id, None)))  # any other skill: the default pool
-    lines = []
-    for label, pool in pools:
-        if pool == 0:
-            lines.append(f"{p.name} {label}has no dice in the pool: every roll fails")
-            continue
+    if not isinstance(raw, dict) or stat_is_secret(state, viewer, p.id, "skills"):
+        return {}
+    return raw
+
+
+def _default_known(state: ConflictState, viewer: Viewer, p: Participant) -> bool:
+    """Whether ``viewer`` may know the size of ``p``'s default pool."""
+    return not (stat_is_secret(state, viewer, p.id, "pool")
+                or setting_is_secret(state, viewer, "default_pool"))
+
+
+def _line(state: ConflictState, p: Participant, pool: int, what: str, why: str = "") -> str:
+    """``p``'s chances of 1 to 3 successes with ``pool`` dice, ``what`` saying which pool
+    ("with brawl", ", the default pool") and ``why`` how it came to be rolled."""
+    s = state.settings
+    if pool == 0:
+        line = f"{p.name} has no dice in the pool {what}{f' ({why})' if why else ''}: " \
+            "every roll fails"
+    else:
         dist = distribution(f"{pool}d{s['die_size']}>={s['threshold']}")
         chances = ", ".join(f"≥{d} {float(dist.p_at_least(d)):.0%}"
                             for d in (1, 2, 3) if d <= pool)
-        what = f"with {label.strip()}" if label else "otherwise" if skills else ""
-        lines.append(f"{p.name} rolls {pool}d{s['die_size']} {what} "
-                     f"({s['threshold']}+ a success): {chances}".replace("  ", " "))
+        how = "; ".join(x for x in (why, f"{s['threshold']}+ a success") if x)
+        line = f"{p.name} rolls {pool}d{s['die_size']} {what} ({how}): {chances}"
+    return line.replace("  ", " ").replace(" ,", ",").replace(" :", ":")
+
+
+def pending_odds(state: ConflictState, viewer: Viewer) -> list[str]:
+    """The acting character's pool odds at difficulties 1 to 3, for each of its skills and for
+    any other (the default pool) — to the GM and its player only."""
+    p = _roller(state, viewer)
+    if p is None:
+        return []
+    skills = _known_skills(state, viewer, p)
+    lines = [_line(state, p, pool_size(state, p.id, skill), f"with {skill}")
+             for skill in sorted(skills)]
+    if _default_known(state, viewer, p):  # any other skill: the default pool
+        lines.append(_line(state, p, pool_size(state, p.id, None),
+                           "otherwise" if skills else ""))
     return lines
+
+
+def command_odds(state: ConflictState, viewer: Viewer, command: Command) -> list[str]:
+    """The odds of the pool ``command`` (an action of the one acting now) rolls, one line:
+    its ``pool=``; else its skill's (named, or the action's own from the settings); else the
+    default pool's, saying so ("2d6, the default pool (no skill named; …)"). None where the
+    viewer may not know the pool: a skill named while the ratings are the GM's says nothing,
+    so that the answer does not tell which skills are rated (ES-ACT-4)."""
+    p = _roller(state, viewer)
+    if p is None or p.id != command.actor:
+        return []
+    a = command.args
+    if a.get("pool") is not None:
+        return [_line(state, p, int(a["pool"]), "", f"pool={int(a['pool'])}")]
+    if not a.get("skill") and setting_is_secret(state, viewer, "actions"):
+        return []  # the action's own skill, if any, is the GM's
+    conf = state.settings["actions"].get(command.verb, {})
+    skill = str(a.get("skill") or conf.get("skill") or "")
+    if skill and (stat_is_secret(state, viewer, p.id, "skills")
+                  or stat_is_secret(state, viewer, p.id, skill)):
+        return []
+    if skill and has_rating(state, p.id, skill):
+        return [_line(state, p, pool_size(state, p.id, skill), f"with {skill}")]
+    if not _default_known(state, viewer, p):
+        return []
+    why = f"no rating in {skill}" if skill else "no skill named"
+    return [_line(state, p, pool_size(state, p.id, None), ", the default pool", why)]
