@@ -509,3 +509,15 @@ def test_a_forms_odds_are_those_of_the_skill_typed_or_say_the_default_pool(
     attack.get_by_label("skill (optional)").fill("brawl")
     attack.get_by_label("skill (optional)").press("Tab")
     expect(lines).to_have_text(["Ada rolls 3d6 with brawl (5+ a success): ≥1 70%, ≥2 26%, ≥3 4%"])
+
+
+def test_a_name_ending_in_s_owns_with_an_apostrophe_alone_on_the_page(
+        browser: Browser, served: Served) -> None:
+    """Before: the log read "The party guests's turn", and the sheet "The party guests's
+    sheet"."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-war-of-words", story=True)
+    expect(gm.page.locator(".log")).to_contain_text("The party guests' turn")
+    expect(gm.page.locator(".log")).not_to_contain_text("guests's")
+    expect(gm.page.get_by_label("The party guests' sheet")).to_have_count(1)
+    expect(gm.page.get_by_label("The young countess's sheet")).to_have_count(1)

@@ -120,7 +120,7 @@ TEMPLATES: dict[type[Event], str] = {
     ee.ConflictStarted: "the conflict begins",
     ee.RoundStarted: "round {e.round} begins",
     ee.RoundEnded: "round {e.round} ends",
-    ee.TurnStarted: "{who.participant}'s turn",
+    ee.TurnStarted: "{whose.participant} turn",
     ee.TurnEnded: "{who.participant} is done",
     ee.ParticipantJoined: "{e.name} joins the conflict",
     ee.Note: "note{secret}: {e.text}",

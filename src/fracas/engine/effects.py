@@ -24,6 +24,7 @@ from fracas.engine.engine_events import (
 )
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, TimedEffect
+from fracas.engine.words import possessive
 
 if TYPE_CHECKING:
     from fracas.engine.context import DecideContext
@@ -91,7 +92,7 @@ def lasts(effect: TimedEffect, state: ConflictState, round_word: str = "round",
         return f"until the end of {round_word} {max(state.round, 1) + n - 1}"
     pid = effect.participant
     who = state.participants[pid].name if pid in state.participants else "the"
-    whose = f"{who}'s" if pid in state.participants else who
+    whose = possessive(who) if pid in state.participants else who
     start = effect.trigger == "turn_start"
     if n == 1:
         return f"until {whose} next {turn_word} starts" if start else \

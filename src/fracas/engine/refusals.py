@@ -20,6 +20,7 @@ from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.redaction import Knowledge
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.turns import turn_view
+from fracas.engine.words import possessive
 from fracas.errors import FracasError, IllegalCommand, NotYourTurn
 
 
@@ -61,7 +62,7 @@ def _turn_refusal(ruleset: Ruleset, state: ConflictState, knowledge: Knowledge,
     turns = turn_view(ruleset, state, knowledge.knows)
     names = [state.participants[p].name for p in turns.may_act if p in state.participants]
     now = f"; {', '.join(names)} may act now" if names else ""
-    return NotYourTurn(f"{who} does not act now; it is not {who}'s turn{now}",
+    return NotYourTurn(f"{who} does not act now; it is not {possessive(who)} turn{now}",
                        rule=error.rule, participant=command.actor)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState
 from fracas.engine.secrets import shown
+from fracas.engine.words import possessive
 
 #: How a ruleset names a participant (or an object) in a sentence.
 NameFn = Callable[[ConflictState, Any], str]
@@ -34,9 +35,11 @@ def secret_mark(event: Event) -> str:
 
 def fill(template: str, event: Event, state: ConflictState, name: NameFn) -> str:
     """``template`` filled from ``event``: ``{e.FIELD}`` a field as it is, ``{who.FIELD}``
-    the name of the participant it names, ``{names.FIELD}`` the names of those it lists,
-    ``{shown.FIELD}`` a value the viewer may not know (``?``), ``{secret}`` its mark."""
+    the name of the participant it names (``{whose.FIELD}``: its possessive, "Ada's"),
+    ``{names.FIELD}`` the names of those it lists, ``{shown.FIELD}`` a value the viewer may
+    not know (``?``), ``{secret}`` its mark."""
     return template.format(
         e=event, who=_Fields(event, lambda pid: name(state, pid)),
+        whose=_Fields(event, lambda pid: possessive(name(state, pid))),
         names=_Fields(event, lambda ids: ", ".join(name(state, p) for p in ids or ())),
         shown=_Fields(event, shown), secret=secret_mark(event))

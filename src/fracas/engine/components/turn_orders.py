@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Protocol, runtime_checkable
 
 from fracas.engine.components._common import Names, join_numbers, label
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
 __all__ = [
@@ -183,7 +184,7 @@ class Countdown:
         bad = [s for s in scores if s <= 0]
         if bad:
             raise IllegalCommand(
-                f"{who}'s acting initiatives must be positive, not {join_numbers(bad)}",
+                f"{possessive(who)} acting initiatives must be positive, not {join_numbers(bad)}",
                 rule=rule_positive,
                 actor=actor,
                 scores=scores,
@@ -191,11 +192,11 @@ class Countdown:
         total = sum(scores)
         if total > base and not base_known:
             raise IllegalCommand(
-                f"{who}'s acting initiatives {join_numbers(scores)} add up to {total}, "
+                f"{possessive(who)} acting initiatives {join_numbers(scores)} add up to {total}, "
                 f"more than the base initiative", rule=rule_sum, actor=actor, scores=scores)
         if total > base:
             raise IllegalCommand(
-                f"{who}'s acting initiatives {join_numbers(scores)} add up to {total}, "
+                f"{possessive(who)} acting initiatives {join_numbers(scores)} add up to {total}, "
                 f"more than the base initiative {base}",
                 rule=rule_sum,
                 actor=actor,
@@ -205,7 +206,7 @@ class Countdown:
         for x, y in combinations(sorted(scores, reverse=True), 2):
             if x - y < min_gap:
                 raise IllegalCommand(
-                    f"{who}'s acting initiatives {x} and {y} are {x - y} apart; "
+                    f"{possessive(who)} acting initiatives {x} and {y} are {x - y} apart; "
                     f"actions must be at least {min_gap} apart",
                     rule=rule_gap,
                     actor=actor,
@@ -445,7 +446,8 @@ class AlternatingSides:
             raise IllegalCommand(f"{who} {why} this round", rule=rule_no_turns, actor=actor)
         if self.side_of[actor] != self.side_on_turn:
             raise NotYourTurn(
-                f"It is side {self.side_on_turn}'s turn, not {who}'s side {self.side_of[actor]}",
+                f"It is side {possessive(self.side_on_turn)} turn, not {possessive(who)} side "
+                f"{self.side_of[actor]}",
                 rule=rule_side,
                 actor=actor,
                 side=self.side_of[actor],
@@ -652,7 +654,8 @@ class Popcorn:
         what the refusal adds, such as why the go has so few)."""
         who = label(names, actor)
         if actor != self.current:
-            now = f"it is {label(names, self.current)}'s go" if self.current else "nobody's go"
+            now = f"it is {possessive(label(names, self.current))} go" if self.current \
+                else "nobody's go"
             raise NotYourTurn(
                 f"{who} is not acting now; {now}",
                 rule=rule_turn,

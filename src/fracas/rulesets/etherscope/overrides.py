@@ -12,6 +12,7 @@ from fracas.engine.limits import as_int, spelled
 from fracas.engine.model import ConflictState
 from fracas.engine.overrides import OverrideTarget, one_of, refuse_left, whole
 from fracas.engine.suggest import did_you_mean
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.evolve import CONDENSERS
@@ -62,7 +63,8 @@ def _condenser_at(state: ConflictState, path: list[str]) -> OverrideTarget:
     if len(path) == 3 or path[3] not in pools:
         asked, hint = ("", "") if len(path) == 3 else \
             (f", not {path[3]!r}", did_you_mean(path[3], kinds))
-        raise InvalidInput(f"override: {where}: name one of {state.participants[path[1]].name}'s "
+        whose = possessive(state.participants[path[1]].name)
+        raise InvalidInput(f"override: {where}: name one of {whose} "
                            f"condensers{asked}: {path[1]}.condensers.KIND ({', '.join(kinds)})"
                            f"{hint}", path=where)
     index = path[4] if len(path) == 5 else "0"

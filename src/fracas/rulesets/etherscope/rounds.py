@@ -15,6 +15,7 @@ from fracas.engine.engine_events import (
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Status, Viewer
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
@@ -77,8 +78,9 @@ def decide_declare(d: Decision, cmd: Command) -> None:
                              rule="ES-ROUND-7")
     if len(set(scores)) != len(scores):
         raise IllegalCommand(
-            f"{name(state, actor)}'s acting initiatives {', '.join(map(str, scores))} repeat "
-            f"a score; actions must be at least {min_gap(state.settings)} apart",
+            f"{possessive(name(state, actor))} acting initiatives "
+            f"{', '.join(map(str, scores))} repeat a score; actions must be at least "
+            f"{min_gap(state.settings)} apart",
             rule="ES-ROUND-3")
     ext.countdown.check_declare(actor, scores, ext.base[actor], min_gap(state.settings),
                                 "ES-ROUND-2", "ES-ROUND-3", "ES-ROUND-2",
@@ -151,12 +153,12 @@ def check_turn(state: ConflictState, actor: str, author: Viewer | None = None, *
         now = _NO_COUNTDOWN.get(ext.phase, "no countdown is under way").format(
             round=state.round)
         if cur is not None and unknown_to(state, author, cur.actor):
-            now = f"it is not {name(state, actor)}'s turn"
+            now = f"it is not {possessive(name(state, actor))} turn"
         elif cur is not None:
             secret = cur.actor in ext.defaulted and author is not None \
                 and condenser_secret(state, author, cur.actor)
             at = "" if secret else f" at {cur.score}"
-            now = f"it is {name(state, cur.actor)}'s turn{at}"
+            now = f"it is {possessive(name(state, cur.actor))} turn{at}"
         raise NotYourTurn(f"{name(state, actor)} does not act now; {now}", rule="ES-ROUND-4")
     if ext.acted and not acted_ok:
         raise IllegalCommand(f"{name(state, actor)} has resolved this action; `done` ends "

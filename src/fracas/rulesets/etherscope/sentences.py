@@ -88,8 +88,8 @@ H.says({
     ev.GroupDissolved: "group {e.group} dissolved",
     ev.GroupLeft: "{who.participant} no longer stands with group {e.group} and leaves it",
     ev.AwarenessOrder: "awareness moves, best first: {names.order}",
-    ev.MoverStarted: "{who.participant}'s awareness move: one step against {names.against}",
-    ev.MoverDone: "{who.participant}'s awareness move is over",
+    ev.MoverStarted: "{whose.participant} awareness move: one step against {names.against}",
+    ev.MoverDone: "{whose.participant} awareness move is over",
     ev.MovesDone: "the awareness moves are over",
 }, _n)
 

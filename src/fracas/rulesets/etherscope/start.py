@@ -8,6 +8,7 @@ from fracas.engine.components import pair_key
 from fracas.engine.events import Event
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
@@ -253,7 +254,7 @@ def _check_mover(state: ConflictState, actor: str, author: Viewer | None) -> Non
     mover = ext.move_order[ext.mover] if 0 <= ext.mover < len(ext.move_order) else None
     if actor != mover:
         if actor in ext.move_order and ext.move_order.index(actor) < ext.mover:
-            why = f"{name(state, actor)}'s awareness move is over"
+            why = f"{possessive(name(state, actor))} awareness move is over"
         else:
             why = f"{name(state, actor)} has not had its awareness move yet"
         now = "someone else is moving now" if mover is None or unknown_to(state, author, mover) \

@@ -22,6 +22,7 @@ from fracas.engine.engine_events import (
 )
 from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Participant, Status
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.handlers import decides
@@ -65,7 +66,7 @@ def roll_check(
     try:
         return ctx.roll(expr, dice)
     except TableDiceError as exc:
-        whose = f"{who}'s " if who else ""
+        whose = f"{possessive(who)} " if who else ""
         if secret:
             raise TableDiceError(
                 f"{whose}check takes two dice, a face of each of its two dice (their sizes "
@@ -212,7 +213,7 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
         raise NotYourTurn(
             f"It is the turn of side {order.side_on_turn} ({', '.join(waiting) or 'nobody'} "
             "may act), "
-            f"not {p.name}'s side {order.side_of[actor]}; the sides alternate",
+            f"not {possessive(p.name)} side {order.side_of[actor]}; the sides alternate",
             rule="FU-CON-6", participant=actor, side_on_turn=order.side_on_turn)
     order.check_take_turn(actor, "FU-CON-8", "FU-CON-9", names=names)
     return pre, order, rnd

@@ -8,6 +8,7 @@ from typing import Any
 from fracas.engine.describe import name_of
 from fracas.engine.model import ConflictState
 from fracas.engine.secrets import shown
+from fracas.engine.words import possessive
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.handlers import HANDLERS
 from fracas.rulesets.fabula_ultima.state import Item
@@ -31,7 +32,7 @@ def _nested_check(d: dict[str, Any]) -> str:
 
 
 H.says({
-    ev.GoalSet: "{who.participant}'s goal: {shown.text}",
+    ev.GoalSet: "{whose.participant} goal: {shown.text}",
     ev.Acted: "{who.actor}: {e.text}",
     ev.SideAssigned: "{who.participant} is on side {e.side} (was {e.was})",
 }, name_of)
@@ -54,7 +55,7 @@ def _initiative(e: ev.InitiativeChecked, state: ConflictState) -> str:
         f"{name_of(state, s['participant'])} {s['total']} "
         f"{'succeeds' if s['success'] else 'fails'}" for s in e.supporters)
     src = ("given" if e.dl_from == "given" else
-           f"{name_of(state, e.dl_from)}'s Initiative" if e.dl_from else
+           f"{possessive(name_of(state, e.dl_from))} Initiative" if e.dl_from else
            "the highest Initiative among the foes")
     verdict = "the PCs act first" if e.success else "their foes act first"
     return (f"{name_of(state, e.actor)} leads the Initiative Group Check: "

@@ -29,6 +29,13 @@ export function panel(title, ...children) {
   return h("section", { class: "panel", "aria-labelledby": id }, h("h2", { id }, title), ...children);
 }
 
+/** A name owning what follows, as the server's sentences write it: "Ada's"; one ending in s
+ * with an apostrophe alone ("The party guests'"), but one ending in ss, a singular noun,
+ * with 's ("The Novgorod boss's"). */
+export function possessive(name) {
+  return /[^s]s$|^s$/i.test(name) ? `${name}'` : `${name}'s`;
+}
+
 /** Words for a machine name: "turn_started" → "turn started". */
 export function words(name) {
   return String(name).replace(/[_-]+/g, " ");

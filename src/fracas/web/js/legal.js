@@ -2,7 +2,7 @@
 // values {verb, actor, params: [{name, kind, allowed, required, fixed}]} (sent back in the
 // engine's JSON form), or text templates ("ada: attack TARGET weapon=sword|knife", sent back
 // in the text notation). No verb has a hand-written form.
-import { h, words } from "./dom.js";
+import { h, possessive, words } from "./dom.js";
 import { kept } from "./typed.js";
 
 // What a free word of a text template stands for.
@@ -378,7 +378,7 @@ function field(param, id, context, actor, verb) {
     if (skills.length) {
       const own = new Set(context.skillsOf(actor));  // of the suggestions, those on the sheet
       const mine = skills.filter((k) => own.has(k));
-      about = [param.help, empty, mine.length ? `${context.name(actor)}'s: ${mine.join(", ")}` : null]
+      about = [param.help, empty, mine.length ? `${possessive(context.name(actor))}: ${mine.join(", ")}` : null]
         .filter(Boolean).join("; ");
     } else if (named.length) {
       if (param.default !== null && param.default !== undefined) input.value = textOf(param.default);

@@ -2,7 +2,7 @@
 // characters' commands only), by the role of the token in the cookie. Everything shown comes
 // from the viewer's projection, over the public API and the conflict's WebSocket.
 import { api, apiBlob } from "./api.js";
-import { capitalized, confirmed, h, panel, words } from "./dom.js";
+import { capitalized, confirmed, h, panel, possessive, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
 import { downloadButton, importForm } from "./exchange.js";
 import { commandForm, normalize, quote } from "./legal.js";
@@ -1108,9 +1108,9 @@ function invitePanel() {
   // a misclick must not cut a player (or the GM's other device) off mid-game: asked first,
   // naming whose link it is; the link this page uses has no Revoke (the server refuses it)
   const revoke = async (l) => {
-    const whose = l.role === "gm" ? `the GM link “${l.label}”` : l.player ? `${l.player}'s link` : "the public link";
+    const whose = l.role === "gm" ? `the GM link “${l.label}”` : l.player ? `${possessive(l.player)} link` : "the public link";
     const page = l.role === "gm" ? "the device that opened it loses the GM screen"
-      : l.player ? `${l.player}'s page loses its commands` : "every screen opened with it goes dark";
+      : l.player ? `${possessive(l.player)} page loses its commands` : "every screen opened with it goes dark";
     if (!(await confirmed(`Revoke ${whose} (${l.id})? ${capitalized(page)} at once, and the link `
       + "opens the table no more (a new one can be made).", `Revoke ${whose}`))) return;
     try {

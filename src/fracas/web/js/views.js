@@ -1,5 +1,5 @@
 // What each ruleset adds to the screen, drawn from the viewer's projection only.
-import { h, panel, s, signed, words } from "./dom.js";
+import { h, panel, possessive, s, signed, words } from "./dom.js";
 import { quote } from "./legal.js";
 
 /** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}; while
@@ -359,7 +359,7 @@ export function sheetOf(p) {
     h("dt", {}, i.label),
     h("dd", {}, i.value, i.secret ? [" ", h("span", { class: "tag gm-only" }, secret(i))] : null,
       i.own ? [" ", h("span", { class: "tag" }, "no rule reads it")] : null)])),
-  { class: "sheet-fold", "aria-label": `${p.name}'s sheet` });
+  { class: "sheet-fold", "aria-label": `${possessive(p.name)} sheet` });
 }
 
 // Whether a track holds a condition (or has taken its character out).

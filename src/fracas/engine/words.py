@@ -1,0 +1,14 @@
+"""Words around names in the sentences fracas writes."""
+
+from __future__ import annotations
+
+
+def possessive(name: str) -> str:
+    """``name`` owning what follows: "Ada's"; a name ending in s takes an apostrophe alone
+    ("The party guests'", "Boris'"), but one ending in ss, a singular noun, takes 's ("The
+    Novgorod boss's", "The young countess's")."""
+    ending = name[-2:].lower()
+    return f"{name}'" if ending.endswith("s") and ending != "ss" else f"{name}'s"
+
+
+__all__ = ["possessive"]
