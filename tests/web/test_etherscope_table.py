@@ -521,3 +521,29 @@ def test_a_name_ending_in_s_owns_with_an_apostrophe_alone_on_the_page(
     expect(gm.page.locator(".log")).not_to_contain_text("guests's")
     expect(gm.page.get_by_label("The party guests' sheet")).to_have_count(1)
     expect(gm.page.get_by_label("The young countess's sheet")).to_have_count(1)
+
+
+@pytest.mark.rule("ES-RNG-4")
+def test_a_move_steps_against_several_picked_at_once(browser: Browser, served: Served) -> None:
+    """Before: the move form took one target at a time, though a move steps against all the
+    characters it names; now its list allows several, and offers only the ways each takes."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    countdown_begun(gm)
+    move = opened(alice, "ada", "move")
+    targets = move.get_by_label("targets")
+    expect(targets).to_have_attribute("multiple", "")
+    assert shown_options(move, "targets") == ["The zepcar driver", "Bruno"]  # foes first
+    expect(move).to_contain_text("whom the step is against: one or more")
+    targets.select_option(label=["The zepcar driver", "Bruno"])
+    assert shown_options(move, "way") == ["toward"]  # the driver is Distant: no step away
+    targets.select_option(label=["Bruno"])
+    assert shown_options(move, "way") == ["toward", "away"]
+    targets.select_option(label=["The zepcar driver", "Bruno"])
+    move.get_by_label("dice (optional)").fill("6,6")
+    move.get_by_role("button", name="move").click()
+    notice = alice.page.locator("#notice")
+    expect(notice).to_contain_text("Done: Ada: move zepcar,bruno toward dice=6,6")
+    expect(notice).to_contain_text("Ada ↔ The zepcar driver: Distant → Near (move)")
+    expect(notice).to_contain_text("Ada ↔ Bruno: Near → Close (move)")

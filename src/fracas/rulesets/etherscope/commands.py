@@ -93,7 +93,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 rule="ES-ACT-5"),
     CommandSpec("attack", (Param("target", "id"), *ROLL_PARAMS),
                 "[default] attack: 1 damage + 1 per extra success", rule="ES-DMG-2"),
-    CommandSpec("move", (Param("targets", "ids"),
+    CommandSpec("move", (Param("targets", "ids", help="whom the step is against: one or more"),
                          Param("way", "choice", choices=("toward", "away")), *ROLL_PARAMS),
                 "[default] move one range step against chosen characters", rule="ES-RNG-4"),
     CommandSpec("hide", (*ROLL_PARAMS,

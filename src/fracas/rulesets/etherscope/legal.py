@@ -223,9 +223,26 @@ def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
         else None
     told = _told(state)
     at_hand = _AT_HAND.get((actor, seen, zoom, told), lambda: _at_hand(actor, seen, zoom, told))
-    moves = [m for t in seen for m in _steps("move", state, actor, [t], told)]
     cut = 2 * len(seen)  # the moves go after the attacks and pushes
-    return [*at_hand[:cut], *moves, *at_hand[cut:]]
+    return [*at_hand[:cut], *_moves_against(state, actor, seen, told), *at_hand[cut:]]
+
+
+def _moves_against(state: ConflictState, actor: str, seen: tuple[str, ...], told: Told
+                   ) -> list[LegalCommand]:
+    """A move of one step toward or away from one or more of those ``actor`` sees, the table
+    picks them, foes first: toward those not Close, away from those not Distant (ES-RNG-4)."""
+    ranges = ext_of(state).ranges
+    order = foes_first(state, actor, list(seen))
+    toward = tuple(t for t in order if ranges.get(actor, t) > 0)
+    away = tuple(t for t in order if ranges.get(actor, t) < len(BANDS) - 1)
+    return list(_MOVES.get((actor, toward, away, told), lambda: tuple(
+        command("move", actor, way=way, free={"targets": "TARGETS"},
+                allowed={"targets": targets}, defaults=dict(told))
+        for way, targets in (("toward", toward), ("away", away)) if targets)))
+
+
+#: The moves by (actor, those it may step toward, away from, told): made once.
+_MOVES: Made[tuple[LegalCommand, ...]] = Made()
 
 
 def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None, told: Told

@@ -140,6 +140,10 @@ function narrow(command, fields) {
     // fields after it stay in view while it is empty
     const untyped = f.input.tagName === "INPUT" && valueOf(f) === "";
     if (!f.input.multiple && !untyped) open = open.filter((v) => admits(v, name, valueOf(f)));
+    // several picked (an Etherscope move's targets): the variants that take each of them (a
+    // step toward, once one picked is Close, is no longer offered)
+    const picked = f.input.multiple ? [...f.input.selectedOptions].map((o) => o.value) : [];
+    if (picked.length) open = open.filter((v) => picked.every((x) => admits(v, name, x)));
   }
   // the fold of rarely needed values names those left in view (a weapon's accuracy, not an
   // armour's Defense), and goes while none is
