@@ -547,3 +547,25 @@ def test_a_move_steps_against_several_picked_at_once(browser: Browser, served: S
     expect(notice).to_contain_text("Done: Ada: move zepcar,bruno toward dice=6,6")
     expect(notice).to_contain_text("Ada ↔ The zepcar driver: Distant → Near (move)")
     expect(notice).to_contain_text("Ada ↔ Bruno: Near → Close (move)")
+
+
+def test_a_phones_ranges_caption_is_read_whole_while_the_matrix_scrolls_sideways(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: the matrix's caption was part of the table that scrolls sideways in its box,
+    so a phone showed "Who is Close, Near, Distant or Hidden from whor", cut off."""
+    gm = start_table(browser, served.url)
+    wide = LURKING.replace('name = "Bruno"', 'name = "Bruno the Magnificent Wanderer"') \
+        .replace('name = "The imp"', 'name = "Theimpwithanunbreakablylongname"')
+    upload_scenario(gm, wide, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    ranges = alice.page.get_by_role("region", name="Ranges")
+    box = ranges.locator(".scroll")
+    expect(box.locator("table.matrix")).to_be_visible()
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it scrolls sideways
+    caption = ranges.get_by_text("Who is Close, Near, Distant or Hidden from whom")
+    expect(caption).to_be_visible()
+    assert caption.evaluate("""el => { const c = el.getBoundingClientRect();
+      const b = el.closest("section").getBoundingClientRect();
+      return c.left >= b.left && c.right <= b.right && el.scrollWidth <= el.clientWidth; }""")
+    expect(alice.page.get_by_role("table", name="Who is Close, Near, Distant or Hidden from "
+                                               "whom")).to_have_count(1)

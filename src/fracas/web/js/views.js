@@ -181,8 +181,11 @@ function rangesPanel(level, ctx, title, editable) {
   // way they may not know (an ally's flag) or the other way round from theirs
   const anyUnknown = !ctx.send && ranged.some((a) => ranged.some((b) => a.id !== b.id
     && !unseen.has(`${a.id}|${b.id}`) && !band.has(`${a.id}|${b.id}`)));
-  return panel(title, h("div", { class: "scroll" }, h("table", { class: "matrix" },
-    h("caption", {}, "Who is Close, Near, Distant or Hidden from whom"),
+  // the caption stands above the box that scrolls sideways, so a phone reads it whole
+  const caption = `matrix-caption-${++matrices}`;
+  return panel(title, h("p", { class: "muted matrix-caption", id: caption },
+    "Who is Close, Near, Distant or Hidden from whom"),
+  h("div", { class: "scroll" }, h("table", { class: "matrix", "aria-labelledby": caption },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"),
       ranged.map((p) => h("th", { scope: "col" }, p.name)))),
     h("tbody", {}, ranged.map((a, i) => h("tr", {}, h("th", { scope: "row" }, a.name),
@@ -193,6 +196,8 @@ function rangesPanel(level, ctx, title, editable) {
     anyUnknown ? h("p", { class: "muted" }, `?: ${UNKNOWN_BAND}`) : null,
     groupsLine(r.groups, ctx));
 }
+
+let matrices = 0;  // the captions' ids, unique on the page
 
 // Each one's condensers and awareness, under what `note` says of them.
 function condensersPanel(people, title, note = null) {
