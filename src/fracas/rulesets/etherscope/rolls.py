@@ -9,6 +9,7 @@ from fracas.dice import Roll
 from fracas.dice.errors import TableDiceError
 from fracas.engine.context import DecideContext
 from fracas.engine.model import ConflictState
+from fracas.engine.words import possessive
 from fracas.errors import InvalidInput
 from fracas.rulesets.etherscope.common import ext_of
 from fracas.rulesets.etherscope.limits import MAX_POOL
@@ -64,17 +65,18 @@ def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
         if secret:
             raise unfit(state, pid, dice, rule) from None
         dice_word = "die" if pool == 1 else "dice"
-        raise TableDiceError(f"{who}'s roll of {pool} {dice_word} ({expr}): {exc.message}",
-                             rule=rule, dice=list(dice or ()), expression=expr) from None
+        raise TableDiceError(f"{possessive(who)} roll of {pool} {dice_word} ({expr}): "
+                             f"{exc.message}", rule=rule, dice=list(dice or ()),
+                             expression=expr) from None
 
 
 def unfit(state: ConflictState, pid: str, dice: Sequence[int] | None,
           rule: str) -> TableDiceError:
     """The refusal of table dice that do not fit a pool whose size (or dice) the command's
     author may not know: it says what is wrong, and neither."""
-    return TableDiceError(f"{state.participants[pid].name}'s roll: the dice rolled at the "
-                          f"table, {list(dice or ())}, do not fit its pool (how many dice, "
-                          "and which, is the GM's to say)", rule=rule, dice=list(dice or ()))
+    return TableDiceError(f"{possessive(state.participants[pid].name)} roll: the dice rolled "
+                          f"at the table, {list(dice or ())}, do not fit its pool (how many "
+                          "dice, and which, is the GM's to say)", rule=rule, dice=list(dice or ()))
 
 
 def pool_roll(
@@ -122,13 +124,13 @@ def _more_than_rolled(state: ConflictState, pid: str, n: int, pool: int, secret:
                       rule: str) -> InvalidInput:
     """The refusal of more successes typed in than a pool's dice can roll (one a die); where
     its size is not the author's to know, it says neither."""
-    name = state.participants[pid].name
+    whose = possessive(state.participants[pid].name)
     if secret:
-        return InvalidInput(f"{name}'s roll: {n} successes typed in do not fit its pool (how "
+        return InvalidInput(f"{whose} roll: {n} successes typed in do not fit its pool (how "
                             "many dice, and so how many successes it may roll, is the GM's "
                             "to say)", rule=rule)
     dice = "die" if pool == 1 else "dice"
-    return InvalidInput(f"{name}'s roll: {n} successes typed in, but a pool of {pool} {dice} "
+    return InvalidInput(f"{whose} roll: {n} successes typed in, but a pool of {pool} {dice} "
                         f"rolls at most {pool}", rule=rule)
 
 

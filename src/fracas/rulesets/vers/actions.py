@@ -8,6 +8,7 @@ from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState
 from fracas.engine.secrets import Modifier, stat_is_secret
 from fracas.engine.suggest import did_you_mean
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.decider import (
     HANDLERS,
@@ -92,7 +93,8 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
     state = d.state
     turns = ext_of(state).turns
     if turns.current != actor:
-        now = f"it is {name(state, turns.current)}'s go" if turns.current else "nobody's go"
+        now = (f"it is {possessive(name(state, turns.current))} go" if turns.current
+               else "nobody's go")
         raise NotYourTurn(f"{name(state, actor)} is not acting now; {now}", rule="VR-TURN-2")
     if actor in ext_of(state).pending_discipline:
         raise IllegalCommand(
@@ -128,7 +130,7 @@ def decide_handoff(d: Decision, cmd: Command) -> None:
         # nobody (the player knows of) is left: the go ends with a bare hand-off, never by
         # handing off to one who has gone; worded alike whether or not hidden ones wait
         raise IllegalCommand(
-            f"everyone has gone this turn; end {name(state, actor)}'s go with "
+            f"everyone has gone this turn; end {possessive(name(state, actor))} go with "
             f"'{actor}: handoff' (the table then picks who opens the next turn)",
             rule="VR-TURN-3", target=to)
     turns.check_hand_off(target.id, "VR-TURN-2", names=state.names())
@@ -259,7 +261,7 @@ def decide_slip(d: Decision, cmd: Command) -> None:
         ev = int(weapons_of(state.participants[best])[weapon].get("ev", 0)) + extra
         net = ev - track_armor(state.participants[actor], "injury")
         d.emit(*harm(state, actor, net, "injury",
-                     f"{name(state, best)}'s {weapon} (guarded way)",
+                     f"{possessive(name(state, best))} {weapon} (guarded way)",
                      weapon_source(state, best)))
 
 

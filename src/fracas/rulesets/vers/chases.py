@@ -8,6 +8,7 @@ from fracas.engine.concealment import concealed_from
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState, Kind
 from fracas.engine.secrets import Modifier
+from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.decider import (
     HANDLERS,
@@ -213,8 +214,8 @@ def roll_of(state: ConflictState, chase: Chase, skill: str | None = None
         opp_skill = max(("survival", "investigation"), key=lambda s: ranks(opp, s))
         opp_rank = ranks(opp, opp_skill)
     return skill, [*own_mods(state, actor),
-                   stat_mod(state, f"{opp.name}'s {opp_skill.replace('_', ' ')}", -opp_rank,
-                            (opp.id, "skills"))]
+                   stat_mod(state, f"{possessive(opp.name)} {opp_skill.replace('_', ' ')}",
+                            -opp_rank, (opp.id, "skills"))]
 
 
 @HANDLERS.decides("run")

@@ -21,6 +21,7 @@ from fracas.engine.events import Event
 from fracas.engine.handlers import Decision, Handlers
 from fracas.engine.model import ConflictState, Participant, Status, Viewer
 from fracas.engine.secrets import Modifier, redact_marked
+from fracas.engine.words import possessive
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.vers.checks import Check, check, source
 from fracas.rulesets.vers.events import Attack, Condition, ObjectDamaged, VersTurnEnded
@@ -135,11 +136,11 @@ def _parry(state: ConflictState, t: Participant) -> Modifier:
     cc, dg = ranks(t, "close_combat"), dodge(t)
     skills, dodging = ((t.id, "skills"),), dodge_sources(t)
     if any(stat in t.gm_only for _, stat in (*skills, *dodging)):
-        return stat_mod(state, f"{t.name}'s close combat or dodge", -max(cc, dg), *skills,
+        return stat_mod(state, f"{possessive(t.name)} close combat or dodge", -max(cc, dg), *skills,
                         *dodging)
     if dg >= cc:
-        return stat_mod(state, f"{t.name}'s dodge", -dg, *dodging)
-    return stat_mod(state, f"{t.name}'s close combat", -cc, *skills)
+        return stat_mod(state, f"{possessive(t.name)} dodge", -dg, *dodging)
+    return stat_mod(state, f"{possessive(t.name)} close combat", -cc, *skills)
 
 
 def weapon_source(state: ConflictState, attacker: str) -> str | None:
@@ -273,8 +274,8 @@ def reach_text(state: ConflictState, plan: Plan) -> str:
     makes = f"makes {best}" if best >= 0 else "fails"
     need = f"succeed with {plan.min_dos} DoS" if plan.min_dos else "succeed"
     return (f"{name(state, plan.target)} is {plan.distance} zone(s) away, beyond the throw "
-            f"of {name(state, plan.attacker)}'s {plan.weapon}: it must {need} (3 for each "
-            f"zone beyond the next), and its best roll (3 against {plan.target_number}) "
+            f"of {possessive(name(state, plan.attacker))} {plan.weapon}: it must {need} (3 for "
+            f"each zone beyond the next), and its best roll (3 against {plan.target_number}) "
             f"{makes}")
 
 
@@ -311,9 +312,9 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
     taken = secret and weapon is None  # the rules took it: its name and kind are the GM's
     if not works(ext.objects, w):
         if taken:
-            raise IllegalCommand(f"{a.name}'s weapon is broken and no longer works",
+            raise IllegalCommand(f"{possessive(a.name)} weapon is broken and no longer works",
                                  rule="VR-OBJ-4")
-        raise IllegalCommand(f"{a.name}'s {wname} is broken and no longer works",
+        raise IllegalCommand(f"{possessive(a.name)} {wname} is broken and no longer works",
                              rule="VR-OBJ-4", weapon=wname)
     t: Participant | None = None
     if target in ext.objects and target not in state.participants:
@@ -333,7 +334,7 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
     if kind == "close" and dist not in (None, 0) and not free:
         if taken:
             raise IllegalCommand(f"{what} is {dist} zone(s) away, out of reach of "
-                                 f"{a.name}'s weapon", rule="VR-MOVE-3", distance=dist)
+                                 f"{possessive(a.name)} weapon", rule="VR-MOVE-3", distance=dist)
         raise IllegalCommand(
             f"{what} is {dist} zone(s) away; a close attack needs the same zone",
             rule="VR-MOVE-3", distance=dist)
@@ -391,7 +392,7 @@ def attack_plan(state: ConflictState, attacker: str, target: str, weapon: str | 
             mods.append(stat_mod(state, "reach", diff, (t.id, "reach"),
                                  (attacker, "reach")))
     else:
-        mods.append(stat_mod(state, f"{t.name}'s dodge", -dodge(t), *dodge_sources(t)))
+        mods.append(stat_mod(state, f"{possessive(t.name)} dodge", -dodge(t), *dodge_sources(t)))
         if dist == 0:
             mods.append(Modifier("same zone", -2))
         elif dist is not None and dist > 1:
@@ -430,11 +431,11 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
         kind = str(w.get("kind", "close"))
         if kind not in KIND_TRACK:
             raise InvalidInput(
-                f"{a.name}'s {weapon} is a {kind} weapon; a {track} attack uses a mental "
+                f"{possessive(a.name)} {weapon} is a {kind} weapon; a {track} attack uses a mental "
                 "or social weapon, or skill= and ev= without a weapon", rule="VR-INJ-5")
         wtrack = KIND_TRACK[kind]
         if track not in (None, wtrack):
-            raise InvalidInput(f"{a.name}'s {weapon} is {kind}: it strikes {wtrack}, "
+            raise InvalidInput(f"{possessive(a.name)} {weapon} is {kind}: it strikes {wtrack}, "
                                f"not {track}", rule="VR-INJ-5")
         track = wtrack
     assert track is not None
@@ -451,7 +452,7 @@ def harm_plan(state: ConflictState, attacker: str, target: str, weapon: str | No
         raise InvalidInput(f"{a.name} cannot attack itself")
     label, defence, sources = track_defence(t, track)
     mods = [*(own_mods(state, attacker) if own is None else own),
-            stat_mod(state, f"{t.name}'s {label}", -defence, *sources)]
+            stat_mod(state, f"{possessive(t.name)} {label}", -defence, *sources)]
     return Plan(attacker, target, weapon or skill,
                 "mental" if track == "focus" else "social", skill,
                 int(ev if ev is not None else w.get("ev", 0)),
@@ -479,7 +480,7 @@ def resolve_attack(d: Decision, plan: Plan, dice: Sequence[int] | None, spend: i
         distance=plan.distance, min_dos=plan.min_dos, hit=hit, cover_hit=cover_hit, free=free,
         spend=spend, track=None if plan.track == "injury" else plan.track, rv=rv, net=net,
         actor=plan.attacker)]
-    why = f"{name(state, plan.attacker)}'s {plan.weapon}"
+    why = f"{possessive(name(state, plan.attacker))} {plan.weapon}"
     by = weapon_source(state, plan.attacker)
     if hit and plan.is_object:
         events.append(damage_object(state, target, plan.ev, why, by))

@@ -20,6 +20,7 @@ from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.engine.sheet import SheetItem, item, stat_items, worded, words
+from fracas.engine.words import possessive
 from fracas.rulesets.vers.chases import ENDED, roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
@@ -90,7 +91,7 @@ def _turn_started(e: VersTurnStarted, state: ConflictState) -> str:
 def _turn_ended(e: VersTurnEnded, state: ConflictState) -> str | None:
     if not e.out:
         return None
-    return f"{_n(state, e.participant)}'s go ends (out of the conflict)"
+    return f"{possessive(_n(state, e.participant))} go ends (out of the conflict)"
 
 
 #: What a VERS turn (the engine's round) does at each of its boundaries.
@@ -120,7 +121,7 @@ def _attack(e: Attack, state: ConflictState) -> str:
            if e.hit and e.target in state.participants else "")
     weapon = shown(e.weapon)
     if e.track:
-        return (f"{who} strikes at {_n(state, e.target)}'s {e.track} with {weapon} "
+        return (f"{who} strikes at {possessive(_n(state, e.target))} {e.track} with {weapon} "
                 f"({e.kind}): {check_text(e)} → {res}{net}")
     free = "free attack: " if e.free else ""
     return (f"{free}{who} attacks {_n(state, e.target)} with {weapon} ({e.kind}): "
@@ -262,7 +263,7 @@ def _lapsed(mod: int | None) -> str:
 def _chase_tactics(e: ChaseTactics, state: ConflictState) -> str:
     ext: VersExt = state.ext
     chase = ext.chases.get(e.id)
-    whose = f"{_n(state, chase.roller)}'s" if chase is not None else "the"
+    whose = possessive(_n(state, chase.roller)) if chase is not None else "the"
     if not e.mod:
         return f"chase {e.id}: the GM lifts the tactics; {whose} next roll takes none"
     why = f": {e.why}" if e.why else ""
