@@ -46,8 +46,8 @@ def test_the_form_creates_a_conflict_or_shows_the_engines_refusal(served: Served
     t = new_table(served.url)
     rulesets = {r["name"]: r for r in t.gm.get("/api/rulesets").json()}
     assert set(rulesets) == {"etherscope", "fabula-ultima", "vers"}
-    assert {"name": "nature", "label": "Nature", "allowed": ["physical", "mental", "social"]} \
-        in rulesets["etherscope"]["choices"]
+    assert {"name": "nature", "label": "Nature", "allowed": ["physical", "mental", "social"],
+            "default": "physical"} in rulesets["etherscope"]["choices"]
     injury = rulesets["vers"]["ladders"]["injury"]
     assert [(lvl["name"], lvl["slots"], lvl["penalty"]) for lvl in injury] == [
         ("grazed", 2, 0), ("wounded", 2, -1), ("impaired", 1, -2), ("disabled", 1, -4)]
