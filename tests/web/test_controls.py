@@ -447,6 +447,25 @@ def test_the_extra_and_the_initiative_say_their_fields_words(page: Page) -> None
                                            "two in order, then the leader's two (5,5,6,4)")
 
 
+@pytest.mark.rule("FU-CON-1")
+def test_an_extra_is_offered_to_take_turns_again(page: Page) -> None:
+    """Before the start the GM makes an extra take turns again from the controls, as one is
+    made an extra (before: ``extra ID no`` had to be typed): the form's **on** follows the
+    character chosen, read yes or no (not true or false)."""
+    build(page, [c for c in _fabula_offer("gm", "extra orc") if c["verb"] == "extra"])
+    extra = page.locator("form[data-verb=extra]")
+    extra.get_by_label("id").select_option(label="orc")
+    expect(extra.get_by_label("on")).to_have_value("false")
+    expect(extra.get_by_label("on").locator("option:checked")).to_have_text("no")
+    extra.get_by_role("button", name="extra").click()
+    extra.get_by_label("id").select_option(label="Ada")
+    expect(extra.get_by_label("on").locator("option:checked")).to_have_text("yes")
+    extra.get_by_role("button", name="extra").click()
+    assert page.evaluate("window.sent") == [
+        {"actor": None, "verb": "extra", "args": {"id": "orc", "on": False}},
+        {"actor": None, "verb": "extra", "args": {"id": "ada", "on": True}}]
+
+
 @pytest.mark.rule("FU-CON-2")
 def test_each_kind_of_item_shows_the_values_it_uses(page: Page) -> None:
     """A weapon is equipped with its accuracy, bonus, damage and type, an armour with its

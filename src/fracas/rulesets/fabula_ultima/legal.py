@@ -168,9 +168,11 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
         out: list[str | LegalCommand] = [
             command("assign", None, id=p.id, side=ext.pc_side) for p in active
             if p.side not in (ext.pc_side, ext.foe_side)]
-        # an offer to make one an extra: its "on" is yes (its no is for an extra already)
-        out += [command("extra", None, id=p.id, on=True, label="make {id} an extra")
-                for p in active if not is_extra(ext, p)]
+        # make one an extra, or an extra take turns again (FU-CON-1): one form, its "on"
+        # following the character chosen
+        out += [command("extra", None, id=p.id, on=not is_extra(ext, p),
+                        label="make {id} an extra" if not is_extra(ext, p)
+                        else "make {id} take turns again") for p in active]
         return [*out, *(initiative(pid) for pid in leaders),
                 *concealment_offers(tuple(p.id for p in active), tuple(state.concealed))]
     out = [command("goal", actor, free={"text": "TEXT"}),

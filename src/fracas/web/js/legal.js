@@ -345,7 +345,8 @@ function field(param, id, context, actor, verb) {
     if (!param.required && !multiple) input.append(h("option", { value: "" }, unset(param, context)));
     for (const value of options) {
       input.append(h("option", { value: textOf(value) }, param.kind === "choice" ? words(textOf(value))
-        : label(value, context, param.kind)));
+        : param.kind === "bool" ? (value === true || value === "true" ? "yes" : "no")
+          : label(value, context, param.kind)));
     }
   } else if (param.kind === "bool") {
     input = h("select", { id, name: param.name },
