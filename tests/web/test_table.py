@@ -36,7 +36,7 @@ from tests.web.browser import (
     upload_scenario,
     wait_log,
 )
-from tests.web.scenarios import BY_RULESET, SECRETS, XSS
+from tests.web.scenarios import BY_RULESET, SECRETS, VERS, XSS
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -307,6 +307,23 @@ def test_a_round_of_vers_with_a_dropped_connection(browser: Browser, served: Ser
                    ).to_have_count(1)
             expect(p.page.locator("svg.zones")).to_contain_text("Common room")
         check_the_table_holds(gm, players)
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_zones_listed_by_their_ids_alone_are_drawn_once_each(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """A scenario may list its zones as ids alone (zones = ["bar", "floor", "door"]): the map
+    draws each once, named by its id (before: an extra circle with no name beside them)."""
+    named = VERS[VERS.index("zones = ["):VERS.index("links = ")]
+    plain = VERS.replace(named, 'zones = ["bar", "floor", "door"]\n')
+    assert plain != VERS
+    gm = start_table(browser, served.url)
+    try:
+        upload_scenario(gm, plain, tmp_path)
+        expect(gm.page.locator("svg.zones circle.zone")).to_have_count(3)
+        expect(gm.page.locator("svg.zones text.zone-name")).to_have_text(["bar", "floor", "door"])
+    finally:
+        gm.context.close()
 
 
 def test_a_command_whose_answer_is_lost_is_sent_again_and_applied_once(

@@ -487,9 +487,11 @@ function mapEditor(level, zones, ctx) {
 }
 
 // The zones as they are now (the ruleset's live map: the GM may have drawn more), by their
-// names (those of the set-up, and of the zones drawn since).
+// names (those of the set-up, and of the zones drawn since). A set-up may list a zone by its
+// id alone ("bar") or as { id, name }.
 export function zonesOf(level) {
-  const named = new Map((((level.settings || {}).zones) || []).map((z) => [z.id, z.name || z.id]));
+  const named = new Map((((level.settings || {}).zones) || []).map((z) =>
+    (typeof z === "string" ? [z, z] : [z.id, z.name || z.id])));
   for (const [id, name] of Object.entries((level.ruleset || {}).zone_names || {})) named.set(id, name);
   const live = Object.keys((level.ruleset || {}).zones || {});
   const ids = live.length ? [...new Set([...named.keys(), ...live])] : [...named.keys()];
