@@ -341,6 +341,7 @@ def test_zoom_nests_and_fast_cannot_zoom() -> None:
     c2.execute(f"{first}: zoom ada,bruno")
     inner = z(c2).zoom
     assert inner is not None and inner.depth == 2
+    assert (z(c2).title, inner.title) == ("t — zoomed in", "t — zoomed in twice")  # once each
     c2.execute("end enough")
     assert z(c2).zoom is None and c2.state.zoom is not None
     data = state_to_data(c2.state)

@@ -54,6 +54,19 @@ _LABELS = {"physical": "physical condenser", "ether": "ether condenser",
            "society": "society condenser", "pool": "pool without a skill"}
 
 
+#: What a zoomed-in conflict's title adds to the title of the conflict it zooms in from.
+ZOOMED = " — zoomed in"
+
+
+def zoom_title(parent: str, depth: int) -> str:
+    """The title of a conflict zoomed in ``depth`` levels below the one titled ``parent`` was
+    zoomed from: "A car chase — zoomed in", then "… — zoomed in twice" (not "— zoomed in —
+    zoomed in"), "… — zoomed in 3 times"."""
+    base = parent.split(ZOOMED)[0]
+    times = "" if depth <= 1 else " twice" if depth == 2 else f" {depth} times"
+    return f"{base}{ZOOMED}{times}".strip(" —")
+
+
 class Etherscope(Ruleset):
     """The Etherscope conflict system."""
 
@@ -148,7 +161,7 @@ class Etherscope(Ruleset):
         child = ConflictState(
             # the reason stays in ext: the scene of a level is shown to every player, and a
             # zoom opened by a hidden character must not give it away (ES-RNG-6)
-            ruleset=parent.ruleset, title=f"{parent.title} — zoomed in".strip(" —"),
+            ruleset=parent.ruleset, title=zoom_title(parent.title, int(data["depth"])),
             scene="", settings=copy.deepcopy(data["settings"]),
             status=Status.RUNNING.value,
             participants={p: copy.deepcopy(parent.participants[p]) for p in who},
