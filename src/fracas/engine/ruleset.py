@@ -8,6 +8,7 @@ subclassing :class:`Ruleset` (DESIGN.md principle 3).
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -282,6 +283,14 @@ class Ruleset:
         """A newcomer's stats in the game's own words, as ``join … stats=`` takes them in
         ``state``: the example the GM screen's join form gives under its stats field."""
         return {"hp": 10}
+
+    def param_help(self, state: ConflictState, verb: str, param: str) -> str | None:
+        """What the field of ``verb``'s ``param`` says of its value in ``state``, where the
+        command's spec cannot say it alike for every conflict (None: the spec's help). The
+        GM's join gives the game's own stats as its example."""
+        if verb == "join" and param == "stats":
+            return f"a JSON object, e.g. {json.dumps(self.stats_example(state))}"
+        return None
 
     def join_sides(self, state: ConflictState) -> tuple[str, ...] | None:
         """The only sides a newcomer may ``join`` on in ``state`` (a level of the conflict),

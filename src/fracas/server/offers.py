@@ -9,7 +9,7 @@ left) is not offered.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
 from fracas.engine.commands import CommandSpec
@@ -41,21 +41,22 @@ def structured(live: projection.Live, actor: str | None) -> dict[str, list[dict[
     required one, the value offered first; null: nothing said)."""
     conflict = live.conflict
     spec = conflict.commands.spec
-    example = json.dumps(conflict.ruleset.stats_example(conflict.state.innermost))
-    return {a: [_described(c, spec(c.verb), example) for c in cs]
+
+    def helped(verb: str, name: str) -> str | None:  # the conflict's own words, if any
+        return conflict.ruleset.param_help(conflict.state.innermost, verb, name)
+
+    return {a: [_described(c, spec(c.verb), helped) for c in cs]
             for a, cs in offers(live, actor).items()}
 
 
-def _described(command: LegalCommand, spec: CommandSpec, stats_example: str
-               ) -> dict[str, Any]:
+def _described(command: LegalCommand, spec: CommandSpec,
+               helped: Callable[[str, str], str | None]) -> dict[str, Any]:
     data = command.to_data()
     by_name = {p.name: p for p in spec.params}
     for choice, param in zip(command.params, data["params"], strict=True):
         p = by_name.get(param["name"])
-        param["help"] = p.help if p else ""
+        param["help"] = helped(command.verb, param["name"]) or (p.help if p else "")
         param["unset"] = p.unset if p else ""  # the same as `default`, in words
-        if command.verb == "join" and param["name"] == "stats":  # in the game's own stats
-            param["help"] = f"a JSON object, e.g. {stats_example}"
         # what an optional value left out stands for: the spec's, else the offer's (the
         # weapon an attack naming none takes); of a required one, the value the offer gives
         # first (the reason an end gives that the rules name first)

@@ -163,8 +163,13 @@ def test_the_declare_field_does_not_claim_a_gap_of_5_where_the_conflict_sets_ano
     scores = next(p for lc in offered if lc["verb"] == "declare" for p in lc["params"]
                   if p["name"] == "scores" and p["fixed"] is None)
     assert [4, 1] in scores["allowed"]
-    assert "5 apart" not in scores["help"]
-    assert "min_gap (5 unless the conflict sets it) apart" in scores["help"]
+    assert scores["help"].endswith("at least 3 apart")  # the conflict's own gap
+    hidden = make({"min_gap": 3, "gm_only_settings": ["min_gap"]}, script=[
+        "ada: awareness successes=3", "bruno: awareness successes=2",
+        "carl: awareness successes=1", "moves"])
+    offered = structured(Live(moved(hidden, "round"), Viewer.of_player("alice")), "ada")["ada"]
+    helps = [p["help"] for lc in offered if lc["verb"] == "declare" for p in lc["params"]]
+    assert helps and not any("3" in h for h in helps)  # a GM-only gap is not told
 
 
 def _offered(c: Conflict, viewer: Viewer, actor: str | None, verb: str

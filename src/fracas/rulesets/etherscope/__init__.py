@@ -38,7 +38,7 @@ from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
 from fracas.rulesets.etherscope.odds import ROLLED_ACTIONS, command_odds, odds, pending_odds
-from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, normalise, stored
+from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, min_gap, normalise, stored
 from fracas.rulesets.etherscope.state import EsExt
 
 __all__ = ["EsExt", "Etherscope"]
@@ -87,6 +87,15 @@ class Etherscope(Ruleset):
     harm_keys = ("condensers", "summary")
     harm_stats = ("physical", "ether", "society")
     reveal_events = frozenset({Revealed.TYPE})  # ES-RNG-3: a search or the GM reveals
+
+    def param_help(self, state: ConflictState, verb: str, param: str) -> str | None:
+        """A declaration's scores name the conflict's own gap between them (ES-ROUND-3),
+        unless that setting is the GM's."""
+        if verb == "declare" and param == "scores" \
+                and "min_gap" not in state.settings.get("gm_only_settings", []):
+            return ("your acting initiatives, e.g. 7,1: positive, at most your base "
+                    f"initiative in all, at least {min_gap(state.settings)} apart")
+        return super().param_help(state, verb, param)
 
     def stats_example(self, state: ConflictState) -> dict[str, Any]:
         """A character's condensers (a joiner needs the conflict's, ES-ROUND-1), awareness and

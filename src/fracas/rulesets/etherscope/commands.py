@@ -77,8 +77,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("round", (), "start the next round (base initiatives)", actor="gm",
                 rule="ES-ROUND-1"),
     CommandSpec("declare", (Param("scores", "ints", help="your acting initiatives, e.g. 7,1: "
-                                  "positive, at most your base initiative in all, at least "
-                                  "min_gap (5 unless the conflict sets it) apart"),),
+                                  "positive, at most your base initiative in all, at least 5 "
+                                  "apart (or the gap the conflict sets)"),),
                 "declare acting initiatives (7,1)", rule="ES-ROUND-2"),
     CommandSpec("countdown", (_ROLLOFF,),
                 "everyone has declared: resolve ties, begin the countdown", actor="gm",
