@@ -7,8 +7,17 @@ import re
 
 import pytest
 
+from fracas.app.scenario import bundled_scenarios, load_scenario
+from fracas.app.script import from_the_start, play_script
+from fracas.engine import Viewer
 from fracas.rulesets.vers.commands import COMMANDS
+from fracas.server.offers import structured
+from fracas.server.projection import Live
 from tests.server.support import Served, new_table
+
+#: Text notation in a line meant for reading: ``name=value``, ``a|b``, an upper-case
+#: placeholder (``STEPS``) outside a game's own braces (Fabula Ultima's ``{DEX + INS}``).
+NOTATION = re.compile(r"\w=|\||\b[A-Z]{3,}\b(?![^{]*\})")
 
 
 @pytest.mark.rule("VR-ROLL-2", "VR-INJ-5")
@@ -24,3 +33,18 @@ def test_a_vers_players_attack_says_in_words_what_it_strikes(server: Served) -> 
     for command in offered:  # none of VERS's own offers to a player reads in notation
         if command["verb"] in own:
             assert not re.search(r"\w=|\|", command["summary"]), command
+
+
+@pytest.mark.parametrize("name", sorted(bundled_scenarios()))
+def test_no_offer_says_what_it_does_in_notation(name: str) -> None:
+    """The line under every form, the GM's and each player's, at the start of each bundled
+    example and at the end of its script, is in words (before: "take back the last STEPS
+    commands", "roll any dice (visibility=gm rolls in secret)", "start a chase (or, with
+    prize=, …)")."""
+    for scenario in (from_the_start(load_scenario(name)), load_scenario(name)):
+        c = play_script(scenario, "words")
+        players = sorted({p.owner for p in c.state.participants.values() if p.owner})
+        for viewer in (Viewer.gm(), *map(Viewer.of_player, players)):
+            for offered in structured(Live(c, viewer), None).values():
+                for command in offered:
+                    assert not NOTATION.search(command["summary"]), (viewer, command["summary"])

@@ -59,7 +59,7 @@ _VIS = Param("visibility", "choice", required=False, positional=False,
 
 GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("undo", (Param("steps", "int", required=False, default=1),),
-                "take back the last STEPS commands (they can be redone)", actor="gm"),
+                "take back the last commands, as many as steps (they can be redone)", actor="gm"),
     CommandSpec("redo", (Param("steps", "int", required=False, default=1),),
                 "bring back undone commands", actor="gm"),
     CommandSpec("note", (Param("text", "text"), _VIS), "a note in the log", actor="optional"),
@@ -67,7 +67,7 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
                 "narration of an action or its effects", actor="optional"),
     CommandSpec("roll", (Param("expression", "word"), Param("dice", "dice", required=False,
                 positional=False), Param("why", "text", required=False), _VIS),
-                "roll any dice (visibility=gm rolls in secret)", actor="optional"),
+                "roll any dice (seen by the GM alone when its visibility is gm)", actor="optional"),
     CommandSpec("effect", (Param("text", "text"),
                            Param("until", "choice", required=False, positional=False,
                                  choices=fx.TRIGGERS, default="round_end"),

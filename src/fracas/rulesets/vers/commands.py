@@ -108,7 +108,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                           Param("stage", "choice", required=False, positional=False,
                                 choices=("pursuit", "tracking"), default="pursuit"),
                           Param("prize", "text", required=False, positional=False)),
-                "start a chase (or, with prize=, a race for a stationary object)",
+                "start a chase (or, given a prize, a race for a stationary object)",
                 actor="gm", rule="VR-CHASE-2"),
     CommandSpec("track", (Param("id", "word"),
                           Param("length", "int", required=False, positional=False)),
