@@ -318,11 +318,9 @@ def test_between_rounds_nobody_is_said_to_be_still_to_act(browser: Browser, serv
     expect(alice.page.locator(".round-region")).to_contain_text("Still to declare")
 
 
-@pytest.mark.rule("ES-ACT-1")
-def test_a_player_left_outside_a_zoom_reads_that_their_character_waits_in_the_parent(
-        browser: Browser, served: Served) -> None:
-    """Before: while Ada zoomed in with the driver, Bob's phone read "You have no character in
-    this conflict: you are watching", and Bruno was nowhere on it, as if he had left."""
+def _bob_watching_a_zoom(browser: Browser, served: Served) -> tuple[Screen, Screen]:
+    """The car chase on the GM's screen and Bob's phone, Ada zoomed in with the driver in the
+    first round's countdown: Bruno is left out of the zoom."""
     gm = start_table(browser, served.url)
     create_from_example(gm, "etherscope-car-chase")
     bob = join(browser, invite(gm, "bob"))
@@ -330,6 +328,15 @@ def test_a_player_left_outside_a_zoom_reads_that_their_character_waits_in_the_pa
                  "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
                  "round", "countdown", "ada: zoom zepcar reason='a fight on the roof'"):
         command(gm, "gm", line)
+    return gm, bob
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_a_player_left_outside_a_zoom_reads_that_their_character_waits_in_the_parent(
+        browser: Browser, served: Served) -> None:
+    """Before: while Ada zoomed in with the driver, Bob's phone read "You have no character in
+    this conflict: you are watching", and Bruno was nowhere on it, as if he had left."""
+    gm, bob = _bob_watching_a_zoom(browser, served)
     head = bob.page.locator(".round-region")
     expect(head).to_contain_text("zoomed in")
     expect(head).to_contain_text("Bruno is not in this zoomed-in conflict: you are watching "
@@ -394,13 +401,7 @@ def test_a_player_outside_a_zoom_keeps_the_parents_ranges_and_their_condensers_i
     """Before: while Ada zoomed in with the driver, Bob's phone showed only the zoom's panels
     (Bruno's condensers and the chase's ranges were gone until it ended), under the heading
     "Zoomed in: A car chase — zoomed in"."""
-    gm = start_table(browser, served.url)
-    create_from_example(gm, "etherscope-car-chase")
-    bob = join(browser, invite(gm, "bob"))
-    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
-                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
-                 "round", "countdown", "ada: zoom zepcar reason='a fight on the roof'"):
-        command(gm, "gm", line)
+    gm, bob = _bob_watching_a_zoom(browser, served)
     for screen in (gm, bob):
         zoom = screen.page.locator(".zoom-level.innermost > h2")
         expect(zoom).to_have_text("A car chase — zoomed in · 5 rounds at most")
