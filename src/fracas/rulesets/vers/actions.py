@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine.commands import Command
+from fracas.engine.components.ladders import ConditionLadder
 from fracas.engine.engine_events import RoundEnded, RoundStarted
 from fracas.engine.handlers import Decision
 from fracas.engine.model import ConflictState
@@ -47,6 +48,7 @@ from fracas.rulesets.vers.events import (
 from fracas.rulesets.vers.state import (
     RECOVERY_PENALTY,
     REPAIR_PENALTY,
+    VersObject,
     ranks,
     track_armor,
     weapons_of,
@@ -346,13 +348,31 @@ def decide_recover(d: Decision, cmd: Command) -> None:
     spend = action(d, cmd, actor)
     highest = ladder.highest()
     assert highest is not None
-    mods = own_mods(state, actor)  # the roller's condition penalties add up (VR-INJ-3)
-    mods.append(Modifier(f"recovery ({patient.name} {ladder.levels[highest].name})",
-                         RECOVERY_PENALTY[highest]))
-    c = roll(d, actor, a["skill"], mods, a.get("dice"))
+    c = roll(d, actor, a["skill"], recovery_mods(state, actor, patient.name, ladder),
+             a.get("dice"))
     d.emit(Recovered(who=who, by=actor, track=track,
                      level=ladder.levels[highest].name if c.success else None, check=c,
                      spend=spend, actor=actor))
+
+
+def recovery_mods(state: ConflictState, actor: str, patient: str, ladder: ConditionLadder
+                  ) -> list[Modifier]:
+    """The modifiers of ``actor``'s recovery roll on ``patient``'s ``ladder``: the roller's
+    own condition penalties (VR-INJ-3) and that of the highest condition held (VR-INJ-4)."""
+    highest = ladder.highest()
+    assert highest is not None
+    return [*own_mods(state, actor),
+            Modifier(f"recovery ({patient} {ladder.levels[highest].name})",
+                     RECOVERY_PENALTY[highest])]
+
+
+def repair_mods(state: ConflictState, actor: str, obj: VersObject) -> list[Modifier]:
+    """The modifiers of ``actor``'s repair roll on ``obj``: the roller's own condition
+    penalties and that of the object's highest condition (VR-OBJ-5)."""
+    highest = obj.ladder.highest()
+    assert highest is not None
+    return [*own_mods(state, actor),
+            Modifier(f"{obj.name} {obj.ladder.levels[highest].name}", REPAIR_PENALTY[highest])]
 
 
 @HANDLERS.decides("repair")
@@ -378,9 +398,7 @@ def decide_repair(d: Decision, cmd: Command) -> None:
                              f"{d.state.participants[actor].name} must be there to repair it",
                              rule="VR-OBJ-5", object=a["id"])
     spend = action(d, cmd, actor)
-    mods = [*own_mods(d.state, actor),
-            Modifier(f"{obj.name} {obj.ladder.levels[highest].name}", REPAIR_PENALTY[highest])]
-    c = roll(d, actor, a["skill"], mods, a.get("dice"))
+    c = roll(d, actor, a["skill"], repair_mods(d.state, actor, obj), a.get("dice"))
     d.emit(Repaired(object=a["id"], by=actor, check=c, spend=spend,
                     level=obj.ladder.levels[highest].name if c.success else None,
                     actor=actor))

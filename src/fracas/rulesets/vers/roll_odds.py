@@ -17,11 +17,11 @@ from fracas.engine.commands import Command
 from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import Modifier
-from fracas.rulesets.vers.actions import disengage_roll, slip_roll
+from fracas.rulesets.vers.actions import disengage_roll, recovery_mods, repair_mods, slip_roll
 from fracas.rulesets.vers.checks import Check, breakdown
 from fracas.rulesets.vers.decider import ext_of, hostile_guards, own_mods, readable, way
 from fracas.rulesets.vers.odds import p_success
-from fracas.rulesets.vers.state import RECOVERY_PENALTY, REPAIR_PENALTY, skill_tn
+from fracas.rulesets.vers.state import skill_tn
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,7 @@ def _recover(state: ConflictState, actor: str, command: Command) -> AskedRoll | 
     highest = ladder.highest()
     assert highest is not None
     level = ladder.levels[highest].name
-    name = state.participants[who].name
-    mods = [*own_mods(state, actor),
-            Modifier(f"recovery ({name} {level})", RECOVERY_PENALTY[highest])]
+    mods = recovery_mods(state, actor, state.participants[who].name, ladder)
     return AskedRoll(actor, f"recover {who}" if who != actor else "recover",
                      str(command.args.get("skill") or "discipline"), mods,
                      f"remove {level}", "VR-INJ-4", (who,))
@@ -103,9 +101,8 @@ def _repair(state: ConflictState, actor: str, command: Command) -> AskedRoll | N
     if obj is None or highest is None or obj.broken:
         return None
     level = obj.ladder.levels[highest].name
-    mods = [*own_mods(state, actor), Modifier(f"{obj.name} {level}", REPAIR_PENALTY[highest])]
     return AskedRoll(actor, f"repair {command.args['id']}",
-                     str(command.args.get("skill") or "repair"), mods,
+                     str(command.args.get("skill") or "repair"), repair_mods(state, actor, obj),
                      f"mend {level}", "VR-OBJ-5")
 
 

@@ -21,7 +21,7 @@ from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.engine.sheet import SheetItem, item, stat_items, worded, words
 from fracas.engine.words import possessive
-from fracas.rulesets.vers.chases import ENDED, roll_of, tactics_mods
+from fracas.rulesets.vers.chases import ENDED, HALTED, roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
 from fracas.rulesets.vers.events import (
@@ -396,9 +396,8 @@ def _chases_over(state: ConflictState, can_see: Callable[[str], bool]) -> str:
     return f"the chase{'s are' if len(seen) > 1 else ' is'} over ({each})"
 
 
-#: The stages at an end of a scale where nothing rolls until the GM turns the chase (or
-#: abandons it): the quarry got away at the top of a pursuit (VR-CHASE-4), contact at 1 of
-#: a tracking (VR-CHASE-7); what each says of the chase and what the GM may turn it to.
+#: What each stage of :data:`~fracas.rulesets.vers.chases.HALTED` (where nothing rolls until
+#: the GM turns the chase or abandons it) says of the chase, and what the GM may turn it to.
 HALTED_SAID = {"escaped": ("{quarry} got away", "tracking", "VR-CHASE-4"),
                "contact": ("{hunter} made contact", "pursuit", "VR-CHASE-7")}
 
@@ -410,12 +409,12 @@ def _chases_waiting(state: ConflictState, can_see: Callable[[str], bool]) -> str
     ext: VersExt = state.ext
     seen = {cid: c for cid, c in ext.chases.items() if can_see(c.hunter) and can_see(c.quarry)}
     if ext.turns.round_opened or state.round or not any(
-            c.stage in HALTED_SAID for c in seen.values()) or any(
-            c.stage not in ENDED and c.stage not in HALTED_SAID for c in seen.values()):
+            c.stage in HALTED for c in seen.values()) or any(
+            c.stage not in ENDED and c.stage not in HALTED for c in seen.values()):
         return ""
     said = []
     for cid, c in seen.items():
-        if c.stage not in HALTED_SAID:
+        if c.stage not in HALTED:
             said.append(f"chase {cid} is over ({c.stage})")
             continue
         what, turn, rule = HALTED_SAID[c.stage]
