@@ -150,6 +150,18 @@ def test_an_override_of_a_value_never_set_says_it_was_unset() -> None:
     assert line == "GM sets ada.declared = [7, 2] (was unset)"  # before: "(was None)"
 
 
+def test_the_log_quotes_an_overridden_text_as_the_gm_writes_it_never_python_style() -> None:
+    """A GM reads the value back as a scenario or the override command writes it: text in
+    double quotes, a list in brackets; before, Python's quotes ('salt') crept in."""
+    c = toy_conflict()
+    c.execute("override gob.stats.weakness salt reason='learnt at the inn'")
+    c.execute("""override sides '["heroes", "foes", "bystanders"]'""")
+    lines = [r["lines"][0] for r in log_view(c, Viewer.gm())[-2:]]
+    assert lines == [
+        'GM sets gob.stats.weakness = "salt" (was "fire") (learnt at the inn)',
+        'GM sets sides = ["heroes", "foes", "bystanders"] (was ["heroes", "foes"])']
+
+
 def test_a_yes_no_value_takes_yes_or_no_and_a_number_never_takes_true() -> None:
     """Each kind of value reads its own values one way: a yes/no value takes true/false (or
     yes/no, on/off), never a number; a number never takes true or false."""

@@ -69,15 +69,10 @@ def _rolled(ruleset: Ruleset, e: ee.Rolled, state: ConflictState) -> str:
 
 @SENTENCES.register(ee.Override)
 def _override(ruleset: Ruleset, e: ee.Override, state: ConflictState) -> str:
-    was = "unset" if e.was is None else _value(e.was)
-    return (f"GM sets {'.'.join(e.path)} = {_value(e.value)} (was {was})"
+    # values as a scenario or the override command writes them (true, "routed", [7, 2])
+    was = "unset" if e.was is None else spelled(e.was)
+    return (f"GM sets {'.'.join(e.path)} = {spelled(e.value)} (was {was})"
             f"{_part(' ({})', e.reason)}")
-
-
-def _value(value: object) -> str:
-    """An overridden value as the GM typed it: yes/no and nothing as ``true``, ``false``,
-    ``null`` (never Python's True or None); other values quoted as before."""
-    return spelled(value) if value is None or isinstance(value, bool) else repr(value)
 
 
 @SENTENCES.register(ee.EffectAdded)

@@ -214,7 +214,7 @@ def test_the_default_range_is_overridden_by_its_band_name_and_places_a_joiner() 
     refused(c, "override settings.ranges.default far", InvalidInput, None)
     refused(c, "override settings.ranges.default 2", InvalidInput, None)
     c.execute("override settings.ranges.default distant")
-    assert "(was 'near')" in describe(c.ruleset, c.records[-1].events[0], c.state)
+    assert '(was "near")' in describe(c.ruleset, c.records[-1].events[0], c.state)
     c.execute('join eve stats=\'{"physical": 8}\'')
     assert c.state.ext.ranges.get("ada", "eve") == 2  # distant
 
