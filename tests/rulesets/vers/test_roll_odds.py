@@ -112,6 +112,28 @@ def test_the_discipline_roll_recovery_and_repair_show_their_chances():
         f"mend damaged {_chance(7)} (VR-OBJ-5)"]
 
 
+@pytest.mark.rule("VR-INJ-4")
+def test_a_recovery_of_a_friend_shows_its_odds_where_the_band_names_the_condition():
+    """Ada tends Bea. Where the table reads the PCs' harm by its band, the band names Bea's
+    condition, so Ada's player reads the odds of removing it; where their harm is not shown
+    at all, the penalty would tell of it, so no line."""
+    c = make(pc("ada", tn={"medicine": 12}), pc("bea"), harm_view={"pcs": "band"})
+    do(c, "harm bea 6")
+    (line,) = odds(c, ALICE, "ada: recover bea skill=medicine")
+    assert line.startswith("Ada: recover bea (medicine): TN 12") and "(VR-INJ-4)" in line
+    do(c, "override settings.harm_view.pcs none")
+    assert odds(c, ALICE, "ada: recover bea skill=medicine") == []
+    assert len(odds(c, GM, "ada: recover bea skill=medicine")) == 1
+
+
+@pytest.mark.rule("VR-OBJ-5")
+def test_a_repair_with_a_special_skill_names_that_skill_in_its_odds():
+    c = brawl()
+    do(c, "ada: attack door dice=1,1,1")
+    (line,) = odds(c, ALICE, "ada: repair door skill=carpentry")
+    assert line.startswith("Ada: repair door (carpentry): TN ")
+
+
 def _gamblers_ruin(start: int, top: int, p_down: Fraction) -> Fraction:
     """P(reaching 1 before ``top`` from ``start``, one step down with ``p_down``): the
     textbook closed form, apart from the chain the ruleset solves."""
