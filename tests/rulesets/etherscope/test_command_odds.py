@@ -1,0 +1,54 @@
+"""The pool odds a form shows under an Etherscope action (ES-ACT-4): those of the one acting
+now, for the pool that action rolls, read only by the GM and that character's player, and
+never where the rating it names is the GM's."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.engine import Viewer
+from fracas.engine.conflict import Conflict
+
+from .helpers import pc, started
+
+GM, ALICE, BOB = Viewer.gm(), Viewer.of_player("alice"), Viewer.of_player("bob")
+
+
+def odds(c: Conflict, viewer: Viewer, line: str) -> list[str]:
+    """The odds lines under the command ``line`` as ``viewer`` reads them."""
+    return c.ruleset.command_odds(c.state.innermost, viewer, c.parse(line))
+
+
+def ada_acting(**ada_extra: object) -> Conflict:
+    """Ada (Alice's; shoot 4 and stealth 3 as a stat of its own) acts at 10 in round 1."""
+    ada = {**pc("ada", "alice", skills={"shoot": 4}, stealth=3), **ada_extra}
+    c = started({}, [ada, pc("bruno", "bob", skills={"shoot": 2}), pc("carl")])
+    c.execute("ada: declare 10")
+    c.execute("bruno: declare 3")
+    c.execute("countdown")
+    return c
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_only_the_acting_characters_action_shows_pool_odds_and_only_to_its_player_and_gm():
+    c = ada_acting()
+    line = "Ada rolls 4d6 with shoot (5+ a success): ≥1 80%, ≥2 41%, ≥3 11%"
+    assert odds(c, ALICE, "ada: attack carl skill=shoot") == [line]
+    assert odds(c, GM, "ada: attack carl skill=shoot") == [line]
+    assert odds(c, BOB, "ada: attack carl skill=shoot") == []  # another player's character
+    # Bruno does not act now: his pool is not the one rolled, for anyone
+    assert odds(c, GM, "bruno: attack carl skill=shoot") == []
+    assert odds(c, BOB, "bruno: attack carl skill=shoot") == []
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_a_rating_kept_as_a_stat_of_its_own_counts_and_stays_secret_when_it_is_gm_only():
+    """Stealth is Ada's stat of its own (not under skills): its line rolls 3d6; where the GM
+    keeps that one stat, her player reads no line for it — not even the default pool's, which
+    would tell that she has no such rating — while the GM's line is unchanged."""
+    line = "Ada rolls 3d6 with stealth (5+ a success): ≥1 70%, ≥2 26%, ≥3 4%"
+    assert odds(ada_acting(), ALICE, "ada: attack carl skill=stealth") == [line]
+    secret = ada_acting(gm_only=["stealth"])
+    assert odds(secret, ALICE, "ada: attack carl skill=stealth") == []
+    assert odds(secret, GM, "ada: attack carl skill=stealth") == [line]
+    assert odds(secret, ALICE, "ada: attack carl skill=shoot") != []  # her other ratings show
