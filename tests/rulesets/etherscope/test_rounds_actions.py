@@ -93,7 +93,7 @@ def test_ties_go_to_awareness_then_roll_offs_logged() -> None:
     (line,) = [line for e in c.records[-1].events if e.type == "countdown_started"
                for line in [describe(ES, e, c.state)]]
     assert line == ("countdown: Ada 9, Bruno 9, Carl 9 (at the same initiative the higher "
-                    "awareness acts first, ES-ROUND-5)")
+                    "awareness acts first, a roll-off settling equal awareness, ES-ROUND-5)")
     c2 = make(script=["ada: awareness successes=2", "bruno: awareness successes=2",
                       "carl: awareness successes=2", "moves"], seed="x")
     ties = [e for e in c2.records[-1].events if e.type == "tie_rolloff"]

@@ -161,7 +161,9 @@ def _countdown(e: ev.CountdownStarted, state: ConflictState) -> str:
     order = e.order or ()
     scores = [s for _, s in order]
     tie = any(a is not None and a == b for a, b in pairwise(scores))
-    why = " (at the same initiative the higher awareness acts first, ES-ROUND-5)" if tie else ""
+    # the rule whole: a tie of awareness too is settled by the roll-off logged before it
+    why = (" (at the same initiative the higher awareness acts first, a roll-off settling "
+           "equal awareness, ES-ROUND-5)" if tie else "")
     return "countdown: " + ", ".join(f"{_n(state, a)} {shown(s)}" for a, s in order) + why
 
 
