@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.app.scenario import load_scenario
+from fracas.app.script import from_the_start
 from fracas.app.service import ConflictService
 from fracas.cli import app
 from fracas.engine.model import Viewer
@@ -109,3 +110,23 @@ def test_a_player_racing_without_a_cursor_is_told_no_version(
         service.execute(cid, "ada: hit bruno dice=3", ALICE, conflict=mine)
     assert "version" not in str(raised.value) and not any(c.isdigit() for c in str(
         raised.value))
+
+
+@pytest.mark.rule("ES-ROUND-7")
+def test_another_players_declaration_makes_no_cursor_stale(service: ConflictService) -> None:
+    """``fracas do --expect`` and ``fracas play`` judge a cursor as the server does: Bob's
+    declaration since Alice's cursor bears on nothing of hers, so hers is decided and stored;
+    the GM's narration since does bear on it (she may want to choose again)."""
+    cid, _ = service.new_from_scenario(from_the_start(load_scenario("etherscope-car-chase")))
+    for line in ("ada: awareness dice=5,6,1", "bruno: awareness dice=5,2",
+                 "zepcar: awareness dice=2,3", "moves", "ada: done", "bruno: done", "round"):
+        service.execute(cid, line)
+    cursor = projector(service.load(cid), ALICE).cursor
+    service.execute(cid, "bruno: declare 9", Viewer.of_player("bob"))
+    out = service.execute(cid, "ada: declare 8,2", ALICE, expected_cursor=cursor)
+    assert out.record.command == "ada: declare 8,2"
+    cursor = projector(service.load(cid), Viewer.of_player("bob")).cursor
+    service.execute(cid, "narrate 'The zepcar swerves'")
+    with pytest.raises(StaleVersion, match="changed since your cursor"):
+        service.execute(cid, "bruno: declare 7", Viewer.of_player("bob"),
+                        expected_cursor=cursor)

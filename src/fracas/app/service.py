@@ -175,7 +175,7 @@ class ConflictService:
             conflict = self.load(conflict_id)
         for attempt in range(_CURSOR_RETRIES):
             if expected_cursor is not None:
-                _check_cursor(conflict, author, expected_cursor)
+                _check_cursor(conflict, author, expected_cursor, command)
             try:
                 return self._append(conflict_id, conflict, command, author,
                                     expected_version, key)
@@ -240,12 +240,15 @@ class ConflictService:
                                           "history": conflict.history_data()})
 
 
-def _check_cursor(conflict: Conflict, author: Viewer, cursor: str) -> None:
-    """Refuse a command whose author has seen something change since ``cursor``."""
+def _check_cursor(conflict: Conflict, author: Viewer, cursor: str,
+                  command: str | Command | dict[str, Any]) -> None:
+    """Refuse a command whose author has seen something change since ``cursor`` that may
+    bear on it (:meth:`Projector.bears_on`: not another character's declaration)."""
     seen = projector(conflict, author)
     if not hmac.compare_digest(seen.cursor.encode(), cursor.encode()):
-        seen.read_cursor(cursor)  # InvalidInput for a token not made for this viewer
-        raise _stale_for_player(True)
+        number = seen.read_cursor(cursor)  # InvalidInput for a token not made for this viewer
+        if seen.bears_on(number, conflict.to_command(command)):
+            raise _stale_for_player(True)
 
 
 def _stale_for_player(by_cursor: bool) -> StaleVersion:

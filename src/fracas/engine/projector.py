@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.engine.commands import Command
 from fracas.engine.concealment import ParticipantConcealed, ParticipantRevealed
 from fracas.engine.conflict import Conflict, command_set
 from fracas.engine.describe import describe
@@ -174,6 +175,26 @@ class Projector:
     def after(self, number: int) -> list[Entry]:
         """The viewer's entries after their entry ``number``."""
         return self.entries[max(number, 0):]
+
+    def bears_on(self, number: int, command: Command) -> bool:
+        """Whether what the viewer was shown after their entry ``number`` may bear on
+        ``command``, chosen on the screen of that entry (else it is no stale command): every
+        entry does but another character's command of the kind the rules have everyone make
+        at once (:attr:`Ruleset.simultaneous`), for a command of that kind — judged on the
+        command as the viewer read it, so a hidden one's verb decides nothing."""
+        together = self.ruleset.simultaneous
+        if command.verb not in together:
+            return bool(self.after(number))
+        for entry in self.after(number):
+            if entry.command != self.conflict.record(entry.version).command:
+                return True  # a label in its place ("the GM acts"): not the viewer's to read
+            try:
+                earlier = self.conflict.to_command(entry.command)
+            except FracasError:  # pragma: no cover - a stored command reads as it was stored
+                return True
+            if earlier.verb not in together or earlier.actor in (None, command.actor):
+                return True
+        return False
 
     @property
     def state(self) -> ConflictState:

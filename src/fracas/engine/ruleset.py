@@ -129,6 +129,10 @@ class Ruleset:
     #: words ("round 3", "the end of Ada's turn"): VERS says turn and go.
     round_word: ClassVar[str] = "round"
     turn_word: ClassVar[str] = "turn"
+    #: Verbs the rules have every character use at once, each on its own (Etherscope's
+    #: declarations): one such command by a character never makes another's stale, so two
+    #: players sending theirs in the same second are both decided (:meth:`Projector.bears_on`).
+    simultaneous: ClassVar[frozenset[str]] = frozenset()
 
     _rules_cache: tuple[Rule, ...] | None = None
 

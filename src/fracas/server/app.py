@@ -34,6 +34,7 @@ from fracas.app.scenario import Scenario, bundled_scenarios, load_scenario, pars
 from fracas.app.script import from_the_start
 from fracas.app.service import ConflictService
 from fracas.app.tables import Access, TableService
+from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.limits import MAX_NESTING, MAX_NUMBER
 from fracas.errors import (
@@ -705,21 +706,16 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
             # a retry of a command already applied (its answer was lost) is answered as
             # applied: its own record is no change that makes its cursor stale
             retried = key is not None and c.record_with_key(key, viewer) is not None
-            if cursor is not None and not retried:
-                start = projection.position_of(server.hub.cursor_key, conflict_id, viewer,
-                                               cursor)
-                seen, reset = live.after(start)
-                if seen or reset:
-                    raise StaleVersion("the conflict changed since your cursor: someone "
-                                       "else acted first; look again and retry")
             for attempt in range(RETRIES):
+                if cursor is not None and not retried:
+                    check_cursor(r.live(viewer), cmd)
                 try:
                     with spans.span("execute (decide, commit, fold)"):
                         out = server.service.execute(conflict_id, cmd, viewer, key=key,
                                                      conflict=c)
                     break
-                except StaleVersion:  # another process appended first: decide again
-                    if cursor is not None or attempt == RETRIES - 1:
+                except StaleVersion:  # another process appended first: look again
+                    if attempt == RETRIES - 1:
                         raise
                     server.service.refresh(conflict_id, c)
         except FracasError as exc:
@@ -729,6 +725,16 @@ async def _execute(server: Server, access: Access, table: str, conflict_id: str,
         return {"duplicate": out.duplicate, "entry": live.entry_of(out.record.version),
                 "view": live.view,
                 "cursor": server.hub.cursor(conflict_id, viewer, live.position)}
+
+    def check_cursor(live: projection.Live, cmd: Command) -> None:
+        # refused if something the viewer was shown since the cursor may bear on it (not
+        # another character's declaration beside theirs: Ruleset.simultaneous)
+        assert cursor is not None
+        start = projection.position_of(server.hub.cursor_key, conflict_id, viewer, cursor)
+        seen, reset = live.after(start)
+        if reset or (seen and live.projector.bears_on(start.entries, cmd)):
+            raise StaleVersion("the conflict changed since your cursor: someone else acted "
+                               "first; look again and retry")
 
     # decided on the loaded conflict without reading the store first: the append checks
     # the stored version (a cursor is compared with the newest log, so it is read first)

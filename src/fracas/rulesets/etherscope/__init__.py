@@ -87,6 +87,7 @@ class Etherscope(Ruleset):
     harm_keys = ("condensers", "summary")
     harm_stats = ("physical", "ether", "society")
     reveal_events = frozenset({Revealed.TYPE})  # ES-RNG-3: a search or the GM reveals
+    simultaneous = frozenset({"awareness", "declare"})  # ES-START-1, ES-ROUND-7
 
     def param_help(self, state: ConflictState, verb: str, param: str) -> str | None:
         """A declaration's scores name the conflict's own gap between them (ES-ROUND-3),
