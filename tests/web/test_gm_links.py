@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.support import Served
 from tests.web.browser import (
     DESK,
+    PHONE,
     create_from_example,
     invite,
     join,
@@ -126,3 +127,31 @@ def test_the_gm_makes_a_gm_link_for_a_tablet_and_runs_the_table_there(
     expect(page.locator("#connection")).to_have_text("live")
     for screen in (gm, alice, tablet):
         screen.context.close()
+
+
+def test_a_gm_on_a_phone_copies_a_players_link_to_send_it(browser: Browser,
+                                                           served: Served) -> None:
+    """A GM running the table from a phone sends a far-away player their link in a message:
+    Copy the link beside the invitation puts it on the clipboard (a long link in a field is
+    hard to select with a thumb); where the page may not copy, it selects the link."""
+    gm = open_screen(browser, served.url + "/", PHONE, touch=True)
+    gm.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.url)
+    gm.page.goto(create(gm.page))
+    gm.page.wait_for_url(re.compile(r"/table/t"))
+    create_from_example(gm, "etherscope-car-chase")
+    link = invite(gm, "alice")
+    issued = gm.page.locator(".issued")
+    issued.get_by_role("button", name="Copy the link").click()
+    expect(issued.get_by_role("status")).to_have_text(
+        "Copied: the link is on the clipboard, to paste into a message.")
+    assert gm.page.evaluate("navigator.clipboard.readText()") == link
+    gm.page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    link = invite(gm, "bob")  # as over plain http from another machine: nothing to copy with
+    issued.get_by_role("button", name="Copy the link").click()
+    expect(issued.get_by_role("status")).to_contain_text("the link is selected, copy it yourself")
+    selected = gm.page.evaluate("""() => { const f = document.activeElement;
+        return [f.getAttribute("aria-label") || f.labels[0].textContent,
+                f.value.slice(f.selectionStart, f.selectionEnd)]; }""")
+    assert selected == ["Link for bob", link]
+    assert unlabelled_controls(gm.page) == []
+    gm.context.close()

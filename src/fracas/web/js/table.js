@@ -56,6 +56,25 @@ function showError(error) {
 const STALE = "Not sent: the table changed while you chose (someone else acted first). The "
   + "screen now shows it as it is: look again, and send it again if it still fits.";
 
+// Copy the link: sent from a phone to a player far away, a link is pasted into a message, and a
+// long link in a field is hard to select with a thumb. The Clipboard API where the browser
+// offers it (a secure page: localhost or HTTPS); else the link is selected for the user's own copy.
+function copyLink(field) {
+  const status = h("span", { role: "status" });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      status.textContent = "Copied: the link is on the clipboard, to paste into a message.";
+    } catch {
+      field.focus();
+      field.setSelectionRange(0, field.value.length);
+      status.textContent = "This browser does not let the page copy it: the link is selected, "
+        + "copy it yourself (Ctrl+C, ⌘C on a Mac, or Copy on a phone).";
+    }
+  };
+  return h("p", { class: "buttons" }, h("button", { type: "button", onclick: copy }, "Copy the link"), status);
+}
+
 // A refusal with what this page adds to it: for an unknown command, where the commands are
 // (the terminal's prompt says Tab instead); after a question ("did you mean 'attack'?") as a
 // sentence of its own, else after a semicolon.
@@ -1132,8 +1151,9 @@ function invitePanel() {
           + `${made.player}: the link only watches until a character's player is ${made.player}.`) : null;
       const secret = made.role === "gm" ? h("p", { class: "warning" }, "A GM link: whoever opens it "
         + "runs this table as you do. Open it on your own device only, and keep it secret.") : null;
-      issued.replaceChildren(...[nobody, secret, h("p", { class: "field" }, h("label", { for: `link-${made.id}` }, `Link for ${who}`),
-        h("input", { id: `link-${made.id}`, class: "link", readonly: true, value: made.link })),
+      const field = h("input", { id: `link-${made.id}`, class: "link", readonly: true, value: made.link });
+      issued.replaceChildren(...[nobody, secret, h("p", { class: "field" }, h("label", { for: field.id }, `Link for ${who}`),
+        field), copyLink(field),
         h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 })].filter(Boolean));
       refresh();
     } catch (error) {
