@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
 from tests.web.browser import (
+    PHONE,
     command,
     create_from_example,
     invite,
@@ -209,3 +210,17 @@ def test_the_ranges_table_never_breaks_a_name_mid_word(browser: Browser, served:
     expect(gm.page.locator("main")).not_to_contain_text("awareness null")
     expect(gm.page.locator("main")).to_contain_text("Sir Bartholomew")
     gm.context.close()
+
+
+def test_a_stats_gm_only_box_sits_beside_its_label_in_the_set_up_form(
+        browser: Browser, served: Served) -> None:
+    """Before: each stat's GM only checkbox was drawn as wide as the stat's field (6rem), its
+    box floating in the middle, a thumb's width away from the words it ticks."""
+    gm = start_table(browser, served.url)
+    gm.page.set_viewport_size(PHONE)
+    gm.page.get_by_text("Set up a conflict (form)").click()
+    for stat in ("physical", "awareness"):
+        box = gm.page.get_by_label(f"{stat} GM only").bounding_box()
+        label = gm.page.locator("label", has_text=f"{stat} GM only").bounding_box()
+        assert box and label and box["width"] <= 30, box
+        assert 0 <= label["x"] - (box["x"] + box["width"]) <= 12, (box, label)
