@@ -48,3 +48,19 @@ def test_no_offer_says_what_it_does_in_notation(name: str) -> None:
             for offered in structured(Live(c, viewer), None).values():
                 for command in offered:
                     assert not NOTATION.search(command["summary"]), (viewer, command["summary"])
+
+
+@pytest.mark.parametrize("name", ["etherscope-car-chase", "vers-tavern-brawl",
+                                  "fabula-ultima-ambush"])
+def test_the_gms_override_names_the_paths_of_its_own_game(name: str) -> None:
+    """Before: every game's override form read "(e.g. override ada.hp.current 12)", a path
+    Etherscope and VERS have not; its path field now names the game's own."""
+    scenario = load_scenario(name)
+    c = play_script(from_the_start(scenario), "words")
+    (override,) = [o for o in structured(Live(c, Viewer.gm()), None)["gm"]
+                   if o["verb"] == "override"]
+    path = next(p for p in override["params"] if p["name"] == "path")
+    assert "hp.current" not in override["summary"]
+    assert path["help"] == (f"what to correct, e.g. {', '.join(c.ruleset.override_examples)} "
+                            "(ID: a character's id)")
+    assert "hp" not in path["help"] or c.ruleset.name == "fabula-ultima"

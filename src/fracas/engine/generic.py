@@ -79,8 +79,8 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("expire", (Param("id", "word"),), "remove a timed effect now", actor="gm"),
     CommandSpec("override", (Param("path", "word"), Param("value", "value"),
                              Param("reason", "text", required=False, positional=False)),
-                "GM correction of a live value by its path in fracas show --json "
-                "(e.g. override ada.hp.current 12)", actor="gm"),
+                "GM correction of a live value by its path in fracas show --json",
+                actor="gm"),
     CommandSpec("join", (Param("id", "new-id"), Param("name", "text", required=False,
                                                     positional=False),
                          Param("kind", "choice", required=False, positional=False,

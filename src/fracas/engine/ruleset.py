@@ -294,6 +294,9 @@ class Ruleset:
         GM's join gives the game's own stats as its example."""
         if verb == "join" and param == "stats":
             return f"a JSON object, e.g. {json.dumps(self.stats_example(state))}"
+        if verb == "override" and param == "path" and self.override_examples:
+            return (f"what to correct, e.g. {', '.join(self.override_examples)} "
+                    "(ID: a character's id)")
         return None
 
     def join_sides(self, state: ConflictState) -> tuple[str, ...] | None:
