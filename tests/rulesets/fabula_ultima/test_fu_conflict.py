@@ -375,6 +375,24 @@ def test_a_third_side_is_refused_until_assigned() -> None:
                "\"hp\":5}'", "FU-CON-13", InvalidInput)
 
 
+@pytest.mark.rule("FU-CON-13", "FU-CON-3")
+def test_the_initiative_shows_no_odds_while_a_third_side_blocks_it() -> None:
+    """The form showed the chance of acting first for a check the rules refuse until the
+    Ghost is assigned. A third-side character hidden from Ada's player leaves her odds as
+    they were (their going would tell of it); the GM, who sees it, reads none."""
+    c = make(pc("ada"), npc("orc"), npc("ghost", side="spirits"))
+    ada = Viewer.of_player("ada")
+
+    def odds(viewer: Viewer) -> list[str]:
+        return c.ruleset.command_odds(c.state, viewer, c.parse("ada: initiative"))
+
+    assert odds(ada) == [] and odds(Viewer.gm()) == []
+    run(c, "conceal ghost")
+    assert odds(ada) != [] and odds(Viewer.gm()) == []
+    run(c, "assign ghost foes")
+    assert odds(Viewer.gm())[0].startswith("Ada leads the Initiative Group Check")
+
+
 @pytest.mark.rule("FU-CON-13")
 def test_an_npc_can_change_sides_mid_conflict() -> None:
     c = seed_example()

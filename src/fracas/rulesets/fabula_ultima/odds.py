@@ -36,6 +36,7 @@ from fracas.rulesets.fabula_ultima.state import (
     initiative_leaders,
     next_turn,
     npc_initiative,
+    unassigned,
     weapons_of,
 )
 from fracas.rulesets.fabula_ultima.views import (
@@ -268,6 +269,8 @@ def initiative_odds(state: ConflictState, viewer: Viewer, command: Command,
     leader = state.participants.get(command.actor or "")
     if state.status != Status.SETUP.value or leader is None or leader.id not in leaders:
         return []
+    if any(can_see(p.id) for p in unassigned(state)):
+        return []  # refused until they are assigned (FU-CON-13); one hidden tells nothing
     if not viewer.is_gm and (viewer.player is None or leader.owner != viewer.player
                              or a.get("dl") is not None):
         return []
