@@ -564,3 +564,14 @@ def test_a_players_initiative_offers_no_dl_the_gm_alone_may_set() -> None:
     assert [p.name for p in mine.params if not p.is_fixed] == ["supporters", "dice"]
     (gms,) = [lc for lc in offered(c, Viewer.gm(), "ada") if lc.verb == "initiative"]
     assert "dl" in [p.name for p in gms.params]
+
+
+@pytest.mark.rule("FU-CON-14")
+def test_one_joining_before_the_start_takes_turns_from_round_1_in_the_log() -> None:
+    """A newcomer before the start plays from the first round: the log says round 1, never
+    'round 0', which no table has (a third PC brought in while goals are recorded)."""
+    c = make(pc("ada"), npc("orc1"))
+    run(c, "join cid kind=pc side=pcs stats='{\"dex\":8,\"ins\":8,\"mig\":8,\"wlp\":8,"
+           "\"hp\":30}'")
+    assert log_view(c, Viewer.of_player("ada"))[-1]["lines"][-1] == (
+        "Cid takes 1 turn per round on side pcs, from round 1")

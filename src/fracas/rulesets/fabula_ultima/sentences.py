@@ -143,6 +143,8 @@ def _fabula(e: ev.FabulaChanged, state: ConflictState) -> str:
 
 @H.describes(ev.JoinedTurns)
 def _joined(e: ev.JoinedTurns, state: ConflictState) -> str:
+    """``Cid takes 1 turn per round on side pcs, from round 2``; one joining before the start
+    (recorded at round 0) plays from round 1."""
     n = e.turns
     return (f"{name_of(state, e.participant)} takes {n} turn{'s' if n != 1 else ''} per "
-            f"round on side {e.side}, from round {e.round}")
+            f"round on side {e.side}, from round {max(e.round, 1)}")
