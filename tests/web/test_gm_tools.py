@@ -177,9 +177,10 @@ def test_a_character_taken_out_shows_no_crisis_badge(browser: Browser, served: S
 
 
 @pytest.mark.rule("FU-RES-1")
-def test_a_spells_mp_cost_is_in_view(browser: Browser, served: Served) -> None:
+def test_a_spells_mp_cost_and_damage_are_in_view(browser: Browser, served: Served) -> None:
     """A spell's form shows its MP field with what it is (before: folded under "more
-    options", so a cast at 0 MP went unnoticed); its rare values stay folded."""
+    options", so a cast at 0 MP went unnoticed) and its damage (folded, so an offensive spell
+    that hit dealt none unnoticed); its rare values stay folded."""
     gm = start_table(browser, served.url)
     create_from_example(gm, "fabula-ultima-ambush")
     command(gm, "gm", "ada: initiative dice=5,5,6,4")
@@ -189,8 +190,9 @@ def test_a_spells_mp_cost_is_in_view(browser: Browser, served: Served) -> None:
     mp = spell.locator("form > p.field", has=gm.page.get_by_label("mp", exact=False))
     expect(mp).to_be_visible()
     expect(mp).to_contain_text("the MP the spell costs")
-    expect(spell.locator("details.more > summary")).to_have_text(
-        re.compile("^more options: damage, accuracy, bonus"))
+    expect(spell.locator("form > p.field", has=gm.page.get_by_label("damage (optional)"))
+           ).to_be_visible()
+    expect(spell.locator("details.more > summary")).to_have_text("more options: accuracy, bonus")
     gm.context.close()
 
 

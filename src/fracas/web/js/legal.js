@@ -225,9 +225,14 @@ function folded(fields, key, verb) {
 
 // The optional fields typed in freely that stay in view, by verb: what a rule spends
 // successes on or the action is defined by (an Etherscope act's difficulty, extras and hurt,
-// ES-ACT-4; a Push Back's damage, ES-ACT-5), a spell's MP cost (a cast at 0 MP by oversight
-// would leave it unpaid) and a newcomer's stats (an Etherscope join needs its condenser).
-const IN_VIEW = { act: ["difficulty", "extras", "hurt"], push: ["damage"], spell: ["mp"], join: ["stats"] };
+// ES-ACT-4; a Push Back's damage, ES-ACT-5), a spell's MP cost and damage (a cast at 0 MP by
+// oversight would leave it unpaid, a hit with no damage typed would deal none), a Fabula
+// Ultima item's damage, initiative and Defense (an armour declared with its name alone
+// changes nothing) and a newcomer's stats (an Etherscope join needs its condenser).
+const IN_VIEW = {
+  act: ["difficulty", "extras", "hurt"], push: ["damage"], spell: ["mp", "damage"],
+  equip: ["damage", "init", "defense"], join: ["stats"],
+};
 
 // The title of a fold of rarely needed `fields`: "more options: ev, difficulty".
 function moreOptions(fields) {
