@@ -64,3 +64,16 @@ def test_the_gms_override_names_the_paths_of_its_own_game(name: str) -> None:
     assert path["help"] == (f"what to correct, e.g. {', '.join(c.ruleset.override_examples)} "
                             "(ID: a character's id)")
     assert "hp" not in path["help"] or c.ruleset.name == "fabula-ultima"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in bundled_scenarios()
+                                        if not n.startswith("etherscope")))
+def test_no_offer_speaks_of_a_zoom_where_the_game_has_none(name: str) -> None:
+    """Fabula Ultima and VERS have no zoom-ins (Etherscope's alone): the GM's end reads
+    "End the conflict with a reason" (before: "… (or the zoomed-in conflict) …", words
+    the GM of the dragon's lair could not place)."""
+    c = play_script(from_the_start(load_scenario(name)), "words")
+    summaries = [command["summary"] for offered in structured(Live(c, Viewer.gm()), None).values()
+                 for command in offered]
+    assert "end the conflict with a reason" in summaries
+    assert not [s for s in summaries if "zoom" in s]

@@ -103,7 +103,7 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
                 actor="gm"),
     CommandSpec("end", (Param("reason", "text"),
                         Param("outcome", "text", required=False, positional=False)),
-                "end the conflict (or the zoomed-in conflict) with a reason", actor="gm"),
+                "end the conflict with a reason", actor="gm"),
 )
 
 GENERIC_VERBS = frozenset(s.verb for s in GENERIC_COMMANDS)
