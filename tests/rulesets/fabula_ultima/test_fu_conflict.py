@@ -575,3 +575,20 @@ def test_one_joining_before_the_start_takes_turns_from_round_1_in_the_log() -> N
            "\"hp\":30}'")
     assert log_view(c, Viewer.of_player("ada"))[-1]["lines"][-1] == (
         "Cid takes 1 turn per round on side pcs, from round 1")
+
+
+@pytest.mark.rule("FU-CON-10")
+def test_between_rounds_a_card_says_the_turns_of_the_next_round() -> None:
+    """Once a round has ended and the PCs may open the next, Ada's card says what the next
+    round gives her (before: '0 turns left', beside her page's 'Your turn: Ada')."""
+    c = seed_example()
+    run(c, "ada: act", "orc1: act", "bruno: act")
+    ada = next(p for p in view(c, Viewer.of_player("ada"))["conflict"]["participants"]
+               if p["id"] == "ada")
+    assert ada["summary"].endswith("0 turns left")  # in the round: she has acted
+    run(c, "orc2: act", "orc3: act")
+    v = view(c, Viewer.of_player("ada"))["conflict"]
+    assert v["ruleset"]["tracker"]["may_act"] == ["ada", "bruno"]
+    summaries = {p["id"]: p["summary"] for p in v["participants"]}
+    assert summaries["ada"].endswith("1 turn next round")
+    assert not any("0 turns left" in s for s in summaries.values())

@@ -208,11 +208,22 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
         out["turns_left"] = left
         out["turns_per_round"] = ext.order.turns_per_round.get(pid, 1)
         if p.active and state.status == Status.RUNNING.value:
-            parts.append(f"{left} turn{'s' if left != 1 else ''} left")
+            parts.append(_turns_said(ext, pid, left))
     if out["extra"]:
         parts.append("extra")
     out["summary"] = " · ".join(parts)
     return out
+
+
+def _turns_said(ext: FabulaExt, pid: str, left: int) -> str:
+    """``2 turns left`` in the round; between rounds, when nobody has one left, what the next
+    round gives (``1 turn next round``), not the ``0 turns left`` of one its side may be
+    asked to open it with (FU-CON-10)."""
+    assert ext.order is not None
+    if ext.order.round_over:
+        left = ext.order.turns_per_round.get(pid, 1)
+        return f"{left} turn{'s' if left != 1 else ''} next round"
+    return f"{left} turn{'s' if left != 1 else ''} left"
 
 
 #: How a Fabula Ultima sheet labels the stats it shows as written.
