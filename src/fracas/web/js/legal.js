@@ -198,7 +198,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const built = build();
-    if (await onSubmit(built, form, doneOf(command, built, context))) forget(fields, key);
+    if (await onSubmit(built, form, doneOf(command, built, context))) forget(fields, key, command.verb);
   });
   if (onChange) {
     form.addEventListener("change", () => onChange(build, odds));
@@ -292,6 +292,11 @@ function aboutOf(command) {
   return text[0].toUpperCase() + text.slice(1) + (command.rule ? ` (${command.rule})` : "");
 }
 
+// The choices that describe what was typed beside them, by verb, cleared with it: a spell's,
+// an item's or dealt damage's type (the next spell is another: a fire type kept would send
+// "Tail sweep" out as fire, against the affinities the GM set).
+const GOES_WITH_TYPED = { spell: ["type"], equip: ["type"], damage: ["type"] };
+
 // What was typed or chosen, and which commands were open (`kept`, typed.js), survive a
 // redraw of the controls (they are rebuilt when someone else's action changes the legal
 // commands) and a reload of the page, in one conflict (the key begins with its id: another
@@ -299,10 +304,12 @@ function aboutOf(command) {
 //
 // Once a command is accepted, what was typed in its form (dice, words said, a reason) is
 // gone: the next go starts empty, never rolls the same dice or says the same words again. A
-// choice from a list (a target, a weapon) stays; a refused command keeps all, to be put right.
-function forget(fields, key) {
+// choice from a list (a target, a weapon) stays, but for one that belongs with what was typed
+// (GOES_WITH_TYPED); a refused command keeps all, to be put right.
+function forget(fields, key, verb) {
+  const withTyped = GOES_WITH_TYPED[verb] || [];
   for (const f of fields) {
-    if (f.input.tagName !== "INPUT") continue;
+    if (f.input.tagName !== "INPUT" && !withTyped.includes(f.param.name)) continue;
     kept.delete(`${key}|${f.param.name}`);
     f.input.value = "";
     delete f.input.dataset.chosen;
