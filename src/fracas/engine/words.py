@@ -11,4 +11,9 @@ def possessive(name: str) -> str:
     return f"{name}'" if ending.endswith("s") and ending != "ss" else f"{name}'s"
 
 
-__all__ = ["possessive"]
+def listed(names: list[str], last: str = "and") -> str:
+    """Names in a sentence: "Ada", "Ada and Bruno", "Ada, Bruno and Cid" (``last``: "or")."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+__all__ = ["listed", "possessive"]

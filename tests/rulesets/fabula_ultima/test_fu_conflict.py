@@ -393,6 +393,25 @@ def test_the_initiative_shows_no_odds_while_a_third_side_blocks_it() -> None:
     assert odds(Viewer.gm())[0].startswith("Ada leads the Initiative Group Check")
 
 
+@pytest.mark.rule("FU-CON-3")
+def test_the_set_up_line_names_who_may_lead_the_initiative_in_words() -> None:
+    """Before the start the round's line names the PCs who may lead the Initiative Group
+    Check, those the viewer sees (before: "a PC on pcs leads … (LEADER: initiative)", notation
+    a player on a phone does not read)."""
+    c = make(pc("ada"), pc("bruno"), pc("cid"), npc("orc"))
+
+    def line(viewer: Viewer) -> str:
+        return next(ln for ln in view(c, viewer)["conflict"]["ruleset"]["lines"]
+                    if ln.startswith("set-up:"))
+
+    lead = "leads the Initiative Group Check (FU-CON-3)"
+    assert line(Viewer.gm()) == f"set-up: record goals, equip PCs, then Ada, Bruno or Cid {lead}"
+    run(c, "conceal cid")
+    assert line(Viewer.of_player("ada")).endswith(f"then Ada or Bruno {lead}")
+    run(c, "conceal bruno")
+    assert line(Viewer.of_player("ada")).endswith(f"then Ada {lead}")
+
+
 @pytest.mark.rule("FU-CON-13")
 def test_an_npc_can_change_sides_mid_conflict() -> None:
     c = seed_example()

@@ -11,6 +11,7 @@ from fracas.engine.events import Event
 from fracas.engine.model import ConflictState, Kind, Status, Viewer
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.sheet import SheetItem, item, stat_items
+from fracas.engine.words import listed
 from fracas.rulesets.fabula_ultima import events as ev
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
@@ -71,8 +72,10 @@ def tracker_lines(state: ConflictState,
             lines.append("unassigned (FU-CON-13): " + ", ".join(
                 f"{p.name} (side {p.side or 'none'})" for p in loose))
         if state.status == Status.SETUP.value:
-            lead = (f"then a PC on {ext.pc_side} leads the Initiative Group Check (LEADER: "
-                    "initiative)" if initiative_leaders(state) else
+            leaders = [name_of(state, p) for p in initiative_leaders(state) if can_see(p)]
+            who = listed(leaders, "or") if leaders else f"a PC on {ext.pc_side}"
+            lead = (f"then {who} leads the Initiative Group Check (FU-CON-3)"
+                    if initiative_leaders(state) else
                     f"but {ext.pc_side} has no PC (kind = \"pc\") to lead the Initiative "
                     "Group Check (FU-CON-3)")
             lines.append(f"set-up: record goals, equip PCs, {lead}")

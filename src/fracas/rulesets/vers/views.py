@@ -20,7 +20,7 @@ from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import redact_marked, shown
 from fracas.engine.sheet import SheetItem, item, stat_items, worded, words
-from fracas.engine.words import possessive
+from fracas.engine.words import listed, possessive
 from fracas.rulesets.vers.chases import ENDED, HALTED, roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
 from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
@@ -429,8 +429,7 @@ def _discipline_due(state: ConflictState, due: list[str]) -> str:
     "Ada and Bruno must roll Discipline to stay conscious (VR-INJ-3)"; "" for nobody."""
     if not due:
         return ""
-    said = [_n(state, pid) for pid in due]
-    who = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    who = listed([_n(state, pid) for pid in due])
     return f"{who} must roll Discipline to stay conscious (VR-INJ-3)"
 
 
