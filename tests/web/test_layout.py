@@ -224,3 +224,22 @@ def test_a_stats_gm_only_box_sits_beside_its_label_in_the_set_up_form(
         label = gm.page.locator("label", has_text=f"{stat} GM only").bounding_box()
         assert box and label and box["width"] <= 30, box
         assert 0 <= label["x"] - (box["x"] + box["width"]) <= 12, (box, label)
+
+
+def test_a_gm_on_an_upright_tablet_has_the_log_beside_the_controls(browser: Browser,
+                                                                   served: Served) -> None:
+    """At 768×1024 the GM's controls stand in one column, the field and the log in the other,
+    the log beside the controls (before: one column as on a phone, the log some 5,000px down,
+    below every control); sideways scrolling never comes of it."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-agents-domain")
+    gm.page.set_viewport_size({"width": 768, "height": 1024})
+    expect(gm.page.locator(".round-region")).to_contain_text("Behind the screen")
+    expect(gm.page.locator(".log-region")).to_contain_text("conflict set up")
+    round_box = gm.page.locator(".round-region").bounding_box()
+    log_box = gm.page.locator(".log-region").bounding_box()
+    assert round_box and log_box
+    assert log_box["x"] >= round_box["x"] + round_box["width"], (round_box, log_box)
+    assert log_box["y"] < round_box["y"] + round_box["height"], (round_box, log_box)
+    assert gm.page.evaluate("document.documentElement.scrollWidth") <= 768
+    gm.context.close()
