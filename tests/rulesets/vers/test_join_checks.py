@@ -88,3 +88,31 @@ def test_an_override_of_the_set_up_is_checked_like_the_scenario_file(line: str,
         c.execute(line)
     assert c.version == version
     c.execute("""join rat name=Rat stats='{"zone": "bar"}'""")  # the conflict still takes joins
+
+
+@pytest.mark.rule("VR-ROLL-1")
+@pytest.mark.parametrize(("stats", "message"), [
+    ('{"zone": "bar", "strenght": 3}',
+     "rat: unknown stat 'strenght'; did you mean 'strength'? (a stat of your own must not "
+     "look like one of VERS's)"),
+    ('{"zone": "bar", "Agility": 3}', "rat: unknown stat 'Agility'; did you mean 'agility'?"),
+    ('{"zone": "bar", "skills": {"athletic": 3}}',
+     "rat: unknown skill skills.athletic; did you mean 'athletics'? (a background or special "
+     "skill must not look like a standard one)"),
+    ('{"zone": "bar", "tn": {"close_combt": 14}}',
+     "rat: unknown skill tn.close_combt; did you mean 'close_combat'?"),
+])
+def test_a_stat_or_skill_that_looks_mistyped_is_refused(stats: str, message: str) -> None:
+    """A typo left the character without the stat it meant (strength 0, its TN lower) with
+    nothing said; a stat or skill of the GM's own that looks like no VERS one is kept."""
+    c = play_script(parse_scenario(BRAWL), "s")
+    version = c.version
+    with pytest.raises(InvalidInput, match=re.escape(message)):
+        c.execute(f"join rat name=Rat stats='{stats}'")
+    assert c.version == version and "rat" not in c.state.participants
+    entry = f'\n[[participants]]\nid = "rat"\nname = "Rat"\nstats = {_toml(stats)}\n'
+    with pytest.raises(InvalidInput, match=re.escape(f"f.toml: {message}")):
+        play_script(parse_scenario(BRAWL + entry, "f.toml"), "s")
+    c.execute("""join rat name=Rat stats='{"zone": "bar", "grudge": "Rook", """
+              """"skills": {"smithing": 2}}'""")
+    assert c.state.participants["rat"].stats["skills"] == {"smithing": 2}

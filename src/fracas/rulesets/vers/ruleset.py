@@ -18,6 +18,7 @@ from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, roll_odds, views
 from fracas.rulesets.vers.commands import COMMANDS
@@ -27,7 +28,14 @@ from fracas.rulesets.vers.evolve import add_object, join
 from fracas.rulesets.vers.gm import ONE_WAY, cover_problem, object_spec
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
-from fracas.rulesets.vers.state import ATTRIBUTES, KIND_TRACK, WEAPON_KINDS, VersExt, weapons_of
+from fracas.rulesets.vers.state import (
+    ATTRIBUTES,
+    KIND_TRACK,
+    SKILL_ATTRIBUTE,
+    WEAPON_KINDS,
+    VersExt,
+    weapons_of,
+)
 
 #: The modules whose handlers fill HANDLERS (imported for their registrations).
 _DECIDERS = (actions, chases)
@@ -36,6 +44,27 @@ _DECIDERS = (actions, chases)
 #: The battlefield's settings that are lists, and the rule each serves.
 BATTLEFIELD_LISTS = {"zones": "VR-MOVE-1", "links": "VR-MOVE-1", "objects": "VR-OBJ-1",
                      "guards": "VR-MOVE-5", "cover": "VR-ATK-5"}
+
+
+def _check_mistyped(pid: str, stats: dict[str, Any], read: frozenset[str]) -> None:
+    """Refuse a stat, skill or TN of the GM's own that looks like a mistyped one of VERS's
+    (``strenght``, ``athletic``): the character would go without the one it meant, its TN
+    silently lower (VR-ROLL-1). Any other key is the GM's own, kept and read by no rule."""
+    for key in sorted(set(stats) - read):
+        hint = did_you_mean(str(key).lower(), sorted(read), cutoff=0.8)
+        if hint:
+            raise InvalidInput(f"{pid}: unknown stat {key!r}{hint} (a stat of your own must "
+                               "not look like one of VERS's)", rule="VR-ROLL-1",
+                               participant=pid, key=key)
+    for table in ("skills", "tn"):
+        given = stats.get(table)
+        for skill in sorted(set(given) - set(SKILL_ATTRIBUTE) if isinstance(given, dict) else ()):
+            hint = did_you_mean(str(skill).lower(), sorted(SKILL_ATTRIBUTE), cutoff=0.8)
+            if hint:
+                raise InvalidInput(f"{pid}: unknown skill {table}.{skill}{hint} (a background "
+                                   "or special skill must not look like a standard one)",
+                                   rule="VR-ROLL-1", participant=pid,
+                                   key=f"{table}.{skill}")
 
 
 class Vers(Ruleset):
@@ -149,6 +178,7 @@ class Vers(Ruleset):
             covered.add(c["who"])
         for p in setup.participants:
             st = p.stats
+            _check_mistyped(p.id, st, self.stats_read)
             for attr in ATTRIBUTES:
                 if attr in st and not isinstance(st[attr], int):
                     raise InvalidInput(f"{p.id}: {attr} must be a whole number",
