@@ -322,6 +322,46 @@ def test_a_vers_character_from_the_form_is_armed_as_the_forms_example_says(
     clean(gm, ())
 
 
+def test_a_character_hidden_from_the_start_on_the_form_leaves_no_trace(
+        browser: Browser, served: Served) -> None:
+    """A sniper the GM hides from the start on the form is nowhere on a player's page: not in
+    the set-up the log shows (nor in its count of participants), not in what the server sent,
+    until the GM reveals it. Before, the form could only make it seen and the GM conceal it
+    after, and every player's log kept its whole sheet and '(3 participants)'."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_label("Title").fill("The warehouse")
+    form.get_by_label("Sides (comma-separated)").fill("crew, gang")
+    form.get_by_label(re.compile("^Zones")).fill("dock, catwalk")
+    for _ in range(2):
+        form.get_by_role("button", name="Add a participant").click()
+    rows = form.locator("fieldset")
+    for row, (pid, name, side, zone) in zip(
+            (rows.nth(0), rows.nth(1), rows.nth(2)),
+            (("ada", "Ada", "crew", "dock"), ("rook", "Rook", "gang", "dock"),
+             ("zqvex", "Zqsniper Vex", "gang", "catwalk")), strict=True):
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+        row.get_by_label("Zone", exact=True).select_option(zone)
+    rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
+    rows.nth(2).get_by_label(re.compile("^Hidden from the players at the start")).check()
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The warehouse")
+    expect(page.locator(".person", has_text="Zqsniper Vex")).to_contain_text(
+        "hidden from players")
+    alice = join(browser, invite(gm, "alice"))
+    wait_log(alice, "conflict set up: The warehouse (2 participants)")
+    expect(alice.page.locator(".person")).to_have_count(2)
+    assert leaks(alice, ("zqvex", "zqsniper")) == []
+    command(gm, "gm", "reveal zqvex")
+    expect(alice.page.locator(".person", has_text="Zqsniper Vex")).to_be_visible()
+    clean(gm, (alice,))
+
+
 def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     gm = start_table(browser, served.url)
     page = gm.page

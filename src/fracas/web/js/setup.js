@@ -112,6 +112,15 @@ function kindFollowsPlayer(kind, player) {
   });
 }
 
+// A character concealed from the start (an ambusher, a sniper): the server leaves it out of
+// the set-up every player reads and has it join concealed at once (join … hidden=yes).
+function hiddenAtStart(id) {
+  const box = h("input", { type: "checkbox", id });
+  const wrap = h("p", { class: "field inline" }, box,
+    h("label", { for: id }, "Hidden from the players at the start (reveal it in play)"));
+  return { box, wrap };
+}
+
 // What "Other stats" takes, in each ruleset's own words, each one that works typed in as it
 // reads: an Etherscope character's skill ratings and pool (docs/etherscope.md), a Fabula
 // Ultima PC's IP, Fabula Points and an affinity (docs/fabula-ultima.md), a VERS character's
@@ -136,6 +145,7 @@ function personRow(ruleset, sides, zones, remove) {
   const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
     placeholder: "alice (for a pc)" });
   kindFollowsPlayer(kind, player);
+  const hidden = hiddenAtStart(id("hidden"));
   const zone = h("select", { id: id("zone") });
   const zoneField = field("Zone", zone);
   const stats = h("div", { class: "stats" });
@@ -144,7 +154,7 @@ function personRow(ruleset, sides, zones, remove) {
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind, "pc once a player is named, else npc, unless you choose"), field("Side", side),
-    field("Player (their link's name)", player), zoneField, stats,
+    field("Player (their link's name)", player), hidden.wrap, zoneField, stats,
     field("Other stats (name=value, comma-separated)", other), removal);
   row.renumber = (k) => {
     legend.textContent = `Participant ${k}`;
@@ -175,6 +185,7 @@ function personRow(ruleset, sides, zones, remove) {
     const out = { id: pid.value.trim(), name: name.value.trim(), kind: kind.value, stats: {}, gm_only: [] };
     if (side.value) out.side = side.value;
     if (player.value.trim()) out.player = player.value.trim();
+    if (hidden.box.checked) out.hidden = true;
     for (const input of stats.querySelectorAll("[data-stat]")) {
       if (input.value !== "") out.stats[input.dataset.stat] = Number(input.value);
     }
