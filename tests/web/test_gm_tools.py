@@ -362,6 +362,37 @@ def test_a_character_hidden_from_the_start_on_the_form_leaves_no_trace(
     clean(gm, (alice,))
 
 
+@pytest.mark.rule("VR-MOVE-1")
+def test_the_forms_links_draw_a_map_that_is_no_chain(browser: Browser, served: Served) -> None:
+    """A warehouse whose loading dock leads to the catwalk (by its ladder), the office and the
+    street is drawn from the form's Links, a dash between two zones (an id may hold one).
+    Before, the form linked the zones in the order given, a chain, and a link once drawn
+    cannot be taken off the map: the catwalk led on to the office."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_label("Title").fill("The warehouse")
+    form.get_by_label("Sides (comma-separated)").fill("crew")
+    form.get_by_label(re.compile("^Zones")).fill("dock, catwalk, back-office, street")
+    links = form.get_by_label(re.compile("^Links"))
+    expect(links).to_have_accessible_description(re.compile("empty: each zone linked to the next"))
+    links.fill("dock-catwalk, dock-back-office, back-office-street, street - dock")
+    row = form.locator("fieldset").nth(0)
+    row.get_by_label("Id", exact=True).fill("ada")
+    row.get_by_label("Name", exact=True).fill("Ada")
+    row.get_by_label("Zone", exact=True).select_option("catwalk")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The warehouse")
+    expect(page.locator("svg.zones line.link")).to_have_count(4)
+    zones = last_view(gm)["conflict"]["ruleset"]["zones"]
+    assert zones == {"back-office": ["dock", "street"], "catwalk": ["dock"],
+                     "dock": ["back-office", "catwalk", "street"],
+                     "street": ["back-office", "dock"]}
+    clean(gm, ())
+
+
 def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     gm = start_table(browser, served.url)
     page = gm.page

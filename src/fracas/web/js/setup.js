@@ -19,6 +19,10 @@ export function setupForm(rulesets, onCreate) {
   const zones = h("input", { id: id("zones"), name: "zones", maxlength: 400,
     placeholder: "bar, floor, door (linked in this order)" });
   const zonesField = field("Zones (VERS: ids, comma-separated)", zones);
+  const links = h("input", { id: id("links"), name: "links", maxlength: 1000,
+    placeholder: "dock-catwalk, dock-office, dock-street" });
+  const linksField = field("Links (VERS: pairs of zones, comma-separated)", links,
+    "empty: each zone linked to the next, in the order given");
   const choices = h("div", { class: "choices" });
   const harms = h("div", { class: "choices" });
   const people = h("div", { class: "people-setup" });
@@ -29,6 +33,7 @@ export function setupForm(rulesets, onCreate) {
     const rs = byName.get(ruleset.value);
     const was = new Map([...form.querySelectorAll(".choices select")].map((el) => [el.id, el.value]));
     zonesField.hidden = rs.name !== "vers";
+    linksField.hidden = rs.name !== "vers";
     choices.replaceChildren(...rs.choices.map((c) => {
       const allowed = c.allowed === "sides" ? sideList() : c.allowed;
       const select = h("select", { id: id(`choice-${c.name}`), name: c.name, "data-choice": c.name },
@@ -76,14 +81,15 @@ export function setupForm(rulesets, onCreate) {
     if (rs.name === "vers" && zoneList().length) {
       const list = zoneList();
       settings.zones = list.map((z) => ({ id: z, name: z }));
-      settings.links = list.slice(1).map((z, i) => [list[i], z]);
+      settings.links = links.value.trim() ? linksOf(links.value, list)
+        : list.slice(1).map((z, i) => [list[i], z]);
     }
     const setup = { ruleset: rs.name, title: title.value.trim(), scene: scene.value.trim(),
       sides: sideList(), settings, participants: [...people.children].map((row) => row.value()) };
     onCreate({ setup });
   } },
   field("Ruleset", ruleset), field("Title", title), field("Scene", scene),
-  field("Sides (comma-separated)", sides), zonesField, choices, harms,
+  field("Sides (comma-separated)", sides), zonesField, linksField, choices, harms,
   h("h3", {}, "Participants"), people,
   h("p", { class: "buttons" },
     h("button", { type: "button", onclick: addPerson }, "Add a participant"),
@@ -91,6 +97,19 @@ export function setupForm(rulesets, onCreate) {
   addPerson();
   refreshChoices();
   return form;
+}
+
+// The links typed as "dock-catwalk, dock-office": each pair split at the dash that leaves two
+// of the zones (an id may hold a dash itself: "back-room-hall"); one that leaves none is sent
+// split at its first dash, for the server to refuse in its own words.
+function linksOf(text, zones) {
+  const known = new Set(zones);
+  return text.split(",").map((x) => x.trim()).filter(Boolean).map((pair) => {
+    const cuts = [...pair.matchAll(/-/g)].map((m) => m.index);
+    const at = cuts.find((i) => known.has(pair.slice(0, i).trim()) && known.has(pair.slice(i + 1).trim()))
+      ?? cuts[0] ?? pair.length;
+    return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+  });
 }
 
 const HARM_WORDS = { exact: "exact values", band: "a band (unhurt / hurt / in crisis / down)", none: "nothing" };
