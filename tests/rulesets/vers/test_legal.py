@@ -90,6 +90,24 @@ def test_the_gm_is_offered_the_three_cover_values():
         assert c.state.ext.cover["thug"] == -value
 
 
+@pytest.mark.rule("VR-OBJ-1", "VR-ATK-5")
+def test_an_object_and_cover_are_offered_from_the_lists_of_materials_zones_and_objects():
+    """The GM picks an object's material from the seed's table, its zone from the map, and
+    cover's object from those there are; before, all three were typed, and a GM who did not
+    know 'iron' or the zone's id had to guess."""
+    c = make(pc("ada", zone="a"), npc("thug", zone="b"), **ZONES)
+    (obj,) = [lc for lc in c.legal(None) if lc.verb == "object"]
+    data = {p["name"]: p for p in obj.to_data()["params"]}
+    assert data["material"]["allowed"][:3] == ["butter", "flesh", "cloth"]
+    assert "iron" in data["material"]["allowed"] and not data["material"]["required"]
+    assert data["zone"]["allowed"] == ["a", "b", "c", "d", "e"]
+    do(c, obj.command(id="desk", material="iron", zone="b"))
+    (cover,) = [lc for lc in c.legal(None) if lc.verb == "cover"]
+    assert cover.choice("object").allowed == ("desk",)
+    do(c, cover.command(who="thug", value=3, object="desk"))
+    assert c.state.ext.cover_object["thug"] == "desk"
+
+
 @pytest.mark.rule("VR-OBJ-5")
 def test_repair_is_offered_for_a_damaged_object_and_not_a_broken_one():
     c = smith()

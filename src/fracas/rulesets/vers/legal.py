@@ -26,7 +26,7 @@ from fracas.rulesets.vers.chases import (
 from fracas.rulesets.vers.checks import Check
 from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import Plan, attack_choices, way
-from fracas.rulesets.vers.state import KIND_TRACK, VersExt, skill_tn, weapons_of
+from fracas.rulesets.vers.state import HARDNESS, KIND_TRACK, VersExt, skill_tn, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
 TRACK_NAMES = ("injury", "focus", "morale")
@@ -250,6 +250,7 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
         out += [command(None, "open", first=p) for p in turns.members
                 if state.participants[p].active]
     out += _GM_TOOLS
+    out += _battlefield_tools(ext)
     out += concealment_offers([p.id for p in state.participants.values() if p.active],
                               tuple(state.concealed))
     for cid, chase in ext.chases.items():
@@ -273,13 +274,19 @@ _GM_TOOLS = (
     command(None, "link", free={"a": "ZONE", "b": "ZONE"}),
     command(None, "place", free={"who": "WHO", "zone": "ZONE"}),
     command(None, "guard", free={"who": "WHO", "a": "ZONE", "b": "ZONE"}),
-    command(None, "cover", free={"who": "WHO", "object": "OBJECT"},
-            allowed={"value": (1, 3, 5)}),
-    command(None, "object", free={"id": "ID", "material": "MATERIAL"}),
     command(None, "harm", free={"who": "WHO", "ev": "EV"}, allowed={"track": TRACK_NAMES}),
     command(None, "chase", free={"id": "ID", "hunter": "WHO", "quarry": "WHO"},
             allowed={"length": tuple(PURSUIT_LENGTHS)}),
 )
+
+
+def _battlefield_tools(ext: VersExt) -> list[LegalCommand]:
+    """Cover behind one of the objects there are, and an object of one of the seed's
+    materials (VR-OBJ-1) standing in one of the zones, each a list to pick from."""
+    return [command(None, "cover", free={"who": "WHO"}, allowed={"value": (1, 3, 5)},
+                    options={"object": tuple(ext.objects)}),
+            command(None, "object", free={"id": "ID"},
+                    options={"material": tuple(HARDNESS), "zone": tuple(ext.zones.zones)})]
 
 
 def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
