@@ -393,6 +393,42 @@ def test_the_forms_links_draw_a_map_that_is_no_chain(browser: Browser, served: S
     clean(gm, ())
 
 
+@pytest.mark.rule("VR-ROLL-2")
+def test_the_forms_other_stats_may_be_gm_only(browser: Browser, served: Served) -> None:
+    """A fence's skills and revolver, typed in Other stats, are kept from the players with
+    'Other stats GM only': his attack reads to them with no weapon, TN or EV. Before, only the
+    nine attributes had a GM-only box, and every player read his weapon and skills."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_label("Title").fill("The office")
+    form.get_by_label("Sides (comma-separated)").fill("crew, gang")
+    form.get_by_role("button", name="Add a participant").click()
+    rows = form.locator("fieldset")
+    for row, (pid, name, side) in zip((rows.nth(0), rows.nth(1)),
+                                      (("ada", "Ada", "crew"), ("marlo", "Marlo", "gang")),
+                                      strict=True):
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+    rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
+    rows.nth(1).get_by_label("Other stats (name=value, comma-separated)").fill(
+        "skills.ranged_combat=7, skills.zqknifework=3, weapons.zqrevolver.ev=9, "
+        "weapons.zqrevolver.kind=ranged")
+    rows.nth(1).get_by_label("Other stats GM only").check()
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The office")
+    alice = join(browser, invite(gm, "alice"))
+    gm_opens(gm, "Marlo")
+    command(gm, "marlo", "marlo: attack ada dice=1,1,1")
+    wait_log(alice, "Marlo: attack")
+    expect(alice.page.locator(".log .entry").first).to_contain_text("TN ?")
+    assert leaks(alice, ("zqrevolver", "zqknifework")) == []
+    clean(gm, (alice,))
+
+
 def test_a_conflict_from_the_form(browser: Browser, served: Served) -> None:
     gm = start_table(browser, served.url)
     page = gm.page

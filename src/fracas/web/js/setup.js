@@ -140,6 +140,16 @@ function hiddenAtStart(id) {
   return { box, wrap };
 }
 
+// "Other stats" kept from the players (an NPC's skills and weapons, its armour): each stat
+// typed there, by its first name ("skills.close_combat=3" keeps all of skills GM-only).
+function otherStatsGmOnly(id) {
+  const box = h("input", { type: "checkbox", id });
+  const wrap = h("p", { class: "field inline" }, box, h("label", { for: id }, "Other stats GM only"));
+  const keys = (text) => [...new Set(text.split(",").map((x) => x.split("=")[0].trim().split(".")[0])
+    .filter(Boolean))];
+  return { box, wrap, keys };
+}
+
 // What "Other stats" takes, in each ruleset's own words, each one that works typed in as it
 // reads: an Etherscope character's skill ratings and pool (docs/etherscope.md), a Fabula
 // Ultima PC's IP, Fabula Points and an affinity (docs/fabula-ultima.md), a VERS character's
@@ -169,12 +179,13 @@ function personRow(ruleset, sides, zones, remove) {
   const zoneField = field("Zone", zone);
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000 });
+  const otherSecret = otherStatsGmOnly(id("other-gm"));
   const legend = h("legend", {});
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind, "pc once a player is named, else npc, unless you choose"), field("Side", side),
     field("Player (their link's name)", player), hidden.wrap, zoneField, stats,
-    field("Other stats (name=value, comma-separated)", other), removal);
+    field("Other stats (name=value, comma-separated)", other), otherSecret.wrap, removal);
   row.renumber = (k) => {
     legend.textContent = `Participant ${k}`;
     removal.setAttribute("aria-label", `Remove participant ${k}`);
@@ -219,6 +230,9 @@ function personRow(ruleset, sides, zones, remove) {
     }
     for (const box of stats.querySelectorAll("[data-gm]")) {
       if (box.checked) out.gm_only.push(box.dataset.gm);
+    }
+    if (otherSecret.box.checked) {
+      out.gm_only.push(...otherSecret.keys(other.value).filter((k) => !out.gm_only.includes(k)));
     }
     return out;
   };
