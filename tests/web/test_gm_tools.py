@@ -288,6 +288,31 @@ def test_the_forms_kind_follows_the_player_until_the_gm_chooses_one(browser: Bro
     gm.context.close()
 
 
+def vers_form(gm: Screen, title: str, sides: str, people: list[tuple[str, ...]],
+              zones: str | None = None) -> tuple[Locator, Locator]:
+    """The New conflict form set to VERS with ``title``, ``sides`` and ``zones`` (if given),
+    a row filled in for each of ``people`` (id, name, side and, if given, zone); the form and
+    its rows, to be sent."""
+    gm.page.get_by_text("Set up a conflict (form)").click()
+    form = gm.page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_label("Title").fill(title)
+    form.get_by_label("Sides (comma-separated)").fill(sides)
+    if zones is not None:
+        form.get_by_label(re.compile("^Zones")).fill(zones)
+    rows = form.locator("fieldset")
+    for i, (pid, name, side, *zone) in enumerate(people):
+        if i:
+            form.get_by_role("button", name="Add a participant").click()
+        row = rows.nth(i)
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+        if zone:
+            row.get_by_label("Zone", exact=True).select_option(zone[0])
+    return form, rows
+
+
 @pytest.mark.rule("VR-ROLL-2")
 def test_a_vers_character_from_the_form_is_armed_as_the_forms_example_says(
         browser: Browser, served: Served) -> None:
@@ -297,22 +322,11 @@ def test_a_vers_character_from_the_form_is_armed_as_the_forms_example_says(
     way to learn how a VERS character gets a weapon other than bare hands (EV 0)."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("vers")
-    form.get_by_label("Title").fill("The form's brawl")
-    form.get_by_label("Sides (comma-separated)").fill("heroes, toughs")
-    form.get_by_role("button", name="Add a participant").click()
-    rows = form.locator("fieldset")
+    form, rows = vers_form(gm, "The form's brawl", "heroes, toughs",
+                           [("ada", "Ada", "heroes"), ("thug", "Thug", "toughs")])
     other = rows.nth(0).get_by_label("Other stats (name=value, comma-separated)")
     example = other.get_attribute("placeholder") or ""
     assert "weapons.sword.kind=close" in example and "fp=" not in example
-    for row, (pid, name, side) in zip((rows.nth(0), rows.nth(1)),
-                                      (("ada", "Ada", "heroes"), ("thug", "Thug", "toughs")),
-                                      strict=True):
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(name)
-        row.get_by_label("Side", exact=True).select_option(side)
     other.fill(example)
     form.get_by_role("button", name="Create from the form").click()
     expect(page.locator(".round-region .status")).to_contain_text("The form's brawl")
@@ -330,23 +344,9 @@ def test_a_character_hidden_from_the_start_on_the_form_leaves_no_trace(
     after, and every player's log kept its whole sheet and '(3 participants)'."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("vers")
-    form.get_by_label("Title").fill("The warehouse")
-    form.get_by_label("Sides (comma-separated)").fill("crew, gang")
-    form.get_by_label(re.compile("^Zones")).fill("dock, catwalk")
-    for _ in range(2):
-        form.get_by_role("button", name="Add a participant").click()
-    rows = form.locator("fieldset")
-    for row, (pid, name, side, zone) in zip(
-            (rows.nth(0), rows.nth(1), rows.nth(2)),
-            (("ada", "Ada", "crew", "dock"), ("rook", "Rook", "gang", "dock"),
-             ("zqvex", "Zqsniper Vex", "gang", "catwalk")), strict=True):
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(name)
-        row.get_by_label("Side", exact=True).select_option(side)
-        row.get_by_label("Zone", exact=True).select_option(zone)
+    form, rows = vers_form(gm, "The warehouse", "crew, gang",
+                           [("ada", "Ada", "crew", "dock"), ("rook", "Rook", "gang", "dock"),
+                            ("zqvex", "Zqsniper Vex", "gang", "catwalk")], "dock, catwalk")
     rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
     rows.nth(2).get_by_label(re.compile("^Hidden from the players at the start")).check()
     form.get_by_role("button", name="Create from the form").click()
@@ -370,19 +370,11 @@ def test_the_forms_links_draw_a_map_that_is_no_chain(browser: Browser, served: S
     cannot be taken off the map: the catwalk led on to the office."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("vers")
-    form.get_by_label("Title").fill("The warehouse")
-    form.get_by_label("Sides (comma-separated)").fill("crew")
-    form.get_by_label(re.compile("^Zones")).fill("dock, catwalk, back-office, street")
+    form, _ = vers_form(gm, "The warehouse", "crew", [("ada", "Ada", "crew", "catwalk")],
+                        "dock, catwalk, back-office, street")
     links = form.get_by_label(re.compile("^Links"))
     expect(links).to_have_accessible_description(re.compile("empty: each zone linked to the next"))
     links.fill("dock-catwalk, dock-back-office, back-office-street, street - dock")
-    row = form.locator("fieldset").nth(0)
-    row.get_by_label("Id", exact=True).fill("ada")
-    row.get_by_label("Name", exact=True).fill("Ada")
-    row.get_by_label("Zone", exact=True).select_option("catwalk")
     form.get_by_role("button", name="Create from the form").click()
     expect(page.locator(".round-region .status")).to_contain_text("The warehouse")
     expect(page.locator("svg.zones line.link")).to_have_count(4)
@@ -400,19 +392,8 @@ def test_the_forms_other_stats_may_be_gm_only(browser: Browser, served: Served) 
     nine attributes had a GM-only box, and every player read his weapon and skills."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("vers")
-    form.get_by_label("Title").fill("The office")
-    form.get_by_label("Sides (comma-separated)").fill("crew, gang")
-    form.get_by_role("button", name="Add a participant").click()
-    rows = form.locator("fieldset")
-    for row, (pid, name, side) in zip((rows.nth(0), rows.nth(1)),
-                                      (("ada", "Ada", "crew"), ("marlo", "Marlo", "gang")),
-                                      strict=True):
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(name)
-        row.get_by_label("Side", exact=True).select_option(side)
+    form, rows = vers_form(gm, "The office", "crew, gang",
+                           [("ada", "Ada", "crew"), ("marlo", "Marlo", "gang")])
     rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
     rows.nth(1).get_by_label("Other stats (name=value, comma-separated)").fill(
         "skills.ranged_combat=7, skills.zqknifework=3, weapons.zqrevolver.ev=9, "
