@@ -196,30 +196,29 @@ def test_a_spells_mp_cost_and_damage_are_in_view(browser: Browser, served: Serve
     gm.context.close()
 
 
-@pytest.mark.rule("FU-RES-3")
-def test_a_spells_damage_type_is_cleared_with_its_name_once_cast(browser: Browser,
-                                                                 served: Served) -> None:
-    """Once a spell is cast, its damage type goes with its name and damage (the next spell is
-    another: before, a "Tail sweep" went out as the fire of the "Flame" before it); its target,
-    a choice of whom, stays."""
+@pytest.mark.rule("FU-CON-2")
+def test_an_items_damage_type_is_cleared_with_its_name_once_declared(browser: Browser,
+                                                                     served: Served) -> None:
+    """Once an item (a spell, damage dealt) is sent, its damage type goes with the name and
+    damage typed beside it (the next is another: before, a "Tail sweep" went out as the fire
+    of the "Flame" before it); its kind, a choice of what the form is for, stays."""
     gm = start_table(browser, served.url)
     create_from_example(gm, "fabula-ultima-ambush")
-    command(gm, "gm", "ada: initiative dice=5,5,6,4")
-    spell = gm.page.locator("details.command", has=gm.page.locator("form[data-verb='spell']")
-                            ).first
-    spell.locator("> summary").click()
-    form = spell.locator("form")
-    form.get_by_label("name").fill("Flame")
-    form.get_by_label("target (optional)").select_option(label="Cutthroat 1")
+    gm.page.get_by_label("Act for").select_option(label="Ada")
+    equip = gm.page.locator("section.actor[data-actor='ada'] details.command",
+                            has=gm.page.locator("form[data-verb='equip']"))
+    equip.locator("> summary").click()
+    form = equip.locator("form")
+    form.get_by_label("kind").select_option("weapon")
+    form.get_by_label("name").fill("Flame sword")
     form.get_by_label("damage (optional)").fill("5")
     form.get_by_label("type (optional)").select_option("fire")
     form.get_by_role("button").last.click()
-    expect(gm.page.locator(".log .entry").first).to_contain_text("Flame")
-    form = gm.page.locator("details.command", has=gm.page.locator("form[data-verb='spell']")
-                           ).first.locator("form")
-    expect(form.get_by_label("type (optional)")).to_have_value("")
+    expect(gm.page.locator(".log .entry").first).to_contain_text("Flame sword")
+    form = gm.page.locator("section.actor[data-actor='ada'] form[data-verb='equip']")
     expect(form.get_by_label("name")).to_have_value("")
-    expect(form.get_by_label("target (optional)")).to_have_value("cut1")
+    expect(form.get_by_label("type (optional)")).to_have_value("")
+    expect(form.get_by_label("kind")).to_have_value("weapon")
     gm.context.close()
 
 
