@@ -12,8 +12,11 @@ def possessive(name: str) -> str:
 
 
 def listed(names: list[str], last: str = "and") -> str:
-    """Names in a sentence: "Ada", "Ada and Bruno", "Ada, Bruno and Cid" (``last``: "or")."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+    """Names in a sentence: "Ada", "Ada and Bruno", "Ada, Bruno and Cid" (``last``: "or");
+    "" for none."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
 __all__ = ["listed", "possessive"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from fracas.engine.words import listed
+
 Names = Mapping[str, str] | None
 """Optional display names for participant ids, used only in error messages."""
 
@@ -29,7 +31,4 @@ def split_key(key: str) -> tuple[str, str]:
 
 def join_numbers(values: list[int]) -> str:
     """``[7, 4, 1]`` → ``"7, 4 and 1"``."""
-    parts = [str(v) for v in values]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return listed([str(v) for v in values])

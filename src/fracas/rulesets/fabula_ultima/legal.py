@@ -10,6 +10,7 @@ from fracas.engine.generic import GENERIC_COMMANDS
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.secrets import stat_is_secret
+from fracas.engine.words import listed
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import (
     UNARMED,
@@ -130,8 +131,7 @@ def _anytime(actor: str, spend: bool, pools: tuple[str, ...]) -> tuple[LegalComm
 
 def _spend_label(pools: tuple[str, ...]) -> str:
     """``spend MP, IP or HP``: the title of the spending of ``pools``."""
-    names = [p.upper() for p in pools]
-    return "spend " + (", ".join(names[:-1]) + " or " if len(names) > 1 else "") + names[-1]
+    return "spend " + listed([p.upper() for p in pools], "or")
 
 
 def _gm_tools(active: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[LegalCommand, ...]:
