@@ -82,6 +82,24 @@ def test_an_old_conflict_gets_the_harm_panel_and_its_bands(browser: Browser, ser
 
 
 @pytest.mark.rule("VR-INJ-3")
+def test_the_gm_finds_an_npcs_discipline_roll_beside_the_go_under_way(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """The imp, disabled on Ada's go, must roll to stay conscious: the GM's screen shows its
+    roll beside Ada's controls, as acting for the one acting now (before: the Round's line
+    said so, but the GM had to choose the imp under Act for to find the roll)."""
+    with table(browser, served, "vers", tmp_path) as (gm, alice, bob):
+        gm_opens(gm, "Ada")
+        command(gm, "gm", "harm imp 9")
+        expect(gm.page.locator(".round-region")).to_contain_text(
+            "must roll Discipline to stay conscious (VR-INJ-3)")
+        expect(control_summary(gm, "imp", "roll Discipline to stay conscious")).to_be_visible()
+        expect(gm.page.locator("section.actor[data-actor='ada']")).to_be_visible()
+        command(gm, "imp", "imp: endure dice=1,1,1")
+        expect(gm.page.locator("section.actor[data-actor='imp']")).to_have_count(0)
+        clean(gm, (alice, bob))
+
+
+@pytest.mark.rule("VR-INJ-3")
 def test_a_discipline_roll_due_is_said_where_the_player_acts_and_only_to_those_who_may_know(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Disabled Ada must roll to stay conscious: Alice reads it on the Turn line and in the

@@ -483,9 +483,9 @@ def view_ext(state: ConflictState, viewer: Viewer,
             f" ({left} action{'' if left == 1 else 's'} left)" if left is not None else ""))
     # a Discipline roll due (VR-INJ-3) tells that the character is disabled: said only to a
     # viewer who may know that much of its harm (its own player, the GM, a band or better)
-    discipline = "" if ended else _discipline_due(
-        state, [pid for pid in ext.pending_discipline
-                if can_see(pid) and not harm_hidden(state, viewer, pid, band=True)])
+    enduring = [] if ended else [pid for pid in ext.pending_discipline
+                                 if can_see(pid) and not harm_hidden(state, viewer, pid, band=True)]
+    discipline = _discipline_due(state, enduring)
     if discipline:
         lines.append(discipline)
     if turns.round_opened and turns.current is None and not ended and turns.not_gone():
@@ -544,6 +544,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
         # who must roll Discipline to stay conscious now (VR-INJ-3), of those the viewer may
         # know it of: "Ada must roll Discipline to stay conscious (VR-INJ-3)", or ""
         "discipline": discipline,
+        "enduring": enduring,  # their ids: the GM's screen shows their roll beside the go
         # a chase-only conflict whose chases are all over: "the chase is over (c1: captured)"
         "chases_over": chases_over,
         # a chase-only conflict whose chases wait on the GM at an end of a scale (an escape,

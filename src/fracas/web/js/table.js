@@ -735,7 +735,9 @@ async function legalCommands(turn, ctx, gm) {
   // without it) is chosen no more: the one acting now is acted for
   if (state.actFor && !ctx.participants.some((p) => p.id === state.actFor)) state.actFor = "";
   // once ended, nobody is acted for (the choice comes back with an undo of the end)
-  const actors = ended() ? [] : state.actFor ? [state.actFor] : turn.current.length ? turn.current : turn.waiting.slice(0, 1);
+  const acting = turn.current.length ? turn.current : turn.waiting.slice(0, 1);
+  // with the one acting now, those with a roll due besides (a VERS Discipline roll, VR-INJ-3)
+  const actors = ended() ? [] : state.actFor ? [state.actFor] : [...new Set([...acting, ...(turn.alsoDue || [])])];
   const out = {};
   for (const actor of actors) Object.assign(out, await api("GET", `${base}?actor=${encodeURIComponent(actor)}`));
   const own = await api("GET", base);

@@ -4,7 +4,8 @@ import { quote } from "./legal.js";
 
 /** Whose turn it is: {current: ids acting now, waiting: ids still to act, line}; while
  * everyone declares at once (Etherscope), `current` are those still to declare and `ask`
- * what they are asked. */
+ * what they are asked; `alsoDue`: others with a roll due now besides (a VERS Discipline roll),
+ * whose controls the GM's screen shows beside the one acting. */
 export function turnOf(view, level) {
   const r = level.ruleset || {};
   // once ended, nobody acts or is still to (the status line says how it ended): no banner,
@@ -67,7 +68,7 @@ export function turnOf(view, level) {
       : "the table picks who opens the turn";
     const chaseHeld = chaseOnly || Boolean(chasesOver || chasesWaiting);  // no go to wait for
     return { current: r.current ? [r.current] : due, waiting: chaseHeld ? [] : r.not_gone || [],
-             noWaiting: chaseHeld,
+             noWaiting: chaseHeld, alsoDue: ids(r.enduring || []),
              ask: due.length ? "Your chase roll" : undefined,
              line: [line, discipline].filter(Boolean).join(" · ") };
   }
