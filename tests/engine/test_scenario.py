@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,70 @@ def test_a_file_saved_with_a_byte_order_mark_loads() -> None:
     # as some Windows editors save UTF-8
     sc = parse_scenario("\ufeff" + TOY_FILE.read_text(encoding="utf-8"), "bom.toml")
     assert [p.id for p in sc.setup.participants] == ["ada", "gob"]
+
+
+AMBUSH = """
+ruleset = "vers"
+title = "The warehouse"
+[settings]
+zones = [{ id = "dock" }, { id = "catwalk" }]
+links = [["dock", "catwalk"]]
+[[participants]]
+id = "ada"
+kind = "pc"
+player = "alice"
+stats = { zone = "dock" }
+[[participants]]
+id = "rook"
+stats = { zone = "dock" }
+[[participants]]
+id = "zqvex"
+name = "Zqsniper Vex"
+hidden = true
+gm_only = ["weapons"]
+stats = { zone = "catwalk", weapons = { rifle = { ev = 7, kind = "ranged" } } }
+"""
+
+
+def test_one_hidden_at_the_start_leaves_no_trace_in_a_players_log_until_revealed() -> None:
+    """``hidden = true`` keeps a participant out of the set-up record every player reads (its
+    sheet and the count of participants): it joins concealed right after, as
+    ``join … hidden=yes``; before, one listed and then concealed had been seen set up."""
+    from fracas.app.script import play_script
+    from fracas.engine import Viewer
+    from fracas.engine.views import log_view, view
+
+    c = play_script(parse_scenario(AMBUSH, "ambush.toml"), "seed", time=None)
+    alice = Viewer.of_player("alice")
+    seen = json.dumps(log_view(c, alice)) + json.dumps(view(c, alice))
+    assert "zq" not in seen.lower()
+    assert log_view(c, alice)[0]["lines"] == ["conflict set up: The warehouse (2 participants)"]
+    assert [r.command.split(" ")[0] for r in c.records] == ["create", "join"]
+    assert "zqvex" in c.state.concealed and c.state.participants["zqvex"].stats["zone"] == \
+        "catwalk"
+    c.execute("reveal zqvex", time=None)
+    assert "Zqsniper Vex" in json.dumps(view(c, alice))
+
+
+@pytest.mark.parametrize("line, said", [
+    ("hidden = 1", "participants.2.hidden"),
+    ('hidden = "yes"', "participants.2.hidden"),
+])
+def test_hidden_takes_true_or_false(line: str, said: str) -> None:
+    with pytest.raises(InvalidInput, match=said):
+        parse_scenario(AMBUSH.replace("hidden = true", line), "ambush.toml")
+
+
+def test_settings_naming_one_hidden_at_the_start_are_refused_with_how_to_give_them() -> None:
+    """A guard posted in the set-up by one hidden at the start would stand in the set-up
+    every player reads (VERS's battlefield is shown to all): refused, saying to post it in
+    the script once it has joined."""
+    from fracas.app.script import run_script
+
+    text = AMBUSH.replace('links = [["dock", "catwalk"]]', 'links = [["dock", "catwalk"]]\n'
+                          'guards = [{ who = "zqvex", between = ["dock", "catwalk"] }]')
+    run = run_script(parse_scenario(text, "ambush.toml"), "seed")
+    assert run.conflict is None and run.error is not None
+    assert run.error.message.startswith("ambush.toml: the settings name zqvex, hidden from "
+                                        "the players at the start")
+    assert "in the script, once they have joined" in run.error.message

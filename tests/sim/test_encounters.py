@@ -127,6 +127,27 @@ def test_a_side_is_offered_nothing_that_names_a_character_hidden_from_it() -> No
     assert r.tally.n == 4 and not [k for k in r.tally.refusals if "mira" in str(k).lower()]
 
 
+def test_one_hidden_at_the_start_joins_and_fights_in_every_encounter() -> None:
+    """A participant marked ``hidden = true`` comes in concealed at the head of every
+    encounter, played by its side's agent and never offered to the other side (before the
+    simulation reused the set-up record alone, without the joins that follow it, and the
+    thug took no part in any fight the report counted)."""
+    tactics.OFFERED.clear()
+    sc = load_scenario("vers-tavern-brawl")
+    text = sc.text.replace('id = "thug"', 'id = "thug"\nhidden = true', 1)
+    policy = "tests.sim.tactics:offered_at_random"
+    [r] = simulate(SimJob(text, sc.path, 3, "hidden", None,
+                          (("heroes", policy), ("toughs", policy))), runner=Runner(1))
+    heroes = [cmd for side, cmd in tactics.OFFERED if side == "heroes"]
+    toughs = [cmd for side, cmd in tactics.OFFERED if side == "toughs"]
+    assert any(cmd.get("actor") == "thug" for cmd in toughs)
+    assert heroes and "thug" not in str(heroes).lower()
+    assert r.tally.n == 3
+    p = prepare(SimJob(text, sc.path, 3, "hidden"))
+    for i in range(3):  # the first encounter creates the set-up; the others reuse its record
+        assert "thug" in Encounter(p, i).conflict.state.concealed
+
+
 def test_built_in_policies_choose_as_documented() -> None:
     checked = {"focus": 0, "weakest": 0, "flee": 0, "defend": 0}
     for name in ("etherscope-car-chase", "vers-tavern-brawl"):

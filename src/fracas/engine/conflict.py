@@ -66,8 +66,9 @@ from fracas.engine.model import (
 from fracas.engine.redaction import Knowledge
 from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
-from fracas.engine.setup import Setup, read_setup
+from fracas.engine.setup import Setup, hidden_joins, read_setup, words_in
 from fracas.engine.suggest import did_you_mean
+from fracas.engine.words import listed
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -398,10 +399,20 @@ class Conflict:
         check_gm_only_settings(setup.settings, ruleset.shown_settings, ruleset.title)
         harm_view.check_setting(setup.settings, setup.sides)  # with the participants'
         checked = read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
+        hidden = {p.id for p in setup.participants if p.hidden}
+        if named := sorted(hidden & words_in(setup.settings)):
+            raise InvalidInput(
+                f"the settings name {listed(named)}, hidden from the players at the start: the "
+                "set-up they read would tell of them; give what the settings say of them (a "
+                "guard, cover, a range) in the script, once they have joined", participant=named[0])
+        shown = checked.model_copy(update={"participants": [
+            p for p in checked.participants if p.id not in hidden]})
         conflict = cls(ruleset, seed)
-        event = ConflictCreated.from_payload(checked.model_dump(mode="json"))
+        event = ConflictCreated.from_payload(shown.model_dump(mode="json"))
         record = Record(1, "create", (event,), author, time or _now(), None)
         read_setup(ruleset.title, lambda: conflict._commit(record))  # the ruleset reads it
+        for join in hidden_joins(setup):
+            conflict.execute(join, time=time)
         return conflict
 
     # --- reading ----------------------------------------------------------------------

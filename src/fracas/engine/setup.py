@@ -52,6 +52,10 @@ class ParticipantSetup(BaseModel):
     player: str | None = Field(default=None, max_length=40)
     stats: dict[str, Any] = Field(default_factory=dict)
     gm_only: list[str] = Field(default_factory=list)
+    #: Concealed from the players from the start: left out of the set-up record every
+    #: player reads, it joins concealed at once (``join … hidden=yes``). Never dumped: the
+    #: record holds the set-up without it.
+    hidden: bool = Field(default=False, exclude=True, strict=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -219,6 +223,24 @@ _T = TypeVar("_T")
 #: What a value of the wrong shape raises where a ruleset reads it (a list where a table
 #: goes, text where a number goes).
 SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+
+
+def words_in(value: Any) -> set[str]:
+    """Every text in a JSON value, its keys too: where a set-up's settings name someone."""
+    if isinstance(value, dict):
+        return {str(k) for k in value} | {w for v in value.values() for w in words_in(v)}
+    if isinstance(value, list):
+        return {w for v in value for w in words_in(v)}
+    return {value} if isinstance(value, str) else set()
+
+
+def hidden_joins(setup: Setup) -> list[dict[str, Any]]:
+    """The ``join … hidden=yes`` (as commands' JSON forms) that bring in, concealed, each
+    participant of ``setup`` hidden at the start, in its order: played right after the set-up
+    record, which leaves them out."""
+    return [{"verb": "join", "args": {
+        **{k: v for k, v in p.model_dump(mode="json").items() if v not in (None, [])},
+        "hidden": True}} for p in setup.participants if p.hidden]
 
 
 def read_setup(title: str, read: Callable[[], _T]) -> _T:

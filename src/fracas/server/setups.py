@@ -9,13 +9,11 @@ error texts as a scenario file's (docs/scenarios.md).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
-from fracas.app.scenario import Scenario, ScriptLine
-from fracas.app.script import run_script
+from fracas.app.scenario import Scenario
 from fracas.engine import harm_view
 from fracas.engine.conflict import command_set
 from fracas.engine.setup import Setup, first_error
@@ -87,34 +85,13 @@ def rulesets() -> list[dict[str, Any]]:
 
 
 def scenario_of(setup: dict[str, Any]) -> Scenario:
-    """The form's set-up as a scenario (InvalidInput with the scenario file's error text).
-
-    A participant marked ``"hidden": true`` is concealed from the start: checked with the
-    others, it is left out of the set-up record (which every player reads, with its count of
-    participants) and joins at once concealed, as ``join … hidden=yes`` would."""
-    people = setup.get("participants")
-    hidden = [p.get("id") for p in people if isinstance(p, dict) and p.get("hidden") is True] \
-        if isinstance(people, list) else []
-    if isinstance(people, list):
-        setup = {**setup, "participants": [
-            {k: v for k, v in p.items() if k != "hidden"} if isinstance(p, dict) else p
-            for p in people]}
+    """The form's set-up as a scenario (InvalidInput with the scenario file's error text)."""
     try:
-        checked = with_harm_views(Setup.model_validate(setup))
+        checked = Setup.model_validate(setup)
     except ValidationError as exc:
         key, message = first_error(exc)
         raise InvalidInput(f"the form: {key}: {message}", key=key) from None
-    if not hidden:
-        return Scenario("the form", checked)
-    whole = run_script(Scenario("the form", checked), "a check")  # the same words as any
-    if whole.error is not None:
-        raise whole.error
-    joins = tuple(ScriptLine(0, json.dumps({"actor": "gm", "verb": "join", "args": {
-        **{k: v for k, v in p.model_dump().items() if v not in (None, [], {})},
-        "hidden": True}})) for p in checked.participants if p.id in hidden)
-    kept = [p for p in checked.participants if p.id not in hidden]
-    return Scenario("the form", checked.model_copy(update={"participants": kept}),
-                    script=joins)
+    return Scenario("the form", with_harm_views(checked))
 
 
 def with_harm_views(setup: Setup) -> Setup:

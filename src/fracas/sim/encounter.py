@@ -29,7 +29,7 @@ from fracas.engine.events import Event, Record
 from fracas.engine.legal import LegalCommand, from_template, without
 from fracas.engine.model import Status, Viewer, copy_json
 from fracas.engine.projector import Entries, state_view
-from fracas.engine.setup import Setup
+from fracas.engine.setup import Setup, hidden_joins
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
 from fracas.rulesets.legal import Made, frozen_key
@@ -223,8 +223,10 @@ def _start(p: Prepared, seed: str, where: str = "", logged: bool = False) -> Con
         if p.created is None:
             conflict = Conflict.create(ruleset, p.setup, seed, time="")
             p.created = conflict.records[0]
-        else:
+        else:  # the set-up record, and those hidden at the start joining under this seed
             conflict = Conflict(ruleset, seed, [p.created])
+            for join in hidden_joins(p.setup):
+                _apply(conflict, join, _GM, logged)
         for cmd in p.prologue:
             _apply(conflict, cmd, _GM, logged)
     except FracasError as exc:
