@@ -144,3 +144,21 @@ def test_settings_naming_one_hidden_at_the_start_are_refused_with_how_to_give_th
     assert run.error.message.startswith("ambush.toml: the settings name zqvex, hidden from "
                                         "the players at the start")
     assert "in the script, once they have joined" in run.error.message
+
+
+def test_a_side_only_one_hidden_at_the_start_is_on_is_not_named_to_the_players() -> None:
+    """The harm view the GM set for the assassins, whose only member is hidden, is kept from
+    the players' set-up and settings until the sniper is revealed: its name would tell them
+    of a side they have not met."""
+    from fracas.app.script import play_script
+    from fracas.engine import Viewer
+    from fracas.engine.views import log_view, view
+
+    text = AMBUSH.replace('name = "Zqsniper Vex"', 'name = "Zqsniper Vex"\nside = "zqassassins"')
+    text = text.replace("[settings]", '[settings]\nharm_view = { zqassassins = "none" }')
+    c = play_script(parse_scenario(text, "ambush.toml"), "seed", time=None)
+    alice = Viewer.of_player("alice")
+    assert "zq" not in (json.dumps(log_view(c, alice)) + json.dumps(view(c, alice))).lower()
+    assert view(c, Viewer.gm())["conflict"]["settings"]["harm_view"]["zqassassins"] == "none"
+    c.execute("reveal zqvex", time=None)
+    assert view(c, alice)["conflict"]["settings"]["harm_view"]["zqassassins"] == "none"

@@ -639,8 +639,9 @@ def _words(text: str | None, unknown: Unknowns) -> str | None:
 def _settings(state: ConflictState, gm: bool, unknown: Unknowns) -> dict[str, Any]:
     """A level's settings as the viewer may see them: a copy (a setting's value may be a
     table the state changes in place)."""
+    sides = [p.side for p in state.participants.values() if unknown.knows(p.id)]
     seen: dict[str, Any] = copy_json(state.settings if gm else
-                                     unknown.clean(public_settings(state.settings)))
+                                     unknown.clean(public_settings(state.settings, sides)))
     return seen
 
 

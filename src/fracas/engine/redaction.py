@@ -19,6 +19,7 @@ from fracas.engine.engine_events import (
     Undone,
 )
 from fracas.engine.events import Event, TypedEvent, nullable_keys
+from fracas.engine.harm_view import SETTING as HARM_VIEW
 from fracas.engine.model import ConflictState, Participant, Viewer, Visibility
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import redact_marked
@@ -156,6 +157,10 @@ class Unknowns:
             out.update(self.before(p.stat_written(key)).clean({key: value}))
         return out
 
+    def knows(self, pid: str) -> bool:
+        """Whether participant ``pid`` is none of them."""
+        return pid not in self._ids
+
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names one of them (their id, or their name in a sentence)."""
         if text in self._ids:
@@ -232,10 +237,18 @@ def may_see_event(state: ConflictState, event: Event, viewer: Viewer) -> bool:
     return False
 
 
-def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings without those the scenario lists in ``gm_only_settings`` (nor that list)."""
+def public_settings(settings: dict[str, Any], sides: Iterable[str | None] | None = None
+                    ) -> dict[str, Any]:
+    """Settings without those the scenario lists in ``gm_only_settings`` (nor that list);
+    given the ``sides`` a player may know of, the harm views of those alone (a side whose
+    every member is hidden from them is not named)."""
     hidden = set(settings.get("gm_only_settings", []))
-    return {k: v for k, v in settings.items() if k not in hidden and k != "gm_only_settings"}
+    out = {k: v for k, v in settings.items() if k not in hidden and k != "gm_only_settings"}
+    views = out.get(HARM_VIEW)
+    if sides is not None and isinstance(views, dict):
+        known = set(sides)
+        out[HARM_VIEW] = {side: mode for side, mode in views.items() if side in known}
+    return out
 
 
 def public_participant(p: Participant, unknown: Unknowns) -> Participant:
@@ -291,7 +304,7 @@ def _redact_setup(event: ConflictCreated | ParticipantJoined,
         shown = [p for p in d.get("participants", []) if knowledge.knows(p["id"], 0)]
         sides = {p.get("side") for p in shown}
         data = {**d, "participants": [_public_entry(p, unknown) for p in shown],
-                "settings": public_settings(d.get("settings", {}))}
+                "settings": public_settings(d.get("settings", {}), sides)}
         if "sides" in d:
             data["sides"] = [s for s in d["sides"] if s in sides]
     return _rebuilt(event, data)
