@@ -108,8 +108,46 @@ def test_parley_offers_accepts_and_surrenders_by_the_balance_it_sees() -> None:
     turn = encounter.side_turn()
     assert turn is not None and turn.side == "heroes"
     assert [o.kind for o in turn.offers] == ["surrender", "compromise"]
-    assert turn.balance() == pytest.approx(2 / 3)  # 2 heroes at full health, 3 foes (and a mule)
+    # 2 heroes at full health, 3 foes (and a mule, an extra), the elite captain counting two
+    assert turn.balance() == pytest.approx(2 / 4)
     assert parley(turn) == turn.offer("compromise")
+
+
+BARON = """ruleset = "fabula-ultima"
+title = "The Iron Baron"
+sides = ["heroes", "baron"]
+
+[[participants]]
+id = "ada"
+kind = "pc"
+side = "heroes"
+stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40 }
+
+[[participants]]
+id = "bruno"
+kind = "pc"
+side = "heroes"
+stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40 }
+
+[[participants]]
+id = "baron"
+side = "baron"
+stats = { dex = 8, ins = 8, mig = 12, wlp = 10, hp = 150, rank = "champion 3" }
+"""
+
+
+@pytest.mark.rule("FU-CON-9", "FU-CON-11")
+def test_parley_weighs_a_champion_as_the_soldiers_it_replaces(tmp_path: Path) -> None:
+    # a lone champion of three at full HP against two PCs is not losing: it used to offer a
+    # compromise on its first turn (one character against two), and the PCs took it
+    scenario = tmp_path / "baron.toml"
+    scenario.write_text(BARON)
+    run = CliRunner().invoke(app, [
+        "sim", str(scenario), "-n", "10", "--seed", "c", "--workers", "1", "--json",
+        "--policy", "baron=parley", "--policy", f"heroes={TACTICS}:accept_compromise"])
+    r = json.loads(run.output)["results"][0]
+    assert r["outcomes"]["compromise"]["count"] == 0
+    assert r["wins"]["baron"]["count"] == 10
 
 
 def test_a_ruleset_without_concessions_refuses_one_by_name() -> None:

@@ -300,9 +300,12 @@ class Turn:
         return 1.0 if h is None else h
 
     def balance(self) -> float:
-        """This side's fight left over its foes' (by the view; 1 when neither has any)."""
-        mine = sum(self.health(p) for p in self.friends())
-        theirs = sum(self.health(p) for p in self.foes())
+        """This side's fight left over its foes' (by the view; 1 when neither has any): each
+        character's :meth:`health` times its weight (:meth:`Profile.weight`: a Fabula Ultima
+        champion replacing three soldiers counts three times)."""
+        weight = self.profile.weight
+        mine = sum(weight(p) * self.health(p) for p in self.friends())
+        theirs = sum(weight(p) * self.health(p) for p in self.foes())
         return mine / theirs if theirs else (float("inf") if mine else 1.0)
 
     def losing(self) -> bool:

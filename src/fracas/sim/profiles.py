@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.events import Event
+from fracas.errors import FracasError
 from fracas.rulesets.etherscope.settings import condenser_of
+from fracas.rulesets.fabula_ultima.state import parse_rank
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 from fracas.rulesets.vers.state import TRACKS
 from fracas.sim.stats import NO_WINNER
@@ -161,6 +163,11 @@ class Profile:
         """Harm taken by a character, from its entry in the GM's view at the end and the
         settings (the unit is the ruleset's)."""
         return 0
+
+    def weight(self, entry: dict[str, Any]) -> float:
+        """How many ordinary characters one counts for in a side's fight (1 unless the
+        rules say otherwise), from its entry as the side sees it."""
+        return 1.0
 
     def takes_part(self, entry: dict[str, Any]) -> bool:
         """Whether a character counts for its side (an extra who takes no turns does not)."""
@@ -336,6 +343,17 @@ class FabulaUltimaProfile(Profile):
     def takes_part(self, entry: dict[str, Any]) -> bool:
         """Extras take no turns (FU-CON-1) and do not keep their side in the conflict."""
         return not entry.get("extra")
+
+    def weight(self, entry: dict[str, Any]) -> float:
+        """An NPC's turns per round by the rank its sheet shows: an elite counts as two, a
+        champion replacing N soldiers as N (FU-CON-9); a PC, or a rank kept from the side,
+        as one."""
+        if entry.get("kind") == "pc":
+            return 1.0
+        try:
+            return float(parse_rank(str(entry.get("id")), entry.get("stats") or {})[1])
+        except FracasError:
+            return 1.0
 
 
 _INJURY = tuple(row[0] for row in TRACKS["injury"])  # grazed, wounded, impaired, disabled
