@@ -143,6 +143,26 @@ def test_the_rounds_line_names_the_scenarios_round_limit_when_it_ends_the_encoun
         " ".join(one.output.split()), one.output
 
 
+def test_the_win_table_and_the_plot_say_a_round_limit_left_the_encounters_undecided(
+        tmp_path: Path) -> None:
+    """With round_limit = 2 the win table's row (and the plot's bar) still read "no decision
+    (round cap)", beside a rounds line saying the round limit ended them."""
+    args = ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "lim", "--workers", "1"]
+    one = runner.invoke(app, [*args, "--vary", "round_limit=2"], env={"COLUMNS": "120"})
+    assert one.exit_code == 0, one.output
+    assert "│ no decision (round limit) │ 100.0%" in one.output, one.output
+    assert "round cap" not in one.output
+    plot = tmp_path / "sweep.svg"
+    sweep = runner.invoke(app, [*args, "--vary", "round_limit=2,null", "--plot", str(plot)],
+                          env={"COLUMNS": "120"})
+    heads = [line.split("┃")[-2].strip() for line in sweep.output.splitlines()
+             if line.startswith("┃")]  # the last column's head, its gloss on its own line
+    assert heads == ["no decision", "(round limit or cap)"], sweep.output
+    assert "no decision (round limit or cap)" in plot.read_text()
+    plain = runner.invoke(app, args, env={"COLUMNS": "120"})  # no limit: the cap, as before
+    assert "│ no decision (round cap) │" in plain.output, plain.output
+
+
 def test_a_mistyped_policy_names_the_option_and_side_it_was_given_for() -> None:
     """Before: 'unknown policy 'focus-fir': …', with nothing to say which --policy of several
     was at fault."""

@@ -52,7 +52,7 @@ def _left_out(data: dict[str, Any]) -> str:
 def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> None:
     """The report as tables: one block per combination (a sweep adds a summary table);
     ``shown``: an encounter follows it (``--show``), so no hint to show one."""
-    from fracas.sim.report import all_outcomes, label, win_columns
+    from fracas.sim.report import all_outcomes, label, undecided_at, win_columns
 
     head, seed = f"{data['scenario']} ({data['ruleset']})", f"seed {data['seed']}"
     if len(head) + len(seed) + 3 <= out.width:
@@ -68,9 +68,9 @@ def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> Non
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
         table.add_column("combination", overflow="fold")  # a long path folds, never cut
-        columns, reached = win_columns(data), all_outcomes(data)
+        columns, reached, cap = win_columns(data), all_outcomes(data), undecided_at(results)
         for side in columns:
-            table.add_column(escape(label(side, reached, "\n")), justify="right",
+            table.add_column(escape(label(side, reached, "\n", cap)), justify="right",
                              overflow="fold")
         for r in results:  # each under its own side's column; "–": no such side here
             table.add_row(escape(r["label"]), *(_pct(r["wins"][side], "\n")
@@ -90,7 +90,7 @@ def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> Non
     wins.add_column("side")
     wins.add_column("P(win)", justify="right")
     for side, v in r["wins"].items():
-        wins.add_row(escape(label(side, r["outcomes"])), _pct(v))
+        wins.add_row(escape(label(side, r["outcomes"], cap=undecided_at([r]))), _pct(v))
     out.print(wins)
     seen = {k: v for k, v in r["outcomes"].items() if v["count"]}
     unseen = [k for k in r["outcomes"] if k not in seen]  # one line, not a row of 0.0% each

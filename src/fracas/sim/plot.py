@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.errors import InvalidInput
-from fracas.sim.report import all_outcomes, label, win_columns
+from fracas.sim.report import all_outcomes, label, undecided_at, win_columns
 
 FORMATS = (".png", ".svg")
 
@@ -80,7 +80,8 @@ def plot_report(data: dict[str, Any], path: str | Path) -> Path:
 def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
     fig, (ax_win, ax_rounds, ax_out) = plt.subplots(1, 3, figsize=(13, 4))
     wins = list(r["wins"].items())
-    ax_win.bar([label(k, r["outcomes"], "\n") for k, _ in wins], [v["p"] for _, v in wins],
+    cap = undecided_at([r])
+    ax_win.bar([label(k, r["outcomes"], "\n", cap) for k, _ in wins], [v["p"] for _, v in wins],
                yerr=_errors([v for _, v in wins]), capsize=4, color="#4C72B0")
     ax_win.tick_params(axis="x", labelsize="small")  # "no winner (compromise)" fits
     ax_win.set_ylim(0, 1)
@@ -105,7 +106,7 @@ STANDING_MAX = 8
 
 
 def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
-    sides, outcomes = win_columns(data), all_outcomes(data)
+    sides, outcomes, cap = win_columns(data), all_outcomes(data), undecided_at(results)
     lying = len(results) > STANDING_MAX
     fig, ax = plt.subplots(figsize=(
         (11, max(4.5, 1.5 + 0.14 * len(results) * len(sides))) if lying else
@@ -117,10 +118,10 @@ def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any
         xs = [j + i * width for j in range(len(results))]
         if lying:
             ax.barh(xs, [e["p"] for e in entries], width, xerr=_errors(entries), capsize=2,
-                    label=label(side, outcomes))
+                    label=label(side, outcomes, cap=cap))
         else:
             ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
-                   label=label(side, outcomes))
+                   label=label(side, outcomes, cap=cap))
     ticks = [j + width * (len(sides) - 1) / 2 for j in range(len(results))]
     names = [r["label"] for r in results]
     if lying:

@@ -112,16 +112,28 @@ def win_columns(data: dict[str, Any]) -> list[str]:
     return [*data["sides"], *([NO_WINNER] if no_winner else []), NO_DECISION]
 
 
-def label(key: str, outcomes: Iterable[str] = (), sep: str = " ") -> str:
+def label(key: str, outcomes: Iterable[str] = (), sep: str = " ", cap: str = "round cap"
+          ) -> str:
     """How the text report and the plot name a column of the win table (a side, or a key
-    of the JSON form's ``wins``): "no decision" is the round cap's (or a stall's), "no
-    winner" a compromise's where the run can reach one (``outcomes``: those of the
-    report); ``sep`` goes before the gloss in brackets (a line break in a narrow place)."""
+    of the JSON form's ``wins``): "no decision" is the round cap's (or a stall's; ``cap``:
+    what ends the undecided encounters, :func:`undecided_at`), "no winner" a compromise's
+    where the run can reach one (``outcomes``: those of the report); ``sep`` goes before
+    the gloss in brackets (a line break in a narrow place)."""
     if key == NO_DECISION:
-        return f"no decision{sep}(round cap)"
+        return f"no decision{sep}({cap})"
     if key == NO_WINNER and COMPROMISE in outcomes:
         return f"no winner{sep}(compromise)"
     return key
+
+
+def undecided_at(results: Iterable[dict[str, Any]]) -> str:
+    """What stops the undecided encounters of these results (JSON form), as the win table
+    says it: "round cap" (``--max-rounds``), "round limit" (the scenario's or the sweep's,
+    where it comes first) or, in a sweep with both, "round limit or cap"."""
+    found = {"round limit" if r["rounds"]["round_limit"] is not None
+             and r["rounds"]["round_limit"] <= r["rounds"]["max_rounds"] else "round cap"
+             for r in results}
+    return "round limit or cap" if len(found) > 1 else found.pop()
 
 
 def all_outcomes(data: dict[str, Any]) -> list[str]:
