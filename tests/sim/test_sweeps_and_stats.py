@@ -100,6 +100,10 @@ def test_a_sweep_of_a_stat_or_setting_no_rule_reads_is_refused() -> None:
                                            r"reads no stat 'cover', so the sweep would change "
                                            r"nothing .* cover is a setting: --vary settings"):
         apply_overrides(brawl, (("thug.stats.cover", 3),))
+    # Mira has cover behind the counter: the refusal names the path of hers
+    with pytest.raises(InvalidInput, match=r"--vary mira\.stats\.cover: .* cover is a setting, "
+                                           r"and mira's is --vary settings\.cover\.0\.value=…$"):
+        apply_overrides(brawl, (("mira.stats.cover", 3),))
     with pytest.raises(InvalidInput, match=r"reads no setting 'mood'.*its settings: base_tn, "):
         apply_overrides(brawl, (("settings.mood", "grim"),))
     varied = apply_overrides(brawl, (("thug.stats.dodge", 4), ("thug.stats.weapons.club.ev", 6),

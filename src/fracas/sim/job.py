@@ -192,7 +192,7 @@ def _apply_one(data: dict[str, Any], ruleset: Ruleset, path: str, value: Any) ->
                            f"{head}.name); a stat is {head}.stats.{rest}")
     keys = rest.split(".")
     if keys[0] == "stats" and len(keys) > 1:
-        _check_read(ruleset, path, "stat", keys[1])
+        _check_read(ruleset, path, "stat", keys[1], _own_entry(data, keys[1], head))
     elif keys == ["stats"] and not isinstance(value, dict):
         raise vary_error(path, value, "a participant's stats are a table of KEY = value, not "
                                       f"one value; sweep one stat: --vary {head}.stats.KEY=…")
@@ -232,9 +232,22 @@ def vary_error(path: str, value: Any, message: str, rule: str | None = None) -> 
     return InvalidInput(f"--vary {path}={shown(value)}: {message}", rule=rule, path=path)
 
 
-def _check_read(ruleset: Ruleset, path: str, kind: str, key: str) -> None:
+def _own_entry(data: dict[str, Any], key: str, pid: str) -> str | None:
+    """The path of participant ``pid``'s value in the setting ``key``, where that setting is
+    a list with an entry for it (VERS's cover: ``settings.cover.0.value``), else None."""
+    entries = data["settings"].get(key)
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if isinstance(entry, dict) and entry.get("who") == pid and "value" in entry:
+            return f"settings.{key}.{i}.value"
+    return None
+
+
+def _check_read(ruleset: Ruleset, path: str, kind: str, key: str,
+                entry: str | None = None) -> None:
     """Refuse to sweep a ``kind`` ("stat" or "setting") named ``key`` that the ruleset's
-    rules never read (a key of the GM's own): every combination would play the same."""
+    rules never read (a key of the GM's own): every combination would play the same.
+    ``entry``: the path of the participant's own entry in a setting of that name, which the
+    refusal of a stat names."""
     if kind == "setting":
         ruleset.check_setting_names([key])  # a typo of a setting: in the set-up's words
     read = ruleset.settings_read | ENGINE_SETTINGS if kind == "setting" else ruleset.stats_read
@@ -243,11 +256,15 @@ def _check_read(ruleset: Ruleset, path: str, kind: str, key: str) -> None:
     other = ("setting", "settings." + key) if kind == "stat" and key in ruleset.settings_read \
         else ("stat", "ID.stats." + key) if kind == "setting" and key in (
             ruleset.stats_read or ()) else None
+    if other is None:
+        hint = f"its {kind}s: {', '.join(sorted(read))}"
+    elif entry is not None and kind == "stat":  # the participant's own: ogre's cover
+        hint = f"{key} is a setting, and {path.split('.')[0]}'s is --vary {entry}=…"
+    else:
+        hint = f"{key} is a {other[0]}: --vary {other[1]}…"
     raise InvalidInput(
         f"--vary {path}: {ruleset.title} reads no {kind} {key!r}, so the sweep would change "
-        f"nothing (a {kind} of your own is kept, but no rule reads it); "
-        + (f"{key} is a {other[0]}: --vary {other[1]}…" if other else
-           f"its {kind}s: {', '.join(sorted(read))}"), path=path)
+        f"nothing (a {kind} of your own is kept, but no rule reads it); {hint}", path=path)
 
 
 def _set_path(obj: Any, keys: list[str], value: Any, path: str) -> None:
