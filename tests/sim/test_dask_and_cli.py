@@ -111,12 +111,16 @@ def test_the_report_names_the_commands_the_rules_offer_and_the_agents_never_play
         "spell": ["ada", "bruno", "captain"], "spend": everyone}
     terminal = Console(width=300, file=io.StringIO())
     print_report(terminal, data)
-    assert ("left out: the agents never play check, equip, goal, spend (everyone); fabula "
-            "(Ada, Bruno); spell (Ada, Bruno, Bandit Captain) — the rules offer them, so these "
-            "figures understate whoever would use them") in terminal.file.getvalue()  # type: ignore[attr-defined]
+    assert ("left out: the simulated players never play check, equip, goal, spend (everyone); "
+            "fabula (Ada, Bruno); spell (Ada, Bruno, Bandit Captain) — the rules offer them, so "
+            "these figures understate whoever would use them") in terminal.file.getvalue()  # type: ignore[attr-defined]
     sweep = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--seed", "l",
                                 "--workers", "1", "--vary", "pcs=1,2"], env={"COLUMNS": "300"})
-    assert "left out: the agents never play repair (Mira the knife) — " in sweep.output
+    assert "left out: the simulated players never play repair (Mira the knife) — " in sweep.output
+    # a side called "agents": the line must not read as if only they never played it
+    agents = runner.invoke(app, ["sim", "etherscope-agents-domain", "-n", "1", "--seed", "l",
+                                 "--workers", "1"], env={"COLUMNS": "300"})
+    assert "left out: the simulated players never play act (everyone) — " in agents.output
     chase = runner.invoke(app, ["sim", "vers-chase", "-n", "2", "--seed", "l", "--workers",
                                 "1", "--json"])  # nothing the rules offer is left out there
     assert json.loads(chase.output)["results"][0]["left_out"] == {}

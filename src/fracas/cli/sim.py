@@ -29,8 +29,8 @@ def _pct(entry: dict[str, Any], sep: str = "  ") -> str:
 
 
 def _left_out(data: dict[str, Any]) -> str:
-    """One line naming the commands the rules offer and the agents never play, each with who
-    has them (every combination's), or "" when there are none."""
+    """One line naming the commands the rules offer and the simulated players never play,
+    each with who has them (every combination's), or "" when there are none."""
     names = {pid: c["name"] for r in data["results"] for pid, c in r["characters"].items()}
     who: dict[str, dict[str, None]] = {}
     for r in data["results"]:
@@ -45,8 +45,8 @@ def _left_out(data: dict[str, Any]) -> str:
     for ids, verbs in groups.items():
         has = "everyone" if set(ids) == set(names) else ", ".join(names[i] for i in ids)
         parts.append(f"{', '.join(verbs)} ({has})")
-    return (f"left out: the agents never play {'; '.join(parts)} — the rules offer them, so "
-            "these figures understate whoever would use them")
+    return (f"left out: the simulated players never play {'; '.join(parts)} — the rules "
+            "offer them, so these figures understate whoever would use them")
 
 
 def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> None:
