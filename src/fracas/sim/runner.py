@@ -84,9 +84,12 @@ class Runner:
         if self._executor is not None:
             if kind is not None and not issubclass(kind, Exception):  # Ctrl-C: stop now
                 workers = list(getattr(self._executor, "_processes", {}).values())
+                manager = getattr(self._executor, "_executor_manager_thread", None)
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 for process in workers:  # a chunk may hold minutes of play
                     process.terminate()
+                if manager is not None:  # ended before the interpreter's exit wakes it: a
+                    manager.join(timeout=10)  # race there printed a traceback on `kill`
             else:
                 self._executor.shutdown(cancel_futures=True)
         if self._client is not None and isinstance(self.dask, str):
