@@ -703,3 +703,13 @@ def test_show_sheets_says_what_a_player_reads_of_a_line_they_read_in_part(
     assert "bonds: Bandit Captain 2, zed 1 [alice reads: zed 1]" in gm, gm
     alice = runner.invoke(app, ["show", cid, "--sheets", "--as", "alice", "--db", db])
     assert "bonds: zed 1 Bruno" in " ".join(alice.output.split())
+
+
+def test_the_seed_line_is_never_broken_in_a_narrow_terminal() -> None:
+    # a stored conflict's seed is 64 hex digits: wider than a 60-column terminal; broken
+    # into lines, a copy of it would be two words
+    seed = "d2bcaba93fe1da988af4d1a175c8a7b689feab0625e81438b78f4a8a1d28714d"
+    result = runner.invoke(app, ["run", TOY_FILE, "--seed", seed], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        f"seed {seed} (secret; --seed {seed} replays these rolls)")

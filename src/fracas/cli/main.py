@@ -109,8 +109,11 @@ def _show_run(done: ScriptRun, sc: Scenario, the_seed: str, as_json: bool,
         return
     if viewer.is_gm:
         again = escape(shlex.quote(the_seed))  # as typed in a shell, spaces and all
+        # one line, however narrow the terminal: a seed broken in two (a 64-digit one cannot
+        # fit 60 columns) would be copied as two words; the terminal wraps it, and a copy
+        # of a soft-wrapped line comes back whole
         console.print(f"[dim]seed {escape(the_seed)} (secret; --seed {again} replays these "
-                      "rolls)[/]")
+                      "rolls)[/]", soft_wrap=True)
     print_log(console, conflict, viewer, raw=raw)
     console.print()
     print_state(console, conflict, viewer)
