@@ -713,3 +713,30 @@ def test_the_seed_line_is_never_broken_in_a_narrow_terminal() -> None:
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == (
         f"seed {seed} (secret; --seed {seed} replays these rolls)")
+
+
+def test_a_wrapped_log_or_state_line_hangs_under_its_first_line(tmp_path: Path) -> None:
+    # at 60 columns a log sentence or a line of the state that wraps goes on further in,
+    # never back at the margin, where it read as a line (or an entry) of its own
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    cid = runner.invoke(app, ["new", "vers-tavern-brawl", "--db", db]).stdout.strip()
+    out = runner.invoke(app, ["show", cid, "--db", db], env={"COLUMNS": "60"}).stdout
+    log, state = out.split("\n\n", 1)
+    # an entry, its command going on under itself, its sentences and theirs going on
+    assert all(re.match(r"v\d+ +\S| {6,7}\S| {9}\S", line) for line in log.splitlines()), log
+    assert any(line.startswith(" " * 9) for line in log.splitlines())  # one did wrap
+    lines = state.splitlines()
+    first = next(i for i, line in enumerate(lines) if re.match(r"  \S", line))
+    below = lines[first:]  # the ruleset's lines and the odds, under the table
+    assert all(re.match(r"  \S|    \S", line) for line in below), state
+    assert any(line.startswith("    ") for line in below)
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 60
+
+
+def test_raw_events_are_never_broken_into_lines(tmp_path: Path) -> None:
+    # the events' text form is data: a narrow terminal (or a pipe, 80 columns) wraps it on
+    # screen, but no line break is put into the text
+    out = runner.invoke(app, ["run", "etherscope-car-chase", "--raw", "--seed", "1"],
+                        env={"COLUMNS": "60"}).stdout
+    assert ("conflict_created ruleset=etherscope title='A car chase' scene='You are chasing "
+            "the escaping zepcar through the busy rush-hour lanes of the Great\n") in out

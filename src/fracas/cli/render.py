@@ -64,6 +64,21 @@ def marked(text: str, indent: str = "") -> Text:
     return out
 
 
+#: How much further than its first line a wrapped line of the log or the panel is indented.
+HANG = 2
+
+
+def print_hanging(console: Console, text: Text | str, indent: int, more: int = HANG) -> None:
+    """``text`` indented by ``indent`` columns and, where it is wider than the console, wrapped
+    with its further lines ``more`` columns deeper, so a wrapped sentence never runs back to
+    the margin (where it would read as a line of its own, or as the next entry)."""
+    line = Text(text) if isinstance(text, str) else text
+    width = max(console.width - indent - more, 20)
+    for n, part in enumerate(line.wrap(console, width)):
+        part.rstrip()
+        console.print(Text(" " * (indent + (more if n else 0))) + part, soft_wrap=True)
+
+
 def log_lines(
     conflict: Conflict, viewer: Viewer, *, raw: bool = False
 ) -> list[tuple[int, str, str, list[str]]]:
@@ -80,12 +95,16 @@ def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
     for entry in entries:
         _, label, command, sentences = entry_lines(entry, raw=raw)
         if entry.number in undone:
-            console.print(f"[bold cyan]{label:<5}[/] [strike]{escape(command)}[/] "
-                          f"[dim](undone)[/]{note}")
+            head = (f"[bold cyan]{label:<5}[/] [strike]{escape(command)}[/] "
+                    f"[dim](undone)[/]{note}")
         else:
-            console.print(f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]{note}")
+            head = f"[bold cyan]{label:<5}[/] [bold]{escape(command)}[/]{note}"
+        print_hanging(console, Text.from_markup(head), 0, len(f"{label:<5} "))
         for sentence in sentences:
-            console.print(Text("       " + sentence) if raw else marked(sentence, "       "))
+            if raw:  # the data, as it is: never wrapped (docs/json.md, events in text)
+                console.print(Text("       " + sentence), soft_wrap=True)
+            else:
+                print_hanging(console, marked(sentence), 7)
 
 
 def print_log(
@@ -129,12 +148,11 @@ def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) ->
         table.add_row(escape(p["name"]), p["side"] or "", p["player"] or "GM", escape(state))
     console.print(table)
     for line in level["ruleset"].get("lines", []):
-        console.print(f"  {escape(line)}")
+        print_hanging(console, line, 2)
     for line in level.get("odds", []):
-        console.print(f"  [magenta]odds[/] {escape(line)}")
+        print_hanging(console, Text.assemble(("odds", "magenta"), f" {line}"), 2)
     for effect in level["effects"]:
-        console.print(f"  effect {effect['id']}: {escape(effect['text'])} · "
-                      f"{escape(effect['lasts'])}")
+        print_hanging(console, f"effect {effect['id']}: {effect['text']} · {effect['lasts']}", 2)
 
 
 def _characters(conflict: Conflict, viewer: Viewer) -> list[dict[str, Any]]:
