@@ -740,3 +740,13 @@ def test_raw_events_are_never_broken_into_lines(tmp_path: Path) -> None:
                         env={"COLUMNS": "60"}).stdout
     assert ("conflict_created ruleset=etherscope title='A car chase' scene='You are chasing "
             "the escaping zepcar through the busy rush-hour lanes of the Great\n") in out
+
+
+def test_do_with_a_name_for_an_id_names_the_id(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    cid = runner.invoke(app, ["new", "fabula-ultima-ambush", "--fresh", "--db", db]
+                        ).stdout.strip()
+    result = runner.invoke(app, ["do", cid, "cutthroat1: attack bruno", "--db", db])
+    assert result.exit_code == 2
+    assert ("error: no participant 'cutthroat1' in this conflict; did you mean 'cut1' "
+            "(Cutthroat 1)?") in " ".join(result.output.split())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fracas.app.scenario import load_scenario
-from fracas.app.script import play_script
+from fracas.app.script import from_the_start, play_script
 from fracas.engine.model import Viewer
 from fracas.errors import FracasError
 from tests.support.helpers import toy_conflict
@@ -54,3 +54,12 @@ def test_a_characters_command_is_never_taken_for_one_of_the_gms() -> None:
     assert "unknown command 'done'" in said and "zone" not in said
     assert "did you mean 'zone'?" in _message(c, "zon bar")  # the GM's own typo still is
     assert "did you mean 'attack'?" in _message(c, "ada: atack thug")
+
+
+def test_a_participants_name_typed_for_its_id_gets_the_id_for_the_gm_only() -> None:
+    # the state shows "Cutthroat 1"; commands take its id, cut1 (too far from
+    # 'cutthroat1' to be suggested by the ids alone)
+    c = play_script(from_the_start(load_scenario("fabula-ultima-ambush")), "s")
+    assert "did you mean 'cut1' (Cutthroat 1)?" in _message(c, "leave cutthroat1")
+    said = _message(c, "cutthroat1: note hi", Viewer.of_player("alice"))
+    assert "did you mean" not in said and "cut1" not in said

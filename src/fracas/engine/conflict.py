@@ -9,6 +9,7 @@ leave records out or bring them back (DESIGN.md principle 1). Versions only grow
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -327,6 +328,21 @@ class Earlier:
     find_key: Callable[[str, str], Record | None]  #: (author, key): the record, if any
 
 
+def _closest_participant(typed: str, state: ConflictState) -> str:
+    """The GM's "did you mean" for a participant id mistyped: the closest id, or the
+    participant whose name is closest (the state shows names, commands take ids):
+    ``; did you mean 'cut1' (Cutthroat 1)?`` for ``cutthroat1``."""
+    hint = did_you_mean(typed, state.participants)
+    if hint:
+        return hint
+    names = {p.name.lower(): p for p in state.participants.values()}
+    close = difflib.get_close_matches(typed.lower(), list(names), n=1, cutoff=0.6)
+    if not close:
+        return ""
+    p = names[close[0]]
+    return f"; did you mean {p.id!r} ({p.name})?"
+
+
 class Conflict:
     """One conflict: ruleset, secret seed, log and the live state."""
 
@@ -588,7 +604,7 @@ class Conflict:
             if not isinstance(exc, NotFound):
                 raise
             pid = exc.values.get("participant")
-            hint = did_you_mean(pid, self.state.innermost.participants) if (
+            hint = _closest_participant(pid, self.state.innermost) if (
                 author.is_gm and isinstance(pid, str) and not exc.values.get("suggested")) else ""
             if not hint:
                 raise
