@@ -206,3 +206,17 @@ def test_report_renders_in_rich() -> None:
     console.print(report_to_rich(report))
     out = console.export_text()
     assert "P(win)" in out and "25.00%" in out and "a note" in out
+
+
+def test_an_exact_fraction_is_never_cut_in_a_narrow_terminal() -> None:
+    # at 60 columns 10-again's exact odds, 4678419786333/20000000000000, read
+    # "4678419786333/20000000000…"; now the whole number, going on below
+    from rich.console import Console
+
+    from fracas.dice.odds import odds_of
+
+    console = Console(record=True, width=60)
+    console.print(report_to_rich(odds_of("10d10e10c>=8", 5)))
+    out = console.export_text()
+    assert "…" not in out
+    assert "4678419786333/20000000000000" in "".join(out.split())

@@ -34,7 +34,7 @@ def report_to_rich(report: OddsReport) -> RichGroup:
         table = Table(show_header=False, box=None, padding=(0, 2))
         table.add_column(style="cyan")
         table.add_column(justify="right", style="bold")
-        table.add_column(style="dim")
+        table.add_column(style="dim", overflow="fold")  # an exact fraction is never cut
         for label, p in report.figures:
             table.add_row(label, percent(p), str(p))
         parts.append(table)
