@@ -750,3 +750,16 @@ def test_do_with_a_name_for_an_id_names_the_id(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert ("error: no participant 'cutthroat1' in this conflict; did you mean 'cut1' "
             "(Cutthroat 1)?") in " ".join(result.output.split())
+
+
+def test_a_wrapped_sheet_line_hangs_under_its_first_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    cid = runner.invoke(app, ["new", "fabula-ultima-ambush", "--fresh", "--db", db]
+                        ).stdout.strip()
+    out = runner.invoke(app, ["show", cid, "--sheets", "--db", db],
+                        env={"COLUMNS": "60"}).stdout
+    sheets = out.rsplit("\n\n", 1)[1].splitlines()
+    assert sheets[0] == "Ada (alice)"
+    # a character's name, its sheet's lines, and what goes on below one of them
+    assert all(re.match(r"\S|  \S|    \S", line) for line in sheets), sheets
+    assert any(line.startswith("    ") for line in sheets)

@@ -12,7 +12,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -195,11 +194,10 @@ def print_sheets(console: Console, conflict: Conflict, viewer: Viewer,
             for n, item in enumerate(short):
                 line.append(" · " if n else "")
                 line.append_text(_sheet_item(item, "", reader))
-            console.print(Padding(line, (0, 0, 0, 2), expand=False))
+            print_hanging(console, line, 2)
         for item in items:  # a table, a list, a sentence: a line of its own
             if " " in item["value"]:
-                console.print(Padding(_sheet_item(item, ":", reader), (0, 0, 0, 2),
-                                      expand=False))
+                print_hanging(console, _sheet_item(item, ":", reader), 2)
 
 
 def _sheet_item(item: dict[str, Any], colon: str, reader: str) -> Text:
