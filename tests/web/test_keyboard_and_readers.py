@@ -11,7 +11,15 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
+from tests.web.browser import (
+    command,
+    create_from_example,
+    invite,
+    join,
+    start_table,
+    upload_scenario,
+    wait_log,
+)
 from tests.web.scenarios import VERS
 from tests.web.test_gm_tools import control, gm_opens
 from tests.web.test_table import table
@@ -212,4 +220,34 @@ def test_a_done_notice_goes_once_the_table_has_moved_on_past_it(
         expect(bob.page.locator("#notice")).to_be_hidden()
     finally:
         for screen in (gm, alice, bob):
+            screen.context.close()
+
+
+def test_a_screen_reader_hears_an_open_forms_odds_once_not_on_every_frame(
+        browser: Browser, served: Served) -> None:
+    """The odds under an open command are a live region: the table moving on (the GM narrates)
+    asks them again, and unchanged they are not rewritten, so a screen reader does not say
+    them again after everyone else's command (before: once per frame)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")  # Ada's go is open
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        command(gm, "gm", "place ada stairs")  # her knife thrown at the thug: odds she may read
+        odds = control(alice, "ada", "attack").locator("output.odds")
+        expect(odds).to_contain_text("%")
+        expect(odds).to_have_attribute("aria-live", "polite")
+        said = odds.inner_text()
+        odds.evaluate("""(el) => { window.rewrites = 0;
+            new MutationObserver((m) => { window.rewrites += m.length; })
+              .observe(el, { childList: true, characterData: true, subtree: true }); }""")
+        for words in ("The roof caves in!", "Dust everywhere."):
+            with alice.page.expect_response(lambda r: r.url.endswith("/odds")) as asked:
+                command(gm, "gm", f"narrate '{words}'")
+            assert asked.value.ok  # asked again of the table as it is now
+            expect(alice.page.locator("#log-live")).to_have_text(f"the GM: {words}")
+            alice.page.wait_for_timeout(300)  # (the answer drawn, if it were)
+        assert alice.page.evaluate("window.rewrites") == 0
+        expect(odds).to_have_text(said)
+    finally:
+        for screen in (gm, alice):
             screen.context.close()

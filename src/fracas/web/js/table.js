@@ -779,7 +779,7 @@ function oddsFor(build, output) {
     try {
       const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}/odds`, { command },
         asked.signal);
-      output.replaceChildren(...answer.odds.map((line) => h("span", { class: "odds-line" }, line)));
+      showOdds(output, answer.odds);
     } catch {
       if (asked.signal.aborted) oddsFor(build, output);  // the table moved on: ask of it as it is
       else output.replaceChildren();
@@ -787,6 +787,14 @@ function oddsFor(build, output) {
       oddsAsked.delete(asked);
     }
   }, 250));
+}
+
+// The odds in a form's output, a live region: rewritten only when they change, so that a screen
+// reader says them as they come and as they change, not again after everyone else's command.
+function showOdds(output, lines) {
+  const shown = [...output.children].map((line) => line.textContent);
+  if (shown.length === lines.length && shown.every((line, i) => line === lines[i])) return;
+  output.replaceChildren(...lines.map((line) => h("span", { class: "odds-line" }, line)));
 }
 
 // The table moved on and the controls stayed (what may be done is the same): the odds they
