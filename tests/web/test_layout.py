@@ -17,6 +17,7 @@ from tests.web.browser import (
     create_from_example,
     invite,
     join,
+    open_screen,
     start_table,
     upload_scenario,
 )
@@ -243,3 +244,37 @@ def test_a_gm_on_an_upright_tablet_has_the_log_beside_the_controls(browser: Brow
     assert log_box["y"] < round_box["y"] + round_box["height"], (round_box, log_box)
     assert gm.page.evaluate("document.documentElement.scrollWidth") <= 768
     gm.context.close()
+
+
+#: The size in CSS pixels of the text of each element matched (its computed font size).
+FONT_SIZES_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .map((el) => parseFloat(getComputedStyle(el).fontSize))"""
+
+
+def test_the_public_screen_on_a_tv_reads_from_across_the_room(browser: Browser,
+                                                              served: Served) -> None:
+    """A public link on a 1920×1080 TV at the table: the round, the map and the newest of
+    the log stand side by side in view, in text large enough to read from across the room
+    (24 px at least, where the browser's default is 16), and it follows the play as it comes;
+    an onlooker has no turn, so no setting of a turn's sound (before: one column of 16 px
+    text as on a phone stretched across the screen, the log 1,800 px down, out of view)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")
+    tv = open_screen(browser, invite(gm, None), {"width": 1920, "height": 1080})
+    try:
+        page = tv.page
+        expect(page.locator("#who")).to_have_text("Onlooker")
+        command(gm, "gm", "narrate 'The lamps gutter.'")
+        newest = page.locator(".log .entry").first
+        expect(newest).to_contain_text("the GM: The lamps gutter.")
+        for part in (page.locator(".round-region"), page.locator("svg.zones"), newest):
+            box = part.bounding_box()
+            assert box and box["y"] + box["height"] <= 1080, f"out of view: {box}"
+        for text in (".round-region p", ".log .events li", ".person .name", ".facts li"):
+            sizes = page.evaluate(FONT_SIZES_JS, text)
+            assert sizes and min(sizes) >= 24, (text, sizes)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+        expect(page.get_by_label("Sound and vibration when it is my turn")).to_have_count(0)
+    finally:
+        for screen in (gm, tv):
+            screen.context.close()

@@ -112,11 +112,18 @@ async function boot() {
   document.getElementById("table-title").textContent = state.me.title;
   document.getElementById("who").textContent = state.me.role === "gm" ? "Game master"
     : state.me.role === "player" ? `Player: ${state.me.player}` : "Onlooker";
-  document.body.classList.add(state.me.role === "gm" ? "gm" : "player");
+  markScreen(state.me.role);
   keepIn(tableId, state.me.role, state.me.player);  // what was typed before a reload comes back
   state.rulesets = await api("GET", "/rulesets");
   layout();
   await loadConflicts(pathConflict);
+}
+
+// The screen's kind, for the style sheet: the GM's, a player's or the public's (a shared screen,
+// such as a TV at the table: its type is sized on the root, which every rem follows).
+function markScreen(role) {
+  document.body.classList.add(role === "gm" ? "gm" : role === "public" ? "public" : "player");
+  document.documentElement.classList.toggle("public", role === "public");
 }
 
 function layout() {
@@ -1044,7 +1051,7 @@ function renderTable() {
   const gm = state.me.role === "gm";
   const list = regions.conflicts = h("ul", { class: "plain conflicts" });
   renderConflicts();
-  const sound = gm ? null : h("p", { class: "field inline" },
+  const sound = state.me.role !== "player" ? null : h("p", { class: "field inline" },  // (no turn: no sound)
     h("input", { type: "checkbox", id: "sound", checked: soundOn(),
       onchange: (e) => localStorage.setItem("fracas.sound", e.target.checked ? "on" : "off") }),
     h("label", { for: "sound" }, "Sound and vibration when it is my turn"));
