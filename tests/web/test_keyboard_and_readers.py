@@ -251,3 +251,28 @@ def test_a_screen_reader_hears_an_open_forms_odds_once_not_on_every_frame(
     finally:
         for screen in (gm, alice):
             screen.context.close()
+
+
+@pytest.mark.rule("VR-TURN-1")
+def test_a_screen_reader_hears_what_ones_own_command_did_once(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """What a player's command did is said once, by its "Done:" notice; the polite region
+    that tells of the log's new sentences tells of everyone else's (before: her own
+    sentences were said a second time, by the log's region)."""
+    with table(browser, served, "vers", tmp_path) as (gm, alice, _bob):
+        gm_opens(gm, "Ada")
+        alice.page.evaluate("""() => { window.told = [];
+            const live = document.getElementById("log-live");
+            new MutationObserver(() => { window.told.push(live.textContent); })
+              .observe(live, { childList: true, characterData: true, subtree: true }); }""")
+        handoff = control(alice, "ada", "handoff")
+        handoff.get_by_label(re.compile("^to")).select_option(label="Bruno")
+        handoff.get_by_role("button", name="handoff").press("Enter")
+        notice = alice.page.locator("#notice")
+        expect(notice).to_contain_text("Done: Ada: handoff")
+        expect(notice).to_contain_text("Bruno takes the hand-off from Ada")
+        wait_log(alice, "Bruno takes the hand-off from Ada")
+        command(gm, "gm", "narrate 'The roof caves in!'")  # after hers: told, and hers came first
+        expect(alice.page.locator("#log-live")).to_have_text("the GM: The roof caves in!")
+        told = alice.page.evaluate("window.told")
+        assert not [t for t in told if "hand-off" in t], told

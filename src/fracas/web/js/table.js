@@ -318,7 +318,7 @@ function receive(frame) {
   if (frame.type === "snapshot") state.log = frame.entries || [];
   else {
     state.log = state.log.concat(frame.entries || []);
-    tell((frame.entries || []).flatMap((e) => e.lines || []));
+    tellOthers(frame.entries || []);
     doneMovesOn(frame.entries || []);
   }
   const first = !state.view;
@@ -331,6 +331,23 @@ function receive(frame) {
 // anew on every frame, so it cannot announce itself).
 function tell(lines) {
   if (lines.length) document.getElementById("log-live").textContent = lines.join(" ").replaceAll("**", "");
+}
+
+// The new entries of others, for a screen reader: this page's own command is said by its
+// "Done: …" (its outcome with it), not twice. While a command of this page is on its way, what
+// comes is held until its answer says which entry is its own.
+const ownEntries = new Set();  // the conflict and log key of each entry of this page's commands
+let heldEntries = [];
+function tellOthers(entries) {
+  if (state.sending) {
+    heldEntries.push(...entries);
+    return;
+  }
+  tell(entries.filter((e) => !ownEntries.has(ownKey(state.conflictId, e))).flatMap((e) => e.lines || []));
+}
+
+function ownKey(conflict, entry) {
+  return `${conflict}|${state.me.role === "gm" ? entry.version : entry.entry}`;
 }
 
 // --- context for names -----------------------------------------------------------------
@@ -914,6 +931,7 @@ async function post(path, body) {
         const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, keyed);
         showError(null);
         if (answer.cursor && state.conflictId === conflict) state.cursor = answer.cursor;
+        if (answer.entry) ownEntries.add(ownKey(conflict, answer.entry));
         if (state.moment === moment) stale();  // its frame is still on its way
         return answer;
       } catch (error) {
@@ -930,6 +948,7 @@ async function post(path, body) {
     }
   } finally {
     state.sending--;
+    if (!state.sending && heldEntries.length) tellOthers(heldEntries.splice(0));
   }
 }
 
