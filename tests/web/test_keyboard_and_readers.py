@@ -276,3 +276,46 @@ def test_a_screen_reader_hears_what_ones_own_command_did_once(
         expect(alice.page.locator("#log-live")).to_have_text("the GM: The roof caves in!")
         told = alice.page.evaluate("window.told")
         assert not [t for t in told if "hand-off" in t], told
+
+
+#: Whether the focused element lies under the message at the foot of the screen (or the
+#: refusal), null when the focus is on the page's body or in the message itself.
+UNDER_THE_FOOT_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const covered = [];
+  for (const foot of [document.getElementById("notice"), document.getElementById("error")]) {
+    const a = el.getBoundingClientRect(), b = foot.getBoundingClientRect();
+    if (foot.contains(el)) return null;
+    if (b.height && a.bottom > b.top && a.top < b.bottom) covered.push(foot.id);
+  }
+  return [el.textContent.trim().slice(0, 40), covered];
+}"""
+
+
+def test_a_control_reached_by_tab_is_never_under_the_message_at_the_foot(
+        browser: Browser, served: Served) -> None:
+    """Tabbing down a phone's page while a "Done:" notice is at its foot: each control the
+    focus lands on is scrolled above the notice, never under it (before: a control at the
+    foot of the screen got the focus out of sight, behind the notice)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-tavern-brawl")
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        command(alice, "ada", "ada: note 'The stairs creak.'")
+        notice = alice.page.locator("#notice")
+        expect(notice).to_contain_text("Done: ada: note")
+        alice.page.locator("h1").click()  # from the top of the page
+        covered = []
+        for _ in range(80):
+            alice.page.keyboard.press("Tab")
+            where = alice.page.evaluate(UNDER_THE_FOOT_JS)
+            if where is None and alice.page.evaluate("document.activeElement === document.body"):
+                break  # past the last control
+            if where and where[1]:
+                covered.append(where[0])
+        assert covered == []
+        expect(notice).to_contain_text("Done: ada: note")  # still there all along
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()

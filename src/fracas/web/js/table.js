@@ -90,6 +90,19 @@ document.addEventListener("keydown", (e) => {  // Escape closes the message at t
   else dismissNotice();
 });
 
+// The messages at the foot of the screen (a "Done: …", a refusal) stick over the page: a control
+// that Tab brings into view is scrolled above them, never left out of sight behind them.
+function focusAboveTheFoot() {
+  const feet = [document.getElementById("notice"), errorBox];
+  const room = () => {
+    const height = feet.reduce((sum, foot) => sum + foot.getBoundingClientRect().height, 0);
+    document.documentElement.style.scrollPaddingBottom = `${Math.ceil(height)}px`;
+  };
+  const watch = new ResizeObserver(room);
+  for (const foot of feet) watch.observe(foot);
+}
+focusAboveTheFoot();
+
 function setConnection(kind, text) {
   const el = document.getElementById("connection");
   el.textContent = text;
