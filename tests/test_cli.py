@@ -14,7 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.app.scenario import load_scenario
+from fracas.app.script import play_script
 from fracas.cli import RUN_FORMAT, app
+from fracas.errors import FracasError
 from tests.support import helpers  # noqa: F401  (registers the toy ruleset)
 
 TOY_FILE = str(Path(__file__).parent / "support" / "toy-brawl.toml")
@@ -750,6 +752,23 @@ def test_do_with_a_name_for_an_id_names_the_id(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert ("error: no participant 'cutthroat1' in this conflict; did you mean 'cut1' "
             "(Cutthroat 1)?") in " ".join(result.output.split())
+
+
+def test_an_unknown_command_says_where_the_commands_are_at_each_door(tmp_path: Path) -> None:
+    """``fracas do`` sends a GM to the ruleset's guide; the engine's own refusal names no door
+    (the browser read "the ruleset's guide in docs/" beside its own advice, the prompt beside
+    "Tab completes the commands")."""
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    cid = runner.invoke(app, ["new", "fabula-ultima-ambush", "--fresh", "--db", db]
+                        ).stdout.strip()
+    result = runner.invoke(app, ["do", cid, "qzxw", "--db", db])
+    assert result.exit_code == 2
+    assert ("error: unknown command 'qzxw'; the ruleset's guide in docs/ lists the commands"
+            in " ".join(result.output.split()))
+    conflict = load_scenario("fabula-ultima-ambush")
+    with pytest.raises(FracasError) as refused:
+        play_script(conflict, "seed").parse("qzxw")
+    assert str(refused.value) == "unknown command 'qzxw'"
 
 
 def test_a_wrapped_sheet_line_hangs_under_its_first_line(tmp_path: Path) -> None:

@@ -19,9 +19,21 @@ err_console = Console(stderr=True, highlight=False)
 
 
 def fail(error: FracasError | str, code: int = 2) -> NoReturn:
-    """Print an error on stderr and exit with ``code`` (never a traceback)."""
-    err_console.print(f"[bold red]error:[/] {escape(str(error))}")
+    """Print an error on stderr and exit with ``code`` (never a traceback); an unknown
+    command's says where the commands are listed."""
+    said = str(error)
+    if isinstance(error, FracasError) and error.values.get("unknown_verb"):
+        said = with_advice(said, "the ruleset's guide in docs/ lists the commands")
+    err_console.print(f"[bold red]error:[/] {escape(said)}")
     raise typer.Exit(code)
+
+
+def with_advice(refusal: str, advice: str) -> str:
+    """A refusal and a door's advice as one text: after a question ("did you mean
+    'hit'?") the advice is a sentence of its own, else a semicolon joins it (never "?;")."""
+    if refusal.endswith("?"):
+        return f"{refusal} {advice[:1].upper()}{advice[1:]}"
+    return f"{refusal}; {advice}"
 
 
 def viewer_for(player: str | None) -> Viewer:

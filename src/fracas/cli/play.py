@@ -28,6 +28,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from fracas.app.service import ConflictService
+from fracas.cli.common import with_advice
 from fracas.cli.render import print_entries, print_sheets, print_state
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
@@ -59,14 +60,6 @@ def suggestions(conflict: Conflict, viewer: Viewer) -> list[str]:
             if text not in out:
                 out.append(text)
     return out + [m for m in META if viewer.is_gm or m not in (":undo", ":redo")]
-
-
-def with_advice(refusal: str, advice: str) -> str:
-    """A refusal and the prompt's advice as one text: after a question ("did you mean
-    'hit'?") the advice is a sentence of its own, else a semicolon joins it (never "?;")."""
-    if refusal.endswith("?"):
-        return f"{refusal} {advice[:1].upper()}{advice[1:]}"
-    return f"{refusal}; {advice}"
 
 
 _PLACEHOLDER = re.compile(r"^([a-z_]+=)?[A-Z][A-Z_|.,0-9]*$")

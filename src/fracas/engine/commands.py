@@ -338,9 +338,9 @@ class CommandSet:
             return self.specs[verb]
         except KeyError:
             known = [v for v, s in self.specs.items() if not (acted and s.actor == "gm")]
-            hint = did_you_mean(verb, known) or (
-                " (the ruleset's guide in docs/ lists the commands)")
-            # unknown_verb: each door adds its own advice (the prompt's Tab, the page's forms)
+            hint = did_you_mean(verb, known)
+            # unknown_verb: each door adds its own advice (the prompt's Tab, the page's forms,
+            # the one-shot commands' guide in docs/)
             raise InvalidInput(f"unknown command {verb!r}{hint}", verb=verb,
                                unknown_verb=True) from None
 
