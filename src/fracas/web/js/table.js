@@ -620,7 +620,7 @@ function oddsBox(lines) {
   const open = state.oddsOpen ?? lines.length <= FEW_ODDS;
   const box = h("details", { class: "odds-box", open },
     h("summary", { "data-focus": "odds", onclick: () => { state.oddsOpen = !box.open; } },  // the reader's choice
-      h("h3", {}, "Odds of the pending roll"), lines.length > FEW_ODDS ? ` (${lines.length})` : ""),
+      h("h3", {}, "Odds of the pending roll"), lines.length > FEW_ODDS ? ` (${lines.length} lines)` : ""),
     h("ul", {}, lines.map((line) => h("li", {}, line))));
   return box;
 }
