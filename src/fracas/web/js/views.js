@@ -142,9 +142,10 @@ function etherscope(level, ctx) {
     h("p", {}, r.phase_text || words(r.phase || ""), actingId ? ` · acting: ${ctx.name(actingId)}`
       : r.phase === "countdown" && !ctx.ended ? " · acting: the GM" : ""),
     r.phase === "ready" && lane.length ? h("p", { class: "muted" }, "The last round's acting initiatives:") : null,
-    h("ol", { class: "lane" }, lane.map(([score, id]) =>
+    // no list while nobody has declared (a screen reader would announce an empty one)
+    lane.length ? h("ol", { class: "lane" }, lane.map(([score, id]) =>
       h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id),
-        actNow(id)))));
+        actNow(id)))) : null);
   const people = level.participants.filter((p) => p.present !== false);
   return [setup, countdown, rangesPanel(level, ctx, "Ranges", true), condensersPanel(people, "Condensers")];
 }
