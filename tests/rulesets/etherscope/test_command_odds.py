@@ -9,7 +9,7 @@ import pytest
 from fracas.engine import Viewer
 from fracas.engine.conflict import Conflict
 
-from .helpers import pc, started
+from .helpers import make, pc, started
 
 GM, ALICE, BOB = Viewer.gm(), Viewer.of_player("alice"), Viewer.of_player("bob")
 
@@ -52,3 +52,20 @@ def test_a_rating_kept_as_a_stat_of_its_own_counts_and_stays_secret_when_it_is_g
     assert odds(secret, ALICE, "ada: attack carl skill=stealth") == []
     assert odds(secret, GM, "ada: attack carl skill=stealth") == [line]
     assert odds(secret, ALICE, "ada: attack carl skill=shoot") != []  # her other ratings show
+
+
+@pytest.mark.rule("ES-START-1")
+def test_the_awareness_roll_shows_the_pool_it_rolls_until_it_is_made() -> None:
+    """Before the moves each character rolls awareness, a skill roll like an action's: the
+    form shows that pool's odds to its player and the GM (before: none), the skill of the
+    conflict's awareness setting unless one is named, and nothing once the roll is made."""
+    c = make({"awareness_skill": "perception"}, [
+        pc("ada", "alice", skills={"perception": 3, "shoot": 4}), pc("bruno", "bob"), pc("carl")])
+    line = "Ada rolls 3d6 with perception (5+ a success): ≥1 70%, ≥2 26%, ≥3 4%"
+    assert odds(c, ALICE, "ada: awareness") == [line] == odds(c, GM, "ada: awareness")
+    assert odds(c, BOB, "ada: awareness") == []
+    assert odds(c, ALICE, "ada: awareness skill=shoot")[0].startswith("Ada rolls 4d6 with shoot")
+    assert odds(c, BOB, "bruno: awareness")[0].startswith(
+        "Bruno rolls 2d6, the default pool (no rating in perception;")
+    c.execute("ada: awareness dice=5,1,1")
+    assert odds(c, ALICE, "ada: awareness") == []

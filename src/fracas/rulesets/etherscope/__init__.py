@@ -37,7 +37,13 @@ from fracas.rulesets.etherscope.events import ES_EVENTS, Revealed
 from fracas.rulesets.etherscope.evolve import CONDENSERS, init_ext
 from fracas.rulesets.etherscope.handlers import HANDLERS
 from fracas.rulesets.etherscope.limits import STAT_RANGES
-from fracas.rulesets.etherscope.odds import ROLLED_ACTIONS, command_odds, odds, pending_odds
+from fracas.rulesets.etherscope.odds import (
+    ROLLED_ACTIONS,
+    awareness_odds,
+    command_odds,
+    odds,
+    pending_odds,
+)
 from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, min_gap, normalise, stored
 from fracas.rulesets.etherscope.state import EsExt
 
@@ -257,6 +263,8 @@ class Etherscope(Ruleset):
                      command: Command) -> list[str]:
         """The pool odds for an action its actor rolls now (no others: a ``zoom`` or a
         ``done`` rolls no pool)."""
+        if command.verb == "awareness":  # ES-START-1: before the moves
+            return awareness_odds(state, viewer, command)
         if command.verb not in ROLLED_ACTIONS:
             return []
         return command_odds(state, viewer, command)

@@ -75,11 +75,15 @@ def _roller(state: ConflictState, viewer: Viewer) -> Participant | None:
     if slot is None or slot.actor not in state.participants:
         return None
     p = state.participants[slot.actor]
+    return p if _may_read(state, viewer, p) else None
+
+
+def _may_read(state: ConflictState, viewer: Viewer, p: Participant) -> bool:
+    """Whether ``viewer`` may read the odds of ``p``'s roll: the GM or its player, where the
+    die and threshold are not the GM's (every chance derives from them)."""
     if not (viewer.is_gm or (viewer.player is not None and p.owner == viewer.player)):
-        return None
-    if any(setting_is_secret(state, viewer, name) for name in _ODDS_SETTINGS):
-        return None  # every chance derives from the GM-only die or threshold
-    return p
+        return False
+    return not any(setting_is_secret(state, viewer, name) for name in _ODDS_SETTINGS)
 
 
 def _known_skills(state: ConflictState, viewer: Viewer, p: Participant) -> dict[str, Any]:
@@ -136,13 +140,32 @@ def command_odds(state: ConflictState, viewer: Viewer, command: Command) -> list
     p = _roller(state, viewer)
     if p is None or p.id != command.actor:
         return []
-    a = command.args
-    if a.get("pool") is not None:
-        return [_line(state, p, int(a["pool"]), "", f"pool={int(a['pool'])}")]
-    if not a.get("skill") and setting_is_secret(state, viewer, "actions"):
+    if not command.args.get("skill") and setting_is_secret(state, viewer, "actions"):
         return []  # the action's own skill, if any, is the GM's
     conf = state.settings["actions"].get(command.verb, {})
-    skill = str(a.get("skill") or conf.get("skill") or "")
+    return _pool_line(state, viewer, p, command.args, str(conf.get("skill") or ""))
+
+
+def awareness_odds(state: ConflictState, viewer: Viewer, command: Command) -> list[str]:
+    """The odds of the awareness roll (ES-START-1) of one who has not made it yet, as an
+    action's (:func:`command_odds`): its skill named, else the conflict's awareness skill;
+    to the GM and its player only."""
+    p = state.participants.get(command.actor or "")
+    if p is None or p.id in state.ext.awareness or not _may_read(state, viewer, p):
+        return []
+    if not command.args.get("skill") and setting_is_secret(state, viewer, "awareness_skill"):
+        return []
+    return _pool_line(state, viewer, p, command.args, str(state.settings["awareness_skill"]))
+
+
+def _pool_line(state: ConflictState, viewer: Viewer, p: Participant, a: dict[str, Any],
+               default_skill: str) -> list[str]:
+    """The line of the pool ``p`` rolls with args ``a``: its ``pool=``, else the skill named
+    (or ``default_skill``), else the default pool, saying so; none where the viewer may not
+    know which (a GM-only rating)."""
+    if a.get("pool") is not None:
+        return [_line(state, p, int(a["pool"]), "", f"pool={int(a['pool'])}")]
+    skill = str(a.get("skill") or default_skill)
     if skill and (stat_is_secret(state, viewer, p.id, "skills")
                   or stat_is_secret(state, viewer, p.id, skill)):
         return []
