@@ -167,6 +167,7 @@ def test_wrong_side_and_no_turns_refused() -> None:
     with pytest.raises(NotYourTurn) as err:
         order.check_take_turn("n1", rule_side="FU-CON-6")
     assert err.value.rule == "FU-CON-6"
+    assert str(err.value).startswith("it is side ")  # lower case, as every refusal
     order.take_turn("ada")
     with pytest.raises(NotYourTurn):
         order.check_take_turn("bo")  # a turn is under way

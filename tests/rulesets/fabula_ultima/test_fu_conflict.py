@@ -35,7 +35,8 @@ def test_seed_example_pc_npc_pc_npc_npc() -> None:
 def test_acting_on_the_other_sides_turn_is_refused() -> None:
     c = seed_example()
     err = refused(c, "orc1: attack ada", "FU-CON-6", NotYourTurn)
-    assert "side pcs" in str(err)
+    # a refusal reads as the others do, in lower case after "refused:" or "error:"
+    assert str(err).startswith("it is the turn of side pcs (")
     run(c, "bruno: act x")
     refused(c, "ada: act y", "FU-CON-6", NotYourTurn)
 

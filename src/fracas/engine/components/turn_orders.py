@@ -446,7 +446,7 @@ class AlternatingSides:
             raise IllegalCommand(f"{who} {why} this round", rule=rule_no_turns, actor=actor)
         if self.side_of[actor] != self.side_on_turn:
             raise NotYourTurn(
-                f"It is side {possessive(self.side_on_turn)} turn, not {possessive(who)} side "
+                f"it is side {possessive(self.side_on_turn)} turn, not {possessive(who)} side "
                 f"{self.side_of[actor]}",
                 rule=rule_side,
                 actor=actor,

@@ -211,7 +211,7 @@ def begin_turn(state: ConflictState, actor: str) -> tuple[list[Event], Alternati
     if order.side_of[actor] != order.side_on_turn:
         waiting = [names.get(a, a) for a in order.who_may_act()]
         raise NotYourTurn(
-            f"It is the turn of side {order.side_on_turn} ({', '.join(waiting) or 'nobody'} "
+            f"it is the turn of side {order.side_on_turn} ({', '.join(waiting) or 'nobody'} "
             "may act), "
             f"not {possessive(p.name)} side {order.side_of[actor]}; the sides alternate",
             rule="FU-CON-6", participant=actor, side_on_turn=order.side_on_turn)
