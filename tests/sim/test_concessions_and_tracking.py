@@ -352,10 +352,12 @@ def test_a_compromise_is_a_decision_without_a_winner_in_every_form_of_the_report
     sweep = CliRunner().invoke(app, [*talks, "--vary", "pcs=1,2", "--plot", str(plot)],
                                env={"COLUMNS": "200"})
     assert sweep.exit_code == 0, sweep.output
-    heads = [line.split("┃")[1:-1] for line in sweep.output.splitlines()
+    wins = sweep.output.split("P(taken out)")[0]  # the win table, not the one below it
+    heads = [line.split("┃")[1:-1] for line in wins.splitlines()
              if line.startswith("┃")]  # the column heads, a gloss on a line of its own
     assert [" ".join(c.strip() for c in cells).strip() for cells in zip(*heads, strict=True)] == [
-        "combination", "heroes", "bandits", "no winner (compromise)", "no decision (round cap)"]
+        "#", "combination", "heroes", "bandits", "no winner (compromise)",
+        "no decision (round cap)"]
     assert "no winner (compromise)" in plot.read_text()
     assert "no decision (round cap)" in plot.read_text()
     # where no compromise can be made (focus fire never concedes), there is no such row

@@ -147,6 +147,60 @@ def test_a_sweep_reports_each_combination(tmp_path: Path) -> None:
     assert "…" not in table.output
 
 
+def _cells(line: str, bar: str = "│") -> list[str]:
+    return [c.strip() for c in line.split(bar)[1:-1]]
+
+
+def test_a_sweep_says_how_long_each_combination_lasts_and_who_is_taken_out() -> None:
+    """"One PC more: does Ada still drop?" A sweep's report said who wins alone; the mean
+    rounds and each character's P(taken out) per combination were only in --json. They now
+    come in a table below, one column per combination (numbered as the win table's rows),
+    one row per character, with its interval, within 80 columns."""
+    args = ["sim", "fabula-ultima-ambush", "-n", "4", "--seed", "t", "--workers", "1",
+            "--vary", "pcs=1,2"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    terminal = Console(width=80, file=io.StringIO())
+    print_report(terminal, data)
+    lines = terminal.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert max(map(len, lines)) <= 80
+    assert [_cells(line)[:2] for line in lines if "│ pcs=" in line] == [
+        ["1", "pcs=1"], ["2", "pcs=2"]]  # the win table's rows, numbered
+    taken = lines[next(i for i, line in enumerate(lines) if line.strip() ==
+                       "rounds and P(taken out) per combination, 95% CI"):]
+    assert _cells(next(line for line in taken if line.startswith("┃")), "┃") == [
+        "character", "#1", "#2"]
+    rows = {_cells(line)[0]: i for i, line in enumerate(taken) if line.startswith("│ ")
+            and _cells(line)[0]}
+    assert _cells(taken[rows["mean rounds"]])[1:] == [
+        f"{r['rounds']['mean']:.1f}" for r in data["results"]]
+    for pid, name in [("ada", "Ada"), ("captain", "Bandit Captain"), ("bruno", "Bruno")]:
+        shown = [(f"{100 * c['p']:.1f}%", f"[{100 * c['ci95'][0]:.1f}–{100 * c['ci95'][1]:.1f}]")
+                 if pid in r["characters"] else ("–", "") for r in data["results"]
+                 for c in [r["characters"].get(pid, {}).get("taken_out")]]
+        i = rows[name]
+        assert list(zip(_cells(taken[i])[1:], _cells(taken[i + 1])[1:], strict=True)) == shown
+    assert list(rows) == ["mean rounds", "Ada", "Bruno", "Bandit Captain", "Cutthroat 1",
+                          "Cutthroat 2"]  # Bruno, of pcs=2 alone, beside Ada, not last
+    first = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert first.exit_code == 0 and "rounds and P(taken out)" in first.output
+    assert runner.invoke(app, args, env={"COLUMNS": "80"}).output == first.output  # same seed
+
+
+def test_a_long_sweeps_taken_out_table_goes_on_below_rather_than_past_the_edge() -> None:
+    result = runner.invoke(app, ["sim", "vers-chase", "-n", "1", "--seed", "t", "--workers",
+                                 "1", "--vary", "ada.stats.agility=" + ",".join(
+                                     map(str, range(10)))], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(map(len, lines)) <= 80
+    heads = [cell for line in lines if line.startswith("┃ character")
+             for cell in _cells(line, "┃")[1:]]
+    assert heads == [f"#{i}" for i in range(1, 11)]  # each combination once, in order
+    titles = [line.strip() for line in lines if "P(taken out) per combination" in line]
+    assert titles[0] == "rounds and P(taken out) per combination, 95% CI (#1–#4)"
+    assert titles[-1].endswith("(#9–#10)")
+
+
 def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_column(
         tmp_path: Path) -> None:
     args = ["sim", "vers-tavern-brawl", "-n", "12", "--seed", "a", "--workers", "1",
@@ -158,7 +212,7 @@ def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_c
     out = io.StringIO()
     print_report(Console(file=out, width=120), data)
     row = next(line for line in out.getvalue().splitlines() if 'ada.side="toughs"' in line)
-    cells = [c.strip() for c in row.split("│")[2:-1]]  # heroes, toughs, no decision
+    cells = [c.strip() for c in row.split("│")[3:-1]]  # heroes, toughs, no decision
     assert cells == [f"{100 * moved['wins'][s]['p']:.1f}%" for s in data["sides"] +
                      ["no decision"]]
     # a side a combination does not have is "–", and the plot draws no bar for it; the
@@ -171,11 +225,12 @@ def test_a_sweep_that_moves_a_character_to_another_side_keeps_each_side_in_its_c
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert "policies: heroes=focus-fire · toughs=focus-fire · rogue=focus-fire" in lines
-    heads = [line.split("┃")[1:-1] for line in lines if line.startswith("┃")]
+    wins = lines[:next(i for i, line in enumerate(lines) if "P(taken out)" in line)]
+    heads = [line.split("┃")[1:-1] for line in wins if line.startswith("┃")]
     assert [" ".join(c.strip() for c in cells).strip() for cells in zip(*heads, strict=True)
-            ] == ["combination", "heroes", "toughs", "rogue", "no decision (round cap)"]
+            ] == ["#", "combination", "heroes", "toughs", "rogue", "no decision (round cap)"]
     row = next(line for line in lines if 'ada.side="heroes"' in line)
-    assert row.split("│")[4].strip() == "–"  # no rogue when Ada is among the heroes
+    assert row.split("│")[5].strip() == "–"  # no rogue when Ada is among the heroes
     assert plot.read_text().lstrip().startswith("<?xml")
 
 

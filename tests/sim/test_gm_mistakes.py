@@ -155,7 +155,8 @@ def test_the_win_table_and_the_plot_say_a_round_limit_left_the_encounters_undeci
     plot = tmp_path / "sweep.svg"
     sweep = runner.invoke(app, [*args, "--vary", "round_limit=2,null", "--plot", str(plot)],
                           env={"COLUMNS": "120"})
-    heads = [line.split("┃")[-2].strip() for line in sweep.output.splitlines()
+    wins = sweep.output.split("P(taken out)")[0]  # the win table, not the one below it
+    heads = [line.split("┃")[-2].strip() for line in wins.splitlines()
              if line.startswith("┃")]  # the last column's head, its gloss on its own line
     assert heads == ["no decision", "(round limit or cap)"], sweep.output
     assert "no decision (round limit or cap)" in plot.read_text()

@@ -49,6 +49,36 @@ def _left_out(data: dict[str, Any]) -> str:
             "offer them, so these figures understate whoever would use them")
 
 
+def _taken_out_tables(data: dict[str, Any], width: int) -> list[Table]:
+    """A sweep's mean rounds and each character's P(taken out), one column per combination
+    (numbered as in the win table), one row per character ("–": not in that combination);
+    the combinations that do not fit in ``width`` columns go on in a table below."""
+    from fracas.sim.report import characters
+
+    results, names = data["results"], characters(data)
+    cells = [[_pct(c["taken_out"], "\n") for c in r["characters"].values()] for r in results]
+    cell = max(len(line) for texts in cells for text in texts for line in text.split("\n"))
+    first = min(24, max(len(name) for name in [*names.values(), "mean rounds"]))
+    column = max(cell, len(f"#{len(results)}")) + 3  # a cell, its padding and its border
+    per = max(1, (width - first - 4) // column)
+    tables = []
+    for start in range(0, len(results), per):
+        chunk = list(enumerate(results, 1))[start:start + per]
+        which = f" (#{chunk[0][0]}–#{chunk[-1][0]})" if len(results) > per else ""
+        table = Table(title=f"rounds and P(taken out) per combination, 95% CI{which}",
+                      min_width=first + 4 + per * column if which else None)  # all as wide
+        table.add_column("character", overflow="fold")
+        for i, _ in chunk:
+            table.add_column(f"#{i}", justify="right")
+        table.add_row("mean rounds", *(f"{r['rounds']['mean']:.1f}" for _, r in chunk),
+                      end_section=True)
+        for pid, name in names.items():
+            table.add_row(escape(name), *(_pct(r["characters"][pid]["taken_out"], "\n")
+                                          if pid in r["characters"] else "–" for _, r in chunk))
+        tables.append(table)
+    return tables
+
+
 def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> None:
     """The report as tables: one block per combination (a sweep adds a summary table);
     ``shown``: an encounter follows it (``--show``), so no hint to show one."""
@@ -67,15 +97,18 @@ def print_report(out: Console, data: dict[str, Any], shown: bool = False) -> Non
     results, left_out = data["results"], _left_out(data)
     if len(results) > 1:
         table = Table(title="P(side wins) per combination, 95% CI")
+        table.add_column("#", justify="right")  # the taken-out table's columns: #1, #2, …
         table.add_column("combination", overflow="fold")  # a long path folds, never cut
         columns, reached, cap = win_columns(data), all_outcomes(data), undecided_at(results)
         for side in columns:
             table.add_column(escape(label(side, reached, "\n", cap)), justify="right",
                              overflow="fold")
-        for r in results:  # each under its own side's column; "–": no such side here
-            table.add_row(escape(r["label"]), *(_pct(r["wins"][side], "\n")
-                                                if side in r["wins"] else "–" for side in columns))
+        for i, r in enumerate(results, 1):  # each under its own side's column; "–": none
+            table.add_row(str(i), escape(r["label"]), *(
+                _pct(r["wins"][side], "\n") if side in r["wins"] else "–" for side in columns))
         out.print(table)
+        for taken in _taken_out_tables(data, out.width):
+            out.print(taken)
         if left_out:
             out.print(escape(left_out))
         return

@@ -136,6 +136,23 @@ def undecided_at(results: Iterable[dict[str, Any]]) -> str:
     return "round limit or cap" if len(found) > 1 else found.pop()
 
 
+def characters(data: dict[str, Any]) -> dict[str, str]:
+    """The characters of every combination of a report, each once (id → name): the rows of
+    a sweep's taken-out table and the bars of its plot. One a later combination brings
+    (``--vary pcs=1,2``: Bruno) comes after the one before it there (Ada), not last; a
+    sweep of a name gives each name it had (``Grim, the Bold / Sam``)."""
+    order: list[str] = []
+    names: dict[str, dict[str, None]] = {}
+    for r in data["results"]:
+        before = -1
+        for pid, c in r["characters"].items():
+            if pid not in names:
+                order.insert(before + 1, pid)
+            before = order.index(pid)
+            names.setdefault(pid, {})[c["name"]] = None
+    return {pid: " / ".join(names[pid]) for pid in order}
+
+
 def all_outcomes(data: dict[str, Any]) -> list[str]:
     """The outcomes of every combination of a report, each once."""
     return list(dict.fromkeys(o for r in data["results"] for o in r["outcomes"]))
