@@ -3,13 +3,16 @@ the table: it says what was run, and nothing on it hides anything else."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fracas.app.scenario import load_scenario
 from fracas.sim import Runner, SimJob, report_data, simulate
-from fracas.sim.plot import draw  # (matplotlib is imported when it draws)
+from fracas.sim.plot import draw, plot_report  # (matplotlib is imported when it draws)
 
 pytest.importorskip("matplotlib")
 
@@ -37,18 +40,23 @@ def test_a_single_run_plot_names_its_encounters_seed_policies_and_each_side() ->
         fig.clf()
 
 
-def test_a_sweep_plot_keeps_its_legend_off_the_bars() -> None:
+@pytest.mark.parametrize("vary", [["pcs=1,2,3"], ["ada.stats.agility=" + ",".join(
+    map(str, range(9)))]])
+def test_a_sweep_plot_keeps_its_legends_off_the_bars(vary: list[str]) -> None:
     """Nine combinations of the brawl: the legend stood inside the axes, over the bars of the
-    last combinations."""
-    data = _report("vers-chase", 3, "plot", ["pcs=1,2,3"])
+    last combinations. Standing or lying, each panel's legend stands beside it, on no bar
+    of any panel."""
+    data = _report("vers-chase", 3, "plot", vary)
     fig = draw(data)
     try:
-        [ax] = fig.axes
         fig.canvas.draw()
-        legend = ax.get_legend().get_window_extent()
-        bars = [p.get_window_extent() for p in ax.patches]
-        assert bars and not any(legend.overlaps(b) for b in bars)
-        assert legend.x0 >= ax.get_window_extent().x1  # beside the axes, not in them
+        bars = [p.get_window_extent() for ax in fig.axes for p in ax.patches]
+        legends = [ax for ax in fig.axes if ax.get_legend()]
+        assert bars and len(legends) == 2  # who wins, who is taken out
+        for ax in legends:
+            legend = ax.get_legend().get_window_extent()
+            assert not any(legend.overlaps(b) for b in bars)
+            assert legend.x0 >= ax.get_window_extent().x1  # beside the axes, not in them
         assert "3 encounters per combination · seed plot" in fig._suptitle.get_text()
     finally:
         fig.clf()
@@ -60,9 +68,8 @@ def test_a_long_sweep_is_drawn_one_row_per_combination_not_ever_wider() -> None:
     data = _report("vers-chase", 1, "plot", ["ada.stats.agility=0,1,2,3,4,5,6,7,8,9"])
     fig = draw(data)
     try:
-        [ax] = fig.axes
-        width, height = fig.get_size_inches()
-        assert width <= 12 and height > width / 2
+        ax = fig.axes[0]
+        assert fig.get_size_inches()[0] <= 18
         fig.canvas.draw()
         rows = [t.get_text() for t in ax.get_yticklabels()]
         assert rows == [r["label"] for r in data["results"]] == [
@@ -72,3 +79,51 @@ def test_a_long_sweep_is_drawn_one_row_per_combination_not_ever_wider() -> None:
         assert ax.get_xlabel() == "P(side wins), 95% CI"
     finally:
         fig.clf()
+
+
+def _texts(svg: Path) -> Counter[str]:
+    """The texts a reader sees on an SVG plot (matplotlib writes each as a comment beside
+    its outlines)."""
+    return Counter(re.findall(r"<!-- (.*?) -->", svg.read_text()))
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"  # as the text report prints it
+
+
+def test_a_single_run_plot_speaks_in_percent_and_prints_each_bars_value(
+        tmp_path: Path) -> None:
+    """Its scales read 0–1 and its bars had no values: a 0.5% bar could not be told from
+    0. Now the scales read in %, and each bar carries its value as the text report has it."""
+    data = _report("fabula-ultima-ambush", 30, "pct")
+    texts = _texts(plot_report(data, tmp_path / "one.svg"))
+    r = data["results"][0]
+    values = [_pct(v["p"]) for v in r["wins"].values()]
+    values += [_pct(count / r["n"]) for count in r["rounds"]["histogram"].values()]
+    values += [_pct(c["taken_out"]["p"]) for c in r["characters"].values()]
+    assert not Counter(values) - texts, texts  # every one, as often as it is drawn
+    assert texts["100%"] == 2 and texts["0%"] == 3  # the two probability scales, the rounds'
+    assert not {"0.2", "0.5", "1.0"} & set(texts)  # no proportions
+
+
+def test_a_sweep_plot_shows_who_is_taken_out_and_how_long_it_lasts_per_combination(
+        tmp_path: Path) -> None:
+    """A sweep plotted who wins alone: whether Ada still drops with one PC more, and how long
+    the fight lasts, were only in --json. Now two panels beside it, each bar with its value."""
+    data = _report("fabula-ultima-ambush", 6, "pct", ["pcs=1,2"])
+    fig = draw(data)
+    try:
+        assert [ax.get_ylabel() for ax in fig.axes] == [
+            "P(side wins), 95% CI", "P(taken out), 95% CI", "mean rounds"]
+        legend = fig.axes[1].get_legend()
+        assert [t.get_text() for t in legend.get_texts()] == [
+            "Ada", "Bruno", "Bandit Captain", "Cutthroat 1", "Cutthroat 2"]  # Bruno: pcs=2
+    finally:
+        fig.clf()
+    texts = _texts(plot_report(data, tmp_path / "sweep.svg"))
+    values = [_pct(v["p"]) for r in data["results"] for v in r["wins"].values()]
+    values += [_pct(c["taken_out"]["p"]) for r in data["results"]
+               for c in r["characters"].values()]
+    values += [f"{r['rounds']['mean']:.1f}" for r in data["results"]]
+    assert not Counter(values) - texts, texts
+    assert not {"0.2", "0.5", "1.0"} & set(texts)

@@ -1,5 +1,6 @@
-"""Plots of a report (matplotlib, PNG or SVG): who wins, how long it lasts, who falls; for a
-sweep, the chance of each side per combination. Reads only the report's JSON form."""
+"""Plots of a report (matplotlib, PNG or SVG), in %, each bar with its value: who wins, how
+long it lasts, who falls; for a sweep, each side's chance, each character's chance to be
+taken out and the mean rounds per combination. Reads only the report's JSON form."""
 
 from __future__ import annotations
 
@@ -7,13 +8,62 @@ from pathlib import Path
 from typing import Any
 
 from fracas.errors import InvalidInput
-from fracas.sim.report import all_outcomes, label, undecided_at, win_columns
+from fracas.sim.report import all_outcomes, characters, label, undecided_at, win_columns
 
 FORMATS = (".png", ".svg")
 
 
 def _errors(entries: list[dict[str, Any]]) -> list[list[float]]:
     return [[e["p"] - e["ci95"][0] for e in entries], [e["ci95"][1] - e["p"] for e in entries]]
+
+
+def percent(p: float) -> str:
+    """A probability as the text report prints it: ``0.7%``."""
+    return f"{100 * p:.1f}%"
+
+
+#: The ticks of a probability axis (0% … 100%); the axis itself runs on past 100% to leave
+#: room for the values printed beyond the bars.
+TICKS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+ROOM = 1.2
+
+
+def _in_percent(ax: Any, lying: bool) -> None:
+    """The axes' probability axis in % (0% … 100%), with room past 100% for the values."""
+    from matplotlib.ticker import PercentFormatter
+
+    axis = ax.xaxis if lying else ax.yaxis
+    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axis.set_ticks(TICKS)
+    (ax.set_xlim if lying else ax.set_ylim)(0, ROOM)
+
+
+def _print_values(ax: Any, at: list[float], ends: list[float], texts: list[str],
+                  lying: bool, upright: bool = False) -> None:
+    """Print each text beside its bar: past ``ends`` (a bar's end, or its interval's top),
+    at ``at`` across the bars; ``upright``: turned a quarter, for narrow standing bars."""
+    for where, end, text in zip(at, ends, texts, strict=True):
+        if end != end:  # nan: no such bar
+            continue
+        if lying:
+            ax.annotate(text, (end, where), xytext=(3, 0), textcoords="offset points",
+                        ha="left", va="center", fontsize="x-small")
+        else:
+            ax.annotate(text, (where, end), xytext=(0, 2), textcoords="offset points",
+                        ha="center", va="bottom", fontsize="x-small",
+                        rotation=90 if upright else 0)
+
+
+def _bars(ax: Any, at: list[float], entries: list[dict[str, Any]], width: float,
+          lying: bool, upright: bool = False, **style: Any) -> None:
+    """Probability bars with their 95% intervals, each with its value in %."""
+    ps = [e["p"] for e in entries]
+    if lying:
+        ax.barh(at, ps, width, xerr=_errors(entries), capsize=2, **style)
+    else:
+        ax.bar(at, ps, width, yerr=_errors(entries), capsize=3, **style)
+    _print_values(ax, at, [e["ci95"][1] for e in entries],
+                  ["" if p != p else percent(p) for p in ps], lying, upright)
 
 
 def check_target(path: str | Path) -> Path:
@@ -78,23 +128,31 @@ def plot_report(data: dict[str, Any], path: str | Path) -> Path:
 
 
 def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
+    from matplotlib.ticker import PercentFormatter
+
     fig, (ax_win, ax_rounds, ax_out) = plt.subplots(1, 3, figsize=(13, 4))
     wins = list(r["wins"].items())
     cap = undecided_at([r])
-    ax_win.bar([label(k, r["outcomes"], "\n", cap) for k, _ in wins], [v["p"] for _, v in wins],
-               yerr=_errors([v for _, v in wins]), capsize=4, color="#4C72B0")
+    _bars(ax_win, list(range(len(wins))), [v for _, v in wins], 0.8, False, color="#4C72B0")
+    ax_win.set_xticks(range(len(wins)), [label(k, r["outcomes"], "\n", cap) for k, _ in wins])
     ax_win.tick_params(axis="x", labelsize="small")  # "no winner (compromise)" fits
-    ax_win.set_ylim(0, 1)
+    _in_percent(ax_win, False)
     ax_win.set_title("P(side wins), 95% CI")
-    hist = {int(k): v for k, v in r["rounds"]["histogram"].items()}
-    ax_rounds.bar(list(hist), [v / r["n"] for v in hist.values()], color="#55A868")
+    hist = {int(k): v / r["n"] for k, v in r["rounds"]["histogram"].items()}
+    upright = len(hist) > 8  # narrow bars: their values turned a quarter
+    ax_rounds.bar(list(hist), list(hist.values()), color="#55A868")
+    _print_values(ax_rounds, list(map(float, hist)), list(hist.values()),
+                  [percent(v) for v in hist.values()], False, upright)
+    ax_rounds.set_ylim(0, max(hist.values(), default=1) * (1.35 if upright else 1.15))
+    ax_rounds.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax_rounds.set_title(f"rounds (mean {r['rounds']['mean']:.1f})")
     ax_rounds.set_xlabel("rounds played")
     ax_rounds.set_ylabel("share of encounters")
     chars = list(r["characters"].values())
-    ax_out.barh([f"{c['name']} ({c['side']})" for c in chars], [c["taken_out"]["p"] for c in chars],
-                xerr=_errors([c["taken_out"] for c in chars]), capsize=3, color="#C44E52")
-    ax_out.set_xlim(0, 1)
+    _bars(ax_out, list(range(len(chars))), [c["taken_out"] for c in chars], 0.8, True,
+          color="#C44E52")
+    ax_out.set_yticks(range(len(chars)), [f"{c['name']} ({c['side']})" for c in chars])
+    _in_percent(ax_out, True)
     ax_out.invert_yaxis()
     ax_out.set_title("P(taken out), 95% CI")
     return fig
@@ -103,40 +161,57 @@ def _single(plt: Any, r: dict[str, Any], data: dict[str, Any]) -> Any:
 #: A sweep of more combinations is drawn lying down: one row per combination, the list
 #: growing downwards (standing, 256 combinations made a picture 51,000 pixels wide).
 STANDING_MAX = 8
+#: The height of the tallest plot, in inches (at 110 dpi, 22,000 pixels: a sweep of 256
+#: combinations of six characters' bars; more, and the bars grow thinner).
+TALLEST = 200
 
 
 def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
+    """Three panels, one place per combination in each: who wins, who is taken out (one bar
+    per character) and the mean rounds; standing side by side, or lying one row each."""
     sides, outcomes, cap = win_columns(data), all_outcomes(data), undecided_at(results)
+    names = characters(data)
     lying = len(results) > STANDING_MAX
-    fig, ax = plt.subplots(figsize=(
-        (11, max(4.5, 1.5 + 0.14 * len(results) * len(sides))) if lying else
-        (max(6, 1.2 * len(results) * len(sides) / 2 + 3), 4.5)))
-    width = 0.8 / len(sides)
-    none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
-    for i, side in enumerate(sides):
-        entries = [r["wins"].get(side, none) for r in results]
-        xs = [j + i * width for j in range(len(results))]
-        if lying:
-            ax.barh(xs, [e["p"] for e in entries], width, xerr=_errors(entries), capsize=2,
-                    label=label(side, outcomes, cap=cap))
-        else:
-            ax.bar(xs, [e["p"] for e in entries], width, yerr=_errors(entries), capsize=3,
-                   label=label(side, outcomes, cap=cap))
-    ticks = [j + width * (len(sides) - 1) / 2 for j in range(len(results))]
-    names = [r["label"] for r in results]
+    most = len(results) * max(len(sides), len(names))  # bars in the fullest panel
     if lying:
-        ax.set_yticks(ticks)
-        ax.set_yticklabels(names)
-        ax.set_ylim(len(results) - 0.2, -0.6)  # the first combination on top, as listed
-        ax.set_xlim(0, 1)
-        ax.set_xlabel("P(side wins), 95% CI")
-        ax.xaxis.set_ticks_position("both")  # the scale at the top and the bottom of a long list
-        ax.tick_params(axis="x", labeltop=True)
+        fig, axes = plt.subplots(1, 3, sharey=True, width_ratios=[2, 2, 1],
+                                 figsize=(17, min(TALLEST, max(4.5, 1.5 + 0.14 * most))))
     else:
-        ax.set_xticks(ticks)
-        ax.set_xticklabels(names, rotation=20, ha="right")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("P(side wins), 95% CI")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)  # beside the
-    # bars, never over one
+        fig, axes = plt.subplots(3, 1, sharex=True, height_ratios=[2, 2, 1],
+                                 figsize=(max(7, 0.3 * most + 4), 10))
+    ax_win, ax_out, ax_rounds = axes
+    none = {"p": float("nan"), "ci95": [float("nan")] * 2}  # no such side: no bar
+    _grouped(ax_win, [[r["wins"].get(side, none) for r in results] for side in sides],
+             [label(side, outcomes, cap=cap) for side in sides], lying)
+    _grouped(ax_out, [[r["characters"][pid]["taken_out"] if pid in r["characters"] else none
+                       for r in results] for pid in names], list(names.values()), lying)
+    means = [r["rounds"]["mean"] for r in results]
+    at = [float(j) for j in range(len(results))]  # each combination's place: its bars
+    (ax_rounds.barh if lying else ax_rounds.bar)(at, means, 0.5, color="#55A868")
+    _print_values(ax_rounds, at, means, [f"{m:.1f}" for m in means], lying)
+    (ax_rounds.set_xlim if lying else ax_rounds.set_ylim)(0, max(means) * 1.25 or 1)
+    for ax, what in ((ax_win, "P(side wins), 95% CI"), (ax_out, "P(taken out), 95% CI"),
+                     (ax_rounds, "mean rounds")):
+        (ax.set_xlabel if lying else ax.set_ylabel)(what)
+    labels = [r["label"] for r in results]
+    if lying:
+        ax_win.set_yticks(at, labels)
+        ax_win.set_ylim(len(results) - 0.5, -0.5)  # the first combination on top, as listed
+        for ax in axes:
+            ax.xaxis.set_ticks_position("both")  # the scale at the top and the bottom
+            ax.tick_params(axis="x", labeltop=True)
+    else:
+        ax_rounds.set_xticks(at, labels, rotation=20, ha="right")
     return fig
+
+
+def _grouped(ax: Any, rows: list[list[dict[str, Any]]], names: list[str], lying: bool) -> None:
+    """One bar per row (a side, a character) in each combination's place (0, 1, …), each
+    with its interval and value, and the legend beside the bars, never over one."""
+    width = 0.8 / len(rows)
+    upright = not lying and len(rows) > 3  # narrow standing bars: values turned a quarter
+    for i, (entries, name) in enumerate(zip(rows, names, strict=True)):
+        at = [j - 0.4 + (i + 0.5) * width for j in range(len(entries))]
+        _bars(ax, at, entries, width, lying, upright, label=name)
+    _in_percent(ax, lying)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize="small")
