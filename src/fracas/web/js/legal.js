@@ -205,8 +205,12 @@ export function commandForm(command, context, { onSubmit, onChange }) {
     onChange(build, odds);
   }
   if (!free.length) return form;
-  return h("details", { class: "command", open: kept.get(key) === "open",
-    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") }, h("summary", { "data-focus": `${key}|open` }, title), form);
+  // kept at the click itself, not only at the toggle that follows it: a frame arriving in
+  // between redraws the controls, and the command opened would be drawn closed again
+  const details = h("details", { class: "command", open: kept.get(key) === "open",
+    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
+  h("summary", { "data-focus": `${key}|open`, onclick: () => kept.set(key, details.open ? "" : "open") }, title), form);
+  return details;
 }
 
 // The fields of a form, its rarely needed ones (two or more optional values typed in freely,
