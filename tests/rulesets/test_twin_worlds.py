@@ -47,6 +47,7 @@ from fracas.engine import Conflict
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import Status, Viewer
 from fracas.engine.projector import Projector, offered
+from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
 from fracas.rulesets.fabula_ultima.state import FabulaExt, next_turn
 from fracas.rulesets.vers.state import VersExt
@@ -243,17 +244,24 @@ def _seen(a: Projector, b: Projector, conflicts: tuple[Conflict, Conflict]) -> N
 
 
 @pytest.mark.rule("FU-CON-6", "FU-CON-7", "FU-CON-10", "VR-TURN-2", "VR-TURN-3")
+@pytest.mark.parametrize("how", ["conceal {x}", twins.HIDDEN])
 @pytest.mark.parametrize("which", [0, 1, 2])
 @pytest.mark.parametrize("name", SCENARIOS)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_character_concealed_from_the_start_leaves_no_trace(
-    name: str, which: int, data: st.DataObject
+    name: str, which: int, how: str, data: st.DataObject
 ) -> None:
-    pair = twins.start(name, which, 'conceal {x}')
+    """Concealed by the GM once the conflict is set up, or set up ``hidden = true``; the
+    latter leaves even the set-up's log entry and view as they are without it."""
+    pair = twins.start(name, which, how)
     if pair is None:
         return
     x, plain, twin, follows, found = pair.x, pair.plain, pair.twin, pair.follows, pair.found
+    if how == twins.HIDDEN:
+        for viewer in pair.viewers:
+            assert log_view(plain, viewer) == log_view(twin, viewer), viewer
+            assert view(plain, viewer) == view(twin, viewer), viewer
     part = PARTS[plain.ruleset.name]
     others = frozenset(twin.state.innermost.participants) - {x} | part.seen_things(twin)
 

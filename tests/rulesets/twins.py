@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
 
-from fracas.app.scenario import load_scenario
+from fracas.app.scenario import ScriptLine, load_scenario
 from fracas.app.script import from_the_start, play_script
 from fracas.engine import Conflict
 from fracas.engine.model import Viewer
@@ -19,6 +19,9 @@ from fracas.errors import FracasError
 
 #: What the world without the NPC does where the GM plays the concealed one in the other.
 ALIGN = "note 'a GM-only note in the stead of the concealed character' visibility=gm"
+#: The ``conceal`` of :func:`worlds` that sets the NPC up ``hidden = true`` instead: it joins
+#: concealed right after the set-up record, where the world without it has a GM-only note.
+HIDDEN = "hidden = true"
 
 
 @cache
@@ -26,8 +29,9 @@ def worlds(name: str, which: int, conceal: str) -> tuple[str, Conflict, Conflict
     """(the NPC, the world without it, the world with it concealed) at the example's start,
     for the example's ``which``-th NPC; None where it has no such NPC or its set-up names it
     (a range, a group, a chase). ``conceal`` is the GM's command, with ``{x}`` for the NPC and
-    ``{others}`` for everyone else, comma-separated. What the set-up places of the NPC alone
-    (VERS: its post as a guard, its cover) goes with it. Copy both before playing on them."""
+    ``{others}`` for everyone else, comma-separated, or :data:`HIDDEN`. What the set-up places
+    of the NPC alone (VERS: its post as a guard, its cover) goes with it. Copy both before
+    playing on them."""
     scenario = from_the_start(load_scenario(name))
     npcs = [p.id for p in scenario.setup.participants if not p.player]
     if len(npcs) <= which:
@@ -36,9 +40,18 @@ def worlds(name: str, which: int, conceal: str) -> tuple[str, Conflict, Conflict
     kept = [p for p in scenario.setup.participants if p.id != x]
     placed = {k: [i for i in v if not (isinstance(i, dict) and i.get("who") == x)]
               if isinstance(v, list) else v for k, v in scenario.setup.settings.items()}
+    without = scenario.setup.model_copy(update={"participants": kept, "settings": placed})
+    if conceal == HIDDEN:  # the note takes the join's version: the same dice after
+        hidden = scenario.setup.model_copy(update={"settings": placed, "participants": [
+            p.model_copy(update={"hidden": p.id == x}) for p in scenario.setup.participants]})
+        try:
+            plain = play_script(dataclasses.replace(
+                scenario, setup=without, script=(ScriptLine(0, ALIGN), *scenario.script)), "twin")
+        except FracasError:
+            return None
+        return x, plain, play_script(dataclasses.replace(scenario, setup=hidden), "twin")
     try:
-        plain = play_script(dataclasses.replace(scenario, setup=scenario.setup.model_copy(
-            update={"participants": kept, "settings": placed})), "twin")
+        plain = play_script(dataclasses.replace(scenario, setup=without), "twin")
     except FracasError:
         return None
     twin = play_script(scenario, "twin")
