@@ -399,6 +399,18 @@ def test_a_newcomers_stats_say_how_they_are_written(page: Page) -> None:
         'a JSON object, e.g. {"dex": 8, "ins": 8, "mig": 8, "wlp": 8, "hp": 30, "mp": 20}')
 
 
+@pytest.mark.rule("FU-CON-14")
+def test_a_newcomers_name_and_player_are_in_view(page: Page) -> None:
+    """A third PC joining mid-session needs a name and a player: both stand beside the id
+    (before: folded under "more options", as rarely needed values are)."""
+    build(page, [c for c in _fabula_offer("gm", "ada: initiative dice=6,6")
+                 if c["verb"] == "join"])
+    form = page.locator("form[data-verb=join]")
+    for label in ("name (optional)", "player (optional)", "stats (optional)"):
+        expect(form.get_by_label(label)).to_be_visible()
+    expect(form.locator("details.more > summary", has_text="name")).to_have_count(0)
+
+
 @pytest.mark.rule("FU-CHK-1")
 def test_a_checks_words_name_its_turn_field_as_the_page_shows_it(page: Page) -> None:
     """A check says what it does and what its **turn** field's "no" means beside that field

@@ -232,10 +232,11 @@ function folded(fields, key, verb) {
 // ES-ACT-4; a Push Back's damage, ES-ACT-5), a spell's MP cost and damage (a cast at 0 MP by
 // oversight would leave it unpaid, a hit with no damage typed would deal none), a Fabula
 // Ultima item's damage, initiative and Defense (an armour declared with its name alone
-// changes nothing) and a newcomer's stats (an Etherscope join needs its condenser).
+// changes nothing) and a newcomer's name, player and stats (a PC joining mid-session has a
+// player; an Etherscope join needs its condenser).
 const IN_VIEW = {
   act: ["difficulty", "extras", "hurt"], push: ["damage"], spell: ["mp", "damage"],
-  equip: ["damage", "init", "defense"], join: ["stats"],
+  equip: ["damage", "init", "defense"], join: ["name", "player", "stats"],
 };
 
 // The title of a fold of rarely needed `fields`: "more options: ev, difficulty".
