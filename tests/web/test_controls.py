@@ -411,6 +411,21 @@ def test_a_newcomers_name_and_player_are_in_view(page: Page) -> None:
     expect(form.locator("details.more > summary", has_text="name")).to_have_count(0)
 
 
+def test_a_join_made_hidden_keeps_hidden_chosen_for_the_next(page: Page) -> None:
+    """Once a newcomer joins hidden, the GM's next join is still set hidden while its id is
+    cleared: a GM bringing in several hidden newcomers never shows one to every player by
+    oversight (a leak no undo takes back); one hidden too many is tagged on the GM's screen."""
+    build(page, [c for c in _fabula_offer("gm", "ada: initiative dice=6,6")
+                 if c["verb"] == "join"])
+    form = page.locator("form[data-verb=join]")
+    form.get_by_label("id", exact=True).fill("spy")
+    form.get_by_label("hidden (optional)").select_option("yes")
+    form.get_by_role("button", name="join").click()
+    assert page.evaluate("window.sent")[0]["args"]["hidden"] is True
+    expect(form.get_by_label("id", exact=True)).to_have_value("")
+    expect(form.get_by_label("hidden (optional)")).to_have_value("yes")
+
+
 @pytest.mark.rule("FU-CHK-1")
 def test_a_checks_words_name_its_turn_field_as_the_page_shows_it(page: Page) -> None:
     """A check says what it does and what its **turn** field's "no" means beside that field
