@@ -592,8 +592,7 @@ def test_the_gm_adds_a_new_participant_with_the_join_form(browser: Browser, serv
     new_id = form.get_by_label("id", exact=True)
     assert new_id.evaluate("el => el.tagName") == "INPUT"  # a new id: typed, not picked
     new_id.fill("Zqrogue")  # a capital is lowered by the engine, as in the text notation
-    form.locator("details.more > summary").click()
-    form.get_by_label("name (optional)").fill("The rogue")
+    form.get_by_label("name (optional)").fill("The rogue")  # in view, beside the id
     side = form.get_by_label("side (optional)")  # the two sides, not a box to type in
     assert side.evaluate("el => [...el.options].map(o => o.text)") == [
         "—", "heroes", "bandits"]
