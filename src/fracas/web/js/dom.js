@@ -51,6 +51,20 @@ export function signed(n) {
   return n < 0 ? `−${-n}` : `+${n}`;
 }
 
+/** Put a field's text on the clipboard where the browser lets the page (a secure page:
+ * localhost or HTTPS), else select it for the user's own copy; `status` says which, in the
+ * words of `said` ({copied, selected}). */
+export async function copyField(field, status, said) {
+  try {
+    await navigator.clipboard.writeText(field.value);
+    status.textContent = said.copied;
+  } catch {
+    field.focus();
+    field.setSelectionRange(0, field.value.length);
+    status.textContent = said.selected;
+  }
+}
+
 let asked = 0;
 
 /** Ask before a step a misclick must not take (a link revoked mid-game): a modal dialog in

@@ -1,6 +1,7 @@
 // The start page: create a table, then show its GM link (the only way back to the table as
 // its GM: the server keeps only a hash of it) until the GM opens the table with it.
 import { api } from "./api.js";
+import { copyField } from "./dom.js";
 
 const form = document.getElementById("new-table");
 const status = document.getElementById("start-status");
@@ -31,16 +32,8 @@ function showLink(made) {
 
 field.addEventListener("focus", () => field.select());
 
-// The Clipboard API where the browser offers it (a secure page: localhost or HTTPS); else the
-// link is selected for the user's own Ctrl+C.
-document.getElementById("copy-gm-link").addEventListener("click", async () => {
-  try {
-    await navigator.clipboard.writeText(field.value);
-    status.textContent = "Copied: your GM link is on the clipboard. Paste it somewhere safe.";
-  } catch {
-    field.focus();
-    field.select();
-    status.textContent = "This browser does not let the page copy it: the link is selected, "
-      + "press Ctrl+C (⌘C on a Mac) to copy it.";
-  }
-});
+document.getElementById("copy-gm-link").addEventListener("click", () => copyField(field, status, {
+  copied: "Copied: your GM link is on the clipboard. Paste it somewhere safe.",
+  selected: "This browser does not let the page copy it: the link is selected, "
+    + "press Ctrl+C (⌘C on a Mac) to copy it.",
+}));

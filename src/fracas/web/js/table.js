@@ -2,7 +2,7 @@
 // characters' commands only), by the role of the token in the cookie. Everything shown comes
 // from the viewer's projection, over the public API and the conflict's WebSocket.
 import { api, apiBlob } from "./api.js";
-import { capitalized, confirmed, h, panel, possessive, words } from "./dom.js";
+import { capitalized, confirmed, copyField, h, panel, possessive, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
 import { downloadButton, importForm } from "./exchange.js";
 import { commandForm, normalize, quote } from "./legal.js";
@@ -57,21 +57,14 @@ const STALE = "Not sent: the table changed while you chose (someone else acted f
   + "screen now shows it as it is: look again, and send it again if it still fits.";
 
 // Copy the link: sent from a phone to a player far away, a link is pasted into a message, and a
-// long link in a field is hard to select with a thumb. The Clipboard API where the browser
-// offers it (a secure page: localhost or HTTPS); else the link is selected for the user's own copy.
+// long link in a field is hard to select with a thumb.
 function copyLink(field) {
   const status = h("span", { role: "status" });
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(field.value);
-      status.textContent = "Copied: the link is on the clipboard, to paste into a message.";
-    } catch {
-      field.focus();
-      field.setSelectionRange(0, field.value.length);
-      status.textContent = "This browser does not let the page copy it: the link is selected, "
-        + "copy it yourself (Ctrl+C, ⌘C on a Mac, or Copy on a phone).";
-    }
-  };
+  const copy = () => copyField(field, status, {
+    copied: "Copied: the link is on the clipboard, to paste into a message.",
+    selected: "This browser does not let the page copy it: the link is selected, "
+      + "copy it yourself (Ctrl+C, ⌘C on a Mac, or Copy on a phone).",
+  });
   return h("p", { class: "buttons" }, h("button", { type: "button", onclick: copy }, "Copy the link"), status);
 }
 
