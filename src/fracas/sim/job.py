@@ -162,10 +162,12 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
     for path, value in overrides:  # each checked at once: a refusal names the one at fault
         _apply_one(data, ruleset, path, value)
         out = _validated(data, path, value)
-    hidden = {p.id for p in setup.participants if p.hidden}  # never dumped: set again
+    hidden = {p.id for p in setup.participants if p.hidden}
+    if not hidden or out is setup:
+        return out
+    # hidden at the start is never dumped (the set-up record leaves it out): set it again
     return out.model_copy(update={"participants": [
-        p.model_copy(update={"hidden": p.id in hidden}) for p in out.participants]}
-    ) if hidden and out is not setup else out
+        p.model_copy(update={"hidden": p.id in hidden}) for p in out.participants]})
 
 
 def _apply_one(data: dict[str, Any], ruleset: Ruleset, path: str, value: Any) -> None:
