@@ -56,11 +56,12 @@ def test_a_disengage_shows_its_chance_to_break_away_with_the_penalty_for_more_op
 
 
 @pytest.mark.rule("VR-MOVE-4")
-def test_a_disengage_from_a_concealed_opponent_shows_the_player_no_odds():
+def test_a_disengage_from_a_concealed_opponent_shows_odds_without_it():
     c = brawl()
-    do(c, "conceal sly")  # the −2 for a second opponent would tell of Sly
-    assert odds(c, ALICE, "ada: disengage") == []
-    assert odds(c, GM, "ada: disengage")[0].endswith(f"break away {_chance(11)} (VR-MOVE-4)")
+    do(c, "conceal sly")  # a concealed opponent does not hold Ada: no −2 for a second one
+    line = f"Ada: disengage (athletics): TN 13, no modifiers → 13: break away {_chance(13)} " \
+           f"(VR-MOVE-4)"
+    assert odds(c, ALICE, "ada: disengage") == odds(c, GM, "ada: disengage") == [line]
 
 
 @pytest.mark.rule("VR-MOVE-5", "VR-MOVE-2")

@@ -317,3 +317,46 @@ def test_a_place_named_for_a_concealed_character_stays_on_the_players_map() -> N
     lines = [line for e in log_view(c, ALICE) for line in e["lines"]]
     assert "note: Ada eyes the Lurker's chest" in lines
     assert not any("waits" in line for line in lines)
+
+
+
+def ada_with_a_sword() -> dict[str, Any]:
+    return pc("ada", zone="a", tn={"close_combat": 12, "athletics": 10},
+              weapons={"sword": {"ev": 4}})
+
+
+@pytest.mark.rule("VR-MOVE-4")
+def test_an_engagement_with_a_concealed_one_does_not_hold_a_player_character() -> None:
+    """Before, Ada's player was offered only 'disengage' (no moves) and a move was refused
+    with 'Ada is engaged with Thug': both told of a Thug the player may not know. A concealed
+    opponent must show itself to hold her, as a concealed guard must to stop her."""
+    def engaged(*then: str) -> Conflict:
+        c = make(ada_with_a_sword(), npc("thug", zone="a"), **ZONES)
+        do(c, "open ada", "ada: attack thug dice=1,1,1", *then)
+        return c
+
+    shown = engaged("conceal thug", "reveal thug")
+    assert [lc.verb for lc in offered(shown, ALICE, "ada")].count("disengage") == 1
+    c = engaged("conceal thug")
+    for viewer in (ALICE, Viewer.gm()):
+        verbs = [lc.verb for lc in offered(c, viewer, "ada")]
+        assert "disengage" not in verbs and "move" in verbs, (viewer, verbs)
+    do(c, "ada: move b")
+    gm = view(c, Viewer.gm())["conflict"]["ruleset"]
+    assert gm["engaged"] == [] and gm["positions"]["ada"] == "b"
+    assert log_view(c, ALICE)[-1]["lines"] == ["Ada moves from a to b"]  # and no blow of Thug's
+
+
+@pytest.mark.rule("VR-MOVE-4")
+def test_a_disengage_from_a_seen_and_a_concealed_opponent_counts_the_seen_one_alone() -> None:
+    """Ada is held by Brute, whom her player sees, and engaged with the concealed Thug: her
+    Disengage roll has no '−2 for 1 more opponent', and a failure gives Brute alone a free
+    attack."""
+    c = make(ada_with_a_sword(), npc("thug", zone="a"),
+             npc("brute", zone="a", weapons={"maul": {"ev": 1}}), **ZONES)
+    do(c, "open brute", "brute: attack ada dice=1,1,1", "brute: handoff ada",
+       "ada: attack thug dice=1,1,1", "conceal thug")
+    assert [lc.verb for lc in offered(c, ALICE, "ada")].count("disengage") == 1
+    failed = do(c, "ada: disengage dice=6,6,6 free=1,1,1")
+    assert failed[0].data["from"] == ["brute"] and failed[0].data["check"]["mods"] == []
+    assert [e.data["weapon"] for e in failed if e.type == "attack"] == ["maul"]

@@ -20,6 +20,7 @@ from fracas.rulesets.vers.decider import (
     ext_of,
     free_attacks,
     harm,
+    holding_foes,
     hostile_guards,
     name,
     out_of_reach,
@@ -183,8 +184,9 @@ def decide_endure(d: Decision, cmd: Command) -> None:
 
 
 def _check_not_engaged(d: Decision, actor: str) -> None:
-    """An engaged character must disengage before it moves away (VR-MOVE-4)."""
-    foes = ext_of(d.state).engaged_with(actor)
+    """An engaged character must disengage before it moves away (VR-MOVE-4; an engagement
+    with one hidden from its player does not hold it, :func:`holding_foes`)."""
+    foes = holding_foes(d.state, actor)
     if foes:
         raise IllegalCommand(
             f"{name(d.state, actor)} is engaged with "
@@ -282,9 +284,9 @@ def slip_roll(state: ConflictState, actor: str, guards: list[str]
 
 
 def disengage_roll(state: ConflictState, actor: str) -> tuple[list[str], list[Modifier]]:
-    """The opponents still in the conflict ``actor`` is engaged with, and the modifiers of
-    its Disengage roll: −2 for each beyond the first (VR-MOVE-4)."""
-    foes = [f for f in ext_of(state).engaged_with(actor) if state.participants[f].active]
+    """The opponents holding ``actor`` in close combat (:func:`holding_foes`), and the
+    modifiers of its Disengage roll: −2 for each beyond the first (VR-MOVE-4)."""
+    foes = holding_foes(state, actor)
     mods = own_mods(state, actor)
     if len(foes) > 1:  # read in the breakdown: "−2 for 1 more opponent" (a stored roll keeps
         more = len(foes) - 1  # the label it was made with: "1 more opponent(s)")

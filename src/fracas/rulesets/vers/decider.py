@@ -586,6 +586,15 @@ def way(state: ConflictState, mover: str, here: str, to: str) -> tuple[list[str]
     return found
 
 
+def holding_foes(state: ConflictState, pid: str) -> list[str]:
+    """Those engaged with ``pid`` who hold it in close combat: still in the conflict and not
+    hidden from its player (VR-MOVE-4 [decision], as VR-MOVE-5 reads a guard: a concealed
+    opponent must show itself to hold a player's character; it would otherwise bar a move, or
+    ask for a Disengage roll, that tells the player of someone they may not know)."""
+    return [f for f in ext_of(state).engaged_with(pid)
+            if state.participants[f].active and not concealed_from(state, f, pid)]
+
+
 def hostile_guards(state: ConflictState, mover: str, path: list[str]) -> list[str]:
     """The guards on ``path`` that stop ``mover``: still in the conflict, not on its side,
     and not hidden from its player (VR-MOVE-5 [decision]: a concealed guard must show itself

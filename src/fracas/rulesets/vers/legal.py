@@ -25,7 +25,7 @@ from fracas.rulesets.vers.chases import (
 )
 from fracas.rulesets.vers.checks import Check
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import Plan, attack_choices, way
+from fracas.rulesets.vers.decider import Plan, attack_choices, holding_foes, way
 from fracas.rulesets.vers.state import HARDNESS, KIND_TRACK, VersExt, skill_tn, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
@@ -294,7 +294,7 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
     ext: VersExt = state.ext
     out: list[LegalCommand] = []
     here = ext.zones.zone_of(actor)
-    if ext.engaged_with(actor):
+    if holding_foes(state, actor):
         out.append(command(actor, "disengage", free={"dice": "DICE"}))
     elif here is not None:
         distances = ext.zones.distances(here)
