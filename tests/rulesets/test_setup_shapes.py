@@ -24,8 +24,19 @@ COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2,
 
 @pytest.mark.parametrize("rule, old, new, message", [
     ("VR-ATK-5", COVER, "cover = 5", "settings.cover must be a list, got 5"),
-    ("VR-ATK-5", COVER, COVER.replace("3", '"x"'), "needs who, value 1/3/5 and a known object"),
-    ("VR-ATK-5", COVER, COVER.replace('"counter"', '["counter"]'), "a known object"),
+    # before: every entry was refused as "needs who, value 1/3/5 and a known object", which
+    # said neither what was wrong nor that 0 (no cover) and no object are fine
+    ("VR-ATK-5", COVER, COVER.replace("3", '"x"'),
+     'settings.cover: mira: cover is 1 (⅓), 3 (⅔) or 5 (complete), or 0 for none, not "x"'),
+    ("VR-ATK-5", COVER, COVER.replace("3", "4"), "or 0 for none, not 4"),
+    ("VR-ATK-5", COVER, COVER.replace('"counter"', '["counter"]'),
+     'settings.cover: mira: no object ["counter"] to hide behind (objects: counter, table)'),
+    ("VR-ATK-5", COVER, COVER.replace('"counter"', '"crate"'),
+     'no object "crate" to hide behind (objects: counter, table)'),
+    ("VR-ATK-5", COVER, COVER.replace('"mira"', '["mira"]'),
+     'needs who, one of the participants (ada, bouncer, bruno, mira, thug)'),
+    ("VR-ATK-5", COVER, "cover = [3]",
+     'settings.cover: 3 must be a table such as { who = "vex", value = 3, object = "crate" }'),
     ("VR-OBJ-2", COUNTER, COUNTER.replace("2", '"two"'),
      "object counter: slots must be a whole number from 1 to 20, got 'two'"),
     ("VR-OBJ-2", COUNTER, COUNTER.replace("2", "1000000"), "from 1 to 20, got 1000000"),
@@ -50,9 +61,9 @@ COUNTER = '{ id = "counter", name = "Bar counter", material = "wood", slots = 2,
      "zone bar's name is text, not [True, 2]"),
     ("VR-MOVE-5", "guards = [", 'guards = ""\nx = [', "settings.guards must be a list, got ''"),
     # before: an internal error (KeyError 'value'), cover 1 from true, two entries mixed
-    ("VR-ATK-5", "value = 3, ", "", 'settings.cover: {"who": "mira", "object": "counter"} '
-     "needs who, value 1/3/5"),
-    ("VR-ATK-5", "value = 3, ", "value = true, ", '"value": true'),
+    ("VR-ATK-5", "value = 3, ", "", "settings.cover: mira: cover is 1 (⅓), 3 (⅔) or 5 "
+     "(complete), or 0 for none, not null"),
+    ("VR-ATK-5", "value = 3, ", "value = true, ", "or 0 for none, not true"),
     ("VR-ATK-5", 'cover = [{ who = "mira", value = 3, object = "counter" }]',
      'cover = [{ who = "mira", value = 3 }, { who = "mira", value = 5 }]',
      "mira is given cover twice"),

@@ -8,7 +8,7 @@ from typing import Any
 from fracas.engine.commands import Command
 from fracas.engine.components import link_key
 from fracas.engine.handlers import Decision
-from fracas.engine.limits import as_int, check_name
+from fracas.engine.limits import as_int, check_name, spelled
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.vers.decider import HANDLERS, active, ext_of, harm
 from fracas.rulesets.vers.events import (
@@ -97,9 +97,8 @@ def decide_cover(d: Decision, cmd: Command) -> None:
     a = cmd.args
     p = active(d.state, a["who"])
     value = -abs(int(a["value"]))
-    if value not in (0, -1, -3, -5):
-        raise InvalidInput(f"cover is 1 (⅓), 3 (⅔) or 5 (complete), or 0 for none, "
-                           f"not {a['value']}", rule="VR-ATK-5")
+    if value not in COVER_PENALTIES:
+        raise InvalidInput(cover_value_problem(a["value"]), rule="VR-ATK-5")
     obj = a.get("object")
     ext = ext_of(d.state)
     if obj is not None and obj not in ext.objects:
@@ -112,6 +111,15 @@ def decide_cover(d: Decision, cmd: Command) -> None:
             raise IllegalCommand(f"{problem} ('place {p.id} {ext.objects[obj].zone}' first)",
                                  rule="VR-ATK-5")
     d.emit(CoverSet(who=a["who"], value=value, object=obj))
+
+
+#: The penalties cover gives an attack on the one behind it, none included (VR-ATK-5).
+COVER_PENALTIES = (0, -1, -3, -5)
+
+
+def cover_value_problem(given: object) -> str:
+    """What a refused cover value ``given`` should have been (VR-ATK-5)."""
+    return f"cover is 1 (⅓), 3 (⅔) or 5 (complete), or 0 for none, not {spelled(given)}"
 
 
 def cover_problem(who: str, here: str | None, obj: str, there: str | None) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 from typing import Any, ClassVar
 
 from fracas.engine.commands import Command
@@ -25,7 +26,13 @@ from fracas.rulesets.vers.commands import COMMANDS
 from fracas.rulesets.vers.decider import HANDLERS, boundary_after_leave, plan_known, readable
 from fracas.rulesets.vers.events import SPENDING, VERS_EVENTS, ObjectAdded
 from fracas.rulesets.vers.evolve import add_object, join
-from fracas.rulesets.vers.gm import ONE_WAY, cover_problem, object_spec
+from fracas.rulesets.vers.gm import (
+    COVER_PENALTIES,
+    ONE_WAY,
+    cover_problem,
+    cover_value_problem,
+    object_spec,
+)
 from fracas.rulesets.vers.limits import STAT_RANGES
 from fracas.rulesets.vers.placement import check_placement
 from fracas.rulesets.vers.state import (
@@ -65,6 +72,26 @@ def _check_mistyped(pid: str, stats: dict[str, Any], read: frozenset[str]) -> No
                                    "or special skill must not look like a standard one)",
                                    rule="VR-ROLL-1", participant=pid,
                                    key=f"{table}.{skill}")
+
+
+def _cover_entry_problem(entry: object, ids: Collection[str],
+                         objects: Collection[str]) -> str | None:
+    """What is wrong with a ``settings.cover`` entry, or None: a table of who (a
+    participant), value (1, 3 or 5; 0 for none) and, where there is one, the object it hides
+    behind (VR-ATK-5; the same values the GM's ``cover`` takes)."""
+    if not isinstance(entry, dict):
+        return (f"{spelled(entry)} must be a table such as "
+                '{ who = "vex", value = 3, object = "crate" }')
+    who, value, obj = entry.get("who"), entry.get("value"), entry.get("object")
+    if not isinstance(who, str) or who not in ids:
+        return f"{spelled(entry)} needs who, one of the participants ({', '.join(sorted(ids))})"
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or -abs(value) not in COVER_PENALTIES:
+        return f"{who}: {cover_value_problem(value)}"
+    if obj is not None and (not isinstance(obj, str) or obj not in objects):
+        known = ", ".join(sorted(objects)) or "none in settings.objects"
+        return f"{who}: no object {spelled(obj)} to hide behind (objects: {known})"
+    return None
 
 
 class Vers(Ruleset):
@@ -158,13 +185,9 @@ class Vers(Ruleset):
                                    rule="VR-MOVE-5")
         covered: set[str] = set()
         for c in s.get("cover", []) or []:
-            value = c.get("value") if isinstance(c, dict) else None
-            if not isinstance(c, dict) or c.get("who") not in ids or isinstance(value, bool) \
-                    or not isinstance(value, int) or abs(value) not in (0, 1, 3, 5) or (
-                    c.get("object") is not None and (not isinstance(c["object"], str)
-                                                     or c["object"] not in objects)):
-                raise InvalidInput(f"settings.cover: {spelled(c)} needs who, value 1/3/5 and "
-                                   "a known object", rule="VR-ATK-5")
+            wrong = _cover_entry_problem(c, ids, objects)
+            if wrong is not None:
+                raise InvalidInput(f"settings.cover: {wrong}", rule="VR-ATK-5")
             spot = next(p for p in setup.participants if p.id == c["who"]).stats.get("zone")
             obj = objects.get(c.get("object") or "")
             known = isinstance(spot, str) and spot in zone_ids  # else refused below
