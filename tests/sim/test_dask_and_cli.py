@@ -186,6 +186,17 @@ def test_a_sweep_says_how_long_each_combination_lasts_and_who_is_taken_out() -> 
     assert runner.invoke(app, args, env={"COLUMNS": "80"}).output == first.output  # same seed
 
 
+@pytest.mark.rule("ES-RNG-1")
+def test_a_pcs_sweep_of_a_scenario_whose_settings_name_its_pcs_runs() -> None:
+    """"What if Bruno does not come?" in the car chase, whose ranges name Bruno: refused
+    before ('settings.ranges.pairs[1] names 'bruno', who is not a participant')."""
+    result = runner.invoke(app, ["sim", "etherscope-car-chase", "-n", "2", "--seed", "t",
+                                 "--workers", "1", "--vary", "pcs=1,3", "--json"])
+    assert result.exit_code == 0, result.output
+    cast = [sorted(r["characters"]) for r in json.loads(result.output)["results"]]
+    assert cast == [["ada", "zepcar"], ["ada", "bruno", "bruno-2", "zepcar"]]
+
+
 def test_a_long_sweeps_taken_out_table_goes_on_below_rather_than_past_the_edge() -> None:
     result = runner.invoke(app, ["sim", "vers-chase", "-n", "1", "--seed", "t", "--workers",
                                  "1", "--vary", "ada.stats.agility=" + ",".join(

@@ -92,6 +92,34 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
         apply_overrides(setup, (("pcs", 1000),))
 
 
+@pytest.mark.rule("ES-RNG-1", "ES-START-6")
+def test_fewer_or_more_pcs_take_the_settings_that_name_them_along() -> None:
+    """The car chase's settings name Bruno (distant from the zepcar; a pursuer with Ada).
+    Before, ``pcs=1`` was refused ("settings.ranges.pairs[1] names 'bruno', who is not a
+    participant"), and ``pcs=3``'s Bruno 2 stood near the zepcar, in no group."""
+    chase = load_scenario("etherscope-car-chase").setup
+    alone = apply_overrides(chase, (("pcs", 1),)).settings
+    assert alone["ranges"]["pairs"] == [["ada", "zepcar", "distant"]]
+    assert alone["groups"] == {}  # a group of Ada alone is no group
+    three = apply_overrides(chase, (("pcs", 3),)).settings
+    assert three["ranges"]["pairs"][1:] == [["bruno", "zepcar", "distant"],
+                                           ["bruno-2", "zepcar", "distant"]]
+    assert three["groups"] == {"pursuers": ["ada", "bruno", "bruno-2"]}
+
+
+@pytest.mark.rule("VR-ATK-5", "VR-MOVE-5")
+def test_a_vers_pc_copied_by_pcs_takes_its_cover_and_guard_post() -> None:
+    brawl = load_scenario("vers-tavern-brawl").setup
+    with_cover = apply_overrides(brawl, (
+        ("settings.cover", [{"who": "bruno", "value": 3}]),
+        ("settings.guards", [{"who": "bruno", "between": ["floor", "stairs"]}])))
+    more = apply_overrides(with_cover, (("pcs", 3),)).settings
+    assert more["cover"] == [{"who": "bruno", "value": 3}, {"who": "bruno-2", "value": 3}]
+    assert [g["who"] for g in more["guards"]] == ["bruno", "bruno-2"]
+    fewer = apply_overrides(with_cover, (("pcs", 1),)).settings
+    assert fewer["cover"] == [] and fewer["guards"] == []
+
+
 def test_a_sweep_of_a_stat_or_setting_no_rule_reads_is_refused() -> None:
     # VERS keeps stats and settings of the GM's own, which change nothing in play: a sweep of
     # one would print the same figures for every value, as if cover did not matter

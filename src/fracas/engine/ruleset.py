@@ -54,6 +54,13 @@ def _is_turn_order(value: Any) -> bool:
     return known
 
 
+def recast_ids(ids: Iterable[Any], cast: Mapping[str, Sequence[str]]) -> list[Any]:
+    """``ids`` with each one named in ``cast`` replaced by the ids it becomes (for
+    :meth:`Ruleset.recast_settings`; anything else kept as given)."""
+    return [new for pid in ids
+            for new in (cast[pid] if isinstance(pid, str) and pid in cast else (pid,))]
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One numbered rule as packaged with its ruleset."""
@@ -176,6 +183,15 @@ class Ruleset:
         a ``join`` or an override: a value refused at set-up only since the conflict was
         stored reads as the one the ruleset plays it by (the log itself is never changed).
         By default, the settings themselves."""
+        return settings
+
+    def recast_settings(self, settings: dict[str, Any],
+                        cast: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        """A scenario's ``settings`` for another cast: each participant named in ``cast``
+        becomes the ids it maps to (none: left out, with the entries naming it; several: one
+        entry each, a copy standing as the one it copies). Settings of a shape the set-up
+        would refuse are left as they are, for it to refuse. By default (no setting names a
+        participant), the settings themselves."""
         return settings
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> Any:

@@ -173,7 +173,7 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
 def _apply_one(data: dict[str, Any], ruleset: Ruleset, path: str, value: Any) -> None:
     """Apply one override ``path`` = ``value`` to the set-up's JSON form ``data``."""
     if path == "pcs":
-        _set_pcs(data, value)
+        _set_pcs(data, ruleset, value)
         return
     head, _, rest = path.partition(".")
     if head == "round_limit" and not rest:
@@ -289,7 +289,9 @@ def _set_path(obj: Any, keys: list[str], value: Any, path: str) -> None:
             raise InvalidInput(f"--vary {path}: {'.'.join(keys[:i])} is not a table")
 
 
-def _set_pcs(data: dict[str, Any], value: Any) -> None:
+def _set_pcs(data: dict[str, Any], ruleset: Ruleset, value: Any) -> None:
+    """The first ``value`` player characters of the set-up's JSON form ``data``, and copies
+    of the last one beyond those it has, with the settings that name them recast."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidInput(f"--vary pcs={value!r}: the number of player characters is a whole "
                            "number ≥ 0")
@@ -298,12 +300,16 @@ def _set_pcs(data: dict[str, Any], value: Any) -> None:
         raise InvalidInput("--vary pcs: the scenario has no player characters")
     keep = {p["id"] for p in pcs[:value]}
     parts = [p for p in data["participants"] if p["kind"] != "pc" or p["id"] in keep]
+    cast: dict[str, list[str]] = {p["id"]: [] for p in pcs[value:]}
+    last = pcs[-1]["id"]
     for k in range(value - len(pcs)):
         copy = json.loads(json.dumps(pcs[-1]))
-        copy["id"] = f"{pcs[-1]['id']}-{k + 2}"[:40]
+        copy["id"] = f"{last}-{k + 2}"[:40]
         copy["name"] = f"{pcs[-1]['name']} {k + 2}"
         parts.append(copy)
+        cast.setdefault(last, [last]).append(copy["id"])
     data["participants"] = parts
+    data["settings"] = ruleset.recast_settings(data["settings"], cast)
 
 
 @dataclass(frozen=True, slots=True)

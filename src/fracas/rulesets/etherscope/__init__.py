@@ -4,6 +4,7 @@ condensers as harm, nested zoom-in conflicts. Rules in ``rules.toml``."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from fracas.dice import OddsReport
@@ -44,7 +45,14 @@ from fracas.rulesets.etherscope.odds import (
     odds,
     pending_odds,
 )
-from fracas.rulesets.etherscope.settings import KNOWN, condenser_of, min_gap, normalise, stored
+from fracas.rulesets.etherscope.settings import (
+    KNOWN,
+    condenser_of,
+    min_gap,
+    normalise,
+    recast,
+    stored,
+)
 from fracas.rulesets.etherscope.state import EsExt
 
 __all__ = ["EsExt", "Etherscope"]
@@ -145,6 +153,11 @@ class Etherscope(Ruleset):
     def stored_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """A ``min_gap`` of 0, stored before it was refused, read as 1 (ES-ROUND-3)."""
         return stored(settings)
+
+    def recast_settings(self, settings: dict[str, Any],
+                        cast: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        """Range pairs, groups and ambushers for another cast."""
+        return recast(settings, cast)
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> EsExt:
         """Ranges, groups, condensers and lurking ambushers from the set-up."""

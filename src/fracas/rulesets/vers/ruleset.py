@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from fracas.engine.commands import Command
@@ -15,7 +15,7 @@ from fracas.engine.legal import LegalCommand
 from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
-from fracas.engine.ruleset import Ruleset
+from fracas.engine.ruleset import Ruleset, recast_ids
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
@@ -94,6 +94,14 @@ def _cover_entry_problem(entry: object, ids: Collection[str],
     return None
 
 
+def _recast_entries(entries: Any, cast: Mapping[str, Sequence[str]]) -> Any:
+    """A list of ``{who = …}`` entries (cover, guards), one for each id its ``who`` becomes
+    (any other shape as given, for the set-up to refuse)."""
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        return entries
+    return [{**e, "who": who} for e in entries for who in recast_ids([e.get("who")], cast)]
+
+
 class Vers(Ruleset):
     """VERS physical conflict: popcorn turns, zones, engagement, conditions, objects, chases."""
 
@@ -130,6 +138,13 @@ class Vers(Ruleset):
         return overrides.override_target(state, path)
 
     # --- set-up -----------------------------------------------------------------------
+    def recast_settings(self, settings: dict[str, Any],
+                        cast: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        """Cover and guard posts for another cast: a copy takes cover, or guards, as the
+        one it copies."""
+        return {**settings, **{key: _recast_entries(settings[key], cast)
+                               for key in ("cover", "guards") if key in settings}}
+
     def validate_setup(self, setup: Setup) -> Setup:
         """Check sheets (attributes, skills, weapons) and the battlefield settings."""
         s = setup.settings
