@@ -197,6 +197,26 @@ def test_a_pcs_sweep_of_a_scenario_whose_settings_name_its_pcs_runs() -> None:
     assert cast == [["ada", "zepcar"], ["ada", "bruno", "bruno-2", "zepcar"]]
 
 
+@pytest.mark.parametrize("scenario, setting, said", [
+    ("etherscope-car-chase", "settings.ranges.pairs=5", "ranges.pairs must be a list of [A, B, "),
+    ("etherscope-car-chase", 'settings.ranges.pairs=[["ada"]]', "ranges.pairs[0] must be [A, "),
+    ("etherscope-car-chase", 'settings.groups={"g":5}', "groups.g needs at least two members"),
+    ("etherscope-car-chase", 'settings.groups={"g":["ada"]}', "groups.g needs at least two"),
+    ("etherscope-car-chase", 'settings.lurking={"zepcar":"ada"}', "lurking.zepcar must list"),
+    ("etherscope-car-chase", 'settings.lurking={"zepcar":[]}', "lurking.zepcar must list"),
+    ("vers-tavern-brawl", "settings.cover=[5]", "cover: 5 must be a table such as"),
+    ("vers-tavern-brawl", "settings.guards=5", "guards must be a list, got 5"),
+])
+def test_a_bad_setting_swept_with_pcs_is_refused_by_its_own_words(
+        scenario: str, setting: str, said: str) -> None:
+    """``pcs=N`` recasts the settings that name PCs: one of a shape the set-up refuses is left
+    for it to refuse, with its words, whichever comes first (never a traceback)."""
+    for vary in ([setting, "pcs=1"], ["pcs=1", setting]):
+        result = runner.invoke(app, ["sim", scenario, "-n", "1", "--workers", "1",
+                                     *[a for v in vary for a in ("--vary", v)]])
+        assert result.exit_code == 2 and said in " ".join(result.output.split()), result.output
+
+
 def test_a_long_sweeps_taken_out_table_goes_on_below_rather_than_past_the_edge() -> None:
     result = runner.invoke(app, ["sim", "vers-chase", "-n", "1", "--seed", "t", "--workers",
                                  "1", "--vary", "ada.stats.agility=" + ",".join(

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from fracas.app.scenario import load_scenario
+from fracas.engine.setup import Setup
 from fracas.errors import InvalidInput
 from fracas.sim.job import (
     apply_overrides,
@@ -80,8 +81,9 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
         apply_overrides(setup, (("ogre.stats.cover", 1),))
     with pytest.raises(InvalidInput, match="not an index"):
         apply_overrides(setup, (("settings.cover.9.value", 1),))
-    with pytest.raises(InvalidInput, match="whole number"):
-        apply_overrides(setup, (("pcs", "many"),))
+    for bad in ("many", -1, True):
+        with pytest.raises(InvalidInput, match="whole number"):
+            apply_overrides(setup, (("pcs", bad),))
     with pytest.raises(InvalidInput, match=r"changes a participant's stats, side, name .* a "
                                            r"stat is ada\.stats\.zone"):
         apply_overrides(setup, (("ada.zone", "street"),))
@@ -105,6 +107,31 @@ def test_fewer_or_more_pcs_take_the_settings_that_name_them_along() -> None:
     assert three["ranges"]["pairs"][1:] == [["bruno", "zepcar", "distant"],
                                            ["bruno-2", "zepcar", "distant"]]
     assert three["groups"] == {"pursuers": ["ada", "bruno", "bruno-2"]}
+    ambush = apply_overrides(chase, (("settings.lurking", {"bruno": ["zepcar"],
+                                                           "zepcar": ["ada", "bruno"]}),))
+    assert apply_overrides(ambush, (("pcs", 3),)).settings["lurking"] == {
+        "bruno": ["zepcar"], "bruno-2": ["zepcar"], "zepcar": ["ada", "bruno", "bruno-2"]}
+    assert apply_overrides(ambush, (("pcs", 1),)).settings["lurking"] == {"zepcar": ["ada"]}
+    from_bruno = apply_overrides(chase, (("settings.lurking", {"zepcar": ["bruno"]}),))
+    assert apply_overrides(from_bruno, (("pcs", 1),)).settings["lurking"] == {}
+
+
+def test_copies_of_a_pc_get_ids_and_names_nobody_has() -> None:
+    """Copies are Bruno 2, Bruno 3, … with ids nobody has: before, a copy of a PC whose id
+    was 40 characters long got that very id (cut to 40), and one beside an NPC already
+    called bruno-2 shared its id."""
+    brawl = load_scenario("vers-tavern-brawl").setup
+    data = brawl.model_dump(mode="json")
+    data["participants"][2]["id"] = "bruno-2"  # the thug
+    four = apply_overrides(Setup.model_validate(data), (("pcs", 4),)).participants
+    assert [(p.id, p.name) for p in four if p.kind == "pc"] == [
+        ("ada", "Ada"), ("bruno", "Bruno"), ("bruno-3", "Bruno 3"), ("bruno-4", "Bruno 4")]
+    long = "b" * 40
+    data = brawl.model_dump(mode="json")
+    data["participants"][1]["id"] = long
+    copies = [p.id for p in apply_overrides(Setup.model_validate(data), (("pcs", 3),)
+                                            ).participants if p.kind == "pc"]
+    assert copies == ["ada", long, "b" * 38 + "-2"]
 
 
 @pytest.mark.rule("VR-ATK-5", "VR-MOVE-5")

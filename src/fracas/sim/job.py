@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from fracas.app.scenario import Scenario, parse_scenario
+from fracas.engine.limits import MAX_ID_CHARS
 from fracas.engine.ruleset import ENGINE_SETTINGS, Ruleset
 from fracas.engine.setup import ParticipantSetup, Setup, first_error
 from fracas.errors import InvalidInput
@@ -301,15 +302,28 @@ def _set_pcs(data: dict[str, Any], ruleset: Ruleset, value: Any) -> None:
     keep = {p["id"] for p in pcs[:value]}
     parts = [p for p in data["participants"] if p["kind"] != "pc" or p["id"] in keep]
     cast: dict[str, list[str]] = {p["id"]: [] for p in pcs[value:]}
-    last = pcs[-1]["id"]
-    for k in range(value - len(pcs)):
+    last, taken = pcs[-1]["id"], {p["id"] for p in data["participants"]}
+    number = 1
+    for _ in range(value - len(pcs)):
+        number, pid = _free_copy_id(last, number + 1, taken)
         copy = json.loads(json.dumps(pcs[-1]))
-        copy["id"] = f"{last}-{k + 2}"[:40]
-        copy["name"] = f"{pcs[-1]['name']} {k + 2}"
+        copy["id"], copy["name"] = pid, f"{pcs[-1]['name']} {number}"
         parts.append(copy)
-        cast.setdefault(last, [last]).append(copy["id"])
+        taken.add(pid)
+        cast.setdefault(last, [last]).append(pid)
     data["participants"] = parts
     data["settings"] = ruleset.recast_settings(data["settings"], cast)
+
+
+def _free_copy_id(pid: str, number: int, taken: set[str]) -> tuple[int, str]:
+    """The first number from ``number`` on whose copy id (``bruno-2``; ``pid`` cut short to
+    stay an id's length) nobody has, and that id."""
+    while True:
+        suffix = f"-{number}"
+        copy = pid[:MAX_ID_CHARS - len(suffix)] + suffix
+        if copy not in taken:
+            return number, copy
+        number += 1
 
 
 @dataclass(frozen=True, slots=True)
