@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 from fracas.app.scenario import bundled_scenarios, load_scenario
@@ -208,3 +209,23 @@ def test_a_player_ends_a_go_alike_whether_or_not_those_left_are_hidden(server: S
     assert [(e["command"], e["lines"][0]) for e in entries] == [("ada: handoff", "Ada is done")] * 2
     # the hidden one's id and name (not a shorter mark a random cursor or token may hold)
     assert_no_secret([r.text for r in said] + alice.seen, ("zqhid",), "alice")
+
+
+def test_a_players_list_of_conflicts_keeps_its_order_whatever_the_gm_does_unseen(
+        server: Served) -> None:
+    """The table's list is in the order the conflicts were made, newest first, for a player
+    and the public: a roll the GM makes wholly unseen in the conflict at its foot moves it
+    nowhere (in the order of the last change it went to the top: a hidden action given
+    away). The GM's own list still puts the conflict played last first."""
+    table = new_table(server.url)
+    paths = [table.conflict("vers-tavern-brawl", fresh=True) for _ in range(3)]
+    readers = [table.invite("alice"), table.invite(None)]
+    listed = f"/api/tables/{table.id}/conflicts"
+    before = [[c["id"] for c in r.get(listed).json()] for r in readers]
+    last = before[0][-1]  # the foot of their list
+    time.sleep(1.1)  # the store keeps times to the second: the roll is a later change
+    r = table.gm.post(f"{listed}/{last}/commands", json={"command": "roll 1d20 visibility=gm"})
+    assert r.status_code == 200, r.text
+    assert [[c["id"] for c in r.get(listed).json()] for r in readers] == before
+    assert table.gm.get(listed).json()[0]["id"] == last
+    assert len(paths) == len(before[1]) == 3

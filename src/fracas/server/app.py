@@ -414,10 +414,14 @@ def _routes(app: FastAPI) -> None:
     async def conflicts(request: Request, table: str, access: AccessDep
                         ) -> list[dict[str, Any]]:
         """The table's conflicts (the GM also sees versions, times of change and whether
-        each is shown; a conflict behind the screen is the GM's alone)."""
+        each is shown; a conflict behind the screen is the GM's alone). The GM's come the
+        last played first; everyone else's the last made first, an order no hidden action
+        changes."""
         server = _server(request)
         server.tables.check_table(access, table)
         infos = await to_thread.run_sync(server.store.list, access.table)
+        if not access.is_gm:
+            infos = sorted(infos, key=lambda i: (i.created, i.id), reverse=True)
         return [_listed(i, access) for i in infos if i.shown or access.is_gm]
 
     @app.post("/api/tables/{table}/conflicts", status_code=201, tags=["conflicts"])
