@@ -79,12 +79,15 @@ class Screen:
 
 
 def open_screen(browser: Browser, url: str, viewport: dict[str, int],
-                timing: dict[str, int] | None = None, touch: bool = False) -> Screen:
+                timing: dict[str, int] | None = None, touch: bool = False,
+                locale: str | None = None) -> Screen:
     """A new browser context (its own cookies) on ``url``, recording what it receives;
     ``timing`` shortens the page's timers (``pingMs``, ``deadMs``, ``conflictsMs``); ``touch``
-    makes it a phone's touch screen (a coarse pointer)."""
+    makes it a phone's touch screen (a coarse pointer); ``locale`` the browser's language, in
+    the UTC time zone (a date the page writes is then known)."""
+    zone = {"locale": locale, "timezone_id": "UTC"} if locale else {}
     context = browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                  has_touch=touch, is_mobile=touch)
+                                  has_touch=touch, is_mobile=touch, **zone)
     context.set_default_timeout(WAIT_MS)
     if timing:
         context.add_init_script(f"window.fracasTiming = {json.dumps(timing)};")

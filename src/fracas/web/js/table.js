@@ -189,8 +189,10 @@ async function listConflicts() {
   const known = new Set(state.conflicts.map((c) => c.id));
   const fresh = now.filter((c) => !known.has(c.id) && c.id !== state.conflictId);
   // (the GM's list also says which are behind the screen: shown or taken back elsewhere)
+  // (and when each was last played: the GM's list says so)
   const same = now.length === state.conflicts.length && now.every((c) => known.has(c.id)
-    && c.shown === state.conflicts.find((k) => k.id === c.id).shown);
+    && c.shown === state.conflicts.find((k) => k.id === c.id).shown
+    && c.updated === state.conflicts.find((k) => k.id === c.id).updated);
   if (same && !fresh.length) return new Set();
   state.conflicts = now;
   renderConflicts();
@@ -1013,16 +1015,55 @@ function renderConflicts() {
   // two of one title (an example made twice, a copy imported) are told apart by their ids
   const titles = state.conflicts.map((c) => c.title);
   const twice = new Set(titles.filter((t, i) => titles.indexOf(t) !== i));
+  regions.find.hidden = state.conflicts.length < FIND_FROM && !state.find;
   if (!state.conflicts.length) {  // an empty panel says why, and what to do
     return regions.conflicts.replaceChildren(h("li", { class: "muted" }, state.me.role === "gm"
       ? "None yet: make one under New conflict." : "None yet: the GM has not started one."));
   }
-  regions.conflicts.replaceChildren(...state.conflicts.map((c) => h("li", { "data-conflict": c.id },
+  // the last made first, in an order that stays put while the table plays on
+  const listed = [...state.conflicts].sort((a, b) => String(b.created).localeCompare(String(a.created))
+    || String(b.id).localeCompare(String(a.id))).filter(found);
+  const focused = document.activeElement && document.activeElement.closest(".conflicts [data-conflict]");
+  regions.found.textContent = state.find ? `${listed.length} of ${state.conflicts.length} conflicts` : "";
+  regions.conflicts.replaceChildren(...listed.map((c) => h("li", { "data-conflict": c.id },
     h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
       onclick: (e) => { e.preventDefault(); openConflict(c.id, true); } }, c.title),
     ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`,
+    c.updated ? h("span", { class: "muted when" }, ` · last played ${when(c.updated)}`) : null,
     state.elsewhere.has(c.id) && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null,
     state.me.role === "gm" ? screenControls(c) : null)));
+  if (!listed.length) {
+    regions.conflicts.replaceChildren(h("li", { class: "muted" }, `No conflict has “${state.find.trim()}” `
+      + "in its title, id or ruleset."));
+  }
+  // a list drawn anew (a conflict begun, one played on) keeps the focus on the link it was on
+  const again = focused && regions.conflicts.querySelector(`[data-conflict="${CSS.escape(focused.dataset.conflict)}"] a`);
+  if (again) again.focus();
+}
+
+// A campaign's list grows long: from FIND_FROM conflicts on, a field above it finds one by the
+// words of its title, its id or its ruleset (each word typed, in any order).
+const FIND_FROM = 8;
+
+function findField() {
+  regions.found = h("span", { class: "muted", role: "status" });
+  const input = h("input", { type: "search", id: "find-conflict", autocomplete: "off",
+    oninput: () => { state.find = input.value; renderConflicts(); } });
+  input.value = state.find || "";
+  return h("p", { class: "field find" }, h("label", { for: "find-conflict" }, "Find a conflict"),
+    input, regions.found);
+}
+
+function found(c) {
+  const text = `${c.title} ${c.id} ${words(c.ruleset)}`.toLowerCase();
+  return (state.find || "").toLowerCase().split(/\s+/).filter(Boolean).every((w) => text.includes(w));
+}
+
+// (GM) When a conflict was last played, in the browser's own words for a date and a time.
+function when(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso
+    : date.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
 
 // The open conflict's entry of the table's list ({} while there is none).
@@ -1075,6 +1116,7 @@ async function setShown(c, shown) {
 function renderTable() {
   const gm = state.me.role === "gm";
   const list = regions.conflicts = h("ul", { class: "plain conflicts" });
+  regions.find = findField();
   renderConflicts();
   const sound = state.me.role !== "player" ? null : h("p", { class: "field inline" },  // (no turn: no sound)
     h("input", { type: "checkbox", id: "sound", checked: soundOn(),
@@ -1084,7 +1126,7 @@ function renderTable() {
   regions.hide = h("span", { class: "buttons" });
   renderHide();
   // redrawn when a conflict opens: the focus stays (a conflict imported: on its panel)
-  redraw(regions.table, () => [panel("Conflicts", list,
+  redraw(regions.table, () => [panel("Conflicts", regions.find, list,
     gm && open ? h("p", { class: "buttons" }, downloadButton(tableId, open, showError), regions.hide) : null),
   gm ? newConflictPanel() : null, gm ? invitePanel() : null, sound ? panel("Settings", sound) : null]);
 }
