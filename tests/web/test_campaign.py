@@ -4,6 +4,7 @@ title, id or ruleset)."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -56,3 +57,27 @@ def test_the_gm_finds_an_old_conflict_in_a_long_list(browser: Browser, served: S
     for screen in (gm, player):
         assert screen.errors == [] and screen.console == [], (screen.errors, screen.console)
         screen.context.close()
+
+
+def test_a_players_turn_in_several_conflicts_names_each_one_on_a_phone(
+        browser: Browser, served: Served) -> None:
+    """Two conflicts of one title (an example made twice) where Ada acts: the foot of Alice's
+    phone offers each by its title and id, and its words keep their width beside the
+    buttons (they stood one letter a line: "Y / o / u / r")."""
+    table = new_table(served.url, "Ashes of Novgorod")
+    paths = [table.conflict("vers-tavern-brawl", fresh=True) for _ in range(2)]
+    ambush = table.conflict("fabula-ultima-ambush", fresh=True)  # where she reads
+    alice = open_screen(browser, f"{served.url}/join#{table.invite('alice').token}", PHONE)
+    alice.page.wait_for_url(re.compile(r"/table/t"))
+    alice.page.goto(served.url + ambush.replace("/api/tables", "/table").replace("/conflicts", ""))
+    notice = alice.page.locator("#notice")
+    expect(notice).to_contain_text("Your turn in:")
+    for path in paths:
+        name = f"Open Brawl at the Drowned Rat · {path.rsplit('/', 1)[1]} (your turn)"
+        expect(notice.get_by_role("button", name=name)).to_be_visible()
+    words = notice.get_by_text("Your turn in:")
+    lines = alice.page.evaluate("""el => el.getBoundingClientRect().height
+        / parseFloat(getComputedStyle(el).lineHeight)""", words.element_handle())
+    assert lines < 1.5, f"'Your turn in:' stands on {lines:.1f} lines"
+    assert alice.errors == [] and alice.console == [], (alice.errors, alice.console)
+    alice.context.close()

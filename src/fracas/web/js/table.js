@@ -167,14 +167,17 @@ async function refreshConflicts() {
   const open = (c, text) => h("button", { type: "button",
     onclick: () => { state.focusRound = true; openConflict(c.id, true); } }, text);
   const turn = (c) => (turns.has(c.id) ? " (your turn)" : "");
+  const twice = twiceTitled();
+  const name = (c) => (twice.has(c.title) ? `${c.title} · ${c.id}` : c.title);
   const one = said[0];
   const text = said.length === 1 ? (!fresh.has(one.id) ? `Your turn in ${one.title}`
     : `New conflict: ${one.title}${turns.has(one.id) ? " — your turn in it" : ""}`)
     : said.every((c) => fresh.has(c.id)) ? "New conflicts:"
       : said.every((c) => turns.has(c.id)) ? "Your turn in:" : "New conflicts, or your turn:";
-  document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, text),
-    h("span", { class: "buttons" }, said.length === 1 ? open(one, "Open it")
-      : said.map((c) => open(c, `Open ${c.title}${turn(c)}`)), dismissButton())));
+  // several: the buttons go under the words, which keep their width (a phone's foot is narrow)
+  document.getElementById("notice").replaceChildren(h("p", { class: said.length === 1 ? "done" : "done several" },
+    h("span", {}, text), h("span", { class: "buttons" }, said.length === 1 ? open(one, "Open it")
+      : said.map((c) => open(c, `Open ${name(c)}${turn(c)}`)), dismissButton())));
   if (turns.size && soundOn()) signal();
 }
 
@@ -1012,9 +1015,7 @@ function signal() {
 
 // --- the table: conflicts, new conflict, invitations (GM) --------------------------------
 function renderConflicts() {
-  // two of one title (an example made twice, a copy imported) are told apart by their ids
-  const titles = state.conflicts.map((c) => c.title);
-  const twice = new Set(titles.filter((t, i) => titles.indexOf(t) !== i));
+  const twice = twiceTitled();
   regions.find.hidden = state.conflicts.length < FIND_FROM && !state.find;
   if (!state.conflicts.length) {  // an empty panel says why, and what to do
     return regions.conflicts.replaceChildren(h("li", { class: "muted" }, state.me.role === "gm"
@@ -1039,6 +1040,13 @@ function renderConflicts() {
   // a list drawn anew (a conflict begun, one played on) keeps the focus on the link it was on
   const again = focused && regions.conflicts.querySelector(`[data-conflict="${CSS.escape(focused.dataset.conflict)}"] a`);
   if (again) again.focus();
+}
+
+// The titles two conflicts of the table share (an example made twice, a copy imported): each
+// is told apart by its id wherever it is named.
+function twiceTitled() {
+  const titles = state.conflicts.map((c) => c.title);
+  return new Set(titles.filter((t, i) => titles.indexOf(t) !== i));
 }
 
 // A campaign's list grows long: from FIND_FROM conflicts on, a field above it finds one by the
