@@ -67,6 +67,26 @@ def test_an_action_before_the_countdown_says_what_comes_first() -> None:
     assert "no round is under way; the GM starts the next one with 'round'" in msg
 
 
+@pytest.mark.rule("ES-ROUND-4", "ES-START-5")
+def test_a_countdown_or_moves_out_of_their_step_says_where_the_conflict_is() -> None:
+    """A `countdown` typed while the countdown ran was told "the countdown starts once a round
+    has begun and everyone has declared" (both true), and `moves` in round 1 "the awareness
+    moves have already begun" (they were over): each refusal now names the step."""
+    c = make()
+    msg = refused(c, "countdown", IllegalCommand, "ES-ROUND-4")
+    assert "cannot start the countdown now: the conflict has not started" in msg
+    c = started()
+    c.execute("countdown")
+    msg = refused(c, "countdown", IllegalCommand, "ES-ROUND-4")
+    assert "cannot start the countdown now: the countdown of round 1 is already under way" in msg
+    msg = refused(c, "moves", IllegalCommand, "ES-START-5")
+    assert "the awareness moves come only at the start of a conflict" in msg
+    for _ in range(3):
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    msg = refused(c, "countdown", IllegalCommand, "ES-ROUND-4")
+    assert "no round is under way; the GM starts the next one with 'round'" in msg
+
+
 @pytest.mark.rule("ES-ROUND-4", "ES-ROUND-7")
 def test_countdown_from_the_highest_and_undeclared_act_at_base() -> None:
     c = started(people=[pc("ada", "alice", physical=8), pc("bruno", "bob", physical=9),

@@ -96,8 +96,15 @@ def decide_countdown(d: Decision, cmd: Command) -> None:
     state, ctx = d.state, d.ctx
     ext = ext_of(state)
     if ext.phase != ph.DECLARE:
-        raise IllegalCommand("the countdown starts once a round has begun and everyone has "
-                             "declared", rule="ES-ROUND-4")
+        when = {
+            ph.START: "the conflict has not started: after awareness (and the awareness moves) "
+                      "the GM starts a round with 'round'",
+            ph.MOVES: "the awareness moves are not over; then the GM starts a round with "
+                      "'round'",
+            ph.READY: "no round is under way; the GM starts the next one with 'round', then "
+                      "the countdown",
+        }.get(ext.phase, f"the countdown of round {state.round} is already under way")
+        raise IllegalCommand(f"cannot start the countdown now: {when}", rule="ES-ROUND-4")
     out: Events = []
     decl = {a: list(s) for a, s in ext.countdown.declarations.items() if active(state, a)}
     for pid in state.active_ids():

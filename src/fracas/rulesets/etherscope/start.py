@@ -174,7 +174,10 @@ def decide_moves(d: Decision, cmd: Command) -> None:
     state, ctx = d.state, d.ctx
     ext = ext_of(state)
     if ext.phase != ph.START:
-        raise IllegalCommand("the awareness moves have already begun", rule="ES-START-5")
+        raise IllegalCommand("the awareness moves have already begun" if ext.phase == ph.MOVES
+                             else "the awareness moves come only at the start of a conflict "
+                             "(of a zoom-in, with start=yes), before its first round",
+                             rule="ES-START-5")
     ids = state.active_ids()
     missing = [p for p in ids if p not in ext.awareness]
     if missing:
