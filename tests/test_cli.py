@@ -782,3 +782,41 @@ def test_a_wrapped_sheet_line_hangs_under_its_first_line(tmp_path: Path) -> None
     # a character's name, its sheet's lines, and what goes on below one of them
     assert all(re.match(r"\S|  \S|    \S", line) for line in sheets), sheets
     assert any(line.startswith("    ") for line in sheets)
+
+
+#: The car chase up to Ada's zoom onto the zepcar's roof (Bruno stays in the chase).
+CHASE_TO_ZOOM = ["ada: awareness dice=5,6,1", "bruno: awareness dice=5,2",
+                 "zepcar: awareness dice=2,3", "moves", "ada: done", "bruno: done", "round",
+                 "countdown", "ada: zoom zepcar reason='onto the roof'"]
+
+
+def _chase_in_a_zoom(db: list[str]) -> str:
+    cid = runner.invoke(app, ["new", "etherscope-car-chase", "--fresh", *db]).stdout.split()[-1]
+    for command in CHASE_TO_ZOOM:
+        done = runner.invoke(app, ["do", cid, command, *db])
+        assert done.exit_code == 0, (command, done.output)
+    return cid
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_the_panel_says_who_watches_a_zoom_in_and_that_its_parent_waits(
+        tmp_path: Path) -> None:
+    """At the terminal a player whose character stayed out of a zoom-in read its panel with no
+    word that they only watch it (the browser's page says so), and the parent's countdown
+    still read "acting now: Ada" with nothing saying that play had moved into the zoom."""
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    cid = _chase_in_a_zoom(db)
+    wide = {"COLUMNS": "200"}
+    bob = runner.invoke(app, ["show", cid, "--as", "bob", *db], env=wide).stdout
+    assert "\nBruno is not in this zoomed-in conflict: you are watching it until play returns " \
+           "to A car chase.\n" in bob
+    alice = runner.invoke(app, ["show", cid, "--as", "alice", *db], env=wide).stdout
+    gm = runner.invoke(app, ["show", cid, *db], env=wide).stdout
+    assert "watching" not in alice and "watching" not in gm
+    for panel in (bob, alice, gm):
+        parent, _, zoom = panel.partition("zoomed-in conflict — ")
+        assert parent.rstrip().endswith(
+            "paused: play goes on in the zoomed-in conflict below until it ends"), panel
+        assert "paused" not in zoom
+    runner.invoke(app, ["do", cid, "end 'back in the car'", *db])
+    assert "paused" not in runner.invoke(app, ["show", cid, *db]).stdout

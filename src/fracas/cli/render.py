@@ -118,8 +118,30 @@ def print_log(
 def print_state(console: Console, conflict: Conflict, viewer: Viewer) -> None:
     """The state: status, round, participants with their harm, and the ruleset's lines."""
     data = view(conflict, viewer)
-    for level in [data["conflict"], *data["zoom"]]:
+    levels = [data["conflict"], *data["zoom"]]
+    for n, level in enumerate(levels):
         _print_level(console, level, conflict)
+        if n + 1 < len(levels):  # commands go to the zoom; this level waits for its end
+            print_hanging(console, "paused: play goes on in the zoomed-in conflict below "
+                          "until it ends", 2)
+    watching = watching_words(levels) if viewer.role == "player" else None
+    if watching:
+        print_hanging(console, watching, 0)
+
+
+def watching_words(levels: list[dict[str, Any]]) -> str | None:
+    """What a player reads whose characters take no part in the zoomed-in conflict in play
+    (ES-ACT-1): they watch it until play returns to the level their characters are in."""
+    if len(levels) < 2 or any(p.get("mine") for p in levels[-1]["participants"]):
+        return None
+    back = next((level for level in reversed(levels[:-1])
+                 if any(p.get("mine") for p in level["participants"])), None)
+    if back is None:
+        return None
+    mine = [p["name"] for p in back["participants"] if p.get("mine")]
+    are = "are" if len(mine) > 1 else "is"
+    return (f"{', '.join(mine)} {are} not in this zoomed-in conflict: you are watching it "
+            f"until play returns to {back['title']}.")
 
 
 def _print_level(console: Console, level: dict[str, Any], conflict: Conflict) -> None:
