@@ -818,5 +818,8 @@ def test_the_panel_says_who_watches_a_zoom_in_and_that_its_parent_waits(
         assert parent.rstrip().endswith(
             "paused: play goes on in the zoomed-in conflict below until it ends"), panel
         assert "paused" not in zoom
+    refused = runner.invoke(app, ["do", cid, "bruno: attack zepcar", "--as", "bob", *db])
+    assert refused.exit_code == 2 and "error: Bruno is not in this zoomed-in conflict: play " \
+        "returns to A car chase when it ends" in " ".join(refused.output.split())
     runner.invoke(app, ["do", cid, "end 'back in the car'", *db])
     assert "paused" not in runner.invoke(app, ["show", cid, *db]).stdout

@@ -64,12 +64,12 @@ from fracas.engine.model import (
     not_found,
     thawed,
 )
-from fracas.engine.redaction import Knowledge
+from fracas.engine.redaction import Knowledge, visible_depth
 from fracas.engine.refusals import refusal_for
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup, hidden_joins, read_setup, words_in
 from fracas.engine.suggest import did_you_mean
-from fracas.engine.words import listed
+from fracas.engine.words import listed, possessive
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -77,6 +77,7 @@ from fracas.errors import (
     InvalidInput,
     NotAllowed,
     NotFound,
+    NotYourTurn,
     StaleVersion,
 )
 
@@ -581,10 +582,26 @@ class Conflict:
         state = self.state.innermost
         owner = state.participants[cmd.actor].owner if cmd.actor in state.participants else None
         if owner != author.player:
+            self._check_outside_zoom(cmd.actor, author)
             raise NotAllowed(
                 f"{author.player} does not play {cmd.actor!r}", actor=cmd.actor,
                 player=author.player,
             )
+
+    def _check_outside_zoom(self, actor: str, author: Viewer) -> None:
+        """Refuse a command for the player's own character waiting outside the zoomed-in
+        conflict in play: as not in it, where the player sees that zoom; else as not its turn,
+        as the rest of the conflict they see would have it (the zoom is not theirs to know)."""
+        outer = next((level for level in reversed(self.state.chain()[:-1])
+                      if actor in level.participants), None)
+        if outer is None or outer.participants[actor].owner != author.player:
+            return
+        who = outer.participants[actor].name
+        if visible_depth(Knowledge(self.ruleset, self.state, author)) < self.state.innermost.depth:
+            raise NotYourTurn(f"{who} does not act now; it is not {possessive(who)} turn",
+                              rule=self.ruleset.zoom_wait_rule, participant=actor)
+        raise IllegalCommand(f"{who} is not in this zoomed-in conflict: play returns to "
+                             f"{outer.title} when it ends", participant=actor)
 
     def decide(self, command: Command, author: Viewer | None = None) -> list[Event]:
         """The events ``command`` would add now; raises (changing nothing) if it is refused.

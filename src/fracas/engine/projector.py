@@ -53,6 +53,7 @@ from fracas.engine.redaction import (
     public_settings,
     redact,
     untold,
+    visible_depth,
     without_unknown,
 )
 from fracas.engine.ruleset import Ruleset
@@ -503,17 +504,6 @@ def sentence(ruleset: Ruleset, event: Event, state: ConflictState) -> str:
         return describe(ruleset, event, state)
     except Exception:  # a redacted event a ruleset's sentence did not expect: its text form
         return event.to_text()
-
-
-def visible_depth(knowledge: Knowledge) -> int:
-    """How deep into the zoomed-in conflicts the viewer may look: a zoom among characters
-    they may not know (and all inside it) is not shown to them."""
-    depth = 0
-    for i, level in enumerate(knowledge.chain[1:], 1):
-        if not any(knowledge.knows(pid, i) for pid in level.participants):
-            break
-        depth = i
-    return depth
 
 
 def project(ruleset: Ruleset, root: ConflictState, viewer: Viewer) -> ConflictState:

@@ -408,5 +408,16 @@ def _rebuilt(event: Event, data: dict[str, Any]) -> Event | None:
         return None
 
 
+def visible_depth(knowledge: Knowledge) -> int:
+    """How deep into the zoomed-in conflicts the viewer may look: a zoom among characters
+    they may not know (and all inside it) is not shown to them."""
+    depth = 0
+    for i, level in enumerate(knowledge.chain[1:], 1):
+        if not any(knowledge.knows(pid, i) for pid in level.participants):
+            break
+        depth = i
+    return depth
+
+
 __all__ = ["Knowledge", "Unknowns", "may_see_event", "public_participant", "public_settings",
-           "redact", "untold", "without_unknown"]
+           "redact", "untold", "visible_depth", "without_unknown"]

@@ -31,7 +31,7 @@ def refusal_for(ruleset: Ruleset, root: ConflictState, author: Viewer, command: 
         return error
     knowledge = Knowledge(ruleset, root, author)
     if isinstance(error, NotYourTurn):
-        error = _turn_refusal(ruleset, root.innermost, knowledge, command, error)
+        error = _turn_refusal(ruleset, root, knowledge, command, error)
     typed = _typed(command)  # what the player wrote is echoed back, hidden or missing alike
     values = {k: _without_unknown_items(v, knowledge, typed) for k, v in error.values.items()}
     values = {k: v for k, v in values.items() if not _names_unknown(v, knowledge, typed)}
@@ -54,10 +54,13 @@ def _without_unknown_items(value: Any, knowledge: Knowledge, typed: set[str]) ->
     return value
 
 
-def _turn_refusal(ruleset: Ruleset, state: ConflictState, knowledge: Knowledge,
+def _turn_refusal(ruleset: Ruleset, root: ConflictState, knowledge: Knowledge,
                   command: Command, error: NotYourTurn) -> NotYourTurn:
-    """"It is not Ada's turn", and who may act now as the player's view shows it."""
-    actor = state.participants.get(command.actor or "")
+    """"It is not Ada's turn", and who may act now as the player's view shows it (Ada may
+    be waiting outside a zoomed-in conflict the player does not see)."""
+    state = root.innermost
+    actor = next((level.participants[command.actor] for level in reversed(root.chain())
+                  if command.actor in level.participants), None)
     who = actor.name if actor is not None else "your character"
     turns = turn_view(ruleset, state, knowledge.knows)
     names = [state.participants[p].name for p in turns.may_act if p in state.participants]

@@ -140,6 +140,9 @@ class Ruleset:
     #: declarations): one such command by a character never makes another's stale, so two
     #: players sending theirs in the same second are both decided (:meth:`Projector.bears_on`).
     simultaneous: ClassVar[frozenset[str]] = frozenset()
+    #: The turn rule a command for a character waiting outside a zoomed-in conflict is
+    #: refused by (a zoom opens at someone's turn: "it is not Ada's turn" there).
+    zoom_wait_rule: ClassVar[str | None] = None
 
     _rules_cache: tuple[Rule, ...] | None = None
 

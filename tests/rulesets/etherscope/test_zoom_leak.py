@@ -43,3 +43,32 @@ def test_an_allys_zoom_against_a_character_hidden_from_the_viewer_shows_none_of_
     assert "Carl" in json.dumps(log_view(c, BOB))
     c.execute("end 'the shape escapes'")
     assert "carl" not in alice_sees(c).lower()
+
+
+def _refusal(c: object, command: str, viewer: Viewer) -> str:
+    with pytest.raises(FracasError) as info:
+        c.execute(command, viewer)  # type: ignore[attr-defined]
+    return f"{info.value.code}: {info.value}"
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-RNG-6")
+def test_a_player_acting_for_a_character_outside_the_zoom_is_told_why_and_no_more() -> None:
+    """A player's command for their own character waiting outside the zoom was refused as
+    "alice does not play 'ada'": where she sees the zoom she is told Ada is not in it; where
+    the zoom is among characters she may not know, she reads what she would read with no zoom
+    at all while a character hidden from her acts — "not Ada's turn" — and nothing of it."""
+    c = lurking_carl()
+    to_countdown(c)
+    c.execute("conceal dora from=ada")
+    while c.state.ext.countdown.current.actor != "bruno":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("bruno: zoom carl reason='Bruno corners the shape'", BOB)
+    assert _refusal(c, "ada: attack bruno", ALICE) == (
+        "illegal_command: Ada is not in this zoomed-in conflict: play returns to t when it ends")
+    c.execute("end 'the shape escapes'")
+    c.execute("bruno: done")
+    assert c.state.ext.countdown.current.actor == "carl"
+    twin = _refusal(c, "ada: attack bruno", ALICE)  # Carl, hidden from her, acts: no zoom
+    c.execute("carl: zoom dora reason='a word in private'")
+    assert _refusal(c, "ada: attack bruno", ALICE) == twin
+    assert twin == "not_your_turn: Ada does not act now; it is not Ada's turn (ES-ROUND-4)"

@@ -102,6 +102,7 @@ class Etherscope(Ruleset):
     harm_stats = ("physical", "ether", "society")
     reveal_events = frozenset({Revealed.TYPE})  # ES-RNG-3: a search or the GM reveals
     simultaneous = frozenset({"awareness", "declare"})  # ES-START-1, ES-ROUND-7
+    zoom_wait_rule = "ES-ROUND-4"  # a zoom opens at a turn of the countdown (ES-ACT-1)
 
     def param_help(self, state: ConflictState, verb: str, param: str) -> str | None:
         """A declaration's scores name the conflict's own gap between them (ES-ROUND-3),
