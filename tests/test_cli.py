@@ -575,12 +575,41 @@ def test_the_etherscope_panel_before_the_first_round_says_so_not_round_0(
     done)" and "round 0/5" before its first round."""
     path = tmp_path / "duel.toml"
     path.write_text(ES_DUEL.format(more=more), encoding="utf-8")
-    result = runner.invoke(app, ["run", str(path)])
+    result = runner.invoke(app, ["run", str(path)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     state = result.output.split("\n\n")[-1]  # the panel, after the log
-    assert "\n  before round 1\n" in state and "round 0" not in state
+    assert "round 0" not in state
     if more:
         assert "\n  zoomed in (depth 1) by Ada: duel, 5 rounds at most\n" in state
+
+
+@pytest.mark.rule("ES-START-5", "ES-ROUND-1", "ES-ACT-1")
+@pytest.mark.parametrize(("more", "said"), [
+    ("", "before round 1: the GM starts it with 'round'\n"),
+    ("round\ncountdown\nada: zoom bruno reason=duel\n", "before round 1: the GM starts it "
+     "with 'round'; 'end REASON' returns to the conflict above\n"),
+    ("round\ncountdown\nada: done\nbruno: done\n",
+     "between rounds (round 1 done): the GM starts the next one with 'round'\n"),
+])
+def test_the_etherscope_panel_says_what_the_gm_types_next(
+        tmp_path: Path, more: str, said: str) -> None:
+    """The panel read "start: awareness still to roll: nobody", "before round 1" and "between
+    rounds (round 1 done)", and left the GM at the terminal to guess the command that goes
+    on: each now names it (and in a zoom-in, how to go back)."""
+    path = tmp_path / "duel.toml"
+    path.write_text(ES_DUEL.format(more=more), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert f"\n  {said}" in result.output.split("\n\n")[-1]
+    path.write_text(ES_DUEL.split('script = """')[0] + ES_DUEL.split('"""', 2)[2].format(),
+                    encoding="utf-8")
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    cid = runner.invoke(app, ["new", str(path), *db]).stdout.split()[-1]
+    for who in ("ada", "bruno"):
+        runner.invoke(app, ["do", cid, f"{who}: awareness", *db])
+    shown = runner.invoke(app, ["show", cid, *db], env={"COLUMNS": "200"}).stdout
+    assert "\n  start: every awareness roll is made; after any ambushes and starting ranges the " \
+           "GM's 'moves' begins the awareness moves\n" in shown
 
 
 def test_new_refuses_a_bad_seed_without_warning_that_it_is_known(tmp_path: Path) -> None:

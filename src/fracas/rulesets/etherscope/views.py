@@ -370,7 +370,9 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
         pass  # the engine's header says how it ended; nobody's turn is pending
     elif ext.phase == ph.START:
         todo = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
-        lines.append("start: awareness still to roll: " + (", ".join(todo) or "nobody"))
+        lines.append("start: awareness still to roll: " + ", ".join(todo) if todo else
+                     "start: every awareness roll is made; after any ambushes and starting "
+                     "ranges the GM's 'moves' begins the awareness moves")
     elif phase_seen(state, viewer) == ph.MOVES:
         mover = ext.move_order[ext.mover] if 0 <= ext.mover < len(ext.move_order) else None
         if mover and see(mover):
@@ -398,8 +400,10 @@ def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
         lines.append(f"round {state.round}: acting now: {now}; to come: "
                      + (", ".join(rest) or "nobody"))
     else:
-        lines.append(f"between rounds (round {state.round} done)" if state.round
-                     else "before round 1")  # never "round 0 done"
+        lines.append((f"between rounds (round {state.round} done): the GM starts the next one"
+                      if state.round else "before round 1: the GM starts it")  # never round 0
+                     + " with 'round'" + ("; 'end REASON' returns to the conflict above"
+                                          if state.depth else ""))
     late = [name(state, p) for p in state.active_ids() if p not in ext.awareness and see(p)]
     if late and ext.phase != ph.START:
         lines.append("joined late, awareness still to roll (0 in ties until then): "
