@@ -909,6 +909,31 @@ def test_the_example_chosen_stays_chosen_while_another_conflict_opens(
         gm.context.close()
 
 
+def test_a_half_typed_form_stays_while_the_gm_opens_another_conflict(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """A GM halfway through the form opens another conflict to look up a stat: the form is
+    still open with all they typed, and once it makes a conflict it starts empty again. Before,
+    the panel drawn anew for the conflict opened closed the form and emptied it."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    upload_scenario(gm, FABULA, tmp_path)
+    try:
+        page = gm.page
+        form, rows = vers_form(gm, "The docks", "crew", [("ada", "Ada", "crew", "dock")], "dock")
+        page.locator(".conflicts a", has_text="Brawl at the ford inn").click()  # drawn anew
+        expect(page.locator(".round-region .status")).to_contain_text("Brawl at the ford inn")
+        expect(form).to_be_visible()
+        expect(form.get_by_label("Title")).to_have_value("The docks")
+        expect(form.get_by_label("Ruleset")).to_have_value("vers")
+        expect(rows.nth(0).get_by_label("Id", exact=True)).to_have_value("ada")
+        form.get_by_role("button", name="Create from the form").click()
+        expect(page.locator(".round-region .status")).to_contain_text("The docks")
+        page.get_by_text("Set up a conflict (form)").click()
+        expect(page.locator("#from-form").get_by_label("Title")).to_have_value("")
+    finally:
+        gm.context.close()
+
+
 @pytest.mark.rule("VR-OBJ-5")
 def test_a_repairs_skill_suggests_the_skills_that_fit_and_says_what_empty_is(
         browser: Browser, served: Served, tmp_path: Path) -> None:

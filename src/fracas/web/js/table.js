@@ -1154,22 +1154,26 @@ function newConflictPanel() {
     onchange: () => { state.behindScreen = hidden.checked; } });
   const opened = async (made) => {
     state.behindScreen = false;
+    state.setup = null;  // the next conflict's form starts empty
     state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
     state.roundHead = null;
     openConflict(made.id, true);
   };
   const created = async (body, how = "") => {
     try {
-      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, { ...body, shown: !hidden.checked }));
+      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, { ...body, shown: !state.behindScreen }));
     } catch (error) {
       showError(error);
     }
   };
+  // the form is made once and kept, open or closed, with all that is typed in it, while the
+  // panel is drawn anew (the GM opens another conflict to look something up), until it makes one
+  state.setup = state.setup || h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
+    setupForm(state.rulesets, (body) => created(body, "/form")));
   return panel("New conflict",
     h("p", { class: "field inline" }, hidden,
       h("label", { for: "behind-screen" }, "Prepare it behind the screen (the players do not see it until you show it)")),
-    h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
-      setupForm(state.rulesets, (body) => created(body, "/form"))),
+    state.setup,
     h("form", { id: "from-example", onsubmit: (e) => {
       e.preventDefault();
       created({ scenario: select.value, fresh: !story.checked });
