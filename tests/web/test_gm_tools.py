@@ -989,6 +989,38 @@ def test_once_ended_the_gm_is_offered_no_control_the_rules_refuse_and_undo_bring
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-CON-1")
+def test_an_extra_is_made_from_the_forms_other_stats(browser: Browser, served: Served) -> None:
+    """A pack mule that takes no turns is an extra: 'extra=true' in its Other stats makes it one,
+    with its HP alone. Before, the form sent the text "true" and the server refused it ('mule:
+    extra is true or false, not "true"'), so no extra could be made from the form."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("fabula-ultima")
+    form.get_by_label("Title").fill("The old bridge")
+    form.get_by_label("Sides (comma-separated)").fill("heroes, bandits")
+    rows = form.locator("fieldset")
+    for i, (pid, side, hp) in enumerate((("ada", "heroes", "40"), ("cut", "bandits", "20"),
+                                         ("mule", "bandits", "10"))):
+        if i:
+            form.get_by_role("button", name="Add a participant").click()
+        row = rows.nth(i)
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(pid.title())
+        row.get_by_label("Side", exact=True).select_option(side)
+        row.get_by_label("hp", exact=True).fill(hp)
+        if pid != "mule":
+            for attr in ("dex", "ins", "mig", "wlp"):
+                row.get_by_label(attr, exact=True).select_option("8")
+    rows.nth(2).get_by_label("Other stats (name=value, comma-separated)").fill("extra=true")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The old bridge")
+    assert person(last_view(gm), "mule")["stats"] == {"hp": 10, "extra": True}
+    clean(gm, ())
+
+
 @pytest.mark.rule("ES-ACT-4", "FU-RES-1")
 def test_the_forms_other_stats_example_is_each_rulesets_own_and_works_typed_in(
         browser: Browser, served: Served) -> None:

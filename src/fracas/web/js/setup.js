@@ -112,6 +112,14 @@ function linksOf(text, zones) {
   });
 }
 
+// A value typed as name=value: a number, yes or no (true/false: Fabula Ultima's extra=true),
+// else the text as typed.
+function typedValue(raw) {
+  if (raw !== "" && !Number.isNaN(Number(raw))) return Number(raw);
+  const word = raw.toLowerCase();
+  return ["true", "yes"].includes(word) ? true : ["false", "no"].includes(word) ? false : raw;
+}
+
 const HARM_WORDS = { exact: "exact values", band: "a band (unhurt / hurt / in crisis / down)", none: "nothing" };
 
 function field(text, input, hint = null) {
@@ -222,7 +230,7 @@ function personRow(ruleset, sides, zones, remove) {
     if (zone.value && !zoneField.hidden) out.stats.zone = zone.value;
     for (const pair of other.value.split(",").map((x) => x.trim()).filter(Boolean)) {
       const [key, raw = ""] = pair.split("=").map((x) => x.trim());
-      const value = raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+      const value = typedValue(raw);
       const path = key.split(".");
       let node = out.stats;
       for (const part of path.slice(0, -1)) node = node[part] = node[part] || {};
