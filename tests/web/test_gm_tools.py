@@ -989,6 +989,33 @@ def test_once_ended_the_gm_is_offered_no_control_the_rules_refuse_and_undo_bring
         clean(gm, (alice, bob))
 
 
+def test_an_etherscope_conflict_without_sides_is_made_from_the_form(browser: Browser,
+                                                                    served: Served) -> None:
+    """A plot against a crime boss has no sides (like the bundled Novgorod plot): the form
+    makes it with the Sides left empty, which says it may be. Before, the browser refused to
+    send the form until a side was typed, and a GM had to invent one."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("etherscope")
+    form.get_by_label("Title").fill("The Novgorod plot")
+    expect(form.get_by_label("Sides (comma-separated)")).to_have_accessible_description(
+        re.compile("Etherscope and VERS may have none"))
+    form.get_by_label("Nature").select_option("social")
+    rows = form.locator("fieldset")
+    for i, pid in enumerate(("ivan", "boss")):
+        if i:
+            form.get_by_role("button", name="Add a participant").click()
+        rows.nth(i).get_by_label("Id", exact=True).fill(pid)
+        rows.nth(i).get_by_label("Name", exact=True).fill(pid.title())
+        rows.nth(i).get_by_label("society", exact=True).fill("12")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The Novgorod plot")
+    assert last_view(gm)["conflict"]["sides"] == []
+    clean(gm, ())
+
+
 @pytest.mark.rule("FU-CON-1")
 def test_an_extra_is_made_from_the_forms_other_stats(browser: Browser, served: Served) -> None:
     """A pack mule that takes no turns is an extra: 'extra=true' in its Other stats makes it one,

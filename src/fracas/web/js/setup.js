@@ -14,7 +14,7 @@ export function setupForm(rulesets, onCreate) {
     rulesets.map((r) => h("option", { value: r.name }, r.title)));
   const title = h("input", { id: id("title"), name: "title", maxlength: 200, required: true });
   const scene = h("input", { id: id("scene"), name: "scene", maxlength: 2000 });
-  const sides = h("input", { id: id("sides"), name: "sides", maxlength: 400, required: true,
+  const sides = h("input", { id: id("sides"), name: "sides", maxlength: 400,
     pattern: "\\s*[a-z][a-z0-9_\\-]*(\\s*,\\s*[a-z][a-z0-9_\\-]*)*\\s*", placeholder: "heroes, foes" });
   const zones = h("input", { id: id("zones"), name: "zones", maxlength: 400,
     placeholder: "bar, floor, door (linked in this order)" });
@@ -89,7 +89,8 @@ export function setupForm(rulesets, onCreate) {
     onCreate({ setup });
   } },
   field("Ruleset", ruleset), field("Title", title), field("Scene", scene),
-  field("Sides (comma-separated)", sides), zonesField, linksField, choices, harms,
+  field("Sides (comma-separated)", sides,
+    "Etherscope and VERS may have none; Fabula Ultima needs the two that take turns"), zonesField, linksField, choices, harms,
   h("h3", {}, "Participants"), people,
   h("p", { class: "buttons" },
     h("button", { type: "button", onclick: addPerson }, "Add a participant"),
