@@ -384,6 +384,29 @@ def test_the_forms_links_draw_a_map_that_is_no_chain(browser: Browser, served: S
     clean(gm, ())
 
 
+@pytest.mark.rule("VR-MOVE-1")
+def test_the_forms_zones_take_their_names(browser: Browser, served: Served) -> None:
+    """A tavern's zones typed as 'bar=The bar, floor=Common room, door' are drawn with those
+    names (the door by its id), and a row's Zone lists them by name. Before, a zone could only
+    be named by its id: the map read 'bar' and 'floor' where the bundled brawl reads 'The bar'
+    and 'Common room'."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    form, rows = vers_form(gm, "The Drowned Rat", "heroes",
+                           [("ada", "Ada", "heroes", "floor")],
+                           "bar=The bar, floor=Common room, door")
+    zone = rows.nth(0).get_by_label("Zone", exact=True)
+    expect(zone.locator("option:checked")).to_have_text("Common room (floor)")
+    expect(form.get_by_label(re.compile("^Zones"))).to_have_accessible_description(
+        re.compile("a name after = "))
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The Drowned Rat")
+    expect(page.locator("svg.zones")).to_contain_text("Common room")
+    names = last_view(gm)["conflict"]["ruleset"]["zone_names"]
+    assert names == {"bar": "The bar", "floor": "Common room", "door": "door"}
+    clean(gm, ())
+
+
 @pytest.mark.rule("VR-ROLL-2")
 def test_the_forms_other_stats_may_be_gm_only(browser: Browser, served: Served) -> None:
     """A fence's skills and revolver, typed in Other stats, are kept from the players with

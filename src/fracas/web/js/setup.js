@@ -16,9 +16,10 @@ export function setupForm(rulesets, onCreate) {
   const scene = h("input", { id: id("scene"), name: "scene", maxlength: 2000 });
   const sides = h("input", { id: id("sides"), name: "sides", maxlength: 400,
     pattern: "\\s*[a-z][a-z0-9_\\-]*(\\s*,\\s*[a-z][a-z0-9_\\-]*)*\\s*", placeholder: "heroes, foes" });
-  const zones = h("input", { id: id("zones"), name: "zones", maxlength: 400,
-    placeholder: "bar, floor, door (linked in this order)" });
-  const zonesField = field("Zones (VERS: ids, comma-separated)", zones);
+  const zones = h("input", { id: id("zones"), name: "zones", maxlength: 1000,
+    placeholder: "bar=The bar, floor=Common room, door" });
+  const zonesField = field("Zones (VERS: ids, comma-separated)", zones,
+    "each id may be given a name after = (bar=The bar), shown on the map; else the id is");
   const links = h("input", { id: id("links"), name: "links", maxlength: 1000,
     placeholder: "dock-catwalk, dock-office, dock-street" });
   const linksField = field("Links (VERS: pairs of zones, comma-separated)", links,
@@ -27,7 +28,8 @@ export function setupForm(rulesets, onCreate) {
   const harms = h("div", { class: "choices" });
   const people = h("div", { class: "people-setup" });
   const sideList = () => sides.value.split(",").map((x) => x.trim()).filter(Boolean);
-  const zoneList = () => zones.value.split(",").map((x) => x.trim()).filter(Boolean);
+  const zoneEntries = () => zones.value.split(",").map((x) => x.trim()).filter(Boolean).map(zoneOf);
+  const zoneList = () => zoneEntries().map((z) => z.id);
 
   const refreshChoices = () => {
     const rs = byName.get(ruleset.value);
@@ -51,7 +53,7 @@ export function setupForm(rulesets, onCreate) {
   // the rows shown are numbered 1, 2, … whatever was added and removed before
   const renumber = () => [...people.children].forEach((row, i) => row.renumber(i + 1));
   const addPerson = () => {
-    const row = personRow(() => byName.get(ruleset.value), sideList, zoneList, () => {
+    const row = personRow(() => byName.get(ruleset.value), sideList, zoneEntries, () => {
       row.remove();
       renumber();
     });
@@ -80,7 +82,7 @@ export function setupForm(rulesets, onCreate) {
     settings.harm_view = harm;
     if (rs.name === "vers" && zoneList().length) {
       const list = zoneList();
-      settings.zones = list.map((z) => ({ id: z, name: z }));
+      settings.zones = zoneEntries();
       settings.links = links.value.trim() ? linksOf(links.value, list)
         : list.slice(1).map((z, i) => [list[i], z]);
     }
@@ -98,6 +100,13 @@ export function setupForm(rulesets, onCreate) {
   addPerson();
   refreshChoices();
   return form;
+}
+
+// A zone typed as "bar=The bar" (its id and name) or "bar" (named by its id).
+function zoneOf(text) {
+  const at = text.indexOf("=");
+  const zid = (at < 0 ? text : text.slice(0, at)).trim();
+  return { id: zid, name: (at < 0 ? "" : text.slice(at + 1).trim()) || zid };
 }
 
 // The links typed as "dock-catwalk, dock-office": each pair split at the dash that leaves two
@@ -205,7 +214,8 @@ function personRow(ruleset, sides, zones, remove) {
     side.replaceChildren(h("option", { value: "" }, "—"), ...sides().map((s) => h("option", { value: s, selected: s === keep }, s)));
     zoneField.hidden = rs.name !== "vers" || !zones().length;
     const z = zone.value;
-    zone.replaceChildren(h("option", { value: "" }, "—"), ...zones().map((s) => h("option", { value: s, selected: s === z }, s)));
+    zone.replaceChildren(h("option", { value: "" }, "—"),
+      ...zones().map((s) => h("option", { value: s.id, selected: s.id === z }, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
     if (stats.dataset.ruleset === rs.name) return;
     stats.dataset.ruleset = rs.name;
     other.placeholder = OTHER_EXAMPLE[rs.name] || OTHER_EXAMPLE.default;
