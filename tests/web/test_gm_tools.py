@@ -1039,6 +1039,79 @@ def test_an_etherscope_conflict_without_sides_is_made_from_the_form(browser: Bro
     clean(gm, ())
 
 
+@pytest.mark.rule("ES-START-3")
+def test_the_forms_starting_range_sets_every_pair_and_the_gm_sets_one_on_the_table(
+        browser: Browser, served: Served) -> None:
+    """A ballroom where everyone starts Distant (the bundled war of words): the form's
+    Starting range sets it, and the countess's Close to the guests is set on the table's Ranges
+    before anyone rolls, as its label says. Before, the form had no starting range: every pair
+    began Near."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("etherscope")
+    form.get_by_label("Title").fill("A war of words")
+    starting = form.get_by_label(re.compile("^Starting range"))
+    expect(starting.locator("option:checked")).to_have_text("— (near)")
+    starting.select_option("distant")
+    rows = form.locator("fieldset")
+    for i, pid in enumerate(("vera", "countess", "guests")):
+        if i:
+            form.get_by_role("button", name="Add a participant").click()
+        rows.nth(i).get_by_label("Id", exact=True).fill(pid)
+        rows.nth(i).get_by_label("Name", exact=True).fill(pid.title())
+        rows.nth(i).get_by_label("physical", exact=True).fill("8")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("A war of words")
+    assert {band for _, _, band in last_view(gm)["conflict"]["ruleset"]["ranges"]} == {
+        "distant"}
+    page.get_by_label("Range from Countess to Guests").select_option("close")
+    expect(page.locator("#notice")).to_contain_text("Done:")
+    bands = {frozenset((a, b)): band for a, b, band in last_view(gm)["conflict"]["ruleset"][
+        "ranges"]}
+    assert bands == {frozenset(("countess", "guests")): "close",
+                     frozenset(("vera", "countess")): "distant",
+                     frozenset(("vera", "guests")): "distant"}
+    clean(gm, ())
+
+
+@pytest.mark.rule("FU-CON-9")
+def test_a_foes_rank_is_chosen_on_the_form(browser: Browser, served: Served) -> None:
+    """A bandit captain is an elite, a wyrm a champion replacing three soldiers: each row's
+    rank lists the ranks the rules take, empty for a soldier, and the conflict is made with
+    them. Before, a rank could only be typed in Other stats, which never said so."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("fabula-ultima")
+    form.get_by_label("Title").fill("The lair")
+    form.get_by_label("Sides (comma-separated)").fill("heroes, foes")
+    rows = form.locator("fieldset")
+    for i, (pid, side, rank) in enumerate((("ada", "heroes", ""), ("captain", "foes", "elite"),
+                                           ("wyrm", "foes", "champion 3"))):
+        if i:
+            form.get_by_role("button", name="Add a participant").click()
+        row = rows.nth(i)
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(pid.title())
+        row.get_by_label("Side", exact=True).select_option(side)
+        row.get_by_label("hp", exact=True).fill("40")
+        for attr in ("dex", "ins", "mig", "wlp"):
+            row.get_by_label(attr, exact=True).select_option("8")
+        if rank:
+            row.get_by_label("rank", exact=True).select_option(rank)
+    expect(rows.nth(0).get_by_label("rank", exact=True).locator("option:checked")
+           ).to_have_text("— (soldier)")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The lair")
+    view = last_view(gm)
+    assert [person(view, p)["stats"].get("rank") for p in ("ada", "captain", "wyrm")] == [
+        None, "elite", "champion 3"]
+    clean(gm, ())
+
+
 @pytest.mark.rule("FU-CON-1")
 def test_an_extra_is_made_from_the_forms_other_stats(browser: Browser, served: Served) -> None:
     """A pack mule that takes no turns is an extra: 'extra=true' in its Other stats makes it one,

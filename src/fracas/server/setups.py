@@ -20,12 +20,14 @@ from fracas.engine.setup import Setup, first_error
 from fracas.errors import InvalidInput
 from fracas.rulesets import available, get_ruleset
 from fracas.rulesets.etherscope.settings import (
+    BANDS,
     NATURES,
     REALITIES,
     SCALINGS,
     SETUP_DEFAULTS,
     TIME_SCALES,
 )
+from fracas.rulesets.fabula_ultima.limits import MAX_REPLACED
 from fracas.rulesets.fabula_ultima.state import ATTRIBUTES as FU_ATTRIBUTES
 from fracas.rulesets.fabula_ultima.state import DIE_SIZES
 from fracas.rulesets.vers.state import ATTRIBUTES as VERS_ATTRIBUTES
@@ -41,19 +43,24 @@ CHOICES: dict[str, list[dict[str, Any]]] = {
                                      ("reality", "Reality", REALITIES),
                                      ("time_scale", "Time scale", TIME_SCALES),
                                      ("range_scaling", "Range scaling", SCALINGS))
-    ],
+    ] + [{"name": "ranges.default", "label": "Starting range (between everyone; set a pair's "
+          "on the table's Ranges)", "allowed": list(BANDS), "default": "near"}],
     "fabula-ultima": [
         {"name": "pc_side", "label": "The player characters' side", "allowed": "sides"},
         {"name": "foe_side", "label": "The foes' side", "allowed": "sides"},
     ],
     "vers": [],
 }
-#: The stats the form asks for a participant (others go in as ``name=value``).
+#: The stats the form asks for a participant (others go in as ``name=value``), with their
+#: range or the values allowed (and what leaving one out stands for).
 STATS: dict[str, list[dict[str, Any]]] = {
     "etherscope": [{"name": n, "min": 0, "max": 100} for n in ("physical", "ether", "society")]
     + [{"name": "awareness", "min": 0, "max": 30}],
     "fabula-ultima": [{"name": n, "allowed": list(DIE_SIZES)} for n in FU_ATTRIBUTES]
-    + [{"name": "hp", "min": 0, "max": 9_999}, {"name": "mp", "min": 0, "max": 9_999}],
+    + [{"name": "hp", "min": 0, "max": 9_999}, {"name": "mp", "min": 0, "max": 9_999},
+       {"name": "rank", "allowed": ["soldier", "elite", *(f"champion {n}" for n in
+                                                          range(1, MAX_REPLACED + 1))],
+        "default": "soldier"}],
     "vers": [{"name": n, "min": 0, "max": 20} for n in VERS_ATTRIBUTES],
 }
 

@@ -75,7 +75,7 @@ export function setupForm(rulesets, onCreate) {
     const rs = byName.get(ruleset.value);
     const settings = {};
     for (const select of choices.querySelectorAll("select[data-choice]")) {
-      if (select.value) settings[select.dataset.choice] = select.value;
+      if (select.value) put(settings, select.dataset.choice, select.value);  // ranges.default
     }
     const harm = {};
     for (const select of harms.querySelectorAll("select[data-side]")) harm[select.dataset.side] = select.value;
@@ -120,6 +120,13 @@ function linksOf(text, zones) {
       ?? cuts[0] ?? pair.length;
     return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
   });
+}
+
+// node with value at its dotted path ("skills.drive": node.skills.drive).
+function put(node, key, value) {
+  const path = key.split(".");
+  for (const part of path.slice(0, -1)) node = node[part] = node[part] || {};
+  node[path.at(-1)] = value;
 }
 
 // A value typed as name=value: a number, yes or no (true/false: Fabula Ultima's extra=true),
@@ -222,7 +229,8 @@ function personRow(ruleset, sides, zones, remove) {
     stats.replaceChildren(...rs.stats.map((st) => {
       const input = st.allowed
         ? h("select", { id: id(`stat-${st.name}`), "data-stat": st.name },
-          h("option", { value: "" }, "—"), st.allowed.map((v) => h("option", { value: v }, String(v))))
+          h("option", { value: "" }, st.default ? `— (${st.default})` : "—"),
+          st.allowed.map((v) => h("option", { value: v }, String(v))))
         : h("input", { id: id(`stat-${st.name}`), "data-stat": st.name, type: "number", min: st.min, max: st.max,
           inputmode: "numeric" });
       const secret = h("input", { type: "checkbox", id: id(`gm-${st.name}`), "data-gm": st.name });
@@ -236,16 +244,12 @@ function personRow(ruleset, sides, zones, remove) {
     if (player.value.trim()) out.player = player.value.trim();
     if (hidden.box.checked) out.hidden = true;
     for (const input of stats.querySelectorAll("[data-stat]")) {
-      if (input.value !== "") out.stats[input.dataset.stat] = Number(input.value);
+      if (input.value !== "") out.stats[input.dataset.stat] = typedValue(input.value);  // rank: a text
     }
     if (zone.value && !zoneField.hidden) out.stats.zone = zone.value;
     for (const pair of other.value.split(",").map((x) => x.trim()).filter(Boolean)) {
       const [key, raw = ""] = pair.split("=").map((x) => x.trim());
-      const value = typedValue(raw);
-      const path = key.split(".");
-      let node = out.stats;
-      for (const part of path.slice(0, -1)) node = node[part] = node[part] || {};
-      node[path.at(-1)] = value;
+      put(out.stats, key, typedValue(raw));
     }
     for (const box of stats.querySelectorAll("[data-gm]")) {
       if (box.checked) out.gm_only.push(box.dataset.gm);
