@@ -409,21 +409,25 @@ def test_the_forms_zones_take_their_names(browser: Browser, served: Served) -> N
 
 @pytest.mark.rule("VR-ROLL-2")
 def test_the_forms_other_stats_may_be_gm_only(browser: Browser, served: Served) -> None:
-    """A fence's skills and revolver, typed in Other stats, are kept from the players with
-    'Other stats GM only': his attack reads to them with no weapon, TN or EV. Before, only the
-    nine attributes had a GM-only box, and every player read his weapon and skills."""
+    """A fence's skills and revolver, typed in 'Other stats GM only', are kept from the
+    players: his attack reads to them with no weapon, TN or EV, while his armour, typed in
+    'Other stats', is on his sheet for them. Before, only the nine attributes had a GM-only
+    box, and then one box made every stat typed in Other stats GM-only or none (the bundled
+    brawl's thug keeps his skills secret and shows his club)."""
     gm = start_table(browser, served.url)
     page = gm.page
     form, rows = vers_form(gm, "The office", "crew, gang",
                            [("ada", "Ada", "crew"), ("marlo", "Marlo", "gang")])
     rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
-    rows.nth(1).get_by_label("Other stats (name=value, comma-separated)").fill(
-        "skills.ranged_combat=7, skills.zqknifework=3, weapons.zqrevolver.ev=9, "
-        "weapons.zqrevolver.kind=ranged")
-    rows.nth(1).get_by_label("Other stats GM only").check()
+    rows.nth(1).get_by_label("Other stats (name=value, comma-separated)").fill("rv=1")
+    secret = rows.nth(1).get_by_label(re.compile("^Other stats GM only"))
+    expect(secret).to_have_attribute("placeholder", re.compile("skills.close_combat=3"))
+    secret.fill("skills.ranged_combat=7, skills.zqknifework=3, weapons.zqrevolver.ev=9, "
+                "weapons.zqrevolver.kind=ranged")
     form.get_by_role("button", name="Create from the form").click()
     expect(page.locator(".round-region .status")).to_contain_text("The office")
     alice = join(browser, invite(gm, "alice"))
+    assert person(last_view(alice), "marlo")["stats"] == {"rv": 1}
     gm_opens(gm, "Marlo")
     command(gm, "marlo", "marlo: attack ada dice=1,1,1")
     wait_log(alice, "Marlo: attack")

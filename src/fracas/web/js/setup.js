@@ -165,14 +165,26 @@ function hiddenAtStart(id) {
   return { box, wrap };
 }
 
-// "Other stats" kept from the players (an NPC's skills and weapons, its armour): each stat
-// typed there, by its first name ("skills.close_combat=3" keeps all of skills GM-only).
-function otherStatsGmOnly(id) {
-  const box = h("input", { type: "checkbox", id });
-  const wrap = h("p", { class: "field inline" }, box, h("label", { for: id }, "Other stats GM only"));
-  const keys = (text) => [...new Set(text.split(",").map((x) => x.split("=")[0].trim().split(".")[0])
-    .filter(Boolean))];
-  return { box, wrap, keys };
+// Other stats kept from the players (an NPC's skills and weapons, its Defense), typed as
+// "Other stats" are: each is GM-only by its first name ("skills.close_combat=3" keeps all of
+// skills), while those typed in "Other stats" stay in view (a thug's weapon beside his secret
+// skills).
+const OTHER_SECRET_EXAMPLE = {
+  etherscope: "skills.stealth=4, pool=3",
+  "fabula-ultima": "defense=11, affinities.fire=absorb",
+  vers: "skills.close_combat=3, weapons.club.ev=4, weapons.club.kind=close",
+  default: "name=value",
+};
+
+// The name=value pairs of a field, each put into stats; answers their first names.
+function readStats(text, stats) {
+  const keys = [];
+  for (const pair of text.split(",").map((x) => x.trim()).filter(Boolean)) {
+    const [key, raw = ""] = pair.split("=").map((x) => x.trim());
+    put(stats, key, typedValue(raw));
+    keys.push(key.split(".")[0]);
+  }
+  return keys;
 }
 
 // What "Other stats" takes, in each ruleset's own words, each one that works typed in as it
@@ -204,13 +216,14 @@ function personRow(ruleset, sides, zones, remove) {
   const zoneField = field("Zone", zone);
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000 });
-  const otherSecret = otherStatsGmOnly(id("other-gm"));
+  const otherSecret = h("input", { id: id("other-gm"), maxlength: 1000 });
   const legend = h("legend", {});
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind, "pc once a player is named, else npc, unless you choose"), field("Side", side),
     field("Player (their link's name)", player), hidden.wrap, zoneField, stats,
-    field("Other stats (name=value, comma-separated)", other), otherSecret.wrap, removal);
+    field("Other stats (name=value, comma-separated)", other),
+    field("Other stats GM only (name=value: kept from every player, theirs too)", otherSecret), removal);
   row.renumber = (k) => {
     legend.textContent = `Participant ${k}`;
     removal.setAttribute("aria-label", `Remove participant ${k}`);
@@ -226,6 +239,7 @@ function personRow(ruleset, sides, zones, remove) {
     if (stats.dataset.ruleset === rs.name) return;
     stats.dataset.ruleset = rs.name;
     other.placeholder = OTHER_EXAMPLE[rs.name] || OTHER_EXAMPLE.default;
+    otherSecret.placeholder = OTHER_SECRET_EXAMPLE[rs.name] || OTHER_SECRET_EXAMPLE.default;
     stats.replaceChildren(...rs.stats.map((st) => {
       const input = st.allowed
         ? h("select", { id: id(`stat-${st.name}`), "data-stat": st.name },
@@ -247,15 +261,12 @@ function personRow(ruleset, sides, zones, remove) {
       if (input.value !== "") out.stats[input.dataset.stat] = typedValue(input.value);  // rank: a text
     }
     if (zone.value && !zoneField.hidden) out.stats.zone = zone.value;
-    for (const pair of other.value.split(",").map((x) => x.trim()).filter(Boolean)) {
-      const [key, raw = ""] = pair.split("=").map((x) => x.trim());
-      put(out.stats, key, typedValue(raw));
-    }
+    readStats(other.value, out.stats);
     for (const box of stats.querySelectorAll("[data-gm]")) {
       if (box.checked) out.gm_only.push(box.dataset.gm);
     }
-    if (otherSecret.box.checked) {
-      out.gm_only.push(...otherSecret.keys(other.value).filter((k) => !out.gm_only.includes(k)));
+    for (const key of readStats(otherSecret.value, out.stats)) {
+      if (!out.gm_only.includes(key)) out.gm_only.push(key);
     }
     return out;
   };
