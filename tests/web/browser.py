@@ -127,8 +127,11 @@ def upload_scenario(gm: Screen, toml: str, tmp: Path) -> None:
     """The GM creates a conflict from a scenario file (an upload) and waits for its screen."""
     path = tmp / "scenario.toml"
     path.write_text(toml, encoding="utf-8")
+    before = gm.page.url
     gm.page.get_by_label(re.compile("Scenario file")).set_input_files(str(path))
     gm.page.get_by_role("button", name="Create from the file").click()
+    # the new conflict's own screen, not the one open before it (still drawn while it is made)
+    gm.page.wait_for_function("url => location.href !== url", arg=before)
     gm.page.locator(".person").first.wait_for()
 
 

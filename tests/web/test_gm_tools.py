@@ -938,15 +938,17 @@ def test_the_example_chosen_stays_chosen_while_another_conflict_opens(
 
 def test_a_half_typed_form_stays_while_the_gm_opens_another_conflict(
         browser: Browser, served: Served, tmp_path: Path) -> None:
-    """A GM halfway through the form opens another conflict to look up a stat: the form is
-    still open with all they typed, and once it makes a conflict it starts empty again. Before,
-    the panel drawn anew for the conflict opened closed the form and emptied it."""
+    """A GM halfway through the form makes a conflict from a file and opens another to look up
+    a stat: the form is still open with all they typed, and once it makes a conflict itself it
+    starts empty again. Before, the panel drawn anew for the conflict opened closed the form and
+    emptied it."""
     gm = start_table(browser, served.url)
     upload_scenario(gm, VERS, tmp_path)
-    upload_scenario(gm, FABULA, tmp_path)
     try:
         page = gm.page
         form, rows = vers_form(gm, "The docks", "crew", [("ada", "Ada", "crew", "dock")], "dock")
+        upload_scenario(gm, FABULA, tmp_path)
+        expect(page.locator(".round-region .status")).to_contain_text("Ambush at the ford")
         page.locator(".conflicts a", has_text="Brawl at the ford inn").click()  # drawn anew
         expect(page.locator(".round-region .status")).to_contain_text("Brawl at the ford inn")
         expect(form).to_be_visible()

@@ -1152,22 +1152,24 @@ function newConflictPanel() {
   // once it is made, the next one is the players' again unless asked)
   const hidden = h("input", { type: "checkbox", id: "behind-screen", checked: state.behindScreen,
     onchange: () => { state.behindScreen = hidden.checked; } });
-  const opened = async (made) => {
+  const opened = async (made, fromForm = false) => {
     state.behindScreen = false;
-    state.setup = null;  // the next conflict's form starts empty
+    if (fromForm) state.setup = null;  // the next conflict's form starts empty
     state.conflicts = await api("GET", `/tables/${tableId}/conflicts`);
     state.roundHead = null;
     openConflict(made.id, true);
   };
   const created = async (body, how = "") => {
     try {
-      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, { ...body, shown: !state.behindScreen }));
+      await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, { ...body, shown: !state.behindScreen }),
+        how === "/form");
     } catch (error) {
       showError(error);
     }
   };
   // the form is made once and kept, open or closed, with all that is typed in it, while the
-  // panel is drawn anew (the GM opens another conflict to look something up), until it makes one
+  // panel is drawn anew (the GM opens another conflict to look something up, or makes one
+  // another way), until it makes one itself
   state.setup = state.setup || h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
     setupForm(state.rulesets, (body) => created(body, "/form")));
   return panel("New conflict",
