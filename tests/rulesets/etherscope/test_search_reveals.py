@@ -78,8 +78,8 @@ def test_a_search_finding_only_those_hidden_from_a_player_reads_as_finding_no_on
         seen = last_entry(found, viewer)
         assert seen == last_entry(nobody, viewer)
         assert seen["command"] == "ada: search successes=2"
-        assert seen["lines"][0] == \
-            "Ada: search; 2 successes (table) vs difficulty 1: success, 1 extra"
+        assert seen["lines"][0] == ("Ada: search; 2 successes (table) vs difficulty 1: "
+                                    "success, 1 extra (1 unspent: no one more to find)")
         assert {k: v for k, v in view(found, viewer).items() if k != "cursor"} == \
             {k: v for k, v in view(nobody, viewer).items() if k != "cursor"}
 
@@ -91,8 +91,8 @@ def test_a_player_who_sees_one_of_two_finds_reads_of_that_one_alone() -> None:
     c = lurking({"carl": ["ada"], "dan": ["ada", "bruno"]})
     c.execute("ada: search successes=2", time="")
     lines = last_entry(c, BOB)["lines"]
-    assert lines[:2] == ["Ada: search; 2 successes (table) vs difficulty 1: success, 1 extra",
-                         "Ada finds Carl (Distant)"]
+    assert lines[:2] == ["Ada: search; 2 successes (table) vs difficulty 1: success, 1 extra "
+                         "(1 unspent: no one more to find)", "Ada finds Carl (Distant)"]
     assert not any("Dan" in line for line in lines)
     assert "Ada finds Dan (Distant)" in last_entry(c, ALICE)["lines"]
 

@@ -178,6 +178,7 @@ def _action(e: ev.ActionResolved, state: ConflictState) -> str:
     say = f" — “{e.say}”" if e.say else ""
     effect = f" — effect: {e.effect}" if e.effect else ""
     extras = f" [extras: {e.extras_text}]" if e.extras_text else ""
+    extras += _unspent(e, state)
     if e.not_bought:
         extras += f" (not enough extra successes for: {', '.join(e.not_bought)})"
     if e.unmoved:
@@ -195,6 +196,29 @@ def _damage(e: ev.Damage, state: ConflictState) -> str:
     src = f" from {_n(state, e.source)}" if e.source else ""
     return (f"{_n(state, e.participant)} takes {shown(e.amount)} {e.condenser} damage{src} "
             f"({e.reason}); {shown(e.left)} left")
+
+
+def _unspent(e: ev.ActionResolved, state: ConflictState) -> str:
+    """What the extra successes nothing bought are left to (ES-ACT-4, ES-ACT-5): a search's
+    to no one more to find (as the viewer may know of finds), too few for another find; a
+    GM-defined action's to the GM, with the command that deals damage; a move's or a hide's
+    (which buy no extras) to the GM's ruling; a Push Back's left over by what it asked for.
+    Nothing where they are unknown."""
+    left = e.unspent
+    if not e.success or not isinstance(left, int) or left <= 0:
+        return ""
+    if e.action == "search":
+        cost = state.settings.get("extra_cost")  # absent where it is the GM's
+        why = "" if not isinstance(cost, int) else ": no one more to find" \
+            if left >= max(1, cost) else ": too few for another find"
+        return f" ({left} unspent{why})"
+    if e.action not in ("act", "move", "hide"):
+        return f" ({left} unspent)"
+    if e.action != "act":
+        return f" ({left} unspent: {e.action} buys no extras; for the GM to rule on)"
+    who = e.targets[0] if e.targets and isinstance(e.targets[0], str) else "WHO"
+    how = "as its extras say" if e.extras_text else "as they rule"
+    return f" ({left} unspent: for the GM to apply {how}; 'damage {who} N' deals damage)"
 
 
 #: What an action's extras bought, in the log's words, where its key is not them: a
