@@ -309,7 +309,7 @@ def test_roll_offs_take_dice_rolled_at_the_table() -> None:
     c = make(people=people, script=["ada: awareness successes=1", "bruno: awareness successes=1",
                                     "carl: awareness successes=0"])
     msg = refused(c, "moves rolloff=ada:6,6/carl:6,6", InvalidInput, "ES-ROUND-5")
-    assert "Carl, who rolls off in no tie" in msg
+    assert msg == "rolloff= gives dice for Carl, who is in no tie to roll off now (ES-ROUND-5)"
     c.execute("moves rolloff=ada:1,1/bruno:5,6")
     tie = c.records[-1].events[0]
     assert tie.type == "tie_rolloff" and tie.data["successes"] == {"ada": 0, "bruno": 2}
@@ -321,11 +321,22 @@ def test_roll_offs_take_dice_rolled_at_the_table() -> None:
     c.execute("bruno: declare 10")
     c.execute("carl: declare 9")
     msg = refused(c, "countdown rolloff=ada:6", InvalidInput, "ES-ROUND-5")
-    assert msg.startswith("Ada's roll of 2 dice")  # two dice in Ada's pool
+    assert msg == ("Ada's roll is 2 dice (2d6>=5), but 1 was typed in: [6] "
+                   "(ES-ROUND-5)")  # two dice in Ada's pool, the expression said once
     c.execute("countdown rolloff=ada:6,5/bruno:1,2")
     assert [s.actor for s in c.state.ext.countdown.queue] == ["ada", "bruno", "carl"]
     assert any("roll-off Ada 2, Bruno 0" in (ES.describe(e, c.state) or "")
                for e in c.records[-1].events)
+
+
+@pytest.mark.rule("ES-ROUND-5")
+def test_roll_off_dice_for_several_in_no_tie_are_refused_in_one_sentence() -> None:
+    """It read "rolloff= gives dice for Ada, Carl, who rolls off in no tie now"."""
+    c = make(script=["ada: awareness successes=2", "bruno: awareness successes=1",
+                     "carl: awareness successes=0"])
+    msg = refused(c, "moves rolloff=ada:6,6/carl:6,6", InvalidInput, "ES-ROUND-5")
+    assert msg == ("rolloff= gives dice for Ada and Carl, who are in no tie to roll off now "
+                   "(ES-ROUND-5)")
 
 
 @pytest.mark.rule("ES-ACT-5")

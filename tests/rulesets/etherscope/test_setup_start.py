@@ -120,16 +120,20 @@ def test_the_targets_of_an_ambush_roll_the_counter_skill_the_gm_names() -> None:
     assert plain.records[-1].events[0].data["targets"][0]["pool"] == 2
 
 
-@pytest.mark.rule("ES-START-2", "ES-ROUND-5")
+@pytest.mark.rule("ES-START-1", "ES-START-2", "ES-ROUND-5")
 def test_table_dice_that_do_not_fit_say_whose_roll_and_the_rule() -> None:
     c = make(people=[pc("ada", "alice", skills={"stealth": 3}), pc("bruno", "bob")])
     msg = refused(c, "ada: ambush bruno skill=stealth dice=6,6,6 counter=bruno:6,6,1,1",
                   InvalidInput, "ES-START-2")
-    assert msg.startswith("Bruno's roll of 2 dice (2d6>=5):")
+    # the pool's expression is said once (it read "… (2d6>=5): 2d6>=5 needs 2 dice, got 4")
+    assert msg == ("Bruno's roll is 2 dice (2d6>=5), but 4 were typed in: [6, 6, 1, 1] "
+                   "(ES-START-2)")
+    msg = refused(c, "ada: awareness dice=6,7", InvalidInput, "ES-START-1")
+    assert msg == "Ada's roll is 2 dice (2d6>=5), but die 2 shows 7: a d6 shows 1 to 6 (ES-START-1)"
     c.execute("ada: awareness dice=6,1")
     c.execute("bruno: awareness dice=5,2")
     msg = refused(c, "moves rolloff=ada:6,6,6", InvalidInput, "ES-ROUND-5")
-    assert msg.startswith("Ada's roll of 2 dice (2d6>=5):")
+    assert msg == "Ada's roll is 2 dice (2d6>=5), but 3 were typed in: [6, 6, 6] (ES-ROUND-5)"
 
 
 @pytest.mark.rule("ES-START-3", "ES-START-6")

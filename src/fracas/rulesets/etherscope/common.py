@@ -12,6 +12,7 @@ from fracas.engine.engine_events import ParticipantOut
 from fracas.engine.events import Event
 from fracas.engine.limits import as_int
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.words import listed
 from fracas.errors import IllegalCommand, InvalidInput
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope.settings import condenser_of
@@ -205,9 +206,10 @@ def table_rolloffs(cmd: Command, ids: list[str]) -> dict[str, list[int]]:
 def check_rolloffs_used(state: ConflictState, table: dict[str, list[int]]) -> None:
     """Refuse roll-off dice left over for characters who were in no tie (ES-ROUND-5)."""
     if table:
-        who = ", ".join(name(state, p) for p in table)
-        raise InvalidInput(f"rolloff= gives dice for {who}, who rolls off in no tie now",
-                           rule="ES-ROUND-5")
+        who = listed([name(state, p) for p in table])
+        are = "is" if len(table) == 1 else "are"
+        raise InvalidInput(f"rolloff= gives dice for {who}, who {are} in no tie to roll off "
+                           "now", rule="ES-ROUND-5")
 
 
 def dice_by_character(raw: str | None, targets: list[str], key: str, rule: str
