@@ -240,8 +240,10 @@ class Projector:
         if viewer.is_gm:
             depth = before.innermost.depth
             self._replica.append_record(record)
-            events = (self._gm_marker(record),) if record.is_meta else tuple(record.events)
-            return self._entry(record, events, record.command, depth)
+            if record.is_meta:
+                return self._entry(record, (self._gm_marker(record),), record.command,
+                                   self._marker_depth(record, depth))
+            return self._entry(record, tuple(record.events), record.command, depth)
         existence = any(e.type in EXISTENCE_EVENTS for e in record.events)
         known_before = Knowledge(self.ruleset, before, viewer)
         depth = min(before.innermost.depth, visible_depth(known_before))
@@ -258,7 +260,7 @@ class Projector:
         after = self._replica.state
         known_after = Knowledge(self.ruleset, after, viewer)
         if record.is_meta:
-            return self._marker(record, depth)
+            return self._marker(record, self._marker_depth(record, depth))
         if existence:
             shown = [redact(self.ruleset, e, viewer, after, known_after) for e in record.events]
         else:  # a reveal is read by those who may know its participant now
@@ -355,6 +357,15 @@ class Projector:
         versions = list(marker.data["versions"])
         return ENGINE_EVENTS.make(marker.type, {
             "versions": versions, "commands": [self._labels.get(v, "") for v in versions]})
+
+    def _marker_depth(self, record: Record, depth: int) -> int:
+        """The zoom depth an undo or redo is shown at: that of the first entry of the
+        viewer's it takes back (or brings back), so it reads beside them — an undo of
+        "» end" is "» undo", one of the zoom that opened it is a plain "undo" — and play
+        goes on at that depth after an undo; ``depth`` (where it was typed) if it touches
+        none of theirs."""
+        seen = [v for v in record.events[0].data["versions"] if v in self._by_version]
+        return self._by_version[min(seen)].depth if seen else depth
 
     def _marker(self, record: Record, depth: int) -> Entry | None:
         """An undo or redo as a player sees it: what it took back (or brought back) as they
