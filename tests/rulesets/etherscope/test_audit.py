@@ -171,6 +171,11 @@ def test_a_zoom_opened_by_an_unseen_character_gives_nothing_away() -> None:
     c.execute("carl: zoom dora,ada reason='the secret plan'")
     alice = json.dumps(view(c, ALICE)) + json.dumps(log_view(c, ALICE))
     assert "secret plan" not in alice and "carl" not in alice.lower()
+    # Ada is pulled in: Alice reads that the zoom opened, without its opener or his words
+    # (before, none of it: her log went on inside a zoom that never opened)
+    assert log_view(c, ALICE)[-1]["command"] == "the GM acts"
+    assert log_view(c, ALICE)[-1]["lines"] == [
+        "zoom in (quick, battlefield scale, 5 rounds) with Dora, Ada"]
     gm = json.dumps(view(c, Viewer.gm()))
     assert "by Carl: the secret plan" in gm
     # Bruno's player sees Carl but not the band under Carl's hidden flag to Ada (ES-RNG-1)

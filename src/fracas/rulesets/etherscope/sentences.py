@@ -68,8 +68,8 @@ def _round(e: ev.EsRoundStarted, state: ConflictState) -> str | None:
 def _zoom(e: ev.EsZoomOpened, state: ConflictState) -> str:
     who = _names(state, e.participants)
     scale = f", {e.range_scaling} scale" if e.range_scaling else ""
-    return (f"zoom in ({shown(e.time_scale)}{scale}, {shown(e.round_limit)} rounds) with "
-            f"{who}: {e.reason}")
+    why = f": {e.reason}" if e.reason is not None else ""
+    return f"zoom in ({shown(e.time_scale)}{scale}, {shown(e.round_limit)} rounds) with {who}{why}"
 
 
 @H.describes(ZoomClosed)

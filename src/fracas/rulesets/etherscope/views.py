@@ -221,8 +221,9 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
         return isinstance(pid, str) and invisible(ranges, sight, pid)
 
     d = event.data
-    if gone(event.actor) or any(gone(d.get(k)) for k in ("participant", "ambusher", "a", "b",
-                                                         "opened_by")):
+    zoom = isinstance(event, ev.EsZoomOpened)  # (its opener is judged below)
+    if (gone(event.actor) and not zoom) \
+            or any(gone(d.get(k)) for k in ("participant", "ambusher", "a", "b")):
         return None
     if isinstance(event, ev.ActionResolved) and event.action == "search":
         event = _search_as_seen(state, event, sight)
@@ -278,6 +279,13 @@ def _redact_hidden(state: ConflictState, event: Event, viewer: Viewer) -> Event 
     if isinstance(event, ev.TieRolloff) and len(new.get("participants", [])) < 2:
         return None
     if isinstance(event, ev.EsZoomOpened):
+        if not new.get("participants"):
+            return None  # a zoom among those the player may not know: none of it is theirs
+        if gone(d.get("opened_by")) or gone(event.actor):
+            # one they may not know pulled theirs in: the zoom they see, not its opener nor
+            # the opener's words for it
+            new["opened_by"], new["reason"] = None, None
+            event = dataclasses.replace(event, actor=None)
         hidden = d.get("hidden", {})
 
         def secret(a: str, b: str) -> bool:  # ES-RNG-1: the band under a hidden flag
