@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from fracas.cli.common import check_actor, check_viewer, console, err_console, fail, viewer_for
 from fracas.errors import ConflictExists, FracasError, InvalidInput
@@ -139,37 +138,50 @@ def new(
 
 
 def list_(
-    campaign: Annotated[str | None, typer.Option(help="only this campaign")] = None,
+    words: Annotated[list[str] | None, typer.Argument(
+        metavar="WORDS", help="only the conflicts whose title, id, ruleset or table "
+        "holds every word (in any case)")] = None,
+    campaign: Annotated[str | None, typer.Option(
+        "--table", "--campaign", metavar="TABLE",
+        help="only this table's conflicts (its id or title), or a campaign's")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the JSON form")] = False,
     db: DbOption = None,
 ) -> None:
-    """List the stored conflicts."""
+    """List the stored conflicts, the last played first.
+
+    One line each, as wide as the terminal: a long title ends in "…" (--json has it whole).
+    """
+    from fracas.app.listing import Listed, find_conflicts
+    from fracas.cli.listing import print_list
     from fracas.store import default_url, missing_sqlite_file
 
-    if missing_sqlite_file(db or default_url()) is not None:
-        infos = []  # nothing stored yet: no database is made to say so
-    else:
+    items: list[Listed] = []
+    where = None
+    if missing_sqlite_file(db or default_url()) is None:  # else nothing stored: none is made
         with _guard(), open_service(db) as service:
-            infos = service.store.list(campaign)
+            items, where = find_conflicts(service.store, words or (), campaign)
     if as_json:
         sys.stdout.write(json.dumps([{
-            "id": i.id, "campaign": i.campaign, "ruleset": i.ruleset, "title": i.title,
-            "version": i.version, "created": i.created, "updated": i.updated,
-            "shown": i.shown,
-        } for i in infos], indent=2) + "\n")
+            "id": i.info.id, "campaign": i.info.campaign, "table": i.table,
+            "ruleset": i.info.ruleset, "title": i.info.title, "version": i.info.version,
+            "created": i.info.created, "updated": i.info.updated, "shown": i.info.shown,
+        } for i in items], indent=2) + "\n")
         return
-    if not infos:
-        console.print("no stored conflicts; `fracas new SCENARIO` makes one")
+    if not items:
+        console.print(_none_listed(words or [], where.title or where.name if where else None))
         return
-    table = Table(box=None, header_style="bold", pad_edge=False)
-    for col in ("id", "campaign", "ruleset", "version", "updated", "title"):
-        table.add_column(col, no_wrap=col != "title", justify="right" if col == "version"
-                         else "left")
-    for i in infos:
-        updated = i.updated[:16].replace("T", " ")  # 2026-11-29 16:40, in UTC
-        table.add_row(i.id, escape(i.campaign), i.ruleset, str(i.version), updated,
-                      escape(i.title) + ("" if i.shown else " [bold](behind the screen)[/]"))
-    console.print(table)
+    print_list(console, items, one_table=where is not None)
+
+
+def _none_listed(words: list[str], where: str | None) -> str:
+    """What ``fracas list`` says when it lists nothing."""
+    if not words and where is None:
+        return "no stored conflicts; `fracas new SCENARIO` makes one"
+    asked = " ".join(words)
+    found = f"holds {asked!r}" if words else ""
+    there = f"in {where}" if where else ""
+    return escape(f"no stored conflict {there}{' ' if there and found else ''}"
+                  f"{'that ' + found if found else ''}".rstrip())
 
 
 def show(

@@ -6,6 +6,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from fracas.store.port import (
     DEFAULT_CAMPAIGN,
+    CampaignInfo,
     ConflictInfo,
     EventStore,
     SchemaMismatch,
@@ -28,6 +29,7 @@ def open_store(url: str | None = None, *, migrate: bool = True, synchronous: str
 
 __all__ = [
     "DEFAULT_CAMPAIGN",
+    "CampaignInfo",
     "ConflictInfo",
     "EventStore",
     "SchemaMismatch",

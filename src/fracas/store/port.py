@@ -37,6 +37,16 @@ class ConflictInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class CampaignInfo:
+    """A campaign of the store: its name, and its title when it is a table of ``fracas
+    serve`` (made by ``fracas table new``; a plain campaign has none)."""
+
+    name: str
+    title: str | None
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
 class StoredConflict:
     """What :meth:`EventStore.load` returns: the log, the secret seed, the best snapshot."""
 
@@ -200,6 +210,10 @@ class EventStore(Protocol):
 
     def list(self, campaign: str | None = None) -> list[ConflictInfo]:
         """The stored conflicts, newest first, optionally of one campaign."""
+        ...
+
+    def campaigns(self) -> builtins.list[CampaignInfo]:
+        """Every campaign (tables among them, with their titles), oldest first."""
         ...
 
     def records_after(self, conflict_id: str, version: int) -> builtins.list[Record]:

@@ -68,6 +68,7 @@ from fracas.store.port import (
     DEFAULT_CAMPAIGN,
     SCREEN_CHANNEL,
     TOKEN_CHANNEL,
+    CampaignInfo,
     ConflictInfo,
     SchemaMismatch,
     StoredConflict,
@@ -488,6 +489,14 @@ class SqlEventStore:
             query = query.where(campaigns.c.name == campaign)
         with self._read() as conn:
             return [self._info(row) for row in conn.execute(query)]
+
+    def campaigns(self) -> builtins.list[CampaignInfo]:
+        """Every campaign, tables with their titles, oldest first."""
+        query = select(campaigns.c.name, campaigns.c.title, campaigns.c.created).order_by(
+            campaigns.c.created, campaigns.c.id)
+        with self._read() as conn:
+            return [CampaignInfo(str(name), None if title is None else str(title), str(made))
+                    for name, title, made in conn.execute(query)]
 
     def load(self, conflict_id: str, *, after_snapshot: bool = False) -> StoredConflict:
         """Log, seed and the newest snapshot no undo/redo came after, in one read.
