@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from fracas import __version__
@@ -33,7 +34,7 @@ from fracas.engine.model import Viewer
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
-from fracas.store.port import DEFAULT_CAMPAIGN
+from fracas.store.port import DEFAULT_CAMPAIGN, NewConflict
 
 EXPORT_FORMAT = "fracas.export/1"
 
@@ -65,7 +66,8 @@ def export_conflict(service: ConflictService, conflict_id: str) -> dict[str, Any
         "fracas": __version__,
         "conflict": {
             "id": info.id, "campaign": info.campaign, "ruleset": info.ruleset,
-            "title": info.title, "created": info.created, "seed": stored.seed,
+            "title": info.title, "created": info.created, "updated": info.updated,
+            "seed": stored.seed,
         },
         "records": [r.to_data() for r in stored.records],
     }
@@ -86,7 +88,7 @@ TRUST_HINT_SERVER = ("import it on the server's machine with "
                      "`fracas import FILE --trust --campaign TABLE`")
 
 
-def _json_document(text: str, name: str) -> Any:
+def json_document(text: str, name: str) -> Any:
     """The JSON of an export file, or a refusal naming the file (each key given once)."""
     try:
         return json.loads(text, object_pairs_hook=no_key_twice)
@@ -108,7 +110,7 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
         raise InvalidInput(f"{name}: the file is {len(text):,} characters long; exports take "
                            f"at most {MAX_EXPORT_BYTES:,} (the limit on export files)")
     check_nesting(text, name)
-    doc = _json_document(text, name)
+    doc = json_document(text, name)
     if not isinstance(doc, dict):
         raise InvalidInput(f"{name}: not a fracas export (no JSON object)")
     fmt = doc.get("format")
@@ -130,7 +132,7 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
                            f'set its "checksum" to "{summed}" and {trust_hint} (every record '
                            "is replayed all the same)")
     if not trust:
-        _check_signature(doc, key, name, trust_hint)
+        check_signature(doc, key, name, trust_hint)
     meta = doc.get("conflict")
     raw = doc.get("records")
     if not isinstance(meta, dict) or not isinstance(raw, list) or not raw:
@@ -153,7 +155,8 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
     return meta, records
 
 
-def _check_signature(doc: dict[str, Any], key: bytes | None, name: str, hint: str) -> None:
+def check_signature(doc: dict[str, Any], key: bytes | None, name: str, hint: str) -> None:
+    """Refuse a document that this store's ``key`` did not sign (or not signed at all)."""
     given = doc.get("signature")
     if given is None:
         raise InvalidInput(
@@ -221,24 +224,72 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
     return conflict
 
 
+def stored_time(value: object, name: str, what: str) -> str:
+    """A time of an export file (``2026-11-29T16:40:00+00:00``), as the store keeps its own:
+    in UTC, to the second; refused if it is not a time with its offset."""
+    try:
+        if not isinstance(value, str) or len(value) > 40:
+            raise ValueError(value)
+        when = datetime.fromisoformat(value)
+        if when.tzinfo is None:
+            raise ValueError(value)
+        return when.astimezone(UTC).isoformat(timespec="seconds")
+    except (ValueError, OverflowError):
+        raise InvalidInput(f"{name}: {what} is {spelled(value)}, not a time with its offset "
+                           "such as 2026-11-29T16:40:00+00:00; nothing was imported") from None
+
+
+def conflict_times(meta: dict[str, Any], records: list[Record], name: str
+                   ) -> tuple[str | None, str | None]:
+    """When an exported conflict was made and last played: its ``created`` and ``updated``
+    (a file from before ``updated``: its last record's time, when it has one)."""
+    created = None if meta.get("created") is None else stored_time(
+        meta["created"], name, "conflict.created")
+    if meta.get("updated") is not None:
+        return created, stored_time(meta["updated"], name, "conflict.updated")
+    try:
+        return created, stored_time(records[-1].time, name, "the last record's time")
+    except InvalidInput:  # a log with no times (a script played by a test): when it was made
+        return created, created
+
+
+def checked_conflict(service: ConflictService, text: str, name: str, *, trust: bool,
+                     trust_hint: str = TRUST_HINT_CLI) -> tuple[dict[str, Any], Conflict]:
+    """An export file's conflict member and its conflict, every check passed (or raise)."""
+    meta, records = parse_export(text, name, key=service.store.export_key(), trust=trust,
+                                 trust_hint=trust_hint)
+    return meta, replay_check(meta, records, name)
+
+
+def new_conflict(meta: dict[str, Any], conflict: Conflict, name: str, *, new_id: bool,
+                 shown: bool, keep_times: bool) -> NewConflict:
+    """What the store is given to keep a checked conflict of an export file."""
+    created, updated = conflict_times(meta, conflict.records, name) if keep_times \
+        else (None, None)
+    return NewConflict(ruleset=conflict.ruleset.name, seed=meta["seed"],
+                       title=str(meta.get("title") or ""), records=conflict.records,
+                       conflict_id=None if new_id else meta["id"], shown=shown,
+                       created=created, updated=updated)
+
+
 def import_conflict(service: ConflictService, text: str, name: str = "<export>", *,
                     new_id: bool = False, campaign: str | None = None,
                     trust: bool = False, trust_hint: str = TRUST_HINT_CLI,
-                    shown: bool = True) -> tuple[str, Conflict]:
+                    shown: bool = True, keep_times: bool = False) -> tuple[str, Conflict]:
     """Validate an export file entirely, then store it in one transaction (``shown``
-    False: behind the GM's screen; an export never says whether it was).
+    False: behind the GM's screen; an export never says whether it was; ``keep_times``:
+    made and last played when the file says, else now).
 
     A file this store did not sign (edited, from another database, or from a fracas before
     signatures) is refused unless ``trust``; every record is replayed either way.
     """
-    meta, records = parse_export(text, name, key=service.store.export_key(), trust=trust,
-                                 trust_hint=trust_hint)
-    conflict = replay_check(meta, records, name)
+    meta, conflict = checked_conflict(service, text, name, trust=trust, trust_hint=trust_hint)
+    new = new_conflict(meta, conflict, name, new_id=new_id, shown=shown, keep_times=keep_times)
     cid = service.store.create(
-        ruleset=conflict.ruleset.name, seed=meta["seed"],
-        title=str(meta.get("title") or ""), campaign=campaign or
-        str(meta.get("campaign") or DEFAULT_CAMPAIGN),
-        records=conflict.records, conflict_id=None if new_id else meta["id"], shown=shown,
+        ruleset=new.ruleset, seed=new.seed, title=new.title,
+        campaign=campaign or str(meta.get("campaign") or DEFAULT_CAMPAIGN),
+        records=new.records, conflict_id=new.conflict_id, shown=shown, created=new.created,
+        updated=new.updated,
     )
     return cid, conflict
 
@@ -265,7 +316,7 @@ def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str
     under a fresh id (``shown`` False: behind the GM's screen)."""
     from fracas.app.sealed import unseal
 
-    doc = _json_document(text, name)
+    doc = json_document(text, name)
     meta = doc.get("conflict") if isinstance(doc, dict) else None
     if isinstance(meta, dict) and isinstance(meta.get(SEALED_SEED), str):
         if doc.get("checksum") != checksum(doc):

@@ -70,8 +70,8 @@ class TableService:
 
     def create_table(self, title: str) -> tuple[str, Issued]:
         """A new table and its GM token."""
-        title = _clean_title(title)
-        table_id = "t" + secrets.token_hex(6)
+        title = clean_title(title)
+        table_id = new_table_id()
         self.store.create_table(table_id, title)
         return table_id, self._issue(table_id, "gm", None, "GM")
 
@@ -92,15 +92,13 @@ class TableService:
                 raise InvalidInput(problem, player=player)
         else:
             player = None
-        label = _clean_title(label or (player or ("GM" if role == "gm" else "public")), "label")
+        label = clean_title(label or (player or ("GM" if role == "gm" else "public")), "label")
         return self._issue(access.table, role, player, label)
 
     def _issue(self, table_id: str, role: str, player: str | None, label: str) -> Issued:
-        secret = secrets.token_urlsafe(32)  # 256 bits
-        info = TokenInfo(id="k" + secrets.token_hex(6), table=table_id, role=role,
-                         player=player, label=label, created=_now())
-        self.store.add_token(info, digest(secret))
-        return Issued(info, secret)
+        issued = new_token(table_id, role, player, label)
+        self.store.add_token(issued.info, digest(issued.secret))
+        return issued
 
     def authenticate(self, secret: str | None) -> Access:
         """The access a secret grants; NotAllowed for a missing, unknown or revoked one."""
@@ -165,7 +163,22 @@ class TableService:
             raise NotAllowed(f"only the GM may {what}")
 
 
-def _clean_title(text: str, what: str = "title") -> str:
+def new_table_id() -> str:
+    """A fresh table id: ``t`` and 12 random hex digits."""
+    return "t" + secrets.token_hex(6)
+
+
+def new_token(table_id: str, role: str, player: str | None, label: str) -> Issued:
+    """A new token of ``table_id`` and its secret (256 random bits), not yet stored."""
+    secret = secrets.token_urlsafe(32)
+    info = TokenInfo(id="k" + secrets.token_hex(6), table=table_id, role=role,
+                     player=player, label=label, created=_now())
+    return Issued(info, secret)
+
+
+def clean_title(text: str, what: str = "title") -> str:
+    """A table's title (or a link's label) stripped, or refused: 1 to 200 printable
+    characters."""
     if not isinstance(text, str):
         raise InvalidInput(f"the {what} must be text")
     text = text.strip()

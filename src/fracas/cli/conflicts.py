@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the store and the engine are imported by the commands that 
     from fracas.engine.conflict import Conflict
     from fracas.engine.events import Record
     from fracas.engine.model import Viewer
+    from fracas.store import CampaignInfo
 
 SHOW_FORMAT = "fracas.show/1"
 #: The campaign of a conflict stored without --campaign: fracas.store.DEFAULT_CAMPAIGN, written
@@ -309,47 +310,97 @@ def _text(version: int | None) -> str | None:
 
 
 def export(
-    conflict_id: IdArgument,
+    conflict_id: Annotated[str | None, typer.Argument(
+        metavar="[ID]", help="the conflict's id (or --table, or --all)")] = None,
+    table: Annotated[str | None, typer.Option(
+        "--table", "--campaign", metavar="TABLE",
+        help="a whole table (its id or title), or campaign: every conflict of it")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help="every table and campaign of the database")] = False,
     output: Annotated[Path | None, typer.Option("-o", "--output",
                                                 help="write to FILE (default: stdout)")] = None,
     db: DbOption = None,
 ) -> None:
-    """Write a conflict as a fracas.export/1 JSON file (it holds the secret seed)."""
+    """Write a conflict as a fracas.export/1 JSON file (it holds the secret seed).
+
+    --table writes a whole table in one file (fracas.tables/1); --all, every table.
+    """
     from fracas.app.exchange import dumps, export_conflict
+    from fracas.app.listing import find_campaign
+    from fracas.app.table_exchange import export_tables
 
     with _guard(), open_service(db, existing=True) as service:
-        text = dumps(export_conflict(service, conflict_id))
+        asked = [what for what, given in (("an ID", conflict_id is not None),
+                                          ("--table", table is not None), ("--all", every))
+                 if given]
+        if len(asked) != 1:
+            raise InvalidInput("give one of a conflict's ID, --table TABLE (a whole table) "
+                               "or --all (every table)" + (f", not {' and '.join(asked)}"
+                                                          if asked else ""))
+        if conflict_id is not None:
+            text, what, name = dumps(export_conflict(service, conflict_id)), conflict_id, \
+                conflict_id
+        else:
+            known = service.store.campaigns()
+            chosen = known if every else [find_campaign(known, table or "")]
+            if not any(service.store.list(c.name) for c in chosen):
+                raise InvalidInput("no conflict to export: " + (
+                    "the database has none" if every else f"{_called(chosen[0])} has none"))
+            text = dumps(export_tables(service, chosen))
+            what = "every table" if every else _called(chosen[0])
+            name = "fracas-all" if every else chosen[0].name
         if output is None:
             sys.stdout.write(text)
             return
-        if output.is_dir():
-            raise InvalidInput(f"{output} is a folder: give a file name, e.g. "
-                               f"{output / (conflict_id + '.json')}")
-        if not output.parent.is_dir():
-            raise InvalidInput(f"no folder {output.parent} to write {output.name} in")
-        tmp = output.with_name(output.name + ".part")
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(output)
-        except OSError as exc:  # it holds the seed: no half-written copy is left behind
-            tmp.unlink(missing_ok=True)
-            raise InvalidInput(f"cannot write {output}: {exc.strerror or exc}") from None
-        err_console.print(f"exported {conflict_id} to {escape(str(output))}")
+        _write_export(output, text, name)
+        err_console.print(f"exported {escape(what)} to {escape(str(output))}")
+
+
+def _called(campaign: CampaignInfo) -> str:
+    """A table as a sentence names it (its title and id), or a campaign (its name)."""
+    if campaign.title is None:
+        return f"campaign {campaign.name!r}"
+    return f"table {campaign.title} ({campaign.name})"
+
+
+def _write_export(output: Path, text: str, name: str) -> None:
+    """Write an export file whole, or leave nothing (it holds secret seeds)."""
+    if output.is_dir():
+        raise InvalidInput(f"{output} is a folder: give a file name, e.g. "
+                           f"{output / (name + '.json')}")
+    if not output.parent.is_dir():
+        raise InvalidInput(f"no folder {output.parent} to write {output.name} in")
+    tmp = output.with_name(output.name + ".part")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(output)
+    except OSError as exc:  # it holds the seed: no half-written copy is left behind
+        tmp.unlink(missing_ok=True)
+        raise InvalidInput(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
 def import_(
-    file: Annotated[Path, typer.Argument(help="a fracas.export/1 file ('-': stdin)")],
+    file: Annotated[Path, typer.Argument(help="a fracas.export/1 file, or a fracas.tables/1 "
+                                              "file of whole tables ('-': stdin)")],
     new_id: Annotated[bool, typer.Option(
-        "--new-id", help="store it under a fresh id (when the id is taken)")] = False,
+        "--new-id", help="store it under a fresh id (when the id is taken); a table's "
+                         "conflicts too")] = False,
     campaign: Annotated[str | None, typer.Option(help="put it in this campaign")] = None,
     trust: Annotated[bool, typer.Option(
         "--trust", help="import a file this database did not sign (edited, from another "
                         "database, or from an older fracas): only if you know it")] = False,
     behind_screen: BehindScreen = False,
+    url: Annotated[str, typer.Option(
+        "--url", help="the address of `fracas serve`, for the GM's link of an imported "
+        "table")] = "http://127.0.0.1:8000",
     db: DbOption = None,
 ) -> None:
-    """Check an export file (checksum, signature, and a replay of every record), store it."""
+    """Check an export file (checksum, signature, and a replay of every record), store it.
+
+    A file of whole tables (fracas export --table) makes each table anew, with a new GM link.
+    """
     from fracas.app.exchange import import_conflict
+    from fracas.app.table_exchange import is_tables_file
     from fracas.engine.limits import MAX_EXPORT_BYTES
 
     with _guard():
@@ -363,16 +414,50 @@ def import_(
             except (OSError, UnicodeDecodeError) as exc:
                 raise InvalidInput(f"{file}: cannot read it: {exc}") from None
         with open_service(db) as service:
+            if is_tables_file(text):
+                if campaign is not None:
+                    raise InvalidInput(f"{name} holds whole tables, which it makes anew: leave "
+                                       "--campaign out")
+                _import_tables(service, text, name, new_id=new_id, trust=trust,
+                               behind_screen=behind_screen, url=url)
+                return
             try:
                 cid, conflict = import_conflict(service, text, name, new_id=new_id,
                                                 campaign=campaign, trust=trust,
-                                                shown=not behind_screen)
+                                                shown=not behind_screen, keep_times=True)
             except ConflictExists as exc:
                 err_console.print("[dim]hint: --new-id imports it as a copy under a new id[/]")
                 fail(exc)
         err_console.print(f"imported conflict {cid} (version {conflict.version})"
                           f"{BEHIND if behind_screen else ''}")
         console.print(cid)
+
+
+def _import_tables(service: ConflictService, text: str, name: str, *, new_id: bool,
+                   trust: bool, behind_screen: bool, url: str) -> None:
+    """``fracas import`` of a file of tables: each table and its GM's new link."""
+    from fracas.app.table_exchange import import_tables
+
+    try:
+        restored = import_tables(service, text, name, new_id=new_id, trust=trust,
+                                 shown=not behind_screen)
+    except (ConflictExists, InvalidInput) as exc:
+        if "already exists" in str(exc):
+            err_console.print("[dim]hint: --new-id imports it as a copy under new ids[/]")
+        fail(exc)
+    for r in restored:
+        count = f"{len(r.conflicts)} conflict{'s' if len(r.conflicts) != 1 else ''}"
+        behind = ", all behind the screen" if behind_screen else ""
+        if r.gm is None:
+            err_console.print(f"imported {count} into campaign {escape(repr(r.name))}{behind}")
+            continue
+        err_console.print(f"imported table {r.name} ({escape(r.title or '')}) with {count}"
+                          f"{behind}; the GM's link (secret, shown once):")
+        console.print(r.name)
+        console.print(f"{url.rstrip('/')}/join#{r.gm.secret}")
+    if any(r.gm is not None for r in restored):
+        err_console.print("[dim]the players' links are not in the file: `fracas table invite "
+                          "TABLE NAME` makes each player a new one[/]")
 
 
 def play(

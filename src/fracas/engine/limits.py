@@ -205,18 +205,20 @@ def no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def check_nesting(raw: str, what: str) -> None:
-    """Refuse text (TOML or JSON) whose brackets nest past :data:`MAX_NESTING`, before a
-    parser recurses into it. Strings and comments are skipped."""
+def check_nesting(raw: str, what: str, deeper: int = 0) -> None:
+    """Refuse text (TOML or JSON) whose brackets nest past :data:`MAX_NESTING` (``deeper``
+    more in a file that wraps others, each checked again on its own), before a parser
+    recurses into it. Strings and comments are skipped."""
+    most = MAX_NESTING + deeper
     depth = 0
     i, n = 0, len(raw)
     while i < n:
         ch = raw[i]
         if ch in "[{":
             depth += 1
-            if depth > MAX_NESTING:
-                raise InvalidInput(f"{what}: tables and lists nest more than {MAX_NESTING} "
-                                   "deep (the limit on nesting)", limit=MAX_NESTING)
+            if depth > most:
+                raise InvalidInput(f"{what}: tables and lists nest more than {most} "
+                                   "deep (the limit on nesting)", limit=most)
         elif ch in "]}":
             depth = max(0, depth - 1)
         elif ch == "#":

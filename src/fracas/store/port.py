@@ -47,6 +47,34 @@ class CampaignInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class NewConflict:
+    """A conflict to store with :meth:`EventStore.restore` (an import): its log and when it
+    was made and last played (None: now)."""
+
+    ruleset: str
+    seed: str
+    title: str
+    records: Sequence[Record]
+    conflict_id: str | None = None
+    shown: bool = True
+    created: str | None = None
+    updated: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewCampaign:
+    """A campaign to store with :meth:`EventStore.restore`: a table when it has a title (a
+    new one, with ``tokens``: (token, digest) pairs), else a plain campaign (joined if the
+    store has it already)."""
+
+    name: str
+    title: str | None
+    created: str | None
+    conflicts: Sequence[NewConflict]
+    tokens: Sequence[tuple[TokenInfo, str]] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class StoredConflict:
     """What :meth:`EventStore.load` returns: the log, the secret seed, the best snapshot."""
 
@@ -184,9 +212,18 @@ class EventStore(Protocol):
         records: Sequence[Record],
         conflict_id: str | None = None,
         shown: bool = True,
+        created: str | None = None,
+        updated: str | None = None,
     ) -> str:
         """Store a new conflict with its first record(s) (version 1, 2, …); return its id.
-        ``shown`` False: behind the GM's screen (:attr:`ConflictInfo.shown`)."""
+        ``shown`` False: behind the GM's screen (:attr:`ConflictInfo.shown`); ``created``
+        and ``updated``: when it was made and last played, if not now (an import)."""
+        ...
+
+    def restore(self, campaigns: Sequence[NewCampaign]) -> builtins.list[builtins.list[str]]:
+        """Store campaigns and their conflicts all in one transaction (an import of tables),
+        or nothing: the ids of each campaign's conflicts. InvalidInput if a table's id is
+        taken, ConflictExists if a conflict's is."""
         ...
 
     def set_shown(self, conflict_id: str, shown: bool) -> ConflictInfo:

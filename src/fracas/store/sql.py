@@ -70,6 +70,8 @@ from fracas.store.port import (
     TOKEN_CHANNEL,
     CampaignInfo,
     ConflictInfo,
+    NewCampaign,
+    NewConflict,
     SchemaMismatch,
     StoredConflict,
     TokenInfo,
@@ -105,7 +107,7 @@ POOL_SIZE = 12
 #: The longest text each stored field takes (the columns of schema.py), checked before
 #: writing so that SQLite and PostgreSQL accept and refuse the same conflicts.
 LIMITS = {"id": 40, "campaign": 200, "ruleset": 60, "title": 200, "seed": 200,
-          "author": 80, "key": 200, "player": 80, "label": 200}
+          "author": 80, "key": 200, "player": 80, "label": 200, "created": 40, "updated": 40}
 
 
 def default_url() -> str:
@@ -274,28 +276,75 @@ class SqlEventStore:
         records: Sequence[Record],
         conflict_id: str | None = None,
         shown: bool = True,
+        created: str | None = None,
+        updated: str | None = None,
     ) -> str:
         """Store a new conflict with its first records, all in one transaction (``shown``
-        False: behind the GM's screen)."""
-        if not records or [r.version for r in records] != list(range(1, len(records) + 1)):
-            raise InvalidInput("a new conflict needs its records numbered 1, 2, … in order")
-        cid = check_conflict_id(conflict_id or secrets.token_hex(4))
-        title = title[:200]
-        _check_fields(id=cid, campaign=campaign, ruleset=ruleset, title=title, seed=seed)
-        for r in records:
-            _check_record(r)
+        False: behind the GM's screen; ``created``, ``updated``: if not now)."""
+        new = NewConflict(ruleset, seed, title, records, conflict_id, shown, created, updated)
+        _check_fields(campaign=campaign)
+        _check_conflict(new)
         now = _now()
-        try:
-            with self._write() as conn:
-                camp = self._campaign_id(conn, campaign or DEFAULT_CAMPAIGN, now)
-                conn.execute(insert(conflicts).values(
-                    id=cid, campaign_id=camp, ruleset=ruleset, title=title, seed=seed,
-                    version=records[-1].version, created=now, updated=now, shown=shown,
-                ))
-                self._insert_records(conn, cid, records)
+        with self._write() as conn:
+            camp = self._campaign_id(conn, campaign or DEFAULT_CAMPAIGN, now)
+            return self._create_in(conn, camp, new, now)
+
+    def restore(self, campaigns: Sequence[NewCampaign]) -> builtins.list[builtins.list[str]]:
+        """Store campaigns (tables made anew, with their tokens) and their conflicts in one
+        transaction, or nothing."""
+        for campaign in campaigns:
+            _check_fields(campaign=campaign.name, title=campaign.title)
+            for new in campaign.conflicts:
+                _check_conflict(new)
+            for token, _ in campaign.tokens:
+                _check_fields(id=token.id, player=token.player, label=token.label)
+        now = _now()
+        out = []
+        with self._write() as conn:
+            for campaign in campaigns:
+                camp = self._restored_campaign(conn, campaign, now)
+                out.append([self._create_in(conn, camp, new, now)
+                            for new in campaign.conflicts])
+        return out
+
+    def _restored_campaign(self, conn: Connection, campaign: NewCampaign, now: str) -> int:
+        """The row of a restored campaign: a table made anew (refused if a table has its id;
+        a plain campaign of that name becomes the table), or a plain campaign, joined if it
+        is there."""
+        if campaign.title is None:
+            return self._campaign_id(conn, campaign.name, now)
+        found = conn.execute(select(campaigns.c.id, campaigns.c.title)
+                             .where(campaigns.c.name == campaign.name)).first()
+        if found is not None and found[1] is not None:
+            raise InvalidInput(f"a table {campaign.name!r} already exists in this database",
+                               table=campaign.name)
+        if found is not None:  # conflicts imported under its id before: it becomes the table
+            camp = int(found[0])
+            conn.execute(sql_update(campaigns).where(campaigns.c.id == camp)
+                         .values(title=campaign.title))
+        else:
+            camp = int(conn.execute(insert(campaigns).values(
+                name=campaign.name, title=campaign.title, created=campaign.created or now,
+            ).returning(campaigns.c.id)).scalar_one())
+        for token, digest in campaign.tokens:
+            conn.execute(insert(tokens).values(
+                id=token.id, campaign_id=camp, digest=digest, role=token.role,
+                player=token.player, label=token.label, created=token.created, revoked=None))
+        return camp
+
+    def _create_in(self, conn: Connection, camp: int, new: NewConflict, now: str) -> str:
+        """Insert a checked conflict and its records in the transaction of ``conn``."""
+        cid = check_conflict_id(new.conflict_id or secrets.token_hex(4))
+        try:  # an error ends the whole transaction: nothing is written
+            conn.execute(insert(conflicts).values(
+                id=cid, campaign_id=camp, ruleset=new.ruleset, title=new.title[:200],
+                seed=new.seed, version=new.records[-1].version, created=new.created or now,
+                updated=new.updated or new.created or now, shown=new.shown,
+            ))
+            self._insert_records(conn, cid, new.records)
         except IntegrityError:
             raise ConflictExists(f"a conflict {cid!r} already exists in this database",
-                               conflict=cid) from None
+                                 conflict=cid) from None
         return cid
 
     def set_shown(self, conflict_id: str, shown: bool) -> ConflictInfo:
@@ -817,6 +866,19 @@ def _check_fields(**fields: str | None) -> None:
         if name == "campaign" and not value.strip():
             raise InvalidInput("the campaign is empty; give it a name (default: default)",
                                field=name)
+
+
+def _check_conflict(new: NewConflict) -> None:
+    """Refuse, before writing, a conflict the store cannot keep."""
+    records = new.records
+    if not records or [r.version for r in records] != list(range(1, len(records) + 1)):
+        raise InvalidInput("a new conflict needs its records numbered 1, 2, … in order")
+    if new.conflict_id is not None:
+        check_conflict_id(new.conflict_id)
+    _check_fields(id=new.conflict_id, ruleset=new.ruleset, title=new.title[:200],
+                  seed=new.seed, created=new.created, updated=new.updated)
+    for r in records:
+        _check_record(r)
 
 
 def _check_record(record: Record) -> None:
