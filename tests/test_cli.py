@@ -298,6 +298,51 @@ def test_table_links_say_what_is_missing_and_what_was_already_done(tmp_path: Pat
     assert f"{link} (player alice) was already revoked, at 20" in " ".join(again.stdout.split())
 
 
+def test_table_new_says_the_link_is_shown_once_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """`fracas table new` broke its sentence at 80 columns, "shown once" alone on the next
+    line, and at 60 the link itself (copied, it opened nothing): each sentence is now a line
+    of its own, however long the title, and the link is one line."""
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    title = "The Novgorod campaign, Thursdays at Ada's, second season"
+    made = runner.invoke(app, ["table", "new", title, "--db", db], env={"COLUMNS": "60"})
+    assert made.exit_code == 0
+    table, link = made.stdout.split()
+    assert made.stderr.splitlines() == [f"created table {table} ({title})",
+                                        "the GM's link (keep it secret; it is shown once):"]
+    assert link.startswith("http://127.0.0.1:8000/join#")  # and whole: it was cut at 60
+    assert len(link.split("#")[1]) >= 43, made.stdout
+
+
+def test_a_campaign_that_is_not_a_table_says_how_to_make_it_one(tmp_path: Path) -> None:
+    """Conflicts imported with --campaign under an id no table has in this database made a
+    campaign no link opens, and `fracas table invite` said only "no table 't…'": it says
+    what that id is, and `fracas table new TITLE --campaign ID` makes it the table."""
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    orphan = "t3a9f00c2b1e4"
+    assert runner.invoke(app, ["new", TOY_FILE, "--campaign", orphan, "--db", db]).exit_code == 0
+    refused = runner.invoke(app, ["table", "invite", orphan, "alice", "--db", db])
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert f"no table {orphan!r}: conflicts are kept under that name, but as a campaign, not " \
+           f"a table (stored with --campaign where no table had that id); `fracas table new " \
+           f"TITLE --campaign {orphan}` makes it a table" in " ".join(refused.stderr.split())
+    made = runner.invoke(app, ["table", "new", "Friday night", "--campaign", orphan,
+                               "--db", db])
+    assert made.exit_code == 0 and made.stdout.split()[0] == orphan
+    assert made.stderr.splitlines()[0] == f"campaign {orphan} is now a table (Friday night)"
+    assert runner.invoke(app, ["table", "invite", orphan, "alice", "--db", db]).exit_code == 0
+    listed = runner.invoke(app, ["list", "--table", "friday", "--db", db]).stdout
+    assert "Brawl in the mill" in listed
+    for args, said in ((["--campaign", orphan], f"a table {orphan!r} already exists"),
+                       (["--campaign", "t0"], "no campaign 't0' in this database"),
+                       (["--campaign", "Side plots"], "the campaign 'Side plots' cannot be a "
+                                                      "table")):
+        again = runner.invoke(app, ["table", "new", "Again", *args, "--db", db])
+        assert again.exit_code == 2 and said in " ".join(again.stderr.split()), args
+    nowhere = runner.invoke(app, ["table", "links", "t0", "--db", db])
+    assert nowhere.exit_code == 2 and "error: no table 't0'" in nowhere.stderr
+    assert "campaign" not in nowhere.stderr
+
+
 def test_the_seed_is_printed_as_it_is_typed_again() -> None:
     result = runner.invoke(app, ["run", TOY_FILE, "--seed", "two words [x]"])
     assert result.exit_code == 0, result.output

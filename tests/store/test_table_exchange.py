@@ -75,8 +75,8 @@ def test_a_whole_table_comes_back_in_another_database_with_its_titles_and_times(
     other = f"sqlite:///{tmp_path / 'b.db'}"
     code, out, err = _cli("import", str(file), "--trust", "--db", other)
     assert code == 0, err
-    assert f"imported table {table} (Friday night) with 3 conflicts; the GM's link " \
-           "(secret, shown once):" in err
+    assert f"imported table {table} (Friday night) with 3 conflicts the GM's link (keep it " \
+           "secret; it is shown once):" in err
     assert "fracas table invite TABLE NAME" in err  # players' links are not in the file
     new_table, link = out.split()
     assert new_table == table

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from fracas.engine.limits import hidden_character
+from fracas.engine.limits import check_conflict_id, hidden_character
 from fracas.engine.model import Viewer
 from fracas.engine.setup import player_name_problem
 from fracas.errors import InvalidInput, NotAllowed, NotAuthenticated, NotFound
@@ -68,11 +68,16 @@ class TableService:
         """Use ``store`` for tables and token digests."""
         self.store = store
 
-    def create_table(self, title: str) -> tuple[str, Issued]:
-        """A new table and its GM token."""
+    def create_table(self, title: str, campaign: str | None = None) -> tuple[str, Issued]:
+        """A new table and its GM token; ``campaign``: the campaign of that name, whose
+        conflicts were stored before any table had its id, becomes the table."""
         title = clean_title(title)
-        table_id = new_table_id()
-        self.store.create_table(table_id, title)
+        if campaign is None:
+            table_id = new_table_id()
+            self.store.create_table(table_id, title)
+        else:
+            table_id = _table_id(campaign)
+            self.store.create_table(table_id, title, existing=True)
         return table_id, self._issue(table_id, "gm", None, "GM")
 
     def invite(self, access: Access, role: str, player: str | None = None,
@@ -127,8 +132,18 @@ class TableService:
 
     def as_owner(self, table_id: str) -> Access:
         """The GM's access for whoever holds the database itself (the ``fracas table``
-        commands): NotFound if there is no such table."""
-        self.store.table_title(table_id)
+        commands): NotFound if there is no such table (saying how to make one of a campaign
+        of that name, if there is one)."""
+        try:
+            self.store.table_title(table_id)
+        except NotFound as exc:
+            if any(c.name == table_id for c in self.store.campaigns()):
+                raise NotFound(
+                    f"no table {table_id!r}: conflicts are kept under that name, but as a "
+                    "campaign, not a table (stored with --campaign where no table had that "
+                    f"id); `fracas table new TITLE --campaign {table_id}` makes it a table",
+                    table=table_id) from None
+            raise exc
         return Access(table_id, "", "gm", None)
 
     def title(self, access: Access) -> str:
@@ -161,6 +176,16 @@ class TableService:
     def _gm_only(access: Access, what: str) -> None:
         if not access.is_gm:
             raise NotAllowed(f"only the GM may {what}")
+
+
+def _table_id(campaign: str) -> str:
+    """A campaign's name as a table's id (it goes in the table's links), or a refusal."""
+    try:
+        return check_conflict_id(campaign)
+    except InvalidInput:
+        raise InvalidInput(f"the campaign {campaign!r} cannot be a table: a table's id is "
+                           "lower-case letters, digits, '-' and '_', at most 40",
+                           campaign=campaign) from None
 
 
 def new_table_id() -> str:

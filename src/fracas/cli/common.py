@@ -16,6 +16,25 @@ if TYPE_CHECKING:  # imported when a command needs them (a quick start: see frac
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+#: Said before a GM's new link is printed (on a line of its own, never broken).
+GM_LINK_SAID = "the GM's link (keep it secret; it is shown once):"
+
+
+def join_link(url: str, secret: str) -> str:
+    """The link that opens a table at ``url`` (the address of ``fracas serve``)."""
+    return f"{url.rstrip('/')}/join#{secret}"
+
+
+def print_link(link: str) -> None:
+    """A secret link on stdout, whole on one line however narrow the terminal: a link
+    broken in two would be copied as two lines, and open nothing."""
+    console.print(link, soft_wrap=True, markup=False)
+
+
+def say(sentence: str) -> None:
+    """One line on stderr (Rich markup), as long as it is: the terminal folds it, never in
+    a word's middle, and a copy of it comes back whole (Rich would break it at 80 columns)."""
+    err_console.print(sentence, soft_wrap=True)
 
 
 def fail(error: FracasError | str, code: int = 2) -> NoReturn:

@@ -18,7 +18,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from fracas.cli.common import check_actor, check_viewer, console, err_console, fail, viewer_for
+from fracas.cli.common import (
+    GM_LINK_SAID,
+    check_actor,
+    check_viewer,
+    console,
+    err_console,
+    fail,
+    join_link,
+    print_link,
+    say,
+    viewer_for,
+)
 from fracas.errors import ConflictExists, FracasError, InvalidInput
 
 if TYPE_CHECKING:  # the store and the engine are imported by the commands that run them
@@ -451,13 +462,13 @@ def _import_tables(service: ConflictService, text: str, name: str, *, new_id: bo
         if r.gm is None:
             err_console.print(f"imported {count} into campaign {escape(repr(r.name))}{behind}")
             continue
-        err_console.print(f"imported table {r.name} ({escape(r.title or '')}) with {count}"
-                          f"{behind}; the GM's link (secret, shown once):")
+        say(f"imported table {r.name} ({escape(r.title or '')}) with {count}{behind}")
+        say(GM_LINK_SAID)
         console.print(r.name)
-        console.print(f"{url.rstrip('/')}/join#{r.gm.secret}")
+        print_link(join_link(url, r.gm.secret))
     if any(r.gm is not None for r in restored):
-        err_console.print("[dim]the players' links are not in the file: `fracas table invite "
-                          "TABLE NAME` makes each player a new one[/]")
+        say("[dim]the players' links are not in the file: `fracas table invite TABLE NAME` "
+            "makes each player a new one[/]")
 
 
 def play(

@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from fracas.cli.common import console, err_console, fail
+from fracas.cli.common import GM_LINK_SAID, console, fail, join_link, print_link, say
 from fracas.cli.conflicts import DbOption, _guard
 
 if TYPE_CHECKING:  # the store is imported when a command runs (see fracas.cli.main)
@@ -43,22 +43,27 @@ def _tables(db: str | None) -> Iterator[TableService]:
 
 
 def _link(url: str, issued: Issued) -> str:
-    return f"{url.rstrip('/')}/join#{issued.secret}"
+    return join_link(url, issued.secret)
 
 
 @table_app.command("new")
 def new_table(
     title: Annotated[str, typer.Argument(help="the table's name")],
+    campaign: Annotated[str | None, typer.Option(
+        "--campaign", help="make this campaign a table, keeping its id and conflicts (they "
+        "were stored with --campaign C where no table had that id)")] = None,
     url: UrlOption = DEFAULT_URL,
     db: DbOption = None,
 ) -> None:
     """Create a table; prints its id and the GM's link (keep it secret)."""
     with _tables(db) as tables:
-        table_id, gm = tables.create_table(title)
-    err_console.print(f"created table {table_id} ({escape(title)}); the GM's link (secret, "
-                      "shown once):")
+        table_id, gm = tables.create_table(title, campaign)
+    called = escape(title.strip())
+    say(f"campaign {table_id} is now a table ({called})" if campaign is not None
+        else f"created table {table_id} ({called})")
+    say(GM_LINK_SAID)
     console.print(table_id)
-    console.print(_link(url, gm))
+    print_link(_link(url, gm))
 
 
 @table_app.command("invite")
@@ -82,12 +87,12 @@ def invite(
         issued = tables.invite(tables.as_owner(table), role,
                                player if role == "player" else None, label or "")
     if role == "gm":
-        err_console.print(f"GM link {issued.info.id} ({escape(issued.info.label)}): keep it "
-                          "secret, it opens the table as its GM (shown once):")
+        say(f"GM link {issued.info.id} ({escape(issued.info.label)}): keep it secret, it "
+            "opens the table as its GM (shown once):")
     else:
         who = "the public" if role == "public" else escape(str(player))
-        err_console.print(f"link {issued.info.id} for {who} (shown once):")
-    console.print(_link(url, issued))
+        say(f"link {issued.info.id} for {who} (shown once):")
+    print_link(_link(url, issued))
 
 
 def _role(player: str | None, public: bool, gm: bool) -> str:

@@ -108,8 +108,13 @@ class TableStore(Protocol):
     Only token digests are stored; revoking a token is announced to every server process
     (PostgreSQL: NOTIFY on :data:`TOKEN_CHANNEL`)."""
 
-    def create_table(self, table_id: str, title: str) -> None:
-        """Store a new table (a campaign with ``title``); InvalidInput if the id is taken."""
+    def create_table(self, table_id: str, title: str, *, existing: bool = False) -> None:
+        """Store a new table (a campaign with ``title``); InvalidInput if the id is taken.
+        ``existing``: the campaign ``table_id`` (with no title) becomes the table."""
+        ...
+
+    def campaigns(self) -> builtins.list[CampaignInfo]:
+        """Every campaign (tables among them, with their titles), oldest first."""
         ...
 
     def table_title(self, table_id: str) -> str:

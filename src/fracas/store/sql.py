@@ -661,16 +661,30 @@ class SqlEventStore:
         return {str(cid): int(v) for cid, v in rows}
 
     # --- tables and tokens (fracas serve) -------------------------------------------------
-    def create_table(self, table_id: str, title: str) -> None:
-        """A new campaign with a title: a table of ``fracas serve``."""
+    def create_table(self, table_id: str, title: str, *, existing: bool = False) -> None:
+        """A new campaign with a title: a table of ``fracas serve`` (``existing``: the
+        campaign ``table_id`` has conflicts already, and becomes the table)."""
         _check_fields(id=table_id, title=title)
         try:
             with self._write() as conn:
-                conn.execute(insert(campaigns).values(name=table_id, title=title,
-                                                      created=_now()))
+                if not existing:
+                    conn.execute(insert(campaigns).values(name=table_id, title=title,
+                                                          created=_now()))
+                elif conn.execute(sql_update(campaigns).where(
+                        campaigns.c.name == table_id, campaigns.c.title.is_(None))
+                        .values(title=title)).rowcount != 1:
+                    raise self._not_a_campaign(conn, table_id)
         except IntegrityError:
             raise InvalidInput(f"a table {table_id!r} already exists", table=table_id
                                ) from None
+
+    @staticmethod
+    def _not_a_campaign(conn: Connection, name: str) -> FracasError:
+        """Why the campaign ``name`` cannot become a table: it is one, or there is none."""
+        if conn.execute(select(campaigns.c.id).where(campaigns.c.name == name)).first():
+            return InvalidInput(f"a table {name!r} already exists", table=name)
+        return NotFound(f"no campaign {name!r} in this database: `fracas list` shows each "
+                        "conflict's campaign", campaign=name)
 
     def table_title(self, table_id: str) -> str:
         """A table's title (NotFound for a campaign that is not a table)."""
