@@ -188,11 +188,13 @@ def test_a_bad_or_edited_file_of_tables_is_refused_and_nothing_is_written(
 
 
 def test_one_taken_conflict_id_leaves_nothing_of_the_table(
-        friday: tuple[str, str, list[str]], tmp_path: Path) -> None:
+        friday: tuple[str, str, list[str]], tmp_path: Path, db_url: str) -> None:
+    """All or nothing, on SQLite and on PostgreSQL: the table, its link and its other
+    conflicts are not written when one conflict's id is taken; then it all comes in."""
     db, table, ids = friday
     file = tmp_path / "friday.json"
     assert _cli("export", "--table", table, "-o", str(file), "--db", db)[0] == 0
-    other = f"sqlite:///{tmp_path / 'b.db'}"
+    other = db_url
     code, _, _ = _cli("import", "-", "--trust", "--campaign", "elsewhere", "--db", other,
                       input=dumps(_export(db, ids[2])))
     assert code == 0
@@ -202,6 +204,10 @@ def test_one_taken_conflict_id_leaves_nothing_of_the_table(
     assert _listed(other) == before
     code, _, err = _cli("table", "links", table, "--db", other)
     assert code == 2 and f"no table {table!r}" in err
+    code, _, err = _cli("import", str(file), "--trust", "--new-id", "--db", other)
+    assert code == 0, err
+    titles = sorted(c["title"] for c in _listed(other))
+    assert titles == ["A secret meeting", "A secret meeting", "Tavern brawl", "The long night"]
 
 
 def test_export_asks_for_one_of_an_id_a_table_or_all(
