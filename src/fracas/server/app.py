@@ -413,16 +413,18 @@ def _routes(app: FastAPI) -> None:
     @app.get("/api/tables/{table}/conflicts", tags=["conflicts"])
     async def conflicts(request: Request, table: str, access: AccessDep
                         ) -> list[dict[str, Any]]:
-        """The table's conflicts (the GM also sees versions, times of change and whether
-        each is shown; a conflict behind the screen is the GM's alone). The GM's come the
-        last played first; everyone else's the last made first, an order no hidden action
-        changes."""
+        """The table's conflicts, each with how it stands as the viewer's own view says
+        (its status, how it ended, and to a player whether it is their turn in it); the GM
+        also sees versions, times of change and whether each is shown (a conflict behind
+        the screen is the GM's alone). The GM's come the last played first; everyone else's
+        the last made first, an order no hidden action changes."""
         server = _server(request)
         server.tables.check_table(access, table)
         infos = await to_thread.run_sync(server.store.list, access.table)
         if not access.is_gm:
             infos = sorted(infos, key=lambda i: (i.created, i.id), reverse=True)
-        return [_listed(i, access) for i in infos if i.shown or access.is_gm]
+        return [{**_listed(i, access), **await _standing(server, i, access)}
+                for i in infos if i.shown or access.is_gm]
 
     @app.post("/api/tables/{table}/conflicts", status_code=201, tags=["conflicts"])
     async def create_conflict(request: Request, table: str, body: ConflictIn,
@@ -457,7 +459,7 @@ def _routes(app: FastAPI) -> None:
             raise NotAllowed("only the GM may show a conflict or take it behind the screen")
         info = await to_thread.run_sync(server.store.set_shown, conflict, body.shown)
         server.hub.screened(conflict, info.shown)
-        return _listed(info, access)
+        return {**_listed(info, access), **await _standing(server, info, access)}
 
     @app.get("/api/rulesets", tags=["tables"])
     async def rulesets() -> list[dict[str, Any]]:
@@ -620,6 +622,20 @@ def _listed(info: ConflictInfo, access: Access) -> dict[str, Any]:
     if access.is_gm:
         item.update(version=info.version, updated=info.updated, shown=info.shown)
     return item
+
+
+async def _standing(server: Server, info: ConflictInfo, access: Access) -> dict[str, Any]:
+    """How a listed conflict stands for ``access`` (projection.standing), from its room (the
+    store read again only when the list saw a newer version); nothing for a conflict that
+    cannot be loaded (gone since the list was read)."""
+    try:
+        room = await server.hub.room(info.id)
+        found: dict[str, Any] = await server.hub.run(
+            room, lambda r: projection.standing(r.conflict, access.viewer),
+            fresh=room.conflict.version < info.version)
+    except FracasError:
+        return {}
+    return found
 
 
 def _made(server: Server, access: Access, cid: str, conflict: Conflict, shown: bool

@@ -27,7 +27,7 @@ from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.projector import Entry as ProjectedEntry
-from fracas.engine.projector import Projector
+from fracas.engine.projector import Projector, state_view
 from fracas.errors import FracasError, IllegalCommand, InvalidInput, NotFound
 
 Entry = dict[str, Any]
@@ -125,6 +125,55 @@ class Live:
         """The viewer's entry for record ``version`` (None: hidden from them)."""
         entry = self.projector.entry_for(version)
         return None if entry is None else self.data[entry.number - 1]
+
+
+# --- the table's list ------------------------------------------------------------------
+def standing(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
+    """How a conflict stands for ``viewer``, read off their own view of it (as its socket
+    would send it): its ``status``, how it ended in their words (``end_reason``,
+    ``outcome``: None while it runs) and, for a player, ``your_turn``: whether a character of
+    theirs acts now at its innermost level they see. Nothing here is not in that view."""
+    view = state_view(conflict.ruleset, conflict.state, viewer, odds=False)
+    top = view["conflict"]
+    out: dict[str, Any] = {"status": top["status"], "end_reason": top["end_reason"],
+                           "outcome": top["outcome"]}
+    if viewer.role == "player":
+        levels = [top, *view["zoom"]]
+        mine = {p["id"] for level in levels for p in level["participants"] if p.get("mine")}
+        out["your_turn"] = bool(mine.intersection(acting_now(view["ruleset"], levels[-1])))
+    return out
+
+
+def acting_now(ruleset: str, level: dict[str, Any]) -> list[str]:
+    """Who acts now at one level of a view, as the table's page reads it (views.js turnOf's
+    ``current``): those still to declare, to roll awareness, the mover, the one acting, those
+    whose side may act, the VERS go's character or those due a chase roll; nobody once it
+    has ended."""
+    if level["status"] == "ended":
+        return []
+    r = level.get("ruleset") or {}
+    if ruleset == "etherscope":
+        phase = r.get("phase")
+        if phase in ("declare", "start"):
+            return _ids(r.get("to_declare" if phase == "declare" else "to_roll"))
+        return _ids([r.get("mover" if phase == "moves" else "acting")])
+    if ruleset == "fabula-ultima":
+        return _ids((r.get("tracker") or {}).get("may_act"))
+    if ruleset == "vers":
+        return _ids([r["current"]] if r.get("current") else r.get("due"))
+    return []
+
+
+def _ids(items: Any) -> list[str]:
+    """The character ids of a view's list: each item an id, or a pair whose first string is
+    one (an Etherscope ``[id, score]``)."""
+    out = []
+    for item in items or []:
+        found = next((x for x in item if isinstance(x, str)), None) \
+            if isinstance(item, list) else item
+        if isinstance(found, str):
+            out.append(found)
+    return out
 
 
 # --- cursors --------------------------------------------------------------------------
