@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.support import Served, new_table
-from tests.web.browser import DESK, PHONE, open_screen
+from tests.server.support import Served, new_table, running
+from tests.web.browser import DESK, PHONE, command, join, open_screen
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -81,3 +82,77 @@ def test_a_players_turn_in_several_conflicts_names_each_one_on_a_phone(
     assert lines < 1.5, f"'Your turn in:' stands on {lines:.1f} lines"
     assert alice.errors == [] and alice.console == [], (alice.errors, alice.console)
     alice.context.close()
+
+
+def test_a_players_page_in_a_long_campaign_leaves_their_requests_to_them(
+        browser: Browser, tmp_path: Path) -> None:
+    """Sixteen conflicts where Ada acts, at a server whose rate limit is tight (3 requests a
+    second, bursts of 40: the page's own files and first requests take about 25): Alice's
+    phone looks at the table every second and tags each other conflict **your turn**, and her
+    own command goes through. The page asked each conflict in turn, a burst of one request
+    each, past what the link may send: refused (429), and her own command with them (at the
+    default limit, a table of about 60 conflicts did so every 20 seconds)."""
+    db = f"sqlite:///{tmp_path / 'fracas.db'}"
+    with running(db, str(tmp_path / "made.log")) as made:  # made without a limit
+        table = new_table(made.url, "Ashes of Novgorod")
+        for _ in range(16):
+            table.conflict("vers-tavern-brawl", fresh=True)
+        alice = table.invite("alice").token
+    with running(db, str(tmp_path / "server.log"), args=("--rate-limit", "3/40")) as served:
+        player = join(browser, f"{served.url}/join#{alice}", timing={"conflictsMs": 1000})
+        tags = player.page.locator(".conflicts li .tag.now")
+        expect(tags).to_have_count(15)  # every one but the open one
+        expect(player.page.locator("#notice")).to_contain_text("Your turn in:")
+        listed = f"/api/tables/{table.id}/conflicts"
+        for _ in range(240):  # a few looks at the table go by, each one request
+            if sum(r.url.endswith(listed) for r in player.responses) >= 6:
+                break
+            player.page.wait_for_timeout(250)
+        command(player, "ada", "ada: handoff bruno")
+        expect(player.page.locator("#notice")).to_contain_text("Done: ada: handoff bruno")
+        refused = [r.url for r in player.responses if r.status == 429]
+        assert refused == [], refused
+        assert player.errors == [] and player.console == [], (player.errors, player.console)
+        player.context.close()
+
+
+def test_the_lists_keep_the_ended_conflicts_apart_and_say_how_each_ended(
+        browser: Browser, served: Served) -> None:
+    """Weeks of play end conflicts: the GM's list and a player's put the running ones first
+    and, under **Ended**, those that have ended, each saying how. One the GM ends moves there
+    at once on the GM's page, and on a player's within their next look at the table."""
+    table = new_table(served.url, "Ashes of Novgorod")
+    over = table.conflict("fabula-ultima-ambush", fresh=True)
+    r = table.gm.post(over + "/commands", json={
+        "command": "end 'the watch arrives' outcome='the brawlers scatter'"})
+    assert r.status_code == 200, r.text
+    table.conflict("etherscope-car-chase", fresh=True)
+    brawl = table.conflict("vers-tavern-brawl", fresh=True)
+    gm = open_screen(browser, f"{served.url}/join#{table.gm.token}", DESK)
+    alice = join(browser, f"{served.url}/join#{table.invite('alice').token}",
+                 timing={"conflictsMs": 1000})
+    for screen in (gm, alice):
+        running_list = screen.page.locator("ul.conflicts:not(.ended) > li")
+        ended = screen.page.locator("ul.conflicts.ended > li")
+        expect(screen.page.get_by_role("heading", name="Ended (1)")).to_be_visible()
+        expect(running_list).to_have_count(2)
+        for title in ("Brawl at the Drowned Rat", "A car chase"):
+            expect(running_list.filter(has_text=title)).to_have_count(1)
+        expect(ended).to_have_text(re.compile(
+            r"^Ambush on the Old Bridge \(fabula ultima\)\s*ended\s*the watch arrives — the "
+            r"brawlers scatter"))
+
+    # the GM ends the brawl on their page: it goes under Ended there at once (long before the
+    # next look at the table, 20 seconds on), and on Alice's within her next look
+    gm.page.locator(f".conflicts [data-conflict='{brawl.rsplit('/', 1)[1]}'] a").click()
+    command(gm, "gm", "end 'the bouncer throws everyone out'")
+    for screen in (gm, alice):
+        expect(screen.page.get_by_role("heading", name="Ended (2)")).to_be_visible()
+        rat = screen.page.locator("ul.conflicts.ended > li", has_text="Drowned Rat")
+        expect(rat).to_contain_text(
+            "Brawl at the Drowned Rat (vers) ended the bouncer throws everyone out")
+        expect(screen.page.locator("ul.conflicts:not(.ended) > li")).to_have_text(
+            [re.compile(r"^A car chase \(etherscope\)")])
+    for screen in (gm, alice):
+        assert screen.errors == [] and screen.console == [], (screen.errors, screen.console)
+        screen.context.close()

@@ -24,9 +24,8 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 // the cursor of the table as this screen shows it (the newest frame's, or the
                 // answer to this page's own command): a command is sent as decided on it
                 cursor: null,
-                // a player's other conflicts where a character of theirs acts now, and those
-                // seen ended (glanced at no more)
-                elsewhere: new Set(), over: new Set(),
+                // a player's other conflicts where a character of theirs acts now
+                elsewhere: new Set(),
                 // (GM) the next conflict made goes behind the screen
                 behindScreen: false };
 const regions = {};
@@ -155,11 +154,14 @@ async function loadConflicts(wanted) {
 }
 
 // The table's conflicts, asked again now and then (a GM starts the next scene, from this page,
-// another or the terminal) and on each reconnection: a new one is listed, and the foot of the
-// screen offers to open it.
+// another or the terminal) and on each reconnection: one request however many there are. A
+// new one is listed, and the foot of the screen offers to open it; so is a player's turn in
+// another conflict of the table (the GM runs two at once), as the list says it from the
+// player's own view of each (`your_turn`): tagged **your turn** in the list, and offered
+// (with the sound of a turn) as it comes.
 async function refreshConflicts() {
   const fresh = await listConflicts();
-  const turns = await glanceElsewhere();
+  const turns = turnsCome();
   const said = state.conflicts.filter((c) => fresh.has(c.id) || turns.has(c.id));
   if (!said.length) return;
   // one notice for all: several started since (the server's times are to the second: which
@@ -191,46 +193,23 @@ async function listConflicts() {
   }
   const known = new Set(state.conflicts.map((c) => c.id));
   const fresh = now.filter((c) => !known.has(c.id) && c.id !== state.conflictId);
-  // (the GM's list also says which are behind the screen: shown or taken back elsewhere)
-  // (and when each was last played: the GM's list says so)
-  const same = now.length === state.conflicts.length && now.every((c) => known.has(c.id)
-    && c.shown === state.conflicts.find((k) => k.id === c.id).shown
-    && c.updated === state.conflicts.find((k) => k.id === c.id).updated);
-  if (same && !fresh.length) return new Set();
+  // anything of an entry may have changed: whether it is behind the screen, when it was
+  // last played (the GM's), how it stands (ended, a player's turn in it)
+  const before = new Map(state.conflicts.map((c) => [c.id, JSON.stringify(c)]));
+  const same = now.length === state.conflicts.length && now.every((c) => before.get(c.id) === JSON.stringify(c));
+  if (same) return new Set();
   state.conflicts = now;
   renderConflicts();
   renderHide();
   return new Set(fresh.map((c) => c.id));
 }
 
-// A player's turn in another conflict of the table (the GM runs two at once): with the list,
-// the view of each other conflict is glanced at (without its log); one where a character of
-// theirs acts now is tagged **your turn** in the list and offered at the foot of the screen
-// (with the sound of a turn) as it comes. Answers the ids of those that have just come.
-async function glanceElsewhere() {
-  if (state.me.role !== "player" || state.glancing) return new Set();
-  state.glancing = true;
-  const now = new Set();
-  try {
-    for (const c of state.conflicts) {
-      if (c.id === state.conflictId || state.over.has(c.id)) continue;
-      let view;
-      try {
-        ({ view } = await api("GET", `/tables/${tableId}/conflicts/${c.id}?log=false`));
-      } catch {
-        continue;  // out of reach, or closed to this link: the connection line says so
-      }
-      const all = [view.conflict, ...(view.zoom || [])];
-      const mine = new Set(all.flatMap((l) => l.participants).filter((p) => p.mine).map((p) => p.id));
-      if (view.conflict.status === "ended") state.over.add(c.id);  // asked no more
-      else if (turnOf(view, all.at(-1)).current.some((id) => mine.has(id))) now.add(c.id);
-    }
-  } finally {
-    state.glancing = false;
-  }
-  const come = new Set([...now].filter((id) => !state.elsewhere.has(id) && id !== state.conflictId));
+// (A player) The other conflicts where a character of theirs acts now, by the table's list;
+// answers those that have just come (the open one is never news: its own banner says it).
+function turnsCome() {
+  const now = new Set(state.conflicts.filter((c) => c.your_turn && c.id !== state.conflictId).map((c) => c.id));
+  const come = new Set([...now].filter((id) => !state.elsewhere.has(id)));
   state.elsewhere = now;
-  renderConflicts();
   return come;
 }
 
@@ -448,6 +427,20 @@ function render() {
   renderLog();
   renderRound(level, turn, ctx);
   announce(turn, ctx, level);
+  followInList();
+}
+
+// The open conflict's entry of the list follows its view at once: ended (or run again by an
+// undo of the end), it moves between the running ones and the ended ones without waiting for
+// the next look at the table.
+function followInList() {
+  const entry = openConflictInfo();
+  const top = levels()[0];
+  if (!entry.id || !top) return;
+  const now = { status: top.status, end_reason: top.end_reason, outcome: top.outcome };
+  if (Object.entries(now).every(([key, value]) => entry[key] === value)) return;
+  Object.assign(entry, now);
+  renderConflicts();
 }
 
 function renderField(level, turn, ctx) {
@@ -1014,32 +1007,59 @@ function signal() {
 }
 
 // --- the table: conflicts, new conflict, invitations (GM) --------------------------------
+// The running conflicts first, the last made first, in an order that stays put while the
+// table plays on; under them, apart, those that have ended (each says how, in the viewer's
+// own words): in a long campaign the ones still played are found at once.
 function renderConflicts() {
-  const twice = twiceTitled();
   regions.find.hidden = state.conflicts.length < FIND_FROM && !state.find;
+  regions.ended.replaceChildren();
   if (!state.conflicts.length) {  // an empty panel says why, and what to do
     return regions.conflicts.replaceChildren(h("li", { class: "muted" }, state.me.role === "gm"
       ? "None yet: make one under New conflict." : "None yet: the GM has not started one."));
   }
-  // the last made first, in an order that stays put while the table plays on
   const listed = [...state.conflicts].sort((a, b) => String(b.created).localeCompare(String(a.created))
     || String(b.id).localeCompare(String(a.id))).filter(found);
   const focused = document.activeElement && document.activeElement.closest(".conflicts [data-conflict]");
   regions.found.textContent = state.find ? `${listed.length} of ${state.conflicts.length} conflicts` : "";
-  regions.conflicts.replaceChildren(...listed.map((c) => h("li", { "data-conflict": c.id },
-    h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
-      onclick: (e) => { e.preventDefault(); openConflict(c.id, true); } }, c.title),
-    ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`,
-    c.updated ? h("span", { class: "muted when" }, ` · last played ${when(c.updated)}`) : null,
-    state.elsewhere.has(c.id) && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null,
-    state.me.role === "gm" ? screenControls(c) : null)));
+  const twice = twiceTitled();
+  const item = (c) => conflictItem(c, twice);
+  const over = listed.filter(isOver);
+  regions.conflicts.replaceChildren(...listed.filter((c) => !isOver(c)).map(item));
+  if (over.length) {
+    regions.ended.replaceChildren(h("h3", { id: "h-ended" }, `Ended (${over.length})`),
+      h("ul", { class: "plain conflicts ended", "aria-labelledby": "h-ended" }, ...over.map(item)));
+  }
   if (!listed.length) {
     regions.conflicts.replaceChildren(h("li", { class: "muted" }, `No conflict has “${state.find.trim()}” `
       + "in its title, id or ruleset."));
   }
   // a list drawn anew (a conflict begun, one played on) keeps the focus on the link it was on
-  const again = focused && regions.conflicts.querySelector(`[data-conflict="${CSS.escape(focused.dataset.conflict)}"] a`);
+  const again = focused && conflictLink(focused.dataset.conflict);
   if (again) again.focus();
+}
+
+function isOver(c) {
+  return c.status === "ended";
+}
+
+// One conflict of the list: its link, its ruleset (and id, if its title is twice there), how
+// it ended, when the GM last played it, a player's turn in it, and the GM's screen.
+function conflictItem(c, twice) {
+  const how = [c.end_reason, c.outcome].filter(Boolean).join(" — ");
+  return h("li", { "data-conflict": c.id },
+    h("a", { href: `/table/${tableId}/${c.id}`, "aria-current": c.id === state.conflictId ? "page" : null,
+      onclick: (e) => { e.preventDefault(); openConflict(c.id, true); } }, c.title),
+    ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`,
+    isOver(c) ? [" ", h("span", { class: "tag over" }, "ended"), how ? h("span", { class: "muted" }, ` ${how}`) : null] : null,
+    c.updated ? h("span", { class: "muted when" }, ` · last played ${when(c.updated)}`) : null,
+    c.your_turn && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null,
+    state.me.role === "gm" ? screenControls(c) : null);
+}
+
+// The link of a conflict in the list (running or ended), if it is listed.
+function conflictLink(id) {
+  return [regions.conflicts, regions.ended].map((list) => list.querySelector(`[data-conflict="${CSS.escape(id)}"] a`))
+    .find(Boolean);
 }
 
 // The titles two conflicts of the table share (an example made twice, a copy imported): each
@@ -1114,7 +1134,7 @@ async function setShown(c, shown) {
   renderConflicts();
   renderHide();
   if (c.id === state.conflictId) render();  // the round's head says whether it is
-  const link = regions.conflicts.querySelector(`[data-conflict="${CSS.escape(c.id)}"] a`);
+  const link = conflictLink(c.id);
   if (link) link.focus();  // the button pressed is gone
   document.getElementById("notice").replaceChildren(h("p", { class: "done" }, h("span", {}, shown
     ? `Shown to the players: ${c.title}` : `Taken behind the screen: ${c.title} (the players' pages lost it)`),
@@ -1124,6 +1144,7 @@ async function setShown(c, shown) {
 function renderTable() {
   const gm = state.me.role === "gm";
   const list = regions.conflicts = h("ul", { class: "plain conflicts" });
+  regions.ended = h("div", {});
   regions.find = findField();
   renderConflicts();
   const sound = state.me.role !== "player" ? null : h("p", { class: "field inline" },  // (no turn: no sound)
@@ -1134,7 +1155,7 @@ function renderTable() {
   regions.hide = h("span", { class: "buttons" });
   renderHide();
   // redrawn when a conflict opens: the focus stays (a conflict imported: on its panel)
-  redraw(regions.table, () => [panel("Conflicts", regions.find, list,
+  redraw(regions.table, () => [panel("Conflicts", regions.find, list, regions.ended,
     gm && open ? h("p", { class: "buttons" }, downloadButton(tableId, open, showError), regions.hide) : null),
   gm ? newConflictPanel() : null, gm ? invitePanel() : null, sound ? panel("Settings", sound) : null]);
 }
