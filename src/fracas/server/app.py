@@ -37,6 +37,7 @@ from fracas.app.tables import Access, TableService
 from fracas.engine.commands import Command
 from fracas.engine.conflict import Conflict
 from fracas.engine.limits import MAX_NESTING, MAX_NUMBER
+from fracas.engine.model import Viewer
 from fracas.errors import (
     FracasError,
     IllegalCommand,
@@ -83,6 +84,8 @@ ENV_OPEN = "FRACAS_OPEN_TABLES"
 ENV_SYNC = "FRACAS_SQLITE_SYNC"
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
+#: Conflicts' standings (per viewer) the table's list keeps (the oldest forgotten beyond).
+MAX_STANDINGS = 20_000
 
 
 @dataclass
@@ -96,6 +99,10 @@ class Server:
     export_key: bytes
     tables_of: dict[str, str]  # conflict id → its table (never changes; shown: Hub.shown)
     open_tables: bool = False  # anyone may create tables (`fracas serve --open`)
+    #: (conflict id, viewer) → (version, how it stands for them then): the table's list
+    #: answers from here while the stored version is the same (at most MAX_STANDINGS)
+    standings: dict[tuple[str, Viewer], tuple[int, dict[str, Any]]] = \
+        dataclasses.field(default_factory=dict)
 
 
 def status_of(error: FracasError) -> int:
@@ -625,17 +632,29 @@ def _listed(info: ConflictInfo, access: Access) -> dict[str, Any]:
 
 
 async def _standing(server: Server, info: ConflictInfo, access: Access) -> dict[str, Any]:
-    """How a listed conflict stands for ``access`` (projection.standing), from its room (the
-    store read again only when the list saw a newer version); nothing for a conflict that
-    cannot be loaded (gone since the list was read)."""
+    """How a listed conflict stands for ``access`` (projection.standing): as last found while
+    its stored version is the same (a look at a long campaign's table loads none of its
+    conflicts that did not change), else from its room (the store read again only when the
+    list saw a newer version); nothing for one that cannot be loaded (gone since)."""
+    key = (info.id, access.viewer)
+    known = server.standings.get(key)
+    if known is not None and known[0] == info.version:
+        return known[1]
+
+    def look(r: Room) -> tuple[int, dict[str, Any]]:
+        return r.conflict.version, projection.standing(r.conflict, access.viewer)
+
     try:
         room = await server.hub.room(info.id)
-        found: dict[str, Any] = await server.hub.run(
-            room, lambda r: projection.standing(r.conflict, access.viewer),
-            fresh=room.conflict.version < info.version)
+        found: tuple[int, dict[str, Any]] = await server.hub.run(
+            room, look, fresh=room.conflict.version < info.version)
     except FracasError:
         return {}
-    return found
+    server.standings.pop(key, None)
+    server.standings[key] = found
+    while len(server.standings) > MAX_STANDINGS:
+        del server.standings[next(iter(server.standings))]
+    return found[1]
 
 
 def _made(server: Server, access: Access, cid: str, conflict: Conflict, shown: bool
