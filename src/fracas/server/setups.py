@@ -31,7 +31,7 @@ from fracas.rulesets.fabula_ultima.limits import MAX_REPLACED
 from fracas.rulesets.fabula_ultima.state import ATTRIBUTES as FU_ATTRIBUTES
 from fracas.rulesets.fabula_ultima.state import DIE_SIZES
 from fracas.rulesets.vers.state import ATTRIBUTES as VERS_ATTRIBUTES
-from fracas.rulesets.vers.state import SKILL_ATTRIBUTE, SKILL_FITS, TRACKS
+from fracas.rulesets.vers.state import HARDNESS, SKILL_ATTRIBUTE, SKILL_FITS, TRACKS
 
 #: Each ruleset's set-up choices: the setting, what the form calls it, the allowed values and
 #: (where the rules have one) the value a conflict takes when it is left out.
@@ -43,8 +43,8 @@ CHOICES: dict[str, list[dict[str, Any]]] = {
                                      ("reality", "Reality", REALITIES),
                                      ("time_scale", "Time scale", TIME_SCALES),
                                      ("range_scaling", "Range scaling", SCALINGS))
-    ] + [{"name": "ranges.default", "label": "Starting range (between everyone; set a pair's "
-          "on the table's Ranges)", "allowed": list(BANDS), "default": "near"}],
+    ] + [{"name": "ranges.default", "label": "Starting range (between everyone; a pair's own "
+          "under Ranges of pairs)", "allowed": list(BANDS), "default": "near"}],
     "fabula-ultima": [
         {"name": "pc_side", "label": "The player characters' side", "allowed": "sides"},
         {"name": "foe_side", "label": "The foes' side", "allowed": "sides"},
@@ -69,7 +69,8 @@ def rulesets() -> list[dict[str, Any]]:
     """Each shipped ruleset: name, title, set-up choices, stats, harm views, the paths of the
     live values a GM overrides most (``ID``: a participant's id), the GM's own verbs (given
     without an actor: a player's page does not put their character before them), what the
-    game calls a round and a turn, and (VERS) ladders and the skills that fit a verb."""
+    game calls a round and a turn, and (VERS) ladders, the skills that fit a verb and the
+    materials an object is made of."""
     out = []
     for name in available():
         rs = get_ruleset(name)
@@ -87,6 +88,7 @@ def rulesets() -> list[dict[str, Any]]:
             # the skills a verb's skill= is suggested (repair: the repair skill, or a
             # background or special one: none of the standard skills, VR-OBJ-5)
             item["skills"] = {"standard": list(SKILL_ATTRIBUTE), "fits": SKILL_FITS}
+            item["materials"] = list(HARDNESS)  # an object's hardness by its material (VR-OBJ-1)
         out.append(item)
     return out
 

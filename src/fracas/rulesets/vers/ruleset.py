@@ -176,7 +176,11 @@ class Vers(Ruleset):
         for o in s.get("objects", []) or []:
             if not isinstance(o, dict):
                 raise InvalidInput(f"settings.objects: {o!r} must be a table", rule="VR-OBJ-1")
-            spec = object_spec(o, None, zone_ids)
+            try:
+                spec = object_spec(o, None, zone_ids)
+            except InvalidInput as exc:  # said with the setting, as the others are
+                raise InvalidInput(f"settings.objects: {exc.message}", rule=exc.rule,
+                                   **exc.values) from None
             if spec["object"] in objects:
                 raise InvalidInput(f"settings.objects: {spec['object']} twice", rule="VR-OBJ-1")
             objects[spec["object"]] = spec

@@ -6,8 +6,9 @@ import { h } from "./dom.js";
 
 let serial = 0;  // element ids unique on the page (a row's number is its place among those shown)
 
-/** The form; onCreate(body) sends it (and shows any refusal). */
-export function setupForm(rulesets, onCreate) {
+/** The form; onCreate(body) sends it (a promise, rejected with the server's refusal), and
+ * showError(error) shows a refusal, said with the field it is about. */
+export function setupForm(rulesets, onCreate, showError) {
   const byName = new Map(rulesets.map((r) => [r.name, r]));
   const id = (name) => `setup-${name}`;
   const ruleset = h("select", { id: id("ruleset"), name: "ruleset" },
@@ -24,6 +25,34 @@ export function setupForm(rulesets, onCreate) {
     placeholder: "dock-catwalk, dock-office, dock-street" });
   const linksField = field("Links (VERS: pairs of zones, comma-separated)", links,
     "empty: each zone linked to the next, in the order given");
+  // the rest of a VERS battlefield, each as the GM's command in play words it (docs/vers.md)
+  const objects = h("input", { id: id("objects"), name: "objects", maxlength: 2000,
+    placeholder: "counter=Bar counter material=wood zone=bar slots=2, table material=wood" });
+  const objectsField = field("Objects (VERS: id=name, then material=, zone=, slots=; comma-separated)", objects,
+    `material: ${(byName.get("vers") || {}).materials?.join(", ")}; or hardness=RANK; zone= where it stands (none: struck from anywhere); slots= for a large one`);
+  const cover = h("input", { id: id("cover"), name: "cover", maxlength: 1000,
+    placeholder: "mira=3 object=counter, ada=1" });
+  const coverField = field("Cover (VERS: who=1, 3 or 5, then object= what they hide behind; comma-separated)", cover,
+    "1: ⅓, 3: ⅔, 5: complete (VR-ATK-5); the object stands in their zone, or in none");
+  const guards = h("input", { id: id("guards"), name: "guards", maxlength: 1000, placeholder: "bouncer=door-street" });
+  const guardsField = field("Guards (VERS: who=the link they guard, comma-separated)", guards,
+    "a link as Links writes it; the guard stands in one of its two zones (VR-MOVE-5)");
+  const versFields = [zonesField, linksField, objectsField, coverField, guardsField];
+  // an Etherscope pair's own starting range and the groups that stand together, both kept
+  // from the players (GM-only settings, docs/etherscope.md)
+  const pairs = h("input", { id: id("pairs"), name: "pairs", maxlength: 2000,
+    placeholder: "ada-zepcar=distant, bruno-zepcar=distant" });
+  const pairsField = field("Ranges of pairs (Etherscope: a-b=close, near or distant; comma-separated)", pairs,
+    "a pair that starts otherwise than the starting range above (ES-START-3); kept from the players");
+  const groups = h("input", { id: id("groups"), name: "groups", maxlength: 2000, placeholder: "pursuers=ada bruno" });
+  const groupsField = field("Groups (Etherscope: name=its members' ids, comma-separated)", groups,
+    "those who stand together, moved as one (ES-START-6); kept from the players");
+  const etherscopeFields = [pairsField, groupsField];
+  // which field a refusal is about: the setting its sentence starts with (settings.cover: …)
+  const fields = [[zones, "Zones", "settings.zones"], [links, "Links", "settings.links"],
+    [objects, "Objects", "settings.objects"], [cover, "Cover", "settings.cover"], [guards, "Guards", "settings.guards"],
+    [pairs, "Ranges of pairs", "settings.ranges.pairs"], [groups, "Groups", "settings.groups"]]
+    .map(([input, label, key]) => ({ input, label, about: (error) => startsWith(error.message, key) }));
   const choices = h("div", { class: "choices" });
   const harms = h("div", { class: "choices" });
   const people = h("div", { class: "people-setup" });
@@ -34,8 +63,8 @@ export function setupForm(rulesets, onCreate) {
   const refreshChoices = () => {
     const rs = byName.get(ruleset.value);
     const was = new Map([...form.querySelectorAll(".choices select")].map((el) => [el.id, el.value]));
-    zonesField.hidden = rs.name !== "vers";
-    linksField.hidden = rs.name !== "vers";
+    for (const f of versFields) f.hidden = rs.name !== "vers";
+    for (const f of etherscopeFields) f.hidden = rs.name !== "etherscope";
     choices.replaceChildren(...rs.choices.map((c) => {
       const allowed = c.allowed === "sides" ? sideList() : c.allowed;
       const select = h("select", { id: id(`choice-${c.name}`), name: c.name, "data-choice": c.name },
@@ -86,13 +115,20 @@ export function setupForm(rulesets, onCreate) {
       settings.links = links.value.trim() ? linksOf(links.value, list)
         : list.slice(1).map((z, i) => [list[i], z]);
     }
+    const rows = [...people.children];
+    if (rs.name === "vers") battlefield(settings, objects.value, cover.value, guards.value, zoneList());
+    if (rs.name === "etherscope") {
+      standing(settings, pairs.value, groups.value, rows.map((row) => row.value().id));
+      for (const row of rows) row.lurking(settings);
+    }
     const setup = { ruleset: rs.name, title: title.value.trim(), scene: scene.value.trim(),
-      sides: sideList(), settings, participants: [...people.children].map((row) => row.value()) };
-    onCreate({ setup });
+      sides: sideList(), settings, participants: rows.map((row) => row.value()) };
+    onCreate({ setup }).catch((error) => refused(error, [...fields, ...[...people.children].flatMap((row) => row.fields())], showError));
   } },
   field("Ruleset", ruleset), field("Title", title), field("Scene", scene),
   field("Sides (comma-separated)", sides,
-    "Etherscope and VERS may have none; Fabula Ultima needs the two that take turns"), zonesField, linksField, choices, harms,
+    "Etherscope and VERS may have none; Fabula Ultima needs the two that take turns"), ...versFields, choices,
+  ...etherscopeFields, harms,
   h("h3", {}, "Participants"), people,
   h("p", { class: "buttons" },
     h("button", { type: "button", onclick: addPerson }, "Add a participant"),
@@ -120,6 +156,73 @@ function linksOf(text, zones) {
       ?? cuts[0] ?? pair.length;
     return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
   });
+}
+
+// Whether a refusal's sentence is about key (settings.cover: …, settings.lurking.agent2 …).
+// (after the "the form: " the server's sentences start with, as a file's start with its name)
+function startsWith(message, key) {
+  const text = typeof message === "string" ? message.replace(/^the form(:\d+)?: /, "") : "";
+  return [":", " ", ".", "["].some((next) => text.startsWith(key + next));
+}
+
+// A refusal of the form said with the field it is about ("Cover: mira: no object …"), that
+// field marked invalid and described by it, and the focus put there to mend it; all that is
+// typed stays. One about no field of the form's (a participant's id twice) is said as it is.
+function refused(error, fields, showError) {
+  const field = error && error.code ? fields.find((f) => f.about(error)) : null;
+  if (!field) return showError(error);
+  const message = error.message.replace(/^the form(:\d+)?: /, "").replace(/^settings\.[a-z_]+(\.[a-z]+)?:\s*/, "");
+  showError({ code: error.code, rule: error.rule, values: error.values, message: `${field.label}: ${message}` });
+  field.input.setAttribute("aria-invalid", "true");
+  const hint = field.input.getAttribute("aria-describedby");
+  field.input.setAttribute("aria-describedby", hint ? `error ${hint}` : "error");
+  field.input.focus();
+}
+
+// Entries typed "id=name key=value key=value, …" (a VERS object "counter=Bar counter
+// material=wood zone=bar", a cover "mira=3 object=counter", a Fabula Ultima item "weapon=Twin
+// daggers damage=4"): each its id (before the first =), the words after it up to the first
+// key=value, and those pairs (a value of several words runs on to the next pair).
+function entriesOf(text) {
+  return text.split(",").map((x) => x.trim()).filter(Boolean).map((entry) => {
+    const words = entry.split(/\s+/);
+    const at = words.findIndex((w, i) => i > 0 && /^[a-z_]+=/.test(w));
+    const head = (at < 0 ? words : words.slice(0, at)).join(" ");
+    const pairs = {};
+    let last = null;
+    for (const w of at < 0 ? [] : words.slice(at)) {
+      const m = /^([a-z_]+)=(.*)$/.exec(w);
+      if (m) [last, pairs[m[1]]] = [m[1], m[2]];
+      else pairs[last] += ` ${w}`;
+    }
+    const eq = head.indexOf("=");
+    return { key: (eq < 0 ? head : head.slice(0, eq)).trim(), value: eq < 0 ? "" : head.slice(eq + 1).trim(), pairs };
+  });
+}
+
+// The pairs of an entry, each value a number where it reads as one.
+function typedPairs(pairs) {
+  return Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k, typedValue(v.trim())]));
+}
+
+// A VERS battlefield's objects, cover and guards as typed (VR-OBJ-1, VR-ATK-5, VR-MOVE-5),
+// put into settings (those left empty are left out): the server checks them as a file's.
+function battlefield(settings, objects, cover, guards, zones) {
+  const items = entriesOf(objects).map((e) => ({ id: e.key, ...(e.value ? { name: e.value } : {}), ...typedPairs(e.pairs) }));
+  const covers = entriesOf(cover).map((e) => ({ who: e.key, value: typedValue(e.value), ...e.pairs }));
+  const posts = entriesOf(guards).map((e) => ({ who: e.key, between: linksOf(e.value, zones)[0] || [] }));
+  if (items.length) settings.objects = items;
+  if (covers.length) settings.cover = covers;
+  if (posts.length) settings.guards = posts;
+}
+
+// An Etherscope conflict's pairs that start at a range of their own and its groups, as typed
+// (ES-START-3, ES-START-6), put into settings (those left empty are left out).
+function standing(settings, pairs, groups, ids) {
+  const ranged = entriesOf(pairs).map((e) => [...(linksOf(e.key, ids)[0] || [e.key, ""]), e.value]);
+  const grouped = entriesOf(groups).map((e) => [e.key, e.value.split(/\s+/).filter(Boolean)]);
+  if (ranged.length) settings.ranges = { ...(settings.ranges || {}), pairs: ranged };
+  if (grouped.length) settings.groups = Object.fromEntries(grouped);
 }
 
 // node with value at its dotted path ("skills.drive": node.skills.drive).
@@ -214,6 +317,9 @@ function personRow(ruleset, sides, zones, remove) {
   const hidden = hiddenAtStart(id("hidden"));
   const zone = h("select", { id: id("zone") });
   const zoneField = field("Zone", zone);
+  // an Etherscope lurker, hidden from those it names only (its allies see it, ES-RNG-1)
+  const lurk = h("input", { id: id("lurk"), maxlength: 1000, placeholder: "kim, bruno" });
+  const lurkField = field("Hidden at the start from (Etherscope: ids, comma-separated)", lurk);
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000 });
   const otherSecret = h("input", { id: id("other-gm"), maxlength: 1000 });
@@ -221,7 +327,7 @@ function personRow(ruleset, sides, zones, remove) {
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind, "pc once a player is named, else npc, unless you choose"), field("Side", side),
-    field("Player (their link's name)", player), hidden.wrap, zoneField, stats,
+    field("Player (their link's name)", player), hidden.wrap, lurkField, zoneField, stats,
     field("Other stats (name=value, comma-separated)", other),
     field("Other stats GM only (name=value: kept from every player, theirs too)", otherSecret), removal);
   row.renumber = (k) => {
@@ -233,6 +339,7 @@ function personRow(ruleset, sides, zones, remove) {
     const keep = side.value;
     side.replaceChildren(h("option", { value: "" }, "—"), ...sides().map((s) => h("option", { value: s, selected: s === keep }, s)));
     zoneField.hidden = rs.name !== "vers" || !zones().length;
+    lurkField.hidden = rs.name !== "etherscope";
     const z = zone.value;
     zone.replaceChildren(h("option", { value: "" }, "—"),
       ...zones().map((s) => h("option", { value: s.id, selected: s.id === z }, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
@@ -251,6 +358,12 @@ function personRow(ruleset, sides, zones, remove) {
       return h("p", { class: "field stat" }, h("label", { for: input.id }, st.name), input,
         h("span", { class: "inline" }, secret, h("label", { for: secret.id }, `${st.name} GM only`)));
     }));
+  };
+  row.fields = () => [{ input: lurk, label: `${legend.textContent}: Hidden at the start from`,
+    about: (error) => startsWith(error.message, `settings.lurking.${pid.value.trim()}`) }];
+  row.lurking = (settings) => {
+    const from = lurk.value.split(",").map((x) => x.trim()).filter(Boolean);
+    if (from.length && !lurkField.hidden) settings.lurking = { ...settings.lurking, [pid.value.trim()]: from };
   };
   row.value = () => {
     const out = { id: pid.value.trim(), name: name.value.trim(), kind: kind.value, stats: {}, gm_only: [] };

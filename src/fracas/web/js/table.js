@@ -37,7 +37,9 @@ function showError(error) {
   if (!error) {
     for (const field of document.querySelectorAll("[aria-invalid]")) {
       field.removeAttribute("aria-invalid");
-      field.removeAttribute("aria-describedby");
+      const rest = (field.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== "error");
+      if (rest.length) field.setAttribute("aria-describedby", rest.join(" "));  // its own hint stays
+      else field.removeAttribute("aria-describedby");
     }
     return errorBox.replaceChildren();
   }
@@ -1185,6 +1187,7 @@ function newConflictPanel() {
       await opened(await api("POST", `/tables/${tableId}/conflicts${how}`, { ...body, shown: !state.behindScreen }),
         how === "/form");
     } catch (error) {
+      if (how === "/form") throw error;  // the form says it with the field it is about
       showError(error);
     }
   };
@@ -1192,7 +1195,7 @@ function newConflictPanel() {
   // panel is drawn anew (the GM opens another conflict to look something up, or makes one
   // another way), until it makes one itself
   state.setup = state.setup || h("details", { class: "setup" }, h("summary", {}, "Set up a conflict (form)"),
-    setupForm(state.rulesets, (body) => created(body, "/form")));
+    setupForm(state.rulesets, (body) => created(body, "/form"), showError));
   return panel("New conflict",
     h("p", { class: "field inline" }, hidden,
       h("label", { for: "behind-screen" }, "Prepare it behind the screen (the players do not see it until you show it)")),
@@ -1276,6 +1279,7 @@ function invitePanel() {
         h("img", { src: qr, alt: `QR code of the link for ${who}`, class: "qr", width: 180, height: 180 })].filter(Boolean));
       refresh();
     } catch (error) {
+      if (how === "/form") throw error;  // the form says it with the field it is about
       showError(error);
     }
   };

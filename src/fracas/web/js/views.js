@@ -437,9 +437,10 @@ function zoneFacts(level, zones, ctx) {
 }
 
 // The GM edits the map through the rules' own GM commands (VR-MOVE-1/5, VR-ATK-5): who stands
-// where (choose a character, then a zone on the map or in the list), links and cover. What the
-// GM chose in its lists is kept across redraws (a frame arriving between a choice and its
-// button would put the list back on its first entry), while the choice is still offered.
+// where (choose a character, then a zone on the map or in the list), links and cover (behind an
+// object or none). What the GM chose in its lists is kept across redraws (a frame arriving
+// between a choice and its button would put the list back on its first entry), while the
+// choice is still offered.
 const edits = {};
 
 function mapEditor(level, zones, ctx) {
@@ -452,6 +453,10 @@ function mapEditor(level, zones, ctx) {
   };
   const zoneOptions = zones.map((z) => [z.id, z.name || z.id]);
   const whoOptions = [["", "—"], ...people.map((p) => [p.id, p.name])];
+  // what a cover hides behind, a miss striking it (VR-ATK-5): an object where it stands
+  const zoneName = new Map(zoneOptions);
+  const objectOptions = [["", "— (no object)"], ...Object.entries((level.ruleset || {}).objects || {})
+    .map(([id, o]) => [id, `${o.name || id}${o.zone ? ` (in ${zoneName.get(o.zone) || o.zone})` : ""}`])];
   const value = (id) => document.getElementById(id).value;
   // a form with no character chosen ("—") says so rather than nothing
   const forWho = (id, text, form) => (value(id) ? ctx.send(text, form) : ctx.refuse("Choose a character first."));
@@ -463,9 +468,13 @@ function mapEditor(level, zones, ctx) {
       // the second list starts on another zone: a zone linked to itself links nothing
       pick("map-a", "Link zone", zoneOptions), pick("map-b", "with zone", zoneOptions, (zones[1] || {}).id),
       h("button", { type: "submit" }, "Link")),
-    h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); forWho("cover-who", `cover ${value("cover-who")} ${value("cover-value")}`, e.target); } },
+    h("form", { class: "command", onsubmit: (e) => {
+      e.preventDefault();
+      const behind = value("cover-object") ? ` object=${value("cover-object")}` : "";
+      forWho("cover-who", `cover ${value("cover-who")} ${value("cover-value")}${behind}`, e.target);
+    } },
       pick("cover-who", "Cover for", whoOptions), pick("cover-value", "Cover", [["0", "none"], ["1", "⅓ (1)"], ["3", "⅔ (3)"], ["5", "complete (5)"]]),
-      h("button", { type: "submit" }, "Set cover")),
+      pick("cover-object", "behind", objectOptions), h("button", { type: "submit" }, "Set cover")),
     h("form", { class: "command", onsubmit: (e) => {
       e.preventDefault();
       forWho("guard-who", `guard ${value("guard-who")} ${value("guard-a")} ${value("guard-b")}`, e.target);

@@ -1,0 +1,135 @@
+"""The New conflict form gives every set-up a scenario file can, in a real browser: a VERS
+battlefield's objects, cover and guards, an Etherscope pair's own starting range, groups and a
+character lurking unseen by some characters only, and a Fabula Ultima character's equipment; a
+refusal names the field it is about and keeps what was typed; the form stays compact on a
+tablet. (Its first tests are in test_gm_tools.py.)"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served
+from tests.web.browser import invite, join, leaks, start_table, wait_log
+from tests.web.test_gm_tools import clean, last_view, vers_form
+
+pytestmark = pytest.mark.timeout(150)
+
+
+@pytest.mark.rule("VR-OBJ-1", "VR-ATK-5", "VR-MOVE-5")
+def test_the_form_sets_a_vers_battlefields_objects_cover_and_guards(
+        browser: Browser, served: Served) -> None:
+    """The bundled brawl's tavern rebuilt from the form: its counter and table, Mira in cover
+    behind the counter and the bouncer on the way out. Cover behind an object in another zone
+    is refused naming the Cover field, which keeps what was typed, and nothing is made. Before,
+    the form had no field for any of them: the GM made each with a command after."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    form, _ = vers_form(gm, "The Drowned Rat", "heroes, toughs",
+                           [("ada", "Ada", "heroes", "floor"), ("mira", "Mira", "toughs", "bar"),
+                            ("bouncer", "Bouncer", "toughs", "door")],
+                           "bar=The bar, floor=Common room, door=Front door, street")
+    form.get_by_label(re.compile("^Links")).fill("bar-floor, floor-door, door-street")
+    objects = form.get_by_label(re.compile("^Objects"))
+    expect(objects).to_have_accessible_description(re.compile("material: .*wood.*iron"))
+    objects.fill("counter=Bar counter material=wood zone=bar slots=2, "
+                 "table=Oak table material=wod zone=floor")
+    cover = form.get_by_label(re.compile("^Cover"))
+    cover.fill("mira=3 object=table")
+    form.get_by_label(re.compile("^Guards")).fill("bouncer=door-street")
+    form.get_by_role("button", name="Create from the form").click()
+    error = page.locator("#error")
+    expect(error).to_contain_text("Objects: object table: unknown material 'wod'; known: ")
+    expect(objects).to_have_attribute("aria-invalid", "true")
+    objects.fill(objects.input_value().replace("wod", "wood"))
+    form.get_by_role("button", name="Create from the form").click()
+    expect(error).to_contain_text("Cover: mira is in bar and table in floor: a character takes "
+                                  "cover behind an object in its own zone (VR-ATK-5)")
+    expect(cover).to_have_attribute("aria-invalid", "true")
+    expect(cover).to_be_focused()
+    expect(cover).to_have_value("mira=3 object=table")
+    expect(page.locator(".conflicts li")).to_have_text(["None yet: make one under New conflict."])
+    cover.fill("mira=3 object=counter")
+    expect(error).to_be_hidden()
+    expect(cover).not_to_have_attribute("aria-invalid", "true")
+    expect(cover).to_have_accessible_description(re.compile("1: ⅓, 3: ⅔, 5: complete"))
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The Drowned Rat")
+    facts = page.locator(".facts")
+    expect(facts).to_contain_text("Mira has ⅔ cover")
+    expect(facts).to_contain_text("Bouncer guards Front door – street")
+    objects_panel = page.locator("section", has=page.get_by_role("heading", name="Objects"))
+    expect(objects_panel).to_contain_text("Bar counter · hardness 2 · in The bar")
+    expect(objects_panel).to_contain_text("Oak table · hardness 2 · in Common room")
+    lines = last_view(gm)["conflict"]["ruleset"]["lines"]
+    assert "Cover: Mira has ⅔ cover (−3 to attacks on them) behind Bar counter" in lines
+    assert last_view(gm)["conflict"]["ruleset"]["objects"]["counter"]["slots"]["worn"] == 2
+    # the map's Set cover hides Ada behind the table, where a miss will strike it
+    page.get_by_label("Cover for").select_option(label="Ada")
+    page.get_by_label("Cover", exact=True).select_option("1")
+    page.get_by_label("behind", exact=True).select_option(label="Oak table (in Common room)")
+    page.get_by_role("button", name="Set cover").click()
+    expect(page.locator("#notice")).to_contain_text("Done: cover ada 1 object=table")
+    expect(facts).to_contain_text("Ada has ⅓ cover")
+    assert "Cover: Ada has ⅓ cover (−1 to attacks on them) behind Oak table" in (
+        last_view(gm)["conflict"]["ruleset"]["lines"])
+    clean(gm, ())
+
+
+@pytest.mark.rule("ES-START-3", "ES-START-6", "ES-RNG-1")
+def test_the_form_sets_pairs_ranges_groups_and_a_lurker_hidden_from_some_only(
+        browser: Browser, served: Served) -> None:
+    """The bundled agents' domain rebuilt from the form: Kim starts Distant from the agents,
+    who stand together as a group, and Agent Black lurks unseen by Kim alone. Kate (Kim's
+    player) finds no trace of him, nor of the group or the ranges the GM set; Igor, whose Ivan
+    he does not hide from, sees him. A lurker naming no participant is refused naming its row's
+    field, and nothing is made. Before, the form had none of these: its only hiding hid a
+    character from every player, its allies' too."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("etherscope")
+    form.get_by_label("Title").fill("A secret domain")
+    form.get_by_label("Sides (comma-separated)").fill("hackers, agents")
+    rows = form.locator("fieldset")
+    people = (("kim", "Kim", "hackers", "kate"), ("ivan", "Ivan", "hackers", "igor"),
+              ("agent1", "Agent Grey", "agents", ""), ("agent2", "Zqagent Black", "agents", ""))
+    for i, (pid, name, side, player) in enumerate(people):
+        if i:
+            form.get_by_role("button", name="Add a participant").click()
+        row = rows.nth(i)
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+        row.get_by_label(re.compile("^Player")).fill(player)
+        row.get_by_label("physical", exact=True).fill("10")
+    form.get_by_label(re.compile("^Ranges of pairs")).fill("kim-agent1=distant, kim-agent2=distant")
+    form.get_by_label(re.compile("^Groups")).fill("agents=agent1 agent2")
+    lurk = rows.nth(3).get_by_label(re.compile("^Hidden at the start from"))
+    lurk.fill("kym")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator("#error")).to_contain_text(
+        "Participant 4: Hidden at the start from: settings.lurking.agent2 names 'kym', who is "
+        "not a participant")
+    expect(lurk).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(".conflicts li")).to_have_text(["None yet: make one under New conflict."])
+    lurk.fill("kim")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("A secret domain")
+    expect(page.locator(".field-region .groups")).to_contain_text(
+        "agents (Agent Grey, Zqagent Black)")
+    bands = {frozenset((a, b)): band for a, b, band in last_view(gm)["conflict"]["ruleset"][
+        "ranges"]}
+    assert bands[frozenset(("kim", "agent1"))] == "distant"
+    assert bands[frozenset(("ivan", "agent1"))] == "near"
+    kate = join(browser, invite(gm, "kate"))
+    igor = join(browser, invite(gm, "igor"))
+    wait_log(kate, "conflict set up: A secret domain")
+    expect(igor.page.locator(".person", has_text="Zqagent Black")).to_be_visible()
+    expect(kate.page.locator(".person")).to_have_count(3)
+    assert leaks(kate, ("zqagent", "agent2")) == []
+    expect(kate.page.locator(".field-region .groups")).to_have_count(0)
+    clean(gm, (kate, igor))
