@@ -258,7 +258,8 @@ def test_the_forms_kind_follows_the_player_until_the_gm_chooses_one(browser: Bro
     rows = form.locator("fieldset")
     kind = rows.nth(0).get_by_label("Kind")
     expect(kind).to_have_value("npc")
-    expect(rows.nth(0)).to_contain_text("pc once a player is named, else npc, unless you choose")
+    expect(kind).to_have_accessible_description(
+        "Kind: pc once a player is named, else npc, unless you choose.")
     player = rows.nth(0).get_by_label(re.compile("^Player"))
     player.fill("alice")
     expect(kind).to_have_value("pc")

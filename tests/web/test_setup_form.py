@@ -133,3 +133,56 @@ def test_the_form_sets_pairs_ranges_groups_and_a_lurker_hidden_from_some_only(
     assert leaks(kate, ("zqagent", "agent2")) == []
     expect(kate.page.locator(".field-region .groups")).to_have_count(0)
     clean(gm, (kate, igor))
+
+
+@pytest.mark.rule("FU-CON-2")
+def test_the_form_gives_a_fabula_ultima_character_equipment(browser: Browser,
+                                                           served: Served) -> None:
+    """The bundled ambush's Ada with her twin daggers and armour, and a bandit whose saber
+    the GM keeps from the players, from the form's Equipment, written as the equip command
+    takes it. An item's mistyped value is refused naming the row's Equipment, which keeps what
+    was typed. Before, a character's equipment could not be given on the form (Other stats
+    takes no list): each item was declared with a command after."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    page.get_by_text("Set up a conflict (form)").click()
+    form = page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("fabula-ultima")
+    form.get_by_label("Title").fill("The Old Bridge")
+    form.get_by_label("Sides (comma-separated)").fill("heroes, bandits")
+    form.get_by_label("The player characters' side").select_option("heroes")
+    form.get_by_label("The foes' side").select_option("bandits")
+    form.get_by_role("button", name="Add a participant").click()
+    rows = form.locator("fieldset")
+    for row, (pid, name, side) in zip((rows.nth(0), rows.nth(1)), (
+            ("ada", "Ada", "heroes"), ("captain", "Bandit Captain", "bandits")), strict=True):
+        row.get_by_label("Id", exact=True).fill(pid)
+        row.get_by_label("Name", exact=True).fill(name)
+        row.get_by_label("Side", exact=True).select_option(side)
+        row.get_by_label("hp", exact=True).fill("40")
+        for stat in ("dex", "ins", "mig", "wlp"):
+            row.get_by_label(stat, exact=True).select_option("8")
+    rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
+    gear = rows.nth(0).get_by_label(re.compile("^Equipment"))
+    expect(gear).to_have_accessible_description(re.compile("armor, shield, weapon or accessory"))
+    gear.fill("weapon=Twin daggers accuracy=dex+ins bonus=1 damage=4, "
+              "armor=Bronze plate init=-2 defense=1")
+    saber = rows.nth(1).get_by_label(re.compile("^Equipment"))
+    saber.fill("weapon=Zqsaber accuracy=dex+mig dammage=6")
+    rows.nth(1).get_by_label("equipment GM only").check()
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator("#error")).to_contain_text(
+        "Participant 2: Equipment: captain: Zqsaber: an item has no 'dammage'")
+    expect(saber).to_have_attribute("aria-invalid", "true")
+    expect(saber).to_have_value("weapon=Zqsaber accuracy=dex+mig dammage=6")
+    saber.fill("weapon=Zqsaber accuracy=dex+mig damage=6")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The Old Bridge")
+    ada = page.locator(".person", has_text="Ada")
+    ada.get_by_text("sheet").click()
+    expect(ada.locator(".sheet")).to_contain_text("Twin daggers")
+    expect(ada.locator(".sheet")).to_contain_text("Bronze plate")
+    alice = join(browser, invite(gm, "alice"))
+    wait_log(alice, "conflict set up: The Old Bridge")
+    assert leaks(alice, ("zqsaber",)) == []
+    clean(gm, (alice,))

@@ -56,6 +56,12 @@ export function setupForm(rulesets, onCreate, showError) {
   const choices = h("div", { class: "choices" });
   const harms = h("div", { class: "choices" });
   const people = h("div", { class: "people-setup" });
+  // what every row's fields take, said once above the rows (not under each row's field)
+  const gearHint = h("small", { id: "setup-equipment-hint" }, "Equipment (Fabula Ultima): kind=name, the kind "
+    + "armor, shield, weapon or accessory, then its values as the equip command takes them: a weapon's accuracy=dex+mig, "
+    + "bonus=, damage=, type=; any item's init=, defense=, mdef= (FU-CON-2)");
+  const peopleHints = h("p", { class: "field hints" },
+    h("small", { id: "setup-kind-hint" }, "Kind: pc once a player is named, else npc, unless you choose."), gearHint);
   const sideList = () => sides.value.split(",").map((x) => x.trim()).filter(Boolean);
   const zoneEntries = () => zones.value.split(",").map((x) => x.trim()).filter(Boolean).map(zoneOf);
   const zoneList = () => zoneEntries().map((z) => z.id);
@@ -65,6 +71,7 @@ export function setupForm(rulesets, onCreate, showError) {
     const was = new Map([...form.querySelectorAll(".choices select")].map((el) => [el.id, el.value]));
     for (const f of versFields) f.hidden = rs.name !== "vers";
     for (const f of etherscopeFields) f.hidden = rs.name !== "etherscope";
+    gearHint.hidden = rs.name !== "fabula-ultima";
     choices.replaceChildren(...rs.choices.map((c) => {
       const allowed = c.allowed === "sides" ? sideList() : c.allowed;
       const select = h("select", { id: id(`choice-${c.name}`), name: c.name, "data-choice": c.name },
@@ -129,7 +136,7 @@ export function setupForm(rulesets, onCreate, showError) {
   field("Sides (comma-separated)", sides,
     "Etherscope and VERS may have none; Fabula Ultima needs the two that take turns"), ...versFields, choices,
   ...etherscopeFields, harms,
-  h("h3", {}, "Participants"), people,
+  h("h3", {}, "Participants"), peopleHints, people,
   h("p", { class: "buttons" },
     h("button", { type: "button", onclick: addPerson }, "Add a participant"),
     h("button", { type: "submit" }, "Create from the form")));
@@ -177,6 +184,13 @@ function refused(error, fields, showError) {
   const hint = field.input.getAttribute("aria-describedby");
   field.input.setAttribute("aria-describedby", hint ? `error ${hint}` : "error");
   field.input.focus();
+}
+
+// Whether a refusal of a Fabula Ultima character's stats is about its equipment: an entry or
+// item in general, or one of the items named ("ada: Twin daggers: accuracy must …").
+function aboutGear(message, names) {
+  const rest = String(message).replace(/^the form(:\d+)?: /, "").replace(/^[^:]*: /, "");
+  return /^(an? )?(equipment|item)/.test(rest) || names.some((n) => rest.startsWith(`${n}: `));
 }
 
 // Entries typed "id=name key=value key=value, …" (a VERS object "counter=Bar counter
@@ -309,7 +323,8 @@ function personRow(ruleset, sides, zones, remove) {
   const pid = h("input", { id: id("id"), required: true, maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
     placeholder: "ada" });
   const name = h("input", { id: id("name"), required: true, maxlength: 200, placeholder: "Ada" });
-  const kind = h("select", { id: id("kind") }, ["pc", "npc", "group"].map((k) => h("option", { value: k }, k)));
+  const kind = h("select", { id: id("kind"), "aria-describedby": "setup-kind-hint" },
+    ["pc", "npc", "group"].map((k) => h("option", { value: k }, k)));
   const side = h("select", { id: id("side") });
   const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
     placeholder: "alice (for a pc)" });
@@ -320,14 +335,20 @@ function personRow(ruleset, sides, zones, remove) {
   // an Etherscope lurker, hidden from those it names only (its allies see it, ES-RNG-1)
   const lurk = h("input", { id: id("lurk"), maxlength: 1000, placeholder: "kim, bruno" });
   const lurkField = field("Hidden at the start from (Etherscope: ids, comma-separated)", lurk);
+  // a Fabula Ultima character's equipment, each item as its equip command words it (FU-CON-2)
+  const equip = h("input", { id: id("equip"), maxlength: 2000, "aria-describedby": "setup-equipment-hint",
+    placeholder: "weapon=Twin daggers accuracy=dex+ins bonus=1 damage=4, armor=Bronze plate init=-2 defense=1" });
+  const equipSecret = h("input", { type: "checkbox", id: id("equip-gm") });
+  const equipField = h("p", { class: "field wide" }, h("label", { for: equip.id }, "Equipment (Fabula Ultima: items, comma-separated)"),
+    equip, h("span", { class: "inline" }, equipSecret, h("label", { for: equipSecret.id }, "equipment GM only")));
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000 });
   const otherSecret = h("input", { id: id("other-gm"), maxlength: 1000 });
   const legend = h("legend", {});
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
-    field("Id", pid), field("Name", name), field("Kind", kind, "pc once a player is named, else npc, unless you choose"), field("Side", side),
-    field("Player (their link's name)", player), hidden.wrap, lurkField, zoneField, stats,
+    field("Id", pid), field("Name", name), field("Kind", kind), field("Side", side),
+    field("Player (their link's name)", player), hidden.wrap, lurkField, zoneField, stats, equipField,
     field("Other stats (name=value, comma-separated)", other),
     field("Other stats GM only (name=value: kept from every player, theirs too)", otherSecret), removal);
   row.renumber = (k) => {
@@ -340,6 +361,7 @@ function personRow(ruleset, sides, zones, remove) {
     side.replaceChildren(h("option", { value: "" }, "—"), ...sides().map((s) => h("option", { value: s, selected: s === keep }, s)));
     zoneField.hidden = rs.name !== "vers" || !zones().length;
     lurkField.hidden = rs.name !== "etherscope";
+    equipField.hidden = rs.name !== "fabula-ultima";
     const z = zone.value;
     zone.replaceChildren(h("option", { value: "" }, "—"),
       ...zones().map((s) => h("option", { value: s.id, selected: s.id === z }, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
@@ -360,7 +382,10 @@ function personRow(ruleset, sides, zones, remove) {
     }));
   };
   row.fields = () => [{ input: lurk, label: `${legend.textContent}: Hidden at the start from`,
-    about: (error) => startsWith(error.message, `settings.lurking.${pid.value.trim()}`) }];
+    about: (error) => startsWith(error.message, `settings.lurking.${pid.value.trim()}`) },
+  { input: equip, label: `${legend.textContent}: Equipment`, about: (error) => !equipField.hidden
+    && (error.values || {}).participant === pid.value.trim() && aboutGear(error.message, items().map((i) => i.name || i.kind)) }];
+  const items = () => entriesOf(equip.value).map((e) => ({ kind: e.key, ...(e.value ? { name: e.value } : {}), ...typedPairs(e.pairs) }));
   row.lurking = (settings) => {
     const from = lurk.value.split(",").map((x) => x.trim()).filter(Boolean);
     if (from.length && !lurkField.hidden) settings.lurking = { ...settings.lurking, [pid.value.trim()]: from };
@@ -375,6 +400,10 @@ function personRow(ruleset, sides, zones, remove) {
     }
     if (zone.value && !zoneField.hidden) out.stats.zone = zone.value;
     readStats(other.value, out.stats);
+    if (!equipField.hidden && items().length) {
+      out.stats.equipment = items();
+      if (equipSecret.checked) out.gm_only.push("equipment");
+    }
     for (const box of stats.querySelectorAll("[data-gm]")) {
       if (box.checked) out.gm_only.push(box.dataset.gm);
     }
