@@ -223,8 +223,9 @@ def test_a_stats_gm_only_box_sits_beside_its_label_in_the_set_up_form(
     gm.page.set_viewport_size(PHONE)
     gm.page.get_by_text("Set up a conflict (form)").click()
     for stat in ("physical", "awareness"):
-        box = gm.page.get_by_label(f"{stat} GM only").bounding_box()
-        label = gm.page.locator("label", has_text=f"{stat} GM only").bounding_box()
+        check = gm.page.get_by_label(f"{stat} GM only")
+        box = check.bounding_box()
+        label = gm.page.locator(f"label[for='{check.get_attribute('id')}']").bounding_box()
         assert box and label and box["width"] <= 30, box
         assert 0 <= label["x"] - (box["x"] + box["width"]) <= 12, (box, label)
 

@@ -7,15 +7,18 @@ tablet. (Its first tests are in test_gm_tools.py.)"""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import invite, join, leaks, start_table, wait_log
+from tests.web.browser import invite, join, leaks, start_table, upload_scenario, wait_log
 from tests.web.test_gm_tools import clean, last_view, vers_form
 
 pytestmark = pytest.mark.timeout(150)
+#: A tablet held upright.
+TABLET = {"width": 820, "height": 1180}
 
 
 @pytest.mark.rule("VR-OBJ-1", "VR-ATK-5", "VR-MOVE-5")
@@ -186,3 +189,69 @@ def test_the_form_gives_a_fabula_ultima_character_equipment(browser: Browser,
     wait_log(alice, "conflict set up: The Old Bridge")
     assert leaks(alice, ("zqsaber",)) == []
     clean(gm, (alice,))
+
+
+def test_the_form_keeps_a_participant_compact_on_a_tablet(browser: Browser,
+                                                         served: Served) -> None:
+    """On a tablet held upright a VERS participant's row takes at most 440 px (its id, name,
+    kind, side and player on one line; each stat's GM-only box beside it), and the hint of what
+    Kind follows is said once, above the rows, not under every row. Before, a row ran ~620 px
+    and a GM with six characters scrolled through four screens of form."""
+    gm = start_table(browser, served.url)
+    gm.page.set_viewport_size(TABLET)
+    gm.page.get_by_text("Set up a conflict (form)").click()
+    form = gm.page.locator("#from-form")
+    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_role("button", name="Add a participant").click()
+    rows = form.locator("fieldset")
+    for i in range(2):
+        box = rows.nth(i).bounding_box()
+        assert box is not None and box["height"] <= 440, box
+        first = [rows.nth(i).get_by_label(label, exact=True).bounding_box()
+                 for label in ("Id", "Name", "Kind", "Side")]
+        player = rows.nth(i).get_by_label(re.compile("^Player")).bounding_box()
+        assert len({round(b["y"]) for b in (*first, player) if b}) == 1  # one line
+    expect(form.get_by_text("pc once a player is named")).to_have_count(1)
+    expect(rows.nth(1).get_by_label("Kind", exact=True)).to_have_accessible_description(
+        re.compile("pc once a player is named"))
+    clean(gm, ())
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_a_long_zone_name_stays_whole_on_a_phones_map(browser: Browser, served: Served,
+                                                     tmp_path: Path) -> None:
+    """A watch tower drawn at the right of a phone's map, and a keep's great hall, keep their
+    whole names, in lines of their words inside the map. Before, a name was one line centred on
+    its zone, cut at the map's edge: "Watch towe"."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, TOWER, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    svg = alice.page.locator("svg.zones")
+    names = svg.locator("text.zone-name")
+    expect(names).to_have_text(["Courtyard", "Gate", "Watch tower",
+                                "The great hall of the old keep"])
+    edge = svg.bounding_box()
+    assert edge is not None
+    for line in names.all():
+        box = line.bounding_box()
+        assert box is not None
+        assert edge["x"] <= box["x"] and box["x"] + box["width"] <= edge["x"] + edge["width"], (
+            line.text_content(), box, edge)
+    clean(gm, (alice,))
+
+
+TOWER = """
+ruleset = "vers"
+title = "The keep"
+[settings]
+zones = [{ id = "yard", name = "Courtyard" }, { id = "gate", name = "Gate" },
+         { id = "tower", name = "Watch tower" },
+         { id = "keep", name = "The great hall of the old keep" }]
+links = [["yard", "tower"], ["yard", "gate"], ["tower", "keep"]]
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+player = "alice"
+stats = { zone = "tower" }
+"""

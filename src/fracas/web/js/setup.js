@@ -165,11 +165,15 @@ function linksOf(text, zones) {
   });
 }
 
+// A refusal's sentence without the "the form: " it starts with (as a file's starts with its
+// name).
+function bare(message) {
+  return String(message || "").replace(/^the form(:\d+)?: /, "");
+}
+
 // Whether a refusal's sentence is about key (settings.cover: …, settings.lurking.agent2 …).
-// (after the "the form: " the server's sentences start with, as a file's start with its name)
 function startsWith(message, key) {
-  const text = typeof message === "string" ? message.replace(/^the form(:\d+)?: /, "") : "";
-  return [":", " ", ".", "["].some((next) => text.startsWith(key + next));
+  return [":", " ", ".", "["].some((next) => bare(message).startsWith(key + next));
 }
 
 // A refusal of the form said with the field it is about ("Cover: mira: no object …"), that
@@ -178,7 +182,7 @@ function startsWith(message, key) {
 function refused(error, fields, showError) {
   const field = error && error.code ? fields.find((f) => f.about(error)) : null;
   if (!field) return showError(error);
-  const message = error.message.replace(/^the form(:\d+)?: /, "").replace(/^settings\.[a-z_]+(\.[a-z]+)?:\s*/, "");
+  const message = bare(error.message).replace(/^settings\.[a-z_]+(\.[a-z]+)?:\s*/, "");
   showError({ code: error.code, rule: error.rule, values: error.values, message: `${field.label}: ${message}` });
   field.input.setAttribute("aria-invalid", "true");
   const hint = field.input.getAttribute("aria-describedby");
@@ -189,7 +193,7 @@ function refused(error, fields, showError) {
 // Whether a refusal of a Fabula Ultima character's stats is about its equipment: an entry or
 // item in general, or one of the items named ("ada: Twin daggers: accuracy must …").
 function aboutGear(message, names) {
-  const rest = String(message).replace(/^the form(:\d+)?: /, "").replace(/^[^:]*: /, "");
+  const rest = bare(message).replace(/^[^:]*: /, "");
   return /^(an? )?(equipment|item)/.test(rest) || names.some((n) => rest.startsWith(`${n}: `));
 }
 
@@ -262,6 +266,12 @@ function field(text, input, hint = null) {
   return h("p", { class: "field" }, label, input, hint ? h("small", { id: `${input.id}-hint` }, hint) : null);
 }
 
+// A field that takes a line's room it shares (a row's Other stats: two side by side on a tablet).
+function wide(p) {
+  p.classList.add("wide");
+  return p;
+}
+
 // A row's Kind follows its Player until the GM chooses a kind: a row with a player is a pc,
 // one without an npc (a thug typed in is never made a PC unasked).
 function kindFollowsPlayer(kind, player) {
@@ -320,14 +330,15 @@ const OTHER_EXAMPLE = {
 function personRow(ruleset, sides, zones, remove) {
   const n = ++serial;
   const id = (name) => `p${n}-${name}`;
+  // sized to what they hold, so that a row's id, name, kind, side and player share a line
   const pid = h("input", { id: id("id"), required: true, maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
-    placeholder: "ada" });
-  const name = h("input", { id: id("name"), required: true, maxlength: 200, placeholder: "Ada" });
+    placeholder: "ada", size: 10 });
+  const name = h("input", { id: id("name"), required: true, maxlength: 200, placeholder: "Ada", size: 16 });
   const kind = h("select", { id: id("kind"), "aria-describedby": "setup-kind-hint" },
     ["pc", "npc", "group"].map((k) => h("option", { value: k }, k)));
   const side = h("select", { id: id("side") });
   const player = h("input", { id: id("player"), maxlength: 40, pattern: "[a-z][a-z0-9_\\-]*",
-    placeholder: "alice (for a pc)" });
+    placeholder: "alice (for a pc)", size: 14 });
   kindFollowsPlayer(kind, player);
   const hidden = hiddenAtStart(id("hidden"));
   const zone = h("select", { id: id("zone") });
@@ -338,9 +349,9 @@ function personRow(ruleset, sides, zones, remove) {
   // a Fabula Ultima character's equipment, each item as its equip command words it (FU-CON-2)
   const equip = h("input", { id: id("equip"), maxlength: 2000, "aria-describedby": "setup-equipment-hint",
     placeholder: "weapon=Twin daggers accuracy=dex+ins bonus=1 damage=4, armor=Bronze plate init=-2 defense=1" });
-  const equipSecret = h("input", { type: "checkbox", id: id("equip-gm") });
+  const equipSecret = h("input", { type: "checkbox", id: id("equip-gm"), "aria-label": "equipment GM only" });
   const equipField = h("p", { class: "field wide" }, h("label", { for: equip.id }, "Equipment (Fabula Ultima: items, comma-separated)"),
-    equip, h("span", { class: "inline" }, equipSecret, h("label", { for: equipSecret.id }, "equipment GM only")));
+    h("span", { class: "inline with-box" }, equip, equipSecret, h("label", { for: equipSecret.id }, "GM only")));
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000 });
   const otherSecret = h("input", { id: id("other-gm"), maxlength: 1000 });
@@ -349,8 +360,8 @@ function personRow(ruleset, sides, zones, remove) {
   const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind), field("Side", side),
     field("Player (their link's name)", player), hidden.wrap, lurkField, zoneField, stats, equipField,
-    field("Other stats (name=value, comma-separated)", other),
-    field("Other stats GM only (name=value: kept from every player, theirs too)", otherSecret), removal);
+    wide(field("Other stats (name=value, comma-separated)", other)),
+    wide(field("Other stats GM only (name=value: kept from every player, theirs too)", otherSecret)), removal);
   row.renumber = (k) => {
     legend.textContent = `Participant ${k}`;
     removal.setAttribute("aria-label", `Remove participant ${k}`);
@@ -376,9 +387,11 @@ function personRow(ruleset, sides, zones, remove) {
           st.allowed.map((v) => h("option", { value: v }, String(v))))
         : h("input", { id: id(`stat-${st.name}`), "data-stat": st.name, type: "number", min: st.min, max: st.max,
           inputmode: "numeric" });
-      const secret = h("input", { type: "checkbox", id: id(`gm-${st.name}`), "data-gm": st.name });
-      return h("p", { class: "field stat" }, h("label", { for: input.id }, st.name), input,
-        h("span", { class: "inline" }, secret, h("label", { for: secret.id }, `${st.name} GM only`)));
+      // its GM-only box beside it, named with the stat for a screen reader ("hp GM only")
+      const secret = h("input", { type: "checkbox", id: id(`gm-${st.name}`), "data-gm": st.name,
+        "aria-label": `${st.name} GM only` });
+      return h("p", { class: "field stat" }, h("label", { for: input.id }, st.name),
+        h("span", { class: "inline" }, input, secret, h("label", { for: secret.id }, "GM only")));
     }));
   };
   row.fields = () => [{ input: lurk, label: `${legend.textContent}: Hidden at the start from`,

@@ -520,12 +520,37 @@ function zonePlaces(zones) {
   const cols = Math.max(1, phone ? Math.min(3, zones.length) : zones.length);
   const width = phone ? 384 : 640;
   const step = width / cols;
+  // a name wider than its column in lines of its words (the map's edge would cut it), the
+  // whole map lower by the lines it takes
+  const names = new Map(zones.map((z) => [z.id, nameLines(z.name || z.id, Math.floor((step - 8) / LETTER))]));
+  const top = (Math.max(1, ...[...names.values()].map((l) => l.length)) - 1) * LINE;
   const at = new Map(zones.map((z, i) => {
     const row = Math.floor(i / cols);
     const col = row % 2 ? cols - 1 - (i % cols) : i % cols;
-    return [z.id, { x: step * col + step / 2, y: 70 + row * ROW + (col % 2 ? 80 : 0) }];
+    return [z.id, { x: step * col + step / 2, y: top + 70 + row * ROW + (col % 2 ? 80 : 0), lines: names.get(z.id) }];
   }));
-  return { at, width, height: 250 + (Math.ceil(zones.length / cols) - 1) * ROW };
+  return { at, width, height: top + 250 + (Math.ceil(zones.length / cols) - 1) * ROW };
+}
+
+// A zone's name (20 px, bold: about LETTER px a letter) drawn in lines of at most `room`
+// letters, broken between words; a word longer than that keeps a line of its own.
+const LETTER = 12.5;
+const LINE = 22;
+function nameLines(name, room) {
+  const lines = [];
+  for (const word of name.split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= room) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length ? lines : [name];
+}
+
+// Where a line of a name is centred: under its zone, or nearer the middle where it would run
+// over the map's edge (a word longer than its column).
+function inside(x, text, width) {
+  const half = (text.length * LETTER) / 2 + 2;
+  return half * 2 >= width ? width / 2 : Math.min(Math.max(x, half), width - half);
 }
 
 function zoneMap(level, zones, ctx) {
@@ -540,7 +565,7 @@ function zoneMap(level, zones, ctx) {
     links.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) =>
       s("line", { x1: at.get(a).x, y1: at.get(a).y, x2: at.get(b).x, y2: at.get(b).y, class: "link" })),
     zones.map((z) => {
-      const { x, y } = at.get(z.id);
+      const { x, y, lines } = at.get(z.id);
       const here = people.filter((p) => p.zone === z.id);
       const place = ctx.send && !ctx.ended ? () => {
         const who = document.getElementById("map-who");
@@ -551,7 +576,10 @@ function zoneMap(level, zones, ctx) {
         "aria-label": `Put the chosen character in ${z.name || z.id}`, onclick: place,
         onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); place(); } } } : {};
       return s("g", attrs, s("circle", { cx: x, cy: y, r: 34, class: "zone" }),
-        s("text", { x, y: y - 40, "text-anchor": "middle", class: "zone-name" }, z.name || z.id),
+        s("text", { x, y: y - 40 - (lines.length - 1) * LINE, "text-anchor": "middle", class: "zone-name" },
+          // (a space between the lines: the name reads whole, to a screen reader and in a copy)
+          lines.map((line, i) => s("tspan", { x: inside(x, line, width), dy: i ? LINE : 0 },
+            i < lines.length - 1 ? `${line} ` : line))),
         here.map((p, i) => s("text", { x, y: y + 56 + i * 20, "text-anchor": "middle",  // below the circle
           class: "who" }, s("title", {}, p.name), shorten(p.name, people))));
     })));
