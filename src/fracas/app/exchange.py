@@ -121,18 +121,8 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
                                format=fmt)
         raise InvalidInput(f"{name}: not a fracas export (format {fmt!r}, expected "
                            f"{EXPORT_FORMAT!r})", format=fmt)
-    try:
-        summed = checksum(doc)
-    except UnicodeEncodeError:  # "\ud800": JSON allows it, UTF-8 (and a database) does not
-        raise InvalidInput(f"{name}: the file holds text that is not valid Unicode (a lone "
-                           "surrogate escape such as \\ud800); nothing was imported") from None
-    if doc.get("checksum") != summed:
-        raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
-                           "edited by hand; nothing was imported. If you edited it on purpose, "
-                           f'set its "checksum" to "{summed}" and {trust_hint} (every record '
-                           "is replayed all the same)")
-    if not trust:
-        check_signature(doc, key, name, trust_hint)
+    check_sealed(doc, name, key, trust=trust, trust_hint=trust_hint,
+                 anyway="every record is replayed all the same")
     meta = doc.get("conflict")
     raw = doc.get("records")
     if not isinstance(meta, dict) or not isinstance(raw, list) or not raw:
@@ -153,6 +143,23 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInput(f"{name}: a record is malformed: {exc!r}") from None
     return meta, records
+
+
+def check_sealed(doc: dict[str, Any], name: str, key: bytes | None, *, trust: bool,
+                 trust_hint: str, anyway: str) -> None:
+    """Refuse a file whose checksum does not match (damaged, or edited by hand), or, unless
+    ``trust``, that this store's ``key`` did not sign; ``anyway``: what is checked even so."""
+    try:
+        summed = checksum(doc)
+    except UnicodeEncodeError:  # "\ud800": JSON allows it, UTF-8 (and a database) does not
+        raise InvalidInput(f"{name}: the file holds text that is not valid Unicode (a lone "
+                           "surrogate escape such as \\ud800); nothing was imported") from None
+    if doc.get("checksum") != summed:
+        raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
+                           "edited by hand; nothing was imported. If you edited it on purpose, "
+                           f'set its "checksum" to "{summed}" and {trust_hint} ({anyway})')
+    if not trust:
+        check_signature(doc, key, name, trust_hint)
 
 
 def check_signature(doc: dict[str, Any], key: bytes | None, name: str, hint: str) -> None:

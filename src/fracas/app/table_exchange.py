@@ -18,7 +18,7 @@ from typing import Any
 from fracas import __version__
 from fracas.app.exchange import (
     TRUST_HINT_CLI,
-    check_signature,
+    check_sealed,
     checked_conflict,
     checksum,
     dumps,
@@ -90,18 +90,8 @@ def _checked(text: str, name: str, key: bytes, trust: bool) -> list[dict[str, An
     doc = json_document(text, name)
     if not isinstance(doc, dict) or doc.get("format") != TABLES_FORMAT:
         raise InvalidInput(f"{name}: not a file of tables (format {TABLES_FORMAT!r})")
-    try:
-        summed = checksum(doc)
-    except UnicodeEncodeError:
-        raise InvalidInput(f"{name}: the file holds text that is not valid Unicode (a lone "
-                           "surrogate escape such as \\ud800); nothing was imported") from None
-    if doc.get("checksum") != summed:
-        raise InvalidInput(f"{name}: the checksum does not match: the file was damaged or "
-                           "edited by hand; nothing was imported. If you edited it on purpose, "
-                           f'set its "checksum" to "{summed}" and {TRUST_HINT_CLI} (every '
-                           "conflict is checked all the same)")
-    if not trust:
-        check_signature(doc, key, name, TRUST_HINT_CLI)
+    check_sealed(doc, name, key, trust=trust, trust_hint=TRUST_HINT_CLI,
+                 anyway="every conflict is checked all the same")
     campaigns = doc.get("campaigns")
     if not isinstance(campaigns, list) or not campaigns or not all(
             isinstance(c, dict) and isinstance(c.get("conflicts"), list) for c in campaigns):
