@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 
 from fracas.server.limits import REQUEST_BURST, REQUEST_RATE
+from fracas.web import ASSETS
 from tests.server.support import new_table, running
 
 
@@ -75,3 +76,33 @@ def test_floods_without_a_token_are_limited_by_address(tmp_path: Path) -> None:
                  for i in range(30)]
         assert codes[:5] == [401] * 5 and codes[-1] == 429, codes
         assert anyone.get("/api/scenarios").status_code == 429
+
+
+def _page_files() -> list[str]:
+    """The table page's static files (its modules, style sheet and icon)."""
+    return sorted("/static/" + p.relative_to(ASSETS).as_posix() for p in ASSETS.rglob("*")
+                  if p.suffix in (".js", ".css", ".svg"))
+
+
+def test_a_page_s_own_files_spend_nothing_of_its_link_s_limit(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'fracas.db'}"
+    with running(db, str(tmp_path / "server.log"), args=("--rate-limit", "2/8")) as served:
+        table = new_table(served.url)
+        alice = table.invite("alice")
+        browser = httpx.Client(base_url=served.url, timeout=30,
+                               cookies={"fracas_token": alice.token or ""})
+        files = _page_files()
+        assert len(files) > 8  # more than the link's whole burst
+        for _ in range(2):  # a page load and a reload, each with every file
+            assert browser.get(f"/table/{table.id}").status_code == 200
+            assert [browser.get(f).status_code for f in files] == [200] * len(files)
+        assert browser.get("/api/me").json()["player"] == "alice"
+        # a flood of static files is held back by address, and still leaves the API alone
+        codes = [browser.get(files[0]).status_code for _ in range(400)]
+        assert 429 in codes
+        assert browser.get("/api/me").status_code == 200
+        assert alice.get("/api/me").status_code == 200
+        # a static path is no way around the limit for the API
+        for _ in range(10):
+            browser.post(files[0])
+        assert browser.get("/api/me").status_code == 429

@@ -70,7 +70,7 @@ from fracas.server.models import (
     StepsIn,
     TableIn,
 )
-from fracas.server.pages import mount_pages
+from fracas.server.pages import STATIC, mount_pages
 from fracas.server.projection import dump
 from fracas.store import ConflictInfo, SqlEventStore, StoreFailure, open_store
 
@@ -174,8 +174,9 @@ def create_app(url: str | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     if spans.SPANS is not None:
         app.add_middleware(spans.RequestTimer)
+    # added last: it runs first, before a body is read
     app.add_middleware(RequestLimit, limit=parse_rate_limit(os.environ.get(ENV_RATE_LIMIT)),
-                       cookie=COOKIE)  # added last: it runs first, before a body is read
+                       cookie=COOKIE, public=STATIC)
     _handlers(app)
     _routes(app)
     mount_pages(app, authenticate)

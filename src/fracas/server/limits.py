@@ -59,14 +59,21 @@ def parse_rate_limit(text: str | None) -> tuple[float, float] | None:
 class RequestLimit:
     """ASGI middleware: a token bucket per token and one per address, over the HTTP requests
     and WebSocket connections of every client. Beyond either, 429 with ``Retry-After`` and a
-    ``rate_limited`` error (a WebSocket connection is refused before it opens)."""
+    ``rate_limited`` error (a WebSocket connection is refused before it opens).
 
-    def __init__(self, app: ASGIApp, limit: tuple[float, float] | None, cookie: str) -> None:
+    A page's public files (``GET`` or ``HEAD`` under ``public``) spend no token's bucket,
+    whatever cookie they carry, and none of the API's: only a bucket of their own per
+    address, as large as the address's."""
+
+    def __init__(self, app: ASGIApp, limit: tuple[float, float] | None, cookie: str,
+                 public: str | None = None) -> None:
         """Wrap ``app``: ``limit`` is (rate, burst) per token (None: no limit); ``cookie``
-        is the name of the cookie a browser's token travels in."""
+        is the name of the cookie a browser's token travels in; ``public``, the path prefix
+        of the static files (``/static/``), if any."""
         self.app = app
         self.limit = limit
         self.cookie = cookie
+        self.public = public
         self._buckets: OrderedDict[str, Bucket] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -76,11 +83,14 @@ class RequestLimit:
             return
         rate, burst = self.limit
         client = scope.get("client")
-        wait = self._take("a " + (client[0] if client else "?"), rate * ADDRESS_FACTOR,
-                          burst * ADDRESS_FACTOR)
-        token = self._token(scope)
-        if token is not None:
-            wait = max(wait, self._take("t " + token, rate, burst))
+        address = client[0] if client else "?"
+        if self._is_public(scope):
+            wait = self._take("s " + address, rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR)
+        else:
+            wait = self._take("a " + address, rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR)
+            token = self._token(scope)
+            if token is not None:
+                wait = max(wait, self._take("t " + token, rate, burst))
         if wait <= 0:
             await self.app(scope, receive, send)
             return
@@ -93,6 +103,12 @@ class RequestLimit:
             await send({"type": "websocket.close", "code": 4429})
             return
         await _send_error(send, error, 429, [(b"retry-after", str(retry).encode())])
+
+    def _is_public(self, scope: Scope) -> bool:
+        """Whether the request reads a static file (the router sends the same path there)."""
+        return (self.public is not None and scope["type"] == "http"
+                and scope.get("method") in ("GET", "HEAD")
+                and str(scope.get("path", "")).startswith(self.public))
 
     def _token(self, scope: Scope) -> str | None:
         """A digest of the token the request presents (header or cookie), if any."""

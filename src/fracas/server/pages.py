@@ -30,6 +30,9 @@ SECURITY_HEADERS = {
                                "img-src 'self' blob:; connect-src 'self'; "
                                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
 }
+#: Where the assets of :mod:`fracas.web` are served: public files, kept out of a link's
+#: request limit (:class:`fracas.server.limits.RequestLimit`).
+STATIC = "/static/"
 
 
 class QrIn(BaseModel):
@@ -61,7 +64,7 @@ def qr_svg(text: str) -> bytes:
 def mount_pages(app: FastAPI, authenticate: Callable[[Request], Awaitable[Access]]) -> None:
     """Add the pages, the static assets and ``POST /api/qr`` to ``app`` (``authenticate``:
     the API's dependency that answers a request's token's access)."""
-    app.mount("/static", StaticFiles(directory=ASSETS), name="static")
+    app.mount(STATIC.rstrip("/"), StaticFiles(directory=ASSETS), name="static")
 
     @app.get("/", include_in_schema=False)
     async def start() -> FileResponse:
