@@ -76,6 +76,21 @@ def test_the_form_creates_a_conflict_or_shows_the_engines_refusal(served: Served
     assert "3917" not in json.dumps(view)
 
 
+def test_a_refusal_of_the_form_names_no_line_of_a_file(served: Served) -> None:
+    """A setting the rules refuse is said "the form: KEY …": no file was typed, so no line
+    (it said "the form:1: …", a line of a file that was never there)."""
+    t = new_table(served.url)
+    setup = {"ruleset": "etherscope", "title": "Ambush", "sides": ["agents", "domain"],
+             "settings": {"lurking": {"kim": ["nobody"]}},
+             "participants": [{"id": "ada", "name": "Ada", "side": "agents", "stats": {}},
+                              {"id": "kim", "name": "Kim", "side": "domain", "stats": {}}]}
+    r = t.gm.post(f"/api/tables/{t.id}/conflicts/form", json={"setup": setup})
+    assert r.status_code == 422
+    assert r.json()["message"] == ("the form: settings.lurking.kim names 'nobody', who is not "
+                                   "a participant")
+    assert t.gm.get(f"/api/tables/{t.id}/conflicts").json() == []  # nothing was made
+
+
 @pytest.mark.rule("FU-RES-1")
 def test_a_band_or_nothing_is_all_a_player_receives_of_anothers_harm(served: Served) -> None:
     t = new_table(served.url)

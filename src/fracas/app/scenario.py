@@ -53,8 +53,9 @@ class Scenario:
 
     def where(self, key: str | None = None) -> str:
         """``FILE:LINE`` of a ``[settings]`` key such as ``actions.push`` (``FILE`` alone when
-        there is no key), for errors found after the file was read."""
-        if not key:
+        there is no key, or no file's text: a set-up sent from the form has no lines), for
+        errors found after the file was read."""
+        if not key or not self.text:
             return self.path
         return f"{self.path}:{_line_of(self.text, ['settings', *key.split('.')])}"
 
