@@ -33,6 +33,7 @@ class TableSource:
                 expression=self.text,
                 dice=self.values,
                 position=self.pos,
+                sides=sides,
             )
         self.pos += 1
         return value
@@ -40,6 +41,18 @@ class TableSource:
     def dice(self, count: int, sides: int) -> list[int]:
         """The next ``count`` faces."""
         return [self.die(sides) for _ in range(count)]
+
+
+def misfit(error: TableDiceError, dice: list[int]) -> str:
+    """What is wrong with ``dice`` typed in for a roll that refused them with ``error``, for
+    a sentence that has said the roll already: which die shows a face its die does not
+    ("die 2 shows 11: a d10 shows 1 to 10"), or how many were typed in ("3 were typed in:
+    [4, 4, 4]")."""
+    at, sides = error.values.get("position"), error.values.get("sides")
+    if isinstance(at, int) and isinstance(sides, int) and 0 <= at < len(dice):
+        return f"die {at + 1} shows {dice[at]}: a d{sides} shows 1 to {sides}"
+    typed = "was" if len(dice) == 1 else "were"
+    return f"{len(dice)} {typed} typed in: {dice}"
 
 
 def parse_dice_list(text: str) -> list[int]:

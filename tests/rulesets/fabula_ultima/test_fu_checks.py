@@ -177,14 +177,31 @@ def test_supporters_can_be_chosen_and_dice_count_checked() -> None:
 def test_table_dice_that_do_not_fit_are_refused_with_the_rule(command: str) -> None:
     c = seed_example()
     err = refused(c, command, "FU-CHK-1", InvalidInput)
-    assert "Ada's check rolls {d8+d8}" in str(err)
+    assert "Ada's check is 2 dice ({d8+d8}), but " in str(err)
 
 
 @pytest.mark.rule("FU-CHK-1", "FU-CHK-5")
 def test_initiative_table_dice_name_whose_pair_is_wrong() -> None:
     c = make(pc("ada"), pc("bruno", dex=6), npc("orc"))
     err = refused(c, "ada: initiative dice=7,1,4,4", "FU-CHK-1", InvalidInput)
-    assert "Bruno's check rolls {d6+d8}" in str(err)
+    assert str(err) == "Bruno's check is 2 dice ({d6+d8}), but die 1 shows 7: a d6 shows 1 to 6 " \
+                       "(FU-CHK-1)"
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_table_dice_that_do_not_fit_say_the_check_once_and_what_was_typed() -> None:
+    """The check's dice are said once (it read "… rolls {d8+d10}: {d8+d10} needs 2 dice, got
+    3: [4, 4, 4]"), then what is wrong: how many were typed in, or which die cannot show it."""
+    c = make(pc("ada", dex=8, ins=10), npc("orc"))
+    c.execute("ada: initiative dice=6,6")
+    err = refused(c, "ada: check dex+ins 10 bonus=1 dice=4,4,4", "FU-CHK-1", InvalidInput)
+    assert str(err) == "Ada's check is 2 dice ({d8+d10}+1), but 3 were typed in: [4, 4, 4] " \
+                       "(FU-CHK-1)"
+    err = refused(c, "ada: check dex+ins 10 dice=4", "FU-CHK-1", InvalidInput)
+    assert str(err) == "Ada's check is 2 dice ({d8+d10}), but 1 was typed in: [4] (FU-CHK-1)"
+    err = refused(c, "ada: check dex+ins 10 dice=8,11", "FU-CHK-1", InvalidInput)
+    assert str(err) == "Ada's check is 2 dice ({d8+d10}), but die 2 shows 11: a d10 shows 1 to " \
+                       "10 (FU-CHK-1)"
 
 
 @pytest.mark.rule("FU-CON-3")

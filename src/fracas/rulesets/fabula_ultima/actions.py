@@ -8,6 +8,7 @@ from typing import Any
 
 from fracas.dice import Roll
 from fracas.dice.errors import TableDiceError
+from fracas.dice.table import misfit
 from fracas.engine.commands import Command
 from fracas.engine.components import AlternatingSides
 from fracas.engine.context import DecideContext
@@ -72,7 +73,8 @@ def roll_check(
                 f"{whose}check takes two dice, a face of each of its two dice (their sizes "
                 f"are the GM's to know): {list(dice or ())} do not fit them",
                 rule="FU-CHK-1", dice=dice) from None
-        raise TableDiceError(f"{whose}check rolls {expr}: {exc.message}", rule="FU-CHK-1",
+        raise TableDiceError(f"{whose or 'the '}check is 2 dice ({expr}), but "
+                             f"{misfit(exc, list(dice or ()))}", rule="FU-CHK-1",
                              dice=dice, expression=expr) from None
 
 
