@@ -4,7 +4,11 @@ table called by its title, and a conflict found by words of its title or by its 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -138,3 +142,26 @@ def test_the_behind_the_screen_mark_stays_whole_when_the_title_is_cut(
         (row,) = [line for line in _cli(db, "list", columns=columns)[1].splitlines()
                   if line.startswith(hidden)]
         assert row.rstrip().endswith("… (behind the screen)") and "Secret meeting" in row, row
+
+
+@pytest.mark.parametrize("zone, offset", [("UTC0", timedelta(0)),
+                                          ("IST-5:30", timedelta(hours=5, minutes=30)),
+                                          ("PST8", timedelta(hours=-8))])
+def test_last_played_is_on_the_machine_s_clock_and_the_json_in_utc(
+        campaign: tuple[str, dict[str, str], dict[str, str]], zone: str,
+        offset: timedelta) -> None:
+    """A GM in India read "last played 09:22" at 14:52 on their clock: the list said UTC.
+    Now it says the machine's local time (``TZ``); the JSON keeps the ISO time with its
+    offset, as stored."""
+    db, titles, _ = campaign
+    env = {**os.environ, "TZ": zone, "COLUMNS": "120"}
+    run = [sys.executable, "-c", "from fracas.cli import main; main()", "list", "--db", db]
+    listed = json.loads(subprocess.run([*run, "--json"], env=env, capture_output=True,
+                                       text=True, check=True).stdout)
+    out = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    for item in listed:
+        assert item["updated"].endswith("+00:00")  # the JSON is unchanged by the zone
+        local = datetime.fromisoformat(item["updated"]) + offset
+        (row,) = [line for line in out.splitlines() if line.startswith(item["id"])]
+        assert local.strftime("%Y-%m-%d %H:%M") in row, (zone, row)
+    assert len(listed) == len(titles)

@@ -2,13 +2,15 @@
 
 The id and the title are what a GM finds a conflict by, so they always stay; when the line
 is too narrow for every column, the others go in this order: the version, the ruleset, the
-time of day of the last play (its date stays), that date, the table. A title too long for
-what is left ends in "…" (``fracas list --json`` has it whole), never on a second line.
+time of day of the last play (on this machine's clock; its date stays), that date, the
+table. A title too long for what is left ends in "…" (``fracas list --json`` has it whole),
+never on a second line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -41,8 +43,14 @@ BEHIND = " (behind the screen)"
 
 
 def played(updated: str, date_only: bool) -> str:
-    """When a conflict was last played, as stored (UTC): ``2026-11-29 16:40`` or the date."""
-    return updated[:10] if date_only else updated[:16].replace("T", " ")
+    """When a conflict was last played, on this machine's clock (its time zone, as a GM
+    reads the time): ``2026-11-29 17:40`` or the date (stored in UTC, as --json says it)."""
+    try:
+        when = datetime.fromisoformat(updated)
+    except ValueError:  # not a time (none is stored so): said as it is
+        return updated[:10] if date_only else updated[:16].replace("T", " ")
+    local = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone()
+    return local.strftime("%Y-%m-%d" if date_only else "%Y-%m-%d %H:%M")
 
 
 def _cells(item: Listed, date_only: bool) -> dict[str, str]:
