@@ -259,14 +259,16 @@ def test_etherscope_refuses_table_dice_without_telling_a_gm_only_pool() -> None:
     c = make({}, [ada, pc("bruno", "bob"), pc("carl")])
     said = _refusal(c, "ada: awareness dice=5,6")
     assert "do not fit its pool" in said and not re.search(r"\b4 dice|4d6", said), said
-    assert "4d6>=5 needs 4 dice" in _refusal(c, "ada: awareness dice=5,6", Viewer.gm())
+    assert "roll is 4 dice (4d6>=5), but 2 were typed in" in _refusal(c, "ada: awareness dice=5,6",
+                                                                      Viewer.gm())
     c = started({}, [ada, pc("bruno", "bob"), pc("carl")])
     for line in ("ada: declare 5", "bruno: declare 4", "carl: declare 3", "countdown"):
         c.execute(line, time="")
     said = _refusal(c, "ada: attack carl skill=shoot dice=5,6")
     assert "do not fit its pool" in said and not re.search(r"\b6 dice|6d6", said), said
     # a pool she names is hers to know
-    assert "2d6>=5 needs 2 dice" in _refusal(c, "ada: attack carl pool=2 dice=5,6,1")
+    assert "roll is 2 dice (2d6>=5), but 3 were typed in" in _refusal(
+        c, "ada: attack carl pool=2 dice=5,6,1")
 
 
 def test_etherscope_hides_whether_a_gm_only_skill_is_rated() -> None:

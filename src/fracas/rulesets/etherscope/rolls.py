@@ -7,6 +7,7 @@ from typing import Any
 
 from fracas.dice import Roll
 from fracas.dice.errors import TableDiceError
+from fracas.dice.table import misfit
 from fracas.engine.context import DecideContext
 from fracas.engine.model import ConflictState
 from fracas.engine.words import possessive
@@ -66,18 +67,8 @@ def table_roll(state: ConflictState, ctx: DecideContext, pid: str, pool: int,
             raise unfit(state, pid, dice, rule) from None
         dice_word = "die" if pool == 1 else "dice"
         raise TableDiceError(f"{possessive(who)} roll is {pool} {dice_word} ({expr}), but "
-                             f"{_misfit(exc, list(dice or ()), state.settings['die_size'])}",
+                             f"{misfit(exc, list(dice or ()))}",
                              rule=rule, dice=list(dice or ()), expression=expr) from None
-
-
-def _misfit(exc: TableDiceError, dice: list[int], size: int) -> str:
-    """What is wrong with table dice for a pool, the pool said already: how many were typed
-    in, or which die shows a face a die of ``size`` does not."""
-    at = exc.values.get("position")
-    if isinstance(at, int) and 0 <= at < len(dice):
-        return f"die {at + 1} shows {dice[at]}: a d{size} shows 1 to {size}"
-    typed = "was" if len(dice) == 1 else "were"
-    return f"{len(dice)} {typed} typed in: {dice}"
 
 
 def unfit(state: ConflictState, pid: str, dice: Sequence[int] | None,
