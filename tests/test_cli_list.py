@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import app
+from fracas.store import SqlEventStore
 from tests.support import helpers  # noqa: F401  (registers the toy ruleset)
 
 TOY_FILE = Path(__file__).parent / "support" / "toy-brawl.toml"
@@ -165,3 +166,19 @@ def test_last_played_is_on_the_machine_s_clock_and_the_json_in_utc(
         (row,) = [line for line in out.splitlines() if line.startswith(item["id"])]
         assert local.strftime("%Y-%m-%d %H:%M") in row, (zone, row)
     assert len(listed) == len(titles)
+
+
+def test_a_tables_links_say_when_they_were_made_on_the_machine_s_clock(tmp_path: Path) -> None:
+    """``fracas table links`` said its times in UTC, as ``fracas list`` did."""
+    db = f"sqlite:///{tmp_path / 'links.db'}"
+    made = runner.invoke(app, ["table", "new", "Sunday", "--db", db])
+    table = made.stdout.split()[0]
+    env = {**os.environ, "TZ": "IST-5:30", "COLUMNS": "120"}
+    run = [sys.executable, "-c", "from fracas.cli import main; main()", "table", "links",
+           table, "--db", db]
+    out = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    store = SqlEventStore(db)
+    (token,) = store.list_tokens(table)
+    store.close()
+    local = datetime.fromisoformat(token.created) + timedelta(hours=5, minutes=30)
+    assert local.strftime("%Y-%m-%d %H:%M") in out, out

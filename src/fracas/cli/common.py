@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -88,3 +89,13 @@ def check_viewer(conflict: Conflict, viewer: Viewer) -> None:
             "[yellow]warning:[/] nobody in this conflict is played by "
             f"{escape(repr(viewer.player))}{_lower_case(viewer.player)}; showing what an "
             "onlooker sees")
+
+
+def local_time(stamp: str, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """A stored time (ISO, in UTC) on this machine's clock (its time zone, or ``TZ``'s), as
+    a GM reads the time; one that is not a time said as it is."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:  # none is stored so
+        return stamp.replace("T", " ")
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone().strftime(fmt)

@@ -10,13 +10,14 @@ never on a second line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from fracas.cli.common import local_time
 
 if TYPE_CHECKING:
     from fracas.app.listing import Listed
@@ -43,14 +44,9 @@ BEHIND = " (behind the screen)"
 
 
 def played(updated: str, date_only: bool) -> str:
-    """When a conflict was last played, on this machine's clock (its time zone, as a GM
-    reads the time): ``2026-11-29 17:40`` or the date (stored in UTC, as --json says it)."""
-    try:
-        when = datetime.fromisoformat(updated)
-    except ValueError:  # not a time (none is stored so): said as it is
-        return updated[:10] if date_only else updated[:16].replace("T", " ")
-    local = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone()
-    return local.strftime("%Y-%m-%d" if date_only else "%Y-%m-%d %H:%M")
+    """When a conflict was last played, on this machine's clock: ``2026-11-29 17:40`` or
+    the date (stored in UTC, as --json says it)."""
+    return local_time(updated, "%Y-%m-%d" if date_only else "%Y-%m-%d %H:%M")
 
 
 def _cells(item: Listed, date_only: bool) -> dict[str, str]:

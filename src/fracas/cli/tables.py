@@ -14,7 +14,15 @@ import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from fracas.cli.common import GM_LINK_SAID, console, fail, join_link, print_link, say
+from fracas.cli.common import (
+    GM_LINK_SAID,
+    console,
+    fail,
+    join_link,
+    local_time,
+    print_link,
+    say,
+)
 from fracas.cli.conflicts import DbOption, _guard
 
 if TYPE_CHECKING:  # the store is imported when a command runs (see fracas.cli.main)
@@ -122,8 +130,7 @@ def links(
         out.add_column(col)
     for t in tokens:
         out.add_row(t.id, t.role, t.player or "", escape(t.label),
-                    t.created[:19].replace("T", " "),
-                    (t.revoked or "")[:19].replace("T", " "))
+                    local_time(t.created), local_time(t.revoked) if t.revoked else "")
     console.print(out)
 
 
