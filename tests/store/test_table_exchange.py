@@ -112,6 +112,27 @@ def test_a_conflict_imported_alone_keeps_when_it_was_made_and_last_played(
                                                   "2025-02-02T01:15:00+00:00")
 
 
+def test_an_export_without_its_times_is_imported_as_made_now(
+        friday: tuple[str, str, list[str]], tmp_path: Path) -> None:
+    """A file written by hand (or by an old test) with "created": "" and no "updated" is
+    imported, as made now and last played at its last record; a time that is no time is
+    refused, naming it."""
+    db, _, ids = friday
+    doc = _export(db, ids[1])
+    doc["conflict"]["created"] = ""
+    del doc["conflict"]["updated"]
+    doc["checksum"] = checksum(doc)
+    other = f"sqlite:///{tmp_path / 'b.db'}"
+    code, _, err = _cli("import", "-", "--trust", "--db", other, input=dumps(doc))
+    assert code == 0, err
+    (copy,) = _listed(other)
+    assert copy["created"] > "2026" and copy["updated"] == doc["records"][-1]["time"]
+    doc["conflict"]["created"] = "Tuesday"
+    doc["checksum"] = checksum(doc)
+    code, _, err = _cli("import", "-", "--trust", "--new-id", "--db", other, input=dumps(doc))
+    assert code == 2 and 'conflict.created is "Tuesday", not a time' in " ".join(err.split())
+
+
 def test_every_table_and_campaign_comes_back_with_all(friday: tuple[str, str, list[str]],
                                                      tmp_path: Path) -> None:
     db, _table, _ = friday

@@ -249,10 +249,12 @@ def stored_time(value: object, name: str, what: str) -> str:
 def conflict_times(meta: dict[str, Any], records: list[Record], name: str
                    ) -> tuple[str | None, str | None]:
     """When an exported conflict was made and last played: its ``created`` and ``updated``
-    (a file from before ``updated``: its last record's time, when it has one)."""
-    created = None if meta.get("created") is None else stored_time(
-        meta["created"], name, "conflict.created")
-    if meta.get("updated") is not None:
+    (a file from before ``updated``: its last record's time, when it has one; None: not
+    known)."""
+    # none given, or "" (a file written by hand or by a test): not known, so now
+    created = stored_time(meta["created"], name, "conflict.created") \
+        if meta.get("created") not in (None, "") else None
+    if meta.get("updated") not in (None, ""):
         return created, stored_time(meta["updated"], name, "conflict.updated")
     try:
         return created, stored_time(records[-1].time, name, "the last record's time")
