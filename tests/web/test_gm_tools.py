@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -288,28 +289,38 @@ def test_the_forms_kind_follows_the_player_until_the_gm_chooses_one(browser: Bro
     gm.context.close()
 
 
-def vers_form(gm: Screen, title: str, sides: str, people: list[tuple[str, ...]],
-              zones: str | None = None) -> tuple[Locator, Locator]:
-    """The New conflict form set to VERS with ``title``, ``sides`` and ``zones`` (if given),
-    a row filled in for each of ``people`` (id, name, side and, if given, zone); the form and
-    its rows, to be sent."""
+def form_with_rows(gm: Screen, ruleset: str, title: str, sides: str,
+                   people: Sequence[Sequence[str]]) -> tuple[Locator, Locator]:
+    """The New conflict form set to ``ruleset`` with ``title`` and ``sides``, a row filled in
+    for each of ``people`` (id, name, side, then what the caller fills); the form and its
+    rows, to be filled on."""
     gm.page.get_by_text("Set up a conflict (form)").click()
     form = gm.page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("vers")
+    form.get_by_label("Ruleset").select_option(ruleset)
     form.get_by_label("Title").fill(title)
     form.get_by_label("Sides (comma-separated)").fill(sides)
-    if zones is not None:
-        form.get_by_label(re.compile("^Zones")).fill(zones)
     rows = form.locator("fieldset")
-    for i, (pid, name, side, *zone) in enumerate(people):
+    for i, (pid, name, side, *_) in enumerate(people):
         if i:
             form.get_by_role("button", name="Add a participant").click()
         row = rows.nth(i)
         row.get_by_label("Id", exact=True).fill(pid)
         row.get_by_label("Name", exact=True).fill(name)
         row.get_by_label("Side", exact=True).select_option(side)
+    return form, rows
+
+
+def vers_form(gm: Screen, title: str, sides: str, people: list[tuple[str, ...]],
+              zones: str | None = None) -> tuple[Locator, Locator]:
+    """The New conflict form set to VERS with ``title``, ``sides`` and ``zones`` (if given),
+    a row filled in for each of ``people`` (id, name, side and, if given, zone); the form and
+    its rows, to be sent."""
+    form, rows = form_with_rows(gm, "vers", title, sides, people)
+    if zones is not None:
+        form.get_by_label(re.compile("^Zones")).fill(zones)
+    for i, (_, _, _, *zone) in enumerate(people):
         if zone:
-            row.get_by_label("Zone", exact=True).select_option(zone[0])
+            rows.nth(i).get_by_label("Zone", exact=True).select_option(zone[0])
     return form, rows
 
 
@@ -1090,20 +1101,11 @@ def test_a_foes_rank_is_chosen_on_the_form(browser: Browser, served: Served) -> 
     them. Before, a rank could only be typed in Other stats, which never said so."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("fabula-ultima")
-    form.get_by_label("Title").fill("The lair")
-    form.get_by_label("Sides (comma-separated)").fill("heroes, foes")
-    rows = form.locator("fieldset")
-    for i, (pid, side, rank) in enumerate((("ada", "heroes", ""), ("captain", "foes", "elite"),
-                                           ("wyrm", "foes", "champion 3"))):
-        if i:
-            form.get_by_role("button", name="Add a participant").click()
+    people = (("ada", "heroes", ""), ("captain", "foes", "elite"), ("wyrm", "foes", "champion 3"))
+    form, rows = form_with_rows(gm, "fabula-ultima", "The lair", "heroes, foes",
+                                [(pid, pid.title(), side) for pid, side, _ in people])
+    for i, (_, _, rank) in enumerate(people):
         row = rows.nth(i)
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(pid.title())
-        row.get_by_label("Side", exact=True).select_option(side)
         row.get_by_label("hp", exact=True).fill("40")
         for attr in ("dex", "ins", "mig", "wlp"):
             row.get_by_label(attr, exact=True).select_option("8")
@@ -1126,20 +1128,11 @@ def test_an_extra_is_made_from_the_forms_other_stats(browser: Browser, served: S
     extra is true or false, not "true"'), so no extra could be made from the form."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("fabula-ultima")
-    form.get_by_label("Title").fill("The old bridge")
-    form.get_by_label("Sides (comma-separated)").fill("heroes, bandits")
-    rows = form.locator("fieldset")
-    for i, (pid, side, hp) in enumerate((("ada", "heroes", "40"), ("cut", "bandits", "20"),
-                                         ("mule", "bandits", "10"))):
-        if i:
-            form.get_by_role("button", name="Add a participant").click()
+    people = (("ada", "heroes", "40"), ("cut", "bandits", "20"), ("mule", "bandits", "10"))
+    form, rows = form_with_rows(gm, "fabula-ultima", "The old bridge", "heroes, bandits",
+                                [(pid, pid.title(), side) for pid, side, _ in people])
+    for i, (pid, _, hp) in enumerate(people):
         row = rows.nth(i)
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(pid.title())
-        row.get_by_label("Side", exact=True).select_option(side)
         row.get_by_label("hp", exact=True).fill(hp)
         if pid != "mule":
             for attr in ("dex", "ins", "mig", "wlp"):

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
 from tests.web.browser import invite, join, leaks, start_table, upload_scenario, wait_log
-from tests.web.test_gm_tools import clean, last_view, vers_form
+from tests.web.test_gm_tools import clean, form_with_rows, last_view, vers_form
 
 pytestmark = pytest.mark.timeout(150)
 #: A tablet held upright.
@@ -92,21 +92,12 @@ def test_the_form_sets_pairs_ranges_groups_and_a_lurker_hidden_from_some_only(
     character from every player, its allies' too."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("etherscope")
-    form.get_by_label("Title").fill("A secret domain")
-    form.get_by_label("Sides (comma-separated)").fill("hackers, agents")
-    rows = form.locator("fieldset")
     people = (("kim", "Kim", "hackers", "kate"), ("ivan", "Ivan", "hackers", "igor"),
               ("agent1", "Agent Grey", "agents", ""), ("agent2", "Zqagent Black", "agents", ""))
-    for i, (pid, name, side, player) in enumerate(people):
-        if i:
-            form.get_by_role("button", name="Add a participant").click()
+    form, rows = form_with_rows(gm, "etherscope", "A secret domain", "hackers, agents",
+                                people)
+    for i, (*_, player) in enumerate(people):
         row = rows.nth(i)
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(name)
-        row.get_by_label("Side", exact=True).select_option(side)
         row.get_by_label(re.compile("^Player")).fill(player)
         row.get_by_label("physical", exact=True).fill("10")
     form.get_by_label(re.compile("^Ranges of pairs")).fill("kim-agent1=distant, kim-agent2=distant")
