@@ -103,6 +103,8 @@ def test_fewer_or_more_pcs_take_the_settings_that_name_them_along() -> None:
     alone = apply_overrides(chase, (("pcs", 1),)).settings
     assert alone["ranges"]["pairs"] == [["ada", "zepcar", "distant"]]
     assert alone["groups"] == {}  # a group of Ada alone is no group
+    assert apply_overrides(chase, (("pcs", 2),)).settings["groups"] == {
+        "pursuers": ["ada", "bruno"]}  # as many as there are: as the scenario has them
     three = apply_overrides(chase, (("pcs", 3),)).settings
     assert three["ranges"]["pairs"][1:] == [["bruno", "zepcar", "distant"],
                                            ["bruno-2", "zepcar", "distant"]]

@@ -286,8 +286,9 @@ def _lurking(raw: Any, ids: list[str]) -> dict[str, list[str]]:
 def recast(settings: dict[str, Any], cast: Mapping[str, Sequence[str]]) -> dict[str, Any]:
     """``settings`` for another cast (:meth:`Ruleset.recast_settings`): a range pair for
     every pair of those its two become, groups and ambushers (and whom they hide from)
-    recast; a group left with fewer than two, or an ambusher with no one left to hide from,
-    is left out."""
+    recast; a group the recasting leaves with fewer than two, or an ambusher with no one left
+    to hide from, is left out (one given short from the start stays, for the set-up to
+    refuse)."""
     out = dict(settings)
     ranges, groups, lurking = (settings.get(k) for k in ("ranges", "groups", "lurking"))
     if isinstance(ranges, dict) and isinstance(pairs := ranges.get("pairs"), list) \
@@ -296,21 +297,14 @@ def recast(settings: dict[str, Any], cast: Mapping[str, Sequence[str]]) -> dict[
             [a, b, band] for x, y, band in pairs
             for a in recast_ids([x], cast) for b in recast_ids([y], cast)]}
     if isinstance(groups, dict) and all(isinstance(m, list) for m in groups.values()):
-        out["groups"] = _shrunk({name: recast_ids(members, cast)
-                                 for name, members in groups.items()}, groups, 2)
+        out["groups"] = {name: kept for name, members in groups.items()
+                         if len(kept := recast_ids(members, cast)) >= 2 or len(members) < 2}
     if isinstance(lurking, dict) and all(isinstance(t, list) for t in lurking.values()):
-        out["lurking"] = _shrunk({new: [t for t in recast_ids(targets, cast) if t != new]
-                                  for pid, targets in lurking.items()
-                                  for new in recast_ids([pid], cast)}, lurking, 1)
+        out["lurking"] = {new: kept for pid, targets in lurking.items()
+                          for new in recast_ids([pid], cast)
+                          if (kept := [t for t in recast_ids(targets, cast) if t != new])
+                          or not targets}
     return out
-
-
-def _shrunk(recast: dict[str, list[Any]], before: dict[str, Any],
-            least: int) -> dict[str, list[Any]]:
-    """``recast`` without the lists the recasting left shorter than ``least`` (one given
-    short from the start stays, for the set-up to refuse)."""
-    return {k: v for k, v in recast.items()
-            if len(v) >= least or len(before.get(k, v)) < least}
 
 
 def condenser_of(settings: dict[str, Any]) -> str:
