@@ -32,10 +32,11 @@ def print_link(link: str) -> None:
     console.print(link, soft_wrap=True, markup=False)
 
 
-def say(sentence: str) -> None:
-    """One line on stderr (Rich markup), as long as it is: the terminal folds it, never in
-    a word's middle, and a copy of it comes back whole (Rich would break it at 80 columns)."""
-    err_console.print(sentence, soft_wrap=True)
+def say(sentence: str, *, markup: bool = True) -> None:
+    """One line on stderr (Rich markup unless ``markup`` is False: a line holding an address
+    such as ``http://[::1]:8000``), as long as it is: the terminal folds it, never in a
+    word's middle, and a copy of it comes back whole (Rich would break it at 80 columns)."""
+    err_console.print(sentence, soft_wrap=True, markup=markup)
 
 
 def fail(error: FracasError | str, code: int = 2) -> NoReturn:

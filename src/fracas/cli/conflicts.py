@@ -189,11 +189,9 @@ def _none_listed(words: list[str], where: str | None) -> str:
     """What ``fracas list`` says when it lists nothing."""
     if not words and where is None:
         return "no stored conflicts; `fracas new SCENARIO` makes one"
-    asked = " ".join(words)
-    found = f"holds {asked!r}" if words else ""
-    there = f"in {where}" if where else ""
-    return escape(f"no stored conflict {there}{' ' if there and found else ''}"
-                  f"{'that ' + found if found else ''}".rstrip())
+    said = ["no stored conflict", *([f"in {where}"] if where else []),
+            *([f"that holds {' '.join(words)!r}"] if words else [])]
+    return escape(" ".join(said))
 
 
 def show(

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fracas.cli.common import err_console, fail
+from fracas.cli.common import fail, join_link, say
 from fracas.cli.conflicts import DbOption
 from fracas.errors import FracasError
 
@@ -23,12 +23,6 @@ class Sync(StrEnum):
 
     full = "full"  # every commit waits for the disk: it survives a power cut
     normal = "normal"  # it survives a crash of the server process, not of the machine
-
-
-def say(line: str) -> None:
-    """Print one of the server's first lines on stderr whole, never wrapped at the console's
-    width (a log or a narrow console would break a link in two): each is copied as it is."""
-    err_console.print(line, soft_wrap=True, markup=False)
 
 
 def serve(
@@ -82,16 +76,17 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     say(f"fracas serving {safe_url(url)} on http://{host}:{port} "
         f"({workers} process{'es' if workers > 1 else ''})"
-        f"; open http://{shown}:{port}/ to start a table in your browser (docs/table.md)")
+        f"; open http://{shown}:{port}/ to start a table in your browser (docs/table.md)",
+        markup=False)
     if open_tables:
-        say("--open: anyone who reaches this server may create tables")
+        say("--open: anyone who reaches this server may create tables", markup=False)
     elif admin is not None:
         say("tables may be created from this machine, or by whoever opens this admin link "
             "(secret, shown once; `--new-admin-secret` makes another): "
-            f"http://{shown}:{port}/join#{admin}")
+            + join_link(f"http://{shown}:{port}", admin), markup=False)
     else:
         say("tables may be created from this machine, or with the admin link printed before "
-            "(`--new-admin-secret` makes a new one)")
+            "(`--new-admin-secret` makes a new one)", markup=False)
     uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
                 log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))

@@ -26,7 +26,7 @@ from fracas.cli.common import (
 from fracas.cli.conflicts import DbOption, _guard
 
 if TYPE_CHECKING:  # the store is imported when a command runs (see fracas.cli.main)
-    from fracas.app.tables import Issued, TableService
+    from fracas.app.tables import TableService
 
 table_app = typer.Typer(help="Tables of `fracas serve`: create one, invite players (or the "
                              "GM on another device), revoke links.", no_args_is_help=True)
@@ -50,10 +50,6 @@ def _tables(db: str | None) -> Iterator[TableService]:
             store.close()
 
 
-def _link(url: str, issued: Issued) -> str:
-    return join_link(url, issued.secret)
-
-
 @table_app.command("new")
 def new_table(
     title: Annotated[str, typer.Argument(help="the table's name")],
@@ -71,7 +67,7 @@ def new_table(
         else f"created table {table_id} ({called})")
     say(GM_LINK_SAID)
     console.print(table_id)
-    print_link(_link(url, gm))
+    print_link(join_link(url, gm.secret))
 
 
 @table_app.command("invite")
@@ -100,7 +96,7 @@ def invite(
     else:
         who = "the public" if role == "public" else escape(str(player))
         say(f"link {issued.info.id} for {who} (shown once):")
-    print_link(_link(url, issued))
+    print_link(join_link(url, issued.secret))
 
 
 def _role(player: str | None, public: bool, gm: bool) -> str:
