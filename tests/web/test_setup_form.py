@@ -139,20 +139,11 @@ def test_the_form_gives_a_fabula_ultima_character_equipment(browser: Browser,
     takes no list): each item was declared with a command after."""
     gm = start_table(browser, served.url)
     page = gm.page
-    page.get_by_text("Set up a conflict (form)").click()
-    form = page.locator("#from-form")
-    form.get_by_label("Ruleset").select_option("fabula-ultima")
-    form.get_by_label("Title").fill("The Old Bridge")
-    form.get_by_label("Sides (comma-separated)").fill("heroes, bandits")
+    form, rows = form_with_rows(gm, "fabula-ultima", "The Old Bridge", "heroes, bandits", [
+        ("ada", "Ada", "heroes"), ("captain", "Bandit Captain", "bandits")])
     form.get_by_label("The player characters' side").select_option("heroes")
     form.get_by_label("The foes' side").select_option("bandits")
-    form.get_by_role("button", name="Add a participant").click()
-    rows = form.locator("fieldset")
-    for row, (pid, name, side) in zip((rows.nth(0), rows.nth(1)), (
-            ("ada", "Ada", "heroes"), ("captain", "Bandit Captain", "bandits")), strict=True):
-        row.get_by_label("Id", exact=True).fill(pid)
-        row.get_by_label("Name", exact=True).fill(name)
-        row.get_by_label("Side", exact=True).select_option(side)
+    for row in (rows.nth(0), rows.nth(1)):
         row.get_by_label("hp", exact=True).fill("40")
         for stat in ("dex", "ins", "mig", "wlp"):
             row.get_by_label(stat, exact=True).select_option("8")
