@@ -229,6 +229,27 @@ def test_the_gms_public_words_naming_a_concealed_character_are_left_out_for_play
     assert {p["id"]: p for p in gm["participants"]}["bruno"]["out"] == "Zqspy knifed him"
 
 
+def test_the_gms_words_naming_a_concealed_character_by_its_id_are_left_out_for_players() -> None:
+    # GMs type ids in commands all evening ("attack zqspy"), so their words slip into them
+    # too: an end reason, an out reason or an effect naming the hidden one by its id inside
+    # a sentence is kept from the players as one naming it by name is (before, only a value
+    # that was the id and nothing else was)
+    c = toy_conflict()
+    c.execute("join zqspy name=Shadow side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
+    c.execute("out bruno reason='zqspy knifed him'", time="")
+    c.execute("effect 'the lamp gutters as zqspy passes'", time="")
+    c.execute("effect 'rain on the roof'", time="")
+    c.execute("end reason='zqspy got away' outcome='a draw'", time="")
+    for who in (ALICE, BOB, Viewer.public()):
+        seen = view(c, who)
+        assert "zqspy" not in json.dumps(seen) + json.dumps(log_view(c, who)), who
+        level = seen["conflict"]
+        assert level["end_reason"] is None and level["outcome"] == "a draw"
+        assert [e["text"] for e in level["effects"]] == ["rain on the roof"]
+    gm = view(c, Viewer.gm())["conflict"]
+    assert gm["end_reason"] == "zqspy got away" and len(gm["effects"]) == 2
+
+
 def test_a_sheet_set_up_before_a_character_joins_hidden_reads_as_it_did() -> None:
     # Ada's bond to Zqhawk and her note of him were on her sheet, for everyone, before he was
     # in the conflict: his joining hidden changes nothing any player reads (before, both left

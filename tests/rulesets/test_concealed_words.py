@@ -1,9 +1,10 @@
 """The GM's public words naming a concealed character reach no player (docs/scenarios.md,
 ``conceal``): each bundled example from its start, one of its NPCs concealed, then random
-commands of every verb given by the GM, every text of them naming that NPC — a reason, a
-note, an effect, why someone is out, how the conflict ended. Whatever is accepted, no player
-(nor the public) reads the name in a new entry of their log or anywhere in their view but
-the title and the scene, which they read when the conflict was set up."""
+commands of every verb given by the GM, every text of them naming that NPC, by its name or
+its id — a reason, a note, an effect, why someone is out, how the conflict ended. Whatever
+is accepted, no player (nor the public) reads the name in a new entry of their log or
+anywhere in their view but the title and the scene, which they read when the conflict was
+set up."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def test_the_gms_words_naming_a_concealed_character_reach_no_player(
     x, played = start
     c = Conflict(played.ruleset, played.seed, played.records)
     hidden = c.state.participants[x].name
-    said = f"{hidden} {MARK}"
+    said = f"{data.draw(st.sampled_from([hidden, x]))} {MARK}"  # by its name or its id
     viewers = [Viewer.public(), *map(Viewer.of_player, _players(c))]
     seen = {v: len(log_view(c, v)) for v in viewers}
     for _ in range(data.draw(st.integers(1, 8))):

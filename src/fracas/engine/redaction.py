@@ -119,7 +119,13 @@ class Unknowns:
         self._last = max((came for came, _ in self._entered.values()), default=0)
         self._before: dict[int, Unknowns] = {}
         alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-        self._names = re.compile(rf"\b(?:{alternatives})\b") if names else None
+        # a sentence names one by its name or, in the GM's words, by its id as a word of its
+        # own ("zqdora got away": GMs type ids in every command; not "cut" in "cut-throat")
+        said = [rf"\b(?:{alternatives})\b"] if names else []
+        if ids:
+            keys = "|".join(sorted(map(re.escape, ids), key=len, reverse=True))
+            said.append(rf"(?<![\w-])(?:{keys})(?![\w-])")
+        self._names = re.compile("|".join(said)) if said else None
         covers = [n for n in shown if self._names is not None and self._names.search(n)]
         self._covers = re.compile("|".join(sorted(map(re.escape, covers), key=len,
                                                   reverse=True))) if covers else None
@@ -156,6 +162,16 @@ class Unknowns:
         for key, value in stats.items():
             out.update(self.before(p.stat_written(key)).clean({key: value}))
         return out
+
+    def echoing(self, typed: Iterable[str]) -> Unknowns:
+        """The net for words that echo back what their reader typed: an id of theirs among
+        ``typed`` is no secret there (a refusal of "attack gob" quotes 'gob' for a hidden
+        gob as for a missing zzz), their names still are."""
+        echoed = self._ids & set(typed)
+        if not echoed:
+            return self
+        return Unknowns(self._ids - echoed, self._hidden_names, self._every, self._shown,
+                        {k: v for k, v in self._entered.items() if k not in echoed})
 
     def knows(self, pid: str) -> bool:
         """Whether participant ``pid`` is none of them."""

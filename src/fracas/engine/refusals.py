@@ -35,7 +35,7 @@ def refusal_for(ruleset: Ruleset, root: ConflictState, author: Viewer, command: 
     typed = _typed(command)  # what the player wrote is echoed back, hidden or missing alike
     values = {k: _without_unknown_items(v, knowledge, typed) for k, v in error.values.items()}
     values = {k: v for k, v in values.items() if not _names_unknown(v, knowledge, typed)}
-    unknown = knowledge.unknowns()
+    unknown = knowledge.unknowns().echoing(typed)
     # a list of names reads as if the hidden ones did not exist ("Bruno, Zq have not gone":
     # "Bruno has not gone" would be the rules' own words then, but the list is theirs)
     message = unknown.text(error.message)
