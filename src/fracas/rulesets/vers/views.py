@@ -560,6 +560,7 @@ def view_ext(state: ConflictState, viewer: Viewer,
         "guards": {k: seen for k, v in ext.zones.guards.items()
                    if (seen := [g for g in v if can_see(g)])},
         "engaged": engaged, "cover": dict(ext.cover),
+        "cover_behind": dict(ext.cover_object),  # the object each one's cover is (VR-ATK-5)
         "objects": {o: {"name": v.name, "hardness": v.hardness, "broken": v.broken,
                         "zone": v.zone,
                         "conditions": [lv.name for i, lv in enumerate(v.ladder.levels)

@@ -427,7 +427,11 @@ function zoneFacts(level, zones, ctx) {
   for (const [who, value] of Object.entries(r.cover || {})) {
     const amount = typeof value === "object" && value !== null ? value.value : value;
     const share = { "-1": "⅓", "-3": "⅔", "-5": "complete" }[String(amount)];
-    facts.push(share ? `${ctx.name(who)} has ${share} cover (${amount} to attacks on them)` : `${ctx.name(who)} has cover ${amount}`);
+    // behind what: a miss by the penalty strikes it (VR-ATK-5)
+    const object = ((r.objects || {})[(r.cover_behind || {})[who]] || {}).name;
+    const behind = object ? ` behind ${object}` : "";
+    facts.push(share ? `${ctx.name(who)} has ${share} cover (${String(amount).replace("-", "−")} to attacks on them)${behind}`
+      : `${ctx.name(who)} has cover ${amount}${behind}`);
   }
   for (const [between, guards] of Object.entries(r.guards || {})) {
     const [a, b] = between.split("|");
