@@ -8,7 +8,9 @@ import json
 import subprocess
 import sys
 
+from fracas.app.service import ConflictService
 from fracas.engine.model import Viewer
+from fracas.store import open_store
 from tests.server.leakcheck import followed, stored_projection
 from tests.server.scenarios import LURKING, SEED
 from tests.server.support import ROOT, Served, frames_until_quiet, new_table
@@ -69,6 +71,31 @@ def test_an_append_by_another_process_reaches_the_sockets(server: Served) -> Non
                    capture_output=True, timeout=60)
     frames = frames_until_quiet(ws, quiet=2)
     assert any("from the terminal" in json.dumps(f) for f in frames)
+
+
+def test_a_refused_command_still_brings_the_sockets_the_appends_it_read(server: Served) -> None:
+    """A command that meets another process's append before this process heard of it (a
+    terminal's ``fracas do``; on PostgreSQL, the other server process) reads that append and
+    is then refused (from a screen the table moved past): the append still reaches every
+    socket, once, as it reaches them when nothing is refused."""
+    table = new_table(server.url)
+    path = table.conflict("vers-tavern-brawl")
+    cid = path.rsplit("/", 1)[1]
+    ws = table.invite("alice").live(path)
+    ws.recv(timeout=20)
+    stale = table.gm.get(path).json()["cursor"]
+    store = open_store(server.db, migrate=False)
+    try:
+        for n in range(5):  # each sent before the server's next look at the file, mostly
+            ConflictService(store).execute(cid, f"narrate 'from the terminal {n}'")
+            late = table.gm.post(path + "/commands",
+                                 json={"command": "narrate 'late'", "cursor": stale})
+            assert late.status_code == 409 and late.json()["code"] == "stale_version"
+    finally:
+        store.close()
+    said = [e["events"][0]["data"]["text"] for f in frames_until_quiet(ws, quiet=2)
+            for e in f["entries"]]
+    assert said == [f"from the terminal {n}" for n in range(5)]
 
 
 def test_sqlite_refuses_several_workers_with_a_reason(tmp_path: object) -> None:

@@ -193,35 +193,38 @@ class Hub:
             spans.add("wait for the room's lock", locked - asked)
             done = locked
 
-            def job() -> tuple[Any, list[tuple[Subscriber, str]]]:
+            def job() -> tuple[Any, Exception | None, list[tuple[Subscriber, str]]]:
                 nonlocal done
                 spans.add("wait for a worker thread", time.perf_counter() - locked)
-                if fresh:
-                    self.service.refresh(room.conflict_id, room.conflict)
+                result, failure = None, None
                 try:
+                    if fresh:
+                        self.service.refresh(room.conflict_id, room.conflict)
                     result = work(room)
-                finally:
-                    with spans.span("project and encode (all viewers)"):
-                        frames = self._frames(room)
-                    done = time.perf_counter()
-                return result, frames
-            try:
-                result, frames = await to_thread.run_sync(job)
-                spans.add("back on the event loop", time.perf_counter() - done)
-            except FracasError:
-                raise  # refused: the engine changed nothing
-            except Exception:
-                # a failed write may have left the cached conflict unsure: read it again
-                room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
-                room.lives.clear()
-                raise
+                except Exception as exc:
+                    failure = exc
+                # whatever the work's end, the records it brought in (another process's,
+                # read before a refusal) reach the sockets: their positions move on here
+                with spans.span("project and encode (all viewers)"):
+                    frames = self._frames(room)
+                done = time.perf_counter()
+                return result, failure, frames
+
+            result, failure, frames = await to_thread.run_sync(job)
+            spans.add("back on the event loop", time.perf_counter() - done)
             now = time.perf_counter()
             for sub, frame in frames:
                 try:
                     sub.queue.put_nowait((frame, now))
                 except asyncio.QueueFull:
                     sub.close(CLOSE_TOO_SLOW)
-            return result
+            if failure is None:
+                return result
+            if not isinstance(failure, FracasError):  # a refusal changed nothing, but
+                # a failed write may have left the cached conflict unsure: read it again
+                room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
+                room.lives.clear()
+            raise failure
 
     def cursor(self, conflict_id: str, viewer: Viewer, position: Position) -> str:
         """The opaque cursor of a position."""
