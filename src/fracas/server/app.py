@@ -82,6 +82,8 @@ COOKIE = "fracas_token"
 ENV_OPEN = "FRACAS_OPEN_TABLES"
 #: ``fracas serve --sync`` tells its server processes, in this variable, how SQLite commits.
 ENV_SYNC = "FRACAS_SQLITE_SYNC"
+#: The close code of a socket opened while the database is out of reach ("try again later").
+CLOSE_TRY_AGAIN = 1013
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
 #: Conflicts' standings (per viewer) the table's list keeps (the oldest forgotten beyond).
@@ -243,13 +245,18 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StoreFailure)
     async def store_failure(_r: Request, exc: StoreFailure) -> JSONResponse:
-        log.error("database error: %s", type(exc).__name__)
-        return _error(InternalError("the database failed; try again"), 503)
+        return _error(_store_failed(exc), 503)
 
     @app.exception_handler(Exception)
     async def unexpected(_r: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error")
         return _error(InternalError("internal error; nothing changed"), 500)
+
+
+def _store_failed(exc: Exception) -> InternalError:
+    """The refusal of a request the database failed (logged without its details)."""
+    log.error("database error: %s", type(exc).__name__)
+    return InternalError("the database failed; try again")
 
 
 # --- authentication --------------------------------------------------------------------
@@ -799,8 +806,10 @@ async def _live(websocket: WebSocket, table: str, conflict_id: str, cursor: str 
         room = await _conflict_room(server, access, table, conflict_id)
         sub, first = await server.hub.subscribe(room, access, cursor)
     except FracasError as exc:
-        await websocket.send_text(json.dumps({"type": "error", "error": exc.to_dict()}))
-        await websocket.close(close_code_of(exc))
+        await _refuse(websocket, exc, close_code_of(exc))
+        return
+    except StoreFailure as exc:  # the database is out of reach: the client comes back later
+        await _refuse(websocket, _store_failed(exc), CLOSE_TRY_AGAIN)
         return
     try:
         await websocket.send_text(first)
@@ -814,6 +823,13 @@ async def _live(websocket: WebSocket, table: str, conflict_id: str, cursor: str 
         pass
     finally:
         server.hub.unsubscribe(room, sub)
+
+
+async def _refuse(websocket: WebSocket, error: FracasError, code: int) -> None:
+    """Say why in an error frame, then close the socket with ``code``."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_text(json.dumps({"type": "error", "error": error.to_dict()}))
+        await websocket.close(code)
 
 
 async def _send(websocket: WebSocket, sub: Subscriber) -> None:
