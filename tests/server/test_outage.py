@@ -20,7 +20,8 @@ from tests.server.conftest import pg_url_or_skip
 from tests.server.support import frames_until_quiet, new_table, running
 from tests.support.pg import reset_pg
 
-OUT_OF_REACH = "the database failed; try again"
+OUT_OF_REACH = ("nothing was done: the database is out of reach or failed; try again in a "
+                "moment")
 
 
 @contextmanager

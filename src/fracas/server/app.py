@@ -256,7 +256,8 @@ def _handlers(app: FastAPI) -> None:
 def _store_failed(exc: Exception) -> InternalError:
     """The refusal of a request the database failed (logged without its details)."""
     log.error("database error: %s", type(exc).__name__)
-    return InternalError("the database failed; try again")
+    return InternalError("nothing was done: the database is out of reach or failed; try "
+                         "again in a moment")
 
 
 # --- authentication --------------------------------------------------------------------

@@ -140,6 +140,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (429, "too many requests from this token or address: retry after Retry-After "
               "seconds"),
         (500, "internal error: nothing changed"),
-        (503, "the database failed: nothing changed"),
+        (503, "the database is out of reach or failed: nothing changed"),
     )
 }
