@@ -212,19 +212,21 @@ class Hub:
 
             result, failure, frames = await to_thread.run_sync(job)
             spans.add("back on the event loop", time.perf_counter() - done)
+            if failure is not None and not isinstance(failure, FracasError):
+                # a failed write may have left the cached conflict unsure: nothing of it is
+                # sent; it is read again, and each viewer projected afresh from it
+                room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
+                room.lives.clear()
+                raise failure
             now = time.perf_counter()
             for sub, frame in frames:
                 try:
                     sub.queue.put_nowait((frame, now))
                 except asyncio.QueueFull:
                     sub.close(CLOSE_TOO_SLOW)
-            if failure is None:
-                return result
-            if not isinstance(failure, FracasError):  # a refusal changed nothing, but
-                # a failed write may have left the cached conflict unsure: read it again
-                room.conflict = await to_thread.run_sync(self.service.load, room.conflict_id)
-                room.lives.clear()
-            raise failure
+            if failure is not None:
+                raise failure  # refused: the engine changed nothing
+            return result
 
     def cursor(self, conflict_id: str, viewer: Viewer, position: Position) -> str:
         """The opaque cursor of a position."""
