@@ -1,6 +1,14 @@
 // The live updates of one conflict: a WebSocket that resumes from its cursor after a drop.
 
 const FINAL = new Set([4401, 4403, 4404]); // revoked, not allowed, unknown: do not retry
+const LOST = "connection lost: reconnecting…";
+// The device has no network at all (the browser knows it at once: a phone's wifi dropped):
+// said as it is, rather than "live" until a ping goes unanswered.
+const OFFLINE = "offline: no network (reconnects by itself once it is back)";
+
+function lost() {
+  return navigator.onLine === false ? OFFLINE : LOST;
+}
 // The page's timers of keeping in touch: a ping every pingMs; a socket that has sent nothing
 // (not even a pong) for deadMs is taken for dead (a phone that changed networks keeps a socket
 // open that nothing ever reaches); the table's list of conflicts asked for every conflictsMs;
@@ -23,6 +31,7 @@ export class Live {
     this.pinger = null;
     this.heard = 0;  // when the socket last sent anything
     window.addEventListener("online", () => this.reconnectNow());
+    window.addEventListener("offline", () => this.offline());
     document.addEventListener("visibilitychange", () => { if (!document.hidden) this.check(); });
   }
 
@@ -53,13 +62,21 @@ export class Live {
       Math.min(5000, TIMING.deadMs));
   }
 
+  // The network is gone: nothing reaches the socket any more, though it may not close for a
+  // minute. It is given up at once (the page says offline); "online" connects anew.
+  offline() {
+    if (this.stopped) return;
+    if (this.socket) this.dropped(this.socket);
+    else this.onStatus("down", lost());
+  }
+
   // A socket that went silent: forget it (its late close is ignored) and connect anew.
   dropped(socket) {
     if (this.socket !== socket || this.stopped) return;
     clearInterval(this.pinger);
     this.socket = null;
     socket.close();
-    this.onStatus("down", "connection lost: reconnecting…");
+    this.onStatus("down", lost());
     this.connect();
   }
 
@@ -95,7 +112,7 @@ export class Live {
           ? "this link was revoked or is not valid any more" : "closed by the server", event.code);
         return;
       }
-      this.onStatus("down", "connection lost: reconnecting…");
+      this.onStatus("down", lost());
       this.retry = setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     });
