@@ -8,10 +8,18 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, Route, expect
 
 from tests.server.support import Served
-from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
+from tests.web.browser import (
+    Screen,
+    command,
+    invite,
+    join,
+    start_table,
+    upload_scenario,
+    wait_log,
+)
 from tests.web.scenarios import VERS
 
 pytestmark = pytest.mark.timeout(150)
@@ -38,5 +46,120 @@ def test_a_phone_gone_offline_says_so_at_once_and_catches_up_when_back(
     wait_log(alice, "The roof caves in!")
     expect(alice.page.locator(".log .entry", has_text="The roof caves in!")).to_have_count(1)
     assert alice.errors == [] and gm.errors == [], (alice.errors, gm.errors)
+    alice.context.close()
+    gm.context.close()
+
+
+def attack_typed(screen: Screen) -> Locator:
+    """Ada's command line with an attack typed in it (Ada has two actions: a second attack
+    would be taken)."""
+    line = screen.page.locator("section.actor[data-actor='ada'] form.command-line")
+    line.locator("input").fill("ada: attack imp weapon=sword dice=3,3,2")
+    return line
+
+
+def attacks(screen: Screen) -> Locator:
+    """The log's entries of Ada's attack."""
+    return screen.page.locator(".log .entry", has_text="[3, 3, 2]")
+
+
+def test_a_double_tap_sends_the_command_once_and_says_it_is_done(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: the second tap was sent too, refused as made on a screen the table had moved
+    past, and its red "Not sent: … someone else acted first" stood beside the "Done"."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    command(gm, "gm", "open ada")
+    alice = join(browser, invite(gm, "alice"), SLOW)
+    held: list[Route] = []
+    alice.page.route("**/commands", lambda route: held.append(route))  # (still on its way)
+    send = attack_typed(alice).get_by_role("button", name="Send")
+    send.click()
+    send.click()
+    alice.page.wait_for_timeout(500)
+    for route in held:
+        route.continue_()
+    expect(alice.page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    assert len(held) == 1, f"sent {len(held)} times"
+    expect(alice.page.locator("#error")).to_be_hidden()
+    expect(attacks(alice)).to_have_count(1)
+    alice.context.close()
+    gm.context.close()
+
+
+def test_a_command_whose_answer_never_comes_is_settled_once_the_phone_is_back(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: the page said "No answer" and, once live again, nothing more: the command was
+    still typed in, and sending it again attacked a second time."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    command(gm, "gm", "open ada")
+    alice = join(browser, invite(gm, "alice"), SLOW)
+    page = alice.page
+
+    def reaches_the_server_but_its_answer_is_lost(route: Route) -> None:
+        route.fetch()
+        route.abort("internetdisconnected")
+
+    page.route("**/commands", reaches_the_server_but_its_answer_is_lost)
+    line = attack_typed(alice)
+    line.get_by_role("button", name="Send").click()
+    expect(page.locator("#error")).to_contain_text("No answer")
+    wait_log(alice, "[3, 3, 2]")  # it went through: the socket tells, the answer did not
+    page.unroute("**/commands")
+    alice.context.set_offline(True)  # the phone goes away, and comes back
+    expect(page.locator("#connection")).to_have_text(re.compile("^offline"))
+    alice.context.set_offline(False)
+    expect(page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    expect(page.locator("#error")).to_be_hidden()
+    expect(line.locator("input")).to_have_value("")  # nothing left to send by mistake
+    expect(attacks(alice)).to_have_count(1)
+    expect(page.locator(".round-region")).to_contain_text("1 action left")
+    assert alice.errors == [], alice.errors
+    alice.context.close()
+    gm.context.close()
+
+
+def test_sending_again_after_no_answer_is_answered_done_not_applied_twice(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    command(gm, "gm", "open ada")
+    alice = join(browser, invite(gm, "alice"), SLOW)
+    page = alice.page
+    page.route("**/commands", lambda route: (route.fetch(), route.abort()))
+    line = attack_typed(alice)
+    line.get_by_role("button", name="Send").click()
+    expect(page.locator("#error")).to_contain_text("No answer")
+    wait_log(alice, "[3, 3, 2]")
+    page.unroute("**/commands")
+    line.get_by_role("button", name="Send").click()  # the player tries again
+    expect(page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    expect(attacks(alice)).to_have_count(1)
+    expect(attacks(gm)).to_have_count(1)
+    alice.context.close()
+    gm.context.close()
+
+
+def test_a_reload_in_the_middle_of_a_command_says_whether_it_went_through(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: after the reload the attack stood in the log and still typed in its field, with
+    nothing said: Send again attacked twice."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    command(gm, "gm", "open ada")
+    alice = join(browser, invite(gm, "alice"), SLOW)
+    page = alice.page
+    page.route("**/commands", lambda route: route.fetch())  # applied; its answer never comes
+    line = attack_typed(alice)
+    line.get_by_role("button", name="Send").click()
+    wait_log(alice, "[3, 3, 2]")
+    page.unroute("**/commands")
+    page.reload()
+    expect(page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    expect(line.locator("input")).to_have_value("")
+    expect(attacks(alice)).to_have_count(1)
+    expect(page.locator(".round-region")).to_contain_text("1 action left")
+    assert "unanswered" not in alice.storage()
     alice.context.close()
     gm.context.close()

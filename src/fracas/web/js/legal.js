@@ -323,6 +323,7 @@ function forget(fields, key, verb) {
 
 function keep(f, key) {
   const input = f.input;
+  input.dataset.kept = key;  // (what a reload clears once the command sent is accepted)
   if (kept.has(key)) {
     const value = kept.get(key);
     if (input.multiple) for (const o of input.options) o.selected = value.split(",").includes(o.value);

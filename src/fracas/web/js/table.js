@@ -43,9 +43,9 @@ function showError(error) {
     }
     return errorBox.replaceChildren();
   }
-  const unsent = error instanceof TypeError;  // fetch failed: nothing reached the server
-  const text = unsent ? "No answer: the server cannot be reached. Once the page says live, the "
-    + "log shows whether it went through; send it again only if it did not."
+  const unsent = error instanceof TypeError;  // fetch failed: no answer came back
+  const text = unsent ? "No answer yet: the server cannot be reached. The page sends it again by "
+    + "itself once the connection is back, and says here whether it went through (never twice)."
     : error.code === "stale_version" ? STALE
     : withAdvice(error.message || String(error), error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
@@ -258,6 +258,8 @@ function openConflict(id, step = false) {
       if (kind === "live") {
         showError(null);
         refreshConflicts();
+        askAgain();  // a command without an answer learns whether it went through
+        askUnanswered(id);  // (those of a page reloaded before their answer came)
       }
       // closed as a conflict that does not exist, once seen: the GM took it back
       if (kind === "closed") return code === 4404 && state.view ? takenBack() : shut(text);
@@ -646,7 +648,7 @@ function commandLine(actor, ctx) {
   const id = `line-${actor}`;
   const key = `${state.conflictId}|${actor}|line`;  // what is typed in it outlasts a reload
   const input = h("input", { id, name: "command", class: "line", maxlength: 4000, required: true,
-    placeholder, value: kept.get(key) || null,
+    placeholder, value: kept.get(key) || null, "data-kept": key,
     oninput: () => {
       if (input.value) kept.set(key, input.value); else kept.delete(key);
       oddsFor(() => fullText(actor, input.value.trim()), output);
@@ -846,7 +848,10 @@ async function submit(command, form, done = "", path = "/commands") {
     clearTimeout(oddsTimers.get(output));  // its odds are of no use once it is sent
     output.replaceChildren();
   }
-  const sent = await send(path, path === "/commands" ? { command } : {});
+  await flushChoices();
+  const typed = form ? [...form.querySelectorAll("input[data-kept]")].map((i) => i.dataset.kept) : [];
+  const sent = await post(path, path === "/commands" ? { command } : {},
+    { said: done || (typeof command === "string" ? command : null), typed });
   if (sent) {
     showDone(done || (typeof command === "string" ? command : wholeCommand(command, sent)), sent);
   } else if (form && !errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
@@ -908,10 +913,19 @@ function followUndo(undone) {
   if (outcome) outcome.hidden = taken;
 }
 
-// A command (or undo, redo) goes with an idempotency key of its own: when its answer is lost
-// on the way (a phone's wifi drops), it is sent again with the same key, and the server
-// applies it once (docs/server.md).
+// A command (or undo, redo) goes with an idempotency key of its own and the cursor of the
+// screen it was chosen on: when its answer is lost on the way (a phone's wifi drops, the
+// server restarts), it is sent again as it was, and the server applies it once
+// (docs/server.md) — twice at once, then whenever the page is live again or the network back
+// (every AGAIN_MS at the latest), until an answer says whether it went through: its "Done: …",
+// or why not (the table changed meanwhile). The same command sent again while it is on its way
+// (a double tap, Send pressed again after "No answer yet") joins it: never sent twice. Kept in
+// the tab's storage until answered, it is asked again after a reload of the page.
 const RETRIES = [600, 2000];  // ms before each new try
+const AGAIN_MS = 10000;  // then, at the latest, between tries
+const onTheirWay = new Map();  // the conflict, path and body of each command → its answer
+const waiting = new Set();  // the wake-ups of the commands without an answer
+window.addEventListener("online", () => askAgain());
 
 function newKey() {  // crypto.randomUUID is for https only: a table on the LAN is plain http
   return Array.from(crypto.getRandomValues(new Uint8Array(16)),
@@ -923,28 +937,76 @@ async function send(path, body) {
   return post(path, body);
 }
 
-async function post(path, body) {
+// Send the commands without an answer again now (the page is live again, the network back,
+// or the user asks again).
+function askAgain() {
+  for (const wake of [...waiting]) wake(true);
+}
+
+// Resolves once it is time to try again: true when woken by askAgain, false after AGAIN_MS.
+function nextTry() {
+  return new Promise((resolve) => {
+    const wake = (woken) => {
+      clearTimeout(timer);
+      waiting.delete(wake);
+      resolve(woken);
+    };
+    const timer = setTimeout(() => wake(false), AGAIN_MS);
+    waiting.add(wake);
+  });
+}
+
+/** Send a command (`said`: its words for "Done: …" after a reload; `typed`: the kept keys of
+ * what was typed for it, gone once it is accepted); answers the server's answer, or null. */
+function post(path, body, { said = null, typed = [] } = {}) {
+  const same = `${state.conflictId}|${path}|${JSON.stringify(body)}`;
+  if (onTheirWay.has(same)) {  // a double tap: the one on its way answers both
+    askAgain();
+    return onTheirWay.get(same);
+  }
   document.getElementById("notice").textContent = "";
   showError(null);
   // decided on the table as this screen shows it: refused (stale_version) if it changed since
   const keyed = { ...body, key: newKey(), ...(state.cursor ? { cursor: state.cursor } : {}) };
+  return deliver(same, { conflict: state.conflictId, path, body, keyed, said, typed });
+}
+
+function deliver(same, pending) {
+  const answer = answerOf(pending).finally(() => onTheirWay.delete(same));
+  onTheirWay.set(same, answer);
+  return answer;
+}
+
+async function answerOf(pending) {
+  const { conflict, path, keyed } = pending;
+  const slot = `${conflict}|unanswered|${keyed.key}`;
+  kept.set(slot, JSON.stringify(pending));  // a reload asks again
   const moment = state.moment;
-  const conflict = state.conflictId;
   state.sending++;  // no odds are asked meanwhile: they would be of the moment it changes
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        const answer = await api("POST", `/tables/${tableId}/conflicts/${state.conflictId}${path}`, keyed);
+        const answer = await api("POST", `/tables/${tableId}/conflicts/${conflict}${path}`, keyed);
+        kept.delete(slot);
         showError(null);
         if (answer.cursor && state.conflictId === conflict) state.cursor = answer.cursor;
         if (answer.entry) ownEntries.add(ownKey(conflict, answer.entry));
         if (state.moment === moment) stale();  // its frame is still on its way
         return answer;
       } catch (error) {
-        if (error instanceof TypeError && attempt < RETRIES.length) {  // no answer: try again
-          await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
+        if (error instanceof TypeError) {  // no answer: try again, as it was
+          if (attempt < RETRIES.length) {
+            await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
+            continue;
+          }
+          if (attempt === RETRIES.length) showError(error);
+          state.sending--;  // meanwhile the screen follows the table as ever
+          const woken = await nextTry();
+          state.sending++;
+          if (woken) attempt = RETRIES.length - 1;  // said again if this try fails too
           continue;
         }
+        kept.delete(slot);
         showError(error);
         // a screen the table moved past: make sure its socket is alive (else it reconnects
         // and catches up) so that the fresh screen the message promises comes
@@ -955,6 +1017,36 @@ async function post(path, body) {
   } finally {
     state.sending--;
     if (!state.sending && heldEntries.length) tellOthers(heldEntries.splice(0));
+  }
+}
+
+// After a reload: the commands of this conflict that had no answer yet are asked again (with
+// their own key: applied once), and the page says what it would have said of them.
+function askUnanswered(conflict) {
+  for (const [slot, text] of kept) {
+    if (!slot.startsWith(`${conflict}|unanswered|`)) continue;
+    let pending;
+    try {
+      pending = JSON.parse(text);
+    } catch {
+      kept.delete(slot);
+      continue;
+    }
+    const same = `${conflict}|${pending.path}|${JSON.stringify(pending.body)}`;
+    if (onTheirWay.has(same)) continue;
+    deliver(same, pending).then((sent) => {
+      if (!sent || state.conflictId !== conflict) return;
+      showDone(pending.said || (sent.entry && sent.entry.command) || "your command", sent);
+      for (const key of pending.typed || []) forgetTyped(key);
+    });
+  }
+}
+
+// What was typed for a command accepted, gone from the tab's storage and from its field.
+function forgetTyped(key) {
+  kept.delete(key);
+  for (const input of document.querySelectorAll("input[data-kept]")) {
+    if (input.dataset.kept === key) input.value = "";
   }
 }
 
