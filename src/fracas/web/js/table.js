@@ -924,7 +924,7 @@ function followUndo(undone) {
 const RETRIES = [600, 2000];  // ms before each new try
 const AGAIN_MS = 10000;  // then, at the latest, between tries
 const onTheirWay = new Map();  // the conflict, path and body of each command → its answer
-const waiting = new Set();  // the wake-ups of the commands without an answer
+const asleep = new Set();  // the wake-ups of the commands without an answer
 window.addEventListener("online", () => askAgain());
 
 function newKey() {  // crypto.randomUUID is for https only: a table on the LAN is plain http
@@ -940,7 +940,7 @@ async function send(path, body) {
 // Send the commands without an answer again now (the page is live again, the network back,
 // or the user asks again).
 function askAgain() {
-  for (const wake of [...waiting]) wake(true);
+  for (const wake of [...asleep]) wake(true);
 }
 
 // Resolves once it is time to try again: true when woken by askAgain, false after AGAIN_MS.
@@ -948,11 +948,11 @@ function nextTry() {
   return new Promise((resolve) => {
     const wake = (woken) => {
       clearTimeout(timer);
-      waiting.delete(wake);
+      asleep.delete(wake);
       resolve(woken);
     };
     const timer = setTimeout(() => wake(false), AGAIN_MS);
-    waiting.add(wake);
+    asleep.add(wake);
   });
 }
 
