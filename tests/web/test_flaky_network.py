@@ -4,6 +4,7 @@ says what is going on, catches up by itself, and never applies a command twice."
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -162,4 +163,49 @@ def test_a_reload_in_the_middle_of_a_command_says_whether_it_went_through(
     expect(page.locator(".round-region")).to_contain_text("1 action left")
     assert "unanswered" not in alice.storage()
     alice.context.close()
+    gm.context.close()
+
+
+def test_a_reload_while_the_server_cannot_answer_waits_for_it_not_turned_away(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: a player who reloaded while the server's database was out of reach (every
+    request a 503) was told "You are not at this table (yet): open the link your GM gave you"
+    and the page stayed so once the database was back, as if their link no longer counted."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    alice = join(browser, invite(gm, "alice"), SLOW)
+    page = alice.page
+
+    def database_away(route: Route) -> None:  # the server's own 503 (tests/server/test_outage)
+        route.fulfill(status=503, content_type="application/json", body=json.dumps({
+            "code": "internal_error", "rule": None, "values": {},
+            "message": "nothing was done: the database is out of reach or failed; try again "
+                       "in a moment"}))
+
+    page.route("**/api/me", database_away)
+    page.reload()
+    expect(page.locator("main")).to_contain_text("The table cannot be reached just now: "
+                                                 "nothing was done: the database is out of reach")
+    expect(page.locator("#connection")).to_have_text("server unreachable: trying again…")
+    expect(page.locator("main")).not_to_contain_text("not at this table")
+    page.unroute("**/api/me")  # the database is back: the page, asking again, opens by itself
+    expect(page.locator(".person").first).to_be_visible()
+    expect(page.locator("#connection")).to_have_text(re.compile("^live"))
+    command(gm, "gm", "narrate 'Back in business'")
+    wait_log(alice, "Back in business")
+    alice.context.close()
+    gm.context.close()
+
+
+def test_a_link_that_does_not_let_its_holder_in_says_so_at_once(
+        browser: Browser, served: Served) -> None:
+    """A page opened without a token of the table (its cookie gone) is told to open its link,
+    not left waiting for a server that answered."""
+    gm = start_table(browser, served.url)
+    stranger = browser.new_context(viewport={"width": 390, "height": 844})
+    page = stranger.new_page()
+    page.goto(gm.page.url)
+    expect(page.locator("main")).to_contain_text("You are not at this table (yet)")
+    expect(page.locator("#connection")).to_have_text("not joined")
+    stranger.close()
     gm.context.close()

@@ -1,7 +1,7 @@
 // The table's screen: the GM's (set-up, invitations, every command, undo) or a player's (their
 // characters' commands only), by the role of the token in the cookie. Everything shown comes
 // from the viewer's projection, over the public API and the conflict's WebSocket.
-import { api, apiBlob } from "./api.js";
+import { api, apiBlob, ApiError } from "./api.js";
 import { capitalized, confirmed, copyField, h, panel, possessive, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
 import { downloadButton, importForm } from "./exchange.js";
@@ -103,15 +103,31 @@ function setConnection(kind, text) {
   el.className = `connection ${kind}`;
 }
 
+// Open the table. A link that does not (or no longer) let its holder in says so; a server that
+// cannot answer just now (its database out of reach, the network gone, too many requests) is
+// asked again, the page saying so meanwhile, and opens by itself once it answers.
 async function boot() {
-  try {
-    state.me = await api("GET", "/me");
-  } catch (error) {
-    main.replaceChildren(h("p", {}, "You are not at this table (yet): open the link your GM gave you. ",
-      error.message));
-    setConnection("closed", "not joined");
-    return;
+  for (let delay = 1000; ; delay = Math.min(delay * 2, 10000)) {
+    try {
+      return await enter();
+    } catch (error) {
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+        main.replaceChildren(h("p", {}, "You are not at this table (yet): open the link your GM gave you. ",
+          error.message));
+        setConnection("closed", "not joined");
+        return;
+      }
+      main.replaceChildren(h("p", { class: "unreachable" }, "The table cannot be reached just now: ",
+        error instanceof ApiError ? error.message : "no answer from the server",
+        ". The page tries again by itself."));
+      setConnection("down", "server unreachable: trying again…");
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
+}
+
+async function enter() {
+  state.me = await api("GET", "/me");
   if (state.me.table !== tableId) {
     location.replace(`/table/${encodeURIComponent(state.me.table)}`);
     return;
