@@ -88,6 +88,35 @@ def test_a_double_tap_sends_the_command_once_and_says_it_is_done(
     gm.context.close()
 
 
+def test_a_second_command_tapped_before_the_firsts_answer_is_refused_in_the_players_words(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Two different commands sent one after the other, the second before the first's answer:
+    the first moves the table, the second (chosen on the screen before it) is refused as stale
+    — and the player is told it was their own command that went first. Before: "someone else
+    acted first", when nobody else had."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp_path)
+    command(gm, "gm", "open ada")
+    alice = join(browser, invite(gm, "alice"), SLOW)
+    held: list[Route] = []
+    alice.page.route("**/commands", lambda route: held.append(route))  # (still on its way)
+    line = attack_typed(alice)
+    line.get_by_role("button", name="Send").click()
+    line.locator("input").fill("ada: attack imp weapon=sword dice=1,1,1")
+    line.get_by_role("button", name="Send").click()
+    alice.page.wait_for_timeout(300)
+    assert len(held) == 2, f"sent {len(held)}"
+    held[0].continue_()
+    expect(alice.page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    held[1].continue_()
+    error = alice.page.locator("#error")
+    expect(error).to_contain_text("Not sent: your command just before it changed the table first")
+    expect(error).not_to_contain_text("someone else")
+    expect(attacks(alice)).to_have_count(1)
+    alice.context.close()
+    gm.context.close()
+
+
 def test_a_command_whose_answer_never_comes_is_settled_once_the_phone_is_back(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Before: the page said "No answer" and, once live again, nothing more: the command was

@@ -46,7 +46,7 @@ function showError(error) {
   const unsent = error instanceof TypeError;  // fetch failed: no answer came back
   const text = unsent ? "No answer yet: the server cannot be reached. The page sends it again by "
     + "itself once the connection is back, and says here whether it went through (never twice)."
-    : error.code === "stale_version" ? STALE
+    : error.code === "stale_version" ? (error.own ? STALE_OWN : STALE)
     : withAdvice(error.message || String(error), error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
@@ -56,6 +56,9 @@ function showError(error) {
 // player, a phone that slept): refused, never merged; the screen is brought up to date.
 const STALE = "Not sent: the table changed while you chose (someone else acted first). The "
   + "screen now shows it as it is: look again, and send it again if it still fits.";
+const STALE_OWN = "Not sent: your command just before it changed the table first (each is "
+  + "decided on the screen it was chosen on). The screen now shows it as it is: look again, "
+  + "and send it again if it still fits.";
 
 // Copy the link: sent from a phone to a player far away, a link is pasted into a message, and a
 // long link in a field is hard to select with a thumb.
@@ -995,6 +998,9 @@ function deliver(same, pending) {
 
 async function answerOf(pending) {
   const { conflict, path, keyed } = pending;
+  // another of this page's commands on its way: if this one is refused as chosen on a screen
+  // the table moved past, that command is what moved it (tapped one after the other)
+  const behindOwn = [...onTheirWay.keys()].some((other) => other.startsWith(`${conflict}|`));
   const slot = `${conflict}|unanswered|${keyed.key}`;
   kept.set(slot, JSON.stringify(pending));  // a reload asks again
   const moment = state.moment;
@@ -1023,7 +1029,7 @@ async function answerOf(pending) {
           continue;
         }
         kept.delete(slot);
-        showError(error);
+        showError(behindOwn && error.code === "stale_version" ? Object.assign(error, { own: true }) : error);
         // a screen the table moved past: make sure its socket is alive (else it reconnects
         // and catches up) so that the fresh screen the message promises comes
         if (error.code === "stale_version" && state.live) state.live.check();
