@@ -30,13 +30,21 @@ pytestmark = pytest.mark.timeout(150)
 SLOW = {"pingMs": 600_000, "deadMs": 600_000, "conflictsMs": 600_000}
 
 
+def brawl(browser: Browser, served: Served, tmp: Path, *gm_says: str) -> tuple[Screen, Screen]:
+    """The GM's screen and Alice's phone (its timers long: :data:`SLOW`) at a VERS brawl,
+    the GM's commands ``gm_says`` given first."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, VERS, tmp)
+    for said in gm_says:
+        command(gm, "gm", said)
+    return gm, join(browser, invite(gm, "alice"), SLOW)
+
+
 def test_a_phone_gone_offline_says_so_at_once_and_catches_up_when_back(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Before: the page said "live" for up to a minute after the phone lost its network (until
     a ping went unanswered), while what others did never reached it."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path)
     status = alice.page.locator("#connection")
     expect(status).to_have_text("live")
     alice.context.set_offline(True)
@@ -68,10 +76,7 @@ def test_a_double_tap_sends_the_command_once_and_says_it_is_done(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Before: the second tap was sent too, refused as made on a screen the table had moved
     past, and its red "Not sent: … someone else acted first" stood beside the "Done"."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    command(gm, "gm", "open ada")
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
     held: list[Route] = []
     alice.page.route("**/commands", lambda route: held.append(route))  # (still on its way)
     send = attack_typed(alice).get_by_role("button", name="Send")
@@ -94,10 +99,7 @@ def test_a_second_command_tapped_before_the_firsts_answer_is_refused_in_the_play
     the first moves the table, the second (chosen on the screen before it) is refused as stale
     — and the player is told it was their own command that went first. Before: "someone else
     acted first", when nobody else had."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    command(gm, "gm", "open ada")
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
     held: list[Route] = []
     alice.page.route("**/commands", lambda route: held.append(route))  # (still on its way)
     line = attack_typed(alice)
@@ -121,10 +123,7 @@ def test_a_command_whose_answer_never_comes_is_settled_once_the_phone_is_back(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Before: the page said "No answer" and, once live again, nothing more: the command was
     still typed in, and sending it again attacked a second time."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    command(gm, "gm", "open ada")
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
     page = alice.page
 
     def reaches_the_server_but_its_answer_is_lost(route: Route) -> None:
@@ -152,10 +151,7 @@ def test_a_command_whose_answer_never_comes_is_settled_once_the_phone_is_back(
 
 def test_sending_again_after_no_answer_is_answered_done_not_applied_twice(
         browser: Browser, served: Served, tmp_path: Path) -> None:
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    command(gm, "gm", "open ada")
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
     page = alice.page
     page.route("**/commands", lambda route: (route.fetch(), route.abort()))
     line = attack_typed(alice)
@@ -175,10 +171,7 @@ def test_a_reload_in_the_middle_of_a_command_says_whether_it_went_through(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Before: after the reload the attack stood in the log and still typed in its field, with
     nothing said: Send again attacked twice."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    command(gm, "gm", "open ada")
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
     page = alice.page
     page.route("**/commands", lambda route: route.fetch())  # applied; its answer never comes
     line = attack_typed(alice)
@@ -200,9 +193,7 @@ def test_a_reload_while_the_server_cannot_answer_waits_for_it_not_turned_away(
     """Before: a player who reloaded while the server's database was out of reach (every
     request a 503) was told "You are not at this table (yet): open the link your GM gave you"
     and the page stayed so once the database was back, as if their link no longer counted."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, VERS, tmp_path)
-    alice = join(browser, invite(gm, "alice"), SLOW)
+    gm, alice = brawl(browser, served, tmp_path)
     page = alice.page
 
     def database_away(route: Route) -> None:  # the server's own 503 (tests/server/test_outage)
