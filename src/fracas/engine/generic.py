@@ -65,8 +65,11 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("note", (Param("text", "text"), _VIS), "a note in the log", actor="optional"),
     CommandSpec("narrate", (Param("text", "text"), _VIS),
                 "narration of an action or its effects", actor="optional"),
-    CommandSpec("roll", (Param("expression", "word"), Param("dice", "dice", required=False,
-                positional=False), Param("why", "text", required=False), _VIS),
+    # the expression is every free word, as Avrae's !roll reads it: "roll 1d20 + 5 adv to
+    # hit" rolls 2d20kh1+5, its comment "to hit" (the words were the reason, the +5 lost)
+    CommandSpec("roll", (Param("expression", "text"), Param("dice", "dice", required=False,
+                positional=False), Param("why", "text", required=False, positional=False),
+                _VIS),
                 "roll any dice (seen by the GM alone when its visibility is gm)", actor="optional"),
     CommandSpec("effect", (Param("text", "text"),
                            Param("until", "choice", required=False, positional=False,
