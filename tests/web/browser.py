@@ -265,13 +265,14 @@ def leaks(screen: Screen, secrets: tuple[str, ...]) -> list[str]:
 def sent_log(screen: Screen) -> list[list[str]]:
     """The sentences of the log the server sent the page (its WebSocket frames: a snapshot
     starts the log again, anything else adds to it), newest entry first, as a reader sees
-    them (without the **marks** of bold)."""
+    them (without the **marks** of bold and the ~~marks~~ of a dropped die)."""
     log: list[list[str]] = []
     for text in screen.frames:
         frame = json.loads(text)
         if not isinstance(frame, dict) or "entries" not in frame:
             continue
-        lines = [[line.replace("**", "") for line in e["lines"]] for e in frame["entries"]]
+        lines = [[line.replace("**", "").replace("~~", "") for line in e["lines"]]
+                 for e in frame["entries"]]
         log = lines if frame.get("type") == "snapshot" else log + lines
     return log[::-1]
 

@@ -1261,6 +1261,37 @@ def test_behind_the_screen_forgets_why_once_the_roll_is_made(browser: Browser,
         gm.context.close()
 
 
+def test_avrae_rolls_at_the_table_show_their_dropped_dice_struck_and_secret_rolls_stay_secret(
+        browser: Browser, served: Served) -> None:
+    """What an Avrae user types after ``!r`` rolls as it reads: behind the screen
+    ``1d20 + 5 adv [Ada's blade]`` is 2d20kh1+5 (before: the box sent the words unquoted, so
+    the apostrophe was refused and ``adv`` went unread), and a player's phone shows a die
+    dropped or rerolled away struck through (before: ``[~~1~~, 2, 3, 4]`` as typed marks)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        gm.page.set_viewport_size({"width": 1366, "height": 768})
+        gm.page.locator("#secret-roll").fill("1d20 + 5 adv [Ada's blade]")
+        gm.page.get_by_label("Why (GM only)").fill("zqsecret-adv")
+        gm.page.get_by_role("button", name="Roll behind the screen").click()
+        newest = gm.page.locator(".log .entry").first
+        expect(newest).to_contain_text("the GM rolls for zqsecret-adv [gm]: 2d20kh1+5[Ada's blade]")
+        expect(newest.locator("s.dropped")).to_have_count(1)  # the lower d20
+        command(gm, "gm", "roll 4d6kh3 + 1d20ro1 dice=1,2,3,4,1,15")
+        for screen in (gm, alice):
+            newest = screen.page.locator(".log .entry").first
+            expect(newest).to_contain_text("4d6kh3+1d20ro1 → [1, 2, 3, 4] + [1, 15] = 24")
+            expect(newest.locator("s.dropped")).to_have_text(["1", "1"])
+            expect(newest).not_to_contain_text("~~")
+        assert "zqsecret-adv" not in alice.page.content()
+        assert "Ada's blade" not in alice.page.content()
+        clean(gm, (alice,))
+    finally:
+        gm.context.close()
+        alice.context.close()
+
+
 def test_the_vers_gm_conceals_and_reveals_from_the_controls(browser: Browser, served: Served,
                                                             tmp_path: Path) -> None:
     """A VERS GM hides a character from the players and shows it again with **conceal** and

@@ -1,5 +1,6 @@
 // One log entry as its viewer may read it: its label and command, then a sentence per event —
-// the ruleset's own words, the same as the terminal's log (a success die's **marks** in bold).
+// the ruleset's own words, the same as the terminal's log (a success die's **marks** in bold, a
+// dropped die's ~~marks~~ struck through).
 
 import { h } from "./dom.js";
 
@@ -37,7 +38,14 @@ export function undoneOf(log, gm) {
   return out;
 }
 
-/** A sentence's pieces: its **marked** runs as bold elements (text, never markup). */
+/** A sentence's pieces: its **marked** runs (a success die) as bold elements and its ~~marked~~
+ * runs (a die dropped or rerolled away: `[~~1~~, 5]`) struck through — text, never markup. */
 export function marked(line) {
-  return String(line).split("**").map((part, i) => (i % 2 ? h("b", {}, part) : part));
+  return String(line).split(/(\*\*[^*]*\*\*|~~[^~]*~~)/).filter(Boolean).map((part) => {
+    if (part.length > 4 && part.startsWith("**") && part.endsWith("**")) return h("b", {}, part.slice(2, -2));
+    if (part.length > 4 && part.startsWith("~~") && part.endsWith("~~")) {
+      return h("s", { class: "dropped", title: "dropped" }, part.slice(2, -2));
+    }
+    return part;
+  });
 }

@@ -747,7 +747,7 @@ function behindTheScreen() {
     h("form", { class: "command", onsubmit: async (e) => {
       e.preventDefault();
       const reason = why.value.trim() ? ` why=${quote(why.value.trim())}` : "";
-      const roll = `roll ${expr.value.trim()}${reason} visibility=gm`;
+      const roll = `roll ${quote(expr.value.trim())}${reason} visibility=gm`;
       if (!(await submit(roll, e.target))) return;
       why.value = "";  // once rolled, as a form's words once accepted: the next roll's own
       if (how.value !== "ghost") return;
