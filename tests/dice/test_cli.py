@@ -220,3 +220,25 @@ def test_an_exact_fraction_is_never_cut_in_a_narrow_terminal() -> None:
     out = console.export_text()
     assert "…" not in out
     assert "4678419786333/20000000000000" in "".join(out.split())
+
+
+@pytest.mark.parametrize("words", [
+    ["1d20", "+", "5", "adv", "to", "hit"],  # as typed after Avrae's !r, without quotes
+    ["1d20+5", "adv", "to", "hit"],
+    ["1d20 + 5 adv to hit"],
+])
+def test_roll_takes_the_words_of_an_expression_unquoted(words: list[str]) -> None:
+    expected = roll("1d20 + 5 adv to hit", DiceRng.derive("words", 0)).to_text()
+    result = runner.invoke(make_app(), ["roll", *words, "--seed", "words"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == expected == "2d20kh1+5 to hit" + expected[16:]
+    several = runner.invoke(make_app(), ["roll", "--times", "2", "--seed", "words", *words])
+    assert several.stdout.splitlines()[0] == expected
+
+
+def test_odds_take_the_words_of_an_expression_unquoted() -> None:
+    result = runner.invoke(make_app(), ["odds", "1d20", "+", "5", "adv", "--vs", "15", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["title"] == "Odds of 2d20kh1+5 vs 15"
+    assert data["figures"][0]["fraction"] == "319/400"  # 1 - (9/20)^2

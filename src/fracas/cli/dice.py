@@ -22,6 +22,15 @@ def _reading(expr: str, d20: bool) -> str:
     return expr
 
 
+def _words(words: list[str] | None, default: str | None = None) -> str:
+    """The expression of the words given, joined by spaces, as Avrae's ``!roll`` takes the rest
+    of the message: ``fracas roll 1d20 + 5 adv`` needs no quotes."""
+    text = " ".join(words or [])
+    if not text.strip() and default is not None:
+        return default
+    return text
+
+
 def _console() -> Console:
     return Console(file=sys.stdout)
 
@@ -40,9 +49,11 @@ def _target(value: int, option: str) -> None:
 
 
 def roll_command(
-    expr: Annotated[str, typer.Argument(
-        help="Dice expression, e.g. 4d6kh3+2 or 10d10>=7 (none: 1d20, as Avrae's !r).")]
-    = "1d20",
+    words: Annotated[list[str] | None, typer.Argument(
+        metavar="EXPR", show_default=False,
+        help="Dice expression, e.g. 4d6kh3+2 or 1d20 + 5 adv to hit, quoted or not "
+             "(none: 1d20, as Avrae's !r).")]
+    = None,
     seed: Annotated[
         str | None, typer.Option("--seed", help="Seed for a repeatable roll (default: fresh).")
     ] = None,
@@ -55,7 +66,7 @@ def roll_command(
     = None,
 ) -> None:
     """Roll a dice expression and show every die (--times N: N rolls and their sum)."""
-    expr = _reading(expr, d20)
+    expr = _reading(_words(words, "1d20"), d20)
     from fracas.cli.dice_render import roll_to_rich
     from fracas.dice.rng import DiceRng, new_seed
     from fracas.dice.roller import roll
@@ -100,7 +111,8 @@ def roll_command(
 
 
 def odds_command(
-    expr: Annotated[str, typer.Argument(help="Dice expression, or a ruleset query.")],
+    words: Annotated[list[str], typer.Argument(
+        metavar="EXPR", help="Dice expression, or a ruleset query, quoted or not.")],
     vs: Annotated[
         int | None, typer.Option("--vs", help="Difficulty: chance that the total is at least DL.")
     ] = None,
@@ -111,6 +123,7 @@ def odds_command(
     d20: Annotated[bool, typer.Option("--d20", help=D20_HELP)] = False,
 ) -> None:
     """Show the exact odds of a dice expression (or of a ruleset's check)."""
+    expr = _words(words)
     if ruleset is not None and (vs is not None or d20):
         fail(f"--{'vs' if vs is not None else 'd20'} goes with a dice expression, not with "
               "--ruleset: a ruleset's query says its own target (e.g. '3d6 vs 12 -2')")
