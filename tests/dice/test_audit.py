@@ -397,5 +397,5 @@ def test_cli_json_is_valid(args: list[str]) -> None:
 def test_a_spaced_success_count_says_how_to_compare_the_total() -> None:
     with pytest.raises(DiceSyntaxError) as info:  # before: "expected a target number"
         parse("1d20 >= 15")
-    assert "to compare the total, write it in brackets: '(2d6) >= 7'" in str(info.value)
+    assert "to compare the total, write '(1d20) >= 15'" in str(info.value)
     assert parse("(1d20) >= 15").text == "(1d20)>=15"

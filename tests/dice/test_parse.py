@@ -138,3 +138,50 @@ def test_budget_refuses_hostile_expressions(source: str, fragment: str) -> None:
 def test_budget_limits_are_inclusive() -> None:
     assert parse("1000d1000").dice_count == 1000
     assert parse("(" * 32 + "1" + ")" * 32).maximum == 1
+
+
+@pytest.mark.parametrize(("source", "fragment"), [
+    # a comparison right after dice, in the text's own words, with Avrae's reading named
+    ("1d20 >= 15", "write '(1d20) >= 15', or start with 'd20:' to read it as Avrae does "
+                   "('d20:1d20 >= 15')"),
+    ("1d20+1d20 >= 15", "write '(1d20+1d20) >= 15'"),
+    ("1d20 < 10", "'1d20c<10' counts the dice that show less than 10; to compare the total, "
+                  "write '(1d20) < 10'"),
+    ("4d6kh3 > 12", "'4d6kh3c>12' counts the dice that show more than 12"),
+    # Roll20's braces around a set
+    ("{1d20, 2d10}kh1", "a set of several is written in parentheses: '(1d20, 2d10)kh1'"),
+    # Avrae's commands pasted with their dice
+    ("!r 1d20+5 adv", "'!r' is Avrae's command, not dice: type the dice alone, '1d20+5 adv'"),
+    ("!roll", "type the dice alone, '1d20'"),
+    ("!rr 6 4d6kh3", "type the dice alone, '4d6kh3' (fracas roll --times 6 4d6kh3 rolls it 6 "
+                     "times)"),
+    ("!rrr 3 1d20+5 15 adv", "type the dice alone, '1d20+5 adv' (fracas roll --times 3 --dc 15 "
+                             "1d20+5 adv rolls it 3 times against DC 15)"),
+    # advantage with nothing to roll twice
+    ("adv", "'adv' rolls a 1d20 twice, and there is no dice expression: write '1d20 adv'"),
+    # what a phone or a word processor types for an operator
+    ("1d20 − 2", "unexpected '−': write '-' for minus"),
+    ("2d6 – 1", "unexpected '–': write '-' for minus"),
+    ("1d20×2", "unexpected '×': write '*' for times"),
+    ("10 ÷ 2", "unexpected '÷': write '/' to divide"),
+])
+def test_what_an_avrae_user_types_otherwise_is_refused_with_what_to_type(
+        source: str, fragment: str) -> None:
+    """A text fracas reads otherwise than Avrae, or not at all, says what to type instead
+    (before: a comparison's message gave '(2d6) >= 7' whatever was typed, and the others said
+    only which character was unexpected)."""
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(source)
+    assert fragment in str(info.value)
+    assert f"at position {info.value.position} in '{source}'" in str(info.value)
+
+
+@pytest.mark.parametrize(("source", "text"), [
+    ("d20:1d20 >= 15", "d20:1d20>=15"),  # what the messages offer is read as they say
+    ("(1d20+1d20) >= 15", "(1d20+1d20)>=15"),
+    ("1d20c<10", "1d20c<10"),
+    ("(1d20, 2d10)kh1", "(1d20,2d10)kh1"),
+    ("1d20+5 adv", "2d20kh1+5"),
+])
+def test_what_the_messages_offer_parses(source: str, text: str) -> None:
+    assert parse(source).text == text

@@ -144,3 +144,19 @@ def test_explosion_chains_never_exceed_the_cap(sides: int, stream: int) -> None:
     assert all(len(d.faces) <= MAX_EXPLOSIONS + 1 for d in r.die_results())
     for d in r.die_results():
         assert all(f == sides for f in d.faces[:-1])
+
+
+@given(st.builds(lambda piece, times: piece * times,
+                 st.text(alphabet=ALPHABET + "\x00é١２🎲[]", min_size=1, max_size=6),
+                 st.integers(1, 4000)))
+@example("1d20+" * 4000 + "1")  # 20 kB: its message quoted all of it
+def test_a_refusal_is_a_sentence_whatever_the_length_of_the_text(text: str) -> None:
+    """However long the text, its refusal is a sentence of bounded length that quotes at most
+    the 500 characters an expression may hold (before: the length refusal quoted the whole
+    text, 20 kB for a 20 kB paste, on the terminal and in the API's answer)."""
+    try:
+        parse(text)
+    except (DiceSyntaxError, DiceBudgetError, DiceValueError) as error:
+        assert len(str(error)) < 1500
+        assert len(error.values.get("expression", "")) <= 500
+        assert f"position {error.position}" in str(error)

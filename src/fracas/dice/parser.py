@@ -82,7 +82,8 @@ _MERGED = ("k", "p", "rr", "ro", "ra", "e")
 class Parser:
     """The recursive-descent parser of one text (see the grammar above)."""
 
-    __slots__ = ("depth", "dice", "low", "n", "operators", "pos", "reading", "rerolls", "text")
+    __slots__ = ("begin", "depth", "dice", "group_at", "low", "n", "operators", "pos",
+                 "reading", "rerolls", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -95,6 +96,8 @@ class Parser:
         self.operators = 0
         self.rerolls = 0
         self.reading = FRACAS
+        self.group_at = 0  # where the dice group being read starts (for its messages)
+        self.begin = 0  # where the expression starts, past a "d20:" prefix
 
     # -- errors -------------------------------------------------------------------------
     def syntax(self, what: str, position: int) -> DiceSyntaxError:
@@ -114,9 +117,11 @@ class Parser:
     def unexpected(self, expected: str) -> DiceSyntaxError:
         if self.pos >= self.n:
             return self.syntax(f"unexpected end of expression, expected {expected}", self.pos)
-        return self.syntax(
-            f"unexpected {show(self.text[self.pos])}, expected {expected}", self.pos
-        )
+        ch = self.text[self.pos]
+        instead = _LOOKALIKES.get(ch)
+        if instead is not None:
+            return self.syntax(f"unexpected {show(ch)}: write {instead}", self.pos)
+        return self.syntax(f"unexpected {show(ch)}, expected {expected}", self.pos)
 
     # -- lexing helpers -----------------------------------------------------------------
     def skip(self) -> bool:
@@ -163,11 +168,12 @@ class Parser:
 
     # -- grammar ------------------------------------------------------------------------
     def parse(self) -> Tree:
-        if self.n > MAX_LENGTH:
-            raise self.budget(
-                f"dice expression is {self.n} characters long; at most {MAX_LENGTH} are allowed",
-                MAX_LENGTH,
-            )
+        if self.n > MAX_LENGTH:  # quoted by its start alone: the message stays a sentence
+            raise DiceBudgetError(
+                f"dice expression is {self.n} characters long; at most {MAX_LENGTH} are allowed "
+                f"(at position {MAX_LENGTH} in the text that starts {self.text[:40]!r}…)",
+                position=MAX_LENGTH,
+                expression=self.text[:MAX_LENGTH])
         self.skip()
         if self.at(D20_PREFIX):
             self.reading = D20
@@ -176,7 +182,14 @@ class Parser:
         word = self.advantage_word()
         self.skip()
         if self.pos >= self.n:
+            if word is not None:
+                raise self.syntax(f"'{word.group()}' rolls a 1d20 twice, and there is no dice "
+                                  f"expression: write '1d20 {word.group()}'", self.pos)
             raise self.syntax("empty dice expression", self.pos)
+        self.begin = self.pos
+        avrae = _AVRAE_COMMAND.match(self.text, self.pos)
+        if avrae is not None:
+            raise self.syntax(_avrae_command(avrae), self.pos)
         root = self.comparison()
         self.skip()
         spaced = self.low[self.pos - 1] in " \t\r\n\f"
@@ -189,6 +202,8 @@ class Parser:
                     comment = " ".join(self.bare(word)[self.pos :].split())
             elif ch in ")}":
                 raise self.syntax(f"unexpected {show(ch)} with nothing to close", self.pos)
+            elif ch in _LOOKALIKES:
+                raise self.unexpected("")
             else:
                 raise self.syntax(
                     f"unexpected {show(ch)}, expected an operator (+ - * / // % or a "
@@ -352,6 +367,10 @@ class Parser:
                     continue
                 break
         self.skip()
+        if ch == "{" and self.at(","):
+            raise self.syntax("braces hold one expression (a check's dice: '{d8+d10}'); a set "
+                              "of several is written in parentheses: "
+                              f"'({self.text[start + 1:].replace('}', ')', 1)}'", self.pos)
         if self.pos >= self.n or self.low[self.pos] != close:
             found = "the end" if self.pos >= self.n else show(self.text[self.pos])
             raise self.syntax(
@@ -386,6 +405,7 @@ class Parser:
             raise self.syntax("a die needs at least one face", sides_at)
         if sides > MAX_FACES:
             raise self.budget(f"d{sides} has too many faces; at most {MAX_FACES}", sides_at)
+        self.group_at = start
         self.dice += count
         if self.dice > MAX_DICE:
             raise self.budget(
@@ -431,17 +451,14 @@ class Parser:
             cat = low[at : at + 2]
             self.pos += 2
             if self.pos < self.n and self.text[self.pos] == " ":
-                raise self.syntax(
-                    f"right after dice, '{cat}N' with no space counts the dice that show N "
-                    f"or {'more' if cat == '>=' else 'less'} ('2d6{cat}5'); to compare the "
-                    f"total, write it in brackets: '(2d6) {cat} 7'", self.pos)
+                raise self.syntax(f"right after dice, '{cat}N' with no space counts: "
+                                  f"{self.compared(at, self.pos, cat)}", self.pos)
             return Op("c", (Sel(cat, self.integer(f"a target number after '{cat}'")),))
         if self.reading == FRACAS and not set_only and low[at] in "<>":
             raise self.syntax(
                 f"unexpected {show(self.text[at])}; right after dice a success count is "
-                f"written 'c{low[at]}N', '>=N' or '<=N' (compare the total as (2d6){low[at]}N)",
-                at,
-            )
+                f"written 'c{low[at]}N', '>=N' or '<=N': {self.compared(at, at + 1, low[at])}",
+                at)
         if low[at] not in _LETTERS:
             return None
         if low[at] == "c" and (self.digit_at(at + 1) or low[at + 1 : at + 2] in ("<", ">")):
@@ -479,6 +496,21 @@ class Parser:
         raise self.unexpected("an operation (k, p, kh, kl, dh, dl, rr, ro, ra, e, mi, ma, !, c)"
                               " or an operator")
 
+    def compared(self, at: int, after: int, cat: str) -> str:
+        """What to write instead of a comparison ``cat`` at ``at`` right after dice, in the
+        text's own words: the count, the total compared, and the text in the d20 reading."""
+        number = re.match(r"\s*(\d{1,7})", self.text[after:])
+        target = number.group(1) if number else "N"
+        dice = " ".join(self.text[self.group_at:at].split())
+        # the whole left side at the top level ("1d20+1d20 >= 15"), else the dice alone
+        left = " ".join(self.text[self.begin if self.depth == 0 else self.group_at:at].split())
+        count = f"{dice}{cat}{target}" if len(cat) == 2 else f"{dice}c{cat}{target}"
+        shows = {">=": f"{target} or more", "<=": f"{target} or less",
+                 ">": f"more than {target}", "<": f"less than {target}"}[cat]
+        return (f"'{count}' counts the dice that show {shows}; to compare the total, "
+                f"write '({left}) {cat} {target}', or start with "
+                f"'d20:' to read it as Avrae does ('d20:{self.text.strip()}')")
+
     def digit_at(self, pos: int) -> bool:
         return pos < self.n and "0" <= self.low[pos] <= "9"
 
@@ -492,6 +524,31 @@ class Parser:
             return None
         self.pos = pos
         return Sel(cat, self.integer("a number"))
+
+
+#: Characters a phone or a word processor types for an operator, and what to write instead.
+_LOOKALIKES = {"−": "'-' for minus", "–": "'-' for minus", "—": "'-' for minus",
+               "×": "'*' for times", "÷": "'/' to divide", "＋": "'+'", "％": "'%' or 'd%'"}
+
+#: Avrae's roll commands typed before the dice: "!r 1d20", "!rr 6 4d6kh3", "!rrr 3 1d20 15".
+_AVRAE_COMMAND = re.compile(
+    r"[!/.](?P<cmd>r|roll|rr|multiroll|rrr|iterroll)(?![^\s\d])\s*(?:(?P<n>\d{1,3})\s+)?",
+    re.IGNORECASE | re.ASCII)
+
+
+def _avrae_command(found: re.Match[str]) -> str:
+    """What to type instead of an Avrae command written before the dice."""
+    cmd, times = found.group("cmd").lower(), found.group("n")
+    said = f"'{found.group().strip()}' is Avrae's command, not dice: type the dice alone"
+    rest = found.string[found.end():].strip() or "1d20"
+    if cmd in ("r", "roll") or times is None:
+        return f"{said}, '{rest}'"
+    dc = re.match(r"(\S+)\s+(\d{1,7})\b\s*(.*)", rest) if cmd in ("rrr", "iterroll") else None
+    if dc is None:
+        return f"{said}, '{rest}' (fracas roll --times {times} {rest} rolls it {times} times)"
+    dice = " ".join(part for part in (dc.group(1), dc.group(3)) if part)
+    return (f"{said}, '{dice}' (fracas roll --times {times} --dc {dc.group(2)} {dice} rolls "
+            f"it {times} times against DC {dc.group(2)})")
 
 
 def _counted(node: Node) -> bool:
