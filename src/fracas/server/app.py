@@ -1,8 +1,9 @@
 """The HTTP and WebSocket API of ``fracas serve`` (FastAPI): a thin adapter over fracas.app.
 
-Every route authenticates its token (``Authorization: Bearer`` or the ``fracas_token``
-cookie), checks that the table in its path is the token's, and answers only through
-:mod:`fracas.server.projection`. Refusals are the engine's typed errors (docs/server.md).
+Every route authenticates its token (``Authorization: Bearer`` or the browser's cookie of
+the table in its path, :mod:`fracas.server.cookies`), checks that the table in its path is the
+token's, and answers only through :mod:`fracas.server.projection`. Refusals are the engine's
+typed errors (docs/server.md).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from fracas.errors import (
     StaleVersion,
 )
 from fracas.server import offers, projection, setups, spans
+from fracas.server.cookies import COOKIE, kept_links, presented, table_cookie
 from fracas.server.limits import (
     ENV_RATE_LIMIT,
     MAX_BODY,
@@ -76,7 +78,6 @@ from fracas.store import ConflictInfo, SqlEventStore, StoreFailure, open_store
 
 log = logging.getLogger("fracas.server")
 
-COOKIE = "fracas_token"
 #: ``fracas serve --open`` tells its server processes, in this variable, that anyone who
 #: reaches them may create tables.
 ENV_OPEN = "FRACAS_OPEN_TABLES"
@@ -86,6 +87,8 @@ ENV_SYNC = "FRACAS_SQLITE_SYNC"
 CLOSE_TRY_AGAIN = 1013
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
+#: Links of a browser's cookies that ``GET /api/session`` looks at (a browser keeps fewer).
+MAX_KEPT = 100
 #: Conflicts' standings (per viewer) the table's list keeps (the oldest forgotten beyond).
 MAX_STANDINGS = 20_000
 
@@ -178,7 +181,7 @@ def create_app(url: str | None = None) -> FastAPI:
         app.add_middleware(spans.RequestTimer)
     # added last: it runs first, before a body is read
     app.add_middleware(RequestLimit, limit=parse_rate_limit(os.environ.get(ENV_RATE_LIMIT)),
-                       cookie=COOKIE, public=STATIC)
+                       public=STATIC)
     _handlers(app)
     _routes(app)
     mount_pages(app, authenticate)
@@ -261,13 +264,15 @@ def _store_failed(exc: Exception) -> InternalError:
 
 
 # --- authentication --------------------------------------------------------------------
-def _secret(headers: Any, cookies: dict[str, str]) -> tuple[str | None, bool]:
-    """The presented token and whether it came from the cookie."""
+def _secret(headers: Any, cookies: dict[str, str], table: str | None = None
+            ) -> tuple[str | None, bool]:
+    """The presented token and whether it came from a cookie (for a request about
+    ``table``: that table's own cookie, else the plain one)."""
     auth = headers.get("authorization") or ""
     scheme, _, value = auth.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip(), False
-    cookie = cookies.get(COOKIE)
+    cookie = presented(cookies, table)
     return (cookie, True) if cookie else (None, False)
 
 
@@ -277,8 +282,9 @@ def _server(request: Request) -> Server:
 
 
 async def authenticate(request: Request) -> Access:
-    """The access of the request's token (401 without a valid one)."""
-    secret, _ = _secret(request.headers, request.cookies)
+    """The access of the request's token (401 without a valid one): its bearer token, or
+    the browser's cookie of the table in its path."""
+    secret, _ = _secret(request.headers, request.cookies, request.path_params.get("table"))
     with spans.span("authenticate"):
         return await to_thread.run_sync(_server(request).tables.authenticate, secret)
 
@@ -367,24 +373,49 @@ def _routes(app: FastAPI) -> None:
 
     @app.post("/api/session", tags=["tables"])
     async def session(request: Request) -> Response:
-        """Keep the bearer token (or the server's admin secret) in a ``SameSite=Strict;
-        HttpOnly`` cookie (for browsers)."""
+        """Keep the bearer token in a ``SameSite=Strict; HttpOnly`` cookie (for browsers):
+        a table's link in that table's own cookie, beside the links of other tables the
+        browser holds (another link of the same table takes its place); the server's admin
+        secret in the plain one."""
         secret, _ = _secret(request.headers, request.cookies)
         if await to_thread.run_sync(_server(request).tables.is_admin, secret):
             data: dict[str, Any] = {"table": None, "role": "admin", "player": None}
+            name = COOKIE
         else:
             access = await authenticate(request)
             data = {"table": access.table, "role": access.role, "player": access.player}
+            name = table_cookie(access.table)
         out = JSONResponse(data)
-        out.set_cookie(COOKIE, secret or "", httponly=True, samesite="strict",
+        out.set_cookie(name, secret or "", httponly=True, samesite="strict",
                        secure=request.url.scheme == "https", path="/")
         return out
 
+    @app.get("/api/session", tags=["tables"])
+    async def kept(request: Request) -> list[dict[str, Any]]:
+        """The tables whose links this browser keeps (its cookies; a revoked link is left
+        out): each one's id, title and the role and player of its link there."""
+        server = _server(request)
+
+        def look() -> list[dict[str, Any]]:
+            found: dict[str, dict[str, Any]] = {}
+            plain = request.cookies.get(COOKIE)  # a link kept before a cookie per table
+            secrets = [*kept_links(request.cookies).values(), *([plain] if plain else [])]
+            for secret in secrets[:MAX_KEPT]:
+                with contextlib.suppress(NotAuthenticated, NotFound):
+                    access = server.tables.authenticate(secret)
+                    found[access.table] = {"table": access.table,
+                                           "title": server.tables.title(access),
+                                           "role": access.role, "player": access.player}
+            return sorted(found.values(), key=lambda t: (t["title"].lower(), t["table"]))
+
+        return await to_thread.run_sync(look)
+
     @app.delete("/api/session", tags=["tables"])
-    async def logout() -> Response:
-        """Forget the cookie."""
+    async def logout(request: Request) -> Response:
+        """Forget the cookies: every table's link this browser keeps, and the admin secret."""
         out = JSONResponse({"ok": True})
-        out.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        for name in [COOKIE, *map(table_cookie, kept_links(request.cookies))]:
+            out.delete_cookie(name, path="/", httponly=True, samesite="strict")
         return out
 
     @app.get("/api/tables/{table}", tags=["tables"])
@@ -800,7 +831,7 @@ async def _live(websocket: WebSocket, table: str, conflict_id: str, cursor: str 
     server: Server = websocket.app.state.server
     await websocket.accept()
     try:
-        secret, from_cookie = _secret(websocket.headers, websocket.cookies)
+        secret, from_cookie = _secret(websocket.headers, websocket.cookies, table)
         if from_cookie and not _same_origin(websocket):
             raise NotAllowed("a cookie is accepted only from this server's own pages")
         access = await to_thread.run_sync(server.tables.authenticate, secret)

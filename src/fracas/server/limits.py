@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fracas.engine.limits import no_key_twice
 from fracas.errors import FracasError, InvalidInput, RateLimited
+from fracas.server.cookies import presented, table_in_path
 
 #: The largest request body accepted (bytes): a scenario file or an export document.
 MAX_BODY = 2 * 1024 * 1024
@@ -65,14 +66,13 @@ class RequestLimit:
     whatever cookie they carry, and none of the API's: only a bucket of their own per
     address, as large as the address's."""
 
-    def __init__(self, app: ASGIApp, limit: tuple[float, float] | None, cookie: str,
+    def __init__(self, app: ASGIApp, limit: tuple[float, float] | None,
                  public: str | None = None) -> None:
-        """Wrap ``app``: ``limit`` is (rate, burst) per token (None: no limit); ``cookie``
-        is the name of the cookie a browser's token travels in; ``public``, the path prefix
-        of the static files (``/static/``), if any."""
+        """Wrap ``app``: ``limit`` is (rate, burst) per token (None: no limit); ``public``,
+        the path prefix of the static files (``/static/``), if any. A browser's token is
+        the cookie the request presents (:func:`fracas.server.cookies.presented`)."""
         self.app = app
         self.limit = limit
-        self.cookie = cookie
         self.public = public
         self._buckets: OrderedDict[str, Bucket] = OrderedDict()
 
@@ -111,7 +111,8 @@ class RequestLimit:
                 and str(scope.get("path", "")).startswith(self.public))
 
     def _token(self, scope: Scope) -> str | None:
-        """A digest of the token the request presents (header or cookie), if any."""
+        """A digest of the token the request presents (header, or the cookie of the table in
+        its path), if any."""
         secret = None
         for name, value in scope.get("headers") or []:
             if name == b"authorization":
@@ -121,11 +122,10 @@ class RequestLimit:
                     break
             elif name == b"cookie" and secret is None:
                 try:
-                    morsel = SimpleCookie(value.decode("latin-1")).get(self.cookie)
+                    cookies = {k: m.value for k, m in SimpleCookie(value.decode("latin-1")).items()}
                 except CookieError:
-                    morsel = None
-                if morsel is not None and morsel.value:
-                    secret = morsel.value
+                    cookies = {}
+                secret = presented(cookies, table_in_path(str(scope.get("path", ""))))
         if secret is None:
             return None
         return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()[:32]

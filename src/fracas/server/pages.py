@@ -2,7 +2,8 @@
 
 Kept apart from the API routes (:mod:`fracas.server.app`): ``/`` (start a table),
 ``/table/{table}`` and ``/table/{table}/{conflict}`` (the GM's or a player's screen, by the
-token in the cookie), ``/static/…`` (the assets of :mod:`fracas.web`) and ``POST /api/qr``.
+token in the table's cookie), ``/static/…`` (the assets of :mod:`fracas.web`) and ``POST
+/api/qr`` (``POST /api/tables/{table}/qr`` for a page of that table).
 Every page is sent with a Content-Security-Policy that allows only this server's own scripts.
 """
 
@@ -19,7 +20,7 @@ from segno.encoder import DataOverflowError
 from starlette.staticfiles import StaticFiles
 
 from fracas.app.tables import Access
-from fracas.errors import InvalidInput, NotAllowed
+from fracas.errors import InvalidInput, NotAllowed, NotFound
 from fracas.server.models import one_line
 from fracas.web import ASSETS
 
@@ -62,7 +63,7 @@ def qr_svg(text: str) -> bytes:
 
 
 def mount_pages(app: FastAPI, authenticate: Callable[[Request], Awaitable[Access]]) -> None:
-    """Add the pages, the static assets and ``POST /api/qr`` to ``app`` (``authenticate``:
+    """Add the pages, the static assets and the QR codes' routes to ``app`` (``authenticate``:
     the API's dependency that answers a request's token's access)."""
     app.mount(STATIC.rstrip("/"), StaticFiles(directory=ASSETS), name="static")
 
@@ -79,9 +80,14 @@ def mount_pages(app: FastAPI, authenticate: Callable[[Request], Awaitable[Access
 
     @app.post("/api/qr", tags=["links"], response_class=Response,
               responses={200: {"content": {"image/svg+xml": {}}}})
-    async def qr(_r: Request, body: QrIn,
-                 access: Annotated[Access, Depends(authenticate)]) -> Response:
-        """(GM) A QR code (SVG) of a text, for a player's phone to scan an invitation link."""
+    @app.post("/api/tables/{table}/qr", tags=["links"], response_class=Response,
+              responses={200: {"content": {"image/svg+xml": {}}}})
+    async def qr(_r: Request, body: QrIn, access: Annotated[Access, Depends(authenticate)],
+                 table: str | None = None) -> Response:
+        """(GM) A QR code (SVG) of a text, for a player's phone to scan an invitation link
+        (under a table's path, the browser's link of that table is the one asking)."""
+        if table is not None and table != access.table:
+            raise NotFound(f"no table {table!r}", table=table)
         if not access.is_gm:
             raise NotAllowed("only the GM draws invitation QR codes")
         return Response(qr_svg(body.text), media_type="image/svg+xml")

@@ -116,7 +116,7 @@ async function boot() {
     } catch (error) {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
         main.replaceChildren(h("p", {}, "You are not at this table (yet): open the link your GM gave you. ",
-          error.message));
+          error.message), otherTables(await keptTables()));
         setConnection("closed", "not joined");
         return;
       }
@@ -130,19 +130,37 @@ async function boot() {
 }
 
 async function enter() {
-  state.me = await api("GET", "/me");
-  if (state.me.table !== tableId) {
-    location.replace(`/table/${encodeURIComponent(state.me.table)}`);
-    return;
-  }
+  // this table's link, as this browser keeps it (a link of another table is no matter)
+  state.me = await api("GET", `/tables/${encodeURIComponent(tableId)}`);
   document.getElementById("table-title").textContent = state.me.title;
+  document.title = tabTitle();
   document.getElementById("who").textContent = state.me.role === "gm" ? "Game master"
     : state.me.role === "player" ? `Player: ${state.me.player}` : "Onlooker";
   markScreen(state.me.role);
   keepIn(tableId, state.me.role, state.me.player);  // what was typed before a reload comes back
+  keptTables().then((tables) => document.getElementById("tables").replaceChildren(otherTables(tables)));
   state.rulesets = await api("GET", "/rulesets");
   layout();
   await loadConflicts(pathConflict);
+}
+
+// The tables this browser keeps a link to (each table's link in a cookie of its own: a GM
+// running two tables, a player invited to both), for going from one to the other.
+async function keptTables() {
+  try {
+    return await api("GET", "/session");
+  } catch {
+    return [];
+  }
+}
+
+// The other tables' links, by their names and the role held there ("" when there is none).
+function otherTables(tables) {
+  const others = tables.filter((t) => t.table !== tableId);
+  if (!others.length) return "";
+  const as = (t) => (t.role === "gm" ? "GM" : t.role === "player" ? t.player : "onlooker");
+  return h("span", {}, "Your other tables: ", ...others.flatMap((t, i) => [i ? ", " : "",
+    h("a", { href: `/table/${encodeURIComponent(t.table)}` }, t.title), ` (${as(t)})`]));
 }
 
 // The screen's kind, for the style sheet: the GM's, a player's or the public's (a shared screen,
@@ -309,7 +327,7 @@ function takenBack() {
   dismissNotice();
   showError(null);
   banner.hidden = true;
-  document.title = "fracas";
+  document.title = tabTitle();
   setConnection("idle", "taken back by the GM");
   regions.round.replaceChildren(panel("Round", h("p", { class: "warning", role: "status" },
     `The GM has taken ${title ? `“${title}”` : "this conflict"} back behind the screen: you cannot `
@@ -1080,12 +1098,17 @@ function stale() {
 }
 
 // --- whose turn: title, banner, sound ----------------------------------------------------
+// The tab's title: the conflict's and the table's (two tables in two tabs are told apart).
+function tabTitle(conflict = "") {
+  return [conflict, state.me.title, "fracas"].filter(Boolean).join(" · ");
+}
+
 function announce(turn, ctx, level) {
   const mine = new Set(ctx.participants.filter((p) => p.mine).map((p) => p.id));
   const now = state.closed ? [] : turn.current.filter((id) => mine.has(id));  // a revoked link acts no more
   const next = !now.length && !state.closed && turn.ordered && turn.waiting.length > 0 && mine.has(turn.waiting[0]);
   const myTurn = now.length > 0;
-  const base = `${level.title} · fracas`;
+  const base = tabTitle(level.title);
   const ask = `${turn.ask || "Your turn"}: ${now.map(ctx.name).join(", ")}`;
   const title = myTurn ? `▶ ${ask} · ${base}` : next ? `You are next · ${base}` : base;
   if (document.title !== title) document.title = title;
@@ -1378,7 +1401,7 @@ function invitePanel() {
   const invite = async (body) => {
     try {
       const made = await api("POST", `/tables/${tableId}/links`, body);
-      const qr = URL.createObjectURL(await apiBlob("POST", "/qr", { text: made.link }));
+      const qr = URL.createObjectURL(await apiBlob("POST", `/tables/${tableId}/qr`, { text: made.link }));
       const who = made.role === "gm" ? made.label : made.player || "the public";
       // a name no character's `player` field holds: the link works, but acts for no one (yet)
       const known = levels().flatMap((l) => l.participants).map((p) => p.player);
