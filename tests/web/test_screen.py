@@ -96,7 +96,7 @@ def test_a_conflict_prepared_behind_the_screen_is_shown_then_taken_back(
         expect(alice.page.locator("#turn-banner")).to_be_hidden()
         expect(alice.page.locator(".person")).to_have_count(0)  # nothing of it stays
         expect(alice.page.locator(".conflicts li")).to_have_text(["Brawl at the ford inn (vers)"])
-        expect(alice.page).to_have_title("fracas")
+        expect(alice.page).to_have_title("Friday night · fracas")  # no conflict, the table
 
         gm.page.get_by_role("button", name=f"Show it to the players: {RAT}").click()
         expect(notice).to_contain_text(f"New conflict: {RAT} — your turn in it")
