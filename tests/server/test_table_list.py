@@ -83,3 +83,20 @@ def test_the_list_tells_a_player_nothing_their_view_does_not(server: Served) -> 
     assert (mine["status"], mine["end_reason"]) == ("ended", view["end_reason"]) == ("ended", None)
     assert_no_secret(alice.seen, SECRETS, "alice")  # every answer she had
     assert _listed(table.gm, table)[_id(lurk)]["end_reason"] == "Zqlurker Dora got away"
+
+
+def test_the_gm_s_list_says_where_a_character_of_the_gm_s_acts_now(server: Served) -> None:
+    """Ada (Alice's) opens a fresh brawl: the table waits on her, not on the GM. Once she
+    hands off to the thug, an NPC, it waits on the GM: so says the GM's list (a GM running
+    two tables is told so at the other one); the players' lists have no such field."""
+    table = new_table(server.url)
+    brawl = table.conflict("vers-tavern-brawl", fresh=True)
+    alice = table.invite("alice")
+    assert _listed(table.gm, table)[_id(brawl)]["gm_turn"] is False
+    r = alice.post(brawl + "/commands", json={"command": "ada: handoff thug"})
+    assert r.status_code == 200, r.text
+    assert _listed(table.gm, table)[_id(brawl)]["gm_turn"] is True
+    assert "gm_turn" not in _listed(alice, table)[_id(brawl)]
+    assert "gm_turn" not in _listed(table.invite(None), table)[_id(brawl)]
+    table.gm.post(brawl + "/commands", json={"command": "end 'the watch arrives'"})
+    assert _listed(table.gm, table)[_id(brawl)]["gm_turn"] is False  # nobody acts once ended

@@ -101,3 +101,39 @@ def test_a_player_at_both_tables_in_one_browser_sees_each_with_its_own_link(
         expect(controls.first).to_be_visible()
         assert mine in controls.all_inner_texts() and theirs not in controls.all_inner_texts()
     assert "Brawl at the Drowned Rat" not in first.title()
+
+
+def test_a_gm_at_one_table_is_told_when_the_other_waits_on_them(browser: Browser,
+                                                              served: Served) -> None:
+    """Before: nothing on the first table's page told of the other table; a GM looking at one
+    left the other's players waiting on an NPC's go."""
+    gm = open_screen(browser, served.url + "/", PHONE, timing={"conflictsMs": 500})
+    gm.page.close()
+    fu = _new_table(gm.context, served.url, "Friday FU", "fabula-ultima-ambush")
+    vers = _new_table(gm.context, served.url, "Saturday VERS", "vers-tavern-brawl")
+    fu.bring_to_front()
+    expect(fu.get_by_role("navigation", name="Your other tables")).to_have_text(
+        "Your other tables: Saturday VERS (GM)")  # opened in another tab after this one
+    command(Screen(gm.context, vers), "ada", "ada: handoff thug")  # the thug's go: the GM's
+    notice = fu.locator("#notice")
+    expect(notice).to_contain_text("Saturday VERS waits for you: Brawl at the Drowned Rat")
+    notice.get_by_role("link", name="Open it").click()
+    expect(fu).to_have_title("Brawl at the Drowned Rat · Saturday VERS · fracas")
+
+
+def test_a_player_at_one_table_is_told_of_their_turn_at_the_other(browser: Browser,
+                                                                  served: Served) -> None:
+    gm = open_screen(browser, served.url + "/", PHONE)
+    gm.page.close()
+    fu = _new_table(gm.context, served.url, "Friday FU", "fabula-ultima-ambush")
+    vers = _new_table(gm.context, served.url, "Saturday VERS", "vers-tavern-brawl")
+    alice_at_fu, alice_at_vers = _players_link(fu, "alice"), _players_link(vers, "alice")
+    alice = open_screen(browser, alice_at_fu, PHONE, timing={"conflictsMs": 500})
+    alice.page.locator(".person").first.wait_for()
+    other = alice.context.new_page()
+    other.goto(alice_at_vers)  # Ada opens the brawl: Alice's turn there
+    other.locator(".person").first.wait_for()
+    alice.page.bring_to_front()
+    notice = alice.page.locator("#notice")
+    expect(notice).to_contain_text("Your turn at Saturday VERS: Brawl at the Drowned Rat")
+    expect(alice.page.locator(".round-region section.actor h3")).to_have_text(["Ada"])

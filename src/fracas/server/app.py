@@ -88,7 +88,7 @@ CLOSE_TRY_AGAIN = 1013
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
 #: Links of a browser's cookies that ``GET /api/session`` looks at (a browser keeps fewer).
-MAX_KEPT = 100
+MAX_KEPT = 20
 #: Conflicts' standings (per viewer) the table's list keeps (the oldest forgotten beyond).
 MAX_STANDINGS = 20_000
 

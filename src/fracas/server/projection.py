@@ -132,7 +132,9 @@ def standing(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
     """How a conflict stands for ``viewer``, read off their own view of it (as its socket
     would send it): its ``status``, how it ended in their words (``end_reason``,
     ``outcome``: None while it runs) and, for a player, ``your_turn``: whether a character of
-    theirs acts now at its innermost level they see. Nothing here is not in that view."""
+    theirs acts now at its innermost level they see; for the GM, ``gm_turn``: whether one who
+    acts now is the GM's (a character no player plays), so that the table waits on the GM.
+    Nothing here is not in that view."""
     view = state_view(conflict.ruleset, conflict.state, viewer, odds=False)
     top = view["conflict"]
     out: dict[str, Any] = {"status": top["status"], "end_reason": top["end_reason"],
@@ -141,6 +143,10 @@ def standing(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
         levels = [top, *view["zoom"]]
         mine = {p["id"] for level in levels for p in level["participants"] if p.get("mine")}
         out["your_turn"] = bool(mine.intersection(acting_now(view["ruleset"], levels[-1])))
+    elif viewer.role == "gm":
+        level = [top, *view["zoom"]][-1]
+        npcs = {p["id"] for p in level["participants"] if not p.get("player")}
+        out["gm_turn"] = bool(npcs.intersection(acting_now(view["ruleset"], level)))
     return out
 
 

@@ -26,6 +26,9 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 cursor: null,
                 // a player's other conflicts where a character of theirs acts now
                 elsewhere: new Set(),
+                // the browser's other tables (GM or player there), and their conflicts where
+                // it is the viewer's turn there now ("TABLE/CONFLICT")
+                otherTables: [], awayTurns: new Set(),
                 // (GM) the next conflict made goes behind the screen
                 behindScreen: false };
 const regions = {};
@@ -116,7 +119,7 @@ async function boot() {
     } catch (error) {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
         main.replaceChildren(h("p", {}, "You are not at this table (yet): open the link your GM gave you. ",
-          error.message), otherTables(await keptTables()));
+          error.message), h("p", {}, otherTables(await keptTables() || [])));
         setConnection("closed", "not joined");
         return;
       }
@@ -138,20 +141,28 @@ async function enter() {
     : state.me.role === "player" ? `Player: ${state.me.player}` : "Onlooker";
   markScreen(state.me.role);
   keepIn(tableId, state.me.role, state.me.player);  // what was typed before a reload comes back
-  keptTables().then((tables) => document.getElementById("tables").replaceChildren(otherTables(tables)));
+  keptTables().then(showOtherTables);
   state.rulesets = await api("GET", "/rulesets");
   layout();
   await loadConflicts(pathConflict);
 }
 
 // The tables this browser keeps a link to (each table's link in a cookie of its own: a GM
-// running two tables, a player invited to both), for going from one to the other.
+// running two tables, a player invited to both), for going from one to the other (null: the
+// server did not answer).
 async function keptTables() {
   try {
     return await api("GET", "/session");
   } catch {
-    return [];
+    return null;
   }
+}
+
+// The header's links to the other tables, and those whose turns this page tells of.
+function showOtherTables(tables) {
+  if (!tables) return;
+  state.otherTables = tables.filter((t) => t.table !== tableId && t.role !== "public");
+  document.getElementById("tables").replaceChildren(otherTables(tables));
 }
 
 // The other tables' links, by their names and the role held there ("" when there is none).
@@ -199,6 +210,7 @@ async function loadConflicts(wanted) {
 // player's own view of each (`your_turn`): tagged **your turn** in the list, and offered
 // (with the sound of a turn) as it comes.
 async function refreshConflicts() {
+  tellOtherTables();
   const fresh = await listConflicts();
   const turns = turnsCome();
   const said = state.conflicts.filter((c) => fresh.has(c.id) || turns.has(c.id));
@@ -220,6 +232,40 @@ async function refreshConflicts() {
     h("span", {}, text), h("span", { class: "buttons" }, said.length === 1 ? open(one, "Open it")
       : said.map((c) => open(c, `Open ${name(c)}${turn(c)}`)), dismissButton())));
   if (turns.size && soundOn()) signal();
+}
+
+// The browser's other tables (a GM running two at once, a player invited to both), asked with
+// this table's: a turn of the viewer's there as it comes (a player's character acts; the GM's,
+// a character no player plays: the table waits on the GM) is said at the foot of the screen,
+// with a link to it; a player hears the turn's sound.
+async function tellOtherTables() {
+  showOtherTables(await keptTables());  // one opened in another tab since
+  const now = new Set();
+  const come = [];
+  for (const t of state.otherTables) {
+    let list;
+    try {
+      list = await api("GET", `/tables/${encodeURIComponent(t.table)}/conflicts`);
+    } catch {
+      continue;  // revoked since, or the server out of reach (the connection line says it)
+    }
+    for (const c of list.filter((c) => c.your_turn || c.gm_turn)) {
+      const key = `${t.table}/${c.id}`;
+      now.add(key);
+      if (!state.awayTurns.has(key)) come.push([t, c]);
+    }
+  }
+  state.awayTurns = now;
+  if (!come.length) return;
+  const gm = (t) => t.role === "gm";
+  const open = ([t, c]) => h("a", { class: "button", href: `/table/${encodeURIComponent(t.table)}/${encodeURIComponent(c.id)}` },
+    come.length === 1 ? "Open it" : `Open ${c.title} (${t.title})`);
+  const [t, c] = come[0];
+  const text = come.length > 1 ? "At your other tables, your turn in:"
+    : gm(t) ? `${t.title} waits for you: ${c.title}` : `Your turn at ${t.title}: ${c.title}`;
+  document.getElementById("notice").replaceChildren(h("p", { class: come.length === 1 ? "done" : "done several" },
+    h("span", {}, text), h("span", { class: "buttons" }, ...come.map(open), dismissButton())));
+  if (come.some(([table]) => !gm(table)) && soundOn()) signal();
 }
 
 // The table's conflicts asked again; answers the ids of those new since.
