@@ -173,10 +173,13 @@ def test_a_reload_in_the_middle_of_a_command_says_whether_it_went_through(
     nothing said: Send again attacked twice."""
     gm, alice = brawl(browser, served, tmp_path, "open ada")
     page = alice.page
-    page.route("**/commands", lambda route: route.fetch())  # applied; its answer never comes
+    # applied; its answer lost on the way back, each time the page asks again
+    page.route("**/commands", lambda route: (route.fetch(), route.abort()))
     line = attack_typed(alice)
     line.get_by_role("button", name="Send").click()
     wait_log(alice, "[3, 3, 2]")
+    # its quick tries spent, the page waits a while before the next: then the reload
+    expect(page.locator("#error")).to_contain_text("No answer yet")
     page.unroute("**/commands")
     page.reload()
     expect(page.locator("#notice")).to_contain_text("Done: ada: attack imp")
@@ -202,13 +205,14 @@ def test_a_reload_while_the_server_cannot_answer_waits_for_it_not_turned_away(
             "message": "nothing was done: the database is out of reach or failed; try again "
                        "in a moment"}))
 
-    page.route("**/api/me", database_away)
+    table = re.compile(r"/api/tables/[^/?]+$")  # what the page asks first: its link there
+    page.route(table, database_away)
     page.reload()
     expect(page.locator("main")).to_contain_text("The table cannot be reached just now: "
                                                  "nothing was done: the database is out of reach")
     expect(page.locator("#connection")).to_have_text("server unreachable: trying again…")
     expect(page.locator("main")).not_to_contain_text("not at this table")
-    page.unroute("**/api/me")  # the database is back: the page, asking again, opens by itself
+    page.unroute(table)  # the database is back: the page, asking again, opens by itself
     expect(page.locator(".person").first).to_be_visible()
     expect(page.locator("#connection")).to_have_text(re.compile("^live"))
     command(gm, "gm", "narrate 'Back in business'")
