@@ -132,6 +132,9 @@ def test_the_cookie_carries_the_token_for_browsers(server: Served) -> None:
     r = alice.post("/api/session")
     cookie = r.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    # kept past a restart of the browser (a session cookie was gone with it, and a GM who
+    # had not saved the GM link shown once with it)
+    assert f"Max-Age={180 * 24 * 3600}" in cookie
     browser = httpx.Client(base_url=server.url)
     browser.cookies.set("fracas_token", alice.token or "")
     assert browser.get(path).json()["view"]["viewer"] == {"role": "player",

@@ -87,6 +87,10 @@ ENV_SYNC = "FRACAS_SQLITE_SYNC"
 CLOSE_TRY_AGAIN = 1013
 #: Tries of a command whose append met another process's append first.
 RETRIES = 5
+#: How long a browser keeps a link it opened (seconds): past a restart of the browser or the
+#: phone, as a GM who did not save the GM link shown once still needs it (a revoked link lets
+#: no one in, kept or not).
+KEPT_FOR = 180 * 24 * 3600
 #: Links of a browser's cookies that ``GET /api/session`` looks at (a browser keeps fewer).
 MAX_KEPT = 20
 #: Conflicts' standings (per viewer) the table's list keeps (the oldest forgotten beyond).
@@ -387,7 +391,7 @@ def _routes(app: FastAPI) -> None:
             name = table_cookie(access.table)
         out = JSONResponse(data)
         out.set_cookie(name, secret or "", httponly=True, samesite="strict",
-                       secure=request.url.scheme == "https", path="/")
+                       secure=request.url.scheme == "https", path="/", max_age=KEPT_FOR)
         return out
 
     @app.get("/api/session", tags=["tables"])
