@@ -137,3 +137,23 @@ def test_a_player_at_one_table_is_told_of_their_turn_at_the_other(browser: Brows
     notice = alice.page.locator("#notice")
     expect(notice).to_contain_text("Your turn at Saturday VERS: Brawl at the Drowned Rat")
     expect(alice.page.locator(".round-region section.actor h3")).to_have_text(["Ada"])
+
+
+def test_a_shared_screen_tells_no_ones_turn_at_the_browsers_other_tables(
+        browser: Browser, served: Served) -> None:
+    """The GM's laptop shows one table's public link on the TV and keeps the GM link of the
+    other: the TV never says that the other table waits on its GM (nor names its conflict)."""
+    gm = open_screen(browser, served.url + "/", PHONE, timing={"conflictsMs": 500})
+    gm.page.close()
+    fu = _new_table(gm.context, served.url, "Friday FU", "fabula-ultima-ambush")
+    vers = _new_table(gm.context, served.url, "Saturday VERS", "vers-tavern-brawl")
+    public = invite(Screen(gm.context, fu), None)
+    tv = gm.context.new_page()
+    tv.add_init_script("window.fracasTiming = {conflictsMs: 500};")
+    tv.goto(public)
+    expect(tv.locator("#who")).to_have_text("Onlooker")
+    command(Screen(gm.context, vers), "ada", "ada: handoff thug")  # the thug's go: the GM's
+    expect(vers.locator("#notice")).to_contain_text("Done: ada: handoff thug")
+    tv.wait_for_timeout(2000)  # four looks at the tables meanwhile
+    expect(tv.locator("#notice")).not_to_contain_text("waits for you")
+    assert "Brawl at the Drowned Rat" not in tv.locator("body").inner_text()

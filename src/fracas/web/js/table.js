@@ -210,7 +210,8 @@ async function loadConflicts(wanted) {
 // player's own view of each (`your_turn`): tagged **your turn** in the list, and offered
 // (with the sound of a turn) as it comes.
 async function refreshConflicts() {
-  tellOtherTables();
+  // (never on a shared screen: a TV showing the table tells no one's turns elsewhere)
+  if (state.me.role !== "public") tellOtherTables();
   const fresh = await listConflicts();
   const turns = turnsCome();
   const said = state.conflicts.filter((c) => fresh.has(c.id) || turns.has(c.id));
