@@ -162,3 +162,65 @@ def test_a_side_only_one_hidden_at_the_start_is_on_is_not_named_to_the_players()
     assert view(c, Viewer.gm())["conflict"]["settings"]["harm_view"]["zqassassins"] == "none"
     c.execute("reveal zqvex", time=None)
     assert view(c, alice)["conflict"]["settings"]["harm_view"]["zqassassins"] == "none"
+
+
+NOT_UTF8 = ("the file is not UTF-8 text (this line holds a character that cannot be read: a "
+            "file saved as ANSI, Latin-1 or UTF-16, or no text file at all); save it as UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nname = "Renée"\n'.encode("cp1252"), 4),
+        ('ruleset = "toy"\n'.encode("utf-16"), 1),  # as Notepad's "Unicode"
+        (bytes(range(256)) * 4, 1),  # no text at all
+    ],
+)
+def test_a_file_that_is_not_utf8_is_refused_by_line_as_its_upload_is(
+    tmp_path: Path, data: bytes, line: int
+) -> None:
+    # The browser reads an upload as UTF-8, putting U+FFFD for what it cannot read: the upload
+    # stored "Ren\ufffde" for Renée, and fracas run said "'utf-8' codec can't decode byte 0xe9".
+    path = tmp_path / "friday.toml"
+    path.write_bytes(data)
+    with pytest.raises(InvalidInput) as cli:
+        load_scenario(path)
+    assert cli.value.message == f"{path}:{line}: {NOT_UTF8} (in most editors: Save as…, " \
+                                "Encoding: UTF-8)"
+    with pytest.raises(InvalidInput) as upload:
+        parse_scenario(data.decode("utf-8", errors="replace"), "upload.toml")
+    assert upload.value.message == cli.value.message.replace(str(path), "upload.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ('ruleset = "toy"\ntitle = "The salon\nscene = "x"\n',
+         'x.toml:2: not valid TOML: a quoted text is not closed on this line: end it with the '
+         'quote it opens with (a text over several lines goes between triple quotes """ … """) '
+         '(column 19)'),
+        ('ruleset = "toy"\nscript = """\nround\n',
+         "x.toml:2: not valid TOML: the text opened with triple quotes on this line is never "
+         "closed: end it with the same triple quotes"),
+        ('ruleset = "toy"\n[settings]\nzones = ["pier", "yard"\n\n[[participants]]\nid = "a"\n',
+         "x.toml:3: not valid TOML: a list [ … ] is not closed: a ']' is missing at its end (or "
+         "a ',' between two of its values)"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nstats = { hp = 3\n',
+         "x.toml:4: not valid TOML: a table { … } is not closed on this line"),
+        ('ruleset = "toy"\n[settings]\na = 1\n[settings]\nb = 2\n',
+         "x.toml:4: not valid TOML: [settings] is there twice: put all of its keys under one "
+         "[settings]"),
+        ('ruleset = "toy"\ntitle = “Salon”\n', "x.toml:2: not valid TOML: typographic quotes"),
+        ('ruleset: "toy"\n', "x.toml:1: not valid TOML: a key is followed by '='"),
+        ('ruleset = toy\n', "x.toml:1: not valid TOML: the value here is not one TOML reads: a "
+         'text goes in straight quotes (name = "Ada")'),
+    ],
+)
+def test_a_file_that_is_no_toml_names_the_line_to_mend_in_plain_words(
+    text: str, start: str
+) -> None:
+    # tomllib's own words put the line in brackets at the end, and said "Illegal character
+    # '\n'" for a quote left open, or "Unclosed array" on the line after the list
+    with pytest.raises(InvalidInput) as exc:
+        parse_scenario(text, "x.toml")
+    assert exc.value.message.startswith(start)

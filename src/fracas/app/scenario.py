@@ -86,7 +86,7 @@ def load_scenario(path: str | Path) -> Scenario:
         if len(data) > MAX_SCENARIO_BYTES:
             raise InvalidInput(f"{p}: the file is longer than {MAX_SCENARIO_BYTES:,} bytes; "
                                "that is the limit on file size", path=str(p))
-        raw = data.decode("utf-8")
+        raw = data.decode("utf-8", errors="replace")  # refused by line, as an upload is
     except FileNotFoundError:
         bundled = bundled_scenarios()
         hint = did_you_mean(p.name.removesuffix(".toml"), bundled, cutoff=0.5)
@@ -94,7 +94,7 @@ def load_scenario(path: str | Path) -> Scenario:
             f"{p}: no such scenario file{hint} (bundled scenarios: "
             f"{', '.join(bundled) or 'none'})", path=str(p)
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise InvalidInput(f"{p}: cannot read it: {exc}", path=str(p)) from None
     return parse_scenario(raw, str(p))
 
@@ -105,11 +105,14 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
     if len(raw.encode("utf-8")) > MAX_SCENARIO_BYTES:
         raise InvalidInput(f"{name}: the file is longer than {MAX_SCENARIO_BYTES:,} bytes "
                            "(the limit on file size)", path=name)
+    unreadable = re.search("[\x00\ufffd]", raw)
+    if unreadable:  # a browser reads a file that is not UTF-8 with U+FFFD in place
+        raise _not_text(name, raw.count("\n", 0, unreadable.start()) + 1)
     check_nesting(raw, name)
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"{name}: not valid TOML: {exc}", path=name) from None
+        raise InvalidInput(_toml_error(raw, name, str(exc)), path=name) from None
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         key = unknown[0]
@@ -158,6 +161,63 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
         raise InvalidInput(f"{name}: the script has {len(script):,} commands; a script takes at "
                            f"most {MAX_SCRIPT_LINES:,} (the limit on script lines)", path=name)
     return Scenario(name, setup, None if seed is None else str(seed), script, raw, sim)
+
+
+def _not_text(name: str, line: int) -> InvalidInput:
+    """The refusal of a file that is not UTF-8 text (``line``: of the first byte that is not),
+    in the same words from a path as from the text a browser read of an upload."""
+    return InvalidInput(
+        f"{name}:{line}: the file is not UTF-8 text (this line holds a character that cannot "
+        "be read: a file saved as ANSI, Latin-1 or UTF-16, or no text file at all); save it "
+        "as UTF-8 (in most editors: Save as…, Encoding: UTF-8)", path=name, line=line)
+
+
+#: Plain words for tomllib's complaints (its message up to " (at"), with what to write.
+_TOML_WORDS = {
+    "Illegal character '\\n'": "a quoted text is not closed on this line: end it with the "
+    "quote it opens with (a text over several lines goes between triple quotes \"\"\" … \"\"\")",
+    "Unclosed array": "a list [ … ] is not closed: a ']' is missing at its end (or a ',' "
+    "between two of its values)",
+    "Unclosed inline table": "a table { … } is not closed on this line: it stays on one line "
+    "and ends with '}' (no ',' before it)",
+    "Cannot overwrite a value": "a key is given a second time: keep one of the two",
+    "Invalid value": "the value here is not one TOML reads: a text goes in straight quotes "
+    "(name = \"Ada\"), a number or true/false without",
+    "Expected '=' after a key in a key/value pair": "a key is followed by '=' "
+    "(name = \"Ada\"), not ':' or a space",
+    "Expected ']' at the end of a table declaration": "a [table] header is not closed: end "
+    "it with ']' (']]' for [[participants]])",
+    "Invalid initial character for a key part": "a key is missing here: an inline table "
+    "{ … } stays on one line, with no ',' before its '}'",
+}
+
+
+def _toml_error(raw: str, name: str, message: str) -> str:
+    """``FILE:LINE: not valid TOML: …`` for a tomllib error, in plain words where they are
+    known: the line where the file must be mended (a list left open is reported on the line
+    after it: the last line it holds is named)."""
+    found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message, re.S)
+    if found is None:  # "(at end of document)": a text opened with triple quotes, unclosed
+        what = message.removesuffix(" (at end of document)")
+        opened = [m.start() for m in re.finditer("\"\"\"|\'\'\'", raw)]
+        if what == "Unterminated string" and len(opened) % 2:
+            line = raw.count("\n", 0, opened[-1]) + 1
+            return (f"{name}:{line}: not valid TOML: the text opened with triple quotes on "
+                    "this line is never closed: end it with the same triple quotes")
+        return f"{name}: not valid TOML: {message}"
+    what, line, column = found[1], int(found[2]), int(found[3])
+    words = _TOML_WORDS.get(what)
+    table = re.fullmatch(r"Cannot declare \((.*?),?\) twice", what)
+    if table:  # ('settings',) or ('settings', 'ranges')
+        header = ".".join(part.strip(" '\"") for part in table[1].split(","))
+        words = f"[{header}] is there twice: put all of its keys under one [{header}]"
+    if what == "Invalid value" and re.search("[“”‘’]", raw.splitlines()[line - 1]):
+        words = "typographic quotes “…” are not TOML's: use straight ones (\"…\")"
+    if what == "Unclosed array" and column == 1:
+        before = [n for n, text in enumerate(raw.splitlines()[:line - 1], 1) if text.strip()]
+        line = before[-1] if before else line
+        return f"{name}:{line}: not valid TOML: {words}"
+    return f"{name}:{line}: not valid TOML: {words or what} (column {column})"
 
 
 #: The keys of a ``[sim]`` table (docs/sim.md) and the most rounds it may set.
