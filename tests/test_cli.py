@@ -161,19 +161,42 @@ def test_a_refused_setting_names_its_file_and_line(tmp_path: Path) -> None:
         " ".join(result.output.split())
 
 
-def test_a_mistyped_fabula_ultima_stat_names_its_participant_not_the_settings_line(
-        tmp_path: Path) -> None:
-    """`hpp = 40` on a sheet was located at the `[settings]` header (line 3; line 1 without
-    one): the stat's key was looked for among the settings. A participant's stat error names
-    the participant, with no line (docs/scenarios.md)."""
+PARTY = ('[settings]\n{settings}\n[[participants]]\nid = "ada"\nside = "heroes"\n'
+         'stats = {{ {ada} }}\n\n[[participants]]\nid = "bo"\nside = "foes"\n'
+         'stats = {{ {bo} }}\n')
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "settings", "ada", "bo", "said"),
+    [
+        ("fabula-ultima", "", "dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40",
+         "dex = 8, ins = 8, mig = 8, wlp = 8, hpp = 40",
+         "bad.toml:12: bo: unknown stat 'hpp'; did you mean 'hp'?"),
+        ("fabula-ultima", "", "dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40",
+         'dex = 8, ins = 8, mig = 8, wlp = 8, hp = "40"',
+         'bad.toml:12: bo: stats.hp must be a whole number, not "40"'),
+        ("etherscope", 'nature = "social"', "society = 8", "socety = 8",
+         "bad.toml:12: bo.stats.society is needed: the society condenser is this conflict's "
+         "base initiative (ES-ROUND-1)"),
+        ("vers", 'zones = ["pier", "yard"]', 'zone = "pier"', 'zone = "yrad"',
+         "bad.toml:12: bo: zone 'yrad' is not in settings.zones (VR-MOVE-1)"),
+    ],
+)
+def test_a_refused_stat_names_the_line_of_its_participant_on_every_door(
+        tmp_path: Path, ruleset: str, settings: str, ada: str, bo: str, said: str) -> None:
+    """A stat the rules refuse was named by its participant with no line (`bad.toml: bo: …`),
+    or at the line of the first participant's stats (`ada`'s, for Bo's ES condenser); and
+    `fracas sim` said it without the line, as "the simulated set-up is refused: …"."""
     bad = tmp_path / "bad.toml"
-    bad.write_text('ruleset = "fabula-ultima"\ntitle = "x"\n[settings]\n\n[[participants]]\n'
-                   'id = "ada"\nname = "Ada"\nkind = "pc"\nside = "heroes"\n'
-                   'stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hpp = 40 }\n')
-    result = runner.invoke(app, ["run", str(bad)])
-    assert result.exit_code == 2
-    assert "bad.toml: ada: unknown stat 'hpp'; did you mean 'hp'?" in \
-        " ".join(result.output.split())
+    bad.write_text(f'ruleset = "{ruleset}"\n' + PARTY.format(settings=settings, ada=ada, bo=bo))
+    assert bad.read_text().splitlines()[11].startswith("stats = {")  # Bo's stats: line 12
+    db = f"sqlite:///{tmp_path / 'f.db'}"
+    for command in (["run", str(bad)], ["new", str(bad), "--db", db],
+                    ["sim", str(bad), "-n", "1", "--workers", "1"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert f"/{said}" in " ".join(result.output.split()), command
+    assert runner.invoke(app, ["list", "--db", db]).output.count("bad") == 0
 
 
 def test_the_scenario_file_of_docs_scenarios_md_plays_cleanly(tmp_path: Path) -> None:

@@ -141,7 +141,7 @@ def test_settings_naming_one_hidden_at_the_start_are_refused_with_how_to_give_th
                           'guards = [{ who = "zqvex", between = ["dock", "catwalk"] }]')
     run = run_script(parse_scenario(text, "ambush.toml"), "seed")
     assert run.conflict is None and run.error is not None
-    assert run.error.message.startswith("ambush.toml: the settings name zqvex, hidden from "
+    assert run.error.message.startswith("ambush.toml:7: the settings name zqvex, hidden from "
                                         "the players at the start")
     assert "in the script, once they have joined" in run.error.message
 

@@ -6,6 +6,7 @@ be found) and the key.
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -58,6 +59,25 @@ class Scenario:
         if not key or not self.text:
             return self.path
         return f"{self.path}:{_line_of(self.text, ['settings', *key.split('.')])}"
+
+    def where_named(self, pid: str) -> str:
+        """``FILE:LINE`` of the first line of ``[settings]`` that names ``pid`` (in quotes, or
+        as a key: ``[settings.lurking] spy = …``), ``FILE`` alone where none does."""
+        lines, inside = self.text.splitlines(), False
+        for n, text in enumerate(lines, 1):
+            if _HEADER.match(text):
+                inside = bool(re.match(r"\s*\[\s*settings\s*[.\]]", text))
+            elif inside and re.search(rf"^\s*{re.escape(pid)}\s*=|[\"']{re.escape(pid)}[\"']",
+                                      text):
+                return f"{self.path}:{n}"
+        return self.path
+
+    def where_participant(self, pid: str, key: str | None = None) -> str:
+        """``FILE:LINE`` of the ``[[participants]]`` entry of ``pid``: the line of its stat
+        ``key`` (``hpp``, ``skills.athletic``) where the entry has one, else of its stats, else
+        of its id (``FILE`` alone without the file's text, or with no such entry)."""
+        line = _participant_line(self.text, pid, key)
+        return self.path if line is None else f"{self.path}:{line}"
 
 
 def bundled_scenarios() -> dict[str, str]:
@@ -324,6 +344,34 @@ def _script_lines(raw: str, script: str) -> list[ScriptLine]:
         if stripped and not stripped.startswith("#"):
             out.append(ScriptLine(first + offset, stripped))
     return out
+
+
+#: A ``[table]`` or ``[[array]]`` header (not a line of a list written over several lines).
+_HEADER = re.compile(r"\s*\[\[?\s*[A-Za-z_][\w.\-\s\"']*\]\]?\s*(#.*)?$")
+
+
+def _participant_line(raw: str, pid: str, key: str | None) -> int | None:
+    """The line of ``key`` in the ``[[participants]]`` entry whose id is ``pid`` (its last
+    part first: ``skills.athletic`` is found on the line of ``athletic``), else of its
+    stats, else of its id."""
+    lines = raw.splitlines()
+    heads = [n for n, text in enumerate(lines) if _HEADER.match(text)] + [len(lines)]
+    for start, end in itertools.pairwise(heads):
+        if not re.match(r"\s*\[\[\s*participants\s*\]\]", lines[start]):
+            continue
+        while end < len(lines) and re.match(r"\s*\[+\s*participants\.", lines[end]):
+            end = next((h for h in heads if h > end), len(lines))  # [participants.stats]
+        ids = [n for n in range(start, end)
+               if re.match(rf"\s*id\s*=\s*[\"']{re.escape(pid)}[\"']", lines[n])]
+        if not ids:
+            continue
+        for part in ([] if not key else [key.split(".")[-1], key.split(".")[0]]) + ["stats"]:
+            found = [n for n in range(start, end)
+                     if re.search(rf"(?<![\w-])[\"']?{re.escape(part)}[\"']?\s*=", lines[n])]
+            if found:
+                return found[0] + 1
+        return ids[0] + 1
+    return None
 
 
 def _line_of(raw: str, loc: list[str]) -> int:

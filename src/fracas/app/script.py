@@ -75,7 +75,7 @@ def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Scrip
     try:
         conflict = Conflict.create(ruleset, scenario.setup, seed, time=time)
     except FracasError as exc:
-        return ScriptRun(None, located(exc, scenario.where(_settings_key(exc))))
+        return ScriptRun(None, located(exc, _setup_where(scenario, exc)))
     for line in scenario.script:
         try:
             conflict.execute(line.text, time=time)
@@ -85,6 +85,22 @@ def run_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Scrip
     return ScriptRun(conflict)
 
 
+def _setup_where(scenario: Scenario, exc: FracasError) -> str:
+    """``FILE:LINE`` of what a refused set-up is about: the participant's entry (its stat's
+    line) for an error about one, else the setting's line, else the file."""
+    ids = {p.id for p in scenario.setup.participants}
+    key = exc.values.get("key")
+    head = exc.message.partition(": ")[0]  # every ruleset words one's refusal "ada: …"
+    if isinstance(key, str) and ".stats." in key and key.split(".")[0] in ids:
+        head, key = key.split(".")[0], key.partition(".stats.")[2]  # ada.stats.society
+    if head in ids:
+        return scenario.where_participant(head, key if isinstance(key, str) else None)
+    named = exc.values.get("participant")
+    if isinstance(named, str) and scenario.text:  # the settings naming one (hidden) so
+        return scenario.where_named(named)
+    return scenario.where(_settings_key(exc))
+
+
 def _settings_key(exc: FracasError) -> str | None:
     """The ``[settings]`` key a set-up error is about, if any: an error about a participant's
     stats names the participant instead (its ``key`` is a stat's, not a setting's)."""
@@ -92,6 +108,14 @@ def _settings_key(exc: FracasError) -> str | None:
         return None
     key = exc.values.get("key")
     return key if isinstance(key, str) else None
+
+
+def check_setup(scenario: Scenario) -> None:
+    """Refuse a scenario whose set-up the rules refuse, in the words (file, line, rule) of
+    :func:`run_script`: for a door that plays the set-up in its own way (``fracas sim``)."""
+    done = run_script(dataclasses.replace(scenario, script=()), "set-up check")
+    if done.error is not None:
+        raise done.error
 
 
 def play_script(scenario: Scenario, seed: str, *, time: str | None = "") -> Conflict:

@@ -247,6 +247,7 @@ def sim_command(
     )
 
     from fracas.app.scenario import load_scenario, unknown_policy
+    from fracas.app.script import check_setup
     from fracas.dice.rng import new_seed
     from fracas.engine.limits import check_seed
     from fracas.sim import Runner, SimJob, report_data, simulate
@@ -255,6 +256,7 @@ def sim_command(
 
     try:
         sc = load_scenario(scenario)
+        check_setup(sc)  # refused as `fracas run` refuses it, by line
         if n < 1 or n > 100_000_000:
             raise InvalidInput(f"-n {n}: give 1 to 100,000,000 encounters")
         if max_rounds is not None and not 1 <= max_rounds <= 10_000:
