@@ -224,3 +224,43 @@ def test_a_file_that_is_no_toml_names_the_line_to_mend_in_plain_words(
     with pytest.raises(InvalidInput) as exc:
         parse_scenario(text, "x.toml")
     assert exc.value.message.startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\nsied = "heroes"\n',
+         "x.toml:4: participants.0.sied: unknown key; did you mean 'side'? (a participant has "
+         "id, name, kind, side, player, stats, gm_only, hidden)"),  # "Extra inputs are not
+        ('ruleset = "toy"\n[[participants]]\nname = "Ada"\n',  # permitted"
+         "x.toml:2: participants.0.id: missing: every participant has an id = \"…\""),
+        ('title = "x"\n[settings]\nruleset = "toy"\n',  # "ruleset: Field required", line 1
+         'x.toml: ruleset is missing: a scenario names the rules it plays by, ruleset = "…" ('),
+        ("# Friday\n", "x.toml: the file holds nothing: a scenario holds at least ruleset"),
+        ('ruleset = "toy"\nparticipants = ["ada", "bo"]\n',  # "a valid dictionary or
+         "x.toml:2: participants.0: a participant is a table of its own: write "  # instance
+         "[[participants]] with id"),  # of ParticipantSetup"
+        ('ruleset = "toy"\n[participants]\nid = "ada"\n',  # "Input should be a valid list"
+         "x.toml:2: participants: participants is a list: write [[participants]] (double "
+         "brackets) above each participant"),
+        ('ruleset = "toy"\n[[participants]]\nid = "ada"\n\n[[participants]]\nid = "ada"\n',
+         "x.toml:6: participants.1.id: participant id 'ada' is used twice (first on line 3); "
+         "give each participant an id of its own"),  # was line 1
+        ('ruleset = "toy"\nsides = ["heroes", "court"]\n[[participants]]\nid = "ada"\n'
+         'side = "heroes"\n[[participants]]\nid = "imp"\nside = "cort"\n',
+         "x.toml:8: participants.1.side: 'cort' is not one of the sides (heroes, court); did "
+         "you mean 'court'? (a side of its own goes in sides too)"),  # was a third side
+    ],
+)
+def test_a_mistake_in_a_participant_entry_says_what_to_write_on_its_line(
+        text: str, said: str) -> None:
+    with pytest.raises(InvalidInput) as exc:
+        parse_scenario(text, "x.toml")
+    assert exc.value.message.startswith(said)
+
+
+def test_a_side_of_its_own_beside_the_listed_ones_is_still_added() -> None:
+    sc = parse_scenario('ruleset = "toy"\nsides = ["heroes"]\n[[participants]]\nid = "ada"\n'
+                        'side = "heroes"\n[[participants]]\nid = "wolf"\nside = "wilds"\n',
+                        "x.toml")
+    assert sc.setup.sides == ["heroes", "wilds"]

@@ -25,7 +25,7 @@ from fracas.engine.limits import (
 from fracas.engine.setup import Setup, first_error
 from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput, NotFound
-from fracas.rulesets import get_ruleset
+from fracas.rulesets import available, get_ruleset
 
 _TOP_KEYS = {
     "ruleset", "title", "scene", "seed", "sides", "round_limit", "settings", "participants",
@@ -133,6 +133,14 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(_toml_error(raw, name, str(exc)), path=name) from None
+    if not data:
+        raise InvalidInput(f"{name}: the file holds nothing: a scenario holds at least ruleset = "
+                           f"\"…\" ({', '.join(available())}) and its [[participants]] "
+                           "(docs/scenarios.md)", path=name)
+    if "ruleset" not in data:
+        raise InvalidInput(f"{name}: ruleset is missing: a scenario names the rules it plays "
+                           f"by, ruleset = \"…\" ({', '.join(available())}), before its "
+                           "first [table]", path=name, key="ruleset")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         key = unknown[0]
@@ -158,6 +166,7 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
         raise InvalidInput(f"{name}:{_line_of(raw, ['script'])}: script must be a string of "
                            "commands, one per line (or a [script] table with commands = …)",
                            path=name, key="script")
+    _check_participants(data, raw, name)
     try:
         setup = Setup.model_validate(data)
     except ValidationError as exc:
@@ -238,6 +247,37 @@ def _toml_error(raw: str, name: str, message: str) -> str:
         line = before[-1] if before else line
         return f"{name}:{line}: not valid TOML: {words}"
     return f"{name}:{line}: not valid TOML: {words or what} (column {column})"
+
+
+def _check_participants(data: dict[str, Any], raw: str, name: str) -> None:
+    """Refuse, by line, an id given to two participants and a side that looks like a
+    mistyped one of ``sides`` (the set-up's own checks name neither line; an unlisted side
+    unlike any listed one is a side of its own, added to them)."""
+    people, sides = data.get("participants"), data.get("sides")
+    if not isinstance(people, list):
+        return
+    listed = [s for s in sides if isinstance(s, str)] if isinstance(sides, list) else []
+    first: dict[str, int] = {}
+    for i, person in enumerate(people):
+        if not isinstance(person, dict):
+            continue
+        pid, side = person.get("id"), person.get("side")
+        line = _line_of(raw, ["participants", str(i), "id"])
+        if isinstance(pid, str) and pid in first:
+            raise InvalidInput(
+                f"{name}:{line}: participants.{i}.id: participant id {pid!r} is used twice "
+                f"(first on line {first[pid]}); give each participant an id of its own",
+                path=name, key=f"participants.{i}.id")
+        if isinstance(pid, str):
+            first[pid] = line
+        hint = did_you_mean(side, listed, cutoff=0.8) if isinstance(side, str) \
+            and listed and side not in listed else ""
+        if hint:
+            raise InvalidInput(
+                f"{name}:{_line_of(raw, ['participants', str(i), 'side'])}: "
+                f"participants.{i}.side: {side!r} is not one of the sides "
+                f"({', '.join(listed)}){hint} (a side of its own goes in sides too)",
+                path=name, key=f"participants.{i}.side")
 
 
 #: The keys of a ``[sim]`` table (docs/sim.md) and the most rounds it may set.
@@ -390,6 +430,9 @@ def _line_of(raw: str, loc: list[str]) -> int:
                     if seen == wanted:
                         pos = n
                         break
+            else:  # an inline list, participants = [ … ]: its key's line
+                pos = next((n for n in range(pos, len(lines))
+                            if re.match(rf"^\s*{re.escape(part)}\s*=", lines[n])), pos)
             i += 2
             continue
         for n in range(pos, len(lines)):

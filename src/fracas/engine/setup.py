@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from fracas.engine import limits
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import FracasError, InvalidInput
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
@@ -124,12 +125,34 @@ def first_error(exc: ValidationError) -> tuple[str, str]:
     """The key path and the sentence of a validation error's first complaint (an id that
     does not match its pattern said in words, not as the pattern)."""
     err = exc.errors()[0]
-    key = ".".join(str(x) for x in err["loc"]) or "(top)"
+    loc = [str(x) for x in err["loc"]]
+    key = ".".join(loc) or "(top)"
     if err["type"] == "string_pattern_mismatch" and (err.get("ctx") or {}).get(
             "pattern") == ID_PATTERN:
         return key, (f"{err['input']!r} is not an id: an id is lower-case letters, digits, "
                      "'_' and '-', beginning with a letter or digit (ada, thug-2)")
+    of_one = exc.title == "ParticipantSetup" or (len(loc) > 1 and loc[0] == "participants")
+    if err["type"] == "extra_forbidden":  # "Extra inputs are not permitted"
+        known = list((ParticipantSetup if of_one else Setup).model_fields)
+        return key, (f"unknown key{did_you_mean(loc[-1], known)} (a "
+                     f"{'participant' if of_one else 'set-up'} has {', '.join(known)})")
+    if err["type"] == "missing":  # "Field required"
+        return key, _MISSING.get(loc[-1], f"missing: write {loc[-1]} = …")
+    if err["type"] in ("model_type", "dict_type") and of_one:
+        return key, ("a participant is a table of its own: write [[participants]] with id = "
+                     "\"…\" and the rest below it, once for each participant")
+    if err["type"] == "list_type" and loc == ["participants"]:
+        return key, ("participants is a list: write [[participants]] (double brackets) above "
+                     "each participant, [participants] being one table")
     return key, str(err["msg"]).removeprefix("Value error, ")
+
+
+#: What a missing key's refusal says to write.
+_MISSING = {
+    "ruleset": 'missing: a scenario names the rules it plays by, ruleset = "…"',
+    "id": 'missing: every participant has an id = "…" (lower-case letters, digits, \'_\' '
+          "and '-'), which commands name it by",
+}
 
 
 def setup_of(state: Any, ruleset: str, extra: ParticipantSetup | None = None, *,
