@@ -264,3 +264,40 @@ def test_a_side_of_its_own_beside_the_listed_ones_is_still_added() -> None:
                         'side = "heroes"\n[[participants]]\nid = "wolf"\nside = "wilds"\n',
                         "x.toml")
     assert sc.setup.sides == ["heroes", "wilds"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('ruleset = "toy"\nround_limt = 6\n',  # was: "…; known keys: …, (a setting such as
+         "x.toml:2: unknown key 'round_limt'; did you mean 'round_limit'?"),  # goes under…)"
+        ('ruleset = "toy"\n\n[[participant]]\nid = "ada"\n',  # was line 1
+         "x.toml:3: unknown key 'participant'; did you mean 'participants'?"),
+    ],
+)
+def test_a_mistyped_top_level_key_names_the_closest(text: str, said: str) -> None:
+    with pytest.raises(InvalidInput) as exc:
+        parse_scenario(text, "x.toml")
+    assert exc.value.message == said
+
+
+@pytest.mark.rule("VR-MOVE-1", "VR-ATK-5")
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ('links = [["dock", "catwalk"]]', 'links = [["dock", "catwlk"]]'),
+        ('links = [["dock", "catwalk"]]', 'links = [["dock", "catwalk"]]\n'
+         'objects = [{ id = "crate", material = "wood", zone = "catwalk" }]\n'
+         'cover = [{ who = "rook", value = 3, object = "crate" }]'),
+    ],
+)
+def test_a_refused_battlefield_setting_names_its_line(change: str, said: str) -> None:
+    """VERS's zones, links, objects, guards and cover were refused with no line."""
+    from fracas.app.script import run_script
+
+    text = AMBUSH.replace("hidden = true\n", "").replace(change, said)
+    run = run_script(parse_scenario(text, "v.toml"), "seed")
+    assert run.error is not None
+    wanted = said.splitlines()[-1].split(" =")[0]  # links, or cover
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith(wanted + " ="))
+    assert run.error.message.startswith(f"v.toml:{line}: settings.{wanted}")

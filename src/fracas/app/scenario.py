@@ -146,9 +146,13 @@ def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:
         key = unknown[0]
         hint = ("" if isinstance(data[key], dict) else
                 f" (a setting such as {key!r} goes under [settings])")
+        line = next((n for n, text in enumerate(raw.splitlines(), 1)  # [[participant]] too
+                     if re.match(rf"\s*\[\[\s*{re.escape(key)}\s*\]\]", text)),
+                    _line_of(raw, [key]))
+        close = did_you_mean(key, _TOP_KEYS, cutoff=0.8)
         raise InvalidInput(
-            f"{name}:{_line_of(raw, [key])}: unknown key {key!r}; "
-            f"known keys: {', '.join(sorted(_TOP_KEYS))}{hint}", path=name, key=key,
+            f"{name}:{line}: unknown key {key!r}" + (close or
+                f"; known keys: {', '.join(sorted(_TOP_KEYS))}{hint}"), path=name, key=key,
         )
     seed = data.pop("seed", None)
     sim = _checked_sim(data.pop("sim", {}), name, raw)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 from fracas.app.scenario import Scenario, ScriptLine
@@ -98,7 +99,8 @@ def _setup_where(scenario: Scenario, exc: FracasError) -> str:
     named = exc.values.get("participant")
     if isinstance(named, str) and scenario.text:  # the settings naming one (hidden) so
         return scenario.where_named(named)
-    return scenario.where(_settings_key(exc))
+    setting = re.match(r"settings\.(\w+)", exc.message)  # "settings.links: … (VR-MOVE-1)"
+    return scenario.where(_settings_key(exc) or (setting[1] if setting else None))
 
 
 def _settings_key(exc: FracasError) -> str | None:
