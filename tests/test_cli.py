@@ -304,6 +304,20 @@ def test_a_mistyped_bundled_scenario_gets_the_closest_name(name: str, tmp_path: 
     assert f"{name}: no such scenario file; did you mean {closest!r}?" in said
 
 
+@pytest.mark.parametrize("command", [["run"], ["new"], ["sim", "-n", "1"], ["import"]])
+def test_a_folder_given_for_a_file_is_said_in_words(command: list[str], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: "cannot read it: [Errno 21] Is a directory: 'fights'", the system's words
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fights").mkdir()
+    result = runner.invoke(app, [*command, "fights", "--db", f"sqlite:///{tmp_path / 'f.db'}"]
+                           if command[0] in ("new", "import") else [*command, "fights"])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2
+    assert "fights: cannot read it: it is a folder, not a file" in said
+    assert "Errno" not in said and not (tmp_path / "f.db").exists()
+
+
 def test_table_links_say_what_is_missing_and_what_was_already_done(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tables.db'}"
     table = runner.invoke(app, ["table", "new", "Friday night", "--db", db]).stdout.split()[0]

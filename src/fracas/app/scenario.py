@@ -115,8 +115,22 @@ def load_scenario(path: str | Path) -> Scenario:
             f"{', '.join(bundled) or 'none'})", path=str(p)
         ) from None
     except OSError as exc:
-        raise InvalidInput(f"{p}: cannot read it: {exc}", path=str(p)) from None
+        raise cannot_read(p, exc) from None
     return parse_scenario(raw, str(p))
+
+
+def cannot_read(path: str | Path, exc: OSError | UnicodeDecodeError) -> InvalidInput:
+    """The refusal of a file that cannot be read, in words ("is a folder", "permission
+    denied"), not the operating system's ``[Errno 21] Is a directory: 'x'``."""
+    if isinstance(exc, IsADirectoryError):
+        why = "it is a folder, not a file: give the path of a file inside it"
+    elif isinstance(exc, PermissionError):
+        why = "permission denied (the file's permissions do not let you read it)"
+    elif isinstance(exc, UnicodeDecodeError):
+        why = "it is not UTF-8 text: save it as UTF-8"
+    else:
+        why = (exc.strerror or str(exc)).lower()
+    return InvalidInput(f"{path}: cannot read it: {why}", path=str(path))
 
 
 def parse_scenario(raw: str, name: str = "<scenario>") -> Scenario:

@@ -129,15 +129,16 @@ def new(
     from fracas.app.scenario import load_scenario
     from fracas.app.script import from_the_start
 
-    with _guard(), open_service(db) as service:
-        sc = load_scenario(scenario)
+    with _guard():
+        sc = load_scenario(scenario)  # (a file refused makes no database)
         if fresh:
             sc = from_the_start(sc)
         if seed is not None and scenario_seed:
             raise InvalidInput("give --seed or --scenario-seed, not both")
-        cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
-                                                  scenario_seed=scenario_seed,
-                                                  shown=not behind_screen)
+        with open_service(db) as service:
+            cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
+                                                      scenario_seed=scenario_seed,
+                                                      shown=not behind_screen)
         # warned once stored: a seed or script refused gets its refusal alone
         if seed is not None or (scenario_seed and sc.seed):
             err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
@@ -409,6 +410,7 @@ def import_(
     A file of whole tables (fracas export --table) makes each table anew, with a new GM link.
     """
     from fracas.app.exchange import import_conflict
+    from fracas.app.scenario import cannot_read
     from fracas.app.table_exchange import is_tables_file
     from fracas.engine.limits import MAX_EXPORT_BYTES
 
@@ -421,7 +423,7 @@ def import_(
                 with file.open(encoding="utf-8") as f:
                     text, name = f.read(most), str(file)
             except (OSError, UnicodeDecodeError) as exc:
-                raise InvalidInput(f"{file}: cannot read it: {exc}") from None
+                raise cannot_read(file, exc) from None
         with open_service(db) as service:
             if is_tables_file(text):
                 if campaign is not None:
