@@ -231,3 +231,25 @@ def test_a_log_that_overrode_the_default_range_by_number_still_replays() -> None
     stored["events"][0]["data"]["value"] = 0  # close: logs before the band names hold numbers
     records = [*c.records[:-1], Record.from_data(stored)]
     assert fold(c.ruleset, records).settings["ranges"]["default"] == 0
+
+
+@pytest.mark.rule("ES-ACT-4")
+@pytest.mark.parametrize(("key", "meant"), [
+    ("awarness", "awareness"), ("skils", "skills"), ("Physical", "physical"),
+    ("socity", "society"), ("pools", "pool"),
+])
+def test_a_stat_that_looks_like_a_mistyped_one_is_refused_naming_it(key: str,
+                                                                      meant: str) -> None:
+    # before: kept as a stat of the GM's own, the character's awareness (or skills) rolled
+    # with the default pool without a word
+    with pytest.raises(InvalidInput) as info:
+        make(people=[pc("ada", "alice", **{key: 3}), pc("carl")])
+    assert str(info.value) == (f"ada: unknown stat {key!r}; did you mean {meant!r}? (a stat "
+                               "of your own must not look like one of Etherscope's) (ES-ACT-4)")
+    c = make()
+    version = c.version
+    with pytest.raises(InvalidInput, match=rf"dora: unknown stat '{key}'; did you mean"):
+        c.execute(f"join dora side=heroes stats='{{\"physical\": 8, \"{key}\": 3}}'", time="")
+    assert c.version == version and "dora" not in c.state.participants
+    kept = make(people=[pc("ada", "alice", stealth=3, notes="owes Ivan"), pc("carl")])
+    assert kept.state.participants["ada"].stats["stealth"] == 3  # a skill rated on the sheet
