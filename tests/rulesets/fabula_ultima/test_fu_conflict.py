@@ -612,3 +612,20 @@ def test_between_rounds_a_card_says_the_turns_of_the_next_round() -> None:
     summaries = {p["id"]: p["summary"] for p in v["participants"]}
     assert summaries["ada"].endswith("1 turn next round")
     assert not any("0 turns left" in s for s in summaries.values())
+
+
+@pytest.mark.rule("FU-CON-13")
+def test_a_mistyped_side_of_the_turn_order_is_refused_at_set_up() -> None:
+    # before: accepted, nobody on it, and refused only at the initiative ("the leader is a
+    # PC on side heros")
+    heroes = {**pc("ada"), "side": "heroes"}
+    with pytest.raises(InvalidInput) as info:
+        make(heroes, npc("orc", side="bandits"), settings={"pc_side": "heros"})
+    assert str(info.value) == ("settings.pc_side: nobody is on side 'heros'; did you mean "
+                               "'heroes'? (FU-CON-13)")
+    with pytest.raises(InvalidInput, match=r"settings\.foe_side: nobody is on side 'bandit'; "
+                                           r"did you mean 'bandits'"):
+        make(heroes, npc("orc", side="bandits"), settings={"foe_side": "bandit"})
+    # a side of its own, like none: characters may be assigned to it later (assign ID SIDE)
+    named = make(heroes, npc("orc", side="bandits"), settings={"foe_side": "the crown"})
+    assert named.state.ext.foe_side == "the crown"

@@ -19,6 +19,7 @@ from fracas.engine.ruleset import Ruleset
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima import (  # noqa: F401 (their handlers register on import)
     actions,
@@ -95,9 +96,16 @@ class FabulaUltima(Ruleset):
         if pc == foe:
             raise InvalidInput(f"the PCs' side and their foes' side are both {pc!r}",
                                rule="FU-CON-13")
+        known = {*setup.sides, *(p.side for p in setup.participants if p.side)}
         for key in ("pc_side", "foe_side"):
             if key in setup.settings and not isinstance(setup.settings[key], str):
                 raise InvalidInput(f"settings.{key} must be a side name", rule="FU-CON-13")
+            side = setup.settings.get(key)
+            hint = did_you_mean(side, sorted(known), cutoff=0.8) \
+                if isinstance(side, str) and side not in known else ""
+            if hint:  # a mistyped side: nobody would be on it, the initiative refused
+                raise InvalidInput(f"settings.{key}: nobody is on side {side!r}{hint}",
+                                   rule="FU-CON-13", key=key)
         return setup
 
     def init_ext(self, state: ConflictState, setup: dict[str, Any]) -> FabulaExt:
