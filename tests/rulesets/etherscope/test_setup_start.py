@@ -253,3 +253,18 @@ def test_a_stat_that_looks_like_a_mistyped_one_is_refused_naming_it(key: str,
     assert c.version == version and "dora" not in c.state.participants
     kept = make(people=[pc("ada", "alice", stealth=3, notes="owes Ivan"), pc("carl")])
     assert kept.state.participants["ada"].stats["stealth"] == 3  # a skill rated on the sheet
+
+
+@pytest.mark.rule("ES-RNG-6")
+def test_a_lurker_hidden_from_everyone_too_is_told_to_keep_one_of_the_two() -> None:
+    # before: refused with advice that did not fit ("give what the settings say of them (a
+    # guard, cover, a range) in the script, once they have joined")
+    people = [pc("ada", "alice"), {**pc("kim"), "hidden": True}]
+    with pytest.raises(InvalidInput) as info:
+        make({"lurking": {"kim": ["ada"]}}, people)
+    assert str(info.value) == (
+        "settings.lurking.kim: kim is hidden = true, hidden from every player already; "
+        "[settings.lurking] hides one from some characters only: keep one of the two "
+        "(ES-RNG-6)")
+    alone = view(make({}, people), Viewer.of_player("alice"))  # either one alone will do
+    assert [p["id"] for p in alone["conflict"]["participants"]] == ["ada"]

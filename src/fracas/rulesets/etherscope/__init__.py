@@ -141,6 +141,12 @@ class Etherscope(Ruleset):
         """Check settings (naming the key) and every character's condensers and skills."""
         ids = [p.id for p in setup.participants]
         settings = normalise(dict(setup.settings), ids)
+        for pid in settings["lurking"]:
+            if any(p.id == pid and p.hidden for p in setup.participants):
+                raise InvalidInput(
+                    f"settings.lurking.{pid}: {pid} is hidden = true, hidden from every player "
+                    "already; [settings.lurking] hides one from some characters only: keep "
+                    "one of the two", key=f"lurking.{pid}", rule="ES-RNG-6")
         kind = condenser_of(settings)
         for p in setup.participants:
             _check_mistyped(p.id, p.stats)
