@@ -94,6 +94,21 @@ def test_hostile_scenarios_are_refused(server: Served) -> None:
     assert table.gm.get(url).json() == []
 
 
+def test_an_uploaded_files_refusal_names_it_by_its_own_name(server: Served) -> None:
+    # before: every upload was "upload.toml" in its refusal, whatever the GM's file was called
+    table = new_table(server.url)
+    url = f"/api/tables/{table.id}/conflicts"
+    broken = "ruleset = 'vers'\ntitle = 'Docks'\nround_limt = 3\n"
+    for given, called in (("docks.toml", "docks.toml"),
+                          ("C:\\GM\\friday\\docks.toml", "docks.toml"),
+                          ("../../etc/x\n\x00.toml", "x.toml"), ("", "upload.toml"),
+                          (None, "upload.toml")):
+        r = table.gm.post(url, json={"toml": broken, "filename": given})
+        assert r.status_code == 422, r.text
+        assert r.json()["message"].startswith(f"{called}:3: unknown key 'round_limt'"), r.text
+    assert table.gm.get(url).json() == []
+
+
 def test_a_websocket_flood_is_closed_and_the_server_keeps_serving(server: Served) -> None:
     table = new_table(server.url)
     path = table.conflict(BRAWL)

@@ -105,3 +105,17 @@ def test_a_bad_file_is_refused_in_the_servers_words_and_changes_nothing(
         assert len(gm.page.evaluate(
             "async () => (await (await fetch(location.pathname.replace('/table/', '/api/tables/')"
             ".split('/').slice(0, 4).join('/') + '/conflicts')).json())")) == 1
+
+
+def test_a_scenario_files_refusal_names_the_file_the_gm_chose(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    # before: "upload.toml:3: …", whatever the file was called: the GM with a folder of
+    # scenario files was left to guess which
+    with table(browser, served, "vers", tmp_path) as (gm, _alice, _bob):
+        path = tmp_path / "docks.toml"
+        path.write_text("ruleset = 'vers'\ntitle = 'Docks'\nround_limt = 3\n", encoding="utf-8")
+        gm.page.get_by_label(re.compile("Scenario file")).set_input_files(str(path))
+        gm.page.get_by_role("button", name="Create from the file").click()
+        refusal = gm.page.locator("#error")
+        expect(refusal).to_contain_text("docks.toml:3: unknown key 'round_limt'; did you mean "
+                                        "'round_limit'?")

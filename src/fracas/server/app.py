@@ -15,6 +15,7 @@ import gc
 import json
 import logging
 import os
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -749,10 +750,18 @@ def _read_scenario(body: ConflictIn) -> Scenario:
                                scenario=body.scenario)
         return load_scenario(body.scenario)
     assert body.toml is not None
+    name = _file_name(body.filename)
     try:
-        return parse_scenario(body.toml, "upload.toml")
+        return parse_scenario(body.toml, name)
     except RecursionError:
-        raise InvalidInput("upload.toml: nested too deeply") from None
+        raise InvalidInput(f"{name}: nested too deeply") from None
+
+
+def _file_name(given: str | None) -> str:
+    """The name an uploaded file's refusals call it by: its own name as the browser gave it
+    (no folder, no control character, at most 100 characters), else ``upload.toml``."""
+    name = re.sub(r"[\x00-\x1f\x7f]", "", (given or "").replace("\\", "/").rsplit("/", 1)[-1])
+    return name.strip()[:100] or "upload.toml"
 
 
 async def _execute(server: Server, access: Access, table: str, conflict_id: str,

@@ -67,6 +67,9 @@ class ConflictIn(_Body):
 
     scenario: str | None = Field(default=None, max_length=100)
     toml: str | None = Field(default=None, max_length=1_000_000)
+    filename: str | None = Field(default=None, max_length=255,
+                                 description="the name of the file `toml` was read from, for "
+                                 "its refusals to name (default: upload.toml)")
     seed: str | None = Field(default=None, min_length=1, max_length=200,
                              description="fix the secret seed on purpose (default: random)")
     fresh: bool = Field(default=False,

@@ -1394,7 +1394,7 @@ function newConflictPanel() {
       h("button", { type: "submit" }, "Create from the example")),
     h("form", { id: "from-file", onsubmit: async (e) => {
       e.preventDefault();
-      if (file.files.length) created({ toml: await file.files[0].text(), fresh: !script.checked });
+      if (file.files.length) created({ toml: await file.files[0].text(), filename: file.files[0].name, fresh: !script.checked });
     } },
     h("p", { class: "field" }, h("label", { for: "scenario-file" }, "Scenario file (.toml, docs/scenarios.md)"), file),
     h("p", { class: "field inline" }, script,
