@@ -9,6 +9,7 @@ import re
 import httpx
 from playwright.sync_api import Browser, expect
 
+from fracas.engine.limits import MAX_SCENARIO_BYTES
 from fracas.server.limits import MAX_BODY
 from fracas.web import ASSETS
 from tests.server.support import Served
@@ -37,6 +38,8 @@ def test_the_gm_screen_knows_the_servers_limit_on_an_imported_file() -> None:
     found = re.search(r"export const MAX_FILE = ([0-9 *]+);", text)
     assert found, "exchange.js names its limit"
     assert math.prod(int(n) for n in found.group(1).split("*")) == MAX_BODY
+    scenario = re.search(r"export const MAX_SCENARIO = ([0-9]+);", text)
+    assert scenario and int(scenario.group(1)) == MAX_SCENARIO_BYTES  # a scenario file's
 
 
 def test_the_pages_are_served_with_a_strict_policy(served: Served) -> None:

@@ -119,3 +119,22 @@ def test_a_scenario_files_refusal_names_the_file_the_gm_chose(
         refusal = gm.page.locator("#error")
         expect(refusal).to_contain_text("docks.toml:3: unknown key 'round_limt'; did you mean "
                                         "'round_limit'?")
+
+
+def test_a_scenario_file_past_the_limit_is_refused_on_the_page_not_sent(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    # before: sent whole, the connection dropped by the server's limit on a request's body
+    # (a 5 MB file), and the page said no answer came; and Create with no file did nothing
+    with table(browser, served, "vers", tmp_path) as (gm, _alice, _bob):
+        refusal = gm.page.locator("#error")
+        gm.page.get_by_role("button", name="Create from the file").click()
+        expect(refusal).to_contain_text("Choose a scenario file first")
+        path = tmp_path / "huge.toml"
+        path.write_text("ruleset = 'vers'\n" + "# notes\n" * 700_000, encoding="utf-8")
+        sent: list[str] = []
+        gm.page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+        gm.page.get_by_label(re.compile("Scenario file")).set_input_files(str(path))
+        gm.page.get_by_role("button", name="Create from the file").click()
+        expect(refusal).to_contain_text("huge.toml: the file is longer than 1,000,000 bytes "
+                                        "(the limit on file size); nothing was created")
+        assert not [url for url in sent if url.endswith("/conflicts")], sent

@@ -8,6 +8,9 @@ import { h } from "./dom.js";
  * larger one is not sent: the server would refuse it unread, and a browser still sending it
  * may see the connection dropped rather than the refusal. */
 export const MAX_FILE = 2 * 1024 * 1024;
+/** The largest scenario file (engine/limits.py MAX_SCENARIO_BYTES): a larger one is refused
+ * on the page, in the words fracas run uses, not sent. */
+export const MAX_SCENARIO = 1000000;
 
 /** The file's name: the conflict's title in lower case, words joined by "-", then its id. */
 export function fileName(title, id) {

@@ -4,7 +4,7 @@
 import { api, apiBlob, ApiError } from "./api.js";
 import { capitalized, confirmed, copyField, h, panel, possessive, words } from "./dom.js";
 import { effectsPanel } from "./effects.js";
-import { downloadButton, importForm } from "./exchange.js";
+import { downloadButton, importForm, MAX_SCENARIO } from "./exchange.js";
 import { commandForm, normalize, quote } from "./legal.js";
 import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
@@ -1394,7 +1394,13 @@ function newConflictPanel() {
       h("button", { type: "submit" }, "Create from the example")),
     h("form", { id: "from-file", onsubmit: async (e) => {
       e.preventDefault();
-      if (file.files.length) created({ toml: await file.files[0].text(), filename: file.files[0].name, fresh: !script.checked });
+      const chosen = file.files[0];
+      if (!chosen) return showError("Choose a scenario file first (.toml, docs/scenarios.md).");
+      if (chosen.size > MAX_SCENARIO) {
+        return showError(`${chosen.name}: the file is longer than ${MAX_SCENARIO.toLocaleString("en")} bytes `
+          + "(the limit on file size); nothing was created");
+      }
+      created({ toml: await chosen.text(), filename: chosen.name, fresh: !script.checked });
     } },
     h("p", { class: "field" }, h("label", { for: "scenario-file" }, "Scenario file (.toml, docs/scenarios.md)"), file),
     h("p", { class: "field inline" }, script,
