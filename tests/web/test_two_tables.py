@@ -115,10 +115,13 @@ def test_a_gm_at_one_table_is_told_when_the_other_waits_on_them(browser: Browser
     expect(fu.get_by_role("navigation", name="Your other tables")).to_have_text(
         "Your other tables: Saturday VERS (GM)")  # opened in another tab after this one
     command(Screen(gm.context, vers), "ada", "ada: handoff thug")  # the thug's go: the GM's
+    expect(vers).to_have_title("▶ Thug to act · Brawl at the Drowned Rat · Saturday VERS · "
+                               "fracas")  # the tab that waits on the GM is marked
+    expect(fu).to_have_title(re.compile("^Ambush on the Old Bridge"))
     notice = fu.locator("#notice")
     expect(notice).to_contain_text("Saturday VERS waits for you: Brawl at the Drowned Rat")
     notice.get_by_role("link", name="Open it").click()
-    expect(fu).to_have_title("Brawl at the Drowned Rat · Saturday VERS · fracas")
+    expect(fu).to_have_title("▶ Thug to act · Brawl at the Drowned Rat · Saturday VERS · fracas")
 
 
 def test_a_player_at_one_table_is_told_of_their_turn_at_the_other(browser: Browser,

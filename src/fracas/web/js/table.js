@@ -1157,7 +1157,14 @@ function announce(turn, ctx, level) {
   const myTurn = now.length > 0;
   const base = tabTitle(level.title);
   const ask = `${turn.ask || "Your turn"}: ${now.map(ctx.name).join(", ")}`;
-  const title = myTurn ? `▶ ${ask} · ${base}` : next ? `You are next · ${base}` : base;
+  // the GM's tab: marked while the table waits on a character no player plays (a GM running
+  // two tables in two tabs sees which one waits on them)
+  const byGm = state.me.role === "gm" && !state.closed ? turn.current.filter((id) => {
+    const p = ctx.participants.find((q) => q.id === id);
+    return p && !p.player;
+  }) : [];
+  const title = myTurn ? `▶ ${ask} · ${base}` : next ? `You are next · ${base}`
+    : byGm.length ? `▶ ${byGm.map(ctx.name).join(", ")} to act · ${base}` : base;
   if (document.title !== title) document.title = title;
   if (state.me.role === "gm") {
     banner.hidden = true;
