@@ -175,7 +175,7 @@ PARTY = ('[settings]\n{settings}\n[[participants]]\nid = "ada"\nside = "heroes"\
         ("fabula-ultima", "", "dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40",
          'dex = 8, ins = 8, mig = 8, wlp = 8, hp = "40"',
          'bad.toml:12: bo: stats.hp must be a whole number, not "40"'),
-        ("etherscope", 'nature = "social"', "society = 8", "socety = 8",
+        ("etherscope", 'nature = "social"', "society = 8", "society = 0",
          "bad.toml:12: bo.stats.society is needed: the society condenser is this conflict's "
          "base initiative (ES-ROUND-1)"),
         ("vers", 'zones = ["pier", "yard"]', 'zone = "pier"', 'zone = "yrad"',

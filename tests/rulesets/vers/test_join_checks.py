@@ -111,7 +111,8 @@ def test_a_stat_or_skill_that_looks_mistyped_is_refused(stats: str, message: str
         c.execute(f"join rat name=Rat stats='{stats}'")
     assert c.version == version and "rat" not in c.state.participants
     entry = f'\n[[participants]]\nid = "rat"\nname = "Rat"\nstats = {_toml(stats)}\n'
-    with pytest.raises(InvalidInput, match=re.escape(f"f.toml: {message}")):
+    line = len((BRAWL + entry).splitlines())  # the file names the line of the stats
+    with pytest.raises(InvalidInput, match=re.escape(f"f.toml:{line}: {message}")):
         play_script(parse_scenario(BRAWL + entry, "f.toml"), "s")
     c.execute("""join rat name=Rat stats='{"zone": "bar", "grudge": "Rook", """
               """"skills": {"smithing": 2}}'""")
