@@ -92,6 +92,16 @@ def test_parse_errors_say_what_is_wrong() -> None:
         COMMANDS.parse("note 'unclosed")
 
 
+@pytest.mark.parametrize("typed", ["dice=5,6,2", "dice='5 6 2'", "dice='5, 6, 2'",
+                                   'dice="5,6 2"', "dice=5,,6,2,"])
+def test_dice_typed_in_may_be_parted_by_commas_or_spaces(typed: str) -> None:
+    """Dice read off the table as a player says them ("5 6 2") are the same dice as 5,6,2;
+    the log writes them back with commas."""
+    cmd = COMMANDS.parse(f"ada: hit gob {typed}")
+    assert cmd.args["dice"] == [5, 6, 2]
+    assert COMMANDS.to_text(cmd) == "ada: hit gob dice=5,6,2"
+
+
 def test_json_form_is_validated_like_the_text_form() -> None:
     assert COMMANDS.from_data({"actor": "ada", "verb": "hit", "args": {"target": "gob"}}) == \
         COMMANDS.parse("ada: hit gob")

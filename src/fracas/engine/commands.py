@@ -37,6 +37,8 @@ _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 #: What a bare word of the notation may not hold: whitespace (as ``str.isspace`` reads it)
 #: and the shell's special characters.
 _SPECIAL = re.compile(r"[\s'\"\\#;&|<>()$`*?\[\]{}~!]")
+#: What parts the numbers of a list: commas, spaces, or both (``5,6,2``, ``'5 6 2'``, ``5, 6``).
+_LIST_GAP = re.compile(r"[,\s]+")
 
 #: Parameter kinds and what their values look like in the text form.
 KINDS = {
@@ -163,7 +165,7 @@ class Param:
             if raw.isascii() and raw.replace(",", "").isdigit():  # the common case: 5,6,2
                 values = [int(p) for p in raw.split(",") if p]
             else:
-                parts = [p.strip() for p in raw.split(",") if p.strip()]
+                parts = [p for p in _LIST_GAP.split(raw) if p]  # 5, 6, 2 or '5 6 2' too
                 try:
                     values = [limits.as_int(p, where) for p in parts]
                 except ValueError:
