@@ -934,3 +934,15 @@ def test_the_panel_says_who_watches_a_zoom_in_and_that_its_parent_waits(
         "returns to A car chase when it ends" in " ".join(refused.output.split())
     runner.invoke(app, ["do", cid, "end 'back in the car'", *db])
     assert "paused" not in runner.invoke(app, ["show", cid, *db]).stdout
+
+
+def test_a_piped_log_keeps_the_mark_of_a_dropped_die(tmp_path: Path) -> None:
+    """`fracas do`/`show` into a pipe or a file showed '[3, 17]' for 2d20kh1: the strike of
+    the dropped 3 is a terminal style, gone without a terminal, so the 3 read as kept. Piped,
+    the log writes the marks as `fracas roll` does."""
+    db = ["--db", f"sqlite:///{tmp_path / 'f.db'}"]
+    cid = runner.invoke(app, ["new", "vers-tavern-brawl", "--fresh", *db]).stdout.split()[-1]
+    done = runner.invoke(app, ["do", cid, "roll 2d20kh1+5 dice=3,17", *db])
+    assert done.exit_code == 0, done.output
+    assert "[~~3~~, 17] + 5 = 22" in done.output
+    assert "[~~3~~, 17] + 5 = 22" in runner.invoke(app, ["show", cid, *db]).output

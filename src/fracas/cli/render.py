@@ -90,7 +90,10 @@ def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
                   ) -> None:
     """Entries of a viewer's log, one command a line and its events indented under it
     (``note``: Rich markup after the command; ``undone``: the numbers of the entries taken
-    back, struck through and marked)."""
+    back, struck through and marked). Piped, a sentence keeps its ``~~struck~~`` and
+    ``**bold**`` marks as written, as ``fracas roll`` does: a dropped die must not read as a
+    kept one where no style can show it."""
+    styled = console.is_terminal
     for entry in entries:
         _, label, command, sentences = entry_lines(entry, raw=raw)
         if entry.number in undone:
@@ -103,7 +106,7 @@ def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
             if raw:  # the data, as it is: never wrapped (docs/json.md, events in text)
                 console.print(Text("       " + sentence), soft_wrap=True)
             else:
-                print_hanging(console, marked(sentence), 7)
+                print_hanging(console, marked(sentence) if styled else Text(sentence), 7)
 
 
 def print_log(
