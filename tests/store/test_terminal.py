@@ -21,6 +21,8 @@ runner = CliRunner()
 
 
 def test_dice_marks_are_plain_text_when_piped() -> None:
+    """Successes are plain numbers piped (a dropped die keeps its ~~mark~~: tests/test_cli.py,
+    test_a_piped_log_keeps_the_mark_of_a_dropped_die)."""
     result = runner.invoke(app, ["run", "etherscope-car-chase"])
     assert result.exit_code == 0
     assert "**" not in result.output and "~~" not in result.output

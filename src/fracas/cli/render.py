@@ -45,6 +45,7 @@ def shown(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 _MARKS = re.compile(r"\*\*(.+?)\*\*|~~(.+?)~~")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
 #: The style of each mark of a dice breakdown.
 HIT_STYLE, DROP_STYLE = "bold green", "dim strike"
 
@@ -90,9 +91,8 @@ def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
                   ) -> None:
     """Entries of a viewer's log, one command a line and its events indented under it
     (``note``: Rich markup after the command; ``undone``: the numbers of the entries taken
-    back, struck through and marked). Piped, a sentence keeps its ``~~struck~~`` and
-    ``**bold**`` marks as written, as ``fracas roll`` does: a dropped die must not read as a
-    kept one where no style can show it."""
+    back, struck through and marked). Piped, a dropped die keeps its ``~~struck~~`` mark as
+    written (it must not read as a kept one where no style can show it); bold is left out."""
     styled = console.is_terminal
     for entry in entries:
         _, label, command, sentences = entry_lines(entry, raw=raw)
@@ -106,7 +106,8 @@ def print_entries(console: Console, entries: list[Entry] | tuple[Entry, ...], *,
             if raw:  # the data, as it is: never wrapped (docs/json.md, events in text)
                 console.print(Text("       " + sentence), soft_wrap=True)
             else:
-                print_hanging(console, marked(sentence) if styled else Text(sentence), 7)
+                print_hanging(console, marked(sentence) if styled
+                              else Text(_BOLD.sub(r"\1", sentence)), 7)
 
 
 def print_log(
