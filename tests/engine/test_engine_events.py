@@ -76,6 +76,8 @@ def test_conflicts_exported_by_main_at_7233ce4_load_write_the_same_json_and_repl
                     assert obj.pop("zone") is None, name
                 for chase in got["ext"]["chases"].values():  # and the GM's tactics
                     assert (chase.pop("tactics"), chase.pop("tactics_why")) == (0, ""), name
+            if data["ruleset"] == "fabula-ultima":  # and the spells on a sheet
+                assert not any(got["ext"].pop("spells").values()), name
             if data["ruleset"] == "etherscope":  # so did the pools of the awareness rolls
                 rolled = [e.data for r in records for e in r.events
                           if e.type == "awareness_rolled" and e.data.get("pool") is not None]

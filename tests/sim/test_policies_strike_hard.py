@@ -3,6 +3,7 @@ sword does not punch (VERS: a weapon's EV sets the injury, VR-INJ-1)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -72,3 +73,36 @@ def test_etherscope_agents_declare_their_whole_base_initiative(policy: object) -
                 (choice.actor, choice.value("scores"), base)
             declared += 1
     assert declared >= 6
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_fabula_ultima_agents_cast_the_spells_on_their_sheets_and_strike_hardest() -> None:
+    """In the wyrm's lair Lia has Frost spike (HR+10 ice) and no weapon, Milo a spear (HR+8)
+    and Heal, the wyrm Flame breath (HR+10) and claws (HR+10). Before, no simulated player
+    ever cast a spell: Lia could only punch. An attack is the strongest the attacker has on
+    its target (a spell's damage against a weapon's), and a Heal on an ally is no attack."""
+    cast = set()
+    for turn in _turns("fabula-ultima-dragon-lair", 3, "spells", 60):
+        attacks = turn.attacks()
+        assert all(o.value("name") != "Heal" for o in attacks)
+        if not attacks:
+            continue
+        choice = focus_fire(turn)
+        if choice.verb == "spell":
+            cast.add(choice.value("name"))
+        if choice.actor == "lia" and any(o.verb == "spell" for o in attacks
+                                         if o.actor == "lia"):
+            assert choice.verb == "spell"  # HR+10 over an unarmed strike's HR+0
+    assert "Frost spike" in cast
+
+
+def test_the_report_names_only_the_spells_typed_in_as_left_out() -> None:
+    """Those with spells on their sheets cast them; the report names a spell as never played
+    only for one with MP and none on its sheet (Bruno, the captain in the ambush)."""
+    from typer.testing import CliRunner
+
+    from fracas.cli import app
+
+    result = CliRunner().invoke(app, ["sim", "fabula-ultima-dragon-lair", "-n", "3", "--seed",
+                                      "l", "--workers", "1", "--json"])
+    assert "spell" not in json.loads(result.output)["results"][0]["left_out"]

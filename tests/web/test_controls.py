@@ -547,3 +547,32 @@ def test_a_newcomers_side_suggests_the_conflicts_and_takes_a_new_one(page: Page)
     page.get_by_role("button", name="join").click()
     assert page.evaluate("window.sent") == [{"actor": None, "verb": "join", "args": {
         "id": "watchman", "side": "watch", "stats": {"zone": "street"}}}]
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_each_spell_on_the_sheet_is_a_control_of_its_own_ready_to_cast(page: Page) -> None:
+    """Ada's Fire blast and Heal are a form each, titled with the spell and its MP, whose
+    only choice is the target (the spell typed in keeps its own form); before, every spell
+    offer merged into the one form where name, MP and damage were typed every time."""
+    from fracas.engine import Viewer
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    fire = {"name": "Fire blast", "mp": 10, "damage": 15, "type": "fire"}
+    heal = {"name": "Heal", "mp": 10, "target": "ally"}
+    c = run(make(pc("ada", spells=[fire, heal]), pc("bea"), npc("orc"), npc("gob")),
+            "ada: initiative dice=6,6,6,6")
+    build(page, [o for o in structured(Live(c, Viewer.of_player("ada")), "ada")["ada"]
+                 if o["verb"] == "spell"])
+    titles = page.locator("details:not(.more) > summary").all_inner_texts()
+    assert titles == ["Ada: spell", "Ada: cast Fire blast (10 MP) on …",
+                      "Ada: cast Heal (10 MP) on …"]
+    blast = page.locator("form[data-verb=spell]").nth(1)
+    assert blast.get_by_label("target").evaluate(
+        "el => [...el.options].map(o => o.value)") == ["orc", "gob"]  # the foes alone
+    expect(blast.get_by_label("name")).to_have_count(0)  # the sheet gives it
+    blast.get_by_label("target").select_option("gob")
+    blast.get_by_role("button", name="spell").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "spell", "args": {
+        "name": "Fire blast", "mp": 10, "damage": 15, "type": "fire", "target": "gob"}}]

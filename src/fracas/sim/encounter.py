@@ -288,13 +288,15 @@ class Distinct:
 
 def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozenset[str],
              noted: frozenset[str] = frozenset(), offered: set[tuple[str, str]] | None = None,
-             distinct: Distinct | None = None) -> dict[str | None, list[LegalCommand]]:
+             distinct: Distinct | None = None, named: frozenset[str] = frozenset()
+             ) -> dict[str | None, list[LegalCommand]]:
     """What each of ``actors`` (None: the GM) may do now, as ``Conflict.legal`` gives it but
     without the verbs in ``left_out`` (the table's ``note``/``narrate``/``roll`` …) and each
     value once: the ruleset's own legal commands, asked for all of them at once, a text
     template read only when its verb is played. A verb of ``noted`` left out is added to
-    ``offered`` with the character it was offered to. ``distinct`` tells equal legal commands
-    apart (one kept for the job compares each once)."""
+    ``offered`` with the character it was offered to; one of ``named`` is left out only where
+    its ``name`` is open (Profile.sheet_named: a spell typed in, not one the sheet lists).
+    ``distinct`` tells equal legal commands apart (one kept for the job compares each once)."""
     distinct = distinct or Distinct()
     out: dict[str | None, list[LegalCommand]] = {}
     for actor, items in conflict.ruleset.legal_commands_of(conflict.state.innermost,
@@ -308,13 +310,19 @@ def playable(conflict: Conflict, actors: Sequence[str | None], left_out: frozens
                     item = from_template(conflict.commands, item)
             else:
                 verb = item.verb
-            if isinstance(item, str) or item.verb in left_out:
+            if isinstance(item, str) or (item.verb in left_out
+                                         and not (verb in named and _named(item))):
                 if verb in noted and actor is not None and offered is not None:
                     offered.add((verb, actor))
                 continue
             kept.append(item)
         out[actor] = distinct.unique(kept)
     return out
+
+
+def _named(legal: LegalCommand) -> bool:
+    """Whether ``legal`` gives its ``name`` (a spell as its caster's sheet lists it)."""
+    return any(c.name == "name" and c.is_fixed for c in legal.params)
 
 
 @dataclass(slots=True)
@@ -406,7 +414,8 @@ class Encounter:
         if found is None:  # a character's: those of every character, asked at once
             asked = [actor] if actor is None else self._characters(now)
             now.legal_of.update(playable(self.conflict, asked, self.p.left_out,
-                                         self.p.profile.skip, self.offered, self.p.distinct))
+                                         self.p.profile.skip, self.offered, self.p.distinct,
+                                         self.p.profile.sheet_named))
             found = now.legal_of.setdefault(actor, [])
         return found
 

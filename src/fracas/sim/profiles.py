@@ -58,6 +58,9 @@ class Profile:
     gm_after: ClassVar[tuple[str, ...]] = ()
     #: Character verbs the simulator leaves out (free text, nested conflicts, free checks).
     skip: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs of :attr:`skip` played where the legal command gives their ``name``, filled in
+    #: from the sheet (a Fabula Ultima spell its caster's sheet lists); typed in, left out.
+    sheet_named: ClassVar[frozenset[str]] = frozenset()
     #: Verbs offered only beside a character's other commands: a character whose legal
     #: commands are all of these does not hold up the procedure (an Etherscope ambush after
     #: the awareness roll).
@@ -312,6 +315,8 @@ class FabulaUltimaProfile(Profile):
 
     ruleset = "fabula-ultima"
     skip = frozenset({"goal", "equip", "check", "fabula", "spell", "spend"})
+    sheet_named = frozenset({"spell"})  # the spells on a sheet are cast; others, never
+    attack_verbs = frozenset({"attack", "spell"})  # a spell on a foe: the sheet's alone
     last_side_outcome = "defeated"
     outcomes = ("defeated", SURRENDERED, COMPROMISE)
     concessions = (SURRENDER, COMPROMISE)
@@ -320,8 +325,24 @@ class FabulaUltimaProfile(Profile):
     sheet_fills = frozenset({"text"})  # an act's text: always the same
 
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
-        """A spell needs MP (the rules offer one to everyone on their turn)."""
-        return verb != "spell" or bool(stats.get("mp"))
+        """A spell typed in needs MP (the rules offer one to everyone on their turn); one
+        with ``spells`` on its sheet casts those."""
+        return verb != "spell" or (bool(stats.get("mp")) and not stats.get("spells"))
+
+    def strength(self, values: dict[str, Any], me: dict[str, Any] | None) -> float:
+        """The damage added to the high roll (FU-RES-3): a spell's, as its sheet gives it;
+        a weapon's (the first equipped when none is named) as the attacker's own sheet shows
+        it (0 unarmed, or for gear the sheet does not show: GM-only)."""
+        if "name" in values:  # a spell
+            return float(values.get("damage") or 0)
+        gear = ((me or {}).get("stats") or {}).get("equipment") or []
+        arms = [i for i in gear if isinstance(i, dict) and i.get("kind", "weapon") == "weapon"]
+        named = values.get("weapon")
+        weapon = next((i for i in arms if i.get("name") == named), None) if named else \
+            (arms[0] if arms else None)
+        damage = weapon.get("damage") if weapon is not None else None
+        return float(damage) if isinstance(damage, int) and not isinstance(damage, bool) \
+            else 0.0
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:

@@ -15,6 +15,7 @@ from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import (
     UNARMED,
     FabulaExt,
+    Spell,
     initiative_leaders,
     is_extra,
     next_turn,
@@ -51,7 +52,9 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
     def turn(pid: str) -> tuple[LegalCommand, ...]:
         foes = tuple(t for t in active if order.side_of.get(t) != order.side_of.get(pid))
         arms = weapons(ext, pid)
-        return _TURNS.get((pid, foes, active, arms), lambda: _turn(pid, foes, active, arms))
+        base = _TURNS.get((pid, foes, active, arms), lambda: _turn(pid, foes, active, arms))
+        spells = castable(ext, pid)
+        return base + spell_offers(ext, pid, spells, active) if spells else base
 
     def of(actor: str | None) -> list[str | LegalCommand]:
         if actor is None:
@@ -112,6 +115,56 @@ def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...], arms: tuple[
             command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"}))
 
 
+def castable(ext: FabulaExt, pid: str) -> tuple[Spell, ...]:
+    """The spells on ``pid``'s sheet it has the MP for (FU-RES-1)."""
+    known = ext.spells.get(pid, ())
+    pool = ext.mp.get(pid)
+    left = pool.current if pool is not None else 0
+    return tuple(spell for spell in known if spell.mp <= left) if known else known
+
+
+def spell_offers(ext: FabulaExt, pid: str, spells: tuple[Spell, ...],
+                 active: tuple[str, ...]) -> tuple[LegalCommand, ...]:
+    """The casting of ``spells`` by ``pid`` on whom each may be cast on, of those ``active``
+    (taking part in the turn order)."""
+    assert ext.order is not None
+    side_of = ext.order.side_of
+    foes = tuple(t for t in active if side_of.get(t) != side_of.get(pid))
+    allies = tuple(t for t in active if side_of.get(t) == side_of.get(pid))
+    return _SPELLS.get((pid, spells, foes, allies), lambda: _spells(pid, spells, foes, allies))
+
+
+def every_spell(state: ConflictState, actor: str, offer: list[LegalCommand]
+                ) -> list[LegalCommand]:
+    """``offer`` casting every spell on ``actor``'s sheet, whatever MP is left, when it may
+    take a turn: for one who may not know its MP (GM-only), whom an offer of only the spells
+    it can pay would tell the MP (one it cannot pay is refused when cast, FU-RES-1)."""
+    ext: FabulaExt = state.ext
+    nxt = next_turn(ext) if state.status == Status.RUNNING.value else None
+    if nxt is None or actor not in nxt.may_act or not ext.spells.get(actor):
+        return offer
+    assert ext.order is not None
+    active = tuple(p.id for p in state.participants.values()
+                   if p.active and p.id in ext.order.side_of)
+    kept = [lc for lc in offer if not (lc.verb == "spell" and lc.choice("name").is_fixed)]
+    return kept + list(spell_offers(ext, actor, ext.spells[actor], active))
+
+
+def _spells(pid: str, spells: tuple[Spell, ...], foes: tuple[str, ...],
+            allies: tuple[str, ...]) -> tuple[LegalCommand, ...]:
+    """The casting of each spell on ``pid``'s sheet, on each one it may be cast on (as an
+    attack is offered on each foe), its values filled in from the sheet (FU-RES-3)."""
+    out: list[LegalCommand] = []
+    for spell in spells:
+        targets: tuple[str | None, ...] = {"foe": foes, "ally": allies, "self": (pid,),
+                                           "none": (None,)}[spell.target]
+        cast = f"cast {spell.name} ({spell.mp} MP)"
+        out += [command("spell", pid, label=cast, **spell.args()) if t is None else
+                command("spell", pid, label=cast + " on {target}", target=t, **spell.args())
+                for t in targets]
+    return tuple(out)
+
+
 #: what a spell's damage type and magic check left out stand for (FU-RES-3): the command is
 #: not filled in with them, the decision reads them so
 _SPELL_DEFAULTS = {"type": "physical", "accuracy": "ins+wlp"}
@@ -150,6 +203,7 @@ def _gm_tools(active: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[LegalCo
 
 #: The legal commands above, made once for the same characters (immutable values).
 _TURNS: Made[tuple[LegalCommand, ...]] = Made()
+_SPELLS: Made[tuple[LegalCommand, ...]] = Made()
 _ANYTIME: Made[tuple[LegalCommand, ...]] = Made()
 _GM_TOOLS: Made[tuple[LegalCommand, ...]] = Made()
 

@@ -194,13 +194,19 @@ class FabulaUltima(Ruleset):
         the list would read as the only choice), and their initiative check has no ``dl``:
         only the GM sets its DL (FU-CON-3). Where the actor's Fabula Points are GM-only, the
         spending of one is offered whether or not it has one (its coming and going would
-        count them, FU-CHK-4)."""
+        count them, FU-CHK-4); likewise every spell on the actor's sheet is offered where its
+        MP is GM-only (FU-RES-1). Nor does it cast a spell of GM-only ``spells`` (the spell
+        typed in is offered still)."""
         gear = stat_is_secret(state, viewer, actor, "equipment")
         dropped = {"initiative": "dl", "attack": "weapon" if gear else ""}
+        spells = stat_is_secret(state, viewer, actor, "spells")
+        if not spells and stat_is_secret(state, viewer, actor, "mp"):
+            offer = legal.every_spell(state, actor, offer)
         out = [dataclasses.replace(lc, params=tuple(c for c in lc.params
                                                     if c.name != dropped[lc.verb]))
                if lc.verb in dropped else lc
-               for lc in super().offer_for(state, actor, viewer, offer)]
+               for lc in super().offer_for(state, actor, viewer, offer)
+               if not (spells and lc.verb == "spell" and lc.choice("name").is_fixed)]
         if stat_is_secret(state, viewer, actor, "fp") and \
                 not any(lc.verb == "fabula" for lc in out):
             spend = legal.fabula_spend(state, actor)

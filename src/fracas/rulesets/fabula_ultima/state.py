@@ -5,12 +5,14 @@ Stats (``Participant.stats``, lower-case keys): ``dex ins mig wlp`` die sizes (6
 champion with ``replaces`` N, or ``"champion 3"``), ``defense``/``mdef`` (default: the current
 DEX / INS die size), ``init_mod``, ``initiative`` (an NPC sheet value, wins over FU-CON-4),
 ``affinities`` (damage type → vulnerable/resistant/immune/absorb), ``equipment`` (items),
-``bonds`` (PC id → strength), ``extra`` (takes no turns, FU-CON-1) and ``goal`` (a text).
+``spells`` (those it knows, each cast with one tap), ``bonds`` (PC id → strength), ``extra``
+(takes no turns, FU-CON-1) and ``goal`` (a text).
 Any other key is the GM's own (a note, a weakness): kept and shown, read by no rule.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +38,7 @@ STATUSES: dict[str, tuple[str, ...]] = {
 ITEM_KINDS = ("armor", "shield", "weapon", "accessory")
 STAT_KEYS = frozenset({
     *ATTRIBUTES, "hp", "mp", "ip", "fp", "rank", "replaces", "defense", "mdef", "init_mod",
-    "initiative", "affinities", "equipment", "bonds", "extra", "goal",
+    "initiative", "affinities", "equipment", "spells", "bonds", "extra", "goal",
 })
 _DIE_TEXT = re.compile(r"[dD](6|8|10|12)")
 _RANK = re.compile(r"^(soldier|elite|champion)\s*\(?\s*(\d+)?\s*\)?$", re.ASCII)
@@ -70,6 +72,50 @@ class Item:
         return f"{self.name} ({', '.join([self.kind, *extra])})"
 
 
+#: Whom a spell on a sheet is cast on: a foe (a Magic Check against its Magic Defense), an
+#: ally or the caster (it takes effect; with damage, a Magic Check), or nobody (FU-RES-3).
+SPELL_TARGETS = ("foe", "ally", "self", "none")
+#: What a spell on a sheet is written with.
+SPELL_KEYS = ("name", "mp", "target", "damage", "type", "accuracy")
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """A spell a character knows (its sheet's ``spells``): the ``spell`` command it stands for,
+    all but the target filled in."""
+
+    name: str
+    mp: int = 0
+    target: str = "foe"
+    damage: int | None = None
+    type: str = "physical"
+    accuracy: str = "ins+wlp"
+
+    @property
+    def rolls(self) -> bool:
+        """Whether casting it is a Magic Check: on a foe, or dealing damage (FU-RES-3)."""
+        return self.target == "foe" or self.damage is not None
+
+    def args(self) -> dict[str, Any]:
+        """The values of its ``spell`` command besides the target: what the rules read."""
+        out: dict[str, Any] = {"name": self.name, "mp": self.mp}
+        if self.damage is not None:
+            out.update(damage=self.damage, type=self.type)
+        if self.rolls and self.accuracy != "ins+wlp":
+            out["accuracy"] = self.accuracy
+        return out
+
+    def text(self) -> str:
+        """``Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire)``: what the sheet shows."""
+        on = {"foe": "a foe", "ally": "an ally", "self": "self", "none": "no target"}
+        parts = [f"{self.mp} MP", on[self.target]]
+        if self.rolls:
+            parts.append("{" + self.accuracy.upper() + "}")
+        if self.damage is not None:
+            parts.append(f"HR+{self.damage} {self.type}")
+        return f"{self.name} ({', '.join(parts)})"
+
+
 @dataclass
 class FabulaExt:
     """The ruleset's state: sides, turn order, pools, statuses, Fabula Points, goals, gear."""
@@ -84,6 +130,7 @@ class FabulaExt:
     statuses: dict[str, list[str]] = field(default_factory=dict)
     goals: dict[str, str] = field(default_factory=dict)
     equipment: dict[str, list[Item]] = field(default_factory=dict)
+    spells: dict[str, tuple[Spell, ...]] = field(default_factory=dict)
     extras: list[str] = field(default_factory=list)
     initiative: dict[str, Any] | None = None  # the group check's outcome
     #: The current round has ended (``round_ended`` logged) and the next has not begun: it
@@ -206,6 +253,71 @@ def check_item(pid: str, data: Any, given: tuple[str, ...] = WEAPON_KEYS) -> Ite
     return item
 
 
+def make_spell(pid: str, data: Any) -> Spell:
+    """A Spell from its table on a sheet, checked: every key one it is written with, and
+    nothing that would count for nothing or be refused when cast (FU-RES-1, FU-RES-3)."""
+    if not isinstance(data, dict):
+        raise bad(pid, f"a spell must be a table such as {{ name = \"Fire blast\", mp = 10, "
+                       f"damage = 15, type = \"fire\" }}, not {spelled(data)}", "FU-RES-3")
+    raw_name = data.get("name")
+    if not isinstance(raw_name, str) or not raw_name.strip():
+        raise bad(pid, f"a spell needs its name (a text): {spelled(data)}", "FU-RES-3")
+    name = raw_name.strip()
+    for key in sorted(set(data) - set(SPELL_KEYS)):
+        hint = did_you_mean(str(key).lower(), list(SPELL_KEYS), cutoff=0.6)
+        raise bad(pid, f"{name}: a spell has no {key!r}{hint} (it is written with "
+                       f"{', '.join(SPELL_KEYS)})", "FU-RES-3", key=key)
+    numbers: dict[str, int] = {}
+    for key in ("mp", "damage"):
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise bad(pid, f"{name}: {key} is a whole number, 0 or more, not "
+                               f"{spelled(value)}", "FU-RES-1" if key == "mp" else "FU-RES-3")
+            numbers[key] = value
+    target = str(data.get("target", "foe")).strip().lower()
+    if target not in SPELL_TARGETS:
+        raise bad(pid, f"{name}: target is one of {', '.join(SPELL_TARGETS)}, not "
+                       f"{spelled(data.get('target'))}", "FU-RES-3")
+    damage = numbers.get("damage")
+    if damage is not None and target == "none":
+        raise bad(pid, f"{name}: a spell dealing damage is cast on someone: give it target "
+                       "foe, ally or self", "FU-RES-3")
+    if "type" in data and damage is None:
+        raise bad(pid, f"{name}: type is the type of a spell's damage: without damage it "
+                       "would count for nothing", "FU-RES-3")
+    dtype = str(data.get("type", "physical")).strip().lower()
+    if dtype not in DAMAGE_TYPES:
+        raise bad(pid, f"{name}: damage type must be one of {', '.join(DAMAGE_TYPES)}",
+                  "FU-RES-3")
+    spell = Spell(name, numbers.get("mp", 0), target, damage, dtype)
+    if "accuracy" in data:
+        acc = [a for a in re.split(r"[+, ]+", str(data["accuracy"]).lower()) if a]
+        if len(acc) != 2 or any(a not in ATTRIBUTES for a in acc):
+            raise bad(pid, f"{name}: accuracy must name two attributes like ins+wlp, not "
+                           f"{spelled(data['accuracy'])}", "FU-CHK-1")
+        if not spell.rolls:
+            raise bad(pid, f"{name}: a spell on {_a(target) if target == 'ally' else target} "
+                           "that deals no damage takes effect with no Magic Check: leave out "
+                           "its accuracy", "FU-RES-3")
+        spell = dataclasses.replace(spell, accuracy="+".join(acc))
+    return spell
+
+
+def check_spells(pid: str, spells: Any) -> tuple[Spell, ...]:
+    """The spells of a sheet, each checked, no name twice."""
+    if not isinstance(spells, list):
+        raise bad(pid, f"spells is a list of tables such as [{{ name = \"Fire blast\", mp = 10, "
+                       f"damage = 15, type = \"fire\" }}], not {spelled(spells)}", "FU-RES-3")
+    out = tuple(make_spell(pid, s) for s in spells)
+    seen: set[str] = set()
+    for spell in out:
+        if spell.name.lower() in seen:
+            raise bad(pid, f"the spell {spell.name!r} is listed twice", "FU-RES-3")
+        seen.add(spell.name.lower())
+    return out
+
+
 def _a(kind: str) -> str:
     return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
@@ -257,6 +369,7 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
                        f"{spelled(gear)}", "FU-CON-2")
     for item in gear:
         check_item(pid, item)
+    check_spells(pid, stats.get("spells", []))
     bonds = stats.get("bonds", {})
     if not isinstance(bonds, dict) or any(
         isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in bonds.values()
@@ -444,6 +557,10 @@ def add_participant(ext: FabulaExt, p: Participant) -> None:
                                          else i) for i in s.get("equipment", []) or []]
     except InvalidInput:
         ext.equipment[p.id] = []
+    try:
+        ext.spells[p.id] = check_spells(p.id, s.get("spells", []) or [])
+    except InvalidInput:  # a set-up logged while ``spells`` was a key of the GM's own
+        ext.spells[p.id] = ()
     if s.get("goal"):
         ext.goals[p.id] = str(s["goal"])
     if s.get("extra") and p.id not in ext.extras:

@@ -162,7 +162,8 @@ def initiative_hidden(state: ConflictState, viewer: Viewer, pid: str) -> bool:
 
 
 def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str, Any]:
-    """Pools, Crisis, Fabula Points, status effects and current dice, turns left, gear, goal;
+    """Pools, Crisis, Fabula Points, status effects and current dice, turns left, gear, spells,
+    goal;
     GM-only stats stay hidden from players."""
     ext: FabulaExt = state.ext
     p = state.participants[pid]
@@ -206,6 +207,8 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
         parts.append(", ".join(s.title() for s in out["statuses"]))
     if not secret_to(state, viewer, pid, "equipment"):
         out["equipment"] = [i.text() for i in ext.equipment.get(pid, [])]
+    if ext.spells.get(pid) and not secret_to(state, viewer, pid, "spells"):
+        out["spells"] = [spell.text() for spell in ext.spells[pid]]
     if ext.order is not None and pid in ext.order.side_of:
         left = ext.order.turns_left(pid) if state.status == Status.RUNNING.value else 0
         out["turns_left"] = left
@@ -237,7 +240,7 @@ def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
     """A character's sheet from its view ``entry``: attribute dice (the current one beside
     the sheet's when a status steps it down, FU-RES-4), pool maxima, rank, Defense and Magic
     Defense, Initiative (an NPC's, FU-CON-4) or initiative modifier (a PC's, with its gear),
-    affinities, gear, bonds, goal, and the GM's own stats."""
+    affinities, gear, spells, bonds, goal, and the GM's own stats."""
     stats, p = entry["stats"], state.participants[entry["id"]]
     dice = entry.get("dice", {})
     out = []
@@ -259,6 +262,8 @@ def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
     out += stat_items(stats, ("affinities",))
     if entry.get("equipment"):
         out.append(item("equipment", "equipment", "; ".join(entry["equipment"])))
+    if entry.get("spells"):
+        out.append(item("spells", "spells", "; ".join(entry["spells"])))
     if stats.get("bonds"):
         out.append(item("bonds", "bonds", ", ".join(  # a bond with one not in the conflict:
             f"{name_of(state, who) if who in state.participants else who} {n}"  # its id

@@ -16,7 +16,10 @@ export function normalize(items) {
   const merged = new Map();
   for (const item of items) {
     const command = typeof item === "string" ? fromTemplate(item) : fromData(item);
-    const key = `${command.actor || ""}|${command.verb}`;
+    // an offer that names what it is (a spell from its caster's sheet: its name fixed) is a
+    // control of its own, its variants (the targets) one choice; not one more spell to type
+    const named = command.params.find((p) => p.name === "name" && p.fixed !== null);
+    const key = `${command.actor || ""}|${command.verb}|${named ? named.fixed : ""}`;
     const known = merged.get(key);
     merged.set(key, known ? mergeVariants(known, command) : { ...command, variants: [command.params] });
   }

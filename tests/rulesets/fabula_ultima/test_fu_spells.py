@@ -1,0 +1,144 @@
+"""Spells on a sheet (``spells``): checked at set-up, listed on the sheet, offered ready to
+cast on each one they may be cast on while the MP lasts, kept from players when GM-only."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from fracas.engine import Conflict, Viewer
+from fracas.engine.legal import LegalCommand
+from fracas.engine.projector import offered, state_view
+from fracas.errors import InvalidInput
+from tests.rulesets.fabula_ultima.support import events, make, npc, pc, run
+
+FIRE = {"name": "Fire blast", "mp": 10, "damage": 15, "type": "fire"}
+HEAL = {"name": "Heal", "mp": 10, "target": "ally"}
+WARD = {"name": "Ward", "mp": 5, "target": "self"}
+CALL = {"name": "Call the storm", "mp": 20, "target": "none"}
+
+
+def _fight(*ada_spells: dict[str, Any], **ada: Any) -> Conflict:
+    c = make(pc("ada", spells=list(ada_spells), **ada), pc("bea"),
+             npc("orc", hp=60, mdef=8, affinities={"fire": "vulnerable"}), npc("gob"))
+    return run(c, "ada: initiative dice=6,6,6,6")
+
+
+def _casts(c: Conflict, viewer: Viewer) -> list[tuple[str, str | None, str]]:
+    """(spell, target, label) of each spell offered to ``viewer`` for Ada ready to cast."""
+    return [(lc.choice("name").fixed, _target(lc), lc.label)
+            for lc in offered(c, viewer, "ada")
+            if lc.verb == "spell" and lc.choice("name").is_fixed]
+
+
+def _target(lc: LegalCommand) -> str | None:
+    return next((c.fixed for c in lc.params if c.name == "target"), None)
+
+
+def _entry(c: Conflict, viewer: Viewer, pid: str) -> dict[str, Any]:
+    view = state_view(c.ruleset, c.state, viewer)["conflict"]
+    found: dict[str, Any] = next(p for p in view["participants"] if p["id"] == pid)
+    return found
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_each_spell_on_the_sheet_is_offered_on_each_one_it_may_be_cast_on() -> None:
+    """A foe's spell on each foe, an ally's on each ally (the caster too), a spell on the
+    caster on itself, one on nobody once; each labelled with its name and MP; the spell
+    typed in is offered still."""
+    c = _fight(FIRE, HEAL, WARD, CALL)
+    assert _casts(c, Viewer.of_player("ada")) == [
+        ("Fire blast", "orc", "cast Fire blast (10 MP) on {target}"),
+        ("Fire blast", "gob", "cast Fire blast (10 MP) on {target}"),
+        ("Heal", "ada", "cast Heal (10 MP) on {target}"),
+        ("Heal", "bea", "cast Heal (10 MP) on {target}"),
+        ("Ward", "ada", "cast Ward (5 MP) on {target}"),
+        ("Call the storm", None, "cast Call the storm (20 MP)")]
+    typed = [lc for lc in offered(c, Viewer.of_player("ada"), "ada")
+             if lc.verb == "spell" and not lc.choice("name").is_fixed]
+    assert len(typed) == 1
+
+
+@pytest.mark.rule("FU-RES-3", "FU-RES-1")
+def test_a_spell_offered_casts_as_the_sheet_writes_it() -> None:
+    c = _fight(FIRE, HEAL)
+    (blast,) = [lc for lc in c.legal("ada") if lc.label.startswith("cast Fire blast (10 MP)")
+                and _target(lc) == "orc"]
+    cmd = blast.command()
+    c.execute({**cmd, "args": {**cmd["args"], "dice": [5, 4]}}, time="")
+    (cast,) = events(c, "spell")
+    assert cast.data["name"] == "Fire blast" and cast.data["mp_after"] == 20
+    assert cast.data["hit"] and c.state.ext.hp["orc"].current == 60 - 2 * (5 + 15)
+    run(c, "orc: act")
+    (heal,) = [lc for lc in c.legal("bea") if lc.verb == "spell"] or [None]
+    assert heal is not None and not heal.choice("name").is_fixed  # Bea has none on her sheet
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_a_spell_costing_more_mp_than_is_left_is_not_offered() -> None:
+    c = _fight(FIRE, WARD, mp=12)
+    assert [name for name, _, _ in _casts(c, Viewer.gm())] == ["Fire blast", "Fire blast",
+                                                                "Ward"]
+    run(c, "ada: spell 'Fire blast' mp=10 target=orc damage=15 type=fire dice=1,1", "orc: act")
+    assert [name for name, _, _ in _casts(c, Viewer.gm())] == []  # 2 MP left
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_with_gm_only_mp_every_spell_is_offered_so_the_offer_counts_no_mp() -> None:
+    """Offering only what Ada can pay would tell her player her GM-only MP."""
+    c = make({**pc("ada", spells=[FIRE], mp=5), "gm_only": ["mp"]}, pc("bea"), npc("orc"))
+    run(c, "ada: initiative dice=6,6,6,6")
+    assert [name for name, _, _ in _casts(c, Viewer.of_player("ada"))] == ["Fire blast"]
+    shown = make(pc("ada", spells=[FIRE], mp=5), pc("bea"), npc("orc"))
+    run(shown, "ada: initiative dice=6,6,6,6")
+    assert _casts(shown, Viewer.of_player("ada")) == []  # MP she sees: nothing to offer
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_the_sheet_lists_the_spells_and_gm_only_spells_stay_with_the_gm() -> None:
+    c = make(pc("ada", spells=[FIRE]), pc("bea"),
+             {**npc("lich", spells=[{"name": "Zqdoom", "mp": 5}]), "gm_only": ["spells"]})
+    run(c, "ada: initiative dice=6,6,6,6")
+    sheet = {i["key"]: i["value"] for i in _entry(c, Viewer.of_player("ada"), "ada")["sheet"]}
+    assert sheet["spells"] == "Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire)"
+    assert "Zqdoom" in json.dumps(_entry(c, Viewer.gm(), "lich"))
+    assert "zqdoom" not in json.dumps(state_view(c.ruleset, c.state,
+                                                 Viewer.of_player("bea"))).lower()
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_gm_only_spells_of_a_players_character_are_not_offered_to_the_player() -> None:
+    c = make({**pc("ada", spells=[{"name": "Zqcurse", "mp": 5}]), "gm_only": ["spells"]},
+             pc("bea"), npc("orc"))
+    run(c, "ada: initiative dice=6,6,6,6")
+    assert _casts(c, Viewer.of_player("ada")) == []
+    assert [name for name, _, _ in _casts(c, Viewer.gm())] == ["Zqcurse"]
+    assert "zqcurse" not in json.dumps([lc.to_data() for lc in offered(
+        c, Viewer.of_player("ada"), "ada")]).lower()
+
+
+@pytest.mark.rule("FU-RES-3")
+@pytest.mark.parametrize("spells, said", [
+    ("fire", "spells is a list of tables such as"),
+    (["fire"], "a spell must be a table such as"),
+    ([{"mp": 5}], "a spell needs its name (a text)"),
+    ([{"name": "Fire", "dammage": 5}], "Fire: a spell has no 'dammage'; did you mean 'damage'?"),
+    ([{"name": "Fire", "mp": -1}], "Fire: mp is a whole number, 0 or more, not -1"),
+    ([{"name": "Fire", "damage": "lots"}], "Fire: damage is a whole number, 0 or more"),
+    ([{"name": "Fire", "target": "enemy"}], "Fire: target is one of foe, ally, self, none"),
+    ([{"name": "Fire", "target": "none", "damage": 5}],
+     "a spell dealing damage is cast on someone"),
+    ([{"name": "Fire", "type": "fire"}], "without damage it would count for nothing"),
+    ([{"name": "Fire", "damage": 5, "type": "lava"}], "damage type must be one of"),
+    ([{"name": "Heal", "target": "ally", "accuracy": "ins+wlp"}],
+     "takes effect with no Magic Check: leave out its accuracy"),
+    ([{"name": "Fire", "accuracy": "dex"}], "accuracy must name two attributes"),
+    ([{"name": "Fire"}, {"name": "fire"}], "the spell 'fire' is listed twice"),
+])
+def test_a_sheets_spells_are_refused_at_set_up_saying_what_is_wrong(
+        spells: Any, said: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        make(pc("ada", spells=spells), npc("orc"))
+    assert said in str(info.value) and str(info.value).startswith("ada: ")
