@@ -21,7 +21,7 @@ from tests.web.browser import (
     wait_log,
 )
 from tests.web.scenarios import VERS
-from tests.web.test_gm_tools import control, gm_opens
+from tests.web.test_gm_tools import control, control_summary, gm_opens
 from tests.web.test_table import table
 
 pytestmark = pytest.mark.timeout(150)
@@ -316,6 +316,39 @@ def test_a_control_reached_by_tab_is_never_under_the_message_at_the_foot(
                 covered.append(where[0])
         assert covered == []
         expect(notice).to_contain_text("Done: ada: note")  # still there all along
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_a_screen_reader_hears_what_a_command_and_its_fields_ask_for(
+        browser: Browser, served: Served) -> None:
+    """Tab goes from a command's name to its fields past the words under them: the command's
+    line on what it does is said with its name, and each field's hint with the field (the
+    order of the dice typed in for an initiative; before: neither was tied to its control, so
+    a screen reader skipped them); a refusal of the form is said with each field before its
+    hint."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        expect(control_summary(alice, "ada", "initiative")).to_have_accessible_description(
+            re.compile("^The leader's {DEX \\+ INS} Initiative Group Check"))
+        initiative = control(alice, "ada", "initiative")
+        expect(initiative.get_by_label("dice")).to_have_accessible_description(
+            "the faces rolled at the table: each supporter's two in order, then the leader's two"
+            " (5,5,6,4)")
+        expect(initiative.get_by_label("supporters")).to_have_accessible_description(
+            re.compile("none picked: every other PC"))
+        initiative.get_by_label("dice").fill("5,5,6")  # one die short
+        initiative.get_by_role("button", name="initiative").press("Enter")
+        expect(alice.page.locator("#error")).to_contain_text("initiative needs 4 dice")
+        expect(initiative.get_by_label("dice")).to_have_accessible_description(
+            re.compile("^initiative needs 4 dice.* the faces rolled at the table: each supporter"))
+        alice.page.keyboard.press("Escape")  # the refusal closed, the hint stays
+        expect(initiative.get_by_label("dice")).to_have_accessible_description(
+            re.compile("^the faces rolled at the table"))
     finally:
         for screen in (gm, alice):
             screen.context.close()

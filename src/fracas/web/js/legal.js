@@ -191,7 +191,7 @@ export function commandForm(command, context, { onSubmit, onChange }) {
     f.input.dataset.focus = `${key}|${f.param.name}`;  // a redraw gives the focus back to it
   }
   const form = h("form", { class: "command", "data-verb": command.verb },
-    free.length && about ? h("p", { class: "about" }, about) : null,
+    free.length && about ? h("p", { class: "about", id: `${uid}-about` }, about) : null,
     folded(fields, `${key}|more`, command.verb),
     h("button", { type: "submit", title: free.length ? null : about, "data-focus": `${key}|send` },
       free.length ? buttonOf(command, context) : title), odds);
@@ -212,7 +212,8 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   // between redraws the controls, and the command opened would be drawn closed again
   const details = h("details", { class: "command", open: kept.get(key) === "open",
     ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
-  h("summary", { "data-focus": `${key}|open`, onclick: () => kept.set(key, details.open ? "" : "open") }, title), form);
+  h("summary", { "data-focus": `${key}|open`, "aria-describedby": about ? `${uid}-about` : null,  // said as it is reached
+    onclick: () => kept.set(key, details.open ? "" : "open") }, title), form);
   return details;
 }
 
@@ -416,8 +417,10 @@ function field(param, id, context, actor, verb) {
     }
   }
   // the ruleset says how many dice (VERS: "3d6 rolled at the table (4,3,2)")
-  const hint = param.kind === "dice" ? h("small", {}, param.help || "faces rolled at the table, e.g. 5,6,2")
-    : about ? h("small", {}, about) : null;
+  // (read with the field by a screen reader, which Tab takes past the text under it)
+  const hint = param.kind === "dice" ? h("small", { id: `${id}-hint` }, param.help || "faces rolled at the table, e.g. 5,6,2")
+    : about ? h("small", { id: `${id}-hint` }, about) : null;
+  if (hint) input.setAttribute("aria-describedby", hint.id);
   const wrap = h("p", { class: "field" }, h("label", { for: id }, text), input, suggestions, hint);
   return { id, input, wrap, param };
 }

@@ -940,8 +940,9 @@ async function submit(command, form, done = "", path = "/commands") {
     showDone(done || (typeof command === "string" ? command : wholeCommand(command, sent)), sent);
   } else if (form && !errorBox.hidden) {  // the refusal belongs to this form's fields: a screen
     for (const field of form.querySelectorAll("input, select")) {  // reader reads it with them
+      const hint = field.getAttribute("aria-describedby");  // (and the field's own hint after it)
       field.setAttribute("aria-invalid", "true");
-      field.setAttribute("aria-describedby", "error");
+      if (!(hint || "").split(" ").includes("error")) field.setAttribute("aria-describedby", hint ? `error ${hint}` : "error");
     }
   }
   return sent !== null;
