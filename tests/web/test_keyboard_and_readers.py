@@ -352,3 +352,25 @@ def test_a_screen_reader_hears_what_a_command_and_its_fields_ask_for(
     finally:
         for screen in (gm, alice):
             screen.context.close()
+
+
+@pytest.mark.rule("FU-CON-6")
+def test_a_screen_reader_hears_the_foes_turn_sentence_by_sentence(
+        browser: Browser, served: Served) -> None:
+    """The foes' turn is told to a player in the log's words, each line a sentence of its
+    own (before: run together, "… — misses Bandit Captain is done", with no pause between)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        command(gm, "gm", "ada: initiative dice=5,5,6,4")
+        command(gm, "gm", "ada: attack cut1 dice=6,5")
+        command(gm, "gm", "captain: attack ada dice=3,4")
+        expect(alice.page.locator("#log-live")).to_have_text(
+            "Bandit Captain's turn. Bandit Captain attacks with Saber against Ada: {d8+d10} → "
+            "{[3] + [4]} = 7 vs 10, HR 4 — misses. Bandit Captain is done.")
+        command(gm, "gm", "narrate 'The bridge sways!'")  # a sentence already: as it is
+        expect(alice.page.locator("#log-live")).to_have_text("the GM: The bridge sways!")
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()

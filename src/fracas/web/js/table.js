@@ -406,9 +406,11 @@ function receive(frame) {
 }
 
 // What just happened, for a screen reader (a hidden polite region: the log itself is drawn
-// anew on every frame, so it cannot announce itself).
+// anew on every frame, so it cannot announce itself), each line a sentence of its own: read
+// out run together, "… — misses Bruno is done round 1 ends" left the listener to guess.
 function tell(lines) {
-  if (lines.length) document.getElementById("log-live").textContent = lines.join(" ").replaceAll("**", "");
+  const sentence = (line) => (/[.!?…]$/.test(line) ? line : `${line}.`);
+  if (lines.length) document.getElementById("log-live").textContent = lines.map(sentence).join(" ").replaceAll("**", "");
 }
 
 // The new entries of others, for a screen reader: this page's own command is said by its
