@@ -374,3 +374,31 @@ def test_a_screen_reader_hears_the_foes_turn_sentence_by_sentence(
     finally:
         for screen in (gm, alice):
             screen.context.close()
+
+
+@pytest.mark.rule("FU-CON-10")
+def test_between_rounds_the_sides_say_the_next_rounds_turns(
+        browser: Browser, served: Served) -> None:
+    """Once a round is over, the Sides panel says what the next round gives each (as their
+    summary does), not last round's "acted" beside the player's "Your turn" (before: "Ada
+    acted" while the banner said her turn had come)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    alice = join(browser, invite(gm, "alice"))
+    try:
+        for line in ("ada: initiative dice=5,5,6,4", "ada: attack cut1 dice=6,5",
+                     "captain: attack ada dice=3,4", "bruno: act 'waits'", "captain: act 'x'",
+                     "cut2: act 'y'", "cut1: act 'z'"):
+            command(gm, "gm", line)
+        expect(alice.page.locator("#turn-banner")).to_have_text("Your turn: Ada")
+        sides = alice.page.locator(".sides")
+        expect(sides.locator("li", has_text="Ada")).to_contain_text("1 turn next round")
+        expect(sides.locator("li", has_text="Bandit Captain")).to_contain_text(
+            "2 turns next round")
+        expect(sides).not_to_contain_text("acted")
+        command(gm, "gm", "ada: act 'opens round 2'")
+        expect(sides.locator("li", has_text="Ada")).to_contain_text("acted")
+        expect(sides.locator("li", has_text="Bandit Captain")).to_contain_text("2 turns left")
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()

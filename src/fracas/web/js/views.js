@@ -251,8 +251,11 @@ function fabula(level, ctx) {
         const left = (info.turns_left || {})[p.id];
         const acted = (info.acted || []).includes(p.id);
         const out = (info.out || []).includes(p.id);  // out of the conflict: no crisis of it
-        const state = out ? "out" : left !== undefined
-          ? `${left} ${left === 1 ? "turn" : "turns"} left` : acted ? "acted" : "";
+        // between rounds, what the next round gives (as the summary says), not last round's
+        // "acted" beside the player's "Your turn"
+        const next = t.round_over && !t.ended ? (t.turns_per_round || {})[p.id] : undefined;
+        const state = out ? "out" : left !== undefined ? `${left} ${left === 1 ? "turn" : "turns"} left`
+          : next !== undefined ? `${next} ${next === 1 ? "turn" : "turns"} next round` : acted ? "acted" : "";
         return h("li", { class: "member" }, h("b", {}, p.name),
           p.concealed ? h("span", { class: "tag secret" }, "hidden from players") : null,
           state ? h("span", { class: "tag" }, state) : null,
