@@ -165,6 +165,10 @@ def test_group_check_supporter_fumble_fails_and_earns_a_point() -> None:
 def test_supporters_can_be_chosen_and_dice_count_checked() -> None:
     c = make(pc("ada"), pc("bruno"), pc("cara"), npc("orc"))
     refused(c, "ada: initiative supporters=bruno dice=4,4,4,4,4,4", "FU-CHK-5", InvalidInput)
+    # the supporters by the names the table reads, not their ids (before: "(bruno, cara)")
+    error = refused(c, "ada: initiative dice=4,4,4", "FU-CHK-5", InvalidInput)
+    assert str(error).startswith("initiative needs 6 dice: two for each supporter (Bruno, "
+                                 "Cara) in order, then the leader's two; got 3")
     refused(c, "ada: initiative supporters=orc", "FU-CHK-5", IllegalCommand)
     run(c, "ada: initiative supporters=bruno dice=5,5,4,4")
     assert len(events(c, "initiative_checked")[0].data["supporters"]) == 1

@@ -318,7 +318,7 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
     if dice is not None and len(dice) != 2 * (len(pcs) + 1):
         raise InvalidInput(
             f"initiative needs {2 * (len(pcs) + 1)} dice: two for each supporter "
-            f"({', '.join(p.id for p in pcs) or 'none'}) in order, then the leader's two; "
+            f"({', '.join(p.name for p in pcs) or 'none'}) in order, then the leader's two; "
             f"got {len(dice)}", rule="FU-CHK-5", dice=dice)
     events: list[Event] = []
     supporters: list[dict[str, Any]] = []
