@@ -74,11 +74,11 @@ def _zoom(e: ev.EsZoomOpened, state: ConflictState) -> str:
 
 @H.describes(ZoomClosed)
 def _zoom_closed(e: ZoomClosed, state: ConflictState) -> str:
-    """ES-ACT-1: the conflict play returns to — the main one, or the zoom it was opened from
-    (judged on the state the event applies to: the closing zoom is the innermost)."""
-    levels = state.chain()
-    back = levels[-2] if len(levels) > 1 else None
-    where = "the main conflict" if back is None or back.depth == 0 else \
+    """ES-ACT-1, ES-ACT-2: the conflict play returns to — the main one, or the zoom it was
+    opened from (judged, as every log sentence, on the state after the record: the closed
+    zoom is gone, and the level play returns to is the innermost)."""
+    back = state.innermost
+    where = "the main conflict" if back.depth == 0 else \
         f"the zoomed-in conflict at depth {back.depth}"
     return f"back to {where} ({e.reason})"
 
