@@ -1,19 +1,24 @@
 """A long chain of zoom-ins, as an evening plays it (ES-ACT-1, ES-ACT-2): four levels deep from
 a Logistic conflict, each closed in turn, the log naming the level play returns to (it once
 said "back to the main conflict" on leaving a zoom inside a zoom, and one level too far out
-deeper down)."""
+deeper down); each level's view says who opened it and why, as the viewer may know it."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 import pytest
 
 from fracas.cli.render import log_lines
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
+from fracas.engine.views import view
+from tests.rulesets.etherscope.test_audit import lurking_carl, to_countdown
 
 from .helpers import make, moved, pc
 
-ALICE = Viewer.of_player("alice")
+ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
 
 
 def _four_deep() -> Conflict:
@@ -44,3 +49,34 @@ def test_each_end_in_a_chain_names_the_level_play_returns_to() -> None:
         assert c.state.innermost.depth == depth
         if depth:
             c.execute("ada: done")  # her turn at the level she zoomed from goes on
+
+
+def _zoom_level(c: Conflict, viewer: Viewer) -> dict[str, Any]:
+    """The zoomed-in level of ``viewer``'s view (its ruleset part): the one in play."""
+    level: dict[str, Any] = view(c, viewer)["zoom"][-1]["ruleset"]
+    return level
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-RNG-1")
+def test_a_zooms_opener_and_reason_are_told_as_the_viewer_may_know_them() -> None:
+    """The view heads a zoomed-in level with who opened it and why (the page's "Opened by …");
+    a reason naming someone hidden from the player, or a zoom opened by someone hidden from
+    them, is not told them at all."""
+    c = lurking_carl()
+    to_countdown(c)
+    while c.state.ext.countdown.current.actor != "bruno":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("bruno: zoom carl,ada reason='Bruno and Ada corner Carl in the cellar'", BOB)
+    assert _zoom_level(c, Viewer.gm())["zoom"] == {
+        "by": "bruno", "reason": "Bruno and Ada corner Carl in the cellar"}
+    assert _zoom_level(c, BOB)["zoom"] == _zoom_level(c, Viewer.gm())["zoom"]
+    assert _zoom_level(c, ALICE).get("zoom") is None  # the reason names Carl: none of it
+    c.execute("round")
+    c.execute("countdown")
+    while c.state.innermost.ext.countdown.current.actor != "carl":
+        c.execute(f"{c.state.innermost.ext.countdown.current.actor}: done")
+    c.execute("carl: zoom ada reason='Carl drags Ada into the dark'")
+    assert _zoom_level(c, Viewer.gm())["zoom"] == {
+        "by": "carl", "reason": "Carl drags Ada into the dark"}
+    assert _zoom_level(c, ALICE).get("zoom") is None
+    assert "dark" not in json.dumps(view(c, ALICE))

@@ -496,7 +496,17 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()
                    if sum(map(see, ms)) > 1},
         "hidden": hidden_from(state, viewer),
+        "zoom": _zoom_origin(state, viewer),
     }
+
+
+def _zoom_origin(state: ConflictState, viewer: Viewer) -> dict[str, str] | None:
+    """A zoomed-in conflict's opener and reason (ES-ACT-1), to head its level: as the view's
+    line says them, only to those who may see the opener (None otherwise, and at depth 0)."""
+    by = ext_of(state).opened_by
+    if not state.depth or by is None or not can_see(state, viewer, by):
+        return None
+    return {"by": by, "reason": ext_of(state).zoom_reason}
 
 
 def hidden_from(state: ConflictState, viewer: Viewer) -> dict[str, list[str]]:

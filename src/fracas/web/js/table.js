@@ -10,7 +10,7 @@ import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
 import { kept, keepIn } from "./typed.js";
-import { parentPanels, progressOf, rulesetPanels, sheetOf, turnOf, zonesOf } from "./views.js";
+import { parentPanels, progressOf, rulesetPanels, sheetOf, turnOf, zoomOrigin, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
 const main = document.getElementById("main");
@@ -556,12 +556,15 @@ function renderField(level, turn, ctx) {
 // parent below it what it keeps in view of itself (parentPanels: its ranges, who waits there).
 function nested(parents, level, inner, ctx) {
   const label = (l) => [l.title, progressOf(state.view, l, ctx.words)].filter(Boolean).join(" · ");
+  // under each zoom's title, who opened it and why: the levels of a chain tell apart
+  const head = (l) => [h("h2", { class: "zoom-title" }, label(l)),
+    zoomOrigin(l, ctx) ? h("p", { class: "zoom-origin" }, zoomOrigin(l, ctx)) : null];
   let box = h("section", { class: "zoom-level innermost", "aria-label": label(level) },
-    h("h2", { class: "zoom-title" }, label(level)), inner);
+    head(level), inner);
   let child = level;
   for (const parent of [...parents].reverse()) {
     box = h("section", { class: "zoom-level", "aria-label": `parent conflict: ${label(parent)}` },
-      h("h2", { class: "zoom-title" }, label(parent)), box, parentPanels(state.view, parent, child, ctx));
+      head(parent), box, parentPanels(state.view, parent, child, ctx));
     child = parent;
   }
   return box;
@@ -637,6 +640,7 @@ async function renderRound(level, turn, ctx) {
     h("p", { class: "status" }, [level.title, progressOf(state.view, level, ctx.words), words(level.status)]
       .filter(Boolean).join(" · "),
       level.end_reason ? ` (${[level.end_reason, level.outcome].filter(Boolean).join(" — ")})` : ""),
+    zoomOrigin(level, ctx) ? h("p", { class: "zoom-origin" }, zoomOrigin(level, ctx)) : null,
     // once ended, nobody acts or is still to: the status line says how it ended
     over ? null : h("p", {}, h("b", {}, `${turn.acting || "Acting"}: `), turn.current.map(ctx.name).join(", ") || turn.nobody || "nobody", turn.line ? ` · ${turn.line}` : ""),
     turn.acting || over || turn.noWaiting ? null : h("p", {}, h("b", {}, "Still to act: "), turn.waiting.map(ctx.name).join(", ") || "nobody"),

@@ -150,6 +150,14 @@ function etherscope(level, ctx) {
   return [setup, countdown, rangesPanel(level, ctx, "Ranges", true), condensersPanel(people, "Condensers")];
 }
 
+/** Who opened a zoomed-in level and why (ES-ACT-1), "Opened by Ada: a fight on the roof", so
+ * that each level of a chain, and two zoom-ins from one parent, tell apart at a glance; "" where
+ * the viewer may not see the opener (or at the top level). */
+export function zoomOrigin(level, ctx) {
+  const origin = (level.ruleset || {}).zoom;
+  return origin ? `Opened by ${ctx.name(origin.by)}${origin.reason ? `: ${origin.reason}` : ""}` : "";
+}
+
 /** What a zoom-in leaves of its parent in view, below the zoom's own panels (ES-ACT-1): the
  * parent's Ranges, read only (commands go to the zoom), and the Condensers of those who wait
  * there (a player's characters outside the zoom among them); titled with the parent's name. */

@@ -1,0 +1,113 @@
+"""An Etherscope evening zooming in again and again, run from a GM's tablet with a player on a
+phone (ES-ACT-1, ES-ACT-2): each level of the chain says who opened it and why, so that the
+levels, and two zoom-ins one after another from the same parent, tell apart at a glance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.support import Served
+from tests.web.browser import Screen, command, invite, join, open_screen, upload_scenario
+
+pytestmark = pytest.mark.timeout(180)
+
+#: A tablet held upright, as the GM's screen (touch).
+TABLET = {"width": 820, "height": 1180}
+
+#: Tactical, so that it zooms twice (Quick, then Fast); Ada acts first in round 1's countdown.
+EVENING = """
+ruleset = "etherscope"
+title = "The Salford job"
+script = '''
+ada: awareness successes=2
+bruno: awareness successes=1
+heavy: awareness successes=0
+moves
+ada: done
+bruno: done
+round
+countdown
+'''
+
+[settings]
+nature = "physical"
+time_scale = "tactical"
+range_scaling = "chase"
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+player = "alice"
+stats = { physical = 12, ether = 8, society = 10, awareness = 3 }
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+player = "bob"
+stats = { physical = 9, ether = 7, society = 8, awareness = 2 }
+
+[[participants]]
+id = "heavy"
+name = "The heavy"
+stats = { physical = 10, ether = 6, society = 5, awareness = 2 }
+"""
+
+
+def _evening(browser: Browser, served: Served, tmp_path: Path) -> tuple[Screen, Screen]:
+    """The GM's tablet (its table made on it) with the evening in round 1's countdown, and
+    Bob's phone."""
+    gm = open_screen(browser, served.url + "/", TABLET, touch=True)
+    gm.page.get_by_label("Name of the table").fill("Tuesday Etherscope")
+    gm.page.get_by_role("button", name="Create the table").click()
+    gm.page.get_by_role("link", name="Open the table").click()
+    gm.page.wait_for_url("**/table/t*")
+    upload_scenario(gm, EVENING, tmp_path)
+    return gm, join(browser, invite(gm, "bob"), touch=True)
+
+
+def _origins(screen: Screen) -> list[str]:
+    """The line under each zoomed-in level's title, outermost first."""
+    return screen.page.locator(".field-region .zoom-level .zoom-origin").all_inner_texts()
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-ACT-2")
+def test_each_level_of_a_chain_says_who_opened_it_and_why(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: every level read "The Salford job — zoomed in", "… zoomed in twice", whatever it
+    was about, and the next zoom-in from the same parent read as the one before it: what each
+    was (a fight on the roof, a struggle on the ledge) was in the log alone."""
+    gm, bob = _evening(browser, served, tmp_path)
+    command(gm, "gm", "ada: zoom heavy reason='a fight on the roof'")
+    for screen in (gm, bob):
+        expect(screen.page.locator(".round-region .zoom-origin")).to_have_text(
+            "Opened by Ada: a fight on the roof")
+        expect(screen.page.locator(".zoom-level.innermost > .zoom-origin")).to_have_text(
+            "Opened by Ada: a fight on the roof")
+    for line in ("round", "countdown", "ada: zoom heavy reason='a struggle on the ledge'"):
+        command(gm, "gm", line)
+    for screen in (gm, bob):
+        expect(screen.page.locator(".zoom-level.innermost > .zoom-title")).to_contain_text(
+            "zoomed in twice")
+        expect(screen.page.locator(".field-region .zoom-origin")).to_have_text(
+            ["Opened by Ada: a fight on the roof", "Opened by Ada: a struggle on the ledge"])
+    # back out one level; the heavy, next to act there, zooms in from the same parent
+    for line in ("end 'Ada hangs on'", "ada: done",
+                 "heavy: zoom ada reason='the heavy strikes back'"):
+        command(gm, "gm", line)
+    for screen in (gm, bob):
+        expect(screen.page.locator(".field-region .zoom-origin")).to_have_text(
+            ["Opened by Ada: a fight on the roof", "Opened by The heavy: the heavy strikes back"])
+        expect(screen.page.locator(".round-region .zoom-origin")).to_have_text(
+            "Opened by The heavy: the heavy strikes back")
+    # and none at the top level, once play is back there
+    for line in ("end 'Ada breaks free'", "heavy: done", "end 'off the roof'"):
+        command(gm, "gm", line)
+    for screen in (gm, bob):
+        expect(screen.page.locator(".round-region .status")).to_contain_text(
+            "The Salford job · round 1")
+        expect(screen.page.locator(".zoom-origin")).to_have_count(0)
