@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 from tests.server.support import Served
 from tests.web.browser import Screen, command, invite, join, open_screen, upload_scenario
@@ -111,3 +111,41 @@ def test_each_level_of_a_chain_says_who_opened_it_and_why(
         expect(screen.page.locator(".round-region .status")).to_contain_text(
             "The Salford job · round 1")
         expect(screen.page.locator(".zoom-origin")).to_have_count(0)
+
+
+def _end_control(gm: Screen) -> tuple[Locator, Locator]:
+    """The GM's own end control, opened with a tap: its fold and its form."""
+    own = gm.page.locator("section.actor[data-actor='gm']")
+    form = own.locator("form.command[data-verb='end']")
+    fold = own.locator("details.command", has=gm.page.locator("form[data-verb='end']"))
+    if not fold.evaluate("d => d.open"):
+        fold.locator("> summary").tap()
+    return fold, form
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_inside_a_zoom_the_gms_end_says_it_ends_the_zoom_and_where_play_returns(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: deep in a chain the GM's end read "end" and "End the conflict with a reason",
+    as at the top (would it end the whole evening?), with an outcome field whose words the
+    zoom's end dropped."""
+    gm, _ = _evening(browser, served, tmp_path)
+    for line in ("ada: zoom heavy reason='a fight on the roof'", "round", "countdown",
+                 "ada: zoom heavy reason='a struggle on the ledge'"):
+        command(gm, "gm", line)
+    fold, form = _end_control(gm)
+    expect(fold.locator("> summary")).to_have_text("end the zoom-in")
+    expect(form.locator(".about")).to_have_text(
+        "End this zoomed-in conflict early, with a reason: play returns to The Salford job — "
+        "zoomed in")
+    expect(form.get_by_label("outcome (optional)")).to_have_count(0)
+    form.get_by_label("reason").fill("Ada hangs on")
+    form.get_by_role("button", name="end the zoom-in").tap()
+    expect(gm.page.locator(".round-region .status")).to_contain_text(
+        "The Salford job — zoomed in · round 1 of 5")
+    for line in ("ada: done", "heavy: done"):
+        command(gm, "gm", line)
+    command(gm, "gm", "end 'the heavy is cornered'")
+    fold, form = _end_control(gm)  # at the top: the conflict's own end, with its outcome
+    expect(fold.locator("> summary")).to_have_text("end")
+    expect(form.get_by_label("outcome (optional)")).to_have_count(1)

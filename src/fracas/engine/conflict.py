@@ -541,14 +541,22 @@ class Conflict:
 
     def _end_offer(self, state: ConflictState) -> str | LegalCommand:
         """``end REASON``, with the reasons the rules name (if any) suggested, the one that
-        fits first; any other reason is taken too."""
+        fits first; any other reason is taken too. Inside a zoomed-in conflict it is offered
+        as what it does there: it ends the zoom, play returning to the conflict around it
+        (named), with a reason alone (an outcome is the whole conflict's)."""
         reasons = self.ruleset.end_reasons(state)
-        if not reasons:
+        if not reasons and not state.depth:
             return "end REASON"
         lc = from_template(self.commands, "end REASON")
-        return dataclasses.replace(lc, params=tuple(
-            dataclasses.replace(c, suggested=reasons, default=reasons[0])
-            if c.name == "reason" else c for c in lc.params))
+        params = tuple(dataclasses.replace(c, suggested=reasons, default=reasons[0])
+                       if c.name == "reason" and reasons else c for c in lc.params)
+        if not state.depth:
+            return dataclasses.replace(lc, params=params)
+        back = self.state.chain()[-2].title
+        return dataclasses.replace(
+            lc, params=tuple(c for c in params if c.name != "outcome"),
+            label="end the zoom-in",
+            summary=f"end this zoomed-in conflict early, with a reason: play returns to {back}")
 
     # --- deciding ---------------------------------------------------------------------
     def to_command(self, command: str | Command | dict[str, Any]) -> Command:

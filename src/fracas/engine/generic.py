@@ -236,6 +236,10 @@ def _still_in(state: ConflictState, pid: str) -> Participant:
 def _end(d: Decision, cmd: Command) -> None:
     reason = cmd.args["reason"]
     if d.state.depth > 0:
+        if cmd.args.get("outcome"):
+            raise InvalidInput("a zoomed-in conflict ends with a reason alone (end REASON): "
+                               "an outcome is said when the whole conflict ends",
+                               param="outcome")
         d.emit(ZoomClosed(reason=reason, early=True))
         return
     d.emit(ConflictEnded(reason=reason, outcome=cmd.args.get("outcome") or None))

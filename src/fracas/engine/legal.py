@@ -71,6 +71,9 @@ class LegalCommand:
     #: ("check outside the turn" for ``check turn=no``; "get past the guard into {to}", where
     #: ``{to}`` stands for the value of ``to``); "": they say it
     label: str = ""
+    #: what this offer does, where its command's own summary would not say it (the end of a
+    #: zoomed-in conflict: play returns to the one around it); "": the command's
+    summary: str = ""
 
     def text(self) -> str:
         """The template in the text notation (``ada: attack TARGET weapon=sword|knife``)."""

@@ -62,7 +62,7 @@ def _described(command: LegalCommand, spec: CommandSpec,
         # first (the reason an end gives that the rules name first)
         param["default"] = copy_json(choice.default) if p is None or p.required else (
             p.default if p.default is not None else copy_json(choice.default))
-    return {**data, "summary": spec.summary}
+    return {**data, "summary": command.summary or spec.summary}
 
 
 def texts(live: projection.Live, actor: str | None) -> dict[str, list[str]]:

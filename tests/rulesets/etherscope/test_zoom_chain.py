@@ -14,9 +14,10 @@ from fracas.cli.render import log_lines
 from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import view
+from fracas.errors import InvalidInput
 from tests.rulesets.etherscope.test_audit import lurking_carl, to_countdown
 
-from .helpers import make, moved, pc
+from .helpers import make, moved, pc, refused
 
 ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
 
@@ -80,3 +81,21 @@ def test_a_zooms_opener_and_reason_are_told_as_the_viewer_may_know_them() -> Non
         "by": "carl", "reason": "Carl drags Ada into the dark"}
     assert _zoom_level(c, ALICE).get("zoom") is None
     assert "dark" not in json.dumps(view(c, ALICE))
+
+
+@pytest.mark.rule("ES-ACT-1")
+def test_an_outcome_given_to_the_end_of_a_zoom_is_refused_not_dropped() -> None:
+    """Before: ``end REASON outcome=…`` inside a zoom closed it and dropped the outcome without
+    a word (a zoom ends with a reason alone); now it is refused, changing nothing, and the
+    GM's offer there takes no outcome."""
+    c = _four_deep()
+    said = refused(c, "end 'the heavy falls' outcome='Ada wins'", InvalidInput, None)
+    assert said == ("a zoomed-in conflict ends with a reason alone (end REASON): an outcome "
+                    "is said when the whole conflict ends")
+    offer = next(lc for lc in c.legal() if lc.verb == "end")
+    assert [p.name for p in offer.params] == ["reason"]
+    assert offer.label == "end the zoom-in"
+    assert offer.summary == ("end this zoomed-in conflict early, with a reason: play returns "
+                             "to t — zoomed in 3 times")
+    c.execute("end 'the heavy falls'")
+    assert c.state.innermost.depth == 3
