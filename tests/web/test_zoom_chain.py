@@ -149,3 +149,30 @@ def test_inside_a_zoom_the_gms_end_says_it_ends_the_zoom_and_where_play_returns(
     fold, form = _end_control(gm)  # at the top: the conflict's own end, with its outcome
     expect(fold.locator("> summary")).to_have_text("end")
     expect(form.get_by_label("outcome (optional)")).to_have_count(1)
+
+
+def _set_in(screen: Screen, command_text: str) -> float:
+    """How far the log sets in the entry of ``command_text`` from the log's own left edge."""
+    log = screen.page.locator(".log")
+    entry = log.locator(".entry", has=screen.page.locator(".said", has_text=command_text))
+    box, edge = entry.first.bounding_box(), log.bounding_box()
+    assert box is not None and edge is not None
+    return box["x"] - edge["x"]
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-ACT-2")
+def test_the_log_sets_each_level_of_a_chain_further_in(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: every entry played inside a zoom was set in by the same step, at depth 1 as at
+    depth 2, so that deep in a chain the log did not show which level an entry was played at
+    (the terminal marks each level with a "»")."""
+    gm, bob = _evening(browser, served, tmp_path)
+    for line in ("ada: zoom heavy reason='a fight on the roof'", "round", "countdown",
+                 "ada: zoom heavy reason='a struggle on the ledge'", "round"):
+        command(gm, "gm", line)
+    for screen in (gm, bob):
+        expect(screen.page.locator(".log .entry").first).to_contain_text("round")
+        top = _set_in(screen, "reason='a fight on the roof'")
+        once = _set_in(screen, "reason='a struggle on the ledge'")
+        twice = _set_in(screen, "round")  # the newest "round": the one at depth 2
+        assert top < once < twice, (top, once, twice)

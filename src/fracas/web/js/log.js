@@ -10,7 +10,10 @@ export function logEntry(entry, gm, undone = new Set()) {
   const label = gm ? `v${entry.version}` : `#${entry.entry}`;
   const key = gm ? entry.version : entry.entry;
   const when = gm && entry.time ? new Date(entry.time) : null;
-  const classes = ["entry", entry.depth ? "inner" : "", undone.has(key) ? "undone" : ""];
+  // played inside a zoom: set in, one step further for each level (up to Etherscope's four),
+  // so that deep in a chain the log shows which level each entry was played at
+  const classes = ["entry", entry.depth ? "inner" : "", entry.depth > 1 ? `depth-${Math.min(entry.depth, 4)}` : "",
+    undone.has(key) ? "undone" : ""];
   return h("li", {
     class: classes.filter(Boolean).join(" "),
     title: when ? `by ${entry.author}, ${when.toLocaleString()}` : null,
