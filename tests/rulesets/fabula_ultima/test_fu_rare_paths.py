@@ -16,7 +16,7 @@ def test_a_pc_who_has_left_does_not_support_the_initiative_group_check() -> None
     c = make(pc("ada"), pc("bruno"), pc("cara"), npc("orc", initiative=20))
     run(c, "leave cara 'stayed in town'")
     err = refused(c, "ada: initiative dice=5,5,4,4,3,3", "FU-CHK-5", InvalidInput)
-    assert "(bruno)" in str(err)  # two dice for bruno, two for ada: cara is not counted
+    assert "(Bruno)" in str(err)  # two dice for Bruno, two for Ada: Cara is not counted
     refused(c, "ada: initiative supporters=cara dice=5,5,4,4", "FU-CON-12", IllegalCommand)
     run(c, "ada: initiative dice=5,5,4,4")
     ev = events(c, "initiative_checked")[0].data
@@ -31,7 +31,7 @@ def test_a_capped_recovery_logs_what_was_recovered() -> None:
     rec = events(c, "recovered")[0].data
     assert (rec["amount"], rec["after"]) == (15, 40)
     assert c.state.ext.hp["ada"].current == 40
-    assert last_sentences(c) == ["Ada recovers 15 HP (40)"]
+    assert last_sentences(c) == ["Ada recovers 15 HP, HP 40"]
     run(c, "recover ada 5")
     assert events(c, "recovered")[0].data["amount"] == 0  # already at the maximum
 
@@ -40,7 +40,22 @@ def test_a_capped_recovery_logs_what_was_recovered() -> None:
 def test_a_players_log_shows_their_own_recovery_in_full() -> None:
     c = make(pc("ada", hp=40), npc("orc"))
     run(c, "damage ada 15", "recover ada 10")
-    assert last_sentences(c, Viewer.named("ada")) == ["Ada recovers 10 HP (35)"]
+    assert last_sentences(c, Viewer.named("ada")) == ["Ada recovers 10 HP, HP 35"]
+
+
+@pytest.mark.rule("FU-RES-2")
+def test_a_recovery_says_what_the_number_is_and_the_end_of_a_crisis() -> None:
+    """"Ada recovers 26 HP (45)" left a listener to guess what 45 was, and nothing said that
+    she was out of Crisis: the pool is named as a damage names it, and the Crisis's end is
+    said (not to one who may not know her HP: nor is the number)."""
+    c = make(pc("ada", hp=40), {**pc("bea", hp=40), "gm_only": ["hp"]}, npc("orc"))
+    run(c, "damage ada 25", "recover ada 6")
+    assert last_sentences(c) == ["Ada recovers 6 HP, HP 21 — out of Crisis"]
+    run(c, "damage ada 5", "recover ada 2")  # 16 → 18: still in Crisis
+    assert last_sentences(c) == ["Ada recovers 2 HP, HP 18"]
+    run(c, "damage bea 25", "recover bea 6")
+    assert last_sentences(c, Viewer.named("ada")) == ["Bea recovers ? HP"]
+    assert last_sentences(c) == ["Bea recovers 6 HP, HP 21 — out of Crisis"]
 
 
 @pytest.mark.rule("FU-CHK-4")

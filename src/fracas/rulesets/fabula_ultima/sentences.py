@@ -105,9 +105,20 @@ def _damaged(e: ev.Damaged, state: ConflictState) -> str:
 
 @H.describes(ev.Recovered)
 def _recovered(e: ev.Recovered, state: ConflictState) -> str:
-    after = f" ({e.after})" if e.after is not None else ""
-    return (f"{name_of(state, e.target)} recovers {shown(e.amount)} {e.pool.upper()}"
-            f"{after}")
+    """``Ada recovers 26 HP, HP 45 — out of Crisis``: the pool after it, as a damage says it
+    (a GM-only pool: neither), and the end of a Crisis it brings (FU-RES-2)."""
+    pool = e.pool.upper()
+    after = f", {pool} {e.after}" if e.after is not None else ""
+    return f"{name_of(state, e.target)} recovers {shown(e.amount)} {pool}{after}" + (
+        " — out of Crisis" if _leaves_crisis(e, state) else "")
+
+
+def _leaves_crisis(e: ev.Recovered, state: ConflictState) -> bool:
+    """Whether HP recovered takes its target from half its maximum or less to above it."""
+    hp = state.ext.hp.get(e.target) if e.pool == "hp" else None
+    if hp is None or e.after is None or e.amount is None:
+        return False
+    return e.after - e.amount <= hp.maximum // 2 < e.after
 
 
 @H.describes(ev.Spent)
