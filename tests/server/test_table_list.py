@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.server.leakcheck import assert_no_secret
 from tests.server.scenarios import LURKING, SECRETS, SEED
 from tests.server.support import Api, Served, Table, new_table
@@ -55,6 +57,25 @@ def test_a_players_list_says_where_a_character_of_theirs_acts_now(server: Served
     assert _listed(bob, table)[_id(brawl)]["your_turn"] is True
     table.gm.post(brawl + "/commands", json={"command": "end 'the watch arrives'"})
     assert _listed(bob, table)[_id(brawl)]["your_turn"] is False  # nobody acts once ended
+
+
+@pytest.mark.rule("FU-CON-3")
+def test_before_a_fabula_ultima_fight_the_list_says_the_pcs_may_lead_its_initiative(
+        server: Served) -> None:
+    """The ambush waits on Ada or Bruno to lead the Initiative Group Check: both players'
+    lists say so (it said nobody's turn until the first round); then it is the heroes' side."""
+    table = new_table(server.url)
+    ambush = table.conflict("fabula-ultima-ambush", fresh=True)
+    alice, bob = table.invite("alice"), table.invite("bob")
+    assert _listed(alice, table)[_id(ambush)]["your_turn"] is True
+    assert _listed(bob, table)[_id(ambush)]["your_turn"] is True
+    for command in ("bruno: equip armor 'Bronze plate' init=-2 defense=1",
+                    "ada: initiative dice=5,5,6,4"):
+        r = table.gm.post(ambush + "/commands", json={"command": command})
+        assert r.status_code == 200, r.text
+    view = alice.get(ambush + "?log=false").json()["view"]["conflict"]["ruleset"]
+    assert _listed(alice, table)[_id(ambush)]["your_turn"] is ("ada" in view["tracker"]["may_act"])
+    assert "leaders" not in view
 
 
 def test_the_list_tells_a_player_nothing_their_view_does_not(server: Served) -> None:

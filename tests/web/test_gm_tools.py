@@ -160,6 +160,26 @@ def test_harm_views_per_side_are_enforced_by_the_server(browser: Browser, served
         clean(gm, (alice, bob))
 
 
+@pytest.mark.rule("FU-CON-3")
+def test_before_the_first_round_each_pc_is_asked_to_lead_the_initiative(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """The fight waits on one of the PCs to lead the Initiative Group Check; nothing told the
+    players so (no banner, nothing a screen reader said): the hint was on the Round's line
+    alone. Each is asked, until one has led it."""
+    with table(browser, served, "fabula-ultima", tmp_path) as (gm, alice, bob):
+        for screen, name in ((alice, "Ada"), (bob, "Bruno")):
+            expect(screen.page.locator("#turn-banner")).to_have_text(
+                f"Lead the Initiative Group Check: {name}")
+            expect(screen.page).to_have_title(re.compile(f"^▶ Lead the Initiative Group "
+                                                         f"Check: {name}"))
+        expect(gm.page.locator(".round-region p", has_text="May lead the initiative:")
+               ).to_contain_text("Ada, Bruno")
+        command(alice, "ada", "ada: initiative dice=6,6,6,6")
+        expect(alice.page.locator("#turn-banner")).not_to_contain_text("Initiative")
+        expect(bob.page.locator("#turn-banner")).not_to_contain_text("Initiative")
+        clean(gm, (alice, bob))
+
+
 @pytest.mark.rule("FU-CON-12", "FU-RES-2")
 def test_a_character_taken_out_shows_no_crisis_badge(browser: Browser, served: Served) -> None:
     """A cutthroat at 0 HP is "out", not "out" and "crisis" (before: the red badge stayed);

@@ -153,8 +153,8 @@ def standing(conflict: Conflict, viewer: Viewer) -> dict[str, Any]:
 def acting_now(ruleset: str, level: dict[str, Any]) -> list[str]:
     """Who acts now at one level of a view, as the table's page reads it (views.js turnOf's
     ``current``): those still to declare, to roll awareness, the mover, the one acting, those
-    whose side may act, the VERS go's character or those due a chase roll; nobody once it
-    has ended."""
+    whose side may act (before the first, those who may lead the initiative), the VERS go's
+    character or those due a chase roll; nobody once it has ended."""
     if level["status"] == "ended":
         return []
     r = level.get("ruleset") or {}
@@ -163,8 +163,8 @@ def acting_now(ruleset: str, level: dict[str, Any]) -> list[str]:
         if phase in ("declare", "start"):
             return _ids(r.get("to_declare" if phase == "declare" else "to_roll"))
         return _ids([r.get("mover" if phase == "moves" else "acting")])
-    if ruleset == "fabula-ultima":
-        return _ids((r.get("tracker") or {}).get("may_act"))
+    if ruleset == "fabula-ultima":  # before the first round: those who may lead its check
+        return _ids((r.get("tracker") or {}).get("may_act") or r.get("leaders"))
     if ruleset == "vers":
         return _ids([r["current"]] if r.get("current") else r.get("due"))
     return []

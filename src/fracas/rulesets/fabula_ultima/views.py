@@ -111,7 +111,7 @@ def tracker_lines(state: ConflictState,
 def view_ext(state: ConflictState, viewer: Viewer,
              can_see: Callable[[str], bool] = lambda pid: True) -> dict[str, Any]:
     """The tracker as lines (see :func:`tracker_lines`) plus structured data; the
-    initiative result; goals."""
+    initiative result; before it, who may lead the Initiative Group Check."""
     ext: FabulaExt = state.ext
     out: dict[str, Any] = {"lines": tracker_lines(state, can_see), "tracker": tracker(state),
                            "pc_side": ext.pc_side, "foe_side": ext.foe_side,
@@ -119,6 +119,8 @@ def view_ext(state: ConflictState, viewer: Viewer,
     if ext.initiative is not None:
         out["initiative"] = {k: ext.initiative[k] for k in
                              ("leader", "dl", "total", "success", "first_side")}
+    if state.status == Status.SETUP.value:  # the fight waits on one of them (FU-CON-3)
+        out["leaders"] = [pid for pid in initiative_leaders(state) if can_see(pid)]
     return out
 
 

@@ -37,6 +37,12 @@ export function turnOf(view, level) {
     return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || ""),
              nobody: r.phase === "countdown" ? "the GM" : undefined, noWaiting: r.phase === "ready" };
   }
+  if (view.ruleset === "fabula-ultima" && level.status === "setup" && (r.leaders || []).length) {
+    // before the first round the fight waits on one of the PCs to lead the Initiative Group
+    // Check (FU-CON-3): each is asked, as the Etherscope declarations ask each
+    return { current: r.leaders, waiting: [], ask: "Lead the Initiative Group Check",
+             acting: "May lead the initiative", line: ((r.lines || []).find((l) => l.startsWith("set-up: ")) || "").slice(8) };
+  }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
     const waiting = Object.values(t.sides || {}).flatMap((side) => Object.keys(side.turns_left || {}));
