@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.components import ResourcePool
 from fracas.engine.describe import name_of
 from fracas.engine.model import ConflictState
 from fracas.engine.secrets import shown
@@ -115,7 +116,7 @@ def _recovered(e: ev.Recovered, state: ConflictState) -> str:
 
 def _leaves_crisis(e: ev.Recovered, state: ConflictState) -> bool:
     """Whether HP recovered takes its target from half its maximum or less to above it."""
-    hp = state.ext.hp.get(e.target) if e.pool == "hp" else None
+    hp: ResourcePool | None = state.ext.hp.get(e.target) if e.pool == "hp" else None
     if hp is None or e.after is None or e.amount is None:
         return False
     return e.after - e.amount <= hp.maximum // 2 < e.after
