@@ -250,7 +250,7 @@ def test_an_old_conflict_gets_harm_views_by_override_without_rewriting_its_recor
     store = SqlEventStore(f"sqlite:///{tmp_path / 'fracas.db'}")
     service = ConflictService(store)
     text, records = _old_export()
-    cid, _ = import_conflict(service, text, trust=True)
+    cid, _, _ = import_conflict(service, text, trust=True)
     c = service.load(cid)
     bob = Viewer.named("bob")
     before = received(c, bob)

@@ -30,7 +30,7 @@ def test_a_bundled_conflict_round_trips_through_store_and_export(
     assert exact(loaded) == exact(live)
     assert loaded.legal_commands(None) == live.legal_commands(None)
     text = dumps(export_conflict(service, cid))
-    new_id, imported = import_conflict(service, text, "x.json", new_id=True)
+    new_id, imported, _ = import_conflict(service, text, "x.json", new_id=True)
     assert new_id != cid
     assert exact(service.load(new_id)) == exact(live)
     assert [r.payload() for r in imported.records] == [r.payload() for r in live.records]

@@ -34,7 +34,7 @@ def test_export_import_round_trip(service: ConflictService) -> None:
     cid = _played(service)
     doc = export_conflict(service, cid)
     assert doc["format"] == "fracas.export/1" and doc["checksum"] == checksum(doc)
-    new, _ = import_conflict(service, dumps(doc), new_id=True)
+    new, _, _ = import_conflict(service, dumps(doc), new_id=True)
     assert new != cid
     again = export_conflict(service, new)
     assert again["records"] == doc["records"]
@@ -108,7 +108,7 @@ def test_edited_export_refused_unless_trusted(service: ConflictService, how: str
     with pytest.raises(InvalidInput, match="signature does not match this database's key"):
         import_conflict(service, text, new_id=True)
     assert service.store.list() == before
-    new, _ = import_conflict(service, text, new_id=True, trust=True)  # the GM says so
+    new, _, _ = import_conflict(service, text, new_id=True, trust=True)  # the GM says so
     assert new in {i.id for i in service.store.list()}
 
 
@@ -117,7 +117,7 @@ def test_unsigned_export_of_an_older_fracas_needs_trust(service: ConflictService
     text = _edited(export_conflict(service, cid), "unsigned")
     with pytest.raises(InvalidInput, match=r"not signed .* --trust"):
         import_conflict(service, text, new_id=True)
-    _, conflict = import_conflict(service, text, new_id=True, trust=True)
+    _, conflict, _ = import_conflict(service, text, new_id=True, trust=True)
     assert conflict.version == service.load(cid).version
 
 

@@ -6,6 +6,8 @@ signature is an HMAC-SHA256 of the same JSON without ``checksum`` and ``signatur
 a secret the store keeps (and never exports); it catches edits. Import checks the format, the
 checksum, the signature (unless the GM trusts the file on purpose) and every record — it
 re-decides each command with the engine and compares the events — before it writes anything.
+A record an older fracas decided otherwise (its rules have changed since) is kept as it was
+played when the file is this database's own export, or when the GM says so (``as_played``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import hashlib
 import hmac
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from fracas import __version__
 from fracas.app.service import ConflictService
@@ -100,11 +102,12 @@ def json_document(text: str, name: str) -> Any:
 
 def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
                  trust: bool = False, trust_hint: str = TRUST_HINT_CLI
-                 ) -> tuple[dict[str, Any], list[Record]]:
-    """Check an export file's text; return its conflict member and records (or raise).
+                 ) -> tuple[dict[str, Any], list[Record], bool]:
+    """Check an export file's text; return its conflict member, its records and whether
+    ``key`` (the importing store's) signed it (or raise).
 
-    The signature is checked with ``key`` (the importing store's) unless ``trust``; a
-    refusal of it ends with ``trust_hint``.
+    The signature is checked with ``key`` unless ``trust``; a refusal of it ends with
+    ``trust_hint``.
     """
     if len(text) > MAX_EXPORT_BYTES:
         raise InvalidInput(f"{name}: the file is {len(text):,} characters long; exports take "
@@ -142,7 +145,7 @@ def parse_export(text: str, name: str = "<export>", *, key: bytes | None = None,
         records = [Record.from_data(r) for r in raw]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInput(f"{name}: a record is malformed: {exc!r}") from None
-    return meta, records
+    return meta, records, signed_by(doc, key)
 
 
 def check_sealed(doc: dict[str, Any], name: str, key: bytes | None, *, trust: bool,
@@ -164,18 +167,23 @@ def check_sealed(doc: dict[str, Any], name: str, key: bytes | None, *, trust: bo
 
 def check_signature(doc: dict[str, Any], key: bytes | None, name: str, hint: str) -> None:
     """Refuse a document that this store's ``key`` did not sign (or not signed at all)."""
-    given = doc.get("signature")
-    if given is None:
+    if doc.get("signature") is None:
         raise InvalidInput(
             f"{name}: the export is not signed (it was made by an older fracas, before "
             "exports were signed), so nothing shows it was not edited; nothing was imported. "
             f"If you know where the file came from, {hint}")
-    if key is None or not isinstance(given, str) or not hmac.compare_digest(
-            given, signature(doc, key)):
+    if not signed_by(doc, key):
         raise InvalidInput(
             f"{name}: the signature does not match this database's key: the file was edited "
             "after it was exported, or it was exported from another database; nothing was "
             f"imported. Only if you know the file is what was exported, {hint}")
+
+
+def signed_by(doc: dict[str, Any], key: bytes | None) -> bool:
+    """Whether ``key`` (a store's) signed the document."""
+    given = doc.get("signature")
+    return key is not None and isinstance(given, str) and hmac.compare_digest(
+        given, signature(doc, key))
 
 
 def _wrong_key(key: object) -> str | None:
@@ -191,8 +199,14 @@ def _wrong_key(key: object) -> str | None:
     return None
 
 
-def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conflict:
-    """Re-decide every record with the engine and compare; the rebuilt conflict or raise."""
+def replay_check(meta: dict[str, Any], records: list[Record], name: str, *,
+                 as_played: bool = False) -> tuple[Conflict, list[Record]]:
+    """Re-decide every record with the engine and compare; the rebuilt conflict and the
+    records kept as they were played (or raise).
+
+    A record the engine now decides otherwise (or refuses) is refused, unless ``as_played``:
+    then it is kept and folded as it was played (by an older fracas, whose rules differed).
+    """
     ruleset = get_ruleset(meta["ruleset"])
     seed = meta["seed"]
     first = records[0]
@@ -206,6 +220,8 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
         author, twice = next(k for k in keys if keys.count(k) > 1)
         raise InvalidInput(f"{name}: the idempotency key {twice!r} is used by two records of "
                            f"{author}; nothing was imported")
+    kept: list[Record] = []
+    advice = ""  # what to do when the engine decides a record otherwise than the file
     try:
         if first.version != 1 or first.command != "create" or len(first.events) != 1:
             raise InvalidInput("record 1 is not the creation of the conflict")
@@ -216,19 +232,37 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str) -> Conf
         for rec in records[1:]:
             if rec.version != conflict.version + 1:
                 raise InvalidInput(f"record {rec.version} does not follow {conflict.version}")
-            again = conflict.prepare(rec.command, Viewer.named(rec.author), key=rec.key,
-                                     time=rec.time)
-            if again.payload() != rec.payload():
-                raise InvalidInput(f"record {rec.version} ({rec.command!r}) is not what the "
-                                   "engine decides for it")
+            differs = _decided_otherwise(conflict, rec)
+            if differs is not None:
+                if not as_played:
+                    advice = (". If an older fracas played it, import it with --trust "
+                              "--as-played to keep it as it was played")
+                    raise InvalidInput(
+                        f"record {rec.version} ({rec.command!r}) is not what the engine decides "
+                        f"for it ({differs}): the file was edited after it was exported, or an "
+                        "older fracas played it by rules that have changed since")
+                kept.append(rec)
             conflict.append_record(rec)
     except FracasError as exc:
         raise InvalidInput(f"{name}: the log does not replay: {exc}; nothing was imported"
-                           ) from None
+                           f"{advice}") from None
     except Exception as exc:
         raise InvalidInput(f"{name}: the log does not replay ({exc!r}); nothing was imported"
                            ) from None
-    return conflict
+    return conflict, kept
+
+
+def _decided_otherwise(conflict: Conflict, record: Record) -> str | None:
+    """How the engine decides ``record``'s command otherwise than the record says, or None
+    when it gives exactly the record's events."""
+    try:
+        again = conflict.prepare(record.command, Viewer.named(record.author), key=record.key,
+                                 time=record.time)
+    except FracasError as exc:
+        return f"it refuses it now: {exc}"
+    if again.payload() != record.payload():
+        return "it gives other events now"
+    return None
 
 
 def stored_time(value: object, name: str, what: str) -> str:
@@ -262,12 +296,35 @@ def conflict_times(meta: dict[str, Any], records: list[Record], name: str
         return created, created
 
 
+class Imported(NamedTuple):
+    """A conflict an import stored: its id, the conflict, and the records kept as an older
+    fracas played them."""
+
+    id: str
+    conflict: Conflict
+    as_played: list[Record]
+
+
+class Checked(NamedTuple):
+    """An export file that passed every check: its conflict member, its conflict, and the
+    records kept as an older fracas played them (its rules decide them otherwise now)."""
+
+    meta: dict[str, Any]
+    conflict: Conflict
+    as_played: list[Record]
+
+
 def checked_conflict(service: ConflictService, text: str, name: str, *, trust: bool,
-                     trust_hint: str = TRUST_HINT_CLI) -> tuple[dict[str, Any], Conflict]:
-    """An export file's conflict member and its conflict, every check passed (or raise)."""
-    meta, records = parse_export(text, name, key=service.store.export_key(), trust=trust,
-                                 trust_hint=trust_hint)
-    return meta, replay_check(meta, records, name)
+                     trust_hint: str = TRUST_HINT_CLI, as_played: bool = False) -> Checked:
+    """An export file's conflict, every check passed (or raise).
+
+    Records an older fracas decided otherwise are kept as played when ``as_played``, or when
+    this store signed the file (its own export: what it holds and plays on already).
+    """
+    meta, records, signed = parse_export(text, name, key=service.store.export_key(),
+                                         trust=trust, trust_hint=trust_hint)
+    conflict, kept = replay_check(meta, records, name, as_played=as_played or signed)
+    return Checked(meta, conflict, kept)
 
 
 def new_conflict(meta: dict[str, Any], conflict: Conflict, name: str, *, new_id: bool,
@@ -284,15 +341,19 @@ def new_conflict(meta: dict[str, Any], conflict: Conflict, name: str, *, new_id:
 def import_conflict(service: ConflictService, text: str, name: str = "<export>", *,
                     new_id: bool = False, campaign: str | None = None,
                     trust: bool = False, trust_hint: str = TRUST_HINT_CLI,
-                    shown: bool = True, keep_times: bool = False) -> tuple[str, Conflict]:
+                    shown: bool = True, keep_times: bool = False, as_played: bool = False
+                    ) -> Imported:
     """Validate an export file entirely, then store it in one transaction (``shown``
     False: behind the GM's screen; an export never says whether it was; ``keep_times``:
     made and last played when the file says, else now).
 
     A file this store did not sign (edited, from another database, or from a fracas before
-    signatures) is refused unless ``trust``; every record is replayed either way.
+    signatures) is refused unless ``trust``; every record is replayed either way, and one
+    the engine decides otherwise now is refused unless the file is this store's own export
+    or ``as_played`` (see :func:`checked_conflict`).
     """
-    meta, conflict = checked_conflict(service, text, name, trust=trust, trust_hint=trust_hint)
+    meta, conflict, kept = checked_conflict(service, text, name, trust=trust,
+                                            trust_hint=trust_hint, as_played=as_played)
     new = new_conflict(meta, conflict, name, new_id=new_id, shown=shown, keep_times=keep_times)
     cid = service.store.create(
         ruleset=new.ruleset, seed=new.seed, title=new.title,
@@ -300,7 +361,7 @@ def import_conflict(service: ConflictService, text: str, name: str = "<export>",
         records=new.records, conflict_id=new.conflict_id, shown=shown, created=new.created,
         updated=new.updated,
     )
-    return cid, conflict
+    return Imported(cid, conflict, kept)
 
 
 #: What an export made by ``fracas serve`` holds instead of the seed.
@@ -335,5 +396,6 @@ def import_sealed(service: ConflictService, text: str, key: bytes, campaign: str
         meta["seed"] = unseal(key, sealed, "fracas.seed/1", "sealed seed").decode("utf-8")
         doc["checksum"] = checksum(doc)
         text = json.dumps(doc, ensure_ascii=False)
-    return import_conflict(service, text, name, new_id=True, campaign=campaign,
-                           trust_hint=TRUST_HINT_SERVER, shown=shown)
+    imported = import_conflict(service, text, name, new_id=True, campaign=campaign,
+                               trust_hint=TRUST_HINT_SERVER, shown=shown)
+    return imported.id, imported.conflict

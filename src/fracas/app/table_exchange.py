@@ -49,6 +49,8 @@ class Restored:
     title: str | None
     conflicts: list[str]
     gm: Issued | None
+    #: how many records of its conflicts are kept as an older fracas played them
+    as_played: int = 0
 
 
 def export_tables(service: ConflictService, campaigns: Sequence[CampaignInfo]
@@ -121,27 +123,29 @@ def _campaign(raw: dict[str, Any], name: str, new_id: bool) -> tuple[str, str | 
 
 
 def import_tables(service: ConflictService, text: str, name: str = "<export>", *,
-                  new_id: bool = False, trust: bool = False, shown: bool = True
-                  ) -> list[Restored]:
+                  new_id: bool = False, trust: bool = False, shown: bool = True,
+                  as_played: bool = False) -> list[Restored]:
     """Check a file of tables entirely, then store it all in one transaction: each table
     made anew under its id (a fresh one with ``new_id``, its conflicts too) with a new GM
     link, each conflict as made and last played; ``shown`` False puts every conflict
-    behind the GM's screen (else each is as it was)."""
+    behind the GM's screen (else each is as it was); ``as_played``: as for
+    :func:`~fracas.app.exchange.checked_conflict`."""
     key = service.store.export_key()
-    campaigns, made, links = [], [], []
+    campaigns, made, links, kept = [], [], [], []
     seen: set[object] = set()
     for raw in _checked(text, name, key, trust):
         _once(raw.get("id"), seen, name)
         cid, title, created = _campaign(raw, name, new_id)
-        conflicts = []
+        conflicts, older = [], 0
         for n, entry in enumerate(raw["conflicts"], 1):
             where = f"{name}: {raw['id']}, conflict {n}"
             if not isinstance(entry, dict) or not isinstance(entry.get("export"), dict) \
                     or not isinstance(entry.get("shown"), bool):
                 raise InvalidInput(f"{where}: not an exported conflict with whether it is "
                                    "shown; nothing was imported")
-            meta, conflict = checked_conflict(service, dumps(entry["export"]), where,
-                                              trust=trust)
+            meta, conflict, played = checked_conflict(service, dumps(entry["export"]), where,
+                                                      trust=trust, as_played=as_played)
+            older += len(played)
             _once(meta["id"], seen, name)
             conflicts.append(new_conflict(meta, conflict, where, new_id=new_id,
                                           shown=shown and entry["shown"], keep_times=True))
@@ -150,9 +154,11 @@ def import_tables(service: ConflictService, text: str, name: str = "<export>", *
                                      () if gm is None else ((gm.info, digest(gm.secret)),)))
         made.append(title)
         links.append(gm)
+        kept.append(older)
     ids = service.store.restore(campaigns)
-    return [Restored(c.name, title, conflict_ids, gm)
-            for c, title, conflict_ids, gm in zip(campaigns, made, ids, links, strict=True)]
+    return [Restored(c.name, title, conflict_ids, gm, n)
+            for c, title, conflict_ids, gm, n in zip(campaigns, made, ids, links, kept,
+                                                      strict=True)]
 
 
 def _once(given: object, seen: set[object], name: str) -> None:

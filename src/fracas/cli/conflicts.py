@@ -399,6 +399,9 @@ def import_(
     trust: Annotated[bool, typer.Option(
         "--trust", help="import a file this database did not sign (edited, from another "
                         "database, or from an older fracas): only if you know it")] = False,
+    as_played: Annotated[bool, typer.Option(
+        "--as-played", help="keep the records an older fracas played as they were played, "
+                            "where this fracas's rules decide them otherwise")] = False,
     behind_screen: BehindScreen = False,
     url: Annotated[str, typer.Option(
         "--url", help="the address of `fracas serve`, for the GM's link of an imported "
@@ -430,28 +433,40 @@ def import_(
                     raise InvalidInput(f"{name} holds whole tables, which it makes anew: leave "
                                        "--campaign out")
                 _import_tables(service, text, name, new_id=new_id, trust=trust,
-                               behind_screen=behind_screen, url=url)
+                               behind_screen=behind_screen, url=url, as_played=as_played)
                 return
             try:
-                cid, conflict = import_conflict(service, text, name, new_id=new_id,
-                                                campaign=campaign, trust=trust,
-                                                shown=not behind_screen, keep_times=True)
+                cid, conflict, played = import_conflict(
+                    service, text, name, new_id=new_id, campaign=campaign, trust=trust,
+                    shown=not behind_screen, keep_times=True, as_played=as_played)
             except ConflictExists as exc:
                 err_console.print("[dim]hint: --new-id imports it as a copy under a new id[/]")
                 fail(exc)
         err_console.print(f"imported conflict {cid} (version {conflict.version})"
                           f"{BEHIND if behind_screen else ''}")
+        if played:
+            say(escape(_as_played_note(len(played), played[0].version, played[0].command)))
         console.print(cid)
 
 
+def _as_played_note(count: int, first: int, command: str) -> str:
+    """What the GM is told of the records of an import kept as an older fracas played them."""
+    if count == 1:
+        return (f"note: record {first} ({command}) was played with an older fracas, whose "
+                "rules decide it otherwise now; it is kept as it was played")
+    return (f"note: {count} records (the first: record {first}, {command}) were played with "
+            "an older fracas, whose rules decide them otherwise now; they are kept as they "
+            "were played")
+
+
 def _import_tables(service: ConflictService, text: str, name: str, *, new_id: bool,
-                   trust: bool, behind_screen: bool, url: str) -> None:
+                   trust: bool, behind_screen: bool, url: str, as_played: bool) -> None:
     """``fracas import`` of a file of tables: each table and its GM's new link."""
     from fracas.app.table_exchange import import_tables
 
     try:
         restored = import_tables(service, text, name, new_id=new_id, trust=trust,
-                                 shown=not behind_screen)
+                                 shown=not behind_screen, as_played=as_played)
     except (ConflictExists, InvalidInput) as exc:
         if "already exists" in str(exc):
             err_console.print("[dim]hint: --new-id imports it as a copy under new ids[/]")
@@ -459,6 +474,10 @@ def _import_tables(service: ConflictService, text: str, name: str, *, new_id: bo
     for r in restored:
         count = f"{len(r.conflicts)} conflict{'s' if len(r.conflicts) != 1 else ''}"
         behind = ", all behind the screen" if behind_screen else ""
+        if r.as_played:
+            them = "them" if r.as_played != 1 else "it"
+            behind += (f", {r.as_played} record{'s' if r.as_played != 1 else ''} kept as an "
+                       f"older fracas played {them} (its rules differed)")
         if r.gm is None:
             err_console.print(f"imported {count} into campaign {escape(repr(r.name))}{behind}")
             continue
