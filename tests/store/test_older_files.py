@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -110,3 +111,23 @@ def test_a_whole_table_an_older_fracas_played_moves_to_another_database_as_playe
     code, out = _cli("show", OLD_ID, "--as", "kate", "--db", sqlite_url)
     assert code == 0 and "Agent Grey" in out
     assert "Agent Black" not in out and "reinforcements" not in out  # still secret
+
+
+def test_upgrading_a_database_an_older_fracas_kept_says_so_and_keeps_a_copy_it_opens(
+        tmp_path: Path) -> None:
+    url = _old_database(tmp_path)
+    code, out = _cli("list", "--db", url)
+    assert code == 2 and "has the older schema 0004" in out and "run `fracas db upgrade`" in out
+    code, out = _cli("db", "upgrade", "--db", url)
+    copy = tmp_path / "old.db.schema-0004.bak"
+    assert code == 0, out
+    assert ("kept a copy of the database as it is (schema 0004, which the fracas that wrote "
+            f"it still opens): {copy} upgrading the schema from 0004…") in out
+    assert re.search(r"schema \d+ \(upgraded from 0004, now up to date\)$", out), out
+    with contextlib.closing(sqlite3.connect(copy)) as old:
+        assert old.execute("SELECT version_num FROM alembic_version").fetchall() == [("0004",)]
+        assert old.execute("SELECT id, version FROM conflicts").fetchall() == [(OLD_ID, 19)]
+    code, out = _cli("do", OLD_ID, "note 'after the upgrade'", "--db", url)
+    assert code == 0 and "v20" in out, out
+    code, out = _cli("db", "upgrade", "--db", url)  # nothing left to upgrade: no copy
+    assert code == 0 and "kept a copy" not in out and out.endswith("(up to date)")

@@ -516,10 +516,18 @@ def db_upgrade(db: DbOption = None) -> None:
     with _guard():
         store = open_store(db, migrate=False)
         try:
+            older = store.older_revision()
+            if older is not None:
+                copy = store.keep_copy(f".schema-{older}.bak")
+                if copy is not None:
+                    say(f"kept a copy of the database as it is (schema {older}, which the "
+                        f"fracas that wrote it still opens): {escape(str(copy))}")
+                say(f"upgrading the schema from {older}…")
             rev = store.upgrade()
         finally:
             store.close()
-        console.print(f"{safe_url(store.url)}: schema {rev} (up to date)")
+        came = "" if older is None else f"upgraded from {older}, now "
+        console.print(f"{safe_url(store.url)}: schema {rev} ({came}up to date)")
 
 
 @db_app.command("info")

@@ -22,9 +22,10 @@ import builtins
 import json
 import os
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -229,6 +230,26 @@ class SqlEventStore:
             alembic_command.upgrade(cfg, "head")
         head = ScriptDirectory.from_config(cfg).get_current_head()
         return head or ""
+
+    def older_revision(self) -> str | None:
+        """The schema revision of a database an older fracas wrote, which ``upgrade`` would
+        migrate (None: fresh, current, or not one this fracas can upgrade)."""
+        if "older schema" not in self.schema_state():
+            return None
+        return self.schema_revision()
+
+    def keep_copy(self, suffix: str) -> Path | None:
+        """Copy this SQLite database beside its file, as the file's name plus ``suffix``
+        (SQLite's backup: whole and consistent, the ``-wal`` file's commits included); the
+        copy's path, or None when the database is not a SQLite file (PostgreSQL)."""
+        database = self.engine.url.database
+        if self.dialect != "sqlite" or database in (None, "", ":memory:"):
+            return None
+        source = Path(str(database)).expanduser()
+        target = source.with_name(source.name + suffix)
+        with self.engine.connect() as conn, closing(sqlite3.connect(target)) as copy:
+            conn.connection.driver_connection.backup(copy)  # type: ignore[union-attr]
+        return target
 
     def schema_revision(self) -> str | None:
         """The schema revision stored in the database."""
