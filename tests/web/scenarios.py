@@ -161,3 +161,48 @@ sides = ["heroes", "bandits"]
 pc_side = "heroes"
 foe_side = "bandits"
 {"".join(people)}"""
+
+
+#: The eight players of a convention table, and their characters' names.
+EIGHT = (("alice", "Ada"), ("bob", "Bruno"), ("carol", "Cora"), ("dave", "Dmitri"),
+         ("erin", "Elsa"), ("frank", "Finn"), ("gina", "Greta"), ("hugo", "Hal"))
+
+
+def vers_table_of_eight() -> str:
+    """A VERS brawl at a convention table: eight players' characters and a thug, all nine in
+    the common room, on the five zones of the bundled tavern."""
+    people = [f"""
+[[participants]]
+id = "{name.lower()}"
+name = "{name}"
+kind = "pc"
+side = "heroes"
+player = "{player}"
+[participants.stats]
+strength = 2
+agility = 2
+zone = "floor"
+skills = {{ close_combat = 3, athletics = 1 }}
+weapons = {{ sword = {{ ev = 5, kind = "close" }} }}
+""" for player, name in EIGHT]
+    return f"""
+ruleset = "vers"
+title = "Brawl of the Eight"
+sides = ["heroes", "toughs"]
+
+[settings]
+zones = [{{ id = "bar", name = "The bar" }}, {{ id = "floor", name = "Common room" }},
+         {{ id = "stairs", name = "Stairs" }}, {{ id = "door", name = "Front door" }},
+         {{ id = "street", name = "The street" }}]
+links = [["bar", "floor"], ["floor", "stairs"], ["floor", "door"], ["door", "street"]]
+{"".join(people)}
+[[participants]]
+id = "thug"
+name = "Thug"
+side = "toughs"
+[participants.stats]
+strength = 2
+zone = "floor"
+skills = {{ close_combat = 2 }}
+weapons = {{ club = {{ ev = 4, kind = "close" }} }}
+"""

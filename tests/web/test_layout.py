@@ -21,7 +21,7 @@ from tests.web.browser import (
     start_table,
     upload_scenario,
 )
-from tests.web.scenarios import ETHERSCOPE, FABULA, crowd
+from tests.web.scenarios import ETHERSCOPE, FABULA, crowd, vers_table_of_eight
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -86,6 +86,39 @@ def test_every_zone_of_the_map_is_in_view_on_a_phone(browser: Browser, served: S
     assert len({round(y) for _, y, _ in circles}) > 2, "the zones are not wrapped into rows"
     wide = [round(y) for _, y, _ in gm.page.evaluate(ZONE_CIRCLES_JS)]
     assert len(set(wide)) == 2, f"the GM's wide map is not one zigzag row: {wide}"
+
+
+#: Every text of the VERS map (zone names, who stands where) that is not wholly inside the
+#: map, and every two of them drawn over each other, by their boxes on the page.
+MAP_TEXT_CLASHES_JS = """() => {
+  const map = document.querySelector("svg.zones").getBoundingClientRect();
+  const texts = [...document.querySelectorAll("svg.zones text")]
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const out = texts.filter(([, b]) => b.top < map.top - 1 || b.bottom > map.bottom + 1
+    || b.left < map.left - 1 || b.right > map.right + 1).map(([t]) => `outside: ${t}`);
+  texts.forEach(([a, p], i) => texts.slice(i + 1).forEach(([b, q]) => {
+    const across = p.left < q.right - 1 && q.left < p.right - 1;
+    if (across && p.top < q.bottom - 1 && q.top < p.bottom - 1) out.push(`${a} over ${b}`);
+  }));
+  return out;
+}"""
+
+
+def test_nine_in_one_zone_all_show_on_the_map(browser: Browser, served: Served,
+                                              tmp_path: Path) -> None:
+    """Eight heroes and a thug in the common room: the map names all nine under it, inside
+    the map and clear of the zone below, on a phone (rows of three) and on the GM's wide map
+    (before: three names, the rest cut at the map's foot or drawn over The street's name)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, vers_table_of_eight(), tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    for screen in (alice, gm):
+        who = screen.page.locator("svg.zones text.who")
+        expect(who).to_have_count(9)
+        assert screen.page.evaluate(MAP_TEXT_CLASHES_JS) == []
+        for name in ("Ada", "Hal", "Thug"):
+            box = who.filter(has_text=name).bounding_box()
+            assert box is not None and box["height"] > 0, name
 
 
 def test_a_long_list_of_odds_folds_on_a_phone_until_opened(browser: Browser,

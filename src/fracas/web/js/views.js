@@ -532,11 +532,15 @@ export function zonesOf(level) {
 
 // Where each zone is drawn: in one row, zigzag, on a wider screen; on a phone in rows of
 // three, each row running back the way the one above came, so that zones listed next to each
-// other stay next to each other and every zone is in view without scrolling.
+// other stay next to each other and every zone is in view without scrolling. A row is as
+// deep as the longest list of names under its zones (`crowd`: how many stand in each), so
+// that a crowded zone's last names are neither cut at the map's foot nor drawn over the row
+// below (eight heroes around one thug).
 const PHONE = "(max-width: 599px)";
 const ROW = 220;
+const WHO = 20;  // a line of the names under a zone
 
-function zonePlaces(zones) {
+function zonePlaces(zones, crowd) {
   const phone = window.matchMedia(PHONE).matches;
   const cols = Math.max(1, phone ? Math.min(3, zones.length) : zones.length);
   const width = phone ? 384 : 640;
@@ -545,12 +549,22 @@ function zonePlaces(zones) {
   // whole map lower by the lines it takes
   const names = new Map(zones.map((z) => [z.id, nameLines(z.name || z.id, Math.floor((step - 8) / LETTER))]));
   const top = (Math.max(1, ...[...names.values()].map((l) => l.length)) - 1) * LINE;
+  // how far below its zone's centre a zone's last name reaches
+  const under = (z) => 62 + Math.max(0, (crowd.get(z.id) || 0) - 1) * WHO;
+  const rows = [];
+  zones.forEach((z, i) => (rows[Math.floor(i / cols)] ||= []).push(z));
+  // each row below the one above it, far enough that the next row's names (at most `top`
+  // lines above its zones) clear the names above in the same column
+  const lineOf = [top + 70];
+  rows.slice(0, -1).forEach((row, r) => lineOf.push(lineOf[r]
+    + Math.max(ROW, 62 + top + Math.max(...row.map(under)))));
   const at = new Map(zones.map((z, i) => {
     const row = Math.floor(i / cols);
     const col = row % 2 ? cols - 1 - (i % cols) : i % cols;
-    return [z.id, { x: step * col + step / 2, y: top + 70 + row * ROW + (col % 2 ? 80 : 0), lines: names.get(z.id) }];
+    return [z.id, { x: step * col + step / 2, y: lineOf[row] + (col % 2 ? 80 : 0), lines: names.get(z.id) }];
   }));
-  return { at, width, height: top + 250 + (Math.ceil(zones.length / cols) - 1) * ROW };
+  const foot = Math.max(...zones.map((z) => at.get(z.id).y + under(z) + 8));
+  return { at, width, height: Math.max(lineOf[rows.length - 1] + 180, foot) };
 }
 
 // A zone's name (20 px, bold: about LETTER px a letter) drawn in lines of at most `room`
@@ -575,12 +589,13 @@ function inside(x, text, width) {
 }
 
 function zoneMap(level, zones, ctx) {
-  const { at, width, height } = zonePlaces(zones);
   const r = level.ruleset || {};
   const live = Object.entries(r.zones || {}).flatMap(([a, near]) => (Array.isArray(near) ? near : [])
     .filter((b) => a < b).map((b) => [a, b]));
   const links = live.length ? live : (level.settings || {}).links || [];
   const people = standing(level);
+  const crowd = new Map(zones.map((z) => [z.id, people.filter((p) => p.zone === z.id).length]));
+  const { at, width, height } = zonePlaces(zones, crowd);
   return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} ${height}`, class: "zones", role: "img",
     "aria-label": "zone map" },
     links.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) =>
@@ -601,7 +616,7 @@ function zoneMap(level, zones, ctx) {
           // (a space between the lines: the name reads whole, to a screen reader and in a copy)
           lines.map((line, i) => s("tspan", { x: inside(x, line, width), dy: i ? LINE : 0 },
             i < lines.length - 1 ? `${line} ` : line))),
-        here.map((p, i) => s("text", { x, y: y + 56 + i * 20, "text-anchor": "middle",  // below the circle
+        here.map((p, i) => s("text", { x, y: y + 56 + i * WHO, "text-anchor": "middle",  // below the circle
           class: "who" }, s("title", {}, p.name), shorten(p.name, people))));
     })));
 }
