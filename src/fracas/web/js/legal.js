@@ -210,8 +210,14 @@ export function commandForm(command, context, { onSubmit, onChange }) {
   if (!free.length) return form;
   // kept at the click itself, not only at the toggle that follows it: a frame arriving in
   // between redraws the controls, and the command opened would be drawn closed again
+  // (its odds are asked once it is opened: a folded command's are of no one's use, and eight
+  // players' pages asking them of every folded command on every move cost the server more
+  // than the moves themselves)
   const details = h("details", { class: "command", open: kept.get(key) === "open",
-    ontoggle: (e) => kept.set(key, e.target.open ? "open" : "") },
+    ontoggle: (e) => {
+      kept.set(key, e.target.open ? "open" : "");
+      if (e.target.open && onChange) onChange(build, odds);
+    } },
   h("summary", { "data-focus": `${key}|open`, "aria-describedby": about ? `${uid}-about` : null,  // said as it is reached
     onclick: () => kept.set(key, details.open ? "" : "open") }, title), form);
   return details;

@@ -877,11 +877,11 @@ function actorOf(item) {
 }
 
 // The odds of what a form would send, asked a moment after its last change (one timer per
-// form: every form shows its own odds as soon as it is drawn). Only of the table as it is: a
-// form gone from the page asks nothing; while a command is on its way, or the controls are
-// not yet those of the newest frame, the asking waits; one asked when the table moves on is
-// cancelled and asked again (an answer of a moment gone by would be a refusal, in red in the
-// browser's console, or odds no longer true).
+// form: every form in view shows its own odds as soon as it is drawn, a folded one once it is
+// opened). Only of the table as it is: a form gone from the page asks nothing; while a command
+// is on its way, or the controls are not yet those of the newest frame, the asking waits; one
+// asked when the table moves on is cancelled and asked again (an answer of a moment gone by
+// would be a refusal, in red in the browser's console, or odds no longer true).
 const oddsTimers = new WeakMap();
 const oddsAsked = new Set();  // the AbortControllers of the odds on their way
 const oddsShown = new Map();  // each output of odds in view → how its command is built
@@ -890,6 +890,8 @@ function oddsFor(build, output) {
   clearTimeout(oddsTimers.get(output));
   oddsTimers.set(output, setTimeout(async () => {
     if (!output.isConnected) return;
+    const fold = output.closest("details.command");
+    if (fold && !fold.open) return output.replaceChildren();  // asked once opened (legal.js)
     if (state.sending || state.drawn !== state.moment) return oddsFor(build, output);
     const form = output.form || output.closest("form");
     if (!form || !form.checkValidity()) return;

@@ -1,0 +1,51 @@
+"""A convention table: a GM and eight players on one server. What a crowd adds to a table of
+two: every page's requests after every move add up on the server, and many characters share
+the screen."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Request, expect
+
+from tests.server.support import Served
+from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
+from tests.web.scenarios import vers_table_of_eight
+from tests.web.test_gm_tools import control, gm_opens
+
+pytestmark = pytest.mark.timeout(150)
+
+
+def test_a_folded_commands_odds_are_asked_once_it_is_opened(browser: Browser, served: Served,
+                                                            tmp_path: Path) -> None:
+    """Ada's go: her move, attack and handoff are folded on Alice's phone. The table moving
+    on (the GM narrates) asks no odds of them — nobody reads them folded, and eight phones
+    asking them of every folded command on every move cost the server more than the moves —
+    and the attack, opened, shows its own at once (before: every command's odds were asked
+    on every frame, folded or not)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, vers_table_of_eight(), tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+    asked: list[str] = []
+
+    def record(request: Request) -> None:
+        if request.url.endswith("/odds"):
+            asked.append(request.post_data or "")
+
+    try:
+        gm_opens(gm, "Ada")
+        expect(alice.page.locator("section.actor[data-actor='ada'] details.command")
+               ).to_have_count(6)  # move, attack, handoff, note, narrate, roll: all folded
+        alice.page.on("request", record)
+        command(gm, "gm", "narrate 'The crowd roars.'")
+        wait_log(alice, "The crowd roars.")
+        attack = control(alice, "ada", "attack")
+        expect(attack.locator("output.odds")).to_contain_text("%")
+        verbs = [json.loads(body)["command"]["verb"] for body in asked]
+        assert verbs and set(verbs) == {"attack"}, verbs
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()
+
