@@ -206,3 +206,35 @@ zone = "floor"
 skills = {{ close_combat = 2 }}
 weapons = {{ club = {{ ev = 4, kind = "close" }} }}
 """
+
+
+def fabula_table_of_eight() -> str:
+    """A Fabula Ultima ambush at a convention table: eight players' heroes against a captain
+    and four cutthroats (the seed fixed: the same rolls every run)."""
+    heroes = [f"""
+[[participants]]
+id = "{name.lower()}"
+name = "{name}"
+kind = "pc"
+side = "heroes"
+player = "{player}"
+stats = {{ dex = 8, ins = 8, mig = 8, wlp = 8, hp = 40, mp = 30, ip = 6 }}
+""" for player, name in EIGHT]
+    foes = [f"""
+[[participants]]
+id = "{fid}"
+name = "{name}"
+side = "bandits"
+stats = {{ dex = 8, ins = 8, mig = 8, wlp = 8, hp = 30, defense = 9 }}
+""" for fid, name in (("captain", "Bandit Captain"), ("cut1", "Cutthroat 1"),
+                      ("cut2", "Cutthroat 2"), ("cut3", "Cutthroat 3"), ("cut4", "Cutthroat 4"))]
+    return f"""
+ruleset = "fabula-ultima"
+title = "Ambush of the Eight"
+seed = "eight"
+sides = ["heroes", "bandits"]
+
+[settings]
+pc_side = "heroes"
+foe_side = "bandits"
+{"".join(heroes)}{"".join(foes)}"""

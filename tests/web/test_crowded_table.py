@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Browser, Request, Route, expect
 
 from tests.server.support import Served
 from tests.web.browser import command, invite, join, start_table, upload_scenario, wait_log
-from tests.web.scenarios import vers_table_of_eight
+from tests.web.scenarios import EIGHT, fabula_table_of_eight, vers_table_of_eight
 from tests.web.test_gm_tools import control, gm_opens
 
 pytestmark = pytest.mark.timeout(150)
@@ -49,3 +49,37 @@ def test_a_folded_commands_odds_are_asked_once_it_is_opened(browser: Browser, se
         for screen in (gm, alice):
             screen.context.close()
 
+
+@pytest.mark.rule("FU-CON-6")
+def test_the_gm_asks_every_acting_heroes_commands_at_once(browser: Browser, served: Served,
+                                                         tmp_path: Path) -> None:
+    """The eight heroes' side is on turn: the GM's screen asks the server for each one's
+    commands and its own all at once, not one after another (before: nine round trips in a
+    row after every move, the GM's controls a second behind the table on a busy server)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, fabula_table_of_eight(), tmp_path)
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(route: Route) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    try:
+        gm.page.route("**/legal-commands*", hold)  # none answered until all are asked
+        command(gm, "gm", "ada: initiative dice=" + ",".join(["6"] * 2 * len(EIGHT)))
+        for _ in range(100):
+            if len(held) > len(EIGHT):
+                break
+            gm.page.wait_for_timeout(100)
+        asked = sorted({route.request.url.rsplit("legal-commands", 1)[1] for route in held})
+        assert asked == ["", *(f"?actor={name.lower()}" for _, name in sorted(EIGHT))], asked
+        holding[0] = False
+        for route in held:
+            route.continue_()
+        for actor in ("ada", "hal", "gm"):  # the controls drawn once answered
+            expect(gm.page.locator(f"section.actor[data-actor='{actor}']")).to_have_count(1)
+    finally:
+        gm.context.close()
