@@ -266,6 +266,35 @@ def test_serve_refuses_a_port_it_cannot_listen_on_or_print_a_link_for(port: str)
     assert "Traceback" not in result.output and "Invalid value for '--port'" in result.output
 
 
+def test_serve_on_a_port_already_taken_says_so_and_prints_no_link() -> None:
+    """With `bash scripts/run.sh` holding port 8000, the README's `fracas serve &` printed
+    "fracas serving … open http://127.0.0.1:8000/" and a fresh admin link, then died in
+    uvicorn's log ("[Errno 98] … address already in use", exit code 3): the link led to the
+    other server. It is refused first, in a sentence, with nothing else printed."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port), "--db", "sqlite:///:memory:"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert f"error: port {port} is already in use on 127.0.0.1" in said
+    assert "give another --port" in said
+    assert "http://" not in said and "Traceback" not in said
+
+
+def test_serve_on_an_address_not_of_this_machine_says_so() -> None:
+    """--host with an address the machine does not have failed in uvicorn's log after the
+    link was printed; it is refused in a sentence naming the address."""
+    result = runner.invoke(app, ["serve", "--host", "192.0.2.1", "--port", "8000",
+                                 "--db", "sqlite:///:memory:"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "error: cannot listen on 192.0.2.1:8000" in said and "http://" not in said
+
+
 def test_no_help_text_breaks_a_line_in_the_middle_of_a_sentence() -> None:
     """Every paragraph of a command's help reads on one line, in its own help and in the list
     of commands (`fracas new` read "or with --fresh" and "only its opening GM commands" on two

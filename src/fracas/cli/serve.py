@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 from enum import StrEnum
 from typing import Annotated
 
@@ -23,6 +25,24 @@ class Sync(StrEnum):
 
     full = "full"  # every commit waits for the disk: it survives a power cut
     normal = "normal"  # it survives a crash of the server process, not of the machine
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (a port another server holds, an
+    address not of this machine), or None when it can: asked before anything is printed, so
+    that no link is shown for a server that never starts."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return (f"port {port} is already in use on {host} (by another `fracas serve`?): "
+                    "stop that one, or give another --port")
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def serve(
@@ -55,6 +75,9 @@ def serve(
     from fracas.store import default_url, open_store, safe_url
 
     url = db or default_url()
+    refused = cannot_listen(host, port)
+    if refused is not None:
+        fail(refused)
     if workers > 1 and not url.startswith("postgresql"):
         fail(SQLITE_ONE_PROCESS)
     try:
