@@ -409,6 +409,34 @@ def test_a_campaign_that_is_not_a_table_says_how_to_make_it_one(tmp_path: Path) 
     assert "campaign" not in nowhere.stderr
 
 
+def test_new_says_the_table_it_went_to_or_that_this_database_has_no_such_table(
+        tmp_path: Path) -> None:
+    """A GM who made their table with `bash scripts/run.sh` (its database .venv/table.db) ran
+    `fracas new my.toml --campaign TABLE` on the default database: "created conflict … in
+    campaign 't…'", as if at the table, which never showed it. The table is named when it
+    is there; a table's id this database has no table of is warned about, saying where
+    run.sh's table is; a table's title for its id is refused, storing nothing."""
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    table = runner.invoke(app, ["table", "new", "Saturday", "--db", db]).stdout.split()[0]
+    there = runner.invoke(app, ["new", TOY_FILE, "--campaign", table, "--db", db])
+    assert there.exit_code == 0, there.output
+    assert f") at table Saturday ({table})" in " ".join(there.stderr.split())
+    assert "warning" not in there.stderr
+    elsewhere = runner.invoke(app, ["new", TOY_FILE, "--campaign", "t3a9f00c2b1e4", "--db", db])
+    assert elsewhere.exit_code == 0, elsewhere.output
+    said = " ".join(elsewhere.stderr.split())
+    assert f"warning: no table t3a9f00c2b1e4 in this database (sqlite:///{tmp_path}" in said
+    assert "give the --db (or FRACAS_DB) of the `fracas serve` that holds the table" in said
+    assert "scripts/run.sh` keeps its table in .venv/table.db" in said
+    assert "in campaign 't3a9f00c2b1e4'" in said
+    titled = runner.invoke(app, ["new", TOY_FILE, "--campaign", "saturday", "--db", db])
+    assert titled.exit_code == 2 and titled.stdout == ""
+    assert f"error: --campaign 'saturday' is the title of table Saturday ({table}): give its " \
+           f"id, --campaign {table}" in " ".join(titled.stderr.split())
+    listed = runner.invoke(app, ["list", "--json", "--db", db]).stdout
+    assert len(json.loads(listed)) == 2
+
+
 def test_the_seed_is_printed_as_it_is_typed_again() -> None:
     result = runner.invoke(app, ["run", TOY_FILE, "--seed", "two words [x]"])
     assert result.exit_code == 0, result.output
@@ -561,7 +589,7 @@ def test_a_conflict_made_behind_the_screen_is_listed_so(tmp_path: Path) -> None:
     made = runner.invoke(app, ["new", "vers-tavern-brawl", "--fresh", "--campaign", table,
                                "--behind-screen", "--db", db])
     assert made.exit_code == 0, made.output
-    assert f"in campaign {table!r}, behind the screen" in " ".join(made.stderr.split())
+    assert f"at table Friday night ({table}), behind the screen" in " ".join(made.stderr.split())
     hidden = made.stdout.split()[-1]
     shown = runner.invoke(app, ["new", TOY_FILE, "--campaign", table, "--db", db])
     exported = runner.invoke(app, ["export", hidden, "--db", db]).stdout

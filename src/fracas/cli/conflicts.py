@@ -136,6 +136,8 @@ def new(
         if seed is not None and scenario_seed:
             raise InvalidInput("give --seed or --scenario-seed, not both")
         with open_service(db) as service:
+            known = service.store.campaigns()
+            table = _table_named(known, campaign)
             cid, conflict = service.new_from_scenario(sc, seed=seed, campaign=campaign,
                                                       scenario_seed=scenario_seed,
                                                       shown=not behind_screen)
@@ -144,10 +146,43 @@ def new(
             err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
                               "knows it can predict every roll; leave --seed and "
                               "--scenario-seed out for a secret one")
+        if table is None and campaign not in {c.name for c in known} \
+                and TABLE_ID.fullmatch(campaign):
+            err_console.print(f"[yellow]warning:[/] {escape(_no_such_table(campaign, db))}")
+        where = f"in campaign {campaign!r}" if table is None else f"at {_called(table)}"
         err_console.print(
             f"created conflict {cid} ({conflict.ruleset.name}, version {conflict.version}) "
-            f"in campaign {campaign!r}{BEHIND if behind_screen else ''}")
+            f"{escape(where)}{BEHIND if behind_screen else ''}")
         console.print(cid)
+
+
+#: What a table's id looks like (``t`` and 12 hex digits, fracas.app.tables.new_table_id).
+TABLE_ID = re.compile(r"t[0-9a-f]{12}")
+
+
+def _table_named(known: list[CampaignInfo], campaign: str) -> CampaignInfo | None:
+    """The table whose id ``campaign`` is, if any; a table's title given for its id is
+    refused (the conflict would go to a campaign of that name, on no table's page)."""
+    for info in known:
+        if info.name == campaign:
+            return info if info.title is not None else None
+    titled = [c for c in known if c.title is not None and campaign != DEFAULT_CAMPAIGN
+              and c.title.casefold() == campaign.strip().casefold()]
+    if titled:
+        raise InvalidInput(f"--campaign {campaign!r} is the title of {_called(titled[0])}: "
+                           f"give its id, --campaign {titled[0].name}")
+    return None
+
+
+def _no_such_table(campaign: str, db: str | None) -> str:
+    """Why a conflict stored for a table id that this database has no table of shows on no
+    table's page, and where the table may be."""
+    from fracas.store import default_url, safe_url
+
+    return (f"no table {campaign} in this database ({safe_url(db or default_url())}): the "
+            "conflict is kept in a campaign of that name, which no table's page shows; give "
+            "the --db (or FRACAS_DB) of the `fracas serve` that holds the table (`bash "
+            "scripts/run.sh` keeps its table in .venv/table.db)")
 
 
 def list_(
