@@ -146,8 +146,7 @@ def new(
             err_console.print("[yellow]warning:[/] this conflict's seed is known, so whoever "
                               "knows it can predict every roll; leave --seed and "
                               "--scenario-seed out for a secret one")
-        if table is None and campaign not in {c.name for c in known} \
-                and TABLE_ID.fullmatch(campaign):
+        if table is None and TABLE_ID.fullmatch(campaign):
             err_console.print(f"[yellow]warning:[/] {escape(_no_such_table(campaign, db))}")
         where = f"in campaign {campaign!r}" if table is None else f"at {_called(table)}"
         err_console.print(
