@@ -46,3 +46,16 @@ def test_doc_odds_examples_answer():
     for query in ("3d6 vs 12 -2", "chase length 3 tn 14 vs 2 as hunter"):
         result = CliRunner().invoke(app, ["odds", "--ruleset", "vers", query])
         assert result.exit_code == 0, result.output
+
+
+def test_the_guide_lists_every_setting_vers_reads():
+    """docs/scenarios.md sends a scenario's writer to the ruleset's guide for its settings;
+    docs/vers.md had none to find (not `base_tn`, not how a zone gets its name): its
+    Settings table names each setting the rules read, and no other."""
+    from fracas.rulesets.vers.ruleset import Vers
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Settings\n", 1)[1].split("\n## ", 1)[0]
+    listed = {key for row in re.findall(r"^\| (`[^|]+) \|", section, re.M)
+              for key in re.findall(r"`(\w+)`", row)}
+    assert listed == set(Vers.settings_read) | {"harm_view", "gm_only_settings"}
