@@ -397,7 +397,9 @@ def test_a_plot_without_matplotlib_is_refused_before_the_run(tmp_path: Path) -> 
         result = runner.invoke(app, ["sim", "fabula-ultima-ambush", "-n", "2", "--workers", "1",
                                      "--plot", str(plot)])
     assert result.exit_code == 2, result.output
-    assert "plots need matplotlib: pip install 'fracas[sim]'" in " ".join(result.output.split())
+    said = " ".join(result.output.split())
+    assert ("plots need matplotlib, the sim extra: in a checkout of fracas, bash "
+            "scripts/setup.sh sim; else pip install 'fracas[sim]'") in said
     assert "P(" not in result.output and "Traceback" not in result.output
     assert not plot.exists()
 

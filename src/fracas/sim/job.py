@@ -30,6 +30,11 @@ from fracas.rulesets import get_ruleset
 
 DEFAULT_MAX_ROUNDS = 50
 
+#: How to install what ``--plot`` and ``--dask`` need (matplotlib, Dask distributed): in a
+#: checkout of fracas, its set-up script; else pip (docs/sim.md).
+SIM_EXTRA = ("the sim extra: in a checkout of fracas, bash scripts/setup.sh sim; "
+             "else pip install 'fracas[sim]'")
+
 
 @dataclass(frozen=True, slots=True)
 class SimJob:

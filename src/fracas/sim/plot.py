@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.errors import InvalidInput
+from fracas.sim.job import SIM_EXTRA
 from fracas.sim.report import all_outcomes, characters, label, undecided_at, win_columns
 
 FORMATS = (".png", ".svg")
@@ -78,7 +79,7 @@ def check_target(path: str | Path) -> Path:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise InvalidInput(f"--plot {out}: plots need matplotlib: pip install 'fracas[sim]'",
+        raise InvalidInput(f"--plot {out}: plots need matplotlib, {SIM_EXTRA}",
                            path=str(out)) from None
     return out
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from fracas.errors import InvalidInput
 from fracas.sim.encounter import Prepared, play_encounter, prepare
-from fracas.sim.job import SimJob
+from fracas.sim.job import SIM_EXTRA, SimJob
 from fracas.sim.stats import Tally
 
 #: Progress callback: (encounters done, encounters in all).
@@ -133,7 +133,7 @@ def _dask_client(address: Any, timeout: float) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise InvalidInput("--dask needs Dask distributed: pip install 'fracas[sim]'") from None
+        raise InvalidInput(f"--dask needs Dask distributed, {SIM_EXTRA}") from None
     if not isinstance(address, str):
         return address  # a Client (or LocalCluster) made by the caller
     try:
