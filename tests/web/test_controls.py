@@ -576,3 +576,35 @@ def test_each_spell_on_the_sheet_is_a_control_of_its_own_ready_to_cast(page: Pag
     blast.get_by_role("button", name="spell").click()
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "spell", "args": {
         "name": "Fire blast", "mp": 10, "damage": 15, "type": "fire", "target": "gob"}}]
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_spell_that_rolls_nothing_asks_for_nothing_but_its_target(page: Page) -> None:
+    """Ada's Heal is a list of her side and its button; her Ward (on herself) and Call the
+    storm (on nobody) are buttons alone; her Frost lance asks for the target and the dice
+    rolled at the table, its check's attributes being the sheet's. Before, each asked for a
+    damage, a damage type, the dice of a check and (folded) an accuracy and a bonus, as a
+    spell typed in does, and Call the storm for a target among everyone, the fallen too."""
+    from fracas.engine import Viewer
+    from fracas.server.offers import structured
+    from fracas.server.projection import Live
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    spells = [{"name": "Heal", "mp": 10, "target": "ally"},
+              {"name": "Ward", "mp": 5, "target": "self"},
+              {"name": "Call the storm", "mp": 0, "target": "none"},
+              {"name": "Frost lance", "mp": 15, "damage": 20, "type": "ice",
+               "accuracy": "ins+dex"}]
+    c = run(make(pc("ada", spells=spells, mp=50), pc("bea"), npc("imp"), npc("orc")),
+            "ada: initiative dice=6,6,6,6")
+    build(page, [o for o in structured(Live(c, Viewer.of_player("ada")), "ada")["ada"]
+                 if o["verb"] == "spell" and o["label"]])
+    heal, ward, storm, frost = page.locator("form[data-verb=spell]").all()
+    fields = "f => [...f.querySelectorAll('label')].map(l => l.textContent)"
+    assert heal.evaluate(fields) == ["target"]
+    assert ward.evaluate(fields) == storm.evaluate(fields) == []
+    expect(ward.get_by_role("button")).to_have_text("Ada: cast Ward (5 MP) on Ada")
+    assert frost.evaluate(fields) == ["target", "bonus (optional)", "dice (optional)"]
+    storm.get_by_role("button").click()
+    assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "spell", "args": {
+        "name": "Call the storm", "mp": 0}}]

@@ -76,6 +76,41 @@ def test_a_spell_offered_casts_as_the_sheet_writes_it() -> None:
     assert heal is not None and not heal.choice("name").is_fixed  # Bea has none on her sheet
 
 
+@pytest.mark.rule("FU-RES-3")
+def test_a_spell_offered_leaves_only_its_target_to_choose() -> None:
+    """What the sheet writes is not offered again: a Heal or a Ward is cast with no damage,
+    type, accuracy or dice to fill in, a spell on nobody with nothing at all, and an
+    offensive one leaves its target, the dice rolled at the table and a situational bonus.
+    Before, every one of them offered the damage, type, accuracy and dice of a spell typed
+    in (a Heal asked for the dice of a check it never rolls)."""
+    frost = {"name": "Frost lance", "mp": 15, "damage": 20, "type": "ice", "accuracy": "ins+dex"}
+    c = _fight(frost, HEAL, WARD, CALL, mp=60)
+    open_ = {lc.label: [ch.name for ch in lc.params if not ch.is_fixed]
+             for lc in offered(c, Viewer.of_player("ada"), "ada")
+             if lc.verb == "spell" and lc.choice("name").is_fixed}
+    assert open_ == {"cast Frost lance (15 MP) on {target}": ["bonus", "dice"],
+                     "cast Heal (10 MP) on {target}": [],
+                     "cast Ward (5 MP) on {target}": [],
+                     "cast Call the storm (20 MP)": []}
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_with_gm_only_mp_the_spells_are_offered_where_they_are_with_mp_in_view() -> None:
+    """Offered whatever MP is left, Ada's spells still come with the rest of her turn, before
+    what she may do outside it; before, they came last, below the spending of a Fabula Point
+    (on a phone, far from her attacks)."""
+    def order(c: Conflict) -> list[str]:
+        return [lc.label or lc.verb for lc in offered(c, Viewer.of_player("ada"), "ada")]
+
+    hidden = make({**pc("ada", spells=[FIRE], mp=40), "gm_only": ["mp"]}, pc("bea"), npc("orc"))
+    shown = make(pc("ada", spells=[FIRE], mp=40), pc("bea"), npc("orc"))
+    for c in (hidden, shown):
+        run(c, "ada: initiative dice=6,6,6,6")
+    assert order(hidden) == order(shown)
+    assert order(hidden).index("cast Fire blast (10 MP) on {target}") == \
+        order(hidden).index("check") + 1
+
+
 @pytest.mark.rule("FU-RES-1")
 def test_a_spell_costing_more_mp_than_is_left_is_not_offered() -> None:
     c = _fight(FIRE, WARD, mp=12)

@@ -147,7 +147,17 @@ def every_spell(state: ConflictState, actor: str, offer: list[LegalCommand]
     active = tuple(p.id for p in state.participants.values()
                    if p.active and p.id in ext.order.side_of)
     kept = [lc for lc in offer if not (lc.verb == "spell" and lc.choice("name").is_fixed)]
-    return kept + list(spell_offers(ext, actor, ext.spells[actor], active))
+    # where the spells it can pay are offered: after the rest of its turn, before what it
+    # may do outside it (a phone lists them beside its attacks, not below its notes)
+    at = next((i + 1 for i in range(len(kept) - 1, -1, -1) if _takes_a_turn(kept[i])), 0)
+    return [*kept[:at], *spell_offers(ext, actor, ext.spells[actor], active), *kept[at:]]
+
+
+def _takes_a_turn(offer: LegalCommand) -> bool:
+    """Whether ``offer`` is one of a turn's (an act, an attack, a spell, a check on the turn)."""
+    if offer.verb == "check":
+        return not any(c.name == "turn" and c.is_fixed for c in offer.params)
+    return offer.verb in ("act", "attack", "spell")
 
 
 def _spells(pid: str, spells: tuple[Spell, ...], foes: tuple[str, ...],
@@ -159,10 +169,23 @@ def _spells(pid: str, spells: tuple[Spell, ...], foes: tuple[str, ...],
         targets: tuple[str | None, ...] = {"foe": foes, "ally": allies, "self": (pid,),
                                            "none": (None,)}[spell.target]
         cast = f"cast {spell.name} ({spell.mp} MP)"
-        out += [command("spell", pid, label=cast, **spell.args()) if t is None else
-                command("spell", pid, label=cast + " on {target}", target=t, **spell.args())
+        out += [_as_written(spell, command("spell", pid, label=cast, **spell.args()))
+                if t is None else
+                _as_written(spell, command("spell", pid, label=cast + " on {target}", target=t,
+                                           **spell.args()))
                 for t in targets]
     return tuple(out)
+
+
+def _as_written(spell: Spell, offer: LegalCommand) -> LegalCommand:
+    """``offer`` without the values its sheet decides: its magic check's attributes, its
+    damage and type (none: it deals none), its target when cast on nobody, and the dice and
+    bonus of a check it does not roll — only whom it is cast on is left to choose (and, for
+    one that rolls, the dice rolled at the table and a situational bonus) (FU-RES-3)."""
+    decided = {"accuracy", "damage", "type", *(() if spell.rolls else ("dice", "bonus")),
+               *(("target",) if spell.target == "none" else ())}
+    return dataclasses.replace(offer, params=tuple(c for c in offer.params
+                                                   if c.is_fixed or c.name not in decided))
 
 
 #: what a spell's damage type and magic check left out stand for (FU-RES-3): the command is
