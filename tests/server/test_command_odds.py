@@ -156,12 +156,32 @@ def test_a_fabula_ultima_spells_odds_are_its_magic_check_against_magic_defense()
     line = f"Ada casts a spell ({{d10+d8}}): hit Imp {hit(10, 8, 0, 9):.0%}"
     for viewer in (Viewer.gm(), Viewer.of_player("alice")):
         assert odds(conflict, viewer, "ada: spell Fire mp=10 target=imp damage=15") == [line]
-        assert odds(conflict, viewer, "ada: spell Fire target=imp accuracy=wlp+ins") == [line]
+        assert odds(conflict, viewer, "ada: spell Fire target=imp accuracy=d10+d8") == [line]
         for other in ("ada: spell Heal mp=10 target=bruno", "ada: spell Float mp=5",
-                      "ada: spell Fire target=imp bonus=1", "ada: spell Fire target=imp "
-                      "accuracy=dex+ins"):  # an ally, no check, another check: no line's
+                      "ada: spell Fire target=imp bonus=1"):  # an ally, no check, a bonus
             assert odds(conflict, viewer, other) == [], (viewer, other)
     assert odds(conflict, Viewer.of_player("bob"), "ada: spell Fire target=imp") == []
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_spell_of_other_attributes_shows_the_odds_of_the_check_it_rolls() -> None:
+    """A Frost lance whose sheet gives it ``accuracy = "ins+dex"`` shows the chance of its
+    own check ``{INS + DEX}``; before, a spell of any other check than ``{INS + WLP}`` showed
+    no odds at all, cast from the sheet too."""
+    from tests.rulesets.fabula_ultima.support import make, npc, pc, run
+
+    frost = {"name": "Frost lance", "mp": 15, "damage": 20, "type": "ice", "accuracy": "ins+dex"}
+    ada = {**pc("ada", ins=10, wlp=8, dex=6, spells=[frost]), "player": "alice"}
+    conflict = run(make(ada, pc("bruno"), npc("imp", mdef=9)), "ada: initiative dice=6,6,6,6")
+    (cast,) = [lc for lc in conflict.legal("ada") if lc.label.startswith("cast Frost lance")]
+    sent = conflict.commands.from_data(cast.command(target="imp"))
+    for viewer in (Viewer.gm(), Viewer.of_player("alice")):
+        assert command_odds(Live(conflict, viewer), sent) == [
+            f"Ada casts a spell ({{d10+d6}}): hit Imp {hit(10, 6, 0, 9):.0%}"]
+        assert odds(conflict, viewer, "ada: spell Fire target=imp accuracy=dex+wlp") == [
+            f"Ada casts a spell ({{d6+d8}}): hit Imp {hit(6, 8, 0, 9):.0%}"]
+        assert odds(conflict, viewer, "ada: spell Fire target=imp accuracy=wlp+ins") == [
+            f"Ada casts a spell ({{d8+d10}}): hit Imp {hit(10, 8, 0, 9):.0%}"]
 
 
 @pytest.mark.rule("FU-RES-3")

@@ -181,7 +181,8 @@ def answer(query: str) -> OddsReport:
 
 def pending_odds(state: ConflictState, viewer: Viewer,
                  can_see: Callable[[str], bool] = lambda pid: True,
-                 only: str | None = None, damaging: bool = False) -> list[str]:
+                 only: str | None = None, damaging: bool = False,
+                 spell: tuple[int, int] | None = None) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
     each of their equipped weapons (none: an unarmed strike) hits each foe, and for one with
     MP the chance that a spell's magic check ``{INS + WLP}`` beats each foe's Magic Defense
@@ -193,7 +194,8 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     MP: always).
     ``only``: against that foe alone (the target a command names); with ``damaging`` (a spell
     that deals damage, whose magic check rolls against an ally too), against that character
-    whichever side they are on."""
+    whichever side they are on; ``spell``: the magic check's two dice, where it is another
+    than ``{INS + WLP}`` (a spell on a sheet with ``accuracy = "ins+dex"``)."""
     ext: FabulaExt = state.ext
     if state.status == Status.SETUP.value and only is None:
         # before the start, the roll to come is the Initiative Group Check: each PC who may
@@ -223,7 +225,7 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         pool = ext.mp.get(pid)
         casts = stat_is_secret(state, viewer, pid, "mp") or (pool is not None and pool.maximum > 0)
         if warded and casts:
-            check = (*spell_dice(ext, p), 0)
+            check = (*(spell or spell_dice(ext, p)), 0)
             lines.append(f"{spell_head(p.name)}{_text(check)}): hit "
                          + _hits(check, warded, ext, magic=True))
     return lines

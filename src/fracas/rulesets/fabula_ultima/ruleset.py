@@ -221,10 +221,11 @@ class FabulaUltima(Ruleset):
                      command: Command) -> list[str]:
         """The hit chance of an attack by its actor with the weapon it names on the target it
         names, or of a spell aimed at a foe, or dealing damage to an ally, with the magic check
-        ``{INS + WLP}`` and no bonus (no other target's: the pending line of each weapon has
-        every foe); the chance the PCs' side wins the Initiative Group Check an ``initiative``
-        makes; no others (a spell with no target or on an ally without damage rolls nothing,
-        one of other dice or a bonus would not roll the line's check)."""
+        of the attributes (or dice) it names (left out: ``{INS + WLP}``) and no bonus (no other
+        target's: the pending line of each weapon has every foe); the chance the PCs' side
+        wins the Initiative Group Check an ``initiative`` makes; no others (a spell with no
+        target or on an ally without damage rolls nothing, one with a bonus would not roll
+        the line's check)."""
         p = state.participants.get(command.actor or "")
         if p is None:
             return []
@@ -244,13 +245,15 @@ class FabulaUltima(Ruleset):
                 if line.startswith(head)]
 
     def _aimed_odds(self, state: ConflictState, viewer: Viewer, command: Command,
-                    damaging: bool = False) -> list[str]:
+                    damaging: bool = False, spell: tuple[int, int] | None = None
+                    ) -> list[str]:
         """The pending lines against the one target ``command`` names (``damaging``: a spell
-        that deals damage, which rolls against an ally too)."""
+        that deals damage, which rolls against an ally too; ``spell``: its magic check's
+        dice)."""
         target = command.args.get("target")
         return fu_odds.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid),
                                     only=None if target is None else str(target),
-                                    damaging=damaging)
+                                    damaging=damaging, spell=spell)
 
     def _spell_odds(self, state: ConflictState, viewer: Viewer, p: Participant,
                     command: Command) -> list[str]:
@@ -266,10 +269,8 @@ class FabulaUltima(Ruleset):
             dice = actions.parse_attributes(ext, p, str(a.get("accuracy") or "ins+wlp"))
         except InvalidInput:
             return []
-        if sorted(dice) != sorted(fu_odds.spell_dice(ext, p)):
-            return []
         head = fu_odds.spell_head(p.name)
-        return [line for line in self._aimed_odds(state, viewer, command, damaging)
+        return [line for line in self._aimed_odds(state, viewer, command, damaging, dice)
                 if line.startswith(head)]
 
     def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
