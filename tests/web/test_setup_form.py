@@ -1,7 +1,7 @@
 """The New conflict form gives every set-up a scenario file can, in a real browser: a VERS
 battlefield's objects, cover and guards, an Etherscope pair's own starting range, groups and a
-character lurking unseen by some characters only, and a Fabula Ultima character's equipment; a
-refusal names the field it is about and keeps what was typed; the form stays compact on a
+character lurking unseen by some characters only, and a Fabula Ultima character's equipment and
+spells; a refusal names the field it is about and keeps what was typed; the form stays compact on a
 tablet. (Its first tests are in test_gm_tools.py.)"""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
-from tests.web.browser import invite, join, leaks, start_table, upload_scenario, wait_log
+from tests.web.browser import command, invite, join, leaks, start_table, upload_scenario, wait_log
 from tests.web.test_gm_tools import clean, form_with_rows, last_view, vers_form
 
 pytestmark = pytest.mark.timeout(150)
@@ -171,6 +171,55 @@ def test_the_form_gives_a_fabula_ultima_character_equipment(browser: Browser,
     alice = join(browser, invite(gm, "alice"))
     wait_log(alice, "conflict set up: The Old Bridge")
     assert leaks(alice, ("zqsaber",)) == []
+    clean(gm, (alice,))
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_the_form_gives_a_fabula_ultima_character_spells(browser: Browser,
+                                                        served: Served) -> None:
+    """A mage with her Fire blast and Heal, and a witch whose hex the GM keeps from the
+    players, from the form's Spells, written as the spell command takes them. A spell's
+    mistyped value is refused naming the row's Spells, which keeps what was typed. The mage's
+    sheet lists her spells and her player's phone casts them in one control each. Before, the
+    form gave equipment but no spells: a caster made on it had none on her sheet."""
+    gm = start_table(browser, served.url)
+    page = gm.page
+    form, rows = form_with_rows(gm, "fabula-ultima", "The Coven", "heroes, coven", [
+        ("iris", "Iris", "heroes"), ("witch", "Witch", "coven")])
+    form.get_by_label("The player characters' side").select_option("heroes")
+    form.get_by_label("The foes' side").select_option("coven")
+    for row in (rows.nth(0), rows.nth(1)):
+        row.get_by_label("hp", exact=True).fill("40")
+        row.get_by_label("mp", exact=True).fill("30")
+        for stat in ("dex", "ins", "mig", "wlp"):
+            row.get_by_label(stat, exact=True).select_option("8")
+    rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
+    mage = rows.nth(0).get_by_label(re.compile("^Spells"))
+    expect(mage).to_have_accessible_description(re.compile("target=foe, ally, self or none"))
+    mage.fill("Fire blast mp=10 damage=15 type=fire, Heal mp=10 target=ally")
+    hex_ = rows.nth(1).get_by_label(re.compile("^Spells"))
+    hex_.fill("Zqhex bolt mp=10 dammage=15 type=dark")
+    rows.nth(1).get_by_label("spells GM only").check()
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator("#error")).to_contain_text(
+        "Participant 2: Spells: witch: Zqhex bolt: a spell has no 'dammage'; did you mean "
+        "'damage'?")
+    expect(hex_).to_have_attribute("aria-invalid", "true")
+    expect(hex_).to_have_value("Zqhex bolt mp=10 dammage=15 type=dark")
+    hex_.fill("Zqhex bolt mp=10 damage=15 type=dark")
+    form.get_by_role("button", name="Create from the form").click()
+    expect(page.locator(".round-region .status")).to_contain_text("The Coven")
+    iris = page.locator(".person", has_text="Iris")
+    iris.get_by_text("sheet").click()
+    expect(iris.locator(".sheet")).to_contain_text(
+        "Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire); Heal (10 MP, an ally)")
+    alice = join(browser, invite(gm, "alice"))
+    wait_log(alice, "conflict set up: The Coven")
+    command(alice, "iris", "iris: initiative dice=6,6")
+    controls = alice.page.locator("section.actor[data-actor='iris']")
+    expect(controls.get_by_role("button", name="cast Heal (10 MP) on Iris")).to_be_visible()
+    expect(controls.locator("summary", has_text="cast Fire blast (10 MP) on Witch")).to_be_visible()
+    assert leaks(alice, ("zqhex",)) == []
     clean(gm, (alice,))
 
 

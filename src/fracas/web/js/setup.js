@@ -60,8 +60,11 @@ export function setupForm(rulesets, onCreate, showError) {
   const gearHint = h("small", { id: "setup-equipment-hint" }, "Equipment (Fabula Ultima): kind=name, the kind "
     + "armor, shield, weapon or accessory, then its values as the equip command takes them: a weapon's accuracy=dex+mig, "
     + "bonus=, damage=, type=; any item's init=, defense=, mdef= (FU-CON-2)");
+  const spellHint = h("small", { id: "setup-spells-hint" }, "Spells (Fabula Ultima): its name, then its values as the "
+    + "spell command takes them: mp=, damage=, type=, target=foe, ally, self or none (left out: foe), accuracy= "
+    + "of a check other than ins+wlp (FU-RES-3)");
   const peopleHints = h("p", { class: "field hints" },
-    h("small", { id: "setup-kind-hint" }, "Kind: pc once a player is named, else npc, unless you choose."), gearHint);
+    h("small", { id: "setup-kind-hint" }, "Kind: pc once a player is named, else npc, unless you choose."), gearHint, spellHint);
   const sideList = () => sides.value.split(",").map((x) => x.trim()).filter(Boolean);
   const zoneEntries = () => zones.value.split(",").map((x) => x.trim()).filter(Boolean).map(zoneOf);
   const zoneList = () => zoneEntries().map((z) => z.id);
@@ -71,7 +74,7 @@ export function setupForm(rulesets, onCreate, showError) {
     const was = new Map([...form.querySelectorAll(".choices select")].map((el) => [el.id, el.value]));
     for (const f of versFields) f.hidden = rs.name !== "vers";
     for (const f of etherscopeFields) f.hidden = rs.name !== "etherscope";
-    gearHint.hidden = rs.name !== "fabula-ultima";
+    gearHint.hidden = spellHint.hidden = rs.name !== "fabula-ultima";
     choices.replaceChildren(...rs.choices.map((c) => {
       const allowed = c.allowed === "sides" ? sideList() : c.allowed;
       const select = h("select", { id: id(`choice-${c.name}`), name: c.name, "data-choice": c.name },
@@ -195,6 +198,20 @@ function refused(error, fields, showError) {
 function aboutGear(message, names) {
   const rest = bare(message).replace(/^[^:]*: /, "");
   return /^(an? )?(equipment|item)/.test(rest) || names.some((n) => rest.startsWith(`${n}: `));
+}
+
+// Whether a refusal of a Fabula Ultima character's stats is about its spells: spells or a
+// spell in general ("ada: the spell 'fire' is listed twice"), or one of the spells named
+// ("ada: Fire blast: a spell has no 'dammage'…").
+function aboutSpells(message, names) {
+  const rest = bare(message).replace(/^[^:]*: /, "");
+  return /^(spells|a spell|the spell)\b/.test(rest) || names.some((n) => rest.startsWith(`${n}: `));
+}
+
+// The spells typed "Fire blast mp=10 damage=15 type=fire, Heal mp=10 target=ally": each its
+// name, then its values as the spell command takes them (FU-RES-3).
+function spellsOf(text) {
+  return entriesOf(text).map((e) => ({ name: e.value ? `${e.key}=${e.value}` : e.key, ...typedPairs(e.pairs) }));
 }
 
 // Entries typed "id=name key=value key=value, …" (a VERS object "counter=Bar counter
@@ -352,6 +369,12 @@ function personRow(ruleset, sides, zones, remove) {
   const equipSecret = h("input", { type: "checkbox", id: id("equip-gm"), "aria-label": "equipment GM only" });
   const equipField = h("p", { class: "field wide" }, h("label", { for: equip.id }, "Equipment (Fabula Ultima: items, comma-separated)"),
     h("span", { class: "inline with-box" }, equip, equipSecret, h("label", { for: equipSecret.id }, "GM only")));
+  // its spells, each as its spell command words it, cast from the table in one tap (FU-RES-3)
+  const spells = h("input", { id: id("spells"), maxlength: 2000, "aria-describedby": "setup-spells-hint",
+    placeholder: "Fire blast mp=10 damage=15 type=fire, Heal mp=10 target=ally" });
+  const spellsSecret = h("input", { type: "checkbox", id: id("spells-gm"), "aria-label": "spells GM only" });
+  const spellsField = h("p", { class: "field wide" }, h("label", { for: spells.id }, "Spells (Fabula Ultima: spells, comma-separated)"),
+    h("span", { class: "inline with-box" }, spells, spellsSecret, h("label", { for: spellsSecret.id }, "GM only")));
   const stats = h("div", { class: "stats" });
   const other = h("input", { id: id("other"), maxlength: 1000 });
   const otherSecret = h("input", { id: id("other-gm"), maxlength: 1000 });
@@ -359,7 +382,7 @@ function personRow(ruleset, sides, zones, remove) {
   const removal = h("button", { type: "button", onclick: remove }, "Remove");
   const row = h("fieldset", { class: "person-setup" }, legend,
     field("Id", pid), field("Name", name), field("Kind", kind), field("Side", side),
-    field("Player (their link's name)", player), hidden.wrap, lurkField, zoneField, stats, equipField,
+    field("Player (their link's name)", player), hidden.wrap, lurkField, zoneField, stats, equipField, spellsField,
     wide(field("Other stats (name=value, comma-separated)", other)),
     wide(field("Other stats GM only (name=value: kept from every player, theirs too)", otherSecret)), removal);
   row.renumber = (k) => {
@@ -372,7 +395,7 @@ function personRow(ruleset, sides, zones, remove) {
     side.replaceChildren(h("option", { value: "" }, "—"), ...sides().map((s) => h("option", { value: s, selected: s === keep }, s)));
     zoneField.hidden = rs.name !== "vers" || !zones().length;
     lurkField.hidden = rs.name !== "etherscope";
-    equipField.hidden = rs.name !== "fabula-ultima";
+    equipField.hidden = spellsField.hidden = rs.name !== "fabula-ultima";
     const z = zone.value;
     zone.replaceChildren(h("option", { value: "" }, "—"),
       ...zones().map((s) => h("option", { value: s.id, selected: s.id === z }, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
@@ -397,7 +420,9 @@ function personRow(ruleset, sides, zones, remove) {
   row.fields = () => [{ input: lurk, label: `${legend.textContent}: Hidden at the start from`,
     about: (error) => startsWith(error.message, `settings.lurking.${pid.value.trim()}`) },
   { input: equip, label: `${legend.textContent}: Equipment`, about: (error) => !equipField.hidden
-    && (error.values || {}).participant === pid.value.trim() && aboutGear(error.message, items().map((i) => i.name || i.kind)) }];
+    && (error.values || {}).participant === pid.value.trim() && aboutGear(error.message, items().map((i) => i.name || i.kind)) },
+  { input: spells, label: `${legend.textContent}: Spells`, about: (error) => !spellsField.hidden
+    && (error.values || {}).participant === pid.value.trim() && aboutSpells(error.message, spellsOf(spells.value).map((x) => x.name)) }];
   const items = () => entriesOf(equip.value).map((e) => ({ kind: e.key, ...(e.value ? { name: e.value } : {}), ...typedPairs(e.pairs) }));
   row.lurking = (settings) => {
     const from = lurk.value.split(",").map((x) => x.trim()).filter(Boolean);
@@ -416,6 +441,10 @@ function personRow(ruleset, sides, zones, remove) {
     if (!equipField.hidden && items().length) {
       out.stats.equipment = items();
       if (equipSecret.checked) out.gm_only.push("equipment");
+    }
+    if (!spellsField.hidden && spellsOf(spells.value).length) {
+      out.stats.spells = spellsOf(spells.value);
+      if (spellsSecret.checked) out.gm_only.push("spells");
     }
     for (const box of stats.querySelectorAll("[data-gm]")) {
       if (box.checked) out.gm_only.push(box.dataset.gm);
