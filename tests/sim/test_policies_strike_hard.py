@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,55 @@ def test_the_report_names_only_the_spells_typed_in_as_left_out() -> None:
     result = CliRunner().invoke(app, ["sim", "fabula-ultima-dragon-lair", "-n", "3", "--seed",
                                       "l", "--workers", "1", "--json"])
     assert "spell" not in json.loads(result.output)["results"][0]["left_out"]
+
+
+SALAMANDER = """
+ruleset = "fabula-ultima"
+title = "The salamander"
+sides = ["pcs", "foes"]
+[[participants]]
+id = "lia"
+name = "Lia"
+kind = "pc"
+side = "pcs"
+player = "lena"
+[participants.stats]
+dex = 8
+ins = 10
+mig = 6
+wlp = 10
+hp = 60
+mp = 200
+spells = [{ name = "Fire bolt", mp = 10, damage = 15, type = "fire" },
+          { name = "Frost spike", mp = 10, damage = 10, type = "ice" }]
+[[participants]]
+id = "salamander"
+name = "Salamander"
+kind = "npc"
+side = "foes"
+[participants.stats]
+dex = 8
+ins = 6
+mig = 8
+wlp = 6
+hp = 40
+affinities = { fire = "absorb" }
+"""
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_fabula_ultima_agents_cast_no_spell_their_foe_absorbs(tmp_path: Path) -> None:
+    """Lia's Fire bolt (HR+15) would heal a salamander that absorbs fire, her Frost spike
+    (HR+10 ice) hurts it: she casts the spike. Before, the policies weighed a spell's damage
+    alone and she healed the salamander with every turn she had."""
+    from typer.testing import CliRunner
+
+    from fracas.cli import app
+
+    path = tmp_path / "salamander.toml"
+    path.write_text(SALAMANDER, encoding="utf-8")
+    result = CliRunner().invoke(app, ["sim", str(path), "-n", "3", "--seed", "fire",
+                                      "--workers", "1", "--show", "1"])
+    assert result.exit_code == 0, result.output
+    assert "lia: spell 'Frost spike'" in result.output
+    assert "Fire bolt" not in result.output

@@ -354,7 +354,8 @@ def _strongest(turn: Turn, attacks: list[Option]) -> list[Option]:
     if len(attacks) < 2:
         return attacks
     power = {id(o): turn.profile.strength(o.arguments(), turn.entry(o.actor) if o.actor
-                                          else None) for o in attacks}
+                                          else None, turn.entry(o.value("target")))
+             for o in attacks}
     top: dict[tuple[str | None, Any], float] = {}
     for o in attacks:
         at = (o.actor, o.value("target"))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from fracas.engine.events import Event
 from fracas.errors import FracasError
 from fracas.rulesets.etherscope.settings import condenser_of
-from fracas.rulesets.fabula_ultima.state import parse_rank
+from fracas.rulesets.fabula_ultima.state import AFFINITIES, parse_rank
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 from fracas.rulesets.vers.state import TRACKS
 from fracas.sim.stats import NO_WINNER
@@ -135,10 +135,12 @@ class Profile:
         """Values to try for an optional parameter (None: leave it out, the rules' default)."""
         return None
 
-    def strength(self, values: dict[str, Any], me: dict[str, Any] | None) -> float:
+    def strength(self, values: dict[str, Any], me: dict[str, Any] | None,
+                 target: dict[str, Any] | None = None) -> float:
         """How hard an attack with ``values`` (its weapon) strikes, as the attacker's own
-        sheet ``me`` shows it: the built-in policies attack with the strongest of the
-        attacker's options against a target (0 for all: no preference)."""
+        sheet ``me`` shows it, on ``target`` as the attacker's side sees it: the built-in
+        policies attack with the strongest of the attacker's options against a target (0 for
+        all: no preference)."""
         return 0.0
 
     #: The verbs :meth:`wasteful` may judge (the others never are).
@@ -308,6 +310,13 @@ class EtherscopeProfile(Profile):
             t in ids for t in values.get("targets", []))
 
 
+#: The high roll a simulated Fabula Ultima attacker reckons a hit adds to its damage (that of
+#: two d8, about): what it weighs a spell's or a weapon's damage and the target's affinity by.
+_HIGH_ROLL = 5
+#: What an affinity does to the damage dealt (FU-RES-3): an absorbed blow heals.
+_AFFINITY_FACTOR = {"vulnerable": 2.0, "resistant": 0.5, "immune": 0.0, "absorb": -1.0}
+
+
 class FabulaUltimaProfile(Profile):
     """Fabula Ultima: no GM procedure besides the end; a PC leads the initiative check. A
     side may surrender (its characters are out, FU-CON-12) or offer a compromise, which ends
@@ -329,20 +338,30 @@ class FabulaUltimaProfile(Profile):
         with ``spells`` on its sheet casts those."""
         return verb != "spell" or (bool(stats.get("mp")) and not stats.get("spells"))
 
-    def strength(self, values: dict[str, Any], me: dict[str, Any] | None) -> float:
-        """The damage added to the high roll (FU-RES-3): a spell's, as its sheet gives it;
-        a weapon's (the first equipped when none is named) as the attacker's own sheet shows
-        it (0 unarmed, or for gear the sheet does not show: GM-only)."""
+    def strength(self, values: dict[str, Any], me: dict[str, Any] | None,
+                 target: dict[str, Any] | None = None) -> float:
+        """The damage dealt (FU-RES-3): the high roll (taken as :data:`_HIGH_ROLL`) plus a
+        spell's damage, as its sheet gives it, or a weapon's (the first equipped when none is
+        named) as the attacker's own sheet shows it (0 unarmed, or for gear the sheet does not
+        show: GM-only); doubled, halved, nothing or a heal by the target's affinity to its
+        type, where its side may read it (a fire spell is no blow on a foe that absorbs
+        fire)."""
         if "name" in values:  # a spell
-            return float(values.get("damage") or 0)
-        gear = ((me or {}).get("stats") or {}).get("equipment") or []
-        arms = [i for i in gear if isinstance(i, dict) and i.get("kind", "weapon") == "weapon"]
-        named = values.get("weapon")
-        weapon = next((i for i in arms if i.get("name") == named), None) if named else \
-            (arms[0] if arms else None)
-        damage = weapon.get("damage") if weapon is not None else None
-        return float(damage) if isinstance(damage, int) and not isinstance(damage, bool) \
-            else 0.0
+            damage, dtype = values.get("damage") or 0, values.get("type") or "physical"
+        else:
+            gear = ((me or {}).get("stats") or {}).get("equipment") or []
+            arms = [i for i in gear if isinstance(i, dict) and i.get("kind", "weapon") == "weapon"]
+            named = values.get("weapon")
+            weapon = next((i for i in arms if i.get("name") == named), None) if named else \
+                (arms[0] if arms else None)
+            damage = weapon.get("damage") if weapon is not None else 0
+            dtype = (weapon or {}).get("type") or "physical"
+        if not isinstance(damage, int) or isinstance(damage, bool):
+            damage = 0
+        affinities = ((target or {}).get("stats") or {}).get("affinities")
+        felt = affinities.get(str(dtype).lower()) if isinstance(affinities, dict) else None
+        return (_HIGH_ROLL + damage) * _AFFINITY_FACTOR.get(
+            AFFINITIES.get(str(felt).lower(), ""), 1.0)
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
@@ -405,7 +424,8 @@ class VersProfile(Profile):
             return list(allowed)
         return None
 
-    def strength(self, values: dict[str, Any], me: dict[str, Any] | None) -> float:
+    def strength(self, values: dict[str, Any], me: dict[str, Any] | None,
+                 target: dict[str, Any] | None = None) -> float:
         """The weapon's EV on the attacker's sheet (VR-INJ-1: the net EV sets the injury);
         unarmed, or a weapon the sheet does not show (GM-only weapons), 0."""
         weapons = ((me or {}).get("stats") or {}).get("weapons") or {}
