@@ -97,16 +97,18 @@ def test_fabula_ultima_agents_cast_the_spells_on_their_sheets_and_strike_hardest
     assert "Frost spike" in cast
 
 
-def test_the_report_names_only_the_spells_typed_in_as_left_out() -> None:
-    """Those with spells on their sheets cast them; the report names a spell as never played
-    only for one with MP and none on its sheet (Bruno, the captain in the ambush)."""
+def test_the_report_names_the_spells_the_simulated_players_never_cast() -> None:
+    """Those with spells on their sheets cast those on a foe; the report names a spell as
+    never played for one with MP and none on its sheet (Bruno, the captain in the ambush) or
+    with one cast on an ally (Milo's Heal in the wyrm's lair), not for Lia or the wyrm, whose
+    spells strike foes."""
     from typer.testing import CliRunner
 
     from fracas.cli import app
 
     result = CliRunner().invoke(app, ["sim", "fabula-ultima-dragon-lair", "-n", "3", "--seed",
                                       "l", "--workers", "1", "--json"])
-    assert "spell" not in json.loads(result.output)["results"][0]["left_out"]
+    assert json.loads(result.output)["results"][0]["left_out"].get("spell") == ["milo"]
 
 
 SALAMANDER = """

@@ -334,9 +334,14 @@ class FabulaUltimaProfile(Profile):
     sheet_fills = frozenset({"text"})  # an act's text: always the same
 
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
-        """A spell typed in needs MP (the rules offer one to everyone on their turn); one
-        with ``spells`` on its sheet casts those."""
-        return verb != "spell" or (bool(stats.get("mp")) and not stats.get("spells"))
+        """A spell needs MP (the rules offer one to everyone on their turn); one with
+        ``spells`` on its sheet casts those on a foe, and leaves out only those cast on an
+        ally, itself or nobody (a Heal: what it does is the GM's to apply)."""
+        if verb != "spell":
+            return True
+        spells = stats.get("spells")
+        return bool(stats.get("mp")) and (not spells or any(
+            not isinstance(s, dict) or s.get("target", "foe") != "foe" for s in spells))
 
     def strength(self, values: dict[str, Any], me: dict[str, Any] | None,
                  target: dict[str, Any] | None = None) -> float:
