@@ -186,8 +186,8 @@ def test_every_bundled_example_opens_on_both_screens(browser: Browser, served: S
         elif name == "fabula-ultima-ambush":  # and what comes next (FU-CON-2, FU-CON-3)
             expect(title).to_have_text("Ambush on the Old Bridge · setup")
             expect(gm.page.locator(".round-region")).to_contain_text(
-                "Acting: nobody · next: record goals, equip PCs, then Ada or Bruno leads the "
-                "Initiative Group Check (FU-CON-3)")
+                "May lead the initiative: Ada, Bruno · next: record goals, equip PCs, then Ada "
+                "or Bruno leads the Initiative Group Check (FU-CON-3)")
         expect(gm.page.locator(".round-region h2")).to_have_text(
             "Turn" if name.startswith("vers") else "Round")
         player.page.goto(gm.page.url)  # the same conflict's address

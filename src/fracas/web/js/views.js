@@ -41,7 +41,8 @@ export function turnOf(view, level) {
     // before the first round the fight waits on one of the PCs to lead the Initiative Group
     // Check (FU-CON-3): each is asked, as the Etherscope declarations ask each
     return { current: r.leaders, waiting: [], ask: "Lead the Initiative Group Check",
-             acting: "May lead the initiative", line: ((r.lines || []).find((l) => l.startsWith("set-up: ")) || "").slice(8) };
+             acting: "May lead the initiative", line: ((r.lines || []).find((l) => l.startsWith("set-up: ")) || "")
+               .replace(/^set-up: /, "next: ") };
   }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
