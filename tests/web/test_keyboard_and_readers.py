@@ -381,7 +381,8 @@ def test_between_rounds_the_sides_say_the_next_rounds_turns(
         browser: Browser, served: Served) -> None:
     """Once a round is over, the Sides panel says what the next round gives each (as their
     summary does), not last round's "acted" beside the player's "Your turn" (before: "Ada
-    acted" while the banner said her turn had come)."""
+    acted" while the banner said her turn had come), and the Round says who may open the
+    next round."""
     gm = start_table(browser, served.url)
     create_from_example(gm, "fabula-ultima-ambush")
     alice = join(browser, invite(gm, "alice"))
@@ -396,7 +397,13 @@ def test_between_rounds_the_sides_say_the_next_rounds_turns(
         expect(sides.locator("li", has_text="Bandit Captain")).to_contain_text(
             "2 turns next round")
         expect(sides).not_to_contain_text("acted")
+        # the Round's head likewise: who may open the next round, nobody "still to act" in the
+        # round gone (before: "Acting: Ada, Bruno" beside "Still to act: nobody")
+        round_ = alice.page.locator(".round-region")
+        expect(round_).to_contain_text("May open round 2: Ada, Bruno · side on turn: heroes")
+        expect(round_).not_to_contain_text("Still to act")
         command(gm, "gm", "ada: act 'opens round 2'")
+        expect(round_).to_contain_text("Still to act:")
         expect(sides.locator("li", has_text="Ada")).to_contain_text("acted")
         expect(sides.locator("li", has_text="Bandit Captain")).to_contain_text("2 turns left")
     finally:

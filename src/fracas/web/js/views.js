@@ -49,7 +49,11 @@ export function turnOf(view, level) {
     const waiting = Object.values(t.sides || {}).flatMap((side) => Object.keys(side.turns_left || {}));
     // before the first round, what comes next (goals, equipment, the Initiative Group Check)
     const setup = (r.lines || []).find((l) => l.startsWith("set-up: "));
-    return { current: t.may_act || [], waiting, line: t.side_on_turn ? `side on turn: ${t.side_on_turn}`
+    // between rounds those who may act open the next one, and nobody is still to act in the
+    // round gone (FU-CON-10): "May open round 2: Ada, Bruno", not "Acting: …" beside "Still to
+    // act: nobody"
+    const opening = t.round_over && !t.ended && t.next_round ? `May open round ${t.next_round}` : undefined;
+    return { current: t.may_act || [], waiting, acting: opening, line: t.side_on_turn ? `side on turn: ${t.side_on_turn}`
       : setup ? `next: ${setup.slice("set-up: ".length)}` : "" };
   }
   if (view.ruleset === "vers") {
