@@ -37,24 +37,24 @@ export function turnOf(view, level) {
     return { ordered: true, current: ids([r.acting]), waiting: [...new Set(ids(r.to_come))], line: r.phase_text || words(r.phase || ""),
              nobody: r.phase === "countdown" ? "the GM" : undefined, noWaiting: r.phase === "ready" };
   }
-  if (view.ruleset === "fabula-ultima" && level.status === "setup" && (r.leaders || []).length) {
-    // before the first round the fight waits on one of the PCs to lead the Initiative Group
-    // Check (FU-CON-3): each is asked, as the Etherscope declarations ask each
-    return { current: r.leaders, waiting: [], ask: "Lead the Initiative Group Check",
-             acting: "May lead the initiative", line: ((r.lines || []).find((l) => l.startsWith("set-up: ")) || "")
-               .replace(/^set-up: /, "next: ") };
-  }
   if (view.ruleset === "fabula-ultima") {
     const t = r.tracker || {};
-    const waiting = Object.values(t.sides || {}).flatMap((side) => Object.keys(side.turns_left || {}));
     // before the first round, what comes next (goals, equipment, the Initiative Group Check)
     const setup = (r.lines || []).find((l) => l.startsWith("set-up: "));
+    const next = setup ? `next: ${setup.slice("set-up: ".length)}` : "";
+    if (level.status === "setup" && (r.leaders || []).length) {
+      // the fight waits on one of the PCs to lead the Initiative Group Check (FU-CON-3):
+      // each is asked, as the Etherscope declarations ask each
+      return { current: r.leaders, waiting: [], ask: "Lead the Initiative Group Check",
+               acting: "May lead the initiative", line: next };
+    }
+    const waiting = Object.values(t.sides || {}).flatMap((side) => Object.keys(side.turns_left || {}));
     // between rounds those who may act open the next one, and nobody is still to act in the
     // round gone (FU-CON-10): "May open round 2: Ada, Bruno", not "Acting: …" beside "Still to
     // act: nobody"
     const opening = t.round_over && !t.ended && t.next_round ? `May open round ${t.next_round}` : undefined;
-    return { current: t.may_act || [], waiting, acting: opening, line: t.side_on_turn ? `side on turn: ${t.side_on_turn}`
-      : setup ? `next: ${setup.slice("set-up: ".length)}` : "" };
+    return { current: t.may_act || [], waiting, acting: opening,
+             line: t.side_on_turn ? `side on turn: ${t.side_on_turn}` : next };
   }
   if (view.ruleset === "vers") {
     // no go under way: a chase roll may be due (its roller's turn), or a go ended with its
