@@ -14,7 +14,6 @@ context per person). Run: ``.venv/bin/python benchmarks/bench_crowd.py [--comman
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -25,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
+from benchmarks.bench_server import _cpu_seconds  # noqa: E402
+from benchmarks.bench_table import _p  # noqa: E402
 from playwright.sync_api import Request  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
@@ -44,27 +45,6 @@ from tests.web.scenarios import EIGHT, fabula_table_of_eight  # noqa: E402
 #: The heroes' initiative, led by Ada with every other hero's support: two dice of each
 #: supporter, then the leader's two (they act first).
 INITIATIVE = "ada: initiative dice=" + ",".join(["6"] * 2 * len(EIGHT))
-
-
-def _p(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by a process and its children."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            children = [int(x) for x in f.read().split()]
-    except OSError:
-        children = []
-    for p in (pid, *children):
-        with open(f"/proc/{p}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
 
 
 def with_pages(served: Served, commands: int, tmp: Path) -> tuple[list[float], float, float]:
@@ -88,7 +68,7 @@ def with_pages(served: Served, commands: int, tmp: Path) -> tuple[list[float], f
         line = gm.page.locator("section.actor[data-actor='gm'] form.command-line")
         time.sleep(2)  # every page settled
         asked.clear()
-        cpu = _cpu_seconds(served.process.pid)
+        cpu = _cpu_seconds([served.process.pid])
         times = []
         for i in range(commands):
             line.locator("input").fill(f"narrate 'crowd {i:03d}'")
@@ -98,7 +78,7 @@ def with_pages(served: Served, commands: int, tmp: Path) -> tuple[list[float], f
                 screen.page.locator(".log .said", has_text=f"crowd {i:03d}").first.wait_for()
             times.append((time.perf_counter() - start) * 1000)
             time.sleep(1.0)  # the load test's pace: every page's asking done
-        cpu = _cpu_seconds(served.process.pid) - cpu
+        cpu = _cpu_seconds([served.process.pid]) - cpu
         return times, len(asked) / commands, cpu * 1000 / commands
 
 
@@ -123,7 +103,7 @@ def with_sockets(served: Served, commands: int) -> tuple[list[float], float]:
             ws_url, additional_headers={"Authorization": f"Bearer {tok}"})) for tok in tokens]
         for s in sockets:
             s.recv()  # the snapshot
-        cpu = _cpu_seconds(served.process.pid)
+        cpu = _cpu_seconds([served.process.pid])
         for i in range(commands):
             start = time.perf_counter()
             client.post(path + "/commands", headers=gm,
@@ -132,7 +112,7 @@ def with_sockets(served: Served, commands: int) -> tuple[list[float], float]:
                 while f"api {i:03d}" not in str(s.recv()):
                     pass
             times.append((time.perf_counter() - start) * 1000)
-        cpu = _cpu_seconds(served.process.pid) - cpu
+        cpu = _cpu_seconds([served.process.pid]) - cpu
     return times, cpu * 1000 / commands
 
 
