@@ -20,7 +20,7 @@ from fracas.engine.overrides import OverrideTarget
 from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem, stat_items
-from fracas.engine.suggest import did_you_mean
+from fracas.engine.suggest import refuse_mistyped_stats
 from fracas.errors import InvalidInput
 from fracas.rulesets.etherscope import (  # noqa: F401 (their handlers register on import)
     actions,
@@ -65,19 +65,6 @@ def _is_rating(v: Any) -> bool:
 
 #: An Etherscope sheet's order (docs/etherscope.md), and its labels.
 _SHEET = ("physical", "ether", "society", "awareness", "skills", "pool")
-
-
-def _check_mistyped(pid: str, stats: dict[str, Any]) -> None:
-    """Refuse a stat of the GM's own that looks like a mistyped one of Etherscope's
-    (``awarness``, ``skils``, ``Physical``): the character would go without the one it meant
-    — its awareness rolled with the default pool, its skills none (ES-ACT-4). Any other stat
-    is the GM's own, or a skill rated at the top of the sheet (``stealth = 3``)."""
-    for key in sorted(set(stats) - set(_SHEET)):
-        hint = did_you_mean(str(key).lower(), _SHEET, cutoff=0.8)
-        if hint:
-            raise InvalidInput(f"{pid}: unknown stat {key!r}{hint} (a stat of your own must "
-                               "not look like one of Etherscope's)", rule="ES-ACT-4",
-                               participant=pid, key=key)
 _LABELS = {"physical": "physical condenser", "ether": "ether condenser",
            "society": "society condenser", "pool": "pool without a skill"}
 
@@ -149,7 +136,7 @@ class Etherscope(Ruleset):
                     "one of the two", key=f"lurking.{pid}", rule="ES-RNG-6")
         kind = condenser_of(settings)
         for p in setup.participants:
-            _check_mistyped(p.id, p.stats)
+            refuse_mistyped_stats(p.id, p.stats, _SHEET, "Etherscope", "ES-ACT-4")
             for c in CONDENSERS:
                 v = p.stats.get(c)
                 if v is not None and not _is_rating(v):

@@ -20,7 +20,7 @@ from typing import Any
 from fracas.engine.components import AlternatingSides, ResourcePool
 from fracas.engine.limits import as_int, refuse_foreign_digits, spelled
 from fracas.engine.model import ConflictState, Kind, Participant
-from fracas.engine.suggest import did_you_mean
+from fracas.engine.suggest import did_you_mean, refuse_mistyped_stats
 from fracas.errors import InvalidInput
 from fracas.rulesets.fabula_ultima.limits import MAX_REPLACED
 
@@ -328,11 +328,7 @@ def check_stats(pid: str, stats: dict[str, Any]) -> None:
     A key the rules do not read is the GM's own (``weakness = "afraid of fire"``), kept as
     Etherscope and VERS keep theirs, unless it looks like a mistyped stat (``hpp``, ``DEX``):
     that one would leave the character without the stat it meant."""
-    for key in sorted(set(stats) - STAT_KEYS):
-        hint = did_you_mean(key.lower(), sorted(STAT_KEYS), cutoff=0.8)  # DEX: 'dex'
-        if hint:
-            raise bad(pid, f"unknown stat {key!r}{hint} (a stat of your own must not look "
-                           "like one of Fabula Ultima's)", key=key)
+    refuse_mistyped_stats(pid, stats, STAT_KEYS, "Fabula Ultima")
     extra = stats.get("extra", False)
     if not isinstance(extra, bool):
         raise bad(pid, f"extra is true or false, not {spelled(extra)}", "FU-CON-1")

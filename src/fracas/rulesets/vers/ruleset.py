@@ -19,7 +19,7 @@ from fracas.engine.ruleset import Ruleset, recast_ids
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
-from fracas.engine.suggest import did_you_mean
+from fracas.engine.suggest import did_you_mean, refuse_mistyped_stats
 from fracas.errors import InvalidInput
 from fracas.rulesets.vers import actions, chases, legal, overrides, roll_odds, views
 from fracas.rulesets.vers.commands import COMMANDS
@@ -57,12 +57,7 @@ def _check_mistyped(pid: str, stats: dict[str, Any], read: frozenset[str]) -> No
     """Refuse a stat, skill or TN of the GM's own that looks like a mistyped one of VERS's
     (``strenght``, ``athletic``): the character would go without the one it meant, its TN
     silently lower (VR-ROLL-1). Any other key is the GM's own, kept and read by no rule."""
-    for key in sorted(set(stats) - read):
-        hint = did_you_mean(str(key).lower(), sorted(read), cutoff=0.8)
-        if hint:
-            raise InvalidInput(f"{pid}: unknown stat {key!r}{hint} (a stat of your own must "
-                               "not look like one of VERS's)", rule="VR-ROLL-1",
-                               participant=pid, key=key)
+    refuse_mistyped_stats(pid, stats, read, "VERS", "VR-ROLL-1")
     for table in ("skills", "tn"):
         given = stats.get(table)
         for skill in sorted(set(given) - set(SKILL_ATTRIBUTE) if isinstance(given, dict) else ()):
