@@ -155,3 +155,57 @@ def test_a_gm_on_a_phone_copies_a_players_link_to_send_it(browser: Browser,
     assert selected == ["Link for bob", link]
     assert unlabelled_controls(gm.page) == []
     gm.context.close()
+
+
+def test_the_start_page_lists_the_tables_this_browser_keeps_and_forgets_them(
+        browser: Browser, served: Served) -> None:
+    """A GM who closed the tab goes back to the server's address and finds the table there;
+    a player on a shared computer forgets the links when done. Before: the start page offered
+    only Start a table, and nothing forgot a link."""
+    gm = start_table(browser, served.url, "Friday night")
+    create_from_example(gm, "vers-tavern-brawl")
+    link = invite(gm, "alice")
+    gm.page.goto(served.url + "/")
+    kept = gm.page.get_by_role("region", name="Your tables")
+    expect(kept.get_by_role("listitem")).to_have_text(["Friday night as its GM"])
+    kept.get_by_role("link", name="Friday night").click()
+    gm.page.wait_for_url(re.compile(r"/table/t"))
+    expect(gm.page.locator("#who")).to_have_text("Game master")
+
+    shared = open_screen(browser, link, PHONE)  # a player on a library's computer
+    shared.page.wait_for_url(re.compile(r"/table/t"))
+    table = shared.page.url
+    shared.page.goto(served.url + "/")
+    kept = shared.page.get_by_role("region", name="Your tables")
+    expect(kept.get_by_role("listitem")).to_have_text(["Friday night as alice"])
+    assert unlabelled_controls(shared.page) == []
+    kept.get_by_role("button", name="Forget them on this browser…").click()
+    dialog = shared.page.get_by_role("dialog")
+    expect(dialog).to_contain_text("you will need its link again")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(kept.get_by_role("listitem")).to_have_count(1)  # Cancel keeps them
+    kept.get_by_role("button", name="Forget them on this browser…").click()
+    shared.page.get_by_role("dialog").get_by_role("button", name="Forget them").click()
+    expect(shared.page.get_by_role("status").first).to_have_text(
+        "This browser no longer keeps any table's link.")
+    expect(kept).to_be_hidden()
+    shared.page.reload()
+    expect(shared.page.get_by_role("heading", name="Start a table")).to_be_visible()
+    expect(shared.page.locator("#kept")).to_be_hidden()
+    shared.page.goto(table)
+    expect(shared.page.locator("main")).to_contain_text("You are not at this table (yet)")
+    # the GM's own browser keeps its link: forgetting is this browser's alone
+    gm.page.goto(served.url + "/")
+    expect(gm.page.get_by_role("region", name="Your tables")).to_contain_text("Friday night")
+    shared.context.close()
+    gm.context.close()
+
+
+def test_a_browser_with_no_table_sees_only_start_a_table(browser: Browser,
+                                                          served: Served) -> None:
+    fresh = open_screen(browser, served.url + "/", PHONE)
+    expect(fresh.page.get_by_role("heading", name="Start a table")).to_be_visible()
+    fresh.page.wait_for_load_state("networkidle")  # the kept tables asked and answered
+    expect(fresh.page.locator("#kept")).to_be_hidden()
+    assert fresh.errors == [] and fresh.console == []
+    fresh.context.close()
