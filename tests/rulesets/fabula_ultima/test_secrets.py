@@ -12,7 +12,7 @@ from fracas.cli.render import log_lines
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 
-from .support import events, make, npc, pc, run
+from .support import events, make, npc, pc, refused, run
 
 ADA = Viewer.of_player("ada")
 SABER = {"kind": "weapon", "name": "Saber", "accuracy": "dex+mig", "bonus": 3, "damage": 6}
@@ -107,3 +107,30 @@ def test_a_concealed_foes_hit_reaches_the_players_log_as_the_gms_without_its_nam
     # nor the lurker's name or id, its turn or its attack roll
     assert "lurk" not in json.dumps(entries).lower()
     assert [e["type"] for e in hit[0]["events"]] == ["damage"]
+
+
+@pytest.mark.rule("FU-CON-3", "FU-CHK-5")
+def test_a_concealed_pc_does_not_support_the_initiative_unless_the_gm_names_it() -> None:
+    """Before: the lurking PC supported by default, so the check asked Ada for six dice (two
+    of them its) and her refusal counted it though it named it nowhere."""
+    scout = pc("scout")
+    c = run(make(pc("ada"), pc("bruno"), scout, npc("orc")), "conceal scout")
+    err = refused(c, "ada: initiative dice=6,6", "FU-CHK-5")
+    assert "needs 4 dice: two for each supporter (Bruno)" in str(err)
+    assert "scout" not in str(err).lower()
+    legal = [lc for lc in c.legal("ada") if lc.verb == "initiative"]
+    assert [[c.allowed for c in lc.params if c.name == "supporters"] for lc in legal] == [
+        [("bruno",)]]
+    run(c, "ada: initiative dice=5,5,6,6")
+    check = events(c, "initiative_checked")[0].data
+    assert [s["participant"] for s in check["supporters"]] == ["bruno"]
+    assert "scout" not in json.dumps(log_view(c, ADA)[-1]).lower()  # the check's entry
+
+
+@pytest.mark.rule("FU-CHK-5")
+def test_the_gm_names_a_concealed_pc_as_a_supporter_to_count_it() -> None:
+    c = run(make(pc("ada"), pc("bruno"), pc("scout"), npc("orc")), "conceal scout",
+            "ada: initiative supporters=bruno,scout dice=5,5,5,5,6,6")  # the GM
+    check = events(c, "initiative_checked")[0].data
+    assert [s["participant"] for s in check["supporters"]] == ["bruno", "scout"]
+    assert check["support"] == 2

@@ -40,6 +40,7 @@ from fracas.rulesets.fabula_ultima.state import (
     in_crisis,
     init_modifier,
     initiative_foes,
+    initiative_supporters,
     is_extra,
     npc_initiative,
     turns_left_next,
@@ -302,12 +303,13 @@ def decide_initiative(state: ConflictState, cmd: Command, ctx: DecideContext) ->
         initiatives = {p.id: npc_initiative(ext, p) for p in foes}
         dl_from = max(initiatives, key=lambda k: initiatives[k])
         dl = initiatives[dl_from]
-    pcs = [p for p in pcs_side if p.kind == Kind.PC.value and p.id != leader.id]
+    pcs = [state.participants[pid] for pid in initiative_supporters(state, leader.id)]
     if a.get("supporters") is not None:
+        named = [p for p in pcs_side if p.kind == Kind.PC.value and p.id != leader.id]
         chosen = []
         for sid in a["supporters"]:
             s = _active(state, sid)
-            if s not in pcs:
+            if s not in named:
                 raise IllegalCommand(f"{s.name} cannot support {leader.name}: supporters are "
                                      f"other PCs on side {ext.pc_side}", rule="FU-CHK-5")
             if s in chosen:

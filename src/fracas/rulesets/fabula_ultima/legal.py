@@ -17,6 +17,7 @@ from fracas.rulesets.fabula_ultima.state import (
     FabulaExt,
     Spell,
     initiative_leaders,
+    initiative_supporters,
     is_extra,
     next_turn,
     weapons_of,
@@ -237,9 +238,8 @@ def _setup(state: ConflictState, actor: str | None) -> list[str | LegalCommand]:
     leaders = initiative_leaders(state)
 
     def initiative(leader: str) -> LegalCommand:
-        # FU-CHK-5: the leader's supporters are the other PCs of the side still taking part
-        supporters = tuple(p for p in leaders if p != leader)
-        return command("initiative", leader, allowed={"supporters": supporters})
+        return command("initiative", leader,
+                       allowed={"supporters": tuple(initiative_supporters(state, leader))})
 
     if actor is None:
         out: list[str | LegalCommand] = [

@@ -34,6 +34,7 @@ from fracas.rulesets.fabula_ultima.state import (
     init_modifier,
     initiative_foes,
     initiative_leaders,
+    initiative_supporters,
     next_turn,
     npc_initiative,
     unassigned,
@@ -278,7 +279,7 @@ def initiative_odds(state: ConflictState, viewer: Viewer, command: Command,
         return []
     chosen = a.get("supporters")
     if chosen is None:
-        chosen = [pid for pid in leaders if pid != leader.id]
+        chosen = initiative_supporters(state, leader.id)
     if len(set(chosen)) != len(chosen) or any(
             pid == leader.id or pid not in leaders for pid in chosen):
         return []  # the rules refuse it (FU-CHK-5)

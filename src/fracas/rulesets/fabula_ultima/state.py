@@ -406,6 +406,15 @@ def initiative_leaders(state: ConflictState) -> list[str]:
             and p.side == ext.pc_side and not is_extra(ext, p)]
 
 
+def initiative_supporters(state: ConflictState, leader: str) -> list[str]:
+    """Who supports ``leader``'s Initiative Group Check unless the command names them: the
+    other PCs who may lead it (FU-CHK-5). FU-CON-3 [decision]: not a PC the GM keeps hidden
+    from the players (its roll, and the number of dice the check asks for, would tell of it);
+    the GM names it in ``supporters=`` to count it."""
+    return [pid for pid in initiative_leaders(state)
+            if pid != leader and pid not in state.concealed]
+
+
 def sheet_die(p: Participant, attr: str) -> int:
     """The die size the sheet gives ``attr``, written ``10`` or ``"d10"`` (FU-CHK-1)."""
     raw = p.stats.get(attr, 8)
