@@ -24,6 +24,8 @@ FIRST_DAY_EXPORT = DATA / "export-by-main-58da975.json"
 OLD_DB = DATA / "schema-0004-by-main-ec5d2da.sql"
 OLD_DB_EXPORT = DATA / "export-by-main-ec5d2da.json"
 OLD_ID = "fb8f82a1"
+#: Etherscope, exported by main at ec5d2da: a set-up whose stat 'awarness' it took
+MISTYPED_SETUP_EXPORT = DATA / "export-es-by-main-ec5d2da.json"
 
 runner = CliRunner()
 
@@ -74,6 +76,30 @@ def test_an_export_an_older_fracas_played_is_refused_in_one_sentence_then_kept_a
     assert "ambush" not in out and "1d6" not in out  # the GM's secret roll stays secret
     code, out = _cli("do", cid, "ada: handoff thug", *db)  # and play goes on
     assert code == 0, out
+
+
+def test_a_set_up_an_older_fracas_took_and_this_one_refuses_is_kept_as_played(
+        sqlite_url: str) -> None:
+    """Before: record 1 was created again by today's rules, which refuse the stat 'awarness'
+    (a mistyped 'awareness'), and nothing, not even --as-played, brought the conflict in."""
+    db = ["--db", sqlite_url]
+    code, out = _cli("import", str(MISTYPED_SETUP_EXPORT), "--trust", *db)
+    assert code == 2
+    assert ("the log does not replay: record 1 (the set-up) is refused: ada: unknown stat "
+            "'awarness'; did you mean 'awareness'?") in out
+    assert out.endswith("nothing was imported. If an older fracas played it, import it with "
+                        "--trust --as-played to keep it as it was played"), out
+    assert _cli("list", "--json", *db) == (0, "[]")
+
+    code, out = _cli("import", str(MISTYPED_SETUP_EXPORT), "--trust", "--as-played", *db)
+    assert code == 0, out
+    assert ("note: record 1 (the set-up) was played with an older fracas, whose rules decide "
+            "it otherwise now; it is kept as it was played") in out
+    cid = out.split()[-1]
+    code, out = _cli("show", cid, *db)
+    assert code == 0 and "Ada rolls awareness: 2d6>=5 → [5, 6] = 2" in out, out
+    code, out = _cli("do", cid, "moves", *db)  # and play goes on
+    assert code == 0 and "awareness moves, best first: Ada, Bo" in out, out
 
 
 def test_an_upgraded_database_takes_back_what_its_older_fracas_exported(tmp_path: Path

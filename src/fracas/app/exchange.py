@@ -33,6 +33,7 @@ from fracas.engine.limits import (
     spelled,
 )
 from fracas.engine.model import Viewer
+from fracas.engine.ruleset import Ruleset
 from fracas.engine.setup import Setup
 from fracas.errors import FracasError, InvalidInput
 from fracas.rulesets import get_ruleset
@@ -85,6 +86,9 @@ def dumps(doc: dict[str, Any]) -> str:
 
 #: How to import a file this store did not sign, on purpose (said in the refusal).
 TRUST_HINT_CLI = "import it with --trust"
+#: What a refusal of a record adds: the way to keep what an older fracas played.
+AS_PLAYED_ADVICE = (". If an older fracas played it, import it with --trust --as-played to keep "
+                    "it as it was played")
 #: The same through the server, which imports only its own exports.
 TRUST_HINT_SERVER = ("import it on the server's machine with "
                      "`fracas import FILE --trust --campaign TABLE`")
@@ -225,18 +229,22 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str, *,
     try:
         if first.version != 1 or first.command != "create" or len(first.events) != 1:
             raise InvalidInput("record 1 is not the creation of the conflict")
-        setup = Setup.model_validate(first.events[0].data)
-        conflict = Conflict.create(ruleset, setup, seed, author=first.author, time=first.time)
-        if conflict.records[0].payload() != first.payload():
-            raise InvalidInput("record 1 does not match its set-up")
+        created = _created(ruleset, seed, first)
+        if isinstance(created, FracasError):
+            if not as_played:
+                advice = AS_PLAYED_ADVICE
+                raise created
+            conflict = Conflict(ruleset, seed, [first])  # its set-up folded as it was played
+            kept.append(first)
+        else:
+            conflict = created
         for rec in records[1:]:
             if rec.version != conflict.version + 1:
                 raise InvalidInput(f"record {rec.version} does not follow {conflict.version}")
             differs = _decided_otherwise(conflict, rec)
             if differs is not None:
                 if not as_played:
-                    advice = (". If an older fracas played it, import it with --trust "
-                              "--as-played to keep it as it was played")
+                    advice = AS_PLAYED_ADVICE
                     raise InvalidInput(
                         f"record {rec.version} ({rec.command!r}) is not what the engine decides "
                         f"for it ({differs}): the file was edited after it was exported, or an "
@@ -250,6 +258,20 @@ def replay_check(meta: dict[str, Any], records: list[Record], name: str, *,
         raise InvalidInput(f"{name}: the log does not replay ({exc!r}); nothing was imported"
                            ) from None
     return conflict, kept
+
+
+def _created(ruleset: Ruleset, seed: str, first: Record) -> Conflict | FracasError:
+    """The conflict record 1's set-up creates today, or why it is not record 1: today's rules
+    refuse the set-up (an older fracas took it: a stat its checks let through), or create
+    another record from it."""
+    try:
+        setup = Setup.model_validate(first.events[0].data)
+        conflict = Conflict.create(ruleset, setup, seed, author=first.author, time=first.time)
+    except FracasError as exc:
+        return InvalidInput(f"record 1 (the set-up) is refused: {exc}")
+    if conflict.records[0].payload() != first.payload():
+        return InvalidInput("record 1 does not match its set-up")
+    return conflict
 
 
 def _decided_otherwise(conflict: Conflict, record: Record) -> str | None:

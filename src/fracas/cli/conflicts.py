@@ -485,6 +485,8 @@ def import_(
 
 def _as_played_note(count: int, first: int, command: str) -> str:
     """What the GM is told of the records of an import kept as an older fracas played them."""
+    if command == "create":
+        command = "the set-up"
     if count == 1:
         return (f"note: record {first} ({command}) was played with an older fracas, whose "
                 "rules decide it otherwise now; it is kept as it was played")
