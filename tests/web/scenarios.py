@@ -238,3 +238,55 @@ sides = ["heroes", "bandits"]
 pc_side = "heroes"
 foe_side = "bandits"
 {"".join(heroes)}{"".join(foes)}"""
+
+
+def vers_crowded_brawl() -> str:
+    """A crowded VERS brawl for the public screen: four heroes (two with long names) and six
+    toughs (two cutthroats named alike at both ends, one lurker hidden from the players, GM-only
+    stats) in five zones, with three objects and a guarded door."""
+    def person(pid: str, name: str, side: str, zone: str, extra: str = "") -> str:
+        return f"""
+[[participants]]
+id = "{pid}"
+name = "{name}"
+side = "{side}"
+{extra}
+[participants.stats]
+strength = 2
+agility = 2
+zone = "{zone}"
+skills = {{ close_combat = 2, athletics = 1, ranged_combat = 2 }}
+weapons = {{ club = {{ ev = 4, kind = "close" }}, sling = {{ ev = 3, kind = "ranged" }} }}
+"""
+    people = [
+        person("ada", "Ada", "heroes", "floor", 'kind = "pc"\nplayer = "alice"'),
+        person("bruno", "Bruno", "heroes", "stairs", 'kind = "pc"\nplayer = "bob"'),
+        person("thor", "Brother Thorbjorn Ironwhistle-Hammerfell", "heroes", "floor",
+               'kind = "pc"\nplayer = "carol"'),
+        person("ysolde", "Sister Ysolde of the Seven Lanterns", "heroes", "bar",
+               'kind = "pc"\nplayer = "dave"'),
+        person("thug", "Thug", "toughs", "floor", 'gm_only = ["skills"]'),
+        person("mira", "Mira the knife", "toughs", "bar"),
+        person("bouncer", "Bouncer", "toughs", "door", 'gm_only = ["weapons"]'),
+        person("cutleft", "Cutthroat of the Left Alley", "toughs", "floor"),
+        person("cutright", "Cutthroat of the Right Alley", "toughs", "door"),
+        person("zqlurker", "Zqlurker in the rafters", "toughs", "stairs", "hidden = true"),
+    ]
+    return f"""
+ruleset = "vers"
+title = "The Great Brawl at the Drowned Rat"
+sides = ["heroes", "toughs"]
+
+[settings]
+zones = [{{ id = "bar", name = "The bar" }}, {{ id = "floor", name = "Common room" }},
+         {{ id = "stairs", name = "Stairs to the gallery" }},
+         {{ id = "door", name = "Front door" }}, {{ id = "street", name = "The street" }}]
+links = [["bar", "floor"], ["floor", "stairs"], ["floor", "door"], ["door", "street"]]
+objects = [
+  {{ id = "table", name = "Oak table", material = "wood", zone = "floor" }},
+  {{ id = "counter", name = "Bar counter", material = "wood", slots = 2, zone = "bar" }},
+  {{ id = "barrel", name = "Ale barrel", material = "wood", zone = "floor" }},
+]
+guards = [{{ who = "bouncer", between = ["door", "street"] }}]
+cover = [{{ who = "mira", value = 3, object = "counter" }}]
+{"".join(people)}"""

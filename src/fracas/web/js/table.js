@@ -513,6 +513,7 @@ function render() {
   const ctx = context();
   const level = levels().at(-1);
   const turn = turnOf(state.view, level);
+  document.body.dataset.ruleset = state.view.ruleset;  // the style sheet lays out a TV by it
   renderField(level, turn, ctx);
   renderLog();
   renderRound(level, turn, ctx);

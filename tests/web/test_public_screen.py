@@ -1,0 +1,86 @@
+"""The public screen on a TV through a crowded VERS brawl, in a real browser against a real
+server: read from across the room, everything the table asks of it stands in view at once
+(a TV cannot be scrolled), and nothing tells of what only the GM may see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.support import Served
+from tests.web.browser import (
+    Screen,
+    command,
+    invite,
+    leaks,
+    open_screen,
+    start_table,
+    upload_scenario,
+)
+from tests.web.scenarios import vers_crowded_brawl
+
+pytestmark = pytest.mark.timeout(180)
+
+TV = {"width": 1920, "height": 1080}
+#: What the hidden lurker and the GM-only stats would give away on the public screen.
+SECRETS = ("zqlurker", "rafters")
+
+#: The size in CSS pixels of the text of each element matched (its computed font size).
+FONT_SIZES_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .map((el) => parseFloat(getComputedStyle(el).fontSize))"""
+
+
+#: The elements matched by a selector that are not wholly inside a w×h screen.
+OUT_OF_VIEW_JS = """([selector, w, h]) => [...document.querySelectorAll(selector)]
+  .map((el) => [el.textContent.slice(0, 40), el.getBoundingClientRect()])
+  .filter(([, r]) => r.bottom > h || r.right > w || r.width === 0)
+  .map(([t, r]) => `${t} @ ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.bottom)}`)"""
+
+
+def brawl(gm: Screen) -> None:
+    """Half a turn of the brawl: blows exchanged, several hurt, the oak table damaged."""
+    for text in ("open ada", "ada: attack thug dice=3,3,2", "ada: handoff thug",
+                 "thug: attack ada dice=2,2,3", "harm thor 1", "harm thor 1", "harm ysolde 4",
+                 "harm cutleft 7", "harm bruno 2", "thug: handoff thor",
+                 "thor: attack table dice=2,2,2"):
+        command(gm, "gm", text)
+
+
+def out_of_view(page: Page, selector: str, size: dict[str, int]) -> list[str]:
+    """The elements matched that do not stand wholly inside the screen (with their boxes)."""
+    found: list[str] = page.evaluate(OUT_OF_VIEW_JS, [selector, size["width"], size["height"]])
+    return found
+
+
+@pytest.mark.rule("VR-INJ-1", "VR-MOVE-1")
+def test_a_crowded_vers_brawl_stands_whole_on_a_tv(browser: Browser, served: Served,
+                                                   tmp_path: Path) -> None:
+    """Ten characters in five zones on a 1920×1080 TV: the map and who stands where, every
+    character's conditions, the objects, whose turn it is and the newest of the log are all in
+    view at once, in text read from across the room (before: the map alone filled the screen,
+    the conditions began 1,500 px down, each hurt character's ladders a table 250 px tall)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, vers_crowded_brawl(), tmp_path)
+    tv = open_screen(browser, invite(gm, None), TV)
+    try:
+        brawl(gm)
+        page = tv.page
+        expect(page.locator(".log .entry").first).to_contain_text("Oak table is")
+        lines = page.locator("li.ladders")
+        expect(lines).to_have_count(9)  # the lurker hidden from the players is not among them
+        expect(lines.filter(has_text="Sister Ysolde")).to_contain_text("wounded (−1 to rolls)")
+        for selector in ("svg.zones", ".facts li", "li.ladders",
+                         "[aria-labelledby='h-objects'] li", ".round-region p",
+                         ".log .entry:first-child"):
+            assert out_of_view(page, selector, TV) == [], selector
+        for text in ("li.ladders", "[aria-labelledby='h-objects'] li", ".facts li"):
+            sizes = page.evaluate(FONT_SIZES_JS, text)
+            assert sizes and min(sizes) >= 24, (text, sizes)
+        assert page.evaluate("document.documentElement.scrollWidth") <= TV["width"]
+        assert leaks(tv, SECRETS) == []
+        assert tv.errors == [] and tv.console == [], (tv.errors, tv.console)
+    finally:
+        for screen in (gm, tv):
+            screen.context.close()
