@@ -84,3 +84,29 @@ def test_a_crowded_vers_brawl_stands_whole_on_a_tv(browser: Browser, served: Ser
     finally:
         for screen in (gm, tv):
             screen.context.close()
+
+
+@pytest.mark.rule("VR-INJ-2", "VR-INJ-3")
+def test_the_conditions_say_who_is_out_of_the_brawl(browser: Browser, served: Served,
+                                                    tmp_path: Path) -> None:
+    """A character taken out (no free level left) or passed out (a failed Discipline roll)
+    reads **out** and why on its line of the Conditions, on the TV as on the GM's screen
+    (before: only its conditions, 'impaired, disabled (−6 to rolls)', as of one still
+    fighting; the Participants that said it are not on a TV)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, vers_crowded_brawl(), tmp_path)
+    tv = open_screen(browser, invite(gm, None), TV)
+    try:
+        for text in ("open thug", "harm cutleft 9", "harm cutleft 9", "harm thug 9",
+                     "thug: endure dice=6,6,6"):
+            command(gm, "gm", text)
+        for page in (tv.page, gm.page):
+            lines = page.locator("li.ladders")
+            expect(lines.filter(has_text="Cutthroat of the Left Alley")).to_contain_text(
+                "out: injury track full")
+            expect(lines.filter(has_text="Thug")).to_contain_text("out: unconscious")
+            expect(lines.filter(has_text="Cutthroat of the Right Alley")).not_to_contain_text(
+                "out")
+    finally:
+        for screen in (gm, tv):
+            screen.context.close()

@@ -402,7 +402,9 @@ function holds(info) {
 function ladders(p, ctx) {
   const tracks = Object.entries(p.tracks || {});
   const said = p.summary && p.summary !== p.harm ? p.summary : "";  // a band is said once
-  const head = [h("b", {}, p.name), " ", harmTag(p), said ? h("span", { class: "muted" }, ` ${said}`) : null];
+  // one out of the conflict says so, and why, before its conditions: taken out, passed out
+  const out = p.out ? h("span", { class: "tag" }, p.out === "out" ? "out" : `out: ${p.out}`) : null;
+  const head = [h("b", {}, p.name), " ", out, harmTag(p), said ? h("span", { class: "muted" }, ` ${said}`) : null];
   if (!tracks.length) return h("li", { class: "ladders" }, head);
   const held = tracks.some(([, info]) => holds(info));
   return h("li", { class: "ladders" }, folding(p.id, held, head,
