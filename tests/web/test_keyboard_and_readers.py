@@ -20,7 +20,7 @@ from tests.web.browser import (
     upload_scenario,
     wait_log,
 )
-from tests.web.scenarios import VERS
+from tests.web.scenarios import VERS, vers_crowded_brawl
 from tests.web.test_gm_tools import control, control_summary, gm_opens
 from tests.web.test_table import table
 
@@ -60,6 +60,23 @@ def test_names_the_map_must_cut_stay_apart(browser: Browser, served: Served,
     titles = [label.locator("title").text_content() for label in labels.all()]
     assert titles[:2] == ["Cutthroat of the Drowned Rat (left)",
                           "Cutthroat of the Drowned Rat (right)"]
+    gm.context.close()
+
+
+@pytest.mark.rule("VR-MOVE-1")
+def test_names_alike_at_both_ends_stay_apart_on_the_map(browser: Browser, served: Served,
+                                                        tmp_path: Path) -> None:
+    """Two cutthroats named alike at their start and their end ("Cutthroat of the Left Alley",
+    "… Right Alley") read from the word that tells them apart under their zones (before: both
+    "Cutthr…t Alley", so the table could not tell which stood where)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, vers_crowded_brawl(), tmp_path)
+    labels = gm.page.locator("svg.zones text.who")
+    shown = {label.locator("title").text_content(): label.evaluate("el => el.lastChild.textContent")
+             for label in labels.all()}
+    assert shown["Cutthroat of the Left Alley"] == "…Left Alley", shown
+    assert shown["Cutthroat of the Right Alley"] == "…Right Alley", shown
+    assert shown["Brother Thorbjorn Ironwhistle-Hammerfell"] == "Brother Thorb…", shown
     gm.context.close()
 
 

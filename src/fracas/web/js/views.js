@@ -635,10 +635,23 @@ function standing(level) {
 }
 
 // A name cut to fit under its zone; where two names would be cut alike ("Cutthroat of …"),
-// each keeps its start and its end ("Cutthr…(left)").
+// each keeps its start and its end ("Cutthr…(left)"); where those are alike too ("Cutthroat of
+// the Left Alley" and "… Right Alley"), it reads from the first word that tells it apart
+// ("…Left Alley").
 function shorten(name, people) {
   const head = (n) => (n.length > 14 ? n.slice(0, 13) + "…" : n);
+  const ends = (n) => (n.length > 14 ? `${n.slice(0, 6)}…${n.slice(-7)}` : n);
   if (name.length <= 14) return name;
-  const alike = people.some((p) => p.name !== name && head(p.name) === head(name));
-  return alike ? `${name.slice(0, 6)}…${name.slice(-7)}` : head(name);
+  const others = people.map((p) => p.name).filter((n) => n !== name);
+  const alike = others.filter((n) => head(n) === head(name));
+  if (!alike.length) return head(name);
+  if (!alike.some((n) => ends(n) === ends(name))) return ends(name);
+  let same = 0;  // how far the name runs as the others cut alike do
+  for (const n of alike) {
+    let i = 0;
+    while (i < name.length && n[i] === name[i]) i++;
+    same = Math.max(same, i);
+  }
+  const rest = name.slice(name.lastIndexOf(" ", same) + 1);
+  return `…${rest.length > 13 ? rest.slice(0, 12) + "…" : rest}`;
 }
