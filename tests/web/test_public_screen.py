@@ -13,6 +13,7 @@ from tests.server.support import Served
 from tests.web.browser import (
     Screen,
     command,
+    create_from_example,
     invite,
     leaks,
     open_screen,
@@ -107,6 +108,25 @@ def test_the_conditions_say_who_is_out_of_the_brawl(browser: Browser, served: Se
             expect(lines.filter(has_text="Thug")).to_contain_text("out: unconscious")
             expect(lines.filter(has_text="Cutthroat of the Right Alley")).not_to_contain_text(
                 "out")
+    finally:
+        for screen in (gm, tv):
+            screen.context.close()
+
+
+@pytest.mark.rule("VR-CHASE-1")
+def test_a_chase_with_no_map_fills_the_tv_from_its_left(browser: Browser, served: Served) -> None:
+    """A VERS chase through the market, with no zones, on a 1920×1080 TV: its Conditions and
+    its Chase stand at the left of the screen, no empty column where a map would be (before:
+    the brawl's columns left the left third of the screen blank)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "vers-chase", story=True)
+    tv = open_screen(browser, invite(gm, None), TV)
+    try:
+        chase = tv.page.locator("[aria-labelledby='h-chase']")
+        expect(chase).to_contain_text("captured")
+        for part in (chase, tv.page.locator("[aria-labelledby='h-conditions']")):
+            box = part.bounding_box()
+            assert box and box["x"] < 100 and box["y"] + box["height"] <= TV["height"], box
     finally:
         for screen in (gm, tv):
             screen.context.close()
