@@ -211,6 +211,10 @@ def test_one_taken_out_leaves_the_ranges_matrix(browser: Browser, served: Served
                                                          "The zepcar driver"])
     expect(gm.page.get_by_label("Range from Ada to Bruno")).to_have_count(0)
     expect(gm.page.get_by_label("Range from Bruno to The zepcar driver")).to_have_count(1)
+    # her card says why; one taken out with no reason reads "out" (before: "out: out")
+    command(gm, "gm", "out bruno")
+    cards = gm.page.locator("li.person.out .summary")
+    expect(cards).to_have_text(["out: crashed", "out"])
 
 
 def shown_options(form: Locator, label: str) -> list[str]:

@@ -548,7 +548,7 @@ function renderField(level, turn, ctx) {
         p.concealed ? h("span", { class: "tag secret" }, "hidden from players") : null,
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
-        h("span", { class: "summary" }, p.out ? `out: ${p.out}` : p.summary || ""), sheetOf(p))))),
+        h("span", { class: "summary" }, p.out ? (p.out === "out" ? "out" : `out: ${p.out}`) : p.summary || ""), sheetOf(p))))),
   ].flat());
 }
 
