@@ -242,3 +242,25 @@ def test_the_gm_starts_the_moves_once_all_rolled_and_a_round_whoever_joined_late
     c.execute("round")
     assert c.state.ext.phase == "declare"
     assert "countdown" in [x.verb for x in c.legal(None)]
+
+
+@pytest.mark.rule("ES-SET-3")
+def test_the_nature_field_says_what_acting_off_the_conflicts_nature_costs_the_actor() -> None:
+    """Before: it read "the action's nature if not the conflict's": a player who picked
+    "physical" for a slap in a war of words learnt only from the log that it cost her a point
+    of composure. It says the cost before the roll, in the conflict's own condenser, unless
+    the amount or the nature is the GM's to know."""
+    def nature_help(settings: dict[str, Any]) -> str:
+        c = started(settings)
+        c.execute("countdown")
+        (attack, *_) = _offered(c, Viewer.of_player("alice"), "ada", "attack")
+        return str(attack["nature"]["help"])
+
+    social = nature_help({"nature": "social", "off_nature_damage": 2})
+    assert social == ("the action's nature if not the conflict's: acting outside this social "
+                      "conflict costs the actor 2 society damage (composure) (ES-SET-3)")
+    assert "1 physical damage (ES-SET-3)" in nature_help({})
+    secret = nature_help({"nature": "social", "gm_only_settings": ["off_nature_damage"]})
+    assert secret.endswith("costs the actor society damage (composure) (ES-SET-3)")
+    unsaid = nature_help({"nature": "social", "gm_only_settings": ["nature"]})
+    assert unsaid == "the action's nature if not the conflict's (ES-SET-3)"

@@ -107,11 +107,14 @@ class Etherscope(Ruleset):
 
     def param_help(self, state: ConflictState, verb: str, param: str) -> str | None:
         """A declaration's scores name the conflict's own gap between them (ES-ROUND-3),
-        unless that setting is the GM's."""
+        and an action's nature what acting off the conflict's costs (ES-SET-3), unless
+        those settings are the GM's."""
         if verb == "declare" and param == "scores" \
                 and "min_gap" not in state.settings.get("gm_only_settings", []):
             return ("your acting initiatives, e.g. 7,1: positive, at most your base "
                     f"initiative in all, at least {min_gap(state.settings)} apart")
+        if param == "nature":
+            return legal.nature_help(state.settings)
         return super().param_help(state, verb, param)
 
     def stats_example(self, state: ConflictState) -> dict[str, Any]:

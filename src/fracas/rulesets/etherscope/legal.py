@@ -14,7 +14,7 @@ from fracas.rulesets.etherscope import state as ph
 from fracas.rulesets.etherscope.commands import COMMANDS
 from fracas.rulesets.etherscope.common import ext_of, group_of
 from fracas.rulesets.etherscope.marks import condenser_secret
-from fracas.rulesets.etherscope.settings import BANDS, min_gap
+from fracas.rulesets.etherscope.settings import BANDS, condenser_of, min_gap
 from fracas.rulesets.legal import LegalCommands, Made
 
 command = LegalCommands(COMMANDS)
@@ -186,6 +186,21 @@ Told = tuple[tuple[str, Any], ...]
 #: The optional values left out that stand for a setting of the conflict (the action's
 #: nature, ES-SET-3; a zoom's range scaling, ES-ACT-1), by parameter.
 _SETTING_UNLESS_SAID = {"nature": "nature", "scaling": "range_scaling"}
+
+
+def nature_help(settings: dict[str, Any]) -> str | None:
+    """What an action's ``nature`` field says: acting outside the conflict's nature costs
+    the actor damage to the conflict's condenser, composure in a social conflict (ES-SET-3);
+    the amount unless it is the GM's; None (the spec's words) where the nature or the reality
+    that picks the condenser is."""
+    secret = settings.get("gm_only_settings", ())
+    if "nature" in secret or "reality" in secret:
+        return None
+    nature, condenser = settings["nature"], condenser_of(settings)
+    amount = "" if "off_nature_damage" in secret else f"{settings['off_nature_damage']} "
+    kind = f"{condenser} damage (composure)" if nature == "social" else f"{condenser} damage"
+    return (f"the action's nature if not the conflict's: acting outside this {nature} "
+            f"conflict costs the actor {amount}{kind} (ES-SET-3)")
 
 
 def _told(state: ConflictState) -> Told:
