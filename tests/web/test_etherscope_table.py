@@ -574,3 +574,27 @@ def test_a_phones_ranges_caption_is_read_whole_while_the_matrix_scrolls_sideways
       return c.left >= b.left && c.right <= b.right && el.scrollWidth <= el.clientWidth; }""")
     expect(alice.page.get_by_role("table", name="Who is Close, Near, Distant or Hidden from "
                                                "whom")).to_have_count(1)
+
+
+@pytest.mark.rule("ES-RNG-1", "ES-RNG-6")
+def test_the_gms_card_of_a_character_says_which_players_characters_it_is_hidden_from(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Before: the card of a listener behind a screen read like any NPC's on the GM's screen
+    (only the cells of the Ranges matrix told that no player sees it). The GM's card says
+    from which players' characters it is hidden; a player's never does (the flags of others
+    are the GM's)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, LURKING, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+
+    def card(screen: Screen, name: str) -> Locator:
+        return screen.page.locator(".person", has=screen.page.locator(".name", has_text=name))
+
+    expect(card(gm, "Zqlurker Dora").locator(".tag.secret")).to_have_text(
+        "hidden from Ada, Bruno")
+    expect(card(gm, "Ada").locator(".tag.secret")).to_have_count(0)  # only from the imp
+    command(gm, "gm", "reveal zqdora from=ada")
+    expect(card(gm, "Zqlurker Dora").locator(".tag.secret")).to_have_text("hidden from Bruno")
+    expect(card(alice, "Zqlurker Dora")).to_be_visible()  # Ada sees her now
+    expect(alice.page.locator(".person .tag.secret")).to_have_count(0)
+    expect(alice.page.locator(".people")).not_to_contain_text("hidden from")

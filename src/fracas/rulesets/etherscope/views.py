@@ -537,5 +537,16 @@ def view_participant(state: ConflictState, viewer: Viewer, pid: str) -> dict[str
         summary += f" · awareness {aw}"
     declared = None if default_score_secret(state, viewer, pid) else \
         ext.countdown.declarations.get(pid)
-    return {"summary": summary, "condensers": pools_shown, "awareness": aw,
-            "declared": declared}
+    out: dict[str, Any] = {"summary": summary, "condensers": pools_shown, "awareness": aw,
+                           "declared": declared}
+    if viewer.is_gm:  # the flags of others are the GM's (ES-RNG-1)
+        out["hidden_from"] = hidden_from_players(state, pid)
+    return out
+
+
+def hidden_from_players(state: ConflictState, pid: str) -> list[str]:
+    """The names of the players' characters ``pid`` is hidden from (ES-RNG-1), for the GM's
+    card of it."""
+    ranges = ext_of(state).ranges
+    return [p.name for q, p in state.participants.items()
+            if p.owner and q != pid and ranges.is_hidden(pid, q)]

@@ -546,6 +546,8 @@ function renderField(level, turn, ctx) {
       h("li", { class: ["person", now.has(p.id) ? "acting" : "", p.mine ? "mine" : "", p.out ? "out" : ""].join(" ").trim() },
         h("span", { class: "name" }, p.name), p.mine ? h("span", { class: "tag" }, "yours") : null,
         p.concealed ? h("span", { class: "tag secret" }, "hidden from players") : null,
+        // (Etherscope, the GM's: hidden from some players' characters, ES-RNG-1)
+        p.hidden_from?.length ? h("span", { class: "tag secret" }, `hidden from ${p.hidden_from.join(", ")}`) : null,
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
         h("span", { class: "summary" }, p.out ? (p.out === "out" ? "out" : `out: ${p.out}`) : p.summary || ""), sheetOf(p))))),
