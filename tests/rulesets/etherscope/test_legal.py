@@ -258,9 +258,9 @@ def test_the_nature_field_says_what_acting_off_the_conflicts_nature_costs_the_ac
 
     social = nature_help({"nature": "social", "off_nature_damage": 2})
     assert social == ("the action's nature if not the conflict's: acting outside this social "
-                      "conflict costs the actor 2 society damage (composure) (ES-SET-3)")
+                      "conflict costs the actor 2 composure damage (society) (ES-SET-3)")
     assert "1 physical damage (ES-SET-3)" in nature_help({})
     secret = nature_help({"nature": "social", "gm_only_settings": ["off_nature_damage"]})
-    assert secret.endswith("costs the actor society damage (composure) (ES-SET-3)")
+    assert secret.endswith("costs the actor composure damage (society) (ES-SET-3)")
     unsaid = nature_help({"nature": "social", "gm_only_settings": ["nature"]})
     assert unsaid == "the action's nature if not the conflict's (ES-SET-3)"

@@ -11,7 +11,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.describe import describe
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.serialize import state_from_data, state_to_data
-from fracas.engine.views import view
+from fracas.engine.views import log_view, view
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 
 from .helpers import ES, make, moved, pc, refused, started
@@ -294,6 +294,29 @@ def test_acting_off_nature_damages_the_actor() -> None:
     c2.execute("countdown")
     c2.execute("ada: attack bruno nature=physical successes=0")
     assert c2.state.ext.condenser["ada"]["society"].current == 7
+
+
+@pytest.mark.rule("ES-SET-3", "ES-DMG-1")
+def test_a_social_conflicts_damage_and_recovery_read_as_composure() -> None:
+    """Before: a war of words read "Ada takes 2 society damage from Bruno (attack); 8 left",
+    where the seed calls a social conflict's harm composure damage. The log says composure,
+    and the society condenser it comes off; other conflicts read as ever."""
+    c = started({"nature": "social"})
+    c.execute("countdown")
+    c.execute("ada: attack bruno dice=6,5")
+    c.execute("bruno: recover dice=6,1")
+    c.execute("carl: attack ada nature=physical dice=1,1")
+    lines = [line for entry in log_view(c, Viewer.of_player("bob"))[-3:]
+             for line in entry["lines"]]
+    assert "Bruno takes 2 composure damage from Ada (attack); society 8 left" in lines
+    assert "Bruno recovers 1 composure (society)" in lines
+    assert "Carl takes 1 composure damage (acting physical in a social conflict); " \
+        "society 9 left" in lines
+    plain = started()
+    plain.execute("countdown")
+    plain.execute("ada: attack bruno dice=6,5")
+    assert describe(ES, plain.records[-1].events[1], plain.state) == \
+        "Bruno takes 2 physical damage from Ada (attack); 8 left"
 
 
 @pytest.mark.rule("ES-ACT-1")

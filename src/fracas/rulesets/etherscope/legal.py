@@ -198,7 +198,7 @@ def nature_help(settings: dict[str, Any]) -> str | None:
         return None
     nature, condenser = settings["nature"], condenser_of(settings)
     amount = "" if "off_nature_damage" in secret else f"{settings['off_nature_damage']} "
-    kind = f"{condenser} damage (composure)" if nature == "social" else f"{condenser} damage"
+    kind = "composure damage (society)" if condenser == "society" else f"{condenser} damage"
     return (f"the action's nature if not the conflict's: acting outside this {nature} "
             f"conflict costs the actor {amount}{kind} (ES-SET-3)")
 

@@ -191,11 +191,20 @@ def _action(e: ev.ActionResolved, state: ConflictState) -> str:
             f"vs difficulty {shown(e.difficulty)}: {res}{extra}{spent}{extras}{effect}")
 
 
+#: The harm of a condenser where the table calls it otherwise: a social conflict's, off the
+#: society condenser, is composure (the seed's "composure damage", ES-SET-3).
+HARM_OF = {"society": "composure"}
+
+
 @H.describes(ev.Damage)
 def _damage(e: ev.Damage, state: ConflictState) -> str:
+    """ES-DMG-1: "Ada takes 2 physical damage …; 8 left"; in a social conflict "Ada takes 2
+    composure damage …; society 8 left"."""
     src = f" from {_n(state, e.source)}" if e.source else ""
-    return (f"{_n(state, e.participant)} takes {shown(e.amount)} {e.condenser} damage{src} "
-            f"({e.reason}); {shown(e.left)} left")
+    harm = HARM_OF.get(e.condenser)
+    left = f"{shown(e.left)} left" if harm is None else f"{e.condenser} {shown(e.left)} left"
+    return (f"{_n(state, e.participant)} takes {shown(e.amount)} {harm or e.condenser} "
+            f"damage{src} ({e.reason}); {left}")
 
 
 def _unspent(e: ev.ActionResolved, state: ConflictState) -> str:
@@ -239,7 +248,9 @@ def _recovered(e: ev.Recovered, state: ConflictState) -> str:
     """ES-DMG-1: what a recovery regained, and of how much the roll bought when the
     condenser's room took less (already full, or full again) or is the GM's to know."""
     who, amount, bought = _n(state, e.participant), e.amount, e.bought
+    harm = HARM_OF.get(e.condenser)
+    what = e.condenser if harm is None else f"{harm} ({e.condenser})"  # composure (society)
     if bought is None or amount == bought:
-        return f"{who} recovers {shown(amount)} {e.condenser}"
+        return f"{who} recovers {shown(amount)} {what}"
     full = "" if amount is None else ": already full" if amount == 0 else ": full again"
-    return f"{who} recovers {shown(amount)} of {bought} {e.condenser}{full}"
+    return f"{who} recovers {shown(amount)} of {bought} {what}{full}"
