@@ -428,9 +428,13 @@ class Projector:
 
     def _label(self, record: Record, knowledge: Knowledge) -> str:
         """What a record is called where the viewer may not read its command: its actor and
-        verb when the viewer may know the actor, else "the GM acts"."""
+        verb when the viewer may know the actor; a command of the GM's that is its verb alone
+        (``moves``, ``countdown``: nothing in it to keep) as typed, as an actor's verb is;
+        else "the GM acts"."""
         head, _, rest = record.command.partition(" ")
         actor = head[:-1] if head.endswith(":") else None
+        if actor is None and not rest.strip():
+            return head
         if actor is None or not knowledge.knows(actor):
             return GM_ACTS
         p = knowledge.chain[-1].participants.get(actor) or knowledge.chain[0].participants.get(

@@ -518,3 +518,20 @@ def test_while_an_unseen_one_moves_those_still_to_move_are_named_as_ever() -> No
     assert view(c, BOB)["conflict"]["ruleset"]["to_move"] == ["bruno", "carl"]
     c.execute("dora: done")
     assert view(c, ALICE)["conflict"]["ruleset"]["to_move"] == ["carl"]  # Bruno moves
+
+
+@pytest.mark.rule("ES-START-5")
+def test_a_roll_off_with_gm_only_dice_keeps_the_gms_moves_called_moves() -> None:
+    """Carl's skills are the GM's: his roll-off dice are kept from Alice, and the GM's
+    `moves`, a verb alone with nothing in it to keep, still reads "moves" in her log. Before:
+    "the GM acts" whenever a roll-off held GM-only dice, as if something were hidden."""
+    carl = pc("carl", skills={"brawl": 3})
+    carl["gm_only"] = ["skills"]
+    c = make(people=[pc("ada", "alice"), carl], script=[
+        "ada: awareness successes=1", "carl: awareness successes=1", "moves"])
+    gm, alice = log_view(c, Viewer.gm())[-1], log_view(c, ALICE)[-1]
+    assert any("roll-off" in line for line in gm["lines"]), gm  # the tie was rolled off
+    carls = [e["data"]["rolls"]["carl"] for e in gm["events"] if e["type"] == "tie_rolloff"]
+    assert carls and all("carl" not in e["data"]["rolls"]
+                         for e in alice["events"] if e["type"] == "tie_rolloff"), alice
+    assert alice["command"] == "moves"
