@@ -213,7 +213,8 @@ def test_a_spells_mp_cost_and_damage_are_in_view(browser: Browser, served: Serve
     expect(mp).to_contain_text("the MP the spell costs")
     expect(spell.locator("form > p.field", has=gm.page.get_by_label("damage (optional)"))
            ).to_be_visible()
-    expect(spell.locator("details.more > summary")).to_have_text("more options: accuracy, bonus")
+    expect(spell.locator("details.more > summary")).to_have_text(
+        "more options: accuracy, bonus, recover, recover mp")  # a heal's HP and MP (FU-RES-1)
     gm.context.close()
 
 

@@ -178,7 +178,8 @@ def test_the_form_gives_a_fabula_ultima_character_equipment(browser: Browser,
 def test_the_form_gives_a_fabula_ultima_character_spells(browser: Browser,
                                                         served: Served) -> None:
     """A mage with her Fire blast and Heal, and a witch whose hex the GM keeps from the
-    players, from the form's Spells, written as the spell command takes them. A spell's
+    players, from the form's Spells, written as the spell command takes them (her Heal
+    restores 40 HP: before, ``recover`` was refused as no key of a spell). A spell's
     mistyped value is refused naming the row's Spells, which keeps what was typed. The mage's
     sheet lists her spells and her player's phone casts them in one control each. Before, the
     form gave equipment but no spells: a caster made on it had none on her sheet."""
@@ -195,8 +196,9 @@ def test_the_form_gives_a_fabula_ultima_character_spells(browser: Browser,
             row.get_by_label(stat, exact=True).select_option("8")
     rows.nth(0).get_by_label(re.compile("^Player")).fill("alice")
     mage = rows.nth(0).get_by_label(re.compile("^Spells"))
-    expect(mage).to_have_accessible_description(re.compile("target=foe, ally, self or none"))
-    mage.fill("Fire blast mp=10 damage=15 type=fire, Heal mp=10 target=ally")
+    expect(mage).to_have_accessible_description(re.compile(
+        "target=foe, ally, self or none.*recover= and recover_mp= the HP and MP a heal restores"))
+    mage.fill("Fire blast mp=10 damage=15 type=fire, Heal mp=10 target=ally recover=40")
     hex_ = rows.nth(1).get_by_label(re.compile("^Spells"))
     hex_.fill("Zqhex bolt mp=10 dammage=15 type=dark")
     rows.nth(1).get_by_label("spells GM only").check()
@@ -212,7 +214,8 @@ def test_the_form_gives_a_fabula_ultima_character_spells(browser: Browser,
     iris = page.locator(".person", has_text="Iris")
     iris.get_by_text("sheet").click()
     expect(iris.locator(".sheet")).to_contain_text(
-        "Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire); Heal (10 MP, an ally)")
+        "Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire); Heal (10 MP, an ally, recovers 40 "
+        "HP)")
     alice = join(browser, invite(gm, "alice"))
     wait_log(alice, "conflict set up: The Coven")
     command(alice, "iris", "iris: initiative dice=6,6")

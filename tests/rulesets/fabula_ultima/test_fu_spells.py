@@ -11,8 +11,9 @@ import pytest
 from fracas.engine import Conflict, Viewer
 from fracas.engine.legal import LegalCommand
 from fracas.engine.projector import offered, state_view
+from fracas.engine.views import log_view
 from fracas.errors import InvalidInput
-from tests.rulesets.fabula_ultima.support import events, make, npc, pc, run
+from tests.rulesets.fabula_ultima.support import events, make, npc, pc, refused, run
 
 FIRE = {"name": "Fire blast", "mp": 10, "damage": 15, "type": "fire"}
 HEAL = {"name": "Heal", "mp": 10, "target": "ally"}
@@ -171,9 +172,73 @@ def test_gm_only_spells_of_a_players_character_are_not_offered_to_the_player() -
      "takes effect with no Magic Check: leave out its accuracy"),
     ([{"name": "Fire", "accuracy": "dex"}], "accuracy must name two attributes"),
     ([{"name": "Fire"}, {"name": "fire"}], "the spell 'fire' is listed twice"),
+    ([{"name": "Heal", "target": "ally", "recovr": 40}],
+     "Heal: a spell has no 'recovr'; did you mean 'recover'?"),
+    ([{"name": "Heal", "target": "ally", "recover": 0}],
+     "Heal: recover is a whole number, 1 or more, not 0"),
+    ([{"name": "Heal", "target": "ally", "recover_mp": "all"}],
+     "Heal: recover_mp is a whole number, 1 or more"),
+    ([{"name": "Heal", "recover": 40}], "Heal: a spell that restores HP (recover) is cast on "
+     "the caster's side: give it target ally or self (left out, target is foe)"),
+    ([{"name": "Heal", "target": "none", "recover_mp": 10}],
+     "a spell that restores MP (recover_mp) is cast on the caster's side"),
+    ([{"name": "Drain", "target": "ally", "damage": 5, "recover": 5}],
+     "Drain: a spell deals damage (a Magic Check) or restores HP (recover), not both"),
 ])
 def test_a_sheets_spells_are_refused_at_set_up_saying_what_is_wrong(
         spells: Any, said: str) -> None:
     with pytest.raises(InvalidInput) as info:
         make(pc("ada", spells=spells), npc("orc"))
     assert said in str(info.value) and str(info.value).startswith("ada: ")
+
+
+MEND = {"name": "Mend", "mp": 10, "target": "ally", "recover": 30}
+
+
+@pytest.mark.rule("FU-RES-3", "FU-RES-1", "FU-RES-2")
+def test_a_spell_that_recovers_restores_its_target_up_to_the_maximum() -> None:
+    """Bea's Mend (recover = 30) cast from her sheet on Ada, 15 HP of 40 left, restores 25 HP
+    (the maximum caps it) in the log's sentence of a recovery; undo takes it back. Before, a
+    Heal did nothing by itself: the GM followed it with a ``recover`` command."""
+    c = make(pc("ada", hp=40), pc("bea", spells=[MEND]), npc("orc"))
+    run(c, "ada: initiative dice=6,6,6,6", "damage ada 25", "ada: act", "orc: act")
+    (mend,) = [lc for lc in c.legal("bea") if lc.label == "cast Mend (10 MP) on {target}"
+               and _target(lc) == "ada"]
+    assert mend.command()["args"] == {"name": "Mend", "mp": 10, "recover": 30,
+                                      "target": "ada"}
+    c.execute(mend.command(), time="")
+    assert c.state.ext.hp["ada"].current == 40 and c.state.ext.mp["bea"].current == 20
+    lines = log_view(c, Viewer.of_player("ada"))[-1]["lines"]
+    assert lines[1:3] == ["Bea casts Mend (10 MP) on Ada: no Magic Check, it takes effect",
+                          "Ada recovers 25 HP, HP 40 — out of Crisis"]
+    run(c, "undo")
+    assert c.state.ext.hp["ada"].current == 15 and c.state.ext.mp["bea"].current == 30
+
+
+@pytest.mark.rule("FU-RES-1")
+def test_a_spell_restoring_the_casters_own_mp_counts_what_it_spent() -> None:
+    """Ada's Focus (10 MP, recover_mp = 15) on herself at 25 of 30 MP: 15 after the cost,
+    back to the maximum 30 — 15 MP recovered, not the 5 a count before the cost would give."""
+    focus = {"name": "Focus", "mp": 10, "target": "self", "recover_mp": 15}
+    c = _fight(focus, mp=30)
+    run(c, "ada: spend mp 5", "ada: spell Focus mp=10 target=ada recover_mp=15")
+    assert c.state.ext.mp["ada"].current == 30
+    assert "Ada recovers 15 MP, MP 30" in log_view(c, Viewer.gm())[-1]["lines"]
+    sheet = {i["key"]: i["value"] for i in _entry(c, Viewer.of_player("ada"), "ada")["sheet"]}
+    assert sheet["spells"] == "Focus (10 MP, self, recovers 15 MP)"
+
+
+@pytest.mark.rule("FU-RES-3")
+@pytest.mark.parametrize("command, said", [
+    ("ada: spell Mend mp=10 target=orc recover=30",
+     "Mend restores HP: it is cast on Ada's side, and Orc is not on it"),
+    ("ada: spell Mend mp=10 target=bea recover=30 damage=5",
+     "a spell deals damage (a Magic Check) or restores HP (recover=), not both"),
+    ("ada: spell Mend mp=10 recover_mp=5", "a spell with a recovery needs target=ID"),
+    ("ada: spell Mend mp=10 target=bea recover=-5", "a spell's recover cannot be negative"),
+])
+def test_a_recovery_typed_in_is_refused_where_it_makes_no_sense(command: str,
+                                                                 said: str) -> None:
+    c = _fight()
+    err = refused(c, command, "FU-RES-1" if "-5" in command else "FU-RES-3")
+    assert said in str(err)

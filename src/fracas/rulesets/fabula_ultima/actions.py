@@ -30,6 +30,7 @@ from fracas.rulesets.fabula_ultima.handlers import decides
 from fracas.rulesets.fabula_ultima.state import (
     ATTRIBUTES,
     INIT_FROM,
+    RECOVERIES,
     STATUSES,
     FabulaExt,
     affinity,
@@ -396,11 +397,18 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     if a.get("damage") is not None and a["damage"] < 0:
         raise InvalidInput(f"a spell's damage cannot be negative ({a['damage']})",
                            rule="FU-RES-3")
+    restores = _check_recovery(a)
     if a.get("target") is None:
-        if a.get("damage") is not None or a.get("dice") is not None:
-            raise InvalidInput("a spell with damage or dice needs target=ID", rule="FU-RES-3")
+        if a.get("damage") is not None or a.get("dice") is not None or restores:
+            raise InvalidInput(f"a spell with {'a recovery' if restores else 'damage or dice'}"
+                               " needs target=ID", rule="FU-RES-3")
         return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
     target = _active(state, a["target"])
+    if restores and target.side != p.side:
+        raise IllegalCommand(f"{a['name']} restores {RECOVERIES[restores[0]].upper()}: it is "
+                             f"cast on "
+                             f"{possessive(p.name)} side, and {target.name} is not on it",
+                             rule="FU-RES-3", target=target.id)
     if target.side == p.side and a.get("damage") is None:
         # FU-RES-3 [core]: only an offensive spell is a Magic Check against the target's
         # Magic Defense; one on an ally (or the caster) that deals no damage takes effect
@@ -412,7 +420,8 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
                 f"deals no damage takes effect; leave out {', '.join(rolled)}",
                 rule="FU-RES-3")
         data.update(target=target.id)
-        return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
+        return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id),
+                                                   *recovery(state, p, target, a, mp)])
     accuracy = a.get("accuracy") or "ins+wlp"
     acc = parse_attributes(ext, p, accuracy)
     secret = secret_to(state, ctx.author, p.id, *named_attributes(accuracy))
@@ -424,6 +433,39 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
         body += damage_events(state, target, res["hr"] + int(a["damage"]),
                               a.get("type") or "physical", p.id)
     return finish_turn(order, rnd, p.id, pre, body)
+
+
+def _check_recovery(args: dict[str, Any]) -> list[str]:
+    """The ``recover=`` and ``recover_mp=`` a spell is given, checked: whole numbers, 0 or
+    more, and not beside a damage (a spell deals damage or restores; FU-RES-1, FU-RES-3)."""
+    given = [key for key in RECOVERIES if args.get(key) is not None]
+    for key in given:
+        if args[key] < 0:
+            raise InvalidInput(f"a spell's {key} cannot be negative ({args[key]})",
+                               rule="FU-RES-1", **{key: args[key]})
+    if given and args.get("damage") is not None:
+        raise InvalidInput(f"a spell deals damage (a Magic Check) or restores "
+                           f"{RECOVERIES[given[0]].upper()} ({given[0]}=), not both",
+                           rule="FU-RES-3")
+    return given
+
+
+def recovery(state: ConflictState, caster: Participant, target: Participant,
+             args: dict[str, Any], mp: int) -> list[Event]:
+    """What a spell restores to ``target`` (``recover=`` HP, ``recover_mp=`` MP), each pool
+    up to its maximum (FU-RES-1); the caster's own MP counted after the ``mp`` it spent."""
+    ext: FabulaExt = state.ext
+    out: list[Event] = []
+    for key, pool_name in RECOVERIES.items():
+        amount = args.get(key)
+        pool = {"hp": ext.hp, "mp": ext.mp}[pool_name].get(target.id)
+        if not amount or pool is None:
+            continue
+        now = pool.current - (mp if pool_name == "mp" and target.id == caster.id else 0)
+        after = min(pool.maximum, now + int(amount))
+        out.append(ev.Recovered(target=target.id, pool=pool_name, amount=after - now,
+                                after=after))
+    return out
 
 
 @decides("check")

@@ -64,9 +64,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
                                 help="the two attributes of the magic check, e.g. ins+wlp "
                                      "(left out: ins+wlp)"),
                           Param("bonus", "int", required=False, positional=False, default=0),
-                          _dice()),
+                          _dice(),
+                          Param("recover", "int", required=False, positional=False,
+                                help="the HP it restores to an ally (or the caster), up to "
+                                     "the maximum"),
+                          Param("recover_mp", "int", required=False, positional=False,
+                                help="the MP it restores to an ally (or the caster), up to "
+                                     "the maximum")),
                 "take a turn to cast a spell: spend MP; on a foe (or dealing damage), a magic "
-                "check vs Magic Defense; on an ally, it takes effect", rule="FU-RES-3"),
+                "check vs Magic Defense; on an ally, it takes effect (and restores what it "
+                "recovers)", rule="FU-RES-3"),
     CommandSpec("check", (Param("attributes", "word"), Param("dl", "int"),
                           Param("bonus", "int", required=False, positional=False, default=0),
                           Param("turn", "bool", required=False, positional=False, default=True,

@@ -76,7 +76,9 @@ class Item:
 #: ally or the caster (it takes effect; with damage, a Magic Check), or nobody (FU-RES-3).
 SPELL_TARGETS = ("foe", "ally", "self", "none")
 #: What a spell on a sheet is written with.
-SPELL_KEYS = ("name", "mp", "target", "damage", "type", "accuracy")
+SPELL_KEYS = ("name", "mp", "target", "damage", "type", "accuracy", "recover", "recover_mp")
+#: What a spell may restore to its target, by the pool it fills (FU-RES-1).
+RECOVERIES = {"recover": "hp", "recover_mp": "mp"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,9 @@ class Spell:
     damage: int | None = None
     type: str = "physical"
     accuracy: str = "ins+wlp"
+    #: HP and MP it restores to its target (0: none), up to the maximum (FU-RES-1)
+    recover: int = 0
+    recover_mp: int = 0
 
     @property
     def rolls(self) -> bool:
@@ -103,16 +108,23 @@ class Spell:
             out.update(damage=self.damage, type=self.type)
         if self.rolls and self.accuracy != "ins+wlp":
             out["accuracy"] = self.accuracy
+        out.update({key: n for key, n in (("recover", self.recover),
+                                          ("recover_mp", self.recover_mp)) if n})
         return out
 
     def text(self) -> str:
-        """``Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire)``: what the sheet shows."""
+        """``Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire)``, ``Heal (10 MP, an ally,
+        recovers 40 HP)``: what the sheet shows."""
         on = {"foe": "a foe", "ally": "an ally", "self": "self", "none": "no target"}
         parts = [f"{self.mp} MP", on[self.target]]
         if self.rolls:
             parts.append("{" + self.accuracy.upper() + "}")
         if self.damage is not None:
             parts.append(f"HR+{self.damage} {self.type}")
+        restored = [f"{n} {pool}" for n, pool in ((self.recover, "HP"), (self.recover_mp, "MP"))
+                    if n]
+        if restored:
+            parts.append("recovers " + " and ".join(restored))
         return f"{self.name} ({', '.join(parts)})"
 
 
@@ -268,12 +280,14 @@ def make_spell(pid: str, data: Any) -> Spell:
         raise bad(pid, f"{name}: a spell has no {key!r}{hint} (it is written with "
                        f"{', '.join(SPELL_KEYS)})", "FU-RES-3", key=key)
     numbers: dict[str, int] = {}
-    for key in ("mp", "damage"):
+    for key in ("mp", "damage", *RECOVERIES):
         if key in data:
             value = data[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise bad(pid, f"{name}: {key} is a whole number, 0 or more, not "
-                               f"{spelled(value)}", "FU-RES-1" if key == "mp" else "FU-RES-3")
+            least = 1 if key in RECOVERIES else 0  # restoring nothing would count for nothing
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise bad(pid, f"{name}: {key} is a whole number, {least} or more, not "
+                               f"{spelled(value)}", "FU-RES-3" if key == "damage" else "FU-RES-1",
+                          key=key if key in RECOVERIES else "spells")
             numbers[key] = value
     target = str(data.get("target", "foe")).strip().lower()
     if target not in SPELL_TARGETS:
@@ -290,7 +304,19 @@ def make_spell(pid: str, data: Any) -> Spell:
     if dtype not in DAMAGE_TYPES:
         raise bad(pid, f"{name}: damage type must be one of {', '.join(DAMAGE_TYPES)}",
                   "FU-RES-3")
-    spell = Spell(name, numbers.get("mp", 0), target, damage, dtype)
+    restores = [key for key in RECOVERIES if key in numbers]
+    if restores and damage is not None:
+        raise bad(pid, f"{name}: a spell deals damage (a Magic Check) or restores "
+                       f"{RECOVERIES[restores[0]].upper()} ({restores[0]}), not both: make "
+                       "them two spells", "FU-RES-3", key=restores[0])
+    if restores and target in ("foe", "none"):
+        raise bad(pid, f"{name}: a spell that restores {RECOVERIES[restores[0]].upper()} "
+                       f"({restores[0]}) is cast on the caster's side: give it target ally "
+                       "or self"
+                  + (" (left out, target is foe)" if "target" not in data else ""), "FU-RES-3",
+                  key=restores[0])
+    spell = Spell(name, numbers.get("mp", 0), target, damage, dtype,
+                  recover=numbers.get("recover", 0), recover_mp=numbers.get("recover_mp", 0))
     if "accuracy" in data:
         acc = [a for a in re.split(r"[+, ]+", str(data["accuracy"]).lower()) if a]
         if len(acc) != 2 or any(a not in ATTRIBUTES for a in acc):
