@@ -568,12 +568,14 @@ def test_each_spell_on_the_sheet_is_a_control_of_its_own_ready_to_cast(page: Pag
     titles = page.locator("details:not(.more) > summary").all_inner_texts()
     assert titles == ["Ada: spell", "Ada: cast Fire blast (10 MP) on …",
                       "Ada: cast Heal (10 MP) on …"]
+    # each button casts (before: it read "spell", the command's verb)
+    assert page.locator("form[data-verb=spell] > button").all_inner_texts() == ["cast"] * 3
     blast = page.locator("form[data-verb=spell]").nth(1)
     assert blast.get_by_label("target").evaluate(
         "el => [...el.options].map(o => o.value)") == ["orc", "gob"]  # the foes alone
     expect(blast.get_by_label("name")).to_have_count(0)  # the sheet gives it
     blast.get_by_label("target").select_option("gob")
-    blast.get_by_role("button", name="spell").click()
+    blast.get_by_role("button", name="cast", exact=True).click()
     assert page.evaluate("window.sent") == [{"actor": "ada", "verb": "spell", "args": {
         "name": "Fire blast", "mp": 10, "damage": 15, "type": "fire", "target": "gob"}}]
 

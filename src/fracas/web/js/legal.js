@@ -267,11 +267,16 @@ function titleOf(command, context) {
   return [actor, ...what].filter(Boolean).join(" ");
 }
 
-// The words on a form's button: the label where it is whole, else the verb.
+// The words on a form's button: the label where it is whole, else the verb as a button says
+// it (BUTTON_WORDS: a spell is cast).
 function buttonOf(command, context) {
   const named = command.label ? labelOf(command, context) : { open: true };
-  return named.open ? words(command.verb) : named.text;
+  return named.open ? BUTTON_WORDS[command.verb] || words(command.verb) : named.text;
 }
+
+// The word on the button of a verb that is not itself what the user does: the `spell`
+// command's button casts it ("cast Fire blast (10 MP) on …" under it, FU-RES-3).
+const BUTTON_WORDS = { spell: "cast" };
 
 // What the foot of the screen says was done once the command `sent` is accepted: its
 // actor and the offer's label, with the values sent in its slots ("Ada: spend a Fabula
