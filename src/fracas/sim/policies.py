@@ -394,29 +394,64 @@ def _objective(turn: Turn) -> Option | None:
     return turn.pick(chase) if chase else None
 
 
+#: A healer of the side (a Fabula Ultima spell that recovers HP) spends its turn on the most
+#: hurt of the side's characters once its health, as the side's view shows it, is at most this
+#: (a half: a Fabula Ultima character in Crisis, FU-RES-2, which the view shows of hidden HP
+#: too); ``defensive`` heals sooner, at :data:`DEFENSIVE_HEAL_AT`.
+HEAL_AT = 0.5
+DEFENSIVE_HEAL_AT = 0.75
+
+
+def _heal(turn: Turn, at: float = HEAL_AT) -> Option | None:
+    """A heal (:meth:`Profile.healing`) on the side's most hurt character the view shows, if
+    its health is ``at`` or less: the largest heal on offer for it (the legal commands offer a
+    spell only while its caster has the MP for it, FU-RES-1)."""
+    me = turn.profile
+    heals = [o for o in turn.options if o.verb in me.heal_verbs
+             and turn.side_of.get(o.value("target")) == turn.side
+             and me.healing(o.verb, o.arguments()) > 0] if me.heal_verbs else []
+    if not heals:
+        return None
+    health = {id(o): turn.health(turn.entry(o.value("target"))) for o in heals}
+    worst = min(health.values())
+    if worst > at:
+        return None
+    hurt = [o for o in heals if health[id(o)] == worst]
+    most = max(me.healing(o.verb, o.arguments()) for o in hurt)
+    return turn.pick([o for o in hurt if me.healing(o.verb, o.arguments()) == most])
+
+
 def focus_fire(turn: Turn) -> Option:
-    """Press the objective (a chase roll) if there is one; else attack the foe with the least
-    fight left (as the view shows), so the side's attacks pile on one target; otherwise
-    close in."""
-    return _objective(turn) or _target_by(turn, turn.health) or _otherwise(turn)
+    """Press the objective (a chase roll) if there is one; else heal the side's most hurt
+    character at half its health or less (:data:`HEAL_AT`) where a healer may; else attack
+    the foe with the least fight left (as the view shows), so the side's attacks pile on one
+    target; otherwise close in."""
+    return (_objective(turn) or _heal(turn) or _target_by(turn, turn.health)
+            or _otherwise(turn))
 
 
 def weakest_first(turn: Turn) -> Option:
-    """Attack the foe whose sheet looks weakest (least health left in absolute terms: the
-    ruleset's harm reading, fewest points, lowest condenser); otherwise close in."""
+    """Heal as focus-fire does; attack the foe whose sheet looks weakest (least health left
+    in absolute terms: the ruleset's harm reading, fewest points, lowest condenser);
+    otherwise close in."""
     def absolute(entry: dict[str, Any]) -> float:
         harm = turn.profile.harm(entry, turn.sight.settings)
         return turn.health(entry) - harm / 100.0
-    return _objective(turn) or _target_by(turn, absolute) or _otherwise(turn)
+    return _objective(turn) or _heal(turn) or _target_by(turn, absolute) or _otherwise(turn)
 
 
 def defensive(turn: Turn) -> Option:
-    """Keep cover and heal: recover when below half, never leave cover, else focus fire."""
+    """Keep cover and heal: recover when below half, heal the side's most hurt character at
+    three quarters of its health or less (:data:`DEFENSIVE_HEAL_AT`), never leave cover, else
+    focus fire."""
     me = turn.profile
     hurt = turn.where(lambda o: o.verb in me.recover_verbs
                       and turn.health(turn.entry(o.actor)) < 0.5)
     if hurt:
         return turn.pick(hurt)
+    heal = _heal(turn, DEFENSIVE_HEAL_AT)
+    if heal is not None:
+        return heal
     staying = tuple(o for o in turn.options if me.keeps_cover(o.verb, turn.entry(o.actor)))
     if staying and len(staying) < len(turn.options):
         turn = dataclasses.replace(turn, options=staying)

@@ -72,6 +72,9 @@ class Profile:
     #: rules let name an ally too): the built-in policies never aim one at their own side.
     hostile_verbs: ClassVar[frozenset[str]] = frozenset()
     recover_verbs: ClassVar[frozenset[str]] = frozenset()
+    #: Verbs that may restore another character's health (a Fabula Ultima healing spell):
+    #: :meth:`healing` says how much each command does.
+    heal_verbs: ClassVar[frozenset[str]] = frozenset()
     #: Verbs that pursue the conflict's objective (a chase roll): preferred over attacks.
     objective_verbs: ClassVar[frozenset[str]] = frozenset()
     #: Verbs that look for foes hidden from the actor.
@@ -152,6 +155,11 @@ class Profile:
         sheet ``me`` shows it (an Etherscope declaration that leaves initiative unused): the
         built-in policies play such a command only when nothing else is left."""
         return False
+
+    def healing(self, verb: str, values: dict[str, Any]) -> float:
+        """The health a command of :attr:`heal_verbs` with ``values`` restores to its target
+        (0: it heals nothing), in the unit of :attr:`harm_unit`."""
+        return 0.0
 
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
         """Whether a character with ``stats`` (its set-up's) has the means to play ``verb``,
@@ -326,6 +334,7 @@ class FabulaUltimaProfile(Profile):
     skip = frozenset({"goal", "equip", "check", "fabula", "spell", "spend"})
     sheet_named = frozenset({"spell"})  # the spells on a sheet are cast; others, never
     attack_verbs = frozenset({"attack", "spell"})  # a spell on a foe: the sheet's alone
+    heal_verbs = frozenset({"spell"})  # a spell on an ally that recovers HP: the sheet's alone
     last_side_outcome = "defeated"
     outcomes = ("defeated", SURRENDERED, COMPROMISE)
     concessions = (SURRENDER, COMPROMISE)
@@ -335,13 +344,20 @@ class FabulaUltimaProfile(Profile):
 
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
         """A spell needs MP (the rules offer one to everyone on their turn); one with
-        ``spells`` on its sheet casts those on a foe, and leaves out only those cast on an
-        ally, itself or nobody (a Heal: what it does is the GM's to apply)."""
+        ``spells`` on its sheet casts those on a foe and those that recover HP on its side,
+        and leaves out only the others cast on an ally, itself or nobody (a Ward, a spell
+        restoring MP alone: what it does is the GM's to apply, or no policy's choice)."""
         if verb != "spell":
             return True
         spells = stats.get("spells")
         return bool(stats.get("mp")) and (not spells or any(
-            not isinstance(s, dict) or s.get("target", "foe") != "foe" for s in spells))
+            not isinstance(s, dict) or (s.get("target", "foe") != "foe" and not s.get("recover"))
+            for s in spells))
+
+    def healing(self, verb: str, values: dict[str, Any]) -> float:
+        """The HP a spell's ``recover`` restores (FU-RES-1; up to the maximum)."""
+        n = values.get("recover") if verb == "spell" else None
+        return float(n) if isinstance(n, int) and not isinstance(n, bool) else 0.0
 
     def strength(self, values: dict[str, Any], me: dict[str, Any] | None,
                  target: dict[str, Any] | None = None) -> float:
