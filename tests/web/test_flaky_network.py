@@ -233,3 +233,30 @@ def test_a_link_that_does_not_let_its_holder_in_says_so_at_once(
     expect(page.locator("#connection")).to_have_text("not joined")
     stranger.close()
     gm.context.close()
+
+
+def test_a_refusal_stays_in_view_when_the_page_reconnects(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """A server process killed a moment after it refused a command (its socket reconnecting to
+    another), a phone changing networks: the page is live again and its user still reads why
+    their command was not done. Before: the refusal went the moment the page was live again,
+    and the command had vanished without a word."""
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
+    page = alice.page
+    line = page.locator("section.actor[data-actor='ada'] form.command-line")
+    line.locator("input").fill("ada: move nowhere")
+    line.get_by_role("button", name="Send").click()
+    refusal = page.locator("#error")
+    expect(refusal).to_be_visible()
+    said = refusal.inner_text()
+    alice.context.set_offline(True)
+    expect(page.locator("#connection")).to_have_text(re.compile("^offline"))
+    alice.context.set_offline(False)
+    expect(page.locator("#connection")).to_have_text("live again (reconnected)")
+    command(gm, "gm", "narrate 'The door bangs'")  # the page has caught up since
+    wait_log(alice, "The door bangs")
+    expect(refusal).to_be_visible()
+    assert refusal.inner_text() == said
+    alice.context.close()
+    gm.context.close()
+

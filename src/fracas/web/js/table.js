@@ -34,9 +34,13 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
 const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
-// the next command is sent or a field is changed.
-function showError(error) {
+// the next command is sent or a field is changed; the socket's own ("connection": the
+// database out of reach) also once the page is live again. A refusal of a command stays
+// through a reconnection: a server process that died a moment after refusing it (its socket
+// reconnecting to another) took back nothing of what it said.
+function showError(error, about = "") {
   errorBox.hidden = !error;
+  errorBox.dataset.about = error ? about : "";
   if (!error) {
     for (const field of document.querySelectorAll("[aria-invalid]")) {
       field.removeAttribute("aria-invalid");
@@ -340,7 +344,7 @@ function openConflict(id, step = false) {
     onStatus: (kind, text, code) => {
       setConnection(kind, text);
       if (kind === "live") {
-        showError(null);
+        if (errorBox.dataset.about === "connection") showError(null);
         refreshConflicts();
         askAgain();  // a command without an answer learns whether it went through
         askUnanswered(id);  // (those of a page reloaded before their answer came)
@@ -388,7 +392,7 @@ function takenBack() {
 function receive(frame) {
   // (a conflict taken back while this page reconnected: its close that follows says so)
   if (frame.type === "error" && frame.error.code === "not_found" && state.view) return;
-  if (frame.type === "error") return showError(frame.error);
+  if (frame.type === "error") return showError(frame.error, "connection");
   if (frame.type === "pong") return;
   state.moment++;  // the table moved on: odds asked of the moment before are of no use now
   if (frame.cursor) state.cursor = frame.cursor;
