@@ -260,3 +260,33 @@ def test_a_refusal_stays_in_view_when_the_page_reconnects(
     alice.context.close()
     gm.context.close()
 
+
+def test_controls_the_server_did_not_answer_for_are_asked_again_never_left_stale(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """The GM hands the go to Ada while the server cannot answer Alice's page for its controls
+    (the process it asked killed in the middle, the server restarting). Before: the page said
+    "No answer yet … says here whether it went through" of a command Alice never sent, and
+    kept the controls of the moment before, without her attack, until something else
+    happened at the table."""
+    gm, alice = brawl(browser, served, tmp_path)
+    page = alice.page
+    ada = page.locator("section.actor[data-actor='ada']")
+    attack = ada.locator("form.command[data-verb='attack']")
+    expect(ada).to_be_visible()
+    expect(attack).to_have_count(0)  # not her go yet
+    asked: list[str] = []
+    page.route("**/legal-commands**", lambda route: (asked.append(route.request.url),
+                                                     route.abort()))
+    command(gm, "gm", "open ada")
+    expect(page.locator(".controls")).to_contain_text(
+        "Bringing the controls up to date: the server did not answer just now")
+    expect(ada).to_have_count(0)  # none of the moment before
+    expect(page.locator("#error")).to_be_hidden()  # nothing of hers is on its way
+    assert asked
+    page.unroute("**/legal-commands**")  # the server answers again: the page asks by itself
+    expect(attack).to_have_count(1)
+    expect(page.locator(".controls")).not_to_contain_text("Bringing the controls")
+    expect(page.locator("#error")).to_be_hidden()
+    assert alice.errors == [], alice.errors
+    alice.context.close()
+    gm.context.close()

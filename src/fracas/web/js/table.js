@@ -21,6 +21,8 @@ const state = { me: null, conflicts: [], conflictId: null, view: null, log: [], 
                 // the moment of the table (one per frame received), the one the controls are
                 // drawn for (null: a command of this page just changed it), commands in flight
                 moment: 0, drawn: 0, sending: 0,
+                // the controls' looks in a row that went unanswered (controlsAwait)
+                controlsRetry: 0,
                 // the cursor of the table as this screen shows it (the newest frame's, or the
                 // answer to this page's own command): a command is sent as decided on it
                 cursor: null,
@@ -673,9 +675,11 @@ async function renderRound(level, turn, ctx) {
   try {
     legal = await legalCommands(turn, ctx, gm);
   } catch (error) {
-    return state.closed ? null : showError(error);
+    if (seq !== state.seq || state.closed) return null;  // a newer look has the last word
+    return unanswered(error) ? controlsAwait(seq) : showError(error);
   }
   if (seq !== state.seq || state.closed) return;
+  state.controlsRetry = 0;
   const key = JSON.stringify([legal, state.actFor, ctx.ended, ctx.participants.map((p) => [p.id, p.name])]);
   state.drawn = moment;  // the controls in view are those of this moment (kept or drawn anew)
   if (key === state.legalKey) return oddsAgain();  // kept: their odds are of the moment before
@@ -690,6 +694,28 @@ async function renderRound(level, turn, ctx) {
       commands.length ? commands.map((c) => commandForm(c, { ...ctx, group: actor }, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
+}
+
+// Whether a request went unanswered for now (no answer at all: a server process killed in the
+// middle of it, the server restarting; or the server could not answer: its database out of
+// reach, too many requests), rather than refused.
+function unanswered(error) {
+  return error instanceof TypeError
+    || (error instanceof ApiError && (error.status >= 500 || error.status === 429));
+}
+
+// The controls of the table as it is could not be asked for (unanswered): those of the moment
+// before would offer what may no longer be done (and leave out what now may), so they go; the
+// page says so where they stood, and asks again by itself (sooner once the socket is live
+// again: its frame draws them), 1, 2, 4… then every 10 seconds. Nothing the user sent is
+// concerned: the foot of the screen is left to their commands.
+function controlsAwait(seq) {
+  state.legalKey = "";
+  redraw(state.controls, () => [h("p", { class: "muted", role: "status" }, "Bringing the controls "
+    + "up to date: the server did not answer just now. The page asks again by itself.")]);
+  const wait = Math.min(1000 * 2 ** state.controlsRetry, 10000);
+  state.controlsRetry += 1;
+  setTimeout(() => { if (seq === state.seq && !state.closed && state.view) render(); }, wait);
 }
 
 // What a player with no character in the conflict in view reads: a zoomed-in conflict their
