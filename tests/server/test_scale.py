@@ -5,8 +5,14 @@ on the other process from their cursors."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import socket
 import threading
+import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,7 +20,14 @@ from websockets.exceptions import ConnectionClosed
 
 from fracas.engine.model import Viewer
 from tests.server.leakcheck import followed, stored_projection
-from tests.server.support import Api, Served, frames_until_quiet, new_table
+from tests.server.support import (
+    Api,
+    Served,
+    frames_until_quiet,
+    free_port,
+    new_table,
+    start_server,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -115,3 +128,53 @@ def test_workers_2_serves_one_postgresql(pg_servers: tuple[Served, Served],
         for ws in sockets:  # whichever worker each socket landed on
             text = json.dumps(frames_until_quiet(ws, quiet=2))
             assert all(f"w{n}" in text for n in range(4))
+
+
+
+def _free(port: int) -> bool:
+    """Whether a server could listen on ``port`` now (as ``fracas serve`` asks first)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _stop(served: Served) -> None:
+    """End a server's whole process group (its workers, whoever their parent now is)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(served.process.pid, signal.SIGKILL)
+    served.process.wait(timeout=20)
+
+
+@pytest.mark.timeout(180)
+def test_a_server_whose_main_process_is_killed_can_be_started_again(
+        pg_servers: tuple[Served, Served], tmp_path: Path) -> None:
+    """``kill -9`` of ``fracas serve --workers 2`` (the process that started the workers):
+    its workers stop too, and the server starts again on the same port, every command kept.
+    Before: the workers went on serving, unseen, holding the port, so that starting the server
+    again was refused (*port … is already in use*) until someone found and killed them."""
+    a, _ = pg_servers
+    port = free_port()
+    log = str(tmp_path / "workers.log")
+    served = start_server(a.db, log, workers=2, port=port)
+    again = None
+    try:
+        table = new_table(served.url)
+        path = table.conflict("vers-tavern-brawl")
+        said = table.gm.post(path + "/commands", json={"command": "narrate 'before the crash'"})
+        assert said.status_code == 200
+        served.kill()  # `kill -9 PID` of the process `fracas serve` is: not its workers
+        deadline = time.monotonic() + 90
+        while not _free(port):  # once the workers have noticed and stopped
+            assert time.monotonic() < deadline, "the killed server's workers hold its port"
+            time.sleep(1)
+        again = start_server(a.db, log, workers=2, port=port)
+        assert again.process.poll() is None, again.log()
+        assert "before the crash" in json.dumps(table.gm.get(path).json()["log"])
+    finally:
+        _stop(served)
+        if again is not None:
+            _stop(again)

@@ -70,7 +70,7 @@ def serve(
     import uvicorn
 
     from fracas.app.tables import TableService
-    from fracas.server.app import ENV_OPEN, ENV_SYNC
+    from fracas.server.app import ENV_OPEN, ENV_SUPERVISOR, ENV_SYNC
     from fracas.server.limits import ENV_RATE_LIMIT, MAX_WS_MESSAGE, parse_rate_limit
     from fracas.store import default_url, open_store, safe_url
 
@@ -88,6 +88,8 @@ def serve(
     os.environ[ENV_RATE_LIMIT] = rate_limit
     os.environ[ENV_OPEN] = "1" if open_tables else "0"
     os.environ[ENV_SYNC] = sync.value
+    if workers > 1:  # each worker stops once this process is gone (killed on its own)
+        os.environ[ENV_SUPERVISOR] = str(os.getpid())
     try:  # migrate once here, so the workers find the schema current
         store = open_store(url)
         try:

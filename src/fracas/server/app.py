@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -84,6 +85,11 @@ log = logging.getLogger("fracas.server")
 ENV_OPEN = "FRACAS_OPEN_TABLES"
 #: ``fracas serve --sync`` tells its server processes, in this variable, how SQLite commits.
 ENV_SYNC = "FRACAS_SQLITE_SYNC"
+#: ``fracas serve --workers N`` tells its worker processes, in this variable, the process id of
+#: the main process that started them (and restarts one that dies).
+ENV_SUPERVISOR = "FRACAS_SUPERVISOR"
+#: How often a worker looks whether that main process is still there (seconds).
+SUPERVISOR_SECONDS = 1.0
 #: The close code of a socket opened while the database is out of reach ("try again later").
 CLOSE_TRY_AGAIN = 1013
 #: Tries of a command whose append met another process's append first.
@@ -166,9 +172,12 @@ def create_app(url: str | None = None) -> FastAPI:
                                   open_tables=os.environ.get(ENV_OPEN) == "1")
         hub.start(asyncio.get_running_loop())
         watching = _watch_spans(store)
+        orphaned = _watch_supervisor()
         try:
             yield
         finally:
+            if orphaned is not None:
+                orphaned.cancel()
             await hub.stop()
             store.close()
             if watching is not None:
@@ -201,6 +210,25 @@ def _watch_spans(store: SqlEventStore) -> asyncio.Task[None] | None:
     store.append = spans.timed("append (durable commit)", store.append)  # type: ignore[method-assign]
     spans.SPANS.watch_gc()
     return asyncio.get_running_loop().create_task(spans.SPANS.watch_loop())
+
+
+def _watch_supervisor() -> asyncio.Task[None] | None:
+    """A worker of ``fracas serve --workers N``: stop (as on Ctrl-C: its sockets closed, so
+    its pages reconnect) once the main process that started it is gone. Killed on its own
+    (``kill -9 PID``), that process takes nothing down with it: its workers would go on
+    serving, unseen, and holding the port, so that the server could not be started again."""
+    supervisor = os.environ.get(ENV_SUPERVISOR)
+    if supervisor is None or supervisor != str(os.getppid()):
+        return None  # one process (--workers 1), or not started by `fracas serve`
+
+    async def watch() -> None:
+        while str(os.getppid()) == supervisor:
+            await asyncio.sleep(SUPERVISOR_SECONDS)
+        log.warning("the main process of `fracas serve` (%s) is gone: this worker stops too",
+                    supervisor)
+        signal.raise_signal(signal.SIGTERM)  # uvicorn's own way out: it closes every socket
+
+    return asyncio.get_running_loop().create_task(watch())
 
 
 def app_from_env() -> FastAPI:
