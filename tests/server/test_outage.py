@@ -78,3 +78,28 @@ def test_the_database_going_away_is_said_and_got_over(tmp_path: Path) -> None:
         assert said == ["narrate back"]  # the socket open all along hears of it
         assert json.loads(alice.live(path).recv(timeout=20))["type"] == "snapshot"
         assert "Traceback" not in served.log()
+
+
+@pytest.mark.timeout(300)
+def test_the_servers_log_says_what_keeps_the_database_away(tmp_path: Path) -> None:
+    """Whoever runs the server reads in its log why requests are refused, in PostgreSQL's own
+    words (not a password, not a value). Before: *database error: OperationalError* and
+    *listening for changes failed (OperationalError)*, with nothing to say what to look at."""
+    url = pg_url_or_skip()
+    reset_pg(url)
+    name = make_url(url).database
+    with running(url, str(tmp_path / "server.log")) as served:
+        table = new_table(served.url)
+        path = table.conflict("vers-tavern-brawl")
+        with database_away(url):
+            assert table.gm.get(path).status_code == 503
+            for _ in range(100):  # the listening connection, cut, tries again every second
+                if "listening for changes failed (OperationalError: " in served.log():
+                    break
+                time.sleep(0.2)
+        log = served.log()
+    refused = f'database "{name}" is not currently accepting connections'
+    said = [line for line in log.splitlines() if line.startswith("database error: ")]
+    assert said and all(refused in line for line in said), said
+    assert "listening for changes failed (OperationalError: " in log
+    assert "Traceback" not in log and "[SQL:" not in log

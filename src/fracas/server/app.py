@@ -76,7 +76,13 @@ from fracas.server.models import (
 )
 from fracas.server.pages import STATIC, mount_pages
 from fracas.server.projection import dump
-from fracas.store import ConflictInfo, SqlEventStore, StoreFailure, open_store
+from fracas.store import (
+    ConflictInfo,
+    SqlEventStore,
+    StoreFailure,
+    failure_words,
+    open_store,
+)
 
 log = logging.getLogger("fracas.server")
 
@@ -290,8 +296,9 @@ def _handlers(app: FastAPI) -> None:
 
 
 def _store_failed(exc: Exception) -> InternalError:
-    """The refusal of a request the database failed (logged without its details)."""
-    log.error("database error: %s", type(exc).__name__)
+    """The refusal of a request the database failed (logged with what keeps it out of reach,
+    never with the statement or its values)."""
+    log.error("database error: %s", failure_words(exc))
     return InternalError("nothing was done: the database is out of reach or failed; try "
                          "again in a moment")
 

@@ -37,7 +37,7 @@ from fracas.engine.model import Viewer
 from fracas.errors import FracasError, NotFound
 from fracas.server import projection, spans
 from fracas.server.projection import Live, Position, dump
-from fracas.store import SqlEventStore
+from fracas.store import SqlEventStore, failure_words
 from fracas.store.port import (
     SCREEN_CHANNEL,
     TOKEN_CHANNEL,
@@ -369,7 +369,7 @@ class Hub:
                     else:
                         self._call(self.changed(*read_append_note(payload)))
             except Exception as exc:  # the database went away: try again shortly
-                log.warning("listening for changes failed (%s); retrying", type(exc).__name__)
+                log.warning("listening for changes failed (%s); retrying", failure_words(exc))
                 self._stop.wait(1.0)
 
     def _call(self, coro: Awaitable[None]) -> None:

@@ -14,7 +14,13 @@ from fracas.store.port import (
     TableStore,
     TokenInfo,
 )
-from fracas.store.sql import SqlEventStore, default_url, missing_sqlite_file, safe_url
+from fracas.store.sql import (
+    SqlEventStore,
+    default_url,
+    failure_words,
+    missing_sqlite_file,
+    safe_url,
+)
 
 #: What a store raises when the database itself fails (unreachable, locked, corrupt); adapters
 #: report it as a database error without knowing the SQL library underneath.
@@ -39,6 +45,7 @@ __all__ = [
     "TableStore",
     "TokenInfo",
     "default_url",
+    "failure_words",
     "missing_sqlite_file",
     "open_store",
     "safe_url",

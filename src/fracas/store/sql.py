@@ -111,6 +111,21 @@ LIMITS = {"id": 40, "campaign": 200, "ruleset": 60, "title": 200, "seed": 200,
           "author": 80, "key": 200, "player": 80, "label": 200, "created": 40, "updated": 40}
 
 
+#: The kinds of database failure that are about reaching it (PEP 249's names, kept by
+#: SQLAlchemy and by the driver alike): refused, cut, shut down, locked.
+OUT_OF_REACH = ("OperationalError", "InterfaceError")
+
+
+def failure_words(exc: BaseException) -> str:
+    """A database failure in words for the server's log: of one out of reach, its kind and the
+    driver's own first line (*connection refused*, *terminating connection due to
+    administrator command*: the host and port, never a password nor a value written); of any
+    other, its kind alone (its whole text quotes the statement and its values)."""
+    kind = type(exc).__name__
+    said = str(getattr(exc, "orig", None) or exc).strip() if kind in OUT_OF_REACH else ""
+    return f"{kind}: {said.splitlines()[0].strip()}" if said else kind
+
+
 def default_url() -> str:
     """``$FRACAS_DB`` or the SQLite file in the user's data directory."""
     env = os.environ.get(ENV_DB)
