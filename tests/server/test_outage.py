@@ -83,8 +83,9 @@ def test_the_database_going_away_is_said_and_got_over(tmp_path: Path) -> None:
 @pytest.mark.timeout(300)
 def test_the_servers_log_says_what_keeps_the_database_away(tmp_path: Path) -> None:
     """Whoever runs the server reads in its log why requests are refused, in PostgreSQL's own
-    words (not a password, not a value). Before: *database error: OperationalError* and
-    *listening for changes failed (OperationalError)*, with nothing to say what to look at."""
+    words (not a password, not a value), and when it is over. Before: *database error:
+    OperationalError* and *listening for changes failed (OperationalError)*, with nothing to
+    say what to look at, nor that the server had got over it."""
     url = pg_url_or_skip()
     reset_pg(url)
     name = make_url(url).database
@@ -97,9 +98,14 @@ def test_the_servers_log_says_what_keeps_the_database_away(tmp_path: Path) -> No
                 if "listening for changes failed (OperationalError: " in served.log():
                     break
                 time.sleep(0.2)
+        for _ in range(100):  # and says when it is over
+            if "listening for changes again" in served.log():
+                break
+            time.sleep(0.2)
         log = served.log()
     refused = f'database "{name}" is not currently accepting connections'
     said = [line for line in log.splitlines() if line.startswith("database error: ")]
     assert said and all(refused in line for line in said), said
     assert "listening for changes failed (OperationalError: " in log
+    assert log.rindex("listening for changes again") > log.rindex("listening for changes failed")
     assert "Traceback" not in log and "[SQL:" not in log

@@ -354,10 +354,14 @@ class Hub:
     def _listen(self, store: SqlEventStore) -> None:
         """(A thread.) PostgreSQL notifications → the event loop; reconnects on failure."""
         assert self._loop is not None
+        failed = False
         while not self._stop.is_set():
             try:
                 for channel, payload in store.notifications(self._stop):
                     if not channel:  # listening (again): deliver what came meanwhile
+                        if failed:  # the log that said it failed says it is over
+                            log.warning("listening for changes again")
+                            failed = False
                         self._call(self.reread_screen())
                         for cid in list(self.rooms):
                             self._call(self.changed(cid))
@@ -370,6 +374,7 @@ class Hub:
                         self._call(self.changed(*read_append_note(payload)))
             except Exception as exc:  # the database went away: try again shortly
                 log.warning("listening for changes failed (%s); retrying", failure_words(exc))
+                failed = True
                 self._stop.wait(1.0)
 
     def _call(self, coro: Awaitable[None]) -> None:
