@@ -290,3 +290,58 @@ def test_controls_the_server_did_not_answer_for_are_asked_again_never_left_stale
     assert alice.errors == [], alice.errors
     alice.context.close()
     gm.context.close()
+
+
+def test_a_command_the_server_could_not_do_just_now_is_sent_again_by_itself(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """While the server's database restarts, a command is answered 503 "nothing was done …
+    try again in a moment" (tests/server/test_outage). Before: the page showed that and
+    dropped the command, and the player had to send it again; now it says it is not done
+    yet and sends it again by itself, once, until it goes through."""
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
+    page = alice.page
+    refused = []
+
+    def database_restarting(route: Route) -> None:  # the server's own 503, twice
+        if len(refused) < 2:
+            refused.append(route.request.post_data)
+            route.fulfill(status=503, content_type="application/json", body=json.dumps({
+                "code": "internal_error", "rule": None, "values": {},
+                "message": "nothing was done: the database is out of reach or failed; try "
+                           "again in a moment"}))
+        else:
+            route.continue_()
+
+    page.route("**/commands", database_restarting)
+    line = attack_typed(alice)
+    line.get_by_role("button", name="Send").click()
+    expect(page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    assert len(refused) == 2 and refused[0] == refused[1]  # the same command, the same key
+    expect(page.locator("#error")).to_be_hidden()
+    expect(attacks(gm)).to_have_count(1)
+    wait_log(alice, "[3, 3, 2]")
+    assert alice.errors == [], alice.errors
+    alice.context.close()
+    gm.context.close()
+
+
+def test_while_the_database_stays_away_the_page_says_the_command_is_not_done_yet(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    gm, alice = brawl(browser, served, tmp_path, "open ada")
+    page = alice.page
+    page.route("**/commands", lambda route: route.fulfill(
+        status=503, content_type="application/json", body=json.dumps({
+            "code": "internal_error", "rule": None, "values": {},
+            "message": "nothing was done: the database is out of reach or failed; try again "
+                       "in a moment"})))
+    attack_typed(alice).get_by_role("button", name="Send").click()
+    expect(page.locator("#error")).to_contain_text(
+        "Not done yet: the server cannot reach its database just now, so nothing was done. "
+        "The page sends it again by itself")
+    page.unroute("**/commands")  # the database is back: the next try goes through
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#notice")).to_contain_text("Done: ada: attack imp")
+    expect(page.locator("#error")).to_be_hidden()
+    expect(attacks(gm)).to_have_count(1)
+    alice.context.close()
+    gm.context.close()

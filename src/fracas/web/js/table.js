@@ -55,10 +55,20 @@ function showError(error, about = "") {
   const unsent = error instanceof TypeError;  // fetch failed: no answer came back
   const text = unsent ? "No answer yet: the server cannot be reached. The page sends it again by "
     + "itself once the connection is back, and says here whether it went through (never twice)."
+    : notYet(error) ? "Not done yet: the server cannot reach its database just now, so nothing "
+      + "was done. The page sends it again by itself until it goes through, and says here when "
+      + "it does (never twice)."
     : error.code === "stale_version" ? (error.own ? STALE_OWN : STALE)
     : withAdvice(error.message || String(error), error);
   errorBox.replaceChildren(h("span", {}, text), h("button", { type: "button", class: "small dismiss",
     "aria-label": "Dismiss this message", onclick: () => showError(null) }, "✕"));
+}
+
+// An answer that says the server could not do it just now and nothing was done (its database
+// out of reach: 503; a proxy in front of it without the server: 502, 504): sent again, as a
+// command whose answer was lost is.
+function notYet(error) {
+  return error instanceof ApiError && [502, 503, 504].includes(error.status);
 }
 
 // A command sent from a screen the table had moved past (another tab of the GM, another
@@ -1043,7 +1053,8 @@ function followUndo(undone) {
 
 // A command (or undo, redo) goes with an idempotency key of its own and the cursor of the
 // screen it was chosen on: when its answer is lost on the way (a phone's wifi drops, the
-// server restarts), it is sent again as it was, and the server applies it once
+// server restarts) or says nothing was done just now (the database away: notYet), it is sent
+// again as it was, and the server applies it once
 // (docs/server.md) — twice at once, then whenever the page is live again or the network back
 // (every AGAIN_MS at the latest), until an answer says whether it went through: its "Done: …",
 // or why not (the table changed meanwhile). The same command sent again while it is on its way
@@ -1125,7 +1136,7 @@ async function answerOf(pending) {
         if (state.moment === moment) stale();  // its frame is still on its way
         return answer;
       } catch (error) {
-        if (error instanceof TypeError) {  // no answer: try again, as it was
+        if (error instanceof TypeError || notYet(error)) {  // no answer, or not yet: try again, as it was
           if (attempt < RETRIES.length) {
             await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
             continue;
