@@ -25,7 +25,6 @@ from tests.web.scenarios import (
     ETHERSCOPE,
     FABULA,
     crowd,
-    fabula_table_of_eight,
     vers_table_of_eight,
 )
 
@@ -317,28 +316,6 @@ def test_the_public_screen_on_a_tv_reads_from_across_the_room(browser: Browser,
             assert sizes and min(sizes) >= 24, (text, sizes)
         assert page.evaluate("document.documentElement.scrollWidth") <= 1920
         expect(page.get_by_label("Sound and vibration when it is my turn")).to_have_count(0)
-    finally:
-        for screen in (gm, tv):
-            screen.context.close()
-
-
-def test_a_tv_shows_every_member_of_a_crowded_fight_without_scrolling(
-        browser: Browser, served: Served, tmp_path: Path) -> None:
-    """Eight heroes against five bandits on the public screen of a 1920×1080 TV: every
-    member of both sides, with their bars, stands in view (before: the heroes' side, one
-    member under another, ran past the foot of the screen, and a TV cannot be scrolled)."""
-    gm = start_table(browser, served.url)
-    upload_scenario(gm, fabula_table_of_eight(), tmp_path)
-    command(gm, "gm", "ada: initiative dice=" + ",".join(["6"] * 16))  # each: turns left
-    tv = open_screen(browser, invite(gm, None), {"width": 1920, "height": 1080})
-    try:
-        members = tv.page.locator(".side .member")
-        expect(members).to_have_count(13)
-        expect(members.first).to_contain_text("1 turn left")
-        for box in (members.nth(i).bounding_box() for i in range(13)):
-            assert box and box["y"] + box["height"] <= 1080, f"out of view: {box}"
-        sizes = tv.page.evaluate(FONT_SIZES_JS, ".side .member b")
-        assert min(sizes) >= 24, sizes  # still read from across the room
     finally:
         for screen in (gm, tv):
             screen.context.close()

@@ -20,11 +20,15 @@ from tests.web.browser import (
     start_table,
     upload_scenario,
 )
-from tests.web.scenarios import vers_crowded_brawl
+from tests.web.scenarios import fabula_table_of_eight, vers_crowded_brawl
+from tests.web.test_layout import MAP_TEXT_CLASHES_JS
 
 pytestmark = pytest.mark.timeout(180)
 
 TV = {"width": 1920, "height": 1080}
+#: Many living-room TVs and projectors: the same glass as a 1920×1080 TV in fewer pixels.
+TV_720 = {"width": 1280, "height": 720}
+TVS = pytest.mark.parametrize("tv", [TV, TV_720], ids=["1080p", "720p"])
 #: What the hidden lurker and the GM-only stats would give away on the public screen.
 SECRETS = ("zqlurker", "rafters")
 
@@ -38,6 +42,22 @@ OUT_OF_VIEW_JS = """([selector, w, h]) => [...document.querySelectorAll(selector
   .map((el) => [el.textContent.slice(0, 40), el.getBoundingClientRect()])
   .filter(([, r]) => r.bottom > h || r.right > w || r.width === 0)
   .map(([t, r]) => `${t} @ ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.bottom)}`)"""
+
+
+#: The size in CSS pixels at which each text of the VERS map is drawn (its font size in the
+#: map's units, times the map's scale on the page).
+MAP_TEXT_SIZES_JS = """() => {
+  const svg = document.querySelector("svg.zones");
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll("text")]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+}"""
+
+
+def readable(tv: dict[str, int]) -> float:
+    """The least text size read from across the room on a TV: 24 px on a 1920×1080 one, as
+    high on the glass on any other (16 px on a 1280×720 one)."""
+    return 24 * tv["height"] / TV["height"]
 
 
 def brawl(gm: Screen) -> None:
@@ -55,19 +75,23 @@ def out_of_view(page: Page, selector: str, size: dict[str, int]) -> list[str]:
     return found
 
 
+@TVS
 @pytest.mark.rule("VR-INJ-1", "VR-MOVE-1")
 def test_a_crowded_vers_brawl_stands_whole_on_a_tv(browser: Browser, served: Served,
-                                                   tmp_path: Path) -> None:
-    """Ten characters in five zones on a 1920×1080 TV: the map and who stands where, every
-    character's conditions, the objects, whose turn it is and the newest of the log are all in
-    view at once, in text read from across the room (before: the map alone filled the screen,
-    the conditions began 1,500 px down, each hurt character's ladders a table 250 px tall)."""
+                                                   tmp_path: Path, tv: dict[str, int]) -> None:
+    """Ten characters in five zones on a 1920×1080 TV and on a 1280×720 one: the map and who
+    stands where, every character's conditions, the objects, whose turn it is and the newest
+    of the log are all in view at once, in text read from across the room, the map's names
+    as large as the text beside them (before: the map alone filled the screen, the conditions
+    began 1,500 px down, each hurt character's ladders a table 250 px tall; then, on a 720p
+    TV, the objects and the map's last lines below its foot, the map's names 10-12 px, and
+    17 px on a 1080p one)."""
     gm = start_table(browser, served.url)
     upload_scenario(gm, vers_crowded_brawl(), tmp_path)
-    tv = open_screen(browser, invite(gm, None), TV)
+    screen = open_screen(browser, invite(gm, None), tv)
     try:
         brawl(gm)
-        page = tv.page
+        page = screen.page
         expect(page.locator(".log .entry").first).to_contain_text("Oak table is")
         lines = page.locator("li.ladders")
         expect(lines).to_have_count(9)  # the lurker hidden from the players is not among them
@@ -75,16 +99,20 @@ def test_a_crowded_vers_brawl_stands_whole_on_a_tv(browser: Browser, served: Ser
         for selector in ("svg.zones", ".facts li", "li.ladders",
                          "[aria-labelledby='h-objects'] li", ".round-region p",
                          ".log .entry:first-child"):
-            assert out_of_view(page, selector, TV) == [], selector
+            assert out_of_view(page, selector, tv) == [], selector
         for text in ("li.ladders", "[aria-labelledby='h-objects'] li", ".facts li"):
             sizes = page.evaluate(FONT_SIZES_JS, text)
-            assert sizes and min(sizes) >= 24, (text, sizes)
-        assert page.evaluate("document.documentElement.scrollWidth") <= TV["width"]
-        assert leaks(tv, SECRETS) == []
-        assert tv.errors == [] and tv.console == [], (tv.errors, tv.console)
+            assert sizes and min(sizes) >= readable(tv), (text, sizes)
+        expect(page.locator("svg.zones text.who")).to_have_count(9)
+        drawn = page.evaluate(MAP_TEXT_SIZES_JS)
+        assert min(drawn) >= readable(tv), drawn
+        assert page.evaluate(MAP_TEXT_CLASHES_JS) == []  # each name inside the map, apart
+        assert page.evaluate("document.documentElement.scrollWidth") <= tv["width"]
+        assert leaks(screen, SECRETS) == []
+        assert screen.errors == [] and screen.console == [], (screen.errors, screen.console)
     finally:
-        for screen in (gm, tv):
-            screen.context.close()
+        for each in (gm, screen):
+            each.context.close()
 
 
 @pytest.mark.rule("VR-INJ-2", "VR-INJ-3")
@@ -113,20 +141,52 @@ def test_the_conditions_say_who_is_out_of_the_brawl(browser: Browser, served: Se
             screen.context.close()
 
 
+@TVS
 @pytest.mark.rule("VR-CHASE-1")
-def test_a_chase_with_no_map_fills_the_tv_from_its_left(browser: Browser, served: Served) -> None:
-    """A VERS chase through the market, with no zones, on a 1920×1080 TV: its Conditions and
-    its Chase stand at the left of the screen, no empty column where a map would be (before:
-    the brawl's columns left the left third of the screen blank)."""
+def test_a_chase_with_no_map_fills_the_tv_from_its_left(browser: Browser, served: Served,
+                                                        tv: dict[str, int]) -> None:
+    """A VERS chase through the market, with no zones, on a 1920×1080 TV and on a 1280×720
+    one: its Conditions and its Chase stand at the left of the screen, no empty column where
+    a map would be, the newest of the log in view (before: the brawl's columns left the left
+    third of the screen blank; then, on a 720p TV, the newest entry ran below its foot)."""
     gm = start_table(browser, served.url)
     create_from_example(gm, "vers-chase", story=True)
-    tv = open_screen(browser, invite(gm, None), TV)
+    screen = open_screen(browser, invite(gm, None), tv)
     try:
-        chase = tv.page.locator("[aria-labelledby='h-chase']")
+        chase = screen.page.locator("[aria-labelledby='h-chase']")
         expect(chase).to_contain_text("captured")
-        for part in (chase, tv.page.locator("[aria-labelledby='h-conditions']")):
+        for part in (chase, screen.page.locator("[aria-labelledby='h-conditions']")):
             box = part.bounding_box()
-            assert box and box["x"] < 100 and box["y"] + box["height"] <= TV["height"], box
+            assert box and box["x"] < 100 and box["y"] + box["height"] <= tv["height"], box
+        for selector in (".log .entry:first-child", "li.ladders", ".round-region p"):
+            assert out_of_view(screen.page, selector, tv) == [], selector
+        sizes = screen.page.evaluate(FONT_SIZES_JS, "li.ladders")
+        assert min(sizes) >= readable(tv), sizes
     finally:
-        for screen in (gm, tv):
-            screen.context.close()
+        for each in (gm, screen):
+            each.context.close()
+
+
+@TVS
+def test_a_tv_shows_every_member_of_a_crowded_fight_without_scrolling(
+        browser: Browser, served: Served, tmp_path: Path, tv: dict[str, int]) -> None:
+    """Eight heroes against five bandits on the public screen of a 1920×1080 TV and of a
+    1280×720 one: every member of both sides, with their bars, stands in view, as do the
+    round and the newest of the log (before: the heroes' side, one member under another, ran
+    past the foot of the screen, and a TV cannot be scrolled; then, on a 720p TV, the
+    bandits did)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, fabula_table_of_eight(), tmp_path)
+    command(gm, "gm", "ada: initiative dice=" + ",".join(["6"] * 16))  # each: turns left
+    screen = open_screen(browser, invite(gm, None), tv)
+    try:
+        members = screen.page.locator(".side .member")
+        expect(members).to_have_count(13)
+        expect(members.first).to_contain_text("1 turn left")
+        for selector in (".side .member", ".round-region p", ".log .entry:first-child"):
+            assert out_of_view(screen.page, selector, tv) == [], selector
+        sizes = screen.page.evaluate(FONT_SIZES_JS, ".side .member b")
+        assert min(sizes) >= readable(tv), sizes  # still read from across the room
+    finally:
+        for each in (gm, screen):
+            each.context.close()

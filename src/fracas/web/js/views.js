@@ -544,20 +544,39 @@ export function zonesOf(level) {
 // that a crowded zone's last names are neither cut at the map's foot nor drawn over the row
 // below (eight heroes around one thug).
 const PHONE = "(max-width: 599px)";
+// The public screen on a TV (fracas.css): the map in a column of its own, 29rem wide, where a
+// name is drawn as large as the text beside it, and so cut shorter (NAME_TV letters)
+const TV = "(min-width: 1200px)";
+const NAME = 14;
+const NAME_TV = 12;
 const ROW = 220;
 const WHO = 20;  // a line of the names under a zone
+const WHO_TV = 22;  // (18 px on a TV: fracas.css)
+
+/** How far apart the lines of names under a zone are drawn. */
+function whoLine() {
+  return onTv() ? WHO_TV : WHO;
+}
+
+/** Whether the map is drawn for a TV: the public screen, 1,200 px wide or more. */
+function onTv() {
+  return document.body.classList.contains("public") && window.matchMedia(TV).matches;
+}
 
 function zonePlaces(zones, crowd) {
   const phone = window.matchMedia(PHONE).matches;
   const cols = Math.max(1, phone ? Math.min(3, zones.length) : zones.length);
-  const width = phone ? 384 : 640;
+  const width = phone ? 384 : onTv() ? 560 : 640;
+  // how much lower every other zone of a row stands: on a TV's narrower steps, less, so that
+  // a zone's name clears the names under the zone beside it
+  const zig = onTv() ? 60 : 80;
   const step = width / cols;
   // a name wider than its column in lines of its words (the map's edge would cut it), the
   // whole map lower by the lines it takes
   const names = new Map(zones.map((z) => [z.id, nameLines(z.name || z.id, Math.floor((step - 8) / LETTER))]));
   const top = (Math.max(1, ...[...names.values()].map((l) => l.length)) - 1) * LINE;
   // how far below its zone's centre a zone's last name reaches
-  const under = (z) => 62 + Math.max(0, (crowd.get(z.id) || 0) - 1) * WHO;
+  const under = (z) => 62 + Math.max(0, (crowd.get(z.id) || 0) - 1) * whoLine();
   const rows = [];
   zones.forEach((z, i) => (rows[Math.floor(i / cols)] ||= []).push(z));
   // each row below the one above it, far enough that the next row's names (at most `top`
@@ -568,7 +587,7 @@ function zonePlaces(zones, crowd) {
   const at = new Map(zones.map((z, i) => {
     const row = Math.floor(i / cols);
     const col = row % 2 ? cols - 1 - (i % cols) : i % cols;
-    return [z.id, { x: step * col + step / 2, y: lineOf[row] + (col % 2 ? 80 : 0), lines: names.get(z.id) }];
+    return [z.id, { x: step * col + step / 2, y: lineOf[row] + (col % 2 ? zig : 0), lines: names.get(z.id) }];
   }));
   const foot = Math.max(...zones.map((z) => at.get(z.id).y + under(z) + 8));
   return { at, width, height: Math.max(lineOf[rows.length - 1] + 180, foot) };
@@ -578,6 +597,9 @@ function zonePlaces(zones, crowd) {
 // letters, broken between words; a word longer than that keeps a line of its own.
 const LETTER = 12.5;
 const LINE = 22;
+// about how wide a letter of a name under a zone is (17 px; 18 on a TV: fracas.css)
+const WHO_LETTER = 9.5;
+const WHO_LETTER_TV = 10;
 function nameLines(name, room) {
   const lines = [];
   for (const word of name.split(/\s+/).filter(Boolean)) {
@@ -590,8 +612,8 @@ function nameLines(name, room) {
 
 // Where a line of a name is centred: under its zone, or nearer the middle where it would run
 // over the map's edge (a word longer than its column).
-function inside(x, text, width) {
-  const half = (text.length * LETTER) / 2 + 2;
+function inside(x, text, width, letter = LETTER) {
+  const half = (text.length * letter) / 2 + 2;
   return half * 2 >= width ? width / 2 : Math.min(Math.max(x, half), width - half);
 }
 
@@ -603,6 +625,7 @@ function zoneMap(level, zones, ctx) {
   const people = standing(level);
   const crowd = new Map(zones.map((z) => [z.id, people.filter((p) => p.zone === z.id).length]));
   const { at, width, height } = zonePlaces(zones, crowd);
+  const [room, letter] = onTv() ? [NAME_TV, WHO_LETTER_TV] : [NAME, WHO_LETTER];
   return h("div", { class: "scroll" }, s("svg", { viewBox: `0 0 ${width} ${height}`, class: "zones", role: "img",
     "aria-label": "zone map" },
     links.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) =>
@@ -623,8 +646,11 @@ function zoneMap(level, zones, ctx) {
           // (a space between the lines: the name reads whole, to a screen reader and in a copy)
           lines.map((line, i) => s("tspan", { x: inside(x, line, width), dy: i ? LINE : 0 },
             i < lines.length - 1 ? `${line} ` : line))),
-        here.map((p, i) => s("text", { x, y: y + 56 + i * WHO, "text-anchor": "middle",  // below the circle
-          class: "who" }, s("title", {}, p.name), shorten(p.name, people))));
+        here.map((p, i) => {  // below the circle, inside the map (a zone at its edge)
+          const name = shorten(p.name, people, room);
+          return s("text", { x: inside(x, name, width, letter), y: y + 56 + i * whoLine(), "text-anchor": "middle",
+            class: "who" }, s("title", {}, p.name), name);
+        }));
     })));
 }
 
@@ -637,11 +663,12 @@ function standing(level) {
 // A name cut to fit under its zone; where two names would be cut alike ("Cutthroat of …"),
 // each keeps its start and its end ("Cutthr…(left)"); where those are alike too ("Cutthroat of
 // the Left Alley" and "… Right Alley"), it reads from the first word that tells it apart
-// ("…Left Alley").
-function shorten(name, people) {
-  const head = (n) => (n.length > 14 ? n.slice(0, 13) + "…" : n);
-  const ends = (n) => (n.length > 14 ? `${n.slice(0, 6)}…${n.slice(-7)}` : n);
-  if (name.length <= 14) return name;
+// ("…Left Alley"); at most `room` letters.
+function shorten(name, people, room) {
+  const start = Math.floor((room - 1) / 2);
+  const head = (n) => (n.length > room ? n.slice(0, room - 1) + "…" : n);
+  const ends = (n) => (n.length > room ? `${n.slice(0, start)}…${n.slice(start + 1 - room)}` : n);
+  if (name.length <= room) return name;
   const others = people.map((p) => p.name).filter((n) => n !== name);
   const alike = others.filter((n) => head(n) === head(name));
   if (!alike.length) return head(name);
@@ -653,5 +680,5 @@ function shorten(name, people) {
     same = Math.max(same, i);
   }
   const rest = name.slice(name.lastIndexOf(" ", same) + 1);
-  return `…${rest.length > 13 ? rest.slice(0, 12) + "…" : rest}`;
+  return `…${rest.length > room - 1 ? rest.slice(0, room - 2) + "…" : rest}`;
 }
