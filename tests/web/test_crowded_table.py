@@ -83,3 +83,50 @@ def test_the_gm_asks_every_acting_heroes_commands_at_once(browser: Browser, serv
             expect(gm.page.locator(f"section.actor[data-actor='{actor}']")).to_have_count(1)
     finally:
         gm.context.close()
+
+
+#: Where each part of a player's page starts, in the page's order of reading.
+PARTS_JS = """() => ["round", "log", "field", "table"].map((part) =>
+  document.querySelector(`.${part}-region`).getBoundingClientRect().top + scrollY)"""
+
+
+def test_a_players_phone_at_a_crowded_table_has_every_part_a_tap_away(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Nine characters on Alice's 390×844 phone: under Ada's controls her state ('unhurt'),
+    then what just happened (the log, before the map and everyone's cards), and a bar at the
+    top of the screen, wherever she has scrolled, takes her in one tap to the Turn, the Log,
+    the Zones or the Conflicts, its heading focused and in view below the bar (before: the
+    log ≈ 2,750 px down, below every card, her state only on her card in the Participants)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, vers_table_of_eight(), tmp_path)
+    alice = join(browser, invite(gm, "alice"), touch=True)
+    page = alice.page
+    try:
+        gm_opens(gm, "Ada")
+        command(gm, "gm", "ada: attack thug dice=3,3,2")
+        expect(page.locator(".log .entry").first).to_contain_text("Ada attacks Thug")
+        expect(page.locator("section.actor[data-actor='ada'] .own-state")).to_have_text("unhurt")
+        parts = page.evaluate(PARTS_JS)
+        assert parts == sorted(parts), parts  # the Turn, the log, the field, the conflicts
+        assert parts[1] < 844 * 1.5, parts  # what just happened, a short scroll away
+        bar = page.get_by_role("navigation", name="Parts of the page")
+        buttons = bar.get_by_role("button")
+        expect(buttons).to_have_text(["Turn", "Log", "Zones", "Conflicts"])
+        for button in buttons.all():
+            box = button.bounding_box()
+            assert box and box["height"] >= 44 and box["x"] + box["width"] <= 390, box
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        for name, heading, then in (("Log", "#h-log", ".log .entry:first-child .head"),
+                                    ("Turn", "#h-turn", "section.actor[data-actor='ada'] h3"),
+                                    ("Zones", "#h-zones", "svg.zones"),
+                                    ("Conflicts", "#h-conflicts", ".conflicts li")):
+            bar.get_by_role("button", name=name).tap()
+            expect(page.locator(heading)).to_be_focused()
+            top = bar.bounding_box()
+            assert top and top["y"] == 0, top  # the bar stays at the top of the screen
+            for part in (heading, then):
+                box = page.locator(part).first.bounding_box()
+                assert box and top["height"] <= box["y"] < 844, (name, part, box)
+    finally:
+        for screen in (gm, alice):
+            screen.context.close()

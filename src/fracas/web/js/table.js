@@ -10,7 +10,7 @@ import { Live, TIMING } from "./live.js";
 import { logEntry, marked, undoneOf } from "./log.js";
 import { setupForm } from "./setup.js";
 import { kept, keepIn } from "./typed.js";
-import { parentPanels, progressOf, rulesetPanels, sheetOf, turnOf, zoomOrigin, zonesOf } from "./views.js";
+import { outWords, parentPanels, progressOf, rulesetPanels, sheetOf, turnOf, zoomOrigin, zonesOf } from "./views.js";
 
 const [, , tableId, pathConflict] = location.pathname.split("/");
 const main = document.getElementById("main");
@@ -197,12 +197,51 @@ function markScreen(role) {
   document.documentElement.classList.toggle("public", role === "public");
 }
 
+// The parts of a player's page, named by their headings, in a bar that stays at the top of the
+// screen: a tap scrolls to the part and puts the focus on its heading. What the browser scrolls
+// into view (Tab, a jump) stops below the bar, never behind it.
+function jumpBar() {
+  const nav = h("nav", { class: "jump", "aria-label": "Parts of the page" }, h("ul", { class: "plain" }));
+  main.before(nav);
+  new ResizeObserver(() => {
+    document.documentElement.style.scrollPaddingTop = `${Math.ceil(nav.getBoundingClientRect().height)}px`;
+  }).observe(nav);
+  return nav;
+}
+
+// The bar's buttons, one for each part of the page with a heading (drawn anew only when one's
+// heading changes: the focus stays on a button while the table moves on).
+function renderJumps() {
+  if (!regions.jump) return;
+  const parts = [regions.round, regions.log, regions.field, regions.table]
+    .map((region) => [region, region.querySelector(".panel > h2")]).filter(([, heading]) => heading);
+  const key = parts.map(([, heading]) => heading.textContent).join("|");
+  if (key === regions.jump.dataset.parts) return;
+  regions.jump.dataset.parts = key;
+  redraw(regions.jump.firstChild, () => parts.map(([region, heading]) => h("li", {},
+    h("button", { type: "button", class: "cancel", "data-focus": `jump-${heading.textContent}`,
+      onclick: () => jumpTo(region) }, heading.textContent))));
+}
+
+function jumpTo(region) {
+  const heading = region.querySelector(".panel > h2");
+  if (!heading) return;
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.scrollIntoView({ block: "start" });
+  heading.focus({ preventScroll: true });
+}
+
 function layout() {
   regions.table = h("div", { class: "region table-region" });
   regions.round = h("div", { class: "region round-region" });
   regions.field = h("div", { class: "region field-region" });
   regions.log = h("div", { class: "region log-region" });
-  main.replaceChildren(regions.round, regions.field, regions.log, regions.table);
+  // a player's page is one column (a phone): their characters' controls, then what just
+  // happened, then the field; each part one tap away from anywhere on it (jumpBar)
+  const player = state.me.role === "player";
+  main.replaceChildren(...(player ? [regions.round, regions.log, regions.field, regions.table]
+    : [regions.round, regions.field, regions.log, regions.table]));
+  if (player) regions.jump = jumpBar();
   main.className = "grid";
   main.addEventListener("input", () => showError(null));  // the user is putting it right
 }
@@ -535,6 +574,7 @@ function render() {
   renderRound(level, turn, ctx);
   announce(turn, ctx, level);
   followInList();
+  renderJumps();
 }
 
 // The open conflict's entry of the list follows its view at once: ended (or run again by an
@@ -566,7 +606,7 @@ function renderField(level, turn, ctx) {
         p.hidden_from?.length ? h("span", { class: "tag secret" }, `hidden from ${p.hidden_from.join(", ")}`) : null,
         now.has(p.id) ? h("span", { class: "tag now" }, "acting") : null,
         h("span", { class: "role" }, [p.side, p.kind].filter(Boolean).join(" · ")),
-        h("span", { class: "summary" }, p.out ? (p.out === "out" ? "out" : `out: ${p.out}`) : p.summary || ""), sheetOf(p))))),
+        h("span", { class: "summary" }, outWords(p) || p.summary || ""), sheetOf(p))))),
   ].flat());
 }
 
@@ -701,6 +741,7 @@ async function renderRound(level, turn, ctx) {
     const commands = normalize(items);
     const title = actor === "gm" ? "GM commands" : `${ctx.name(actor)}`;
     return h("section", { class: "actor", "data-actor": actor }, h("h3", { tabindex: -1 }, title),
+      gm ? null : ownState(ctx.participants.find((p) => p.id === actor)),
       commands.length ? commands.map((c) => commandForm(c, { ...ctx, group: actor }, { onSubmit: submit, onChange: oddsFor }))
         : h("p", {}, "nothing to do now"), commandLine(actor, ctx));
   }), gm ? (state.behind ||= behindTheScreen()) : null]);  // built once: what is typed stays
@@ -726,6 +767,13 @@ function controlsAwait(seq) {
   const wait = Math.min(1000 * 2 ** state.controlsRetry, 10000);
   state.controlsRetry += 1;
   setTimeout(() => { if (seq === state.seq && !state.closed && state.view) render(); }, wait);
+}
+
+// Where a player's character stands, under its controls (as its card in the field says it):
+// "wounded (−1 to rolls)", "HP 32/40 · MP 30/30", "out: unconscious".
+function ownState(p) {
+  const said = p && (outWords(p) || p.summary || p.harm);
+  return said ? h("p", { class: "own-state muted" }, said) : null;
 }
 
 // What a player with no character in the conflict in view reads: a zoomed-in conflict their

@@ -376,6 +376,12 @@ function folding(key, held, summary, body, attrs = {}) {
   return h("details", { ...attrs, open, ontoggle: toggled }, h("summary", {}, summary), body);
 }
 
+/** A character out of the conflict, in words: "out" and why ("out: unconscious"); "" when in. */
+export function outWords(p) {
+  if (!p.out) return "";
+  return p.out === "out" ? "out" : `out: ${p.out}`;
+}
+
 // A character's sheet as the server words it for the viewer (docs/table.md), folded to
 // "sheet" until opened; on the GM's, what its player (the table, for an NPC) does not read
 // is tagged "GM only" (a line they read part of: "alice reads: zed 1"), and a stat of the
@@ -403,7 +409,7 @@ function ladders(p, ctx) {
   const tracks = Object.entries(p.tracks || {});
   const said = p.summary && p.summary !== p.harm ? p.summary : "";  // a band is said once
   // one out of the conflict says so, and why, before its conditions: taken out, passed out
-  const out = p.out ? h("span", { class: "tag" }, p.out === "out" ? "out" : `out: ${p.out}`) : null;
+  const out = p.out ? h("span", { class: "tag" }, outWords(p)) : null;
   const head = [h("b", {}, p.name), " ", out, harmTag(p), said ? h("span", { class: "muted" }, ` ${said}`) : null];
   if (!tracks.length) return h("li", { class: "ladders" }, head);
   const held = tracks.some(([, info]) => holds(info));
