@@ -360,8 +360,8 @@ def test_before_the_start_the_pending_box_shows_the_initiative_odds() -> None:
 def test_the_initiative_odds_tell_a_player_no_gm_only_initiative_die_or_bond() -> None:
     """A player is shown no initiative odds where a number of the check is the GM's: a foe's
     GM-only Initiative (the DL could be it, and a line for some DLs would tell it), a
-    roller's GM-only die or Bond; the GM still sees them. A supporter hidden from the player
-    is not counted in theirs (the line is as it would be without them)."""
+    roller's GM-only die or Bond; the GM still sees them. A PC hidden from the player does not
+    support unless the GM names it (the line is as it would be without them)."""
     from tests.rulesets.fabula_ultima.support import make, npc, pc, run
 
     ada = {**pc("ada"), "player": "alice"}
@@ -376,5 +376,7 @@ def test_the_initiative_odds_tell_a_player_no_gm_only_initiative_die_or_bond() -
     (seen,) = odds(c, Viewer.of_player("alice"), "ada: initiative")
     assert "Bruno" not in seen and seen == odds(make(ada, npc("orc")), Viewer.gm(),
                                                 "ada: initiative")[0]
-    assert "Bruno" in odds(c, Viewer.gm(), "ada: initiative")[0]
+    # nor in the GM's: a PC kept hidden supports only when named (FU-CON-3 decision)
+    assert "Bruno" not in odds(c, Viewer.gm(), "ada: initiative")[0]
+    assert "Bruno" in odds(c, Viewer.gm(), "ada: initiative supporters=bruno")[0]
 
