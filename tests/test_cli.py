@@ -1005,3 +1005,21 @@ def test_a_piped_log_keeps_the_mark_of_a_dropped_die(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert "[~~3~~, 17] + 5 = 22" in done.output
     assert "[~~3~~, 17] + 5 = 22" in runner.invoke(app, ["show", cid, *db]).output
+
+
+@pytest.mark.rule("FU-RES-3")
+def test_a_refused_spell_names_the_line_of_its_sheets_spells(tmp_path: Path) -> None:
+    """Before: a spell with an unknown target, a name given twice or no name pointed at the
+    participant's stats line, far above the spell that was wrong."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('ruleset = "fabula-ultima"\n[[participants]]\nid = "ada"\nside = "heroes"\n'
+                   '[participants.stats]\ndex = 8\nins = 8\nmig = 8\nwlp = 8\nhp = 40\nmp = 30\n'
+                   'spells = [\n  { name = "Fire", mp = 10, damage = 10 },\n'
+                   '  { name = "Heal", mp = 5, target = "friend" },\n]\n'
+                   '[[participants]]\nid = "bo"\nside = "foes"\n'
+                   'stats = { dex = 8, ins = 8, mig = 8, wlp = 8, hp = 30 }\n')
+    assert bad.read_text().splitlines()[11].startswith("spells = [")  # line 12
+    result = runner.invoke(app, ["run", str(bad)])
+    assert result.exit_code == 2
+    assert "bad.toml:12: ada: Heal: target is one of foe, ally, self, none" in " ".join(
+        result.output.split())

@@ -158,6 +158,12 @@ def bad(pid: str, message: str, rule: str | None = None, **values: Any) -> Inval
     return InvalidInput(f"{pid}: {message}", rule=rule, participant=pid, **values)
 
 
+def bad_spell(pid: str, message: str, rule: str, key: str = "spells") -> InvalidInput:
+    """An InvalidInput about a spell on ``pid``'s sheet: a scenario file's refusal names the
+    line of its ``key`` (one a spell has no such key, a recovery), else of ``spells``."""
+    return bad(pid, message, rule, key=key)
+
+
 def check_die(pid: str, what: str, value: Any) -> int:
     """A die size of d6, d8, d10 or d12, written as the number ``10`` or the text ``"d10"``
     (``"D10"`` too), else InvalidInput naming those forms (FU-CHK-1): ``"d 10"``, ``"d+10"``
@@ -269,63 +275,64 @@ def make_spell(pid: str, data: Any) -> Spell:
     """A Spell from its table on a sheet, checked: every key one it is written with, and
     nothing that would count for nothing or be refused when cast (FU-RES-1, FU-RES-3)."""
     if not isinstance(data, dict):
-        raise bad(pid, f"a spell must be a table such as {{ name = \"Fire blast\", mp = 10, "
-                       f"damage = 15, type = \"fire\" }}, not {spelled(data)}", "FU-RES-3")
+        raise bad_spell(pid, f"a spell must be a table such as {{ name = \"Fire blast\", mp = 10, "
+                             f"damage = 15, type = \"fire\" }}, not {spelled(data)}", "FU-RES-3")
     raw_name = data.get("name")
     if not isinstance(raw_name, str) or not raw_name.strip():
-        raise bad(pid, f"a spell needs its name (a text): {spelled(data)}", "FU-RES-3")
+        raise bad_spell(pid, f"a spell needs its name (a text): {spelled(data)}", "FU-RES-3")
     name = raw_name.strip()
     for key in sorted(set(data) - set(SPELL_KEYS)):
         hint = did_you_mean(str(key).lower(), list(SPELL_KEYS), cutoff=0.6)
-        raise bad(pid, f"{name}: a spell has no {key!r}{hint} (it is written with "
-                       f"{', '.join(SPELL_KEYS)})", "FU-RES-3", key=key)
+        raise bad_spell(pid, f"{name}: a spell has no {key!r}{hint} (it is written with "
+                             f"{', '.join(SPELL_KEYS)})", "FU-RES-3", key=key)
     numbers: dict[str, int] = {}
     for key in ("mp", "damage", *RECOVERIES):
         if key in data:
             value = data[key]
             least = 1 if key in RECOVERIES else 0  # restoring nothing would count for nothing
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise bad(pid, f"{name}: {key} is a whole number, {least} or more, not "
-                               f"{spelled(value)}", "FU-RES-3" if key == "damage" else "FU-RES-1",
-                          key=key if key in RECOVERIES else "spells")
+                rule = "FU-RES-3" if key == "damage" else "FU-RES-1"
+                raise bad_spell(pid, f"{name}: {key} is a whole number, {least} or more, not "
+                                     f"{spelled(value)}", rule,
+                                key=key if key in RECOVERIES else "spells")
             numbers[key] = value
     target = str(data.get("target", "foe")).strip().lower()
     if target not in SPELL_TARGETS:
-        raise bad(pid, f"{name}: target is one of {', '.join(SPELL_TARGETS)}, not "
-                       f"{spelled(data.get('target'))}", "FU-RES-3")
+        raise bad_spell(pid, f"{name}: target is one of {', '.join(SPELL_TARGETS)}, not "
+                             f"{spelled(data.get('target'))}", "FU-RES-3")
     damage = numbers.get("damage")
     if damage is not None and target == "none":
-        raise bad(pid, f"{name}: a spell dealing damage is cast on someone: give it target "
-                       "foe, ally or self", "FU-RES-3")
+        raise bad_spell(pid, f"{name}: a spell dealing damage is cast on someone: give it target "
+                             "foe, ally or self", "FU-RES-3")
     if "type" in data and damage is None:
-        raise bad(pid, f"{name}: type is the type of a spell's damage: without damage it "
-                       "would count for nothing", "FU-RES-3")
+        raise bad_spell(pid, f"{name}: type is the type of a spell's damage: without damage it "
+                             "would count for nothing", "FU-RES-3")
     dtype = str(data.get("type", "physical")).strip().lower()
     if dtype not in DAMAGE_TYPES:
-        raise bad(pid, f"{name}: damage type must be one of {', '.join(DAMAGE_TYPES)}",
-                  "FU-RES-3")
+        raise bad_spell(pid, f"{name}: damage type must be one of {', '.join(DAMAGE_TYPES)}",
+                        "FU-RES-3")
     restores = [key for key in RECOVERIES if key in numbers]
     if restores and damage is not None:
-        raise bad(pid, f"{name}: a spell deals damage (a Magic Check) or restores "
-                       f"{RECOVERIES[restores[0]].upper()} ({restores[0]}), not both: make "
-                       "them two spells", "FU-RES-3", key=restores[0])
+        raise bad_spell(pid, f"{name}: a spell deals damage (a Magic Check) or restores "
+                             f"{RECOVERIES[restores[0]].upper()} ({restores[0]}), not both: make "
+                             "them two spells", "FU-RES-3", key=restores[0])
     if restores and target in ("foe", "none"):
-        raise bad(pid, f"{name}: a spell that restores {RECOVERIES[restores[0]].upper()} "
-                       f"({restores[0]}) is cast on the caster's side: give it target ally "
-                       "or self"
-                  + (" (left out, target is foe)" if "target" not in data else ""), "FU-RES-3",
-                  key=restores[0])
+        left_out = " (left out, target is foe)" if "target" not in data else ""
+        raise bad_spell(pid, f"{name}: a spell that restores "
+                             f"{RECOVERIES[restores[0]].upper()} ({restores[0]}) is cast on the "
+                             f"caster's side: give it target ally or self{left_out}", "FU-RES-3",
+                        key=restores[0])
     spell = Spell(name, numbers.get("mp", 0), target, damage, dtype,
                   recover=numbers.get("recover", 0), recover_mp=numbers.get("recover_mp", 0))
     if "accuracy" in data:
         acc = [a for a in re.split(r"[+, ]+", str(data["accuracy"]).lower()) if a]
         if len(acc) != 2 or any(a not in ATTRIBUTES for a in acc):
-            raise bad(pid, f"{name}: accuracy must name two attributes like ins+wlp, not "
-                           f"{spelled(data['accuracy'])}", "FU-CHK-1")
+            raise bad_spell(pid, f"{name}: accuracy must name two attributes like ins+wlp, not "
+                                 f"{spelled(data['accuracy'])}", "FU-CHK-1")
         if not spell.rolls:
-            raise bad(pid, f"{name}: a spell on {_a(target) if target == 'ally' else target} "
-                           "that deals no damage takes effect with no Magic Check: leave out "
-                           "its accuracy", "FU-RES-3")
+            raise bad_spell(pid, f"{name}: a spell on {_a(target) if target == 'ally' else target} "
+                                 "that deals no damage takes effect with no Magic Check: leave out "
+                                 "its accuracy", "FU-RES-3")
         spell = dataclasses.replace(spell, accuracy="+".join(acc))
     return spell
 
@@ -333,13 +340,14 @@ def make_spell(pid: str, data: Any) -> Spell:
 def check_spells(pid: str, spells: Any) -> tuple[Spell, ...]:
     """The spells of a sheet, each checked, no name twice."""
     if not isinstance(spells, list):
-        raise bad(pid, f"spells is a list of tables such as [{{ name = \"Fire blast\", mp = 10, "
-                       f"damage = 15, type = \"fire\" }}], not {spelled(spells)}", "FU-RES-3")
+        raise bad_spell(pid, "spells is a list of tables such as [{ name = \"Fire blast\", "
+                             f"mp = 10, damage = 15, type = \"fire\" }}], not {spelled(spells)}",
+                        "FU-RES-3")
     out = tuple(make_spell(pid, s) for s in spells)
     seen: set[str] = set()
     for spell in out:
         if spell.name.lower() in seen:
-            raise bad(pid, f"the spell {spell.name!r} is listed twice", "FU-RES-3")
+            raise bad_spell(pid, f"the spell {spell.name!r} is listed twice", "FU-RES-3")
         seen.add(spell.name.lower())
     return out
 
