@@ -30,6 +30,15 @@ pytestmark = pytest.mark.timeout(150)
 SLOW = {"pingMs": 600_000, "deadMs": 600_000, "conflictsMs": 600_000}
 
 
+def database_away(route: Route) -> None:
+    """Answer as the server does while its database is out of reach: 503, nothing done (the
+    real answer is asserted by tests/server/test_outage against PostgreSQL)."""
+    route.fulfill(status=503, content_type="application/json", body=json.dumps({
+        "code": "internal_error", "rule": None, "values": {},
+        "message": "nothing was done: the database is out of reach or failed; try again in a "
+                   "moment"}))
+
+
 def brawl(browser: Browser, served: Served, tmp: Path, *gm_says: str) -> tuple[Screen, Screen]:
     """The GM's screen and Alice's phone (its timers long: :data:`SLOW`) at a VERS brawl,
     the GM's commands ``gm_says`` given first."""
@@ -199,12 +208,6 @@ def test_a_reload_while_the_server_cannot_answer_waits_for_it_not_turned_away(
     gm, alice = brawl(browser, served, tmp_path)
     page = alice.page
 
-    def database_away(route: Route) -> None:  # the server's own 503 (tests/server/test_outage)
-        route.fulfill(status=503, content_type="application/json", body=json.dumps({
-            "code": "internal_error", "rule": None, "values": {},
-            "message": "nothing was done: the database is out of reach or failed; try again "
-                       "in a moment"}))
-
     table = re.compile(r"/api/tables/[^/?]+$")  # what the page asks first: its link there
     page.route(table, database_away)
     page.reload()
@@ -305,10 +308,7 @@ def test_a_command_the_server_could_not_do_just_now_is_sent_again_by_itself(
     def database_restarting(route: Route) -> None:  # the server's own 503, twice
         if len(refused) < 2:
             refused.append(route.request.post_data)
-            route.fulfill(status=503, content_type="application/json", body=json.dumps({
-                "code": "internal_error", "rule": None, "values": {},
-                "message": "nothing was done: the database is out of reach or failed; try "
-                           "again in a moment"}))
+            database_away(route)
         else:
             route.continue_()
 
@@ -329,11 +329,7 @@ def test_while_the_database_stays_away_the_page_says_the_command_is_not_done_yet
         browser: Browser, served: Served, tmp_path: Path) -> None:
     gm, alice = brawl(browser, served, tmp_path, "open ada")
     page = alice.page
-    page.route("**/commands", lambda route: route.fulfill(
-        status=503, content_type="application/json", body=json.dumps({
-            "code": "internal_error", "rule": None, "values": {},
-            "message": "nothing was done: the database is out of reach or failed; try again "
-                       "in a moment"})))
+    page.route("**/commands", database_away)
     attack_typed(alice).get_by_role("button", name="Send").click()
     expect(page.locator("#error")).to_contain_text(
         "Not done yet: the server cannot reach its database just now, so nothing was done. "
