@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Route, expect
 
-from tests.server.support import Served
+from tests.server.support import Served, new_table, running
 from tests.web.browser import (
     Screen,
     command,
@@ -341,3 +341,37 @@ def test_while_the_database_stays_away_the_page_says_the_command_is_not_done_yet
     expect(attacks(gm)).to_have_count(1)
     alice.context.close()
     gm.context.close()
+
+
+def test_a_command_refused_for_too_many_requests_is_sent_again_when_the_server_says(
+        browser: Browser, tmp_path: Path) -> None:
+    """A phone that asked too much too fast (the server's rate limit: one request in five
+    seconds once its burst is spent) sends a command: the server answers 429, nothing done,
+    try again in 5 s. Before: the page showed the server's "too many requests: at most 0.2 a
+    second per token …" and dropped the command; now it says it is not done, sends it again
+    by itself when the server said, and it is applied once."""
+    db = f"sqlite:///{tmp_path / 'fracas.db'}"
+    with running(db, str(tmp_path / "server.log"), args=("--rate-limit", "0.2/40")) as served:
+        table = new_table(served.url)
+        brawl = table.conflict(toml=VERS)
+        assert table.gm.post(brawl + "/commands", json={"command": "open ada"}).status_code == 200
+        alice = join(browser, f"{served.url}/join#{table.invite('alice').token}", SLOW)
+        expect(alice.page.locator("section.actor[data-actor='ada']")).to_be_visible()
+        listed = f"{served.url}/api/tables/{table.id}/conflicts"
+        for _ in range(60):  # the phone's burst spent (its cookie: its token's bucket)
+            if alice.context.request.get(listed).status == 429:
+                break
+        else:
+            pytest.fail("the rate limit never answered 429")
+        attack_typed(alice).get_by_role("button", name="Send").click()
+        expect(alice.page.locator("#error")).to_contain_text(
+            "Not done: this screen sent more requests than the server takes in a moment, so "
+            "nothing was done. The page sends it again by itself in 5 s")
+        expect(alice.page.locator("#notice")).to_contain_text("Done: ada: attack imp",
+                                                              timeout=30_000)
+        expect(alice.page.locator("#error")).to_be_hidden()
+        r = table.gm.get(brawl)
+        assert r.status_code == 200, r.text
+        assert r.text.count("[3, 3, 2]") == 1, r.text  # applied once
+        assert alice.errors == [], alice.errors
+        alice.context.close()

@@ -55,6 +55,10 @@ function showError(error, about = "") {
   const unsent = error instanceof TypeError;  // fetch failed: no answer came back
   const text = unsent ? "No answer yet: the server cannot be reached. The page sends it again by "
     + "itself once the connection is back, and says here whether it went through (never twice)."
+    : limited(error) ? "Not done: this screen sent more requests than the server takes in a moment, "
+      + `so nothing was done. ${error.resent ? "The page sends it again by itself in "
+        + `${waitOf(error) / 1000} s and says here when it goes through (never twice).`
+        : `Try again in ${waitOf(error) / 1000} s.`}`
     : notYet(error) ? "Not done yet: the server cannot reach its database just now, so nothing "
       + "was done. The page sends it again by itself until it goes through, and says here when "
       + "it does (never twice)."
@@ -69,6 +73,19 @@ function showError(error, about = "") {
 // command whose answer was lost is.
 function notYet(error) {
   return error instanceof ApiError && [502, 503, 504].includes(error.status);
+}
+
+// An answer that says this screen asked too much too fast (the server's rate limit, 429):
+// nothing was done, and the answer says when to try again.
+function limited(error) {
+  return error instanceof ApiError && error.status === 429;
+}
+
+// How long a rate-limited command waits before it goes again: what the server said (its
+// Retry-After, also in the error's values), within 1 to 30 seconds.
+function waitOf(error) {
+  const seconds = Number(error.values.retry_after) || 1;
+  return 1000 * Math.min(Math.max(Math.ceil(seconds), 1), 30);
 }
 
 // A command sent from a screen the table had moved past (another tab of the GM, another
@@ -1102,7 +1119,8 @@ function followUndo(undone) {
 // A command (or undo, redo) goes with an idempotency key of its own and the cursor of the
 // screen it was chosen on: when its answer is lost on the way (a phone's wifi drops, the
 // server restarts) or says nothing was done just now (the database away: notYet), it is sent
-// again as it was, and the server applies it once
+// again as it was, and the server applies it once; one refused for too many requests (limited)
+// goes again when the server's answer says
 // (docs/server.md) — twice at once, then whenever the page is live again or the network back
 // (every AGAIN_MS at the latest), until an answer says whether it went through: its "Done: …",
 // or why not (the table changed meanwhile). The same command sent again while it is on its way
@@ -1184,6 +1202,11 @@ async function answerOf(pending) {
         if (state.moment === moment) stale();  // its frame is still on its way
         return answer;
       } catch (error) {
+        if (limited(error)) {  // too many requests: nothing done; again once the server says
+          showError(Object.assign(error, { resent: true }));
+          await new Promise((resolve) => setTimeout(resolve, waitOf(error)));
+          continue;
+        }
         if (error instanceof TypeError || notYet(error)) {  // no answer, or not yet: try again, as it was
           if (attempt < RETRIES.length) {
             await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
