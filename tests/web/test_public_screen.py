@@ -174,7 +174,9 @@ def test_a_tv_shows_every_member_of_a_crowded_fight_without_scrolling(
     1280×720 one: every member of both sides, with their bars, stands in view, as do the
     round and the newest of the log (before: the heroes' side, one member under another, ran
     past the foot of the screen, and a TV cannot be scrolled; then, on a 720p TV, the
-    bandits did)."""
+    bandits did; and the tracker's lines under the sides, which repeat the Round panel and
+    the members' tags, ran below the foot of a 720p one: a TV leaves those out, and keeps the
+    initiative's, which says which side opens every round)."""
     gm = start_table(browser, served.url)
     upload_scenario(gm, fabula_table_of_eight(), tmp_path)
     command(gm, "gm", "ada: initiative dice=" + ",".join(["6"] * 16))  # each: turns left
@@ -183,8 +185,14 @@ def test_a_tv_shows_every_member_of_a_crowded_fight_without_scrolling(
         members = screen.page.locator(".side .member")
         expect(members).to_have_count(13)
         expect(members.first).to_contain_text("1 turn left")
-        for selector in (".side .member", ".round-region p", ".log .entry:first-child"):
+        lines = screen.page.locator("ul.tracker > li")
+        expect(lines.filter(visible=True)).to_have_text(
+            ["initiative: the PCs succeeded (19 vs DL 8); side heroes opens every round"])
+        for selector in (".side .member", ".round-region p", ".log .entry:first-child",
+                         "ul.tracker > li:not(.repeats)"):
             assert out_of_view(screen.page, selector, tv) == [], selector
+        # nothing stands half cut at the foot: the Participants would repeat the Sides
+        expect(screen.page.locator(".field-region > .panel").filter(visible=True)).to_have_count(1)
         sizes = screen.page.evaluate(FONT_SIZES_JS, ".side .member b")
         assert min(sizes) >= readable(tv), sizes  # still read from across the room
     finally:

@@ -284,8 +284,13 @@ function fabula(level, ctx) {
           p.fp !== undefined ? h("span", { class: "tag" }, `FP ${p.fp}`) : null);
       })));
   });
+  // the tracker's lines; those the panels already show (the round's, in the Round panel; each
+  // side's turns, in its members' tags) are marked, for a TV to leave out: it has no room to
+  // spare (a crowded fight's lines ran below its foot) and cannot be scrolled
+  const repeats = (line) => /^round \d+[: ]/.test(line) || sides.some((side) => line.startsWith(`${side}: acted `));
   return [panel("Sides", h("div", { class: "sides" }, columns),
-    h("ul", { class: "plain" }, (r.lines || []).map((line) => h("li", {}, line))))];
+    h("ul", { class: "plain tracker" }, (r.lines || []).map((line) =>
+      h("li", repeats(line) ? { class: "repeats" } : {}, line))))];
 }
 
 // --- VERS ------------------------------------------------------------------------------
