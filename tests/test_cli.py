@@ -256,6 +256,19 @@ def test_every_commands_help_prints_without_a_traceback() -> None:
         assert "Usage" in result.output, path
 
 
+def test_a_flag_reads_as_a_flag_in_every_commands_help() -> None:
+    """`fracas run --help` read "--json <bool>", as if the flag took a value (`--json true`
+    is refused): Typer 0.29 marks every flag so. A flag shows no value type; an option that
+    takes one still does ("--seed <str>")."""
+    import typer.main
+
+    for path in _command_paths(typer.main.get_command(app), []):
+        result = runner.invoke(app, [*path, "--help"], terminal_width=200)
+        assert "<bool>" not in result.output, (path, result.output)
+    assert re.search(r"--seed\s+<str>", runner.invoke(app, ["run", "--help"],
+                                                       terminal_width=200).output)
+
+
 @pytest.mark.parametrize("port", ["0", "70000", "-1"])
 def test_serve_refuses_a_port_it_cannot_listen_on_or_print_a_link_for(port: str) -> None:
     """A port out of range was a Python traceback from the socket's bind; 0 (the system picks
