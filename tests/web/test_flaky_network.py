@@ -204,7 +204,8 @@ def test_a_reload_while_the_server_cannot_answer_waits_for_it_not_turned_away(
         browser: Browser, served: Served, tmp_path: Path) -> None:
     """Before: a player who reloaded while the server's database was out of reach (every
     request a 503) was told "You are not at this table (yet): open the link your GM gave you"
-    and the page stayed so once the database was back, as if their link no longer counted."""
+    and the page stayed so once the database was back, as if their link no longer counted.
+    Then its head read "server unreachable" where the server had answered."""
     gm, alice = brawl(browser, served, tmp_path)
     page = alice.page
 
@@ -213,7 +214,8 @@ def test_a_reload_while_the_server_cannot_answer_waits_for_it_not_turned_away(
     page.reload()
     expect(page.locator("main")).to_contain_text("The table cannot be reached just now: "
                                                  "nothing was done: the database is out of reach")
-    expect(page.locator("#connection")).to_have_text("server unreachable: trying again…")
+    # the server answered, that it cannot just now: not "server unreachable"
+    expect(page.locator("#connection")).to_have_text("server busy: trying again…")
     expect(page.locator("main")).not_to_contain_text("not at this table")
     page.unroute(table)  # the database is back: the page, asking again, opens by itself
     expect(page.locator(".person").first).to_be_visible()

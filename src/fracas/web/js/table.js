@@ -159,7 +159,9 @@ async function boot() {
       main.replaceChildren(h("p", { class: "unreachable" }, "The table cannot be reached just now: ",
         error instanceof ApiError ? error.message : "no answer from the server",
         ". The page tries again by itself."));
-      setConnection("down", "server unreachable: trying again…");
+      // no answer at all, or an answer that it cannot just now (its database away, too many
+      // requests: the page's own words say which): the head says which of the two
+      setConnection("down", `${error instanceof ApiError ? "server busy" : "server unreachable"}: trying again…`);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
