@@ -1206,7 +1206,9 @@ async function answerOf(pending) {
       } catch (error) {
         if (limited(error)) {  // too many requests: nothing done; again once the server says
           showError(Object.assign(error, { resent: true }));
+          state.sending--;  // seconds, maybe: meanwhile the screen follows the table as ever
           await new Promise((resolve) => setTimeout(resolve, waitOf(error)));
+          state.sending++;
           continue;
         }
         if (error instanceof TypeError || notYet(error)) {  // no answer, or not yet: try again, as it was
