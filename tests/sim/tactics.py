@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from fracas.sim.policies import Offer, Option, Turn
@@ -117,3 +118,14 @@ def vandal(turn: Turn) -> Option:
 def picks_from_nothing(turn: Turn) -> Option:
     """A bug that fracas raises on: a pick among no options (the fault is this line's)."""
     return turn.pick([])
+
+
+def names_a_parameter_it_lacks(turn: Turn) -> Option:
+    """Returns the first option with a value for a parameter its command does not have."""
+    return Option(turn.options[0].legal, (*turn.options[0].values, ("target", "zzz")))
+
+
+def makes_up_a_verb(turn: Turn) -> Option:
+    """Returns an option of a verb the rules do not know."""
+    legal = turn.options[0].legal
+    return Option(dataclasses.replace(legal, verb="fly"), turn.options[0].values)

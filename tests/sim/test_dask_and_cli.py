@@ -301,6 +301,14 @@ def test_a_combination_that_leaves_one_side_is_refused_before_any_is_run(
      "returned Option(legal='hello', values=()), not one of turn.options"),
     (["--policy", "heroes=tests.sim.tactics:exits"],
      "the policy of side heroes failed: SystemExit(3)"),
+    # each read "initiative has no parameter target" (or "unknown command 'fly'"), naming
+    # neither the side nor its policy
+    (["--policy", "heroes=tests.sim.tactics:names_a_parameter_it_lacks"],
+     "the policy of side heroes returned an option that makes no command (initiative has no "
+     "parameter target): Option("),
+    (["--policy", "heroes=tests.sim.tactics:makes_up_a_verb"],
+     "the policy of side heroes returned an option that makes no command (unknown command "
+     "'fly'"),
     (["--vary", "captain.name=,,,"], "captain.name: give at least one value"),
     (["--vary", "captain.stats.hp=10,10"], "the value 10 is given twice"),
     (["--vary", 'captain.name="Grim, the'], "starts like JSON but is not JSON"),

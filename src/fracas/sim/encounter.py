@@ -566,6 +566,13 @@ class Encounter:
                 raise InvalidInput(f"the policy of side {turn.side} returned "
                                    f"{_short(choice)}, not one of turn.options or turn.offers",
                                    side=turn.side)
+            try:
+                self._command(choice)
+            except FracasError as exc:  # no command at all: the policy's fault, not a rule's
+                raise InvalidInput(f"the policy of side {turn.side} returned an option that "
+                                   f"makes no command ({exc.message}): {_short(choice)}; "
+                                   "return one of turn.options or turn.offers",
+                                   side=turn.side) from None
             if self._try(choice, self.players[turn.side]):
                 if self.proposal is not None and self.proposal != turn.side:
                     self.proposal = None  # not accepted on the side's turn: declined
@@ -618,15 +625,14 @@ class Encounter:
             events = _apply(self.conflict, self._command(option), author, self.logged)
         except FracasError as exc:
             self.refused += 1
-            text = self.conflict.text(self.conflict.commands.from_data(option.command()))
+            text = self.conflict.text(self._command(option))
             self.refusals.append(((option.verb, exc.rule or "", exc.message), text))
             if self.trace is not None:
                 self.trace.append(f"refused {option.command()}: {exc}")
             return False
         self.p.profile.observe(self.chases, events)
         if self.trace is not None:
-            self.trace.append(self.conflict.text(self.conflict.commands.from_data(
-                option.command())))
+            self.trace.append(self.conflict.text(self._command(option)))
         return True
 
     def play(self) -> EncounterResult:
