@@ -149,6 +149,29 @@ def test_a_vers_pc_copied_by_pcs_takes_its_cover_and_guard_post() -> None:
     assert fewer["cover"] == [] and fewer["guards"] == []
 
 
+@pytest.mark.rule("VR-ATK-5")
+def test_pcs_swept_beside_a_pc_or_a_settings_entry_leaves_them_as_the_file_has_them() -> None:
+    """``--vary pcs=1,2 --vary bruno.stats.agility=…`` ("what if Bruno stays home, or
+    comes quicker?") was refused for ``pcs=1``: "not a participant (participants: ada,
+    thug, …)", Bruno being in the file; and ``settings.cover.1`` named the file's second
+    cover entry or, where ``pcs`` had dropped the first, none. ``pcs`` now comes after the
+    paths naming the file's own, whatever the order given; a copy takes the swept stats."""
+    brawl = load_scenario("vers-tavern-brawl").setup
+    both = apply_overrides(brawl, (("settings.cover", [{"who": "bruno", "value": 1},
+                                                       {"who": "mira", "value": 3}]),))
+    for order in ((("pcs", 1), ("bruno.stats.agility", 4), ("settings.cover.1.value", 5)),
+                  (("bruno.stats.agility", 4), ("settings.cover.1.value", 5), ("pcs", 1))):
+        alone = apply_overrides(both, order)
+        assert [p.id for p in alone.participants if p.kind == "pc"] == ["ada"]
+        assert alone.settings["cover"] == [{"who": "mira", "value": 5}]
+    three = {p.id: p for p in apply_overrides(both, (("pcs", 3), ("bruno.stats.agility", 4))
+                                              ).participants}
+    assert three["bruno"].stats["agility"] == three["bruno-2"].stats["agility"] == 4
+    copy = {p.id: p for p in apply_overrides(both, (("pcs", 3), ("bruno-2.stats.agility", 1))
+                                             ).participants}  # a copy is named after pcs
+    assert (copy["bruno"].stats["agility"], copy["bruno-2"].stats["agility"]) == (3, 1)
+
+
 def test_a_sweep_of_a_stat_or_setting_no_rule_reads_is_refused() -> None:
     # VERS keeps stats and settings of the GM's own, which change nothing in play: a sweep of
     # one would print the same figures for every value, as if cover did not matter

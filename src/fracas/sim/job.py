@@ -165,7 +165,8 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
     data = setup.model_dump(mode="json")
     ruleset = get_ruleset(setup.ruleset)
     out = setup
-    for path, value in overrides:  # each checked at once: a refusal names the one at fault
+    for path, value in _in_order(data, overrides):  # each checked at once: a refusal names
+        # the one at fault
         _apply_one(data, ruleset, path, value)
         out = _validated(data, path, value)
     hidden = {p.id for p in setup.participants if p.hidden}
@@ -174,6 +175,19 @@ def apply_overrides(setup: Setup, overrides: tuple[tuple[str, Any], ...]) -> Set
     # hidden at the start is never dumped (the set-up record leaves it out): set it again
     return out.model_copy(update={"participants": [
         p.model_copy(update={"hidden": p.id in hidden}) for p in out.participants]})
+
+
+def _in_order(data: dict[str, Any], overrides: tuple[tuple[str, Any], ...]
+              ) -> list[tuple[str, Any]]:
+    """``overrides`` in the order they are applied: ``pcs`` after the paths naming the
+    scenario's own participants and settings, so that those read as the file does (a PC that
+    ``pcs`` leaves out may be swept beside it; a copy takes the swept stats of the one it
+    copies; ``settings.cover.1`` is the file's second entry), then the paths naming someone
+    else (a copy ``pcs`` makes, ``bruno-2``)."""
+    own = {p["id"] for p in data["participants"]} | {"settings", "round_limit"}
+    first = [o for o in overrides if o[0] != "pcs" and o[0].partition(".")[0] in own]
+    return [*first, *(o for o in overrides if o[0] == "pcs"),
+            *(o for o in overrides if o[0] != "pcs" and o not in first)]
 
 
 def _apply_one(data: dict[str, Any], ruleset: Ruleset, path: str, value: Any) -> None:
