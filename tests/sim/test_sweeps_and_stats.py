@@ -84,8 +84,8 @@ def test_overrides_change_stats_settings_and_the_number_of_pcs() -> None:
     for bad in ("many", -1, True):
         with pytest.raises(InvalidInput, match="whole number"):
             apply_overrides(setup, (("pcs", bad),))
-    with pytest.raises(InvalidInput, match=r"changes a participant's stats, side, name .* a "
-                                           r"stat is ada\.stats\.zone"):
+    with pytest.raises(InvalidInput, match=r"changes a participant's stats, side, name .* did "
+                                           r"you mean ada\.stats\.zone\?"):
         apply_overrides(setup, (("ada.zone", "street"),))
     for field in ("id", "player", "gm_only", "kind"):  # not what a sweep is for
         with pytest.raises(InvalidInput, match=rf"--vary ada\.{field}: a sweep changes"):
@@ -170,6 +170,24 @@ def test_pcs_swept_beside_a_pc_or_a_settings_entry_leaves_them_as_the_file_has_t
     copy = {p.id: p for p in apply_overrides(both, (("pcs", 3), ("bruno-2.stats.agility", 1))
                                              ).participants}  # a copy is named after pcs
     assert (copy["bruno"].stats["agility"], copy["bruno-2"].stats["agility"]) == (3, 1)
+
+
+@pytest.mark.parametrize("path, said", [
+    # read "a stat is ada.stats.stat.agility", the typo kept and "stats" put before it
+    ("ada.stat.agility", "did you mean ada.stats.agility?"),
+    ("ada.sied", "did you mean ada.side?"),
+    ("adda.stats.agility", "not a participant, settings or round_limit path; did you mean "
+                           "'ada'? (participants: ada, bruno,"),
+    ("ada", "--vary ada: say what of ada to sweep: ada.stats.KEY, ada.side or ada.name"),
+    ("ada.stats.agilty", "reads no stat 'agilty', so the sweep would change nothing (a stat "
+                         "of your own is kept, but no rule reads it); did you mean "
+                         "'agility'? Its stats: "),
+])
+def test_a_mistyped_sweep_path_says_the_path_it_looks_like(path: str, said: str) -> None:
+    brawl = load_scenario("vers-tavern-brawl").setup
+    with pytest.raises(InvalidInput) as refused:
+        apply_overrides(brawl, ((path, 2),))
+    assert said in refused.value.message
 
 
 def test_a_sweep_of_a_stat_or_setting_no_rule_reads_is_refused() -> None:

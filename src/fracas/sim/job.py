@@ -25,6 +25,7 @@ from fracas.app.scenario import Scenario, parse_scenario
 from fracas.engine.limits import MAX_ID_CHARS
 from fracas.engine.ruleset import ENGINE_SETTINGS, Ruleset
 from fracas.engine.setup import ParticipantSetup, Setup, first_error
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 from fracas.rulesets import get_ruleset
 
@@ -204,15 +205,22 @@ def _apply_one(data: dict[str, Any], ruleset: Ruleset, path: str, value: Any) ->
         _set_path(data["settings"], rest.split("."), value, path)
         return
     part = next((p for p in data["participants"] if p["id"] == head), None)
+    if part is not None and not rest:
+        raise InvalidInput(f"--vary {path}: say what of {head} to sweep: {head}.stats.KEY, "
+                           f"{head}.side or {head}.name")
     if part is None or not rest:
-        ids = ", ".join(p["id"] for p in data["participants"])
-        raise InvalidInput(f"--vary {path}: not a participant, settings or round_limit path "
-                           f"(participants: {ids}; pcs=N for the number of PCs)")
-    if rest.split(".")[0] not in SWEPT_FIELDS:
+        ids = [p["id"] for p in data["participants"]]
+        hint = did_you_mean(head, [*ids, "settings", "round_limit", "pcs"]) if rest else ""
+        raise InvalidInput(f"--vary {path}: not a participant, settings or round_limit path"
+                           f"{hint} (participants: {', '.join(ids)}; pcs=N for the number "
+                           "of PCs)")
+    keys = rest.split(".")
+    if keys[0] not in SWEPT_FIELDS:
+        meant = did_you_mean(keys[0], SWEPT_FIELDS).removeprefix("; did you mean ")
+        fixed = ".".join([head, meant[1:-2], *keys[1:]]) if meant else f"{head}.stats.{rest}"
         raise InvalidInput(f"--vary {path}: a sweep changes a participant's "
                            f"{', '.join(SWEPT_FIELDS)} ({head}.stats.KEY, {head}.side, "
-                           f"{head}.name); a stat is {head}.stats.{rest}")
-    keys = rest.split(".")
+                           f"{head}.name); did you mean {fixed}?")
     if keys[0] == "stats" and len(keys) > 1:
         _check_read(ruleset, path, "stat", keys[1], _own_entry(data, keys[1], head))
     elif keys == ["stats"] and not isinstance(value, dict):
@@ -279,7 +287,9 @@ def _check_read(ruleset: Ruleset, path: str, kind: str, key: str,
         else ("stat", "ID.stats." + key) if kind == "setting" and key in (
             ruleset.stats_read or ()) else None
     if other is None:
-        hint = f"its {kind}s: {', '.join(sorted(read))}"
+        close = did_you_mean(key.lower(), read, cutoff=0.8) if kind == "stat" else ""
+        hint = f"{close.removeprefix('; ')} Its" if close else "its"
+        hint += f" {kind}s: {', '.join(sorted(read))}"
     elif entry is not None and kind == "stat":  # the participant's own: ogre's cover
         hint = f"{key} is a setting, and {path.split('.')[0]}'s is --vary {entry}=…"
     else:
