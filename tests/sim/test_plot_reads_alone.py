@@ -3,6 +3,7 @@ the table: it says what was run, and nothing on it hides anything else."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from pathlib import Path
@@ -127,3 +128,29 @@ def test_a_sweep_plot_shows_who_is_taken_out_and_how_long_it_lasts_per_combinati
     values += [f"{r['rounds']['mean']:.1f}" for r in data["results"]]
     assert not Counter(values) - texts, texts
     assert not {"0.2", "0.5", "1.0"} & set(texts)
+
+
+def test_a_sweep_of_long_values_numbers_its_combinations_and_keys_them_below() -> None:
+    """Sweeping a healer's spells (a JSON list) beside the PCs: the slanted labels ran into
+    each other and off the left of the picture, the panels pushed into its right half. Long
+    labels are now numbered as the text report numbers them, each in full in a key below."""
+    spells = ('[{"name": "Frost spike", "mp": 10, "damage": 10, "type": "ice"}],'
+              '[{"name": "Heal", "mp": 10, "target": "ally", "recover": 30}]')
+    data = _report("fabula-ultima-ambush", 2, "key", ["pcs=1,2", "ada.stats.spells=" + spells])
+    fig = draw(data)
+    try:
+        fig.canvas.draw()
+        _, _, rounds, key = fig.axes
+        assert [t.get_text() for t in rounds.get_xticklabels()] == ["#1", "#2", "#3", "#4"]
+        [text] = key.texts
+        lines = " ".join(text.get_text().split())
+        for i, r in enumerate(data["results"], 1):
+            assert f"#{i} {' '.join(r['label'].split())}" in lines
+        page = fig.bbox
+        for t in [*rounds.get_xticklabels(), text, *fig.axes[0].get_yticklabels()]:
+            box = t.get_window_extent()
+            assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0, t
+        ticks = [t.get_window_extent() for t in rounds.get_xticklabels()]
+        assert not any(a.overlaps(b) for a, b in itertools.pairwise(ticks))
+    finally:
+        fig.clf()

@@ -4,6 +4,7 @@ taken out and the mean rounds per combination. Reads only the report's JSON form
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -167,16 +168,44 @@ STANDING_MAX = 8
 TALLEST = 200
 
 
+#: A standing sweep's combination whose label is longer than this is named on the axis by
+#: its number, as the text report numbers it (``#1``), and in full in a key below the panels:
+#: slanted side by side, long labels ran into each other and off the picture.
+LABEL_MAX = 28
+#: The width of the key's lines, in characters, and the height of one, in inches.
+KEY_WIDTH, KEY_LINE = 100, 0.2
+
+
+def _key(labels: list[str]) -> list[str]:
+    """The lines of the key naming each combination by its number (``#1 pcs=2 …``), wrapped."""
+    return [line for i, text in enumerate(labels, 1)
+            for line in textwrap.wrap(f"#{i}  {text}", KEY_WIDTH, subsequent_indent="     ",
+                                      break_on_hyphens=False)]
+
+
 def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any:
     """Three panels, one place per combination in each: who wins, who is taken out (one bar
-    per character) and the mean rounds; standing side by side, or lying one row each."""
+    per character) and the mean rounds; standing side by side (long labels numbered, with
+    a key below), or lying one row each."""
     sides, outcomes, cap = win_columns(data), all_outcomes(data), undecided_at(results)
     names = characters(data)
     lying = len(results) > STANDING_MAX
     most = len(results) * max(len(sides), len(names))  # bars in the fullest panel
+    labels = [r["label"] for r in results]
+    key = [] if lying or max(map(len, labels)) <= LABEL_MAX else _key(labels)
     if lying:
         fig, axes = plt.subplots(1, 3, sharey=True, width_ratios=[2, 2, 1],
                                  figsize=(17, min(TALLEST, max(4.5, 1.5 + 0.14 * most))))
+    elif key:
+        height = KEY_LINE * (len(key) + 1)
+        fig, (*axes, ax_key) = plt.subplots(4, 1, height_ratios=[4, 4, 2, height],
+                                            figsize=(max(9, 0.3 * most + 4), 10 + height))
+        for ax in axes[1:]:
+            ax.sharex(axes[0])
+        ax_key.axis("off")
+        ax_key.text(0, 1, "\n".join(key), transform=ax_key.transAxes, ha="left", va="top",
+                    fontsize="small", family="monospace")
+        labels = [f"#{i}" for i in range(1, len(labels) + 1)]
     else:
         fig, axes = plt.subplots(3, 1, sharex=True, height_ratios=[2, 2, 1],
                                  figsize=(max(7, 0.3 * most + 4), 10))
@@ -194,13 +223,16 @@ def _sweep(plt: Any, results: list[dict[str, Any]], data: dict[str, Any]) -> Any
     for ax, what in ((ax_win, "P(side wins), 95% CI"), (ax_out, "P(taken out), 95% CI"),
                      (ax_rounds, "mean rounds")):
         (ax.set_xlabel if lying else ax.set_ylabel)(what)
-    labels = [r["label"] for r in results]
     if lying:
         ax_win.set_yticks(at, labels)
         ax_win.set_ylim(len(results) - 0.5, -0.5)  # the first combination on top, as listed
         for ax in axes:
             ax.xaxis.set_ticks_position("both")  # the scale at the top and the bottom
             ax.tick_params(axis="x", labeltop=True)
+    elif key:
+        ax_rounds.set_xticks(at, labels)
+        for ax in (ax_win, ax_out):
+            ax.tick_params(labelbottom=False)
     else:
         ax_rounds.set_xticks(at, labels, rotation=20, ha="right")
     return fig
