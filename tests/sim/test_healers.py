@@ -68,9 +68,9 @@ spells = [{ name = "Shadow bolt", mp = 10, damage = 15, type = "dark" },
 runner = CliRunner()
 
 
-def _turns(n: int, seed: str, steps: int) -> Iterator[Turn]:
+def _turns(n: int, seed: str, steps: int, text: str = CRYPT) -> Iterator[Turn]:
     """Each side's turn of ``n`` encounters of the crypt, before its step is played."""
-    p = prepare(SimJob(CRYPT, "crypt.toml", n, seed))
+    p = prepare(SimJob(text, "crypt.toml", n, seed))
     for index in range(n):
         encounter = Encounter(p, index)
         for _ in range(steps):
@@ -128,4 +128,56 @@ def test_the_report_no_longer_names_a_healer_among_the_spells_left_out(tmp_path:
                     encoding="utf-8")
     result = runner.invoke(app, ["sim", str(path), "-n", "3", "--seed", "l", "--workers", "1",
                                  "--json"])
+    assert "spell" not in json.loads(result.output)["results"][0]["left_out"]
+
+
+#: Bea also sparks at foes (draining her MP) and may restore MP, her own or Ada's
+CLARITY = CRYPT.replace('{ name = "Ward", mp = 5, target = "self" }',
+                        '{ name = "Clarity", mp = 5, target = "ally", recover_mp = 20 },\n'
+                        '          { name = "Spark", mp = 10, damage = 12, type = "bolt" }')
+
+
+@pytest.mark.rule("FU-RES-1")
+@pytest.mark.parametrize("policy", [focus_fire, weakest_first, defensive])
+def test_a_caster_short_of_mp_gets_it_restored_and_one_with_mp_to_spare_does_not(
+        policy: Callable[[Turn], object]) -> None:
+    """Bea's Clarity (recover_mp = 20) was never cast ("left out: spell (Bea)"): she sparked
+    her MP away and had none left to heal. Now, with nobody hurt enough to heal, it is cast on
+    the one of her side shortest of MP once that one can no longer pay every spell on its
+    sheet or has a quarter of its MP or less — never on one with MP to spare, nor on Ada, who
+    has no spells to spend it on."""
+    restored = spared = 0
+    for turn in _turns(6, "clarity", 80, CLARITY):
+        restores = [o for o in turn.options if o.verb == "spell" and o.value("recover_mp")]
+        if not restores or not turn.attacks():
+            continue
+        choice = policy(turn)
+        assert isinstance(choice, Option)
+        if choice.value("recover"):  # a heal comes first
+            continue
+        shares = {}
+        for o in restores:
+            entry = turn.entry(o.value("target")) or {}
+            if entry.get("stats", {}).get("spells"):
+                mp = entry["mp"]
+                if mp["current"] < 10 or mp["current"] <= mp["max"] / 4:
+                    shares[o.value("target")] = mp["current"] / mp["max"]
+        if shares:
+            assert choice.value("recover_mp"), (shares, choice.arguments())
+            assert shares[choice.value("target")] == min(shares.values())
+            restored += 1
+        else:
+            assert not choice.value("recover_mp"), choice.arguments()
+            spared += 1
+    assert restored >= 2 and spared >= 3  # both were there to get wrong
+
+
+def test_the_report_no_longer_names_a_caster_whose_spells_restore_mp(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "crypt.toml"
+    path.write_text(CLARITY, encoding="utf-8")
+    result = runner.invoke(app, ["sim", str(path), "-n", "2", "--seed", "l", "--workers", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
     assert "spell" not in json.loads(result.output)["results"][0]["left_out"]

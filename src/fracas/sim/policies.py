@@ -421,23 +421,54 @@ def _heal(turn: Turn, at: float = HEAL_AT) -> Option | None:
     return turn.pick([o for o in hurt if me.healing(o.verb, o.arguments()) == most])
 
 
+#: An ally's MP is restored (a Fabula Ultima spell's ``recover_mp``) once it can no longer pay
+#: every spell on its sheet, or has this share of its MP or less left (a healer keeps enough
+#: to cast a spell that restores its own).
+RESTORE_AT = 0.25
+
+
+def _restore(turn: Turn) -> Option | None:
+    """A restoring of means (:meth:`Profile.restoring`: a Fabula Ultima spell's MP) on the
+    side's character with the least left of those the view shows short of them
+    (:meth:`Profile.means`: it cannot pay every spell on its sheet, or is at
+    :data:`RESTORE_AT` or less), the largest on offer for it; None when nobody is short (an
+    ally with MP to spare, or whose MP the side may not read, is not worth the turn)."""
+    me = turn.profile
+    restores = [o for o in turn.options if o.verb in me.heal_verbs
+                and turn.side_of.get(o.value("target")) == turn.side
+                and me.restoring(o.verb, o.arguments()) > 0] if me.heal_verbs else []
+    left: dict[int, float] = {}
+    for o in restores:
+        means = me.means(turn.entry(o.value("target")) or {})
+        if means is not None and (not means[1] or means[0] <= RESTORE_AT):
+            left[id(o)] = means[0]
+    if not left:
+        return None
+    least = min(left.values())
+    kept = [o for o in restores if left.get(id(o)) == least]
+    most = max(me.restoring(o.verb, o.arguments()) for o in kept)
+    return turn.pick([o for o in kept if me.restoring(o.verb, o.arguments()) == most])
+
+
 def focus_fire(turn: Turn) -> Option:
     """Press the objective (a chase roll) if there is one; else heal the side's most hurt
-    character at half its health or less (:data:`HEAL_AT`) where a healer may; else attack
-    the foe with the least fight left (as the view shows), so the side's attacks pile on one
-    target; otherwise close in."""
-    return (_objective(turn) or _heal(turn) or _target_by(turn, turn.health)
-            or _otherwise(turn))
+    character at half its health or less (:data:`HEAL_AT`) where a healer may; else restore
+    MP to the one of the side shortest of it (:func:`_restore`); else attack the foe with the
+    least fight left (as the view shows), so the side's attacks pile on one target;
+    otherwise close in."""
+    return (_objective(turn) or _heal(turn) or _restore(turn)
+            or _target_by(turn, turn.health) or _otherwise(turn))
 
 
 def weakest_first(turn: Turn) -> Option:
-    """Heal as focus-fire does; attack the foe whose sheet looks weakest (least health left
-    in absolute terms: the ruleset's harm reading, fewest points, lowest condenser);
-    otherwise close in."""
+    """Heal and restore MP as focus-fire does; attack the foe whose sheet looks weakest
+    (least health left in absolute terms: the ruleset's harm reading, fewest points, lowest
+    condenser); otherwise close in."""
     def absolute(entry: dict[str, Any]) -> float:
         harm = turn.profile.harm(entry, turn.sight.settings)
         return turn.health(entry) - harm / 100.0
-    return _objective(turn) or _heal(turn) or _target_by(turn, absolute) or _otherwise(turn)
+    return (_objective(turn) or _heal(turn) or _restore(turn) or _target_by(turn, absolute)
+            or _otherwise(turn))
 
 
 def defensive(turn: Turn) -> Option:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from fracas.engine.events import Event
 from fracas.errors import FracasError
 from fracas.rulesets.etherscope.settings import condenser_of
-from fracas.rulesets.fabula_ultima.state import AFFINITIES, parse_rank
+from fracas.rulesets.fabula_ultima.state import AFFINITIES, RECOVERIES, parse_rank
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
 from fracas.rulesets.vers.state import TRACKS
 from fracas.sim.stats import NO_WINNER
@@ -72,8 +72,8 @@ class Profile:
     #: rules let name an ally too): the built-in policies never aim one at their own side.
     hostile_verbs: ClassVar[frozenset[str]] = frozenset()
     recover_verbs: ClassVar[frozenset[str]] = frozenset()
-    #: Verbs that may restore another character's health (a Fabula Ultima healing spell):
-    #: :meth:`healing` says how much each command does.
+    #: Verbs that may restore another character's health or means (a Fabula Ultima spell
+    #: that recovers HP or MP): :meth:`healing` and :meth:`restoring` say how much each does.
     heal_verbs: ClassVar[frozenset[str]] = frozenset()
     #: Verbs that pursue the conflict's objective (a chase roll): preferred over attacks.
     objective_verbs: ClassVar[frozenset[str]] = frozenset()
@@ -160,6 +160,18 @@ class Profile:
         """The health a command of :attr:`heal_verbs` with ``values`` restores to its target
         (0: it heals nothing), in the unit of :attr:`harm_unit`."""
         return 0.0
+
+    def restoring(self, verb: str, values: dict[str, Any]) -> float:
+        """What a command of :attr:`heal_verbs` with ``values`` restores to its target of the
+        means it acts by (a Fabula Ultima spell's MP; 0: none)."""
+        return 0.0
+
+    def means(self, entry: dict[str, Any]) -> tuple[float, bool] | None:
+        """The share of its means (MP) a character has left, as the side's view shows it,
+        and whether that still pays for each of the moves its sheet shows they are spent on
+        (a Fabula Ultima spell); None where the view does not tell, or it spends them on
+        nothing."""
+        return None
 
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
         """Whether a character with ``stats`` (its set-up's) has the means to play ``verb``,
@@ -334,7 +346,7 @@ class FabulaUltimaProfile(Profile):
     skip = frozenset({"goal", "equip", "check", "fabula", "spell", "spend"})
     sheet_named = frozenset({"spell"})  # the spells on a sheet are cast; others, never
     attack_verbs = frozenset({"attack", "spell"})  # a spell on a foe: the sheet's alone
-    heal_verbs = frozenset({"spell"})  # a spell on an ally that recovers HP: the sheet's alone
+    heal_verbs = frozenset({"spell"})  # a spell on an ally recovering HP or MP: the sheet's
     last_side_outcome = "defeated"
     outcomes = ("defeated", SURRENDERED, COMPROMISE)
     concessions = (SURRENDER, COMPROMISE)
@@ -344,20 +356,34 @@ class FabulaUltimaProfile(Profile):
 
     def has(self, verb: str, stats: dict[str, Any]) -> bool:
         """A spell needs MP (the rules offer one to everyone on their turn); one with
-        ``spells`` on its sheet casts those on a foe and those that recover HP on its side,
-        and leaves out only the others cast on an ally, itself or nobody (a Ward, a spell
-        restoring MP alone: what it does is the GM's to apply, or no policy's choice)."""
+        ``spells`` on its sheet casts those on a foe and those that recover HP or MP on its
+        side, and leaves out only the others cast on an ally, itself or nobody (a Ward: what
+        it does is the GM's to apply)."""
         if verb != "spell":
             return True
         spells = stats.get("spells")
         return bool(stats.get("mp")) and (not spells or any(
-            not isinstance(s, dict) or (s.get("target", "foe") != "foe" and not s.get("recover"))
-            for s in spells))
+            not isinstance(s, dict) or (s.get("target", "foe") != "foe" and not any(
+                s.get(k) for k in RECOVERIES)) for s in spells))
 
     def healing(self, verb: str, values: dict[str, Any]) -> float:
         """The HP a spell's ``recover`` restores (FU-RES-1; up to the maximum)."""
-        n = values.get("recover") if verb == "spell" else None
-        return float(n) if isinstance(n, int) and not isinstance(n, bool) else 0.0
+        return _whole(values.get("recover")) if verb == "spell" else 0.0
+
+    def restoring(self, verb: str, values: dict[str, Any]) -> float:
+        """The MP a spell's ``recover_mp`` restores (FU-RES-1; up to the maximum)."""
+        return _whole(values.get("recover_mp")) if verb == "spell" else 0.0
+
+    def means(self, entry: dict[str, Any]) -> tuple[float, bool] | None:
+        """MP left over maximum MP, and whether it pays the dearest spell on the sheet
+        (FU-RES-1); None where the view shows no MP or no spells (GM-only)."""
+        pool = _pool(entry, "mp")
+        spells = (entry.get("stats") or {}).get("spells")
+        costs = [_whole(s.get("mp")) for s in spells if isinstance(s, dict)] \
+            if isinstance(spells, list) else []
+        if pool is None or not pool[1] or not costs:
+            return None
+        return pool[0] / pool[1], pool[0] >= max(costs)
 
     def strength(self, values: dict[str, Any], me: dict[str, Any] | None,
                  target: dict[str, Any] | None = None) -> float:
@@ -415,6 +441,11 @@ class FabulaUltimaProfile(Profile):
             return float(parse_rank(str(entry.get("id")), entry.get("stats") or {})[1])
         except FracasError:
             return 1.0
+
+
+def _whole(n: Any) -> float:
+    """A whole number of a sheet's as a float; 0 for anything else."""
+    return float(n) if isinstance(n, int) and not isinstance(n, bool) else 0.0
 
 
 _INJURY = tuple(row[0] for row in TRACKS["injury"])  # grazed, wounded, impaired, disabled
