@@ -598,3 +598,79 @@ def test_the_gms_card_of_a_character_says_which_players_characters_it_is_hidden_
     expect(card(alice, "Zqlurker Dora")).to_be_visible()  # Ada sees her now
     expect(alice.page.locator(".person .tag.secret")).to_have_count(0)
     expect(alice.page.locator(".people")).not_to_contain_text("hidden from")
+
+
+#: A tie at 8 (Bruno's better awareness acts first, though Ada declared first) and the imp's
+#: default declaration, its base kept from the players (a GM-only condenser).
+TIED = """
+ruleset = "etherscope"
+title = "The tie"
+script = '''
+ada: awareness successes=1
+bruno: awareness successes=2
+imp: awareness successes=0
+moves
+bruno: done
+ada: done
+round
+ada: declare 8,2
+bruno: declare 8,1
+countdown
+'''
+
+[[participants]]
+id = "ada"
+name = "Ada"
+kind = "pc"
+player = "alice"
+stats = { physical = 10, ether = 10, society = 10, awareness = 2 }
+
+[[participants]]
+id = "bruno"
+name = "Bruno"
+kind = "pc"
+player = "bob"
+stats = { physical = 9, ether = 10, society = 10, awareness = 2 }
+
+[[participants]]
+id = "imp"
+name = "The imp"
+gm_only = ["physical"]
+stats = { physical = 12, ether = 10, society = 10, awareness = 1 }
+"""
+
+
+@pytest.mark.rule("ES-ROUND-4", "ES-ROUND-5")
+def test_the_countdown_lane_follows_the_order_the_countdown_acts_in(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Ada and Bruno both act at 8: Bruno, the more aware, first (ES-ROUND-5). Before, the
+    Countdown panel listed a tie in the order of the declarations (Ada, then Bruno) while
+    Bruno acted; it outlined both of Ada's chips while she acted at 8, offered the GM's "act
+    now" beside a slot already played, and left out the imp whose score the players may not
+    know, though it was the one acting (the log reads "The imp ?")."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, TIED, tmp_path)
+    alice = join(browser, invite(gm, "alice"))
+
+    def lane(screen: Screen) -> Locator:
+        return screen.page.get_by_role("region", name="Countdown").locator(".lane li")
+
+    def acting(screen: Screen) -> Locator:
+        return lane(screen).and_(screen.page.locator(".acting"))
+
+    expect(lane(alice)).to_have_text(["? The imp", "8 Bruno", "8 Ada", "2 Ada", "1 Bruno"])
+    expect(lane(gm)).to_have_text([re.compile(f"^{chip}") for chip in (
+        "12 The imp", "8 Bruno", "8 Ada", "2 Ada", "1 Bruno")])
+    expect(acting(alice)).to_have_text(["? The imp"])
+    command(gm, "gm", "imp: done")
+    command(gm, "gm", "bruno: done")
+    for screen in (gm, alice):  # her slot at 8 acts, not the one at 2
+        expect(acting(screen)).to_have_count(1)
+        expect(acting(screen)).to_contain_text("8 Ada")
+    # the GM may let Bruno act now: beside his slot to come, not the one he played
+    act_now = gm.page.get_by_role("button", name="Let Bruno act now")
+    expect(act_now).to_have_count(1)
+    expect(lane(gm).filter(has=act_now)).to_contain_text("1 Bruno")
+    act_now.click()  # his slot comes before hers, in the lane as in the countdown
+    expect(lane(alice)).to_have_text(["? The imp", "8 Bruno", "1 Bruno", "8 Ada", "2 Ada"])
+    expect(acting(alice)).to_have_text(["1 Bruno"])

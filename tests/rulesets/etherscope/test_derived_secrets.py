@@ -215,3 +215,17 @@ def test_a_tie_at_a_score_the_player_knows_is_still_shown_to_them() -> None:
     lines = _lines(c, ALICE)
     assert any(line.startswith("tie at initiative 10 (awareness ") and "Ada" in line
                for line in lines), lines
+
+
+@pytest.mark.rule("ES-ROUND-5", "ES-RNG-6")
+def test_the_lane_is_the_countdowns_order_as_each_may_know_it() -> None:
+    """The view's lane (the browser's Countdown panel) is the order the countdown acts in:
+    Kimberly before Ada at 10 (her better awareness), each slot done, now or to come; a player
+    reads no lurker in it, and Boris's default score as None."""
+    c = _table()
+    c.execute("boris: done")
+    gm = view(c, Viewer.gm())["conflict"]["ruleset"]["lane"]
+    assert gm == [["boris", 17, "done"], ["kim", 10, "now"], ["ada", 10, "to come"],
+                  ["bruno", 5, "to come"]]
+    bob = view(c, BOB)["conflict"]["ruleset"]["lane"]
+    assert bob == [["boris", None, "done"], ["ada", 10, "to come"], ["bruno", 5, "to come"]]

@@ -486,6 +486,7 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
                     for x in ext.countdown.remaining() if see(x.actor)] if cur else [],
         "declared": {a: None if default_score_secret(state, viewer, a) else v
                      for a, v in ext.countdown.declarations.items() if see(a)},
+        "lane": _lane(state, viewer),
         "to_declare": [p for p in ext.base if p not in ext.countdown.declarations and see(p)]
         if ext.phase == ph.DECLARE else [],
         # ES-START-1: the moves wait until every character has rolled awareness
@@ -498,6 +499,20 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "hidden": hidden_from(state, viewer),
         "zoom": _zoom_origin(state, viewer),
     }
+
+
+def _lane(state: ConflictState, viewer: Viewer) -> list[list[Any]]:
+    """This round's countdown, once begun (between rounds, the last round's), in the order it
+    acts: ties as ES-ROUND-5 settled them, a slot the GM let act now where it was moved to
+    (ES-ROUND-4); each slot ``[participant, score, when]``, ``when`` "done", "now" or "to
+    come". Only those ``viewer`` may see, a secret default declaration's score None."""
+    cd = ext_of(state).countdown
+    if not cd.started:
+        return []
+    return [[x.actor, _score(state, viewer, x.actor, x.score),
+             "done" if i < cd.position else "now" if i == cd.position else "to come"]
+            for i, x in enumerate(cd.queue)
+            if x.actor in cd.declarations and can_see(state, viewer, x.actor)]
 
 
 def _zoom_origin(state: ConflictState, viewer: Viewer) -> dict[str, str] | None:

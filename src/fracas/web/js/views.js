@@ -137,14 +137,18 @@ function etherscope(level, ctx) {
   const setup = panel("Set-up", h("p", { class: "sentence" }, r.table_line || ""),
     h("ul", { class: "meanings" }, (r.meanings || []).map((m) => h("li", {}, m))));
   const [actingId] = ids([r.acting]);
-  const lane = [];
-  for (const [id, scores] of Object.entries(r.declared || {})) {
-    for (const score of scores || []) lane.push([score, id]);
+  // the countdown in the order it acts (ties settled, ES-ROUND-5; "?" a score the viewer may
+  // not know); while declaring, the declarations so far, highest first
+  const lane = (r.lane || []).length ? r.lane.map(([id, score, when]) => [score, id, when]) : [];
+  if (!lane.length) {
+    for (const [id, scores] of Object.entries(r.declared || {})) {
+      for (const score of scores || []) lane.push([score, id, null]);
+    }
+    lane.sort((a, b) => b[0] - a[0]);
   }
-  lane.sort((a, b) => b[0] - a[0]);
-  const offered = new Set();  // the GM's "act now" on each waiting character's first slot
-  const actNow = (id) => {
-    if (!ctx.send || ctx.ended || id === actingId || r.phase !== "countdown" || !ids(r.to_come).includes(id) || offered.has(id)) return null;
+  const offered = new Set();  // the GM's "act now" on each waiting character's next slot
+  const actNow = (id, when) => {
+    if (!ctx.send || ctx.ended || id === actingId || r.phase !== "countdown" || when !== "to come" || offered.has(id)) return null;
     offered.add(id);
     return h("button", { type: "button", class: "small", "aria-label": `Let ${ctx.name(id)} act now`,
       onclick: () => ctx.send(`override ruleset.acting ${id}`) }, "act now");
@@ -154,9 +158,9 @@ function etherscope(level, ctx) {
       : r.phase === "countdown" && !ctx.ended ? " · acting: the GM" : ""),
     r.phase === "ready" && lane.length ? h("p", { class: "muted" }, "The last round's acting initiatives:") : null,
     // no list while nobody has declared (a screen reader would announce an empty one)
-    lane.length ? h("ol", { class: "lane" }, lane.map(([score, id]) =>
-      h("li", { class: id === actingId ? "chip acting" : "chip" }, h("b", {}, String(score)), " ", ctx.name(id),
-        actNow(id)))) : null);
+    lane.length ? h("ol", { class: "lane" }, lane.map(([score, id, when]) =>
+      h("li", { class: when === "now" ? "chip acting" : "chip" }, h("b", {}, String(score ?? "?")), " ",
+        ctx.name(id), actNow(id, when)))) : null);
   const people = level.participants.filter((p) => p.present !== false);
   return [setup, countdown, rangesPanel(level, ctx, "Ranges", true), condensersPanel(people, "Condensers")];
 }
