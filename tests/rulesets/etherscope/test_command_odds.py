@@ -69,3 +69,31 @@ def test_the_awareness_roll_shows_the_pool_it_rolls_until_it_is_made() -> None:
         "Bruno rolls 2d6, the default pool (no rating in perception;")
     c.execute("ada: awareness dice=5,1,1")
     assert odds(c, ALICE, "ada: awareness") == []
+
+
+@pytest.mark.rule("ES-ACT-4")
+def test_a_difficulty_above_1_says_what_success_takes_and_its_chances() -> None:
+    """Success takes as many successes as the difficulty: with difficulty=2 typed in, or an
+    action's own difficulty in the settings, the line counts from 2 (before, it read "≥1 80%"
+    first whatever the difficulty, a chance of success only at difficulty 1, and at difficulty
+    4 none of its figures was one). A difficulty the player may not know (the GM's settings)
+    leaves the line as at difficulty 1, saying nothing of it."""
+    c = ada_acting()
+    assert odds(c, ALICE, "ada: attack carl skill=shoot difficulty=2") == [
+        "Ada rolls 4d6 with shoot (5+ a success; difficulty 2): ≥2 41%, ≥3 11%, ≥4 1%"]
+    assert odds(c, ALICE, "ada: act trick skill=shoot difficulty=5") == [
+        "Ada rolls 4d6 with shoot (5+ a success; difficulty 5): no chance: 5 successes are "
+        "more than the pool's dice"]
+    people = [pc("ada", "alice"), pc("bruno"), pc("carl")]
+    own = started({"actions": {"search": {"difficulty": 3}}}, people)
+    own.execute("countdown")
+    assert odds(own, ALICE, "ada: search") == [
+        "Ada rolls 2d6, the default pool (no skill named; 5+ a success; difficulty 3): no "
+        "chance: 3 successes are more than the pool's dice"]
+    assert odds(own, ALICE, "ada: search difficulty=1") == [
+        "Ada rolls 2d6, the default pool (no skill named; 5+ a success): ≥1 56%, ≥2 11%"]
+    secret = started({"actions": {"search": {"difficulty": 2}},
+                      "gm_only_settings": ["actions"]}, people)
+    secret.execute("countdown")
+    assert odds(secret, ALICE, "ada: search skill=brawl") == [
+        "Ada rolls 2d6, the default pool (no rating in brawl; 5+ a success): ≥1 56%, ≥2 11%"]

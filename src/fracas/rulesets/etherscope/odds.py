@@ -100,18 +100,24 @@ def _default_known(state: ConflictState, viewer: Viewer, p: Participant) -> bool
                 or setting_is_secret(state, viewer, "default_pool"))
 
 
-def _line(state: ConflictState, p: Participant, pool: int, what: str, why: str = "") -> str:
+def _line(state: ConflictState, p: Participant, pool: int, what: str, why: str = "",
+          difficulty: int | None = None) -> str:
     """``p``'s chances of 1 to 3 successes with ``pool`` dice, ``what`` saying which pool
-    ("with brawl", ", the default pool") and ``why`` how it came to be rolled."""
+    ("with brawl", ", the default pool") and ``why`` how it came to be rolled; against a
+    ``difficulty`` above 1 (one the viewer may know), of that many successes (success) and
+    the two counts above it (ES-ACT-4)."""
     s = state.settings
+    first = difficulty if difficulty is not None and difficulty > 1 else 1
     if pool == 0:
         line = f"{p.name} has no dice in the pool {what}{f' ({why})' if why else ''}: " \
             "every roll fails"
     else:
         dist = distribution(f"{pool}d{s['die_size']}>={s['threshold']}")
         chances = ", ".join(f"≥{d} {float(dist.p_at_least(d)):.0%}"
-                            for d in (1, 2, 3) if d <= pool)
-        how = "; ".join(x for x in (why, f"{s['threshold']}+ a success") if x)
+                            for d in (first, first + 1, first + 2) if d <= pool) or \
+            f"no chance: {first} successes are more than the pool's dice"
+        how = "; ".join(x for x in (why, f"{s['threshold']}+ a success",
+                                    f"difficulty {first}" if first > 1 else "") if x)
         line = f"{p.name} rolls {pool}d{s['die_size']} {what} ({how}): {chances}"
     return line.replace("  ", " ").replace(" ,", ",").replace(" :", ":")
 
@@ -143,7 +149,29 @@ def command_odds(state: ConflictState, viewer: Viewer, command: Command) -> list
     if not command.args.get("skill") and setting_is_secret(state, viewer, "actions"):
         return []  # the action's own skill, if any, is the GM's
     conf = state.settings["actions"].get(command.verb, {})
-    return _pool_line(state, viewer, p, command.args, str(conf.get("skill") or ""))
+    return _pool_line(state, viewer, p, command.args, str(conf.get("skill") or ""),
+                      _difficulty(state, viewer, command.args, conf))
+
+
+def _difficulty(state: ConflictState, viewer: Viewer, a: dict[str, Any],
+                conf: dict[str, Any]) -> int | None:
+    """The difficulty an action with args ``a`` rolls against, as the actions do: its
+    ``difficulty=``, else the action's own in the settings (``conf``), else the default —
+    None where ``viewer`` may not know it (a GM-only setting) or it is no number yet."""
+    if a.get("difficulty") is not None:
+        raw: Any = a["difficulty"]
+    elif conf.get("difficulty") is not None:
+        if setting_is_secret(state, viewer, "actions"):
+            return None
+        raw = conf["difficulty"]
+    elif setting_is_secret(state, viewer, "default_difficulty"):
+        return None
+    else:
+        raw = state.settings["default_difficulty"]
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
 
 
 def awareness_odds(state: ConflictState, viewer: Viewer, command: Command) -> list[str]:
@@ -159,19 +187,21 @@ def awareness_odds(state: ConflictState, viewer: Viewer, command: Command) -> li
 
 
 def _pool_line(state: ConflictState, viewer: Viewer, p: Participant, a: dict[str, Any],
-               default_skill: str) -> list[str]:
+               default_skill: str, difficulty: int | None = None) -> list[str]:
     """The line of the pool ``p`` rolls with args ``a``: its ``pool=``, else the skill named
     (or ``default_skill``), else the default pool, saying so; none where the viewer may not
-    know which (a GM-only rating)."""
+    know which (a GM-only rating). Against ``difficulty``, as :func:`_line` says."""
     if a.get("pool") is not None:
-        return [_line(state, p, int(a["pool"]), "", f"pool={int(a['pool'])}")]
+        return [_line(state, p, int(a["pool"]), "", f"pool={int(a['pool'])}", difficulty)]
     skill = str(a.get("skill") or default_skill)
     if skill and (stat_is_secret(state, viewer, p.id, "skills")
                   or stat_is_secret(state, viewer, p.id, skill)):
         return []
     if skill and has_rating(state, p.id, skill):
-        return [_line(state, p, pool_size(state, p.id, skill), f"with {skill}")]
+        return [_line(state, p, pool_size(state, p.id, skill), f"with {skill}", "",
+                      difficulty)]
     if not _default_known(state, viewer, p):
         return []
     why = f"no rating in {skill}" if skill else "no skill named"
-    return [_line(state, p, pool_size(state, p.id, None), ", the default pool", why)]
+    return [_line(state, p, pool_size(state, p.id, None), ", the default pool", why,
+                  difficulty)]
