@@ -258,6 +258,26 @@ def test_a_character_hides_from_or_acts_on_those_it_sees_never_itself() -> None:
     assert c.state.ext.ranges.is_hidden("ada", "carl")
 
 
+@pytest.mark.rule("ES-RNG-1")
+def test_a_hide_is_offered_from_those_the_actor_is_not_hidden_from_yet() -> None:
+    """Ada lurks unseen by Carl: her hide offers Bruno alone, and once she is hidden from
+    both, no hide at all. Before, the list offered Carl too, and a hide from him spent her
+    action on a success that hid her from no one more, the log saying nothing of why."""
+    c = started({"lurking": {"ada": ["carl"]}})
+    c.execute("countdown")
+
+    def hides() -> list[tuple[str, ...]]:
+        return [tuple(next(p for p in lc.params if p.name == "from").allowed or ())
+                for lc in ES.legal_commands(c.state, "ada") if lc.verb == "hide"]
+
+    assert hides() == [("bruno",)]
+    c.execute("ada: hide successes=1 from=bruno")
+    moved(c, "bruno: done", "carl: done", "round", "countdown")
+    assert c.state.ext.countdown.current.actor == "ada"
+    assert hides() == []
+    assert "attack" in [lc.verb for lc in ES.legal_commands(c.state, "ada")]
+
+
 @pytest.mark.rule("ES-RNG-5")
 def test_hidden_character_steps_its_underlying_band() -> None:
     c = make({"ranges": {"default": "near"}, "lurking": {"carl": ["ada"]}},

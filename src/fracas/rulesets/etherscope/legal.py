@@ -237,7 +237,10 @@ def _countdown(state: ConflictState, actor: str) -> list[LegalCommand]:
     zoom = foes_first(state, actor, list(seen)) if state.settings["time_scale"] != "fast" \
         else None
     told = _told(state)
-    at_hand = _AT_HAND.get((actor, seen, zoom, told), lambda: _at_hand(actor, seen, zoom, told))
+    # ES-RNG-1: a hide is offered from those the actor is not hidden from yet
+    unhid = tuple(t for t in seen if not ext.ranges.is_hidden(actor, t))
+    at_hand = _AT_HAND.get((actor, seen, unhid, zoom, told),
+                           lambda: _at_hand(actor, seen, unhid, zoom, told))
     cut = 2 * len(seen)  # the moves go after the attacks and pushes
     return [*at_hand[:cut], *_moves_against(state, actor, seen, told), *at_hand[cut:]]
 
@@ -260,19 +263,22 @@ def _moves_against(state: ConflictState, actor: str, seen: tuple[str, ...], told
 _MOVES: Made[tuple[LegalCommand, ...]] = Made()
 
 
-def _at_hand(actor: str, seen: tuple[str, ...], zoom: tuple[str, ...] | None, told: Told
-             ) -> tuple[LegalCommand, ...]:
+def _at_hand(actor: str, seen: tuple[str, ...], unhid: tuple[str, ...],
+             zoom: tuple[str, ...] | None, told: Told) -> tuple[LegalCommand, ...]:
     """An acting character's commands but its moves: attacks and pushes on those it sees,
-    then the rest (ES-ACT-1, ES-ACT-2); a zoom (None: none at the fastest time scale) with
-    any of those it sees, foes first (``zoom``); each saying what the values ``told`` stand
-    for when left out."""
+    then the rest (ES-ACT-1, ES-ACT-2); a hide from any of those it sees and is not hidden
+    from yet (``unhid``); a zoom (None: none at the fastest time scale) with any of those it
+    sees, foes first (``zoom``); each saying what the values ``told`` stand for when left
+    out."""
     d = dict(told)
     out = [command("attack", actor, target=t, defaults=d) for t in seen]
     out += [_push(actor, t, seen, d) for t in seen]
-    # a hide is from any of those it sees (none named: the other sides'), an act's target
-    # one of them: never the actor itself
-    out += [command("hide", actor, allowed={"from": seen} if seen else None, defaults=d),
-            command("search", actor, defaults=d), command("recover", actor, defaults=d),
+    # a hide is from any of those (none named: the other sides'; none offered once it is
+    # hidden from all it sees), an act's target one of those it sees: never the actor itself
+    if unhid or not seen:
+        out.append(command("hide", actor, allowed={"from": unhid} if unhid else None,
+                           defaults=d))
+    out += [command("search", actor, defaults=d), command("recover", actor, defaults=d),
             command("act", actor, free={"name": "NAME", "skill": "SKILL", "difficulty": "N"},
                     allowed={"target": seen} if seen else None, defaults=d),
             command("done", actor)]
@@ -293,8 +299,8 @@ def _push(actor: str, target: str, seen: tuple[str, ...], defaults: dict[str, An
                    defaults=defaults)
 
 
-#: An acting character's commands but its moves, by (actor, those seen, those to zoom with,
-#: what values left out stand for).
+#: An acting character's commands but its moves, by (actor, those seen, those it is not
+#: hidden from, those to zoom with, what values left out stand for).
 _AT_HAND: Made[tuple[LegalCommand, ...]] = Made()
 
 #: What a character may do in each phase of a round (none in the others).
