@@ -194,6 +194,15 @@ def test_annotations_and_comments_survive_into_text_and_json() -> None:
     assert from_table("(1d6+3) [fire]", [2]).by_annotation() == {"fire": 5}
 
 
+def test_one_label_over_the_whole_roll_is_not_totalled_again() -> None:
+    """A GM's secret `roll 2d6[x]` read "2d6[x] → [4, 1] [x] = 5 (x 5)": the label three times,
+    its total the roll's own. The totals by label are for a roll labelled in parts."""
+    assert from_table("2d6[x]", [4, 1]).to_text() == "2d6[x] → [4, 1] [x] = 5"
+    assert from_table("(1d6+3) [fire]", [2]).to_text() == "(1d6+3)[fire] → ([2] + 3) [fire] = 5"
+    assert from_table("2d6[fire]+3", [4, 1]).to_text().endswith(" = 8 (fire 5, unlabelled 3)")
+    assert from_table("2d6[fire]", [4, 1]).to_data()["annotations"] == {"fire": 5}  # JSON keeps it
+
+
 def test_a_comment_needs_a_space_and_a_letter() -> None:
     assert parse("1d20+5 to hit").comment == "to hit"
     assert parse("1d20 poison").comment == "poison"  # 'p' is no drop without a selector

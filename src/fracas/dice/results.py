@@ -277,12 +277,16 @@ class Roll:
         return "".join(parts)
 
     def labels_text(self) -> str:
-        """`` (fire 7, radiant 8, unlabelled 3)`` for a labelled roll, else ``""``."""
+        """`` (fire 7, radiant 8, unlabelled 3)`` for a roll labelled in parts, else ``""``
+        (one label over the whole roll: its total is the roll's, ``2d6[fire] → [6, 5] [fire]
+        = 11``, not ``… = 11 (fire 11)``)."""
         if not self.expr.annotated:
             return ""
-        totals = ", ".join(
-            f"{label or 'unlabelled'} {_value_text(v)}" for label, v in self.by_annotation().items()
-        )
+        groups = self.by_annotation()
+        if len(groups) == 1 and "" not in groups and list(groups.values()) == [self.total]:
+            return ""
+        totals = ", ".join(f"{label or 'unlabelled'} {_value_text(v)}"
+                           for label, v in groups.items())
         return f" ({totals})"
 
     def to_data(self) -> dict[str, Any]:
