@@ -84,6 +84,32 @@ def test_a_players_turn_in_several_conflicts_names_each_one_on_a_phone(
     alice.context.close()
 
 
+def test_one_new_conflict_at_the_foot_of_a_phone_keeps_its_button_whole(
+        browser: Browser, served: Served) -> None:
+    """The GM starts the evening's second conflict, where Ada may lead the initiative: the foot
+    of Alice's phone says so, and its **Open it** stands on one line, wide enough to tap, within
+    the screen (it stood one letter or two a line, "O / p / e / n / i / t", squeezed by the
+    words beside it)."""
+    table = new_table(served.url, "Saturday VERS")
+    table.conflict("vers-tavern-brawl", fresh=True)
+    alice = join(browser, f"{served.url}/join#{table.invite('alice').token}",
+                 timing={"conflictsMs": 500}, touch=True)
+    table.conflict("fabula-ultima-ambush", fresh=True)
+    notice = alice.page.locator("#notice")
+    expect(notice).to_contain_text("New conflict: Ambush on the Old Bridge — your turn in it")
+    button = notice.get_by_role("button", name="Open it")
+    lines = alice.page.evaluate("""el => el.getBoundingClientRect().height
+        / parseFloat(getComputedStyle(el).lineHeight)""", button.element_handle())
+    box = button.bounding_box()
+    assert box and box["width"] >= 44 and box["x"] + box["width"] <= PHONE["width"], box
+    assert lines < 2, f"'Open it' stands on {lines:.1f} lines"
+    button.tap()
+    expect(alice.page.locator(".conflicts [aria-current=page]")).to_have_text(
+        "Ambush on the Old Bridge")
+    assert alice.errors == [] and alice.console == [], (alice.errors, alice.console)
+    alice.context.close()
+
+
 def test_a_players_page_in_a_long_campaign_leaves_their_requests_to_them(
         browser: Browser, tmp_path: Path) -> None:
     """Sixteen conflicts where Ada acts, at a server whose rate limit is tight (3 requests a
