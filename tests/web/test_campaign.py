@@ -110,6 +110,41 @@ def test_one_new_conflict_at_the_foot_of_a_phone_keeps_its_button_whole(
     alice.context.close()
 
 
+def test_the_gm_is_told_when_the_conflict_they_left_waits_on_them(
+        browser: Browser, served: Served) -> None:
+    """The GM's phone reads the evening's second conflict while Alice plays on in the first:
+    once she hands off to the thug, the table waits on the GM, and the foot of the GM's screen
+    says so, tags the brawl in the list and opens it with one tap, on the thug's controls
+    (before: nothing told the GM, who learnt it from the players; a player's turn there, Ada's,
+    is no news of the GM's)."""
+    table = new_table(served.url, "Saturday VERS")
+    brawl = table.conflict("vers-tavern-brawl", fresh=True)  # Ada's go
+    ambush = table.conflict("fabula-ultima-ambush", fresh=True)  # the GM reads this one
+    alice = table.invite("alice")
+    gm = open_screen(browser, f"{served.url}/join#{table.gm.token}", PHONE,
+                     timing={"conflictsMs": 500}, touch=True)
+    page = gm.page
+    page.wait_for_url(re.compile(r"/table/t"))
+    page.goto(served.url + ambush.replace("/api/tables", "/table").replace("/conflicts", ""))
+    expect(page.locator(".conflicts [aria-current=page]")).to_have_text(
+        "Ambush on the Old Bridge")
+    page.wait_for_timeout(1500)  # a few looks at the table: Ada's go is Alice's, not the GM's
+    expect(page.locator("#notice")).to_be_empty()
+    r = alice.post(brawl + "/commands", json={"command": "ada: handoff thug"})
+    assert r.status_code == 200, r.text
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Brawl at the Drowned Rat waits for you")
+    rat = page.locator(".conflicts li", has_text="Brawl at the Drowned Rat")
+    expect(rat.locator(".tag.now")).to_have_text("waits for you")
+    notice.get_by_role("button", name="Open it").tap()
+    expect(page.locator(".conflicts [aria-current=page]")).to_have_text(
+        "Brawl at the Drowned Rat")
+    expect(page.locator(".round-region section.actor h3").first).to_have_text("Thug")
+    expect(rat.locator(".tag.now")).to_have_count(0)  # the open one is no news
+    assert gm.errors == [] and gm.console == [], (gm.errors, gm.console)
+    gm.context.close()
+
+
 def test_a_players_page_in_a_long_campaign_leaves_their_requests_to_them(
         browser: Browser, tmp_path: Path) -> None:
     """Sixteen conflicts where Ada acts, at a server whose rate limit is tight (3 requests a

@@ -282,7 +282,8 @@ async function loadConflicts(wanted) {
 // new one is listed, and the foot of the screen offers to open it; so is a player's turn in
 // another conflict of the table (the GM runs two at once), as the list says it from the
 // player's own view of each (`your_turn`): tagged **your turn** in the list, and offered
-// (with the sound of a turn) as it comes.
+// (with the sound of a turn) as it comes; and, to the GM, another conflict that waits on a
+// character no player plays (`gm_turn`, an NPC's go): **waits for you**, with no sound.
 async function refreshConflicts() {
   // (never on a shared screen: a TV showing the table tells no one's turns elsewhere)
   if (state.me.role !== "public") tellOtherTables();
@@ -294,19 +295,21 @@ async function refreshConflicts() {
   // came last may not be told), or a player's turn in some, each with a button of its own
   const open = (c, text) => h("button", { type: "button",
     onclick: () => { state.focusRound = true; openConflict(c.id, true); } }, text);
-  const turn = (c) => (turns.has(c.id) ? " (your turn)" : "");
+  const gm = state.me.role === "gm";
+  const turn = (c) => (turns.has(c.id) ? ` (${turnWords()})` : "");
   const twice = twiceTitled();
   const name = (c) => (twice.has(c.title) ? `${c.title} · ${c.id}` : c.title);
   const one = said[0];
-  const text = said.length === 1 ? (!fresh.has(one.id) ? `Your turn in ${one.title}`
-    : `New conflict: ${one.title}${turns.has(one.id) ? " — your turn in it" : ""}`)
+  const text = said.length === 1 ? (!fresh.has(one.id) ? (gm ? `${one.title} waits for you` : `Your turn in ${one.title}`)
+    : `New conflict: ${one.title}${turns.has(one.id) ? (gm ? " — it waits for you" : " — your turn in it") : ""}`)
     : said.every((c) => fresh.has(c.id)) ? "New conflicts:"
-      : said.every((c) => turns.has(c.id)) ? "Your turn in:" : "New conflicts, or your turn:";
+      : said.every((c) => turns.has(c.id)) ? (gm ? "Waiting for you:" : "Your turn in:")
+        : gm ? "New conflicts, or waiting for you:" : "New conflicts, or your turn:";
   // several: the buttons go under the words, which keep their width (a phone's foot is narrow)
   document.getElementById("notice").replaceChildren(h("p", { class: said.length === 1 ? "done" : "done several" },
     h("span", {}, text), h("span", { class: "buttons" }, said.length === 1 ? open(one, "Open it")
       : said.map((c) => open(c, `Open ${name(c)}${turn(c)}`)), dismissButton())));
-  if (turns.size && soundOn()) signal();
+  if (turns.size && !gm && soundOn()) signal();  // (the GM's screen makes no sound)
 }
 
 // The browser's other tables (a GM running two at once, a player invited to both), asked with
@@ -364,13 +367,24 @@ async function listConflicts() {
   return new Set(fresh.map((c) => c.id));
 }
 
-// (A player) The other conflicts where a character of theirs acts now, by the table's list;
-// answers those that have just come (the open one is never news: its own banner says it).
+// The other conflicts that wait on the viewer now, by the table's list (a player: where a
+// character of theirs acts; the GM: where a character no player plays acts); answers those
+// that have just come (the open one is never news: its own banner or title says it).
 function turnsCome() {
-  const now = new Set(state.conflicts.filter((c) => c.your_turn && c.id !== state.conflictId).map((c) => c.id));
+  const now = new Set(state.conflicts.filter((c) => waitsOnMe(c) && c.id !== state.conflictId).map((c) => c.id));
   const come = new Set([...now].filter((id) => !state.elsewhere.has(id)));
   state.elsewhere = now;
   return come;
+}
+
+// Whether a conflict of the list waits on the viewer: a player's character acts in it, or (the
+// GM) one no player plays; and how the list and the foot of the screen say it.
+function waitsOnMe(c) {
+  return Boolean(c.your_turn || c.gm_turn);
+}
+
+function turnWords() {
+  return state.me.role === "gm" ? "waits for you" : "your turn";
 }
 
 function newestOf(conflicts) {
@@ -1366,7 +1380,8 @@ function isOver(c) {
 }
 
 // One conflict of the list: its link, its ruleset (and id, if its title is twice there), how
-// it ended, when the GM last played it, a player's turn in it, and the GM's screen.
+// it ended, when the GM last played it, a player's turn in it (the GM's: an NPC's), and the
+// GM's screen.
 function conflictItem(c, twice) {
   const how = [c.end_reason, c.outcome].filter(Boolean).join(" — ");
   return h("li", { "data-conflict": c.id },
@@ -1375,7 +1390,7 @@ function conflictItem(c, twice) {
     ` (${words(c.ruleset)}${twice.has(c.title) ? ` · ${c.id}` : ""})`,
     isOver(c) ? [" ", h("span", { class: "tag over" }, "ended"), how ? h("span", { class: "muted" }, ` ${how}`) : null] : null,
     c.updated ? h("span", { class: "muted when" }, ` · last played ${when(c.updated)}`) : null,
-    c.your_turn && c.id !== state.conflictId ? h("span", { class: "tag now" }, "your turn") : null,
+    waitsOnMe(c) && c.id !== state.conflictId ? h("span", { class: "tag now" }, turnWords()) : null,
     state.me.role === "gm" ? screenControls(c) : null);
 }
 
