@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import Served
 from tests.web.browser import (
+    DESK,
     PHONE,
     command,
     create_from_example,
@@ -284,6 +285,44 @@ def test_a_gm_on_an_upright_tablet_has_the_log_beside_the_controls(browser: Brow
     assert log_box["x"] >= round_box["x"] + round_box["width"], (round_box, log_box)
     assert log_box["y"] < round_box["y"] + round_box["height"], (round_box, log_box)
     assert gm.page.evaluate("document.documentElement.scrollWidth") <= 768
+    gm.context.close()
+
+
+def test_a_gm_on_a_phone_has_every_part_a_tap_away(browser: Browser, served: Served) -> None:
+    """The GM runs the brawl from a 390×844 phone: a bar at the top of the screen, wherever
+    the GM has scrolled, takes them in one tap to the Turn, the Zones, the Log (its Undo) or
+    the Conflicts (to switch scenes), the heading focused and in view below the bar (before:
+    the log ≈ 4,600 px down, under every GM command and card, the conflicts further still).
+    On a screen wide enough for the columns side by side there is no bar."""
+    gm = open_screen(browser, served.url + "/", PHONE, touch=True)
+    gm.page.get_by_label("Name of the table").fill("Saturday VERS")
+    gm.page.get_by_role("button", name="Create the table").click()
+    gm.page.get_by_role("link", name="Open the table").tap()
+    create_from_example(gm, "vers-tavern-brawl")
+    page = gm.page
+    bar = page.get_by_role("navigation", name="Parts of the page")
+    buttons = bar.get_by_role("button")
+    expect(buttons).to_have_text(["Turn", "Zones", "Log", "Conflicts"])  # the page's order
+    for button in buttons.all():
+        box = button.bounding_box()
+        assert box and box["height"] >= 44 and box["x"] + box["width"] <= 390, box
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    for name, heading, then in (("Turn", "#h-turn", "section.actor[data-actor='ada'] h3"),
+                                ("Log", "#h-log", ".log-region button:text-is('Undo')"),
+                                ("Zones", "#h-zones", "svg.zones"),
+                                ("Conflicts", "#h-conflicts", ".conflicts li")):
+        bar.get_by_role("button", name=name).tap()
+        expect(page.locator(heading)).to_be_focused()
+        top = bar.bounding_box()
+        assert top and top["y"] == 0, top  # the bar stays at the top of the screen
+        for part in (heading, then):
+            box = page.locator(part).first.bounding_box()
+            assert box and top["height"] <= box["y"] < 844, (name, part, box)
+    page.set_viewport_size(DESK)
+    expect(bar).to_be_hidden()
+    assert page.evaluate("getComputedStyle(document.documentElement).scrollPaddingTop") \
+        in ("auto", "0px")
+    assert gm.errors == [] and gm.console == [], (gm.errors, gm.console)
     gm.context.close()
 
 

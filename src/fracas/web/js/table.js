@@ -216,9 +216,11 @@ function markScreen(role) {
   document.documentElement.classList.toggle("public", role === "public");
 }
 
-// The parts of a player's page, named by their headings, in a bar that stays at the top of the
-// screen: a tap scrolls to the part and puts the focus on its heading. What the browser scrolls
-// into view (Tab, a jump) stops below the bar, never behind it.
+// The parts of a page, named by their headings, in a bar that stays at the top of the screen:
+// a tap scrolls to the part and puts the focus on its heading. What the browser scrolls into
+// view (Tab, a jump) stops below the bar, never behind it. A player's page has it always (a
+// phone); the GM's only while its parts stand one below the other (a phone: the style sheet
+// hides it beside the columns, and its height is then none).
 function jumpBar() {
   const nav = h("nav", { class: "jump", "aria-label": "Parts of the page" }, h("ul", { class: "plain" }));
   main.before(nav);
@@ -232,7 +234,7 @@ function jumpBar() {
 // heading changes: the focus stays on a button while the table moves on).
 function renderJumps() {
   if (!regions.jump) return;
-  const parts = [regions.round, regions.log, regions.field, regions.table]
+  const parts = [...main.children]  // in the page's order
     .map((region) => [region, region.querySelector(".panel > h2")]).filter(([, heading]) => heading);
   const key = parts.map(([, heading]) => heading.textContent).join("|");
   if (key === regions.jump.dataset.parts) return;
@@ -256,11 +258,12 @@ function layout() {
   regions.field = h("div", { class: "region field-region" });
   regions.log = h("div", { class: "region log-region" });
   // a player's page is one column (a phone): their characters' controls, then what just
-  // happened, then the field; each part one tap away from anywhere on it (jumpBar)
+  // happened, then the field; each part one tap away from anywhere on it (jumpBar), as on a
+  // GM's phone
   const player = state.me.role === "player";
   main.replaceChildren(...(player ? [regions.round, regions.log, regions.field, regions.table]
     : [regions.round, regions.field, regions.log, regions.table]));
-  if (player) regions.jump = jumpBar();
+  if (state.me.role !== "public") regions.jump = jumpBar();
   main.className = "grid";
   main.addEventListener("input", () => showError(null));  // the user is putting it right
 }
