@@ -298,6 +298,32 @@ def test_an_undo_of_secret_commands_names_none_of_them_to_a_player() -> None:
     assert log_view(c, ALICE) == seen
 
 
+def test_an_undone_reveal_and_a_redone_conceal_still_say_what_they_took_back() -> None:
+    # a reveal of the wrong character, undone: before, Alice's log had no undo at all (its
+    # line named Zqspy, hidden again), so the reveal and her hit on him stayed unstruck
+    c = toy_conflict()
+    c.execute("join zq name=Zqspy side=foes 'stats={\"hp\": 3}' hidden=yes", time="")
+    c.execute("start ada")
+    c.execute("reveal zq")
+    c.execute("ada: hit zq dice=2")
+    seen = {e["command"]: e["entry"] for e in log_view(c, ALICE)}
+    c.execute("undo 2")
+    last = log_view(c, ALICE)[-1]
+    hit, reveal = seen["ada: hit zq dice=2"], seen["reveal zq"]
+    assert last["command"] == "undo"
+    assert last["lines"] == [f"undo: #{hit}; #{reveal}"]  # her own entries, by number
+    assert last["events"][0]["data"]["entries"] == [hit, reveal]
+    # the same for a conceal redone: the redo of her hit on one now hidden is said
+    c.execute("redo 2")
+    c.execute("conceal zq")
+    c.execute("undo 2")
+    c.execute("redo 2")
+    last = log_view(c, ALICE)[-1]
+    assert last["command"] == "redo"
+    assert last["lines"] == [f"redo: #{hit}"]
+    assert "zq" not in json.dumps(last).lower()
+
+
 def test_a_players_log_is_numbered_so_no_gap_counts_hidden_records() -> None:
     c = toy_conflict()
     c.execute("start ada")

@@ -369,14 +369,20 @@ class Projector:
 
     def _marker(self, record: Record, depth: int) -> Entry | None:
         """An undo or redo as a player sees it: what it took back (or brought back) as they
-        saw it, by their own entries' labels and numbers; none at all if they saw none."""
+        saw it, by their own entries' labels and numbers; none at all if they saw none. A
+        label naming one hidden from them now (a reveal undone, a conceal redone) reads as
+        its entry's number, ``#5``: the marker still says what it took back."""
         marker = record.events[0]
         seen = [v for v in marker.data["versions"] if v in self._labels]
         if not seen:
             return None
+        unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
+        numbers = [self._by_version[v].number for v in seen]
         event = ENGINE_EVENTS.make(marker.type, {
-            "commands": [self._labels[v] for v in seen],
-            "entries": [self._by_version[v].number for v in seen]})
+            "commands": [f"#{n}" if unknown.named_in(label) else label
+                         for label, n in zip((self._labels[v] for v in seen), numbers,
+                                             strict=True)],
+            "entries": numbers})
         return self._entry(record, (event,), record.command.partition(" ")[0], depth)
 
     def _lost_only_the_unknown(self, event: Event, uncounted: Event, shown: Event | None,
