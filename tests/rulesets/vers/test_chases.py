@@ -39,6 +39,23 @@ def test_length_outside_2_to_6_is_refused_and_start_may_be_set():
     assert c.state.ext.chases["c1"].track.position == 2
 
 
+@pytest.mark.rule("VR-CHASE-8")
+def test_a_second_chase_between_the_same_two_is_refused_while_the_first_goes_on():
+    """One scale per hunter and quarry: a chase started again by mistake (another id) was
+    taken, and Ada then rolled on two scales after one thief."""
+    c = runners()
+    do(c, "chase c1 hunter=ada quarry=thief length=2")
+    for again in ("chase c2 hunter=ada quarry=thief length=3",
+                  "chase c2 hunter=thief quarry=ada length=2"):
+        err = refused(c, again, "VR-CHASE-8")
+        assert str(err).startswith("Ada already hunts Thief in chase c1 (pursuit): one scale")
+        assert "'abandon c1' first" in str(err)
+    do(c, "ada: run c1 dice=6,6,6", "ada: run c1 dice=6,6,6")  # escaped: waiting on the GM
+    refused(c, "chase c2 hunter=ada quarry=thief length=2", "VR-CHASE-8")
+    do(c, "abandon c1", "chase c2 hunter=ada quarry=thief length=2")  # over: a new one
+    assert c.state.ext.chases["c2"].stage == "pursuit"
+
+
 @pytest.mark.rule("VR-CHASE-4")
 def test_a_chase_cannot_start_where_the_quarry_has_already_got_away():
     c = runners()

@@ -54,6 +54,7 @@ def decide_chase(d: Decision, cmd: Command) -> None:
     quarry = active(d.state, a["quarry"], "VR-CHASE-1")
     if hunter.id == quarry.id:
         raise InvalidInput("a chase needs two different characters", rule="VR-CHASE-1")
+    _refuse_second_scale(d.state, hunter.id, quarry.id)
     track = pursuit_track(a["length"], "VR-CHASE-2")
     if a.get("start") is not None:
         track.check_position(a["start"], "VR-CHASE-2")
@@ -76,6 +77,18 @@ def decide_chase(d: Decision, cmd: Command) -> None:
     d.emit(ChaseStarted(id=a["id"], hunter=hunter.id, quarry=quarry.id, roller=roller,
                         stage=stage, length=a["length"], positions=track.length,
                         position=track.position, prize=a.get("prize") or ""))
+
+
+def _refuse_second_scale(state: ConflictState, one: str, other: str) -> None:
+    """VR-CHASE-8: one scale per hunter–quarry pair; a second while the first goes on (a
+    chase started twice by mistake) is refused, naming the one that goes on."""
+    pair = {one, other}
+    for cid, chase in ext_of(state).chases.items():
+        if {chase.hunter, chase.quarry} == pair and chase.stage not in ENDED:
+            raise InvalidInput(
+                f"{name(state, chase.hunter)} already hunts {name(state, chase.quarry)} in "
+                f"chase {cid} ({chase.stage}): one scale per hunter and quarry; go on with "
+                f"it, or 'abandon {cid}' first", rule="VR-CHASE-8", chase=cid)
 
 
 def hidden_from(state: ConflictState, chase: Chase, pid: str | None) -> bool:
