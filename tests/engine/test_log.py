@@ -58,9 +58,29 @@ def test_a_new_command_after_undo_closes_the_redo_branch() -> None:
     assert c.state.ext.hp["bruno"].current == 5
 
 
+def test_a_refused_redo_says_which_new_command_set_the_undone_ones_aside() -> None:
+    # the GM who pressed Redo after a new command read a bare "there is nothing to redo"
+    c = toy_conflict()
+    play(c, "start ada", "ada: hit gob dice=4", "undo", "note 'the goblin ducks'",
+         "ada: hit bruno dice=1")
+    with pytest.raises(IllegalCommand) as info:
+        c.execute("redo")
+    assert str(info.value) == (
+        "there is nothing to redo: v5 (note 'the goblin ducks'), given after the undo, set "
+        "the undone commands aside for good (undo and redo never branch): give them again "
+        "instead")
+    # kept with a snapshot, so a conflict loaded from one says the same
+    assert History.from_data(c.history_data()).closed == 5
+    play(c, "undo", "redo")  # an undo and a redo since: nothing undone waits
+    with pytest.raises(IllegalCommand, match=r"nothing to redo: nothing undone waits to be "
+                                             r"brought back$"):
+        c.execute("redo")
+
+
 def test_undo_refuses_to_take_back_the_set_up() -> None:
     c = toy_conflict()
-    with pytest.raises(IllegalCommand, match="nothing to undo"):
+    with pytest.raises(IllegalCommand, match=r"nothing to undo: only the set-up is left, and "
+                                             r"it is never undone$"):
         c.execute("undo")
     play(c, "start ada")
     with pytest.raises(IllegalCommand, match="only 1 command"):

@@ -267,19 +267,25 @@ class History:
     in version order, and the redo stack (next to redo last). One reading of the markers,
     shared by :func:`counting_records` and :class:`Conflict`."""
 
-    __slots__ = ("active", "redo")
+    __slots__ = ("active", "closed", "redo")
 
     def __init__(self) -> None:
         self.active = Versions()
         self.redo: list[int] = []
+        #: the version of the command that set undone ones aside (emptied the redo stack),
+        #: while no undo or redo has come since: what a refused redo names
+        self.closed: int | None = None
 
     def read(self, record: Record) -> tuple[str, list[int]]:
         """Take ``record`` into account; return what it did: ("record", [its version]),
         ("undone", versions taken back) or ("redone", versions brought back)."""
         if not record.is_meta:
             self.active.append(record.version)
+            if self.redo:
+                self.closed = record.version
             self.redo.clear()
             return "record", [record.version]
+        self.closed = None
         marker = record.events[0]
         versions = list(marker.data["versions"])
         if marker.type == UNDONE:
@@ -295,7 +301,11 @@ class History:
     def to_data(self) -> dict[str, Any]:
         """The JSON form (kept with a snapshot): the counting versions as runs
         ``[first, last]`` (one run for a log without undo) and the redo stack."""
-        return {"active": [list(run) for run in self.active.runs], "redo": list(self.redo)}
+        out: dict[str, Any] = {"active": [list(run) for run in self.active.runs],
+                               "redo": list(self.redo)}
+        if self.closed is not None:
+            out["closed"] = self.closed
+        return out
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> History:
@@ -303,6 +313,8 @@ class History:
         history = cls()
         history.active = Versions(data["active"])
         history.redo = [int(v) for v in data["redo"]]
+        closed = data.get("closed")  # (a snapshot kept before it was: None)
+        history.closed = int(closed) if closed is not None else None
         return history
 
 
@@ -747,20 +759,26 @@ class Conflict:
         return events
 
     def _decide_undo(self, steps: int) -> Event:
-        return self._marker(Undone, "undo", "undone", steps, self.undoable)
+        return self._marker(Undone, "undo", "undone", steps, self.undoable,
+                            "only the set-up is left, and it is never undone")
 
     def _decide_redo(self, steps: int) -> Event:
-        return self._marker(Redone, "redo", "redone", steps, self.redoable)
+        closed = self._history.closed
+        why = "nothing undone waits to be brought back" if closed is None else (
+            f"v{closed} ({self.record(closed).command}), given after the undo, set the undone "
+            "commands aside for good (undo and redo never branch): give them again instead")
+        return self._marker(Redone, "redo", "redone", steps, self.redoable, why)
 
     @staticmethod
     def _marker(kind: type[Undone | Redone], verb: str, done: str, steps: int,
-                can: Callable[[int | None], list[int]]) -> Event:
-        """An undo or redo marker for the next ``steps`` of the versions ``can`` gives."""
+                can: Callable[[int | None], list[int]], why: str) -> Event:
+        """An undo or redo marker for the next ``steps`` of the versions ``can`` gives
+        (``why``: why there is none)."""
         if steps < 1:
             raise InvalidInput(f"{verb} takes a positive number of steps", steps=steps)
         versions = can(steps + 1)
         if not versions:
-            raise IllegalCommand(f"there is nothing to {verb}")
+            raise IllegalCommand(f"there is nothing to {verb}: {why}")
         if steps > len(versions):
             some = "1 command" if len(versions) == 1 else f"{len(versions)} commands"
             raise IllegalCommand(f"only {some} can be {done}, not {steps}", steps=steps)
