@@ -190,3 +190,32 @@ def test_a_yes_no_value_takes_yes_or_no_and_a_number_never_takes_true() -> None:
         "GM sets ada.stats.brave = false (was true)"]
     c.execute("override ada.stats.brave on")
     assert c.state.participants["ada"].stats["brave"] is True
+
+
+def test_the_gm_adds_a_skill_or_weapon_forgotten_at_set_up_checked_as_a_file_would_be() -> None:
+    """A GM who forgot the quarry's Stealth (or Ada's axe) at set-up had no way to put it
+    right: "participants.ada.stats.skills has no 'stealth'", and a whole skills record was
+    refused. An entry a stat record lacks is added, checked as a scenario file holding it
+    would be (VR-ROLL-1 names a skill that looks like a standard one), taken back by undo,
+    and kept from players where its record is GM-only."""
+    from tests.rulesets.vers.helpers import do, make, npc, pc, refused
+
+    c = make(pc("ada", zone="a", skills={"close_combat": 3}, weapons={"sword": {"ev": 4}}),
+             {**npc("thug", zone="a", skills={"close_combat": 2}), "gm_only": ["skills"]},
+             zones=["a"], links=[])
+    refused(c, "override ada.stats.skills.stelth 2", "VR-ROLL-1")  # did you mean 'stealth'?
+    refused(c, "override ada.stats.weapons.axe '{\"ev\": \"x\"}'", None)
+    refused(c, "override ada.stats.skills.stealth 99", None)  # 0 to 20, as in a file
+    do(c, "override ada.stats.skills.stealth 2 reason='forgot'",
+       "override ada.stats.weapons.axe '{\"ev\": 5}'", "override thug.stats.skills.stealth 4")
+    assert log_view(c, Viewer.gm())[-3]["lines"] == [
+        "GM sets ada.stats.skills.stealth = 2 (was unset) (forgot)"]
+    assert c.state.participants["ada"].stats["skills"] == {"close_combat": 3, "stealth": 2}
+    do(c, "open ada", "ada: attack thug weapon=axe dice=1,1,1")  # the axe is hers now
+    ada = view(c, Viewer.of_player("ada"))["conflict"]["participants"]
+    assert ada[0]["stats"]["skills"] == {"close_combat": 3, "stealth": 2}
+    assert "skills" not in ada[1].get("stats", {})  # the thug's, GM-only, stay the GM's
+    do(c, "undo 5")
+    assert c.state.participants["ada"].stats["skills"] == {"close_combat": 3}
+    assert "axe" not in c.state.participants["ada"].stats["weapons"]
+    assert c.replay() == c.state

@@ -200,8 +200,11 @@ def _override(d: Decision, cmd: Command) -> None:
     else:
         _refuse_setup_only(ruleset, state, path)
         _refuse_bookkeeping(ruleset, path)
-        current = _resolve(ruleset, state, path)
-        value = check_override_value(a["path"], current, a["value"])
+        if _new_entry_of_a_stat(state, parts):
+            current, value = None, a["value"]  # checked below, as a scenario file's
+        else:
+            current = _resolve(ruleset, state, path)
+            value = check_override_value(a["path"], current, a["value"])
         check_declared_type(a["path"], slot_type(state, path), value)
         _check_as_set_up(ruleset, state, path, value)
     if value == current:
@@ -296,6 +299,18 @@ def _check_as_set_up(ruleset: Ruleset, state: ConflictState, path: list[str],
     for p in setup.participants:
         check_stat_ranges(ruleset.stat_ranges, p.id, p.stats)
     read_setup(ruleset.title, lambda: ruleset.validate_setup(setup))
+
+
+def _new_entry_of_a_stat(state: ConflictState, parts: list[str]) -> bool:
+    """Whether ``parts`` names an entry a character's stat record lacks yet
+    (``participants.ada.stats.skills.stealth``: a skill forgotten at set-up): the GM adds
+    it, checked as a scenario file holding it would be. A record's own new stats
+    (``stats.zone``) are not added: some are read once, at set-up."""
+    if len(parts) != 5 or parts[0] != "participants" or parts[2] != "stats":
+        return False
+    p = state.participants.get(parts[1])
+    record = p.stats.get(parts[3]) if p is not None else None
+    return isinstance(record, dict) and parts[4] not in record
 
 
 def _refuse_in_or_out(state: ConflictState, pid: str, key: str, value: Any,
@@ -475,7 +490,8 @@ def slot_type(state: ConflictState, path: list[str]) -> Any:
                 hint = args[0]
             else:
                 hint = Any
-        node = _step(node, part)
+        if part is not parts[-1]:  # (the slot itself need not hold a value yet)
+            node = _step(node, part)
     return hint
 
 
