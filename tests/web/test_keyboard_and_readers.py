@@ -110,6 +110,16 @@ def test_messages_close_and_say_names(browser: Browser, served: Served, tmp_path
         handoff.get_by_role("button", name="handoff").click()
         notice = alice.page.locator("#notice")
         expect(notice).to_contain_text("Done: Ada: handoff")  # her name, not her id
+        # said whole, then its ✕ (it stood between "Done" and what the command did), which
+        # still stands beside the "Done", at its right
+        order = notice.evaluate("""el => [...el.querySelectorAll('span, li, button')]
+          .map((x) => x.tagName === 'BUTTON' ? 'close' : x.textContent)""")
+        assert order[0].startswith("Done: Ada: handoff") and order[-1] == "close", order
+        assert len(order) > 2, order  # what the hand-off did, before the close
+        done = notice.locator("p.done").bounding_box()
+        close = notice.get_by_role("button", name="Dismiss this message").bounding_box()
+        assert done and close and close["x"] > done["x"] + done["width"] - 1
+        assert close["y"] < done["y"] + done["height"], (done, close)
         notice.get_by_role("button", name="Dismiss this message").click()
         expect(notice).to_be_hidden()
         line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")

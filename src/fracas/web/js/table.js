@@ -1097,13 +1097,17 @@ function wholeCommand(command, sent) {
 }
 
 // The foot of the screen says what a command did: "Done: …" and the sentences of its log entry
-// (kept by its log key, the GM's version or a player's entry number, until it is undone).
+// (kept by its log key, the GM's version or a player's entry number, until it is undone). Its
+// ✕ stands beside the "Done" but comes after the sentences, so that a screen reader says the
+// message whole before "Dismiss this message".
 function showDone(said, sent) {
   const lines = (sent.entry && sent.entry.lines) || [];
   const key = sent.entry ? (state.me.role === "gm" ? sent.entry.version : sent.entry.entry) : null;
-  document.getElementById("notice").replaceChildren(h("p", { class: "done", "data-entry": key ?? null,
-    "data-said": said, "data-shown": Date.now() }, h("span", {}, `Done: ${said}`), dismissButton()),
-  lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null);
+  document.getElementById("notice").replaceChildren(h("div", { class: "said" },
+    h("p", { class: "done", "data-entry": key ?? null, "data-said": said, "data-shown": Date.now() },
+      h("span", {}, `Done: ${said}`)),
+    lines.length ? h("ul", { class: "outcome" }, lines.map((line) => h("li", {}, marked(line)))) : null,
+    dismissButton()));
 }
 
 // A "Done: …" goes on its own once the table has moved on past it — an entry after its own
