@@ -246,6 +246,27 @@ def unlabelled_controls(page: Page) -> list[str]:
     return found
 
 
+def jumps_take_there(page: Page, parts: list[tuple[str, str, str]],
+                     height: int = PHONE["height"]) -> None:
+    """On a phone, from the foot of the page: each button of the bar of the page's parts
+    (name, its heading, something in that part) puts the focus on the part's heading, with it
+    and the thing in view below the bar, which stays at the top of the screen; every button
+    a thumb's size, on the screen."""
+    bar = page.get_by_role("navigation", name="Parts of the page")
+    for button in bar.get_by_role("button").all():
+        box = button.bounding_box()
+        assert box and box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"], box
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    for name, heading, then in parts:
+        bar.get_by_role("button", name=name).tap()
+        expect(page.locator(heading)).to_be_focused()
+        top = bar.bounding_box()
+        assert top and top["y"] == 0, top  # the bar stays at the top of the screen
+        for part in (heading, then):
+            box = page.locator(part).first.bounding_box()
+            assert box and top["height"] <= box["y"] < height, (name, part, box)
+
+
 def everything_on(screen: Screen) -> str:
     """What a user or a script could read of the page: its whole DOM with every attribute,
     its title, its storage, and every frame and answer it received."""
