@@ -9,7 +9,7 @@ another see each other's harm on a copy of the target's ladders only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -518,11 +518,14 @@ def free_attacks(d: Decision, attackers: list[str], target: str,
             d.emit(*events)
 
 
-def attacks_open_to(state: ConflictState, actor: str) -> list[tuple[str, str, Plan]]:
-    """(target, weapon, plan) of every attack ``actor`` may make now (VR-ATK-*, VR-MOVE-3)."""
+def attacks_open_to(state: ConflictState, actor: str,
+                    choices: Iterable[tuple[str, str]] | None = None
+                    ) -> list[tuple[str, str, Plan]]:
+    """(target, weapon, plan) of every attack ``actor`` may make now (VR-ATK-*, VR-MOVE-3),
+    or of those (target, weapon) ``choices`` of them alone."""
     own = own_mods(state, actor)  # the same for every attack it might make now
     return [(t, w, attack_plan(state, actor, t, w, own=own))
-            for t, w in attack_choices(state, actor)]
+            for t, w in (attack_choices(state, actor) if choices is None else choices)]
 
 
 def attack_choices(state: ConflictState, actor: str,

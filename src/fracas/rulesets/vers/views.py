@@ -617,6 +617,37 @@ def hit_chance(target_number: int, min_dos: int) -> float:
     return float(p_success(target_number - min_dos))
 
 
+def _odds_read(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool]
+               ) -> tuple[bool, Callable[[Plan], bool] | None]:
+    """Whether ``viewer`` may read the odds of any attack of the acting character, and of
+    which (None: every one, to the GM): to its own player, those whose every number they may
+    know (:func:`plan_known`), none with the character's weapons GM-only; to anyone else,
+    none."""
+    if viewer.is_gm:
+        return True, None
+    actor = state.ext.turns.current
+    p = state.participants.get(actor) if actor else None
+    if (p is None or viewer.player is None or p.owner != viewer.player
+            or "weapons" in p.gm_only):
+        return False, None
+    return True, functools.partial(plan_known, state, viewer, can_see)
+
+
+def readable_attacks(state: ConflictState, viewer: Viewer, can_see: Callable[[str], bool],
+                     choices: Iterable[tuple[str, str]] | None = None
+                     ) -> list[tuple[str, str, Plan]]:
+    """(target, weapon, plan) of the attacks the acting character may make now (of those
+    (target, weapon) ``choices`` alone, if given) whose odds ``viewer`` may read: those
+    :func:`pending_odds` gives, as values (for :func:`hit_chance`) rather than lines."""
+    ext: VersExt = state.ext
+    actor = ext.turns.current
+    reads, keep = _odds_read(state, viewer, can_see)
+    if not reads or actor is None or ext.turns.actions_left < 1:
+        return []
+    return [(t, w, plan) for t, w, plan in attacks_open_to(state, actor, choices)
+            if keep is None or keep(plan)]
+
+
 def pending_odds(state: ConflictState, viewer: Viewer,
                  can_see: Callable[[str], bool],
                  only: tuple[str | None, str | None] = (None, None)) -> list[str]:
@@ -627,14 +658,9 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     or setting, no penalty of a harm they do not see); with the character's weapons GM-only,
     none (each weapon's odds would tell it). ``only``: the attacks on that target, with that
     weapon (None: any)."""
-    keep = None
-    if not viewer.is_gm:
-        actor = state.ext.turns.current
-        p = state.participants.get(actor) if actor else None
-        if (p is None or viewer.player is None or p.owner != viewer.player
-                or "weapons" in p.gm_only):
-            return []
-        keep = functools.partial(plan_known, state, viewer, can_see)
+    reads, keep = _odds_read(state, viewer, can_see)
+    if not reads:
+        return []
     out = []
     for o in attack_options(state, keep):
         if any(want is not None and o[key] != want
