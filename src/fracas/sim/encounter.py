@@ -16,7 +16,7 @@ forms of a legal command that need no view are worked out once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeGuard
@@ -63,6 +63,7 @@ from fracas.sim.profiles import (
     SURRENDER,
     SURRENDERED,
     TABLE_VERBS,
+    Aimed,
     ChaseWatch,
     Profile,
     profile_of,
@@ -478,9 +479,14 @@ class Encounter:
         def odds() -> list[str]:
             return list(state_view(conflict.ruleset, conflict.state, viewer)["conflict"]["odds"])
 
+        def attack_odds(aimed: Collection[Aimed]) -> Mapping[Aimed, float]:
+            return self.p.profile.attack_odds(conflict.ruleset, conflict.state.innermost,
+                                              viewer, aimed)
+
         if side in self.p.private_views:  # whatever the user's policy does to its copy, the
-            return Sight(lambda full: copy_json(view(full)), odds)  # conflict stays as it is
-        return Sight(view, odds, self._entries_of(self._now(), side))
+            return Sight(lambda full: copy_json(view(full)), odds,  # conflict stays as it is
+                         attack_odds=attack_odds)
+        return Sight(view, odds, self._entries_of(self._now(), side), attack_odds)
 
     def side_turn(self) -> Turn | None:
         """The first side (in set-up order of its characters) that may act now, with the

@@ -13,7 +13,7 @@ import dataclasses
 import importlib
 import itertools
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -23,7 +23,7 @@ from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
 from fracas.engine.projector import Entries
 from fracas.errors import InvalidInput
-from fracas.sim.profiles import ACCEPT, COMPROMISE, SURRENDER, Profile
+from fracas.sim.profiles import ACCEPT, COMPROMISE, SURRENDER, Aimed, Attack, Profile
 
 T = TypeVar("T")
 
@@ -86,17 +86,24 @@ class Sight:
     ruleset's part of the view (positions, ranges) until :attr:`view` is read, and until then
     a character (:meth:`entry`) or the settings (:attr:`settings`) are made on their own."""
 
-    __slots__ = ("_basics", "_by_id", "_entries", "_load", "_load_odds", "_settings", "_view")
+    __slots__ = ("_asked", "_attack_odds", "_basics", "_by_id", "_entries", "_load",
+                 "_load_attack_odds", "_load_odds", "_settings", "_view")
 
     def __init__(self, load: Callable[[bool], dict[str, Any]],
                  odds: Callable[[], list[str]] | None = None,
-                 entries: Entries | None = None) -> None:
+                 entries: Entries | None = None,
+                 attack_odds: Callable[[Collection[Aimed]], Mapping[Aimed, float]] | None = None
+                 ) -> None:
         """``load(full)`` gives the view; ``full=False``: without the ruleset's part.
         ``entries``, if given, make one character's entry, or the settings, of that view
-        without the rest."""
+        without the rest; ``attack_odds`` the chances to hit its player is shown of the
+        attacks it is given (:meth:`Profile.attack_odds`)."""
         self._load = load
         self._load_odds = odds
         self._entries = entries
+        self._load_attack_odds = attack_odds
+        self._attack_odds: dict[Aimed, float] = {}
+        self._asked: set[Aimed] = set()
         self._view: dict[str, Any] | None = None
         self._basics: dict[str, Any] | None = None
         self._by_id: dict[str, dict[str, Any] | None] = {}  # None: not known to the side
@@ -106,6 +113,16 @@ class Sight:
     def odds(self) -> list[str]:
         """The exact odds of the roll about to be made, as this side's player sees them."""
         return self._load_odds() if self._load_odds is not None else []
+
+    def attack_odds(self, aimed: Collection[Aimed]) -> Mapping[Aimed, float]:
+        """The chance to hit of those of the ``aimed`` attacks (attacker, target, weapon)
+        whose odds the side's player is shown now (:meth:`Profile.attack_odds`), each worked
+        out once."""
+        missing = [a for a in aimed if a not in self._asked]
+        if missing and self._load_attack_odds is not None:
+            self._attack_odds.update(self._load_attack_odds(missing))
+            self._asked.update(missing)
+        return self._attack_odds
 
     @property
     def view(self) -> dict[str, Any]:
@@ -325,6 +342,16 @@ class Turn:
                 and (o.actor, o.value("target")) not in self.apart))
         return list(known[1])
 
+    def chance(self, option: Option) -> float | None:
+        """The chance that the attack ``option`` hits, exact, as this side may read it (None:
+        it may not, or the rules give every target the same: :meth:`Profile.chances`)."""
+        return self.profile.chances([self._attack(option)], self.sight)[0]
+
+    def _attack(self, option: Option) -> Attack:
+        """``option`` as :meth:`Profile.chances` weighs it."""
+        return (option.arguments(), self.entry(option.actor) if option.actor else None,
+                self.entry(option.value("target")))
+
     def where(self, test: Callable[[Option], bool]) -> list[Option]:
         """The options that pass ``test``."""
         return [o for o in self.options if test(o)]
@@ -338,29 +365,109 @@ def random_legal(turn: Turn) -> Option:
     return turn.pick(turn.options)
 
 
+#: An attack is worth making when the harm it is likely to do (its chance to hit times the
+#: harm of a hit) is at least this share of the most its attacker may do with another now: the
+#: built-in policies pick their target among those, so focus fire piles onto a nearly beaten
+#: foe it has a fair chance to hit, not onto one behind full cover it almost never hits.
+WORTH_SHARE = 0.5
+
+
 def _target_by(turn: Turn, key: Callable[[dict[str, Any]], float]) -> Option | None:
-    """An attack on the foe ``key`` ranks first, each attacker with its strongest weapon."""
+    """An attack on the foe ``key`` ranks first among those worth making (:class:`Weights`:
+    :data:`WORTH_SHARE` of what its attacker may do at best), each attacker with its best blow
+    on it. The chances of the first-ranked foe's attacks are worked out first, the others'
+    only where they may decide whether those are worth making."""
     attacks = turn.attacks()
-    if not attacks:
-        return None
-    best = min(key(turn.entry(o.value("target")) or {}) for o in attacks)
-    return turn.pick(_strongest(turn, [o for o in attacks
-                                       if key(turn.entry(o.value("target")) or {}) == best]))
+    if len(attacks) < 2:
+        return turn.pick(attacks) if attacks else None
+    rank = {id(o): key(turn.entry(o.value("target")) or {}) for o in attacks}
+    first = min(rank.values())
+    weights = Weights(turn, attacks)
+    kept = weights.surely_kept([o for o in attacks if rank[id(o)] == first])
+    if kept is None:
+        kept = [o for o in attacks if weights.worth_making(o)]
+        first = min(rank[id(o)] for o in kept)
+        kept = [o for o in kept if rank[id(o)] == first]
+    return turn.pick(_strongest(kept, weights.worth))
 
 
-def _strongest(turn: Turn, attacks: list[Option]) -> list[Option]:
-    """``attacks`` less those whose attacker has a stronger one against the same target
-    (:meth:`Profile.strength`: a VERS sword's EV 5 over a punch's 0)."""
+class Weights:
+    """What the attacks on offer are likely to achieve: each one's expected harm — its chance
+    to hit as the side may read it (:meth:`Profile.chances`; one it may not read, such as a
+    GM-only Defense, counts as a sure hit: harm alone, as the policies weighed it before)
+    times the harm of a hit — and its strength, which breaks ties (:meth:`Profile.blow`).
+    The chances are worked out when first needed, a batch at a time (VERS reads them from
+    its pending odds, which plan every attack asked about)."""
+
+    __slots__ = ("_aimed", "_attacks", "_bound", "_known", "_turn")
+
+    def __init__(self, turn: Turn, attacks: list[Option]) -> None:
+        self._turn = turn
+        self._attacks = attacks
+        self._aimed = {id(o): turn._attack(o) for o in attacks}
+        me = turn.profile
+        #: by attack: (harm of a hit, strength); the expected harm is at most the first
+        self._bound = {key: me.blow(*a) for key, a in self._aimed.items()}
+        self._known: dict[int, tuple[float, float]] = {}  # by attack: (expected harm, strength)
+
+    def worth(self, option: Option) -> tuple[float, float]:
+        """(expected harm, strength) of ``option``, one of the attacks."""
+        if id(option) not in self._known:
+            self._weigh([option])
+        return self._known[id(option)]
+
+    def _weigh(self, options: list[Option]) -> None:
+        """Work out the chances of those of ``options`` not weighed yet, in one batch."""
+        todo = [o for o in options if id(o) not in self._known]
+        if not todo:
+            return
+        turn = self._turn
+        chances = turn.profile.chances([self._aimed[id(o)] for o in todo], turn.sight)
+        for o, c in zip(todo, chances, strict=True):
+            harm, strength = self._bound[id(o)]
+            self._known[id(o)] = ((1.0 if c is None else c) * harm, strength)
+
+    def worth_making(self, option: Option) -> bool:
+        """Whether ``option`` is likely to do :data:`WORTH_SHARE` of the most its attacker
+        may do now, or more (where none of its attacks does any good, the least bad)."""
+        mine = [o for o in self._attacks if o.actor == option.actor]
+        self._weigh(mine)
+        best = max(self._known[id(o)][0] for o in mine)
+        floor = WORTH_SHARE * best if best > 0 else best
+        return self._known[id(option)][0] >= floor
+
+    def surely_kept(self, front: list[Option]) -> list[Option] | None:
+        """Those of ``front`` (the attacks on the first-ranked foes) worth making, found from
+        their own chances alone, none of the others' — None when those may decide (an attack
+        of ``front`` kept only if its attacker's others turn out to be long shots, or none of
+        ``front`` kept)."""
+        self._weigh(front)
+        kept = []
+        for o in front:
+            mine = [a for a in self._attacks if a.actor == o.actor]
+            most = max(max(self._bound[id(a)][0], 0.0) for a in mine)  # a sure hit's
+            seen = max(self._known[id(a)][0] for a in mine if id(a) in self._known)
+            worth = self._known[id(o)][0]
+            if most > 0 and worth >= WORTH_SHARE * most:
+                kept.append(o)
+            elif not (seen > 0 and worth < WORTH_SHARE * seen):
+                return None
+        return kept or None
+
+
+def _strongest(attacks: list[Option], worth: Callable[[Option], tuple[float, float]]
+               ) -> list[Option]:
+    """``attacks`` less those whose attacker has a better one against the same target
+    (``worth``, :meth:`Weights.worth`): more harm to expect (a VERS sword's hit over a
+    punch's graze, a Fabula Ultima spell against a low Magic Defense over a blade against a
+    high Defense), then the harder blow."""
     if len(attacks) < 2:
         return attacks
-    power = {id(o): turn.profile.strength(o.arguments(), turn.entry(o.actor) if o.actor
-                                          else None, turn.entry(o.value("target")))
-             for o in attacks}
-    top: dict[tuple[str | None, Any], float] = {}
+    top: dict[tuple[str | None, Any], tuple[float, float]] = {}
     for o in attacks:
         at = (o.actor, o.value("target"))
-        top[at] = max(top.get(at, power[id(o)]), power[id(o)])
-    return [o for o in attacks if power[id(o)] == top[(o.actor, o.value("target"))]]
+        top[at] = max(top.get(at, worth(o)), worth(o))
+    return [o for o in attacks if worth(o) == top[(o.actor, o.value("target"))]]
 
 
 def _otherwise(turn: Turn) -> Option:

@@ -7,19 +7,38 @@ the ruleset themselves (``Conflict.legal``, ``decide``, ``evolve``).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.events import Event
+from fracas.engine.model import ConflictState, Viewer
 from fracas.errors import FracasError
 from fracas.rulesets.etherscope.settings import condenser_of
-from fracas.rulesets.fabula_ultima.state import AFFINITIES, RECOVERIES, parse_rank
+from fracas.rulesets.fabula_ultima.actions import named_attributes
+from fracas.rulesets.fabula_ultima.odds import check_odds
+from fracas.rulesets.fabula_ultima.state import (
+    AFFINITIES,
+    RECOVERIES,
+    UNARMED,
+    make_item,
+    parse_rank,
+)
 from fracas.rulesets.vers.events import ChaseInterpose, ChaseRoll, ChaseStage, ChaseStarted
-from fracas.rulesets.vers.state import TRACKS
+from fracas.rulesets.vers.state import KIND_TRACK, TRACKS
+from fracas.rulesets.vers.views import hit_chance, readable_attacks
 from fracas.sim.stats import NO_WINNER
 
 if TYPE_CHECKING:
+    from fracas.engine.ruleset import Ruleset
     from fracas.sim.policies import Sight
+
+#: An attack by (attacker, target, weapon): the key of :meth:`Profile.attack_odds`.
+Aimed = tuple[str, str, str | None]
+#: An attack as :meth:`Profile.chances` weighs it: its values, the attacker's and the
+#: target's entries as the side sees them.
+Attack = tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]
 
 #: Concessions (Profile.concessions) and the outcomes they give.
 SURRENDER = "surrender"
@@ -145,6 +164,31 @@ class Profile:
         policies attack with the strongest of the attacker's options against a target (0 for
         all: no preference)."""
         return 0.0
+
+    def blow(self, values: dict[str, Any], me: dict[str, Any] | None,
+             target: dict[str, Any] | None = None) -> tuple[float, float]:
+        """The harm a hit of an attack with ``values`` deals ``target``, as the attacker's
+        side sees both (in :attr:`harm_unit` where the ruleset says how), and its
+        :meth:`strength`; by default the strength twice. The built-in policies weigh the
+        harm by the chance to hit (:meth:`chances`), the strength breaking ties."""
+        strength = self.strength(values, me, target)
+        return strength, strength
+
+    def chances(self, attacks: Sequence[Attack], sight: Sight) -> list[float | None]:
+        """The chance that each of ``attacks`` (its values, the attacker's and the target's
+        entries as the side sees them) hits, exact, as the attacker's side may read it —
+        from its view or the odds its player is shown (:meth:`attack_odds`, through
+        ``sight``); None where the side may not know it (a GM-only Defense, Dodge or weapon)
+        or the rules give every target the same (Etherscope: the action's pool against the
+        action's difficulty, ES-ACT-4)."""
+        return [None] * len(attacks)
+
+    def attack_odds(self, ruleset: Ruleset, state: ConflictState, viewer: Viewer,
+                    aimed: Collection[Aimed]) -> Mapping[Aimed, float]:
+        """The chance to hit of those of the ``aimed`` attacks whose odds ``viewer``'s table
+        shows now (the ruleset's pending odds), by (attacker, target, weapon):
+        :meth:`chances` reads them where the view alone does not tell (none by default)."""
+        return {}
 
     #: The verbs :meth:`wasteful` may judge (the others never are).
     sized_verbs: ClassVar[frozenset[str]] = frozenset()
@@ -396,11 +440,7 @@ class FabulaUltimaProfile(Profile):
         if "name" in values:  # a spell
             damage, dtype = values.get("damage") or 0, values.get("type") or "physical"
         else:
-            gear = ((me or {}).get("stats") or {}).get("equipment") or []
-            arms = [i for i in gear if isinstance(i, dict) and i.get("kind", "weapon") == "weapon"]
-            named = values.get("weapon")
-            weapon = next((i for i in arms if i.get("name") == named), None) if named else \
-                (arms[0] if arms else None)
+            weapon = _fu_weapon(values, me)
             damage = weapon.get("damage") if weapon is not None else 0
             dtype = (weapon or {}).get("type") or "physical"
         if not isinstance(damage, int) or isinstance(damage, bool):
@@ -409,6 +449,33 @@ class FabulaUltimaProfile(Profile):
         felt = affinities.get(str(dtype).lower()) if isinstance(affinities, dict) else None
         return (_HIGH_ROLL + damage) * _AFFINITY_FACTOR.get(
             AFFINITIES.get(str(felt).lower(), ""), 1.0)
+
+    def chances(self, attacks: Sequence[Attack], sight: Sight) -> list[float | None]:
+        """The chance the accuracy check (a spell's magic check) beats the target's Defense
+        (Magic Defense), criticals and fumbles counted (FU-CHK-1..4, FU-RES-3), from the
+        side's view: the attacker's current dice and weapon, the target's Defense — None
+        where the view hides one of them (GM-only)."""
+        return [self._chance(values, me, target) for values, me, target in attacks]
+
+    def _chance(self, values: dict[str, Any], me: dict[str, Any] | None,
+                target: dict[str, Any] | None) -> float | None:
+        if me is None or target is None:
+            return None
+        spell = "name" in values
+        dl = target.get("mdef" if spell else "defense")
+        if spell:
+            attributes, bonus = named_attributes(str(values.get("accuracy") or "ins+wlp")), 0
+        else:
+            check = _fu_accuracy(values, me)
+            if check is None:
+                return None
+            attributes, bonus = check
+        dice = me.get("dice") or {}
+        if not isinstance(dl, int) or len(attributes) != 2 or any(
+                a not in dice for a in attributes):
+            return None
+        return _fu_hit(dice[attributes[0]], dice[attributes[1]],
+                       bonus + int(_whole(values.get("bonus"))), dl)
 
     def optional(self, verb: str, param: str, allowed: tuple[Any, ...] | None,
                  actor: str | None, sight: Sight) -> list[Any] | None:
@@ -441,6 +508,59 @@ class FabulaUltimaProfile(Profile):
             return float(parse_rank(str(entry.get("id")), entry.get("stats") or {})[1])
         except FracasError:
             return 1.0
+
+
+def _fu_weapon(values: dict[str, Any], me: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The weapon of a Fabula Ultima attack with ``values`` on the attacker's own sheet
+    ``me`` as its side sees it: the one named, else the first equipped (None: none shown —
+    unarmed, or gear the sheet does not show)."""
+    gear = ((me or {}).get("stats") or {}).get("equipment") or []
+    arms = [i for i in gear if isinstance(i, dict) and i.get("kind", "weapon") == "weapon"]
+    named = values.get("weapon")
+    return next((i for i in arms if i.get("name") == named), None) if named else \
+        (arms[0] if arms else None)
+
+
+def _fu_accuracy(values: dict[str, Any], me: dict[str, Any]) -> tuple[tuple[str, ...], int] | None:
+    """The attributes and bonus of the accuracy check of an attack with ``values``, read as
+    the rules read the weapon on a sheet (an unarmed strike where none is equipped); None
+    where the side may not know the attacker's gear (GM-only: its view gives no
+    ``equipment``)."""
+    if me.get("equipment") is None:
+        return None
+    weapon = _fu_weapon(values, me)
+    if weapon is None:
+        return None if values.get("weapon") not in (None, "unarmed", UNARMED.name) else (
+            tuple(UNARMED.accuracy), UNARMED.bonus)
+    accuracy, bonus = weapon.get("accuracy", "dex+mig"), weapon.get("bonus", 0)
+    if isinstance(accuracy, list):
+        accuracy = tuple(accuracy)
+    return _fu_read_accuracy(accuracy, bonus) if isinstance(accuracy, str | tuple) and \
+        isinstance(bonus, int | str) else None
+
+
+@functools.lru_cache(maxsize=256)
+def _fu_read_accuracy(accuracy: str | tuple[Any, ...], bonus: int | str
+                      ) -> tuple[tuple[str, ...], int] | None:
+    """A weapon's accuracy check as the rules read it (``make_item``): its two attributes
+    and its bonus (None: the sheet's entry is no weapon the rules would read)."""
+    raw = list(accuracy) if isinstance(accuracy, tuple) else accuracy
+    try:
+        item = make_item("", {"kind": "weapon", "accuracy": raw, "bonus": bonus})
+    except FracasError:
+        return None
+    return tuple(item.accuracy), item.bonus
+
+
+@functools.lru_cache(maxsize=1024)
+def _fu_hit(a: int, b: int, bonus: int, dl: int) -> float:
+    """P(a Fabula Ultima check ``{dA + dB} + bonus`` succeeds against ``dl``), exact."""
+    odds = check_odds((a, b, bonus), dl)
+    return float(odds["critical"] + odds["success"])
+
+
+#: A VERS attack's chance to hit by (target number, DoS needed), remembered.
+_vers_hit = functools.lru_cache(maxsize=256)(hit_chance)
 
 
 def _whole(n: Any) -> float:
@@ -484,6 +604,46 @@ class VersProfile(Profile):
         weapon = weapons.get(values.get("weapon")) if isinstance(weapons, dict) else None
         ev = weapon.get("ev") if isinstance(weapon, dict) else None
         return float(ev) if isinstance(ev, int | float) else 0.0
+
+    def blow(self, values: dict[str, Any], me: dict[str, Any] | None,
+             target: dict[str, Any] | None = None) -> tuple[float, float]:
+        """The condition a hit lands (VR-INJ-1/5), weighted as the harm figures weigh it
+        (grazed 1 … disabled 4; none below net EV 0, VR-ROLL-2): the weapon's EV on the
+        attacker's sheet (:meth:`strength`) less the target's RV on the weapon's track as the
+        side's view shows it (a GM-only RV: none); and the EV."""
+        weapons = ((me or {}).get("stats") or {}).get("weapons") or {}
+        weapon = weapons.get(values.get("weapon")) if isinstance(weapons, dict) else None
+        track = values.get("track") or KIND_TRACK.get(
+            str((weapon or {}).get("kind") if isinstance(weapon, dict) else ""), "injury")
+        rv = ((target or {}).get("stats") or {}).get("rv" if track == "injury"
+                                                     else f"{track}_rv")
+        ev = self.strength(values, me, target)
+        net = ev - (rv if isinstance(rv, int | float) else 0)
+        rows = TRACKS.get(str(track), TRACKS["injury"])
+        return float(sum(1 for row in rows if net >= row[2])), ev
+
+    def chances(self, attacks: Sequence[Attack], sight: Sight) -> list[float | None]:
+        """The chance to hit on 3d6 the acting character's player is shown for each attack
+        (VR-ATK-*, VR-ROLL-1: skill, Dodge, range, cover, engagement, harm penalties); None
+        where the player may not read every number of it."""
+        aimed = [(me["id"], target["id"], values.get("weapon")) if me and target else None
+                 for values, me, target in attacks]
+        odds = sight.attack_odds([a for a in aimed if a is not None])
+        return [None if a is None else odds.get(a) for a in aimed]
+
+    def attack_odds(self, ruleset: Ruleset, state: ConflictState, viewer: Viewer,
+                    aimed: Collection[Aimed]) -> Mapping[Aimed, float]:
+        """The attacks of the acting character among ``aimed`` whose every number ``viewer``
+        may read, as its odds give them (``readable_attacks``, ``hit_chance``)."""
+        actor = state.ext.turns.current
+        choices = [(t, w) for a, t, w in aimed if a == actor and w is not None]
+        if not choices:
+            return {}
+
+        def see(pid: str) -> bool:
+            return ruleset.can_see(state, viewer, pid)
+        return {(actor, t, w): _vers_hit(plan.target_number, plan.min_dos)
+                for t, w, plan in readable_attacks(state, viewer, see, choices)}
 
     def health(self, entry: dict[str, Any], settings: dict[str, Any]) -> float | None:
         """1 − the injury conditions held, weighted by level, over a full track's (13)."""
