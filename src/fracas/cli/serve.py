@@ -88,8 +88,6 @@ def serve(
     os.environ[ENV_RATE_LIMIT] = rate_limit
     os.environ[ENV_OPEN] = "1" if open_tables else "0"
     os.environ[ENV_SYNC] = sync.value
-    if workers > 1:  # each worker stops once this process is gone (killed on its own)
-        os.environ[ENV_SUPERVISOR] = str(os.getpid())
     try:  # migrate once here, so the workers find the schema current
         store = open_store(url)
         try:
@@ -112,9 +110,14 @@ def serve(
     else:
         say("tables may be created from this machine, or with the admin link printed before "
             "(`--new-admin-secret` makes a new one)", markup=False)
-    uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
-                log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))
+    if workers > 1:  # each worker stops once this process is gone (killed on its own)
+        os.environ[ENV_SUPERVISOR] = str(os.getpid())
+    try:
+        uvicorn.run("fracas.server.app:app_from_env", factory=True, host=host, port=port,
+                    workers=workers, ws_max_size=MAX_WS_MESSAGE, server_header=False,
+                    log_level=os.environ.get("FRACAS_LOG_LEVEL", "info"))
+    finally:  # (only the workers it started are this process's to watch)
+        os.environ.pop(ENV_SUPERVISOR, None)
 
 
 def register(app: typer.Typer) -> None:

@@ -222,9 +222,11 @@ def _watch_supervisor() -> asyncio.Task[None] | None:
     """A worker of ``fracas serve --workers N``: stop (as on Ctrl-C: its sockets closed, so
     its pages reconnect) once the main process that started it is gone. Killed on its own
     (``kill -9 PID``), that process takes nothing down with it: its workers would go on
-    serving, unseen, and holding the port, so that the server could not be started again."""
+    serving, unseen, and holding the port, so that the server could not be started again.
+    A worker whose main process is gone before it starts (killed while the worker was still
+    opening its store) stops at once: it was no longer its child."""
     supervisor = os.environ.get(ENV_SUPERVISOR)
-    if supervisor is None or supervisor != str(os.getppid()):
+    if supervisor is None:
         return None  # one process (--workers 1), or not started by `fracas serve`
 
     async def watch() -> None:
