@@ -513,19 +513,10 @@ def _heal(turn: Turn, at: float = HEAL_AT) -> Option | None:
     """A heal (:meth:`Profile.healing`) on the side's most hurt character the view shows, if
     its health is ``at`` or less: the largest heal on offer for it (the legal commands offer a
     spell only while its caster has the MP for it, FU-RES-1)."""
-    me = turn.profile
-    heals = [o for o in turn.options if o.verb in me.heal_verbs
-             and turn.side_of.get(o.value("target")) == turn.side
-             and me.healing(o.verb, o.arguments()) > 0] if me.heal_verbs else []
-    if not heals:
-        return None
-    health = {id(o): turn.health(turn.entry(o.value("target"))) for o in heals}
-    worst = min(health.values())
-    if worst > at:
-        return None
-    hurt = [o for o in heals if health[id(o)] == worst]
-    most = max(me.healing(o.verb, o.arguments()) for o in hurt)
-    return turn.pick([o for o in hurt if me.healing(o.verb, o.arguments()) == most])
+    def hurt(o: Option) -> float | None:
+        health = turn.health(turn.entry(o.value("target")))
+        return health if health <= at else None
+    return _neediest(turn, turn.profile.healing, hurt)
 
 
 #: An ally's MP is restored (a Fabula Ultima spell's ``recover_mp``) once it can no longer pay
@@ -540,21 +531,29 @@ def _restore(turn: Turn) -> Option | None:
     (:meth:`Profile.means`: it cannot pay every spell on its sheet, or is at
     :data:`RESTORE_AT` or less), the largest on offer for it; None when nobody is short (an
     ally with MP to spare, or whose MP the side may not read, is not worth the turn)."""
+    def short(o: Option) -> float | None:
+        means = turn.profile.means(turn.entry(o.value("target")) or {})
+        return means[0] if means is not None and (not means[1] or means[0] <= RESTORE_AT) \
+            else None
+    return _neediest(turn, turn.profile.restoring, short)
+
+
+def _neediest(turn: Turn, amount: Callable[[str, dict[str, Any]], float],
+              need: Callable[[Option], float | None]) -> Option | None:
+    """Of the side's options that help one of its own (``amount`` of the help above 0: a
+    heal, a restoring of MP), one on the ally in most need (the least ``need``; None: not in
+    need), the largest help on offer for it; None when no ally is in need."""
     me = turn.profile
-    restores = [o for o in turn.options if o.verb in me.heal_verbs
-                and turn.side_of.get(o.value("target")) == turn.side
-                and me.restoring(o.verb, o.arguments()) > 0] if me.heal_verbs else []
-    left: dict[int, float] = {}
-    for o in restores:
-        means = me.means(turn.entry(o.value("target")) or {})
-        if means is not None and (not means[1] or means[0] <= RESTORE_AT):
-            left[id(o)] = means[0]
-    if not left:
+    helps = [o for o in turn.options if o.verb in me.heal_verbs
+             and turn.side_of.get(o.value("target")) == turn.side
+             and amount(o.verb, o.arguments()) > 0] if me.heal_verbs else []
+    needs = {id(o): n for o in helps if (n := need(o)) is not None}
+    if not needs:
         return None
-    least = min(left.values())
-    kept = [o for o in restores if left.get(id(o)) == least]
-    most = max(me.restoring(o.verb, o.arguments()) for o in kept)
-    return turn.pick([o for o in kept if me.restoring(o.verb, o.arguments()) == most])
+    least = min(needs.values())
+    kept = [o for o in helps if needs.get(id(o)) == least]
+    most = max(amount(o.verb, o.arguments()) for o in kept)
+    return turn.pick([o for o in kept if amount(o.verb, o.arguments()) == most])
 
 
 def focus_fire(turn: Turn) -> Option:
