@@ -1,11 +1,11 @@
 """Free text reaches players safe by structure, not by a search for names in it.
 
 Every text parameter of every command is of one kind (ARCHITECTURE.md, "Free text"): *marked*
-(the command's own ``visibility=``), *gm-only* (its events are the GM's), *actor* (a
-character's own words, shown only to those who may know the character) or *table* (the GM's
-words to everyone who sees the event). The projector's search for hidden names in sentences,
-view texts and refusals (``redaction.Unknowns``) is only a belt under them: the tests marked
-"belt off" take it away and check that the structure alone keeps every hidden name out.
+(the command's own ``visibility=``), *actor* (a character's own words, shown only to those
+who may know the character) or *table* (the GM's words to everyone who sees the event). The
+projector's search for hidden names in sentences, view texts and refusals
+(``redaction.Unknowns``) is only a belt under them: the tests marked "belt off" take it away
+and check that the structure alone keeps every hidden name out.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ SECRET = "Kimberly Lurk"
 #: and in ARCHITECTURE.md, after deciding whom its text is written for).
 KINDS = {
     "note": "marked", "narrate": "marked", "roll": "marked", "effect": "marked",
-    "override": "gm-only",
+    "override": "marked",  # its reason: the GM's alone, or the owner's too (visibility=owner)
     "join": "table", "leave": "table", "out": "table", "end": "table", "damage": "table",
     "zone": "table", "object": "table", "harm": "table", "chase": "table", "abandon": "table",
     "tactics": "table",
@@ -95,7 +95,7 @@ def test_belt_off_marked_gm_only_and_actor_texts_keep_a_hidden_name_out() -> Non
                  f"roll 1d6 why='{SECRET} ambush' visibility=gm",
                  f"effect '{SECRET} is poised' visibility=gm",
                  f"bruno: note '{SECRET} is near' visibility=owner",  # bob's, not alice's
-                 f"override ada.condensers.physical 9 reason='{SECRET} hurt her'",  # gm-only
+                 f"override ada.condensers.physical 9 reason='{SECRET} hurt her'",  # the GM's
                  f"kim: attack ada successes=1 say='{SECRET} strikes from the dark'"):  # actor
         c.execute(line, time="")
     assert SECRET.split()[0] not in _seen(c, ALICE)

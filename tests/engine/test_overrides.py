@@ -219,3 +219,52 @@ def test_the_gm_adds_a_skill_or_weapon_forgotten_at_set_up_checked_as_a_file_wou
     assert c.state.participants["ada"].stats["skills"] == {"close_combat": 3}
     assert "axe" not in c.state.participants["ada"].stats["weapons"]
     assert c.replay() == c.state
+
+
+def test_an_override_given_visibility_owner_is_read_by_that_characters_player_alone() -> None:
+    """A GM who puts a player's sheet right (a skill forgotten, HP miscounted) may tell that
+    player: ``visibility=owner`` shows the correction in their log, and in no other player's
+    (no entry, no gap in their numbering); undone, it is struck in their log as any entry of
+    theirs. Before, a correction was the GM's alone and the player's sheet changed silently."""
+    c = toy_conflict()
+    c.execute("note 'the bell tolls'")
+    c.execute("override ada.stats.hp 8 reason='the potion she drank' visibility=owner")
+    alice = log_view(c, Viewer.of_player("alice"))
+    assert alice[-1]["lines"] == ["GM sets ada.stats.hp = 8 (was 6) (the potion she drank)"]
+    bob = log_view(c, Viewer.of_player("bob"))
+    assert bob[-1]["lines"] == ["note: the bell tolls"]
+    assert [e["entry"] for e in bob] == list(range(1, len(bob) + 1))  # no gap tells of it
+    c.execute("override bruno.stats.hp 5")  # by default the GM's alone, as before
+    assert log_view(c, Viewer.of_player("bob"))[-1]["lines"] == ["note: the bell tolls"]
+    c.execute("undo 2")
+    struck = log_view(c, Viewer.of_player("alice"))
+    assert struck[-1]["lines"] == [
+        "undo: override ada.stats.hp 8 reason='the potion she drank' visibility=owner"]
+    assert log_view(c, Viewer.of_player("bob"))[-1]["lines"] == ["note: the bell tolls"]
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("override gob.stats.hp 4 visibility=owner", "Goblin has no player (the GM plays them)"),
+    ("override round 3 visibility=owner", "round is no character's value"),
+    ("override ada.stats.hp 4 visibility=public", "visibility"),
+])
+def test_an_override_no_player_may_read_refuses_visibility_owner_and_changes_nothing(
+        line: str, said: str) -> None:
+    c = toy_conflict()
+    before = snapshot(c)
+    with pytest.raises(InvalidInput) as refused:
+        c.execute(line)
+    assert said in str(refused.value)
+    assert snapshot(c) == before
+
+
+def test_a_gm_only_stat_of_a_pc_is_never_corrected_in_its_players_sight() -> None:
+    setup = toy_setup()
+    ada = setup.participants[0]
+    setup.participants[0] = ada.model_copy(update={"stats": {"hp": 6, "curse": "moon"},
+                                                   "gm_only": ["curse"]})
+    c = Conflict.create(TOY, setup, "seed", time="")
+    before = snapshot(c)
+    with pytest.raises(InvalidInput, match=r"kept from alice \(a GM-only stat of Ada\)"):
+        c.execute("override ada.stats.curse sun visibility=owner")
+    assert snapshot(c) == before

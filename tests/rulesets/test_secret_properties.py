@@ -1,6 +1,7 @@
 """No view leaks (DESIGN.md principle 6): random legal commands with secrets planted among
-them — GM-only notes, narration, rolls and effects, another player's owner-only notes — never
-put a secret into a player's view or log, in any ruleset."""
+them — GM-only notes, narration, rolls and effects, another player's owner-only notes and
+the GM's corrections told to that player alone — never put a secret into a player's view or
+log, in any ruleset."""
 
 from __future__ import annotations
 
@@ -54,7 +55,13 @@ def test_no_secret_reaches_a_player(name: str, data: st.DataObject) -> None:
         if choice == 0:
             text = data.draw(st.sampled_from(SECRETS))
         elif choice == 1 and players and owned[players[0]]:
-            text = f"{owned[players[0]][0]}: note 'zqowner-{players[0]}' visibility=owner"
+            mine = owned[players[0]][0]
+            text = f"{mine}: note 'zqowner-{players[0]}' visibility=owner"
+            if data.draw(st.booleans()):  # the GM's correction, told to the owner alone
+                name = c.state.participants[mine].name
+                name = name[:-3] if name.endswith(" II") else f"{name} II"
+                text = (f"override {mine}.name '{name}' reason='zqowner-{players[0]}' "
+                        "visibility=owner")
         else:
             legal = _legal(c)
             if not legal:

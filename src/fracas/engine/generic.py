@@ -81,7 +81,12 @@ GENERIC_COMMANDS: tuple[CommandSpec, ...] = (
                 actor="optional"),
     CommandSpec("expire", (Param("id", "word"),), "remove a timed effect now", actor="gm"),
     CommandSpec("override", (Param("path", "word"), Param("value", "value"),
-                             Param("reason", "text", required=False, positional=False)),
+                             Param("reason", "text", required=False, positional=False),
+                             Param("visibility", "choice", required=False, positional=False,
+                                   choices=("gm", "owner"), default="gm",
+                                   help="who reads the correction in the log: gm (the GM "
+                                        "alone) or owner (the player of the character it "
+                                        "corrects too)")),
                 "GM correction of a live value by its path in fracas show --json",
                 actor="gm"),
     CommandSpec("join", (Param("id", "new-id"), Param("name", "text", required=False,
@@ -210,8 +215,33 @@ def _override(d: Decision, cmd: Command) -> None:
     if value == current:
         raise InvalidInput(f"override: {a['path']} is already {spelled(_jsonable(current))}; "
                            "nothing would change", path=a["path"])
+    shown_to = _override_reader(state, parts, a) if a.get("visibility") == "owner" else None
     d.emit(Override(path=path, value=value, was=_jsonable(current),
-                    reason=a.get("reason") or None, visibility=Visibility.GM.value))
+                    reason=a.get("reason") or None, actor=shown_to,
+                    visibility=Visibility.GM.value if shown_to is None
+                    else Visibility.OWNER.value))
+
+
+def _override_reader(state: ConflictState, parts: list[str], args: dict[str, Any]) -> str:
+    """The character whose player reads an override given ``visibility=owner``: the one it
+    corrects, played by a player, in a value that player sees."""
+    path = args["path"]
+    p = state.participants.get(parts[1]) if parts[0] == "participants" else None
+    if p is None:
+        raise InvalidInput(f"override: visibility=owner shows the correction to the player of "
+                           f"the character it corrects; {path} is no character's value, so it "
+                           "stays in the GM's log (leave visibility out)", path=path)
+    if p.owner is None:
+        raise InvalidInput(f"override: visibility=owner shows the correction to the player of "
+                           f"the character it corrects; {p.name} has no player (the GM plays "
+                           "them), so it stays in the GM's log (leave visibility out)",
+                           path=path)
+    if parts[2:3] == ["gm_only"] or (parts[2:3] == ["stats"] and len(parts) > 3
+                                     and parts[3] in p.gm_only):
+        raise InvalidInput(f"override: {path} is kept from {p.owner} (a GM-only stat of "
+                           f"{p.name}), so its correction stays in the GM's log (leave "
+                           "visibility out)", path=path)
+    return p.id
 
 
 @ENGINE.decides("leave")
