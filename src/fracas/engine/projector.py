@@ -263,11 +263,17 @@ class Projector:
             return self._marker(record, self._marker_depth(record, depth))
         if existence:
             shown = [redact(self.ruleset, e, viewer, after, known_after) for e in record.events]
-        else:  # a reveal is read by those who may know its participant now
+        else:  # a reveal is read by those who may know its participant now, and so is what
+            # follows it in the record about the one it made known (a search that finds the
+            # Whisper, then "The Whisper's turn")
             reveals = self.ruleset.reveal_events
-            shown = [redact(self.ruleset, e, viewer, after, known_after) if e.type in reveals
+            found = next((i for i, e in enumerate(record.events) if e.type in reveals),
+                         len(record.events))
+            shown = [redact(self.ruleset, e, viewer, after, known_after)
+                     if e.type in reveals or (r is None and i > found
+                                              and _made_known(e, knew, known_after))
                      else None if r is None or _vanishes(e, knew, known_after) else r
-                     for e, r in zip(record.events, early, strict=True)]
+                     for i, (e, r) in enumerate(zip(record.events, early, strict=True))]
         visible = tuple(e for e in shown if e is not None)
         typed = self._typed(record)
         if not visible and not typed:
@@ -510,6 +516,12 @@ def _actor_owned(record: Record, knowledge: Knowledge) -> bool:
 def _about(event: Event) -> list[str]:
     """Whom an event is about: its actor and its participant."""
     return [p for p in (event.actor, event.data.get("participant")) if isinstance(p, str)]
+
+
+def _made_known(event: Event, knew: dict[str, bool], after: Knowledge) -> bool:
+    """Whether the event is about someone the viewer did not know until this record and
+    may know after it (a search found them)."""
+    return any(not knew[p] and after.knows(p) for p in _about(event))
 
 
 def _vanishes(event: Event, knew: dict[str, bool], after: Knowledge) -> bool:

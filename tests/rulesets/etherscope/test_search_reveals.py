@@ -113,3 +113,19 @@ def test_the_gms_reveal_is_read_by_the_player_it_reveals_to() -> None:
     c.execute("reveal carl from=ada band=close", time="")
     assert last_entry(c, ALICE)["lines"] == ["Carl is revealed to Ada at Close"]
     assert all("Carl" not in line for e in log_view(c, BOB) for line in e["lines"])
+
+
+@pytest.mark.rule("ES-RNG-3", "ES-RNG-6")
+def test_a_search_that_finds_the_one_whose_slot_comes_next_tells_the_finder_its_turn() -> None:
+    """Bruno finds Carl, whose slot comes next: Bob reads "Carl's turn" in the same entry,
+    as the GM does (it was left out, judged as if Carl were still hidden from him); Alice,
+    from whose Ada Carl is still hidden, reads the search as one that found no one, and of
+    no one's turn."""
+    c = lurking({"carl": ["ada", "bruno"]})
+    c.execute("ada: done", time="")
+    c.execute("bruno: search successes=1 band=near", time="")
+    assert last_entry(c, Viewer.gm())["lines"][1:] == [
+        "Bruno finds Carl (Near)", "Bruno is done", "Carl's turn"]
+    assert last_entry(c, BOB)["lines"][1:] == [
+        "Bruno finds Carl (Near)", "Bruno is done", "Carl's turn"]
+    assert last_entry(c, ALICE)["lines"][1:] == ["Bruno is done"]
