@@ -32,16 +32,16 @@ def _said(c: Conflict, viewer: Viewer) -> str:
 
 
 @pytest.mark.rule("ES-ACT-4", "ES-ACT-5")
-def test_a_gm_defined_actions_unspent_extras_are_the_gms_with_the_command_to_apply() -> None:
+def test_a_gm_defined_actions_unspent_extras_are_the_gms_to_apply_in_words_for_every_viewer() -> None:
     c = _acting()
     c.execute("ada: act taunt pool=4 successes=3 target=carl "
               "extras='+1 composure damage per extra'")
     line = ("Ada: taunt Carl; 3 successes (table) vs difficulty 1: success, 2 extra "
             "[extras: +1 composure damage per extra] (2 unspent: for the GM to apply as its "
-            "extras say; 'damage carl N' deals damage)")
+            "extras say)")
     for viewer in (Viewer.gm(), ALICE, BOB):
         assert _said(c, viewer) == line
-    c.execute("damage carl 2 reason='taunted'")  # the command the line names applies them
+    c.execute("damage carl 2 reason='taunted'")  # the GM's damage applies them
     assert log_view(c, Viewer.gm())[-1]["lines"][0] == \
         "Carl takes 2 physical damage (taunted); 8 left"
 
@@ -52,7 +52,7 @@ def test_a_gm_defined_action_with_no_extras_or_target_leaves_them_to_the_gms_rul
     c.execute("ada: act rally successes=2")
     assert _said(c, ALICE) == (
         "Ada: rally; 2 successes (table) vs difficulty 1: success, 1 extra (1 unspent: for "
-        "the GM to apply as they rule; 'damage WHO N' deals damage)")
+        "the GM to apply as they rule)")
 
 
 @pytest.mark.rule("ES-ACT-4")

@@ -210,7 +210,7 @@ def _damage(e: ev.Damage, state: ConflictState) -> str:
 def _unspent(e: ev.ActionResolved, state: ConflictState) -> str:
     """What the extra successes nothing bought are left to (ES-ACT-4, ES-ACT-5): a search's
     to no one more to find (as the viewer may know of finds), too few for another find; a
-    GM-defined action's to the GM, with the command that deals damage; a move's or a hide's
+    GM-defined action's to the GM (in the same words to the players: no GM command); a move's or a hide's
     (which buy no extras) to the GM's ruling; a Push Back's left over by what it asked for.
     Nothing where they are unknown."""
     left = e.unspent
@@ -225,9 +225,8 @@ def _unspent(e: ev.ActionResolved, state: ConflictState) -> str:
         return f" ({left} unspent)"
     if e.action != "act":
         return f" ({left} unspent: {e.action} buys no extras; for the GM to rule on)"
-    who = e.targets[0] if e.targets and isinstance(e.targets[0], str) else "WHO"
     how = "as its extras say" if e.extras_text else "as they rule"
-    return f" ({left} unspent: for the GM to apply {how}; 'damage {who} N' deals damage)"
+    return f" ({left} unspent: for the GM to apply {how})"  # every viewer reads it: no command
 
 
 #: What an action's extras bought, in the log's words, where its key is not them: a
