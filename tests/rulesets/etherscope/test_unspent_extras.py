@@ -32,7 +32,7 @@ def _said(c: Conflict, viewer: Viewer) -> str:
 
 
 @pytest.mark.rule("ES-ACT-4", "ES-ACT-5")
-def test_a_gm_defined_actions_unspent_extras_are_the_gms_to_apply_in_words_for_every_viewer() -> None:
+def test_a_gm_defined_actions_unspent_extras_are_the_gms_in_words_every_viewer_reads() -> None:
     c = _acting()
     c.execute("ada: act taunt pool=4 successes=3 target=carl "
               "extras='+1 composure damage per extra'")

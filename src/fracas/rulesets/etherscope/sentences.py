@@ -210,9 +210,9 @@ def _damage(e: ev.Damage, state: ConflictState) -> str:
 def _unspent(e: ev.ActionResolved, state: ConflictState) -> str:
     """What the extra successes nothing bought are left to (ES-ACT-4, ES-ACT-5): a search's
     to no one more to find (as the viewer may know of finds), too few for another find; a
-    GM-defined action's to the GM (in the same words to the players: no GM command); a move's or a hide's
-    (which buy no extras) to the GM's ruling; a Push Back's left over by what it asked for.
-    Nothing where they are unknown."""
+    GM-defined action's to the GM (the players read the same words: no GM command); a move's
+    or a hide's (which buy no extras) to the GM's ruling; a Push Back's left over by what it
+    asked for. Nothing where they are unknown."""
     left = e.unspent
     if not e.success or not isinstance(left, int) or left <= 0:
         return ""
