@@ -296,6 +296,12 @@ def test_a_combination_that_leaves_one_side_is_refused_before_any_is_run(
     (["--plot", "out.gif"], ".png or .svg"),
     (["--max-rounds", "0"], "give 1 to 10,000"),
     (["--policy", "heroes=tests.sim.tactics:broken"], "the policy of side heroes failed"),
+    # a typo in a policy of one's own: its module, its function (they read "No module named
+    # 'tests.sim.tactic'" and "module 'tests.sim.tactics' has no attribute 'brokn'")
+    (["--policy", "heroes=tests.sim.tactic:broken"],
+     "No module named 'tests.sim.tactic'; did you mean 'tests.sim.tactics'?"),
+    (["--policy", "heroes=tests.sim.tactics:brokn"],
+     "cannot be loaded: tests.sim.tactics has no 'brokn'; did you mean 'broken'?"),
     (["--policy", "heroes=tests.sim.tactics_that_fail_to_load:p"],
      "cannot be loaded: ZeroDivisionError: division by zero"),
     (["--policy", "heroes=tests.sim.tactics:not_a_choice"],

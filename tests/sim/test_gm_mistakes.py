@@ -170,8 +170,8 @@ def test_a_mistyped_policy_names_the_option_and_side_it_was_given_for() -> None:
     result = runner.invoke(app, ["sim", "vers-tavern-brawl", "-n", "2", "--policy",
                                  "heroes=defensive", "--policy", "toughs=focus-fir"])
     assert result.exit_code == 2, result.output
-    assert "--policy toughs=focus-fir: unknown policy 'focus-fir': use one of random, " \
-           "focus-fire," in " ".join(result.output.split())
+    assert "--policy toughs=focus-fir: unknown policy 'focus-fir'; did you mean " \
+           "'focus-fire'?" in " ".join(result.output.split())
 
 
 def test_the_report_names_the_prologue_every_encounter_starts_from(tmp_path: Path) -> None:

@@ -316,6 +316,9 @@ def unknown_policy(name: str) -> str | None:
     module, colon, attr = name.partition(":")
     if name in POLICY_NAMES or (colon and module and attr):
         return None
+    hint = did_you_mean(name, POLICY_NAMES)
+    if hint:
+        return f"unknown policy {name!r}{hint}"
     return (f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)} or "
             "module:function")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import itertools
+import pkgutil
 import traceback
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from fracas.app.scenario import unknown_policy
 from fracas.dice.rng import DiceRng
 from fracas.engine.legal import LegalCommand
 from fracas.engine.projector import Entries
+from fracas.engine.suggest import did_you_mean
 from fracas.errors import InvalidInput
 from fracas.sim.profiles import ACCEPT, COMPROMISE, SURRENDER, Aimed, Attack, Profile
 
@@ -664,6 +666,19 @@ def fault_site(exc: BaseException) -> str:
     return f" at {where}:{last.lineno} in {last.name}"
 
 
+def _sibling_hint(missing: str) -> str:
+    """``; did you mean 'tactics.brawl'?`` for a module ``tactics.brawk`` whose package was
+    found but not the module, or ``""``."""
+    parent, dot, _ = missing.rpartition(".")
+    try:
+        path = importlib.import_module(parent).__path__ if dot else None
+    except Exception:  # a hint only: the refusal says what failed
+        return ""
+    if path is None:
+        return ""
+    return did_you_mean(missing, [f"{parent}.{m.name}" for m in pkgutil.iter_modules(path)])
+
+
 def load_policy(name: str) -> Policy:
     """A built-in policy by name, or ``module:function`` imported from the Python path."""
     if name in BUILT_IN:
@@ -673,17 +688,22 @@ def load_policy(name: str) -> Policy:
         raise InvalidInput(refusal, policy=name)
     module, _, attr = name.partition(":")
     try:
-        found = getattr(importlib.import_module(module), attr)
+        loaded = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         top = module.split(".")[0]
         hint = (f" (a module of your own is found on the Python path: run with "
-                f"PYTHONPATH=DIR, DIR the folder that holds {top}.py)"
-                if exc.name == top else "")
+                f"PYTHONPATH=DIR, DIR the folder that holds {top}.py or the package {top}/)"
+                if exc.name == top else _sibling_hint(exc.name or module))
         raise InvalidInput(f"policy {name!r} cannot be loaded: {exc}{hint}",
                            policy=name) from None
     except (Exception, SystemExit) as exc:  # any fault of the module as it loads
         raise InvalidInput(f"policy {name!r} cannot be loaded: {type(exc).__name__}: {exc}"
                            f"{fault_site(exc)}", policy=name) from None
+    found = getattr(loaded, attr, None)
+    if found is None:
+        named = [k for k, v in vars(loaded).items() if callable(v) and not k.startswith("_")]
+        raise InvalidInput(f"policy {name!r} cannot be loaded: {module} has no {attr!r}"
+                           f"{did_you_mean(attr, named)}", policy=name)
     if not callable(found):
         raise InvalidInput(f"policy {name!r} is not callable", policy=name)
     policy: Policy = found
