@@ -222,3 +222,36 @@ def test_a_placed_object_is_repaired_from_its_zone_and_the_state_says_where_it_i
     assert player["objects"]["crate"]["zone"] == "c"
     assert any(line.startswith("Object crate (crate, hardness 2) in c:")
                for line in player["lines"])
+
+
+@pytest.mark.rule("VR-OBJ-2", "VR-MOVE-3", "VR-OBJ-5")
+def test_a_weapon_placed_in_no_zone_is_where_its_wielder_stands() -> None:
+    """Ada's sword (the object blade, in no zone of its own) is in her hand: Rook, two zones
+    off, cannot hack at it with his club nor mend it, and is offered neither; his bow still
+    reaches it, and once he stands beside her the club does too. A wielder the GM conceals
+    leaves the weapon in no zone, so that nothing tells where they stand."""
+    from .helpers import ZONES
+
+    ada = pc("ada", zone="a", tn={"close_combat": 12, "repair": 12},
+             weapons={"sword": {"ev": 8, "kind": "close", "object": "blade"}})
+    rook = npc("rook", zone="c", tn={"close_combat": 12, "ranged_combat": 12, "repair": 12},
+               weapons={"club": {"ev": 10, "kind": "close"}, "bow": {"ev": 5, "kind": "ranged"}})
+    c = make(ada, rook, objects=[{"id": "blade", "material": "iron"}], **ZONES)
+    do(c, "open rook")
+
+    def offered(actor: str) -> set[tuple[str, str | None]]:
+        return {(lc.verb, lc.choice("weapon").fixed if lc.verb == "attack" else None)
+                for lc in c.legal(actor) if lc.verb in ("attack", "repair")
+                and (lc.choice("target") if lc.verb == "attack" else lc.choice("id")).fixed
+                == "blade"}
+
+    assert offered("rook") == {("attack", "bow")}
+    msg = str(refused(c, "rook: attack blade weapon=club dice=1,1,1", "VR-MOVE-3"))
+    assert "blade is 2 zone(s) away; a close attack needs the same zone" in msg
+    do(c, "rook: attack blade weapon=bow dice=1,1,1")  # 5 − 5 = 0: worn
+    msg = str(refused(c, "rook: repair blade dice=1,1,1", "VR-OBJ-5"))
+    assert "blade is in a; Rook must be there to repair it" in msg
+    do(c, "conceal ada")  # hidden: the blade is in no zone, as if nobody held it
+    assert ("attack", "club") in offered("rook")
+    do(c, "reveal ada", "place rook a")  # beside her: in reach of the club again
+    assert ("attack", "club") in offered("rook")

@@ -23,6 +23,7 @@ from fracas.rulesets.vers.decider import (
     holding_foes,
     hostile_guards,
     name,
+    object_zone,
     out_of_reach,
     own_mods,
     plan_known,
@@ -394,9 +395,9 @@ def decide_repair(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"{obj.name} is broken; no repair action mends it (the GM may "
                              f"restore it: 'restore {a['id']}')", rule="VR-OBJ-5")
     zones = ext_of(d.state).zones
-    here = zones.zone_of(actor)
-    if obj.zone and here and here != obj.zone:
-        raise IllegalCommand(f"{obj.name} is in {zones.zones[obj.zone].name or obj.zone}; "
+    here, there = zones.zone_of(actor), object_zone(d.state, a["id"])
+    if there and here and here != there:
+        raise IllegalCommand(f"{obj.name} is in {zones.zones[there].name or there}; "
                              f"{d.state.participants[actor].name} must be there to repair it",
                              rule="VR-OBJ-5", object=a["id"])
     spend = action(d, cmd, actor)

@@ -318,7 +318,7 @@ def aim(state: ConflictState, attacker: str, target: str, weapon: str | None,
                              rule="VR-OBJ-4", weapon=wname)
     t: Participant | None = None
     if target in ext.objects and target not in state.participants:
-        what, zt = ext.objects[target].name, ext.objects[target].zone
+        what, zt = ext.objects[target].name, object_zone(state, target)
     else:
         t = active(state, target)
         if t.id == attacker:
@@ -573,6 +573,21 @@ def works(objects: Mapping[str, VersObject], spec: Mapping[str, Any]) -> bool:
     """Whether a weapon still works: the object it is, if any, is not broken (VR-OBJ-4)."""
     obj = objects.get(spec.get("object", ""))
     return obj is None or not obj.broken
+
+
+def object_zone(state: ConflictState, oid: str) -> str | None:
+    """Where object ``oid`` stands: its own zone, else, tied to a weapon (``object = ID``),
+    its wielder's — a carried weapon goes where its wielder goes (VR-OBJ-2, VR-MOVE-1); else
+    none (struck from anywhere). A wielder the GM conceals leaves it in no zone, so that no
+    offer or refusal tells where they stand."""
+    obj = ext_of(state).objects[oid]
+    if obj.zone:
+        return obj.zone
+    for p in state.participants.values():
+        if (p.active and p.id not in state.concealed
+                and any(w.get("object") == oid for w in weapons_of(p).values())):
+            return ext_of(state).zones.zone_of(p.id)
+    return None
 
 
 def way(state: ConflictState, mover: str, here: str, to: str) -> tuple[list[str], list[str]]:

@@ -25,7 +25,7 @@ from fracas.rulesets.vers.chases import (
 )
 from fracas.rulesets.vers.checks import Check
 from fracas.rulesets.vers.commands import COMMANDS
-from fracas.rulesets.vers.decider import Plan, attack_choices, holding_foes, way
+from fracas.rulesets.vers.decider import Plan, attack_choices, holding_foes, object_zone, way
 from fracas.rulesets.vers.state import HARDNESS, KIND_TRACK, VersExt, skill_tn, weapons_of
 
 _SPECS = {spec.verb: spec for spec in COMMANDS}
@@ -320,6 +320,6 @@ def _actions(state: ConflictState, actor: str) -> list[LegalCommand]:
     here = ext.zones.zone_of(actor)
     for oid, obj in ext.objects.items():
         if (obj.ladder.highest() is not None and not obj.broken
-                and not (obj.zone and here and here != obj.zone)):
+                and not ((there := object_zone(state, oid)) and here and here != there)):
             out.append(command(actor, "repair", id=oid, free={"dice": "DICE"}))
     return out
