@@ -119,6 +119,22 @@ def test_repair_is_offered_for_a_damaged_object_and_not_a_broken_one():
     assert [lc for lc in c.legal("ada") if lc.verb == "repair"] == []
 
 
+@pytest.mark.rule("VR-OBJ-5")
+def test_the_gm_is_offered_to_restore_each_object_that_holds_a_condition():
+    """The refusal of a broken door's repair says the GM may restore it: the GM's screen
+    offers it (before, only the text notation did), for each object with a condition."""
+    c = smith()
+    assert "restore" not in verbs(c, None)  # all whole
+    do(c, "open ada", "ada: attack door weapon=hammer dice=1,1,1",
+       "ada: attack door weapon=hammer dice=1,1,1", "ada: handoff thug", "thug: handoff")
+    do(c, "open ada", "ada: attack blade weapon=hammer dice=1,1,1")  # damaged
+    restores = [lc for lc in c.legal(None) if lc.verb == "restore"]
+    assert [lc.choice("id").fixed for lc in restores] == ["blade", "door"]
+    assert "restore door" in str(refused(c, "ada: repair door", "VR-OBJ-5"))
+    do(c, restores[1].command())
+    assert [lc.choice("id").fixed for lc in c.legal(None) if lc.verb == "restore"] == ["blade"]
+
+
 @pytest.mark.rule("VR-CHASE-2")
 def test_the_gm_is_offered_the_pursuit_lengths_the_rules_allow():
     c = make(pc("ada"), npc("thug"))

@@ -251,6 +251,10 @@ def _gm(state: ConflictState) -> list[LegalCommand]:
                 if state.participants[p].active]
     out += _GM_TOOLS
     out += _battlefield_tools(ext)
+    # VR-OBJ-5: the GM's override makes whole an object with a condition (a broken one
+    # above all, which no repair action mends)
+    out += [command(None, "restore", id=oid) for oid, obj in ext.objects.items()
+            if obj.ladder.highest() is not None or obj.broken]
     out += concealment_offers([p.id for p in state.participants.values() if p.active],
                               tuple(state.concealed))
     for cid, chase in ext.chases.items():
