@@ -6,6 +6,7 @@ import pytest
 
 from fracas.engine.model import Viewer
 from fracas.errors import InvalidInput
+from fracas.rulesets.vers.roll_odds import asked_roll
 from fracas.rulesets.vers.views import view_ext
 
 from .helpers import do, make, npc, of, pc, refused
@@ -116,6 +117,25 @@ def test_repair_penalty_and_refusals():
     assert c.state.ext.objects["door"].ladder.highest() is None
     with pytest.raises(InvalidInput):
         c.execute("ada: repair nothing")
+
+
+@pytest.mark.rule("VR-OBJ-5")
+def test_an_object_is_repaired_with_the_repair_skill_or_a_special_one_never_a_standard_one():
+    """The seed: an object is repaired "with the right background or special skill". Before,
+    Persuasion mended a door at the TN of Charisma; now a standard skill other than repair is
+    refused, saying what repairs, and a background skill (smithing) is rolled."""
+    ada = pc("ada", charisma=6, intellect=1, skills={"repair": 1, "smithing": 2,
+                                                     "persuasion": 3, "close_combat": 3},
+             weapons={"hammer": {"ev": 10, "kind": "close"}})
+    c = make(ada, npc("thug"), objects=[{"id": "door", "material": "wood"}])
+    do(c, "open ada", "ada: attack door weapon=hammer dice=3,3,3")  # tattered
+    for skill in ("persuasion", "close_combat", "athletics"):
+        msg = str(refused(c, f"ada: repair door skill={skill} dice=1,1,1", "VR-OBJ-5"))
+        assert "repairs nothing: an object is repaired with the repair skill or a " \
+               "background or special skill (smithing)" in msg, msg
+        assert asked_roll(c.state, c.to_command(f"ada: repair door skill={skill}")) is None
+    rep = of(do(c, "ada: repair door skill=smithing dice=1,1,1"), "repaired")[0]
+    assert rep["check"]["skill"] == "smithing" and rep["level"] == "tattered"
 
 
 @pytest.mark.rule("VR-OBJ-5")

@@ -50,6 +50,7 @@ from fracas.rulesets.vers.events import (
 from fracas.rulesets.vers.state import (
     RECOVERY_PENALTY,
     REPAIR_PENALTY,
+    SKILL_ATTRIBUTE,
     VersObject,
     ranks,
     track_armor,
@@ -378,6 +379,13 @@ def repair_mods(state: ConflictState, actor: str, obj: VersObject) -> list[Modif
             Modifier(f"{obj.name} {obj.ladder.levels[highest].name}", REPAIR_PENALTY[highest])]
 
 
+def repairs_with(skill: str) -> bool:
+    """Whether ``skill`` may repair an object: the repair skill or a background or special
+    one (the seed: "the right background or special skill"), never another standard skill,
+    which has other uses (Persuasion would mend a crossbow at the TN of Charisma, VR-OBJ-5)."""
+    return skill == "repair" or skill not in SKILL_ATTRIBUTE
+
+
 @HANDLERS.decides("repair")
 def decide_repair(d: Decision, cmd: Command) -> None:
     """VR-OBJ-5: repair the highest condition of an object (never a broken one by action)."""
@@ -400,6 +408,10 @@ def decide_repair(d: Decision, cmd: Command) -> None:
         raise IllegalCommand(f"{obj.name} is in {zones.zones[there].name or there}; "
                              f"{d.state.participants[actor].name} must be there to repair it",
                              rule="VR-OBJ-5", object=a["id"])
+    if not repairs_with(a["skill"]):
+        raise IllegalCommand(f"{a['skill'].replace('_', ' ').capitalize()} repairs nothing: "
+                             "an object is repaired with the repair skill or a background or "
+                             "special skill (smithing)", rule="VR-OBJ-5", skill=a["skill"])
     spend = action(d, cmd, actor)
     c = roll(d, actor, a["skill"], repair_mods(d.state, actor, obj), a.get("dice"))
     d.emit(Repaired(object=a["id"], by=actor, check=c, spend=spend,

@@ -17,7 +17,13 @@ from fracas.engine.commands import Command
 from fracas.engine.harm_view import harm_hidden
 from fracas.engine.model import ConflictState, Viewer
 from fracas.engine.secrets import Modifier
-from fracas.rulesets.vers.actions import disengage_roll, recovery_mods, repair_mods, slip_roll
+from fracas.rulesets.vers.actions import (
+    disengage_roll,
+    recovery_mods,
+    repair_mods,
+    repairs_with,
+    slip_roll,
+)
 from fracas.rulesets.vers.checks import Check, breakdown
 from fracas.rulesets.vers.decider import ext_of, hostile_guards, own_mods, readable, way
 from fracas.rulesets.vers.odds import p_success
@@ -98,11 +104,11 @@ def _recover(state: ConflictState, actor: str, command: Command) -> AskedRoll | 
 def _repair(state: ConflictState, actor: str, command: Command) -> AskedRoll | None:
     obj = ext_of(state).objects.get(str(command.args.get("id")))
     highest = None if obj is None else obj.ladder.highest()
-    if obj is None or highest is None or obj.broken:
+    skill = str(command.args.get("skill") or "repair")
+    if obj is None or highest is None or obj.broken or not repairs_with(skill):
         return None
     level = obj.ladder.levels[highest].name
-    return AskedRoll(actor, f"repair {command.args['id']}",
-                     str(command.args.get("skill") or "repair"), repair_mods(state, actor, obj),
+    return AskedRoll(actor, f"repair {command.args['id']}", skill, repair_mods(state, actor, obj),
                      f"mend {level}", "VR-OBJ-5")
 
 
