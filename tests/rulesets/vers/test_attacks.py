@@ -233,7 +233,7 @@ def test_cover_behind_an_object_in_another_zone_is_refused():
     assert c.state.ext.cover_object["orc"] == "barrel"
     do(c, "cover orc 5 object=door")
     assert c.state.ext.cover_object["orc"] == "door"
-    with pytest.raises(InvalidInput, match=r"settings.cover: orc is in b and crate in c") as no:
+    with pytest.raises(InvalidInput, match=r"settings.cover: Orc is in b and crate in c") as no:
         make(shooter(), npc("orc", zone="b"), **ZONES,
              objects=[{"id": "crate", "material": "wood", "zone": "c"}],
              cover=[{"who": "orc", "value": 3, "object": "crate"}])

@@ -202,11 +202,12 @@ class Vers(Ruleset):
             wrong = _cover_entry_problem(c, ids, objects)
             if wrong is not None:
                 raise InvalidInput(f"settings.cover: {wrong}", rule="VR-ATK-5")
-            spot = next(p for p in setup.participants if p.id == c["who"]).stats.get("zone")
+            who = next(p for p in setup.participants if p.id == c["who"])
+            spot = who.stats.get("zone")
             obj = objects.get(c.get("object") or "")
             known = isinstance(spot, str) and spot in zone_ids  # else refused below
-            problem = None if obj is None or not known else cover_problem(
-                c["who"], spot, obj["object"], obj["zone"])
+            problem = None if obj is None or not known else cover_problem(  # as `cover` says it
+                who.name or c["who"], spot, obj.get("name") or obj["object"], obj["zone"])
             if problem is not None:
                 raise InvalidInput(f"settings.cover: {problem}", rule="VR-ATK-5")
             if c["who"] in covered:
