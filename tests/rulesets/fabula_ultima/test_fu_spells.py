@@ -242,3 +242,37 @@ def test_a_recovery_typed_in_is_refused_where_it_makes_no_sense(command: str,
     c = _fight()
     err = refused(c, command, "FU-RES-1" if "-5" in command else "FU-RES-3")
     assert said in str(err)
+
+
+@pytest.mark.rule("FU-RES-1", "FU-RES-3")
+def test_a_spell_typed_by_the_name_of_one_on_the_sheet_is_that_spell() -> None:
+    """Bea types ``spell mend target=ada``: it is her sheet's Mend, 10 MP and 30 HP restored.
+    With 5 MP left, the same words are refused for lack of MP and change nothing. Before, it
+    cast a Mend of 0 MP that restored nothing — a free turn's spell the rules refuse. A cost
+    typed in stands, and a spell on no sheet typed without one costs nothing, as ever."""
+    c = make(pc("ada", hp=40), pc("bea", spells=[MEND], mp=15), npc("orc"))
+    run(c, "ada: initiative dice=6,6,6,6", "damage ada 25", "ada: act", "orc: act")
+    run(c, "bea: spell mend target=ada")
+    (cast,) = events(c, "spell")
+    assert (cast.data["name"], cast.data["mp"]) == ("Mend", 10)
+    assert c.state.ext.hp["ada"].current == 40 and c.state.ext.mp["bea"].current == 5
+    run(c, "damage ada 25", "ada: act", "orc: act")
+    err = refused(c, "bea: spell Mend target=ada", "FU-RES-1")
+    assert str(err) == "Bea has only 5 MP left, not enough to spend 10 (FU-RES-1)"
+    run(c, "bea: spell Mend mp=5 target=ada")  # a cost typed in stands (the GM's call)
+    assert c.state.ext.mp["bea"].current == 0 and c.state.ext.hp["ada"].current == 40
+    run(c, "ada: act", "orc: act", "bea: spell Glow target=bea")  # on no sheet: no cost
+    assert [e.data["mp"] for e in events(c, "spell")] == [0]
+
+
+@pytest.mark.rule("FU-RES-1", "FU-RES-3")
+def test_a_spell_typed_by_a_name_on_gm_only_spells_stands_as_typed_for_the_player() -> None:
+    """Where Ada's spells are the GM's to know, what she types is cast as typed whatever its
+    name (taking the sheet's cost would tell her the sheet); the GM's own is the sheet's."""
+    secret = {**pc("ada", spells=[{"name": "Zqcurse", "mp": 5}]), "gm_only": ["spells"]}
+    c = make(secret, pc("bea"), npc("orc", mdef=6))
+    run(c, "ada: initiative dice=6,6,6,6")
+    c.execute("ada: spell Zqcurse target=orc dice=5,5", time="", author=Viewer.of_player("ada"))
+    assert c.state.ext.mp["ada"].current == 30
+    run(c, "undo", "ada: spell Zqcurse target=orc dice=5,5")
+    assert c.state.ext.mp["ada"].current == 25

@@ -22,7 +22,7 @@ from fracas.engine.engine_events import (
     TurnStarted,
 )
 from fracas.engine.events import Event
-from fracas.engine.model import ConflictState, Kind, Participant, Status
+from fracas.engine.model import ConflictState, Kind, Participant, Status, Viewer
 from fracas.engine.words import possessive
 from fracas.errors import IllegalCommand, InvalidInput, NotYourTurn
 from fracas.rulesets.fabula_ultima import events as ev
@@ -385,8 +385,8 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
     """A spell: spend MP; an offensive one (on a foe, or dealing damage) is a magic check vs
     the target's Magic Defense, one on an ally takes effect with no check (FU-RES-1/3)."""
     ext: FabulaExt = state.ext
-    a = cmd.args
     assert cmd.actor is not None
+    a = as_on_sheet(state, ctx.author, cmd.actor, cmd.args)
     p = state.participant(cmd.actor)
     pre, order, rnd = begin_turn(state, cmd.actor)
     mp = int(a.get("mp", 0))
@@ -433,6 +433,22 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
         body += damage_events(state, target, res["hr"] + int(a["damage"]),
                               a.get("type") or "physical", p.id)
     return finish_turn(order, rnd, p.id, pre, body)
+
+
+def as_on_sheet(state: ConflictState, viewer: Viewer, pid: str,
+                args: dict[str, Any]) -> dict[str, Any]:
+    """A spell typed in by the name of one on ``pid``'s sheet is that spell: what the command
+    leaves out — its MP cost above all, its damage, type, check and recovery — is the sheet's
+    (FU-RES-1, FU-RES-3); a value typed in stands. Before, ``bea: spell Heal`` cast the
+    sheet's 10-MP Heal for nothing. Not where the sheet's spells are the GM's to know for
+    ``viewer`` (the author): the spell typed then stands as typed, whatever its name, so
+    that nothing tells them what the sheet holds."""
+    name = str(args.get("name", "")).strip().lower()
+    ext: FabulaExt = state.ext
+    known = next((s for s in ext.spells.get(pid, ()) if s.name.lower() == name), None)
+    if known is None or secret_to(state, viewer, pid, "spells"):
+        return args
+    return {**known.args(), **args, "name": known.name}
 
 
 def _check_recovery(args: dict[str, Any]) -> list[str]:

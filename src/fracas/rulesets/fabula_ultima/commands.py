@@ -53,9 +53,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                            _dice()),
                 "take a turn to attack with a weapon (accuracy vs Defense)", rule="FU-RES-3"),
     CommandSpec("spell", (Param("name", "text"),
-                          Param("mp", "int", required=False, positional=False, default=0,
+                          Param("mp", "int", required=False, positional=False,
                                 help="the MP the spell costs, spent from the caster's "
-                                     "(left out: 0)"),
+                                     "(left out: its sheet's spell of that name's, else 0)"),
                           Param("target", "id", required=False, positional=False),
                           Param("damage", "int", required=False, positional=False),
                           Param("type", "choice", required=False, positional=False,

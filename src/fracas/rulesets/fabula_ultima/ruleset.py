@@ -258,7 +258,7 @@ class FabulaUltima(Ruleset):
     def _spell_odds(self, state: ConflictState, viewer: Viewer, p: Participant,
                     command: Command) -> list[str]:
         ext: FabulaExt = state.ext
-        a = command.args
+        a = actions.as_on_sheet(state, viewer, p.id, command.args)
         order, target = ext.order, a.get("target")
         damaging = a.get("damage") is not None
         if order is None or target is None or a.get("bonus", 0) != 0 \
@@ -274,12 +274,12 @@ class FabulaUltima(Ruleset):
                 if line.startswith(head)]
 
     def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
-        """A spell without its MP cost where the caster's MP is GM-only to ``viewer`` (even
-        their own character's): whether the rules took ``mp=40`` would tell the MP left."""
-        if command.verb == "spell" and "mp" in command.args and command.actor is not None \
+        """A spell at no MP cost where the caster's MP is GM-only to ``viewer`` (even their
+        own character's): whether the rules took ``mp=40``, or the cost of the spell of that
+        name on the sheet, would tell the MP left."""
+        if command.verb == "spell" and command.actor is not None \
                 and stat_is_secret(state, viewer, command.actor, "mp"):
-            return dataclasses.replace(
-                command, args={k: v for k, v in command.args.items() if k != "mp"})
+            return dataclasses.replace(command, args={**command.args, "mp": 0})
         return command
 
     def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
