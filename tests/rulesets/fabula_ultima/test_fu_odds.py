@@ -9,8 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import app
+from fracas.engine import Viewer
+from fracas.engine.commands import Command
 from fracas.errors import InvalidInput
-from tests.rulesets.fabula_ultima.support import RULESET
+from tests.rulesets.fabula_ultima.support import RULESET, make, npc, pc, run
 
 
 def _brute(a: int, b: int, mod: int, dl: int) -> tuple[Fraction, Fraction, Fraction]:
@@ -74,3 +76,40 @@ def test_odds_through_the_cli_and_bad_queries() -> None:
         RULESET.odds("{d8+d7} vs 10")
     with pytest.raises(InvalidInput):
         RULESET.odds("3d6 vs 10")
+
+
+@pytest.mark.rule("FU-CHK-1", "FU-RES-4")
+def test_a_checks_odds_say_the_dice_a_status_steps_down() -> None:
+    """Cid, Slow (DEX d8 → d6), opens **check** `dex+ins 10`: his phone reads the chance of
+    the dice he will roll, and why the DEX die shrank — as do his attack's and spell's lines.
+    Before, a check's form showed no odds at all, and the other lines the smaller die alone."""
+    c = make(pc("cid", dex=8, ins=8, mig=10, wlp=8), pc("bea", wlp=10), npc("orc"))
+    run(c, "cid: initiative dice=6,6,6,6", "status cid slow", "status bea poisoned",
+        "status bea shaken")
+    cid, gm = Viewer.of_player("cid"), Viewer.gm()
+    check = Command("check", "cid", {"attributes": "dex+ins", "dl": 10, "bonus": 0})
+    win = _brute(6, 8, 0, 10)[0]
+    assert RULESET.command_odds(c.state, cid, check) == [
+        f"Cid checks {{DEX+INS}} ({{d6+d8}}; DEX d8 → d6 (Slow)) vs DL 10: success "
+        f"{float(win):.0%}"]
+    sized = Command("check", "cid", {"attributes": "d8+d10", "dl": 12, "bonus": 1})
+    assert RULESET.command_odds(c.state, cid, sized) == [
+        f"Cid checks {{d8+d10}}+1 vs DL 12: success {float(_brute(8, 10, 1, 12)[0]):.0%}"]
+    assert RULESET.command_odds(c.state, Viewer.of_player("bea"), check) == []  # not hers
+    assert RULESET.pending_odds(c.state, cid)[0].startswith(
+        "Cid attacks with unarmed strike ({d6+d10}; DEX d8 → d6 (Slow)): hit Orc")
+    assert any(line.startswith("Bea casts a spell ({d8+d6}; WLP d10 → d6 (Poisoned, Shaken))")
+               for line in RULESET.pending_odds(c.state, gm))
+
+
+@pytest.mark.rule("FU-CHK-1")
+def test_a_checks_odds_tell_a_player_no_gm_only_die() -> None:
+    """A check of a GM-only die has no line for its own player (it would tell the die)."""
+    c = make({**pc("cid", dex=10), "gm_only": ["dex"]}, pc("bea"), npc("orc"))
+    run(c, "cid: initiative dice=6,6,6,6")
+    check = Command("check", "cid", {"attributes": "dex+ins", "dl": 10, "bonus": 0})
+    assert RULESET.command_odds(c.state, Viewer.of_player("cid"), check) == []
+    assert RULESET.command_odds(c.state, Viewer.gm(), check)[0].startswith(
+        "Cid checks {DEX+INS} ({d10+d8}) vs DL 10: success")
+    ins = Command("check", "cid", {"attributes": "ins+wlp", "dl": 10, "bonus": 0})
+    assert RULESET.command_odds(c.state, Viewer.of_player("cid"), ins) != []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from fracas.dice.odds import OddsReport, pair_odds
@@ -24,9 +24,11 @@ from fracas.engine.limits import refuse_foreign_digits
 from fracas.engine.model import ConflictState, Participant, Status, Viewer
 from fracas.engine.secrets import stat_is_secret
 from fracas.errors import InvalidInput
+from fracas.rulesets.fabula_ultima.actions import named_attributes, parse_attributes
 from fracas.rulesets.fabula_ultima.state import (
     DIE_SIZES,
     INIT_FROM,
+    STATUSES,
     UNARMED,
     FabulaExt,
     defense,
@@ -37,6 +39,7 @@ from fracas.rulesets.fabula_ultima.state import (
     initiative_supporters,
     next_turn,
     npc_initiative,
+    sheet_die,
     unassigned,
     weapons_of,
 )
@@ -183,7 +186,8 @@ def answer(query: str) -> OddsReport:
 def pending_odds(state: ConflictState, viewer: Viewer,
                  can_see: Callable[[str], bool] = lambda pid: True,
                  only: str | None = None, damaging: bool = False,
-                 spell: tuple[int, int] | None = None) -> list[str]:
+                 spell: tuple[int, int] | None = None,
+                 spell_from: tuple[str, ...] = ("ins", "wlp")) -> list[str]:
     """For each member of the side on turn who may act: the exact chance that an attack with
     each of their equipped weapons (none: an unarmed strike) hits each foe, and for one with
     MP the chance that a spell's magic check ``{INS + WLP}`` beats each foe's Magic Defense
@@ -196,7 +200,9 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     ``only``: against that foe alone (the target a command names); with ``damaging`` (a spell
     that deals damage, whose magic check rolls against an ally too), against that character
     whichever side they are on; ``spell``: the magic check's two dice, where it is another
-    than ``{INS + WLP}`` (a spell on a sheet with ``accuracy = "ins+dex"``)."""
+    than ``{INS + WLP}`` (a spell on a sheet with ``accuracy = "ins+dex"``), and
+    ``spell_from`` the attributes they are of. Each line says the die a status steps down
+    (:func:`stepped`)."""
     ext: FabulaExt = state.ext
     if state.status == Status.SETUP.value and only is None:
         # before the start, the roll to come is the Initiative Group Check: each PC who may
@@ -219,7 +225,8 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         armed = [f for f in foes if not defense_hidden(state, viewer, f.id, False)]
         for w in (weapons_of(ext, pid) or [UNARMED]) if armed else []:
             check = (die(ext, p, w.accuracy[0]), die(ext, p, w.accuracy[1]), w.bonus)
-            lines.append(f"{attack_head(p.name, w.name)}{_text(check)}): hit "
+            lines.append(f"{attack_head(p.name, w.name)}{_text(check)}"
+                         f"{stepped(ext, p, w.accuracy)}): hit "
                          + _hits(check, armed, ext, magic=False))
         warded = [f for f in (aimed if damaging and only is not None else foes)
                   if not defense_hidden(state, viewer, f.id, True)]
@@ -227,9 +234,45 @@ def pending_odds(state: ConflictState, viewer: Viewer,
         casts = stat_is_secret(state, viewer, pid, "mp") or (pool is not None and pool.maximum > 0)
         if warded and casts:
             check = (*(spell or spell_dice(ext, p)), 0)
-            lines.append(f"{spell_head(p.name)}{_text(check)}): hit "
+            lines.append(f"{spell_head(p.name)}{_text(check)}{stepped(ext, p, spell_from)}"
+                         "): hit "
                          + _hits(check, warded, ext, magic=True))
     return lines
+
+
+def stepped(ext: FabulaExt, p: Participant, attributes: Sequence[str]) -> str:
+    """``; DEX d8 → d6 (Slow)``: each of a check's ``attributes`` whose die a status steps
+    down now, from the sheet's to the one rolled, with the statuses that do it (FU-RES-4);
+    empty when none does (a d6 stays a d6)."""
+    said = []
+    for attr in dict.fromkeys(attributes):
+        now, base = die(ext, p, attr), sheet_die(p, attr)
+        if now != base:
+            why = [s.title() for s in ext.statuses.get(p.id, []) if attr in STATUSES.get(s, ())]
+            said.append(f"; {attr.upper()} d{base} → d{now} ({', '.join(why)})")
+    return "".join(said)
+
+
+def check_line(state: ConflictState, viewer: Viewer, p: Participant, attributes: str,
+               dl: int, bonus: int) -> list[str]:
+    """``Cid checks {DEX+INS} ({d6+d8}; DEX d8 → d6 (Slow)) vs DL 10: success 56%``: the
+    chance a check of ``p`` succeeds (FU-CHK-1..4), its dice as they are now, statuses
+    included (FU-RES-4). A player reads it for their own characters only, and not where a
+    die it names is GM-only (even to them); none for a check the rules refuse."""
+    mine = viewer.player is not None and p.owner == viewer.player
+    named = named_attributes(attributes)
+    if not (viewer.is_gm or (mine and not secret_to(state, viewer, p.id, *named))) or dl < 0:
+        return []
+    try:
+        sizes = parse_attributes(state.ext, p, attributes)
+    except InvalidInput:
+        return []
+    check = (*sizes, bonus)
+    o = check_odds(check, dl)
+    label = "{" + attributes.strip().strip("{}").upper() + "} (" if named else ""
+    dice = _text(check) + stepped(state.ext, p, named)
+    return [f"{p.name} checks {label}{dice}{')' if named else ''} vs DL {dl}: success "
+            f"{float(o['critical'] + o['success']):.0%}"]
 
 
 def _hits(check: Check, foes: list[Participant], ext: FabulaExt, *, magic: bool) -> str:

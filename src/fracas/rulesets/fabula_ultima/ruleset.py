@@ -223,7 +223,8 @@ class FabulaUltima(Ruleset):
         names, or of a spell aimed at a foe, or dealing damage to an ally, with the magic check
         of the attributes (or dice) it names (left out: ``{INS + WLP}``) and no bonus (no other
         target's: the pending line of each weapon has every foe); the chance the PCs' side
-        wins the Initiative Group Check an ``initiative`` makes; no others (a spell with no
+        wins the Initiative Group Check an ``initiative`` makes; a ``check``'s against its
+        DL; no others (a spell with no
         target or on an ally without damage rolls nothing, one with a bonus would not roll
         the line's check)."""
         p = state.participants.get(command.actor or "")
@@ -234,6 +235,10 @@ class FabulaUltima(Ruleset):
                                            lambda pid: self.can_see(state, viewer, pid))
         if command.verb == "spell":
             return self._spell_odds(state, viewer, p, command)
+        if command.verb == "check":
+            a = command.args
+            return fu_odds.check_line(state, viewer, p, str(a["attributes"]), int(a["dl"]),
+                                      int(a.get("bonus", 0)))
         if command.verb != "attack" or command.args.get("bonus", 0) != 0:
             return []  # (a situational bonus: the pending line's check is the weapon's alone)
         try:
@@ -245,15 +250,15 @@ class FabulaUltima(Ruleset):
                 if line.startswith(head)]
 
     def _aimed_odds(self, state: ConflictState, viewer: Viewer, command: Command,
-                    damaging: bool = False, spell: tuple[int, int] | None = None
-                    ) -> list[str]:
+                    damaging: bool = False, spell: tuple[int, int] | None = None,
+                    spell_from: tuple[str, ...] = ("ins", "wlp")) -> list[str]:
         """The pending lines against the one target ``command`` names (``damaging``: a spell
         that deals damage, which rolls against an ally too; ``spell``: its magic check's
-        dice)."""
+        dice, of the attributes ``spell_from``)."""
         target = command.args.get("target")
         return fu_odds.pending_odds(state, viewer, lambda pid: self.can_see(state, viewer, pid),
                                     only=None if target is None else str(target),
-                                    damaging=damaging, spell=spell)
+                                    damaging=damaging, spell=spell, spell_from=spell_from)
 
     def _spell_odds(self, state: ConflictState, viewer: Viewer, p: Participant,
                     command: Command) -> list[str]:
@@ -265,12 +270,14 @@ class FabulaUltima(Ruleset):
                 or str(target) not in order.side_of or (
                     not damaging and order.side_of[str(target)] == order.side_of.get(p.id)):
             return []  # an ally's spell that deals no damage takes effect unrolled (FU-RES-3)
+        accuracy = str(a.get("accuracy") or "ins+wlp")
         try:
-            dice = actions.parse_attributes(ext, p, str(a.get("accuracy") or "ins+wlp"))
+            dice = actions.parse_attributes(ext, p, accuracy)
         except InvalidInput:
             return []
         head = fu_odds.spell_head(p.name)
-        return [line for line in self._aimed_odds(state, viewer, command, damaging, dice)
+        return [line for line in self._aimed_odds(state, viewer, command, damaging, dice,
+                                                  actions.named_attributes(accuracy))
                 if line.startswith(head)]
 
     def odds_probe(self, state: ConflictState, viewer: Viewer, command: Command) -> Command:
