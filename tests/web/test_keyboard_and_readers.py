@@ -20,7 +20,7 @@ from tests.web.browser import (
     upload_scenario,
     wait_log,
 )
-from tests.web.scenarios import VERS, vers_crowded_brawl
+from tests.web.scenarios import FABULA, VERS, vers_crowded_brawl
 from tests.web.test_gm_tools import control, control_summary, gm_opens
 from tests.web.test_table import table
 
@@ -247,6 +247,36 @@ def test_a_done_notice_goes_once_the_table_has_moved_on_past_it(
         expect(bob.page.locator("#notice")).to_be_hidden()
     finally:
         for screen in (gm, alice, bob):
+            screen.context.close()
+
+
+@pytest.mark.rule("FU-CON-8")
+def test_a_refusal_goes_once_the_table_has_moved_on_past_it(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """Ada, her turn taken, tries another: the refusal, with its rule, stays while nothing
+    happens; once someone acts it goes from the foot of her phone, as a "Done: …" does (before:
+    rounds later, the conflict ended, it still said "… The Bone Duchess may act now"), and what
+    she typed stays in her field."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, FABULA, tmp_path)
+    alice = join(browser, invite(gm, "alice"), timing={"doneMs": 0})
+    try:
+        command(alice, "ada", "ada: initiative dice=5,5,6,4")
+        command(alice, "ada", "ada: attack imp dice=6,5")
+        line = alice.page.locator("section.actor[data-actor='ada'] form.command-line input")
+        line.fill("act 'strikes again'")
+        line.press("Enter")
+        error = alice.page.locator("#error")
+        expect(error).to_contain_text("Ada has taken their only turn this round")
+        expect(error).to_contain_text("(FU-CON-8)")
+        alice.page.wait_for_timeout(500)  # nothing happened: it stays
+        expect(error).to_be_visible()
+        command(gm, "gm", "imp: act")  # the table moves on
+        expect(error).to_be_hidden()
+        expect(line).to_have_value("act 'strikes again'")
+        expect(line).not_to_have_attribute("aria-invalid", "true")
+    finally:
+        for screen in (gm, alice):
             screen.context.close()
 
 

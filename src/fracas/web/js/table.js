@@ -37,12 +37,15 @@ const regions = {};
 
 // A refusal or failure where the user looks (the foot of the screen), until it is dismissed,
 // the next command is sent or a field is changed; the socket's own ("connection": the
-// database out of reach) also once the page is live again. A refusal of a command stays
-// through a reconnection: a server process that died a moment after refusing it (its socket
-// reconnecting to another) took back nothing of what it said.
+// database out of reach) also once the page is live again; the rules' refusal of a command
+// ("refusal") also once the table has moved on past it (refusalMovesOn). A refusal of a
+// command stays through a reconnection: a server process that died a moment after refusing it
+// (its socket reconnecting to another) took back nothing of what it said.
+let errorsShown = 0;
 function showError(error, about = "") {
   errorBox.hidden = !error;
   errorBox.dataset.about = error ? about : "";
+  errorBox.dataset.shown = error ? `${++errorsShown} ${Date.now()}` : "";
   if (!error) {
     for (const field of document.querySelectorAll("[aria-invalid]")) {
       field.removeAttribute("aria-invalid");
@@ -489,6 +492,7 @@ function receive(frame) {
     state.log = state.log.concat(frame.entries || []);
     tellOthers(frame.entries || []);
     doneMovesOn(frame.entries || []);
+    refusalMovesOn(frame.entries || []);
   }
   const first = !state.view;
   if (frame.view) state.view = frame.view;
@@ -1125,6 +1129,19 @@ function doneMovesOn(entries) {
   setTimeout(() => { if (done.isConnected) dismissNotice(); }, wait);
 }
 
+// The rules' refusal of a command goes on its own, as a "Done: …" does, once the table has
+// moved on past it — any entry after it, an undo or a redo too — after it has been in view a
+// moment (TIMING.doneMs): what it said of the table ("Bea has taken their only turn this
+// round; The Bone Duchess may act now") is no longer true, and rounds later, the conflict
+// ended, it still covered the foot of a phone's screen. What was typed stays in its field.
+// ("Not sent: the table changed…", or no answer yet, stay until the command goes through.)
+function refusalMovesOn(entries) {
+  if (errorBox.hidden || errorBox.dataset.about !== "refusal" || !entries.length) return;
+  const shown = errorBox.dataset.shown;
+  const wait = Math.max(0, Number(shown.split(" ")[1]) + TIMING.doneMs - Date.now());
+  setTimeout(() => { if (errorBox.dataset.shown === shown) showError(null); }, wait);
+}
+
 // A "Done: …" whose entry was taken back (the GM's undo, on any page) says so instead, its
 // outcome hidden (it no longer holds); brought back by a redo, it reads as done again, with
 // its outcome.
@@ -1245,7 +1262,8 @@ async function answerOf(pending) {
           continue;
         }
         kept.delete(slot);
-        showError(behindOwn && error.code === "stale_version" ? Object.assign(error, { own: true }) : error);
+        if (error.code !== "stale_version") showError(error, "refusal");
+        else showError(behindOwn ? Object.assign(error, { own: true }) : error);
         // a screen the table moved past: make sure its socket is alive (else it reconnects
         // and catches up) so that the fresh screen the message promises comes
         if (error.code === "stale_version" && state.live) state.live.check();
