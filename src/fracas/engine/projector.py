@@ -249,8 +249,10 @@ class Projector:
         depth = min(before.innermost.depth, visible_depth(known_before))
         early = [] if existence or record.is_meta else [
             redact(self.ruleset, e, viewer, before, known_before) for e in record.events]
-        said = self._said(record) if None in early else frozenset()
-        if said:  # a player's own words hid an event: they name no one
+        # a player's own words name no one, however they read: not where they hid an event
+        # (a note), nor in the sentence of one seen anyway (an attack's say=, a zoom's reason)
+        said = self._said(record)
+        if said and None in early:
             early = [redact(self.ruleset, e, viewer, before, known_before, said)
                      if r is None else r for e, r in zip(record.events, early, strict=True)]
         knew = {pid: known_before.knows(pid) for e in record.events for pid in _about(e)}

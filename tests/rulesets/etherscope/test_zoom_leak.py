@@ -9,6 +9,7 @@ import json
 import pytest
 
 from fracas.cli.render import log_lines
+from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
@@ -72,3 +73,40 @@ def test_a_player_acting_for_a_character_outside_the_zoom_is_told_why_and_no_mor
     c.execute("carl: zoom dora reason='a word in private'")
     assert _refusal(c, "ada: attack bruno", ALICE) == twin
     assert twin == "not_your_turn: Ada does not act now; it is not Ada's turn (ES-ROUND-4)"
+
+
+def _to_brunos_turn() -> Conflict:
+    """Carl (GM) hidden from Ada (alice), seen by Bruno (bob), in round 1's countdown at
+    Bruno's turn."""
+    c = lurking_carl()
+    to_countdown(c)
+    while c.state.ext.countdown.current.actor != "bruno":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    return c
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-RNG-6")
+def test_an_allys_zoom_is_seen_opening_when_its_reason_names_one_hidden_from_the_viewer(
+) -> None:
+    """Before: Bob's reason named Carl, hidden from Alice, and her log had no entry for the
+    zoom at all (her screen went zoomed in, out of nowhere); a player's own words are read
+    as written (docs/server.md), here as when they name nobody."""
+    c = _to_brunos_turn()
+    c.execute("bruno: zoom carl,dora reason='Bruno corners Carl in the cellar'", BOB)
+    assert log_lines(c, ALICE)[-1][2:] == (
+        "bruno: zoom dora reason='Bruno corners Carl in the cellar'",
+        ["zoom in (quick, battlefield scale, 5 rounds) with Bruno, Dora: Bruno corners Carl "
+         "in the cellar"])
+    assert [p["id"] for p in view(c, ALICE)["zoom"][0]["participants"]] == ["bruno", "dora"]
+
+
+@pytest.mark.rule("ES-RNG-6", "ES-DMG-2")
+def test_a_players_words_naming_a_hidden_name_stay_in_their_own_log() -> None:
+    """Before: Alice's attack said "…while Carl watches" and her log left out that line: her
+    own words gone told her Carl is the name of someone hidden from her."""
+    c = lurking_carl()
+    to_countdown(c)
+    c.execute("ada: attack dora successes=2 say='Ada hits Dora while Carl watches'", ALICE)
+    assert log_lines(c, ALICE)[-1][3][0] == (
+        "Ada: attack Dora — “Ada hits Dora while Carl watches”; 2 successes (table) vs "
+        "difficulty 1: success, 1 extra (spent: damage 1)")
