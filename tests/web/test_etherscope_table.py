@@ -674,3 +674,41 @@ def test_the_countdown_lane_follows_the_order_the_countdown_acts_in(
     act_now.click()  # his slot comes before hers, in the lane as in the countdown
     expect(lane(alice)).to_have_text(["? The imp", "8 Bruno", "1 Bruno", "8 Ada", "2 Ada"])
     expect(acting(alice)).to_have_text(["1 Bruno"])
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-ROUND-2")
+def test_a_zoom_ins_first_declaration_is_not_the_one_chosen_in_its_parents_round(
+        browser: Browser, served: Served) -> None:
+    """Before: a zoom-in is played under its parent's id, and its declare list came up on the
+    phone with the parent round's choice (11) picked already, one tap from being declared in
+    the zoom; back in the parent, the zoom's choice came up in the next round's list."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    alice = join(browser, invite(gm, "alice"))
+    for line in ("ada: awareness successes=3", "bruno: awareness successes=2",
+                 "zepcar: awareness successes=1", "moves", "ada: done", "bruno: done",
+                 "round"):
+        command(gm, "gm", line)
+
+    def declare(scores: str | None) -> Locator:
+        form = alice.page.locator("section.actor[data-actor='ada'] form[data-verb='declare']")
+        if not form.is_visible():  # (its control opened once stays open in that level)
+            form = opened(alice, "ada", "declare")
+        if scores:
+            form.get_by_label("scores").select_option(scores)
+            form.get_by_role("button", name="declare").click()
+            expect(alice.page.locator("#notice")).to_contain_text(f"Done: Ada: declare {scores}")
+        return form.get_by_label("scores")
+
+    declare("11")
+    command(gm, "gm", "countdown")
+    command(gm, "gm", "ada: zoom zepcar reason='a fight on the roof'")
+    command(gm, "gm", "round")
+    expect(alice.page.locator(".round-region")).to_contain_text("Still to declare")
+    listed = declare(None)
+    expect(listed).to_have_value(listed.locator("option").first.get_attribute("value") or "")
+    declare("8")
+    for line in ("end 'the driver jumps'", "ada: done", "zepcar: done", "bruno: done", "round"):
+        command(gm, "gm", line)
+    expect(alice.page.locator(".round-region")).to_contain_text("round 2")
+    expect(declare(None)).to_have_value("11")  # the parent's own choice, kept in it

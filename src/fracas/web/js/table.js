@@ -544,7 +544,10 @@ function context() {
   const objects = (inner && inner.ruleset && inner.ruleset.objects) || {};
   // no view while another conflict opens: an answer arriving then names by ids alone
   const rules = (state.rulesets || []).find((r) => r.name === (state.view || {}).ruleset) || {};
-  return { conflict: state.conflictId, participants: inner ? inner.participants : [], zones,
+  // what a form keeps is a level's own: a zoom-in's first declaration is not the one chosen
+  // in its parent's round, nor the parent's next one the zoom's
+  const level = inner && inner.depth ? `${state.conflictId}>${inner.depth}` : state.conflictId;
+  return { conflict: level, participants: inner ? inner.participants : [], zones,
            // once the conflict has ended, only notes, narration, rolls, overrides and undo
            // work: the controls of anything else (the map, Expire, Act for) are not drawn
            ended: ended(),
