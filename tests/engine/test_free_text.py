@@ -148,3 +148,30 @@ def test_the_net_takes_a_hidden_name_out_of_a_list_only_as_a_bare_item(
     number of theirs is left behind ("Ada 3, 5, Bruno 2")."""
     unknown = Unknowns({"kim"}, {SECRET}, {"kim", "ada", "bruno"})
     assert unknown.text(line) == read
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_a_gms_reason_naming_one_hidden_reads_as_none_given_and_keeps_its_entry() -> None:
+    """The GM's slip, `damage ada 2 reason='Kimberly Lurk stabs her'`, lowered Ada's
+    condenser with no entry in Alice's log (the net dropped the line, the entry with it):
+    she reads it now exactly as `damage ada 2`, the reason the command gives when none is
+    typed; a zoom or a conflict ended for such a reason ends "the GM's call"."""
+    seen = []
+    for line in (f"damage ada 2 reason='{SECRET} stabs her'", "damage ada 2"):
+        c = _lurking()
+        c.execute(line, time="")
+        seen.append(log_view(c, ALICE)[-1])
+    assert seen[0] == seen[1]
+    assert seen[0]["command"] == "damage ada 2"
+    assert seen[0]["lines"] == ["Ada takes 2 physical damage (GM); 8 left"]
+    c = _lurking()
+    c.execute(f"end '{SECRET} escapes'", time="")
+    assert log_view(c, ALICE)[-1]["lines"] == ["the conflict ends: the GM's call"]
+    assert SECRET.split()[0] not in _seen(c, ALICE)
+    c = _lurking()
+    while c.state.ext.countdown.current.actor != "ada":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done", time="")
+    c.execute("ada: zoom bruno reason='a duel'", time="")
+    c.execute(f"end '{SECRET} slips out'", time="")
+    assert log_view(c, ALICE)[-1]["lines"] == ["back to the main conflict (the GM's call)"]
+    assert "slips out" in log_view(c, Viewer.gm())[-1]["lines"][0]

@@ -254,7 +254,9 @@ def test_the_gms_words_naming_a_hidden_character_are_not_shown_in_a_label() -> N
     for viewer in (ALICE, BOB, Viewer.public()):
         last = Projector(c, viewer).entries[-1]
         assert last.lines == ("Bruno is disabled (injury, net EV 12)",)
-        assert last.command == "the GM acts"  # before: "harm bruno 12 why='Zqshadow stabs'"
+        # as typed without the words (before: "harm bruno 12 why='Zqshadow stabs'", then
+        # "the GM acts", which told of words kept from them)
+        assert last.command == "harm bruno 12"
 
 
 def test_the_gms_command_for_a_players_character_naming_a_hidden_one_is_not_shown() -> None:

@@ -40,6 +40,7 @@ from fracas.engine.events import (
     ZOOM_OPENED,
     Key,
     TypedEvent,
+    Untold,
     event_type,
 )
 from fracas.engine.model import TimedEffect, Visibility
@@ -47,6 +48,9 @@ from fracas.engine.model import TimedEffect, Visibility
 Json = Annotated[Any, AS_JSON]
 #: Keys no class declares (a ruleset's, read with the engine's types alone): kept as read.
 Extra = dict[str, Any]
+
+#: An ending's reason naming someone hidden from a player reads as the GM's own call.
+UNTOLD_BY_GM = Untold("the GM's call")
 
 
 @event_type(CONFLICT_CREATED)
@@ -71,7 +75,7 @@ class ConflictStarted(TypedEvent):
 class ConflictEnded(TypedEvent):
     """The conflict is over, with its reason (and outcome)."""
 
-    reason: str
+    reason: Annotated[str, UNTOLD_BY_GM]
     outcome: Annotated[str | None, OMIT_NONE] = None
 
 
@@ -219,7 +223,7 @@ class ZoomOpened(TypedEvent):
 class ZoomClosed(TypedEvent):
     """Back to the conflict around the zoomed-in one."""
 
-    reason: str = ""
+    reason: Annotated[str, UNTOLD_BY_GM] = ""
     early: Annotated[bool | None, OMIT_NONE] = None
 
 

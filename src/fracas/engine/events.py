@@ -210,6 +210,15 @@ class Key:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class Untold:
+    """``Annotated`` metadata of a GM's text (a reason): a player from whom it names someone
+    hidden reads ``said`` in its place — the words the command gives where the GM gives none,
+    so that nothing tells it was replaced — rather than lose the event it explains."""
+
+    said: str
+
+
 class _Omit:
     """``Annotated`` metadata: leave the key out of the JSON data while the value is None."""
 
@@ -249,6 +258,7 @@ class _Field:
     marks: tuple[Any, ...]  # the field's other Annotated metadata (secret marks)
     load: Callable[[Any], Any]  # JSON value -> field value
     nullable: bool  # None is one of its values
+    untold: str | None  # what a player reads in place of a text naming one hidden (Untold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +282,8 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
                 continue
             meta = getattr(hints[f.name], "__metadata__", ())
             key = next((m.name for m in meta if isinstance(m, Key)), f.name)
-            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit | _AsJson))
+            marks = tuple(m for m in meta if not isinstance(m, Key | _Omit | _AsJson | Untold))
+            untold = next((m.said for m in meta if isinstance(m, Untold)), None)
             # a mark that hides the whole event, or masks a list item by item, puts no None
             masks = [m for m in marks if not getattr(m, "hide_event", False)]
             if masks and not _masked_by_item(hints[f.name]) \
@@ -283,7 +294,7 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
             inner = get_args(hints[f.name])[0] if meta else hints[f.name]
             items.append(_Field(f.name, key, any(isinstance(m, _Omit) for m in meta), marks,
                                 _as_is if raw else _loader(hints[f.name]),
-                                inner is Any or type(None) in get_args(inner)))
+                                inner is Any or type(None) in get_args(inner), untold))
         extra = any(f.name == "extra" for f in fields(cls))
         spec = _SPECS[cls] = _Spec(tuple(items), {f.key: f for f in items}, extra)
     return spec
@@ -292,6 +303,12 @@ def _spec(cls: type[TypedEvent]) -> _Spec:
 def nullable_keys(cls: type[TypedEvent]) -> frozenset[str]:
     """The JSON keys of a typed event's data whose field may hold None."""
     return frozenset(f.key for f in _spec(cls).fields if f.nullable)
+
+
+def untold_keys(cls: type[TypedEvent]) -> dict[str, str]:
+    """The JSON keys of a typed event's data marked :class:`Untold`, each with what a player
+    reads in its place."""
+    return {f.key: f.untold for f in _spec(cls).fields if f.untold is not None}
 
 
 def _masked_by_item(hint: Any) -> bool:

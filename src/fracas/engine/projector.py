@@ -332,9 +332,17 @@ class Projector:
             args[key] = value
         if record.author in RESERVED_IDS:
             nets = [k.unknowns() for k in knowledge]
-            words = [w for v in args.values() for w in (v if isinstance(v, list) else [v])
-                     if isinstance(w, str)]
-            if any(net.named_in(w) for w in words for net in nets):
+
+            def names(value: object) -> bool:
+                return any(net.named_in(w) for net in nets for w in (
+                    value if isinstance(value, list) else [value]) if isinstance(w, str))
+
+            # the GM's optional words naming one (a reason) read as never given, as their
+            # events read them (redaction.untold)
+            optional = {p.name for p in commands.spec(command.verb).params
+                        if p.kind == "text" and not p.required}
+            args = {k: v for k, v in args.items() if k not in optional or not names(v)}
+            if any(map(names, args.values())):
                 return None
         return commands.to_text(dataclasses.replace(command, args=args))
 
@@ -463,10 +471,15 @@ class Projector:
         lines = [(e, sentence(self.ruleset, e, state)) for e in events]
         if not gm:  # the net: no sentence names someone hidden from the viewer
             unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
-            said = [(e, unknown.text(line) if not _in_own_words(e, line, own, unknown)
-                     else line) for e, line in lines]
-            kept = [(u, line) for e, line in said
-                    if line is not None and (u := untold(e, unknown, own)) is not None]
+            kept = []
+            for e, line in lines:
+                u = untold(e, unknown, own)  # a GM's reason naming one hidden: left out
+                if u is None:
+                    continue
+                told = sentence(self.ruleset, u, state) if u is not e else line
+                said = told if _in_own_words(u, told, own, unknown) else unknown.text(told)
+                if said is not None:
+                    kept.append((u, said))
             if not kept and lines and not self._typed(record):
                 return None
             lines = kept

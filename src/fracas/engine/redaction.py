@@ -18,7 +18,7 @@ from fracas.engine.engine_events import (
     Redone,
     Undone,
 )
-from fracas.engine.events import Event, TypedEvent, nullable_keys
+from fracas.engine.events import Event, TypedEvent, nullable_keys, untold_keys
 from fracas.engine.harm_view import SETTING as HARM_VIEW
 from fracas.engine.model import ConflictState, Participant, Viewer, Visibility
 from fracas.engine.ruleset import Ruleset
@@ -401,16 +401,18 @@ class _Unknown:
 
 def untold(event: Event, unknown: Unknowns, own: frozenset[str]) -> Event | None:
     """``event`` without a text of its data that names, by name, one of those ``unknown``
-    holds (a GM's reason kept beside the sentence, which the net over sentences never
-    reads): the text is left out (None) where the event may go without it, else the event
-    is not shown. A player's ``own`` words are theirs, whatever they name."""
+    holds (a GM's reason): the text is left out (None) where the event may go without it, or
+    read as the command words it where the GM gives none (:class:`~fracas.engine.events.
+    Untold`: "Ada takes 2 physical damage (GM)"), else the event is not shown. A player's
+    ``own`` words are theirs, whatever they name."""
     told = {k for k, v in event.data.items()
             if isinstance(v, str) and v not in own and unknown.named_in(v)}
     if not told:
         return event
-    if not isinstance(event, TypedEvent) or not told <= nullable_keys(type(event)):
+    said = untold_keys(type(event)) if isinstance(event, TypedEvent) else {}
+    if not isinstance(event, TypedEvent) or not told <= nullable_keys(type(event)) | said.keys():
         return None
-    return _rebuilt(event, {**event.data, **dict.fromkeys(told)})
+    return _rebuilt(event, {**event.data, **{k: said.get(k) for k in told}})
 
 
 def _rebuilt(event: Event, data: dict[str, Any]) -> Event | None:

@@ -14,7 +14,15 @@ from dataclasses import field
 from typing import Annotated, Any, TypeVar, dataclass_transform
 
 from fracas.engine.engine_events import RoundStarted, TurnStarted, ZoomOpened
-from fracas.engine.events import AS_JSON, ENGINE_EVENTS, OMIT_NONE, EventTypes, Key, TypedEvent
+from fracas.engine.events import (
+    AS_JSON,
+    ENGINE_EVENTS,
+    OMIT_NONE,
+    EventTypes,
+    Key,
+    TypedEvent,
+    Untold,
+)
 from fracas.engine.secrets import Derived, Harm, Names, Setting
 from fracas.rulesets.etherscope.marks import (
     Bases,
@@ -240,7 +248,7 @@ class Damage(TypedEvent):
     amount: Annotated[int | None, Harm("participant")]
     condenser: str
     left: Annotated[int | None, Condenser("participant"), Harm("participant"), OMIT_NONE] = None
-    reason: str = ""
+    reason: Annotated[str, Untold("GM")] = ""  # "GM": the damage command's, given none
     source: Annotated[str | None, Names()] = None
 
 

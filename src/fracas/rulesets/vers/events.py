@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from typing import Annotated, TypeVar, dataclass_transform
 
 from fracas.engine.engine_events import TurnEnded, TurnStarted
-from fracas.engine.events import ENGINE_EVENTS, OMIT_NONE, Event, EventTypes, Key, TypedEvent
+from fracas.engine.events import (
+    ENGINE_EVENTS,
+    OMIT_NONE,
+    Event,
+    EventTypes,
+    Key,
+    TypedEvent,
+    Untold,
+)
 from fracas.engine.secrets import Derived, Harm, Stat
 from fracas.rulesets.vers.checks import Check, CheckFields
 
@@ -311,7 +319,7 @@ class ChaseRoll(TypedEvent):
     from_: Annotated[int, Key("from")] = 0
     to: int = 0
     new_stage: str = ""
-    why: str = ""
+    why: Annotated[str, Untold("")] = ""
     spend: int = 0
     hours: int = 0
 
@@ -325,7 +333,7 @@ class ChaseInterpose(TypedEvent):
     from_: Annotated[int, Key("from")] = 0
     to: int = 0
     new_stage: str = ""
-    why: str = ""
+    why: Annotated[str, Untold("")] = ""
     spend: int = 0
 
 
