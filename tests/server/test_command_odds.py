@@ -59,9 +59,10 @@ def test_a_vers_attacks_odds_are_those_of_the_weapon_it_names() -> None:
     # none named: the weapon the rules take, the first on her sheet
     assert odds(conflict, gm, "ada: attack thug") == sword
     # Alice may not know Thug's close combat (GM-only), so the sword's odds are not hers to
-    # read; she is never shown the knife's in their place
+    # read (the GM keeps them); she is never shown the knife's in their place
     alice = Viewer.of_player("alice")
-    assert odds(conflict, alice, "ada: attack thug weapon=sword") == []
+    assert odds(conflict, alice, "ada: attack thug weapon=sword") == [
+        "Ada → Thug (sword): odds the GM keeps"]
     assert all("(knife)" in line for line in odds(conflict, alice, "ada: attack thug weapon=knife"))
 
 

@@ -112,3 +112,25 @@ def test_the_pending_odds_list_the_attacks_on_foes_before_those_on_friends():
     do(c, "open ada")
     targets = list(dict.fromkeys(o["target"] for _, o in _pending(c)))  # each weapon
     assert targets == ["orc", "rat", "bruno", "cleo"]  # each group in the table's order
+
+
+@pytest.mark.rule("VR-ATK-1", "VR-ATK-3")
+def test_a_foe_whose_numbers_the_gm_keeps_is_listed_before_the_friends_without_odds():
+    """The orc's Dodge is GM-only: Ada's player read only the odds of hitting Bruno beside
+    her (the orc's left out, with no word why). The orc comes first, its odds kept by the GM;
+    one hidden from her is not listed at all, nor any number of the orc's roll."""
+    alice = Viewer.of_player("ada")
+    c = make(pc("ada", zone="a", weapons={"sword": {"ev": 5}}), pc("bruno", zone="a"),
+             {**npc("orc", zone="a", dodge=2), "gm_only": ["dodge"]},
+             npc("spy", zone="a"), **ZONES)
+    do(c, "conceal spy", "open ada")
+    lines = ruleset().pending_odds(c.state, alice)
+    assert lines == ["Ada → Orc (sword): odds the GM keeps",
+                     "Ada → Orc (unarmed): odds the GM keeps",
+                     "Ada → Bruno (sword): TN 10, no modifiers → 10: hit 50%",
+                     "Ada → Bruno (unarmed): TN 10, no modifiers → 10: hit 50%"]
+    # the odds under a command aimed at the orc say so too, and at the spy nothing
+    assert ruleset().command_odds(c.state, alice, c.to_command("ada: attack orc")) == \
+        ["Ada → Orc (sword): odds the GM keeps"]
+    assert ruleset().pending_odds(c.state, Viewer.gm())[0].startswith(
+        "Ada → Orc (sword): TN 10, −2 Orc's")

@@ -218,7 +218,8 @@ def test_whether_a_gm_only_close_combat_beats_the_dodge_shows_in_no_odds_or_roll
         do(c, "ada: attack thug dice=2,2,2")
         mods = [e.data["mods"] for e in player_events(c) if e.type == "attack"]
         seen.add((json.dumps(odds), json.dumps(mods)))
-    assert seen == {("[]", json.dumps([[["Thug's close combat or dodge", None]]]))}
+    kept = ["Ada → Thug (sword): odds the GM keeps", "Ada → Thug (unarmed): odds the GM keeps"]
+    assert seen == {(json.dumps(kept), json.dumps([[["Thug's close combat or dodge", None]]]))}
 
 
 @pytest.mark.rule("VR-MOVE-4", "VR-MOVE-5")
@@ -240,7 +241,7 @@ def test_a_target_engaged_with_a_concealed_one_tells_a_player_no_engagement() ->
     (−2, VR-ATK-2; the GM reads it so). Bob's view lists no engagement, and nor may his odds or
     his attack's line: before, they read '−2 target engaged', telling Bob that someone he may
     not know of was fighting Thug. Now that modifier is masked like a GM-only stat's, with
-    no label, and so is what it makes (TN, DoS); the odds line for Thug is left out."""
+    no label, and so is what it makes (TN, DoS); the odds of a shot at Thug are the GM's."""
     from fracas.app.scenario import load_scenario
     from fracas.app.script import from_the_start, play_script
 
@@ -252,7 +253,8 @@ def test_a_target_engaged_with_a_concealed_one_tells_a_player_no_engagement() ->
         c.execute(line, time="")
     assert view(c, bob)["conflict"]["ruleset"]["engaged"] == []
     assert not any("engaged" in line for line in view(c, bob)["conflict"]["odds"])
-    assert not any(line.startswith("Bruno → Thug") for line in view(c, bob)["conflict"]["odds"])
+    assert [line for line in view(c, bob)["conflict"]["odds"] if line.startswith(
+        "Bruno → Thug")] == ["Bruno → Thug (crossbow): odds the GM keeps"]  # no number
     c.execute("bruno: attack thug weapon=crossbow dice=3,3,3", time="")
     gm = log_view(c, Viewer.gm())[-1]["lines"][0]
     assert "−2 target engaged: −3) → 13" in gm  # the GM's game is unchanged

@@ -23,7 +23,14 @@ from fracas.engine.sheet import SheetItem, item, stat_items, worded, words
 from fracas.engine.words import listed, possessive
 from fracas.rulesets.vers.chases import ENDED, HALTED, roll_of, tactics_mods
 from fracas.rulesets.vers.checks import Check, breakdown, check_text, signed
-from fracas.rulesets.vers.decider import HANDLERS, Plan, attacks_open_to, plan_known, readable
+from fracas.rulesets.vers.decider import (
+    HANDLERS,
+    Plan,
+    attack_choices,
+    attacks_open_to,
+    plan_known,
+    readable,
+)
 from fracas.rulesets.vers.events import (
     OF_A_CHASE,
     ROLLS,
@@ -597,6 +604,8 @@ def attack_options(state: ConflictState,
     actor = ext.turns.current
     if actor is None or ext.turns.actions_left < 1:
         return []
+    side = state.participants[actor].side
+    ally = {pid for pid, p in state.participants.items() if p.side == side}
     out = []
     for t, w, plan in attacks_open_to(state, actor):
         if keep is not None and not keep(plan):
@@ -606,10 +615,8 @@ def attack_options(state: ConflictState,
         out.append({"target": t, "weapon": w, "tn": plan.tn,
                     "mods": [m.to_json() for m in plan.mods if m.value],
                     "target_number": plan.target_number, "min_dos": plan.min_dos,
-                    "text": text})
-    side = state.participants[actor].side
-    ally = {pid for pid, p in state.participants.items() if p.side == side}
-    return sorted(out, key=lambda o: o["target"] in ally)
+                    "text": text, "ally": t in ally})
+    return sorted(out, key=lambda o: o["ally"])
 
 
 def hit_chance(target_number: int, min_dos: int) -> float:
@@ -661,14 +668,40 @@ def pending_odds(state: ConflictState, viewer: Viewer,
     reads, keep = _odds_read(state, viewer, can_see)
     if not reads:
         return []
-    out = []
+
+    def wanted(target: str, weapon: str) -> bool:
+        return all(want is None or got == want
+                   for got, want in zip((target, weapon), only, strict=True))
+
+    out = []  # (on its own side, line): the foes' and objects' first
     for o in attack_options(state, keep):
-        if any(want is not None and o[key] != want
-               for key, want in zip(("target", "weapon"), only, strict=True)):
-            continue
-        need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
-        out.append(f"{o['text']}: hit {hit_chance(o['target_number'], o['min_dos']):.0%}{need}")
-    return out
+        if wanted(o["target"], o["weapon"]):
+            need = f" (needs {o['min_dos']} DoS)" if o["min_dos"] else ""
+            out.append((o["ally"], f"{o['text']}: hit "
+                        f"{hit_chance(o['target_number'], o['min_dos']):.0%}{need}"))
+    if keep is not None:
+        actor = state.ext.turns.current
+        out += [(ally, f"{_n(state, actor)} → {_n(state, t)} ({w}): odds the GM keeps")
+                for t, w, ally in _kept_attacks(state, can_see, keep) if wanted(t, w)]
+    return [line for _, line in sorted(out, key=lambda item: item[0])]
+
+
+def _kept_attacks(state: ConflictState, can_see: Callable[[str], bool],
+                  keep: Callable[[Plan], bool]) -> list[tuple[str, str, bool]]:
+    """(target, weapon, on the attacker's side) of each attack the acting character may make
+    now on one the viewer may see, whose numbers are not all theirs to know (a foe's GM-only
+    Dodge): the player is offered it (a throw out of reach too, where a number of it is
+    hidden, as the offers have it), so its line says the GM keeps its odds rather than leave
+    a player reading only the odds of hitting an ally."""
+    ext: VersExt = state.ext
+    actor = ext.turns.current
+    if actor is None or ext.turns.actions_left < 1:
+        return []
+    seen = [(t, w) for t, w in attack_choices(state, actor, keep)
+            if t in ext.objects or can_see(t)]
+    side = state.participants[actor].side
+    return [(t, w, t in state.participants and state.participants[t].side == side)
+            for t, w, plan in attacks_open_to(state, actor, seen) if not keep(plan)]
 
 
 def chase_due(state: ConflictState, can_see: Callable[[str], bool] = lambda pid: True
