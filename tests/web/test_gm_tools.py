@@ -716,11 +716,11 @@ def test_no_page_asks_the_odds_of_a_moment_gone_by(browser: Browser, served: Ser
         expect(alice.page).to_have_title(re.compile("^▶ Your turn: Ada"))
         attack = control(alice, "ada", "attack")
         # the odds as she chooses (on Bruno: the imp's close combat is the GM's secret, so the
-        # odds of striking it are not hers to read)
+        # odds of striking it are not hers to read: the GM keeps them)
         attack.get_by_label("target", exact=True).select_option("bruno")
         expect(attack.locator("output")).to_contain_text("Ada → Bruno (sword)")
         attack.get_by_label("target", exact=True).select_option("imp")
-        expect(attack.locator("output")).to_be_empty()
+        expect(attack.locator("output")).to_have_text(re.compile(r"\(sword\): odds the GM keeps$"))
         attack.get_by_label(re.compile("^dice")).fill("3,3,2")
         attack.get_by_role("button", name="attack").click()  # at once: her odds not yet asked
         handoff = control(alice, "ada", "handoff")

@@ -48,7 +48,7 @@ def test_the_form_sets_a_vers_battlefields_objects_cover_and_guards(
     expect(objects).to_have_attribute("aria-invalid", "true")
     objects.fill(objects.input_value().replace("wod", "wood"))
     form.get_by_role("button", name="Create from the form").click()
-    expect(error).to_contain_text("Cover: mira is in bar and table in floor: a character takes "
+    expect(error).to_contain_text("Cover: Mira is in bar and Oak table in floor: a character takes "
                                   "cover behind an object in its own zone (VR-ATK-5)")
     expect(cover).to_have_attribute("aria-invalid", "true")
     expect(cover).to_be_focused()
