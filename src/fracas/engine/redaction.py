@@ -17,6 +17,7 @@ from fracas.engine.engine_events import (
     ParticipantJoined,
     Redone,
     Undone,
+    ZoomOpened,
 )
 from fracas.engine.events import Event, TypedEvent, nullable_keys, untold_keys
 from fracas.engine.harm_view import SETTING as HARM_VIEW
@@ -98,9 +99,9 @@ class Knowledge:
 class Unknowns:
     """The net under every ruleset's part of a view: participants hidden from the viewer do
     not exist in it. :meth:`clean` drops from JSON-native data each mapping key that is one
-    of their ids, each mapping or list of values that names one (a range ``["bo", "kim",
-    "near"]``, an entry ``{"actor": "kim", …}``), a hidden id from a list of ids, and a line
-    of text that names one of them."""
+    of their ids or pairs one with another (``"bo|kim"``), each mapping or list of values
+    that names one (a range ``["bo", "kim", "near"]``, an entry ``{"actor": "kim", …}``), a
+    hidden id from a list of ids, and a line of text that names one of them."""
 
     __slots__ = ("_before", "_covers", "_entered", "_every", "_hidden_names", "_ids", "_last",
                  "_listed", "_names", "_shown")
@@ -210,7 +211,8 @@ class Unknowns:
         if isinstance(value, dict):
             out = {}
             for k, v in value.items():
-                if isinstance(k, str) and k in self._ids:
+                if isinstance(k, str) and (k in self._ids or not self._ids.isdisjoint(
+                        pair_ids(k))):
                     continue
                 item, tainted = self._clean(v)
                 if tainted:
@@ -231,6 +233,15 @@ class Unknowns:
                     kept.append(item)
             return kept, False
         return value, False
+
+
+def pair_ids(key: Any) -> tuple[str, ...]:
+    """The two ids of a mapping key that pairs them (``"ada|kim"``, as the engine's and the
+    rulesets' bands and links are keyed); none for any other key."""
+    if not isinstance(key, str):
+        return ()
+    first, bar, second = key.partition("|")
+    return (first, second) if bar and first and second and "|" not in second else ()
 
 
 def place_names(settings: dict[str, Any]) -> set[str]:
@@ -302,6 +313,10 @@ def redact(
     if marked is None:
         return None
     out = ruleset.redact(state, marked, viewer)
+    if isinstance(out, ZoomOpened) and out.actor is not None and not knowledge.knows(out.actor):
+        # one they may not know opened a zoom they see (it holds one of those they know): the
+        # zoom, not its opener (a field naming it is a Names one, masked) nor its words for it
+        out = dataclasses.replace(out, actor=None, reason=None)
     return None if out is None else without_unknown(out, knowledge, said)
 
 
@@ -379,12 +394,18 @@ class _Unknown:
         return isinstance(value, str) and not self.knowledge.knows(value) \
             and value not in self.said
 
+    def key_names_unknown(self, key: Any) -> bool:
+        """Whether a mapping key is one of them, or a pair of ids holding one (``"ada|kim"``:
+        a band between two, :func:`pair_ids`)."""
+        return self.names_unknown(key) or any(map(self.names_unknown, pair_ids(key)))
+
     def scrub(self, value: Any) -> Any:
         if self.names_unknown(value):
             self.hide = True
             return value
         if isinstance(value, dict):
-            kept = {k: self.scrub(v) for k, v in value.items() if not self.names_unknown(k)}
+            kept = {k: self.scrub(v) for k, v in value.items()
+                    if not self.key_names_unknown(k)}
             self.changed |= len(kept) != len(value)
             return kept
         if isinstance(value, list | tuple):

@@ -13,6 +13,7 @@ from fracas.engine.conflict import Conflict
 from fracas.engine.model import Viewer
 from fracas.engine.views import log_view, view
 from fracas.errors import FracasError
+from tests.rulesets.etherscope.helpers import make, pc
 from tests.rulesets.etherscope.test_audit import lurking_carl, to_countdown
 
 ALICE, BOB = Viewer.of_player("alice"), Viewer.of_player("bob")
@@ -110,3 +111,70 @@ def test_a_players_words_naming_a_hidden_name_stay_in_their_own_log() -> None:
     assert log_lines(c, ALICE)[-1][3][0] == (
         "Ada: attack Dora — “Ada hits Dora while Carl watches”; 2 successes (table) vs "
         "difficulty 1: success, 1 extra (spent: damage 1)")
+
+
+CORA = Viewer.of_player("cora")
+
+
+def _vane_house() -> Conflict:
+    """Mrs Vane (GM) hidden from Cyril (cora) only; Ada (alice) has zoomed in with Bruno (bob)
+    and Mrs Vane, Cyril waiting outside, and the zoom's countdown is at Ada's turn."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("cyril", "cora"), pc("vane")]
+    people[3]["name"] = "Mrs Vane"
+    c = make({"lurking": {"vane": ["cyril"]}, "time_scale": "tactical"}, people, [
+        "ada: awareness successes=4", "bruno: awareness successes=3",
+        "vane: awareness successes=2", "cyril: awareness successes=1"])
+    to_countdown(c)
+    while c.state.ext.countdown.current.actor != "ada":
+        c.execute(f"{c.state.ext.countdown.current.actor}: done")
+    c.execute("ada: zoom bruno,vane reason='into the cellar'", ALICE)
+    c.execute("round")
+    c.execute("countdown")
+    return c
+
+
+def _at_turn_of(c: Conflict, actor: str) -> None:
+    while c.state.innermost.ext.countdown.current.actor != actor:
+        c.execute(f"{c.state.innermost.ext.countdown.current.actor}: done")
+
+
+def _sees(c: Conflict, viewer: Viewer) -> str:
+    return json.dumps(view(c, viewer)) + json.dumps(log_view(c, viewer)) + json.dumps(
+        log_lines(c, viewer))
+
+
+@pytest.mark.rule("ES-ACT-2", "ES-RNG-6")
+def test_a_zoom_deeper_with_one_hidden_from_a_player_outside_tells_them_nothing_of_it(
+) -> None:
+    """Before: Ada zoomed in a second level deep with Mrs Vane, and the log of Cora (whose
+    Cyril waits two levels out, Mrs Vane hidden from him) held the zoom's bands as
+    ``{"ada|vane": 1}``: the hidden one's id, and her band to Ada."""
+    c = _vane_house()
+    _at_turn_of(c, "ada")
+    c.execute("ada: zoom vane reason='into the study'", ALICE)
+    assert c.state.innermost.depth == 2
+    for viewer in (CORA, Viewer.public()):
+        assert "vane" not in _sees(c, viewer).lower()
+        assert log_lines(c, viewer)[-1][2:] == (  # (its command names one they may not know)
+            "» Ada: zoom", ["zoom in (fast, battlefield scale, 5 rounds) with Ada: into the study"])
+
+
+@pytest.mark.rule("ES-ACT-2", "ES-RNG-6")
+def test_a_zoom_deeper_opened_by_one_hidden_from_a_player_outside_is_seen_opening(
+) -> None:
+    """Before: Mrs Vane (hidden from Cyril) zoomed in a second level deep with Ada, and
+    Cora's screen and the public screen went "zoomed in twice" with Ada in it out of nowhere:
+    no entry of their logs said so. They read the zoom, not who opened it nor why."""
+    c = _vane_house()
+    _at_turn_of(c, "vane")
+    c.execute("vane: zoom ada reason='Mrs Vane drags Ada into the study'")
+    for viewer in (CORA, Viewer.public()):
+        assert [p["id"] for p in view(c, viewer)["zoom"][1]["participants"]] == ["ada"]
+        assert log_lines(c, viewer)[-1][2:] == (
+            "» the GM acts", ["zoom in (fast, battlefield scale, 5 rounds) with Ada"])
+        assert "vane" not in _sees(c, viewer).lower()
+        assert "study" not in _sees(c, viewer)
+    # Alice, whose Ada sees Mrs Vane, reads who opened it and why
+    assert log_lines(c, ALICE)[-1][3] == [
+        "zoom in (fast, battlefield scale, 5 rounds) with Mrs Vane, Ada: Mrs Vane drags Ada "
+        "into the study"]

@@ -295,7 +295,8 @@ _Json = Annotated[Any, AS_JSON, OMIT_NONE]
 class EsZoomOpened(ZoomOpened):
     """ES-ACT-1/2: a zoomed-in conflict of some characters, one time scale faster."""
 
-    opened_by: Annotated[str | None, OMIT_NONE] = None
+    opened_by: Annotated[str | None, Names(), OMIT_NONE] = None  # (to one who may not know
+    # it: the zoom they see, opened by no one they know, redaction.redact)
     participants: _Json = None
     # one faster than the conflict's, and its round limit: as secret as those settings
     time_scale: Annotated[str | None, Setting("time_scale"), OMIT_NONE] = None
