@@ -613,7 +613,8 @@ def state_view(ruleset: Ruleset, root: ConflictState, viewer: Viewer, *,
                         for e in state.effects
                         if gm or (_effect_seen(state, e, viewer, knowledge, i)
                                   and not unknown.named_in(e.text))],
-            "ruleset": unknown.clean(ruleset.view_ext(state, viewer)) if ext else None,
+            "ruleset": unknown.clean(ruleset.view_ext(state, viewer, unknown.named_in))
+            if ext else None,
             "odds": None if not odds else unknown.clean(ruleset.pending_odds(state, viewer))
             if state.status != "ended" else [],
         })

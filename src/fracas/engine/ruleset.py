@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -83,6 +83,11 @@ def load_rules(package: str, filename: str = "rules.toml") -> tuple[Rule, ...]:
 
 #: The settings the engine reads in every ruleset (what players see of harm; what they never see).
 ENGINE_SETTINGS = frozenset({"harm_view", "gm_only_settings"})
+
+
+def nobody(_text: str) -> bool:
+    """A text names no one the viewer may not know (the GM's judgement: the default)."""
+    return False
 
 
 class Ruleset:
@@ -274,8 +279,12 @@ class Ruleset:
         p = state.participants.get(pid)
         return p is not None and viewer.player is not None and p.owner == viewer.player
 
-    def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
-        """The ruleset's part of a viewer's view (turn order, positions, harm…)."""
+    def view_ext(self, state: ConflictState, viewer: Viewer,
+                 names_unknown: Callable[[str], bool] = nobody) -> dict[str, Any]:
+        """The ruleset's part of a viewer's view (turn order, positions, harm…).
+        ``names_unknown``: whether a text names a participant the viewer may not know, as the
+        engine judges it across the levels of a zoom: free words the view would quote (an
+        Etherscope zoom's reason) are left out where they do, whole, not cut by the net."""
         return {}
 
     def view_participant(

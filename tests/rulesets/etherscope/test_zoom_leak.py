@@ -178,3 +178,35 @@ def test_a_zoom_deeper_opened_by_one_hidden_from_a_player_outside_is_seen_openin
     assert log_lines(c, ALICE)[-1][3] == [
         "zoom in (fast, battlefield scale, 5 rounds) with Mrs Vane, Ada: Mrs Vane drags Ada "
         "into the study"]
+
+
+@pytest.mark.rule("ES-ACT-1", "ES-RNG-6")
+def test_a_zoom_whose_reason_names_one_hidden_from_a_player_outside_reads_whole_without_it(
+) -> None:
+    """Before: Alice's reason "Ada and Bruno corner Mrs Vane, quietly" (Mrs Vane hidden from
+    Cyril) read on Cora's view line "zoomed in (depth 1) by Ada: Ada and Bruno corner quietly,
+    …" (the net took "Mrs Vane, " for an item of a list of names), and her page lost its
+    "Opened by Ada" altogether: the view leaves the reason out, and says who opened it."""
+    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("cyril", "cora"), pc("vane")]
+    people[3]["name"] = "Mrs Vane"
+    c = make({"lurking": {"vane": ["cyril"]}, "time_scale": "tactical"}, people, [
+        "ada: awareness successes=4", "bruno: awareness successes=3",
+        "vane: awareness successes=2", "cyril: awareness successes=1"])
+    to_countdown(c)
+    _at_turn_of(c, "ada")
+    c.execute("ada: zoom bruno,vane reason='Ada and Bruno corner Mrs Vane, quietly'", ALICE)
+    for viewer in (CORA, Viewer.public()):
+        level = view(c, viewer)["zoom"][0]["ruleset"]
+        assert "zoomed in (depth 1) by Ada, 5 rounds at most" in level["lines"]
+        assert level["zoom"] == {"by": "ada", "reason": None}
+    for viewer in (ALICE, BOB):  # who see her read it as typed
+        level = view(c, viewer)["zoom"][0]["ruleset"]
+        assert "zoomed in (depth 1) by Ada: Ada and Bruno corner Mrs Vane, quietly, 5 rounds at " \
+               "most" in level["lines"]
+    # two levels out, a zoom opened by Mrs Vane still says it is one, with no opener
+    c.execute("round")
+    c.execute("countdown")
+    _at_turn_of(c, "vane")
+    c.execute("vane: zoom ada reason='Mrs Vane drags Ada into the study'")
+    assert "zoomed in (depth 2), 5 rounds at most" in view(c, CORA)["zoom"][1]["ruleset"]["lines"]
+    assert view(c, CORA)["zoom"][1]["ruleset"]["zoom"] is None

@@ -4,7 +4,7 @@ condensers as harm, nested zoom-in conflicts. Rules in ``rules.toml``."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from fracas.dice import OddsReport
@@ -17,7 +17,7 @@ from fracas.engine.legal import LegalCommand
 from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
-from fracas.engine.ruleset import Ruleset
+from fracas.engine.ruleset import Ruleset, nobody
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem, stat_items
 from fracas.engine.suggest import refuse_mistyped_stats
@@ -294,9 +294,10 @@ class Etherscope(Ruleset):
             return []
         return command_odds(state, viewer, command)
 
-    def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
+    def view_ext(self, state: ConflictState, viewer: Viewer,
+                 names_unknown: Callable[[str], bool] = nobody) -> dict[str, Any]:
         """Table line, phase, whose turn or move, visible ranges and groups."""
-        return views.view_ext(state, viewer)
+        return views.view_ext(state, viewer, names_unknown)
 
     def view_participant(self, state: ConflictState, viewer: Viewer, pid: str
                          ) -> dict[str, Any]:

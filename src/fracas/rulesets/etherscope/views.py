@@ -4,7 +4,7 @@ redaction of events, and the view lines."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fracas.engine.components import RangeBands
@@ -13,6 +13,7 @@ from fracas.engine.events import (
     Event,
 )
 from fracas.engine.model import ConflictState, Viewer
+from fracas.engine.ruleset import nobody
 from fracas.engine.secrets import redact_marked, setting_is_secret, shown, stat_is_secret
 from fracas.rulesets.etherscope import events as ev
 from fracas.rulesets.etherscope import state as ph
@@ -359,17 +360,20 @@ def _score(state: ConflictState, viewer: Viewer, pid: str, score: int) -> int | 
 
 # --------------------------------------------------------------------------- views
 
-def view_lines(state: ConflictState, viewer: Viewer) -> list[str]:
-    """Text lines: the table line, band meanings, phase, whose turn, ranges."""
+def view_lines(state: ConflictState, viewer: Viewer,
+               names_unknown: Callable[[str], bool] = nobody) -> list[str]:
+    """Text lines: the table line, band meanings, phase, whose turn, ranges (a zoom's opener
+    and reason as :func:`_zoom_origin` gives them)."""
     s, ext = state.settings, ext_of(state)
 
     def see(pid: str) -> bool:
         return can_see(state, viewer, pid)
 
     lines = [] if _table_secret(state, viewer) else [table_line(s), *meaning_lines(s)]
+    origin = _zoom_origin(state, viewer, names_unknown)
     if state.depth:
-        by = ext.opened_by
-        why = f" by {name(state, by)}: {ext.zoom_reason}" if by and see(by) else ""
+        by, reason = (origin["by"], origin["reason"]) if origin else (None, None)
+        why = (f" by {name(state, by)}" if by else "") + (f": {reason}" if reason else "")
         limit = "?" if round_limit_secret(state, viewer) else state.round_limit
         when = (f"round {state.round}/{limit}" if state.round
                 else f"{limit} rounds at most")  # never "round 0/5"
@@ -452,8 +456,10 @@ def phase_text(state: ConflictState, phase: str) -> str:
     return ph.PHASE_TEXT[phase]
 
 
-def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
-    """Lines plus structured data, filtered for ``viewer``."""
+def view_ext(state: ConflictState, viewer: Viewer,
+             names_unknown: Callable[[str], bool] = nobody) -> dict[str, Any]:
+    """Lines plus structured data, filtered for ``viewer`` (``names_unknown``:
+    :meth:`Ruleset.view_ext`)."""
     if state.ext is None:
         return {"lines": []}
     s, ext = state.settings, ext_of(state)
@@ -468,7 +474,7 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         mover = None  # and whom it moves against would tell of it
     cur = ext.countdown.current if ext.phase == ph.COUNTDOWN else None
     return {
-        "lines": view_lines(state, viewer),
+        "lines": view_lines(state, viewer, names_unknown),
         "table_line": None if _table_secret(state, viewer) else table_line(s),
         "meanings": [] if _table_secret(state, viewer) else meaning_lines(s),
         "phase": phase,
@@ -497,7 +503,7 @@ def view_ext(state: ConflictState, viewer: Viewer) -> dict[str, Any]:
         "groups": {g: [m for m in ms if see(m)] for g, ms in ext.groups.items()
                    if sum(map(see, ms)) > 1},
         "hidden": hidden_from(state, viewer),
-        "zoom": _zoom_origin(state, viewer),
+        "zoom": _zoom_origin(state, viewer, names_unknown),
     }
 
 
@@ -515,13 +521,17 @@ def _lane(state: ConflictState, viewer: Viewer) -> list[list[Any]]:
             if x.actor in cd.declarations and can_see(state, viewer, x.actor)]
 
 
-def _zoom_origin(state: ConflictState, viewer: Viewer) -> dict[str, str] | None:
-    """A zoomed-in conflict's opener and reason (ES-ACT-1), to head its level: as the view's
-    line says them, only to those who may see the opener (None otherwise, and at depth 0)."""
-    by = ext_of(state).opened_by
-    if not state.depth or by is None or not can_see(state, viewer, by):
+def _zoom_origin(state: ConflictState, viewer: Viewer,
+                 names_unknown: Callable[[str], bool] = nobody) -> dict[str, str | None] | None:
+    """A zoomed-in conflict's opener and reason (ES-ACT-1), to head its level, as the view's
+    line says them: only to those who may know the opener (None otherwise, and at depth 0),
+    the reason left out (None) where it names one they may not know (``names_unknown``) —
+    never cut short by the net, which would drop the whole or take a name out of it as if
+    from a list of names."""
+    by, reason = ext_of(state).opened_by, ext_of(state).zoom_reason
+    if not state.depth or by is None or not can_see(state, viewer, by) or names_unknown(by):
         return None
-    return {"by": by, "reason": ext_of(state).zoom_reason}
+    return {"by": by, "reason": None if names_unknown(reason) else reason}
 
 
 def hidden_from(state: ConflictState, viewer: Viewer) -> dict[str, list[str]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from fracas.dice.odds import OddsReport
@@ -15,7 +15,7 @@ from fracas.engine.handlers import Handlers
 from fracas.engine.legal import LegalCommand
 from fracas.engine.model import ConflictState, Participant, Viewer
 from fracas.engine.overrides import OverrideTarget
-from fracas.engine.ruleset import Ruleset
+from fracas.engine.ruleset import Ruleset, nobody
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
@@ -289,8 +289,10 @@ class FabulaUltima(Ruleset):
             return dataclasses.replace(command, args={**command.args, "mp": 0})
         return command
 
-    def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
-        """The tracker: per side who has acted and who has turns left."""
+    def view_ext(self, state: ConflictState, viewer: Viewer,
+                 names_unknown: Callable[[str], bool] = nobody) -> dict[str, Any]:
+        """The tracker: per side who has acted and who has turns left (no free words to
+        leave out)."""
         return views.view_ext(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def view_participant(self, state: ConflictState, viewer: Viewer,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from fracas.engine.commands import Command
@@ -15,7 +15,7 @@ from fracas.engine.legal import LegalCommand
 from fracas.engine.limits import spelled
 from fracas.engine.model import ConflictState, Status, Viewer
 from fracas.engine.overrides import OverrideTarget
-from fracas.engine.ruleset import Ruleset, recast_ids
+from fracas.engine.ruleset import Ruleset, nobody, recast_ids
 from fracas.engine.secrets import stat_is_secret
 from fracas.engine.setup import Setup
 from fracas.engine.sheet import SheetItem
@@ -396,8 +396,10 @@ class Vers(Ruleset):
             return "VR-INJ-3"
         return "VR-INJ-2" if out.endswith("track full") else None
 
-    def view_ext(self, state: ConflictState, viewer: Viewer) -> dict[str, Any]:
-        """Turn tracker, battlefield, objects and chases as lines and data."""
+    def view_ext(self, state: ConflictState, viewer: Viewer,
+                 names_unknown: Callable[[str], bool] = nobody) -> dict[str, Any]:
+        """Turn tracker, battlefield, objects and chases as lines and data (no free
+        words to leave out)."""
         return views.view_ext(state, viewer, lambda pid: self.can_see(state, viewer, pid))
 
     def status_lines(self, state: ConflictState) -> list[str]:
