@@ -162,3 +162,63 @@ def test_fabula_ultima_agents_cast_no_spell_their_foe_absorbs(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert "lia: spell 'Frost spike'" in result.output
     assert "Fire bolt" not in result.output
+
+
+HEXER = """
+ruleset = "fabula-ultima"
+title = "The hex and the golem"
+sides = ["pcs", "foes"]
+[[participants]]
+id = "lia"
+name = "Lia"
+kind = "pc"
+side = "pcs"
+player = "lena"
+[participants.stats]
+dex = 6
+ins = 10
+mig = 6
+wlp = 10
+hp = 500
+mp = 500
+spells = [{ name = "Hex", mp = 5, status = "dazed" }]
+[[participants]]
+id = "golem"
+name = "Golem"
+kind = "npc"
+side = "foes"
+[participants.stats]
+dex = 6
+ins = 6
+mig = 6
+wlp = 6
+hp = 500
+defense = 12
+mdef = 6
+"""
+
+
+@pytest.mark.rule("FU-RES-4", "FU-RES-3")
+@pytest.mark.parametrize("affinities", ["", "affinities = { physical = \"immune\" }"])
+def test_fabula_ultima_agents_weigh_a_status_spell_as_a_blow_until_the_foe_holds_it(
+        tmp_path: Path, affinities: str) -> None:
+    """Lia's Hex (status = "dazed", no damage) is her blow on a golem that is not Dazed — also
+    one immune to physical harm, which her fists cannot hurt and the Hex was weighed as
+    before (a physical blow: nothing) — and a wasted turn on one that is: she punches it
+    then (before, she hexed the Dazed golem again and again)."""
+    path = tmp_path / "hexer.toml"
+    path.write_text(HEXER + affinities + "\n", encoding="utf-8")
+    fresh = held = 0
+    for turn in _turns(str(path), 3, "hex", 40):
+        mine = [o for o in turn.attacks() if o.actor == "lia"]
+        if not any(o.verb == "spell" for o in mine):
+            continue
+        choice = focus_fire(turn)
+        dazed = "dazed" in (turn.entry("golem") or {}).get("statuses", [])
+        if not dazed:
+            fresh += 1
+            assert choice.verb == "spell", choice.arguments()
+        elif not affinities:
+            held += 1
+            assert choice.verb == "attack", choice.arguments()
+    assert fresh and (held or affinities)

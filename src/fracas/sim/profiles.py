@@ -436,7 +436,17 @@ class FabulaUltimaProfile(Profile):
         named) as the attacker's own sheet shows it (0 unarmed, or for gear the sheet does not
         show: GM-only); doubled, halved, nothing or a heal by the target's affinity to its
         type, where its side may read it (a fire spell is no blow on a foe that absorbs
-        fire)."""
+        fire). A spell's status effect (FU-RES-4) adds a blow of its own, the high roll, on a
+        foe not holding it already: one dealing no damage weighs as a blow that no affinity
+        bends (before, as a physical one: nothing on a foe immune to physical harm), and
+        nothing once the foe holds it."""
+        if "name" in values and values.get("status"):  # a spell inflicting a status
+            held = values["status"] in ((target or {}).get("statuses") or ())
+            status = 0.0 if held else float(_HIGH_ROLL)
+            if values.get("damage") is None:
+                return status
+            return status + self.strength({k: v for k, v in values.items() if k != "status"},
+                                          me, target)
         if "name" in values:  # a spell
             damage, dtype = values.get("damage") or 0, values.get("type") or "physical"
         else:

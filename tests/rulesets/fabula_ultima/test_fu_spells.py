@@ -184,6 +184,12 @@ def test_gm_only_spells_of_a_players_character_are_not_offered_to_the_player() -
      "a spell that restores MP (recover_mp) is cast on the caster's side"),
     ([{"name": "Drain", "target": "ally", "damage": 5, "recover": 5}],
      "Drain: a spell deals damage (a Magic Check) or restores HP (recover), not both"),
+    ([{"name": "Hex", "status": "dazzled"}], "Hex: status is one of dazed, shaken, slow, weak, "
+     "enraged, poisoned, not \"dazzled\"; did you mean 'dazed'?"),
+    ([{"name": "Hex", "status": 3}], "Hex: status is one of dazed, shaken, slow, weak, "
+     "enraged, poisoned, not 3"),
+    ([{"name": "Hex", "target": "none", "status": "weak"}],
+     "Hex: a spell that inflicts a status is cast on someone: give it target foe, ally or self"),
 ])
 def test_a_sheets_spells_are_refused_at_set_up_saying_what_is_wrong(
         spells: Any, said: str) -> None:
@@ -276,3 +282,95 @@ def test_a_spell_typed_by_a_name_on_gm_only_spells_stands_as_typed_for_the_playe
     assert c.state.ext.mp["ada"].current == 30
     run(c, "undo", "ada: spell Zqcurse target=orc dice=5,5")
     assert c.state.ext.mp["ada"].current == 25
+
+
+HEX = {"name": "Hex", "mp": 10, "status": "dazed"}
+
+
+def _duchess(*bea_spells: dict[str, Any]) -> Conflict:
+    """Bea (with ``bea_spells``) and Ada against the Bone Duchess (Magic Defense 8)."""
+    c = make(pc("bea", spells=list(bea_spells)), pc("ada"),
+             {**npc("duchess", hp=60, mdef=8), "name": "The Bone Duchess"})
+    return run(c, "bea: initiative dice=6,6,6,6")
+
+
+def _lines(c: Conflict, viewer: Viewer | None = None) -> list[str]:
+    return log_view(c, viewer or Viewer.gm())[-1]["lines"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.rule("FU-RES-4", "FU-RES-3")
+def test_a_sheet_spell_that_hits_puts_its_status_on_the_target() -> None:
+    """Bea's Hex (status = "dazed"), cast from its offer, hits the Duchess: she is Dazed, in
+    the very event and words of the GM's ``status duchess dazed``, and the cast's line says
+    what the spell inflicts; undo takes back both. Before, the sheet refused ``status`` and
+    the GM typed the status in by hand after the hit."""
+    c = _duchess(HEX)
+    (hex_,) = [lc for lc in c.legal("bea") if lc.label == "cast Hex (10 MP) on {target}"]
+    assert hex_.command()["args"] == {"name": "Hex", "mp": 10, "status": "dazed",
+                                      "target": "duchess"}
+    cmd = hex_.command()
+    c.execute({**cmd, "args": {**cmd["args"], "dice": [5, 4]}}, time="")
+    assert c.state.ext.statuses["duchess"] == ["dazed"]
+    assert _lines(c)[1:3] == [
+        "Bea casts Hex (10 MP, inflicts Dazed) against The Bone Duchess: {d8+d8} → "
+        "{[5] + [4]} = 9 vs 8, HR 5 — hits",
+        "The Bone Duchess is Dazed (INS one die size down)"]
+    (status,) = events(c, "status_changed")
+    by_hand = run(_duchess(), "status duchess dazed")
+    assert status.data == events(by_hand, "status_changed")[0].data
+    assert _lines(by_hand) == ["The Bone Duchess is Dazed (INS one die size down)"]
+    run(c, "undo")
+    assert c.state.ext.statuses["duchess"] == [] and c.state.ext.mp["bea"].current == 30
+
+
+@pytest.mark.rule("FU-RES-4")
+def test_a_spell_that_misses_or_finds_the_status_held_adds_none() -> None:
+    """A miss puts nothing on the Duchess; a hit on a Duchess Dazed already says so and adds
+    nothing (as ``status duchess dazed`` would be refused, FU-RES-4)."""
+    c = _duchess(HEX)
+    run(c, "bea: spell Hex target=duchess dice=1,2")
+    assert c.state.ext.statuses["duchess"] == [] and not events(c, "status_changed")
+    assert _lines(c)[1].endswith("— misses")
+    run(c, "duchess: act", "ada: act", "status duchess dazed")
+    run(c, "bea: spell Hex target=duchess dice=6,5")
+    assert c.state.ext.statuses["duchess"] == ["dazed"] and not events(c, "status_changed")
+    (cast,) = [line for line in _lines(c) if line.startswith("Bea casts Hex")]
+    assert cast.endswith("— hits; The Bone Duchess is already Dazed, nothing added (FU-RES-4)")
+
+
+@pytest.mark.rule("FU-RES-4", "FU-RES-3")
+def test_a_status_spell_on_an_ally_puts_it_on_as_it_takes_effect() -> None:
+    """A spell on an ally rolls no check: its casting puts the status on (a second one finds
+    it held)."""
+    rage = {"name": "Rage", "mp": 5, "target": "ally", "status": "enraged"}
+    c = _duchess(rage)
+    run(c, "bea: spell Rage target=ada")
+    assert c.state.ext.statuses["ada"] == ["enraged"]
+    assert _lines(c)[1:3] == [
+        "Bea casts Rage (5 MP, inflicts Enraged) on Ada: no Magic Check, it takes effect",
+        "Ada is Enraged (DEX and INS one die size down)"]
+    sheet = {i["key"]: i["value"] for i in _entry(c, Viewer.of_player("bea"), "bea")["sheet"]}
+    assert sheet["spells"] == "Rage (5 MP, an ally, inflicts Enraged)"
+
+
+@pytest.mark.rule("FU-RES-4", "FU-CON-12")
+def test_a_hit_that_takes_the_target_out_puts_no_status_on_it() -> None:
+    blight = {"name": "Blight", "mp": 10, "damage": 60, "status": "poisoned"}
+    c = run(_duchess(blight), "bea: spell Blight target=duchess dice=6,5")
+    assert c.state.participants["duchess"].out and c.state.ext.statuses["duchess"] == []
+
+
+@pytest.mark.rule("FU-RES-4")
+def test_a_spell_typed_in_may_name_a_status_and_a_wrong_one_is_refused() -> None:
+    """``spell Hex target=duchess status=dazed`` typed in (no sheet) puts it on with a hit;
+    a status the rules do not know, or one with nobody to put it on, is refused and changes
+    nothing."""
+    c = _duchess()
+    run(c, "bea: spell Hex mp=5 target=duchess status=dazed dice=5,4")
+    assert c.state.ext.statuses["duchess"] == ["dazed"]
+    assert _lines(c)[1].startswith("Bea casts Hex (5 MP, inflicts Dazed) against")
+    run(c, "duchess: act")
+    err = refused(c, "ada: spell Hex target=duchess status=dazzled", "FU-RES-3")
+    assert "dazed, shaken, slow, weak, enraged, poisoned" in str(err)
+    err = refused(c, "ada: spell Hex status=weak", "FU-RES-4")
+    assert str(err) == "a spell that inflicts a status (Weak) needs target=ID (FU-RES-4)"

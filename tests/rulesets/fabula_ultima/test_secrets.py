@@ -134,3 +134,38 @@ def test_the_gm_names_a_concealed_pc_as_a_supporter_to_count_it() -> None:
     check = events(c, "initiative_checked")[0].data
     assert [s["participant"] for s in check["supporters"]] == ["bruno", "scout"]
     assert check["support"] == 2
+
+
+@pytest.mark.rule("FU-RES-4")
+def test_a_gm_only_spell_list_tells_no_player_the_status_a_spell_inflicts() -> None:
+    """The lich's GM-only Hex (status = "shaken"): its miss on Ada tells her nothing of what
+    it would have done, and its hit on an Ada Shaken already no "already"; the status a hit
+    puts on reaches her as the GM's ``status ada shaken`` would. The GM reads it all."""
+    lich = {**npc("lich", mp=30, spells=[{"name": "Hex", "mp": 5, "status": "shaken"}]),
+            "gm_only": ["spells"]}
+    c = run(make(pc("ada"), lich), "ada: initiative dice=1,2",
+            "lich: spell Hex target=ada dice=1,2")
+    assert "shaken" not in _seen(c).lower() and "inflicts" not in _seen(c)
+    run(c, "ada: act", "lich: spell Hex target=ada dice=6,5")
+    hit = log_view(c, ADA)[-1]
+    assert "Ada is Shaken (WLP one die size down)" in hit["lines"]
+    assert "inflicts" not in json.dumps(hit)
+    run(c, "ada: act", "lich: spell Hex target=ada dice=6,5")
+    assert "already" not in json.dumps(log_view(c, ADA)[-1])
+    gm = json.dumps(log_view(c, Viewer.gm()))
+    assert "inflicts Shaken" in gm and "Ada is already Shaken, nothing added" in gm
+
+
+@pytest.mark.rule("FU-RES-4")
+def test_a_concealed_casters_status_reaches_the_players_log_as_the_gms() -> None:
+    """A hidden lurker's Hex on Ada: she reads that she is Dazed, as the GM's act, with no
+    word of the lurker, its spell or its roll (as a hidden one's hit reaches her)."""
+    lurk = npc("lurk", spells=[{"name": "Hex", "mp": 5, "status": "dazed"}])
+    c = run(make(pc("ada"), npc("orc"), lurk), "ada: initiative dice=6,6",
+            "conceal lurk", "ada: attack orc dice=1,2", "orc: act",
+            "lurk: spell Hex target=ada dice=6,5")
+    entries = log_view(c, ADA)[2:]
+    dazed = [e for e in entries if any("Ada is Dazed" in line for line in e["lines"])]
+    assert len(dazed) == 1 and dazed[0]["command"] == "the GM acts", entries
+    assert dazed[0]["lines"] == ["Ada is Dazed (INS one die size down)", "round 1 ends"]
+    assert "lurk" not in json.dumps(entries).lower() and "hex" not in json.dumps(entries).lower()

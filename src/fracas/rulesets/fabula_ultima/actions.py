@@ -398,12 +398,18 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
         raise InvalidInput(f"a spell's damage cannot be negative ({a['damage']})",
                            rule="FU-RES-3")
     restores = _check_recovery(a)
+    status = a.get("status")
     if a.get("target") is None:
+        if status is not None:
+            raise InvalidInput(f"a spell that inflicts a status ({status.title()}) needs "
+                               "target=ID", rule="FU-RES-4")
         if a.get("damage") is not None or a.get("dice") is not None or restores:
             raise InvalidInput(f"a spell with {'a recovery' if restores else 'damage or dice'}"
                                " needs target=ID", rule="FU-RES-3")
         return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id)])
     target = _active(state, a["target"])
+    held = status in ext.statuses.get(target.id, ()) if status is not None else None
+    data.update(status=status)
     if restores and target.side != p.side:
         raise IllegalCommand(f"{a['name']} restores {RECOVERIES[restores[0]].upper()}: it is "
                              f"cast on "
@@ -419,20 +425,37 @@ def decide_spell(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
                 f"{a['name']} on {target.name} rolls no Magic Check: a spell on an ally that "
                 f"deals no damage takes effect; leave out {', '.join(rolled)}",
                 rule="FU-RES-3")
-        data.update(target=target.id)
+        data.update(target=target.id, held=held or None)
         return finish_turn(order, rnd, p.id, pre, [ev.Cast(**data, actor=p.id),
-                                                   *recovery(state, p, target, a, mp)])
+                                                   *recovery(state, p, target, a, mp),
+                                                   *inflicted(target, status, held)])
     accuracy = a.get("accuracy") or "ins+wlp"
     acc = parse_attributes(ext, p, accuracy)
     secret = secret_to(state, ctx.author, p.id, *named_attributes(accuracy))
     res = outcome(roll_check(ctx, acc, int(a.get("bonus", 0)), a.get("dice"), p.name,
                              secret=secret), defense(ext, target, True))
-    data.update(target=target.id, **res, hit=res["success"], magic=True)
+    hit = res["success"]
+    data.update(target=target.id, **res, hit=hit, magic=True, held=(hit and held) or None)
     body: list[Event] = [ev.Cast(**data, actor=p.id), *fumble_fp(ext, p, res)]
-    if res["success"] and a.get("damage") is not None:
+    if hit and a.get("damage") is not None:
         body += damage_events(state, target, res["hr"] + int(a["damage"]),
                               a.get("type") or "physical", p.id)
+    if hit and not any(isinstance(e, ParticipantOut) for e in body):
+        body += inflicted(target, status, held)  # (one the hit took out has left the fight)
     return finish_turn(order, rnd, p.id, pre, body)
+
+
+def inflicted(target: Participant, status: str | None, held: bool | None) -> list[Event]:
+    """The status effect a spell puts on ``target`` as it takes effect, as the GM's ``status``
+    command does (FU-RES-4); none where it holds that one already (the cast says so)."""
+    return [] if status is None or held else [status_changed(target.id, status, True)]
+
+
+def status_changed(target: str, effect: str, on: bool) -> ev.StatusChanged:
+    """``effect`` put on (``on``) or taken off ``target``, with the dice it steps down
+    (FU-RES-4)."""
+    return ev.StatusChanged(target=target, effect=effect, on=on,
+                            attributes=tuple(STATUSES[effect]))
 
 
 def as_on_sheet(state: ConflictState, viewer: Viewer, pid: str,
@@ -593,8 +616,7 @@ def decide_pools(state: ConflictState, cmd: Command, ctx: DecideContext) -> list
             raise IllegalCommand(
                 f"{target.name} is {'already' if has else 'not'} {a['effect'].title()}",
                 rule="FU-RES-4", effect=a["effect"])
-        return [ev.StatusChanged(target=target.id, effect=a["effect"], on=on,
-                                 attributes=tuple(STATUSES[a["effect"]]))]
+        return [status_changed(target.id, a["effect"], on)]
     # fabula
     assert cmd.actor is not None
     p = state.participant(cmd.actor)

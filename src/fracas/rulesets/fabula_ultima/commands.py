@@ -70,10 +70,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
                                      "the maximum"),
                           Param("recover_mp", "int", required=False, positional=False,
                                 help="the MP it restores to an ally (or the caster), up to "
-                                     "the maximum")),
+                                     "the maximum"),
+                          Param("status", "choice", required=False, positional=False,
+                                choices=tuple(STATUSES),
+                                help="the status effect a hit (on an ally: the casting) "
+                                     "puts on its target")),
                 "take a turn to cast a spell: spend MP; on a foe (or dealing damage), a magic "
                 "check vs Magic Defense; on an ally, it takes effect (and restores what it "
-                "recovers)", rule="FU-RES-3"),
+                "recovers); a hit puts its status on the target", rule="FU-RES-3"),
     CommandSpec("check", (Param("attributes", "word"), Param("dl", "int"),
                           Param("bonus", "int", required=False, positional=False, default=0),
                           Param("turn", "bool", required=False, positional=False, default=True,

@@ -136,6 +136,10 @@ class Cast(TypedEvent):
     success: Annotated[bool | None, OMIT_NONE] = None
     hit: Annotated[bool | None, OMIT_NONE] = None
     magic: Annotated[bool | None, OMIT_NONE] = None
+    #: FU-RES-4: the status effect it puts on its target (a GM-only sheet's spell tells it)
+    status: Annotated[str | None, Stat("actor", "spells"), OMIT_NONE] = None
+    #: the target held that status already as the spell took effect: nothing added
+    held: Annotated[bool | None, Stat("actor", "spells"), OMIT_NONE] = None
 
 
 @fu_event("check")

@@ -181,11 +181,11 @@ def _spells(pid: str, spells: tuple[Spell, ...], foes: tuple[str, ...],
 
 def _as_written(spell: Spell, offer: LegalCommand) -> LegalCommand:
     """``offer`` without the values its sheet decides: its magic check's attributes, its
-    damage and type (none: it deals none), what it restores (none: nothing), its target when
-    cast on nobody, and the dice and
+    damage and type (none: it deals none), what it restores (none: nothing), the status it
+    inflicts (none: none), its target when cast on nobody, and the dice and
     bonus of a check it does not roll — only whom it is cast on is left to choose (and, for
     one that rolls, the dice rolled at the table and a situational bonus) (FU-RES-3)."""
-    decided = {"accuracy", "damage", "type", *RECOVERIES,
+    decided = {"accuracy", "damage", "type", "status", *RECOVERIES,
                *(() if spell.rolls else ("dice", "bonus")),
                *(("target",) if spell.target == "none" else ())}
     return dataclasses.replace(offer, params=tuple(c for c in offer.params

@@ -75,14 +75,22 @@ def _attacked(e: ev.Attacked, state: ConflictState) -> str:
 
 @H.describes(ev.Cast)
 def _cast(e: ev.Cast, state: ConflictState) -> str:
-    who = f"{name_of(state, e.actor)} casts {e.name}" + (f" ({e.mp} MP)" if e.mp else "")
+    """``Bea casts Hex (10 MP, inflicts Dazed) against Duchess: 5+4 = 9 vs 8, HR 5 — hits``;
+    where the target holds that status already, ``…; Duchess is already Dazed, nothing added
+    (FU-RES-4)``."""
+    does = [f"{e.mp} MP"] if e.mp else []
+    does += [f"inflicts {e.status.title()}"] if e.status else []
+    who = f"{name_of(state, e.actor)} casts {e.name}" + (f" ({', '.join(does)})" if does else "")
     if e.target is None:
         return who
+    target = name_of(state, e.target)
+    held = f"; {target} is already {e.status.title()}, nothing added (FU-RES-4)" \
+        if e.held and e.status else ""
     if e.hit is None:  # on an ally, no Magic Check: it takes effect (FU-RES-3)
-        return f"{who} on {name_of(state, e.target)}: no Magic Check, it takes effect"
+        return f"{who} on {target}: no Magic Check, it takes effect{held}"
     res = "hits" if e.hit else "misses"
     check = _check_text(e.text, e.total, e.dl, e.hr, e.critical, e.fumble, "Magic Defense")
-    return f"{who} against {name_of(state, e.target)}: {check} — {res}"
+    return f"{who} against {target}: {check} — {res}{held}"
 
 
 @H.describes(ev.Checked)

@@ -76,7 +76,8 @@ class Item:
 #: ally or the caster (it takes effect; with damage, a Magic Check), or nobody (FU-RES-3).
 SPELL_TARGETS = ("foe", "ally", "self", "none")
 #: What a spell on a sheet is written with.
-SPELL_KEYS = ("name", "mp", "target", "damage", "type", "accuracy", "recover", "recover_mp")
+SPELL_KEYS = ("name", "mp", "target", "damage", "type", "accuracy", "recover", "recover_mp",
+              "status")
 #: What a spell may restore to its target, by the pool it fills (FU-RES-1).
 RECOVERIES = {"recover": "hp", "recover_mp": "mp"}
 
@@ -95,6 +96,9 @@ class Spell:
     #: HP and MP it restores to its target (0: none), up to the maximum (FU-RES-1)
     recover: int = 0
     recover_mp: int = 0
+    #: the status effect it puts on its target (FU-RES-4): on a hit of its Magic Check, or as
+    #: it takes effect on an ally with no check; None: none
+    status: str | None = None
 
     @property
     def rolls(self) -> bool:
@@ -110,11 +114,14 @@ class Spell:
             out["accuracy"] = self.accuracy
         out.update({key: n for key, n in (("recover", self.recover),
                                           ("recover_mp", self.recover_mp)) if n})
+        if self.status is not None:
+            out["status"] = self.status
         return out
 
     def text(self) -> str:
         """``Fire blast (10 MP, a foe, {INS+WLP}, HR+15 fire)``, ``Heal (10 MP, an ally,
-        recovers 40 HP)``: what the sheet shows."""
+        recovers 40 HP)``, ``Hex (10 MP, a foe, {INS+WLP}, inflicts Dazed)``: what the sheet
+        shows."""
         on = {"foe": "a foe", "ally": "an ally", "self": "self", "none": "no target"}
         parts = [f"{self.mp} MP", on[self.target]]
         if self.rolls:
@@ -125,6 +132,8 @@ class Spell:
                     if n]
         if restored:
             parts.append("recovers " + " and ".join(restored))
+        if self.status is not None:
+            parts.append(f"inflicts {self.status.title()}")
         return f"{self.name} ({', '.join(parts)})"
 
 
@@ -322,8 +331,10 @@ def make_spell(pid: str, data: Any) -> Spell:
                              f"{RECOVERIES[restores[0]].upper()} ({restores[0]}) is cast on the "
                              f"caster's side: give it target ally or self{left_out}", "FU-RES-3",
                         key=restores[0])
+    status = _spell_status(pid, name, target, data)
     spell = Spell(name, numbers.get("mp", 0), target, damage, dtype,
-                  recover=numbers.get("recover", 0), recover_mp=numbers.get("recover_mp", 0))
+                  recover=numbers.get("recover", 0), recover_mp=numbers.get("recover_mp", 0),
+                  status=status)
     if "accuracy" in data:
         acc = [a for a in re.split(r"[+, ]+", str(data["accuracy"]).lower()) if a]
         if len(acc) != 2 or any(a not in ATTRIBUTES for a in acc):
@@ -335,6 +346,23 @@ def make_spell(pid: str, data: Any) -> Spell:
                                  "its accuracy", "FU-RES-3")
         spell = dataclasses.replace(spell, accuracy="+".join(acc))
     return spell
+
+
+def _spell_status(pid: str, name: str, target: str, data: dict[str, Any]) -> str | None:
+    """The status effect a spell's table puts on its target, checked: one the rules know
+    (FU-RES-4), on a spell cast on someone (one cast on nobody would put it on no one)."""
+    if "status" not in data:
+        return None
+    raw = data["status"]
+    status = raw.strip().lower() if isinstance(raw, str) else None
+    if status not in STATUSES:
+        hint = did_you_mean(status, list(STATUSES)) if status else ""
+        raise bad_spell(pid, f"{name}: status is one of {', '.join(STATUSES)}, not "
+                             f"{spelled(raw)}{hint}", "FU-RES-4", key="status")
+    if target == "none":
+        raise bad_spell(pid, f"{name}: a spell that inflicts a status is cast on someone: give "
+                             "it target foe, ally or self", "FU-RES-4", key="status")
+    return status
 
 
 def check_spells(pid: str, spells: Any) -> tuple[Spell, ...]:

@@ -62,7 +62,8 @@ export function setupForm(rulesets, onCreate, showError) {
     + "bonus=, damage=, type=; any item's init=, defense=, mdef= (FU-CON-2)");
   const spellHint = h("small", { id: "setup-spells-hint" }, "Spells (Fabula Ultima): its name, then its values as the "
     + "spell command takes them: mp=, damage=, type=, target=foe, ally, self or none (left out: foe), accuracy= "
-    + "of a check other than ins+wlp, recover= and recover_mp= the HP and MP a heal restores (FU-RES-3)");
+    + "of a check other than ins+wlp, recover= and recover_mp= the HP and MP a heal restores (FU-RES-3), "
+    + "status= the status effect a hit puts on its target (FU-RES-4)");
   const peopleHints = h("p", { class: "field hints" },
     h("small", { id: "setup-kind-hint" }, "Kind: pc once a player is named, else npc, unless you choose."), gearHint, spellHint);
   const sideList = () => sides.value.split(",").map((x) => x.trim()).filter(Boolean);
