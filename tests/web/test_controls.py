@@ -493,6 +493,31 @@ def test_an_extra_is_offered_to_take_turns_again(page: Page) -> None:
         {"actor": None, "verb": "extra", "args": {"id": "ada", "on": True}}]
 
 
+@pytest.mark.rule("FU-RES-4")
+def test_the_gms_status_control_puts_on_what_is_not_held_and_takes_off_what_is(
+        page: Page) -> None:
+    """The GM's **status**: for the Weak orc, Weak is taken off (its **on** follows the
+    effect chosen: no, alone offered) and Dazed put on (no **no** offered); before, the form
+    sent ``status orc weak`` (on: yes) as readily, which the rules refuse."""
+    build(page, [c for c in _fabula_offer("gm", "ada: initiative dice=6,6", "status orc weak")
+                 if c["verb"] == "status"])
+    form = page.locator("form[data-verb=status]")
+    on = form.get_by_label("on", exact=False)
+    offered = "el => [...el.options].filter(o => !o.disabled).map(o => o.text)"
+    form.get_by_label("target").select_option(label="orc")
+    form.get_by_label("effect").select_option("weak")
+    expect(on.locator("option:checked")).to_have_text("no")
+    assert on.evaluate(offered) == ["no"]
+    form.get_by_role("button", name="status").click()
+    form.get_by_label("effect").select_option("dazed")
+    assert "no" not in on.evaluate(offered)
+    form.get_by_role("button", name="status").click()
+    sent = page.evaluate("window.sent")
+    assert sent[0] == {"actor": None, "verb": "status",
+                       "args": {"target": "orc", "effect": "weak", "on": False}}
+    assert sent[1]["args"]["effect"] == "dazed" and sent[1]["args"].get("on", True) is True
+
+
 @pytest.mark.rule("FU-CON-2")
 def test_each_kind_of_item_shows_the_values_it_uses(page: Page) -> None:
     """A weapon is equipped with its accuracy, bonus, damage and type, an armour with its

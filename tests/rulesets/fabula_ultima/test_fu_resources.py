@@ -247,6 +247,30 @@ def test_status_effects_step_dice_down_never_below_d6() -> None:
     assert events(c, "check")[0].data["roll"]["expression"] == "{d8+d6}"
 
 
+@pytest.mark.rule("FU-RES-4", "FU-CON-12")
+def test_the_gms_status_offers_are_those_the_status_command_takes() -> None:
+    """The GM is offered to put on each one still fighting the effects it does not hold and
+    to take off those it holds, nobody out; each offer is taken, and what is not offered is
+    refused. Before, all six were offered both ways on everyone: ``status golem weak`` on a
+    Weak golem, ``status ada dazed no`` on an Ada not Dazed, each one refused once sent."""
+    c = run(make(pc("ada"), npc("golem"), npc("orc")), "ada: initiative dice=6,6",
+            "status golem weak", "status golem slow", "damage orc 99")
+    every = ("dazed", "shaken", "slow", "weak", "enraged", "poisoned")
+    offers = {(lc.choice("target").fixed, lc.choice("on").fixed is not False):
+              lc.choice("effect").allowed for lc in c.legal(None) if lc.verb == "status"}
+    assert offers == {("ada", True): every, ("golem", True): ("dazed", "shaken", "enraged",
+                                                              "poisoned"),
+                      ("golem", False): ("weak", "slow")}
+    for (target, on), effects in offers.items():
+        for effect in every:
+            command = f"status {target} {effect}" + ("" if on else " no")
+            if effect in effects:
+                run(c, command, "undo")
+            else:
+                refused(c, command, "FU-RES-4", IllegalCommand)
+    refused(c, "status orc dazed", "FU-CON-12", IllegalCommand)
+
+
 @pytest.mark.rule("FU-RES-4", "FU-CON-3")
 def test_status_effects_change_the_initiative_check_and_defense() -> None:
     c = make(pc("ada", dex=10, ins=10), npc("orc", initiative=10))

@@ -14,6 +14,7 @@ from fracas.engine.words import listed
 from fracas.rulesets.fabula_ultima.commands import COMMANDS
 from fracas.rulesets.fabula_ultima.state import (
     RECOVERIES,
+    STATUSES,
     UNARMED,
     FabulaExt,
     Spell,
@@ -62,7 +63,9 @@ def legal_commands_of(state: ConflictState, actors: Sequence[str | None]
         if actor is None:
             out: list[str | LegalCommand] = [c for pid in nxt.may_act for c in turn(pid)]
             hidden = tuple(state.concealed)
-            return [*out, *_GM_TOOLS.get((active, hidden), lambda: _gm_tools(active, hidden))]
+            held = tuple(tuple(ext.statuses.get(pid, ())) for pid in active)
+            return [*out, *_GM_TOOLS.get((active, hidden, held),
+                                         lambda: _gm_tools(active, hidden, held))]
         p = state.participants.get(actor)
         if p is None or not p.active:  # out of the conflict: it no longer acts (FU-CON-12)
             return []
@@ -214,18 +217,35 @@ def _spend_label(pools: tuple[str, ...]) -> str:
     return "spend " + listed([p.upper() for p in pools], "or")
 
 
-def _gm_tools(active: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[LegalCommand, ...]:
+def _gm_tools(active: tuple[str, ...], hidden: tuple[str, ...],
+              held: tuple[tuple[str, ...], ...]) -> tuple[LegalCommand, ...]:
     """The GM's damage, recovery (a Heal spell, a potion: FU-RES-1) and status on anyone
     still in the conflict, taking one out, and hiding or revealing one (``hidden``: those
-    concealed from the players)."""
+    concealed from the players; ``held``: the statuses each of ``active`` holds)."""
     return (command("damage", None, free={"target": "TARGET", "amount": "AMOUNT"},
                     allowed={"target": active}),
             command("recover", None, free={"target": "TARGET", "amount": "AMOUNT"},
                     allowed={"target": active}),
-            command("status", None, free={"target": "TARGET", "effect": "EFFECT"},
-                    allowed={"target": active}),
+            *_statuses(active, held),
             engine_command("out", None, free={"id": "ID"}, allowed={"id": active}),
             *concealment_offers(active, hidden))
+
+
+def _statuses(active: tuple[str, ...], held: tuple[tuple[str, ...], ...]
+              ) -> tuple[LegalCommand, ...]:
+    """The status effects the GM may put on each of ``active`` — those it does not hold — and
+    take off it — those it holds (``held``, in the same order): the ``status`` command refuses
+    the others (FU-RES-4). Before, every effect was offered both ways on everyone."""
+    out: list[LegalCommand] = []
+    for pid, have in zip(active, held, strict=True):
+        new = tuple(s for s in STATUSES if s not in have)
+        if new:
+            out.append(command("status", None, target=pid, free={"effect": "EFFECT"},
+                               allowed={"effect": new, "on": (True,)}))
+        if have:
+            out.append(command("status", None, target=pid, on=False, free={"effect": "EFFECT"},
+                               allowed={"effect": have}))
+    return tuple(out)
 
 
 #: The legal commands above, made once for the same characters (immutable values).
