@@ -197,6 +197,28 @@ def test_a_character_taken_out_shows_no_crisis_badge(browser: Browser, served: S
     gm.context.close()
 
 
+@pytest.mark.rule("FU-CON-12", "FU-RES-4")
+def test_a_character_taken_out_keeps_its_statuses_on_its_card_not_as_tags(
+        browser: Browser, served: Served) -> None:
+    """A Dazed and Weak cutthroat taken out reads "out" in the Sides, with no status tags
+    beside it (before: "out", "dazed", "weak", as if they still acted); its card's sheet
+    keeps them, as the rules end none. One still fighting keeps its tag."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "fabula-ultima-ambush")
+    for line in ("ada: initiative dice=5,5,6,4", "status cut1 dazed", "status cut1 weak",
+                 "status cut2 slow", "damage cut1 20"):
+        command(gm, "gm", line)
+    sides = gm.page.get_by_role("region", name="Sides")
+    out, fighting = (sides.locator(".member", has_text=f"Cutthroat {n}") for n in (1, 2))
+    expect(out.locator(".tag").first).to_have_text("out")
+    expect(out.locator(".tag", has_text=re.compile("dazed|weak"))).to_have_count(0)
+    expect(fighting.locator(".tag", has_text="slow")).to_have_count(1)
+    card = gm.page.locator(".person", has_text="Cutthroat 1")
+    card.locator("summary", has_text="sheet").click()
+    expect(card.locator(".sheet")).to_contain_text("status effectsDazed, Weak")
+    gm.context.close()
+
+
 @pytest.mark.rule("FU-RES-1")
 def test_a_spells_mp_cost_and_damage_are_in_view(browser: Browser, served: Served) -> None:
     """A spell's form shows its MP field with what it is (before: folded under "more

@@ -271,6 +271,22 @@ def test_the_gms_status_offers_are_those_the_status_command_takes() -> None:
     refused(c, "status orc dazed", "FU-CON-12", IllegalCommand)
 
 
+@pytest.mark.rule("FU-RES-4", "FU-CON-12")
+def test_one_taken_out_keeps_its_status_effects_and_its_sheet_says_them() -> None:
+    """The rules end no status effect as a character leaves the fight (FU-CON-12: it takes no
+    more turns; the seed says nothing of statuses): the orc taken out is Dazed and Weak still,
+    and its sheet says so — as anyone's does — for the GM and the players alike."""
+    from fracas.engine.views import view
+
+    c = run(make(pc("ada"), npc("orc")), "ada: initiative dice=6,6", "status orc dazed",
+            "status orc weak", "damage orc 99")
+    for viewer in (Viewer.gm(), Viewer.of_player("ada")):
+        (orc,) = [p for p in view(c, viewer)["conflict"]["participants"] if p["id"] == "orc"]
+        assert orc["out"] and orc["statuses"] == ["dazed", "weak"]
+        sheet = {i["key"]: i["value"] for i in orc["sheet"]}
+        assert sheet["statuses"] == "Dazed, Weak" and sheet["ins"] == "d6 (d8 on the sheet)"
+
+
 @pytest.mark.rule("FU-RES-4", "FU-CON-3")
 def test_status_effects_change_the_initiative_check_and_defense() -> None:
     c = make(pc("ada", dex=10, ins=10), npc("orc", initiative=10))

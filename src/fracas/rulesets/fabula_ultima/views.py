@@ -240,7 +240,9 @@ _LABELS = {"hp": "max HP", "mp": "max MP", "ip": "max IP", "fp": "FP at the star
 
 def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
     """A character's sheet from its view ``entry``: attribute dice (the current one beside
-    the sheet's when a status steps it down, FU-RES-4), pool maxima, rank, Defense and Magic
+    the sheet's when a status steps it down, FU-RES-4) and the status effects it holds (kept
+    by one out of the conflict: the rules end none as it leaves), pool maxima, rank, Defense
+    and Magic
     Defense, Initiative (an NPC's, FU-CON-4) or initiative modifier (a PC's, with its gear),
     affinities, gear, spells, bonds, goal, and the GM's own stats."""
     stats, p = entry["stats"], state.participants[entry["id"]]
@@ -251,6 +253,9 @@ def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
             base, now = sheet_die(p, a), dice.get(a)
             out.append(item(a, a.upper(), f"d{base}" if now in (None, base)
                             else f"d{now} (d{base} on the sheet)"))
+    if entry.get("statuses"):
+        out.append(item("statuses", "status effects",
+                        ", ".join(s.title() for s in entry["statuses"])))
     out += stat_items(stats, ("hp", "mp", "ip", "fp"), _LABELS)
     if "rank" in stats:
         replaces = f" (replaces {stats['replaces']})" if "replaces" in stats else ""

@@ -284,7 +284,9 @@ function fabula(level, ctx) {
           state ? h("span", { class: "tag" }, state) : null,
           p.hp ? bar("HP", p.hp.current, p.hp.max) : null, p.mp ? bar("MP", p.mp.current, p.mp.max) : null,
           p.crisis && !out ? h("span", { class: "tag crisis" }, "crisis") : null, harmTag(p),
-          (p.statuses || []).map((st) => h("span", { class: "tag" }, st)),
+          // one out keeps its status effects (the rules end none as it leaves): its card's
+          // sheet says them, not tags beside "out" of effects that no longer act
+          out ? null : (p.statuses || []).map((st) => h("span", { class: "tag" }, st)),
           p.fp !== undefined ? h("span", { class: "tag" }, `FP ${p.fp}`) : null);
       })));
   });
