@@ -335,6 +335,25 @@ def test_end_offers_the_seeds_reasons_the_one_that_fits_first() -> None:
     assert c.state.end_reason == "the bridge collapses"
 
 
+@pytest.mark.rule("FU-CON-11", "FU-CON-12")
+def test_a_hidden_foe_still_fighting_keeps_its_side_from_reading_unable_to_go_on() -> None:
+    """The orc down, the lurker the GM keeps hidden still takes its turns: the foes' side is
+    not one with nobody left taking part, so the GM's ``end`` suggests a goal achieved first,
+    as while anyone fights; with the lurker down too, the foes unable to go on. (The form is
+    the GM's alone: no player reads what it suggests.)"""
+    c = run(make(pc("ada"), npc("orc"), npc("lurk")), "ada: initiative dice=6,6",
+            "conceal lurk", "damage orc 99")
+
+    def suggested() -> object:
+        (end,) = [lc for lc in c.legal() if lc.verb == "end"]
+        return end.choice("reason").default
+
+    assert suggested() == "goal achieved"
+    assert not any(lc.verb == "end" for lc in c.legal("ada"))
+    run(c, "damage lurk 99")
+    assert suggested() == "foes unable or unwilling to go on"
+
+
 @pytest.mark.rule("FU-CON-12")
 def test_a_side_losing_members_mid_round() -> None:
     c = make(pc("ada", dex=12, mig=12), pc("bruno"), npc("orc1", hp=5), npc("orc2"),
