@@ -115,9 +115,18 @@ def _turn(pid: str, foes: tuple[str, ...], active: tuple[str, ...], arms: tuple[
     return (command("act", pid, free={"text": "TEXT"}),
             *(command("attack", pid, target=t, allowed={"weapon": arms},
                       defaults={"weapon": arms[0]}) for t in foes),
-            command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
-                    allowed={"target": active}, defaults=_SPELL_DEFAULTS),
+            _free_spell(pid, active),
             command("check", pid, free={"attributes": "ATTR+ATTR", "dl": "DL"}))
+
+
+def _free_spell(pid: str, active: tuple[str, ...]) -> LegalCommand:
+    """A spell of the table's own (FU-RES-3): any name, cost and target. Not the status it
+    inflicts, which needs a target (FU-RES-4): the offer's values are each free of the
+    others, so that one is typed in with its target (``spell Hex target=imp status=dazed``)."""
+    offer = command("spell", pid, free={"name": "NAME", "mp": "N", "target": "ID"},
+                    allowed={"target": active}, defaults=_SPELL_DEFAULTS)
+    return dataclasses.replace(offer, params=tuple(c for c in offer.params
+                                                   if c.name != "status"))
 
 
 def castable(ext: FabulaExt, pid: str) -> tuple[Spell, ...]:
