@@ -105,6 +105,35 @@ def test_the_ranges_say_who_is_hidden_from_whom_as_each_may_know_it(
         assert leaks(player, ("zqlurker", "zqdora")) == []
 
 
+#: The tags of the Ranges matrix that do not stand wholly in its box's width (scrolled away).
+CUT_TAGS_JS = """() => {
+  const box = document.querySelector("table.matrix").closest(".scroll").getBoundingClientRect();
+  return [...document.querySelectorAll("table.matrix .tag")]
+    .map((tag) => [tag.title, tag.getBoundingClientRect()])
+    .filter(([, r]) => r.right > box.right + 0.5 || r.left < box.left - 0.5)
+    .map(([title, r]) => `${title} @ ${Math.round(r.left)}-${Math.round(r.right)}`);
+}"""
+
+
+@pytest.mark.rule("ES-RNG-1")
+def test_a_gms_laptop_shows_every_hidden_in_the_ranges_without_scrolling(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    """On a 1366×768 laptop the GM's Ranges of four characters stand whole in their column,
+    each "hidden" in view beside or under its range (before: a range's list and its tag side by
+    side made the last column too wide for its box: its "hidden" was cut off, scrolled away)."""
+    gm = start_table(browser, served.url)
+    gm.page.set_viewport_size({"width": 1366, "height": 768})
+    upload_scenario(gm, LURKING, tmp_path)
+    tags = gm.page.locator("table.matrix .tag", has_text="hidden")
+    expect(tags).to_have_count(3)  # Dora from Ada and from Bruno, Ada from the imp
+    assert gm.page.evaluate(CUT_TAGS_JS) == []
+    box = gm.page.locator("table.matrix").locator("xpath=..")
+    widths = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert widths[0] <= widths[1], widths  # nothing to scroll to
+    assert cell(gm, "Ada", "Zqlurker Dora") == "near hidden"  # still edited in its cell
+    gm.context.close()
+
+
 def test_an_optional_list_says_what_leaving_it_empty_stands_for(browser: Browser,
                                                                 served: Served) -> None:
     """A GM's note left at "—" is public: the list says so before it is sent, and the
