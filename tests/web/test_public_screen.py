@@ -198,3 +198,23 @@ def test_a_tv_shows_every_member_of_a_crowded_fight_without_scrolling(
     finally:
         for each in (gm, screen):
             each.context.close()
+
+
+@pytest.mark.rule("ES-DMG-1")
+def test_the_condensers_say_who_is_out_of_an_etherscope_fight(browser: Browser,
+                                                            served: Served) -> None:
+    """A character taken out reads **out** and why on its line of the Condensers, on the TV
+    as on the GM's screen (before: only its condensers, as of one still in the chase; the
+    Participants that said it are not on a TV)."""
+    gm = start_table(browser, served.url)
+    create_from_example(gm, "etherscope-car-chase")
+    tv = open_screen(browser, invite(gm, None), TV)
+    try:
+        command(gm, "gm", "out ada reason=crashed")
+        for page in (tv.page, gm.page):
+            lines = page.locator("[aria-labelledby='h-condensers'] li")
+            expect(lines.filter(has_text="Ada")).to_contain_text("out: crashed")
+            expect(lines.filter(has_text="Bruno")).not_to_contain_text("out")
+    finally:
+        for screen in (gm, tv):
+            screen.context.close()

@@ -224,11 +224,13 @@ function rangesPanel(level, ctx, title, editable) {
 
 let matrices = 0;  // the captions' ids, unique on the page
 
-// Each one's condensers and awareness, under what `note` says of them.
+// Each one's condensers and awareness, and whether they are out (a TV shows no Participants to
+// say it), under what `note` says of them.
 function condensersPanel(people, title, note = null) {
   return panel(title, note, h("ul", { class: "plain" }, people.map((p) =>
     h("li", {}, h("b", {}, p.name), " ", Object.entries(p.condensers || {}).map(([name, [cur, max]]) => bar(name, cur, max)),
-      harmTag(p), p.awareness != null ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null))));
+      harmTag(p), p.awareness != null ? h("span", { class: "tag" }, `awareness ${p.awareness}`) : null,
+      outWords(p) ? h("span", { class: "tag" }, outWords(p)) : null))));
 }
 
 // The groups that stand together (ES-START-6), named as ranges and targets name them: all of
