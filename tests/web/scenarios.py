@@ -290,3 +290,43 @@ objects = [
 guards = [{{ who = "bouncer", between = ["door", "street"] }}]
 cover = [{{ who = "mira", value = 3, object = "counter" }}]
 {"".join(people)}"""
+
+
+def etherscope_warehouse() -> str:
+    """An Etherscope fight in a warehouse: six characters the players see (four of them the
+    players') and a watcher hidden from every player's character, the start played (awareness,
+    each one's awareness move), round 1 to begin: Bruno (11), Cora (10), Ada (12, declaring)
+    and the heavy (9), the enforcer (8), Fenella (7) and the watcher (5)."""
+    # id, name, player, physical (base initiative), awareness (each rolls every die a success)
+    people = (("ada", "Ada Lovelace", "alice", 12, 6), ("bruno", "Bruno Marchetti", "bob", 11, 5),
+              ("cora", "Cora Whitfield", "carol", 10, 4),
+              ("dmitri", "Dmitri the Heavy", None, 9, 3),
+              ("enforcer", "Syndicate Enforcer", None, 8, 2),
+              ("fenella", "Fenella Crane", "frank", 7, 1),
+              ("zqlurker", "Zqlurker the Watcher", None, 5, 7))
+    script = [f"{pid}: awareness successes={aware}" for pid, *_, aware in people]
+    # the awareness moves go from the most awareness successes down (the fewest makes none)
+    script += ["moves"] + [f"{pid}: done" for pid, *_ in sorted(people, key=lambda p: -p[4])[:-1]]
+    cast = "".join(f"""
+[[participants]]
+id = "{pid}"
+name = "{name}"
+{f'kind = "pc"{chr(10)}player = "{player}"' if player else ""}
+stats = {{ physical = {physical}, ether = 8, society = 8, awareness = {aware} }}
+""" for pid, name, player, physical, aware in people)
+    return f"""
+ruleset = "etherscope"
+title = "The Salford warehouse"
+script = '''
+{chr(10).join(script)}
+'''
+
+[settings]
+nature = "physical"
+time_scale = "tactical"
+range_scaling = "battlefield"
+lurking = {{ zqlurker = ["ada", "bruno", "cora", "fenella"], ada = ["enforcer"] }}
+
+[settings.groups]
+crew = ["ada", "bruno", "cora"]
+{cast}"""

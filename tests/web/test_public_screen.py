@@ -20,7 +20,7 @@ from tests.web.browser import (
     start_table,
     upload_scenario,
 )
-from tests.web.scenarios import fabula_table_of_eight, vers_crowded_brawl
+from tests.web.scenarios import etherscope_warehouse, fabula_table_of_eight, vers_crowded_brawl
 from tests.web.test_layout import MAP_TEXT_CLASHES_JS
 
 pytestmark = pytest.mark.timeout(180)
@@ -195,6 +195,71 @@ def test_a_tv_shows_every_member_of_a_crowded_fight_without_scrolling(
         expect(screen.page.locator(".field-region > .panel").filter(visible=True)).to_have_count(1)
         sizes = screen.page.evaluate(FONT_SIZES_JS, ".side .member b")
         assert min(sizes) >= readable(tv), sizes  # still read from across the room
+    finally:
+        for each in (gm, screen):
+            each.context.close()
+
+
+#: What the TV must show of an Etherscope level: the Round panel, the countdown's order, the
+#: Ranges, each one's Condensers and the newest of the log (its head and first line: a
+#: countdown's entry, a line for each character, runs on in the log's own box).
+NEWEST = (".log .entry:first-child .head", ".log .entry:first-child .events li:first-child")
+ETHERSCOPE_ESSENTIALS = ("ol.lane > li", "table.matrix", "[aria-labelledby='h-condensers'] li",
+                         ".round-region p", *NEWEST)
+
+
+def in_view_and_read(screen: Screen, selectors: tuple[str, ...], tv: dict[str, int]) -> None:
+    """Each part matched stands wholly on the TV's glass, its text read from across the room."""
+    for selector in selectors:
+        assert screen.page.locator(selector).count(), selector
+        assert out_of_view(screen.page, selector, tv) == [], selector
+    for text in ("ol.lane > li", "table.matrix td", "[aria-labelledby^='h-condensers'] li"):
+        sizes = screen.page.evaluate(FONT_SIZES_JS, text)
+        assert sizes and min(sizes) >= readable(tv), (text, sizes)
+
+
+@TVS
+@pytest.mark.rule("ES-ROUND-4", "ES-RNG-1", "ES-ACT-1")
+def test_an_etherscope_fight_and_its_zoom_in_stand_whole_on_a_tv(
+        browser: Browser, served: Served, tmp_path: Path, tv: dict[str, int]) -> None:
+    """Six characters (and a watcher hidden from the players) in a warehouse, on a 1920×1080 TV
+    and on a 1280×720 one: whose turn it is, the countdown's order, the Ranges, everyone's
+    Condensers and the newest of the log are in view at once; zoomed in, the zoom's own and,
+    under its parent's title, those who wait there with their Condensers; back out, the
+    fight's again (before: the Set-up's meanings and the Countdown's sentence stood above the
+    Ranges, which began halfway down the screen, the Condensers and the Participants below
+    its foot, 1,880 px of page on a 720-px TV; a zoom's, 2,150 px)."""
+    gm = start_table(browser, served.url)
+    upload_scenario(gm, etherscope_warehouse(), tmp_path)
+    screen = open_screen(browser, invite(gm, None), tv)
+    page = screen.page
+    try:
+        for text in ("round", "ada: declare 9,3", "countdown",
+                     "bruno: attack enforcer successes=3", "cora: search successes=2"):
+            command(gm, "gm", text)
+        expect(page.locator(".log .entry").first).to_contain_text("Cora Whitfield: search")
+        expect(page.locator("ol.lane > li")).to_have_count(7)  # Ada twice, no watcher
+        expect(page.locator("ol.lane > li.acting")).to_have_text("9 Ada Lovelace")
+        expect(page.locator("[aria-labelledby='h-condensers'] li")).to_have_count(6)
+        expect(page.locator("table.matrix tbody tr")).to_have_count(6)
+        in_view_and_read(screen, ETHERSCOPE_ESSENTIALS, tv)
+        command(gm, "gm", "ada: zoom dmitri,enforcer reason='a fight on the crates'")
+        for text in ("round", "countdown"):
+            command(gm, "gm", text)
+        zoom = page.locator(".innermost")
+        expect(zoom.locator("ol.lane > li")).to_have_count(3)
+        waiting = page.locator(".zoom-level:not(.innermost) > .panel:has(ul) li")
+        expect(waiting).to_have_count(3)  # Bruno, Cora and Fenella wait in the warehouse
+        in_view_and_read(screen, (*[f".innermost {part}" for part in ETHERSCOPE_ESSENTIALS[:3]],
+                                  *ETHERSCOPE_ESSENTIALS[3:], ".zoom-title",
+                                  ".zoom-level:not(.innermost) > .panel:has(ul) li"), tv)
+        command(gm, "gm", "end 'the heavy yields'")
+        expect(page.locator(".zoom-level")).to_have_count(0)
+        expect(page.locator("table.matrix tbody tr")).to_have_count(6)
+        in_view_and_read(screen, ETHERSCOPE_ESSENTIALS, tv)
+        assert page.evaluate("document.documentElement.scrollWidth") <= tv["width"]
+        assert leaks(screen, ("zqlurker",)) == []
+        assert screen.errors == [] and screen.console == [], (screen.errors, screen.console)
     finally:
         for each in (gm, screen):
             each.context.close()

@@ -153,8 +153,9 @@ function etherscope(level, ctx) {
     return h("button", { type: "button", class: "small", "aria-label": `Let ${ctx.name(id)} act now`,
       onclick: () => ctx.send(`override ruleset.acting ${id}`) }, "act now");
   };
+  // (its sentence, said as well in the Round panel, is marked for a TV to leave out)
   const countdown = panel("Countdown",
-    h("p", {}, r.phase_text || words(r.phase || ""), actingId ? ` · acting: ${ctx.name(actingId)}`
+    h("p", { class: "repeats" }, r.phase_text || words(r.phase || ""), actingId ? ` · acting: ${ctx.name(actingId)}`
       : r.phase === "countdown" && !ctx.ended ? " · acting: the GM" : ""),
     r.phase === "ready" && lane.length ? h("p", { class: "muted" }, "The last round's acting initiatives:") : null,
     // no list while nobody has declared (a screen reader would announce an empty one)
