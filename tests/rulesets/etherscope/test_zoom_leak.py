@@ -116,20 +116,21 @@ def test_a_players_words_naming_a_hidden_name_stay_in_their_own_log() -> None:
 CORA = Viewer.of_player("cora")
 
 
-def _vane_house() -> Conflict:
+def _vane_house(reason: str = "into the cellar", *, begun: bool = True) -> Conflict:
     """Mrs Vane (GM) hidden from Cyril (cora) only; Ada (alice) has zoomed in with Bruno (bob)
-    and Mrs Vane, Cyril waiting outside, and the zoom's countdown is at Ada's turn."""
+    and Mrs Vane for ``reason``, Cyril waiting outside, and (``begun``) the zoom's countdown
+    is at Ada's turn."""
     people = [pc("ada", "alice"), pc("bruno", "bob"), pc("cyril", "cora"), pc("vane")]
     people[3]["name"] = "Mrs Vane"
     c = make({"lurking": {"vane": ["cyril"]}, "time_scale": "tactical"}, people, [
         "ada: awareness successes=4", "bruno: awareness successes=3",
         "vane: awareness successes=2", "cyril: awareness successes=1"])
     to_countdown(c)
-    while c.state.ext.countdown.current.actor != "ada":
-        c.execute(f"{c.state.ext.countdown.current.actor}: done")
-    c.execute("ada: zoom bruno,vane reason='into the cellar'", ALICE)
-    c.execute("round")
-    c.execute("countdown")
+    _at_turn_of(c, "ada")
+    c.execute(f"ada: zoom bruno,vane reason='{reason}'", ALICE)
+    if begun:
+        c.execute("round")
+        c.execute("countdown")
     return c
 
 
@@ -187,14 +188,7 @@ def test_a_zoom_whose_reason_names_one_hidden_from_a_player_outside_reads_whole_
     Cyril) read on Cora's view line "zoomed in (depth 1) by Ada: Ada and Bruno corner quietly,
     …" (the net took "Mrs Vane, " for an item of a list of names), and her page lost its
     "Opened by Ada" altogether: the view leaves the reason out, and says who opened it."""
-    people = [pc("ada", "alice"), pc("bruno", "bob"), pc("cyril", "cora"), pc("vane")]
-    people[3]["name"] = "Mrs Vane"
-    c = make({"lurking": {"vane": ["cyril"]}, "time_scale": "tactical"}, people, [
-        "ada: awareness successes=4", "bruno: awareness successes=3",
-        "vane: awareness successes=2", "cyril: awareness successes=1"])
-    to_countdown(c)
-    _at_turn_of(c, "ada")
-    c.execute("ada: zoom bruno,vane reason='Ada and Bruno corner Mrs Vane, quietly'", ALICE)
+    c = _vane_house("Ada and Bruno corner Mrs Vane, quietly", begun=False)
     for viewer in (CORA, Viewer.public()):
         level = view(c, viewer)["zoom"][0]["ruleset"]
         assert "zoomed in (depth 1) by Ada, 5 rounds at most" in level["lines"]
