@@ -242,9 +242,8 @@ def sheet(state: ConflictState, entry: dict[str, Any]) -> list[SheetItem]:
     """A character's sheet from its view ``entry``: attribute dice (the current one beside
     the sheet's when a status steps it down, FU-RES-4) and the status effects it holds (kept
     by one out of the conflict: the rules end none as it leaves), pool maxima, rank, Defense
-    and Magic
-    Defense, Initiative (an NPC's, FU-CON-4) or initiative modifier (a PC's, with its gear),
-    affinities, gear, spells, bonds, goal, and the GM's own stats."""
+    and Magic Defense, Initiative (an NPC's, FU-CON-4) or initiative modifier (a PC's, with
+    its gear), affinities, gear, spells, bonds, goal, and the GM's own stats."""
     stats, p = entry["stats"], state.participants[entry["id"]]
     dice = entry.get("dice", {})
     out = []
