@@ -250,9 +250,10 @@ class Projector:
         early = [] if existence or record.is_meta else [
             redact(self.ruleset, e, viewer, before, known_before) for e in record.events]
         # a player's own words name no one, however they read: not where they hid an event
-        # (a note), nor in the sentence of one seen anyway (an attack's say=, a zoom's reason)
-        said = self._said(record)
-        if said and None in early:
+        # (a note), nor in the sentence of one seen anyway (an attack's say=, a zoom's reason:
+        # read by _entry, where the viewer has anyone hidden from them)
+        said = self._said(record) if None in early else None
+        if said:
             early = [redact(self.ruleset, e, viewer, before, known_before, said)
                      if r is None else r for e, r in zip(record.events, early, strict=True)]
         knew = {pid: known_before.knows(pid) for e in record.events for pid in _about(e)}
@@ -465,12 +466,14 @@ class Projector:
         return f"{who}: {rest.partition(' ')[0]}"
 
     def _entry(self, record: Record, events: tuple[Event, ...], command: str,
-               depth: int, own: frozenset[str] = frozenset()) -> Entry | None:
+               depth: int, own: frozenset[str] | None = None) -> Entry | None:
         gm = self.viewer.is_gm
         state = project(self.ruleset, self._replica.state, self.viewer)
         lines = [(e, sentence(self.ruleset, e, state)) for e in events]
         if not gm:  # the net: no sentence names someone hidden from the viewer
             unknown = Knowledge(self.ruleset, self._replica.state, self.viewer).unknowns()
+            if own is None:  # the player's own words, asked only where anyone is hidden
+                own = self._said(record) if unknown else frozenset()
             kept = []
             for e, line in lines:
                 u = untold(e, unknown, own)  # a GM's reason naming one hidden: left out
